@@ -1,0 +1,95 @@
+/**
+ * The one error type of the API surface. Everything that fails on purpose throws an
+ * ApiError; `toErrorBody` renders it as the service's `{"error": {...}}` body.
+ */
+
+export type RpcStatus =
+  | "INVALID_ARGUMENT"
+  | "FAILED_PRECONDITION"
+  | "OUT_OF_RANGE"
+  | "UNAUTHENTICATED"
+  | "PERMISSION_DENIED"
+  | "NOT_FOUND"
+  | "ABORTED"
+  | "ALREADY_EXISTS"
+  | "RESOURCE_EXHAUSTED"
+  | "CANCELLED"
+  | "DATA_LOSS"
+  | "UNKNOWN"
+  | "INTERNAL"
+  | "UNIMPLEMENTED"
+  | "UNAVAILABLE"
+  | "DEADLINE_EXCEEDED";
+
+export type ErrorDetail =
+  | { "@type": "type.googleapis.com/google.rpc.ErrorInfo"; reason: string; domain: string; metadata?: Record<string, string> }
+  | { "@type": "type.googleapis.com/google.rpc.BadRequest"; fieldViolations: FieldViolation[] }
+  | { "@type": "type.googleapis.com/google.rpc.RetryInfo"; retryDelay: string }
+  | { "@type": "type.googleapis.com/google.rpc.Help"; links: { description: string; url: string }[] };
+
+export interface FieldViolation {
+  field: string;
+  description: string;
+}
+
+export interface ErrorBody {
+  error: { code: number; message: string; status: RpcStatus | string; details?: unknown[] };
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly rpcStatus: RpcStatus,
+    message: string,
+    readonly details?: ErrorDetail[],
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  toBody(): ErrorBody {
+    return {
+      error: {
+        code: this.httpStatus,
+        message: this.message,
+        status: this.rpcStatus,
+        ...(this.details?.length ? { details: this.details } : {}),
+      },
+    };
+  }
+
+  static invalidArgument(message: string, fieldViolations?: FieldViolation[]): ApiError {
+    const details: ErrorDetail[] | undefined = fieldViolations?.length
+      ? [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations }]
+      : undefined;
+    return new ApiError(400, "INVALID_ARGUMENT", message, details);
+  }
+
+  static notFound(message: string): ApiError {
+    return new ApiError(404, "NOT_FOUND", message);
+  }
+
+  static permissionDenied(message: string): ApiError {
+    return new ApiError(403, "PERMISSION_DENIED", message);
+  }
+
+  static resourceExhausted(message: string, retryAfterSeconds: number): ApiError {
+    return new ApiError(429, "RESOURCE_EXHAUSTED", message, [
+      { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${Math.max(1, Math.ceil(retryAfterSeconds))}s` },
+    ]);
+  }
+
+  static internal(message = "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"): ApiError {
+    return new ApiError(500, "INTERNAL", message);
+  }
+}
+
+/** Reads a service error body (ours or the upstream's) back into an ApiError; null when it is not one. */
+export function parseErrorBody(value: unknown): ApiError | null {
+  if (typeof value !== "object" || value === null || !("error" in value)) return null;
+  const error = (value as { error: unknown }).error;
+  if (typeof error !== "object" || error === null) return null;
+  const { code, message, status, details } = error as Record<string, unknown>;
+  if (typeof code !== "number" || typeof message !== "string") return null;
+  return new ApiError(code, (typeof status === "string" ? status : "UNKNOWN") as RpcStatus, message, Array.isArray(details) ? (details as ErrorDetail[]) : undefined);
+}

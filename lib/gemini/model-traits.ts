@@ -1,0 +1,67 @@
+/**
+ * What a model allows, as the validation rules need it. The local engine's catalog fills
+ * every field; for a model known only from the wire (`GET models` of the upstream) the
+ * studio derives what it can with `traitsFromModel`.
+ */
+import type { Model } from "./types";
+
+export type TokenizerFamily = "gemma" | "gemma3";
+
+export interface ThinkingTraits {
+  /** Budget range accepted besides 0 (off) and -1 (dynamic). */
+  minBudget: number;
+  maxBudget: number;
+  /** Whether thinkingBudget 0 turns thinking off (false: the model always thinks). */
+  canDisable: boolean;
+  /** Budget used when the request sets none (-1: dynamic). */
+  defaultBudget: number;
+}
+
+export interface ModelTraits {
+  /** Resource name, `models/{id}`. */
+  name: string;
+  inputTokenLimit: number;
+  outputTokenLimit: number;
+  supportedGenerationMethods: string[];
+  temperature: number;
+  maxTemperature: number;
+  topP: number;
+  /** Absent when the model does not apply top-K sampling (setting it is then an error). */
+  topK?: number;
+  thinking?: ThinkingTraits;
+  /** Smallest cachedContent this model accepts, in tokens. */
+  minCacheTokens: number;
+  /** Each entry is one exact combination of output modalities the model supports. */
+  responseModalities: string[][];
+  /** Previous generation: one candidate only. */
+  singleCandidateOnly: boolean;
+  /** Which SentencePiece vocabulary counts this model's text. */
+  tokenizer: TokenizerFamily;
+  /** 2.5 and later add one token per Content (the role token). */
+  roleTokenPerContent: boolean;
+  /** Default safety threshold when a request sets none for a category. */
+  defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" | "OFF";
+}
+
+/** Best-effort traits for a model known only by its wire resource (upstream mode). */
+export function traitsFromModel(model: Model): ModelTraits {
+  const name = model.name ?? "models/unknown";
+  const modern = !/gemini-(1\.|2\.0)/.test(name);
+  return {
+    name,
+    inputTokenLimit: model.inputTokenLimit ?? 1_048_576,
+    outputTokenLimit: model.outputTokenLimit ?? 8_192,
+    supportedGenerationMethods: model.supportedGenerationMethods ?? [],
+    temperature: model.temperature ?? 1,
+    maxTemperature: model.maxTemperature ?? 2,
+    topP: model.topP ?? 0.95,
+    ...(model.topK !== undefined ? { topK: model.topK } : {}),
+    ...(model.thinking ? { thinking: { minBudget: 0, maxBudget: 32_768, canDisable: true, defaultBudget: -1 } } : {}),
+    minCacheTokens: 1024,
+    responseModalities: /tts/.test(name) ? [["AUDIO"]] : [["TEXT"]],
+    singleCandidateOnly: /gemini-1\.0|gemini-pro$/.test(name),
+    tokenizer: modern ? "gemma3" : "gemma",
+    roleTokenPerContent: modern,
+    defaultSafetyThreshold: modern ? "OFF" : "BLOCK_MEDIUM_AND_ABOVE",
+  };
+}

@@ -1,0 +1,410 @@
+/**
+ * Wire types of the API, named as in `@google/genai`'s types.ts. These are the normalised
+ * (camelCase) shapes: request bodies become these after `lib/gemini/validate` has parsed them,
+ * and responses are built from them. Safe in the browser.
+ */
+
+export type HarmCategory =
+  | "HARM_CATEGORY_UNSPECIFIED"
+  | "HARM_CATEGORY_DEROGATORY"
+  | "HARM_CATEGORY_TOXICITY"
+  | "HARM_CATEGORY_VIOLENCE"
+  | "HARM_CATEGORY_SEXUAL"
+  | "HARM_CATEGORY_MEDICAL"
+  | "HARM_CATEGORY_DANGEROUS"
+  | "HARM_CATEGORY_HARASSMENT"
+  | "HARM_CATEGORY_HATE_SPEECH"
+  | "HARM_CATEGORY_SEXUALLY_EXPLICIT"
+  | "HARM_CATEGORY_DANGEROUS_CONTENT"
+  | "HARM_CATEGORY_CIVIC_INTEGRITY";
+
+/** The five categories the current models rate and accept in safetySettings. */
+export const SUPPORTED_HARM_CATEGORIES = [
+  "HARM_CATEGORY_HARASSMENT",
+  "HARM_CATEGORY_HATE_SPEECH",
+  "HARM_CATEGORY_SEXUALLY_EXPLICIT",
+  "HARM_CATEGORY_DANGEROUS_CONTENT",
+  "HARM_CATEGORY_CIVIC_INTEGRITY",
+] as const satisfies readonly HarmCategory[];
+export type SupportedHarmCategory = (typeof SUPPORTED_HARM_CATEGORIES)[number];
+
+export type HarmProbability = "HARM_PROBABILITY_UNSPECIFIED" | "NEGLIGIBLE" | "LOW" | "MEDIUM" | "HIGH";
+export const HARM_PROBABILITIES = ["NEGLIGIBLE", "LOW", "MEDIUM", "HIGH"] as const;
+
+export type HarmBlockThreshold =
+  | "HARM_BLOCK_THRESHOLD_UNSPECIFIED"
+  | "BLOCK_LOW_AND_ABOVE"
+  | "BLOCK_MEDIUM_AND_ABOVE"
+  | "BLOCK_ONLY_HIGH"
+  | "BLOCK_NONE"
+  | "OFF";
+
+export type MediaResolution =
+  | "MEDIA_RESOLUTION_UNSPECIFIED"
+  | "MEDIA_RESOLUTION_LOW"
+  | "MEDIA_RESOLUTION_MEDIUM"
+  | "MEDIA_RESOLUTION_HIGH";
+
+/** Modality as used in token counts. */
+export type MediaModality = "MODALITY_UNSPECIFIED" | "TEXT" | "IMAGE" | "VIDEO" | "AUDIO" | "DOCUMENT";
+
+export interface Blob {
+  mimeType: string;
+  /** base64 */
+  data: string;
+}
+
+export interface FileData {
+  mimeType?: string;
+  fileUri: string;
+}
+
+export interface FunctionCall {
+  id?: string;
+  name: string;
+  args?: Record<string, unknown>;
+}
+
+export interface FunctionResponse {
+  id?: string;
+  name: string;
+  response: Record<string, unknown>;
+}
+
+export interface ExecutableCode {
+  language: string;
+  code: string;
+}
+
+export interface CodeExecutionResult {
+  outcome: string;
+  output?: string;
+}
+
+export interface VideoMetadata {
+  startOffset?: string;
+  endOffset?: string;
+  fps?: number;
+}
+
+export interface Part {
+  text?: string;
+  inlineData?: Blob;
+  fileData?: FileData;
+  functionCall?: FunctionCall;
+  functionResponse?: FunctionResponse;
+  executableCode?: ExecutableCode;
+  codeExecutionResult?: CodeExecutionResult;
+  thought?: boolean;
+  thoughtSignature?: string;
+  videoMetadata?: VideoMetadata;
+}
+
+export interface Content {
+  role?: string;
+  parts: Part[];
+}
+
+/** OpenAPI-subset schema of responseSchema and function parameters. */
+export interface Schema {
+  type?: string;
+  format?: string;
+  title?: string;
+  description?: string;
+  nullable?: boolean;
+  enum?: string[];
+  maxItems?: string | number;
+  minItems?: string | number;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  propertyOrdering?: string[];
+  items?: Schema;
+  minimum?: number;
+  maximum?: number;
+  anyOf?: Schema[];
+  minLength?: string | number;
+  maxLength?: string | number;
+  pattern?: string;
+  minProperties?: string | number;
+  maxProperties?: string | number;
+  example?: unknown;
+  default?: unknown;
+}
+
+export interface FunctionDeclaration {
+  name: string;
+  description?: string;
+  parameters?: Schema;
+  parametersJsonSchema?: unknown;
+  response?: Schema;
+  responseJsonSchema?: unknown;
+  behavior?: string;
+}
+
+export interface Tool {
+  functionDeclarations?: FunctionDeclaration[];
+  codeExecution?: Record<string, never>;
+  googleSearch?: Record<string, unknown>;
+  googleSearchRetrieval?: Record<string, unknown>;
+  urlContext?: Record<string, never>;
+}
+
+export type FunctionCallingMode = "MODE_UNSPECIFIED" | "AUTO" | "ANY" | "NONE" | "VALIDATED";
+
+export interface ToolConfig {
+  functionCallingConfig?: { mode?: FunctionCallingMode; allowedFunctionNames?: string[] };
+}
+
+export interface SafetySetting {
+  category: HarmCategory;
+  threshold: HarmBlockThreshold;
+  method?: string;
+}
+
+export interface PrebuiltVoiceConfig {
+  voiceName?: string;
+}
+export interface VoiceConfig {
+  prebuiltVoiceConfig?: PrebuiltVoiceConfig;
+}
+export interface SpeakerVoiceConfig {
+  speaker: string;
+  voiceConfig: VoiceConfig;
+}
+export interface SpeechConfig {
+  voiceConfig?: VoiceConfig;
+  multiSpeakerVoiceConfig?: { speakerVoiceConfigs: SpeakerVoiceConfig[] };
+  languageCode?: string;
+}
+
+export interface ThinkingConfig {
+  includeThoughts?: boolean;
+  thinkingBudget?: number;
+}
+
+export interface GenerationConfig {
+  stopSequences?: string[];
+  responseMimeType?: string;
+  responseSchema?: Schema;
+  responseJsonSchema?: unknown;
+  responseModalities?: string[];
+  candidateCount?: number;
+  maxOutputTokens?: number;
+  temperature?: number;
+  topP?: number;
+  topK?: number;
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  responseLogprobs?: boolean;
+  logprobs?: number;
+  enableEnhancedCivicAnswers?: boolean;
+  speechConfig?: SpeechConfig;
+  thinkingConfig?: ThinkingConfig;
+  mediaResolution?: MediaResolution;
+}
+
+export interface GenerateContentRequest {
+  /** `models/{id}`; present inside countTokens' generateContentRequest, else taken from the path. */
+  model?: string;
+  contents: Content[];
+  tools?: Tool[];
+  toolConfig?: ToolConfig;
+  safetySettings?: SafetySetting[];
+  systemInstruction?: Content;
+  generationConfig?: GenerationConfig;
+  cachedContent?: string;
+}
+
+export interface CountTokensRequest {
+  contents?: Content[];
+  generateContentRequest?: GenerateContentRequest;
+}
+
+export interface ModalityTokenCount {
+  modality: MediaModality;
+  tokenCount: number;
+}
+
+export interface CountTokensResponse {
+  totalTokens: number;
+  cachedContentTokenCount?: number;
+  promptTokensDetails?: ModalityTokenCount[];
+  cacheTokensDetails?: ModalityTokenCount[];
+}
+
+export interface SafetyRating {
+  category: HarmCategory;
+  probability: HarmProbability;
+  probabilityScore?: number;
+  blocked?: boolean;
+}
+
+export interface CitationSource {
+  startIndex?: number;
+  endIndex?: number;
+  uri?: string;
+  license?: string;
+}
+
+export interface LogprobsCandidate {
+  token?: string;
+  tokenId?: number;
+  logProbability?: number;
+}
+
+export interface LogprobsResult {
+  topCandidates?: { candidates?: LogprobsCandidate[] }[];
+  chosenCandidates?: LogprobsCandidate[];
+}
+
+export interface GroundingChunk {
+  web?: { uri?: string; title?: string };
+}
+
+export interface GroundingSupport {
+  groundingChunkIndices?: number[];
+  confidenceScores?: number[];
+  segment?: { partIndex?: number; startIndex?: number; endIndex?: number; text?: string };
+}
+
+export interface GroundingMetadata {
+  groundingChunks?: GroundingChunk[];
+  groundingSupports?: GroundingSupport[];
+  webSearchQueries?: string[];
+  searchEntryPoint?: { renderedContent?: string; sdkBlob?: string };
+  retrievalMetadata?: { googleSearchDynamicRetrievalScore?: number };
+}
+
+export interface UrlContextMetadata {
+  urlMetadata?: { retrievedUrl?: string; urlRetrievalStatus?: string }[];
+}
+
+export type FinishReason =
+  | "FINISH_REASON_UNSPECIFIED"
+  | "STOP"
+  | "MAX_TOKENS"
+  | "SAFETY"
+  | "RECITATION"
+  | "LANGUAGE"
+  | "OTHER"
+  | "BLOCKLIST"
+  | "PROHIBITED_CONTENT"
+  | "SPII"
+  | "MALFORMED_FUNCTION_CALL";
+
+export interface Candidate {
+  content?: Content;
+  finishReason?: FinishReason;
+  safetyRatings?: SafetyRating[];
+  citationMetadata?: { citationSources?: CitationSource[] };
+  tokenCount?: number;
+  groundingMetadata?: GroundingMetadata;
+  avgLogprobs?: number;
+  logprobsResult?: LogprobsResult;
+  urlContextMetadata?: UrlContextMetadata;
+  index?: number;
+}
+
+export type BlockReason = "BLOCK_REASON_UNSPECIFIED" | "SAFETY" | "OTHER" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "IMAGE_SAFETY";
+
+export interface PromptFeedback {
+  blockReason?: BlockReason;
+  safetyRatings?: SafetyRating[];
+}
+
+export interface UsageMetadata {
+  promptTokenCount?: number;
+  cachedContentTokenCount?: number;
+  candidatesTokenCount?: number;
+  toolUsePromptTokenCount?: number;
+  thoughtsTokenCount?: number;
+  totalTokenCount?: number;
+  promptTokensDetails?: ModalityTokenCount[];
+  cacheTokensDetails?: ModalityTokenCount[];
+  candidatesTokensDetails?: ModalityTokenCount[];
+}
+
+export interface GenerateContentResponse {
+  candidates?: Candidate[];
+  promptFeedback?: PromptFeedback;
+  usageMetadata?: UsageMetadata;
+  modelVersion?: string;
+  responseId?: string;
+}
+
+export interface Model {
+  name: string;
+  baseModelId?: string;
+  version?: string;
+  displayName?: string;
+  description?: string;
+  inputTokenLimit?: number;
+  outputTokenLimit?: number;
+  supportedGenerationMethods?: string[];
+  temperature?: number;
+  maxTemperature?: number;
+  topP?: number;
+  topK?: number;
+  thinking?: boolean;
+}
+
+export interface ListModelsResponse {
+  models: Model[];
+  nextPageToken?: string;
+}
+
+export type FileState = "STATE_UNSPECIFIED" | "PROCESSING" | "ACTIVE" | "FAILED";
+
+export interface File {
+  name: string;
+  displayName?: string;
+  mimeType: string;
+  /** int64 as a string */
+  sizeBytes: string;
+  createTime: string;
+  updateTime: string;
+  expirationTime: string;
+  sha256Hash?: string;
+  uri: string;
+  state: FileState;
+  source?: "UPLOADED" | "GENERATED";
+  error?: { code: number; message: string };
+  videoMetadata?: { videoDuration: string };
+}
+
+export interface ListFilesResponse {
+  files?: File[];
+  nextPageToken?: string;
+}
+
+export interface CachedContent {
+  name: string;
+  displayName: string;
+  model: string;
+  createTime: string;
+  updateTime: string;
+  expireTime: string;
+  usageMetadata: { totalTokenCount: number };
+}
+
+export interface CachedContentCreate {
+  model: string;
+  displayName?: string;
+  contents?: Content[];
+  systemInstruction?: Content;
+  tools?: Tool[];
+  toolConfig?: ToolConfig;
+  ttl?: string;
+  expireTime?: string;
+}
+
+export interface CachedContentUpdate {
+  ttl?: string;
+  expireTime?: string;
+}
+
+export interface ListCachedContentsResponse {
+  cachedContents?: CachedContent[];
+  nextPageToken?: string;
+}
