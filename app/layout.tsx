@@ -1,0 +1,38 @@
+import type { Metadata, Viewport } from "next";
+import type { ReactNode } from "react";
+import { StudioHeader } from "@/components/shell/studio-header";
+import { SessionGate } from "@/components/shell/session-gate";
+import { serverEnv } from "@/lib/server/env";
+import { Providers } from "./providers";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Genstudio",
+  description: "Self-hosted studio, gateway and offline engine for content generation",
+};
+
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export const dynamic = "force-dynamic";
+
+// Applies the saved or system colour scheme before first paint, so dark mode never flashes.
+const themeScript = `try{var t=localStorage.getItem("genstudio-theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
+
+export default function RootLayout({ children }: { children: ReactNode }) {
+  const { mode } = serverEnv();
+  return (
+    <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+      </head>
+      <body className="flex h-full flex-col bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        <Providers>
+          <StudioHeader mode={mode} />
+          <SessionGate>
+            <main className="flex min-h-0 flex-1 flex-col">{children}</main>
+          </SessionGate>
+        </Providers>
+      </body>
+    </html>
+  );
+}

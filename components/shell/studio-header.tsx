@@ -1,0 +1,54 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { ThemeToggle } from "./theme-toggle";
+
+const NAVIGATION = [
+  { href: "/chat", label: "Chat" },
+  { href: "/files", label: "Files" },
+  { href: "/caches", label: "Caches" },
+];
+
+export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
+  const pathname = usePathname();
+  return (
+    <header className="flex items-center gap-4 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+      <Link href="/" className="font-semibold tracking-tight">
+        Genstudio
+      </Link>
+      <nav aria-label="Main" className="flex gap-1">
+        {NAVIGATION.map((item) => {
+          const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
+          return (
+            <Link
+              key={item.href}
+              href={item.href}
+              aria-current={current ? "page" : undefined}
+              className={`rounded-md px-3 py-1.5 text-sm ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-900"}`}
+            >
+              {item.label}
+            </Link>
+          );
+        })}
+      </nav>
+      <div className="ml-auto flex items-center gap-2">
+        <ModeBadge mode={mode} />
+        <ThemeToggle />
+      </div>
+    </header>
+  );
+}
+
+function ModeBadge({ mode }: { mode: "local" | "upstream" }) {
+  const local = mode === "local";
+  return (
+    <span
+      data-testid="mode-badge"
+      title={local ? "Answers come from the offline local engine, an honest stand-in, not a real model." : "Requests go to the configured upstream service."}
+      className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${local ? "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200" : "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200"}`}
+    >
+      {local ? "Local engine" : "Upstream"}
+    </span>
+  );
+}

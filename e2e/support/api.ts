@@ -1,0 +1,39 @@
+/** Small helpers for raw API calls in specs. */
+import { GoogleGenAI } from "@google/genai";
+import { DEVELOPMENT_KEY, localServer, type ServerInfo } from "./servers";
+
+export function sdkClient(server: ServerInfo = localServer, apiKey: string = DEVELOPMENT_KEY): GoogleGenAI {
+  return new GoogleGenAI({ apiKey, httpOptions: { baseUrl: server.baseUrl } });
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  text: string;
+}
+
+/** fetch with the development key (unless `key: null`), reading the body as JSON when it is. */
+export async function api(
+  path: string,
+  options: { method?: string; body?: unknown; key?: string | null; server?: ServerInfo; headers?: Record<string, string> } = {},
+): Promise<RawResponse> {
+  const server = options.server ?? localServer;
+  const headers: Record<string, string> = { ...options.headers };
+  const key = options.key === undefined ? DEVELOPMENT_KEY : options.key;
+  if (key !== null) headers["x-goog-api-key"] = key;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const response = await fetch(`${server.baseUrl}${path}`, { method: options.method ?? "GET", headers, body });
+  const text = await response.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}

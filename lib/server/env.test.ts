@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { ConfigurationError, parseServerEnv } from "./env";
+
+describe("parseServerEnv", () => {
+  it("defaults to the local engine on loopback with the development key", () => {
+    const env = parseServerEnv({});
+    expect(env.mode).toBe("local");
+    expect(env.hostname).toBe("127.0.0.1");
+    expect(env.developmentDefaults).toBe(true);
+    expect(env.studioKeys).toEqual([{ name: "dev", key: "genstudio-dev-key" }]);
+  });
+
+  it("refuses a public interface without credentials", () => {
+    expect(() => parseServerEnv({ HOSTNAME: "0.0.0.0" })).toThrow(ConfigurationError);
+    expect(() => parseServerEnv({ HOSTNAME: "0.0.0.0" })).toThrow(/Refusing to start/);
+  });
+
+  it("accepts a public interface with an access code or keys, and drops the development key", () => {
+    const withCode = parseServerEnv({ HOSTNAME: "0.0.0.0", STUDIO_ACCESS_CODE: "secret" });
+    expect(withCode.developmentDefaults).toBe(false);
+    expect(withCode.studioKeys).toEqual([]);
+    const withKeys = parseServerEnv({ HOSTNAME: "::", STUDIO_API_KEYS: "ci:0123456789abcdefXYZ, 0123456789abcdef-second" });
+    expect(withKeys.studioKeys).toEqual([
+      { name: "ci", key: "0123456789abcdefXYZ" },
+      { name: "key-2", key: "0123456789abcdef-second" },
+    ]);
+  });
+
+  it("refuses short studio keys and malformed base URLs", () => {
+    expect(() => parseServerEnv({ STUDIO_API_KEYS: "short" })).toThrow(/shorter than 16/);
+    expect(() => parseServerEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "not a url" })).toThrow(ConfigurationError);
+  });
+
+  it("chooses upstream mode when a key is set and strips trailing slashes from the base URL", () => {
+    const env = parseServerEnv({ GEMINI_API_KEY: "upstream-secret", GEMINI_BASE_URL: "http://127.0.0.1:9999/" });
+    expect(env.mode).toBe("upstream");
+    expect(env.upstream).toEqual({ apiKey: "upstream-secret", baseUrl: "http://127.0.0.1:9999" });
+  });
+});

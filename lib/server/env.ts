@@ -1,0 +1,104 @@
+import "server-only";
+import path from "node:path";
+import { z } from "zod";
+import { isLoopbackHost } from "./loopback";
+
+/**
+ * Server configuration, parsed and validated once from the environment. Nothing here is
+ * ever taken from a request. Secrets stay in this module's result and never reach a
+ * response, a log line or the client bundle.
+ */
+
+const DEVELOPMENT_KEY = "genstudio-dev-key";
+
+const envSchema = z.object({
+  GEMINI_API_KEY: z.string().trim().min(1).optional(),
+  GOOGLE_API_KEY: z.string().trim().min(1).optional(),
+  GEMINI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
+  STUDIO_ACCESS_CODE: z.string().min(1).optional(),
+  STUDIO_API_KEYS: z.string().trim().min(1).optional(),
+  DATA_DIR: z.string().min(1).default(".data"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOSTNAME: z.string().min(1).default("127.0.0.1"),
+  STUDIO_SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 30),
+});
+
+export interface StudioKey {
+  name: string;
+  key: string;
+}
+
+export interface ServerEnv {
+  mode: "local" | "upstream";
+  upstream: { apiKey: string; baseUrl: string } | null;
+  studioKeys: StudioKey[];
+  accessCode: string | null;
+  /** True on loopback with no credentials configured: the documented development default. */
+  developmentDefaults: boolean;
+  dataDir: string;
+  port: number;
+  hostname: string;
+  sessionTtlMs: number;
+}
+
+export class ConfigurationError extends Error {}
+
+/** Parses `NAME:key,NAME:key` or bare `key,key` (named key-1, key-2, ...). */
+function parseStudioKeys(value: string | undefined): StudioKey[] {
+  if (!value) return [];
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter(Boolean)
+    .map((item, index) => {
+      const separator = item.indexOf(":");
+      if (separator <= 0) return { name: `key-${index + 1}`, key: item };
+      return { name: item.slice(0, separator), key: item.slice(separator + 1) };
+    });
+}
+
+export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    throw new ConfigurationError(`Invalid configuration: ${problems}`);
+  }
+  const values = parsed.data;
+  const upstreamKey = values.GEMINI_API_KEY ?? values.GOOGLE_API_KEY;
+  const configuredKeys = parseStudioKeys(values.STUDIO_API_KEYS);
+  for (const studioKey of configuredKeys) {
+    if (studioKey.key.length < 16) {
+      throw new ConfigurationError(`STUDIO_API_KEYS: the key named "${studioKey.name}" is shorter than 16 characters.`);
+    }
+  }
+  const accessCode = values.STUDIO_ACCESS_CODE ?? null;
+  const loopback = isLoopbackHost(values.HOSTNAME);
+  const credentialsConfigured = configuredKeys.length > 0 || accessCode !== null;
+  if (!credentialsConfigured && !loopback) {
+    throw new ConfigurationError(
+      `Refusing to start: HOSTNAME=${values.HOSTNAME} makes the studio reachable from other machines, ` +
+        "but neither STUDIO_API_KEYS nor STUDIO_ACCESS_CODE is set, so anyone could use it. " +
+        "Set at least one of them, or bind to 127.0.0.1.",
+    );
+  }
+  const developmentDefaults = !credentialsConfigured;
+  return {
+    mode: upstreamKey ? "upstream" : "local",
+    upstream: upstreamKey ? { apiKey: upstreamKey, baseUrl: values.GEMINI_BASE_URL.replace(/\/+$/, "") } : null,
+    studioKeys: developmentDefaults ? [{ name: "dev", key: DEVELOPMENT_KEY }] : configuredKeys,
+    accessCode,
+    developmentDefaults,
+    dataDir: path.resolve(values.DATA_DIR),
+    port: values.PORT,
+    hostname: values.HOSTNAME,
+    sessionTtlMs: values.STUDIO_SESSION_TTL_HOURS * 3_600_000,
+  };
+}
+
+let cached: ServerEnv | undefined;
+
+/** The process's configuration, parsed on first use. */
+export function serverEnv(): ServerEnv {
+  cached ??= parseServerEnv(process.env);
+  return cached;
+}

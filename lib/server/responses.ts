@@ -1,0 +1,35 @@
+import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
+import { logger } from "./logger";
+
+const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
+
+/** A unary answer as the service sends it: pretty-printed JSON, 200 unless told. */
+export function jsonResponse(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set("Content-Type", JSON_CONTENT_TYPE);
+  headers.set("Cache-Control", "private, no-store");
+  return new Response(JSON.stringify(body, null, 2) + "\n", { status: init.status ?? 200, headers });
+}
+
+/**
+ * Renders any thrown value as the service's error body. ApiErrors keep their status;
+ * anything else is a bug of ours: logged (without secrets) and answered 500 INTERNAL.
+ */
+export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Response {
+  const apiError = toApiError(error);
+  const headers = new Headers(extraHeaders);
+  const retryInfo = apiError.details?.find((detail) => detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo");
+  if (retryInfo && "retryDelay" in retryInfo) headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
+  return jsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
+}
+
+/** The ApiError a thrown value stands for; unexpected errors are logged once here. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof Error && error.name === "AbortError") {
+    return new ApiError(499, "CANCELLED", "The request was cancelled by the client.");
+  }
+  logger.error("unexpected error", error);
+  return ApiError.internal();
+}

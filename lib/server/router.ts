@@ -1,0 +1,99 @@
+import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Backend, Caller } from "@/lib/gemini/backend";
+import { authenticate } from "./auth";
+import { backend } from "./backend";
+import { errorResponse } from "./responses";
+import { countTokensHandler } from "./handlers/count-tokens";
+import { getModelHandler, listModelsHandler } from "./handlers/models";
+
+/**
+ * The API surface: one table from (method, path) to handler, served under `/v1beta` and its
+ * alias `/v1` (and `/upload/...` for uploads). A path that exists with another method
+ * answers 405; anything else 404, both as the service's error body.
+ */
+
+export interface RequestContext {
+  request: Request;
+  url: URL;
+  /** Named groups of the matched path pattern, URL-decoded. */
+  params: Record<string, string>;
+  caller: Caller;
+  backend: Backend;
+  signal: AbortSignal;
+}
+
+export type Handler = (context: RequestContext) => Promise<Response>;
+
+interface Route {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Matched against the path after the version segment, e.g. `models/gemini-2.5-flash:countTokens`. */
+  pattern: RegExp;
+  handler: Handler;
+}
+
+const MODEL = "(?<model>[A-Za-z0-9][A-Za-z0-9._-]*)";
+
+const API_ROUTES: Route[] = [
+  { method: "GET", pattern: /^models$/, handler: listModelsHandler },
+  { method: "GET", pattern: new RegExp(`^models/${MODEL}$`), handler: getModelHandler },
+  { method: "POST", pattern: new RegExp(`^models/${MODEL}:countTokens$`), handler: countTokensHandler },
+];
+
+const UPLOAD_ROUTES: Route[] = [];
+
+const VERSION_PREFIX = /^\/(?:upload\/)?v1(?:beta)?\/(?<rest>.*)$/;
+
+function match(routes: Route[], method: string, rest: string): { route: Route; params: Record<string, string> } | "wrong-method" | null {
+  let pathKnown = false;
+  for (const route of routes) {
+    const found = route.pattern.exec(rest);
+    if (!found) continue;
+    if (route.method !== method) {
+      pathKnown = true;
+      continue;
+    }
+    return { route, params: { ...found.groups } };
+  }
+  return pathKnown ? "wrong-method" : null;
+}
+
+function allowedMethods(routes: Route[], rest: string): string {
+  return routes
+    .filter((route) => route.pattern.test(rest))
+    .map((route) => route.method)
+    .join(", ");
+}
+
+/** Serves one request of the API surface. Never throws: every failure is an error body. */
+export async function handleApiRequest(request: Request): Promise<Response> {
+  try {
+    const url = new URL(request.url);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      throw ApiError.invalidArgument("The request path is not valid percent-encoding.");
+    }
+    const routes = pathname.startsWith("/upload/") ? UPLOAD_ROUTES : API_ROUTES;
+    const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
+    const found = match(routes, request.method, rest);
+    if (found === null) throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
+    if (found === "wrong-method") {
+      return errorResponse(new ApiError(405, "UNIMPLEMENTED", `Method ${request.method} is not allowed for ${url.pathname}.`), {
+        Allow: allowedMethods(routes, rest),
+      });
+    }
+    const caller = authenticate(request);
+    return await found.route.handler({
+      request,
+      url,
+      params: found.params,
+      caller,
+      backend: backend(),
+      signal: request.signal,
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

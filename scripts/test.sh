@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs everything the tests need (Debian's chromium when missing, the npm packages),
+# then runs every suite: type check, unit tests, production build, browser and API specs.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  echo "== installing Debian's chromium"
+  if [ "$(id -u)" = "0" ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  fi
+fi
+
+echo "== npm install"
+PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
+
+echo "== type check"
+npx tsc --noEmit
+
+echo "== unit tests"
+npx vitest run
+
+echo "== production build"
+NEXT_TELEMETRY_DISABLED=1 npx next build
+
+echo "== browser and API specs"
+npx playwright test
