@@ -47,4 +47,56 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX conversation_messages_order ON conversation_messages (conversation_id, position);
     `,
   },
+  {
+    version: 2,
+    name: "files, upload sessions and cached contents",
+    sql: `
+      CREATE TABLE files (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        display_name TEXT,
+        mime_type TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL,
+        sha256_hash TEXT NOT NULL,
+        state TEXT NOT NULL,
+        error_json TEXT,
+        probe_json TEXT,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL,
+        expire_time INTEGER NOT NULL
+      );
+      CREATE INDEX files_owner_order ON files (owner_id, create_time, id);
+      CREATE INDEX files_expire_time ON files (expire_time);
+      CREATE INDEX files_state ON files (state);
+      CREATE TABLE upload_sessions (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        file_id TEXT NOT NULL UNIQUE,
+        display_name TEXT,
+        mime_type TEXT NOT NULL,
+        declared_size INTEGER NOT NULL,
+        received_size INTEGER NOT NULL DEFAULT 0,
+        status TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX upload_sessions_owner_status ON upload_sessions (owner_id, status);
+      CREATE INDEX upload_sessions_expires_at ON upload_sessions (expires_at);
+      CREATE TABLE cached_contents (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        display_name TEXT NOT NULL DEFAULT '',
+        content_json TEXT NOT NULL,
+        total_token_count INTEGER NOT NULL,
+        token_details_json TEXT,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL,
+        expire_time INTEGER NOT NULL
+      );
+      CREATE INDEX cached_contents_owner_order ON cached_contents (owner_id, create_time, id);
+      CREATE INDEX cached_contents_expire_time ON cached_contents (expire_time);
+    `,
+  },
 ];
