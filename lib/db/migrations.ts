@@ -23,31 +23,6 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 3,
-    name: "conversations",
-    sql: `
-      CREATE TABLE conversations (
-        id TEXT PRIMARY KEY,
-        owner_id TEXT NOT NULL,
-        title TEXT NOT NULL,
-        settings_json TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
-      );
-      CREATE INDEX conversations_owner_updated ON conversations (owner_id, updated_at DESC);
-      CREATE TABLE conversation_messages (
-        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
-        id TEXT NOT NULL,
-        position INTEGER NOT NULL,
-        role TEXT NOT NULL,
-        message_json TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        PRIMARY KEY (conversation_id, id)
-      );
-      CREATE UNIQUE INDEX conversation_messages_order ON conversation_messages (conversation_id, position);
-    `,
-  },
-  {
     version: 2,
     name: "files, upload sessions and cached contents",
     sql: `
@@ -97,6 +72,31 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX cached_contents_owner_order ON cached_contents (owner_id, create_time, id);
       CREATE INDEX cached_contents_expire_time ON cached_contents (expire_time);
+    `,
+  },
+  {
+    version: 3,
+    name: "conversations",
+    sql: `
+      CREATE TABLE conversations (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        title TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX conversations_owner_updated ON conversations (owner_id, updated_at DESC);
+      CREATE TABLE conversation_messages (
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        role TEXT NOT NULL,
+        message_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (conversation_id, id)
+      );
+      CREATE UNIQUE INDEX conversation_messages_order ON conversation_messages (conversation_id, position);
     `,
   },
 ];
