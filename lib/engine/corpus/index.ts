@@ -1,0 +1,44 @@
+/**
+ * The training text the local language model ships with: original prose written for this
+ * project (no third-party text), as answer-like documents on everyday and technical topics,
+ * plus a smaller set of thought-style documents for thinking models.
+ */
+import { answersCooking } from "./texts/cooking-and-home";
+import { answersNature } from "./texts/science-and-nature";
+import { answersTechnology } from "./texts/software-and-computing";
+import { answersTravel } from "./texts/travel-and-places";
+import { answersLiving } from "./texts/work-money-and-health";
+import { answersCulture } from "./texts/history-and-culture";
+import { answersConversation } from "./texts/conversation";
+import { thoughts } from "./texts/thoughts";
+
+export type CorpusKind = "answer" | "thought";
+
+export interface CorpusDocument {
+  kind: CorpusKind;
+  text: string;
+}
+
+const SEPARATOR = /\n-{3,}\n/;
+
+function split(kind: CorpusKind, source: string): CorpusDocument[] {
+  return source
+    .split(SEPARATOR)
+    .map((text) => text.trim())
+    .filter((text) => text.length > 0)
+    .map((text) => ({ kind, text }));
+}
+
+/** Every corpus document, answers first. */
+export function corpusDocuments(): CorpusDocument[] {
+  return [
+    ...split("answer", answersConversation),
+    ...split("answer", answersCooking),
+    ...split("answer", answersNature),
+    ...split("answer", answersTechnology),
+    ...split("answer", answersTravel),
+    ...split("answer", answersLiving),
+    ...split("answer", answersCulture),
+    ...split("thought", thoughts),
+  ];
+}

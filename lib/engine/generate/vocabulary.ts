@@ -1,0 +1,145 @@
+/**
+ * The model family's SentencePiece vocabulary as the generator needs it: the bytes each token
+ * id stands for, which ids may be generated, and a greedy longest-match encoder for text the
+ * grammar forces (JSON punctuation, property names). Forced text is therefore a valid token
+ * sequence of the family, though not always the canonical segmentation the tokenizer picks.
+ */
+
+const SPACE_MARK = "▁";
+const BYTE_PIECE = /^<0x([0-9A-Fa-f]{2})>$/;
+const MAX_FORCED_PIECE = 24;
+
+export class Vocabulary {
+  readonly size: number;
+  private readonly texts: (string | undefined)[];
+  private readonly bytes: (Uint8Array | undefined)[];
+  private readonly blocked: Uint8Array;
+  private readonly byteIds = new Int32Array(256).fill(-1);
+  private textToId: Map<string, number> | undefined;
+  private readonly encoder = new TextEncoder();
+
+  /**
+   * @param pieces id → piece, as the tokenizer's vocabulary lists them
+   * @param controlIds special and control ids (`<bos>`, `<start_of_turn>`, unused slots ...): never generated
+   */
+  constructor(
+    private readonly pieces: readonly string[],
+    controlIds: Iterable<number>,
+  ) {
+    this.size = pieces.length;
+    this.texts = new Array(pieces.length);
+    this.bytes = new Array(pieces.length);
+    this.blocked = new Uint8Array(pieces.length);
+    for (const id of controlIds) if (id >= 0 && id < this.size) this.blocked[id] = 1;
+    for (let id = 0; id < pieces.length; id++) {
+      const match = BYTE_PIECE.exec(pieces[id] ?? "");
+      if (match) this.byteIds[parseInt(match[1]!, 16)] = id;
+    }
+  }
+
+  /** Whether the id is a control token the model never emits. */
+  isControl(id: number): boolean {
+    return id < 0 || id >= this.size || this.blocked[id] === 1;
+  }
+
+  /** The raw piece (`▁the`, `<0x0A>`), as logprobs report tokens. */
+  piece(id: number): string {
+    return this.pieces[id] ?? "";
+  }
+
+  /** The bytes the token contributes to the output (byte-fallback pieces are one byte). */
+  tokenBytes(id: number): Uint8Array {
+    let cached = this.bytes[id];
+    if (!cached) {
+      const piece = this.pieces[id] ?? "";
+      const match = BYTE_PIECE.exec(piece);
+      cached = match
+        ? Uint8Array.of(parseInt(match[1]!, 16))
+        : this.isControl(id)
+          ? new Uint8Array(0)
+          : this.encoder.encode(piece.replaceAll(SPACE_MARK, " "));
+      this.bytes[id] = cached;
+    }
+    return cached;
+  }
+
+  /** The token's text when it is whole UTF-8 on its own (else the replacement-free best effort). */
+  tokenText(id: number): string {
+    let cached = this.texts[id];
+    if (cached === undefined) {
+      const piece = this.pieces[id] ?? "";
+      cached = BYTE_PIECE.test(piece) ? byteText(this.tokenBytes(id)) : this.isControl(id) ? "" : piece.replaceAll(SPACE_MARK, " ");
+      this.texts[id] = cached;
+    }
+    return cached;
+  }
+
+  /** Encodes forced text by greedy longest match over the pieces, with byte fallback. */
+  encodeForced(text: string): number[] {
+    const map = this.lookup();
+    const ids: number[] = [];
+    let position = 0;
+    while (position < text.length) {
+      let found = -1;
+      let length = Math.min(MAX_FORCED_PIECE, text.length - position);
+      for (; length > 0; length--) {
+        const id = map.get(text.slice(position, position + length));
+        if (id !== undefined) {
+          found = id;
+          break;
+        }
+      }
+      if (found >= 0) {
+        ids.push(found);
+        position += length;
+        continue;
+      }
+      const codePoint = text.codePointAt(position)!;
+      const character = String.fromCodePoint(codePoint);
+      for (const byte of this.encoder.encode(character)) {
+        const id = this.byteIds[byte]!;
+        if (id >= 0) ids.push(id);
+      }
+      position += character.length;
+    }
+    return ids;
+  }
+
+  private lookup(): Map<string, number> {
+    if (!this.textToId) {
+      const map = new Map<string, number>();
+      for (let id = 0; id < this.size; id++) {
+        if (this.isControl(id)) continue;
+        const piece = this.pieces[id] ?? "";
+        if (!piece || BYTE_PIECE.test(piece)) continue;
+        const text = piece.replaceAll(SPACE_MARK, " ");
+        if (!map.has(text)) map.set(text, id);
+      }
+      this.textToId = map;
+    }
+    return this.textToId;
+  }
+}
+
+function byteText(bytes: Uint8Array): string {
+  const byte = bytes[0] ?? 0;
+  if (byte < 0x80) return String.fromCharCode(byte);
+  return `<0x${byte.toString(16).toUpperCase().padStart(2, "0")}>`;
+}
+
+/** Turns emitted token bytes into text as they come, holding back incomplete UTF-8 sequences. */
+export class TokenTextDecoder {
+  private readonly decoder = new TextDecoder("utf-8");
+
+  constructor(private readonly vocabulary: Vocabulary) {}
+
+  /** The text completed by this token (may be empty while a multi-byte character is pending). */
+  push(id: number): string {
+    return this.decoder.decode(this.vocabulary.tokenBytes(id), { stream: true });
+  }
+
+  /** Flushes what is pending at the end. */
+  end(): string {
+    return this.decoder.decode();
+  }
+}
