@@ -99,4 +99,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX conversation_messages_order ON conversation_messages (conversation_id, position);
     `,
   },
+  {
+    version: 4,
+    name: "gateway ownership and upload sessions",
+    sql: `
+      CREATE TABLE resource_owners (
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        owner_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (kind, name)
+      );
+      CREATE INDEX resource_owners_owner ON resource_owners (owner_id, kind);
+      CREATE TABLE upstream_upload_sessions (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        upstream_url TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX upstream_upload_sessions_expires_at ON upstream_upload_sessions (expires_at);
+    `,
+  },
 ];

@@ -34,6 +34,28 @@ describe("parseServerEnv", () => {
   it("chooses upstream mode when a key is set and strips trailing slashes from the base URL", () => {
     const env = parseServerEnv({ GEMINI_API_KEY: "upstream-secret", GEMINI_BASE_URL: "http://127.0.0.1:9999/" });
     expect(env.mode).toBe("upstream");
-    expect(env.upstream).toEqual({ apiKey: "upstream-secret", baseUrl: "http://127.0.0.1:9999" });
+    expect(env.upstream).toMatchObject({ apiKey: "upstream-secret", baseUrl: "http://127.0.0.1:9999" });
+  });
+});
+
+describe("gateway and limit settings", () => {
+  it("has patient defaults and reads overrides", () => {
+    const defaults = parseServerEnv({ GEMINI_API_KEY: "upstream-secret" });
+    expect(defaults.upstream).toMatchObject({ connectTimeoutMs: 10_000, maxAttempts: 3 });
+    expect(defaults.limits).toEqual({ requestsPerMinute: 600, burst: 120, maxStreamsPerKey: 16 });
+    const tuned = parseServerEnv({
+      GEMINI_API_KEY: "upstream-secret",
+      UPSTREAM_FIRST_BYTE_TIMEOUT_MS: "1500",
+      UPSTREAM_MAX_ATTEMPTS: "1",
+      STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+      STUDIO_MAX_STREAMS_PER_KEY: "2",
+    });
+    expect(tuned.upstream).toMatchObject({ firstByteTimeoutMs: 1500, maxAttempts: 1 });
+    expect(tuned.limits).toMatchObject({ requestsPerMinute: 0, maxStreamsPerKey: 2 });
+  });
+
+  it("refuses nonsense", () => {
+    expect(() => parseServerEnv({ UPSTREAM_MAX_ATTEMPTS: "0" })).toThrow(/UPSTREAM_MAX_ATTEMPTS/);
+    expect(() => parseServerEnv({ UPSTREAM_IDLE_TIMEOUT_MS: "soon" })).toThrow(/UPSTREAM_IDLE_TIMEOUT_MS/);
   });
 });

@@ -21,6 +21,15 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOSTNAME: z.string().min(1).default("127.0.0.1"),
   STUDIO_SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 30),
+  UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
+  UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
+  UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
+  UPSTREAM_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  UPSTREAM_RETRY_BASE_DELAY_MS: z.coerce.number().int().min(0).default(500),
+  UPSTREAM_RETRY_MAX_DELAY_MS: z.coerce.number().int().min(0).default(20_000),
+  STUDIO_RATE_LIMIT_PER_MINUTE: z.coerce.number().min(0).default(600),
+  STUDIO_RATE_LIMIT_BURST: z.coerce.number().int().min(0).optional(),
+  STUDIO_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(0).default(16),
 });
 
 export interface StudioKey {
@@ -28,9 +37,33 @@ export interface StudioKey {
   key: string;
 }
 
+/** How the gateway talks to the upstream: where, with which key, and how patiently. */
+export interface UpstreamSettings {
+  apiKey: string;
+  baseUrl: string;
+  connectTimeoutMs: number;
+  /** From the request fully sent to the response headers. */
+  firstByteTimeoutMs: number;
+  /** Longest silence between two chunks of a response body. */
+  idleTimeoutMs: number;
+  /** Attempts per retryable operation, the first included (1 = never retry). */
+  maxAttempts: number;
+  retryBaseDelayMs: number;
+  /** Longest wait before a retry; an upstream RetryInfo asking for more is passed to the client instead. */
+  retryMaxDelayMs: number;
+}
+
+/** Per-caller limits; 0 turns a limit off. */
+export interface LimitSettings {
+  requestsPerMinute: number;
+  burst: number;
+  maxStreamsPerKey: number;
+}
+
 export interface ServerEnv {
   mode: "local" | "upstream";
-  upstream: { apiKey: string; baseUrl: string } | null;
+  upstream: UpstreamSettings | null;
+  limits: LimitSettings;
   studioKeys: StudioKey[];
   accessCode: string | null;
   /** True on loopback with no credentials configured: the documented development default. */
@@ -84,7 +117,23 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
   const developmentDefaults = !credentialsConfigured;
   return {
     mode: upstreamKey ? "upstream" : "local",
-    upstream: upstreamKey ? { apiKey: upstreamKey, baseUrl: values.GEMINI_BASE_URL.replace(/\/+$/, "") } : null,
+    upstream: upstreamKey
+      ? {
+          apiKey: upstreamKey,
+          baseUrl: values.GEMINI_BASE_URL.replace(/\/+$/, ""),
+          connectTimeoutMs: values.UPSTREAM_CONNECT_TIMEOUT_MS,
+          firstByteTimeoutMs: values.UPSTREAM_FIRST_BYTE_TIMEOUT_MS,
+          idleTimeoutMs: values.UPSTREAM_IDLE_TIMEOUT_MS,
+          maxAttempts: values.UPSTREAM_MAX_ATTEMPTS,
+          retryBaseDelayMs: values.UPSTREAM_RETRY_BASE_DELAY_MS,
+          retryMaxDelayMs: values.UPSTREAM_RETRY_MAX_DELAY_MS,
+        }
+      : null,
+    limits: {
+      requestsPerMinute: values.STUDIO_RATE_LIMIT_PER_MINUTE,
+      burst: values.STUDIO_RATE_LIMIT_BURST ?? Math.max(1, Math.ceil(values.STUDIO_RATE_LIMIT_PER_MINUTE / 5)),
+      maxStreamsPerKey: values.STUDIO_MAX_STREAMS_PER_KEY,
+    },
     studioKeys: developmentDefaults ? [{ name: "dev", key: DEVELOPMENT_KEY }] : configuredKeys,
     accessCode,
     developmentDefaults,
