@@ -60,7 +60,7 @@ export async function* readGenerateContentStream(
       if (error.type === "unknown-field" && error.line !== undefined) rawText += `${error.line}\n`;
     },
   });
-  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
   const abort = () => void reader.cancel().catch(() => {});
   signal?.addEventListener("abort", abort, { once: true });
   try {
