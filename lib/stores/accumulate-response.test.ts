@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { accumulateResponse, candidateText, EMPTY_RESPONSE } from "./accumulate-response";
+import type { GenerateContentResponse } from "@/lib/gemini/types";
+
+function textChunk(index: number, text: string, extra: Record<string, unknown> = {}): GenerateContentResponse {
+  return { candidates: [{ index, content: { role: "model", parts: [{ text, ...extra }] } }], responseId: "r" };
+}
+
+describe("accumulateResponse", () => {
+  it("joins text deltas per candidate, keeps thoughts apart and takes the last metadata", () => {
+    const chunks: GenerateContentResponse[] = [
+      textChunk(0, "Let me think", { thought: true }),
+      textChunk(0, " more", { thought: true }),
+      textChunk(0, "Hello"),
+      { candidates: [textChunk(0, " world").candidates![0]!, textChunk(1, "Other")!.candidates![0]!] },
+      { candidates: [{ index: 0, finishReason: "STOP", safetyRatings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "NEGLIGIBLE" }] }], usageMetadata: { totalTokenCount: 9 } },
+    ];
+    const result = chunks.reduce(accumulateResponse, EMPTY_RESPONSE);
+    expect(result.candidates).toHaveLength(2);
+    expect(result.candidates[0]?.content?.parts).toEqual([{ text: "Let me think more", thought: true }, { text: "Hello world" }]);
+    expect(candidateText(result.candidates[0])).toBe("Hello world");
+    expect(candidateText(result.candidates[1])).toBe("Other");
+    expect(result.candidates[0]?.finishReason).toBe("STOP");
+    expect(result.usageMetadata?.totalTokenCount).toBe(9);
+    expect(result.responseId).toBe("r");
+  });
+
+  it("keeps function calls as their own parts and does not mutate the previous state", () => {
+    const first = accumulateResponse(EMPTY_RESPONSE, textChunk(0, "Calling"));
+    const second = accumulateResponse(first, {
+      candidates: [{ index: 0, content: { role: "model", parts: [{ functionCall: { name: "get_weather", args: { city: "Oslo" } } }] } }],
+    });
+    expect(first.candidates[0]?.content?.parts).toHaveLength(1);
+    expect(second.candidates[0]?.content?.parts[1]?.functionCall?.name).toBe("get_weather");
+  });
+
+  it("keeps prompt feedback of a blocked prompt with no candidates", () => {
+    const result = accumulateResponse(EMPTY_RESPONSE, {
+      promptFeedback: { blockReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }] },
+    });
+    expect(result.candidates).toEqual([]);
+    expect(result.promptFeedback?.blockReason).toBe("SAFETY");
+  });
+});

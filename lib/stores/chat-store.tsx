@@ -1,0 +1,117 @@
+"use client";
+
+/**
+ * Browser state of the chat page (zustand, one store per provider, never global): the
+ * in-flight answer, drafts, settings not yet saved and which panels are open. Persisted
+ * conversations live in react-query; this holds only what the browser owns.
+ */
+import { createContext, useContext, useState, type ReactNode } from "react";
+import { createStore, useStore, type StoreApi } from "zustand";
+import type { ConversationSettings } from "@/app/api/conversations/schema";
+import type { AccumulatedResponse } from "./accumulate-response";
+
+/** Key of drafts and settings for the chat that has not been created yet. */
+export const NEW_CHAT_KEY = "new";
+
+export interface InflightAnswer extends AccumulatedResponse {
+  conversationId: string;
+  /** Id the answer will be saved under; its message row renders from here until then. */
+  messageId: string;
+  /** The user message it answers. */
+  promptMessageId: string;
+  settings: ConversationSettings;
+  startedAt: number;
+}
+
+export interface ChatState {
+  inflight: InflightAnswer | null;
+  drafts: Record<string, string>;
+  /** Settings edited in this browser, by conversation id (or NEW_CHAT_KEY). */
+  settingsDrafts: Record<string, ConversationSettings>;
+  sidebarOpen: boolean;
+  settingsOpen: boolean;
+  /** A message for the person outside any one answer (settings to fix, a save that failed). */
+  notice: ChatNotice | null;
+}
+
+export interface ChatNotice {
+  kind: "error" | "info";
+  text: string;
+}
+
+export interface ChatActions {
+  setDraft(key: string, text: string): void;
+  setSettingsDraft(key: string, settings: ConversationSettings): void;
+  moveSettingsDraft(fromKey: string, toKey: string): void;
+  setSidebarOpen(open: boolean): void;
+  setSettingsOpen(open: boolean): void;
+  setNotice(notice: ChatNotice | null): void;
+  beginAnswer(answer: InflightAnswer, controller: AbortController): void;
+  updateAnswer(response: AccumulatedResponse): void;
+  endAnswer(messageId: string): void;
+  /** Aborts the in-flight answer's request; the stream's reader then ends as "stopped". */
+  stop(): void;
+}
+
+export type ChatStore = ChatState & ChatActions;
+
+/** A fresh chat store; the abort controller of the running request stays in its closure. */
+export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<ChatStore> {
+  let controller: AbortController | null = null;
+  return createStore<ChatStore>()((set, get) => ({
+    inflight: null,
+    drafts: {},
+    settingsDrafts: {},
+    sidebarOpen: false,
+    settingsOpen: false,
+    notice: null,
+    ...initial,
+    setDraft: (key, text) => set((state) => ({ drafts: { ...state.drafts, [key]: text } })),
+    setSettingsDraft: (key, settings) => set((state) => ({ settingsDrafts: { ...state.settingsDrafts, [key]: settings } })),
+    moveSettingsDraft: (fromKey, toKey) =>
+      set((state) => {
+        const { [fromKey]: moved, ...rest } = state.settingsDrafts;
+        const { [fromKey]: draft, ...drafts } = state.drafts;
+        return {
+          settingsDrafts: moved ? { ...rest, [toKey]: moved } : rest,
+          drafts: draft !== undefined ? { ...drafts, [toKey]: draft } : drafts,
+        };
+      }),
+    setSidebarOpen: (open) => set({ sidebarOpen: open }),
+    setSettingsOpen: (open) => set({ settingsOpen: open }),
+    setNotice: (notice) => set({ notice }),
+    beginAnswer: (answer, nextController) => {
+      controller?.abort();
+      controller = nextController;
+      set({ inflight: answer, notice: null });
+    },
+    updateAnswer: (response) =>
+      set((state) => (state.inflight ? { inflight: { ...state.inflight, ...response } } : {})),
+    endAnswer: (messageId) => {
+      if (get().inflight?.messageId !== messageId) return;
+      controller = null;
+      set({ inflight: null });
+    },
+    stop: () => controller?.abort(),
+  }));
+}
+
+const ChatStoreContext = createContext<StoreApi<ChatStore> | null>(null);
+
+/** Provides one chat store to the chat pages (kept across their navigations by the layout). */
+export function ChatStoreProvider({ children }: { children: ReactNode }) {
+  const [store] = useState(() => createChatStore());
+  return <ChatStoreContext.Provider value={store}>{children}</ChatStoreContext.Provider>;
+}
+
+/** The store itself, for actions that read state at call time. */
+export function useChatStoreApi(): StoreApi<ChatStore> {
+  const store = useContext(ChatStoreContext);
+  if (!store) throw new Error("useChatStore must be used inside ChatStoreProvider");
+  return store;
+}
+
+/** Selects a slice of the chat store; the component re-renders only when the slice changes. */
+export function useChatStore<Selected>(selector: (state: ChatStore) => Selected): Selected {
+  return useStore(useChatStoreApi(), selector);
+}
