@@ -1,0 +1,335 @@
+/**
+ * Request validation: every rule of the spec in one module that the local engine, the
+ * gateway and the studio's pages share (browser-safe: zod and lib/gemini only). Each entry
+ * point reads a raw JSON body (camelCase, snake_case or both), throws ApiError 400 with the
+ * service's messages, and returns the normalised camelCase request of lib/gemini/types.
+ * Model-specific limits come from ModelTraits; checks that need stored state (cache and file
+ * ownership, token counts, minimum cache size) are the engine's.
+ */
+import type { z } from "zod";
+import { ApiError, type FieldViolation } from "./api-error";
+import type { ModelTraits } from "./model-traits";
+import { MAX_CACHE_TTL_SECONDS, MAX_DISPLAY_NAME_CHARACTERS } from "./schemas/constants";
+import { generationConfigSchema } from "./schemas/generation-config";
+import { wirePath, wireProblems } from "./schemas/issues";
+import {
+  cachedContentCreateSchema,
+  cachedContentUpdateSchema,
+  countTokensRequestSchema,
+  generateContentRequestSchema,
+  uploadStartSchema,
+} from "./schemas/requests";
+import { checkContents, checkSystemInstruction } from "./schemas/rules/content-rules";
+import { checkGenerationConfig, type GenerationConfigRuleOptions } from "./schemas/rules/generation-config-rules";
+import { checkTools, checkToolConfig } from "./schemas/rules/tool-rules";
+import { Violations, codePointLength, fieldPath, violationError } from "./schemas/rules/violations";
+import { camelToSnake } from "./schemas/wire";
+import type {
+  CachedContentCreate,
+  CachedContentUpdate,
+  Content,
+  CountTokensRequest,
+  GenerateContentRequest,
+  SafetySetting,
+  Tool,
+  ToolConfig,
+} from "./types";
+import { SUPPORTED_HARM_CATEGORIES } from "./types";
+import { durationProblem, timestampProblem } from "./wire-time";
+
+export type { FieldViolation } from "./api-error";
+
+/** Deepest JSON nesting a body may have (the service's proto readers stop at 100 too). */
+export const MAX_NESTING_DEPTH = 100;
+
+export const MODEL_NAME_PATTERN = /^models\/[^/\s]+$/;
+export const CACHED_CONTENT_NAME_PATTERN = /^cachedContents\/[a-z0-9-]+$/;
+export const FILE_NAME_PATTERN = /^files\/[a-z0-9-]{1,40}$/;
+/** Longest File displayName, in characters (the service's limit). */
+export const MAX_FILE_DISPLAY_NAME_CHARACTERS = 512;
+
+const CACHE_MIX_MESSAGE =
+  "CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config. Proposed fix: move those values to CachedContent from GenerateContent request.";
+
+interface SchemaRun {
+  /** Name in `* Name.field: ...` lines. */
+  requestName: string;
+  /** Path segments the body sits under (`cachedContent` for a cache body). */
+  root?: PropertyKey[];
+}
+
+function nestingDepthExceeds(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== "object" || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === "object" && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** Parses `body` with a wire schema, throwing the service's 400 for shape errors. */
+function runSchema<Output>(schema: z.ZodType<Output, unknown>, body: unknown, run: SchemaRun): Output {
+  if (nestingDepthExceeds(body, MAX_NESTING_DEPTH)) {
+    throw ApiError.invalidArgument(`Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`, [
+      { field: wirePath(run.root ?? []), description: `JSON nesting must not be deeper than ${MAX_NESTING_DEPTH} levels.` },
+    ]);
+  }
+  const result = schema.safeParse(body);
+  if (result.success) return result.data;
+  const problems = wireProblems(result.error, run.root);
+  if (problems.payload.length) {
+    throw ApiError.invalidArgument(
+      problems.payload.map((problem) => problem.description).join("\n"),
+      problems.payload,
+    );
+  }
+  if (problems.required.length) throw violationError(run.requestName, problems.required);
+  throw ApiError.invalidArgument("Invalid JSON payload received.");
+}
+
+function checkSafetySettings(settings: readonly SafetySetting[], path: string, violations: Violations): void {
+  const seen = new Set<string>();
+  settings.forEach((setting, index) => {
+    const settingPath = `${path}[${index}]`;
+    if (!(SUPPORTED_HARM_CATEGORIES as readonly string[]).includes(setting.category)) {
+      violations.add(`${settingPath}.category`, `${setting.category} is not supported; use one of ${SUPPORTED_HARM_CATEGORIES.join(", ")}.`);
+    } else if (seen.has(setting.category)) {
+      violations.add(`${settingPath}.category`, `${setting.category} is set more than once; at most one setting per category.`);
+    }
+    seen.add(setting.category);
+    if (setting.threshold === "HARM_BLOCK_THRESHOLD_UNSPECIFIED") {
+      violations.add(
+        `${settingPath}.threshold`,
+        "HARM_BLOCK_THRESHOLD_UNSPECIFIED is not allowed; use one of BLOCK_LOW_AND_ABOVE, BLOCK_MEDIUM_AND_ABOVE, BLOCK_ONLY_HIGH, BLOCK_NONE, OFF.",
+      );
+    }
+  });
+}
+
+function checkModelName(model: string | undefined, path: string, violations: Violations): void {
+  if (model === undefined) return;
+  if (!MODEL_NAME_PATTERN.test(model)) violations.add(path, `model must be of the form models/{model}; got ${JSON.stringify(model)}.`);
+}
+
+/** The rules shared by a cache body and a generate request: system instruction, tools, tool config. */
+function checkContext(
+  parts: { systemInstruction?: Content; tools?: Tool[]; toolConfig?: ToolConfig },
+  base: string,
+  violations: Violations,
+): void {
+  if (parts.systemInstruction) checkSystemInstruction(parts.systemInstruction, fieldPath(base, "system_instruction"), violations);
+  if (parts.tools) checkTools(parts.tools, fieldPath(base, "tools"), violations);
+  if (parts.toolConfig) checkToolConfig(parts.toolConfig, parts.tools, fieldPath(base, "tool_config"), violations);
+}
+
+function checkGenerateContentRules(
+  request: GenerateContentRequest,
+  traits: ModelTraits,
+  base: string,
+  violations: Violations,
+  options: GenerationConfigRuleOptions,
+): void {
+  checkModelName(request.model, fieldPath(base, "model"), violations);
+  checkContents(request.contents, fieldPath(base, "contents"), violations, true);
+  checkContext(request, base, violations);
+  if (request.safetySettings) checkSafetySettings(request.safetySettings, fieldPath(base, "safety_settings"), violations);
+  if (request.generationConfig || options.modalitiesRequired) {
+    checkGenerationConfig(request.generationConfig ?? {}, traits, fieldPath(base, "generation_config"), violations, options);
+  }
+  if (request.cachedContent !== undefined) {
+    const path = fieldPath(base, "cached_content");
+    if (!CACHED_CONTENT_NAME_PATTERN.test(request.cachedContent)) {
+      violations.add(path, `cached_content must be of the form cachedContents/{id}; got ${JSON.stringify(request.cachedContent)}.`);
+    }
+    if (request.systemInstruction || request.tools?.length || request.toolConfig) violations.add(path, CACHE_MIX_MESSAGE);
+  }
+}
+
+/**
+ * Parses and validates a generateContent / streamGenerateContent body for the model whose
+ * traits are given. `contents` may be a single Content; the result always has a list.
+ * Throws ApiError 400 (INVALID_ARGUMENT).
+ */
+export function parseGenerateContentRequest(body: unknown, traits: ModelTraits): GenerateContentRequest {
+  const request = runSchema(generateContentRequestSchema, body ?? {}, { requestName: "GenerateContentRequest" });
+  const violations = new Violations();
+  checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: true });
+  if (!violations.empty) throw violationError("GenerateContentRequest", violations.list);
+  return request;
+}
+
+/**
+ * Parses and validates a countTokens body: exactly one of `contents` and
+ * `generateContentRequest`; the inner request follows the generateContent rules and its
+ * `model`, when given, must be `models/...`. Throws ApiError 400.
+ */
+export function parseCountTokensRequest(body: unknown, traits: ModelTraits): CountTokensRequest {
+  const request = runSchema(countTokensRequestSchema, body ?? {}, { requestName: "CountTokensRequest" });
+  const hasContents = (request.contents?.length ?? 0) > 0;
+  const inner = request.generateContentRequest;
+  if (!hasContents && !inner) {
+    throw ApiError.invalidArgument("CountTokens requires generate_content_request or contents to be set.", [
+      { field: "contents", description: "set contents or generate_content_request." },
+    ]);
+  }
+  if (hasContents && inner) {
+    throw ApiError.invalidArgument(
+      "contents and generate_content_request are mutually exclusive: send either contents or generate_content_request, not both.",
+      [{ field: "generate_content_request", description: "contents and generate_content_request are mutually exclusive." }],
+    );
+  }
+  const violations = new Violations();
+  if (inner) checkGenerateContentRules(inner, traits, "generate_content_request", violations, { modalitiesRequired: false });
+  else checkContents(request.contents ?? [], "contents", violations, true);
+  if (!violations.empty) throw violationError("CountTokensRequest", violations.list);
+  return inner ? { generateContentRequest: inner } : { contents: request.contents ?? [] };
+}
+
+function checkTtl(ttl: string, path: string, violations: Violations): void {
+  const problem = durationProblem(ttl);
+  if (problem) violations.add(path, `${problem}; got ${JSON.stringify(ttl)}.`);
+  else if (ttl.startsWith("-")) violations.add(path, `ttl must not be negative; got ${JSON.stringify(ttl)}.`);
+  else if (Number(ttl.slice(0, -1)) > MAX_CACHE_TTL_SECONDS) {
+    violations.add(path, `ttl must be at most ${MAX_CACHE_TTL_SECONDS}s (3650 days); got ${JSON.stringify(ttl)}.`);
+  }
+}
+
+function checkExpireTime(expireTime: string, path: string, violations: Violations): void {
+  const problem = timestampProblem(expireTime);
+  if (problem) violations.add(path, `${problem}; got ${JSON.stringify(expireTime)}.`);
+}
+
+/**
+ * Parses and validates a cachedContents create body (the CachedContent resource). Checks
+ * that depend on the model (minimum size, context window) are left to the engine.
+ * Throws ApiError 400.
+ */
+export function parseCachedContentCreate(body: unknown): CachedContentCreate {
+  const requestName = "CreateCachedContentRequest";
+  const cache = runSchema(cachedContentCreateSchema, body ?? {}, { requestName, root: ["cachedContent"] });
+  const violations = new Violations();
+  if (cache.model === "") violations.add("cached_content.model", "cached_content.model is required.");
+  else checkModelName(cache.model, "cached_content.model", violations);
+  if (cache.displayName !== undefined && codePointLength(cache.displayName) > MAX_DISPLAY_NAME_CHARACTERS) {
+    violations.add(
+      "cached_content.display_name",
+      `display_name must be at most ${MAX_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(cache.displayName)}.`,
+    );
+  }
+  if (cache.ttl !== undefined && cache.expireTime !== undefined) {
+    violations.add("cached_content.ttl", "ttl and expire_time are mutually exclusive; set only one of them.");
+  }
+  if (cache.ttl !== undefined) checkTtl(cache.ttl, "cached_content.ttl", violations);
+  if (cache.expireTime !== undefined) checkExpireTime(cache.expireTime, "cached_content.expire_time", violations);
+  if (cache.contents) checkContents(cache.contents, "cached_content.contents", violations, false);
+  checkContext(cache, "cached_content", violations);
+  if (!violations.empty) throw violationError(requestName, violations.list);
+  return cache;
+}
+
+const UPDATABLE_FIELDS: Record<string, "ttl" | "expireTime"> = { ttl: "ttl", expire_time: "expireTime", expireTime: "expireTime" };
+/** Output-only fields a client may echo back from a GET; read and ignored. */
+const IGNORED_UPDATE_FIELDS = new Set(["name", "createTime", "updateTime", "usageMetadata"]);
+
+/**
+ * Parses and validates a cachedContents PATCH body. Only the expiration can change: `ttl` or
+ * `expireTime`, one of them. `updateMask` (the query parameter, comma-separated; null when
+ * absent) may name `ttl` and `expire_time`/`expireTime` only. Throws ApiError 400.
+ */
+export function parseCachedContentUpdate(body: unknown, updateMask: string | null): CachedContentUpdate {
+  const requestName = "UpdateCachedContentRequest";
+  const update = runSchema(cachedContentUpdateSchema, body ?? {}, { requestName, root: ["cachedContent"] });
+  const violations = new Violations();
+  for (const [key, value] of Object.entries(update)) {
+    if (value === undefined || key === "ttl" || key === "expireTime" || IGNORED_UPDATE_FIELDS.has(key)) continue;
+    violations.add(`cached_content.${camelToSnake(key)}`, `${camelToSnake(key)} cannot be updated; only ttl or expire_time can be updated.`);
+  }
+  let fields: ("ttl" | "expireTime")[] = [];
+  const maskPaths = (updateMask ?? "").split(",").map((path) => path.trim()).filter(Boolean);
+  if (maskPaths.length) {
+    for (const path of maskPaths) {
+      const field = UPDATABLE_FIELDS[path];
+      if (field === undefined) violations.add("update_mask", `"${path}" cannot be updated; update_mask may name only ttl or expire_time.`);
+      else if (!fields.includes(field)) fields.push(field);
+    }
+    for (const field of fields) {
+      if (update[field] === undefined) {
+        violations.add(`cached_content.${camelToSnake(field)}`, `update_mask names ${camelToSnake(field)} but the body does not set it.`);
+      }
+    }
+  } else {
+    fields = (["ttl", "expireTime"] as const).filter((field) => update[field] !== undefined);
+    if (fields.length === 0) violations.add("cached_content", "set ttl or expire_time: only the expiration of a cached content can be updated.");
+  }
+  if (fields.length > 1) violations.add("cached_content.ttl", "ttl and expire_time are mutually exclusive; set only one of them.");
+  const result: CachedContentUpdate = {};
+  if (fields.includes("ttl") && update.ttl !== undefined) {
+    checkTtl(update.ttl, "cached_content.ttl", violations);
+    result.ttl = update.ttl;
+  }
+  if (fields.includes("expireTime") && update.expireTime !== undefined) {
+    checkExpireTime(update.expireTime, "cached_content.expire_time", violations);
+    result.expireTime = update.expireTime;
+  }
+  if (!violations.empty) throw violationError(requestName, violations.list);
+  return result;
+}
+
+/** What the upload start body may choose for the new File. */
+export interface UploadStart {
+  displayName?: string;
+  mimeType?: string;
+  /** `files/{id}` when the caller picks the id. */
+  name?: string;
+}
+
+/**
+ * Parses the resumable upload's start body `{"file": {...}}` (display_name or displayName,
+ * mimeType, name; other File fields are read and ignored). A missing or empty body is `{}`.
+ * Throws ApiError 400.
+ */
+export function parseUploadStartBody(body: unknown): UploadStart {
+  const requestName = "CreateFileRequest";
+  const request = runSchema(uploadStartSchema, body === undefined || body === null || body === "" ? {} : body, { requestName });
+  const file = request.file ?? {};
+  const violations = new Violations();
+  if (file.name !== undefined && file.name !== "" && !FILE_NAME_PATTERN.test(file.name)) {
+    violations.add("file.name", `name must be files/{id} where id has 1 to 40 lowercase letters, digits or dashes; got ${JSON.stringify(file.name)}.`);
+  }
+  if (file.displayName !== undefined && codePointLength(file.displayName) > MAX_FILE_DISPLAY_NAME_CHARACTERS) {
+    violations.add("file.display_name", `display_name must be at most ${MAX_FILE_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(file.displayName)}.`);
+  }
+  if (file.mimeType !== undefined && file.mimeType !== "" && !/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/.test(file.mimeType)) {
+    violations.add("file.mime_type", `mime_type must look like type/subtype; got ${JSON.stringify(file.mimeType)}.`);
+  }
+  if (!violations.empty) throw violationError(requestName, violations.list);
+  const result: UploadStart = {};
+  if (file.displayName) result.displayName = file.displayName;
+  if (file.mimeType) result.mimeType = file.mimeType;
+  if (file.name) result.name = file.name;
+  return result;
+}
+
+/**
+ * Inline validation for the studio's settings form: the same shape checks and rules as the
+ * server applies to `generationConfig`, as a list of violations with `generation_config.*`
+ * field paths. Never throws; an empty list means the server will accept the config.
+ */
+export function validateGenerationConfigFields(config: unknown, traits: ModelTraits): FieldViolation[] {
+  try {
+    const result = generationConfigSchema.safeParse(config ?? {});
+    if (!result.success) {
+      const problems = wireProblems(result.error, ["generationConfig"]);
+      return [...problems.payload, ...problems.required];
+    }
+    const violations = new Violations();
+    checkGenerationConfig(result.data, traits, "generation_config", violations, { modalitiesRequired: true });
+    return violations.list;
+  } catch (error) {
+    return [{ field: "generation_config", description: error instanceof Error ? error.message : String(error) }];
+  }
+}
