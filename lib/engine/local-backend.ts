@@ -9,18 +9,41 @@ import { parseCountTokensRequest } from "@/lib/gemini/validate";
 import { CATALOG, requireModel } from "./catalog";
 import { pageByOffset } from "./page-token";
 import { countRequestTokens } from "./tokens";
+import { createStorage, type Storage } from "./files/storage-operations";
+import { MediaProbeError, probeMedia } from "./media/probe";
 
 export interface LocalBackendDependencies {
   /** The studio's SQLite database (migrations applied): files, upload sessions and caches live here. */
   db: Db;
   /** Root folder for file bytes. */
   dataDir: string;
+  /** Storage per owner for files and open uploads, in bytes (default 20 GiB). */
+  fileQuotaBytes?: number;
+  /** Clock for expiry; tests move it. */
+  now?: () => number;
+  /** 0 turns the periodic sweep of expired files, caches and uploads off. */
+  sweepIntervalMs?: number;
+  onError?: (message: string, error: unknown) => void;
 }
 
-export function createLocalBackend(dependencies: LocalBackendDependencies): Backend {
-  void dependencies;
+/**
+ * The local backend, plus its stored resources. Generation resolves `fileData.fileUri` with
+ * `storage.resolveFileForCaller(uri, caller)` and merges `cachedContent` with
+ * `storage.resolveCachedContentForRequest(request, traits, caller)`.
+ */
+export type LocalBackend = Backend & { storage: Storage };
+
+export function createLocalBackend(dependencies: LocalBackendDependencies): LocalBackend {
+  const storage = createStorage({
+    ...dependencies,
+    countTokens: (traits, input, options) => countRequestTokens(traits, input, options),
+    probe: (filePath, mimeType, signal) => probeMedia({ path: filePath }, mimeType, signal),
+    isMediaProblem: (error) => error instanceof MediaProbeError,
+  });
   return {
     mode: "local",
+    storage,
+    ...storage.operations,
 
     async listModels(query: PageQuery): Promise<ListModelsResponse> {
       const pageSize = query.pageSize ?? 50;
@@ -41,17 +64,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Back
       const { traits } = requireModel(model, "countTokens");
       const request = parseCountTokensRequest(body, traits);
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
-      return countRequestTokens(
-        traits,
-        {
-          contents: source.contents,
-          systemInstruction: source.systemInstruction,
-          tools: source.tools,
-          toolConfig: source.toolConfig,
-          mediaResolution: source.generationConfig?.mediaResolution,
-        },
-        { signal: context.signal },
-      );
+      return storage.countTokensWithCache(source, traits, context);
     },
 
     async generateContent() {

@@ -3,6 +3,7 @@ import type { Backend } from "@/lib/gemini/backend";
 import { createLocalBackend } from "@/lib/engine/local-backend";
 import { database } from "./database";
 import { serverEnv } from "./env";
+import { logger } from "./logger";
 
 const holder = globalThis as typeof globalThis & { genstudioBackend?: Backend };
 
@@ -13,7 +14,7 @@ export function backend(): Backend {
     if (env.mode === "upstream") {
       throw new Error("Upstream mode is not available in this build yet.");
     }
-    holder.genstudioBackend = createLocalBackend({ db: database(), dataDir: env.dataDir });
+    holder.genstudioBackend = createLocalBackend({ db: database(), dataDir: env.dataDir, fileQuotaBytes: env.fileQuotaBytes, onError: (message, error) => logger.error(message, error) });
   }
   return holder.genstudioBackend;
 }

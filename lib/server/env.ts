@@ -30,6 +30,8 @@ const envSchema = z.object({
   STUDIO_RATE_LIMIT_PER_MINUTE: z.coerce.number().min(0).default(600),
   STUDIO_RATE_LIMIT_BURST: z.coerce.number().int().min(0).optional(),
   STUDIO_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(0).default(16),
+  /** Local engine: bytes of files (plus open uploads) each key or the studio may hold. */
+  STUDIO_FILE_QUOTA_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024 * 1024),
 });
 
 export interface StudioKey {
@@ -72,6 +74,8 @@ export interface ServerEnv {
   port: number;
   hostname: string;
   sessionTtlMs: number;
+  /** Per-owner file storage of the local engine, in bytes. */
+  fileQuotaBytes: number;
 }
 
 export class ConfigurationError extends Error {}
@@ -141,6 +145,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     port: values.PORT,
     hostname: values.HOSTNAME,
     sessionTtlMs: values.STUDIO_SESSION_TTL_HOURS * 3_600_000,
+    fileQuotaBytes: values.STUDIO_FILE_QUOTA_BYTES,
   };
 }
 

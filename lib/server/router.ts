@@ -6,6 +6,16 @@ import { backend } from "./backend";
 import { errorResponse } from "./responses";
 import { countTokensHandler } from "./handlers/count-tokens";
 import { getModelHandler, listModelsHandler } from "./handlers/models";
+import { deleteFileHandler, getFileHandler, listFilesHandler } from "./handlers/files";
+import { uploadHandler } from "./handlers/upload";
+import {
+  createCachedContentHandler,
+  deleteCachedContentHandler,
+  getCachedContentHandler,
+  listCachedContentsHandler,
+  updateCachedContentHandler,
+} from "./handlers/cached-contents";
+import { authenticateUpload } from "./upload-protocol";
 
 /**
  * The API surface: one table from (method, path) to handler, served under `/v1beta` and its
@@ -30,6 +40,8 @@ interface Route {
   /** Matched against the path after the version segment, e.g. `models/gemini-2.5-flash:countTokens`. */
   pattern: RegExp;
   handler: Handler;
+  /** Replaces the usual authentication (upload session URLs are their own credential). */
+  authenticate?: (request: Request) => Caller;
 }
 
 const MODEL = "(?<model>[A-Za-z0-9][A-Za-z0-9._-]*)";
@@ -38,9 +50,20 @@ const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
   { method: "GET", pattern: new RegExp(`^models/${MODEL}$`), handler: getModelHandler },
   { method: "POST", pattern: new RegExp(`^models/${MODEL}:countTokens$`), handler: countTokensHandler },
+  { method: "GET", pattern: /^files$/, handler: listFilesHandler },
+  { method: "GET", pattern: /^files\/(?<file>[^/:]+)$/, handler: getFileHandler },
+  { method: "DELETE", pattern: /^files\/(?<file>[^/:]+)$/, handler: deleteFileHandler },
+  { method: "POST", pattern: /^cachedContents$/, handler: createCachedContentHandler },
+  { method: "GET", pattern: /^cachedContents$/, handler: listCachedContentsHandler },
+  { method: "GET", pattern: /^cachedContents\/(?<cache>[^/:]+)$/, handler: getCachedContentHandler },
+  { method: "PATCH", pattern: /^cachedContents\/(?<cache>[^/:]+)$/, handler: updateCachedContentHandler },
+  { method: "DELETE", pattern: /^cachedContents\/(?<cache>[^/:]+)$/, handler: deleteCachedContentHandler },
 ];
 
-const UPLOAD_ROUTES: Route[] = [];
+const UPLOAD_ROUTES: Route[] = [
+  { method: "POST", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
+  { method: "PUT", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
+];
 
 const VERSION_PREFIX = /^\/(?:upload\/)?v1(?:beta)?\/(?<rest>.*)$/;
 
@@ -84,7 +107,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         Allow: allowedMethods(routes, rest),
       });
     }
-    const caller = authenticate(request);
+    const caller = (found.route.authenticate ?? authenticate)(request);
     return await found.route.handler({
       request,
       url,

@@ -1,0 +1,251 @@
+/**
+ * cachedContents on the local engine: create (sized with the model's own tokenizer and held
+ * to the model's minimum), list with keyset page tokens, get, update of the expiration only,
+ * delete, real expiry, and the merge of a cache into a generate/count request. Differs
+ * knowingly: timestamps carry millisecond precision (0 or 3 fractional digits).
+ */
+import type { Db } from "@/lib/db/database";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Caller } from "@/lib/gemini/backend";
+import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type {
+  CachedContent,
+  CachedContentCreate,
+  CachedContentUpdate,
+  Content,
+  CountTokensResponse,
+  GenerateContentRequest,
+  ListCachedContentsResponse,
+  MediaResolution,
+  ModalityTokenCount,
+  Tool,
+  ToolConfig,
+} from "@/lib/gemini/types";
+import { formatTimestamp, parseDuration, parseTimestamp } from "@/lib/gemini/wire-time";
+import { requireModel } from "../catalog";
+import { randomResourceId } from "../files/random-id";
+import { decodePageToken, encodePageToken } from "../page-token";
+import { CacheStore, type CacheRecord, type CachedInput } from "./cache-store";
+
+/** pageSize when unset (the spec leaves it open) and the maximum larger values are coerced to. */
+export const CACHES_PAGE = { defaultSize: 100, maxSize: 1000 };
+export const DEFAULT_CACHE_TTL_MS = 3_600_000;
+
+/** The part of a request the token counter sizes. */
+export interface CountableInput {
+  contents: Content[];
+  systemInstruction?: Content;
+  tools?: Tool[];
+  toolConfig?: ToolConfig;
+  mediaResolution?: MediaResolution;
+}
+
+/** Counts a request's input tokens with the model's tokenizer; file URIs resolve for the caller. */
+export type InputTokenCounter = (traits: ModelTraits, input: CountableInput, caller: Caller, signal?: AbortSignal) => Promise<CountTokensResponse>;
+
+export interface CacheServiceOptions {
+  db: Db;
+  countTokens: InputTokenCounter;
+  now?: () => number;
+}
+
+/** A generate or count request with its cache merged in, and what the cache adds to usage. */
+export interface CacheMerge {
+  mergedRequest: GenerateContentRequest;
+  /** Tokens the cache contributes (absent when the request names no cache). */
+  cachedContentTokenCount?: number;
+  cacheTokensDetails?: ModalityTokenCount[];
+}
+
+/** The service's 403 for a cache that is missing, expired or someone else's. */
+export function cachedContentDenied(): ApiError {
+  return ApiError.permissionDenied("CachedContent not found (or permission denied)");
+}
+
+function cacheIdFrom(name: string): string | null {
+  const id = name.startsWith("cachedContents/") ? name.slice("cachedContents/".length) : name;
+  return /^[a-z0-9][a-z0-9-]{0,62}$/.test(id) ? id : null;
+}
+
+function toWire(record: CacheRecord): CachedContent {
+  return {
+    name: `cachedContents/${record.id}`,
+    model: record.model,
+    displayName: record.displayName,
+    createTime: formatTimestamp(record.createTime),
+    updateTime: formatTimestamp(record.updateTime),
+    expireTime: formatTimestamp(record.expireTime),
+    usageMetadata: { totalTokenCount: record.totalTokenCount },
+  };
+}
+
+function positionFromToken(position: string | number): { createTime: number; id: string } {
+  const match = typeof position === "string" ? /^(\d+)\.([a-z0-9-]+)$/.exec(position) : null;
+  if (!match) throw ApiError.invalidArgument("Invalid page_token.", [{ field: "page_token", description: "is not a token returned by a previous list call" }]);
+  return { createTime: Number(match[1]), id: match[2]! };
+}
+
+export class CacheService {
+  readonly store: CacheStore;
+  private readonly now: () => number;
+
+  constructor(private readonly options: CacheServiceOptions) {
+    this.store = new CacheStore(options.db);
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Expiration in epoch ms from ttl or expireTime (already checked for shape and exclusivity). */
+  private expiration(input: { ttl?: string; expireTime?: string }, now: number, fallbackTtlMs: number | null): number {
+    if (input.ttl !== undefined) {
+      const ttl = parseDuration(input.ttl, "ttl");
+      if (!(ttl > 0)) throw ApiError.invalidArgument(`* ttl: must be a positive duration; got "${input.ttl}".`, [{ field: "ttl", description: "must be positive" }]);
+      return now + Math.floor(ttl);
+    }
+    if (input.expireTime !== undefined) {
+      const expireTime = parseTimestamp(input.expireTime, "expire_time");
+      if (expireTime <= now) {
+        throw ApiError.invalidArgument(`* expire_time: must be in the future; got "${input.expireTime}".`, [
+          { field: "expire_time", description: "must be in the future" },
+        ]);
+      }
+      return expireTime;
+    }
+    if (fallbackTtlMs === null) {
+      throw ApiError.invalidArgument("* Only the expiration can be updated: set ttl or expire_time.", [
+        { field: "update_mask", description: "ttl or expire_time must be set" },
+      ]);
+    }
+    return now + fallbackTtlMs;
+  }
+
+  async create(request: CachedContentCreate, caller: Caller, signal?: AbortSignal): Promise<CachedContent> {
+    const { traits } = requireModel(request.model, "createCachedContent");
+    const now = this.now();
+    const expireTime = this.expiration(request, now, DEFAULT_CACHE_TTL_MS);
+    const input: CachedInput = {
+      contents: request.contents ?? [],
+      ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
+      ...(request.tools ? { tools: request.tools } : {}),
+      ...(request.toolConfig ? { toolConfig: request.toolConfig } : {}),
+    };
+    const counted = await this.options.countTokens(traits, input, caller, signal);
+    if (counted.totalTokens < traits.minCacheTokens) {
+      throw ApiError.invalidArgument(
+        `Cached content is too small. total_token_count=${counted.totalTokens}, min_total_token_count=${traits.minCacheTokens}`,
+      );
+    }
+    if (counted.totalTokens > traits.inputTokenLimit) {
+      throw ApiError.invalidArgument(
+        `The input token count (${counted.totalTokens}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`,
+      );
+    }
+    let id = randomResourceId();
+    while (this.store.exists(id)) id = randomResourceId();
+    const record: CacheRecord = {
+      id,
+      ownerId: caller.ownerId,
+      model: traits.name,
+      displayName: request.displayName ?? "",
+      totalTokenCount: counted.totalTokens,
+      tokenDetails: counted.promptTokensDetails ?? null,
+      createTime: now,
+      updateTime: now,
+      expireTime,
+    };
+    this.store.insert(record, input);
+    return toWire(record);
+  }
+
+  /** A live cache of the caller's, or the service's 403. */
+  private require(name: string, caller: Caller): CacheRecord {
+    const id = cacheIdFrom(name);
+    const record = id ? this.store.get(id) : undefined;
+    if (!record || record.ownerId !== caller.ownerId || record.expireTime <= this.now()) throw cachedContentDenied();
+    return record;
+  }
+
+  get(name: string, caller: Caller): CachedContent {
+    return toWire(this.require(name, caller));
+  }
+
+  /** The caller's live caches, newest first; tokens are bound to the page size. */
+  list(query: { pageSize?: number; pageToken?: string }, caller: Caller): ListCachedContentsResponse {
+    const pageSize = Math.min(Math.max(query.pageSize || CACHES_PAGE.defaultSize, 1), CACHES_PAGE.maxSize);
+    const scope = `cachedContents:${caller.ownerId}:${pageSize}`;
+    const after = query.pageToken ? positionFromToken(decodePageToken(query.pageToken, scope)) : null;
+    const rows = this.store.list(caller.ownerId, this.now(), pageSize + 1, after);
+    const page = rows.slice(0, pageSize);
+    const response: ListCachedContentsResponse = {};
+    if (page.length > 0) response.cachedContents = page.map(toWire);
+    if (rows.length > pageSize) {
+      const last = page[page.length - 1]!;
+      response.nextPageToken = encodePageToken(`${last.createTime}.${last.id}`, scope);
+    }
+    return response;
+  }
+
+  /** Sets a new expiration (ttl from now, or expireTime); nothing else is updatable. */
+  update(name: string, update: CachedContentUpdate, caller: Caller): CachedContent {
+    const record = this.require(name, caller);
+    const now = this.now();
+    const expireTime = this.expiration(update, now, null);
+    this.store.updateExpiry(record.id, expireTime, now);
+    return toWire({ ...record, expireTime, updateTime: now });
+  }
+
+  delete(name: string, caller: Caller): void {
+    const record = this.require(name, caller);
+    this.store.delete(record.id);
+  }
+
+  /** Forgets expired caches; they already answer 403 and are left out of lists. */
+  sweep(): number {
+    return this.store.deleteExpired(this.now());
+  }
+
+  /**
+   * Prepends the named cache to a generate/count request: 400 when the request also sets
+   * systemInstruction, tools or toolConfig, 400 when the cache is for another model, 403
+   * when it is missing, expired or not the caller's.
+   */
+  resolveCachedContentForRequest(request: GenerateContentRequest, traits: ModelTraits, caller: Caller): CacheMerge {
+    if (!request.cachedContent) return { mergedRequest: request };
+    const conflicting = (["systemInstruction", "tools", "toolConfig"] as const).filter((field) => request[field] !== undefined);
+    if (conflicting.length > 0) {
+      throw ApiError.invalidArgument(
+        `CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config (this request sets ${conflicting.join(", ")}).\n\nProposed fix: move those values to CachedContent from GenerateContent request.`,
+        conflicting.map((field) => ({ field, description: "must not be set together with cached_content; put it in the cached content instead" })),
+      );
+    }
+    const record = this.require(request.cachedContent, caller);
+    if (record.model !== traits.name) {
+      throw ApiError.invalidArgument(
+        `Model used by GenerateContent request (${traits.name}) and CachedContent (${record.model}) has to be the same.`,
+        [{ field: "cached_content", description: `was created for ${record.model}` }],
+      );
+    }
+    const input = this.store.input(record.id);
+    if (!input) throw cachedContentDenied();
+    const { cachedContent: _cachedContent, ...rest } = request;
+    const mergedRequest: GenerateContentRequest = {
+      ...rest,
+      contents: [...input.contents, ...request.contents],
+      ...(input.systemInstruction ? { systemInstruction: input.systemInstruction } : {}),
+      ...(input.tools ? { tools: input.tools } : {}),
+      ...(input.toolConfig ? { toolConfig: input.toolConfig } : {}),
+    };
+    return {
+      mergedRequest,
+      cachedContentTokenCount: record.totalTokenCount,
+      ...(record.tokenDetails ? { cacheTokensDetails: record.tokenDetails } : {}),
+    };
+  }
+}
+
+/** Adds per-modality counts of two breakdowns. */
+export function addModalityCounts(first: ModalityTokenCount[] | undefined, second: ModalityTokenCount[] | undefined): ModalityTokenCount[] | undefined {
+  if (!first && !second) return undefined;
+  const totals = new Map<ModalityTokenCount["modality"], number>();
+  for (const item of [...(first ?? []), ...(second ?? [])]) totals.set(item.modality, (totals.get(item.modality) ?? 0) + item.tokenCount);
+  return [...totals].map(([modality, tokenCount]) => ({ modality, tokenCount }));
+}

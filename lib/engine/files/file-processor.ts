@@ -1,0 +1,107 @@
+/**
+ * The file lifecycle's background step: each finalized file is probed with the media
+ * libraries (dimensions, duration, pages, text decoding) off the request path and moves
+ * PROCESSING → ACTIVE, or → FAILED with `error` when its media is corrupt or unsupported.
+ */
+import type { FileRecord, FileStore } from "./file-store";
+
+/** What the probe learns about a file's bytes; stored as JSON with the file. */
+export type MediaProber = (filePath: string, mimeType: string, signal: AbortSignal) => Promise<unknown>;
+
+export interface FileProcessorOptions {
+  store: FileStore;
+  filePath: (fileId: string) => string;
+  probe: MediaProber;
+  /** Tells a media problem (the file's fault: FAILED with INVALID_ARGUMENT) from our own failure. */
+  isMediaProblem: (error: unknown) => boolean;
+  now: () => number;
+  onError?: (message: string, error: unknown) => void;
+  /** Files probed at once; the machine has few cores. */
+  concurrency?: number;
+}
+
+/** google.rpc.Code numbers carried in File.error.code. */
+const RPC_INVALID_ARGUMENT = 3;
+const RPC_INTERNAL = 13;
+
+/** A small work queue that probes files one (or a few) at a time. */
+export class FileProcessor {
+  private readonly queue: string[] = [];
+  private readonly queued = new Set<string>();
+  private readonly waiters = new Map<string, Set<() => void>>();
+  private running = 0;
+  private readonly controller = new AbortController();
+
+  constructor(private readonly options: FileProcessorOptions) {}
+
+  /** Queues a PROCESSING file for probing (no-op when it is already queued). */
+  enqueue(fileId: string): void {
+    if (this.controller.signal.aborted || this.queued.has(fileId)) return;
+    this.queued.add(fileId);
+    this.queue.push(fileId);
+    this.pump();
+  }
+
+  /** Resolves when the file has been processed, or after `timeoutMs`, whichever is first. */
+  waitFor(fileId: string, timeoutMs: number): Promise<void> {
+    if (!this.queued.has(fileId)) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, timeoutMs);
+      let set = this.waiters.get(fileId);
+      if (!set) this.waiters.set(fileId, (set = new Set()));
+      const waiters = set;
+      function done(): void {
+        clearTimeout(timer);
+        waiters.delete(done);
+        resolve();
+      }
+      waiters.add(done);
+    });
+  }
+
+  /** True while the file is queued or being probed. */
+  isPending(fileId: string): boolean {
+    return this.queued.has(fileId);
+  }
+
+  /** Stops taking work and aborts probes in flight (their files stay PROCESSING and are re-probed at the next start). */
+  stop(): void {
+    this.controller.abort();
+  }
+
+  private pump(): void {
+    const limit = this.options.concurrency ?? 2;
+    while (this.running < limit && this.queue.length > 0) {
+      const fileId = this.queue.shift()!;
+      this.running++;
+      void this.process(fileId).finally(() => {
+        this.running--;
+        this.queued.delete(fileId);
+        for (const waiter of [...(this.waiters.get(fileId) ?? [])]) waiter();
+        this.waiters.delete(fileId);
+        this.pump();
+      });
+    }
+  }
+
+  private async process(fileId: string): Promise<void> {
+    const { store } = this.options;
+    const file: FileRecord | undefined = store.getFile(fileId);
+    if (!file || file.state !== "PROCESSING") return;
+    try {
+      const probe = await this.options.probe(this.options.filePath(fileId), file.mimeType, this.controller.signal);
+      store.finishProcessing(fileId, { state: "ACTIVE", error: null, probe }, this.options.now());
+    } catch (error) {
+      if (this.controller.signal.aborted) return;
+      if (!store.getFile(fileId)) return;
+      const mediaProblem = this.options.isMediaProblem(error);
+      if (!mediaProblem) this.options.onError?.(`probing files/${fileId} failed`, error);
+      const message = mediaProblem && error instanceof Error ? error.message : "The file could not be processed because of an internal error.";
+      store.finishProcessing(
+        fileId,
+        { state: "FAILED", error: { code: mediaProblem ? RPC_INVALID_ARGUMENT : RPC_INTERNAL, message }, probe: null },
+        this.options.now(),
+      );
+    }
+  }
+}

@@ -1,0 +1,235 @@
+/**
+ * The files API of the local engine: resumable uploads, the PROCESSING → ACTIVE/FAILED
+ * lifecycle, get/list/delete with 48 h expiry and per-owner access, and the lookup the
+ * generation and counting paths use for `fileData.fileUri`. Metadata in SQLite, bytes
+ * under DATA_DIR. Differs knowingly: `uri` is built from the origin of each request.
+ */
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { Db } from "@/lib/db/database";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Caller } from "@/lib/gemini/backend";
+import type { File, ListFilesResponse } from "@/lib/gemini/types";
+import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
+import type { ProbedMedia } from "../media/probe";
+import { decodePageToken, encodePageToken } from "../page-token";
+import { FileProcessor, type MediaProber } from "./file-processor";
+import { FileStore, type FileRecord, type ListPosition } from "./file-store";
+import { DEFAULT_FILE_QUOTA_BYTES, UploadSessions, type UploadChunkInput, type UploadStartInput, type UploadState } from "./upload-sessions";
+
+export const FILES_PAGE = { defaultSize: 10, maxSize: 100 };
+/** How long a finalize waits for a quick probe (images, text, PDF) so it can answer ACTIVE at once. */
+const QUICK_PROBE_WAIT_MS = 2_000;
+
+export interface FileServiceOptions {
+  db: Db;
+  dataDir: string;
+  probe: MediaProber;
+  isMediaProblem: (error: unknown) => boolean;
+  now?: () => number;
+  quotaBytes?: number;
+  maxFileBytes?: number;
+  onError?: (message: string, error: unknown) => void;
+}
+
+/** What generation and token counting need to know about a referenced file. */
+export interface ResolvedFile {
+  mimeType: string;
+  displayName?: string;
+  /** The lifecycle step's findings. */
+  probed: ProbedMedia;
+  /** Where the bytes are, for engines that read them (text files). */
+  path: string;
+  sizeBytes: number;
+}
+
+/** The service's 403 for a file that is missing, expired or someone else's. */
+export function fileDenied(id: string): ApiError {
+  return ApiError.permissionDenied(`You do not have permission to access the File ${id} or it may not exist.`);
+}
+
+/** The id in `files/{id}`, a bare id, or a file URI ending in `/files/{id}`; null when it is none of these. */
+export function fileIdFrom(reference: string): string | null {
+  let candidate = reference.trim();
+  const query = candidate.search(/[?#]/);
+  if (query >= 0) candidate = candidate.slice(0, query);
+  const match = /(?:^|\/)files\/([^/]+)$/.exec(candidate);
+  const id = match ? match[1]! : candidate;
+  return /^[a-z0-9](?:[a-z0-9-]{0,62})$/.test(id) ? id : null;
+}
+
+function isAudioOrVideo(mimeType: string): boolean {
+  return /^(audio|video)\//i.test(mimeType);
+}
+
+function videoDurationSeconds(probe: unknown): number | undefined {
+  const seconds = (probe as ProbedMedia | null)?.durationSeconds;
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+}
+
+/** The File resource as the wire carries it. */
+export function toWireFile(file: FileRecord, origin: string): File {
+  const wire: File = {
+    name: `files/${file.id}`,
+    ...(file.displayName ? { displayName: file.displayName } : {}),
+    mimeType: file.mimeType,
+    sizeBytes: String(file.sizeBytes),
+    createTime: formatTimestamp(file.createTime),
+    updateTime: formatTimestamp(file.updateTime),
+    expirationTime: formatTimestamp(file.expireTime),
+    sha256Hash: file.sha256Hash,
+    uri: `${origin}/v1beta/files/${file.id}`,
+    state: file.state,
+    source: "UPLOADED",
+  };
+  if (file.error) wire.error = file.error;
+  if (file.state === "ACTIVE" && /^video\//i.test(file.mimeType)) {
+    const seconds = videoDurationSeconds(file.probe);
+    if (seconds !== undefined) wire.videoMetadata = { videoDuration: formatDuration(seconds * 1000) };
+  }
+  return wire;
+}
+
+export class FileService {
+  readonly store: FileStore;
+  readonly uploads: UploadSessions;
+  readonly processor: FileProcessor;
+  private readonly now: () => number;
+
+  constructor(options: FileServiceOptions) {
+    this.now = options.now ?? Date.now;
+    this.store = new FileStore(options.db);
+    this.uploads = new UploadSessions({
+      store: this.store,
+      dataDir: options.dataDir,
+      now: this.now,
+      quotaBytes: options.quotaBytes ?? DEFAULT_FILE_QUOTA_BYTES,
+      maxFileBytes: options.maxFileBytes,
+      onFinalized: (file) => this.processor.enqueue(file.id),
+    });
+    this.processor = new FileProcessor({
+      store: this.store,
+      filePath: (id) => this.uploads.filePath(id),
+      probe: options.probe,
+      isMediaProblem: options.isMediaProblem,
+      now: this.now,
+      onError: options.onError,
+    });
+  }
+
+  /** Start-up: sweep what expired or was left half-done, and re-probe files a stop left PROCESSING. */
+  async recover(): Promise<void> {
+    await this.sweep();
+    for (const id of this.store.processingFileIds()) this.processor.enqueue(id);
+  }
+
+  /** Deletes expired files (rows and bytes), expired upload sessions, and bytes nothing refers to. */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    for (const id of this.store.expiredFileIds(now)) {
+      if (this.store.deleteFile(id)) await fs.rm(this.uploads.filePath(id), { force: true });
+    }
+    await this.uploads.sweep();
+    let entries: string[] = [];
+    try {
+      entries = await fs.readdir(this.uploads.filesDir);
+    } catch {
+      return;
+    }
+    const known = this.store.allFileIds();
+    const finalizing = this.store.activeSessionFileIds();
+    for (const entry of entries) {
+      if (known.has(entry) || finalizing.has(entry)) continue;
+      await fs.rm(path.join(this.uploads.filesDir, entry), { force: true });
+    }
+  }
+
+  stop(): void {
+    this.processor.stop();
+  }
+
+  async startUpload(input: UploadStartInput): Promise<{ uploadId: string }> {
+    const session = await this.uploads.start(input);
+    return { uploadId: session.id };
+  }
+
+  /**
+   * One chunk. The final chunk answers the new file: images, text and documents usually
+   * already ACTIVE (their probe is quick, waited for briefly); audio and video PROCESSING,
+   * since their probe runs in the background while clients poll.
+   */
+  async uploadChunk(uploadId: string, input: UploadChunkInput, signal?: AbortSignal): Promise<UploadState> {
+    const state = await this.uploads.chunk(uploadId, input, signal);
+    if (state.status === "final" && state.file && !isAudioOrVideo(state.file.mimeType)) {
+      await this.processor.waitFor(state.file.id, QUICK_PROBE_WAIT_MS);
+      return { ...state, file: this.store.getFile(state.file.id) ?? state.file };
+    }
+    return state;
+  }
+
+  queryUpload(uploadId: string): Promise<UploadState> {
+    return this.uploads.query(uploadId);
+  }
+
+  cancelUpload(uploadId: string): Promise<UploadState> {
+    return this.uploads.cancel(uploadId);
+  }
+
+  /** A live file the caller owns, or the service's 403. */
+  requireFile(reference: string, caller: Caller): FileRecord {
+    const id = fileIdFrom(reference);
+    if (id === null) throw fileDenied(reference.replace(/^.*files\//, "").slice(0, 80));
+    const file = this.store.getFile(id);
+    if (!file || file.ownerId !== caller.ownerId || file.expireTime <= this.now()) throw fileDenied(id);
+    return file;
+  }
+
+  getFile(name: string, caller: Caller, origin: string): File {
+    return toWireFile(this.requireFile(name, caller), origin);
+  }
+
+  /** The caller's live files, newest first, with keyset page tokens. */
+  listFiles(query: { pageSize?: number; pageToken?: string }, caller: Caller, origin: string): ListFilesResponse {
+    const pageSize = Math.min(Math.max(query.pageSize || FILES_PAGE.defaultSize, 1), FILES_PAGE.maxSize);
+    const scope = `files:${caller.ownerId}:${pageSize}`;
+    const after = query.pageToken ? positionFromToken(decodePageToken(query.pageToken, scope)) : null;
+    const rows = this.store.listFiles(caller.ownerId, this.now(), pageSize + 1, after);
+    const page = rows.slice(0, pageSize);
+    const response: ListFilesResponse = {};
+    if (page.length > 0) response.files = page.map((file) => toWireFile(file, origin));
+    if (rows.length > pageSize) {
+      const last = page[page.length - 1]!;
+      response.nextPageToken = encodePageToken(`${last.createTime}.${last.id}`, scope);
+    }
+    return response;
+  }
+
+  async deleteFile(name: string, caller: Caller): Promise<void> {
+    const file = this.requireFile(name, caller);
+    if (this.store.deleteFile(file.id)) await fs.rm(this.uploads.filePath(file.id), { force: true });
+  }
+
+  /**
+   * What a request's `fileData.fileUri` refers to, for the caller: 403 when missing,
+   * expired or not theirs; 400 while it is not ACTIVE.
+   */
+  resolveFileForCaller(fileUri: string, caller: Caller): ResolvedFile {
+    const file = this.requireFile(fileUri, caller);
+    if (file.state !== "ACTIVE") {
+      throw new ApiError(400, "FAILED_PRECONDITION", `The File ${file.id} is not in an ACTIVE state and usage is not allowed.`);
+    }
+    return {
+      mimeType: file.mimeType,
+      ...(file.displayName ? { displayName: file.displayName } : {}),
+      probed: file.probe as ProbedMedia,
+      path: this.uploads.filePath(file.id),
+      sizeBytes: file.sizeBytes,
+    };
+  }
+}
+
+function positionFromToken(position: string | number): ListPosition {
+  const match = typeof position === "string" ? /^(\d+)\.([a-z0-9-]+)$/.exec(position) : null;
+  if (!match) throw ApiError.invalidArgument("Invalid page_token.", [{ field: "page_token", description: "is not a token returned by a previous list call" }]);
+  return { createTime: Number(match[1]), id: match[2]! };
+}

@@ -1,0 +1,210 @@
+/**
+ * The local engine's stored resources behind the Backend interface: the resumable upload,
+ * files and cachedContents operations, plus the lookups generation and token counting use
+ * (`resolveFileForCaller`, `resolveCachedContentForRequest`, `countTokensWithCache`).
+ * Owns the housekeeping timer: expired files, caches and upload sessions are swept.
+ */
+import type { Db } from "@/lib/db/database";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Backend, Caller, OperationContext, UploadStatus } from "@/lib/gemini/backend";
+import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
+import { parseCachedContentCreate, parseCachedContentUpdate, parseUploadStartBody } from "@/lib/gemini/validate";
+import { addModalityCounts, CacheService, type CacheMerge, type CountableInput } from "../caches/cache-service";
+import type { MediaProber } from "./file-processor";
+import { FileService, toWireFile, type ResolvedFile } from "./file-service";
+import type { UploadState } from "./upload-sessions";
+
+/** The token counter of lib/engine/tokens, with file references resolved by the caller's rights. */
+export type RequestTokenCounter = (
+  traits: ModelTraits,
+  input: CountableInput,
+  options: { resolveFile: (fileUri: string) => ResolvedFile; signal?: AbortSignal },
+) => Promise<CountTokensResponse>;
+
+export interface StorageOptions {
+  db: Db;
+  dataDir: string;
+  countTokens: RequestTokenCounter;
+  probe: MediaProber;
+  isMediaProblem: (error: unknown) => boolean;
+  /** Per-owner storage for files and open uploads, in bytes. */
+  fileQuotaBytes?: number;
+  maxFileBytes?: number;
+  now?: () => number;
+  /** How often expired resources are swept; 0 turns the timer off (tests sweep by hand). */
+  sweepIntervalMs?: number;
+  onError?: (message: string, error: unknown) => void;
+}
+
+export type StorageBackendOperations = Pick<
+  Backend,
+  | "startUpload"
+  | "uploadChunk"
+  | "queryUpload"
+  | "cancelUpload"
+  | "getFile"
+  | "listFiles"
+  | "deleteFile"
+  | "createCachedContent"
+  | "listCachedContents"
+  | "getCachedContent"
+  | "updateCachedContent"
+  | "deleteCachedContent"
+>;
+
+export interface Storage {
+  files: FileService;
+  caches: CacheService;
+  operations: StorageBackendOperations;
+  /** `fileData.fileUri` → what generation needs; 403 missing/expired/not yours, 400 not ACTIVE. */
+  resolveFileForCaller(fileUri: string, caller: Caller): ResolvedFile;
+  /** Merges `request.cachedContent` into the request (see CacheService). */
+  resolveCachedContentForRequest(request: GenerateContentRequest, traits: ModelTraits, caller: Caller): CacheMerge;
+  /** countTokens of a generate request, the named cache included. */
+  countTokensWithCache(request: GenerateContentRequest, traits: ModelTraits, context: OperationContext): Promise<CountTokensResponse>;
+  /** Finishes start-up work (sweep, re-probe of files left PROCESSING). */
+  ready: Promise<void>;
+  close(): void;
+}
+
+const DECIMAL = /^\d{1,16}$/;
+
+function wireStatus(state: UploadState, origin: string): UploadStatus {
+  return {
+    status: state.status,
+    sizeReceived: state.sizeReceived,
+    ...(state.file ? { file: toWireFile(state.file, origin) } : {}),
+  };
+}
+
+/** Builds the files and caches services over one database and data directory. */
+export function createStorage(options: StorageOptions): Storage {
+  const files = new FileService({
+    db: options.db,
+    dataDir: options.dataDir,
+    probe: options.probe,
+    isMediaProblem: options.isMediaProblem,
+    now: options.now,
+    quotaBytes: options.fileQuotaBytes,
+    maxFileBytes: options.maxFileBytes,
+    onError: options.onError,
+  });
+  const resolveFileForCaller = (fileUri: string, caller: Caller): ResolvedFile => files.resolveFileForCaller(fileUri, caller);
+  const caches = new CacheService({
+    db: options.db,
+    now: options.now,
+    countTokens: (traits, input, caller, signal) =>
+      options.countTokens(traits, input, { resolveFile: (fileUri) => resolveFileForCaller(fileUri, caller), signal }),
+  });
+
+  const report = (message: string) => (error: unknown) => options.onError?.(message, error);
+  const ready = files.recover().catch(report("start-up sweep of files failed"));
+  const intervalMs = options.sweepIntervalMs ?? 60_000;
+  const timer =
+    intervalMs > 0
+      ? setInterval(() => {
+          void files.sweep().catch(report("sweeping files failed"));
+          try {
+            caches.sweep();
+          } catch (error) {
+            report("sweeping caches failed")(error);
+          }
+        }, intervalMs)
+      : null;
+  timer?.unref();
+
+  const operations: StorageBackendOperations = {
+    async startUpload(request, context) {
+      const start = parseUploadStartBody(request.body);
+      const length = request.contentLength?.trim();
+      if (length !== undefined && !DECIMAL.test(length)) {
+        throw ApiError.invalidArgument(
+          `X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length) must be a whole number of bytes; got "${length.slice(0, 40)}".`,
+          [{ field: "X-Goog-Upload-Header-Content-Length", description: "must be a whole number of bytes" }],
+        );
+      }
+      return files.startUpload({
+        ownerId: context.caller.ownerId,
+        declaredSize: length === undefined ? undefined : Number(length),
+        mimeType: request.contentType?.trim() || start.mimeType,
+        ...(start.displayName !== undefined ? { displayName: start.displayName } : {}),
+        ...(start.name !== undefined ? { requestedName: start.name } : {}),
+      });
+    },
+    async uploadChunk(uploadId, chunk, context) {
+      return wireStatus(await files.uploadChunk(uploadId, chunk, context.signal), context.origin);
+    },
+    async queryUpload(uploadId, context) {
+      return wireStatus(await files.queryUpload(uploadId), context.origin);
+    },
+    async cancelUpload(uploadId) {
+      const state = await files.cancelUpload(uploadId);
+      return { status: state.status, sizeReceived: state.sizeReceived };
+    },
+    async getFile(name, context) {
+      return files.getFile(name, context.caller, context.origin);
+    },
+    async listFiles(query, context) {
+      return files.listFiles(query, context.caller, context.origin);
+    },
+    async deleteFile(name, context) {
+      await files.deleteFile(name, context.caller);
+    },
+    async createCachedContent(body, context) {
+      return caches.create(parseCachedContentCreate(body), context.caller, context.signal);
+    },
+    async listCachedContents(query, context) {
+      return caches.list(query, context.caller);
+    },
+    async getCachedContent(name, context) {
+      return caches.get(name, context.caller);
+    },
+    async updateCachedContent(name, body, updateMask, context) {
+      return caches.update(name, parseCachedContentUpdate(body, updateMask ?? null), context.caller);
+    },
+    async deleteCachedContent(name, context) {
+      caches.delete(name, context.caller);
+    },
+  };
+
+  return {
+    files,
+    caches,
+    operations,
+    resolveFileForCaller,
+    resolveCachedContentForRequest: (request, traits, caller) => caches.resolveCachedContentForRequest(request, traits, caller),
+    async countTokensWithCache(request, traits, context) {
+      const resolveFile = (fileUri: string) => resolveFileForCaller(fileUri, context.caller);
+      const merge = caches.resolveCachedContentForRequest(request, traits, context.caller);
+      const mediaResolution = request.generationConfig?.mediaResolution;
+      if (merge.cachedContentTokenCount === undefined) {
+        return options.countTokens(
+          traits,
+          {
+            contents: request.contents,
+            systemInstruction: request.systemInstruction,
+            tools: request.tools,
+            toolConfig: request.toolConfig,
+            mediaResolution,
+          },
+          { resolveFile, signal: context.signal },
+        );
+      }
+      // The cache was sized once at creation; only the request's own turns are counted now.
+      const own = await options.countTokens(traits, { contents: request.contents, mediaResolution }, { resolveFile, signal: context.signal });
+      const promptTokensDetails = addModalityCounts(own.promptTokensDetails, merge.cacheTokensDetails);
+      return {
+        totalTokens: own.totalTokens + merge.cachedContentTokenCount,
+        cachedContentTokenCount: merge.cachedContentTokenCount,
+        ...(promptTokensDetails ? { promptTokensDetails } : {}),
+        ...(merge.cacheTokensDetails ? { cacheTokensDetails: merge.cacheTokensDetails } : {}),
+      };
+    },
+    ready,
+    close() {
+      if (timer) clearInterval(timer);
+      files.stop();
+    },
+  };
+}

@@ -1,0 +1,474 @@
+/**
+ * The resumable upload protocol of the spec (start, then chunks with `upload` / `upload,
+ * finalize` and offsets, `query`, `cancel`): bytes stream to `DATA_DIR/uploads/{id}.part`
+ * while SHA-256 is computed, and the file appears under `DATA_DIR/files/` only when whole.
+ * Differs knowingly: non-final chunks need not be multiples of the advertised granularity,
+ * and a finalize with fewer bytes than declared is refused rather than shortening the file.
+ */
+import { createHash, type Hash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Caller } from "@/lib/gemini/backend";
+import type { FileRecord, FileStore, UploadSessionRecord } from "./file-store";
+import { randomResourceId, randomUploadId } from "./random-id";
+
+/** Chunk size the protocol advertises (the official SDK sends 8 MiB chunks). */
+export const UPLOAD_CHUNK_GRANULARITY = 8 * 1024 * 1024;
+/** Largest file accepted: 2 GB, as the service. */
+export const MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024;
+/** Default storage per owner (files plus open uploads): 20 GB, as the service's per-project limit. */
+export const DEFAULT_FILE_QUOTA_BYTES = 20 * 1024 * 1024 * 1024;
+/** An upload session, and any bytes it holds, is kept this long after it starts. */
+export const UPLOAD_SESSION_LIFETIME_MS = 48 * 3_600_000;
+/** Files expire 48 h after creation. */
+export const FILE_LIFETIME_MS = 48 * 3_600_000;
+
+const OFFSET_HEADER = "X-Goog-Upload-Offset (or X-Svc-Upload-Offset)";
+const LENGTH_HEADER = "X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length)";
+const FILE_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
+const MIME_TYPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(?:\s*;.*)?$/;
+
+export interface UploadStartInput {
+  ownerId: string;
+  /** The declared total length in bytes, as sent (header or body); validated here. */
+  declaredSize: number | undefined;
+  mimeType: string | undefined;
+  displayName?: string;
+  /** `files/{id}` the client asked for, if any. */
+  requestedName?: string;
+}
+
+export interface UploadChunkInput {
+  upload: boolean;
+  finalize: boolean;
+  /** Bytes the client believes the session has received; required with `upload`. */
+  offset?: number;
+  /** Length of this request's body when the client declared it. */
+  contentLength?: number;
+  body: ReadableStream<Uint8Array> | null;
+}
+
+export interface UploadState {
+  status: "active" | "final" | "cancelled";
+  sizeReceived: number;
+  /** The stored file once final (absent if it was deleted since). */
+  file?: FileRecord;
+}
+
+export interface UploadSessionsOptions {
+  store: FileStore;
+  dataDir: string;
+  now: () => number;
+  quotaBytes: number;
+  maxFileBytes?: number;
+  /** Called once a file is whole and recorded PROCESSING: starts the lifecycle step. */
+  onFinalized: (file: FileRecord) => void;
+}
+
+interface LiveSession {
+  /** SHA-256 of the bytes received so far; null until needed after a restart. */
+  hash: Hash | null;
+  busy: boolean;
+}
+
+function invalid(message: string, field?: string): ApiError {
+  return ApiError.invalidArgument(message, field ? [{ field, description: message }] : undefined);
+}
+
+function unknownSession(): ApiError {
+  return invalid(
+    "Unknown upload session: this upload_id was never issued, has expired or belongs to a deleted upload. Start a new upload with the command `start`.",
+    "upload_id",
+  );
+}
+
+/** base64 of the lower-case hex digest string: the service's (unusual) sha256Hash spelling. */
+export function serviceSha256(hash: Hash): string {
+  return Buffer.from(hash.digest("hex"), "utf8").toString("base64");
+}
+
+async function exists(target: string): Promise<boolean> {
+  try {
+    await fs.access(target);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
+  let seen = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      seen += value.byteLength;
+      if (seen > limit) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away.
+  }
+}
+
+async function hashFilePrefix(file: string, length: number): Promise<Hash> {
+  const hash = createHash("sha256");
+  if (length === 0) return hash;
+  for await (const chunk of createReadStream(file, { start: 0, end: length - 1, highWaterMark: 1024 * 1024 })) {
+    hash.update(chunk as Buffer);
+  }
+  return hash;
+}
+
+/** Resumable upload sessions over the file store and the data directory. */
+export class UploadSessions {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly store: FileStore;
+  private readonly now: () => number;
+  private readonly maxFileBytes: number;
+  readonly uploadsDir: string;
+  readonly filesDir: string;
+
+  constructor(private readonly options: UploadSessionsOptions) {
+    this.store = options.store;
+    this.now = options.now;
+    this.maxFileBytes = options.maxFileBytes ?? MAX_FILE_BYTES;
+    this.uploadsDir = path.join(options.dataDir, "uploads");
+    this.filesDir = path.join(options.dataDir, "files");
+  }
+
+  partPath(fileId: string): string {
+    return path.join(this.uploadsDir, `${fileId}.part`);
+  }
+
+  filePath(fileId: string): string {
+    return path.join(this.filesDir, fileId);
+  }
+
+  /** Opens a session after checking the declared size, type, name and the owner's quota. */
+  async start(input: UploadStartInput): Promise<UploadSessionRecord> {
+    const declaredSize = input.declaredSize;
+    if (declaredSize === undefined) {
+      throw invalid(`The upload's total length is required: send ${LENGTH_HEADER} with the start command.`, "X-Goog-Upload-Header-Content-Length");
+    }
+    if (!Number.isSafeInteger(declaredSize) || declaredSize < 0) {
+      throw invalid(`${LENGTH_HEADER} must be a whole number of bytes; got ${declaredSize}.`, "X-Goog-Upload-Header-Content-Length");
+    }
+    if (declaredSize === 0) {
+      throw invalid(`${LENGTH_HEADER} is 0: zero-byte files cannot be uploaded.`, "X-Goog-Upload-Header-Content-Length");
+    }
+    if (declaredSize > this.maxFileBytes) {
+      throw invalid(`The file is too large: ${declaredSize} bytes declared, the limit is ${this.maxFileBytes} bytes per file.`, "X-Goog-Upload-Header-Content-Length");
+    }
+    const mimeType = input.mimeType?.trim();
+    if (!mimeType) {
+      throw invalid(
+        "The file's MIME type is required: send X-Goog-Upload-Header-Content-Type (or X-Svc-Upload-Header-Content-Type, or file.mimeType in the body).",
+        "X-Goog-Upload-Header-Content-Type",
+      );
+    }
+    if (!MIME_TYPE_PATTERN.test(mimeType) || mimeType.length > 255) {
+      throw invalid(`The file's MIME type "${mimeType.slice(0, 100)}" is not a valid type/subtype.`, "X-Goog-Upload-Header-Content-Type");
+    }
+    let fileId: string | undefined;
+    if (input.requestedName !== undefined) {
+      const requested = input.requestedName.startsWith("files/") ? input.requestedName.slice("files/".length) : input.requestedName;
+      if (!FILE_ID_PATTERN.test(requested)) {
+        throw invalid(
+          `* file.name: "${input.requestedName.slice(0, 80)}" is not a valid file name: use files/{id} where id has at most 40 lower-case letters, digits or dashes, and does not begin or end with a dash.`,
+          "file.name",
+        );
+      }
+      fileId = requested;
+    }
+    const now = this.now();
+    const session: UploadSessionRecord = {
+      id: randomUploadId(),
+      ownerId: input.ownerId,
+      fileId: fileId ?? "",
+      displayName: input.displayName ?? null,
+      mimeType,
+      declaredSize,
+      receivedSize: 0,
+      status: "active",
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: now + UPLOAD_SESSION_LIFETIME_MS,
+    };
+    await fs.mkdir(this.uploadsDir, { recursive: true });
+    this.store.transaction(() => {
+      const used = this.store.usedBytes(input.ownerId, now);
+      if (used + declaredSize > this.options.quotaBytes) {
+        throw new ApiError(
+          429,
+          "RESOURCE_EXHAUSTED",
+          `File storage quota exceeded: ${used} bytes are stored or reserved by open uploads, ${declaredSize} more were requested, and the limit is ${this.options.quotaBytes} bytes. Delete files or let them expire.`,
+        );
+      }
+      if (fileId !== undefined) {
+        if (this.store.isFileIdTaken(fileId)) throw new ApiError(409, "ALREADY_EXISTS", `File files/${fileId} already exists.`);
+      } else {
+        do session.fileId = randomResourceId();
+        while (this.store.isFileIdTaken(session.fileId));
+      }
+      this.store.insertSession(session);
+    });
+    await fs.writeFile(this.partPath(session.fileId), new Uint8Array(0));
+    this.live.set(session.id, { hash: createHash("sha256"), busy: false });
+    return session;
+  }
+
+  /** Receives one chunk (and/or finalizes). Never leaves a partial file visible. */
+  async chunk(uploadId: string, input: UploadChunkInput, signal?: AbortSignal): Promise<UploadState> {
+    const session = this.activeSession(uploadId, input.upload ? "upload" : "finalize");
+    if (input.offset === undefined) {
+      throw invalid(`${OFFSET_HEADER} is required with the upload and finalize commands: it is the number of bytes already sent.`, "X-Goog-Upload-Offset");
+    }
+    const live = this.claim(session.id);
+    try {
+      await this.reconcile(session, live);
+      if (input.offset !== session.receivedSize) {
+        throw invalid(
+          `${OFFSET_HEADER} is ${input.offset}, but the session has received ${session.receivedSize} bytes. Send the bytes from offset ${session.receivedSize} (the query command tells the received size).`,
+          "X-Goog-Upload-Offset",
+        );
+      }
+      if (input.contentLength !== undefined && input.contentLength > session.declaredSize - session.receivedSize) {
+        throw this.tooManyBytes(session, session.receivedSize + input.contentLength);
+      }
+      if (input.upload && input.body) await this.receive(session, live, input.body, signal);
+      if (!input.finalize) return { status: "active", sizeReceived: session.receivedSize };
+      if (session.receivedSize !== session.declaredSize) {
+        throw invalid(
+          `Cannot finalize: ${session.receivedSize} of the ${session.declaredSize} declared bytes have been received. Send the remaining bytes from offset ${session.receivedSize}, then finalize.`,
+          "X-Goog-Upload-Command",
+        );
+      }
+      const file = await this.finalize(session, live);
+      return { status: "final", sizeReceived: session.declaredSize, file };
+    } finally {
+      live.busy = false;
+    }
+  }
+
+  /** The session's status and received size (and the file once final). */
+  async query(uploadId: string): Promise<UploadState> {
+    const session = this.existingSession(uploadId);
+    if (session.status === "cancelled") throw this.cancelledError();
+    if (session.status === "final") return this.finalState(session);
+    const live = this.claim(session.id);
+    try {
+      await this.reconcile(session, live);
+    } finally {
+      live.busy = false;
+    }
+    return { status: "active", sizeReceived: session.receivedSize };
+  }
+
+  /** Ends a session and deletes its bytes. */
+  async cancel(uploadId: string): Promise<UploadState> {
+    const session = this.activeSession(uploadId, "cancel");
+    const live = this.claim(session.id);
+    try {
+      this.store.setSessionStatus(session.id, "cancelled", this.now());
+      this.live.delete(session.id);
+      await fs.rm(this.partPath(session.fileId), { force: true });
+    } finally {
+      live.busy = false;
+    }
+    return { status: "cancelled", sizeReceived: session.receivedSize };
+  }
+
+  /**
+   * Start-up and periodic housekeeping: forgets expired sessions with their bytes, and
+   * removes partial bytes no open session owns (a crash between two steps can leave some).
+   */
+  async sweep(): Promise<void> {
+    const now = this.now();
+    for (const session of this.store.expiredSessions(now)) {
+      if (this.live.get(session.id)?.busy) continue;
+      this.store.deleteSession(session.id);
+      this.live.delete(session.id);
+      if (session.status === "active") await fs.rm(this.partPath(session.fileId), { force: true });
+    }
+    const open = this.store.activeSessionFileIds();
+    let entries: string[] = [];
+    try {
+      entries = await fs.readdir(this.uploadsDir);
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const fileId = entry.endsWith(".part") ? entry.slice(0, -".part".length) : null;
+      if (fileId !== null && open.has(fileId)) continue;
+      await fs.rm(path.join(this.uploadsDir, entry), { force: true });
+    }
+  }
+
+  private existingSession(uploadId: string): UploadSessionRecord {
+    const session = uploadId ? this.store.getSession(uploadId) : undefined;
+    if (!session || session.expiresAt <= this.now()) throw unknownSession();
+    return session;
+  }
+
+  private activeSession(uploadId: string, command: string): UploadSessionRecord {
+    const session = this.existingSession(uploadId);
+    if (session.status === "cancelled") throw this.cancelledError();
+    if (session.status === "final") {
+      throw invalid(
+        `The upload session is already finalized (files/${session.fileId}); the ${command} command is not allowed. Start a new upload to send other bytes.`,
+        "X-Goog-Upload-Command",
+      );
+    }
+    return session;
+  }
+
+  private cancelledError(): ApiError {
+    return invalid("The upload session was cancelled; start a new upload.", "upload_id");
+  }
+
+  private claim(sessionId: string): LiveSession {
+    let live = this.live.get(sessionId);
+    if (!live) {
+      live = { hash: null, busy: false };
+      this.live.set(sessionId, live);
+    }
+    if (live.busy) {
+      throw new ApiError(409, "ABORTED", "Another request is using this upload session right now; wait for it to finish, then query the received size.");
+    }
+    live.busy = true;
+    return live;
+  }
+
+  /**
+   * Makes the bytes on disk agree with the recorded received size, once per process per
+   * session: after a crash the file may hold the start of a chunk that was never
+   * acknowledged (cut off), or the finished file may already have been renamed.
+   */
+  private async reconcile(session: UploadSessionRecord, live: LiveSession): Promise<void> {
+    if (live.hash !== null) return;
+    const part = this.partPath(session.fileId);
+    if (!(await exists(part))) {
+      const whole = this.filePath(session.fileId);
+      if ((await exists(whole)) && !this.store.getFile(session.fileId)) await fs.rename(whole, part);
+      else await fs.writeFile(part, new Uint8Array(0));
+    }
+    const size = (await fs.stat(part)).size;
+    if (size > session.receivedSize) await fs.truncate(part, session.receivedSize);
+    if (size < session.receivedSize) {
+      session.receivedSize = size;
+      this.store.setReceived(session.id, size, this.now());
+    }
+    live.hash = await hashFilePrefix(part, session.receivedSize);
+  }
+
+  private tooManyBytes(session: UploadSessionRecord, attempted: number): ApiError {
+    return invalid(
+      `The upload sends more bytes than declared: ${LENGTH_HEADER} is ${session.declaredSize}, and this chunk would bring the total to ${attempted}. The chunk was discarded; the session still holds ${session.receivedSize} bytes.`,
+      "X-Goog-Upload-Header-Content-Length",
+    );
+  }
+
+  /**
+   * Streams a body onto the end of the partial file, hashing as it goes. Too many bytes
+   * discard the whole chunk; a body cut off midway keeps what arrived, so `query` and a
+   * resumed upload continue from there.
+   */
+  private async receive(session: UploadSessionRecord, live: LiveSession, body: ReadableStream<Uint8Array>, signal?: AbortSignal): Promise<void> {
+    const start = session.receivedSize;
+    const room = session.declaredSize - start;
+    const hashBefore = live.hash!.copy();
+    const handle = await fs.open(this.partPath(session.fileId), "r+");
+    const reader = body.getReader();
+    let written = 0;
+    let failure: unknown;
+    try {
+      for (;;) {
+        if (signal?.aborted) throw signal.reason ?? new DOMException("The upload was aborted.", "AbortError");
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (value.byteLength === 0) continue;
+        if (written + value.byteLength > room) throw this.tooManyBytes(session, start + written + value.byteLength);
+        let sent = 0;
+        while (sent < value.byteLength) {
+          const { bytesWritten } = await handle.write(value, sent, value.byteLength - sent, start + written + sent);
+          sent += bytesWritten;
+        }
+        live.hash!.update(value);
+        written += value.byteLength;
+      }
+    } catch (error) {
+      failure = error;
+      // After a refusal, read on (bounded) so the client still sending gets the error answer.
+      if (error instanceof ApiError) void drain(reader, DRAIN_LIMIT_BYTES);
+      else void reader.cancel().catch(() => undefined);
+    }
+    try {
+      if (failure instanceof ApiError) {
+        await handle.truncate(start);
+        live.hash = hashBefore;
+        written = 0;
+      }
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    if (written > 0) {
+      session.receivedSize = start + written;
+      this.store.setReceived(session.id, session.receivedSize, this.now());
+    }
+    if (failure instanceof ApiError) throw failure;
+    if (failure !== undefined) {
+      if (failure instanceof Error && failure.name === "AbortError") throw failure;
+      throw invalid(
+        `The request body ended unexpectedly after ${written} bytes; the session keeps the ${session.receivedSize} bytes received so far. Query the session and resume from there.`,
+      );
+    }
+  }
+
+  private async finalize(session: UploadSessionRecord, live: LiveSession): Promise<FileRecord> {
+    const now = this.now();
+    const file: FileRecord = {
+      id: session.fileId,
+      ownerId: session.ownerId,
+      displayName: session.displayName,
+      mimeType: session.mimeType,
+      sizeBytes: session.declaredSize,
+      sha256Hash: serviceSha256(live.hash!),
+      state: "PROCESSING",
+      error: null,
+      probe: null,
+      createTime: now,
+      updateTime: now,
+      expireTime: now + FILE_LIFETIME_MS,
+    };
+    await fs.mkdir(this.filesDir, { recursive: true });
+    const part = this.partPath(session.fileId);
+    const whole = this.filePath(session.fileId);
+    await fs.rename(part, whole);
+    try {
+      this.store.transaction(() => {
+        this.store.insertFile(file);
+        this.store.setSessionStatus(session.id, "final", now);
+      });
+    } catch (error) {
+      await fs.rename(whole, part).catch(() => undefined);
+      throw error;
+    }
+    session.status = "final";
+    this.live.delete(session.id);
+    this.options.onFinalized(file);
+    return this.store.getFile(file.id) ?? file;
+  }
+
+  private finalState(session: UploadSessionRecord): UploadState {
+    const file = this.store.getFile(session.fileId);
+    return file ? { status: "final", sizeReceived: session.declaredSize, file } : { status: "final", sizeReceived: session.declaredSize };
+  }
+}
