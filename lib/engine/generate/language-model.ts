@@ -167,7 +167,7 @@ export class LanguageModel {
         marks[id] = 1;
         touched[touchedCount++] = id;
       }
-      scratch[id] += value;
+      scratch[id] = scratch[id]! + value;
     };
     let mass = 1;
     for (let order = MAX_ORDER; order >= 2; order--) {

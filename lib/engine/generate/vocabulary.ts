@@ -16,6 +16,8 @@ export class Vocabulary {
   private readonly blocked: Uint8Array;
   private readonly byteIds = new Int32Array(256).fill(-1);
   private textToId: Map<string, number> | undefined;
+  /** 0 unknown, 1 legal inside a JSON string as it is, 2 not. */
+  private readonly jsonPlain: Uint8Array;
   private readonly encoder = new TextEncoder();
 
   /**
@@ -30,6 +32,7 @@ export class Vocabulary {
     this.texts = new Array(pieces.length);
     this.bytes = new Array(pieces.length);
     this.blocked = new Uint8Array(pieces.length);
+    this.jsonPlain = new Uint8Array(pieces.length);
     for (const id of controlIds) if (id >= 0 && id < this.size) this.blocked[id] = 1;
     for (let id = 0; id < pieces.length; id++) {
       const match = BYTE_PIECE.exec(pieces[id] ?? "");
@@ -72,6 +75,18 @@ export class Vocabulary {
       this.texts[id] = cached;
     }
     return cached;
+  }
+
+  /** Whether the token is whole text that may stand inside a JSON string unescaped. */
+  isPlainJsonText(id: number): boolean {
+    if (id < 0 || id >= this.size) return false;
+    let known = this.jsonPlain[id]!;
+    if (known === 0) {
+      const piece = this.pieces[id] ?? "";
+      known = !this.isControl(id) && piece.length > 0 && !BYTE_PIECE.test(piece) && !/["\\\u0000-\u001f\u007f]/.test(piece) ? 1 : 2;
+      this.jsonPlain[id] = known;
+    }
+    return known === 1;
   }
 
   /** Encodes forced text by greedy longest match over the pieces, with byte fallback. */

@@ -1,0 +1,189 @@
+/**
+ * The request's context as the language model sees it (issue 3 §2–3): system instruction,
+ * history, cached content (already merged in front), function calls and responses, and what
+ * the engine knows of every medium (type, size, dimensions, duration, pages, the text of text
+ * files). Only the most recent MAX_CONTEXT_CHARACTERS are learned from per request, so a
+ * huge context costs bounded time; the whole prompt is still counted and safety-rated.
+ */
+import { imageSize } from "image-size";
+import type { Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
+
+export const MAX_CONTEXT_CHARACTERS = 48_000;
+
+export interface ResolvedFile {
+  mimeType: string;
+  displayName?: string;
+  /** What the media probe learned (ProbedMedia); read by duck typing. */
+  probed?: unknown;
+}
+
+export type ResolveFile = (fileUri: string) => Promise<ResolvedFile>;
+
+export interface RequestContext {
+  /** Context documents, oldest first, each a block of text the model learns from. */
+  documents: string[];
+  /** Everything the prompt says, for the safety classifier. */
+  promptText: string;
+  /** The text of the last user turn. */
+  lastUserText: string;
+  /** Whether the last turn answers a function call. */
+  answersFunction: boolean;
+  /** Phrases of the last user turn (names, numbers, quoted text) that function arguments may reuse. */
+  hints: string[];
+}
+
+function textOfPart(part: Part): string[] {
+  const texts: string[] = [];
+  if (part.text !== undefined && !part.thought) texts.push(part.text);
+  if (part.functionCall) texts.push(`${part.functionCall.name} ${flatten(part.functionCall.args)}`);
+  if (part.functionResponse) texts.push(`${part.functionResponse.name}: ${flatten(part.functionResponse.response)}`);
+  if (part.executableCode) texts.push(part.executableCode.code);
+  if (part.codeExecutionResult?.output) texts.push(part.codeExecutionResult.output);
+  return texts;
+}
+
+/** The values of a JSON object as prose-like text ("city Paris temperature 21"). */
+function flatten(value: unknown): string {
+  if (value === null || value === undefined) return "";
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value)) return value.map(flatten).join(", ");
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, inner]) => `${key.replace(/[_-]+/g, " ")} ${flatten(inner)}`)
+      .join(", ");
+  }
+  return "";
+}
+
+function formatBytes(size: number): string {
+  if (size < 1024) return `${size} bytes`;
+  if (size < 1024 * 1024) return `${(size / 1024).toFixed(1)} KB`;
+  return `${(size / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function isTextual(mimeType: string): boolean {
+  return /^text\//.test(mimeType) || /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType);
+}
+
+function kindOf(mimeType: string): string {
+  if (mimeType.startsWith("image/")) return "image";
+  if (mimeType.startsWith("audio/")) return "audio";
+  if (mimeType.startsWith("video/")) return "video";
+  if (mimeType === "application/pdf") return "document";
+  if (isTextual(mimeType)) return "text file";
+  return "file";
+}
+
+/** One sentence about a medium from whatever facts are known. */
+export function describeMedium(mimeType: string, facts: Record<string, unknown>, name?: string): string {
+  const details: string[] = [mimeType];
+  const number = (key: string): number | undefined => (typeof facts[key] === "number" ? (facts[key] as number) : undefined);
+  const size = number("sizeBytes") ?? number("size");
+  if (size !== undefined) details.push(formatBytes(size));
+  const width = number("width");
+  const height = number("height");
+  if (width && height) details.push(`${width}x${height} pixels`);
+  const duration = number("durationSeconds") ?? number("duration");
+  if (duration !== undefined) details.push(`${duration.toFixed(1)} seconds long`);
+  const pages = number("pages") ?? number("pageCount");
+  if (pages !== undefined) details.push(`${pages} page${pages === 1 ? "" : "s"}`);
+  return `The ${kindOf(mimeType)}${name ? ` ${name}` : ""} is ${details.join(", ")}.`;
+}
+
+function probedText(probed: unknown): string | undefined {
+  if (typeof probed !== "object" || probed === null) return undefined;
+  const record = probed as Record<string, unknown>;
+  for (const key of ["text", "textContent", "textPreview"]) if (typeof record[key] === "string") return record[key] as string;
+  return undefined;
+}
+
+async function mediaTexts(part: Part, resolveFile: ResolveFile): Promise<string[]> {
+  if (part.inlineData) {
+    const bytes = Buffer.from(part.inlineData.data, "base64");
+    const mimeType = part.inlineData.mimeType;
+    const facts: Record<string, unknown> = { sizeBytes: bytes.length };
+    if (mimeType.startsWith("image/")) {
+      try {
+        const dimensions = imageSize(bytes);
+        facts.width = dimensions.width;
+        facts.height = dimensions.height;
+      } catch {
+        // Unreadable image bytes: described by type and size only.
+      }
+    }
+    const texts = [describeMedium(mimeType, facts)];
+    if (isTextual(mimeType)) texts.push(bytes.toString("utf8"));
+    return texts;
+  }
+  if (part.fileData) {
+    const file = await resolveFile(part.fileData.fileUri);
+    const facts = typeof file.probed === "object" && file.probed !== null ? (file.probed as Record<string, unknown>) : {};
+    const texts = [describeMedium(file.mimeType, facts, file.displayName)];
+    const text = probedText(file.probed);
+    if (text) texts.push(text);
+    return texts;
+  }
+  return [];
+}
+
+/** Phrases a function argument may reuse: quoted text, capitalised names, numbers. */
+export function promptHints(text: string): string[] {
+  const hints: string[] = [];
+  for (const match of text.matchAll(/["“']([^"”']{1,60})["”']/g)) hints.push(match[1]!.trim());
+  for (const match of text.matchAll(/\b(?:[A-Z][\p{L}'-]+)(?:\s+[A-Z][\p{L}'-]+)*/gu)) {
+    if (match.index === 0 || /[.!?]\s*$/.test(text.slice(0, match.index))) continue;
+    hints.push(match[0]);
+  }
+  for (const match of text.matchAll(/\b\d+(?:[.,]\d+)?\b/g)) hints.push(match[0]);
+  return [...new Set(hints.filter((hint) => hint.length > 0))];
+}
+
+/** Gathers the context of a (validated, cache-merged) request. */
+export async function gatherContext(request: GenerateContentRequest, resolveFile: ResolveFile): Promise<RequestContext> {
+  const documents: string[] = [];
+  const prompt: string[] = [];
+  const system = request.systemInstruction?.parts.flatMap(textOfPart).join("\n") ?? "";
+  if (system.trim()) {
+    documents.push(system);
+    prompt.push(system);
+  }
+  let lastUserText = "";
+  let answersFunction = false;
+  const contents: Content[] = request.contents;
+  for (const [index, content] of contents.entries()) {
+    const texts: string[] = [];
+    for (const part of content.parts) {
+      texts.push(...textOfPart(part));
+      texts.push(...(await mediaTexts(part, resolveFile)));
+    }
+    const text = texts.filter((entry) => entry.trim()).join("\n");
+    if (text) {
+      documents.push(text);
+      prompt.push(text);
+    }
+    if (index === contents.length - 1) {
+      answersFunction = content.parts.some((part) => part.functionResponse !== undefined);
+      if (content.role !== "model") lastUserText = content.parts.map((part) => part.text ?? "").join("\n");
+    }
+  }
+  return {
+    documents: trimToBudget(documents, MAX_CONTEXT_CHARACTERS),
+    promptText: prompt.join("\n"),
+    lastUserText,
+    answersFunction,
+    hints: promptHints(lastUserText),
+  };
+}
+
+/** Keeps the most recent documents within the budget (the oldest kept one is cut at its end). */
+function trimToBudget(documents: string[], budget: number): string[] {
+  const kept: string[] = [];
+  let remaining = budget;
+  for (let index = documents.length - 1; index >= 0 && remaining > 0; index--) {
+    const document = documents[index]!;
+    kept.unshift(document.length <= remaining ? document : document.slice(document.length - remaining));
+    remaining -= document.length;
+  }
+  return kept;
+}

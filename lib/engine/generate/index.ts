@@ -1,0 +1,347 @@
+/**
+ * The local engine's generateContent and streamGenerateContent (issue 3): a validated request
+ * becomes a stream of GenerateContentResponse chunks (text deltas, running usage, finishReason
+ * and final usage on the last chunk) from the in-process language model; generateContent is
+ * the same stream merged. Knowingly different from the service: the text is statistical
+ * (see language-model.ts), tools are never executed, and speech is a simple vocoder.
+ */
+import { randomBytes } from "node:crypto";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type {
+  Candidate,
+  GenerateContentRequest,
+  GenerateContentResponse,
+  LogprobsResult,
+  ModalityTokenCount,
+  Part,
+  UsageMetadata,
+} from "@/lib/gemini/types";
+import { CandidateSafety, effectiveThresholds, judge } from "@/lib/engine/safety";
+import { countRequestTokens } from "@/lib/engine/tokens";
+import { CandidateRun, type AnswerMode, type CandidateDelta } from "./candidate";
+import { gatherContext, type ResolveFile } from "./context";
+import type { DecodingState } from "./decoding";
+import { fromOpenApiSchema, JsonSchemaDocument } from "./json-output";
+import { Distribution, type ContextualModel } from "./language-model";
+import { contextCounts, languageModel } from "./model-store";
+import { freshSeed, hashString, SeededRandom } from "./random";
+import type { SamplingSettings } from "./sampler";
+import { literalAnswer } from "./skills";
+import { planFunctionCall } from "./tools";
+
+export interface GenerationInput {
+  /** Validated; cached content already merged in front of contents (and its systemInstruction/tools/toolConfig). */
+  request: GenerateContentRequest;
+  traits: ModelTraits;
+  /** Size of the cache used, reported in usage (and included in promptTokenCount). */
+  cachedContentTokenCount?: number;
+  resolveFile: ResolveFile;
+  signal: AbortSignal;
+}
+
+/**
+ * Test hook, honoured by the local engine only: a stop sequence of this form makes the
+ * stream fail with 500 INTERNAL once N answer tokens were sent (partial text, then the error).
+ * It is not treated as a real stop sequence.
+ */
+export const FAIL_AFTER_TOKENS_HOOK = /^GENSTUDIO_TEST_FAIL_AFTER_TOKENS=(\d+)$/;
+
+const FIRST_CHUNK_TOKENS = 4;
+const CHUNK_TOKENS = 16;
+
+let activeGenerations = 0;
+let generatedTokens = 0;
+
+/** Live counters (monitoring, and tests that check an aborted generation stopped working). */
+export function generationStats(): { active: number; tokens: number } {
+  return { active: activeGenerations, tokens: generatedTokens };
+}
+
+/** Streams the answer to a request as the service's chunks. */
+export async function* streamGenerateContent(input: GenerationInput): AsyncGenerator<GenerateContentResponse, void, undefined> {
+  const { request, traits, signal } = input;
+  throwIfAborted(signal);
+  activeGenerations += 1;
+  try {
+    const responseId = randomBytes(15).toString("base64url");
+    const modelVersion = traits.name.replace(/^models\//, "");
+    const config = request.generationConfig ?? {};
+    const audio = (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
+
+    const [counted, model, context] = await Promise.all([
+      countRequestTokens(
+        traits,
+        {
+          contents: request.contents,
+          systemInstruction: request.systemInstruction,
+          tools: request.tools,
+          toolConfig: request.toolConfig,
+          mediaResolution: config.mediaResolution,
+        },
+        { resolveFile: input.resolveFile, signal },
+      ),
+      languageModel(traits.tokenizer),
+      gatherContext(request, input.resolveFile),
+    ]);
+    throwIfAborted(signal);
+    const promptTokenCount = counted.totalTokens;
+    const baseUsage: UsageMetadata = { promptTokenCount };
+    if (input.cachedContentTokenCount) baseUsage.cachedContentTokenCount = input.cachedContentTokenCount;
+    const usage = (candidates: number, thoughts: number, audioAnswer: boolean): UsageMetadata => {
+      const result: UsageMetadata = { ...baseUsage };
+      if (candidates > 0) result.candidatesTokenCount = candidates;
+      if (thoughts > 0) result.thoughtsTokenCount = thoughts;
+      result.totalTokenCount = promptTokenCount + candidates + thoughts;
+      if (counted.promptTokensDetails?.length) result.promptTokensDetails = counted.promptTokensDetails;
+      if (counted.cacheTokensDetails?.length && input.cachedContentTokenCount) result.cacheTokensDetails = counted.cacheTokensDetails;
+      if (candidates > 0) result.candidatesTokensDetails = [{ modality: audioAnswer ? "AUDIO" : "TEXT", tokenCount: candidates } satisfies ModalityTokenCount];
+      return result;
+    };
+
+    const thresholds = effectiveThresholds(request.safetySettings, traits);
+    const promptVerdict = judge(context.promptText, thresholds);
+    if (promptVerdict.blocked) {
+      yield { promptFeedback: { blockReason: "SAFETY", safetyRatings: promptVerdict.ratings }, usageMetadata: usage(0, 0, false), modelVersion, responseId };
+      return;
+    }
+
+    const counts = await contextCounts(traits.tokenizer, model, context.documents, signal);
+    throwIfAborted(signal);
+    const contextual = model.withContext(counts);
+
+    const stopSequences = (config.stopSequences ?? []).filter((sequence) => !FAIL_AFTER_TOKENS_HOOK.test(sequence));
+    const failAfter = (config.stopSequences ?? []).map((sequence) => FAIL_AFTER_TOKENS_HOOK.exec(sequence)).find(Boolean);
+    const failAfterTokens = failAfter ? Number(failAfter[1]) : undefined;
+
+    const settings: SamplingSettings = {
+      temperature: config.temperature ?? traits.temperature,
+      topP: config.topP ?? traits.topP,
+      topK: config.topK ?? traits.topK,
+      presencePenalty: config.presencePenalty ?? 0,
+      frequencyPenalty: config.frequencyPenalty ?? 0,
+    };
+    const seed =
+      config.seed !== undefined ? config.seed >>> 0 : settings.temperature <= 0 ? hashString(JSON.stringify(request)) : freshSeed();
+    const thinkingBudget = resolveThinkingBudget(request, traits, promptTokenCount);
+    const includeThoughts = thinkingBudget > 0 && config.thinkingConfig?.includeThoughts === true;
+    const distribution = new Distribution();
+    const candidateCount = audio ? 1 : Math.max(1, config.candidateCount ?? 1);
+    const runs: CandidateRun[] = [];
+    for (let index = 0; index < candidateCount; index++) {
+      const random = new SeededRandom(hashString(`candidate:${index}`, seed));
+      const state = (salt: number): DecodingState => ({
+        model: contextual,
+        distribution,
+        settings,
+        random: random.fork(salt),
+        counts: new Map(),
+        topLogprobs: config.responseLogprobs ? Math.max(0, config.logprobs ?? 0) : 0,
+      });
+      const answer = state(1);
+      runs.push(
+        new CandidateRun({
+          index,
+          answer,
+          thought: state(2),
+          mode: answerMode(request, context, contextual, answer, audio),
+          thinkingBudget,
+          includeThoughts,
+          thoughtSignature: traits.thinking && thinkingBudget > 0 ? randomBytes(48).toString("base64") : undefined,
+          maxOutputTokens: config.maxOutputTokens ?? traits.outputTokenLimit,
+          stopSequences,
+          responseLogprobs: config.responseLogprobs === true,
+          safety: new CandidateSafety(thresholds),
+        }),
+      );
+    }
+
+    let first = true;
+    let sentAnswerTokens = 0;
+    while (runs.some((run) => !run.finished)) {
+      const budget = first ? FIRST_CHUNK_TOKENS : CHUNK_TOKENS;
+      const before = totalTokens(runs);
+      const deltas: CandidateDelta[] = [];
+      for (const run of runs) {
+        const delta = run.advance(budget);
+        if (delta) deltas.push(delta);
+      }
+      generatedTokens += totalTokens(runs) - before;
+      if (deltas.length === 0) continue;
+      first = false;
+      const candidatesTokens = runs.reduce((sum, run) => sum + run.answerTokens, 0);
+      const thoughtTokens = runs.reduce((sum, run) => sum + run.thoughtTokens, 0);
+      const chunk: GenerateContentResponse = {
+        candidates: deltas.map(toCandidate),
+        usageMetadata: usage(candidatesTokens, thoughtTokens, runs.some((run) => run.audio)),
+        modelVersion,
+        responseId,
+      };
+      yield chunk;
+      sentAnswerTokens = candidatesTokens;
+      if (signal.aborted) return;
+      if (failAfterTokens !== undefined && sentAnswerTokens >= failAfterTokens && runs.some((run) => !run.finished)) {
+        throw new ApiError(500, "INTERNAL", "Simulated failure in the middle of the stream (local engine test hook GENSTUDIO_TEST_FAIL_AFTER_TOKENS).");
+      }
+      // Let the event loop flush the chunk and notice a closed client before the next one.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (signal.aborted) return;
+    }
+  } finally {
+    activeGenerations -= 1;
+  }
+}
+
+/** The whole answer at once: the stream's chunks merged. */
+export async function generateContent(input: GenerationInput): Promise<GenerateContentResponse> {
+  const chunks: GenerateContentResponse[] = [];
+  for await (const chunk of streamGenerateContent(input)) chunks.push(chunk);
+  throwIfAborted(input.signal);
+  return mergeChunks(chunks);
+}
+
+function totalTokens(runs: CandidateRun[]): number {
+  return runs.reduce((sum, run) => sum + run.answerTokens + run.thoughtTokens, 0);
+}
+
+function throwIfAborted(signal: AbortSignal): void {
+  if (signal.aborted) throw new ApiError(499, "CANCELLED", "The request was cancelled by the client.");
+}
+
+function toCandidate(delta: CandidateDelta): Candidate {
+  const candidate: Candidate = {};
+  if (delta.parts.length) candidate.content = { role: "model", parts: delta.parts };
+  else if (!delta.finishReason || delta.finishReason !== "SAFETY") candidate.content = { role: "model", parts: [] };
+  if (delta.finishReason) candidate.finishReason = delta.finishReason;
+  if (delta.safetyRatings) candidate.safetyRatings = delta.safetyRatings;
+  if (delta.avgLogprobs !== undefined) candidate.avgLogprobs = delta.avgLogprobs;
+  if (delta.chosen.length) {
+    const logprobs: LogprobsResult = { chosenCandidates: delta.chosen };
+    if (delta.top.length) logprobs.topCandidates = delta.top;
+    candidate.logprobsResult = logprobs;
+  }
+  candidate.index = delta.index;
+  return candidate;
+}
+
+function resolveThinkingBudget(request: GenerateContentRequest, traits: ModelTraits, promptTokens: number): number {
+  const thinking = traits.thinking;
+  if (!thinking) return 0;
+  const requested = request.generationConfig?.thinkingConfig?.thinkingBudget ?? thinking.defaultBudget;
+  if (requested === 0) return thinking.canDisable ? 0 : thinking.minBudget;
+  if (requested < 0) return Math.min(thinking.maxBudget, Math.max(thinking.minBudget, Math.min(512, 48 + Math.floor(promptTokens / 8))));
+  return Math.min(thinking.maxBudget, Math.max(thinking.minBudget, requested));
+}
+
+function answerMode(
+  request: GenerateContentRequest,
+  context: Awaited<ReturnType<typeof gatherContext>>,
+  model: ContextualModel,
+  state: DecodingState,
+  audio: boolean,
+): AnswerMode {
+  const config = request.generationConfig ?? {};
+  if (audio) {
+    const voiceName = config.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName;
+    return { kind: "audio", text: context.lastUserText, voiceName };
+  }
+  const plan = planFunctionCall(request, context.lastUserText, context.answersFunction);
+  if (plan) {
+    const weights = plan.options.map((option) => Math.exp(option.relevance));
+    const chosen = plan.options[chooseIndex(state, weights)]!.declaration;
+    if (chosen.parametersJsonSchema !== undefined) {
+      const document = new JsonSchemaDocument(chosen.parametersJsonSchema);
+      return { kind: "function", name: chosen.name, parameters: document.rootNode(), resolve: (ref) => document.resolve(ref), hints: context.hints };
+    }
+    return { kind: "function", name: chosen.name, parameters: fromOpenApiSchema(chosen.parameters), hints: context.hints };
+  }
+  const mimeType = config.responseMimeType?.toLowerCase();
+  if (mimeType === "application/json") {
+    if (config.responseJsonSchema !== undefined) {
+      const document = new JsonSchemaDocument(config.responseJsonSchema);
+      return { kind: "json", root: document.rootNode(), resolve: (ref) => document.resolve(ref) };
+    }
+    return { kind: "json", root: fromOpenApiSchema(config.responseSchema) };
+  }
+  if (mimeType === "text/x.enum") {
+    const values = config.responseSchema?.enum ?? enumOf(config.responseJsonSchema);
+    if (values?.length) return { kind: "enum", values };
+  }
+  void model;
+  return { kind: "text", literal: literalAnswer(context.lastUserText) };
+}
+
+function enumOf(schema: unknown): (string | number)[] | undefined {
+  if (typeof schema !== "object" || schema === null) return undefined;
+  const values = (schema as { enum?: unknown }).enum;
+  return Array.isArray(values) ? values.filter((value): value is string | number => typeof value === "string" || typeof value === "number") : undefined;
+}
+
+function chooseIndex(state: DecodingState, weights: number[]): number {
+  if (state.settings.temperature <= 0) return weights.indexOf(Math.max(...weights));
+  const total = weights.reduce((sum, weight) => sum + weight, 0);
+  let target = state.random.next() * total;
+  for (let index = 0; index < weights.length; index++) {
+    target -= weights[index]!;
+    if (target < 0) return index;
+  }
+  return weights.length - 1;
+}
+
+/** Merges streamed chunks into one response, as generateContent answers. */
+export function mergeChunks(chunks: readonly GenerateContentResponse[]): GenerateContentResponse {
+  const last = chunks[chunks.length - 1];
+  if (!last) throw ApiError.internal();
+  const response: GenerateContentResponse = {};
+  const byIndex = new Map<number, Candidate>();
+  for (const chunk of chunks) {
+    if (chunk.promptFeedback) response.promptFeedback = chunk.promptFeedback;
+    for (const delta of chunk.candidates ?? []) {
+      const index = delta.index ?? 0;
+      let candidate = byIndex.get(index);
+      if (!candidate) {
+        candidate = { content: { role: "model", parts: [] }, index };
+        byIndex.set(index, candidate);
+      }
+      for (const part of delta.content?.parts ?? []) appendPart(candidate.content!.parts, part);
+      if (delta.finishReason) candidate.finishReason = delta.finishReason;
+      if (delta.safetyRatings) candidate.safetyRatings = delta.safetyRatings;
+      if (delta.avgLogprobs !== undefined) candidate.avgLogprobs = delta.avgLogprobs;
+      if (delta.logprobsResult) {
+        const into = (candidate.logprobsResult ??= {});
+        if (delta.logprobsResult.chosenCandidates) (into.chosenCandidates ??= []).push(...delta.logprobsResult.chosenCandidates);
+        if (delta.logprobsResult.topCandidates) (into.topCandidates ??= []).push(...delta.logprobsResult.topCandidates);
+      }
+    }
+  }
+  const candidates = [...byIndex.values()].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  for (const candidate of candidates) {
+    // A candidate blocked while streaming keeps none of the text sent before the block.
+    if (candidate.finishReason === "SAFETY") {
+      delete candidate.content;
+      delete candidate.logprobsResult;
+      delete candidate.avgLogprobs;
+    }
+  }
+  if (candidates.length) response.candidates = candidates;
+  if (last.usageMetadata) response.usageMetadata = last.usageMetadata;
+  if (last.modelVersion) response.modelVersion = last.modelVersion;
+  if (last.responseId) response.responseId = last.responseId;
+  return response;
+}
+
+function appendPart(parts: Part[], part: Part): void {
+  const previous = parts[parts.length - 1];
+  if (previous && part.text !== undefined && previous.text !== undefined && !previous.functionCall && Boolean(previous.thought) === Boolean(part.thought) && !part.thoughtSignature) {
+    previous.text += part.text;
+    return;
+  }
+  if (previous && part.inlineData && previous.inlineData && previous.inlineData.mimeType === part.inlineData.mimeType) {
+    previous.inlineData = {
+      mimeType: previous.inlineData.mimeType,
+      data: Buffer.concat([Buffer.from(previous.inlineData.data, "base64"), Buffer.from(part.inlineData.data, "base64")]).toString("base64"),
+    };
+    return;
+  }
+  parts.push({ ...part });
+}
