@@ -1,0 +1,218 @@
+/**
+ * Media probe for token counting and the file lifecycle (api-notes §4–5): what a medium is and
+ * how big (image size, audio/video duration, PDF pages, text of text files), read with the
+ * media libraries. Differs knowingly: PDFs above MAX_PDF_BYTES and text past MAX_TEXT_BYTES are
+ * not read whole (the first is refused, the second truncated and flagged).
+ */
+import { open, stat } from "node:fs/promises";
+import { imageSize } from "image-size";
+
+export type MediaKind = "image" | "audio" | "video" | "document" | "text";
+
+export interface ProbedMedia {
+  kind: MediaKind;
+  mimeType: string;
+  /** Size of the medium in bytes. */
+  sizeBytes: number;
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+  /** Whether a video has an audio track (when the container says). */
+  hasAudio?: boolean;
+  pages?: number;
+  /** Decoded text of a text file, at most MAX_TEXT_BYTES of it. */
+  text?: string;
+  /** True when `text` holds only the first MAX_TEXT_BYTES of the file. */
+  textTruncated?: boolean;
+}
+
+export type MediaProblem = "unsupported" | "corrupt" | "too-large";
+
+/** A medium that cannot be used: the file store marks the file FAILED, requests answer 400. */
+export class MediaProbeError extends Error {
+  constructor(
+    readonly problem: MediaProblem,
+    message: string,
+  ) {
+    super(message);
+    this.name = "MediaProbeError";
+  }
+}
+
+/** PDFs are parsed whole by pdf-lib; the service's own limit for PDF input is 50 MB. */
+export const MAX_PDF_BYTES = 50 * 1024 * 1024;
+/** Text kept from a text file: enough for any prompt (the largest input limit is ~1M tokens). */
+export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
+/** image-size needs only the header; 512 KiB covers JPEGs with large EXIF blocks. */
+const IMAGE_HEADER_BYTES = 512 * 1024;
+
+const TEXT_APPLICATION_TYPES = new Set([
+  "application/json",
+  "application/ld+json",
+  "application/xml",
+  "application/javascript",
+  "application/x-javascript",
+  "application/typescript",
+  "application/x-typescript",
+  "application/x-python",
+  "application/x-python-code",
+  "application/x-sh",
+  "application/x-yaml",
+  "application/yaml",
+  "application/sql",
+  "application/rtf",
+  "application/x-tex",
+]);
+
+/** What kind of medium a MIME type names, or undefined when it is none the engine reads. */
+export function mediaKindOf(mimeType: string): MediaKind | undefined {
+  const essence = essenceOf(mimeType);
+  if (essence.startsWith("image/")) return "image";
+  if (essence.startsWith("audio/")) return "audio";
+  if (essence.startsWith("video/")) return "video";
+  if (essence === "application/pdf") return "document";
+  if (essence.startsWith("text/") || TEXT_APPLICATION_TYPES.has(essence)) return "text";
+  return undefined;
+}
+
+/**
+ * Reads what counting and generation need from a medium given as a file path or as bytes.
+ * Throws MediaProbeError for unsupported, corrupt or oversized media; reads of big files are
+ * bounded (headers for images, streaming parse for audio/video, capped PDFs and text).
+ */
+export async function probeMedia(
+  input: { path: string } | { bytes: Uint8Array },
+  mimeType: string,
+  signal?: AbortSignal,
+): Promise<ProbedMedia> {
+  signal?.throwIfAborted();
+  const kind = mediaKindOf(mimeType);
+  if (!kind) throw new MediaProbeError("unsupported", `Unsupported MIME type: ${mimeType}`);
+  const sizeBytes = "bytes" in input ? input.bytes.byteLength : (await stat(input.path)).size;
+  if (sizeBytes === 0) throw new MediaProbeError("corrupt", `The ${kind} is empty (0 bytes).`);
+  const base = { kind, mimeType, sizeBytes };
+  let result: ProbedMedia;
+  switch (kind) {
+    case "image":
+      result = { ...base, ...(await probeImage(input, mimeType)) };
+      break;
+    case "audio":
+    case "video":
+      result = { ...base, ...(await probeTimed(input, mimeType, kind)) };
+      break;
+    case "document":
+      result = { ...base, pages: await probePdf(input, sizeBytes) };
+      break;
+    case "text":
+      result = { ...base, ...(await probeText(input, mimeType)) };
+      break;
+  }
+  signal?.throwIfAborted();
+  return result;
+}
+
+function essenceOf(mimeType: string): string {
+  return (mimeType.split(";")[0] ?? "").trim().toLowerCase();
+}
+
+async function readHead(path: string, limit: number): Promise<Uint8Array> {
+  const handle = await open(path, "r");
+  try {
+    const { size } = await handle.stat();
+    const buffer = new Uint8Array(Math.min(size, limit));
+    let offset = 0;
+    while (offset < buffer.length) {
+      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, offset);
+      if (bytesRead === 0) break;
+      offset += bytesRead;
+    }
+    return buffer.subarray(0, offset);
+  } finally {
+    await handle.close();
+  }
+}
+
+async function probeImage(input: { path: string } | { bytes: Uint8Array }, mimeType: string): Promise<Pick<ProbedMedia, "width" | "height">> {
+  const bytes = "bytes" in input ? input.bytes : await readHead(input.path, IMAGE_HEADER_BYTES);
+  let size;
+  try {
+    size = imageSize(bytes);
+  } catch (error) {
+    throw new MediaProbeError("corrupt", `The image is not a readable ${mimeType} image (${reason(error)}).`);
+  }
+  if (!size.width || !size.height) throw new MediaProbeError("corrupt", `The ${mimeType} image has no dimensions.`);
+  // EXIF orientations 5–8 rotate the picture by 90 degrees.
+  const rotated = size.orientation !== undefined && size.orientation >= 5;
+  return rotated ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
+}
+
+async function probeTimed(
+  input: { path: string } | { bytes: Uint8Array },
+  mimeType: string,
+  kind: "audio" | "video",
+): Promise<Pick<ProbedMedia, "durationSeconds" | "hasAudio">> {
+  const { parseBuffer, parseFile } = await import("music-metadata");
+  const options = { duration: true, skipCovers: true };
+  let metadata;
+  try {
+    metadata =
+      "bytes" in input
+        ? await parseBuffer(input.bytes, { mimeType: essenceOf(mimeType), size: input.bytes.byteLength }, options)
+        : await parseFile(input.path, options);
+  } catch (error) {
+    throw new MediaProbeError("corrupt", `The ${kind} is not a readable ${mimeType} file (${reason(error)}).`);
+  }
+  const duration = metadata.format.duration;
+  if (duration === undefined || !Number.isFinite(duration) || duration <= 0) {
+    throw new MediaProbeError("corrupt", `Could not determine the duration of the ${mimeType} ${kind}.`);
+  }
+  const result: Pick<ProbedMedia, "durationSeconds" | "hasAudio"> = { durationSeconds: duration };
+  if (kind === "video" && metadata.format.trackInfo?.length) {
+    // Matroska track type 2 is audio; MP4 tracks carry an `audio` block.
+    result.hasAudio = metadata.format.trackInfo.some((track) => track.audio !== undefined || (track.type as number | undefined) === 2);
+  }
+  return result;
+}
+
+async function probePdf(input: { path: string } | { bytes: Uint8Array }, sizeBytes: number): Promise<number> {
+  if (sizeBytes > MAX_PDF_BYTES) {
+    throw new MediaProbeError("too-large", `The PDF is ${sizeBytes} bytes; PDFs up to ${MAX_PDF_BYTES} bytes (50 MB) are supported.`);
+  }
+  const bytes = "bytes" in input ? input.bytes : await readHead(input.path, MAX_PDF_BYTES);
+  const { PDFDocument } = await import("pdf-lib");
+  let pages: number;
+  try {
+    const document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+    pages = document.getPageCount();
+  } catch (error) {
+    throw new MediaProbeError("corrupt", `The PDF could not be read (${reason(error)}).`);
+  }
+  if (pages < 1) throw new MediaProbeError("corrupt", "The PDF has no pages.");
+  return pages;
+}
+
+async function probeText(input: { path: string } | { bytes: Uint8Array }, mimeType: string): Promise<Pick<ProbedMedia, "text" | "textTruncated">> {
+  const whole = "bytes" in input ? input.bytes : await readHead(input.path, MAX_TEXT_BYTES + 1);
+  const truncated = whole.byteLength > MAX_TEXT_BYTES;
+  const bytes = truncated ? whole.subarray(0, MAX_TEXT_BYTES) : whole;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(mimeType)?.[1] ?? "utf-8";
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(charset, { fatal: true });
+  } catch {
+    throw new MediaProbeError("unsupported", `Unsupported text charset "${charset}" in ${mimeType}.`);
+  }
+  let text: string;
+  try {
+    // stream: a truncated file may end inside a multi-byte character; that tail is dropped.
+    text = decoder.decode(bytes, { stream: truncated });
+  } catch {
+    throw new MediaProbeError("corrupt", `The ${essenceOf(mimeType)} file is not valid ${charset} text.`);
+  }
+  return truncated ? { text, textTruncated: true } : { text };
+}
+
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.length > 200 ? `${message.slice(0, 200)}…` : message;
+}

@@ -1,0 +1,12 @@
+/**
+ * Token counting for the local engine (api-notes §4): the public surface of lib/engine/tokens.
+ * Text uses the model family's real vocabulary in a worker thread; media use fixed costs.
+ */
+import "server-only";
+
+export type { TokenizerFamily } from "@/lib/gemini/model-traits";
+export { countTexts, encodeText, vocabularyPieces, controlTokenIds } from "./tokenizer-api";
+export { decodeTokenIds, bytePieceValue } from "./decode";
+export { countRequestTokens, type CountableRequest, type CountRequestOptions, type FileReference } from "./count-request";
+export { imageTokens, mediaTokenCount, AUDIO_TOKENS_PER_SECOND, IMAGE_TOKENS } from "./media-tokens";
+export { TokenizerError, terminateTokenizerWorkers } from "./tokenizer-client";

