@@ -307,5 +307,6 @@ function findForcedCycle(index: SchemaIndex): Located | undefined {
       }
     }
   }
-  return index.schemas.find(({ node }) => isObject(node) && typeof node.$ref === "string" && !finite.get(node));
+  // The last one in document order is the deepest: usually the reference that closes the cycle.
+  return index.schemas.findLast(({ node }) => isObject(node) && typeof node.$ref === "string" && !finite.get(node));
 }
