@@ -1,0 +1,370 @@
+/**
+ * A small fault-injecting stand-in for the upstream service, used by the gateway's unit
+ * tests and API specs. It speaks just enough of the API to be forwarded to, and its
+ * behaviour is chosen by the model id in the path, so concurrent tests never share state:
+ *
+ *   models/ok-*                 answers normally (generate, stream, countTokens, get)
+ *   models/slow-stream-*        streams 40 events, one every 100 ms
+ *   models/flaky-429-*          first call 429 with RetryInfo retryDelay 1s, then normal
+ *   models/long-429-*           always 429 with RetryInfo retryDelay 120s
+ *   models/flaky-503-*          first call 503, then normal
+ *   models/always-503-*         always 503
+ *   models/bad-request-*        400 INVALID_ARGUMENT (never worth retrying)
+ *   models/stall-headers-*      never answers (holds the connection open)
+ *   models/stall-midstream-*    streams 2 events, then goes silent
+ *   models/drop-midstream-*     streams 2 events, then destroys the socket
+ *   models/error-midstream-*    streams 2 events, then a raw error object (as the service does)
+ *   models/malformed-sse-*      streams 1 event, then a data line that is not JSON
+ *   models/truncated-*          streams 2 events without a finishReason and ends cleanly
+ *   models/redirect-*           302 to another origin
+ *   models/echo-key-*           400 whose message quotes the key it received and a `?key=` URL
+ *   models/reject-key-*         400 API_KEY_INVALID, as the service answers a bad upstream key
+ *
+ * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
+ * or on another origin when the display name is `foreign-url`); chunks are counted, not kept.
+ * Files and cachedContents: list (pageSize/pageToken), get, delete; caches also create and
+ * PATCH. Enough to exercise the gateway's ownership filtering, not a model of the service.
+ * Every request is recorded (method, URL, headers, body size, whether the client went away).
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface RecordedRequest {
+  method: string;
+  /** Path and query as received. */
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  bodyBytes: number;
+  bodyText: string;
+  /** Set when the client closed the connection before the answer was complete. */
+  abortedAt: number | null;
+  receivedAt: number;
+}
+
+export interface TestUpstream {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Requests whose path contains `fragment`. */
+  requestsFor(fragment: string): RecordedRequest[];
+  /** Adds a file directly, as if someone else created it with the same upstream key. */
+  addFile(id: string): void;
+  close(): Promise<void>;
+}
+
+const JSON_TYPE = "application/json; charset=UTF-8";
+const BODY_TEXT_LIMIT = 64 * 1024;
+
+function chunk(text: string, index: number, final: boolean): unknown {
+  return {
+    candidates: [
+      {
+        content: { role: "model", parts: [{ text }] },
+        ...(final ? { finishReason: "STOP" } : {}),
+        index: 0,
+      },
+    ],
+    usageMetadata: { promptTokenCount: 3, candidatesTokenCount: index + 1, totalTokenCount: 4 + index },
+    modelVersion: "test-upstream",
+    responseId: "test-response",
+  };
+}
+
+function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+  const text = JSON.stringify(body, null, 2);
+  response.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+function errorBody(code: number, status: string, message: string, details?: unknown[]): unknown {
+  return { error: { code, message, status, ...(details ? { details } : {}) } };
+}
+
+function sseEvent(value: unknown): string {
+  return `data: ${JSON.stringify(value)}\r\n\r\n`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+interface UploadSession {
+  declared: number;
+  received: number;
+  displayName: string;
+  mimeType: string;
+}
+
+/** Starts the test upstream on 127.0.0.1 (port 0 picks a free one). */
+export async function startTestUpstream(port = 0): Promise<TestUpstream> {
+  const requests: RecordedRequest[] = [];
+  const calls = new Map<string, number>();
+  const uploads = new Map<string, UploadSession>();
+  const files = new Map<string, Record<string, unknown>>();
+  const caches = new Map<string, Record<string, unknown>>();
+  let uploadCounter = 0;
+  let fileCounter = 0;
+  let cacheCounter = 0;
+  let origin = "";
+
+  const server = http.createServer((request, response) => {
+    const record: RecordedRequest = {
+      method: request.method ?? "GET",
+      url: request.url ?? "/",
+      headers: request.headers,
+      bodyBytes: 0,
+      bodyText: "",
+      abortedAt: null,
+      receivedAt: Date.now(),
+    };
+    requests.push(record);
+    response.on("close", () => {
+      if (!response.writableFinished) record.abortedAt = Date.now();
+    });
+    const pieces: Buffer[] = [];
+    let kept = 0;
+    request.on("data", (data: Buffer) => {
+      record.bodyBytes += data.length;
+      if (kept < BODY_TEXT_LIMIT) {
+        pieces.push(data);
+        kept += data.length;
+      }
+    });
+    request.on("end", () => {
+      record.bodyText = Buffer.concat(pieces).toString("utf8").slice(0, BODY_TEXT_LIMIT);
+      void answer(request, response, record).catch(() => response.destroy());
+    });
+  });
+
+  async function answer(request: http.IncomingMessage, response: http.ServerResponse, record: RecordedRequest): Promise<void> {
+    const url = new URL(record.url, origin);
+    const path = url.pathname;
+
+    if (path.startsWith("/upload/")) return answerUpload(request, response, record, url);
+
+    const collection = /^\/v1(?:beta)?\/(?<kind>files|cachedContents)(?:\/(?<id>[a-z0-9-]+))?$/.exec(path)?.groups;
+    if (collection) return answerCollection(request, response, record, url, collection.kind as "files" | "cachedContents", collection.id);
+
+    if (request.method === "GET" && /^\/v1(beta)?\/models$/.test(path)) {
+      return sendJson(response, 200, { models: [{ name: "models/ok-model", displayName: "OK", supportedGenerationMethods: ["generateContent"] }] });
+    }
+    const found = /^\/v1(?:beta)?\/models\/(?<model>[A-Za-z0-9._-]+)(?::(?<method>[A-Za-z]+))?$/.exec(path);
+    if (!found?.groups) return sendJson(response, 404, errorBody(404, "NOT_FOUND", `Not found: ${path}`));
+    const model = found.groups.model!;
+    const method = found.groups.method ?? "get";
+    const count = (calls.get(model) ?? 0) + 1;
+    calls.set(model, count);
+    const scenario = model.replace(/-[A-Za-z0-9]+$/, "");
+
+    switch (scenario) {
+      case "flaky-429":
+        if (count === 1) return tooMany(response, "1s");
+        break;
+      case "long-429":
+        return tooMany(response, "120s");
+      case "flaky-503":
+        if (count === 1) return sendJson(response, 503, errorBody(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
+        break;
+      case "always-503":
+        return sendJson(response, 503, errorBody(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
+      case "bad-request":
+        return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", "* GenerateContentRequest.contents: contents is not specified"));
+      case "stall-headers":
+        return; // the socket stays open until the client gives up
+      case "redirect":
+        response.writeHead(302, { Location: "http://127.0.0.1:9/elsewhere" });
+        response.end();
+        return;
+      case "echo-key": {
+        const key = String(request.headers["x-goog-api-key"] ?? "");
+        return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", `Key ${key} is not allowed here; see ${origin}/v1beta/models?key=${key}`));
+      }
+      case "reject-key":
+        return sendJson(
+          response,
+          400,
+          errorBody(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [
+            { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" },
+          ]),
+        );
+    }
+
+    if (method === "get") return sendJson(response, 200, { name: `models/${model}`, displayName: model, inputTokenLimit: 1000, outputTokenLimit: 100 });
+    if (method === "countTokens") return sendJson(response, 200, { totalTokens: 7 });
+    if (method === "generateContent") return sendJson(response, 200, chunk("Hello from the test upstream.", 0, true));
+    if (method === "streamGenerateContent") return stream(response, scenario);
+    return sendJson(response, 404, errorBody(404, "NOT_FOUND", `Unknown method ${method}`));
+  }
+
+  function answerCollection(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    record: RecordedRequest,
+    url: URL,
+    kind: "files" | "cachedContents",
+    id: string | undefined,
+  ): void {
+    const store = kind === "files" ? files : caches;
+    const denied = () =>
+      sendJson(response, 403, errorBody(403, "PERMISSION_DENIED", kind === "files" ? `You do not have permission to access the File ${id} or it may not exist.` : "CachedContent not found (or permission denied)"));
+    if (id === undefined) {
+      if (request.method === "POST" && kind === "cachedContents") {
+        const body = JSON.parse(record.bodyText || "{}") as Record<string, unknown>;
+        const name = `cachedContents/cache${++cacheCounter}`;
+        const now = new Date().toISOString();
+        const cache = { name, model: body.model, displayName: body.displayName ?? "", createTime: now, updateTime: now, expireTime: now, usageMetadata: { totalTokenCount: 1 } };
+        caches.set(name, cache);
+        return sendJson(response, 200, cache);
+      }
+      const size = Number(url.searchParams.get("pageSize") ?? 10) || 10;
+      const start = Number(url.searchParams.get("pageToken") ?? 0);
+      const all = [...store.values()];
+      const page = all.slice(start, start + size);
+      return sendJson(response, 200, { ...(page.length ? { [kind]: page } : {}), ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}) });
+    }
+    const name = `${kind}/${id}`;
+    const item = store.get(name);
+    if (!item) return denied();
+    if (request.method === "DELETE") {
+      store.delete(name);
+      return sendJson(response, 200, {});
+    }
+    if (request.method === "PATCH") {
+      const body = JSON.parse(record.bodyText || "{}") as Record<string, unknown>;
+      Object.assign(item, { updateTime: new Date().toISOString(), ...(typeof body.expireTime === "string" ? { expireTime: body.expireTime } : {}) });
+    }
+    return sendJson(response, 200, item);
+  }
+
+  function tooMany(response: http.ServerResponse, delay: string): void {
+    sendJson(
+      response,
+      429,
+      errorBody(429, "RESOURCE_EXHAUSTED", "You exceeded your current quota.", [
+        { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay },
+      ]),
+    );
+  }
+
+  async function stream(response: http.ServerResponse, scenario: string): Promise<void> {
+    response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+    const write = (text: string) => {
+      if (!response.destroyed) response.write(text);
+    };
+    if (scenario === "slow-stream") {
+      for (let index = 0; index < 40 && !response.destroyed; index++) {
+        write(sseEvent(chunk(`piece ${index} `, index, index === 39)));
+        await sleep(100);
+      }
+      response.end();
+      return;
+    }
+    write(sseEvent(chunk("First part. ", 0, false)));
+    if (scenario === "malformed-sse") {
+      await sleep(50);
+      write("data: {this is not json\r\n\r\n");
+      await sleep(50);
+      write(sseEvent(chunk("never seen", 1, true)));
+      response.end();
+      return;
+    }
+    await sleep(50);
+    write(sseEvent(chunk("Second part. ", 1, false)));
+    await sleep(50);
+    switch (scenario) {
+      case "stall-midstream":
+        return; // silent from here on
+      case "drop-midstream":
+        response.socket?.destroy();
+        return;
+      case "error-midstream":
+        write(JSON.stringify(errorBody(500, "INTERNAL", "An internal error has occurred.")));
+        response.end();
+        return;
+      case "truncated":
+        response.end();
+        return;
+    }
+    write(sseEvent(chunk("Last part.", 2, true)));
+    response.end();
+  }
+
+  function answerUpload(request: http.IncomingMessage, response: http.ServerResponse, record: RecordedRequest, url: URL): void {
+    const command = String(request.headers["x-goog-upload-command"] ?? "").toLowerCase();
+    const uploadId = url.searchParams.get("upload_id");
+    if (!uploadId) {
+      if (command !== "start") return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", "Expected an upload start."));
+      let displayName = "";
+      try {
+        const parsed = JSON.parse(record.bodyText || "{}") as { file?: { displayName?: string; display_name?: string } };
+        displayName = parsed.file?.displayName ?? parsed.file?.display_name ?? "";
+      } catch {
+        displayName = "";
+      }
+      const id = `session${++uploadCounter}`;
+      uploads.set(id, {
+        declared: Number(request.headers["x-goog-upload-header-content-length"] ?? 0),
+        received: 0,
+        displayName,
+        mimeType: String(request.headers["x-goog-upload-header-content-type"] ?? "application/octet-stream"),
+      });
+      const base = displayName === "foreign-url" ? "http://198.51.100.7" : origin;
+      response.writeHead(200, {
+        "X-Goog-Upload-URL": `${base}/upload/v1beta/files?upload_id=${id}&upload_protocol=resumable`,
+        "X-Goog-Upload-Status": "active",
+        "X-Goog-Upload-Chunk-Granularity": "8388608",
+        "Content-Length": 0,
+      });
+      response.end();
+      return;
+    }
+    const session = uploads.get(uploadId);
+    if (!session) return sendJson(response, 404, errorBody(404, "NOT_FOUND", "No such upload session."));
+    if (command === "query") {
+      response.writeHead(200, { "X-Goog-Upload-Status": "active", "X-Goog-Upload-Size-Received": String(session.received), "Content-Length": 0 });
+      response.end();
+      return;
+    }
+    const offset = Number(request.headers["x-goog-upload-offset"] ?? -1);
+    if (offset !== session.received) return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", `Wrong offset ${offset}.`));
+    session.received += record.bodyBytes;
+    if (!command.includes("finalize")) {
+      response.writeHead(200, { "X-Goog-Upload-Status": "active", "Content-Length": 0 });
+      response.end();
+      return;
+    }
+    const id = `testfile${++fileCounter}`;
+    const file = {
+      name: `files/${id}`,
+      displayName: session.displayName,
+      mimeType: session.mimeType,
+      sizeBytes: String(session.received),
+      state: "ACTIVE",
+      uri: `${origin}/v1beta/files/${id}`,
+    };
+    files.set(file.name, file);
+    uploads.delete(uploadId);
+    sendJson(response, 200, { file }, { "X-Goog-Upload-Status": "final" });
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  const actualPort = (server.address() as AddressInfo).port;
+  origin = `http://127.0.0.1:${actualPort}`;
+  return {
+    url: origin,
+    port: actualPort,
+    requests,
+    requestsFor: (fragment) => requests.filter((item) => item.url.includes(fragment)),
+    addFile: (id) => {
+      files.set(`files/${id}`, { name: `files/${id}`, mimeType: "text/plain", sizeBytes: "1", state: "ACTIVE", uri: `${origin}/v1beta/files/${id}` });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,348 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstream";
+import { openDatabase, type Db } from "@/lib/db/database";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { GenerateContentResponse } from "@/lib/gemini/types";
+import type { UpstreamSettings } from "../env";
+import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend";
+
+const KEY = "upstream-secret-key-for-tests-0001";
+let upstream: TestUpstream;
+let db: Db;
+let backend: UpstreamBackend;
+let settings: UpstreamSettings;
+let unique = 0;
+
+const alice = { caller: { ownerId: "key:alice" } };
+function context(signal: AbortSignal = new AbortController().signal) {
+  return { ...alice, signal };
+}
+function model(scenario: string): string {
+  return `models/${scenario}-${process.pid}x${++unique}`;
+}
+const prompt = { contents: [{ role: "user", parts: [{ text: "Hi" }] }] };
+
+async function collect(iterable: AsyncIterable<GenerateContentResponse>): Promise<{ texts: string[]; error: ApiError | null }> {
+  const texts: string[] = [];
+  try {
+    for await (const chunk of iterable) texts.push(chunk.candidates?.[0]?.content?.parts?.[0]?.text ?? "");
+    return { texts, error: null };
+  } catch (error) {
+    if (error instanceof ApiError) return { texts, error };
+    throw error;
+  }
+}
+
+beforeAll(async () => {
+  upstream = await startTestUpstream();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-upstream-test-"));
+  db = openDatabase(dataDir);
+  settings = {
+    apiKey: KEY,
+    baseUrl: upstream.url,
+    connectTimeoutMs: 1_000,
+    firstByteTimeoutMs: 600,
+    idleTimeoutMs: 600,
+    maxAttempts: 3,
+    retryBaseDelayMs: 20,
+    retryMaxDelayMs: 2_000,
+  };
+  backend = createUpstreamBackend({ settings, db });
+});
+
+afterAll(async () => {
+  await backend.client.close();
+  await upstream.close();
+  db.close();
+});
+
+describe("forwarding", () => {
+  it("sends the server key in the header, never in the URL, and nothing of the client", async () => {
+    const name = model("ok");
+    const answer = await backend.generateContent(name, prompt, context());
+    expect(answer.candidates?.[0]?.content?.parts?.[0]?.text).toContain("test upstream");
+    const [seen] = upstream.requestsFor(name);
+    expect(seen!.headers["x-goog-api-key"]).toBe(KEY);
+    expect(seen!.url).not.toContain("key=");
+    expect(seen!.headers.cookie).toBeUndefined();
+    expect(seen!.headers.authorization).toBeUndefined();
+    expect(seen!.url).toBe(`/v1beta/${name}:generateContent`);
+    expect(JSON.parse(seen!.bodyText)).toEqual(prompt);
+  });
+
+  it("refuses names that are not resource names before anything leaves", async () => {
+    await expect(backend.getModel("models/../../admin", context())).rejects.toMatchObject({ httpStatus: 400 });
+    await expect(backend.getModel("files/abc", context())).rejects.toMatchObject({ httpStatus: 400 });
+  });
+
+  it("does not follow redirects", async () => {
+    const name = model("redirect");
+    await expect(backend.getModel(name, context())).rejects.toMatchObject({ httpStatus: 502, message: expect.stringContaining("redirect") });
+    expect(upstream.requestsFor(name)).toHaveLength(1);
+  });
+
+  it("scrubs the key and the upstream address from upstream error messages", async () => {
+    const error = await backend.countTokens(model("echo-key"), prompt, context()).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ApiError);
+    const text = JSON.stringify((error as ApiError).toBody());
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(upstream.url);
+    expect(text).toContain("[redacted]");
+  });
+
+  it("answers a rejected server key as a gateway problem, not the client's", async () => {
+    await expect(backend.countTokens(model("reject-key"), prompt, context())).rejects.toMatchObject({
+      httpStatus: 502,
+      message: expect.stringContaining("GEMINI_API_KEY"),
+    });
+  });
+});
+
+describe("retries", () => {
+  it("retries a 429 after the RetryInfo delay", async () => {
+    const name = model("flaky-429");
+    const started = Date.now();
+    await backend.countTokens(name, prompt, context());
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(upstream.requestsFor(name)).toHaveLength(2);
+  });
+
+  it("passes on a 429 whose RetryInfo asks for longer than it waits", async () => {
+    const name = model("long-429");
+    const error = (await backend.generateContent(name, prompt, context()).catch((caught: unknown) => caught)) as ApiError;
+    expect(error.httpStatus).toBe(429);
+    expect(error.details).toEqual([{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "120s" }]);
+    expect(upstream.requestsFor(name)).toHaveLength(1);
+  });
+
+  it("retries 503 up to the attempt limit, and never a 400", async () => {
+    const flaky = model("flaky-503");
+    await backend.generateContent(flaky, prompt, context());
+    expect(upstream.requestsFor(flaky)).toHaveLength(2);
+    const down = model("always-503");
+    await expect(backend.getModel(down, context())).rejects.toMatchObject({ httpStatus: 503 });
+    expect(upstream.requestsFor(down)).toHaveLength(3);
+    const bad = model("bad-request");
+    await expect(backend.generateContent(bad, prompt, context())).rejects.toMatchObject({ httpStatus: 400 });
+    expect(upstream.requestsFor(bad)).toHaveLength(1);
+  });
+
+  it("retries a stream that failed before its first event", async () => {
+    const name = model("flaky-503");
+    const { texts, error } = await collect(backend.streamGenerateContent(name, prompt, context()));
+    expect(error).toBeNull();
+    expect(texts).toEqual(["First part. ", "Second part. ", "Last part."]);
+    expect(upstream.requestsFor(name)).toHaveLength(2);
+  });
+});
+
+describe("timeouts and broken streams", () => {
+  it("gives up waiting for headers after the first-byte timeout", async () => {
+    const name = model("stall-headers");
+    const started = Date.now();
+    await expect(backend.generateContent(name, prompt, context())).rejects.toMatchObject({ httpStatus: 504, rpcStatus: "DEADLINE_EXCEEDED" });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    expect(upstream.requestsFor(name)).toHaveLength(1);
+  });
+
+  it("keeps the partial output and ends with an error when the stream stalls, drops, errs, is malformed or truncated", async () => {
+    const cases: [string, number, string][] = [
+      ["stall-midstream", 2, "DEADLINE_EXCEEDED"],
+      ["drop-midstream", 2, "UNAVAILABLE"],
+      ["error-midstream", 2, "INTERNAL"],
+      ["malformed-sse", 1, "UNAVAILABLE"],
+      ["truncated", 2, "UNAVAILABLE"],
+    ];
+    for (const [scenario, good, status] of cases) {
+      const name = model(scenario);
+      const { texts, error } = await collect(backend.streamGenerateContent(name, prompt, context()));
+      expect(texts, scenario).toHaveLength(good);
+      expect(error?.rpcStatus, scenario).toBe(status);
+      // Never retried once a chunk may have reached the client.
+      expect(upstream.requestsFor(name), scenario).toHaveLength(1);
+    }
+  });
+
+  it("aborts the upstream request when the client goes away", async () => {
+    const name = model("slow-stream");
+    const controller = new AbortController();
+    const texts: string[] = [];
+    const closedAt = Date.now();
+    await expect(
+      (async () => {
+        for await (const chunk of backend.streamGenerateContent(name, prompt, context(controller.signal))) {
+          texts.push(chunk.candidates?.[0]?.content?.parts?.[0]?.text ?? "");
+          if (texts.length === 3) controller.abort();
+        }
+      })(),
+    ).rejects.toMatchObject({ name: "AbortError" });
+    expect(texts).toHaveLength(3);
+    await expect.poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 2_000 }).not.toBeNull();
+    expect(upstream.requestsFor(name)[0]!.abortedAt! - closedAt).toBeLessThan(2_000);
+  });
+
+  it("passes stream events on one by one as they arrive", async () => {
+    const name = model("slow-stream");
+    const arrivals: number[] = [];
+    for await (const _chunk of backend.streamGenerateContent(name, prompt, context())) arrivals.push(Date.now());
+    expect(arrivals).toHaveLength(40);
+    // The upstream sends one event every 100 ms; buffering would bunch them up.
+    const spread = arrivals[arrivals.length - 1]! - arrivals[0]!;
+    expect(spread).toBeGreaterThan(39 * 100 * 0.8);
+  });
+});
+
+describe("ownership of references", () => {
+  it("refuses another's cached content or file before anything goes upstream", async () => {
+    backend.ownership.record("cachedContent", "cachedContents/bobs", "key:bob");
+    backend.ownership.record("file", "files/bobsfile", "key:bob");
+    const name = model("ok");
+    await expect(backend.generateContent(name, { ...prompt, cachedContent: "cachedContents/bobs" }, context())).rejects.toMatchObject({
+      httpStatus: 403,
+      message: "CachedContent not found (or permission denied)",
+    });
+    await expect(
+      backend.countTokens(
+        name,
+        { generateContentRequest: { model: name, contents: [{ parts: [{ file_data: { file_uri: "http://studio.example/v1beta/files/bobsfile" } }] }] } },
+        context(),
+      ),
+    ).rejects.toMatchObject({ httpStatus: 403, message: "You do not have permission to access the File bobsfile or it may not exist." });
+    expect(upstream.requestsFor(name)).toHaveLength(0);
+  });
+
+  it("rewrites one's own file URIs to the upstream's form", async () => {
+    backend.ownership.record("file", "files/alicesfile", "key:alice");
+    const name = model("ok");
+    await backend.countTokens(
+      name,
+      { contents: [{ parts: [{ fileData: { mimeType: "text/plain", fileUri: "http://studio.example/v1beta/files/alicesfile" } }, { text: "x" }] }] },
+      context(),
+    );
+    const sent = JSON.parse(upstream.requestsFor(name)[0]!.bodyText);
+    expect(sent.contents[0].parts[0].fileData.fileUri).toBe(`${upstream.url}/v1beta/files/alicesfile`);
+  });
+});
+
+function streamOf(text: string): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(text));
+      controller.close();
+    },
+  });
+}
+
+describe("uploads through the gateway", () => {
+  const origin = "http://studio.example";
+  const aliceAt = () => ({ ...context(), origin });
+  const bobAt = () => ({ caller: { ownerId: "key:bob" }, signal: new AbortController().signal, origin });
+
+  async function upload(displayName: string, parts: string[], who = aliceAt()) {
+    const { uploadId } = await backend.startUpload({ contentLength: String(parts.join("").length), contentType: "text/plain", body: { file: { displayName } } }, who);
+    let offset = 0;
+    let last;
+    for (const [index, part] of parts.entries()) {
+      last = await backend.uploadChunk(
+        uploadId,
+        { upload: true, finalize: index === parts.length - 1, offset, contentLength: part.length, body: streamOf(part) },
+        who,
+      );
+      offset += part.length;
+    }
+    return { uploadId, last: last! };
+  }
+
+  it("maps the upstream session to an opaque id, streams chunks, and records the owner", async () => {
+    const before = upstream.requests.length;
+    const { uploadId } = await backend.startUpload({ contentLength: "11", contentType: "text/plain", body: { file: { displayName: "notes" } } }, aliceAt());
+    expect(uploadId).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    const start = upstream.requests[before]!;
+    expect(start.headers["x-goog-upload-command"]).toBe("start");
+    expect(start.headers["x-goog-upload-header-content-length"]).toBe("11");
+    expect(start.headers["x-goog-api-key"]).toBe(KEY);
+    const first = await backend.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, contentLength: 6, body: streamOf("hello ") }, aliceAt());
+    expect(first).toEqual({ status: "active", sizeReceived: 6 });
+    expect(await backend.queryUpload(uploadId, aliceAt())).toEqual({ status: "active", sizeReceived: 6 });
+    const done = await backend.uploadChunk(uploadId, { upload: true, finalize: true, offset: 6, contentLength: 5, body: streamOf("world") }, aliceAt());
+    expect(done.status).toBe("final");
+    expect(done.file?.sizeBytes).toBe("11");
+    const id = done.file!.name.slice("files/".length);
+    expect(done.file?.uri).toBe(`${origin}/v1beta/files/${id}`);
+    const chunks = upstream.requests.slice(before + 1).filter((item) => item.headers["x-goog-upload-command"]?.toString().includes("upload"));
+    expect(chunks.map((item) => item.bodyBytes)).toEqual([6, 5]);
+    expect(chunks.every((item) => item.headers["x-goog-api-key"] === KEY && !item.url.includes("key="))).toBe(true);
+    expect((await backend.getFile(done.file!.name, aliceAt())).uri).toBe(`${origin}/v1beta/files/${id}`);
+    await expect(backend.getFile(done.file!.name, bobAt())).rejects.toMatchObject({ httpStatus: 403 });
+    await expect(backend.deleteFile(done.file!.name, bobAt())).rejects.toMatchObject({ httpStatus: 403 });
+    // The finished session is forgotten.
+    await expect(backend.queryUpload(uploadId, aliceAt())).rejects.toMatchObject({ httpStatus: 404 });
+  });
+
+  it("refuses an upstream upload URL on another origin", async () => {
+    await expect(backend.startUpload({ contentLength: "1", contentType: "text/plain", body: { file: { displayName: "foreign-url" } } }, aliceAt())).rejects.toMatchObject({
+      httpStatus: 502,
+    });
+  });
+
+  it("lists only one's own files, across upstream pages, with working page tokens", async () => {
+    const first = await upload("mine-1", ["a"]);
+    for (let index = 0; index < 120; index++) upstream.addFile(`other${index}`);
+    const second = await upload("mine-2", ["b"]);
+    const third = await upload("mine-3", ["c"]);
+    const theirs = await upload("bobs", ["d"], bobAt());
+    const mine = [first, second, third].map((item) => item.last.file!.name);
+    const seen: string[] = [];
+    let token: string | undefined;
+    let pages = 0;
+    do {
+      const page = await backend.listFiles({ pageSize: 2, pageToken: token }, aliceAt());
+      seen.push(...(page.files ?? []).map((file) => file.name));
+      token = page.nextPageToken;
+      pages++;
+    } while (token && pages < 10);
+    expect(seen.filter((name) => mine.includes(name))).toEqual(mine);
+    expect(seen).not.toContain(theirs.last.file!.name);
+    expect(seen.every((name) => !name.startsWith("files/other"))).toBe(true);
+    await expect(backend.listFiles({ pageSize: 2, pageToken: "forged" }, aliceAt())).rejects.toMatchObject({ httpStatus: 400 });
+  });
+
+  it("deletes one's own file and forgets it", async () => {
+    const { last } = await upload("to-delete", ["x"]);
+    await backend.deleteFile(last.file!.name, aliceAt());
+    expect(backend.ownership.ownerOf("file", last.file!.name)).toBeNull();
+  });
+});
+
+describe("cached contents through the gateway", () => {
+  const bob = () => ({ caller: { ownerId: "key:bob" }, signal: new AbortController().signal });
+
+  it("records the creator, filters lists, and refuses another's get, update, delete and use", async () => {
+    const created = await backend.createCachedContent({ model: "models/ok-cache", contents: [{ role: "user", parts: [{ text: "context" }] }] }, context());
+    expect(backend.ownership.ownerOf("cachedContent", created.name)).toBe("key:alice");
+    expect((await backend.listCachedContents({ pageSize: 10 }, context())).cachedContents?.map((item) => item.name)).toContain(created.name);
+    expect((await backend.listCachedContents({ pageSize: 10 }, bob())).cachedContents ?? []).toEqual([]);
+    const denied = { httpStatus: 403, message: "CachedContent not found (or permission denied)" };
+    await expect(backend.getCachedContent(created.name, bob())).rejects.toMatchObject(denied);
+    await expect(backend.updateCachedContent(created.name, { ttl: "60s" }, undefined, bob())).rejects.toMatchObject(denied);
+    await expect(backend.deleteCachedContent(created.name, bob())).rejects.toMatchObject(denied);
+    await expect(backend.generateContent(model("ok"), { ...prompt, cachedContent: created.name }, bob())).rejects.toMatchObject(denied);
+    const updated = await backend.updateCachedContent(created.name, { expireTime: "2099-01-01T00:00:00Z" }, "expireTime", context());
+    expect(updated.expireTime).toBe("2099-01-01T00:00:00Z");
+    expect(upstream.requests.at(-1)!.url).toContain("updateMask=expireTime");
+    await backend.deleteCachedContent(created.name, context());
+    await expect(backend.getCachedContent(created.name, context())).rejects.toMatchObject(denied);
+  });
+
+  it("refuses to cache another's file, and never retries a create that reached the upstream", async () => {
+    backend.ownership.record("file", "files/bobonly", "key:bob");
+    const before = upstream.requestsFor("/cachedContents").length;
+    await expect(
+      backend.createCachedContent({ model: "models/ok-cache", contents: [{ parts: [{ fileData: { fileUri: "files/bobonly" } }] }] }, context()),
+    ).rejects.toMatchObject({ httpStatus: 403 });
+    expect(upstream.requestsFor("/cachedContents")).toHaveLength(before);
+  });
+});

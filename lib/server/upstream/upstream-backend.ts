@@ -1,0 +1,394 @@
+import "server-only";
+import { Readable } from "node:stream";
+import type { Db } from "@/lib/db/database";
+import { ApiError } from "@/lib/gemini/api-error";
+import type {
+  Backend,
+  OperationContext,
+  OriginOperationContext,
+  PageQuery,
+  UploadChunkRequest,
+  UploadStartRequest,
+  UploadStatus,
+} from "@/lib/gemini/backend";
+import type {
+  CachedContent,
+  CountTokensResponse,
+  File,
+  GenerateContentResponse,
+  ListCachedContentsResponse,
+  ListFilesResponse,
+  ListModelsResponse,
+  Model,
+} from "@/lib/gemini/types";
+import type { UpstreamSettings } from "../env";
+import { OwnershipStore, cachedContentDenied, fileDenied, type OwnedKind } from "../ownership";
+import { decodeOwnedPageToken, encodeOwnedPageToken } from "./owned-pages";
+import { checkReferences, fileIdOfUri } from "./request-references";
+import { readUpstreamEvents } from "./sse-reader";
+import { readBodyText, UpstreamClient, type UpstreamResponse } from "./upstream-client";
+import { malformedUpstream } from "./upstream-errors";
+import { UploadSessionStore } from "./upload-sessions";
+
+/**
+ * The gateway: the Backend interface answered by forwarding each operation to the configured
+ * upstream with the server's key. It parses only what it must know: names of created
+ * caches and files (ownership), references to them in requests (permission), and stream
+ * events (to pass each on the moment it is complete).
+ */
+
+export interface UpstreamBackendDependencies {
+  settings: UpstreamSettings;
+  db: Db;
+  /** For tests: a pre-built client (its own dispatcher). */
+  client?: UpstreamClient;
+}
+
+const API = "/v1beta";
+const UPLOAD_API = "/upload/v1beta/files";
+/** Upstream page sizes used while filtering lists down to one owner's items (the service's maxima). */
+const UPSTREAM_PAGE = { file: 100, cachedContent: 1000 } as const;
+/** Upstream pages read for one list call before answering with what was found so far. */
+const MAX_PAGES_PER_LIST = 20;
+
+/** `models/x`, `cachedContents/x`, `files/x`: the only names ever put in an upstream path. */
+function resourcePath(name: string, collection: "models" | "cachedContents" | "files"): string {
+  const match = new RegExp(`^${collection}/([A-Za-z0-9][A-Za-z0-9._-]*)$`).exec(name);
+  if (!match) throw ApiError.invalidArgument(`Invalid resource name "${name.slice(0, 80)}".`);
+  return `${API}/${collection}/${match[1]}`;
+}
+
+function header(response: UpstreamResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function uploadStatusOf(value: string | undefined): UploadStatus["status"] {
+  const status = (value ?? "").toLowerCase();
+  if (status === "final") return "final";
+  if (status === "cancelled") return "cancelled";
+  return "active";
+}
+
+function pageQuery(query: PageQuery): Record<string, string | undefined> {
+  return {
+    pageSize: query.pageSize === undefined ? undefined : String(query.pageSize),
+    pageToken: query.pageToken,
+  };
+}
+
+export class UpstreamBackend implements Backend {
+  readonly mode = "upstream" as const;
+  readonly client: UpstreamClient;
+  readonly ownership: OwnershipStore;
+  readonly uploadSessions: UploadSessionStore;
+
+  constructor(private readonly dependencies: UpstreamBackendDependencies) {
+    this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
+    this.ownership = new OwnershipStore(dependencies.db);
+    this.uploadSessions = new UploadSessionStore(dependencies.db);
+  }
+
+  private get settings(): UpstreamSettings {
+    return this.dependencies.settings;
+  }
+
+  /** The body with its cache and file references checked against the caller and rewritten. */
+  private checked(body: unknown, context: OperationContext): unknown {
+    return checkReferences(body, {
+      ownerId: context.caller.ownerId,
+      ownership: this.ownership,
+      upstreamBaseUrl: this.settings.baseUrl,
+    });
+  }
+
+  async listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse> {
+    return this.client.json<ListModelsResponse>({
+      method: "GET",
+      target: `${API}/models`,
+      query: pageQuery(query),
+      signal: context.signal,
+      safety: "idempotent",
+    });
+  }
+
+  async getModel(model: string, context: OperationContext): Promise<Model> {
+    return this.client.json<Model>({ method: "GET", target: resourcePath(model, "models"), signal: context.signal, safety: "idempotent" });
+  }
+
+  async countTokens(model: string, body: unknown, context: OperationContext): Promise<CountTokensResponse> {
+    return this.client.json<CountTokensResponse>({
+      method: "POST",
+      target: `${resourcePath(model, "models")}:countTokens`,
+      json: this.checked(body, context),
+      signal: context.signal,
+      safety: "idempotent",
+    });
+  }
+
+  async generateContent(model: string, body: unknown, context: OperationContext): Promise<GenerateContentResponse> {
+    // Nothing reaches the client before the whole answer is here, so a retry is invisible.
+    return this.client.json<GenerateContentResponse>({
+      method: "POST",
+      target: `${resourcePath(model, "models")}:generateContent`,
+      json: this.checked(body, context),
+      signal: context.signal,
+      safety: "idempotent",
+    });
+  }
+
+  async *streamGenerateContent(model: string, body: unknown, context: OperationContext): AsyncGenerator<GenerateContentResponse> {
+    const forwarded = this.checked(body, context);
+    // Retried only until the upstream answers 200: after that, chunks may have reached the client.
+    const response = await this.client.open({
+      method: "POST",
+      target: `${resourcePath(model, "models")}:streamGenerateContent`,
+      query: { alt: "sse" },
+      json: forwarded,
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    try {
+      yield* readUpstreamEvents(response.body, { scrub: this.client.scrub, timeouts: this.settings });
+    } finally {
+      // Ends the upstream exchange at once when the client went away or the stream failed.
+      if (!response.body.destroyed) response.body.destroy();
+    }
+  }
+
+  /** A file as the client sees it: its `uri` on the studio, like the local engine's. */
+  private clientFile(file: File, context: OriginOperationContext): File {
+    const id = fileIdOfUri(file.name ?? "");
+    return id === null ? file : { ...file, uri: `${context.origin}/v1beta/files/${id}` };
+  }
+
+  /**
+   * One page of the caller's own items: upstream pages are read in order and filtered to the
+   * names recorded for the caller; the page token remembers the upstream page and the
+   * position in it where the next page starts.
+   */
+  private async listOwned<T extends { name: string }>(
+    kind: OwnedKind,
+    collection: "files" | "cachedContents",
+    query: PageQuery,
+    context: OperationContext,
+  ): Promise<{ items: T[]; nextPageToken?: string }> {
+    const wanted = query.pageSize ?? 10;
+    let position = query.pageToken ? decodeOwnedPageToken(query.pageToken) : { upstreamToken: null, skip: 0 };
+    const items: T[] = [];
+    for (let pages = 0; pages < MAX_PAGES_PER_LIST; pages++) {
+      const page = await this.client.json<Record<string, unknown>>({
+        method: "GET",
+        target: `${API}/${collection}`,
+        query: { pageSize: String(UPSTREAM_PAGE[kind]), pageToken: position.upstreamToken ?? undefined },
+        signal: context.signal,
+        safety: "idempotent",
+      });
+      const raw = Array.isArray(page[collection]) ? (page[collection] as T[]) : [];
+      const upstreamNext = typeof page.nextPageToken === "string" && page.nextPageToken !== "" ? page.nextPageToken : null;
+      for (let index = position.skip; index < raw.length; index++) {
+        const item = raw[index]!;
+        if (typeof item?.name !== "string" || !this.ownership.owns(kind, item.name, context.caller.ownerId)) continue;
+        items.push(item);
+        if (items.length === wanted) {
+          const rest = index + 1 < raw.length ? { upstreamToken: position.upstreamToken, skip: index + 1 } : upstreamNext ? { upstreamToken: upstreamNext, skip: 0 } : null;
+          return rest ? { items, nextPageToken: encodeOwnedPageToken(rest) } : { items };
+        }
+      }
+      if (!upstreamNext) return { items };
+      position = { upstreamToken: upstreamNext, skip: 0 };
+    }
+    return { items, nextPageToken: encodeOwnedPageToken(position) };
+  }
+
+  async startUpload(request: UploadStartRequest, context: OperationContext): Promise<{ uploadId: string }> {
+    const headers: Record<string, string> = { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" };
+    if (request.contentLength !== undefined) headers["x-goog-upload-header-content-length"] = request.contentLength;
+    if (request.contentType !== undefined) headers["x-goog-upload-header-content-type"] = request.contentType;
+    // A start only opens a session; an unused one expires, so a retry cannot duplicate a file.
+    const response = await this.client.open({
+      method: "POST",
+      target: UPLOAD_API,
+      json: request.body ?? {},
+      headers,
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    await response.body.dump().catch(() => undefined);
+    const upstreamUrl = header(response, "x-goog-upload-url");
+    if (!upstreamUrl || !this.client.isUpstreamUrl(upstreamUrl)) {
+      throw malformedUpstream("an upload session URL outside its own origin");
+    }
+    return { uploadId: this.uploadSessions.create(context.caller.ownerId, upstreamUrl) };
+  }
+
+  private session(uploadId: string) {
+    const session = this.uploadSessions.find(uploadId);
+    if (!session) throw ApiError.notFound("The upload session does not exist or has expired.");
+    return session;
+  }
+
+  async uploadChunk(uploadId: string, chunk: UploadChunkRequest, context: OriginOperationContext): Promise<UploadStatus> {
+    const session = this.session(uploadId);
+    const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null].filter(Boolean).join(", ");
+    const headers: Record<string, string> = { "x-goog-upload-command": command };
+    if (chunk.offset !== undefined) headers["x-goog-upload-offset"] = String(chunk.offset);
+    let sent = 0;
+    let body: AsyncIterable<Uint8Array> | undefined;
+    if (chunk.body) {
+      const reader = chunk.body.getReader();
+      body = (async function* count() {
+        let finished = false;
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) {
+              finished = true;
+              return;
+            }
+            sent += value.byteLength;
+            yield value;
+          }
+        } finally {
+          // The upstream stopped listening: stop reading the client's bytes too.
+          if (!finished) await reader.cancel().catch(() => undefined);
+        }
+      })();
+      if (chunk.contentLength !== undefined) headers["content-length"] = String(chunk.contentLength);
+    } else {
+      headers["content-length"] = "0";
+    }
+    const response = await this.client.open({
+      method: "POST",
+      target: session.upstreamUrl,
+      body: body ? Readable.from(body, { objectMode: false }) : undefined,
+      headers,
+      signal: context.signal,
+      safety: "never",
+    });
+    return this.uploadAnswer(session, response, (chunk.offset ?? 0) + sent, context);
+  }
+
+  private async uploadAnswer(
+    session: { id: string; ownerId: string },
+    response: UpstreamResponse,
+    fallbackReceived: number,
+    context: OriginOperationContext,
+  ): Promise<UploadStatus> {
+    const status = uploadStatusOf(header(response, "x-goog-upload-status"));
+    const receivedHeader = Number(header(response, "x-goog-upload-size-received"));
+    const text = await readBodyText(response.body, 16 * 1024 * 1024);
+    const sizeReceived = Number.isFinite(receivedHeader) && header(response, "x-goog-upload-size-received") !== undefined ? receivedHeader : fallbackReceived;
+    if (status !== "final") return { status, sizeReceived };
+    let file: File | undefined;
+    try {
+      file = text.trim() ? ((JSON.parse(text) as { file?: File }).file ?? undefined) : undefined;
+    } catch {
+      throw malformedUpstream("an upload answer that is not JSON");
+    }
+    if (!file || typeof file.name !== "string") throw malformedUpstream("a finished upload without its file");
+    this.ownership.record("file", file.name, session.ownerId);
+    this.uploadSessions.delete(session.id);
+    return { status, sizeReceived: Number(file.sizeBytes ?? sizeReceived), file: this.clientFile(file, context) };
+  }
+
+  async queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus> {
+    const session = this.session(uploadId);
+    const response = await this.client.open({
+      method: "POST",
+      target: session.upstreamUrl,
+      headers: { "x-goog-upload-command": "query", "content-length": "0" },
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    return this.uploadAnswer(session, response, 0, context);
+  }
+
+  async cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus> {
+    const session = this.session(uploadId);
+    const response = await this.client.open({
+      method: "POST",
+      target: session.upstreamUrl,
+      headers: { "x-goog-upload-command": "cancel", "content-length": "0" },
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    await response.body.dump().catch(() => undefined);
+    this.uploadSessions.delete(session.id);
+    return { status: "cancelled", sizeReceived: Number(header(response, "x-goog-upload-size-received") ?? 0) || 0 };
+  }
+
+  async getFile(name: string, context: OriginOperationContext): Promise<File> {
+    const path = resourcePath(name, "files");
+    this.ownership.assertOwner("file", name, context.caller.ownerId);
+    const file = await this.client.json<File>({ method: "GET", target: path, signal: context.signal, safety: "idempotent" });
+    return this.clientFile(file, context);
+  }
+
+  async listFiles(query: PageQuery, context: OriginOperationContext): Promise<ListFilesResponse> {
+    const page = await this.listOwned<File>("file", "files", query, context);
+    const files = page.items.map((file) => this.clientFile(file, context));
+    return { ...(files.length ? { files } : {}), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+  }
+
+  async deleteFile(name: string, context: OperationContext): Promise<void> {
+    const path = resourcePath(name, "files");
+    if (!this.ownership.owns("file", name, context.caller.ownerId)) throw fileDenied(name);
+    await this.client.json({ method: "DELETE", target: path, signal: context.signal, safety: "idempotent" });
+    this.ownership.forget("file", name);
+  }
+
+  async createCachedContent(body: unknown, context: OperationContext): Promise<CachedContent> {
+    // No idempotency key exists upstream, so a create is retried only if it never left.
+    const created = await this.client.json<CachedContent>({
+      method: "POST",
+      target: `${API}/cachedContents`,
+      json: this.checked(body, context),
+      signal: context.signal,
+      safety: "create",
+    });
+    if (typeof created?.name !== "string") throw malformedUpstream("a created cached content without a name");
+    this.ownership.record("cachedContent", created.name, context.caller.ownerId);
+    return created;
+  }
+
+  async listCachedContents(query: PageQuery, context: OperationContext): Promise<ListCachedContentsResponse> {
+    const page = await this.listOwned<CachedContent>("cachedContent", "cachedContents", query, context);
+    return {
+      ...(page.items.length ? { cachedContents: page.items } : {}),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
+  }
+
+  async getCachedContent(name: string, context: OperationContext): Promise<CachedContent> {
+    const path = resourcePath(name, "cachedContents");
+    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId)) throw cachedContentDenied();
+    return this.client.json<CachedContent>({ method: "GET", target: path, signal: context.signal, safety: "idempotent" });
+  }
+
+  async updateCachedContent(name: string, body: unknown, updateMask: string | undefined, context: OperationContext): Promise<CachedContent> {
+    const path = resourcePath(name, "cachedContents");
+    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId)) throw cachedContentDenied();
+    // Setting an expiration twice leaves the same state: safe to retry.
+    return this.client.json<CachedContent>({
+      method: "PATCH",
+      target: path,
+      query: { updateMask },
+      json: body,
+      signal: context.signal,
+      safety: "idempotent",
+    });
+  }
+
+  async deleteCachedContent(name: string, context: OperationContext): Promise<void> {
+    const path = resourcePath(name, "cachedContents");
+    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId)) throw cachedContentDenied();
+    await this.client.json({ method: "DELETE", target: path, signal: context.signal, safety: "idempotent" });
+    this.ownership.forget("cachedContent", name);
+  }
+}
+
+/** The upstream backend for this process's configuration. */
+export function createUpstreamBackend(dependencies: UpstreamBackendDependencies): UpstreamBackend {
+  return new UpstreamBackend(dependencies);
+}

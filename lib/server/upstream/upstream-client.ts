@@ -1,0 +1,191 @@
+import "server-only";
+import type { Readable } from "node:stream";
+import { Agent, request, type Dispatcher } from "undici";
+import type { UpstreamSettings } from "../env";
+import { withRetries, type RetrySafety } from "./retry-policy";
+import {
+  createScrubber,
+  errorFromTransport,
+  errorFromUpstreamStatus,
+  malformedUpstream,
+  redirectRefused,
+  type Scrubber,
+} from "./upstream-errors";
+
+/**
+ * The one place that talks to the upstream. Requests are built here from parts the gateway
+ * chose (a path of the closed API surface, a JSON body, a few upload headers): nothing of
+ * the client's request (its headers, cookies, key, host) is ever copied. The server key
+ * goes in `x-goog-api-key`, only to the configured origin; redirects are never followed.
+ * Bodies stream both ways through undici (fetch's duplex upload buffers whole bodies).
+ */
+
+export type UpstreamMethod = "GET" | "POST" | "PATCH" | "DELETE" | "PUT";
+
+/** Headers a call may add; everything else the upstream sees is set by the client class. */
+const ALLOWED_HEADERS = new Set([
+  "content-type",
+  "content-length",
+  "x-goog-upload-protocol",
+  "x-goog-upload-command",
+  "x-goog-upload-offset",
+  "x-goog-upload-header-content-length",
+  "x-goog-upload-header-content-type",
+]);
+
+export interface UpstreamCall {
+  method: UpstreamMethod;
+  /** A path of the API (`/v1beta/models/x:countTokens`), or an absolute URL on the upstream's origin. */
+  target: string;
+  query?: Record<string, string | undefined>;
+  /** JSON body, serialised here. */
+  json?: unknown;
+  /** Streamed body (upload chunks); never retried. */
+  body?: Readable;
+  headers?: Record<string, string>;
+  signal: AbortSignal;
+  safety: RetrySafety;
+}
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData["body"];
+}
+
+const ERROR_BODY_LIMIT = 1024 * 1024;
+const JSON_BODY_LIMIT = 256 * 1024 * 1024;
+
+/** Reads a body as UTF-8 text, refusing more than `limit` bytes. */
+export async function readBodyText(body: AsyncIterable<Buffer | string>, limit: number): Promise<string> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const piece of body) {
+    const buffer = typeof piece === "string" ? Buffer.from(piece) : piece;
+    total += buffer.length;
+    if (total > limit) throw malformedUpstream(`a response larger than ${limit} bytes`);
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+export class UpstreamClient {
+  readonly scrub: Scrubber;
+  private readonly origin: string;
+  private readonly dispatcher: Dispatcher;
+
+  constructor(
+    readonly settings: UpstreamSettings,
+    dispatcher?: Dispatcher,
+  ) {
+    this.scrub = createScrubber(settings.apiKey, settings.baseUrl);
+    this.origin = new URL(settings.baseUrl).origin;
+    this.dispatcher =
+      dispatcher ??
+      new Agent({
+        connect: { timeout: settings.connectTimeoutMs },
+        headersTimeout: settings.firstByteTimeoutMs,
+        bodyTimeout: settings.idleTimeoutMs,
+        keepAliveTimeout: 10_000,
+      });
+  }
+
+  /** True when `url` is on the upstream's own origin (the only place the key may go). */
+  isUpstreamUrl(url: string): boolean {
+    try {
+      return new URL(url).origin === this.origin;
+    } catch {
+      return false;
+    }
+  }
+
+  private url(call: UpstreamCall): URL {
+    const url = /^https?:\/\//i.test(call.target) ? new URL(call.target) : new URL(this.settings.baseUrl + call.target);
+    if (url.origin !== this.origin) throw malformedUpstream("an address outside its own origin");
+    url.searchParams.delete("key");
+    for (const [name, value] of Object.entries(call.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, value);
+    }
+    return url;
+  }
+
+  private headers(call: UpstreamCall): Record<string, string> {
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(call.headers ?? {})) {
+      const lower = name.toLowerCase();
+      if (!ALLOWED_HEADERS.has(lower)) throw new Error(`header ${name} may not be sent upstream`);
+      headers[lower] = value;
+    }
+    if (call.json !== undefined) headers["content-type"] = "application/json";
+    headers["user-agent"] = "genstudio-gateway";
+    headers["x-goog-api-key"] = this.settings.apiKey;
+    return headers;
+  }
+
+  /** One attempt: a 2xx response with its body unread, or a thrown error (body consumed). */
+  private async attempt(call: UpstreamCall): Promise<UpstreamResponse> {
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(this.url(call), {
+        method: call.method,
+        headers: this.headers(call),
+        body: call.json !== undefined ? JSON.stringify(call.json) : call.body,
+        signal: call.signal,
+        dispatcher: this.dispatcher,
+      });
+    } catch (error) {
+      throw errorFromTransport(error, this.settings);
+    }
+    const { statusCode: status, headers, body } = response;
+    if (status >= 300 && status < 400) {
+      await body.dump().catch(() => undefined);
+      throw redirectRefused(status);
+    }
+    if (status >= 400) {
+      let text = "";
+      try {
+        text = await readBodyText(body, ERROR_BODY_LIMIT);
+      } catch {
+        text = "";
+      }
+      throw errorFromUpstreamStatus(status, text, this.scrub);
+    }
+    return { status, headers, body };
+  }
+
+  /** Sends `call` (retrying as its safety allows) and returns the 2xx response, body unread. */
+  async open(call: UpstreamCall): Promise<UpstreamResponse> {
+    return withRetries(() => this.attempt(call), {
+      safety: call.body ? "never" : call.safety,
+      settings: this.settings,
+      signal: call.signal,
+    });
+  }
+
+  /** Sends `call` and parses the JSON answer; a lost body is retried like a lost request. */
+  async json<T>(call: UpstreamCall): Promise<T> {
+    return withRetries(
+      async () => {
+        const response = await this.attempt(call);
+        let text: string;
+        try {
+          text = await readBodyText(response.body, JSON_BODY_LIMIT);
+        } catch (error) {
+          throw errorFromTransport(error, this.settings);
+        }
+        if (text.trim() === "") return {} as T;
+        try {
+          return JSON.parse(text) as T;
+        } catch {
+          throw malformedUpstream("a response that is not JSON");
+        }
+      },
+      { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
+    );
+  }
+
+  /** Closes pooled connections (tests, shutdown). */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+}
