@@ -3,10 +3,11 @@
  * libraries (dimensions, duration, pages, text decoding) off the request path and moves
  * PROCESSING → ACTIVE, or → FAILED with `error` when its media is corrupt or unsupported.
  */
+import type { ProbedMedia } from "../media/probe";
 import type { FileRecord, FileStore } from "./file-store";
 
-/** What the probe learns about a file's bytes; stored as JSON with the file. */
-export type MediaProber = (filePath: string, mimeType: string, signal: AbortSignal) => Promise<unknown>;
+/** Learns what a file's bytes are (lib/engine/media/probe). */
+export type MediaProber = (filePath: string, mimeType: string, signal?: AbortSignal) => Promise<ProbedMedia>;
 
 export interface FileProcessorOptions {
   store: FileStore;
@@ -89,7 +90,9 @@ export class FileProcessor {
     const file: FileRecord | undefined = store.getFile(fileId);
     if (!file || file.state !== "PROCESSING") return;
     try {
-      const probe = await this.options.probe(this.options.filePath(fileId), file.mimeType, this.controller.signal);
+      const probed = await this.options.probe(this.options.filePath(fileId), file.mimeType, this.controller.signal);
+      // Decoded text stays on disk: it is read again when a request uses the file.
+      const { text: _text, ...probe } = probed;
       store.finishProcessing(fileId, { state: "ACTIVE", error: null, probe }, this.options.now());
     } catch (error) {
       if (this.controller.signal.aborted) return;

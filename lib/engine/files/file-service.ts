@@ -95,9 +95,11 @@ export class FileService {
   readonly uploads: UploadSessions;
   readonly processor: FileProcessor;
   private readonly now: () => number;
+  private readonly probe: MediaProber;
 
   constructor(options: FileServiceOptions) {
     this.now = options.now ?? Date.now;
+    this.probe = options.probe;
     this.store = new FileStore(options.db);
     this.uploads = new UploadSessions({
       store: this.store,
@@ -211,18 +213,28 @@ export class FileService {
 
   /**
    * What a request's `fileData.fileUri` refers to, for the caller: 403 when missing,
-   * expired or not theirs; 400 while it is not ACTIVE.
+   * expired or not theirs; 400 while it is not ACTIVE. Text files are decoded again from
+   * disk (their text is not kept in the database).
    */
-  resolveFileForCaller(fileUri: string, caller: Caller): ResolvedFile {
+  async resolveFileForCaller(fileUri: string, caller: Caller, signal?: AbortSignal): Promise<ResolvedFile> {
     const file = this.requireFile(fileUri, caller);
     if (file.state !== "ACTIVE") {
       throw new ApiError(400, "FAILED_PRECONDITION", `The File ${file.id} is not in an ACTIVE state and usage is not allowed.`);
     }
+    const filePath = this.uploads.filePath(file.id);
+    let probed = file.probe as ProbedMedia;
+    if (probed.kind === "text") {
+      try {
+        probed = await this.probe(filePath, file.mimeType, signal);
+      } catch {
+        throw fileDenied(file.id);
+      }
+    }
     return {
       mimeType: file.mimeType,
       ...(file.displayName ? { displayName: file.displayName } : {}),
-      probed: file.probe as ProbedMedia,
-      path: this.uploads.filePath(file.id),
+      probed,
+      path: filePath,
       sizeBytes: file.sizeBytes,
     };
   }

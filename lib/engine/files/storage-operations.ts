@@ -19,7 +19,7 @@ import type { UploadState } from "./upload-sessions";
 export type RequestTokenCounter = (
   traits: ModelTraits,
   input: CountableInput,
-  options: { resolveFile: (fileUri: string) => ResolvedFile; signal?: AbortSignal },
+  options: { resolveFile: (fileUri: string) => Promise<ResolvedFile>; signal?: AbortSignal },
 ) => Promise<CountTokensResponse>;
 
 export interface StorageOptions {
@@ -58,7 +58,7 @@ export interface Storage {
   caches: CacheService;
   operations: StorageBackendOperations;
   /** `fileData.fileUri` → what generation needs; 403 missing/expired/not yours, 400 not ACTIVE. */
-  resolveFileForCaller(fileUri: string, caller: Caller): ResolvedFile;
+  resolveFileForCaller(fileUri: string, caller: Caller, signal?: AbortSignal): Promise<ResolvedFile>;
   /** Merges `request.cachedContent` into the request (see CacheService). */
   resolveCachedContentForRequest(request: GenerateContentRequest, traits: ModelTraits, caller: Caller): CacheMerge;
   /** countTokens of a generate request, the named cache included. */
@@ -90,12 +90,13 @@ export function createStorage(options: StorageOptions): Storage {
     maxFileBytes: options.maxFileBytes,
     onError: options.onError,
   });
-  const resolveFileForCaller = (fileUri: string, caller: Caller): ResolvedFile => files.resolveFileForCaller(fileUri, caller);
+  const resolveFileForCaller = (fileUri: string, caller: Caller, signal?: AbortSignal): Promise<ResolvedFile> =>
+    files.resolveFileForCaller(fileUri, caller, signal);
   const caches = new CacheService({
     db: options.db,
     now: options.now,
     countTokens: (traits, input, caller, signal) =>
-      options.countTokens(traits, input, { resolveFile: (fileUri) => resolveFileForCaller(fileUri, caller), signal }),
+      options.countTokens(traits, input, { resolveFile: (fileUri) => resolveFileForCaller(fileUri, caller, signal), signal }),
   });
 
   const report = (message: string) => (error: unknown) => options.onError?.(message, error);
@@ -175,7 +176,7 @@ export function createStorage(options: StorageOptions): Storage {
     resolveFileForCaller,
     resolveCachedContentForRequest: (request, traits, caller) => caches.resolveCachedContentForRequest(request, traits, caller),
     async countTokensWithCache(request, traits, context) {
-      const resolveFile = (fileUri: string) => resolveFileForCaller(fileUri, context.caller);
+      const resolveFile = (fileUri: string) => resolveFileForCaller(fileUri, context.caller, context.signal);
       const merge = caches.resolveCachedContentForRequest(request, traits, context.caller);
       const mediaResolution = request.generationConfig?.mediaResolution;
       if (merge.cachedContentTokenCount === undefined) {
