@@ -28,6 +28,8 @@ export interface ChatState {
   drafts: Record<string, string>;
   /** Settings edited in this browser, by conversation id (or NEW_CHAT_KEY). */
   settingsDrafts: Record<string, ConversationSettings>;
+  /** Settings text that does not parse yet (a schema being typed), by conversation key then field. */
+  formErrors: Record<string, Record<string, string>>;
   sidebarOpen: boolean;
   settingsOpen: boolean;
   /** A message for the person outside any one answer (settings to fix, a save that failed). */
@@ -43,6 +45,7 @@ export interface ChatActions {
   setDraft(key: string, text: string): void;
   setSettingsDraft(key: string, settings: ConversationSettings): void;
   moveSettingsDraft(fromKey: string, toKey: string): void;
+  setFormError(key: string, field: string, error: string | null): void;
   setSidebarOpen(open: boolean): void;
   setSettingsOpen(open: boolean): void;
   setNotice(notice: ChatNotice | null): void;
@@ -62,6 +65,7 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
     inflight: null,
     drafts: {},
     settingsDrafts: {},
+    formErrors: {},
     sidebarOpen: false,
     settingsOpen: false,
     notice: null,
@@ -72,10 +76,17 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
       set((state) => {
         const { [fromKey]: moved, ...rest } = state.settingsDrafts;
         const { [fromKey]: draft, ...drafts } = state.drafts;
+        const { [fromKey]: errors, ...formErrors } = state.formErrors;
         return {
           settingsDrafts: moved ? { ...rest, [toKey]: moved } : rest,
           drafts: draft !== undefined ? { ...drafts, [toKey]: draft } : drafts,
+          formErrors: errors ? { ...formErrors, [toKey]: errors } : formErrors,
         };
+      }),
+    setFormError: (key, field, error) =>
+      set((state) => {
+        const { [field]: _previous, ...others } = state.formErrors[key] ?? {};
+        return { formErrors: { ...state.formErrors, [key]: error === null ? others : { ...others, [field]: error } } };
       }),
     setSidebarOpen: (open) => set({ sidebarOpen: open }),
     setSettingsOpen: (open) => set({ settingsOpen: open }),

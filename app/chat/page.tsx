@@ -1,0 +1,5 @@
+import { ChatView } from "@/components/chat/chat-view";
+
+export default function NewChatPage() {
+  return <ChatView conversationId={null} />;
+}

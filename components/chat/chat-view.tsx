@@ -1,0 +1,143 @@
+"use client";
+
+import Link from "next/link";
+import { useEffect, useRef } from "react";
+import { SettingsPanel } from "@/components/settings/settings-panel";
+import { violationCount } from "@/components/settings/settings-model";
+import { Button } from "@/components/ui/button";
+import { useChatActions } from "@/lib/hooks/use-chat-actions";
+import { useConversationSettings } from "@/lib/hooks/use-conversation-settings";
+import { useConversation } from "@/lib/hooks/use-conversations";
+import { useSession } from "@/lib/hooks/use-session";
+import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
+import { Composer, type ComposerHandle } from "./composer";
+import { MessageList, useStickToBottom } from "./message-list";
+
+function StreamStatus({ conversationId }: { conversationId: string | null }) {
+  const streaming = useChatStore((state) => state.inflight !== null && state.inflight.conversationId === conversationId);
+  return (
+    <p role="status" className="sr-only">
+      {streaming ? "Generating an answer. Press Escape to stop." : ""}
+    </p>
+  );
+}
+
+/** One conversation (or a new one): messages, composer, settings; Escape stops the answer. */
+export function ChatView({ conversationId }: { conversationId: string | null }) {
+  const conversation = useConversation(conversationId);
+  const settingsState = useConversationSettings(conversationId);
+  const actions = useChatActions();
+  const session = useSession();
+  const streaming = useChatStore((state) => state.inflight !== null);
+  const settingsOpen = useChatStore((state) => state.settingsOpen);
+  const setSettingsOpen = useChatStore((state) => state.setSettingsOpen);
+  const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
+  const notice = useChatStore((state) => state.notice);
+  const setNotice = useChatStore((state) => state.setNotice);
+  const composer = useRef<ComposerHandle>(null);
+  const scroller = useStickToBottom<HTMLDivElement>();
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  const problems = violationCount(settingsState.violations);
+
+  useEffect(() => {
+    composer.current?.focus();
+  }, [conversationId]);
+
+  useEffect(() => {
+    if (!streaming) return;
+    function onKeyDown(event: KeyboardEvent) {
+      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+      event.preventDefault();
+      actions.stop();
+      composer.current?.focus();
+    }
+    window.addEventListener("keydown", onKeyDown);
+    return () => window.removeEventListener("keydown", onKeyDown);
+  }, [streaming, actions]);
+
+  useEffect(() => {
+    if (problems === 0 && notice?.text.startsWith("Fix")) setNotice(null);
+  }, [problems, notice, setNotice]);
+
+  function send(text: string) {
+    if (problems > 0) {
+      setNotice({ kind: "error", text: `Fix ${problems === 1 ? "the setting" : `the ${problems} settings`} marked in the settings panel before sending.` });
+      setSettingsOpen(true);
+      return;
+    }
+    setNotice(null);
+    void actions.send(conversationId, [{ text }]);
+  }
+
+  function closeSettings() {
+    setSettingsOpen(false);
+    requestAnimationFrame(() => settingsButton.current?.focus());
+  }
+
+  const notFound = conversation.isError && (conversation.error as { httpStatus?: number }).httpStatus === 404;
+  const title = conversationId === null ? "New chat" : (conversation.data?.title ?? "Chat");
+
+  return (
+    <div className="flex min-h-0 min-w-0 flex-1">
+      <section aria-labelledby="chat-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
+        <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
+          <Button size="sm" className="md:hidden" onClick={() => setSidebarOpen(true)} aria-label="Show conversations">
+            ☰
+          </Button>
+          <h1 id="chat-title" className="min-w-0 flex-1 truncate text-base font-semibold">
+            {title}
+          </h1>
+          <Button ref={settingsButton} size="sm" onClick={() => setSettingsOpen(!settingsOpen)} aria-expanded={settingsOpen} aria-controls="chat-settings">
+            Settings{problems > 0 ? ` (${problems} to fix)` : ""}
+          </Button>
+        </div>
+        <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto">
+          <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-4">
+            {notFound ? (
+              <p role="alert" className="text-sm">
+                This conversation does not exist (or was deleted). <Link href="/chat" className="underline">Start a new chat</Link>.
+              </p>
+            ) : conversation.isError ? (
+              <div role="alert" className="text-sm text-red-700 dark:text-red-400">
+                Could not load the conversation: {conversation.error.message}{" "}
+                <Button size="sm" onClick={() => void conversation.refetch()}>
+                  Retry
+                </Button>
+              </div>
+            ) : conversationId !== null && !conversation.data ? (
+              <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+                Loading the conversation…
+              </p>
+            ) : conversationId === null ? (
+              <p className="py-8 text-center text-sm text-zinc-600 dark:text-zinc-400">Send a message to start a conversation. It is saved on this studio&apos;s server.</p>
+            ) : (
+              <MessageList conversationId={conversationId} messages={conversation.data?.messages ?? []} />
+            )}
+          </div>
+        </div>
+        <div className="mx-auto w-full max-w-3xl px-3 pb-3">
+          {notice && (
+            <div role="alert" className={`mb-2 flex items-start gap-2 rounded-md px-3 py-2 text-sm ${notice.kind === "error" ? "bg-red-50 text-red-900 dark:bg-red-950/50 dark:text-red-200" : "bg-zinc-100 dark:bg-zinc-900"}`}>
+              <span className="flex-1">{notice.text}</span>
+              <button type="button" className="text-xs underline" onClick={() => setNotice(null)}>
+                Dismiss
+              </button>
+            </div>
+          )}
+          <StreamStatus conversationId={conversationId} />
+          <Composer ref={composer} draftKey={conversationId ?? NEW_CHAT_KEY} streaming={streaming} onSend={send} onStop={() => { actions.stop(); composer.current?.focus(); }} />
+          {session.data?.mode === "local" && (
+            <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="local-engine-note">
+              Answers come from the local engine: a small offline statistical model, an honest stand-in for testing clients, not a real assistant.
+            </p>
+          )}
+        </div>
+      </section>
+      {settingsOpen && (
+        <aside id="chat-settings" aria-label="Settings panel" className="fixed inset-0 top-[45px] z-30 overflow-y-auto bg-white md:static md:w-96 md:shrink-0 md:border-l md:border-zinc-200 dark:bg-zinc-950 md:dark:border-zinc-800">
+          <SettingsPanel state={settingsState} onClose={closeSettings} />
+        </aside>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+
+import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent } from "react";
+import { Button } from "@/components/ui/button";
+import { useChatStore } from "@/lib/stores/chat-store";
+
+export interface ComposerProps {
+  draftKey: string;
+  streaming: boolean;
+  onSend(text: string): void;
+  onStop(): void;
+}
+
+export interface ComposerHandle {
+  focus(): void;
+}
+
+/**
+ * The prompt box: Enter sends, Shift+Enter starts a new line, Escape stops a running answer.
+ * The toolbar row is where attachments (files, issue 7) will sit.
+ */
+export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer({ draftKey, streaming, onSend, onStop }, handle) {
+  const text = useChatStore((state) => state.drafts[draftKey] ?? "");
+  const setDraft = useChatStore((state) => state.setDraft);
+  const input = useRef<HTMLTextAreaElement>(null);
+  useImperativeHandle(handle, () => ({ focus: () => input.current?.focus() }), []);
+
+  function send() {
+    if (streaming || text.trim() === "") return;
+    onSend(text);
+  }
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      send();
+    }
+  }
+  return (
+    <form
+      aria-label="Send a message"
+      className="flex flex-col gap-2 rounded-xl border border-zinc-300 bg-white p-2 focus-within:border-zinc-500 dark:border-zinc-700 dark:bg-zinc-900"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <label htmlFor="chat-prompt" className="sr-only">
+        Message
+      </label>
+      <textarea
+        id="chat-prompt"
+        ref={input}
+        value={text}
+        onChange={(event) => setDraft(draftKey, event.target.value)}
+        onKeyDown={onKeyDown}
+        rows={Math.min(8, Math.max(2, text.split("\n").length))}
+        placeholder="Ask something… (Enter to send, Shift+Enter for a new line)"
+        className="w-full resize-none bg-transparent px-2 py-1 text-sm outline-none"
+        aria-keyshortcuts="Enter"
+      />
+      <div className="flex items-center justify-end gap-2">
+        {streaming ? (
+          <Button variant="secondary" onClick={onStop} aria-keyshortcuts="Escape">
+            Stop
+          </Button>
+        ) : (
+          <Button variant="primary" type="submit" disabled={text.trim() === ""}>
+            Send
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+});

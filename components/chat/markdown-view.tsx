@@ -1,0 +1,103 @@
+"use client";
+
+import { memo, useMemo, type ComponentPropsWithoutRef, type ReactNode } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { CopyButton } from "@/components/ui/copy-button";
+import { highlightCode } from "./highlight";
+import { splitMarkdownBlocks } from "./markdown-blocks";
+import "./code-theme.css";
+
+function CodeBlock({ code, language }: { code: string; language?: string }) {
+  const html = useMemo(() => highlightCode(code, language), [code, language]);
+  return (
+    <figure className="chat-code my-2 overflow-hidden rounded-md border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
+      <figcaption className="flex items-center justify-between border-b border-zinc-200 px-2 py-0.5 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
+        <span>{language || "text"}</span>
+        <CopyButton text={code} label={`Copy ${language || "code"}`} />
+      </figcaption>
+      <pre className="overflow-x-auto p-3 text-[13px] leading-5" tabIndex={0}>
+        <code className="font-mono" dangerouslySetInnerHTML={{ __html: html }} />
+      </pre>
+    </figure>
+  );
+}
+
+function textOf(children: ReactNode): string {
+  if (typeof children === "string") return children;
+  if (Array.isArray(children)) return children.map(textOf).join("");
+  return "";
+}
+
+const COMPONENTS: Components = {
+  pre: ({ children }) => <>{children}</>,
+  code: ({ className, children, ...props }: ComponentPropsWithoutRef<"code"> & { node?: unknown }) => {
+    const language = /language-([\w+#-]+)/.exec(className ?? "")?.[1];
+    const text = textOf(children);
+    const block = language !== undefined || text.includes("\n");
+    if (!block) {
+      const { node: _node, ...rest } = props;
+      return (
+        <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-zinc-800" {...rest}>
+          {children}
+        </code>
+      );
+    }
+    return <CodeBlock code={text.replace(/\n$/, "")} language={language} />;
+  },
+  a: ({ href, children }) => (
+    <a href={href} target="_blank" rel="noreferrer noopener" className="text-blue-700 underline dark:text-blue-400">
+      {children}
+    </a>
+  ),
+  table: ({ children }) => (
+    <div className="my-2 overflow-x-auto">
+      <table className="border-collapse text-sm">{children}</table>
+    </div>
+  ),
+  th: ({ children, style }) => (
+    <th style={style} className="border border-zinc-300 bg-zinc-100 px-2 py-1 text-left font-medium dark:border-zinc-700 dark:bg-zinc-800">
+      {children}
+    </th>
+  ),
+  td: ({ children, style }) => (
+    <td style={style} className="border border-zinc-300 px-2 py-1 dark:border-zinc-700">
+      {children}
+    </td>
+  ),
+  ul: ({ children }) => <ul className="my-1 list-disc pl-6">{children}</ul>,
+  ol: ({ children, start }) => (
+    <ol start={start} className="my-1 list-decimal pl-6">
+      {children}
+    </ol>
+  ),
+  p: ({ children }) => <p className="my-1.5 whitespace-pre-wrap break-words">{children}</p>,
+  // Answer headings sit below the page's own (h1 page, h2 conversation).
+  h1: ({ children }) => <h3 className="mt-3 mb-1 text-lg font-semibold">{children}</h3>,
+  h2: ({ children }) => <h4 className="mt-3 mb-1 text-base font-semibold">{children}</h4>,
+  h3: ({ children }) => <h5 className="mt-2 mb-1 font-semibold">{children}</h5>,
+  blockquote: ({ children }) => <blockquote className="my-2 border-l-4 border-zinc-300 pl-3 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">{children}</blockquote>,
+};
+
+const REMARK_PLUGINS = [remarkGfm];
+
+/** One block, parsed once per distinct text: blocks before the growing tail are never re-parsed. */
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
+      {text}
+    </ReactMarkdown>
+  );
+});
+
+/** Markdown with GFM (tables, task lists, strikethrough), highlighted code with copy buttons. */
+export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+  return (
+    <div className="text-sm leading-6">
+      {blocks.map((block, index) => (
+        <MarkdownBlock key={index} text={block} />
+      ))}
+    </div>
+  );
+});

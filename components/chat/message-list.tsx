@@ -1,0 +1,51 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import type { StoredMessage } from "@/app/api/conversations/schema";
+import { useChatStore } from "@/lib/stores/chat-store";
+import { MessageSlot } from "./message-view";
+
+/**
+ * The conversation's rows. It re-renders when a message is added or removed, never per
+ * token: the in-flight answer is one more row that reads the stream itself.
+ */
+export function MessageList({ conversationId, messages }: { conversationId: string; messages: readonly StoredMessage[] }) {
+  const inflightId = useChatStore((state) => (state.inflight?.conversationId === conversationId ? state.inflight.messageId : null));
+  const pendingSlot = inflightId !== null && !messages.some((message) => message.id === inflightId);
+  const lastId = pendingSlot ? inflightId : messages[messages.length - 1]?.id;
+  return (
+    <div className="flex flex-col gap-6">
+      {messages.map((message) => (
+        <MessageSlot key={message.id} id={message.id} conversationId={conversationId} message={message} isLast={message.id === lastId} />
+      ))}
+      {pendingSlot && <MessageSlot key={inflightId} id={inflightId} conversationId={conversationId} isLast />}
+    </div>
+  );
+}
+
+/**
+ * Keeps a scroll container pinned to the bottom while its content grows, unless the person
+ * scrolled up to read; one ResizeObserver, no work per token in React.
+ */
+export function useStickToBottom<Element extends HTMLElement>() {
+  const container = useRef<Element>(null);
+  useEffect(() => {
+    const element = container.current;
+    const content = element?.firstElementChild;
+    if (!element || !content) return;
+    let pinned = true;
+    const onScroll = () => {
+      pinned = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+    };
+    const observer = new ResizeObserver(() => {
+      if (pinned) element.scrollTop = element.scrollHeight;
+    });
+    element.addEventListener("scroll", onScroll, { passive: true });
+    observer.observe(content);
+    return () => {
+      element.removeEventListener("scroll", onScroll);
+      observer.disconnect();
+    };
+  }, []);
+  return container;
+}

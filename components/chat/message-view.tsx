@@ -1,0 +1,242 @@
+"use client";
+
+import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
+import type { StoredMessage } from "@/app/api/conversations/schema";
+import { BlockedCard } from "@/components/safety/blocked-card";
+import { SafetyRatings } from "@/components/safety/safety-ratings";
+import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
+import { inputClassName } from "@/components/ui/field";
+import { useChatActions } from "@/lib/hooks/use-chat-actions";
+import { useModels } from "@/lib/hooks/use-models";
+import { candidateText } from "@/lib/stores/accumulate-response";
+import { useChatStore, type InflightAnswer } from "@/lib/stores/chat-store";
+import { answerMessage } from "./chat-request";
+import { PartsView } from "./message-parts";
+import { UsageLine } from "./usage-line";
+
+function userText(message: StoredMessage): string {
+  return message.content.parts.map((part) => part.text ?? "").join("");
+}
+
+const UserMessage = memo(function UserMessage({ message, conversationId, busy }: { message: StoredMessage; conversationId: string; busy: boolean }) {
+  const actions = useChatActions();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(() => userText(message));
+  const editor = useRef<HTMLTextAreaElement>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (editing) editor.current?.focus();
+  }, [editing]);
+  function cancel() {
+    setEditing(false);
+    setText(userText(message));
+    requestAnimationFrame(() => editButton.current?.focus());
+  }
+  function save() {
+    if (text.trim() === "") return;
+    setEditing(false);
+    void actions.edit(conversationId, message.id, text);
+  }
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      save();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      cancel();
+    }
+  }
+  const hasText = message.content.parts.some((part) => part.text !== undefined);
+  return (
+    <article aria-label="Your message" className="group flex flex-col items-end gap-1">
+      {editing ? (
+        <div className="flex w-full max-w-[85%] flex-col gap-2">
+          <label className="sr-only" htmlFor={`edit-${message.id}`}>
+            Edit your message
+          </label>
+          <textarea id={`edit-${message.id}`} ref={editor} value={text} onChange={(event) => setText(event.target.value)} onKeyDown={onKeyDown} rows={Math.min(10, Math.max(2, text.split("\n").length))} className={inputClassName} />
+          <div className="flex justify-end gap-2">
+            <Button size="sm" onClick={cancel}>
+              Cancel
+            </Button>
+            <Button size="sm" variant="primary" onClick={save} disabled={text.trim() === "" || busy}>
+              Save and send
+            </Button>
+          </div>
+        </div>
+      ) : (
+        <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2 text-sm whitespace-pre-wrap break-words dark:bg-zinc-800">
+          {message.content.parts.map((part, index) =>
+            part.text !== undefined ? (
+              <span key={index} data-user-text="">
+                {part.text}
+              </span>
+            ) : part.functionResponse ? (
+              <span key={index} className="block font-mono text-xs">
+                Function response {part.functionResponse.name}: {JSON.stringify(part.functionResponse.response)}
+              </span>
+            ) : (
+              <span key={index} className="block text-xs text-zinc-600 dark:text-zinc-400">
+                [{Object.keys(part)[0]}]
+              </span>
+            ),
+          )}
+        </div>
+      )}
+      {!editing && (
+        <div className="flex gap-1">
+          <CopyButton text={() => userText(message)} label="Copy your message" />
+          {hasText && (
+            <Button ref={editButton} size="sm" variant="ghost" onClick={() => setEditing(true)} disabled={busy} aria-label="Edit message">
+              Edit
+            </Button>
+          )}
+        </div>
+      )}
+    </article>
+  );
+});
+
+const FINISH_REASON_TEXT: Record<string, string> = {
+  MAX_TOKENS: "Stopped at the output token limit (MAX_TOKENS)",
+  SAFETY: "Stopped for safety (SAFETY)",
+  RECITATION: "Stopped for recitation (RECITATION)",
+  LANGUAGE: "Unsupported language (LANGUAGE)",
+  BLOCKLIST: "Blocked by a term list (BLOCKLIST)",
+  PROHIBITED_CONTENT: "Prohibited content (PROHIBITED_CONTENT)",
+  SPII: "Sensitive personal information (SPII)",
+  MALFORMED_FUNCTION_CALL: "Malformed function call (MALFORMED_FUNCTION_CALL)",
+  OTHER: "Stopped for another reason (OTHER)",
+};
+
+interface ModelMessageProps {
+  message: StoredMessage;
+  conversationId: string;
+  streaming: boolean;
+  isLast: boolean;
+  busy: boolean;
+}
+
+const ModelMessage = memo(function ModelMessage({ message, conversationId, streaming, isLast, busy }: ModelMessageProps) {
+  const actions = useChatActions();
+  const models = useModels();
+  const traits = models.data?.find((choice) => choice.model.name === message.settings?.model)?.traits;
+  const candidates = message.candidates ?? [];
+  const selected = Math.min(message.selectedCandidate ?? 0, Math.max(0, candidates.length - 1));
+  const candidate = candidates[selected];
+  const parts = candidate?.content?.parts ?? (candidates.length === 0 ? message.content.parts : []);
+  const json = message.settings?.generationConfig.responseMimeType === "application/json";
+  const promptBlocked = message.promptFeedback?.blockReason;
+  const candidateBlocked =
+    candidate && !streaming && parts.length === 0 && (candidate.finishReason === "SAFETY" || candidate.safetyRatings?.some((rating) => rating.blocked));
+  const finishReason = candidate?.finishReason;
+  const canAct = !busy && !streaming;
+  const adjust = canAct && isLast ? (category: string, threshold: Parameters<typeof actions.adjustAndRetry>[3]) => void actions.adjustAndRetry(conversationId, message.id, category, threshold) : undefined;
+  const empty = !streaming && !promptBlocked && !candidateBlocked && !message.error && parts.length === 0;
+
+  return (
+    <article aria-label="Answer" aria-busy={streaming} className="flex flex-col gap-1" data-streaming={streaming ? "true" : undefined}>
+      {candidates.length > 1 && (
+        <div role="tablist" aria-label="Candidates" className="flex gap-1">
+          {candidates.map((_candidate, index) => (
+            <button
+              key={index}
+              type="button"
+              role="tab"
+              aria-selected={index === selected}
+              disabled={streaming}
+              onClick={() => actions.chooseCandidate(conversationId, message.id, index)}
+              className={`rounded-md px-2 py-0.5 text-xs ${index === selected ? "bg-zinc-900 text-white dark:bg-zinc-100 dark:text-zinc-900" : "border border-zinc-300 dark:border-zinc-700"}`}
+            >
+              Candidate {index + 1}
+            </button>
+          ))}
+        </div>
+      )}
+      {promptBlocked && (
+        <BlockedCard subject="prompt" reason={promptBlocked} ratings={message.promptFeedback?.safetyRatings} settings={message.settings} traits={traits} onAdjust={adjust} />
+      )}
+      <div role={candidates.length > 1 ? "tabpanel" : undefined} aria-label={candidates.length > 1 ? `Candidate ${selected + 1}` : undefined} data-answer-text="">
+        <PartsView
+          parts={parts}
+          streaming={streaming}
+          json={json}
+          onFunctionResponse={
+            canAct && isLast ? (call, response) => void actions.send(conversationId, [{ functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } }]) : undefined
+          }
+        />
+        {streaming && parts.length === 0 && !promptBlocked && <p className="text-sm text-zinc-500 dark:text-zinc-400">Waiting for the first tokens…</p>}
+      </div>
+      {candidateBlocked && (
+        <BlockedCard subject="answer" reason={candidate.finishReason ?? "SAFETY"} ratings={candidate.safetyRatings} settings={message.settings} traits={traits} onAdjust={adjust} />
+      )}
+      {empty && <p className="text-sm text-zinc-600 dark:text-zinc-400">The model returned no content{finishReason ? ` (${finishReason})` : ""}.</p>}
+      {message.stopped && (
+        <p className="text-xs font-medium text-amber-800 dark:text-amber-300" data-message-status="stopped">
+          Stopped — the answer above is partial.
+        </p>
+      )}
+      {finishReason && finishReason !== "STOP" && !candidateBlocked && (
+        <p className="text-xs font-medium text-amber-800 dark:text-amber-300" data-finish-reason={finishReason}>
+          {FINISH_REASON_TEXT[finishReason] ?? finishReason}
+        </p>
+      )}
+      {message.error && (
+        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100">
+          <p className="font-semibold">
+            Error {message.error.code || ""} {message.error.status}
+          </p>
+          <p className="whitespace-pre-wrap">{message.error.message}</p>
+          {isLast && (
+            <Button size="sm" className="mt-2" onClick={() => void actions.regenerate(conversationId, message.id)} disabled={!canAct}>
+              Retry
+            </Button>
+          )}
+        </div>
+      )}
+      {!streaming && (
+        <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+          <UsageLine usage={message.usageMetadata} />
+          {promptBlocked ? null : <SafetyRatings ratings={message.promptFeedback?.safetyRatings} subject="Prompt" />}
+          <SafetyRatings ratings={candidate?.safetyRatings} subject={candidates.length > 1 ? `Candidate ${selected + 1}` : "Answer"} />
+          <div className="ml-auto flex gap-1">
+            <CopyButton text={() => candidateText(candidate) || parts.map((part) => part.text ?? "").join("")} label="Copy answer" />
+            {isLast && (
+              <Button size="sm" variant="ghost" onClick={() => void actions.regenerate(conversationId, message.id)} disabled={!canAct}>
+                Regenerate
+              </Button>
+            )}
+          </div>
+        </div>
+      )}
+    </article>
+  );
+});
+
+function liveMessage(inflight: InflightAnswer): StoredMessage {
+  return answerMessage(inflight.messageId, inflight, inflight.settings, {});
+}
+
+export interface MessageSlotProps {
+  id: string;
+  conversationId: string;
+  /** The saved message; absent while its answer is still streaming. */
+  message?: StoredMessage;
+  isLast: boolean;
+}
+
+/**
+ * One row of the conversation. Only the row whose id is the in-flight answer subscribes to
+ * the stream (other rows' selector yields null every time, so they never re-render); when
+ * the answer is saved the same row shows the saved message with identical markdown blocks.
+ */
+export const MessageSlot = memo(function MessageSlot({ id, conversationId, message, isLast }: MessageSlotProps) {
+  const inflight = useChatStore((state) => (state.inflight?.messageId === id ? state.inflight : null));
+  const busy = useChatStore((state) => state.inflight !== null);
+  const shown = inflight ? liveMessage(inflight) : message;
+  if (!shown) return null;
+  if (shown.role === "user") return <UserMessage message={shown} conversationId={conversationId} busy={busy} />;
+  return <ModelMessage message={shown} conversationId={conversationId} streaming={inflight !== null} isLast={isLast} busy={busy} />;
+});

@@ -1,0 +1,56 @@
+"use client";
+
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { Button } from "./button";
+
+export interface ConfirmDialogProps {
+  open: boolean;
+  title: string;
+  children?: ReactNode;
+  confirmLabel: string;
+  onConfirm(): void;
+  onCancel(): void;
+}
+
+/**
+ * A modal confirmation on the native <dialog>: focus moves into it and returns on close,
+ * Escape cancels, the rest of the page is inert while it is open.
+ */
+export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onCancel();
+      }}
+      className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    >
+      {open && (
+        <div className="flex flex-col gap-3 p-4">
+          <h2 id={titleId} className="text-base font-semibold">
+            {title}
+          </h2>
+          {children && <div className="text-sm text-zinc-600 dark:text-zinc-400">{children}</div>}
+          <div className="flex justify-end gap-2">
+            <Button onClick={onCancel} autoFocus>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={onConfirm}>
+              {confirmLabel}
+            </Button>
+          </div>
+        </div>
+      )}
+    </dialog>
+  );
+}

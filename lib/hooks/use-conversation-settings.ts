@@ -1,0 +1,46 @@
+"use client";
+
+import { useMemo } from "react";
+import type { ConversationSettings } from "@/app/api/conversations/schema";
+import { defaultSettings, validateSettings, type SettingsViolations } from "@/components/settings/settings-model";
+import type { ModelTraits } from "@/lib/gemini/model-traits";
+import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
+import { useChatActions } from "./use-chat-actions";
+import { useConversation } from "./use-conversations";
+import { useModels, type ModelChoice } from "./use-models";
+
+export interface ConversationSettingsState {
+  key: string;
+  settings: ConversationSettings;
+  models: ModelChoice[] | undefined;
+  traits: ModelTraits | undefined;
+  /** The server's rules broken by these settings, plus text that does not parse, by field. */
+  violations: SettingsViolations;
+  update(settings: ConversationSettings): void;
+}
+
+/** The settings in force for a conversation (draft, else saved, else defaults) and their validation. */
+export function useConversationSettings(conversationId: string | null): ConversationSettingsState {
+  const key = conversationId ?? NEW_CHAT_KEY;
+  const draft = useChatStore((state) => state.settingsDrafts[key]);
+  const formErrors = useChatStore((state) => state.formErrors[key]);
+  const conversation = useConversation(conversationId);
+  const models = useModels();
+  const actions = useChatActions();
+  const settings = useMemo(() => draft ?? conversation.data?.settings ?? defaultSettings(), [draft, conversation.data?.settings]);
+  const traits = models.data?.find((choice) => choice.model.name === settings.model)?.traits;
+  const violations = useMemo(() => {
+    const grouped = validateSettings(settings, traits);
+    for (const [field, error] of Object.entries(formErrors ?? {})) (grouped[field] ??= []).push(error);
+    if (models.data && !traits) (grouped.model ??= []).push(`${settings.model} is not in the model list.`);
+    return grouped;
+  }, [settings, traits, formErrors, models.data]);
+  return {
+    key,
+    settings,
+    models: models.data,
+    traits,
+    violations,
+    update: (next) => actions.saveSettings(conversationId, next),
+  };
+}
