@@ -1,6 +1,7 @@
 import "server-only";
 import type { Backend } from "@/lib/gemini/backend";
 import { createLocalBackend } from "@/lib/engine/local-backend";
+import { createUpstreamBackend } from "./upstream/upstream-backend";
 import { database } from "./database";
 import { serverEnv } from "./env";
 import { logger } from "./logger";
@@ -11,8 +12,9 @@ const holder = globalThis as typeof globalThis & { genstudioBackend?: Backend };
 export function backend(): Backend {
   if (!holder.genstudioBackend) {
     const env = serverEnv();
-    if (env.mode === "upstream") {
-      throw new Error("Upstream mode is not available in this build yet.");
+    if (env.mode === "upstream" && env.upstream) {
+      holder.genstudioBackend = createUpstreamBackend({ settings: env.upstream, db: database() });
+      return holder.genstudioBackend;
     }
     holder.genstudioBackend = createLocalBackend({ db: database(), dataDir: env.dataDir, fileQuotaBytes: env.fileQuotaBytes, onError: (message, error) => logger.error(message, error) });
   }

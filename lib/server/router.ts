@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, Caller } from "@/lib/gemini/backend";
 import { authenticate } from "./auth";
 import { backend } from "./backend";
+import { admitRequest, isStreamOperation, releaseWhenDone } from "./limits";
 import { errorResponse } from "./responses";
 import { countTokensHandler } from "./handlers/count-tokens";
 import { getModelHandler, listModelsHandler } from "./handlers/models";
@@ -108,14 +109,24 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       });
     }
     const caller = (found.route.authenticate ?? authenticate)(request);
-    return await found.route.handler({
-      request,
-      url,
-      params: found.params,
-      caller,
-      backend: backend(),
-      signal: request.signal,
-    });
+    // Chunks of an upload session belong to the upload its start already counted.
+    const uploadSession = routes === UPLOAD_ROUTES && url.searchParams.has("upload_id");
+    const release = uploadSession ? null : admitRequest(caller, isStreamOperation(rest));
+    let response: Response;
+    try {
+      response = await found.route.handler({
+        request,
+        url,
+        params: found.params,
+        caller,
+        backend: backend(),
+        signal: request.signal,
+      });
+    } catch (error) {
+      release?.();
+      throw error;
+    }
+    return release ? releaseWhenDone(response, release, request.signal) : response;
   } catch (error) {
     return errorResponse(error);
   }
