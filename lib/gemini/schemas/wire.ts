@@ -225,11 +225,26 @@ export function wireEmpty(typeName: string) {
   return wireObject(typeName, {}).transform((): Record<string, never> => ({}));
 }
 
-/** A map field (`map<string, V>`): keys are the caller's own and never renamed. */
+/**
+ * A map field (`map<string, V>`): keys are the caller's own and never renamed. Built by hand
+ * rather than with z.record, which drops a key named `__proto__`; here every key survives
+ * as an own property.
+ */
 export function wireMap<Value extends z.ZodType>(value: Value) {
-  return z.preprocess((input, context) => {
+  return z.transform((input: unknown, context): Record<string, z.output<Value>> => {
     if (input === undefined) return report(context, { wire: "required" });
     if (!isPlainObject(input)) return invalid(context, "map", input);
-    return input;
-  }, z.record(z.string(), value));
+    const output: Record<string, z.output<Value>> = {};
+    for (const [key, child] of Object.entries(input)) {
+      const result = value.safeParse(child);
+      if (!result.success) {
+        for (const issue of result.error.issues) {
+          context.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<IssueContext["addIssue"]>[0]);
+        }
+        continue;
+      }
+      Object.defineProperty(output, key, { value: result.data, enumerable: true, writable: true, configurable: true });
+    }
+    return output;
+  });
 }
