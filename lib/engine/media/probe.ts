@@ -6,6 +6,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import { imageSize } from "image-size";
+import { readMovieFacts } from "./iso-bmff";
 
 export type MediaKind = "image" | "audio" | "video" | "document" | "text";
 
@@ -151,6 +152,15 @@ async function probeTimed(
   mimeType: string,
   kind: "audio" | "video",
 ): Promise<Pick<ProbedMedia, "durationSeconds" | "hasAudio">> {
+  // MP4/MOV first: music-metadata takes their duration only from an audio track.
+  let movie;
+  try {
+    movie = await readMovieFacts(input);
+  } catch {
+    movie = undefined;
+  }
+  if (movie) return kind === "video" ? { durationSeconds: movie.durationSeconds, hasAudio: movie.hasAudio } : { durationSeconds: movie.durationSeconds };
+
   const { parseBuffer, parseFile } = await import("music-metadata");
   const options = { duration: true, skipCovers: true };
   let metadata;
@@ -167,9 +177,12 @@ async function probeTimed(
     throw new MediaProbeError("corrupt", `Could not determine the duration of the ${mimeType} ${kind}.`);
   }
   const result: Pick<ProbedMedia, "durationSeconds" | "hasAudio"> = { durationSeconds: duration };
-  if (kind === "video" && metadata.format.trackInfo?.length) {
-    // Matroska track type 2 is audio; MP4 tracks carry an `audio` block.
-    result.hasAudio = metadata.format.trackInfo.some((track) => track.audio !== undefined || (track.type as number | undefined) === 2);
+  if (kind === "video") {
+    const tracks = metadata.format.trackInfo ?? [];
+    // Matroska track type 2 is audio; other containers carry an `audio` block per track.
+    const audioTrack = tracks.some((track) => track.audio !== undefined || (track.type as number | undefined) === 2);
+    const hasAudio = metadata.format.hasAudio ?? (tracks.length ? audioTrack : undefined);
+    if (hasAudio !== undefined) result.hasAudio = hasAudio || audioTrack;
   }
   return result;
 }

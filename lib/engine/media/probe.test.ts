@@ -1,0 +1,110 @@
+// The media probe on files generated at run time, given as bytes and as extension-less paths
+// (how the file store keeps them), and its typed errors for corrupt or unsupported media.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeMp4, makePdf, makePng, makeWav, makeWebm } from "./__fixtures__/generate-media";
+import { MAX_TEXT_BYTES, MediaProbeError, mediaKindOf, probeMedia } from "./probe";
+
+let folder: string;
+let counter = 0;
+async function asFile(bytes: Uint8Array): Promise<string> {
+  const file = path.join(folder, `blob${counter++}`);
+  await writeFile(file, bytes);
+  return file;
+}
+
+beforeAll(async () => {
+  folder = await mkdtemp(path.join(tmpdir(), "probe-test-"));
+});
+afterAll(async () => {
+  await rm(folder, { recursive: true, force: true });
+});
+
+describe("probeMedia", () => {
+  it("reads the size of a PNG from bytes and from a file", async () => {
+    const png = makePng(37, 21);
+    const expected = { kind: "image", mimeType: "image/png", sizeBytes: png.byteLength, width: 37, height: 21 };
+    expect(await probeMedia({ bytes: png }, "image/png")).toEqual(expected);
+    expect(await probeMedia({ path: await asFile(png) }, "image/png")).toEqual(expected);
+  });
+
+  it("reads the duration of a WAV from bytes and from an extension-less file", async () => {
+    const wav = makeWav(3);
+    const fromBytes = await probeMedia({ bytes: wav }, "audio/wav");
+    expect(fromBytes.kind).toBe("audio");
+    expect(fromBytes.durationSeconds).toBeCloseTo(3, 3);
+    const fromFile = await probeMedia({ path: await asFile(wav) }, "audio/wav");
+    expect(fromFile.durationSeconds).toBeCloseTo(3, 3);
+  });
+
+  it("reads the duration of WebM and MP4 videos, and whether a WebM has sound", async () => {
+    const webm = await probeMedia({ bytes: makeWebm(4.5, { audio: true }) }, "video/webm");
+    expect(webm).toMatchObject({ kind: "video", hasAudio: true });
+    expect(webm.durationSeconds).toBeCloseTo(4.5, 3);
+    const silent = await probeMedia({ path: await asFile(makeWebm(2)) }, "video/webm");
+    expect(silent).toMatchObject({ kind: "video", hasAudio: false });
+    expect(silent.durationSeconds).toBeCloseTo(2, 3);
+    const mp4 = await probeMedia({ bytes: makeMp4(7.25) }, "video/mp4");
+    expect(mp4.durationSeconds).toBeCloseTo(7.25, 3);
+    expect(mp4.hasAudio).toBe(false);
+    const mp4File = await probeMedia({ path: await asFile(makeMp4(61, { audio: true, mediaDataBytes: 3_000_000 })) }, "video/mp4");
+    expect(mp4File).toMatchObject({ kind: "video", hasAudio: true });
+    expect(mp4File.durationSeconds).toBeCloseTo(61, 3);
+  });
+
+  it("counts the pages of a PDF", async () => {
+    const pdf = await makePdf(3);
+    expect(await probeMedia({ bytes: pdf }, "application/pdf")).toMatchObject({ kind: "document", pages: 3 });
+    expect(await probeMedia({ path: await asFile(pdf) }, "application/pdf")).toMatchObject({ kind: "document", pages: 3 });
+  });
+
+  it("decodes text files, honouring a charset and flagging truncation", async () => {
+    const text = "Grüße, 日本語 😀\n";
+    expect(await probeMedia({ bytes: new TextEncoder().encode(text) }, "text/plain")).toEqual({
+      kind: "text",
+      mimeType: "text/plain",
+      sizeBytes: Buffer.byteLength(text),
+      text,
+    });
+    const latin1 = Buffer.from("café", "latin1");
+    expect((await probeMedia({ bytes: latin1 }, "text/plain; charset=ISO-8859-1")).text).toBe("café");
+    expect((await probeMedia({ bytes: Buffer.from('{"a": 1}') }, "application/json")).kind).toBe("text");
+
+    const long = Buffer.from("é".repeat(MAX_TEXT_BYTES / 2 + 10), "utf8");
+    const probed = await probeMedia({ path: await asFile(long) }, "text/markdown");
+    expect(probed.textTruncated).toBe(true);
+    expect(probed.sizeBytes).toBe(long.byteLength);
+    expect(Buffer.byteLength(probed.text!, "utf8")).toBeLessThanOrEqual(MAX_TEXT_BYTES);
+    expect(probed.text!.endsWith("é")).toBe(true);
+  });
+
+  it("names the kind of MIME types", () => {
+    expect(mediaKindOf("image/jpeg")).toBe("image");
+    expect(mediaKindOf("Audio/MPEG")).toBe("audio");
+    expect(mediaKindOf("video/mp4; codecs=avc1")).toBe("video");
+    expect(mediaKindOf("application/pdf")).toBe("document");
+    expect(mediaKindOf("text/csv")).toBe("text");
+    expect(mediaKindOf("application/zip")).toBeUndefined();
+  });
+
+  it.each([
+    ["image/png", new TextEncoder().encode("this is not a picture"), "corrupt"],
+    ["audio/wav", new TextEncoder().encode("RIFF but not really"), "corrupt"],
+    ["video/mp4", new Uint8Array(64), "corrupt"],
+    ["application/pdf", new TextEncoder().encode("%PDF-1.7 broken"), "corrupt"],
+    ["text/plain", Uint8Array.from([0x66, 0xff, 0xfe, 0x80]), "corrupt"],
+    ["text/plain; charset=klingon", new TextEncoder().encode("qapla'"), "unsupported"],
+    ["application/zip", new Uint8Array([1, 2, 3]), "unsupported"],
+    ["image/png", new Uint8Array(), "corrupt"],
+  ])("refuses %s media it cannot read with a typed error", async (mimeType, bytes, problem) => {
+    const failure = probeMedia({ bytes }, mimeType);
+    await expect(failure).rejects.toBeInstanceOf(MediaProbeError);
+    await expect(failure).rejects.toMatchObject({ problem });
+  });
+
+  it("stops when the signal is already aborted", async () => {
+    await expect(probeMedia({ bytes: makePng(2, 2) }, "image/png", AbortSignal.abort())).rejects.toThrow(/abort/i);
+  });
+});

@@ -1,0 +1,212 @@
+// The token API through the real worker threads and the real vocabularies: the spec's fox
+// example, the recorded token facts, ids and decoding, cancellation and fair scheduling.
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findModel } from "@/lib/engine/catalog";
+import { traitsFromModel, type ModelTraits, type TokenizerFamily } from "@/lib/gemini/model-traits";
+import {
+  controlTokenIds,
+  countRequestTokens,
+  countTexts,
+  decodeTokenIds,
+  encodeText,
+  terminateTokenizerWorkers,
+  vocabularyPieces,
+} from "./index";
+
+const FOX = "The quick brown fox jumps over the lazy dog.";
+
+function traitsOf(model: string): ModelTraits {
+  const name = model.replace(/^models\//, "");
+  return findModel(name)?.traits ?? traitsFromModel({ name: `models/${name}` });
+}
+
+/** About `bytes` of English-like text, deterministic, with varied words so caching cannot hide the cost. */
+function longText(bytes: number): string {
+  const words = ["alpha", "beta", "gamma", "delta", "token", "counting", "service", "studio", "engine", "river", "mountain", "quickly", "the", "of", "and"];
+  let seed = 7;
+  const parts: string[] = [];
+  let length = 0;
+  while (length < bytes) {
+    seed = (seed * 48_271) % 2_147_483_647;
+    const word = `${words[seed % words.length]}${seed % 97}`;
+    parts.push(word);
+    length += word.length + 1;
+  }
+  return parts.join(" ").slice(0, bytes);
+}
+
+afterAll(async () => {
+  await terminateTokenizerWorkers();
+});
+
+describe("countRequestTokens on text", () => {
+  it("counts the fox sentence as 11 on gemini-2.5-flash (10 pieces + 1 role token)", async () => {
+    const response = await countRequestTokens(findModel("gemini-2.5-flash")!.traits, { contents: [{ role: "user", parts: [{ text: FOX }] }] });
+    expect(response).toEqual({ totalTokens: 11, promptTokensDetails: [{ modality: "TEXT", tokenCount: 11 }] });
+  });
+
+  it("counts the fox sentence as 10 on gemini-2.0-flash (no role token)", async () => {
+    const response = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, { contents: [{ role: "user", parts: [{ text: FOX }] }] });
+    expect(response).toEqual({ totalTokens: 10, promptTokensDetails: [{ modality: "TEXT", tokenCount: 10 }] });
+  });
+
+  it("counts parts separately, one role token per Content, the system instruction as one Content", async () => {
+    const traits = findModel("gemini-2.5-flash")!.traits;
+    const [fox, hello, sky] = await countTexts("gemma3", [FOX, "Hello", "why is the sky blue?"]);
+    const response = await countRequestTokens(traits, {
+      systemInstruction: { parts: [{ text: "Hello" }] },
+      contents: [
+        { role: "user", parts: [{ text: FOX }, { text: "why is the sky blue?" }] },
+        { role: "model", parts: [{ text: "Hello" }] },
+      ],
+    });
+    expect(response.totalTokens).toBe(fox! + sky! + 2 * hello! + 3);
+    const older = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, {
+      contents: [{ role: "user", parts: [{ text: FOX }] }, { role: "model", parts: [{ text: FOX }] }],
+    });
+    expect(older.totalTokens).toBe(20);
+  });
+
+  it("counts function declarations, calls and responses as their JSON text", async () => {
+    const traits = findModel("gemini-2.0-flash")!.traits;
+    const declaration = { name: "get_weather", description: "Weather of a city", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } };
+    const call = { name: "get_weather", args: { city: "Paris" } };
+    const answer = { name: "get_weather", response: { temperature: 21 } };
+    const expected = await countTexts("gemma", [JSON.stringify(declaration), JSON.stringify(call), JSON.stringify(answer)]);
+    const response = await countRequestTokens(traits, {
+      contents: [
+        { role: "model", parts: [{ functionCall: call }] },
+        { role: "user", parts: [{ functionResponse: answer }] },
+      ],
+      tools: [{ functionDeclarations: [declaration] }, { googleSearch: {} } as never],
+    });
+    expect(response.totalTokens).toBe(expected.reduce((sum, count) => sum + count, 0));
+  });
+
+  it("answers 0 tokens and no details for an empty text on 2.0", async () => {
+    const response = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, { contents: [{ role: "user", parts: [{ text: "" }] }] });
+    expect(response).toEqual({ totalTokens: 0 });
+  });
+});
+
+interface TokenFact {
+  model: string;
+  kind: string;
+  text?: string;
+  tokens: number;
+  api: string;
+  origin: string;
+  notes: string;
+}
+
+describe("the recorded token facts", () => {
+  const facts = readFileSync(path.join(import.meta.dirname, "__fixtures__/token-facts.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as TokenFact)
+    .filter((fact) => fact.api === "gemini" && ["prompt", "countTokens", "output"].includes(fact.kind) && typeof fact.text === "string");
+
+  /** Exact matches among the facts, predicted with the family vocabulary and the role-token rule. */
+  async function evaluate(selected: TokenFact[]) {
+    let exact = 0;
+    const misses: string[] = [];
+    for (const family of ["gemma", "gemma3"] as TokenizerFamily[]) {
+      const ofFamily = selected.filter((fact) => traitsOf(fact.model).tokenizer === family);
+      const counts = await countTexts(family, ofFamily.map((fact) => fact.text!));
+      ofFamily.forEach((fact, index) => {
+        const traits = traitsOf(fact.model);
+        // Prompts of several turns were recorded as their texts joined; each turn is a Content.
+        const contents = Number(/multi-turn \((\d+) turns/.exec(fact.notes)?.[1] ?? 1);
+        const predicted = counts[index]! + (fact.kind !== "output" && traits.roleTokenPerContent ? contents : 0);
+        if (predicted === fact.tokens) exact++;
+        else misses.push(`${fact.model} ${fact.kind}: recorded ${fact.tokens}, counted ${predicted}`);
+      });
+    }
+    return { exact, total: selected.length, misses };
+  }
+
+  it("match exactly on at least 96% of the recordings (measured 341 of 352)", async () => {
+    const recordings = facts.filter((fact) => fact.origin.endsWith("-recording"));
+    expect(recordings.length).toBe(352);
+    const { exact, total } = await evaluate(recordings);
+    expect(exact / total).toBeGreaterThanOrEqual(0.96);
+  });
+
+  it("match exactly on every single-turn recorded prompt of the 2.5+ models", async () => {
+    const prompts = facts.filter(
+      (fact) => fact.origin.endsWith("-recording") && fact.kind === "prompt" && traitsOf(fact.model).roleTokenPerContent && !/multi-turn/.test(fact.notes),
+    );
+    expect(prompts.length).toBeGreaterThan(50);
+    const { exact, total, misses } = await evaluate(prompts);
+    expect(misses).toEqual([]);
+    expect(exact).toBe(total);
+  });
+});
+
+describe("ids and vocabulary", () => {
+  it("encodes the fox sentence to the Gemma 3 ids and decodes them back", async () => {
+    const ids = await encodeText("gemma3", FOX);
+    expect(ids).toEqual([818, 3823, 8864, 37423, 38167, 1024, 506, 31770, 4799, 236761]);
+    expect(decodeTokenIds(await vocabularyPieces("gemma3"), ids)).toBe(FOX);
+  });
+
+  it.each(["gemma", "gemma3"] as const)("round-trips multilingual text, emoji and byte-fallback characters (%s)", async (family) => {
+    const text = "Grüße aus Köln! 日本語のテキスト, 한국어, मैं ठीक हूँ. Emoji 😀👍🏽 and rare 𓀀 𒀀 \u2603\n\tindented  twice";
+    const pieces = await vocabularyPieces(family);
+    const ids = await encodeText(family, text);
+    expect(ids.length).toBe((await countTexts(family, [text]))[0]);
+    expect(decodeTokenIds(pieces, ids)).toBe(text);
+  });
+
+  it.each([
+    ["gemma", 256_000],
+    ["gemma3", 262_145],
+  ] as const)("serves the %s piece table once, with its control tokens", async (family, size) => {
+    const pieces = await vocabularyPieces(family);
+    expect(pieces).toHaveLength(size);
+    expect(await vocabularyPieces(family)).toBe(pieces);
+    const control = await controlTokenIds(family);
+    for (const piece of ["<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>"]) expect(control.has(pieces.indexOf(piece))).toBe(true);
+    expect(control.has(pieces.indexOf("▁the"))).toBe(false);
+  });
+});
+
+describe("scheduling in the worker", () => {
+  it("finishes small counts issued while a 1 MB count runs before it", async () => {
+    await countTexts("gemma3", ["warm up"]);
+    const big = longText(1_000_000);
+    const order: string[] = [];
+    const large = countTexts("gemma3", [big]).then((counts) => {
+      order.push("large");
+      return counts[0]!;
+    });
+    const smalls = [FOX, "why is the sky blue?", "Hello"].map((text, index) =>
+      countTexts("gemma3", [text]).then((counts) => {
+        order.push(`small ${index}`);
+        return counts[0]!;
+      }),
+    );
+    const [largeCount, ...smallCounts] = await Promise.all([large, ...smalls]);
+    expect(order.at(-1)).toBe("large");
+    expect(smallCounts[0]).toBe(10);
+    expect(largeCount).toBeGreaterThan(200_000);
+  });
+
+  it("counts a large text in slices exactly like its pieces cut at spaces", async () => {
+    const big = longText(300_000);
+    const cut = big.indexOf(" ", 150_000);
+    const [whole, left, right] = await countTexts("gemma3", [big, big.slice(0, cut), big.slice(cut)]);
+    expect(whole).toBe(left! + right!);
+  });
+
+  it("stops a cancelled count and keeps serving others", async () => {
+    const controller = new AbortController();
+    const cancelled = countTexts("gemma", [longText(1_000_000)], controller.signal);
+    setTimeout(() => controller.abort(), 5);
+    await expect(cancelled).rejects.toThrow(/abort/i);
+    expect(await countTexts("gemma", [FOX])).toEqual([10]);
+    await expect(countTexts("gemma", [FOX], AbortSignal.abort())).rejects.toThrow(/abort/i);
+  });
+});
