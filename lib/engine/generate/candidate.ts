@@ -225,11 +225,15 @@ export class CandidateRun {
     const history = [start];
     const end = state.model.symbols.end;
     for (let count = 0; count < limit; count++) {
-      // The first token may not end the text: an empty answer is never the model's choice.
-      const emission = sampleStep(state, history, count === 0 ? (id) => id !== end : undefined);
+      // The first token opens a sentence: never the end, whitespace or trailing punctuation.
+      const emission = sampleStep(state, history, count === 0 ? (id) => id !== end && opensText(state.model.vocabulary.tokenText(id)) : undefined);
       if (!emission || emission.id === end) return;
       pushHistory(history, emission.id);
       yield { type: "token", phase, emission };
     }
   }
+}
+
+function opensText(text: string): boolean {
+  return /^[\p{Lu}\p{N}*#"'(\[-]/u.test(text);
 }

@@ -5,7 +5,7 @@
  * files). Only the most recent MAX_CONTEXT_CHARACTERS are learned from per request, so a
  * huge context costs bounded time; the whole prompt is still counted and safety-rated.
  */
-import { imageSize } from "image-size";
+import { probeMedia } from "@/lib/engine/media/probe";
 import type { Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
 
 export const MAX_CONTEXT_CHARACTERS = 48_000;
@@ -102,18 +102,15 @@ async function mediaTexts(part: Part, resolveFile: ResolveFile): Promise<string[
   if (part.inlineData) {
     const bytes = Buffer.from(part.inlineData.data, "base64");
     const mimeType = part.inlineData.mimeType;
-    const facts: Record<string, unknown> = { sizeBytes: bytes.length };
-    if (mimeType.startsWith("image/")) {
-      try {
-        const dimensions = imageSize(bytes);
-        facts.width = dimensions.width;
-        facts.height = dimensions.height;
-      } catch {
-        // Unreadable image bytes: described by type and size only.
-      }
+    let facts: Record<string, unknown> = { sizeBytes: bytes.length };
+    try {
+      facts = { ...(await probeMedia({ bytes }, mimeType)) };
+    } catch {
+      // Unusable media are refused by token counting with the service's error; here they are described by type and size.
     }
     const texts = [describeMedium(mimeType, facts)];
-    if (isTextual(mimeType)) texts.push(bytes.toString("utf8"));
+    const text = probedText(facts) ?? (isTextual(mimeType) ? bytes.toString("utf8") : undefined);
+    if (text) texts.push(text);
     return texts;
   }
   if (part.fileData) {

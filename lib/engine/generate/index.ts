@@ -106,7 +106,7 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
       return;
     }
 
-    const counts = await contextCounts(traits.tokenizer, model, context.documents, signal);
+    const counts = await contextCounts(traits.tokenizer, model, context.documents, context.lastUserText, signal);
     throwIfAborted(signal);
     const contextual = model.withContext(counts);
 

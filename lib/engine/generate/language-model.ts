@@ -9,13 +9,22 @@ import type { Vocabulary } from "./vocabulary";
 /** Longest n-gram: three tokens of history. */
 export const MAX_ORDER = 4;
 
-/** How much one occurrence in the request's context counts against one in the corpus, by order. */
-const CONTEXT_WEIGHT = [0, 12, 4, 1.5, 1] as const;
+/**
+ * Scale of the Witten-Bell escape (distinct continuations) at orders ≥ 2. Below 1 the model
+ * trusts long histories more, which keeps a small corpus's phrases together.
+ */
+const ESCAPE_SCALE = 0.4;
 /** Share of the Witten-Bell escape mass kept by the unigram level (the rest is the uniform floor). */
 const UNIGRAM_ESCAPE_SCALE = 0.05;
+/**
+ * Weight of the cache component: a model of the conversation alone (orders 1–3), mixed in so
+ * its words and phrases come back in the answer (a classic cache language model).
+ */
+const CACHE_WEIGHT = 0.22;
+const CACHE_ORDER = 3;
 /** How many of the most frequent corpus tokens are always sampling candidates. */
 const TOP_UNIGRAMS = 160;
-/** How many of the context's most frequent tokens are always sampling candidates. */
+/** How many of the conversation's most frequent tokens are always sampling candidates. */
 const TOP_CONTEXT_UNIGRAMS = 240;
 
 /** Virtual symbols beyond the vocabulary: document starts and the end of a text. */
@@ -51,8 +60,8 @@ function newNode(): TrieNode {
 export class NgramCounts {
   readonly root: TrieNode = newNode();
 
-  /** Counts every n-gram (n ≤ MAX_ORDER) of one document given as symbol ids. */
-  addDocument(ids: ArrayLike<number>): void {
+  /** Counts every n-gram (n ≤ MAX_ORDER) of one document given as symbol ids, `weight` times. */
+  addDocument(ids: ArrayLike<number>, weight = 1): void {
     for (let start = 0; start < ids.length; start++) {
       let node = this.root;
       const stop = Math.min(ids.length, start + MAX_ORDER);
@@ -65,8 +74,8 @@ export class NgramCounts {
           node.children.set(id, child);
         }
         // Each n-gram occurrence is counted once, as the prefix of the window opened at `start`.
-        child.count += 1;
-        node.childTotal += 1;
+        child.count += weight;
+        node.childTotal += weight;
         node = child;
       }
     }
@@ -117,6 +126,14 @@ export class Distribution {
   }
 }
 
+/** Counts a request adds to the corpus: related corpus answers, and the conversation itself. */
+export interface RequestCounts {
+  /** Corpus answers related to the prompt, already weighted; they join the main mixture. */
+  related: NgramCounts;
+  /** The conversation (system instruction, history, files): the cache component. */
+  conversation: NgramCounts;
+}
+
 /** The trained corpus model of one tokenizer family; cheap to specialise per request. */
 export class LanguageModel {
   readonly symbols: Symbols;
@@ -129,10 +146,13 @@ export class LanguageModel {
   private readonly scratch: Float64Array;
   private readonly marks: Uint8Array;
   private readonly touched: Int32Array;
+  private touchedCount = 0;
 
   constructor(
     readonly vocabulary: Vocabulary,
     readonly corpus: NgramCounts,
+    /** The corpus documents as trained (start symbol, ids, end), for retrieval per request. */
+    readonly documents: readonly { kind: "answer" | "thought"; text: string; ids: readonly number[] }[] = [],
   ) {
     this.symbols = symbolsFor(vocabulary.size);
     this.symbolCount = vocabulary.size + 4;
@@ -151,55 +171,86 @@ export class LanguageModel {
     return id === this.symbols.end || (id < this.vocabulary.size && !this.vocabulary.isControl(id));
   }
 
-  /** The model mixed with the counts of a request's context documents. */
-  withContext(context: NgramCounts): ContextualModel {
-    return new ContextualModel(this, context);
+  /** The model specialised with a request's counts. */
+  withContext(counts: RequestCounts): ContextualModel {
+    return new ContextualModel(this, counts);
+  }
+
+  private mark(id: number, value: number): void {
+    if (this.marks[id] === 0) {
+      this.marks[id] = 1;
+      this.touched[this.touchedCount++] = id;
+    }
+    this.scratch[id] = this.scratch[id]! + value;
+  }
+
+  /**
+   * Walks the Witten-Bell levels (highest order first) of some counts, adding each level's
+   * share of every continuation via `add`; returns the mass left for the unigram level.
+   */
+  private static levels(
+    sources: readonly NgramCounts[],
+    history: readonly number[],
+    highest: number,
+    mass: number,
+    add: (id: number, value: number) => void,
+  ): number {
+    for (let order = highest; order >= 2; order--) {
+      const length = order - 1;
+      if (history.length < length) continue;
+      let total = 0;
+      let distinct = 0;
+      const nodes: TrieNode[] = [];
+      for (const source of sources) {
+        const node = source.find(history, length);
+        if (!node?.children) continue;
+        nodes.push(node);
+        total += node.childTotal;
+        distinct += node.children.size;
+      }
+      if (total === 0) continue;
+      const escape = ESCAPE_SCALE * distinct;
+      const share = mass / (total + escape);
+      for (const node of nodes) for (const [id, child] of node.children!) add(id, share * child.count);
+      mass *= escape / (total + escape);
+    }
+    return mass;
   }
 
   /** @internal used by ContextualModel */
-  fill(context: NgramCounts, contextTop: readonly number[], history: readonly number[], out: Distribution): void {
-    const scratch = this.scratch;
-    const marks = this.marks;
-    const touched = this.touched;
-    let touchedCount = 0;
-    const mark = (id: number, value: number): void => {
-      if (marks[id] === 0) {
-        marks[id] = 1;
-        touched[touchedCount++] = id;
-      }
-      scratch[id] = scratch[id]! + value;
-    };
-    let mass = 1;
-    for (let order = MAX_ORDER; order >= 2; order--) {
-      const length = order - 1;
-      if (history.length < length) continue;
-      const corpusNode = this.corpus.find(history, length);
-      const contextNode = context.find(history, length);
-      const weight = CONTEXT_WEIGHT[order]!;
-      const total = (corpusNode?.childTotal ?? 0) + weight * (contextNode?.childTotal ?? 0);
-      if (total === 0) continue;
-      const distinct = (corpusNode?.children?.size ?? 0) + (contextNode?.children?.size ?? 0);
-      const share = mass / (total + distinct);
-      if (corpusNode?.children) for (const [id, node] of corpusNode.children) mark(id, share * node.count);
-      if (contextNode?.children) for (const [id, node] of contextNode.children) mark(id, share * weight * node.count);
-      mass *= distinct / (total + distinct);
+  fill(counts: RequestCounts, contextTop: readonly number[], history: readonly number[], out: Distribution): void {
+    this.touchedCount = 0;
+    const mark = (id: number, value: number) => this.mark(id, value);
+    const conversation = counts.conversation;
+    const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
+
+    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight, mark);
+    const relatedUnigrams = counts.related.root.children;
+    const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
+    const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
+    const unigramShare = main / (unigramTotal + unigramEscape);
+    const floor = (main * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
+
+    let cacheShare = 0;
+    if (cacheWeight > 0) {
+      const left = LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, mark);
+      cacheShare = left / conversation.root.childTotal;
     }
-    const unigramWeight = CONTEXT_WEIGHT[1];
-    const contextUnigrams = context.root.children;
-    const unigramTotal = this.corpusTotal + unigramWeight * context.root.childTotal;
-    const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (contextUnigrams?.size ?? 0));
-    const unigramShare = mass / (unigramTotal + unigramEscape);
-    const floor = (mass * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
     for (const id of this.topCorpus) mark(id, 0);
     for (const id of contextTop) mark(id, 0);
+
     out.length = 0;
     let kept = 0;
-    for (let index = 0; index < touchedCount; index++) {
-      const id = touched[index]!;
+    const conversationUnigrams = conversation.root.children;
+    for (let index = 0; index < this.touchedCount; index++) {
+      const id = this.touched[index]!;
       const probability =
-        scratch[id]! + unigramShare * (this.corpusUnigrams[id]! + unigramWeight * (contextUnigrams?.get(id)?.count ?? 0)) + floor;
-      scratch[id] = 0;
-      marks[id] = 0;
+        this.scratch[id]! +
+        unigramShare * (this.corpusUnigrams[id]! + (relatedUnigrams?.get(id)?.count ?? 0)) +
+        floor +
+        cacheShare * (conversationUnigrams?.get(id)?.count ?? 0);
+      this.scratch[id] = 0;
+      this.marks[id] = 0;
       if (!this.generatable(id)) continue;
       out.push(id, probability);
       kept += probability;
@@ -208,42 +259,36 @@ export class LanguageModel {
   }
 
   /** @internal the probability of one id after `history` (same mixture as `fill`). */
-  probabilityOf(context: NgramCounts, history: readonly number[], id: number): number {
-    let mass = 1;
+  probabilityOf(counts: RequestCounts, history: readonly number[], id: number): number {
     let probability = 0;
-    for (let order = MAX_ORDER; order >= 2; order--) {
-      const length = order - 1;
-      if (history.length < length) continue;
-      const corpusNode = this.corpus.find(history, length);
-      const contextNode = context.find(history, length);
-      const weight = CONTEXT_WEIGHT[order]!;
-      const total = (corpusNode?.childTotal ?? 0) + weight * (contextNode?.childTotal ?? 0);
-      if (total === 0) continue;
-      const distinct = (corpusNode?.children?.size ?? 0) + (contextNode?.children?.size ?? 0);
-      const count = (corpusNode?.children?.get(id)?.count ?? 0) + weight * (contextNode?.children?.get(id)?.count ?? 0);
-      probability += (mass * count) / (total + distinct);
-      mass *= distinct / (total + distinct);
+    const add = (candidate: number, value: number) => {
+      if (candidate === id) probability += value;
+    };
+    const conversation = counts.conversation;
+    const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
+    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight, add);
+    const relatedUnigrams = counts.related.root.children;
+    const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
+    const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
+    probability += (main * (this.corpusUnigrams[id]! + (relatedUnigrams?.get(id)?.count ?? 0))) / (unigramTotal + unigramEscape);
+    probability += (main * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
+    if (cacheWeight > 0) {
+      const left = LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, add);
+      probability += (left * (conversation.root.children?.get(id)?.count ?? 0)) / conversation.root.childTotal;
     }
-    const unigramWeight = CONTEXT_WEIGHT[1];
-    const contextUnigrams = context.root.children;
-    const unigramTotal = this.corpusTotal + unigramWeight * context.root.childTotal;
-    const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (contextUnigrams?.size ?? 0));
-    const count = this.corpusUnigrams[id]! + unigramWeight * (contextUnigrams?.get(id)?.count ?? 0);
-    probability += (mass * count) / (unigramTotal + unigramEscape);
-    probability += (mass * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
     return probability;
   }
 }
 
-/** The corpus model specialised with one request's context. */
+/** The corpus model specialised with one request's counts. */
 export class ContextualModel {
   private readonly contextTop: number[];
 
   constructor(
     readonly base: LanguageModel,
-    readonly context: NgramCounts,
+    readonly counts: RequestCounts,
   ) {
-    this.contextTop = context.topUnigrams(TOP_CONTEXT_UNIGRAMS).filter((id) => base.generatable(id));
+    this.contextTop = counts.conversation.topUnigrams(TOP_CONTEXT_UNIGRAMS).filter((id) => base.generatable(id));
   }
 
   get symbols(): Symbols {
@@ -256,11 +301,11 @@ export class ContextualModel {
 
   /** Fills `out` with the candidates after `history` and their probabilities under the full model. */
   distribution(history: readonly number[], out: Distribution): void {
-    this.base.fill(this.context, this.contextTop, history, out);
+    this.base.fill(this.counts, this.contextTop, history, out);
   }
 
   /** P(id | history) under the full model. */
   probability(history: readonly number[], id: number): number {
-    return this.base.probabilityOf(this.context, history, id);
+    return this.base.probabilityOf(this.counts, history, id);
   }
 }

@@ -4,8 +4,8 @@
  */
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
 import { corpusDocuments } from "@/lib/engine/corpus";
-import { encodeText, vocabularyPieces } from "@/lib/engine/tokens";
-import { LanguageModel, NgramCounts, symbolsFor } from "./language-model";
+import { controlTokenIds, encodeText, vocabularyPieces } from "@/lib/engine/tokens";
+import { LanguageModel, NgramCounts, symbolsFor, type RequestCounts } from "./language-model";
 import { Vocabulary } from "./vocabulary";
 
 const CONTROL_PIECE = /^(?:<(?:pad|eos|bos|unk|mask|unused\d+|start_of_\w+|end_of_\w+|\w+_soft_token|\/?s)>|\[multimodal\]|\[@BOS@\]|<\|[^|]*\|>)$/;
@@ -33,23 +33,61 @@ export function languageModel(family: TokenizerFamily): Promise<LanguageModel> {
 }
 
 async function train(family: TokenizerFamily): Promise<LanguageModel> {
-  const pieces = await vocabularyPieces(family);
-  const vocabulary = new Vocabulary(pieces, controlIds(pieces));
+  const [pieces, control] = await Promise.all([vocabularyPieces(family), controlTokenIds(family)]);
+  const vocabulary = new Vocabulary(pieces, [...control, ...controlIds(pieces)]);
   const symbols = symbolsFor(vocabulary.size);
   const counts = new NgramCounts();
   const documents = corpusDocuments();
   const encoded = await Promise.all(documents.map((document) => encodeText(family, document.text)));
-  documents.forEach((document, index) => {
+  const trained = documents.map((document, index) => {
     const start = document.kind === "thought" ? symbols.thoughtStart : symbols.answerStart;
-    counts.addDocument([start, ...encoded[index]!, symbols.end]);
+    const ids = [start, ...encoded[index]!, symbols.end];
+    counts.addDocument(ids);
+    return { kind: document.kind, text: document.text, ids };
   });
-  return new LanguageModel(vocabulary, counts);
+  return new LanguageModel(vocabulary, counts, trained);
 }
 
-/** Counts of a request's context documents, encoded with the family's tokenizer. */
-export async function contextCounts(family: TokenizerFamily, model: LanguageModel, documents: readonly string[], signal?: AbortSignal): Promise<NgramCounts> {
-  const counts = new NgramCounts();
+/** How strongly the corpus answers most related to the prompt are repeated in its context. */
+const RETRIEVED_WEIGHTS = [40, 15];
+
+function words(text: string): string[] {
+  return (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((word) => (word.length > 5 ? word.slice(0, 5) : word));
+}
+
+/**
+ * The corpus answers that share the most (idf-weighted) words with the prompt: they join the
+ * request's context so the answer leans toward the prompt's topic.
+ */
+export function relatedDocuments(model: LanguageModel, prompt: string): number[] {
+  const answers = model.documents.map((document, index) => ({ document, index })).filter(({ document }) => document.kind === "answer");
+  if (!answers.length) return [];
+  const sets = answers.map(({ document }) => new Set(words(document.text)));
+  const frequency = new Map<string, number>();
+  for (const set of sets) for (const word of set) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const wanted = new Set(words(prompt));
+  const scored = sets.map((set, position) => {
+    let score = 0;
+    for (const word of wanted) if (set.has(word)) score += Math.log(answers.length / frequency.get(word)!);
+    return { index: answers[position]!.index, score };
+  });
+  scored.sort((a, b) => b.score - a.score || a.index - b.index);
+  return scored.filter(({ score }) => score >= 2).slice(0, RETRIEVED_WEIGHTS.length).map(({ index }) => index);
+}
+
+/** Counts of a request's context documents (and the corpus answers related to `prompt`). */
+export async function contextCounts(
+  family: TokenizerFamily,
+  model: LanguageModel,
+  documents: readonly string[],
+  prompt: string,
+  signal?: AbortSignal,
+): Promise<RequestCounts> {
+  const related = new NgramCounts();
+  relatedDocuments(model, prompt).forEach((index, rank) => related.addDocument(model.documents[index]!.ids, RETRIEVED_WEIGHTS[rank]));
+  const conversation = new NgramCounts();
   const encoded = await Promise.all(documents.map((document) => encodeText(family, document, signal)));
-  for (const ids of encoded) counts.addDocument([model.symbols.contextStart, ...ids, model.symbols.end]);
-  return counts;
+  // No end symbol: the context teaches words and phrases, not where an answer stops.
+  for (const ids of encoded) conversation.addDocument([model.symbols.contextStart, ...ids]);
+  return { related, conversation };
 }
