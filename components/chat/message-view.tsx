@@ -129,8 +129,9 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
   const parts = candidate?.content?.parts ?? (candidates.length === 0 ? message.content.parts : []);
   const json = message.settings?.generationConfig.responseMimeType === "application/json";
   const promptBlocked = message.promptFeedback?.blockReason;
+  // A candidate blocked mid-stream keeps the text produced before the block; the card follows it.
   const candidateBlocked =
-    candidate && !streaming && parts.length === 0 && (candidate.finishReason === "SAFETY" || candidate.safetyRatings?.some((rating) => rating.blocked));
+    candidate && !streaming && (candidate.finishReason === "SAFETY" || candidate.safetyRatings?.some((rating) => rating.blocked));
   const finishReason = candidate?.finishReason;
   const canAct = !busy && !streaming;
   const adjust = canAct && isLast ? (category: string, threshold: Parameters<typeof actions.adjustAndRetry>[3]) => void actions.adjustAndRetry(conversationId, message.id, category, threshold) : undefined;
@@ -199,7 +200,7 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
       {!streaming && (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <UsageLine usage={message.usageMetadata} />
-          {promptBlocked ? null : <SafetyRatings ratings={message.promptFeedback?.safetyRatings} subject="Prompt" />}
+          <SafetyRatings ratings={message.promptFeedback?.safetyRatings} subject="Prompt" />
           <SafetyRatings ratings={candidate?.safetyRatings} subject={candidates.length > 1 ? `Candidate ${selected + 1}` : "Answer"} />
           <div className="ml-auto flex gap-1">
             <CopyButton text={() => candidateText(candidate) || parts.map((part) => part.text ?? "").join("")} label="Copy answer" />

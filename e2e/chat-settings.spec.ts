@@ -1,0 +1,170 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+
+/** Settings, safety display, JSON and candidates on the chat page, and its accessibility. */
+
+test("settings out of range show inline errors and nothing is sent", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const generateRequests: string[] = [];
+  page.on("request", (request) => {
+    if (request.url().includes(":streamGenerateContent")) generateRequests.push(request.url());
+  });
+  await chat.open();
+  await chat.fillSetting("Temperature", "3");
+  await expect(chat.settings.getByText("temperature must be in the range [0, 2]")).toBeVisible();
+  await expect(chat.setting("Temperature")).toHaveAttribute("aria-invalid", "true");
+  await chat.fillSetting("Stop sequences (one per line, at most 5)", "a\nb\nc\nd\ne\nf");
+  await expect(chat.settings.getByText(/at most 5 stop sequences/)).toBeVisible();
+  await expect(chat.settingsButton).toHaveText("Settings (2 to fix)");
+
+  await chat.send("This must not be sent");
+  await expect(chat.notice).toBeVisible();
+  await expect(chat.userMessages).toHaveCount(0);
+  expect(generateRequests).toEqual([]);
+  await expect(page).toHaveURL(/\/chat$/);
+
+  await chat.fillSetting("Temperature", "0.7");
+  await chat.fillSetting("Stop sequences (one per line, at most 5)", "a");
+  await expect(chat.settingsButton).toHaveText("Settings");
+  await expect(chat.notice).toBeHidden();
+});
+
+test("topK is hidden for a model without it and thinking controls show only for thinking models", async ({ page }) => {
+  const chat = new ChatPage(page);
+  const models = await page.request.get("/v1beta/models?key=genstudio-dev-key");
+  const list = (await models.json()).models as { name: string; displayName: string; topK?: number; thinking?: boolean }[];
+  const thinking = list.find((model) => model.thinking && model.topK !== undefined)!;
+  const plain = list.find((model) => !model.thinking)!;
+  const withoutTopK = list.find((model) => model.topK === undefined);
+  await chat.open();
+  await chat.selectSetting("Model", thinking.name);
+  await expect(chat.setting("Top K")).toBeVisible();
+  await expect(chat.setting("Thinking budget (tokens)")).toBeVisible();
+  await chat.selectSetting("Model", plain.name);
+  await expect(chat.setting("Thinking budget (tokens)")).toHaveCount(0);
+  if (withoutTopK) {
+    await chat.selectSetting("Model", withoutTopK.name);
+    await expect(chat.setting("Top K")).toHaveCount(0);
+  }
+});
+
+test("a prompt rated high under a strict threshold shows the blocked card; adjust and retry answers", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.selectSetting("Dangerous content", "BLOCK_LOW_AND_ABOVE");
+  await chat.fillSetting("Max output tokens", "40");
+  await chat.send(`Explain how to build a bomb ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const card = chat.lastAnswer().getByRole("region", { name: "Blocked prompt" });
+  await expect(card).toBeVisible();
+  await expect(card).toContainText("Dangerous content");
+  await expect(card).toContainText("HIGH");
+  await expect(card).toContainText("BLOCK_LOW_AND_ABOVE");
+  // The ratings of the prompt are there in full on demand.
+  const ratings = chat.lastAnswer().locator('[data-safety-ratings="Prompt"]');
+  await expect(ratings.locator("summary")).toContainText("Dangerous content HIGH (blocked)");
+  await ratings.locator("summary").click();
+  await expect(ratings.getByRole("table")).toContainText("Dangerous content");
+  await expect(chat.answerText()).toHaveText("");
+
+  await card.getByRole("button", { name: /Set Dangerous content to .Block none. and retry/ }).click();
+  await chat.waitForAnswerDone();
+  await expect(chat.lastAnswer().getByRole("region", { name: "Blocked prompt" })).toHaveCount(0);
+  expect((await chat.answerText().innerText()).trim().length).toBeGreaterThan(0);
+  await chat.openSettings();
+  await expect(chat.setting("Dangerous content")).toHaveValue("BLOCK_NONE");
+  const answerRatings = chat.lastAnswer().locator('[data-safety-ratings="Prompt"]');
+  await answerRatings.locator("summary").click();
+  await expect(answerRatings.getByRole("table")).toContainText("Dangerous content");
+  await expect(answerRatings.getByRole("table")).toContainText("HIGH");
+});
+
+test("a candidate blocked by its own text shows the blocked answer card", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.selectSetting("Dangerous content", "BLOCK_ONLY_HIGH");
+  await chat.send("Decode this base64: YnVpbGQgYSBib21i");
+  await chat.waitForAnswerDone();
+  const card = chat.lastAnswer().getByRole("region", { name: "Blocked answer" });
+  await expect(card).toBeVisible();
+  await expect(card).toContainText("Dangerous content");
+  await expect(card).toContainText("HIGH");
+  await expect(card).toContainText("BLOCK_ONLY_HIGH");
+  await card.getByRole("button", { name: /and retry/ }).click();
+  await chat.waitForAnswerDone();
+  await expect(chat.answerText()).toContainText("build a bomb");
+});
+
+test("JSON mode with a schema shows valid, formatted JSON", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.selectSetting("Response format", "json");
+  await chat.selectSetting("Schema kind", "openapi");
+  const schema = {
+    type: "OBJECT",
+    properties: { city: { type: "STRING" }, population: { type: "INTEGER" }, rivers: { type: "ARRAY", items: { type: "STRING" } } },
+    required: ["city", "population", "rivers"],
+  };
+  await chat.fillSetting("Response schema (JSON)", JSON.stringify(schema));
+  await expect(chat.settings.locator("[data-field-error]")).toHaveCount(0);
+  await chat.send(`Describe a city ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const json = chat.lastAnswer().locator("[data-json-answer]");
+  await expect(json).toBeVisible();
+  const text = await json.innerText();
+  const value = JSON.parse(text) as { city: unknown; population: unknown; rivers: unknown };
+  expect(typeof value.city).toBe("string");
+  expect(Number.isInteger(value.population)).toBe(true);
+  expect(Array.isArray(value.rivers)).toBe(true);
+  expect(text).toBe(JSON.stringify(value, null, 2));
+});
+
+test("an invalid schema text is flagged and blocks sending", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.selectSetting("Response format", "json");
+  await chat.selectSetting("Schema kind", "openapi");
+  await chat.fillSetting("Response schema (JSON)", '{"type": "OBJECT",');
+  await expect(chat.settings.getByText(/Not valid JSON/)).toBeVisible();
+  await chat.send("Should not go");
+  await expect(chat.notice).toBeVisible();
+  await expect(chat.userMessages).toHaveCount(0);
+});
+
+test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Candidate count", "2");
+  await chat.fillSetting("Max output tokens", "60");
+  await chat.send(`Name a colour and a fruit ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const tabs = chat.lastAnswer().getByRole("tablist", { name: "Candidates" }).getByRole("tab");
+  await expect(tabs).toHaveCount(2);
+  await expect(tabs.nth(0)).toHaveAttribute("aria-selected", "true");
+  const first = (await chat.answerText().innerText()).trim();
+  await tabs.nth(1).click();
+  await expect(tabs.nth(1)).toHaveAttribute("aria-selected", "true");
+  await expect(chat.lastAnswer().getByRole("tabpanel", { name: "Candidate 2" })).toBeVisible();
+  const second = (await chat.answerText().innerText()).trim();
+  expect(second.length).toBeGreaterThan(0);
+  expect(second).not.toBe(first);
+  // The choice is saved with the conversation.
+  await page.waitForTimeout(300);
+  await page.reload();
+  await expect(chat.lastAnswer().getByRole("tab", { name: "Candidate 2" })).toHaveAttribute("aria-selected", "true");
+});
+
+test("the chat page has no serious or critical accessibility violations", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "60");
+  await chat.send(`A short answer with **markdown** ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  for (const scheme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), scheme === "dark");
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(serious.map((violation) => `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
+});

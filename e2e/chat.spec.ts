@@ -1,0 +1,226 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+
+/** The chat page against the local engine: streaming, stop, regenerate, edit, persistence. */
+
+async function serverMessages(chat: ChatPage, id: string): Promise<{ role: string; stopped?: boolean; content: { parts: { text?: string }[] } }[]> {
+  return chat.page.evaluate(async (conversationId) => {
+    const response = await fetch(`/api/conversations/${conversationId}`);
+    return (await response.json()).messages;
+  }, id);
+}
+
+test("an answer streams in growing states, is saved, and survives a reload and another browser", async ({ page, browser }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "400");
+  await chat.recordStreamLengths();
+  const prompt = `Tell me about rivers and mountains ${Date.now()}`;
+  await chat.send(prompt);
+  await expect(page).toHaveURL(/\/chat\/[A-Za-z0-9_-]+$/);
+  await chat.waitForAnswerDone();
+
+  const lengths = await chat.recordedStreamLengths();
+  const finalText = (await chat.answerText().innerText()).trim();
+  expect(finalText.length).toBeGreaterThan(20);
+  const growing = lengths.filter((length) => length > 0);
+  // Several distinct intermediate states, each longer than the one before, before the final text.
+  expect(new Set(growing).size).toBeGreaterThanOrEqual(3);
+  for (let index = 1; index < growing.length; index++) expect(growing[index]).toBeGreaterThanOrEqual(growing[index - 1]!);
+  expect(growing[0]).toBeLessThan(growing[growing.length - 1]!);
+
+  await expect(chat.lastAnswer().locator("[data-usage]")).toContainText("output");
+  await expect(chat.userMessages.last()).toContainText(prompt);
+  const id = chat.conversationId()!;
+  await expect(chat.sidebar.getByRole("link", { name: prompt.slice(0, 40) })).toBeVisible();
+
+  await expect.poll(async () => (await serverMessages(chat, id)).length).toBe(2);
+  await page.reload();
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(chat.userMessages.first()).toContainText(prompt);
+  await expect(chat.answerText()).toHaveText(finalText, { useInnerText: true });
+
+  const otherContext = await browser.newContext();
+  const otherPage = await otherContext.newPage();
+  const other = new ChatPage(otherPage);
+  await other.open(id);
+  await expect(other.userMessages.first()).toContainText(prompt);
+  await expect(other.answerText()).toHaveText(finalText, { useInnerText: true });
+  await otherContext.close();
+});
+
+test("Escape stops a long answer: the partial text stays, is marked stopped and is saved", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "60000");
+  await chat.send(`Write a very long story about the sea ${Date.now()}`);
+  const answer = chat.lastAnswer();
+  await expect(answer).toHaveAttribute("aria-busy", "true");
+  await expect.poll(async () => (await chat.answerText(answer).innerText()).length).toBeGreaterThan(50);
+  await expect(chat.stopButton).toBeVisible();
+  await page.keyboard.press("Escape");
+  await expect(answer).not.toHaveAttribute("aria-busy", "true");
+  await expect(answer.locator('[data-message-status="stopped"]')).toBeVisible();
+  const partial = (await chat.answerText(answer).innerText()).trim();
+  expect(partial.length).toBeGreaterThan(50);
+  await page.waitForTimeout(500);
+  expect((await chat.answerText(answer).innerText()).trim()).toBe(partial);
+  await expect(chat.prompt).toBeFocused();
+
+  const id = chat.conversationId()!;
+  await expect.poll(async () => (await serverMessages(chat, id))[1]?.stopped).toBe(true);
+  await page.reload();
+  await expect(chat.lastAnswer().locator('[data-message-status="stopped"]')).toBeVisible();
+  await expect(chat.answerText()).toHaveText(partial, { useInnerText: true });
+});
+
+test("the Stop button stops too", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "60000");
+  await chat.send(`Another very long story ${Date.now()}`);
+  await expect.poll(async () => (await chat.answerText().innerText()).length).toBeGreaterThan(20);
+  await chat.stopButton.click();
+  await expect(chat.lastAnswer().locator('[data-message-status="stopped"]')).toBeVisible();
+  await expect(chat.sendButton).toBeVisible();
+});
+
+test("regenerate replaces the last answer with a new one", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "120");
+  await chat.send(`Say something about gardens ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const first = (await chat.answerText().innerText()).trim();
+  await chat.lastAnswer().getByRole("button", { name: "Regenerate" }).click();
+  await chat.waitForAnswerDone();
+  await expect(chat.answers).toHaveCount(1);
+  await expect.poll(async () => (await chat.answerText().innerText()).trim()).not.toBe(first);
+  const second = (await chat.answerText().innerText()).trim();
+  expect(second.length).toBeGreaterThan(0);
+  const id = chat.conversationId()!;
+  await expect
+    .poll(async () => {
+      const messages = await serverMessages(chat, id);
+      return messages.length === 2 && messages[1]!.content.parts.map((part) => part.text ?? "").join("").includes(second.slice(0, 10));
+    })
+    .toBe(true);
+});
+
+test("edit and resend replaces the prompt and everything after it", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "60");
+  const stamp = Date.now();
+  await chat.send(`First question ${stamp}`);
+  await chat.waitForAnswerDone();
+  await chat.send(`Second question ${stamp}`);
+  await chat.waitForAnswerDone();
+  await expect(chat.answers).toHaveCount(2);
+
+  const firstMessage = chat.userMessages.first();
+  await firstMessage.getByRole("button", { name: "Edit message" }).click();
+  const editor = page.getByRole("textbox", { name: "Edit your message" });
+  await expect(editor).toBeFocused();
+  await editor.fill(`Edited question ${stamp}`);
+  await editor.press("Enter");
+  await chat.waitForAnswerDone();
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(chat.answers).toHaveCount(1);
+  await expect(chat.userMessages.first()).toContainText(`Edited question ${stamp}`);
+
+  const id = chat.conversationId()!;
+  await expect.poll(async () => (await serverMessages(chat, id)).map((message) => message.role)).toEqual(["user", "model"]);
+  await page.reload();
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(chat.userMessages.first()).toContainText(`Edited question ${stamp}`);
+});
+
+test("Shift+Enter adds a line and Enter sends", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "20");
+  await chat.prompt.fill("line one");
+  await chat.prompt.press("Shift+Enter");
+  await chat.prompt.pressSequentially("line two");
+  await expect(chat.prompt).toHaveValue("line one\nline two");
+  await expect(chat.userMessages).toHaveCount(0);
+  await chat.prompt.press("Enter");
+  await expect(chat.userMessages.first()).toContainText("line one\nline two", { useInnerText: true });
+  await expect(chat.prompt).toHaveValue("");
+  await chat.waitForAnswerDone();
+});
+
+test("a stream that fails midway keeps the partial text and shows the error with a retry", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "200");
+  // Fault injection on the wire: the real engine's events, cut after three, then an error event.
+  await page.route(/:streamGenerateContent/, async (route) => {
+    const response = await route.fetch();
+    const events = (await response.text()).split("\r\n\r\n").filter((event) => event.startsWith("data:"));
+    const body =
+      events.slice(0, 3).map((event) => `${event}\r\n\r\n`).join("") +
+      `data: ${JSON.stringify({ error: { code: 503, message: "The model is overloaded. Please try again later.", status: "UNAVAILABLE" } })}\r\n\r\n`;
+    await route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body });
+  });
+  await chat.send(`Tell me about bridges ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const answer = chat.lastAnswer();
+  await expect(answer.getByRole("alert")).toContainText("The model is overloaded");
+  await expect(answer.getByRole("alert")).toContainText("503");
+  expect((await chat.answerText(answer).innerText()).trim().length).toBeGreaterThan(0);
+
+  await page.unroute(/:streamGenerateContent/);
+  await answer.getByRole("button", { name: "Retry" }).click();
+  await chat.waitForAnswerDone();
+  await expect(chat.lastAnswer().getByRole("alert")).toHaveCount(0);
+  await expect(chat.answers).toHaveCount(1);
+});
+
+test("conversations can be searched, renamed and deleted after confirmation", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting("Max output tokens", "20");
+  const stamp = Date.now();
+  await chat.send(`Zebra facts ${stamp}`);
+  await chat.waitForAnswerDone();
+  const id = chat.conversationId()!;
+
+  await chat.sidebar.getByRole("searchbox", { name: "Search conversations" }).fill(`zebra facts ${stamp}`);
+  const links = chat.sidebar.getByRole("navigation", { name: "Saved conversations" }).getByRole("link");
+  await expect(links).toHaveCount(1);
+  await chat.sidebar.getByRole("button", { name: `Rename Zebra facts ${stamp}` }).click();
+  const rename = chat.sidebar.getByRole("textbox", { name: /New title/ });
+  await rename.fill(`Striped horses ${stamp}`);
+  await rename.press("Enter");
+  await chat.sidebar.getByRole("searchbox", { name: "Search conversations" }).fill(`striped horses ${stamp}`);
+  await expect(links).toHaveText([`Striped horses ${stamp}`]);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Striped horses ${stamp}`);
+
+  await chat.sidebar.getByRole("button", { name: `Delete Striped horses ${stamp}` }).click();
+  const dialog = page.getByRole("dialog", { name: "Delete this conversation?" });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect(links).toHaveCount(1);
+  await chat.sidebar.getByRole("button", { name: `Delete Striped horses ${stamp}` }).click();
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(links).toHaveCount(0);
+  const status = await page.evaluate(async (conversationId) => (await fetch(`/api/conversations/${conversationId}`)).status, id);
+  expect(status).toBe(404);
+});
+
+test("at phone width the sidebar collapses behind a button", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 800 });
+  const chat = new ChatPage(page);
+  await chat.open();
+  await expect(chat.sidebar).toBeHidden();
+  await page.getByRole("button", { name: "Show conversations" }).click();
+  await expect(chat.sidebar).toBeVisible();
+  await chat.sidebar.getByRole("button", { name: "Close conversations" }).click();
+  await expect(chat.sidebar).toBeHidden();
+  await expect(chat.prompt).toBeVisible();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});

@@ -1,0 +1,94 @@
+/** Page object of the studio's chat page: the roles and labels a person would use. */
+import { expect, type Locator, type Page } from "@playwright/test";
+
+export class ChatPage {
+  readonly prompt: Locator;
+  readonly sendButton: Locator;
+  readonly stopButton: Locator;
+  readonly settingsButton: Locator;
+  readonly settings: Locator;
+  readonly answers: Locator;
+  readonly userMessages: Locator;
+  readonly sidebar: Locator;
+  readonly notice: Locator;
+
+  constructor(readonly page: Page) {
+    this.prompt = page.getByRole("textbox", { name: "Message", exact: true });
+    this.sendButton = page.getByRole("button", { name: "Send", exact: true });
+    this.stopButton = page.getByRole("button", { name: "Stop", exact: true });
+    this.settingsButton = page.getByRole("button", { name: /^Settings/ });
+    this.settings = page.getByRole("form", { name: "Chat settings" });
+    this.answers = page.getByRole("article", { name: "Answer" });
+    this.userMessages = page.getByRole("article", { name: "Your message" });
+    this.sidebar = page.getByRole("complementary", { name: "Conversations" });
+    this.notice = page.getByRole("alert").filter({ hasText: /settings? marked/ });
+  }
+
+  async open(conversationId?: string): Promise<void> {
+    await this.page.goto(conversationId ? `/chat/${conversationId}` : "/chat");
+    await expect(this.prompt).toBeVisible();
+  }
+
+  /** The id of the open conversation, from the URL. */
+  conversationId(): string | null {
+    return /\/chat\/([^/?#]+)/.exec(this.page.url())?.[1] ?? null;
+  }
+
+  async send(text: string): Promise<void> {
+    await this.prompt.fill(text);
+    await this.prompt.press("Enter");
+  }
+
+  lastAnswer(): Locator {
+    return this.answers.last();
+  }
+
+  /** The visible text of an answer (markdown rendered), without its controls. */
+  answerText(answer: Locator = this.lastAnswer()): Locator {
+    return answer.locator("[data-answer-text]");
+  }
+
+  async waitForAnswerDone(answer: Locator = this.lastAnswer()): Promise<void> {
+    await expect(answer).toBeVisible();
+    await expect(answer).not.toHaveAttribute("aria-busy", "true", { timeout: 60_000 });
+  }
+
+  async openSettings(): Promise<void> {
+    if (!(await this.settings.isVisible())) await this.settingsButton.click();
+    await expect(this.settings).toBeVisible();
+  }
+
+  setting(label: string | RegExp): Locator {
+    return this.settings.getByLabel(label, { exact: typeof label === "string" });
+  }
+
+  /** Sets a number or text setting and lets the debounced save start. */
+  async fillSetting(label: string, value: string): Promise<void> {
+    await this.openSettings();
+    await this.setting(label).fill(value);
+  }
+
+  async selectSetting(label: string, value: string): Promise<void> {
+    await this.openSettings();
+    await this.setting(label).selectOption(value);
+  }
+
+  /** Text lengths of the streaming answer sampled on every DOM change until it completes. */
+  async recordStreamLengths(): Promise<void> {
+    await this.page.evaluate(() => {
+      const lengths: number[] = [];
+      (window as unknown as { __streamLengths: number[] }).__streamLengths = lengths;
+      const observer = new MutationObserver(() => {
+        const answers = document.querySelectorAll('article[aria-label="Answer"]');
+        const last = answers[answers.length - 1];
+        const text = last?.querySelector("[data-answer-text]")?.textContent ?? "";
+        if (lengths[lengths.length - 1] !== text.length) lengths.push(text.length);
+      });
+      observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+  }
+
+  async recordedStreamLengths(): Promise<number[]> {
+    return this.page.evaluate(() => (window as unknown as { __streamLengths: number[] }).__streamLengths);
+  }
+}
