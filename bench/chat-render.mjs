@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+/**
+ * Browser benchmark of the chat page (issue 6): streams one long answer (20,000 output tokens
+ * by default) from the local engine in Debian's chromium and reports the longest main-thread
+ * task seen by a PerformanceObserver('longtask') while it streams and settles, plus the
+ * JavaScript the /chat route downloads on first load.
+ *
+ *   npm run build && node bench/chat-render.mjs [--tokens 20000] [--base-url http://127.0.0.1:3000]
+ *
+ * Without --base-url it starts the built studio itself (local engine, fresh DATA_DIR, free port).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+
+function option(name, fallback) {
+  const index = process.argv.indexOf(`--${name}`);
+  return index >= 0 ? process.argv[index + 1] : fallback;
+}
+
+const tokens = Number(option("tokens", "20000"));
+const prompt = option("prompt", "Write a long essay about rivers, mountains, cities and the history of trade.");
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+async function startServer() {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
+  const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...environment } = process.env;
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: { ...environment, PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/api/session`, 60_000);
+  return {
+    baseUrl,
+    stop() {
+      child.kill("SIGTERM");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+const server = option("base-url") ? { baseUrl: option("base-url"), stop() {} } : await startServer();
+const browser = await chromium.launch({
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+});
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  // Long tasks are recorded from the very first script of every page.
+  await context.addInitScript(() => {
+    window.__longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: "longtask", buffered: true });
+  });
+  const page = await context.newPage();
+
+  // First load of /chat with a cold cache: every script resource the route pulls in.
+  await page.goto(`${server.baseUrl}/chat`, { waitUntil: "load" });
+  await page.getByRole("textbox", { name: "Message", exact: true }).waitFor();
+  const firstLoad = await page.evaluate(() =>
+    performance
+      .getEntriesByType("resource")
+      .filter((entry) => entry.initiatorType === "script" || /\.js(\?|$)/.test(entry.name))
+      .reduce((sum, entry) => ({ transferred: sum.transferred + entry.encodedBodySize, decoded: sum.decoded + entry.decodedBodySize, files: sum.files + 1 }), { transferred: 0, decoded: 0, files: 0 }),
+  );
+
+  await page.getByRole("button", { name: /^Settings/ }).click();
+  await page.getByRole("form", { name: "Chat settings" }).getByLabel("Max output tokens", { exact: true }).fill(String(tokens));
+  await page.getByRole("button", { name: "Close settings" }).click();
+
+  const prompt_ = page.getByRole("textbox", { name: "Message", exact: true });
+  await prompt_.fill(prompt);
+  const start = await page.evaluate(() => performance.now());
+  await prompt_.press("Enter");
+  const answer = page.getByRole("article", { name: "Answer" }).last();
+  await answer.waitFor();
+  await page.waitForFunction(() => document.querySelector('article[aria-label="Answer"][aria-busy="true"]') === null, null, { timeout: 600_000, polling: 200 });
+  // Let the saved answer replace the streamed one and the layout settle.
+  await page.waitForTimeout(1500);
+  const end = await page.evaluate(() => performance.now());
+
+  const result = await page.evaluate(
+    ({ from, to }) => {
+      const tasks = window.__longTasks.filter((task) => task.start >= from && task.start <= to);
+      const text = document.querySelector('article[aria-label="Answer"]:last-of-type [data-answer-text]')?.textContent ?? "";
+      const usage = document.querySelector('article[aria-label="Answer"]:last-of-type [data-usage]')?.textContent ?? "";
+      return {
+        longest: Math.max(0, ...tasks.map((task) => task.duration)),
+        count: tasks.length,
+        blocking: tasks.reduce((sum, task) => sum + Math.max(0, task.duration - 50), 0),
+        characters: text.length,
+        usage,
+      };
+    },
+    { from: start, to: end },
+  );
+  const outputTokens = Number(/output\s*([\d,]+)/.exec(result.usage)?.[1]?.replace(/,/g, "") ?? "0");
+
+  const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
+  console.log(`chat route first-load JS: ${kib(firstLoad.transferred)} transferred (compressed), ${kib(firstLoad.decoded)} decoded, ${firstLoad.files} files`);
+  console.log(`streamed answer: ${outputTokens.toLocaleString("en")} output tokens, ${result.characters.toLocaleString("en")} characters in ${((end - start) / 1000).toFixed(1)} s (incl. 1.5 s settle)`);
+  console.log(`long tasks while streaming: ${result.count}, longest ${result.longest.toFixed(0)} ms (goal < 50 ms), total blocking ${result.blocking.toFixed(0)} ms`);
+  await context.close();
+} finally {
+  await browser.close();
+  server.stop();
+}
