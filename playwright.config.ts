@@ -1,7 +1,24 @@
 import { defineConfig } from "@playwright/test";
-import { ACCESS_CODE, STUDIO_KEYS, keyedServer, localServer } from "./e2e/support/servers";
+import {
+  ACCESS_CODE,
+  FAULT_UPSTREAM_KEY,
+  GATEWAY_ACCESS_CODE,
+  GATEWAY_KEYS,
+  STUDIO_KEYS,
+  UPSTREAM_KEY,
+  chainUpstreamServer,
+  faultGatewayServer,
+  faultUpstreamPort,
+  gatewayServer,
+  keyedServer,
+  localServer,
+  serverLogFile,
+} from "./e2e/support/servers";
 
 const startCommand = "node scripts/start.mjs";
+const gatewayKeys = Object.entries(GATEWAY_KEYS)
+  .map(([name, key]) => `${name}:${key}`)
+  .join(",");
 
 function serverEnvironment(extra: Record<string, string>): Record<string, string> {
   const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...rest } = process.env;
@@ -56,6 +73,61 @@ export default defineConfig({
         DATA_DIR: keyedServer.dataDir,
         STUDIO_API_KEYS: `alice:${STUDIO_KEYS.alice},bob:${STUDIO_KEYS.bob}`,
         STUDIO_ACCESS_CODE: ACCESS_CODE,
+      }),
+    },
+    {
+      // The local engine at the end of the gateway chain: only the gateway's upstream key opens it.
+      command: startCommand,
+      url: `${chainUpstreamServer.baseUrl}/api/session`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: serverEnvironment({
+        PORT: String(chainUpstreamServer.port),
+        DATA_DIR: chainUpstreamServer.dataDir,
+        STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}`,
+        STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+        STUDIO_MAX_STREAMS_PER_KEY: "0",
+      }),
+    },
+    {
+      // Gateway mode chained to the local engine above; its output goes to a file the security spec scans.
+      command: `${startCommand} > "${serverLogFile(gatewayServer)}" 2>&1`,
+      url: `${gatewayServer.baseUrl}/api/session`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: serverEnvironment({
+        PORT: String(gatewayServer.port),
+        DATA_DIR: gatewayServer.dataDir,
+        GEMINI_API_KEY: UPSTREAM_KEY,
+        GEMINI_BASE_URL: chainUpstreamServer.baseUrl,
+        STUDIO_API_KEYS: gatewayKeys,
+        STUDIO_ACCESS_CODE: GATEWAY_ACCESS_CODE,
+      }),
+    },
+    {
+      // Gateway mode against the fault-injecting test upstream, with short timeouts and tight limits.
+      command: `${startCommand} > "${serverLogFile(faultGatewayServer)}" 2>&1`,
+      url: `${faultGatewayServer.baseUrl}/api/session`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      env: serverEnvironment({
+        PORT: String(faultGatewayServer.port),
+        DATA_DIR: faultGatewayServer.dataDir,
+        GEMINI_API_KEY: FAULT_UPSTREAM_KEY,
+        GEMINI_BASE_URL: `http://127.0.0.1:${faultUpstreamPort}`,
+        STUDIO_API_KEYS: gatewayKeys,
+        STUDIO_ACCESS_CODE: GATEWAY_ACCESS_CODE,
+        UPSTREAM_FIRST_BYTE_TIMEOUT_MS: "1500",
+        UPSTREAM_IDLE_TIMEOUT_MS: "1500",
+        UPSTREAM_CONNECT_TIMEOUT_MS: "1000",
+        UPSTREAM_MAX_ATTEMPTS: "3",
+        UPSTREAM_RETRY_BASE_DELAY_MS: "100",
+        UPSTREAM_RETRY_MAX_DELAY_MS: "3000",
+        STUDIO_RATE_LIMIT_PER_MINUTE: "600",
+        STUDIO_RATE_LIMIT_BURST: "20",
+        STUDIO_MAX_STREAMS_PER_KEY: "2",
       }),
     },
   ],

@@ -39,3 +39,30 @@ function ensure(name: string): ServerInfo {
 export const localServer = ensure("LOCAL");
 /** Local engine with studio keys and an access code configured. */
 export const keyedServer = ensure("KEYED");
+
+/** The gateway's upstream key: held only by the gateway server and accepted only by the chained local engine. */
+export const UPSTREAM_KEY = "chain-upstream-secret-0123456789";
+/** The fault gateway's upstream key (sent to the test upstream). */
+export const FAULT_UPSTREAM_KEY = "fault-upstream-secret-0123456789";
+/** Studio keys of both gateways: two owners for ownership, and one key per limit under test. */
+export const GATEWAY_KEYS = {
+  alice: "gateway-alice-key-0123456789",
+  bob: "gateway-bob-key-0123456789ab",
+  limited: "gateway-limited-key-01234567",
+  streams: "gateway-streams-key-01234567",
+} as const;
+export const GATEWAY_ACCESS_CODE = "gateway-open-sesame";
+/** Local engine that only the gateway calls (its one studio key is UPSTREAM_KEY). */
+export const chainUpstreamServer = ensure("CHAIN");
+/** Upstream mode, chained to chainUpstreamServer. */
+export const gatewayServer = ensure("GATEWAY");
+/** Upstream mode against the fault-injecting test upstream (e2e/support/test-upstream.ts). */
+export const faultGatewayServer = ensure("FAULTS");
+process.env.GENSTUDIO_E2E_FAULT_UPSTREAM_PORT ??= String(freePort());
+/** Where the fault spec starts the test upstream; the fault gateway forwards there. */
+export const faultUpstreamPort = Number(process.env.GENSTUDIO_E2E_FAULT_UPSTREAM_PORT);
+
+/** The file a server's stdout and stderr are written to (gateways only), scanned for secrets. */
+export function serverLogFile(server: ServerInfo): string {
+  return path.join(server.dataDir, "server.log");
+}

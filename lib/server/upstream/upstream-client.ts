@@ -2,6 +2,7 @@ import "server-only";
 import type { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
 import type { UpstreamSettings } from "../env";
+import { logger } from "../logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
 import {
   createScrubber,
@@ -122,6 +123,16 @@ export class UpstreamClient {
     return headers;
   }
 
+  /** The call's path for log lines: upload session ids are credentials, so they are cut. */
+  private describe(call: UpstreamCall): string {
+    try {
+      const url = /^https?:\/\//i.test(call.target) ? new URL(call.target) : new URL(this.settings.baseUrl + call.target);
+      return url.searchParams.has("upload_id") ? `${url.pathname}?upload_id=…` : url.pathname;
+    } catch {
+      return "(invalid target)";
+    }
+  }
+
   /** One attempt: a 2xx response with its body unread, or a thrown error (body consumed). */
   private async attempt(call: UpstreamCall): Promise<UpstreamResponse> {
     let response: Dispatcher.ResponseData;
@@ -134,11 +145,14 @@ export class UpstreamClient {
         dispatcher: this.dispatcher,
       });
     } catch (error) {
-      throw errorFromTransport(error, this.settings);
+      const mapped = errorFromTransport(error, this.settings);
+      if (mapped instanceof Error && mapped.name !== "AbortError") logger.warn(`upstream ${call.method} ${this.describe(call)} failed`, mapped.message);
+      throw mapped;
     }
     const { statusCode: status, headers, body } = response;
     if (status >= 300 && status < 400) {
       await body.dump().catch(() => undefined);
+      logger.warn(`upstream ${call.method} ${this.describe(call)} answered ${status} (redirect refused)`);
       throw redirectRefused(status);
     }
     if (status >= 400) {
@@ -148,7 +162,12 @@ export class UpstreamClient {
       } catch {
         text = "";
       }
-      throw errorFromUpstreamStatus(status, text, this.scrub);
+      const error = errorFromUpstreamStatus(status, text, this.scrub);
+      // The upstream's own words go to the log (the logger redacts secrets); the client's
+      // own mistakes (4xx other than 429) only as information.
+      const serious = status === 429 || status >= 500 || error.failure === "gateway";
+      (serious ? logger.warn : logger.info)(`upstream ${call.method} ${this.describe(call)} answered ${status}`, text.slice(0, 2000));
+      throw error;
     }
     return { status, headers, body };
   }
