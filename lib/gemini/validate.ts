@@ -4,7 +4,10 @@
  * point reads a raw JSON body (camelCase, snake_case or both), throws ApiError 400 with the
  * service's messages, and returns the normalised camelCase request of lib/gemini/types.
  * Model-specific limits come from ModelTraits; checks that need stored state (cache and file
- * ownership, token counts, minimum cache size) are the engine's.
+ * ownership, token counts, minimum cache size, an expireTime already past) are the engine's.
+ * Where the spec is silent we follow the service's JSON reader: any repeated field takes a
+ * single instance, numbers may come as strings, null means unset. Our own bounds: cache ttl
+ * at most 3650 days, candidateCount at most 8, penalties in [-2, 2).
  */
 import type { z } from "zod";
 import { ApiError, type FieldViolation } from "./api-error";
@@ -88,7 +91,7 @@ function runSchema<Output>(schema: z.ZodType<Output, unknown>, body: unknown, ru
     );
   }
   if (problems.required.length) throw violationError(run.requestName, problems.required);
-  throw ApiError.invalidArgument("Invalid JSON payload received.");
+  throw ApiError.invalidArgument("Invalid JSON payload received.", [{ field: wirePath(run.root ?? []), description: "Invalid JSON payload received." }]);
 }
 
 function checkSafetySettings(settings: readonly SafetySetting[], path: string, violations: Violations): void {

@@ -12,7 +12,7 @@ export type WireIssue =
   /** The unknown key is the last segment of the issue path. */
   | { wire: "unknown-field" }
   | { wire: "duplicate-field"; name: string; spellings: [string, string] }
-  | { wire: "invalid-value"; type: string; rendered: string; message?: boolean }
+  | { wire: "invalid-value"; type: string; rendered: string }
   | { wire: "not-repeating" }
   | { wire: "oneof-already-set"; oneof: string; name: string }
   | { wire: "required" };
@@ -77,7 +77,7 @@ export function wireObject<Shape extends z.ZodRawShape>(typeName: string, shape:
     if (input === undefined) return report(context, { wire: "required" });
     if (!isPlainObject(input)) {
       if (Array.isArray(input)) return report(context, { wire: "not-repeating" });
-      return report(context, { wire: "invalid-value", type: TYPE_PREFIX + typeName, rendered: renderValue(input), message: true });
+      return report(context, { wire: "invalid-value", type: TYPE_PREFIX + typeName, rendered: renderValue(input) });
     }
     const output: Record<string, unknown> = {};
     const spelledAs = new Map<string, string>();
