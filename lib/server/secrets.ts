@@ -5,7 +5,9 @@ import { serverEnv } from "./env";
 export function serverSecrets(): string[] {
   try {
     const env = serverEnv();
-    return [env.upstream?.apiKey, env.accessCode, ...env.studioKeys.map((item) => item.key)].filter(
+    // The development key is published in the README; only configured keys are secrets.
+    const studioKeys = env.developmentDefaults ? [] : env.studioKeys.map((item) => item.key);
+    return [env.upstream?.apiKey, env.accessCode, ...studioKeys].filter(
       (value): value is string => typeof value === "string",
     );
   } catch {

@@ -5,11 +5,21 @@
  */
 import "server-only";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
 
 /** Where the worker script lives, relative to the repository root (the server's cwd). */
 export const WORKER_SCRIPT = "lib/engine/tokens/tokenizer-worker.mjs";
+
+/**
+ * The worker script as a file URL built at run time. Turbopack rewrites a literal
+ * `new Worker(path.join(process.cwd(), ...))` into a module id, which breaks `next start`;
+ * a URL object it cannot follow keeps the plain file (the worker is not bundled on purpose).
+ */
+function workerScriptUrl(): URL {
+  return pathToFileURL(path.resolve(process.cwd(), WORKER_SCRIPT));
+}
 
 type Reply =
   | { type: "result"; id: number; counts?: number[]; ids?: Int32Array }
@@ -68,7 +78,7 @@ class TokenizerWorker {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(path.join(process.cwd(), WORKER_SCRIPT), {
+    const worker = new Worker(workerScriptUrl(), {
       workerData: { family: this.family },
       name: `tokenizer-${this.family}`,
     });
