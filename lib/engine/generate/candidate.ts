@@ -224,11 +224,17 @@ export class CandidateRun {
   private *freeText(state: DecodingState, start: number, phase: "thought" | "answer", limit: number): Generator<Step, void> {
     const history = [start];
     const end = state.model.symbols.end;
+    let previous = "";
+    const vocabulary = state.model.vocabulary;
+    // The first token opens a sentence (never the end, whitespace or trailing punctuation);
+    // the text ends only after a sentence or line ends, never in the middle of a word.
+    const opening = (id: number) => id !== end && opensText(vocabulary.tokenText(id));
+    const closing = (id: number) => id !== end || /[.!?:;)"'\]*\n]\s*$/.test(previous);
     for (let count = 0; count < limit; count++) {
-      // The first token opens a sentence: never the end, whitespace or trailing punctuation.
-      const emission = sampleStep(state, history, count === 0 ? (id) => id !== end && opensText(state.model.vocabulary.tokenText(id)) : undefined);
+      const emission = sampleStep(state, history, count === 0 ? opening : closing);
       if (!emission || emission.id === end) return;
       pushHistory(history, emission.id);
+      previous = vocabulary.tokenText(emission.id);
       yield { type: "token", phase, emission };
     }
   }

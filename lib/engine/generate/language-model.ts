@@ -17,10 +17,11 @@ const ESCAPE_SCALE = 0.4;
 /** Share of the Witten-Bell escape mass kept by the unigram level (the rest is the uniform floor). */
 const UNIGRAM_ESCAPE_SCALE = 0.05;
 /**
- * Weight of the cache component: a model of the conversation alone (orders 1–3), mixed in so
- * its words and phrases come back in the answer (a classic cache language model).
+ * Weight of the cache component: a model of the conversation alone (orders 2–3, so it only
+ * continues phrases the conversation used), mixed in so its words come back in the answer
+ * (a cache language model). Whatever it does not place backs off to the main model.
  */
-const CACHE_WEIGHT = 0.22;
+const CACHE_WEIGHT = 0.3;
 const CACHE_ORDER = 3;
 /** How many of the most frequent corpus tokens are always sampling candidates. */
 const TOP_UNIGRAMS = 160;
@@ -224,31 +225,25 @@ export class LanguageModel {
     const conversation = counts.conversation;
     const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
 
-    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight, mark);
+    const left = cacheWeight > 0 ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, mark) : 0;
+    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight + left, mark);
     const relatedUnigrams = counts.related.root.children;
     const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
     const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
     const unigramShare = main / (unigramTotal + unigramEscape);
     const floor = (main * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
 
-    let cacheShare = 0;
-    if (cacheWeight > 0) {
-      const left = LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, mark);
-      cacheShare = left / conversation.root.childTotal;
-    }
     for (const id of this.topCorpus) mark(id, 0);
     for (const id of contextTop) mark(id, 0);
 
     out.length = 0;
     let kept = 0;
-    const conversationUnigrams = conversation.root.children;
     for (let index = 0; index < this.touchedCount; index++) {
       const id = this.touched[index]!;
       const probability =
         this.scratch[id]! +
         unigramShare * (this.corpusUnigrams[id]! + (relatedUnigrams?.get(id)?.count ?? 0)) +
-        floor +
-        cacheShare * (conversationUnigrams?.get(id)?.count ?? 0);
+        floor;
       this.scratch[id] = 0;
       this.marks[id] = 0;
       if (!this.generatable(id)) continue;
@@ -266,16 +261,13 @@ export class LanguageModel {
     };
     const conversation = counts.conversation;
     const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
-    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight, add);
+    const left = cacheWeight > 0 ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, add) : 0;
+    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight + left, add);
     const relatedUnigrams = counts.related.root.children;
     const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
     const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
     probability += (main * (this.corpusUnigrams[id]! + (relatedUnigrams?.get(id)?.count ?? 0))) / (unigramTotal + unigramEscape);
     probability += (main * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
-    if (cacheWeight > 0) {
-      const left = LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, add);
-      probability += (left * (conversation.root.children?.get(id)?.count ?? 0)) / conversation.root.childTotal;
-    }
     return probability;
   }
 }
