@@ -93,15 +93,25 @@ export function uploadAnswerHeaders(answer: UploadAnswer): Headers {
   return headers;
 }
 
-/** `scheme://host[:port]` as the client addressed this server. */
+const HOST_PATTERN = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * `scheme://host[:port]` as the client addressed this server: the Host header (or the
+ * proxy's X-Forwarded-Host/-Proto), since Next's `request.url` carries its own bind name.
+ * Anything that is not a plain host falls back to `request.url`'s.
+ */
 export function requestOrigin(request: Request): string {
-  return new URL(request.url).origin;
+  const url = new URL(request.url);
+  const host = (request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "").split(",")[0]!.trim();
+  const forwardedProto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  const protocol = forwardedProto === "https" || forwardedProto === "http" ? `${forwardedProto}:` : url.protocol;
+  return HOST_PATTERN.test(host) ? `${protocol}//${host}` : url.origin;
 }
 
 /** The absolute URL of an upload session, under the same upload path the start used. */
 export function uploadSessionUrl(request: Request, uploadId: string): string {
   const url = new URL(request.url);
-  return `${url.origin}${url.pathname}?upload_id=${encodeURIComponent(uploadId)}&upload_protocol=resumable`;
+  return `${requestOrigin(request)}${url.pathname}?upload_id=${encodeURIComponent(uploadId)}&upload_protocol=resumable`;
 }
 
 /**

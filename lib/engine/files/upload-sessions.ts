@@ -415,7 +415,6 @@ export class UploadSessions {
         live.hash = hashBefore;
         written = 0;
       }
-      await handle.datasync();
     } finally {
       await handle.close();
     }
@@ -451,6 +450,14 @@ export class UploadSessions {
     await fs.mkdir(this.filesDir, { recursive: true });
     const part = this.partPath(session.fileId);
     const whole = this.filePath(session.fileId);
+    // Flushed before it is renamed and recorded: an ACTIVE file survives a power cut. Chunks
+    // are not flushed one by one; after a crash, reconcile() trusts only what is on disk.
+    const handle = await fs.open(part, "r+");
+    try {
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
     await fs.rename(part, whole);
     try {
       this.store.transaction(() => {
