@@ -4,8 +4,9 @@
  */
 import type { Db } from "@/lib/db/database";
 import type { Backend, OperationContext, PageQuery } from "@/lib/gemini/backend";
-import type { CountTokensResponse, ListModelsResponse, Model } from "@/lib/gemini/types";
-import { parseCountTokensRequest } from "@/lib/gemini/validate";
+import type { CountTokensResponse, GenerateContentResponse, ListModelsResponse, Model } from "@/lib/gemini/types";
+import { parseCountTokensRequest, parseGenerateContentRequest } from "@/lib/gemini/validate";
+import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
 import { CATALOG, requireModel } from "./catalog";
 import { pageByOffset } from "./page-token";
 import { countRequestTokens } from "./tokens";
@@ -67,12 +68,28 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       return storage.countTokensWithCache(source, traits, context);
     },
 
-    async generateContent() {
-      throw new Error("generateContent is wired by the generation engine");
+    async generateContent(model: string, body: unknown, context: OperationContext): Promise<GenerateContentResponse> {
+      return generateContent(generationInput(storage, model, body, context));
     },
 
-    streamGenerateContent() {
-      throw new Error("streamGenerateContent is wired by the generation engine");
+    async *streamGenerateContent(model: string, body: unknown, context: OperationContext): AsyncGenerator<GenerateContentResponse> {
+      // Validation runs at the first pull, so its errors arrive before any chunk (an HTTP error, not a stream error).
+      yield* streamGenerateContent(generationInput(storage, model, body, context));
     },
+  };
+}
+
+/** A validated generation request with its cache merged and its files resolved for the caller. */
+function generationInput(storage: Storage, model: string, body: unknown, context: OperationContext): GenerationInput {
+  const { traits } = requireModel(model, "generateContent");
+  const request = parseGenerateContentRequest(body, traits);
+  const merge = storage.resolveCachedContentForRequest(request, traits, context.caller);
+  return {
+    request: merge.mergedRequest,
+    traits,
+    cachedContentTokenCount: merge.cachedContentTokenCount,
+    cacheTokensDetails: merge.cacheTokensDetails,
+    resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, context.caller, context.signal),
+    signal: context.signal,
   };
 }

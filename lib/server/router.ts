@@ -6,6 +6,7 @@ import { backend } from "./backend";
 import { admitRequest, isStreamOperation, releaseWhenDone } from "./limits";
 import { errorResponse } from "./responses";
 import { countTokensHandler } from "./handlers/count-tokens";
+import { generateContentHandler, streamGenerateContentHandler } from "./handlers/generate";
 import { getModelHandler, listModelsHandler } from "./handlers/models";
 import { deleteFileHandler, getFileHandler, listFilesHandler } from "./handlers/files";
 import { uploadHandler } from "./handlers/upload";
@@ -51,6 +52,8 @@ const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
   { method: "GET", pattern: new RegExp(`^models/${MODEL}$`), handler: getModelHandler },
   { method: "POST", pattern: new RegExp(`^models/${MODEL}:countTokens$`), handler: countTokensHandler },
+  { method: "POST", pattern: new RegExp(`^models/${MODEL}:generateContent$`), handler: generateContentHandler },
+  { method: "POST", pattern: new RegExp(`^models/${MODEL}:streamGenerateContent$`), handler: streamGenerateContentHandler },
   { method: "GET", pattern: /^files$/, handler: listFilesHandler },
   { method: "GET", pattern: /^files\/(?<file>[^/:]+)$/, handler: getFileHandler },
   { method: "DELETE", pattern: /^files\/(?<file>[^/:]+)$/, handler: deleteFileHandler },

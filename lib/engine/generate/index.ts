@@ -36,6 +36,8 @@ export interface GenerationInput {
   traits: ModelTraits;
   /** Size of the cache used, reported in usage (and included in promptTokenCount). */
   cachedContentTokenCount?: number;
+  /** The cache's tokens per modality, reported as usageMetadata.cacheTokensDetails. */
+  cacheTokensDetails?: ModalityTokenCount[];
   resolveFile: ResolveFile;
   signal: AbortSignal;
 }
@@ -94,7 +96,8 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
       if (thoughts > 0) result.thoughtsTokenCount = thoughts;
       result.totalTokenCount = promptTokenCount + candidates + thoughts;
       if (counted.promptTokensDetails?.length) result.promptTokensDetails = counted.promptTokensDetails;
-      if (counted.cacheTokensDetails?.length && input.cachedContentTokenCount) result.cacheTokensDetails = counted.cacheTokensDetails;
+      const cacheDetails = input.cacheTokensDetails ?? counted.cacheTokensDetails;
+      if (cacheDetails?.length && input.cachedContentTokenCount) result.cacheTokensDetails = cacheDetails;
       if (candidates > 0) result.candidatesTokensDetails = [{ modality: audioAnswer ? "AUDIO" : "TEXT", tokenCount: candidates } satisfies ModalityTokenCount];
       return result;
     };
