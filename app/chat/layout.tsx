@@ -8,7 +8,7 @@ export const metadata = { title: "Chat · Genstudio" };
 export default function ChatLayout({ children }: { children: ReactNode }) {
   return (
     <ChatStoreProvider>
-      <div className="flex min-h-0 flex-1">
+      <div className="relative flex min-h-0 flex-1">
         <ConversationSidebar />
         {children}
       </div>

@@ -134,7 +134,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
         </div>
       </section>
       {settingsOpen && (
-        <aside id="chat-settings" aria-label="Settings panel" className="fixed inset-0 top-[45px] z-30 overflow-y-auto bg-white md:static md:w-96 md:shrink-0 md:border-l md:border-zinc-200 dark:bg-zinc-950 md:dark:border-zinc-800">
+        <aside id="chat-settings" aria-label="Settings panel" className="absolute inset-0 z-30 overflow-y-auto bg-white md:static md:w-96 md:shrink-0 md:border-l md:border-zinc-200 dark:bg-zinc-950 md:dark:border-zinc-800">
           <SettingsPanel state={settingsState} onClose={closeSettings} />
         </aside>
       )}

@@ -104,7 +104,7 @@ export function ConversationSidebar() {
   return (
     <aside
       aria-label="Conversations"
-      className={`${open ? "fixed inset-0 top-[45px] z-30 flex" : "hidden"} w-full flex-col gap-2 border-r border-zinc-200 bg-white p-2 md:static md:flex md:w-64 md:shrink-0 dark:border-zinc-800 dark:bg-zinc-950`}
+      className={`${open ? "absolute inset-0 z-30 flex" : "hidden"} w-full flex-col gap-2 border-r border-zinc-200 bg-white p-2 md:static md:flex md:w-64 md:shrink-0 dark:border-zinc-800 dark:bg-zinc-950`}
     >
       <div className="flex gap-2">
         <Link
