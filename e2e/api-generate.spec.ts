@@ -165,7 +165,7 @@ test.describe("generation through the official SDK", () => {
     const stream = await ai.models.generateContentStream({
       model: MODEL,
       contents: "Write a long story.",
-      config: { ...QUIET, stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=8"], frequencyPenalty: -5, maxOutputTokens: 500 },
+      config: { ...QUIET, stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"], frequencyPenalty: -1.9, maxOutputTokens: 500 },
     });
     let text = "";
     let failure: unknown;
@@ -216,7 +216,7 @@ test.describe("streaming on the wire", () => {
   test("a forced failure after the start sends partial text then the error event", async () => {
     const { status, text } = await rawStream({
       contents: [{ parts: [{ text: "Write a long story." }] }],
-      generationConfig: { ...QUIET, stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=8"], frequencyPenalty: -5, maxOutputTokens: 500 },
+      generationConfig: { ...QUIET, stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"], frequencyPenalty: -1.9, maxOutputTokens: 500 },
     });
     expect(status).toBe(200);
     const messages = parseSseText(text);
@@ -237,7 +237,7 @@ test.describe("streaming on the wire", () => {
     const response = await fetch(`${localServer.baseUrl}${streamPath()}`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-goog-api-key": DEVELOPMENT_KEY },
-      body: JSON.stringify({ contents: [{ parts: [{ text: "Write a very long story." }] }], generationConfig: { ...QUIET, maxOutputTokens: 60000, frequencyPenalty: -5 } }),
+      body: JSON.stringify({ contents: [{ parts: [{ text: "Write a very long story." }] }], generationConfig: { ...QUIET, maxOutputTokens: 60000, frequencyPenalty: -1.9 } }),
       signal: controller.signal,
     });
     const reader = response.body!.getReader();

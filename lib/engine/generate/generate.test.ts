@@ -92,23 +92,29 @@ describe("generateContent on the local model", () => {
   });
 
   it("applies presence and frequency penalties", async () => {
-    const repeated = await generateContent(plain("Say something.", { frequencyPenalty: -30, maxOutputTokens: 40, seed: 1 }));
+    const repeated = await generateContent(plain("Say something.", { frequencyPenalty: -1.99, maxOutputTokens: 200, seed: 1 }));
     const ids = repeated.candidates![0]!.logprobsResult;
     expect(ids).toBeUndefined();
     const text = answerText(repeated);
     expect(repeated.candidates![0]!.finishReason).toBe("MAX_TOKENS");
     // A large negative frequency penalty makes the model repeat one token until the limit.
-    const pieces = (await generateContent(plain("Say something.", { frequencyPenalty: -30, maxOutputTokens: 40, seed: 1, responseLogprobs: true })))
+    const pieces = (await generateContent(plain("Say something.", { frequencyPenalty: -1.99, maxOutputTokens: 200, seed: 1, responseLogprobs: true })))
       .candidates![0]!.logprobsResult!.chosenCandidates!.map((item) => item.tokenId);
-    expect(new Set(pieces.slice(5)).size).toBe(1);
+    expect(new Set(pieces.slice(-40)).size).toBe(1);
     expect(text.length).toBeGreaterThan(0);
-    const distinct = async (presencePenalty: number) => {
-      const response = await generateContent(plain("Tell me about cooking rice and soup.", { presencePenalty, maxOutputTokens: 80, seed: 2, responseLogprobs: true }));
-      const tokens = response.candidates![0]!.logprobsResult!.chosenCandidates!.map((item) => item.tokenId);
-      return new Set(tokens).size / tokens.length;
+    // Repeated tokens over several seeds: a positive presence penalty repeats less, a negative one more.
+    const repeats = async (presencePenalty: number) => {
+      let total = 0;
+      for (let seed = 0; seed < 4; seed++) {
+        const response = await generateContent(plain("Tell me about cooking rice and soup.", { presencePenalty, topP: 1, maxOutputTokens: 150, seed, responseLogprobs: true }));
+        const tokens = response.candidates![0]!.logprobsResult!.chosenCandidates!.map((item) => item.tokenId);
+        total += tokens.length - new Set(tokens).size;
+      }
+      return total;
     };
-    expect(await distinct(8)).toBeGreaterThan(await distinct(0));
-    expect(await distinct(0)).toBeGreaterThan(await distinct(-8));
+    const distinct = async (presencePenalty: number) => -(await repeats(presencePenalty));
+    expect(await distinct(1.99)).toBeGreaterThan(await distinct(0));
+    expect(await distinct(0)).toBeGreaterThan(await distinct(-1.99));
   });
 
   it("streams deltas with running usage, one responseId and finishReason only on the last chunk", async () => {
@@ -225,7 +231,7 @@ describe("stream control", () => {
     const chunks: string[] = [];
     let failure: unknown;
     try {
-      for await (const chunk of streamGenerateContent(plain("Write a long story about a lighthouse.", { stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=10"], maxOutputTokens: 400, frequencyPenalty: -5 }))) {
+      for await (const chunk of streamGenerateContent(plain("Write a long story about a lighthouse.", { stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=10"], maxOutputTokens: 400, frequencyPenalty: -1.9 }))) {
         chunks.push(answerText(chunk));
       }
     } catch (error) {
@@ -238,7 +244,7 @@ describe("stream control", () => {
 
   it("stops generating at once when the client aborts", async () => {
     const controller = new AbortController();
-    const input = inputFor("gemini-2.5-flash", "Write a long story.", { maxOutputTokens: 60_000, frequencyPenalty: -5, thinkingConfig: { thinkingBudget: 0 } }, {}, controller.signal);
+    const input = inputFor("gemini-2.5-flash", "Write a long story.", { maxOutputTokens: 60_000, frequencyPenalty: -1.9, thinkingConfig: { thinkingBudget: 0 } }, {}, controller.signal);
     const iterator = streamGenerateContent(input)[Symbol.asyncIterator]();
     const before = generationStats();
     await iterator.next();
@@ -254,7 +260,7 @@ describe("stream control", () => {
   });
 
   it("frees the work when the consumer stops reading (return)", async () => {
-    const input = plain("Write a long story.", { maxOutputTokens: 60_000, frequencyPenalty: -5 });
+    const input = plain("Write a long story.", { maxOutputTokens: 60_000, frequencyPenalty: -1.9 });
     const before = generationStats().active;
     for await (const chunk of streamGenerateContent(input)) {
       expect(chunk).toBeDefined();
