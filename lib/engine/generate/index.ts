@@ -71,7 +71,9 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     const config = request.generationConfig ?? {};
     const audio = (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
 
-    const [counted, model, context] = await Promise.all([
+    const [context, model] = await Promise.all([gatherContext(request, input.resolveFile), languageModel(traits.tokenizer)]);
+    // Counting the prompt and encoding the context share the tokenizer worker: ask both at once.
+    const [counted, counts] = await Promise.all([
       countRequestTokens(
         traits,
         {
@@ -83,8 +85,7 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
         },
         { resolveFile: input.resolveFile, signal },
       ),
-      languageModel(traits.tokenizer),
-      gatherContext(request, input.resolveFile),
+      contextCounts(traits.tokenizer, model, context.documents, context.lastUserText, signal),
     ]);
     throwIfAborted(signal);
     const promptTokenCount = counted.totalTokens;
@@ -109,8 +110,6 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
       return;
     }
 
-    const counts = await contextCounts(traits.tokenizer, model, context.documents, context.lastUserText, signal);
-    throwIfAborted(signal);
     const contextual = model.withContext(counts);
 
     const stopSequences = (config.stopSequences ?? []).filter((sequence) => !FAIL_AFTER_TOKENS_HOOK.test(sequence));

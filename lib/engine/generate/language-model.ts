@@ -24,9 +24,9 @@ const UNIGRAM_ESCAPE_SCALE = 0.05;
 const CACHE_WEIGHT = 0.3;
 const CACHE_ORDER = 3;
 /** How many of the most frequent corpus tokens are always sampling candidates. */
-const TOP_UNIGRAMS = 160;
+const TOP_UNIGRAMS = 48;
 /** How many of the conversation's most frequent tokens are always sampling candidates. */
-const TOP_CONTEXT_UNIGRAMS = 240;
+const TOP_CONTEXT_UNIGRAMS = 64;
 
 /** Virtual symbols beyond the vocabulary: document starts and the end of a text. */
 export interface Symbols {

@@ -60,19 +60,38 @@ function words(text: string): string[] {
  * request's context so the answer leans toward the prompt's topic.
  */
 export function relatedDocuments(model: LanguageModel, prompt: string): number[] {
-  const answers = model.documents.map((document, index) => ({ document, index })).filter(({ document }) => document.kind === "answer");
-  if (!answers.length) return [];
-  const sets = answers.map(({ document }) => new Set(words(document.text)));
-  const frequency = new Map<string, number>();
-  for (const set of sets) for (const word of set) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+  const index = retrievalIndex(model);
+  if (!index.sets.length) return [];
   const wanted = new Set(words(prompt));
-  const scored = sets.map((set, position) => {
+  const scored = index.sets.map((set, position) => {
     let score = 0;
-    for (const word of wanted) if (set.has(word)) score += Math.log(answers.length / frequency.get(word)!);
-    return { index: answers[position]!.index, score };
+    for (const word of wanted) if (set.has(word)) score += Math.log(index.sets.length / index.frequency.get(word)!);
+    return { index: index.documents[position]!, score };
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
-  return scored.filter(({ score }) => score >= 2).slice(0, RETRIEVED_WEIGHTS.length).map(({ index }) => index);
+  return scored.filter(({ score }) => score >= 2).slice(0, RETRIEVED_WEIGHTS.length).map(({ index: document }) => document);
+}
+
+interface RetrievalIndex {
+  documents: number[];
+  sets: Set<string>[];
+  frequency: Map<string, number>;
+}
+
+const retrievalIndexes = new WeakMap<LanguageModel, RetrievalIndex>();
+
+/** Word sets and document frequencies of the corpus answers, built once per model. */
+function retrievalIndex(model: LanguageModel): RetrievalIndex {
+  let index = retrievalIndexes.get(model);
+  if (!index) {
+    const documents = model.documents.flatMap((document, position) => (document.kind === "answer" ? [position] : []));
+    const sets = documents.map((position) => new Set(words(model.documents[position]!.text)));
+    const frequency = new Map<string, number>();
+    for (const set of sets) for (const word of set) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+    index = { documents, sets, frequency };
+    retrievalIndexes.set(model, index);
+  }
+  return index;
 }
 
 /** Counts of a request's context documents (and the corpus answers related to `prompt`). */
