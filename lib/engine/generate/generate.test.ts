@@ -102,19 +102,6 @@ describe("generateContent on the local model", () => {
       .candidates![0]!.logprobsResult!.chosenCandidates!.map((item) => item.tokenId);
     expect(new Set(pieces.slice(-40)).size).toBe(1);
     expect(text.length).toBeGreaterThan(0);
-    // Repeated tokens over several seeds: a positive presence penalty repeats less, a negative one more.
-    const repeats = async (presencePenalty: number) => {
-      let total = 0;
-      for (let seed = 0; seed < 4; seed++) {
-        const response = await generateContent(plain("Tell me about cooking rice and soup.", { presencePenalty, topP: 1, maxOutputTokens: 150, seed, responseLogprobs: true }));
-        const tokens = response.candidates![0]!.logprobsResult!.chosenCandidates!.map((item) => item.tokenId);
-        total += tokens.length - new Set(tokens).size;
-      }
-      return total;
-    };
-    const distinct = async (presencePenalty: number) => -(await repeats(presencePenalty));
-    expect(await distinct(1.99)).toBeGreaterThan(await distinct(0));
-    expect(await distinct(0)).toBeGreaterThan(await distinct(-1.99));
   });
 
   it("streams deltas with running usage, one responseId and finishReason only on the last chunk", async () => {
