@@ -94,7 +94,7 @@ afterAll(async () => {
   data.cleanup();
 });
 
-function bytesOf(length: number, seed: number): Uint8Array {
+function bytesOf(length: number, seed: number): Uint8Array<ArrayBuffer> {
   const bytes = new Uint8Array(length);
   let state = seed;
   for (let index = 0; index < length; index++) {

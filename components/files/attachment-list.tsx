@@ -1,0 +1,165 @@
+"use client";
+
+import { memo } from "react";
+import { Button } from "@/components/ui/button";
+import { useUploader } from "@/lib/hooks/use-upload";
+import { formatBytes, percentSent, type Attachment, type AttachmentStatus } from "./attachment-model";
+import { useScopeAttachments } from "./upload-drop-zone";
+
+const STATUS_LABELS: Record<AttachmentStatus, string> = {
+  uploading: "Uploading",
+  processing: "PROCESSING",
+  active: "ACTIVE",
+  failed: "FAILED",
+  interrupted: "Interrupted",
+  inline: "Inline",
+};
+
+const STATUS_STYLES: Record<AttachmentStatus, string> = {
+  uploading: "bg-blue-100 text-blue-900 dark:bg-blue-900/40 dark:text-blue-100",
+  processing: "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-100",
+  active: "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-100",
+  failed: "bg-red-100 text-red-900 dark:bg-red-900/40 dark:text-red-100",
+  interrupted: "bg-red-100 text-red-900 dark:bg-red-900/40 dark:text-red-100",
+  inline: "bg-zinc-200 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100",
+};
+
+function Preview({ attachment, compact }: { attachment: Attachment; compact: boolean }) {
+  const { preview } = attachment;
+  const size = compact ? "h-12 w-12" : "h-20 w-20";
+  switch (preview.kind) {
+    case "image":
+      return preview.objectUrl ? (
+        // eslint-disable-next-line @next/next/no-img-element
+        <img src={preview.objectUrl} alt={`Preview of ${attachment.displayName}`} className={`${size} shrink-0 rounded-md object-cover`} />
+      ) : (
+        <TypeBadge label="Image" size={size} />
+      );
+    case "audio":
+      return preview.objectUrl ? (
+        <audio controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className="h-8 w-full max-w-64" preload="metadata" />
+      ) : (
+        <TypeBadge label="Audio" size={size} />
+      );
+    case "video":
+      return preview.objectUrl ? (
+        <video controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className={`${compact ? "h-16" : "h-28"} max-w-48 rounded-md bg-black`} preload="metadata" />
+      ) : (
+        <TypeBadge label="Video" size={size} />
+      );
+    case "pdf":
+      return (
+        <TypeBadge
+          label={preview.pdfPages === undefined ? "PDF" : preview.pdfPages === null ? "PDF (pages unknown)" : `PDF · ${preview.pdfPages} ${preview.pdfPages === 1 ? "page" : "pages"}`}
+          size={size}
+        />
+      );
+    case "text":
+      return preview.textSnippet !== undefined ? (
+        <pre className={`${compact ? "max-h-12" : "max-h-20"} w-full max-w-64 overflow-hidden whitespace-pre-wrap break-words rounded-md bg-zinc-100 p-1 font-mono text-[10px] leading-tight text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`} aria-label={`Start of ${attachment.displayName}`}>
+          {preview.textSnippet}
+        </pre>
+      ) : (
+        <TypeBadge label="Text" size={size} />
+      );
+    default:
+      return <TypeBadge label="File" size={size} />;
+  }
+}
+
+function TypeBadge({ label, size }: { label: string; size: string }) {
+  return (
+    <span className={`${size} flex shrink-0 items-center justify-center rounded-md bg-zinc-100 p-1 text-center text-[10px] font-medium text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}>
+      {label}
+    </span>
+  );
+}
+
+/** One attached file: preview, name, state, progress of real bytes sent, and its controls. */
+export const AttachmentCard = memo(function AttachmentCard({ attachment, compact = false }: { attachment: Attachment; compact?: boolean }) {
+  const uploader = useUploader();
+  const percent = percentSent(attachment);
+  const uploading = attachment.status === "uploading";
+  const label = `${attachment.displayName}, ${STATUS_LABELS[attachment.status]}`;
+  return (
+    <li
+      aria-label={label}
+      data-status={attachment.status}
+      className="flex min-w-0 items-start gap-2 rounded-lg border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-950"
+    >
+      <Preview attachment={attachment} compact={compact} />
+      <div className="flex min-w-0 flex-1 flex-col gap-1">
+        <div className="flex min-w-0 items-center gap-2">
+          <span className="min-w-0 flex-1 truncate font-medium" title={attachment.displayName}>
+            {attachment.displayName}
+          </span>
+          <span className={`shrink-0 rounded-full px-2 py-0.5 text-[10px] font-semibold ${STATUS_STYLES[attachment.status]}`} aria-hidden="true">
+            {STATUS_LABELS[attachment.status]}
+          </span>
+        </div>
+        <p className="text-zinc-600 dark:text-zinc-400">
+          {attachment.mimeType} · {formatBytes(attachment.sizeBytes)}
+          {attachment.file ? <> · <span className="font-mono">{attachment.file.name}</span></> : null}
+        </p>
+        {(uploading || attachment.status === "interrupted") && (
+          <div className="flex items-center gap-2">
+            <div
+              role="progressbar"
+              aria-label={`Upload of ${attachment.displayName}`}
+              aria-valuemin={0}
+              aria-valuemax={attachment.sizeBytes}
+              aria-valuenow={attachment.sentBytes}
+              aria-valuetext={`${percent}%: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent`}
+              className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+            >
+              <div className="h-full bg-blue-600 transition-[width] duration-100" style={{ width: `${percent}%` }} />
+            </div>
+            <span className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400" aria-hidden="true">
+              {percent}%
+            </span>
+          </div>
+        )}
+        <p role="status" className="text-zinc-700 dark:text-zinc-300">
+          {attachment.status === "uploading" && `Uploading: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent.`}
+          {attachment.status === "processing" && "PROCESSING: the service is preparing the file; waiting until it is ACTIVE."}
+          {attachment.status === "active" && "ACTIVE: ready to send."}
+          {attachment.status === "inline" && "Sent inline with the prompt (not uploaded)."}
+        </p>
+        {attachment.error && (
+          <p role="alert" className="break-words text-red-700 dark:text-red-400">
+            {attachment.error}
+          </p>
+        )}
+        <div className="flex flex-wrap gap-1">
+          {attachment.status === "interrupted" && (
+            <Button size="sm" onClick={() => uploader.resume(attachment.id)} aria-label={`Resume upload of ${attachment.displayName}`}>
+              Resume
+            </Button>
+          )}
+          {uploading ? (
+            <Button size="sm" onClick={() => uploader.remove(attachment.id)} aria-label={`Cancel upload of ${attachment.displayName}`}>
+              Cancel
+            </Button>
+          ) : (
+            <Button size="sm" variant="ghost" onClick={() => uploader.remove(attachment.id)} aria-label={`Remove ${attachment.displayName}`}>
+              Remove
+            </Button>
+          )}
+        </div>
+      </div>
+    </li>
+  );
+});
+
+/** The attachments of one scope, with their states. Renders nothing when there are none. */
+export function AttachmentList({ scope, compact = false, label }: { scope: string; compact?: boolean; label: string }) {
+  const attachments = useScopeAttachments(scope);
+  if (attachments.length === 0) return null;
+  return (
+    <ul aria-label={label} className={`grid gap-2 ${compact ? "sm:grid-cols-2" : "md:grid-cols-2"}`}>
+      {attachments.map((attachment) => (
+        <AttachmentCard key={attachment.id} attachment={attachment} compact={compact} />
+      ))}
+    </ul>
+  );
+}
