@@ -48,6 +48,27 @@ function mixedText(bytes) {
   return text;
 }
 
+/**
+ * About `bytes` of text whose words are mostly new to the encoder (random syllables, a seed
+ * per call), so its word cache cannot help: the slow case.
+ */
+function novelText(bytes, seed) {
+  const syllables = ["ka", "lo", "mi", "ter", "us", "an", "pre", "vo", "xi", "str", "ong", "el", "qu", "ba", "dor", "ish", "ze", "fy", "ro", "ment", "gra", "plu", "wen", "tho", "nik", "sa", "ju", "rel", "opt", "hy"];
+  let state = seed;
+  const next = () => {
+    state = (state * 48_271) % 2_147_483_647;
+    return state;
+  };
+  let text = "";
+  while (text.length < bytes) {
+    let word = "";
+    const length = 1 + (next() % 4);
+    for (let index = 0; index < length; index++) word += syllables[next() % syllables.length];
+    text += next() % 9 === 0 ? `${word}. ` : `${word} `;
+  }
+  return text.slice(0, bytes);
+}
+
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const format = (milliseconds) => `${milliseconds.toFixed(1)} ms`;
 
@@ -136,14 +157,16 @@ async function main() {
     console.log(`mode: HTTP countTokens at ${baseUrl}`);
     const loadStarted = performance.now();
     await counter.count([SMALL]);
-    console.log(`first small count (may include tokenizer load): ${format(performance.now() - loadStarted)}`);
+    console.log(`first small count (includes the tokenizer load if the server had not counted yet): ${format(performance.now() - loadStarted)}`);
   } else {
     counter = startWorker();
     console.log("mode: engine tokenizer worker (direct)");
     const loadStarted = performance.now();
-    await counter.vocabulary();
-    console.log(`worker start + vocabulary load: ${format(performance.now() - loadStarted)}`);
-    console.log(`resident set after load: ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB (whole process)`);
+    await counter.count([SMALL]);
+    console.log(`worker start + vocabulary load (first small count): ${format(performance.now() - loadStarted)}`);
+    const vocabularyStarted = performance.now();
+    const { pieces } = await counter.vocabulary();
+    console.log(`piece table to the main thread (${pieces.length} pieces): ${format(performance.now() - vocabularyStarted)}`);
   }
 
   const idle = [];
@@ -154,19 +177,32 @@ async function main() {
   }
   console.log(`small count, idle: median ${format(median(idle))}, max ${format(Math.max(...idle))}`);
 
+  const megabytes = (text) => (Buffer.byteLength(text) / 1e6).toFixed(2);
+  const rate = (text, milliseconds) => (Buffer.byteLength(text) / 1e6 / (milliseconds / 1000)).toFixed(1);
+  let engineCount;
   for (let round = 1; round <= 3; round++) {
     const started = performance.now();
     const [count] = await counter.count([big]);
+    engineCount = count;
     const milliseconds = performance.now() - started;
-    console.log(`${(bigBytes / 1e6).toFixed(2)} MB count, alone, run ${round}: ${count} tokens in ${format(milliseconds)} (${(bigBytes / 1e6 / (milliseconds / 1000)).toFixed(1)} MB/s)`);
+    console.log(`(a) ${megabytes(big)} MB mixed real text, run ${round}${round === 1 ? " (first sight)" : " (words cached)"}: ${count} tokens in ${format(milliseconds)} (${rate(big, milliseconds)} MB/s)`);
   }
-
-  const result = await concurrent(counter, big);
-  console.log(
-    `${(bigBytes / 1e6).toFixed(2)} MB count with small counts alongside: ${result.count} tokens in ${format(result.bigMilliseconds)}; ` +
-      `${result.smallLatencies.length} small counts, ${result.smallsBeforeBig} finished before the big one; ` +
-      `latency median ${format(median(result.smallLatencies))}, max ${format(Math.max(...result.smallLatencies))}`,
-  );
+  for (let round = 1; round <= 3; round++) {
+    const text = novelText(sizeBytes, round);
+    const started = performance.now();
+    const [count] = await counter.count([text]);
+    const milliseconds = performance.now() - started;
+    console.log(`(a) ${megabytes(text)} MB of mostly new words, run ${round}: ${count} tokens in ${format(milliseconds)} (${rate(text, milliseconds)} MB/s)`);
+  }
+  for (let round = 1; round <= 3; round++) {
+    const text = novelText(sizeBytes, 100 + round);
+    const result = await concurrent(counter, text);
+    console.log(
+      `(b) ${megabytes(text)} MB count (new words) with a small count every 25 ms: big ${format(result.bigMilliseconds)}; ` +
+        `${result.smallLatencies.length} small counts, ${result.smallsBeforeBig} finished before the big one; ` +
+        `small latency median ${format(median(result.smallLatencies))}, max ${format(Math.max(...result.smallLatencies))}`,
+    );
+  }
   await counter.stop();
 
   if (option("package", false)) {
@@ -179,7 +215,7 @@ async function main() {
     const ids = tokenizer.encode(big, { add_special_tokens: false });
     const milliseconds = performance.now() - started;
     console.log(`package encode of the same text: ${ids.length} tokens in ${format(milliseconds)} (${(bigBytes / 1e6 / (milliseconds / 1000)).toFixed(2)} MB/s)`);
-    if (ids.length !== result.count) console.log(`MISMATCH: package ${ids.length} tokens, engine ${result.count}`);
+    console.log(ids.length === engineCount ? "package and engine agree on the count" : `MISMATCH: package ${ids.length} tokens, engine ${engineCount}`);
   }
 }
 

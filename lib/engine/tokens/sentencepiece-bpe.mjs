@@ -15,6 +15,14 @@ const CUT_SEARCH_WINDOW = 64;
 const CONTROL_PATTERN = /^(<unused\d+>|<mask>|<2mass>|\[@BOS@\]|\[multimodal\])$/;
 
 /**
+ * The package's normalizer: every " " becomes "▁".
+ * @param {string} text
+ */
+function normalize(text) {
+  return text.indexOf(" ") < 0 ? text : text.replaceAll(" ", SPACE_PIECE);
+}
+
+/**
  * @typedef {object} TokenizerJson  the parts of a Hugging Face tokenizer.json this encoder reads
  * @property {{ type: string, vocab: Record<string, number>, merges: (string | [string, string])[],
  *   unk_token: string, byte_fallback?: boolean, fuse_unk?: boolean, ignore_merges?: boolean,
@@ -49,12 +57,24 @@ export function buildEncoder(json) {
   const merges = new MergeTable(model.merges.length);
   for (let rank = 0; rank < model.merges.length; rank++) {
     const entry = model.merges[rank];
-    const [left, right] = Array.isArray(entry) ? entry : /** @type {[string, string]} */ (entry.split(" ", 2));
+    let left;
+    let right;
+    if (Array.isArray(entry)) [left, right] = entry;
+    else {
+      // Old format "a b": the package splits at the first space and drops anything after a second one.
+      const space = entry.indexOf(" ");
+      const second = entry.indexOf(" ", space + 1);
+      left = entry.slice(0, space);
+      right = entry.slice(space + 1, second < 0 ? undefined : second);
+    }
     const leftId = pieceToId.get(left);
     const rightId = pieceToId.get(right);
     const mergedId = pieceToId.get(left + right);
-    // A merge whose sides or result are not pieces can never fire on symbols that are pieces.
-    if (leftId === undefined || rightId === undefined || mergedId === undefined) continue;
+    // The package would apply such a merge to raw characters or produce a non-piece; symbols
+    // here are piece ids, so refuse rather than differ.
+    if (leftId === undefined || rightId === undefined || mergedId === undefined) {
+      throw new Error(`unsupported tokenizer configuration: merge ${JSON.stringify([left, right])} involves a string that is not a piece`);
+    }
     merges.set(leftId, rightId, rank, mergedId);
   }
 
@@ -153,11 +173,11 @@ function buildAddedSplitter(dictionary) {
     if (word.length) startsToken[word.charCodeAt(0)] = 1;
   }
   /**
+   * Sections of the text in order, lazily: a 1 MB text is not scanned in one go.
    * @param {string} text
-   * @returns {{ start: number, end: number }[]} sections; an added token is a section of its own
+   * @returns {Generator<{ start: number, end: number }, void, void>} an added token is a section of its own
    */
-  return function split(text) {
-    const sections = [];
+  return function* split(text) {
     const length = text.length;
     let start = 0;
     let index = 0;
@@ -178,13 +198,12 @@ function buildAddedSplitter(dictionary) {
         index++;
         continue;
       }
-      if (index > start) sections.push({ start, end: index });
-      sections.push({ start: index, end: matchEnd });
+      if (index > start) yield { start, end: index };
+      yield { start: index, end: matchEnd };
       index = matchEnd;
       start = index;
     }
-    if (start < length) sections.push({ start, end: length });
-    return sections;
+    if (start < length) yield { start, end: length };
   };
 }
 
@@ -205,6 +224,8 @@ class SentencePieceEncoder {
     this.addedSplitter = parts.addedSplitter;
     this.addedIds = parts.addedIds;
     this.bridging = parts.bridging;
+    /** Characters that precede the "▁" of a bridging piece: a quick filter for `isBridged`. */
+    this.bridgingBefore = new Set(parts.bridging.map(({ piece, offset }) => piece.charCodeAt(offset - 1)));
     this.maxPieceUnits = parts.maxPieceUnits;
     /** ids a sampler must never produce: special and control tokens */
     this.controlIds = parts.controlIds;
@@ -253,44 +274,42 @@ class SentencePieceEncoder {
     let ids = [];
     let budget = sliceUnits;
     for (const section of this.addedSplitter(text)) {
-      const raw = text.slice(section.start, section.end);
-      const addedId = raw.length <= this.maxPieceUnits ? this.addedIds.get(raw) : undefined;
+      const addedId = section.end - section.start <= this.maxPieceUnits ? this.addedIds.get(text.slice(section.start, section.end)) : undefined;
       if (addedId !== undefined) {
         ids.push(addedId);
-        budget -= raw.length;
+        budget -= section.end - section.start;
       } else {
-        const normalized = raw.replaceAll(" ", SPACE_PIECE);
+        // Words are cut from the raw text: normalizing a whole 1 MB section (" " -> "▁") at
+        // once costs more than encoding it.
         // Consecutive unknown tokens of one section fuse into one, as the package's `fuse_unk`.
         const state = { lastWasUnknown: false };
-        let wordStart = 0;
-        let index = 0;
-        while (index < normalized.length) {
-          index = normalized.indexOf(SPACE_PIECE, index + 1);
-          if (index < 0) index = normalized.length;
-          else if (!this.isWordStart(normalized, index)) continue;
-          const length = index - wordStart;
+        let wordStart = section.start;
+        while (wordStart < section.end) {
+          const wordEnd = this.nextWordStart(text, wordStart + 1, section.start, section.end);
+          const length = wordEnd - wordStart;
           if (length > sliceUnits) {
             // A long run without word starts (CJK, base64, ...): cut it at safe points.
-            for (const [from, to] of this.cutLongRun(normalized, wordStart, index, sliceUnits)) {
+            const run = normalize(text.slice(wordStart, wordEnd));
+            for (const [from, to] of this.cutLongRun(run, 0, run.length, sliceUnits)) {
               // A piece with no safe cut inside is merged in steps, pausing with empty slices.
-              const steps = this.bytePairSteps(normalized.slice(from, to), sliceUnits);
+              const steps = this.bytePairSteps(run.slice(from, to), sliceUnits);
               let step = steps.next();
               for (; !step.done; step = steps.next()) yield { ids: [], end: -1 };
               this.appendIds(step.value, ids, state);
-              yield { ids, end: section.start + to };
+              yield { ids, end: wordStart + to };
               ids = [];
               budget = sliceUnits;
             }
           } else {
-            this.encodeWord(normalized.slice(wordStart, index), ids, state);
+            this.encodeWord(text.slice(wordStart, wordEnd), ids, state);
             budget -= length;
             if (budget <= 0) {
-              yield { ids, end: section.start + index };
+              yield { ids, end: wordEnd };
               ids = [];
               budget = sliceUnits;
             }
           }
-          wordStart = index;
+          wordStart = wordEnd;
         }
       }
       if (budget <= 0) {
@@ -303,20 +322,49 @@ class SentencePieceEncoder {
   }
 
   /**
-   * A word starts at a "▁" that follows another character, unless a bridging piece (Gemma 3's
-   * ">▁</") could cover that spot. No other piece holds "▁" after another character, so no
-   * piece, and hence no BPE symbol, can cross this boundary: both sides merge independently.
-   * @param {string} text normalized text
-   * @param {number} index
+   * The next word start at or after `from` in the raw section [sectionStart, sectionEnd), or
+   * sectionEnd. A word starts at a space (a "▁" once normalized) that follows a character
+   * other than a space, unless a bridging piece (Gemma 3's ">▁</") could cover that spot. No
+   * other piece holds "▁" after another character, so no piece, and hence no BPE symbol, can
+   * cross a word start: both sides merge independently.
+   * @param {string} text raw text
+   * @param {number} from
+   * @param {number} sectionStart
+   * @param {number} sectionEnd
    */
-  isWordStart(text, index) {
-    if (text.charCodeAt(index) !== SPACE_CODE) return false;
-    const before = text.charCodeAt(index - 1);
-    if (before === SPACE_CODE) return false;
-    for (const { piece, offset } of this.bridging) {
-      if (piece.charCodeAt(offset - 1) === before && index >= offset && text.startsWith(piece, index - offset)) return false;
+  nextWordStart(text, from, sectionStart, sectionEnd) {
+    let previous = from - 1 >= sectionStart ? text.charCodeAt(from - 1) : SPACE_CODE;
+    for (let index = from; index < sectionEnd; index++) {
+      const code = text.charCodeAt(index);
+      const space = code === 32 || code === SPACE_CODE;
+      if (space && previous !== 32 && previous !== SPACE_CODE && !this.isBridged(text, index, previous, sectionStart, sectionEnd)) return index;
+      previous = code;
     }
-    return true;
+    return sectionEnd;
+  }
+
+  /**
+   * Whether a bridging piece covers the space at `index` (compared in normalized form, within
+   * the section).
+   * @param {string} text raw text
+   * @param {number} index
+   * @param {number} before char code at index - 1
+   * @param {number} sectionStart
+   * @param {number} sectionEnd
+   */
+  isBridged(text, index, before, sectionStart, sectionEnd) {
+    if (!this.bridgingBefore.has(before)) return false;
+    for (const { piece, offset } of this.bridging) {
+      const start = index - offset;
+      if (start < sectionStart || start + piece.length > sectionEnd) continue;
+      let matches = true;
+      for (let position = 0; position < piece.length && matches; position++) {
+        const code = text.charCodeAt(start + position);
+        matches = (code === 32 ? SPACE_CODE : code) === piece.charCodeAt(position);
+      }
+      if (matches) return true;
+    }
+    return false;
   }
 
   /**
@@ -372,7 +420,7 @@ class SentencePieceEncoder {
   }
 
   /**
-   * @param {string} word normalized text without an inner word start
+   * @param {string} word raw text without an inner word start (the cache key)
    * @param {number[]} out
    * @param {{ lastWasUnknown: boolean }} state
    */
@@ -380,7 +428,7 @@ class SentencePieceEncoder {
     const cacheable = word.length <= CACHEABLE_WORD_LENGTH;
     let ids = cacheable ? this.wordCache.get(word) : undefined;
     if (!ids) {
-      ids = this.bytePairEncode(word);
+      ids = this.bytePairEncode(normalize(word));
       if (cacheable) {
         if (this.wordCache.size >= WORD_CACHE_LIMIT) this.wordCache.clear();
         this.wordCache.set(word, ids);
