@@ -77,20 +77,48 @@ test.describe("cachedContents through the official SDK", () => {
     await ai.caches.delete({ name: cache.name! });
   });
 
-  // FIXME(generation): turn on once the local generation engine is wired into generateContent;
-  // it must then report cachedContentTokenCount inside promptTokenCount.
-  test.fixme("generateContent with the cache reports cachedContentTokenCount inside promptTokenCount", async () => {
+  test("generateContent and its stream with the cache report cachedContentTokenCount inside promptTokenCount", async () => {
     const ai = sdkClient();
     const cache = await ai.caches.create({ model: MODEL, config: { contents: [{ role: "user", parts: [{ text: BOOK }] }] } });
+    const cached = cache.usageMetadata!.totalTokenCount!;
+    const question = "What did the keeper write down?";
     const response = await ai.models.generateContent({
       model: MODEL,
-      contents: "What did the keeper write down?",
+      contents: question,
       config: { cachedContent: cache.name, maxOutputTokens: 20, seed: 1 },
     });
     const usage = response.usageMetadata!;
-    expect(usage.cachedContentTokenCount).toBe(cache.usageMetadata!.totalTokenCount);
-    expect(usage.promptTokenCount).toBeGreaterThan(usage.cachedContentTokenCount!);
+    expect(usage.cachedContentTokenCount).toBe(cached);
+    const alone = await ai.models.countTokens({ model: MODEL, contents: question });
+    expect(usage.promptTokenCount).toBe(cached + alone.totalTokens!);
+
+    let last;
+    for await (const chunk of await ai.models.generateContentStream({
+      model: MODEL,
+      contents: question,
+      config: { cachedContent: cache.name, maxOutputTokens: 20, seed: 1 },
+    })) {
+      last = chunk;
+    }
+    expect(last?.usageMetadata?.cachedContentTokenCount).toBe(cached);
+
+    const conflict = await api(`/v1beta/models/${MODEL}:generateContent`, {
+      method: "POST",
+      body: { contents: [{ parts: [{ text: question }] }], cachedContent: cache.name, tools: [{ functionDeclarations: [{ name: "x" }] }] },
+    });
+    expect(conflict.status).toBe(400);
+    const otherModel = await api("/v1beta/models/gemini-2.5-flash-lite:generateContent", {
+      method: "POST",
+      body: { contents: [{ parts: [{ text: question }] }], cachedContent: cache.name },
+    });
+    expect(otherModel.status).toBe(400);
     await ai.caches.delete({ name: cache.name! });
+    const gone = await api(`/v1beta/models/${MODEL}:generateContent`, {
+      method: "POST",
+      body: { contents: [{ parts: [{ text: question }] }], cachedContent: cache.name },
+    });
+    expect(gone.status).toBe(403);
+    expect((gone.body as ErrorBody).error.message).toBe("CachedContent not found (or permission denied)");
   });
 });
 

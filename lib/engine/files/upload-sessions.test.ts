@@ -180,6 +180,7 @@ describe("resumable upload sessions", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     const busy = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(patternBytes(10)) }));
     expect(busy.httpStatus).toBe(409);
+    expect(await files.queryUpload(uploadId)).toEqual({ status: "active", sizeReceived: 0 });
     release();
     expect(await first).toEqual({ status: "active", sizeReceived: 10 });
   });

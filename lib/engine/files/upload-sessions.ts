@@ -262,6 +262,9 @@ export class UploadSessions {
     const session = this.existingSession(uploadId);
     if (session.status === "cancelled") throw this.cancelledError();
     if (session.status === "final") return this.finalState(session);
+    // Once reconciled (or while a chunk is being received) the database's count is the truth.
+    const known = this.live.get(session.id);
+    if (known && (known.busy || known.hash !== null)) return { status: "active", sizeReceived: session.receivedSize };
     const live = this.claim(session.id);
     try {
       await this.reconcile(session, live);
