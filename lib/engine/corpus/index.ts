@@ -10,6 +10,7 @@ import { answersTravel } from "./texts/travel-and-places";
 import { answersLiving } from "./texts/work-money-and-health";
 import { answersCulture } from "./texts/history-and-culture";
 import { answersConversation } from "./texts/conversation";
+import { answersStructured } from "./texts/structured-answers";
 import { thoughts } from "./texts/thoughts";
 
 export type CorpusKind = "answer" | "thought";
@@ -39,6 +40,7 @@ export function corpusDocuments(): CorpusDocument[] {
     ...split("answer", answersTravel),
     ...split("answer", answersLiving),
     ...split("answer", answersCulture),
+    ...split("answer", answersStructured),
     ...split("thought", thoughts),
   ];
 }

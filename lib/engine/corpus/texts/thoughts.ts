@@ -39,4 +39,36 @@ I'm now putting the pieces together. The main point comes first, followed by a s
 **Analyzing the question**
 
 I'm carefully reading the question again to make sure I understand the intent. It seems the person wants a clear explanation rather than a long list of facts, so I will focus on the main idea and one or two supporting details.
+---
+**Identifying the main topic**
+
+I'm noting the central subject of the question and the few details that matter most. Everything else is background, so I will mention it only if it changes the answer.
+---
+**Weighing the trade-offs**
+
+I'm comparing the cost and the benefit of each approach. One is quicker to start, the other is easier to change later. The person seems to value a simple start, so I will lead with the quicker option.
+---
+**Structuring a step-by-step answer**
+
+I'm ordering the steps so each one builds on the last. A numbered list will help, with a short sentence for each step and a final tip at the end.
+---
+**Clarifying the terms**
+
+I'm making sure the key words are explained in plain language. If a term might be unfamiliar, I will add a short definition the first time it appears.
+---
+**Checking for mistakes**
+
+I'm reviewing the numbers and the order of the steps once more. The facts look consistent, and the advice matches what was asked, so the answer is ready.
+---
+**Choosing the right level of detail**
+
+I'm deciding how much to say. The question is fairly short, so a short answer with one example should be enough, and I can offer more detail if it is wanted.
+---
+**Connecting to the earlier messages**
+
+I'm looking back at what was said before. The same topic came up earlier, so I will keep the answer consistent with it and use the same words.
+---
+**Drafting the first sentence**
+
+I'm writing the opening so it answers the question directly. The rest of the answer can then explain the reason and give a practical example.
 `;
