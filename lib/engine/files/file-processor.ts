@@ -19,7 +19,13 @@ export interface FileProcessorOptions {
   onError?: (message: string, error: unknown) => void;
   /** Files probed at once; the machine has few cores. */
   concurrency?: number;
+  probeTimeoutMs?: number;
 }
+
+/** Longest a probe may run before the file is FAILED. */
+export const PROBE_TIMEOUT_MS = 10 * 60_000;
+
+class ProbeTimeoutError extends Error {}
 
 /** google.rpc.Code numbers carried in File.error.code. */
 const RPC_INVALID_ARGUMENT = 3;
@@ -85,19 +91,29 @@ export class FileProcessor {
     }
   }
 
+  /** A probe that never ends must not hold a worker slot forever. */
+  private probeWithDeadline(fileId: string, mimeType: string): Promise<ProbedMedia> {
+    const deadline = this.options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ProbeTimeoutError(`Processing the file took longer than ${Math.round(deadline / 1000)} s.`)), deadline);
+    });
+    return Promise.race([this.options.probe(this.options.filePath(fileId), mimeType, this.controller.signal), timeout]).finally(() => clearTimeout(timer));
+  }
+
   private async process(fileId: string): Promise<void> {
     const { store } = this.options;
     const file: FileRecord | undefined = store.getFile(fileId);
     if (!file || file.state !== "PROCESSING") return;
     try {
-      const probed = await this.options.probe(this.options.filePath(fileId), file.mimeType, this.controller.signal);
+      const probed = await this.probeWithDeadline(fileId, file.mimeType);
       // Decoded text stays on disk: it is read again when a request uses the file.
       const { text: _text, ...probe } = probed;
       store.finishProcessing(fileId, { state: "ACTIVE", error: null, probe }, this.options.now());
     } catch (error) {
       if (this.controller.signal.aborted) return;
       if (!store.getFile(fileId)) return;
-      const mediaProblem = this.options.isMediaProblem(error);
+      const mediaProblem = this.options.isMediaProblem(error) || error instanceof ProbeTimeoutError;
       if (!mediaProblem) this.options.onError?.(`probing files/${fileId} failed`, error);
       const message = mediaProblem && error instanceof Error ? error.message : "The file could not be processed because of an internal error.";
       store.finishProcessing(

@@ -108,6 +108,15 @@ describe("files: lifecycle, access and expiry", () => {
     expect((await settled(file.id)).state).toBe("ACTIVE");
   });
 
+  it("fails a file whose probe never ends", async () => {
+    files.stop();
+    files = create({ probe: () => new Promise(() => undefined), probeTimeoutMs: 50 });
+    const file = await upload(wavBytes(1), "audio/wav");
+    const done = await settled(file.id);
+    expect(done.state).toBe("FAILED");
+    expect(done.error?.message).toContain("took longer");
+  });
+
   it("belongs to its owner: others get the service's 403", async () => {
     const file = await upload(PNG_1X1, "image/png");
     const denied = catchApiError(() => files.getFile(`files/${file.id}`, bob, ORIGIN));

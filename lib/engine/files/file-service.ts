@@ -29,6 +29,7 @@ export interface FileServiceOptions {
   now?: () => number;
   quotaBytes?: number;
   maxFileBytes?: number;
+  probeTimeoutMs?: number;
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -116,6 +117,7 @@ export class FileService {
       isMediaProblem: options.isMediaProblem,
       now: this.now,
       onError: options.onError,
+      ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
     });
   }
 

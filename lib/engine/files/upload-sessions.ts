@@ -300,13 +300,15 @@ export class UploadSessions {
       this.live.delete(session.id);
       if (session.status === "active") await fs.rm(this.partPath(session.fileId), { force: true });
     }
-    const open = this.store.activeSessionFileIds();
     let entries: string[] = [];
     try {
       entries = await fs.readdir(this.uploadsDir);
     } catch {
       return;
     }
+    // Read after the listing: a session's row is written before its bytes, so every part
+    // file listed belongs to a row this sees.
+    const open = this.store.activeSessionFileIds();
     for (const entry of entries) {
       const fileId = entry.endsWith(".part") ? entry.slice(0, -".part".length) : null;
       if (fileId !== null && open.has(fileId)) continue;
