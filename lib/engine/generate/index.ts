@@ -69,7 +69,8 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     const responseId = randomBytes(15).toString("base64url");
     const modelVersion = traits.name.replace(/^models\//, "");
     const config = request.generationConfig ?? {};
-    const audio = (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
+    const speechOnly = traits.responseModalities.length > 0 && traits.responseModalities.every((combination) => combination.length === 1 && combination[0] === "AUDIO");
+    const audio = speechOnly || (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
 
     const [context, model] = await Promise.all([gatherContext(request, input.resolveFile), languageModel(traits.tokenizer)]);
     // Counting the prompt and encoding the context share the tokenizer worker: ask both at once.
