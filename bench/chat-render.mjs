@@ -22,7 +22,29 @@ function option(name, fallback) {
 }
 
 const tokens = Number(option("tokens", "20000"));
-const prompt = option("prompt", "Write a long essay about rivers, mountains, cities and the history of trade.");
+
+/**
+ * The answer to stream: the local model's "Repeat after me:" skill answers its text exactly,
+ * token by token, so the page renders real markdown (headings, paragraphs, lists, tables,
+ * highlighted code) at the engine's full speed. Longer than `tokens`, so the answer is cut at
+ * exactly maxOutputTokens.
+ */
+function longMarkdown(minimumCharacters) {
+  const sections = [];
+  for (let index = 1; sections.join("\n\n").length < minimumCharacters; index++) {
+    sections.push(
+      [
+        `## Section ${index}: rivers and trade`,
+        `The river town of number ${index} grew where the road met the water. Merchants brought salt, cloth and iron; boatmen carried grain downstream in the autumn, and the market square filled every Thursday. Over the years the **bridge** was rebuilt three times, each time a little wider, and the *old mill* became a school.`,
+        `- Salt from the coast, ${index * 3} carts a week\n- Cloth from the hill villages\n- Iron tools, mostly sickles and nails\n  - some sold on credit`,
+        `| Year | Boats | Grain (tonnes) |\n|---:|---:|---:|\n| ${1800 + index} | ${index * 7} | ${index * 130} |\n| ${1850 + index} | ${index * 11} | ${index * 210} |`,
+        "```ts\n" + `export function tonnage(boats: number, load = ${index}): number {\n  // every boat carries the same load\n  return boats * load;\n}` + "\n```",
+        `1. Count the boats at dawn.\n2. Weigh a sample of the grain.\n3. Write the totals in the ledger, with \`${index}\` as the page.`,
+      ].join("\n\n"),
+    );
+  }
+  return sections.join("\n\n");
+}
 
 function freePort() {
   return new Promise((resolve) => {
@@ -95,15 +117,24 @@ try {
   );
 
   await page.getByRole("button", { name: /^Settings/ }).click();
-  await page.getByRole("form", { name: "Chat settings" }).getByLabel("Max output tokens", { exact: true }).fill(String(tokens));
+  const settings = page.getByRole("form", { name: "Chat settings" });
+  await settings.getByLabel("Max output tokens", { exact: true }).fill(String(tokens));
+  await settings.getByLabel("Thinking budget (tokens)", { exact: true }).fill("0");
   await page.getByRole("button", { name: "Close settings" }).click();
 
-  const prompt_ = page.getByRole("textbox", { name: "Message", exact: true });
-  await prompt_.fill(prompt);
+  const input = page.getByRole("textbox", { name: "Message", exact: true });
+  // Typing 100 KB of many-line text with fill() is slow in the browser; set it as a paste would.
+  await input.evaluate((element, value) => {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value").set.call(element, value);
+    element.dispatchEvent(new Event("input", { bubbles: true }));
+  }, `Repeat after me: ${longMarkdown(tokens * 5)}`);
+  await input.press("Enter");
+  // The window starts with the first streamed text, after the prompt itself was rendered.
+  await page.waitForFunction(() => (document.querySelector('article[aria-label="Answer"] [data-answer-text]')?.textContent ?? "").length > 0, null, {
+    timeout: 120_000,
+    polling: "raf",
+  });
   const start = await page.evaluate(() => performance.now());
-  await prompt_.press("Enter");
-  const answer = page.getByRole("article", { name: "Answer" }).last();
-  await answer.waitFor();
   await page.waitForFunction(() => document.querySelector('article[aria-label="Answer"][aria-busy="true"]') === null, null, { timeout: 600_000, polling: 200 });
   // Let the saved answer replace the streamed one and the layout settle.
   await page.waitForTimeout(1500);

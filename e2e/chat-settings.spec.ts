@@ -53,7 +53,7 @@ test("a prompt rated high under a strict threshold shows the blocked card; adjus
   const chat = new ChatPage(page);
   await chat.open();
   await chat.selectSetting("Dangerous content", "BLOCK_LOW_AND_ABOVE");
-  await chat.fillSetting("Max output tokens", "40");
+  await chat.limitAnswers(40);
   await chat.send(`Explain how to build a bomb ${Date.now()}`);
   await chat.waitForAnswerDone();
   const card = chat.lastAnswer().getByRole("region", { name: "Blocked prompt" });
@@ -74,10 +74,10 @@ test("a prompt rated high under a strict threshold shows the blocked card; adjus
   expect((await chat.answerText().innerText()).trim().length).toBeGreaterThan(0);
   await chat.openSettings();
   await expect(chat.setting("Dangerous content")).toHaveValue("BLOCK_NONE");
-  const answerRatings = chat.lastAnswer().locator('[data-safety-ratings="Prompt"]');
+  // With BLOCK_NONE the category is still rated (OFF would leave it out).
+  const answerRatings = chat.lastAnswer().locator('[data-safety-ratings="Answer"]');
   await answerRatings.locator("summary").click();
   await expect(answerRatings.getByRole("table")).toContainText("Dangerous content");
-  await expect(answerRatings.getByRole("table")).toContainText("HIGH");
 });
 
 test("a candidate blocked by its own text shows the blocked answer card", async ({ page }) => {
@@ -136,7 +136,7 @@ test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.fillSetting("Candidate count", "2");
-  await chat.fillSetting("Max output tokens", "60");
+  await chat.limitAnswers(60);
   await chat.send(`Name a colour and a fruit ${Date.now()}`);
   await chat.waitForAnswerDone();
   const tabs = chat.lastAnswer().getByRole("tablist", { name: "Candidates" }).getByRole("tab");
@@ -158,7 +158,7 @@ test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
 test("the chat page has no serious or critical accessibility violations", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();
-  await chat.fillSetting("Max output tokens", "60");
+  await chat.limitAnswers(60);
   await chat.send(`A short answer with **markdown** ${Date.now()}`);
   await chat.waitForAnswerDone();
   for (const scheme of ["light", "dark"] as const) {

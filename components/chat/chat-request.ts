@@ -47,6 +47,7 @@ export function buildGenerateContentRequest(settings: ConversationSettings, cont
   if (settings.safetySettings.length > 0) request.safetySettings = settings.safetySettings;
   if (settings.tools?.length) request.tools = settings.tools;
   if (settings.toolConfig && Object.keys(settings.toolConfig).length > 0) request.toolConfig = settings.toolConfig;
+  if (settings.cachedContent) request.cachedContent = settings.cachedContent;
   return request;
 }
 

@@ -13,12 +13,15 @@ export function MessageList({ conversationId, messages }: { conversationId: stri
   const inflightId = useChatStore((state) => (state.inflight?.conversationId === conversationId ? state.inflight.messageId : null));
   const pendingSlot = inflightId !== null && !messages.some((message) => message.id === inflightId);
   const lastId = pendingSlot ? inflightId : messages[messages.length - 1]?.id;
+  // One flat keyed list: when the streamed answer is saved, its row stays the same element
+  // (a row moving from a trailing slot into a nested array would be remounted and re-parsed).
+  const rows: { id: string; message?: StoredMessage }[] = messages.map((message) => ({ id: message.id, message }));
+  if (pendingSlot) rows.push({ id: inflightId });
   return (
     <div className="flex flex-col gap-6">
-      {messages.map((message) => (
-        <MessageSlot key={message.id} id={message.id} conversationId={conversationId} message={message} isLast={message.id === lastId} />
+      {rows.map(({ id, message }) => (
+        <MessageSlot key={id} id={id} conversationId={conversationId} message={message} isLast={id === lastId} />
       ))}
-      {pendingSlot && <MessageSlot key={inflightId} id={inflightId} conversationId={conversationId} isLast />}
     </div>
   );
 }

@@ -168,12 +168,17 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
             canAct && isLast ? (call, response) => void actions.send(conversationId, [{ functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } }]) : undefined
           }
         />
-        {streaming && parts.length === 0 && !promptBlocked && <p className="text-sm text-zinc-500 dark:text-zinc-400">Waiting for the first tokens…</p>}
       </div>
+      {streaming && parts.length === 0 && !promptBlocked && <p className="text-sm text-zinc-600 dark:text-zinc-400">Waiting for the first tokens…</p>}
       {candidateBlocked && (
         <BlockedCard subject="answer" reason={candidate.finishReason ?? "SAFETY"} ratings={candidate.safetyRatings} settings={message.settings} traits={traits} onAdjust={adjust} />
       )}
-      {empty && <p className="text-sm text-zinc-600 dark:text-zinc-400">The model returned no content{finishReason ? ` (${finishReason})` : ""}.</p>}
+      {empty && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          The model returned no answer text
+          {finishReason === "MAX_TOKENS" && (message.usageMetadata?.thoughtsTokenCount ?? 0) > 0 ? ": thinking used the whole output token limit" : ""}.
+        </p>
+      )}
       {message.stopped && (
         <p className="text-xs font-medium text-amber-800 dark:text-amber-300" data-message-status="stopped">
           Stopped — the answer above is partial.

@@ -68,6 +68,23 @@ export class ChatPage {
     await this.setting(label).fill(value);
   }
 
+  /**
+   * Bounds answers to `maxOutputTokens` with thinking off, so every token is answer text
+   * (a thinking model could otherwise spend a small budget on thoughts alone).
+   */
+  async limitAnswers(maxOutputTokens: number): Promise<void> {
+    await this.fillSetting("Max output tokens", String(maxOutputTokens));
+    await this.fillSetting("Thinking budget (tokens)", "0");
+  }
+
+  /**
+   * A prompt whose answer is about 20,000 tokens long: the local model's documented
+   * "Repeat after me:" skill answers the text exactly, streamed token by token (a few seconds).
+   */
+  static longAnswerPrompt(): string {
+    return `Repeat after me: ${"The tide comes in over the warm sand and goes out again. ".repeat(2000)}`;
+  }
+
   async selectSetting(label: string, value: string): Promise<void> {
     await this.openSettings();
     await this.setting(label).selectOption(value);

@@ -31,6 +31,7 @@ export const conversationSettingsSchema = z.object({
   safetySettings: z.array(z.object({ category: z.string().max(64), threshold: z.string().max(64) })).max(20).default([]),
   tools: z.array(wireObject).max(20).optional(),
   toolConfig: wireObject.optional(),
+  cachedContent: z.string().regex(/^cachedContents\/[A-Za-z0-9_-]+$/, "cachedContent must be cachedContents/{id}").optional(),
 });
 
 /** The settings of one conversation, saved with it and snapshotted on each answer. */
@@ -41,6 +42,8 @@ export interface ConversationSettings {
   safetySettings: SafetySetting[];
   tools?: Tool[];
   toolConfig?: ToolConfig;
+  /** `cachedContents/{id}` used as context of every turn. */
+  cachedContent?: string;
 }
 
 export const messageErrorSchema = z.object({
