@@ -7,7 +7,7 @@ const SPACE_PIECE = "\u2581";
 const SPACE_CODE = 0x2581;
 /** Ids are below 2^19 in both vocabularies; pair and merge keys pack two numbers in one double. */
 const ID_FACTOR = 524_288;
-/** Segments up to this many code points use the quadratic merge loop, longer ones a heap. */
+/** Words up to this many UTF-16 units use the quadratic merge loop, longer ones a heap. */
 const SMALL_SEGMENT = 64;
 const WORD_CACHE_LIMIT = 200_000;
 const CACHEABLE_WORD_LENGTH = 256;
@@ -232,6 +232,8 @@ class SentencePieceEncoder {
     /** @type {Map<string, Int32Array>} */
     this.wordCache = new Map();
     this.encoder = new TextEncoder();
+    this.scratchSymbols = new Int32Array(SMALL_SEGMENT);
+    this.scratchPairs = new Float64Array(SMALL_SEGMENT);
   }
 
   /**
@@ -463,10 +465,89 @@ class SentencePieceEncoder {
    * @returns {Int32Array}
    */
   bytePairEncode(word) {
+    if (word.length <= SMALL_SEGMENT) return this.bytePairEncodeShort(word);
     const steps = this.bytePairSteps(word, Infinity);
     let step = steps.next();
     while (!step.done) step = steps.next();
     return step.value;
+  }
+
+  /**
+   * `bytePairEncode` for words of at most SMALL_SEGMENT units, the common case: scratch typed
+   * arrays and a linear scan for the best pair instead of a heap.
+   * @param {string} word
+   * @returns {Int32Array}
+   */
+  bytePairEncodeShort(word) {
+    const symbols = this.scratchSymbols;
+    const pairs = this.scratchPairs;
+    /** @type {string[] | undefined} */
+    let unknown;
+    let count = 0;
+    for (let index = 0; index < word.length; index++) {
+      const code = word.charCodeAt(index);
+      let id;
+      if (code >= 0xd800 && code <= 0xdbff && index + 1 < word.length && (word.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+        const character = word.slice(index, index + 2);
+        id = this.pieceToId.get(character);
+        if (id === undefined) (unknown ??= []).push(character);
+        index++;
+      } else {
+        id = this.unitIds[code];
+        if (id < 0) {
+          id = undefined;
+          (unknown ??= []).push(/** @type {string} */ (word[index]));
+        }
+      }
+      symbols[count++] = id === undefined ? -(unknown?.length ?? 0) : id;
+    }
+    for (let index = 0; index + 1 < count; index++) pairs[index] = this.mergeOf(symbols[index], symbols[index + 1]);
+    for (;;) {
+      let best = -1;
+      let bestValue = Infinity;
+      for (let index = 0; index + 1 < count; index++) {
+        const value = pairs[index];
+        // rank * ID_FACTOR + id orders by rank first; ranks are unique per pair; ties keep the leftmost.
+        if (value >= 0 && value < bestValue) {
+          bestValue = value;
+          best = index;
+        }
+      }
+      if (best < 0) break;
+      symbols[best] = bestValue % ID_FACTOR;
+      symbols.copyWithin(best + 1, best + 2, count);
+      pairs.copyWithin(best, best + 1, count - 1);
+      count--;
+      if (best > 0) pairs[best - 1] = this.mergeOf(symbols[best - 1], symbols[best]);
+      if (best + 1 < count) pairs[best] = this.mergeOf(symbols[best], symbols[best + 1]);
+    }
+    if (!unknown) return symbols.slice(0, count);
+    return this.withByteFallback(Array.from(symbols.subarray(0, count)), unknown);
+  }
+
+  /**
+   * Final ids of merged symbols: negative symbols (characters that are not pieces) become their
+   * UTF-8 byte pieces, or the unknown piece if a byte piece is missing.
+   * @param {ArrayLike<number>} merged
+   * @param {string[]} unknown
+   * @returns {Int32Array}
+   */
+  withByteFallback(merged, unknown) {
+    /** @type {number[]} */
+    const ids = [];
+    for (let index = 0; index < merged.length; index++) {
+      const symbol = /** @type {number} */ (merged[index]);
+      if (symbol >= 0) {
+        ids.push(symbol);
+        continue;
+      }
+      const bytes = this.encoder.encode(/** @type {string} */ (unknown[-symbol - 1]));
+      let allPresent = true;
+      for (const value of bytes) if (/** @type {number} */ (this.byteIds[value]) < 0) allPresent = false;
+      if (allPresent) for (const value of bytes) ids.push(/** @type {number} */ (this.byteIds[value]));
+      else ids.push(this.unkId);
+    }
+    return Int32Array.from(ids);
   }
 
   /**
@@ -499,21 +580,8 @@ class SentencePieceEncoder {
         symbols.push(-unknown.length);
       }
     }
-    const merged = symbols.length <= SMALL_SEGMENT ? this.mergeSmall(symbols) : yield* this.mergeLarge(symbols, mergesPerStep);
-    /** @type {number[]} */
-    const ids = [];
-    for (const symbol of merged) {
-      if (symbol >= 0) {
-        ids.push(symbol);
-        continue;
-      }
-      const bytes = this.encoder.encode(/** @type {string} */ (unknown[-symbol - 1]));
-      let allPresent = true;
-      for (const value of bytes) if (this.byteIds[value] < 0) allPresent = false;
-      if (allPresent) for (const value of bytes) ids.push(this.byteIds[value]);
-      else ids.push(this.unkId);
-    }
-    return Int32Array.from(ids);
+    const merged = yield* this.mergeLarge(symbols, mergesPerStep);
+    return this.withByteFallback(merged, unknown);
   }
 
   /**
@@ -524,32 +592,6 @@ class SentencePieceEncoder {
   mergeOf(left, right) {
     if (left < 0 || right < 0) return -1;
     return this.merges.get(left, right);
-  }
-
-  /** @param {number[]} symbols */
-  mergeSmall(symbols) {
-    const pairs = [];
-    for (let index = 0; index + 1 < symbols.length; index++) {
-      pairs.push(this.mergeOf(/** @type {number} */ (symbols[index]), /** @type {number} */ (symbols[index + 1])));
-    }
-    for (;;) {
-      let best = -1;
-      let bestValue = Infinity;
-      for (let index = 0; index < pairs.length; index++) {
-        const value = /** @type {number} */ (pairs[index]);
-        // rank * ID_FACTOR + id orders by rank first; ranks are unique per pair.
-        if (value >= 0 && value < bestValue) {
-          bestValue = value;
-          best = index;
-        }
-      }
-      if (best < 0) return symbols;
-      symbols[best] = bestValue % ID_FACTOR;
-      symbols.splice(best + 1, 1);
-      pairs.splice(best, 1);
-      if (best > 0) pairs[best - 1] = this.mergeOf(/** @type {number} */ (symbols[best - 1]), /** @type {number} */ (symbols[best]));
-      if (best < pairs.length) pairs[best] = this.mergeOf(/** @type {number} */ (symbols[best]), /** @type {number} */ (symbols[best + 1]));
-    }
   }
 
   /**
@@ -579,8 +621,14 @@ class SentencePieceEncoder {
       const value = this.mergeOf(symbols[position], symbols[right]);
       if (value >= 0) heap.push(Math.floor(value / ID_FACTOR) * POSITION_FACTOR + position);
     };
-    for (let index = 0; index + 1 < count; index++) push(index);
     let untilPause = mergesPerStep;
+    for (let index = 0; index + 1 < count; index++) {
+      push(index);
+      if (--untilPause <= 0) {
+        yield;
+        untilPause = mergesPerStep;
+      }
+    }
     while (heap.size > 0) {
       if (--untilPause <= 0) {
         yield;
