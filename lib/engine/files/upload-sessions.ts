@@ -99,6 +99,28 @@ async function exists(target: string): Promise<boolean> {
 }
 
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+const WRITE_BATCH_BYTES = 1024 * 1024;
+
+/** Writes every byte of `pieces` at `position`, finishing any short write piece by piece. */
+async function writeAll(handle: fs.FileHandle, pieces: Uint8Array[], position: number): Promise<void> {
+  const total = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
+  let done = (await handle.writev(pieces, position)).bytesWritten;
+  if (done === total) return;
+  let skip = done;
+  for (const piece of pieces) {
+    if (skip >= piece.byteLength) {
+      skip -= piece.byteLength;
+      continue;
+    }
+    let sent = skip;
+    skip = 0;
+    while (sent < piece.byteLength) {
+      const { bytesWritten } = await handle.write(piece, sent, piece.byteLength - sent, position + done);
+      sent += bytesWritten;
+      done += bytesWritten;
+    }
+  }
+}
 
 async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
   let seen = 0;
@@ -392,6 +414,17 @@ export class UploadSessions {
     const handle = await fs.open(this.partPath(session.fileId), "r+");
     const reader = body.getReader();
     let written = 0;
+    // Pieces arrive at 16–64 KiB; they are written in batches of about 1 MiB (one writev).
+    let batch: Uint8Array[] = [];
+    let batchBytes = 0;
+    const flush = async () => {
+      if (batchBytes === 0) return;
+      await writeAll(handle, batch, start + written);
+      for (const piece of batch) live.hash!.update(piece);
+      written += batchBytes;
+      batch = [];
+      batchBytes = 0;
+    };
     let failure: unknown;
     try {
       for (;;) {
@@ -399,15 +432,12 @@ export class UploadSessions {
         const { done, value } = await reader.read();
         if (done) break;
         if (value.byteLength === 0) continue;
-        if (written + value.byteLength > room) throw this.tooManyBytes(session, start + written + value.byteLength);
-        let sent = 0;
-        while (sent < value.byteLength) {
-          const { bytesWritten } = await handle.write(value, sent, value.byteLength - sent, start + written + sent);
-          sent += bytesWritten;
-        }
-        live.hash!.update(value);
-        written += value.byteLength;
+        if (written + batchBytes + value.byteLength > room) throw this.tooManyBytes(session, start + written + batchBytes + value.byteLength);
+        batch.push(value);
+        batchBytes += value.byteLength;
+        if (batchBytes >= WRITE_BATCH_BYTES) await flush();
       }
+      await flush();
     } catch (error) {
       failure = error;
       // After a refusal, read on (bounded) so the client still sending gets the error answer.
@@ -419,6 +449,9 @@ export class UploadSessions {
         await handle.truncate(start);
         live.hash = hashBefore;
         written = 0;
+      } else if (failure !== undefined) {
+        // Cut off: what did arrive is kept, so the client can resume after it.
+        await flush().catch(() => undefined);
       }
     } finally {
       await handle.close();
@@ -435,6 +468,7 @@ export class UploadSessions {
       );
     }
   }
+
 
   private async finalize(session: UploadSessionRecord, live: LiveSession): Promise<FileRecord> {
     const now = this.now();
