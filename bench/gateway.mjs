@@ -228,16 +228,16 @@ async function holdStreams(hold, total) {
     });
     if (response.statusCode !== 200) throw new Error(`hold stream ${response.statusCode}: ${await response.body.text()}`);
     const stream = { events: 0, response };
-    let text = "";
+    let buffer = "";
     let firstResolve;
     const first = new Promise((resolve) => (firstResolve = resolve));
     response.body.on("data", (piece) => {
-      text += piece.toString("utf8");
-      const events = text.split("data:").length - 1;
-      if (events > stream.events) {
-        stream.events = events;
-        text = text.slice(text.lastIndexOf("data:"));
-        stream.events = events;
+      buffer += piece.toString("utf8");
+      const blocks = buffer.split("\r\n\r\n");
+      buffer = blocks.pop();
+      const events = blocks.filter((block) => block.startsWith("data:")).length;
+      if (events > 0) {
+        stream.events += events;
         firstResolve();
       }
     });

@@ -9,12 +9,18 @@ import type { OwnershipStore } from "../ownership";
  * the upstream's own form, since clients only ever saw the studio's.
  */
 
-/** The file id a fileUri points at, when it points at a file of the API at all. */
+const FILE_ID = "[a-z0-9](?:[a-z0-9-]{0,62})";
+
+/**
+ * The file id a fileUri points at, when it could point at a file of the API at all: a URI
+ * or name ending in `files/{id}`, or a bare id (which some upstreams resolve too, so it must
+ * be checked like the others). Other URIs (a video page, a bucket) are not files of ours.
+ */
 export function fileIdOfUri(uri: string): string | null {
   let candidate = uri.trim();
   const query = candidate.search(/[?#]/);
   if (query >= 0) candidate = candidate.slice(0, query);
-  const match = /(?:^|\/)files\/([a-z0-9](?:[a-z0-9-]{0,62}))$/.exec(candidate);
+  const match = new RegExp(`(?:^|/)files/(${FILE_ID})$`).exec(candidate) ?? new RegExp(`^(${FILE_ID})$`).exec(candidate);
   return match ? match[1]! : null;
 }
 
