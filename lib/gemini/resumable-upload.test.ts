@@ -160,8 +160,10 @@ describe("uploadResumable", () => {
         return response;
       },
     });
-    expect(received).toEqual(["42768"]);
-    // (A transport that resends the cut request may add one refused "32768" before the query.)
+    // A query that overtakes the dying request may still see 32768; the last one sees the kept bytes.
+    expect(received.at(-1)).toBe("42768");
+    expect(received.every((value) => value === "32768" || value === "42768")).toBe(true);
+    // (An early query, or a transport that resends the cut request, may add a refused "32768".)
     expect(offsets.slice(0, 2)).toEqual(["0", "32768"]);
     expect(offsets.slice(-2)).toEqual(["42768", "75536"]);
     expect(sessions).toHaveLength(1);
