@@ -92,10 +92,11 @@ function drawPosition(
   settings: SamplingSettings,
   random: SeededRandom,
 ): number {
-  const order = Array.from(logits.keys());
+  const wanted = settings.topK && settings.topK > 0 ? Math.min(settings.topK, logits.length) : logits.length;
+  const order = bestPositions(logits, wanted, (position) => ids[entries[position]!]!);
   // Ties break on the token id so a seed always walks the same order.
   order.sort((a, b) => logits[b]! - logits[a]! || ids[entries[a]!]! - ids[entries[b]!]!);
-  const limit = settings.topK && settings.topK > 0 ? Math.min(settings.topK, order.length) : order.length;
+  const limit = order.length;
   const maximum = logits[order[0]!]! / settings.temperature;
   const weights = new Float64Array(limit);
   let sum = 0;
@@ -143,4 +144,54 @@ function topPositions(entries: number[], probabilities: Float64Array, ids: Int32
     if (best.length > wanted) best.pop();
   }
   return best;
+}
+
+/**
+ * Positions of the `wanted` largest logits (unordered; ties at the boundary go to the lowest
+ * token id, as in the full sort). Selecting first keeps a step linear in the number of
+ * candidates when topK is small.
+ */
+function bestPositions(logits: Float64Array, wanted: number, idOf: (position: number) => number): number[] {
+  const count = logits.length;
+  if (wanted >= count) return Array.from(logits.keys());
+  const threshold = kthLargest(Float64Array.from(logits), wanted);
+  const chosen: number[] = [];
+  const tied: number[] = [];
+  for (let position = 0; position < count; position++) {
+    if (logits[position]! > threshold) chosen.push(position);
+    else if (logits[position] === threshold) tied.push(position);
+  }
+  tied.sort((a, b) => idOf(a) - idOf(b));
+  for (const position of tied) {
+    if (chosen.length >= wanted) break;
+    chosen.push(position);
+  }
+  return chosen;
+}
+
+/** The k-th largest value (1-based) by quickselect; reorders `values`. */
+function kthLargest(values: Float64Array, k: number): number {
+  let low = 0;
+  let high = values.length - 1;
+  const target = k - 1;
+  while (low < high) {
+    const pivot = values[(low + high) >> 1]!;
+    let left = low;
+    let right = high;
+    while (left <= right) {
+      while (values[left]! > pivot) left++;
+      while (values[right]! < pivot) right--;
+      if (left <= right) {
+        const swap = values[left]!;
+        values[left] = values[right]!;
+        values[right] = swap;
+        left++;
+        right--;
+      }
+    }
+    if (target <= right) high = right;
+    else if (target >= left) low = left;
+    else return values[target]!;
+  }
+  return values[target]!;
 }
