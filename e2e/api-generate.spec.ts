@@ -1,6 +1,7 @@
 import { ApiError, GoogleGenAI, type GenerateContentResponse } from "@google/genai";
 import { expect, test } from "@playwright/test";
 import Ajv from "ajv";
+import { GoogleGenAI as GoogleGenAI3 } from "google-genai-3";
 import { parseSseText } from "@/lib/gemini/sse";
 import { api, sdkClient } from "./support/api";
 import { DEVELOPMENT_KEY, localServer } from "./support/servers";
@@ -177,6 +178,23 @@ test.describe("generation through the official SDK", () => {
     expect(text.length).toBeGreaterThan(0);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(500);
+  });
+});
+
+test.describe("generation through the official SDK 3.x (calls /v1)", () => {
+  test("generateContent and generateContentStream round trips", async () => {
+    const ai = new GoogleGenAI3({ apiKey: DEVELOPMENT_KEY, httpOptions: { baseUrl: localServer.baseUrl } });
+    const unary = await ai.models.generateContent({ model: MODEL, contents: "Tell me about the moon.", config: { ...QUIET, seed: 4 } });
+    expect(unary.text?.length).toBeGreaterThan(0);
+    expect(unary.usageMetadata?.promptTokenCount).toBeGreaterThan(0);
+    let streamed = "";
+    let last: { candidates?: { finishReason?: string }[] } | undefined;
+    for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: "Tell me about the moon.", config: { ...QUIET, seed: 4 } })) {
+      streamed += chunk.text ?? "";
+      last = chunk;
+    }
+    expect(streamed).toBe(unary.text);
+    expect(last?.candidates?.[0]?.finishReason).toBe("STOP");
   });
 });
 
