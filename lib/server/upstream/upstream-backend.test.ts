@@ -282,6 +282,23 @@ describe("uploads through the gateway", () => {
     await expect(backend.queryUpload(uploadId, aliceAt())).rejects.toMatchObject({ httpStatus: 404 });
   });
 
+  it("streams a chunk that arrives slower than the first-byte timeout without cutting it off", async () => {
+    const { uploadId } = await backend.startUpload({ contentLength: "8", contentType: "text/plain", body: { file: { displayName: "slow" } } }, aliceAt());
+    let sent = 0;
+    const slow = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === 4) return controller.close();
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        controller.enqueue(new TextEncoder().encode("ab"));
+        sent++;
+      },
+    });
+    // 4 pieces 300 ms apart: twice the 600 ms first-byte timeout before the last byte leaves.
+    const done = await backend.uploadChunk(uploadId, { upload: true, finalize: true, offset: 0, contentLength: 8, body: slow }, aliceAt());
+    expect(done.status).toBe("final");
+    expect(done.file?.sizeBytes).toBe("8");
+  });
+
   it("refuses an upstream upload URL on another origin", async () => {
     await expect(backend.startUpload({ contentLength: "1", contentType: "text/plain", body: { file: { displayName: "foreign-url" } } }, aliceAt())).rejects.toMatchObject({
       httpStatus: 502,

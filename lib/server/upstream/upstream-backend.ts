@@ -1,5 +1,4 @@
 import "server-only";
-import { Readable } from "node:stream";
 import type { Db } from "@/lib/db/database";
 import { ApiError } from "@/lib/gemini/api-error";
 import type {
@@ -261,7 +260,7 @@ export class UpstreamBackend implements Backend {
     const response = await this.client.open({
       method: "POST",
       target: session.upstreamUrl,
-      body: body ? Readable.from(body, { objectMode: false }) : undefined,
+      body,
       headers,
       signal: context.signal,
       safety: "never",

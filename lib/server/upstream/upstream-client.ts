@@ -1,5 +1,5 @@
 import "server-only";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
 import type { UpstreamSettings } from "../env";
 import { logger } from "../logger";
@@ -41,8 +41,8 @@ export interface UpstreamCall {
   query?: Record<string, string | undefined>;
   /** JSON body, serialised here. */
   json?: unknown;
-  /** Streamed body (upload chunks); never retried. */
-  body?: Readable;
+  /** Streamed body (upload chunks), pulled as the upstream takes it; never retried. */
+  body?: AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
   signal: AbortSignal;
   safety: RetrySafety;
@@ -137,10 +137,12 @@ export class UpstreamClient {
   private async attempt(call: UpstreamCall): Promise<UpstreamResponse> {
     let response: Dispatcher.ResponseData;
     try {
+      // undici's first-byte clock runs once the body has been written, so a streamed body
+      // that trickles in from our client is never cut off by it.
       response = await request(this.url(call), {
         method: call.method,
         headers: this.headers(call),
-        body: call.json !== undefined ? JSON.stringify(call.json) : call.body,
+        body: call.json !== undefined ? JSON.stringify(call.json) : call.body ? Readable.from(call.body, { objectMode: false }) : undefined,
         signal: call.signal,
         dispatcher: this.dispatcher,
       });

@@ -132,6 +132,8 @@ export function errorFromTransport(error: unknown, timeouts: TimeoutSettings): u
   if (error instanceof Error && error.name === "AbortError") return error;
   const code = errorCode(error);
   switch (code) {
+    case "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH":
+      return new UpstreamError(400, "INVALID_ARGUMENT", "The request body did not match its Content-Length.", "gateway");
     case "UND_ERR_ABORTED":
       return Object.assign(new Error("The request was cancelled by the client."), { name: "AbortError" });
     case "UND_ERR_CONNECT_TIMEOUT":
