@@ -198,13 +198,23 @@ async function startHoldingUpstream() {
         return;
       }
       response.writeHead(200, { "content-type": "text/event-stream" });
+      // `fast` models: 100 events 50 ms apart, then the end; others: one event every 2 s, forever.
+      const fast = incoming.url.includes("fast");
       let index = 0;
       const send = () => {
-        const chunk = { candidates: [{ content: { role: "model", parts: [{ text: `tick ${index++} ` }] }, index: 0 }], modelVersion: "hold" };
+        const last = fast && index === 99;
+        const chunk = {
+          candidates: [{ content: { role: "model", parts: [{ text: `tick ${index++} @${performance.timeOrigin + performance.now()}` }] }, index: 0, ...(last ? { finishReason: "STOP" } : {}) }],
+          modelVersion: "hold",
+        };
         response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+        if (last) {
+          clearInterval(timer);
+          response.end();
+        }
       };
+      const timer = setInterval(send, fast ? 50 : 2_000);
       send();
-      const timer = setInterval(send, 2_000);
       response.on("close", () => clearInterval(timer));
     });
   });
@@ -214,6 +224,33 @@ async function startHoldingUpstream() {
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   return { url: `http://127.0.0.1:${server.address().port}`, open: () => sockets.size };
+}
+
+/** Delay from the upstream writing each event to the client reading it, through the gateway. */
+async function eventDelays(hold, warmup = true) {
+  if (warmup) await eventDelays(hold, false);
+  const delays = [];
+  const response = await request(`${hold.baseUrl}/v1beta/models/hold-fast:streamGenerateContent?alt=sse`, {
+    method: "POST",
+    headers: headersFor(hold),
+    body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
+    dispatcher: client,
+  });
+  let buffer = "";
+  for await (const piece of response.body) {
+    const now = performance.timeOrigin + performance.now();
+    buffer += piece.toString("utf8");
+    const blocks = buffer.split("\r\n\r\n");
+    buffer = blocks.pop();
+    for (const block of blocks) {
+      const sentAt = /@([\d.]+)/.exec(block)?.[1];
+      if (block.startsWith("data:") && sentAt) delays.push(now - Number(sentAt));
+    }
+  }
+  if (!warmup) return;
+  const summaryOf = summary(delays);
+  console.log(`\nEvent pass-through: ${delays.length} events sent 50 ms apart by the upstream, delay from upstream write to client read through the gateway`);
+  console.log(`p50 ${ms(summaryOf.p50)}, p99 ${ms(summaryOf.p99)}, max ${ms(Math.max(...delays))}`);
 }
 
 async function holdStreams(hold, total) {
@@ -338,7 +375,10 @@ async function main() {
     await sideBySide("Unary countTokens latency", options.samples, 30, countOnce, upstream, gateway);
     await sideBySide("Time to first SSE event (streamGenerateContent)", options["stream-samples"], 10, firstEventOnce, upstream, gateway);
   }
-  if (sections.has("streams")) await holdStreams(hold, options.streams);
+  if (sections.has("streams")) {
+    await eventDelays(hold);
+    await holdStreams(hold, options.streams);
+  }
   if (sections.has("upload")) await uploadSection(upstream, gateway);
   await client.close();
 }
