@@ -64,6 +64,7 @@ export class CandidateRun {
   private signaturePending: boolean;
   private logprobSum = 0;
   private audioTokens = 0;
+  private answering = false;
 
   constructor(private readonly options: CandidateOptions) {
     this.steps = this.run();
@@ -75,6 +76,11 @@ export class CandidateRun {
 
   get index(): number {
     return this.options.index;
+  }
+
+  /** True while the candidate thinks without showing its thoughts: nothing to send yet. */
+  get thinkingSilently(): boolean {
+    return !this.finished && !this.answering && this.options.thinkingBudget > 0 && !this.options.includeThoughts;
   }
 
   /** Whether the answer is audio (usage is then reported as the AUDIO modality). */
@@ -93,7 +99,10 @@ export class CandidateRun {
     const chosen: LogprobsCandidate[] = [];
     const top: { candidates: LogprobsCandidate[] }[] = [];
     let reason: FinishReason | undefined;
+    const silent = this.thinkingSilently;
     for (let produced = 0; produced < budget; ) {
+      // Send the first answer token at once rather than filling a long silent-thinking slice.
+      if (silent && this.answering) break;
       if (this.thoughtTokens + this.answerTokens >= options.maxOutputTokens) {
         reason = "MAX_TOKENS";
         break;
@@ -171,6 +180,7 @@ export class CandidateRun {
   private *run(): Generator<Step, void> {
     const options = this.options;
     if (options.thinkingBudget > 0) yield* this.thinking();
+    this.answering = true;
     const mode = options.mode;
     const state = options.answer;
     switch (mode.kind) {

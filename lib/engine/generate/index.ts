@@ -51,6 +51,8 @@ export const FAIL_AFTER_TOKENS_HOOK = /^GENSTUDIO_TEST_FAIL_AFTER_TOKENS=(\d+)$/
 
 const FIRST_CHUNK_TOKENS = 4;
 const CHUNK_TOKENS = 16;
+/** Tokens produced between event-loop turns while candidates think without showing it. */
+const SILENT_SLICE_TOKENS = 64;
 
 let activeGenerations = 0;
 let generatedTokens = 0;
@@ -162,7 +164,7 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     let first = true;
     let sentAnswerTokens = 0;
     while (runs.some((run) => !run.finished)) {
-      const budget = first ? FIRST_CHUNK_TOKENS : CHUNK_TOKENS;
+      const budget = runs.every((run) => run.finished || run.thinkingSilently) ? SILENT_SLICE_TOKENS : first ? FIRST_CHUNK_TOKENS : CHUNK_TOKENS;
       const before = totalTokens(runs);
       const deltas: CandidateDelta[] = [];
       for (const run of runs) {
@@ -170,7 +172,12 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
         if (delta) deltas.push(delta);
       }
       generatedTokens += totalTokens(runs) - before;
-      if (deltas.length === 0) continue;
+      if (deltas.length === 0) {
+        // Hidden thinking sends nothing, but still lets the event loop run and a closed client stop it.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        if (signal.aborted) return;
+        continue;
+      }
       first = false;
       const candidatesTokens = runs.reduce((sum, run) => sum + run.answerTokens, 0);
       const thoughtTokens = runs.reduce((sum, run) => sum + run.thoughtTokens, 0);
