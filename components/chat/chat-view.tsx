@@ -10,6 +10,8 @@ import { useConversationSettings } from "@/lib/hooks/use-conversation-settings";
 import { useConversation } from "@/lib/hooks/use-conversations";
 import { useSession } from "@/lib/hooks/use-session";
 import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
+import { ChatAttachments, useChatAttachments } from "@/components/files/chat-attachments";
+import type { StoredMessage } from "@/app/api/conversations/schema";
 import { Composer, type ComposerHandle } from "./composer";
 import { MessageList, useStickToBottom } from "./message-list";
 
@@ -21,6 +23,8 @@ function StreamStatus({ conversationId }: { conversationId: string | null }) {
     </p>
   );
 }
+
+const NO_MESSAGES: StoredMessage[] = [];
 
 /** One conversation (or a new one): messages, composer, settings; Escape stops the answer. */
 export function ChatView({ conversationId }: { conversationId: string | null }) {
@@ -38,6 +42,15 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   const scroller = useStickToBottom<HTMLDivElement>();
   const settingsButton = useRef<HTMLButtonElement>(null);
   const problems = violationCount(settingsState.violations);
+  const draftKey = conversationId ?? NEW_CHAT_KEY;
+  const attachments = useChatAttachments({
+    conversationId,
+    scope: draftKey,
+    settings: settingsState.settings,
+    traits: settingsState.traits,
+    messages: conversation.data?.messages ?? NO_MESSAGES,
+    updateSettings: settingsState.update,
+  });
 
   useEffect(() => {
     composer.current?.focus();
@@ -65,8 +78,15 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
       setSettingsOpen(true);
       return;
     }
+    // Waits for attachments to be ACTIVE; over the input limit it asks first.
+    if (!attachments.confirmSend(text)) return;
+    sendNow(text);
+  }
+
+  function sendNow(text: string) {
     setNotice(null);
-    void actions.send(conversationId, [{ text }]);
+    void actions.send(conversationId, attachments.partsFor(text));
+    attachments.clear();
   }
 
   function closeSettings() {
@@ -125,7 +145,9 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
             </div>
           )}
           <StreamStatus conversationId={conversationId} />
-          <Composer ref={composer} draftKey={conversationId ?? NEW_CHAT_KEY} streaming={streaming} onSend={send} onStop={() => { actions.stop(); composer.current?.focus(); }} />
+          <ChatAttachments state={attachments} onSendAnyway={sendNow}>
+            <Composer ref={composer} draftKey={draftKey} streaming={streaming} onSend={send} onStop={() => { actions.stop(); composer.current?.focus(); }} toolbar={attachments.toolbar} sendBlockedReason={attachments.blockReason} />
+          </ChatAttachments>
           {session.data?.mode === "local" && (
             <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="local-engine-note">
               Answers come from the local engine: a small offline statistical model, an honest stand-in for testing clients, not a real assistant.

@@ -1,6 +1,6 @@
 "use client";
 
-import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent } from "react";
+import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { useChatStore } from "@/lib/stores/chat-store";
 
@@ -9,6 +9,10 @@ export interface ComposerProps {
   streaming: boolean;
   onSend(text: string): void;
   onStop(): void;
+  /** Controls at the start of the toolbar row (attach files, attached cache). */
+  toolbar?: ReactNode;
+  /** Why Send waits (attachments not ACTIVE yet), shown beside it; null when it may send. */
+  sendBlockedReason?: string | null;
 }
 
 export interface ComposerHandle {
@@ -19,14 +23,14 @@ export interface ComposerHandle {
  * The prompt box: Enter sends, Shift+Enter starts a new line, Escape stops a running answer.
  * The toolbar row is where attachments (files, issue 7) will sit.
  */
-export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer({ draftKey, streaming, onSend, onStop }, handle) {
+export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer({ draftKey, streaming, onSend, onStop, toolbar, sendBlockedReason }, handle) {
   const text = useChatStore((state) => state.drafts[draftKey] ?? "");
   const setDraft = useChatStore((state) => state.setDraft);
   const input = useRef<HTMLTextAreaElement>(null);
   useImperativeHandle(handle, () => ({ focus: () => input.current?.focus() }), []);
 
   function send() {
-    if (streaming || text.trim() === "") return;
+    if (streaming || text.trim() === "" || sendBlockedReason) return;
     onSend(text);
   }
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
@@ -58,13 +62,19 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         className="w-full resize-none bg-transparent px-2 py-1 text-sm outline-none"
         aria-keyshortcuts="Enter"
       />
-      <div className="flex items-center justify-end gap-2">
+      <div className="flex flex-wrap items-center justify-end gap-2">
+        {toolbar}
+        {sendBlockedReason && (
+          <p id="send-blocked-reason" role="status" className="min-w-0 flex-1 basis-48 text-right text-xs text-amber-800 dark:text-amber-300">
+            {sendBlockedReason}
+          </p>
+        )}
         {streaming ? (
           <Button variant="secondary" onClick={onStop} aria-keyshortcuts="Escape">
             Stop
           </Button>
         ) : (
-          <Button variant="primary" type="submit" disabled={text.trim() === ""}>
+          <Button variant="primary" type="submit" disabled={text.trim() === "" || Boolean(sendBlockedReason)} aria-describedby={sendBlockedReason ? "send-blocked-reason" : undefined}>
             Send
           </Button>
         )}

@@ -81,12 +81,18 @@ const COMPONENTS: Components = {
 
 const REMARK_PLUGINS = [remarkGfm];
 
-/** One block, parsed once per distinct text: blocks before the growing tail are never re-parsed. */
+/**
+ * One block, parsed once per distinct text: blocks before the growing tail are never
+ * re-parsed. `content-visibility: auto` lets the browser skip style, layout and paint of
+ * blocks scrolled out of view, so a frame's rendering work does not grow with the answer.
+ */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
-    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-      {text}
-    </ReactMarkdown>
+    <div className="[contain-intrinsic-size:auto_1.5rem] [content-visibility:auto]">
+      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
+        {text}
+      </ReactMarkdown>
+    </div>
   );
 });
 

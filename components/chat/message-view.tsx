@@ -50,7 +50,7 @@ const UserMessage = memo(function UserMessage({ message, conversationId, busy }:
   }
   const hasText = message.content.parts.some((part) => part.text !== undefined);
   return (
-    <article aria-label="Your message" className="group flex flex-col items-end gap-1">
+    <article aria-label="Your message" className="group flex flex-col items-end gap-1 [contain-intrinsic-size:auto_4rem] [content-visibility:auto]">
       {editing ? (
         <div className="flex w-full max-w-[85%] flex-col gap-2">
           <label className="sr-only" htmlFor={`edit-${message.id}`}>
@@ -138,7 +138,12 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
   const empty = !streaming && !promptBlocked && !candidateBlocked && !message.error && parts.length === 0;
 
   return (
-    <article aria-label="Answer" aria-busy={streaming} className="flex flex-col gap-1" data-streaming={streaming ? "true" : undefined}>
+    <article
+      aria-label="Answer"
+      aria-busy={streaming}
+      className="flex flex-col gap-1 [contain-intrinsic-size:auto_8rem] [content-visibility:auto]"
+      data-streaming={streaming ? "true" : undefined}
+    >
       {candidates.length > 1 && (
         <div role="tablist" aria-label="Candidates" className="flex gap-1">
           {candidates.map((_candidate, index) => (

@@ -16,7 +16,13 @@ import { defaultSettings, withSafetyThreshold } from "@/components/settings/sett
 import { ApiError } from "@/lib/gemini/api-error";
 import { isAbortError, streamGenerateContent } from "@/lib/gemini/sse-client";
 import type { HarmBlockThreshold, Part } from "@/lib/gemini/types";
-import { accumulateResponse, EMPTY_RESPONSE, type AccumulatedResponse } from "@/lib/stores/accumulate-response";
+import {
+  accumulateResponse,
+  EMPTY_RESPONSE,
+  responseTextLength,
+  revealPrefix,
+  type AccumulatedResponse,
+} from "@/lib/stores/accumulate-response";
 import { NEW_CHAT_KEY, useChatStoreApi, type ChatStore } from "@/lib/stores/chat-store";
 import {
   conversationKeys,
@@ -56,6 +62,9 @@ function errorSummary(error: unknown): { code: number; message: string; status: 
   const message = error instanceof Error ? error.message : String(error);
   return { code: 0, message: `Could not reach the studio server: ${message}`, status: "UNAVAILABLE" };
 }
+
+/** New characters shown per frame at most (about 10 ms of markdown parsing on a slow machine). */
+const REVEAL_PER_FRAME = 2000;
 
 function scheduleFrame(callback: () => void): () => void {
   if (typeof document !== "undefined" && document.visibilityState === "visible" && typeof requestAnimationFrame === "function") {
@@ -104,10 +113,19 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       controller,
     );
     let response: AccumulatedResponse = EMPTY_RESPONSE;
+    // At most one store update per frame, and at most REVEAL_PER_FRAME new characters in it:
+    // a burst (a fast engine, a stalled tab catching up) is shown over a few frames instead
+    // of one long parse, so no frame's work grows with how much arrived at once.
+    let shown = 0;
     let cancelFrame: (() => void) | null = null;
+    let caughtUp: (() => void) | null = null;
     const flush = () => {
       cancelFrame = null;
-      store.getState().updateAnswer(response);
+      const total = responseTextLength(response);
+      shown = Math.min(total, shown + REVEAL_PER_FRAME);
+      store.getState().updateAnswer(revealPrefix(response, shown));
+      if (shown < total) cancelFrame = scheduleFrame(flush);
+      else caughtUp?.();
     };
     let ending: { stopped?: boolean; error?: ReturnType<typeof errorSummary> } = {};
     try {
@@ -119,7 +137,11 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     } catch (error) {
       ending = isAbortError(error) ? { stopped: true } : { error: errorSummary(error) };
     }
-    (cancelFrame as (() => void) | null)?.();
+    // Let the display finish revealing what arrived, then hand the row over to the saved answer.
+    await new Promise<void>((resolve) => {
+      caughtUp = resolve;
+      cancelFrame ??= scheduleFrame(flush);
+    });
     const answer = answerMessage(messageId, response, settings, ending);
     setCachedMessages(queryClient, conversationId, (messages) => [...messages.filter((message) => message.id !== messageId), answer]);
     store.getState().endAnswer(messageId);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accumulateResponse, candidateText, EMPTY_RESPONSE } from "./accumulate-response";
+import { accumulateResponse, candidateText, EMPTY_RESPONSE, responseTextLength, revealPrefix } from "./accumulate-response";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 
 function textChunk(index: number, text: string, extra: Record<string, unknown> = {}): GenerateContentResponse {
@@ -40,5 +40,22 @@ describe("accumulateResponse", () => {
     });
     expect(result.candidates).toEqual([]);
     expect(result.promptFeedback?.blockReason).toBe("SAFETY");
+  });
+});
+
+describe("revealPrefix", () => {
+  it("cuts each candidate's text at the limit and holds back the finish reason", () => {
+    const response = {
+      candidates: [
+        { index: 0, finishReason: "STOP" as const, content: { role: "model", parts: [{ text: "abcd", thought: true }, { text: "efghij" }] } },
+        { index: 1, finishReason: "STOP" as const, content: { role: "model", parts: [{ text: "xy" }] } },
+      ],
+    };
+    expect(responseTextLength(response)).toBe(10);
+    const shown = revealPrefix(response, 6);
+    expect(shown.candidates[0]?.content?.parts).toEqual([{ text: "abcd", thought: true }, { text: "ef" }]);
+    expect(shown.candidates[0]?.finishReason).toBeUndefined();
+    expect(shown.candidates[1]).toBe(response.candidates[1]);
+    expect(revealPrefix(response, 10)).toBe(response);
   });
 });

@@ -76,3 +76,40 @@ export function candidateText(candidate: Candidate | undefined): string {
     .map((part) => part.text)
     .join("");
 }
+
+function textLengthOf(candidate: Candidate | undefined): number {
+  let length = 0;
+  for (const part of candidate?.content?.parts ?? []) if (typeof part.text === "string") length += part.text.length;
+  return length;
+}
+
+/** The longest text (thoughts included) of any candidate: how much a renderer has to show. */
+export function responseTextLength(response: AccumulatedResponse): number {
+  return response.candidates.reduce((longest, candidate) => Math.max(longest, textLengthOf(candidate)), 0);
+}
+
+/**
+ * The response as far as its first `limit` characters of text per candidate: the parts
+ * before the cut whole, the part at the cut shortened, the rest (and the finish reason) left
+ * for later. Lets a renderer show a burst of streamed text over several frames.
+ */
+export function revealPrefix(response: AccumulatedResponse, limit: number): AccumulatedResponse {
+  if (responseTextLength(response) <= limit) return response;
+  const candidates = response.candidates.map((candidate) => {
+    if (!candidate || textLengthOf(candidate) <= limit) return candidate;
+    const parts: Part[] = [];
+    let remaining = limit;
+    for (const part of candidate.content?.parts ?? []) {
+      if (typeof part.text !== "string") {
+        parts.push(part);
+        continue;
+      }
+      if (remaining <= 0) break;
+      parts.push(part.text.length <= remaining ? part : { ...part, text: part.text.slice(0, remaining) });
+      remaining -= part.text.length;
+    }
+    const { finishReason: _finishReason, ...rest } = candidate;
+    return { ...rest, content: { role: candidate.content?.role ?? "model", parts } };
+  });
+  return { ...response, candidates };
+}
