@@ -99,7 +99,7 @@ async function sendChunk(
   const response = await fetch(url, {
     method: extra.method ?? "POST",
     headers: { "X-Svc-Upload-Offset": String(offset), "X-Svc-Upload-Command": command, ...extra.headers },
-    body: bytes,
+    body: new Uint8Array(bytes),
   });
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
@@ -113,7 +113,7 @@ test.describe("files through the official SDK", () => {
   test("upload a small file, get it until ACTIVE, find it in the list, delete it", async () => {
     const ai = sdkClient();
     const bytes = textBytes(1234);
-    const uploaded = await ai.files.upload({ file: new Blob([bytes]), config: { mimeType: "text/plain", displayName: "small notes" } });
+    const uploaded = await ai.files.upload({ file: new Blob([new Uint8Array(bytes)]), config: { mimeType: "text/plain", displayName: "small notes" } });
     expect(uploaded.name).toMatch(/^files\/[a-z0-9]{12}$/);
     expect(uploaded.displayName).toBe("small notes");
     expect(uploaded.sizeBytes).toBe("1234");
@@ -150,7 +150,7 @@ test.describe("files through the official SDK", () => {
 
   test("audio stays PROCESSING while probed, then becomes ACTIVE", async () => {
     const ai = sdkClient();
-    const uploaded = await ai.files.upload({ file: new Blob([wavBytes(2)]), config: { mimeType: "audio/wav", displayName: "tone.wav" } });
+    const uploaded = await ai.files.upload({ file: new Blob([new Uint8Array(wavBytes(2))]), config: { mimeType: "audio/wav", displayName: "tone.wav" } });
     expect(uploaded.state).toBe("PROCESSING");
     const { file } = await untilActive(ai, uploaded.name!);
     expect(file.state).toBe("ACTIVE");
@@ -183,7 +183,7 @@ test.describe("the spec's upload steps, raw", () => {
     const upload = await fetch(url, {
       method: "POST",
       headers: { "Content-Length": String(bytes.length), "X-Svc-Upload-Offset": "0", "X-Svc-Upload-Command": "upload, finalize" },
-      body: bytes,
+      body: new Uint8Array(bytes),
     });
     expect(upload.status).toBe(200);
     expect(upload.headers.get("x-svc-upload-status")).toBe("final");
@@ -316,7 +316,7 @@ test.describe("files belong to the key that uploaded them", () => {
   test("another key gets 403 on get, delete and use, and does not see it listed", async () => {
     const alice = sdkClient(keyedServer, STUDIO_KEYS.alice);
     const bob = sdkClient(keyedServer, STUDIO_KEYS.bob);
-    const uploaded = await alice.files.upload({ file: new Blob([textBytes(100)]), config: { mimeType: "text/plain" } });
+    const uploaded = await alice.files.upload({ file: new Blob([new Uint8Array(textBytes(100))]), config: { mimeType: "text/plain" } });
     const id = uploaded.name!.slice("files/".length);
     const expected = `You do not have permission to access the File ${id} or it may not exist.`;
 

@@ -108,7 +108,7 @@ async function query(url: string): Promise<{ status: string | null; received: nu
 }
 
 async function chunk(url: string, bytes: Uint8Array, offset: number, command: string): Promise<Response> {
-  return fetch(url, { method: "POST", headers: { "X-Goog-Upload-Command": command, "X-Goog-Upload-Offset": String(offset) }, body: bytes });
+  return fetch(url, { method: "POST", headers: { "X-Goog-Upload-Command": command, "X-Goog-Upload-Offset": String(offset) }, body: new Uint8Array(bytes) });
 }
 
 test("a restart keeps ACTIVE files, live caches and resumable uploads", async () => {
@@ -118,7 +118,7 @@ test("a restart keeps ACTIVE files, live caches and resumable uploads", async ()
   try {
     let ai = new GoogleGenAI({ apiKey: DEVELOPMENT_KEY, httpOptions: { baseUrl: server.baseUrl } });
     const text = Buffer.from("Persistence is the point of this little file.\n".repeat(40));
-    const file = await ai.files.upload({ file: new Blob([text]), config: { mimeType: "text/plain", displayName: "kept.txt" } });
+    const file = await ai.files.upload({ file: new Blob([new Uint8Array(text)]), config: { mimeType: "text/plain", displayName: "kept.txt" } });
     for (let attempt = 0; attempt < 100 && (await ai.files.get({ name: file.name! })).state === "PROCESSING"; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
