@@ -181,6 +181,65 @@ test.describe("generation through the official SDK", () => {
   });
 });
 
+test.describe("context: media, files and cached content", () => {
+  const PNG_2X3 = Buffer.from("89504e470d0a1a0a0000000d49484452000000020000000308060000009d4a2e7a0000000049454e44ae426082", "hex");
+
+  test("inline image and text parts are accepted and counted", async () => {
+    const response = await sdkClient().models.generateContent({
+      model: MODEL,
+      contents: [
+        {
+          role: "user",
+          parts: [
+            { text: "What is in this picture and this note?" },
+            { inlineData: { mimeType: "image/png", data: PNG_2X3.toString("base64") } },
+            { inlineData: { mimeType: "text/plain", data: Buffer.from("The zanzibarian quillotine is a zanzibarian invention.").toString("base64") } },
+          ],
+        },
+      ],
+      config: QUIET,
+    });
+    expect(response.text?.length).toBeGreaterThan(0);
+    const details = response.usageMetadata!.promptTokensDetails!;
+    expect(details.find((detail) => detail.modality === "IMAGE")?.tokenCount).toBe(258);
+  });
+
+  test("an uploaded text file is read into the context; an unknown file is refused", async () => {
+    const ai = sdkClient();
+    const uploaded = await ai.files.upload({ file: new Blob([Buffer.from("Lighthouse log: the zanzibarian quillotine was seen at dawn.")]), config: { mimeType: "text/plain" } });
+    let file = await ai.files.get({ name: uploaded.name! });
+    for (let attempt = 0; attempt < 50 && file.state !== "ACTIVE"; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      file = await ai.files.get({ name: uploaded.name! });
+    }
+    expect(file.state).toBe("ACTIVE");
+    const response = await ai.models.generateContent({
+      model: MODEL,
+      contents: [{ role: "user", parts: [{ fileData: { mimeType: "text/plain", fileUri: file.uri! } }, { text: "Summarise the log." }] }],
+      config: QUIET,
+    });
+    expect(response.text?.length).toBeGreaterThan(0);
+    const refused = await api(`/v1beta/models/${MODEL}:generateContent`, {
+      method: "POST",
+      body: { contents: [{ parts: [{ fileData: { mimeType: "text/plain", fileUri: `${localServer.baseUrl}/v1beta/files/doesnotexist1` } }, { text: "hi" }] }] },
+    });
+    expect(refused.status).toBe(403);
+    expect((refused.body as { error: { status: string } }).error.status).toBe("PERMISSION_DENIED");
+  });
+
+  test("a cached content is used and reported in usage", async () => {
+    const ai = sdkClient();
+    const book = "A lighthouse keeper writes down the weather, the ships and the colour of the sea every evening. ".repeat(80);
+    const cache = await ai.caches.create({ model: MODEL, config: { contents: [{ role: "user", parts: [{ text: book }] }], ttl: "300s" } });
+    const response = await ai.models.generateContent({ model: MODEL, contents: "What does the keeper write down?", config: { ...QUIET, cachedContent: cache.name } });
+    const usage = response.usageMetadata!;
+    expect(usage.cachedContentTokenCount).toBe(cache.usageMetadata!.totalTokenCount);
+    expect(usage.promptTokenCount).toBeGreaterThan(usage.cachedContentTokenCount!);
+    expect(response.text?.length).toBeGreaterThan(0);
+    await ai.caches.delete({ name: cache.name! });
+  });
+});
+
 test.describe("generation through the official SDK 3.x (calls /v1)", () => {
   test("generateContent and generateContentStream round trips", async () => {
     const ai = new GoogleGenAI3({ apiKey: DEVELOPMENT_KEY, httpOptions: { baseUrl: localServer.baseUrl } });
