@@ -125,7 +125,7 @@ export default defineConfig({
         UPSTREAM_MAX_ATTEMPTS: "3",
         UPSTREAM_RETRY_BASE_DELAY_MS: "100",
         UPSTREAM_RETRY_MAX_DELAY_MS: "3000",
-        STUDIO_RATE_LIMIT_PER_MINUTE: "600",
+        STUDIO_RATE_LIMIT_PER_MINUTE: "120",
         STUDIO_RATE_LIMIT_BURST: "20",
         STUDIO_MAX_STREAMS_PER_KEY: "2",
       }),

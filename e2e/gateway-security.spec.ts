@@ -49,13 +49,15 @@ test("pages served in upstream mode, and everything they load, carry no key", as
   await page.goto(gateway.baseUrl);
   const form = page.getByRole("form", { name: "Sign in" });
   await form.getByLabel("Access code").fill(GATEWAY_ACCESS_CODE);
+  const signedIn = page.waitForResponse((response) => response.url() === `${gateway.baseUrl}/api/session` && response.request().method() === "POST");
   await form.getByRole("button", { name: "Sign in" }).click();
+  expect((await signedIn).status()).toBe(200);
   await expect(page.getByRole("heading", { name: "Genstudio", level: 1 })).toBeVisible();
   const models = await page.evaluate(async () => {
     const response = await fetch("/v1beta/models");
     return { status: response.status, text: await response.text() };
   });
-  expect(models.status).toBe(200);
+  expect(models.status, models.text).toBe(200);
   bodies.push(Promise.resolve(models.text));
   // The studio keeps polling; give the first round of requests time to finish.
   await page.waitForTimeout(2_000);
