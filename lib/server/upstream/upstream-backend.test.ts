@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -361,5 +362,24 @@ describe("cached contents through the gateway", () => {
       backend.createCachedContent({ model: "models/ok-cache", contents: [{ parts: [{ fileData: { fileUri: "files/bobonly" } }] }] }, context()),
     ).rejects.toMatchObject({ httpStatus: 403 });
     expect(upstream.requestsFor("/cachedContents")).toHaveLength(before);
+  });
+});
+
+describe("an unreachable upstream", () => {
+  it("answers 503 UNAVAILABLE after retrying, even a create (nothing reached the upstream)", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer();
+      server.listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const unreachable = createUpstreamBackend({ settings: { ...settings, baseUrl: `http://127.0.0.1:${closed}` }, db });
+    const started = Date.now();
+    await expect(unreachable.getModel("models/ok-x", context())).rejects.toMatchObject({ httpStatus: 503, rpcStatus: "UNAVAILABLE" });
+    await expect(unreachable.createCachedContent({ model: "models/ok-x" }, context())).rejects.toMatchObject({ httpStatus: 503 });
+    // Two waits between three attempts each, of at least half a 20 ms step: retried, quickly.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2 * (10 + 20));
+    await unreachable.client.close();
   });
 });
