@@ -168,3 +168,38 @@ test("the chat page has no serious or critical accessibility violations", async 
     expect(serious.map((violation) => `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
   }
 });
+
+test("thoughts are collapsible, a function call is a card that is answered with a function response", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.fillSetting(
+    "Function declarations (JSON array)",
+    JSON.stringify([
+      { name: "get_weather", description: "Current weather of a city", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } }, required: ["city"] } },
+    ]),
+  );
+  await chat.selectSetting("Function calling mode", "ANY");
+  await chat.setting("Include thought summaries").check();
+  await chat.send("What is the weather in Oslo?");
+  await chat.waitForAnswerDone();
+  const answer = chat.lastAnswer();
+
+  const thoughts = answer.locator("details", { has: page.locator("summary", { hasText: "Thoughts" }) });
+  await expect(thoughts).toHaveCount(1);
+  await expect(thoughts).not.toHaveAttribute("open", "");
+  await thoughts.locator("summary").click();
+  await expect(thoughts).toHaveAttribute("open", "");
+  const usage = await answer.locator("[data-usage]").innerText();
+  expect(Number(/thoughts (\d+)/.exec(usage)?.[1])).toBeGreaterThan(0);
+
+  const card = answer.getByRole("region", { name: "Function call get_weather" });
+  await expect(card).toContainText('"city": "Oslo"');
+  await card.getByRole("textbox", { name: /Response of get_weather/ }).fill('{"temperature": 21, "sky": "clear"}');
+  await card.getByRole("button", { name: "Send function response" }).click();
+  await expect(chat.userMessages.last()).toContainText('Function response get_weather: {"temperature":21,"sky":"clear"}');
+  await expect(chat.answers).toHaveCount(2);
+  await chat.waitForAnswerDone();
+  await expect(chat.lastAnswer().locator('[role="alert"]')).toHaveCount(0);
+  // Only the last answer's call can still be answered.
+  await expect(chat.answers.first().getByRole("button", { name: "Send function response" })).toHaveCount(0);
+});
