@@ -1,5 +1,6 @@
 import "server-only";
 import { ConfigurationError, serverEnv } from "./env";
+import { backend } from "./backend";
 import { database } from "./database";
 import { logger } from "./logger";
 
@@ -8,6 +9,9 @@ export function startServer(): void {
   try {
     const env = serverEnv();
     database();
+    // Creating the backend now sweeps expired files and re-probes those left PROCESSING
+    // before the first request, not during it.
+    backend();
     logger.info(
       `mode=${env.mode} data=${env.dataDir}` +
         (env.developmentDefaults ? " auth=development defaults (loopback only; studio key genstudio-dev-key)" : ""),
