@@ -11,6 +11,7 @@ import { answersLiving } from "./texts/work-money-and-health";
 import { answersCulture } from "./texts/history-and-culture";
 import { answersConversation } from "./texts/conversation";
 import { answersStructured } from "./texts/structured-answers";
+import { answersEveryday } from "./texts/everyday-questions";
 import { thoughts } from "./texts/thoughts";
 
 export type CorpusKind = "answer" | "thought";
@@ -41,6 +42,7 @@ export function corpusDocuments(): CorpusDocument[] {
     ...split("answer", answersLiving),
     ...split("answer", answersCulture),
     ...split("answer", answersStructured),
+    ...split("answer", answersEveryday),
     ...split("thought", thoughts),
   ];
 }

@@ -162,7 +162,6 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     }
 
     let first = true;
-    let sentAnswerTokens = 0;
     while (runs.some((run) => !run.finished)) {
       const budget = runs.every((run) => run.finished || run.thinkingSilently) ? SILENT_SLICE_TOKENS : first ? FIRST_CHUNK_TOKENS : CHUNK_TOKENS;
       const before = totalTokens(runs);
@@ -187,12 +186,17 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
         modelVersion,
         responseId,
       };
-      yield chunk;
-      sentAnswerTokens = candidatesTokens;
-      if (signal.aborted) return;
-      if (failAfterTokens !== undefined && sentAnswerTokens >= failAfterTokens && runs.some((run) => !run.finished)) {
+      if (failAfterTokens !== undefined && (candidatesTokens >= failAfterTokens || runs.every((run) => run.finished))) {
+        // The test hook: send this chunk's text as an ordinary delta, then fail as a broken stream would.
+        for (const candidate of chunk.candidates ?? []) {
+          delete candidate.finishReason;
+          delete candidate.avgLogprobs;
+        }
+        yield chunk;
         throw new ApiError(500, "INTERNAL", "Simulated failure in the middle of the stream (local engine test hook GENSTUDIO_TEST_FAIL_AFTER_TOKENS).");
       }
+      yield chunk;
+      if (signal.aborted) return;
       // Let the event loop flush the chunk and notice a closed client before the next one.
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (signal.aborted) return;

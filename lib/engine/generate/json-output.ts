@@ -301,10 +301,12 @@ export class JsonGrammar {
     if (values.length === 0) return null;
     const model = this.state.model;
     const start = model.symbols.answerStart;
-    // Each value is weighted by the model's (length-normalised) probability of its text, so
-    // values the conversation mentions are preferred.
+    // Each value is weighted by the model's (length-normalised) probability of its text, plus
+    // a copy prior: every mention in the conversation adds 2, so a mentioned value (weight
+    // ≥ 2) outweighs any unmentioned one (≤ 1), and more mentions weigh more.
     const weights = values.map((value) => {
-      const ids = model.vocabulary.encodeForced(typeof value === "string" ? value : JSON.stringify(value));
+      const text = typeof value === "string" ? value : JSON.stringify(value);
+      const ids = model.vocabulary.encodeForced(text);
       if (ids.length === 0) return 1e-6;
       const history = [start];
       let logSum = 0;
@@ -312,7 +314,7 @@ export class JsonGrammar {
         logSum += Math.log(model.probability(history, id));
         pushHistory(history, id);
       }
-      return Math.exp(logSum / ids.length);
+      return Math.exp(logSum / ids.length) + 2 * model.mentions(text);
     });
     return values[chooseWeighted(this.state, weights)]!;
   }

@@ -300,4 +300,15 @@ export class ContextualModel {
   probability(history: readonly number[], id: number): number {
     return this.base.probabilityOf(this.counts, history, id);
   }
+
+  /** How often the conversation used a phrase (its first MAX_ORDER tokens), with or without a leading space. */
+  mentions(text: string): number {
+    let best = 0;
+    for (const form of [text, ` ${text}`]) {
+      const ids = this.vocabulary.encodeForced(form).slice(0, MAX_ORDER);
+      if (!ids.length) continue;
+      best = Math.max(best, this.counts.conversation.find(ids, ids.length)?.count ?? 0);
+    }
+    return best;
+  }
 }
