@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { ConversationSidebar } from "@/components/chat/conversation-sidebar";
+import { AttachmentsStoreProvider } from "@/lib/stores/attachments-store";
 import { ChatStoreProvider } from "@/lib/stores/chat-store";
 
 export const metadata = { title: "Chat · Genstudio" };
@@ -8,10 +9,12 @@ export const metadata = { title: "Chat · Genstudio" };
 export default function ChatLayout({ children }: { children: ReactNode }) {
   return (
     <ChatStoreProvider>
-      <div className="relative flex min-h-0 flex-1">
-        <ConversationSidebar />
-        {children}
-      </div>
+      <AttachmentsStoreProvider>
+        <div className="relative flex min-h-0 flex-1">
+          <ConversationSidebar />
+          {children}
+        </div>
+      </AttachmentsStoreProvider>
     </ChatStoreProvider>
   );
 }

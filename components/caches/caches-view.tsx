@@ -40,13 +40,13 @@ function CacheRow({ cache, now, onExtend, onDelete }: { cache: CachedContent; no
             <>
               <Link
                 href={`/chat?cache=${encodeURIComponent(cache.name)}`}
-                aria-label={`Use ${label} in a new chat`}
+                aria-label={`Use in a new chat: ${label}`}
                 className="rounded-md border border-zinc-300 px-2 py-1 text-xs font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800"
               >
                 Use in a new chat
               </Link>
-              <Button size="sm" onClick={() => onExtend(cache)} aria-label={`Change the expiry of ${label}`}>
-                Extend…
+              <Button size="sm" onClick={() => onExtend(cache)} aria-label={`Extend: ${label}`} title="Extend or set the expiry">
+                Extend
               </Button>
             </>
           )}

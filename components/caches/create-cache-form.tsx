@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useMemo, useState, type FormEvent } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
 import { historyContents } from "@/components/chat/chat-request";
 import { formatBytes } from "@/components/files/attachment-model";
 import { Button } from "@/components/ui/button";
@@ -56,10 +56,12 @@ export function CreateCacheForm({ initialConversationId, onCreated }: { initialC
     [files.data],
   );
 
-  // A conversation chosen from the chat (or here) suggests its model and title.
+  // A conversation chosen from the chat (or here) suggests its model and title, once.
+  const suggested = useRef<string | null>(null);
   useEffect(() => {
     const data = conversation.data;
-    if (!data) return;
+    if (!data || !cacheModels.length || suggested.current === data.id) return;
+    suggested.current = data.id;
     setDisplayName((current) => current || data.title.slice(0, 128));
     if (cacheModels.some((choice) => choice.model.name === data.settings.model)) setModel(data.settings.model);
   }, [conversation.data, cacheModels]);

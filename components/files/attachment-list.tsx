@@ -24,9 +24,10 @@ const STATUS_STYLES: Record<AttachmentStatus, string> = {
   inline: "bg-zinc-200 text-zinc-900 dark:bg-zinc-800 dark:text-zinc-100",
 };
 
-function Preview({ attachment, compact }: { attachment: Attachment; compact: boolean }) {
+/** The small square beside the name: an image thumbnail, or the kind of file (PDF with its pages). */
+function Thumbnail({ attachment, compact }: { attachment: Attachment; compact: boolean }) {
   const { preview } = attachment;
-  const size = compact ? "h-12 w-12" : "h-20 w-20";
+  const size = compact ? "h-12 w-12" : "h-16 w-16";
   switch (preview.kind) {
     case "image":
       return preview.objectUrl ? (
@@ -35,18 +36,6 @@ function Preview({ attachment, compact }: { attachment: Attachment; compact: boo
       ) : (
         <TypeBadge label="Image" size={size} />
       );
-    case "audio":
-      return preview.objectUrl ? (
-        <audio controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className="h-8 w-full max-w-64" preload="metadata" />
-      ) : (
-        <TypeBadge label="Audio" size={size} />
-      );
-    case "video":
-      return preview.objectUrl ? (
-        <video controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className={`${compact ? "h-16" : "h-28"} max-w-48 rounded-md bg-black`} preload="metadata" />
-      ) : (
-        <TypeBadge label="Video" size={size} />
-      );
     case "pdf":
       return (
         <TypeBadge
@@ -54,17 +43,37 @@ function Preview({ attachment, compact }: { attachment: Attachment; compact: boo
           size={size}
         />
       );
+    case "audio":
+      return <TypeBadge label="Audio" size={size} />;
+    case "video":
+      return <TypeBadge label="Video" size={size} />;
     case "text":
-      return preview.textSnippet !== undefined ? (
-        <pre className={`${compact ? "max-h-12" : "max-h-20"} w-full max-w-64 overflow-hidden whitespace-pre-wrap break-words rounded-md bg-zinc-100 p-1 font-mono text-[10px] leading-tight text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`} aria-label={`Start of ${attachment.displayName}`}>
-          {preview.textSnippet}
-        </pre>
-      ) : (
-        <TypeBadge label="Text" size={size} />
-      );
+      return <TypeBadge label="Text" size={size} />;
     default:
       return <TypeBadge label="File" size={size} />;
   }
+}
+
+/** Below the name: a player for local audio and video, the start of a text file. */
+function MediaPreview({ attachment, compact }: { attachment: Attachment; compact: boolean }) {
+  const { preview } = attachment;
+  if (preview.kind === "audio" && preview.objectUrl) {
+    return <audio controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className="h-8 w-full max-w-72" preload="metadata" />;
+  }
+  if (preview.kind === "video" && preview.objectUrl) {
+    return <video controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className={`${compact ? "max-h-24" : "max-h-40"} max-w-full rounded-md bg-black`} preload="metadata" />;
+  }
+  if (preview.kind === "text" && preview.textSnippet !== undefined) {
+    return (
+      <pre
+        className={`${compact ? "max-h-12" : "max-h-20"} w-full overflow-hidden whitespace-pre-wrap break-words rounded-md bg-zinc-100 p-1 font-mono text-[10px] leading-tight text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
+        aria-label={`Start of ${attachment.displayName}`}
+      >
+        {preview.textSnippet}
+      </pre>
+    );
+  }
+  return null;
 }
 
 function TypeBadge({ label, size }: { label: string; size: string }) {
@@ -87,7 +96,7 @@ export const AttachmentCard = memo(function AttachmentCard({ attachment, compact
       data-status={attachment.status}
       className="flex min-w-0 items-start gap-2 rounded-lg border border-zinc-200 bg-white p-2 text-xs dark:border-zinc-800 dark:bg-zinc-950"
     >
-      <Preview attachment={attachment} compact={compact} />
+      <Thumbnail attachment={attachment} compact={compact} />
       <div className="flex min-w-0 flex-1 flex-col gap-1">
         <div className="flex min-w-0 items-center gap-2">
           <span className="min-w-0 flex-1 truncate font-medium" title={attachment.displayName}>
@@ -97,10 +106,11 @@ export const AttachmentCard = memo(function AttachmentCard({ attachment, compact
             {STATUS_LABELS[attachment.status]}
           </span>
         </div>
-        <p className="text-zinc-600 dark:text-zinc-400">
+        <p className="break-words text-zinc-600 dark:text-zinc-400">
           {attachment.mimeType} · {formatBytes(attachment.sizeBytes)}
           {attachment.file ? <> · <span className="font-mono">{attachment.file.name}</span></> : null}
         </p>
+        <MediaPreview attachment={attachment} compact={compact} />
         {(uploading || attachment.status === "interrupted") && (
           <div className="flex items-center gap-2">
             <div

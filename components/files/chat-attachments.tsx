@@ -234,7 +234,7 @@ export function ChatAttachments({ state, onSendAnyway, children }: ChatAttachmen
       {children}
       {options.settings.cachedContent && (options.settings.systemInstruction.trim() || options.settings.tools?.length) ? (
         <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-          With a cache attached, this chat&apos;s system instruction and tools are not sent: the cache carries its own.
+          A cache carries its own system instruction and tools: the service refuses a request that sends both. Clear this chat&apos;s system instruction and tools in Settings, or detach the cache.
         </p>
       ) : null}
       <TokenCounter state={state.count} inputLimit={options.traits?.inputTokenLimit} modelName={options.settings.model} uncounted={state.uncounted} />

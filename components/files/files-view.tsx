@@ -60,7 +60,7 @@ function FileRow({ file, now, onDelete }: { file: WireFile; now: number; onDelet
           {file.state !== "FAILED" && !expired ? (
             <Link
               href={attachToChatHref([file.name])}
-              aria-label={`Attach ${label} to a new chat`}
+              aria-label={`Attach to chat: ${label}`}
               className="rounded-md border border-zinc-300 px-2 py-1 text-xs font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800"
             >
               Attach to chat

@@ -319,12 +319,21 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
     return null;
   }
 
+  /**
+   * Best effort: the server may still be reading the chunk the abort cut off (the session
+   * answers 409 while busy), so a few quick retries; an abandoned session expires on its own.
+   */
   async function cancelSession(): Promise<void> {
     if (!sessionUrl) return;
-    try {
-      await transport({ url: sessionUrl, headers: command("cancel"), body: null, signal: new AbortController().signal });
-    } catch {
-      // Best effort: an abandoned session expires on its own.
+    const quiet = new AbortController().signal;
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      try {
+        const response = await transport({ url: sessionUrl, headers: command("cancel"), body: null, signal: quiet });
+        if (!retryable(response.status)) return;
+      } catch {
+        // connection trouble: try again
+      }
+      await sleep(Math.min(2000, 150 * 2 ** (attempt - 1)), quiet).catch(() => undefined);
     }
   }
 
