@@ -164,6 +164,19 @@ async function firstEventOnce(server, seed) {
   return first;
 }
 
+/** The cost of any request to a Next server here: a trivial route of the gateway, for scale. */
+async function floor(server, count) {
+  const times = [];
+  for (let index = 0; index < count + 30; index++) {
+    const started = performance.now();
+    const response = await request(`${server.baseUrl}/api/session`, { dispatcher: client });
+    await response.body.text();
+    if (index >= 30) times.push(performance.now() - started);
+  }
+  const result = summary(times);
+  console.log(`\nFloor: GET /api/session on the gateway (no upstream call), ${count} requests: p50 ${ms(result.p50)}, p99 ${ms(result.p99)}`);
+}
+
 /** Alternates direct and gateway calls so both see the same machine load. */
 async function sideBySide(label, count, warmup, once, upstream, gateway) {
   for (let index = 0; index < warmup; index++) {
@@ -372,6 +385,7 @@ async function main() {
   });
 
   if (sections.has("latency")) {
+    await floor(gateway, options.samples);
     await sideBySide("Unary countTokens latency", options.samples, 30, countOnce, upstream, gateway);
     await sideBySide("Time to first SSE event (streamGenerateContent)", options["stream-samples"], 10, firstEventOnce, upstream, gateway);
   }
