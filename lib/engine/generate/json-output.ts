@@ -209,6 +209,8 @@ export interface JsonGrammarOptions {
 /** Walks a schema and yields the tokens of one valid JSON value. */
 export class JsonGrammar {
   private readonly refContains = new Map<SchemaNode, boolean>();
+  /** The property whose value is being generated: its name hints at a string's length. */
+  private currentKey: string | undefined;
 
   constructor(
     private readonly state: DecodingState,
@@ -364,7 +366,7 @@ export class JsonGrammar {
     const model = state.model;
     const vocabulary = model.vocabulary;
     const end = model.symbols.end;
-    const targetWords = 2 + state.random.integer(0, 8);
+    const targetWords = wordsFor(this.currentKey, state.random.integer(0, 1000));
     const history = [model.symbols.answerStart];
     let text = "";
     let length = 0;
@@ -475,6 +477,7 @@ export class JsonGrammar {
     for (const [index, property] of chosen.entries()) {
       const key = JSON.stringify(property.name);
       yield* forcedText(this.state, (index > 0 ? "," + inner.separator : "") + key + ":" + (this.options.pretty ? " " : ""));
+      this.currentKey = property.name;
       parts.push(`${key}:${yield* this.value(property.schema, depth + 1, refDepth)}`);
     }
     yield* forcedText(this.state, inner.close + "}");
@@ -507,6 +510,17 @@ export class JsonGrammar {
     const outer = "\n" + "  ".repeat(depth - 1);
     return { open: inner, separator: inner, close: outer };
   }
+}
+
+/**
+ * How many words a free string runs to: names and labels are short, descriptions long,
+ * anything else in between (drawn with the seeded generator).
+ */
+function wordsFor(key: string | undefined, draw: number): number {
+  const name = (key ?? "").toLowerCase();
+  if (/name|title|label|city|country|brand|author|category|type|kind|color|colour|unit|code|tag|id$/.test(name)) return 1 + (draw % 3);
+  if (/description|summary|text|content|body|reason|explanation|answer|comment|note|message|details|instructions|step/.test(name)) return 8 + (draw % 12);
+  return 2 + (draw % 8);
 }
 
 function codePoints(text: string): number {
