@@ -26,14 +26,21 @@ function denied(kind: OwnedKind, name: string): ApiError {
   return kind === "file" ? fileDenied(name) : cachedContentDenied();
 }
 
-export class OwnershipStore {
-  constructor(private readonly db: Db) {}
+/** Files live 48 hours upstream; a record older than that (plus slack) names nothing. */
+const FILE_RECORD_LIFETIME_MS = 49 * 3_600_000;
 
-  /** Records that `ownerId` created `name`; idempotent. */
+export class OwnershipStore {
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Records that `ownerId` created `name`; idempotent. Forgets files that have expired by now. */
   record(kind: OwnedKind, name: string, ownerId: string): void {
+    this.db.prepare("DELETE FROM resource_owners WHERE kind = 'file' AND created_at < ?").run(this.now() - FILE_RECORD_LIFETIME_MS);
     this.db
       .prepare("INSERT INTO resource_owners (kind, name, owner_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, name) DO NOTHING")
-      .run(kind, name, ownerId, Date.now());
+      .run(kind, name, ownerId, this.now());
   }
 
   ownerOf(kind: OwnedKind, name: string): string | null {
