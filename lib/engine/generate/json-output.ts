@@ -383,13 +383,17 @@ export class JsonGrammar {
       const emission = sampleStep(state, history, allow);
       if (!emission || emission.id === end) break;
       const piece = vocabulary.tokenText(emission.id);
-      if (words >= targetWords && piece.startsWith(" ") && length >= minLength) break;
+      // Short strings stop at the first word boundary past the target; long ones (prose) run
+      // on to the end of their sentence, within a dozen more words.
+      const prose = targetWords >= 6;
+      if (words >= targetWords && piece.startsWith(" ") && length >= minLength && (!prose || words >= targetWords + 12)) break;
       yield emission;
       pushHistory(history, emission.id);
       text += piece;
       length += codePoints(piece);
       if (piece.startsWith(" ") || words === 0) words += 1;
       if (maxLength !== undefined && length >= maxLength) break;
+      if (prose && words >= targetWords && /[.!?]$/.test(piece) && length >= minLength) break;
     }
     while (length < minLength) {
       const filler = length === 0 ? "a" : "a";
