@@ -24,9 +24,20 @@ export interface EncodedSlice {
   end: number;
 }
 
+/** What an encoder is made of, and what its cache file stores. */
+export interface EncoderParts {
+  /** id → piece, added tokens included. */
+  pieces: string[];
+  /** [left id, right id, rank, merged id] per merge. */
+  merges: Int32Array;
+  addedTokens: { id: number; content: string; special: boolean }[];
+  unkToken: string;
+}
+
 export interface SentencePieceEncoder {
   /** id → piece string, added tokens included. */
   readonly pieces: string[];
+  /** piece → id, built on first use. */
   readonly pieceToId: Map<string, number>;
   /** Special and control token ids, ascending. */
   readonly controlIds: number[];
@@ -37,3 +48,7 @@ export interface SentencePieceEncoder {
 }
 
 export function buildEncoder(json: TokenizerJson): SentencePieceEncoder;
+export function partsFromJson(json: TokenizerJson): { parts: EncoderParts; pieceToId: Map<string, number> };
+export function assembleEncoder(parts: EncoderParts, pieceToId?: Map<string, number>): SentencePieceEncoder;
+export function serializeParts(parts: EncoderParts, identity: Record<string, unknown>): Uint8Array;
+export function deserializeParts(blob: Uint8Array, identity: Record<string, unknown>): EncoderParts | undefined;

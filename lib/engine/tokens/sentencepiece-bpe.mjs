@@ -13,6 +13,7 @@ const WORD_CACHE_LIMIT = 200_000;
 const CACHEABLE_WORD_LENGTH = 256;
 const CUT_SEARCH_WINDOW = 64;
 const CONTROL_PATTERN = /^(<unused\d+>|<mask>|<2mass>|\[@BOS@\]|\[multimodal\])$/;
+const BYTE_PIECE = /^<0x([0-9A-F]{2})>$/;
 
 /**
  * The package's normalizer: every " " becomes "▁".
@@ -33,17 +34,34 @@ function normalize(text) {
  */
 
 /**
+ * @typedef {object} EncoderParts  what an encoder is made of, and what its cache file stores
+ * @property {string[]} pieces  id -> piece, added tokens included
+ * @property {Int32Array} merges  [left id, right id, rank, merged id] per merge
+ * @property {{ id: number, content: string, special: boolean }[]} addedTokens
+ * @property {string} unkToken
+ */
+
+/**
  * Builds an encoder from a tokenizer.json. Refuses any configuration this implementation does not
  * reproduce exactly (the two Gemma vocabularies are the supported ones).
  * @param {TokenizerJson} json
  */
 export function buildEncoder(json) {
+  const { parts, pieceToId } = partsFromJson(json);
+  return assembleEncoder(parts, pieceToId);
+}
+
+/**
+ * The encoder's parts read from a tokenizer.json (the slow path: ~1 s of parsing and lookups).
+ * @param {TokenizerJson} json
+ */
+export function partsFromJson(json) {
   assertSupported(json);
   const model = json.model;
 
   /** @type {Map<string, number>} */
   const pieceToId = new Map();
-  for (const piece in model.vocab) pieceToId.set(piece, model.vocab[piece]);
+  for (const piece in model.vocab) pieceToId.set(piece, /** @type {number} */ (model.vocab[piece]));
   for (const added of json.added_tokens) pieceToId.set(added.content, added.id);
 
   let size = 0;
@@ -54,7 +72,7 @@ export function buildEncoder(json) {
   for (const [piece, id] of pieceToId) pieces[id] = piece;
 
   // Same pairs and ranks as the package's `bpe_ranks` (later duplicates win), keyed by ids.
-  const merges = new MergeTable(model.merges.length);
+  const merges = new Int32Array(model.merges.length * 4);
   for (let rank = 0; rank < model.merges.length; rank++) {
     const entry = model.merges[rank];
     let left;
@@ -75,38 +93,65 @@ export function buildEncoder(json) {
     if (leftId === undefined || rightId === undefined || mergedId === undefined) {
       throw new Error(`unsupported tokenizer configuration: merge ${JSON.stringify([left, right])} involves a string that is not a piece`);
     }
-    merges.set(leftId, rightId, rank, mergedId);
+    merges.set([leftId, rightId, rank, mergedId], rank * 4);
+  }
+  if (!pieceToId.has(model.unk_token)) throw new Error("the vocabulary has no unknown-token piece");
+  const addedTokens = json.added_tokens.map((token) => ({ id: token.id, content: token.content, special: Boolean(token.special) }));
+  return { parts: { pieces, merges, addedTokens, unkToken: model.unk_token }, pieceToId };
+}
+
+/**
+ * An encoder from its parts. `pieceToId` may be passed when already built; otherwise it is
+ * built on first need (hashing 262k strings costs more than everything else here).
+ * @param {EncoderParts} parts
+ * @param {Map<string, number>} [pieceToId]
+ */
+export function assembleEncoder(parts, pieceToId) {
+  const { pieces } = parts;
+  const mergeCount = parts.merges.length / 4;
+  const merges = new MergeTable(mergeCount);
+  for (let index = 0; index < parts.merges.length; index += 4) {
+    merges.set(
+      /** @type {number} */ (parts.merges[index]),
+      /** @type {number} */ (parts.merges[index + 1]),
+      /** @type {number} */ (parts.merges[index + 2]),
+      /** @type {number} */ (parts.merges[index + 3]),
+    );
   }
 
-  // Single-unit pieces by code unit: the first lookup of every character.
+  // Single-unit pieces by code unit (the first lookup of every character) and the few
+  // astral-plane characters that are pieces.
   const unitIds = new Int32Array(65_536).fill(-1);
-  for (const [piece, id] of pieceToId) if (piece.length === 1) unitIds[piece.charCodeAt(0)] = id;
-
-  const unkId = pieceToId.get(model.unk_token);
-  if (unkId === undefined) throw new Error("the vocabulary has no unknown-token piece");
+  /** @type {Map<string, number>} */
+  const astralIds = new Map();
   /** @type {Int32Array} byte value -> id of its `<0xNN>` piece, -1 when missing */
   const byteIds = new Int32Array(256).fill(-1);
-  for (let value = 0; value < 256; value++) {
-    const id = pieceToId.get(`<0x${value.toString(16).toUpperCase().padStart(2, "0")}>`);
-    if (id !== undefined) byteIds[value] = id;
-  }
-
-  const addedSplitter = buildAddedSplitter(json.added_tokens.map((token) => token.content));
-  /** @type {Map<string, number>} */
-  const addedIds = new Map(json.added_tokens.map((token) => [token.content, token.id]));
-
+  let unkId = -1;
   // Pieces in which "▁" follows another character: only these can straddle a word start.
   /** @type {{ piece: string, offset: number }[]} */
   const bridging = [];
   let maxPieceUnits = 0;
-  for (const piece of pieceToId.keys()) {
-    maxPieceUnits = Math.max(maxPieceUnits, piece.length);
-    for (let index = 1; index < piece.length; index++) {
-      if (piece[index] === SPACE_PIECE && piece[index - 1] !== SPACE_PIECE) bridging.push({ piece, offset: index });
+  for (let id = 0; id < pieces.length; id++) {
+    const piece = /** @type {string} */ (pieces[id]);
+    const length = piece.length;
+    if (length > maxPieceUnits) maxPieceUnits = length;
+    if (length === 1) unitIds[piece.charCodeAt(0)] = id;
+    else if (length === 2 && (piece.charCodeAt(0) & 0xfc00) === 0xd800) astralIds.set(piece, id);
+    else if (length === 6 && piece.startsWith("<0x") && piece.endsWith(">")) {
+      const value = BYTE_PIECE.exec(piece);
+      if (value) byteIds[Number.parseInt(/** @type {string} */ (value[1]), 16)] = id;
+    }
+    if (piece === parts.unkToken) unkId = id;
+    for (let index = piece.indexOf(SPACE_PIECE, 1); index > 0; index = piece.indexOf(SPACE_PIECE, index + 1)) {
+      if (piece[index - 1] !== SPACE_PIECE) bridging.push({ piece, offset: index });
     }
   }
+  if (unkId < 0) throw new Error("the vocabulary has no unknown-token piece");
 
-  const controlIds = json.added_tokens
+  const addedSplitter = buildAddedSplitter(parts.addedTokens.map((token) => token.content));
+  /** @type {Map<string, number>} */
+  const addedIds = new Map(parts.addedTokens.map((token) => [token.content, token.id]));
+  const controlIds = parts.addedTokens
     .filter((token) => token.special || CONTROL_PATTERN.test(token.content))
     .map((token) => token.id)
     .sort((a, b) => a - b);
@@ -116,6 +161,7 @@ export function buildEncoder(json) {
     pieceToId,
     merges,
     unitIds,
+    astralIds,
     unkId,
     byteIds,
     addedSplitter,
@@ -124,6 +170,84 @@ export function buildEncoder(json) {
     maxPieceUnits,
     controlIds,
   });
+}
+
+const CACHE_MAGIC = 0x4b545347; // "GSTK"
+const CACHE_FORMAT = 1;
+
+/**
+ * The parts as one binary blob (a cache file): header JSON, piece lengths, merges, then the
+ * pieces as UTF-16. Loading it skips parsing the 33 MB tokenizer.json.
+ * @param {EncoderParts} parts
+ * @param {Record<string, unknown>} identity  what the blob was built from (checked on load)
+ * @returns {Uint8Array}
+ */
+export function serializeParts(parts, identity) {
+  const lengths = new Uint32Array(parts.pieces.length);
+  parts.pieces.forEach((piece, id) => (lengths[id] = piece.length));
+  const text = Buffer.from(parts.pieces.join(""), "utf16le");
+  const header = Buffer.from(
+    JSON.stringify({ identity, pieceCount: parts.pieces.length, mergeCount: parts.merges.length / 4, addedTokens: parts.addedTokens, unkToken: parts.unkToken }),
+    "utf8",
+  );
+  const headerPadded = header.length + ((4 - (header.length % 4)) % 4);
+  const total = 12 + headerPadded + lengths.byteLength + parts.merges.byteLength + text.length;
+  const blob = new Uint8Array(total);
+  const view = new DataView(blob.buffer);
+  view.setUint32(0, CACHE_MAGIC, true);
+  view.setUint32(4, CACHE_FORMAT, true);
+  view.setUint32(8, header.length, true);
+  blob.set(header, 12);
+  let offset = 12 + headerPadded;
+  blob.set(new Uint8Array(lengths.buffer), offset);
+  offset += lengths.byteLength;
+  blob.set(new Uint8Array(parts.merges.buffer, parts.merges.byteOffset, parts.merges.byteLength), offset);
+  offset += parts.merges.byteLength;
+  blob.set(text, offset);
+  return blob;
+}
+
+/**
+ * Parts from a blob of `serializeParts`, or undefined when the blob is not one, is of another
+ * format, or was built from something other than `identity`.
+ * @param {Uint8Array} blob
+ * @param {Record<string, unknown>} identity
+ * @returns {EncoderParts | undefined}
+ */
+export function deserializeParts(blob, identity) {
+  if (blob.byteLength < 12) return undefined;
+  const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
+  if (view.getUint32(0, true) !== CACHE_MAGIC || view.getUint32(4, true) !== CACHE_FORMAT) return undefined;
+  const headerLength = view.getUint32(8, true);
+  if (12 + headerLength > blob.byteLength) return undefined;
+  let header;
+  try {
+    header = JSON.parse(new TextDecoder().decode(blob.subarray(12, 12 + headerLength)));
+  } catch {
+    return undefined;
+  }
+  if (JSON.stringify(header.identity) !== JSON.stringify(identity)) return undefined;
+  const { pieceCount, mergeCount } = header;
+  let offset = 12 + headerLength + ((4 - (headerLength % 4)) % 4);
+  const lengthsBytes = pieceCount * 4;
+  const mergesBytes = mergeCount * 16;
+  if (offset + lengthsBytes + mergesBytes > blob.byteLength) return undefined;
+  // Copies (not views): a Buffer's bytes may sit unaligned inside a shared pool.
+  const lengths = new Uint32Array(new Uint8Array(blob.subarray(offset, offset + lengthsBytes)).buffer);
+  offset += lengthsBytes;
+  const merges = new Int32Array(new Uint8Array(blob.subarray(offset, offset + mergesBytes)).buffer);
+  offset += mergesBytes;
+  const text = new TextDecoder("utf-16le").decode(blob.subarray(offset));
+  /** @type {string[]} */
+  const pieces = new Array(pieceCount);
+  let position = 0;
+  for (let id = 0; id < pieceCount; id++) {
+    const length = /** @type {number} */ (lengths[id]);
+    pieces[id] = text.slice(position, position + length);
+    position += length;
+  }
+  if (position !== text.length) return undefined;
+  return { pieces, merges, addedTokens: header.addedTokens, unkToken: header.unkToken };
 }
 
 /** @param {TokenizerJson} json */
@@ -209,14 +333,17 @@ function buildAddedSplitter(dictionary) {
 
 class SentencePieceEncoder {
   /**
-   * @param {{ pieces: string[], pieceToId: Map<string, number>, merges: MergeTable, unitIds: Int32Array, unkId: number,
+   * @param {{ pieces: string[], pieceToId: Map<string, number> | undefined, merges: MergeTable, unitIds: Int32Array,
+   *   astralIds: Map<string, number>, unkId: number,
    *   byteIds: Int32Array, addedSplitter: ReturnType<typeof buildAddedSplitter>, addedIds: Map<string, number>,
    *   bridging: { piece: string, offset: number }[], maxPieceUnits: number, controlIds: number[] }} parts
    */
   constructor(parts) {
     /** id -> piece string (added tokens included) */
     this.pieces = parts.pieces;
-    this.pieceToId = parts.pieceToId;
+    /** @type {Map<string, number> | undefined} */
+    this.pieceToIdMap = parts.pieceToId;
+    this.astralIds = parts.astralIds;
     this.merges = parts.merges;
     this.unitIds = parts.unitIds;
     this.unkId = parts.unkId;
@@ -234,6 +361,16 @@ class SentencePieceEncoder {
     this.encoder = new TextEncoder();
     this.scratchSymbols = new Int32Array(SMALL_SEGMENT);
     this.scratchPairs = new Float64Array(SMALL_SEGMENT);
+  }
+
+  /** piece -> id, built on first use (long runs and tests need it; ordinary encoding does not). */
+  get pieceToId() {
+    if (!this.pieceToIdMap) {
+      const map = new Map();
+      this.pieces.forEach((piece, id) => map.set(piece, id));
+      this.pieceToIdMap = map;
+    }
+    return this.pieceToIdMap;
   }
 
   /**
@@ -489,7 +626,7 @@ class SentencePieceEncoder {
       let id;
       if (code >= 0xd800 && code <= 0xdbff && index + 1 < word.length && (word.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
         const character = word.slice(index, index + 2);
-        id = this.pieceToId.get(character);
+        id = this.astralIds.get(character);
         if (id === undefined) (unknown ??= []).push(character);
         index++;
       } else {
@@ -568,7 +705,7 @@ class SentencePieceEncoder {
       let character;
       if (code >= 0xd800 && code <= 0xdbff && index + 1 < word.length && (word.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
         character = word.slice(index, index + 2);
-        id = this.pieceToId.get(character) ?? -1;
+        id = this.astralIds.get(character) ?? -1;
         index++;
       } else {
         id = unitIds[code];

