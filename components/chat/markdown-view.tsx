@@ -1,15 +1,41 @@
 "use client";
 
-import { memo, useMemo, type ComponentPropsWithoutRef, type ReactNode } from "react";
+import { memo, useEffect, useMemo, useState, type ComponentPropsWithoutRef, type ReactNode } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CopyButton } from "@/components/ui/copy-button";
-import { highlightCode } from "./highlight";
 import { splitMarkdownBlocks } from "./markdown-blocks";
 import "./code-theme.css";
 
+type Highlighter = (code: string, language: string | undefined) => string;
+let highlighter: Highlighter | null = null;
+let highlighterLoad: Promise<Highlighter> | null = null;
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
+}
+
+/**
+ * Highlighted HTML of a code block. highlight.js is loaded on first use (it is not part of the
+ * chat page's first load); until then the code shows as plain text.
+ */
+function useHighlighted(code: string, language: string | undefined): string {
+  const [, setLoaded] = useState(highlighter !== null);
+  useEffect(() => {
+    if (highlighter) return;
+    highlighterLoad ??= import("./highlight").then((module) => (highlighter = module.highlightCode));
+    let live = true;
+    void highlighterLoad.then(() => live && setLoaded(true));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const ready = highlighter;
+  return useMemo(() => (ready ? ready(code, language) : escapeHtml(code)), [ready, code, language]);
+}
+
 function CodeBlock({ code, language }: { code: string; language?: string }) {
-  const html = useMemo(() => highlightCode(code, language), [code, language]);
+  const html = useHighlighted(code, language);
   return (
     <figure className="chat-code my-2 overflow-hidden rounded-md border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
       <figcaption className="flex items-center justify-between border-b border-zinc-200 px-2 py-0.5 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">

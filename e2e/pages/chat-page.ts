@@ -81,8 +81,8 @@ export class ChatPage {
    * A prompt whose answer is about 20,000 tokens long: the local model's documented
    * "Repeat after me:" skill answers the text exactly, streamed token by token (a few seconds).
    */
-  static longAnswerPrompt(): string {
-    return `Repeat after me: ${"The tide comes in over the warm sand and goes out again. ".repeat(2000)}`;
+  static longAnswerPrompt(sentences = 2000): string {
+    return `Repeat after me: ${"The tide comes in over the warm sand and goes out again. ".repeat(sentences)}`;
   }
 
   async selectSetting(label: string, value: string): Promise<void> {
