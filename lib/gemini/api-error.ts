@@ -36,7 +36,12 @@ export interface ErrorBody {
   error: { code: number; message: string; status: RpcStatus | string; details?: unknown[] };
 }
 
+/** Marks ApiErrors so every copy of this module recognises them (see `Symbol.hasInstance`). */
+const API_ERROR_BRAND = Symbol.for("genstudio.ApiError");
+
 export class ApiError extends Error {
+  readonly [API_ERROR_BRAND] = true;
+
   constructor(
     readonly httpStatus: number,
     readonly rpcStatus: RpcStatus,
@@ -45,6 +50,16 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
+  }
+
+  /**
+   * `error instanceof ApiError` holds for ApiErrors made by another copy of this module: a
+   * server build can hold two (the instrumentation bundle that creates the backend at start-up,
+   * and the route bundles that render its errors). Subclasses keep the usual prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== ApiError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === "object" && value !== null && (value as { [API_ERROR_BRAND]?: unknown })[API_ERROR_BRAND] === true;
   }
 
   toBody(): ErrorBody {
