@@ -13,6 +13,7 @@ import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { ChatAttachments, useChatAttachments } from "@/components/files/chat-attachments";
 import type { StoredMessage } from "@/app/api/conversations/schema";
 import { Composer, type ComposerHandle } from "./composer";
+import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
 
 function StreamStatus({ conversationId }: { conversationId: string | null }) {
@@ -55,6 +56,8 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   useEffect(() => {
     composer.current?.focus();
   }, [conversationId]);
+
+  useEffect(() => preloadHighlighter(), []);
 
   useEffect(() => {
     if (!streaming) return;

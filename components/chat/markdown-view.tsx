@@ -15,17 +15,34 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+function loadHighlighter(): Promise<Highlighter> {
+  highlighterLoad ??= import("./highlight").then((module) => (highlighter = module.highlightCode));
+  return highlighterLoad;
+}
+
 /**
- * Highlighted HTML of a code block. highlight.js is loaded on first use (it is not part of the
- * chat page's first load); until then the code shows as plain text.
+ * Loads highlight.js when the browser is idle after the page appeared: it stays out of the
+ * first load, and is ready (compiled) before an answer's first code block streams in.
+ */
+export function preloadHighlighter(): () => void {
+  if (typeof requestIdleCallback === "function") {
+    const handle = requestIdleCallback(() => void loadHighlighter(), { timeout: 3000 });
+    return () => cancelIdleCallback(handle);
+  }
+  const timer = setTimeout(() => void loadHighlighter(), 1500);
+  return () => clearTimeout(timer);
+}
+
+/**
+ * Highlighted HTML of a code block. Until highlight.js is loaded (see preloadHighlighter) the
+ * code shows as plain text.
  */
 function useHighlighted(code: string, language: string | undefined): string {
   const [, setLoaded] = useState(highlighter !== null);
   useEffect(() => {
     if (highlighter) return;
-    highlighterLoad ??= import("./highlight").then((module) => (highlighter = module.highlightCode));
     let live = true;
-    void highlighterLoad.then(() => live && setLoaded(true));
+    void loadHighlighter().then(() => live && setLoaded(true));
     return () => {
       live = false;
     };
