@@ -124,6 +124,14 @@ describe("generateContent on the local model", () => {
     expect(chunks.at(-1)!.usageMetadata).toEqual(unary.usageMetadata);
   });
 
+  it("refuses input over the model's input token limit before streaming", async () => {
+    const input = inputFor("gemini-2.5-flash-preview-tts", "word ".repeat(9000), { responseModalities: ["AUDIO"] });
+    await expect(generateContent(input)).rejects.toMatchObject({
+      httpStatus: 400,
+      message: expect.stringMatching(/^The input token count \(\d+\) exceeds the maximum number of tokens allowed \(8192\)\.$/),
+    });
+  });
+
   it("reports cached content tokens inside the prompt count", async () => {
     const input = plain("Summarise the notes.");
     input.cachedContentTokenCount = 4;

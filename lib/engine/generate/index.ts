@@ -92,6 +92,9 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     ]);
     throwIfAborted(signal);
     const promptTokenCount = counted.totalTokens;
+    if (promptTokenCount > traits.inputTokenLimit) {
+      throw ApiError.invalidArgument(`The input token count (${promptTokenCount}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`);
+    }
     const baseUsage: UsageMetadata = { promptTokenCount };
     if (input.cachedContentTokenCount) baseUsage.cachedContentTokenCount = input.cachedContentTokenCount;
     const usage = (candidates: number, thoughts: number, audioAnswer: boolean): UsageMetadata => {
