@@ -62,6 +62,14 @@ export function generationStats(): { active: number; tokens: number } {
   return { active: activeGenerations, tokens: generatedTokens };
 }
 
+/**
+ * Loads the family's tokenizer and trains its model ahead of the first request (call at
+ * start-up to keep the cold start, seconds, out of the first answer).
+ */
+export async function warmUpGeneration(family: ModelTraits["tokenizer"]): Promise<void> {
+  await languageModel(family);
+}
+
 /** Streams the answer to a request as the service's chunks. */
 export async function* streamGenerateContent(input: GenerationInput): AsyncGenerator<GenerateContentResponse, void, undefined> {
   const { request, traits, signal } = input;
