@@ -107,6 +107,9 @@ export function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: 
       if (runtime?.pollTimer) clearTimeout(runtime.pollTimer);
     }
     runtimes.clear();
+    for (const attachment of store.getState().attachments) {
+      if (attachment.preview.objectUrl) URL.revokeObjectURL(attachment.preview.objectUrl);
+    }
   }
 
   function previewOf(id: string, blob: Blob, mimeType: string): AttachmentPreview {
