@@ -107,7 +107,7 @@ function mainThreadTaskCpu(tracePath) {
         event.ph === "X" &&
         event.pid === markEvent?.pid &&
         threadNames.get(`${event.pid}:${event.tid}`) === "CrRendererMain" &&
-        event.ts + event.dur >= from &&
+        event.ts >= from &&
         event.ts <= to,
     )
     .map((event) => (event.tdur ?? event.dur) / 1000)
