@@ -136,11 +136,12 @@ export function useChatAttachments(options: ChatAttachmentsOptions): ChatAttachm
     confirmSend(text) {
       if (blockReason) return false;
       const total = count.result?.totalTokens;
-      // The count must be of this very prompt: one for an older draft could hide the problem.
-      if (count.current && isOverLimit(total, traits?.inputTokenLimit)) {
+      // The last count decides, even while a newer one runs: a few typed words rarely bring a
+      // request back under the limit, and asking costs one click.
+      if (isOverLimit(total, traits?.inputTokenLimit)) {
         setOverLimit({
           text,
-          message: `This request is ${total!.toLocaleString("en")} tokens; ${settings.model.replace(/^models\//, "")} accepts ${traits!.inputTokenLimit.toLocaleString("en")}. The service will most likely refuse it.`,
+          message: `${count.current ? "This request is" : "At the last count, before your latest change, this request was"} ${total!.toLocaleString("en")} tokens; ${settings.model.replace(/^models\//, "")} accepts ${traits!.inputTokenLimit.toLocaleString("en")}. The service will most likely refuse it.`,
         });
         return false;
       }
