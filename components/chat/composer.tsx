@@ -21,7 +21,7 @@ export interface ComposerHandle {
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line, Escape stops a running answer.
- * The toolbar row is where attachments (files, issue 7) will sit.
+ * The toolbar row holds the attachment controls.
  */
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer({ draftKey, streaming, onSend, onStop, toolbar, sendBlockedReason }, handle) {
   const text = useChatStore((state) => state.drafts[draftKey] ?? "");
