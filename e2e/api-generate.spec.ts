@@ -41,16 +41,30 @@ test.describe("generation through the official SDK", () => {
 
   test("models.generateContentStream parses every chunk and ends with the finish reason", async () => {
     const ai = sdkClient();
-    const stream = await ai.models.generateContentStream({ model: MODEL, contents: "Write a story about a lighthouse.", config: { ...QUIET, seed: 7, maxOutputTokens: 150 } });
+    // The literal skill makes the answer long whatever the corpus says: many chunks.
+    const story = "Once there was a lighthouse keeper who counted the ships that passed each night. ".repeat(6).trim();
+    const stream = await ai.models.generateContentStream({ model: MODEL, contents: `Repeat after me: ${story}`, config: QUIET });
     const chunks: GenerateContentResponse[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(2);
+    expect(chunks.map((chunk) => chunk.text ?? "").join("")).toBe(story);
     expect(new Set(chunks.map((chunk) => chunk.responseId)).size).toBe(1);
     chunks.slice(0, -1).forEach((chunk) => expect(chunk.candidates?.[0]?.finishReason).toBeUndefined());
-    expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBeDefined();
-    const unary = await ai.models.generateContent({ model: MODEL, contents: "Write a story about a lighthouse.", config: { ...QUIET, seed: 7, maxOutputTokens: 150 } });
-    expect(chunks.map((chunk) => chunk.text ?? "").join("")).toBe(unary.text);
-    expect(chunks.at(-1)!.usageMetadata?.candidatesTokenCount).toBe(unary.usageMetadata?.candidatesTokenCount);
+    expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBe("STOP");
+    const counts = chunks.map((chunk) => chunk.usageMetadata?.candidatesTokenCount ?? 0);
+    expect([...counts].sort((a, b) => a - b)).toEqual(counts);
+
+    // A sampled answer streams exactly what generateContent answers for the same seed.
+    const config = { ...QUIET, seed: 7, maxOutputTokens: 150 };
+    let streamed = "";
+    let last: GenerateContentResponse | undefined;
+    for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: "Write a story about a lighthouse.", config })) {
+      streamed += chunk.text ?? "";
+      last = chunk;
+    }
+    const unary = await ai.models.generateContent({ model: MODEL, contents: "Write a story about a lighthouse.", config });
+    expect(streamed).toBe(unary.text);
+    expect(last!.usageMetadata?.candidatesTokenCount).toBe(unary.usageMetadata?.candidatesTokenCount);
   });
 
   test("seed repeats the answer; stop sequences, max tokens and candidateCount are honoured", async () => {
