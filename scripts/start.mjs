@@ -4,6 +4,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
 
 const hostname = process.env.HOSTNAME || "127.0.0.1";
 const port = process.env.PORT || "3000";
@@ -12,7 +13,9 @@ if (!existsSync(".next/BUILD_ID")) {
   process.exit(1);
 }
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
-const child = spawn(process.execPath, [nextBin, "start", "-H", hostname, "-p", port], {
+// Timeouts for slow clients and error bodies for requests Next cannot route (see the file).
+const guard = fileURLToPath(new URL("./connection-guard.cjs", import.meta.url));
+const child = spawn(process.execPath, ["--require", guard, nextBin, "start", "-H", hostname, "-p", port], {
   stdio: "inherit",
   env: { ...process.env, HOSTNAME: hostname, PORT: port },
 });

@@ -24,6 +24,17 @@ export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Respo
   return jsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
 }
 
+/**
+ * A route handler for the methods a studio route does not serve: 405 with the service's
+ * error body (Next's own 405 for an unexported method has no body at all).
+ */
+export function methodNotAllowed(allowed: string[]): (request: Request) => Response {
+  return (request) =>
+    errorResponse(new ApiError(405, "UNIMPLEMENTED", `Method ${request.method} is not allowed for ${new URL(request.url).pathname}.`), {
+      Allow: allowed.join(", "),
+    });
+}
+
 /** The ApiError a thrown value stands for; unexpected errors are logged once here. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;

@@ -1,4 +1,5 @@
 import { conversationHandlers } from "@/lib/server/handlers/conversations";
+import { methodNotAllowed } from "@/lib/server/responses";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -10,3 +11,7 @@ export function GET(request: Request): Promise<Response> {
 export function POST(request: Request): Promise<Response> {
   return conversationHandlers.create(request);
 }
+
+export const PUT = methodNotAllowed(["GET", "POST", "HEAD", "OPTIONS"]);
+export const PATCH = PUT;
+export const DELETE = PUT;

@@ -1,4 +1,5 @@
 import { conversationHandlers } from "@/lib/server/handlers/conversations";
+import { methodNotAllowed } from "@/lib/server/responses";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -16,3 +17,6 @@ export async function PATCH(request: Request, { params }: Context): Promise<Resp
 export async function DELETE(request: Request, { params }: Context): Promise<Response> {
   return conversationHandlers.remove(request, (await params).conversationId);
 }
+
+export const POST = methodNotAllowed(["GET", "PATCH", "DELETE", "HEAD", "OPTIONS"]);
+export const PUT = POST;

@@ -1,4 +1,5 @@
 import { conversationHandlers } from "@/lib/server/handlers/conversations";
+import { methodNotAllowed } from "@/lib/server/responses";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
@@ -8,3 +9,8 @@ type Context = { params: Promise<{ conversationId: string }> };
 export async function POST(request: Request, { params }: Context): Promise<Response> {
   return conversationHandlers.appendMessages(request, (await params).conversationId);
 }
+
+export const GET = methodNotAllowed(["POST", "OPTIONS"]);
+export const PUT = GET;
+export const PATCH = GET;
+export const DELETE = GET;

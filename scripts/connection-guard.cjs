@@ -1,0 +1,188 @@
+// Preloaded into the Next server process by scripts/start.mjs (`node --require`), because
+// `next start` exposes none of these settings. It wraps the HTTP server Next creates:
+//
+// - slow clients are cut: request headers must arrive within STUDIO_HEADERS_TIMEOUT_MS
+//   (20 s); a request body must keep up a minimum average rate, STUDIO_BODY_MIN_BYTES_PER_SECOND
+//   (500 B/s) after a grace of STUDIO_BODY_GRACE_MS (20 s), counting only time the server was
+//   ready to read (Apache's mod_reqtimeout MinRate, so a big upload on a slow link passes
+//   and a slowloris trickle does not); a response the client stops reading (writes
+//   stalled with nothing acknowledged) is cut after STUDIO_WRITE_STALL_TIMEOUT_MS (60 s).
+//   Node's own whole-request timeout is off: it would cut honest 2 GB uploads.
+// - requests Next itself would answer with a bare 500 or an empty 400 get the service's
+//   error body instead: methods outside GET/HEAD/POST/PUT/PATCH/DELETE/OPTIONS (TRACE,
+//   PROPFIND, ... : 405), paths that are not valid percent-encoding (Next's path decoder
+//   throws) and paths with `.` or `..` segments (resolved before routing, so an id of `..`
+//   would name another resource): 400; requests Node's parser refuses get a JSON body too.
+"use strict";
+const http = require("node:http");
+
+function setting(name, fallback) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) {
+    process.stderr.write(`[genstudio] warn ${name}=${raw} is not a non-negative number; using ${fallback}\n`);
+    return fallback;
+  }
+  return value;
+}
+
+const HEADERS_TIMEOUT_MS = setting("STUDIO_HEADERS_TIMEOUT_MS", 20_000);
+const BODY_GRACE_MS = setting("STUDIO_BODY_GRACE_MS", 20_000);
+const BODY_MIN_BYTES_PER_SECOND = setting("STUDIO_BODY_MIN_BYTES_PER_SECOND", 500);
+const WRITE_STALL_TIMEOUT_MS = setting("STUDIO_WRITE_STALL_TIMEOUT_MS", 60_000);
+const TICK_MS = 500;
+
+const ALLOWED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const RPC_STATUS = { 400: "INVALID_ARGUMENT", 405: "UNIMPLEMENTED", 408: "DEADLINE_EXCEEDED", 413: "INVALID_ARGUMENT", 431: "INVALID_ARGUMENT" };
+
+function errorBody(status, message) {
+  return `${JSON.stringify({ error: { code: status, message, status: RPC_STATUS[status] ?? "INVALID_ARGUMENT" } }, null, 2)}\n`;
+}
+
+/** A whole HTTP/1.1 error answer, for sockets that have no ServerResponse (or must not use it). */
+function rawErrorResponse(status, message) {
+  const body = errorBody(status, message);
+  return (
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status] ?? "Error"}\r\n` +
+    "Content-Type: application/json; charset=UTF-8\r\nCache-Control: private, no-store\r\nConnection: close\r\n" +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  );
+}
+
+function answer(response, status, message, headers = {}) {
+  const body = errorBody(status, message);
+  response.writeHead(status, {
+    "Content-Type": "application/json; charset=UTF-8",
+    "Cache-Control": "private, no-store",
+    "Content-Length": Buffer.byteLength(body),
+    ...headers,
+  });
+  response.end(body);
+}
+
+/**
+ * Why the path cannot be served, or null. Every `/` segment must decode (Next's router
+ * throws otherwise), and no segment may be `.` or `..`, raw or encoded: URL parsing would
+ * resolve them before routing, so `files/%2e%2e/models` would quietly become `models`.
+ */
+function pathProblem(url) {
+  if (!url || url[0] !== "/") return null;
+  const query = url.indexOf("?");
+  const path = query === -1 ? url : url.slice(0, query);
+  if (!path.includes("%") && !path.includes(".")) return null;
+  for (const segment of path.split("/")) {
+    let decoded;
+    try {
+      decoded = decodeURIComponent(segment);
+    } catch {
+      return "The request path is not valid percent-encoding.";
+    }
+    if (decoded === "." || decoded === "..") return "The request path must not contain '.' or '..' segments: name resources by their ids.";
+  }
+  return null;
+}
+
+/** Cuts a connection: a JSON 408 first when nothing was answered yet, then the socket. */
+function cut(exchange, message) {
+  const { socket, response } = exchange;
+  exchange.cut = true;
+  if (!response.headersSent && socket.writable) socket.end(rawErrorResponse(408, message));
+  setTimeout(() => socket.destroy(), 1_000).unref();
+  if (!socket.writable) socket.destroy();
+}
+
+function guard(server) {
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = 0;
+  const exchanges = new Set();
+
+  const timer = setInterval(() => {
+    const now = Date.now();
+    for (const exchange of exchanges) {
+      const { request, response, socket } = exchange;
+      const elapsed = now - exchange.lastTick;
+      exchange.lastTick = now;
+      if (exchange.cut || socket.destroyed) continue;
+      if (!request.complete && BODY_MIN_BYTES_PER_SECOND > 0) {
+        // Charge the client only while the server is ready to read (its buffer not full).
+        if (request.readableLength < request.readableHighWaterMark) exchange.clientMs += elapsed;
+        const received = socket.bytesRead - exchange.readAtStart;
+        if (exchange.clientMs > BODY_GRACE_MS + (received / BODY_MIN_BYTES_PER_SECOND) * 1000) {
+          cut(exchange, `The request body arrived too slowly (${received} bytes in ${Math.round(exchange.clientMs / 1000)} s; at least ${BODY_MIN_BYTES_PER_SECOND} bytes per second are required).`);
+          continue;
+        }
+      }
+      if (WRITE_STALL_TIMEOUT_MS > 0) {
+        // While answers queue up unread, the socket's idle timer runs; any byte the client
+        // acknowledges restarts it, so only a reader that stopped reading is cut.
+        if (response.writableNeedDrain && !exchange.stallArmed) {
+          exchange.stallArmed = true;
+          socket.setTimeout(WRITE_STALL_TIMEOUT_MS);
+        } else if (!response.writableNeedDrain && exchange.stallArmed) {
+          exchange.stallArmed = false;
+          socket.setTimeout(0);
+        }
+      }
+    }
+  }, TICK_MS);
+  timer.unref();
+  server.once("close", () => clearInterval(timer));
+
+  server.on("clientError", (error, socket) => {
+    if (error.code === "ECONNRESET" || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    const message =
+      status === 408 ? "The request headers did not arrive in time." : status === 431 ? "The request headers are too large." : "The request is not valid HTTP.";
+    socket.end(rawErrorResponse(status, message));
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  });
+
+  return function track(request, response) {
+    const socket = request.socket;
+    const exchange = { request, response, socket, readAtStart: socket.bytesRead, clientMs: 0, lastTick: Date.now(), stallArmed: false, cut: false };
+    if (!socket.genstudioGuarded) {
+      socket.genstudioGuarded = true;
+      socket.on("timeout", () => {
+        if (socket.genstudioExchange?.stallArmed) socket.destroy();
+      });
+    }
+    socket.genstudioExchange = exchange;
+    exchanges.add(exchange);
+    // Node sets its keep-alive timeout on the socket when the answer finishes; leave it be.
+    const done = () => {
+      exchanges.delete(exchange);
+      exchange.stallArmed = false;
+    };
+    response.once("finish", done);
+    response.once("close", done);
+  };
+}
+
+const createServer = http.createServer;
+http.createServer = function guardedCreateServer(...args) {
+  const listener = typeof args[args.length - 1] === "function" ? args.pop() : undefined;
+  const options = typeof args[0] === "object" && args[0] !== null ? args[0] : {};
+  // Node checks header and request deadlines on this interval (30 s by default).
+  const server = createServer.call(this, { connectionsCheckingInterval: 1_000, ...options });
+  const track = guard(server);
+  if (listener) {
+    server.on("request", (request, response) => {
+      if (!ALLOWED_METHODS.has(request.method)) {
+        answer(response, 405, `Method ${request.method} is not supported.`, { Allow: [...ALLOWED_METHODS].join(", ") });
+        return;
+      }
+      const problem = pathProblem(request.url);
+      if (problem !== null) {
+        answer(response, 400, problem);
+        return;
+      }
+      track(request, response);
+      return listener(request, response);
+    });
+  }
+  return server;
+};
