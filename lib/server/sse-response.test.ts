@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import { parseSseText } from "@/lib/gemini/sse";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
+import { generationStats, streamGenerateContent } from "@/lib/engine/generate";
+import { inputFor } from "@/lib/engine/generate/test-helpers";
 import { jsonArrayStreamResponse, sseResponse } from "./sse-response";
 
 function chunk(text: string): GenerateContentResponse {
@@ -103,6 +105,32 @@ describe("sseResponse", () => {
     await reader.cancel();
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(finished).toBe(true);
+  });
+});
+
+describe("sseResponse over the local engine", () => {
+  it("frees a real generation when the client goes away", async () => {
+    const controller = new AbortController();
+    const input = inputFor(
+      "gemini-2.5-flash",
+      // A long literal answer: thousands of tokens, whatever the corpus.
+      `Repeat after me: ${"The keeper counted the ships that passed each night. ".repeat(400)}`,
+      { thinkingConfig: { thinkingBudget: 0 } },
+      {},
+      controller.signal,
+    );
+    const before = generationStats().active;
+    const response = await sseResponse(streamGenerateContent(input), { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    expect(generationStats().active).toBe(before + 1);
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(generationStats().active).toBe(before);
+    const tokens = generationStats().tokens;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(generationStats().tokens).toBe(tokens);
   });
 });
 
