@@ -142,8 +142,10 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
     pooled.set(blob, 3);
     const restored = deserializeParts(pooled.subarray(3), identity);
     expect(restored).toBeDefined();
-    expect(restored!.pieces).toEqual(parts.pieces);
-    expect(restored!.merges).toEqual(parts.merges);
+    // Plain comparisons: deep equality over 262k pieces and 2M integers takes the test runner a minute.
+    expect(restored!.pieces.length).toBe(parts.pieces.length);
+    expect(restored!.pieces.every((piece, id) => piece === parts.pieces[id])).toBe(true);
+    expect(Buffer.from(restored!.merges.buffer).equals(Buffer.from(parts.merges.buffer))).toBe(true);
     const cached = assembleEncoder(restored!);
     const texts = [...factTexts(), ...randomTexts(500), "日本語".repeat(3000)];
     for (const text of texts) expect(cached.encode(text)).toEqual(encoder.encode(text));
