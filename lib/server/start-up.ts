@@ -1,6 +1,5 @@
 import "server-only";
 import { ConfigurationError, serverEnv } from "./env";
-import { backend } from "./backend";
 import { database } from "./database";
 import { logger } from "./logger";
 
@@ -9,9 +8,6 @@ export function startServer(): void {
   try {
     const env = serverEnv();
     database();
-    // Creating the backend now sweeps expired files and re-probes those left PROCESSING
-    // before the first request, not during it.
-    backend();
     logger.info(
       `mode=${env.mode} data=${env.dataDir}` +
         (env.developmentDefaults ? " auth=development defaults (loopback only; studio key genstudio-dev-key)" : ""),
