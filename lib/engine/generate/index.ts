@@ -20,10 +20,10 @@ import type {
 import { CandidateSafety, effectiveThresholds, judge } from "@/lib/engine/safety";
 import { countRequestTokens } from "@/lib/engine/tokens";
 import { CandidateRun, type AnswerMode, type CandidateDelta } from "./candidate";
-import { gatherContext, type ResolveFile } from "./context";
+import { gatherContext, type RequestContext, type ResolveFile } from "./context";
 import type { DecodingState } from "./decoding";
 import { fromOpenApiSchema, JsonSchemaDocument } from "./json-output";
-import { Distribution, type ContextualModel } from "./language-model";
+import { Distribution } from "./language-model";
 import { contextCounts, languageModel } from "./model-store";
 import { freshSeed, hashString, SeededRandom } from "./random";
 import type { SamplingSettings } from "./sampler";
@@ -160,7 +160,7 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
           index,
           answer,
           thought: state(2),
-          mode: answerMode(request, context, contextual, answer, audio),
+          mode: answerMode(request, context, answer, audio),
           thinkingBudget,
           includeThoughts,
           thoughtSignature: traits.thinking && thinkingBudget > 0 ? randomBytes(48).toString("base64") : undefined,
@@ -235,8 +235,9 @@ function throwIfAborted(signal: AbortSignal): void {
 
 function toCandidate(delta: CandidateDelta): Candidate {
   const candidate: Candidate = {};
+  // Empty fields are left out: a chunk with nothing new to show (held-back text, a final
+  // chunk after the last text, a blocked candidate) carries no content.
   if (delta.parts.length) candidate.content = { role: "model", parts: delta.parts };
-  else if (!delta.finishReason || delta.finishReason !== "SAFETY") candidate.content = { role: "model", parts: [] };
   if (delta.finishReason) candidate.finishReason = delta.finishReason;
   if (delta.safetyRatings) candidate.safetyRatings = delta.safetyRatings;
   if (delta.avgLogprobs !== undefined) candidate.avgLogprobs = delta.avgLogprobs;
@@ -258,13 +259,7 @@ function resolveThinkingBudget(request: GenerateContentRequest, traits: ModelTra
   return Math.min(thinking.maxBudget, Math.max(thinking.minBudget, requested));
 }
 
-function answerMode(
-  request: GenerateContentRequest,
-  context: Awaited<ReturnType<typeof gatherContext>>,
-  model: ContextualModel,
-  state: DecodingState,
-  audio: boolean,
-): AnswerMode {
+function answerMode(request: GenerateContentRequest, context: RequestContext, state: DecodingState, audio: boolean): AnswerMode {
   const config = request.generationConfig ?? {};
   if (audio) {
     const voiceName = config.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName;
@@ -292,7 +287,6 @@ function answerMode(
     const values = config.responseSchema?.enum ?? enumOf(config.responseJsonSchema);
     if (values?.length) return { kind: "enum", values };
   }
-  void model;
   return { kind: "text", literal: literalAnswer(context.lastUserText) };
 }
 
@@ -341,6 +335,7 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
   }
   const candidates = [...byIndex.values()].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
   for (const candidate of candidates) {
+    if (candidate.content?.parts.length === 0) delete candidate.content;
     // A candidate blocked while streaming keeps none of the text sent before the block.
     if (candidate.finishReason === "SAFETY") {
       delete candidate.content;
