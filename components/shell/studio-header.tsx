@@ -13,11 +13,11 @@ const NAVIGATION = [
 export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
   const pathname = usePathname();
   return (
-    <header className="flex items-center gap-4 border-b border-zinc-200 px-4 py-2 dark:border-zinc-800">
+    <header className="flex items-center gap-2 border-b border-zinc-200 px-2 py-2 sm:gap-4 sm:px-4 dark:border-zinc-800">
       <Link href="/" className="font-semibold tracking-tight">
         Genstudio
       </Link>
-      <nav aria-label="Main" className="flex gap-1">
+      <nav aria-label="Main" className="flex min-w-0 gap-1 overflow-x-auto">
         {NAVIGATION.map((item) => {
           const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
           return (
@@ -25,14 +25,14 @@ export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
               key={item.href}
               href={item.href}
               aria-current={current ? "page" : undefined}
-              className={`rounded-md px-3 py-1.5 text-sm ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-900"}`}
+              className={`shrink-0 rounded-md px-2 py-1.5 text-sm sm:px-3 ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-900"}`}
             >
               {item.label}
             </Link>
           );
         })}
       </nav>
-      <div className="ml-auto flex items-center gap-2">
+      <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
         <ModeBadge mode={mode} />
         <ThemeToggle />
       </div>
@@ -48,7 +48,8 @@ function ModeBadge({ mode }: { mode: "local" | "upstream" }) {
       title={local ? "Answers come from the offline local engine, an honest stand-in, not a real model." : "Requests go to the configured upstream service."}
       className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${local ? "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200" : "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200"}`}
     >
-      {local ? "Local engine" : "Upstream"}
+      {local ? "Local" : "Upstream"}
+      <span className="hidden sm:inline">{local ? " engine" : ""}</span>
     </span>
   );
 }
