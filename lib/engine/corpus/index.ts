@@ -12,6 +12,7 @@ import { answersCulture } from "./texts/history-and-culture";
 import { answersConversation } from "./texts/conversation";
 import { answersStructured } from "./texts/structured-answers";
 import { answersEveryday } from "./texts/everyday-questions";
+import { answersIdeas } from "./texts/ideas-and-explanations";
 import { thoughts } from "./texts/thoughts";
 
 export type CorpusKind = "answer" | "thought";
@@ -43,6 +44,7 @@ export function corpusDocuments(): CorpusDocument[] {
     ...split("answer", answersCulture),
     ...split("answer", answersStructured),
     ...split("answer", answersEveryday),
+    ...split("answer", answersIdeas),
     ...split("thought", thoughts),
   ];
 }
