@@ -35,21 +35,25 @@ test("an answer streams in growing states, is saved, and survives a reload and a
   expect(lengths[lengths.length - 1]).toBe(finalLength);
 
   await expect(chat.lastAnswer().locator("[data-usage]")).toContainText("output 4,000");
-  await expect(chat.userMessages.last()).toContainText(prompt.slice(-200));
+  await expect(chat.userMessages.last()).toContainText(prompt.slice(0, 200));
   const id = chat.conversationId()!;
   await expect(chat.sidebar.locator(`a[href="/chat/${id}"]`)).toHaveText(/^Repeat after me: The tide/);
 
   await expect.poll(async () => (await serverMessages(chat, id)).length).toBe(2);
   await page.reload();
   await expect(chat.userMessages).toHaveCount(1);
-  await expect(chat.userMessages.first()).toContainText(prompt.slice(-200));
+  await expect(chat.userMessages.first()).toContainText(prompt.slice(0, 200));
   await expect(chat.answerText()).toHaveText(finalText);
+  // A long prompt shows its beginning until expanded.
+  await expect(chat.userMessages.first()).not.toContainText(prompt.slice(-60));
+  await chat.userMessages.first().getByRole("button", { name: /^Show all [\d,]+ characters$/ }).click();
+  await expect(chat.userMessages.first()).toContainText(prompt.slice(-60));
 
   const otherContext = await browser.newContext();
   const otherPage = await otherContext.newPage();
   const other = new ChatPage(otherPage);
   await other.open(id);
-  await expect(other.userMessages.first()).toContainText(prompt.slice(-200));
+  await expect(other.userMessages.first()).toContainText(prompt.slice(0, 200));
   await expect(other.answerText()).toHaveText(finalText);
   await otherContext.close();
 });

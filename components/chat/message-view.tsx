@@ -19,6 +19,9 @@ function userText(message: StoredMessage): string {
   return message.content.parts.map((part) => part.text ?? "").join("");
 }
 
+/** Longer prompts show their beginning until expanded (a pasted document need not fill the page). */
+const COLLAPSED_PROMPT_CHARACTERS = 3000;
+
 const UserMessage = memo(function UserMessage({ message, conversationId, busy }: { message: StoredMessage; conversationId: string; busy: boolean }) {
   const actions = useChatActions();
   const [editing, setEditing] = useState(false);
@@ -49,6 +52,8 @@ const UserMessage = memo(function UserMessage({ message, conversationId, busy }:
     }
   }
   const hasText = message.content.parts.some((part) => part.text !== undefined);
+  const long = message.content.parts.some((part) => (part.text?.length ?? 0) > COLLAPSED_PROMPT_CHARACTERS);
+  const [expanded, setExpanded] = useState(false);
   return (
     <article aria-label="Your message" className="group flex flex-col items-end gap-1 [contain-intrinsic-size:auto_4rem] [content-visibility:auto]">
       {editing ? (
@@ -71,7 +76,7 @@ const UserMessage = memo(function UserMessage({ message, conversationId, busy }:
           {message.content.parts.map((part, index) =>
             part.text !== undefined ? (
               <span key={index} data-user-text="">
-                {part.text}
+                {expanded || part.text.length <= COLLAPSED_PROMPT_CHARACTERS ? part.text : `${part.text.slice(0, COLLAPSED_PROMPT_CHARACTERS)}…`}
               </span>
             ) : part.functionResponse ? (
               <span key={index} className="block font-mono text-xs">
@@ -87,6 +92,11 @@ const UserMessage = memo(function UserMessage({ message, conversationId, busy }:
       )}
       {!editing && (
         <div className="flex gap-1">
+          {long && (
+            <Button size="sm" variant="ghost" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
+              {expanded ? "Show less" : `Show all ${userText(message).length.toLocaleString("en")} characters`}
+            </Button>
+          )}
           <CopyButton text={() => userText(message)} label="Copy your message" />
           {hasText && (
             <Button ref={editButton} size="sm" variant="ghost" onClick={() => setEditing(true)} disabled={busy} aria-label="Edit message">

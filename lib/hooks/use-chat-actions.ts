@@ -64,7 +64,7 @@ function errorSummary(error: unknown): { code: number; message: string; status: 
 }
 
 /** New characters shown per frame at most (about 10 ms of markdown parsing on a slow machine). */
-const REVEAL_PER_FRAME = 1500;
+const REVEAL_PER_FRAME = 800;
 
 function scheduleFrame(callback: () => void): () => void {
   if (typeof document !== "undefined" && document.visibilityState === "visible" && typeof requestAnimationFrame === "function") {
