@@ -124,28 +124,49 @@ const COMPONENTS: Components = {
 
 const REMARK_PLUGINS = [remarkGfm];
 
-/**
- * One block, parsed once per distinct text: blocks before the growing tail are never
- * re-parsed. `content-visibility: auto` lets the browser skip style, layout and paint of
- * blocks scrolled out of view, so a frame's rendering work does not grow with the answer.
- */
+/** One block, parsed once per distinct text: blocks before the growing tail are never re-parsed. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
-    <div className="[contain-intrinsic-size:auto_1.5rem] [content-visibility:auto]">
-      <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-        {text}
-      </ReactMarkdown>
-    </div>
+    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
+      {text}
+    </ReactMarkdown>
   );
 });
 
-/** Markdown with GFM (tables, task lists, strikethrough), highlighted code with copy buttons. */
-export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
-  const blocks = useMemo(() => splitMarkdownBlocks(text), [text]);
+/** Blocks per chunk: the unit React compares per frame and the browser may skip when off screen. */
+const BLOCKS_PER_CHUNK = 16;
+
+function sameBlocks(previous: { blocks: readonly string[] }, next: { blocks: readonly string[] }): boolean {
+  return previous.blocks.length === next.blocks.length && previous.blocks.every((block, index) => block === next.blocks[index]);
+}
+
+/**
+ * A run of consecutive blocks. While an answer grows only the last chunk re-renders, and
+ * `content-visibility: auto` lets the browser skip style, layout and paint of chunks scrolled
+ * out of view, so a frame's work does not grow with the length of the answer.
+ */
+const MarkdownChunk = memo(function MarkdownChunk({ blocks }: { blocks: readonly string[] }) {
   return (
-    <div className="text-sm leading-6">
+    <div className="[contain-intrinsic-size:auto_20rem] [content-visibility:auto]">
       {blocks.map((block, index) => (
         <MarkdownBlock key={index} text={block} />
+      ))}
+    </div>
+  );
+}, sameBlocks);
+
+/** Markdown with GFM (tables, task lists, strikethrough), highlighted code with copy buttons. */
+export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+  const chunks = useMemo(() => {
+    const blocks = splitMarkdownBlocks(text);
+    const grouped: string[][] = [];
+    for (let start = 0; start < blocks.length; start += BLOCKS_PER_CHUNK) grouped.push(blocks.slice(start, start + BLOCKS_PER_CHUNK));
+    return grouped;
+  }, [text]);
+  return (
+    <div className="text-sm leading-6">
+      {chunks.map((blocks, index) => (
+        <MarkdownChunk key={index} blocks={blocks} />
       ))}
     </div>
   );
