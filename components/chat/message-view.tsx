@@ -153,6 +153,7 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
       aria-busy={streaming}
       className="flex flex-col gap-1 [contain-intrinsic-size:auto_8rem] [content-visibility:auto]"
       data-streaming={streaming ? "true" : undefined}
+      data-response-id={message.responseId}
     >
       {candidates.length > 1 && (
         <div role="tablist" aria-label="Candidates" className="flex gap-1">
