@@ -213,3 +213,23 @@ test("thoughts are collapsible, a function call is a card that is answered with 
   // Only the last answer's call can still be answered.
   await expect(chat.answers.first().getByRole("button", { name: "Send function response" })).toHaveCount(0);
 });
+
+test("logprobs are shown per answer, and a new chat starts from the last settings", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(30);
+  await chat.setting("Return logprobs").check();
+  await chat.fillSetting("Top logprobs per step", "3");
+  await chat.send(`Count to three ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const logprobs = chat.lastAnswer().locator("[data-logprobs]");
+  await expect(logprobs.locator("summary")).toHaveText(/^Logprobs: average -?\d+\.\d{3}$/);
+  await logprobs.locator("summary").click();
+  await expect(logprobs.getByRole("table").locator("tbody tr").first()).toBeVisible();
+
+  await page.getByRole("link", { name: "New chat" }).click();
+  await expect(page).toHaveURL(/\/chat$/);
+  await chat.openSettings();
+  await expect(chat.setting("Max output tokens")).toHaveValue("30");
+  await expect(chat.setting("Return logprobs")).toBeChecked();
+});

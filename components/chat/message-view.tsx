@@ -12,6 +12,7 @@ import { useModels } from "@/lib/hooks/use-models";
 import { candidateText } from "@/lib/stores/accumulate-response";
 import { useChatStore, type InflightAnswer } from "@/lib/stores/chat-store";
 import { answerMessage } from "./chat-request";
+import { LogprobsView } from "./logprobs-view";
 import { PartsView } from "./message-parts";
 import { UsageLine } from "./usage-line";
 
@@ -223,6 +224,7 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
           <UsageLine usage={message.usageMetadata} />
           <SafetyRatings ratings={message.promptFeedback?.safetyRatings} subject="Prompt" />
           <SafetyRatings ratings={candidate?.safetyRatings} subject={candidates.length > 1 ? `Candidate ${selected + 1}` : "Answer"} />
+          <LogprobsView candidate={candidate} />
           <div className="ml-auto flex gap-1">
             <CopyButton text={() => candidateText(candidate) || parts.map((part) => part.text ?? "").join("")} label="Copy answer" />
             {isLast && (

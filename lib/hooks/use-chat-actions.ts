@@ -101,7 +101,12 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
 
   function settingsOf(conversationId: string | null): ConversationSettings {
     const key = conversationId ?? NEW_CHAT_KEY;
-    return store.getState().settingsDrafts[key] ?? (conversationId ? cachedConversation(conversationId)?.settings : undefined) ?? defaultSettings();
+    const state = store.getState();
+    return (
+      state.settingsDrafts[key] ??
+      (conversationId ? cachedConversation(conversationId)?.settings : (state.lastSettings ?? undefined)) ??
+      defaultSettings()
+    );
   }
 
   async function runAnswer(conversationId: string, prompt: StoredMessage, history: StoredMessage[]): Promise<void> {

@@ -23,11 +23,15 @@ export interface ConversationSettingsState {
 export function useConversationSettings(conversationId: string | null): ConversationSettingsState {
   const key = conversationId ?? NEW_CHAT_KEY;
   const draft = useChatStore((state) => state.settingsDrafts[key]);
+  const lastSettings = useChatStore((state) => (conversationId === null ? state.lastSettings : null));
   const formErrors = useChatStore((state) => state.formErrors[key]);
   const conversation = useConversation(conversationId);
   const models = useModels();
   const actions = useChatActions();
-  const settings = useMemo(() => draft ?? conversation.data?.settings ?? defaultSettings(), [draft, conversation.data?.settings]);
+  const settings = useMemo(
+    () => draft ?? conversation.data?.settings ?? lastSettings ?? defaultSettings(),
+    [draft, conversation.data?.settings, lastSettings],
+  );
   const traits = models.data?.find((choice) => choice.model.name === settings.model)?.traits;
   const violations = useMemo(() => {
     const grouped = validateSettings(settings, traits);

@@ -28,6 +28,8 @@ export interface ChatState {
   drafts: Record<string, string>;
   /** Settings edited in this browser, by conversation id (or NEW_CHAT_KEY). */
   settingsDrafts: Record<string, ConversationSettings>;
+  /** The settings last edited here: a new chat starts from them. */
+  lastSettings: ConversationSettings | null;
   /** Settings text that does not parse yet (a schema being typed), by conversation key then field. */
   formErrors: Record<string, Record<string, string>>;
   sidebarOpen: boolean;
@@ -65,13 +67,19 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
     inflight: null,
     drafts: {},
     settingsDrafts: {},
+    lastSettings: null,
     formErrors: {},
     sidebarOpen: false,
     settingsOpen: false,
     notice: null,
     ...initial,
     setDraft: (key, text) => set((state) => ({ drafts: { ...state.drafts, [key]: text } })),
-    setSettingsDraft: (key, settings) => set((state) => ({ settingsDrafts: { ...state.settingsDrafts, [key]: settings } })),
+    setSettingsDraft: (key, settings) =>
+      set((state) => {
+        // A cache belongs to its conversation; everything else carries over to the next chat.
+        const { cachedContent: _cache, ...carried } = settings;
+        return { settingsDrafts: { ...state.settingsDrafts, [key]: settings }, lastSettings: carried };
+      }),
     moveSettingsDraft: (fromKey, toKey) =>
       set((state) => {
         const { [fromKey]: moved, ...rest } = state.settingsDrafts;
