@@ -65,7 +65,7 @@ export function TokenCounter({ state, inputLimit, modelName, uncounted }: TokenC
         >
           <div className={`h-full ${over ? "bg-red-600" : fraction > 0.8 ? "bg-amber-500" : "bg-emerald-600"}`} style={{ width: `${Math.max(fraction * 100, total ? 1 : 0)}%` }} />
         </div>
-        <p className={`min-w-0 flex-1 ${state.current ? "" : "opacity-70"}`}>
+        <p className={`min-w-0 flex-1 ${state.current ? "" : "italic"}`} aria-busy={!state.current}>
           {total === undefined ? (
             state.counting ? "Counting tokens…" : "Type or attach something to count its tokens."
           ) : (

@@ -35,11 +35,22 @@ export function methodNotAllowed(allowed: string[]): (request: Request) => Respo
     });
 }
 
+/** A full disk or quota, from the file system or from SQLite: the server's condition, answered 503. */
+function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL";
+}
+
 /** The ApiError a thrown value stands for; unexpected errors are logged once here. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof Error && error.name === "AbortError") {
+  // A client that went away: the fetch abort, or Next's own error for a closed response.
+  if (error instanceof Error && (error.name === "AbortError" || error.name === "ResponseAborted")) {
     return new ApiError(499, "CANCELLED", "The request was cancelled by the client.");
+  }
+  if (isStorageFull(error)) {
+    logger.warn("storage is full", error);
+    return new ApiError(503, "UNAVAILABLE", "The studio's storage is full (no space left in its data directory). Free some space, then retry.");
   }
   logger.error("unexpected error", error);
   return ApiError.internal();
