@@ -91,5 +91,6 @@ function generationInput(storage: Storage, model: string, body: unknown, context
     cacheTokensDetails: merge.cacheTokensDetails,
     resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, context.caller, context.signal),
     signal: context.signal,
+    ...(request.cachedContent ? { cachedContent: { name: request.cachedContent, contents: merge.mergedRequest.contents.length - request.contents.length } } : {}),
   };
 }

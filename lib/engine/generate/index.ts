@@ -20,6 +20,7 @@ import type {
 import { CandidateSafety, effectiveThresholds, judge } from "@/lib/engine/safety";
 import { countRequestTokens } from "@/lib/engine/tokens";
 import { CandidateRun, type AnswerMode, type CandidateDelta } from "./candidate";
+import { findCitations, gatherCitableSources } from "./citations";
 import { gatherContext, type RequestContext, type ResolveFile } from "./context";
 import type { DecodingState } from "./decoding";
 import { fromOpenApiSchema, JsonSchemaDocument } from "./json-output";
@@ -40,6 +41,8 @@ export interface GenerationInput {
   cacheTokensDetails?: ModalityTokenCount[];
   resolveFile: ResolveFile;
   signal: AbortSignal;
+  /** The cache the request used: its name and how many leading contents came from it (for citations). */
+  cachedContent?: { name: string; contents: number };
 }
 
 /**
@@ -82,7 +85,13 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     const speechOnly = traits.responseModalities.length > 0 && traits.responseModalities.every((combination) => combination.length === 1 && combination[0] === "AUDIO");
     const audio = speechOnly || (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
 
-    const [context, model] = await Promise.all([gatherContext(request, input.resolveFile), languageModel(traits.tokenizer)]);
+    const [context, model, citable] = await Promise.all([
+      gatherContext(request, input.resolveFile),
+      languageModel(traits.tokenizer),
+      gatherCitableSources(request, input.resolveFile, { cachedContent: input.cachedContent }),
+    ]);
+    // Each candidate's answer text so far; its citations go on the candidate's last chunk (the one with finishReason).
+    const answerTexts = new Map<number, string>();
     // Counting the prompt and encoding the context share the tokenizer worker: ask both at once.
     const [counted, counts] = await Promise.all([
       countRequestTokens(
@@ -191,8 +200,18 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
       first = false;
       const candidatesTokens = runs.reduce((sum, run) => sum + run.answerTokens, 0);
       const thoughtTokens = runs.reduce((sum, run) => sum + run.thoughtTokens, 0);
+      const candidates = deltas.map(toCandidate);
+      for (const [position, delta] of deltas.entries()) {
+        const text = answerTexts.get(delta.index) ?? "";
+        const added = delta.parts.filter((part) => part.text !== undefined && !part.thought && !part.functionCall).map((part) => part.text).join("");
+        answerTexts.set(delta.index, text + added);
+        if (delta.finishReason && delta.finishReason !== "SAFETY" && citable.length) {
+          const citationSources = findCitations(text + added, citable);
+          if (citationSources.length) candidates[position]!.citationMetadata = { citationSources };
+        }
+      }
       const chunk: GenerateContentResponse = {
-        candidates: deltas.map(toCandidate),
+        candidates,
         usageMetadata: usage(candidatesTokens, thoughtTokens, runs.some((run) => run.audio)),
         modelVersion,
         responseId,
@@ -202,6 +221,7 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
         for (const candidate of chunk.candidates ?? []) {
           delete candidate.finishReason;
           delete candidate.avgLogprobs;
+          delete candidate.citationMetadata;
         }
         yield chunk;
         throw new ApiError(500, "INTERNAL", "Simulated failure in the middle of the stream (local engine test hook GENSTUDIO_TEST_FAIL_AFTER_TOKENS).");
@@ -326,6 +346,7 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
       if (delta.finishReason) candidate.finishReason = delta.finishReason;
       if (delta.safetyRatings) candidate.safetyRatings = delta.safetyRatings;
       if (delta.avgLogprobs !== undefined) candidate.avgLogprobs = delta.avgLogprobs;
+      if (delta.citationMetadata) candidate.citationMetadata = delta.citationMetadata;
       if (delta.logprobsResult) {
         const into = (candidate.logprobsResult ??= {});
         if (delta.logprobsResult.chosenCandidates) (into.chosenCandidates ??= []).push(...delta.logprobsResult.chosenCandidates);
@@ -341,6 +362,7 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
       delete candidate.content;
       delete candidate.logprobsResult;
       delete candidate.avgLogprobs;
+      delete candidate.citationMetadata;
     }
   }
   if (candidates.length) response.candidates = candidates;

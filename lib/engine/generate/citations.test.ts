@@ -1,0 +1,126 @@
+import { describe, expect, it } from "vitest";
+import type { GenerateContentResponse } from "@/lib/gemini/types";
+import { findCitations, gatherCitableSources, MIN_CITED_WORDS } from "./citations";
+import { answerText, collect, generateContent, plain } from "./test-helpers";
+
+const FILE_URI = "https://generativelanguage.googleapis.com/v1beta/files/notes-1";
+const FILE_TEXT = "Field notes. The lighthouse keeper climbs ninety steps every evening at dusk. Nothing else happened.";
+
+function bytesOf(text: string, start: number, end: number): string {
+  return Buffer.from(text, "utf8").subarray(start, end).toString("utf8");
+}
+
+const withFile = (prompt: string) =>
+  plain(prompt, { temperature: 0 }, {
+    contents: [{ role: "user", parts: [{ fileData: { fileUri: FILE_URI, mimeType: "text/plain" } }, { text: prompt }] }],
+  });
+
+function resolvingFile(input: ReturnType<typeof plain>, text = FILE_TEXT): ReturnType<typeof plain> {
+  return { ...input, resolveFile: async (uri) => (uri === FILE_URI ? { mimeType: "text/plain", displayName: "notes.txt", probed: { kind: "text", mimeType: "text/plain", sizeBytes: Buffer.byteLength(text), text } } : Promise.reject(new Error(uri))) };
+}
+
+describe("findCitations", () => {
+  it("gives exact byte offsets of a copied run on ASCII text", () => {
+    const answer = "As noted, the lighthouse keeper climbs ninety steps every evening, they say.";
+    const [citation, ...rest] = findCitations(answer, [{ text: FILE_TEXT, uri: FILE_URI }]);
+    expect(rest).toEqual([]);
+    expect(citation!.uri).toBe(FILE_URI);
+    expect(bytesOf(answer, citation!.startIndex!, citation!.endIndex!)).toBe("lighthouse keeper climbs ninety steps every");
+    // Verbatim is case-sensitive: "the" is not "The".
+    expect(citation!.startIndex).toBe(answer.indexOf("lighthouse"));
+  });
+
+  it("counts UTF-8 bytes, not UTF-16 units, before and inside the span", () => {
+    const source = "Él dijo: «café con leche, señor, y un cruasán» — y se fue.";
+    const answer = "Résumé 😀 → «café con leche, señor, y un cruasán» fin";
+    const [citation] = findCitations(answer, [{ text: source, uri: "cachedContents/abc" }]);
+    const expected = "«café con leche, señor, y un cruasán»";
+    const start = Buffer.byteLength(answer.slice(0, answer.indexOf(expected)));
+    expect(start).not.toBe(answer.indexOf(expected));
+    expect(citation).toEqual({ startIndex: start, endIndex: start + Buffer.byteLength(expected), uri: "cachedContents/abc" });
+    expect(bytesOf(answer, citation!.startIndex!, citation!.endIndex!)).toBe(expected);
+  });
+
+  it("cites nothing below the minimum run, nor words that only match inside other words", () => {
+    const source = "one two three four five six";
+    expect(findCitations("one two three four and more", [{ text: source }])).toEqual([]);
+    expect(findCitations("xone two three four five", [{ text: source }])).toEqual([]);
+    expect(MIN_CITED_WORDS).toBe(5);
+  });
+
+  it("points each run at the source it came from, and prefers the longer copy", () => {
+    const first = { text: "alpha beta gamma delta epsilon zeta", uri: "files/a" };
+    const second = { text: "red orange yellow green blue indigo violet", uri: "files/b" };
+    const shorter = { text: "so orange yellow green blue indigo" };
+    const answer = "alpha beta gamma delta epsilon zeta, then red orange yellow green blue indigo. And orange yellow green blue indigo violet";
+    const cited = findCitations(answer, [first, shorter, second]).map((citation) => [bytesOf(answer, citation.startIndex!, citation.endIndex!), citation.uri]);
+    expect(cited).toEqual([
+      ["alpha beta gamma delta epsilon", "files/a"],
+      // "indigo." with its full stop is not the source's "indigo".
+      ["red orange yellow green blue", "files/b"],
+      ["orange yellow green blue indigo violet", "files/b"],
+    ]);
+  });
+});
+
+function citationsOf(chunks: GenerateContentResponse[]) {
+  return chunks.flatMap((chunk, position) => (chunk.candidates ?? []).filter((candidate) => candidate.citationMetadata).map((candidate) => ({ position, candidate })));
+}
+
+describe("citations from the local engine", () => {
+  it("cites an uploaded text file the answer copies, on the last chunk of the stream", async () => {
+    const copied = "The lighthouse keeper climbs ninety steps every evening at dusk.";
+    const input = resolvingFile(withFile(`Repeat after me: ${copied}`));
+    const chunks = await collect(input);
+    const text = chunks.map((chunk) => answerText(chunk)).join("");
+    expect(text).toBe(copied);
+    const cited = citationsOf(chunks);
+    expect(cited).toHaveLength(1);
+    expect(cited[0]!.position).toBe(chunks.length - 1);
+    expect(cited[0]!.candidate.finishReason).toBe("STOP");
+    expect(cited[0]!.candidate.citationMetadata!.citationSources).toEqual([{ startIndex: 0, endIndex: Buffer.byteLength(copied), uri: FILE_URI }]);
+    const merged = await generateContent(resolvingFile(withFile(`Repeat after me: ${copied}`)));
+    expect(merged.candidates![0]!.citationMetadata!.citationSources).toEqual([{ startIndex: 0, endIndex: Buffer.byteLength(copied), uri: FILE_URI }]);
+  });
+
+  it("cites non-ASCII copies with byte offsets", async () => {
+    const fileText = "Notizen: Die Brücke über den Fluß wurde 1890 gebaut und steht noch.";
+    const answerWanted = "Ja — die Brücke über den Fluß wurde 1890 gebaut";
+    const response = await generateContent(resolvingFile(withFile(`Repeat after me: ${answerWanted}`), fileText));
+    expect(answerText(response)).toBe(answerWanted);
+    const [citation] = response.candidates![0]!.citationMetadata!.citationSources!;
+    expect(bytesOf(answerWanted, citation!.startIndex!, citation!.endIndex!)).toBe("Brücke über den Fluß wurde 1890 gebaut");
+    expect(citation!.startIndex).toBe(Buffer.byteLength("Ja — die "));
+    expect(citation!.uri).toBe(FILE_URI);
+  });
+
+  it("cites the history without a uri, and the question itself not at all", async () => {
+    const said = "my grandmother planted seven apple trees behind the old mill";
+    const history = plain("", { temperature: 0 }, {
+      contents: [
+        { role: "user", parts: [{ text: `Remember this: ${said} and nothing else.` }] },
+        { role: "model", parts: [{ text: "I will remember it." }] },
+        { role: "user", parts: [{ text: `Repeat after me: ${said}` }] },
+      ],
+    });
+    const response = await generateContent(history);
+    expect(response.candidates![0]!.citationMetadata!.citationSources).toEqual([{ startIndex: 0, endIndex: Buffer.byteLength(said) }]);
+    const alone = await generateContent(plain(`Repeat after me: ${said}`, { temperature: 0 }));
+    expect(answerText(alone)).toBe(said);
+    expect(alone.candidates![0]!.citationMetadata).toBeUndefined();
+  });
+
+  it("has no citation when nothing was copied", async () => {
+    const response = await generateContent(resolvingFile(withFile("Repeat after me: Completely different words appear in this reply today")));
+    expect(response.candidates![0]!.citationMetadata).toBeUndefined();
+  });
+
+  it("names the cache for cached contents", async () => {
+    const sources = await gatherCitableSources(
+      { contents: [{ role: "user", parts: [{ text: "cached words" }] }, { role: "user", parts: [{ text: "question" }] }] },
+      async () => Promise.reject(new Error("no files")),
+      { cachedContent: { name: "cachedContents/xyz", contents: 1 } },
+    );
+    expect(sources).toEqual([{ text: "cached words", uri: "cachedContents/xyz" }]);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Citation metadata of the local engine (issue 9 §1, spec "Citation, grounding and logprob
+ * metadata"): an answer span of at least MIN_CITED_WORDS words copied verbatim from provided
+ * context is cited with UTF-8 byte offsets into the answer (startIndex inclusive, endIndex
+ * exclusive) and the uri of its source. Knowingly different from the service, which cites
+ * web and licensed sources: here the sources are the request's own context, and words are
+ * compared with runs of whitespace treated as one space.
+ */
+import type { CitationSource, Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
+import type { ResolveFile } from "./context";
+
+/** The shortest copied run, in words, that is cited (shorter runs are common phrases, not copies). */
+export const MIN_CITED_WORDS = 5;
+
+/** One piece of context an answer may copy from. */
+export interface CitableSource {
+  text: string;
+  /** The file's uri (`…/files/…`), the cache's name (`cachedContents/…`), or none for the conversation's own turns. */
+  uri?: string;
+}
+
+export interface CitationContext {
+  /** How many leading contents of the (merged) request came from cached content, and the cache's name. */
+  cachedContent?: { name: string; contents: number };
+}
+
+/**
+ * The sources a request offers for citation: cached content (uri = the cache's name; files
+ * in it keep their own uri), text files (fileData: the file's uri, from its probed text;
+ * textual inline data: no uri) and the history (earlier turns and the system instruction,
+ * no uri — a conversation-local source). The last user turn's own text is the question
+ * itself and is not a source ("Repeat after me: …" is not a citation of the prompt).
+ */
+export async function gatherCitableSources(request: GenerateContentRequest, resolveFile: ResolveFile, context: CitationContext = {}): Promise<CitableSource[]> {
+  const withUri: CitableSource[] = [];
+  const history: CitableSource[] = [];
+  const cacheCount = context.cachedContent?.contents ?? 0;
+  const cacheName = context.cachedContent?.name;
+  const system = (request.systemInstruction?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("\n");
+  // With cached content the system instruction can only have come from the cache (the request may not set one).
+  if (system.trim()) {
+    if (cacheName) withUri.push({ text: system, uri: cacheName });
+    else history.push({ text: system });
+  }
+  const contents: Content[] = request.contents;
+  for (const [index, content] of contents.entries()) {
+    const fromCache = index < cacheCount && cacheName !== undefined;
+    const isQuestion = index === contents.length - 1 && content.role !== "model" && !fromCache;
+    for (const part of content.parts) {
+      const file = await fileText(part, resolveFile);
+      if (file) {
+        if (file.uri) withUri.push(file);
+        else if (fromCache) withUri.push({ text: file.text, uri: cacheName });
+        else history.push(file);
+        continue;
+      }
+      if (part.text === undefined || part.thought || isQuestion || !part.text.trim()) continue;
+      if (fromCache) withUri.push({ text: part.text, uri: cacheName });
+      else history.push({ text: part.text });
+    }
+  }
+  // Sources with a uri first: when the same words are in a file and in the history, the file is cited.
+  return [...withUri, ...history];
+}
+
+async function fileText(part: Part, resolveFile: ResolveFile): Promise<CitableSource | undefined> {
+  if (part.inlineData && isTextual(part.inlineData.mimeType)) {
+    const text = Buffer.from(part.inlineData.data, "base64").toString("utf8");
+    return text.trim() ? { text } : undefined;
+  }
+  if (part.fileData) {
+    try {
+      const file = await resolveFile(part.fileData.fileUri);
+      const text = probedText(file.probed);
+      return text?.trim() ? { text, uri: part.fileData.fileUri } : undefined;
+    } catch {
+      // A file the caller cannot read is refused by token counting; it is simply no source here.
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+function isTextual(mimeType: string): boolean {
+  return /^text\//.test(mimeType) || /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType);
+}
+
+function probedText(probed: unknown): string | undefined {
+  if (typeof probed !== "object" || probed === null) return undefined;
+  const record = probed as Record<string, unknown>;
+  for (const key of ["text", "textContent", "textPreview"]) if (typeof record[key] === "string") return record[key] as string;
+  return undefined;
+}
+
+interface Word {
+  text: string;
+  startByte: number;
+  endByte: number;
+}
+
+function wordsWithBytes(text: string): Word[] {
+  const words: Word[] = [];
+  let charCursor = 0;
+  let byteCursor = 0;
+  for (const match of text.matchAll(/\S+/g)) {
+    byteCursor += Buffer.byteLength(text.slice(charCursor, match.index));
+    const length = Buffer.byteLength(match[0]);
+    words.push({ text: match[0], startByte: byteCursor, endByte: byteCursor + length });
+    byteCursor += length;
+    charCursor = match.index + match[0].length;
+  }
+  return words;
+}
+
+/**
+ * The citations of an answer: each maximal run of at least MIN_CITED_WORDS words that one
+ * source contains verbatim, with byte offsets into the UTF-8 answer. Runs do not overlap;
+ * where two sources contain the same run, the longer copy wins, then the earlier source.
+ */
+export function findCitations(answer: string, sources: readonly CitableSource[]): CitationSource[] {
+  const words = wordsWithBytes(answer);
+  if (words.length < MIN_CITED_WORDS || sources.length === 0) return [];
+  // Padded with spaces so a phrase only matches whole words.
+  const haystacks = sources.map((source) => ` ${source.text.split(/\s+/).filter(Boolean).join(" ")} `);
+  const phrase = (from: number, to: number): string => ` ${words.slice(from, to).map((word) => word.text).join(" ")} `;
+  const citations: CitationSource[] = [];
+  let start = 0;
+  while (start + MIN_CITED_WORDS <= words.length) {
+    const seed = phrase(start, start + MIN_CITED_WORDS);
+    let bestEnd = -1;
+    let bestSource = -1;
+    for (const [index, haystack] of haystacks.entries()) {
+      if (!haystack.includes(seed)) continue;
+      let end = start + MIN_CITED_WORDS;
+      while (end < words.length && haystack.includes(phrase(start, end + 1))) end += 1;
+      if (end > bestEnd) {
+        bestEnd = end;
+        bestSource = index;
+      }
+    }
+    if (bestSource < 0) {
+      start += 1;
+      continue;
+    }
+    const citation: CitationSource = { startIndex: words[start]!.startByte, endIndex: words[bestEnd - 1]!.endByte };
+    const uri = sources[bestSource]!.uri;
+    if (uri) citation.uri = uri;
+    citations.push(citation);
+    start = bestEnd;
+  }
+  return citations;
+}
