@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { inputClassName } from "@/components/ui/field";
 import type { FunctionCall, Part } from "@/lib/gemini/types";
 import { MarkdownView } from "./markdown-view";
+import { InlineMediaPart } from "./metadata/inline-media";
 
 /** Text of a JSON answer, pretty-printed; null when it is not JSON. */
 export function prettyJson(text: string): string | null {
@@ -135,9 +136,7 @@ export function PartsView({ parts, streaming, json, onFunctionResponse }: PartsV
           // eslint-disable-next-line @next/next/no-img-element
           return <img key={index} alt="Image in the answer" src={`data:${part.inlineData.mimeType};base64,${part.inlineData.data}`} className="my-1 max-h-96 rounded-md" />;
         }
-        if (part.inlineData?.mimeType.startsWith("audio/")) {
-          return <p key={index} className="text-xs text-zinc-600 dark:text-zinc-400">Audio ({part.inlineData.mimeType}, {Math.round((part.inlineData.data.length * 3) / 4 / 1024)} KiB)</p>;
-        }
+        if (part.inlineData) return <InlineMediaPart key={index} inline={part.inlineData} />;
         return (
           <pre key={index} className="my-1 overflow-x-auto text-xs">
             {JSON.stringify(part, null, 2)}

@@ -13,6 +13,8 @@ import { candidateText } from "@/lib/stores/accumulate-response";
 import { useChatStore, type InflightAnswer } from "@/lib/stores/chat-store";
 import { answerMessage } from "./chat-request";
 import { LogprobsView } from "./logprobs-view";
+import { AnnotatedAnswer, hasAnnotations } from "./metadata/annotated-answer";
+import { AnswerMetadata } from "./metadata/answer-metadata";
 import { PartsView } from "./message-parts";
 import { UsageLine } from "./usage-line";
 
@@ -146,6 +148,10 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
   const finishReason = candidate?.finishReason;
   const canAct = !busy && !streaming;
   const adjust = canAct && isLast ? (category: string, threshold: Parameters<typeof actions.adjustAndRetry>[3]) => void actions.adjustAndRetry(conversationId, message.id, category, threshold) : undefined;
+  // Cited or grounded text is shown with its spans marked (plain text) unless the reader asks for the formatted answer.
+  const annotated = !streaming && candidate !== undefined && !candidateBlocked && hasAnnotations(candidate);
+  const [showFormatted, setShowFormatted] = useState(false);
+  const metadataId = `answer-${message.id}-${selected}`;
   const empty = !streaming && !promptBlocked && !candidateBlocked && !message.error && parts.length === 0;
 
   return (
@@ -176,16 +182,23 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
       {promptBlocked && (
         <BlockedCard subject="prompt" reason={promptBlocked} ratings={message.promptFeedback?.safetyRatings} settings={message.settings} traits={traits} onAdjust={adjust} />
       )}
+      {annotated && (
+        <Button size="sm" variant="ghost" className="self-start" aria-pressed={showFormatted} onClick={() => setShowFormatted(!showFormatted)}>
+          Formatted answer (without source marks)
+        </Button>
+      )}
       <div role={candidates.length > 1 ? "tabpanel" : undefined} aria-label={candidates.length > 1 ? `Candidate ${selected + 1}` : undefined} data-answer-text="">
         <PartsView
-          parts={parts}
+          parts={annotated && !showFormatted ? parts.filter((part) => typeof part.text !== "string" || part.thought) : parts}
           streaming={streaming}
           json={json}
           onFunctionResponse={
             canAct && isLast ? (call, response) => void actions.send(conversationId, [{ functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } }]) : undefined
           }
         />
+        {annotated && !showFormatted && <AnnotatedAnswer candidate={candidate} idPrefix={metadataId} />}
       </div>
+      {!streaming && <AnswerMetadata candidate={candidate} idPrefix={metadataId} />}
       {streaming && parts.length === 0 && !promptBlocked && <p className="text-sm text-zinc-600 dark:text-zinc-400">Waiting for the first tokens…</p>}
       {candidateBlocked && (
         <BlockedCard subject="answer" reason={candidate.finishReason ?? "SAFETY"} ratings={candidate.safetyRatings} settings={message.settings} traits={traits} onAdjust={adjust} />
