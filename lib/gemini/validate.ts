@@ -61,7 +61,8 @@ interface SchemaRun {
   root?: PropertyKey[];
 }
 
-function nestingDepthExceeds(value: unknown, limit: number): boolean {
+/** True when `value` nests objects and arrays deeper than `limit` (walked without recursion). */
+export function nestingDepthExceeds(value: unknown, limit: number): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length) {
     const [node, depth] = stack.pop()!;

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend";
 import { serverEnv } from "./env";
+import { isLoopbackHost } from "./loopback";
 import { secretsEqual } from "./secure-compare";
 import { findSessionOwner, readSessionToken } from "./sessions";
 
@@ -50,10 +51,34 @@ export function assertSameOrigin(request: Request): void {
   if (originHost !== host) throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
 }
 
+/** The host name a request was addressed to (its Host header), without the port. */
+function addressedHost(request: Request): string {
+  const host = (request.headers.get("host") ?? "").trim();
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  return host.replace(/:\d*$/, "");
+}
+
+/**
+ * The development defaults (loopback, no credentials) serve only requests addressed to this
+ * machine by a loopback name. A page elsewhere that rebinds its own DNS name to 127.0.0.1
+ * is same-origin with itself, so without this check it could open a session or use the
+ * published development key from any browser on the machine.
+ */
+export function assertDevelopmentHost(request: Request): void {
+  if (!serverEnv().developmentDefaults) return;
+  const host = addressedHost(request);
+  if (!isLoopbackHost(host)) {
+    throw ApiError.permissionDenied(
+      `The development defaults serve only this machine: this request was addressed to "${host.slice(0, 80)}", not a loopback name (localhost, 127.0.0.1, [::1]). Configure STUDIO_API_KEYS or STUDIO_ACCESS_CODE to serve other names.`,
+    );
+  }
+}
+
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Who is calling, or the service's 403/400. */
 export function authenticate(request: Request): Caller {
+  assertDevelopmentHost(request);
   const key = presentedKey(request);
   if (key !== null) {
     const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));

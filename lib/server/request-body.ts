@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
+import { MAX_NESTING_DEPTH, nestingDepthExceeds } from "@/lib/gemini/validate";
 
 /** Largest JSON body accepted (inline media included), checked before it is buffered. */
 export const MAX_JSON_BODY_BYTES = 100 * 1024 * 1024;
@@ -13,12 +14,19 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY_BYTES
   if (declared > limit) throw tooLarge(limit);
   const text = await readTextCapped(request, limit);
   if (text.trim() === "") return {};
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (error) {
     const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
     throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
   }
+  // Refused here, for every endpoint and both modes: anything recursive later (a schema, the
+  // gateway's JSON.stringify) would run out of stack on thousands of levels.
+  if (nestingDepthExceeds(body, MAX_NESTING_DEPTH)) {
+    throw ApiError.invalidArgument(`Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`);
+  }
+  return body;
 }
 
 function tooLarge(limit: number): ApiError {

@@ -417,15 +417,20 @@ export class UploadSessions {
     // Pieces arrive at 16–64 KiB; they are written in batches of about 1 MiB (one writev).
     let batch: Uint8Array[] = [];
     let batchBytes = 0;
+    // Set while bytes go to disk, so a failure there (a full disk) is told from a body cut off.
+    let storing = false;
     const flush = async () => {
       if (batchBytes === 0) return;
+      storing = true;
       await writeAll(handle, batch, start + written);
+      storing = false;
       for (const piece of batch) live.hash!.update(piece);
       written += batchBytes;
       batch = [];
       batchBytes = 0;
     };
     let failure: unknown;
+    let storageFailure = false;
     try {
       for (;;) {
         if (signal?.aborted) throw signal.reason ?? new DOMException("The upload was aborted.", "AbortError");
@@ -440,8 +445,10 @@ export class UploadSessions {
       await flush();
     } catch (error) {
       failure = error;
-      // After a refusal, read on (bounded) so the client still sending gets the error answer.
-      if (error instanceof ApiError) void drain(reader, DRAIN_LIMIT_BYTES);
+      storageFailure = storing;
+      // After a refusal or a failure to store, read on (bounded) so the client still sending
+      // gets the answer and its connection stays usable; a body the client cut off is dropped.
+      if (error instanceof ApiError || storageFailure) void drain(reader, DRAIN_LIMIT_BYTES);
       else void reader.cancel().catch(() => undefined);
     }
     try {
@@ -449,7 +456,7 @@ export class UploadSessions {
         await handle.truncate(start);
         live.hash = hashBefore;
         written = 0;
-      } else if (failure !== undefined) {
+      } else if (failure !== undefined && !storageFailure) {
         // Cut off: what did arrive is kept, so the client can resume after it.
         await flush().catch(() => undefined);
       }
@@ -458,11 +465,20 @@ export class UploadSessions {
     }
     if (written > 0) {
       session.receivedSize = start + written;
-      this.store.setReceived(session.id, session.receivedSize, this.now());
+      try {
+        this.store.setReceived(session.id, session.receivedSize, this.now());
+      } catch (error) {
+        // The database still holds the old size (a full disk): the next request re-reads the
+        // bytes on disk against it instead of trusting this process's hash.
+        live.hash = null;
+        throw error;
+      }
     }
     if (failure instanceof ApiError) throw failure;
     if (failure !== undefined) {
       if (failure instanceof Error && failure.name === "AbortError") throw failure;
+      // The server's trouble (a full disk), not a body the client cut off: answered as such.
+      if (storageFailure) throw failure;
       throw invalid(
         `The request body ended unexpectedly after ${written} bytes; the session keeps the ${session.receivedSize} bytes received so far. Query the session and resume from there.`,
       );

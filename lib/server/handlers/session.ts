@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { assertSameOrigin } from "../auth";
+import { assertDevelopmentHost, assertSameOrigin } from "../auth";
 import { serverEnv } from "../env";
 import { readJsonBody } from "../request-body";
 import { errorResponse, jsonResponse } from "../responses";
@@ -46,6 +46,7 @@ async function GET(request: Request): Promise<Response> {
 
 async function POST(request: Request): Promise<Response> {
   try {
+    assertDevelopmentHost(request);
     assertSameOrigin(request);
     assertJson(request);
     const body = await readJsonBody(request, 4096);
