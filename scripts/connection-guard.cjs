@@ -11,8 +11,9 @@
 // - requests Next itself would answer with a bare 500 or an empty 400 get the service's
 //   error body instead: methods outside GET/HEAD/POST/PUT/PATCH/DELETE/OPTIONS (TRACE,
 //   PROPFIND, ... : 405), paths that are not valid percent-encoding (Next's path decoder
-//   throws) and paths with `.` or `..` segments (resolved before routing, so an id of `..`
-//   would name another resource): 400; requests Node's parser refuses get a JSON body too.
+//   throws), paths with `.` or `..` segments (resolved before routing, so an id of `..`
+//   would name another resource) and API paths with an empty segment (which Next redirects
+//   away): 400; requests Node's parser refuses get a JSON body too.
 "use strict";
 const http = require("node:http");
 
@@ -33,6 +34,7 @@ const BODY_MIN_BYTES_PER_SECOND = setting("STUDIO_BODY_MIN_BYTES_PER_SECOND", 50
 const WRITE_STALL_TIMEOUT_MS = setting("STUDIO_WRITE_STALL_TIMEOUT_MS", 60_000);
 const TICK_MS = 500;
 
+const API_PATH = /^\/(?:v1beta|v1|upload|api)\//;
 const ALLOWED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const RPC_STATUS = { 400: "INVALID_ARGUMENT", 405: "UNIMPLEMENTED", 408: "DEADLINE_EXCEEDED", 413: "INVALID_ARGUMENT", 431: "INVALID_ARGUMENT" };
 
@@ -70,8 +72,14 @@ function pathProblem(url) {
   if (!url || url[0] !== "/") return null;
   const query = url.indexOf("?");
   const path = query === -1 ? url : url.slice(0, query);
+  // In the API's paths an empty segment is refused too: Next would redirect it away (308)
+  // rather than say that the id in it is missing.
+  if (path.startsWith("//") || (API_PATH.test(path) && (path.includes("//") || path.endsWith("/")))) {
+    return "The request path has an empty segment: name resources by their ids.";
+  }
   if (!path.includes("%") && !path.includes(".")) return null;
-  for (const segment of path.split("/")) {
+  // URL parsing treats a backslash as a slash, so `..\x` is a dot segment too.
+  for (const segment of path.split(/[/\\]/)) {
     let decoded;
     try {
       decoded = decodeURIComponent(segment);
