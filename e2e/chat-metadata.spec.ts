@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 
@@ -11,6 +12,16 @@ import { ChatPage } from "./pages/chat-page";
 
 function sse(chunks: unknown[]): string {
   return chunks.map((chunk) => `data: ${JSON.stringify(chunk)}\r\n\r\n`).join("");
+}
+
+async function expectNoSeriousViolations(page: Page): Promise<void> {
+  for (const scheme of ["light", "dark"] as const) {
+    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), scheme === "dark");
+    // The search entry point is the service's own HTML in a script-less sandbox: axe cannot run inside it, and it is not ours to fix.
+    const results = await new AxeBuilder({ page }).include("[aria-label='Answer']").exclude("iframe[data-search-entry-point]").analyze();
+    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
+    expect(serious.map((violation) => `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  }
 }
 
 async function answerWith(page: Page, chunks: unknown[]): Promise<void> {
@@ -53,6 +64,7 @@ test("a local-engine answer that repeats the history is cited: marked span, mark
   await expect(marked).toHaveCount(0);
   await expect(chat.answerText(answer)).toHaveText(said);
   await expect(list).toBeVisible();
+  await expectNoSeriousViolations(page);
 });
 
 test("grounding and URL context of a recorded-shape upstream answer are shown, the search entry point sandboxed", async ({ page }) => {
@@ -121,6 +133,7 @@ test("grounding and URL context of a recorded-shape upstream answer are shown, t
   const urls = answer.getByRole("region", { name: "URL context" });
   await expect(urls.locator('[data-url-status="URL_RETRIEVAL_STATUS_SUCCESS"]')).toContainText("https://www.uefa.com/euro2024/: retrieved");
   await expect(urls.locator('[data-url-status="URL_RETRIEVAL_STATUS_PAYWALL"]')).toContainText("https://example.com/paywalled: behind a paywall");
+  await expectNoSeriousViolations(page);
 });
 
 test("an audio part of raw PCM plays as WAV; other inline data is offered as a download", async ({ page }) => {
@@ -160,4 +173,34 @@ test("an audio part of raw PCM plays as WAV; other inline data is offered as a d
   const download = page.waitForEvent("download");
   await zip.getByRole("link", { name: "Download answer.zip" }).click();
   expect((await download).suggestedFilename()).toBe("answer.zip");
+});
+
+test("with logprobs the answer's tokens are a heat map with the top alternatives on focus", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(30);
+  await chat.setting("Return logprobs").check();
+  await chat.fillSetting("Top logprobs per step", "3");
+  const said = `Seven quiet herons crossed the river ${Date.now() % 1000}`;
+  await chat.send(`Repeat after me: ${said}`);
+  await chat.waitForAnswerDone();
+  const answer = chat.lastAnswer();
+  const toggle = answer.getByRole("button", { name: "Token heat map" });
+  await expect(toggle).toHaveAttribute("aria-expanded", "false");
+  await toggle.click();
+  await expect(toggle).toHaveAttribute("aria-expanded", "true");
+  const tokens = answer.locator("[data-token-probability]");
+  // The chosen tokens spell the answer.
+  await expect.poll(async () => (await tokens.allTextContents()).join("")).toBe(said);
+  for (const probability of await tokens.evaluateAll((elements) => elements.map((element) => Number(element.getAttribute("data-token-probability"))))) {
+    expect(probability).toBeGreaterThan(0);
+    expect(probability).toBeLessThanOrEqual(1);
+  }
+  await tokens.first().focus();
+  const description = answer.getByRole("tooltip").filter({ visible: true });
+  await expect(description).toHaveCount(1);
+  await expect(description).toHaveText(/^".+" \d+\.\d %; alternatives: (".*" \d+\.\d %(, )?){1,3}$/);
+  await page.keyboard.press("Tab");
+  await expect(tokens.nth(1)).toBeFocused();
+  await expectNoSeriousViolations(page);
 });

@@ -15,6 +15,7 @@ import { answerMessage } from "./chat-request";
 import { LogprobsView } from "./logprobs-view";
 import { AnnotatedAnswer, hasAnnotations } from "./metadata/annotated-answer";
 import { AnswerMetadata } from "./metadata/answer-metadata";
+import { LogprobsHeatMap } from "./metadata/logprobs-heat-map";
 import { PartsView } from "./message-parts";
 import { UsageLine } from "./usage-line";
 
@@ -246,6 +247,7 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
               </Button>
             )}
           </div>
+          <LogprobsHeatMap candidate={candidate} />
         </div>
       )}
     </article>

@@ -34,6 +34,18 @@ describe("accumulateResponse", () => {
     expect(second.candidates[0]?.content?.parts[1]?.functionCall?.name).toBe("get_weather");
   });
 
+  it("concatenates the logprobs of every chunk and keeps the last chunk's citations", () => {
+    const chunks: GenerateContentResponse[] = [
+      { candidates: [{ index: 0, content: { role: "model", parts: [{ text: "Hi" }] }, logprobsResult: { chosenCandidates: [{ token: "Hi", logProbability: -0.1 }], topCandidates: [{ candidates: [{ token: "Hi", logProbability: -0.1 }] }] } }] },
+      { candidates: [{ index: 0, content: { role: "model", parts: [{ text: " there" }] }, logprobsResult: { chosenCandidates: [{ token: " there", logProbability: -0.5 }], topCandidates: [{ candidates: [{ token: " you", logProbability: -0.9 }] }] } }] },
+      { candidates: [{ index: 0, finishReason: "STOP", citationMetadata: { citationSources: [{ startIndex: 0, endIndex: 8 }] } }] },
+    ];
+    const candidate = chunks.reduce(accumulateResponse, EMPTY_RESPONSE).candidates[0]!;
+    expect(candidate.logprobsResult?.chosenCandidates?.map((step) => step.token)).toEqual(["Hi", " there"]);
+    expect(candidate.logprobsResult?.topCandidates?.map((step) => step.candidates?.[0]?.token)).toEqual(["Hi", " you"]);
+    expect(candidate.citationMetadata?.citationSources).toEqual([{ startIndex: 0, endIndex: 8 }]);
+  });
+
   it("keeps prompt feedback of a blocked prompt with no candidates", () => {
     const result = accumulateResponse(EMPTY_RESPONSE, {
       promptFeedback: { blockReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }] },

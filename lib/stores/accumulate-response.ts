@@ -43,11 +43,19 @@ function mergeParts(parts: Part[], incoming: Part[]): Part[] {
 function mergeCandidate(previous: Candidate | undefined, chunk: Candidate): Candidate {
   const { content, ...metadata } = chunk;
   const parts = mergeParts(previous?.content?.parts ?? [], content?.parts ?? []);
-  return {
+  const merged: Candidate = {
     ...previous,
     ...metadata,
     content: { role: content?.role ?? previous?.content?.role ?? "model", parts },
   };
+  // Each chunk carries the logprobs of its own tokens: the answer's are all of them, in order.
+  if (previous?.logprobsResult && metadata.logprobsResult) {
+    merged.logprobsResult = {
+      chosenCandidates: [...(previous.logprobsResult.chosenCandidates ?? []), ...(metadata.logprobsResult.chosenCandidates ?? [])],
+      topCandidates: [...(previous.logprobsResult.topCandidates ?? []), ...(metadata.logprobsResult.topCandidates ?? [])],
+    };
+  }
+  return merged;
 }
 
 /** The response after one more chunk. */
