@@ -204,3 +204,24 @@ test("with logprobs the answer's tokens are a heat map with the top alternatives
   await expect(tokens.nth(1)).toBeFocused();
   await expectNoSeriousViolations(page);
 });
+
+test("the local speech model's raw PCM answer plays in the chat", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.openSettings();
+  await chat.selectSetting("Model", "models/gemini-2.5-flash-preview-tts");
+  // The speech model answers audio only.
+  await chat.setting("AUDIO").check();
+  await chat.setting("TEXT").uncheck();
+  await chat.send("Good morning to the whole harbour");
+  await chat.waitForAnswerDone();
+  const answer = chat.lastAnswer();
+  const media = answer.locator('[data-inline-media="audio"]');
+  await expect(media).toHaveAttribute("data-mime-type", /^audio\/L16;codec=pcm;rate=24000$/i);
+  const audio = media.locator("audio");
+  await expect(audio).toHaveAttribute("src", /^blob:/);
+  // The browser decodes the wrapped WAV: a spoken sentence lasts a second or more.
+  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => (Number.isFinite(element.duration) ? element.duration : -1))).toBeGreaterThan(1);
+  await audio.evaluate((element: HTMLAudioElement) => element.play());
+  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime)).toBeGreaterThan(0);
+});

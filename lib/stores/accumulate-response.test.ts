@@ -46,6 +46,16 @@ describe("accumulateResponse", () => {
     expect(candidate.citationMetadata?.citationSources).toEqual([{ startIndex: 0, endIndex: 8 }]);
   });
 
+  it("joins streamed pieces of audio into one recording", () => {
+    const pieces = [Buffer.from([1, 2, 3, 4]), Buffer.from([5, 6]), Buffer.from([7, 8, 9, 10, 11])];
+    const chunks: GenerateContentResponse[] = pieces.map((piece) => ({
+      candidates: [{ index: 0, content: { role: "model", parts: [{ inlineData: { mimeType: "audio/L16;codec=pcm;rate=24000", data: piece.toString("base64") } }] } }],
+    }));
+    const parts = chunks.reduce(accumulateResponse, EMPTY_RESPONSE).candidates[0]!.content!.parts;
+    expect(parts).toHaveLength(1);
+    expect([...Buffer.from(parts[0]!.inlineData!.data, "base64")]).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  });
+
   it("keeps prompt feedback of a blocked prompt with no candidates", () => {
     const result = accumulateResponse(EMPTY_RESPONSE, {
       promptFeedback: { blockReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true }] },

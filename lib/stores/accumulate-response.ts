@@ -16,6 +16,15 @@ export interface AccumulatedResponse {
 
 export const EMPTY_RESPONSE: AccumulatedResponse = { candidates: [] };
 
+/** Two base64 texts' bytes as one base64 text (each piece is padded on its own, so the texts cannot simply be concatenated). */
+function joinBase64(first: string, second: string): string {
+  // Whole 3-byte groups of the first piece encode to the same characters; only its padded tail is re-encoded.
+  const cleanFirst = first.replace(/=+$/, "");
+  const whole = cleanFirst.length - (cleanFirst.length % 4);
+  const tail = atob(cleanFirst.slice(whole).padEnd(Math.ceil((cleanFirst.length - whole) / 4) * 4, "="));
+  return cleanFirst.slice(0, whole) + btoa(tail + atob(second));
+}
+
 function mergeParts(parts: Part[], incoming: Part[]): Part[] {
   if (incoming.length === 0) return parts;
   const merged = parts.slice();
@@ -27,6 +36,11 @@ function mergeParts(parts: Part[], incoming: Part[]): Part[] {
       typeof part.text === "string" &&
       Boolean(last.thought) === Boolean(part.thought) &&
       Object.keys(part).every((key) => key === "text" || key === "thought" || key === "thoughtSignature");
+    // Streamed audio arrives as consecutive pieces of one recording (as the engine's unary merge joins them).
+    if (last?.inlineData && part.inlineData && last.inlineData.mimeType === part.inlineData.mimeType && part.inlineData.mimeType.startsWith("audio/")) {
+      merged[merged.length - 1] = { ...last, inlineData: { mimeType: last.inlineData.mimeType, data: joinBase64(last.inlineData.data, part.inlineData.data) } };
+      continue;
+    }
     if (joinable) {
       merged[merged.length - 1] = {
         ...last,
