@@ -28,9 +28,11 @@ export const RPC_HTTP_STATUS = {
 /** HTTP statuses the service answers that the RPC table has no row for, and the RPC status each carries. */
 const HTTP_ONLY_STATUSES = {
   405: ["UNIMPLEMENTED"],
+  408: ["DEADLINE_EXCEEDED"],
   411: ["INVALID_ARGUMENT"],
   413: ["INVALID_ARGUMENT", "OUT_OF_RANGE", "RESOURCE_EXHAUSTED"],
   415: ["INVALID_ARGUMENT"],
+  431: ["INVALID_ARGUMENT"],
 };
 
 /** The RPC statuses acceptable with an HTTP status. */
