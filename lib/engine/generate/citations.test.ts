@@ -61,6 +61,22 @@ describe("findCitations", () => {
       ["orange yellow green blue indigo violet", "files/b"],
     ]);
   });
+
+  it("stays fast on a large file and a long answer", () => {
+    const vocabulary = ["river", "stone", "lantern", "copper", "meadow", "harbour", "candle", "orchard", "falcon", "silver", "window", "ember"];
+    let state = 7;
+    const word = () => {
+      state = (state * 1103515245 + 12345) % 2 ** 31;
+      return vocabulary[state % vocabulary.length]!;
+    };
+    const source = Array.from({ length: 250_000 }, word).join(" ");
+    const copied = source.split(" ").slice(120_000, 120_040).join(" ");
+    const answer = `${Array.from({ length: 3000 }, () => "zebra").join(" ")} ${copied} ${Array.from({ length: 3000 }, () => "quartz").join(" ")}`;
+    const started = performance.now();
+    const citations = findCitations(answer, [{ text: source, uri: "files/big" }]);
+    expect(performance.now() - started).toBeLessThan(3000);
+    expect(citations.some((citation) => bytesOf(answer, citation.startIndex!, citation.endIndex!).includes(copied))).toBe(true);
+  });
 });
 
 function citationsOf(chunks: GenerateContentResponse[]) {

@@ -92,6 +92,23 @@ function probedText(probed: unknown): string | undefined {
   return undefined;
 }
 
+/** Longest source text compared (a bigger text file is cited from its beginning). */
+const MAX_SOURCE_CHARACTERS = 2_000_000;
+
+interface IndexedSource {
+  /** The source's words joined by single spaces, padded so a phrase only matches whole words. */
+  haystack: string;
+  /** Every run of MIN_CITED_WORDS consecutive words: a copy must start with one of them. */
+  grams: Set<string>;
+}
+
+function indexSource(source: CitableSource): IndexedSource {
+  const words = source.text.slice(0, MAX_SOURCE_CHARACTERS).split(/\s+/).filter(Boolean);
+  const grams = new Set<string>();
+  for (let index = 0; index + MIN_CITED_WORDS <= words.length; index++) grams.add(words.slice(index, index + MIN_CITED_WORDS).join(" "));
+  return { haystack: ` ${words.join(" ")} `, grams };
+}
+
 interface Word {
   text: string;
   startByte: number;
@@ -120,19 +137,22 @@ function wordsWithBytes(text: string): Word[] {
 export function findCitations(answer: string, sources: readonly CitableSource[]): CitationSource[] {
   const words = wordsWithBytes(answer);
   if (words.length < MIN_CITED_WORDS || sources.length === 0) return [];
-  // Padded with spaces so a phrase only matches whole words.
-  const haystacks = sources.map((source) => ` ${source.text.split(/\s+/).filter(Boolean).join(" ")} `);
+  const indexed = sources.map(indexSource);
+  const gram = (from: number): string => words.slice(from, from + MIN_CITED_WORDS).map((word) => word.text).join(" ");
+  const grams = words.map((_word, index) => (index + MIN_CITED_WORDS <= words.length ? gram(index) : ""));
   const phrase = (from: number, to: number): string => ` ${words.slice(from, to).map((word) => word.text).join(" ")} `;
   const citations: CitationSource[] = [];
   let start = 0;
   while (start + MIN_CITED_WORDS <= words.length) {
-    const seed = phrase(start, start + MIN_CITED_WORDS);
     let bestEnd = -1;
     let bestSource = -1;
-    for (const [index, haystack] of haystacks.entries()) {
-      if (!haystack.includes(seed)) continue;
+    for (const [index, source] of indexed.entries()) {
+      if (!source.grams.has(grams[start]!)) continue;
+      // Overlapping grams found in the source suggest how far the copy goes; the whole run is then checked in one search.
       let end = start + MIN_CITED_WORDS;
-      while (end < words.length && haystack.includes(phrase(start, end + 1))) end += 1;
+      while (end < words.length && source.grams.has(grams[end + 1 - MIN_CITED_WORDS]!)) end += 1;
+      while (end > start + MIN_CITED_WORDS && !source.haystack.includes(phrase(start, end))) end -= 1;
+      if (!source.haystack.includes(phrase(start, end))) continue;
       if (end > bestEnd) {
         bestEnd = end;
         bestSource = index;
