@@ -11,14 +11,14 @@
  */
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import fc from "fast-check";
 import { createFuzzClient } from "./support/fuzz/client.mjs";
+import { sendHugeBody } from "./support/fuzz/huge-body.mjs";
 import { errorBodyProblems } from "./support/fuzz/oracle.mjs";
-import { residentBytes, startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
+import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import { assertFuzz, logFailures } from "./support/fuzz/run.mjs";
 import { auditStore, serviceHash } from "./support/fuzz/store-audit";
 import { buildWorld, openSession, uploadFile } from "./support/fuzz/world.mjs";
@@ -302,44 +302,6 @@ test("ids and names with path tricks are refused with 4xx and reach nothing outs
   expect(auditStore(server.dataDir, { readonly: true }).integrity).toBe("ok");
   console.log(`path tricks: ${sent} requests (${PATH_TRICKS.length} tricks x 3 encodings x ${Object.keys(endpoints).length} endpoints, sampled), all 4xx with the error body; canary and store untouched`);
 });
-
-/** Streams `total` bytes of JSON-looking filler to `route` (declaring the length or not) and samples the server's memory. */
-async function sendHugeBody(server: OwnServer, route: string, headers: Record<string, string>, total: number, declareLength: boolean) {
-  const pid = server.serverPid();
-  const baseline = residentBytes(pid);
-  let peak = baseline;
-  const sampler = setInterval(() => (peak = Math.max(peak, residentBytes(pid))), 20);
-  const started = performance.now();
-  let sent = 0;
-  const outcome = await new Promise<{ status: number; text: string } | { error: string }>((resolve) => {
-    const request = http.request(`${server.baseUrl}${route}`, { method: "POST", headers: { ...headers, ...(declareLength ? { "content-length": String(total) } : {}) } });
-    let answered = false;
-    request.on("response", (response) => {
-      answered = true;
-      let text = "";
-      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      response.on("end", () => {
-        resolve({ status: response.statusCode ?? 0, text });
-        request.destroy();
-      });
-    });
-    request.on("error", (error) => resolve({ error: error.message }));
-    const piece = Buffer.alloc(1024 * 1024, 0x61);
-    const pump = () => {
-      while (!answered && sent < total) {
-        const ok = request.write(piece);
-        sent += piece.length;
-        if (!ok) return void request.once("drain", pump);
-      }
-      if (!answered) request.end();
-    };
-    request.write('{"contents":[{"parts":[{"text":"');
-    pump();
-  });
-  clearInterval(sampler);
-  peak = Math.max(peak, residentBytes(pid));
-  return { outcome, sentBytes: sent, growthBytes: peak - baseline, ms: Math.round(performance.now() - started) };
-}
 
 test("oversized bodies are refused before they are buffered: server memory stays flat under a 500 MB body", async () => {
   const server = await ownServer(KEYED_ENV);

@@ -122,14 +122,16 @@ function guard(server) {
         }
       }
       if (WRITE_STALL_TIMEOUT_MS > 0) {
-        // While answers queue up unread, the socket's idle timer runs; any byte the client
-        // acknowledges restarts it, so only a reader that stopped reading is cut.
-        if (response.writableNeedDrain && !exchange.stallArmed) {
-          exchange.stallArmed = true;
-          socket.setTimeout(WRITE_STALL_TIMEOUT_MS);
-        } else if (!response.writableNeedDrain && exchange.stallArmed) {
-          exchange.stallArmed = false;
-          socket.setTimeout(0);
+        // Bytes waiting in the socket's write queue that the client has not taken: progress is
+        // the queue changing (the kernel accepted some); a queue that stays put is a stall.
+        // (Node's own socket timeout is no use here: it waits up to twice as long.)
+        const queued = socket._handle?.writeQueueSize ?? 0;
+        if (queued > 0 && queued === exchange.lastQueued) exchange.stalledMs += elapsed;
+        else exchange.stalledMs = 0;
+        exchange.lastQueued = queued;
+        if (exchange.stalledMs >= WRITE_STALL_TIMEOUT_MS) {
+          exchange.cut = true;
+          socket.destroy();
         }
       }
     }
@@ -151,20 +153,9 @@ function guard(server) {
 
   return function track(request, response) {
     const socket = request.socket;
-    const exchange = { request, response, socket, readAtStart: socket.bytesRead, clientMs: 0, lastTick: Date.now(), stallArmed: false, cut: false };
-    if (!socket.genstudioGuarded) {
-      socket.genstudioGuarded = true;
-      socket.on("timeout", () => {
-        if (socket.genstudioExchange?.stallArmed) socket.destroy();
-      });
-    }
-    socket.genstudioExchange = exchange;
+    const exchange = { request, response, socket, readAtStart: socket.bytesRead, clientMs: 0, lastTick: Date.now(), lastQueued: 0, stalledMs: 0, cut: false };
     exchanges.add(exchange);
-    // Node sets its keep-alive timeout on the socket when the answer finishes; leave it be.
-    const done = () => {
-      exchanges.delete(exchange);
-      exchange.stallArmed = false;
-    };
+    const done = () => exchanges.delete(exchange);
     response.once("finish", done);
     response.once("close", done);
   };
