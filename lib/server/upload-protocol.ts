@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend";
 import { authenticate } from "./auth";
+import { drainStream } from "@/lib/engine/files/drain-stream";
 
 /**
  * The resumable upload protocol's headers. The spec spells them `X-Svc-Upload-*`; the real
@@ -137,19 +138,5 @@ export function authenticateUpload(request: Request): Caller {
 export async function discardUnreadBody(request: Request, limit = 64 * 1024 * 1024): Promise<void> {
   const body = request.body;
   if (!body || body.locked) return;
-  const reader = body.getReader();
-  let seen = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      seen += value.byteLength;
-      if (seen > limit) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    // The client went away; nothing to drain.
-  }
+  await drainStream(body.getReader(), limit);
 }

@@ -13,6 +13,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend";
 import type { FileRecord, FileStore, UploadSessionRecord } from "./file-store";
 import { randomResourceId, randomUploadId } from "./random-id";
+import { drainStream } from "./drain-stream";
 
 /** Chunk size the protocol advertises (the official SDK sends 8 MiB chunks). */
 export const UPLOAD_CHUNK_GRANULARITY = 8 * 1024 * 1024;
@@ -122,22 +123,6 @@ async function writeAll(handle: fs.FileHandle, pieces: Uint8Array[], position: n
   }
 }
 
-async function drain(reader: ReadableStreamDefaultReader<Uint8Array>, limit: number): Promise<void> {
-  let seen = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) return;
-      seen += value.byteLength;
-      if (seen > limit) {
-        await reader.cancel();
-        return;
-      }
-    }
-  } catch {
-    // The client went away.
-  }
-}
 
 async function hashFilePrefix(file: string, length: number): Promise<Hash> {
   const hash = createHash("sha256");
@@ -448,7 +433,7 @@ export class UploadSessions {
       storageFailure = storing;
       // After a refusal or a failure to store, read on (bounded) so the client still sending
       // gets the answer and its connection stays usable; a body the client cut off is dropped.
-      if (error instanceof ApiError || storageFailure) void drain(reader, DRAIN_LIMIT_BYTES);
+      if (error instanceof ApiError || storageFailure) void drainStream(reader, DRAIN_LIMIT_BYTES);
       else void reader.cancel().catch(() => undefined);
     }
     try {
