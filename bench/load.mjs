@@ -10,8 +10,9 @@
 // 2. Concurrent SSE streams held: a gateway-mode server whose upstream is a paced stub in this
 //    process (one event per second per stream, for --hold-seconds), so each stream really stays
 //    open on the server, as behind the real service. Steps up the number of streams; at each
-//    step reports how many opened and completed, the gateway's resident memory per stream, and
-//    the latency of other requests meanwhile. Stops at the first step that fails.
+//    step reports how many were open at once and completed, the gateway's resident memory per
+//    stream, and the latency of other requests meanwhile. Stops at the first step where streams
+//    fail or could not all be open at once.
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -134,6 +135,7 @@ function startPacedUpstream() {
     const url = new URL(incoming.url, "http://stub");
     if (incoming.method === "POST" && url.pathname.endsWith(":streamGenerateContent")) {
       open++;
+      const hold = Number(/hold-(\d+)/.exec(url.pathname)?.[1] ?? HOLD_SECONDS);
       outgoing.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       let sent = 0;
       const event = (last) =>
@@ -146,7 +148,7 @@ function startPacedUpstream() {
       outgoing.write(event(false));
       const timer = setInterval(() => {
         sent++;
-        const last = sent >= HOLD_SECONDS;
+        const last = sent >= hold;
         outgoing.write(event(last));
         if (last) {
           clearInterval(timer);
@@ -171,9 +173,8 @@ function startPacedUpstream() {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, port: server.address().port, open: () => open })));
 }
 
-async function heldStreams() {
-  const upstream = await startPacedUpstream();
-  const gateway = await startOwnServer({
+async function startGateway(upstream) {
+  return startOwnServer({
     dataDir: dataDir("streams"),
     cwd,
     env: {
@@ -184,97 +185,116 @@ async function heldStreams() {
       STUDIO_MAX_STREAMS_PER_KEY: "0",
     },
   });
+}
+
+/** Opens `count` streams to `model` and reads each to its end; progress is visible through `state`. */
+function openStreams(gateway, agent, count, model, state) {
+  const body = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "Hold this stream open." }] }] });
+  const openLatency = createHistogram();
+  const streams = [];
+  const launch = async () => {
+    for (let index = 0; index < count; index++) {
+      streams.push(
+        (async () => {
+          const begun = performance.now();
+          try {
+            const answer = await request(`${gateway.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`, {
+              method: "POST",
+              headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
+              body,
+              dispatcher: agent,
+              headersTimeout: 120_000,
+              bodyTimeout: 60_000,
+            });
+            if (answer.statusCode !== 200) throw new Error(`status ${answer.statusCode}`);
+            let text = "";
+            let counted = false;
+            for await (const chunk of answer.body) {
+              text += chunk.toString();
+              if (!counted && text.includes("data:")) {
+                counted = true;
+                state.opened++;
+                openLatency.record(Math.max(1, Math.round((performance.now() - begun) * 1000)));
+              }
+            }
+            if (text.includes('"finishReason":"STOP"')) state.completed++;
+            else throw new Error("ended without finishReason");
+          } catch (error) {
+            state.failed++;
+            const reason = String(error.code ?? error.message).slice(0, 60);
+            state.failures[reason] = (state.failures[reason] ?? 0) + 1;
+          }
+        })(),
+      );
+      // At most 200 streams waiting for their first event at a time, so the listen backlog
+      // (and the opening rate of two cores) is not the limit being measured.
+      while (index + 1 - state.opened - state.failed > 200) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { launched: launch(), all: async () => Promise.all(streams), openLatency };
+}
+
+async function heldStreams() {
+  const upstream = await startPacedUpstream();
   const steps = [];
   const agent = new Agent({ connections: null, pipelining: 0, keepAliveTimeout: 1000 });
-  const body = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "Hold this stream open." }] }] });
   try {
     for (const count of STEPS) {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      const pid = gateway.serverPid();
-      const baseline = residentBytes(pid);
-      let opened = 0;
-      let completed = 0;
-      let failed = 0;
-      const failures = {};
-      const openLatency = createHistogram();
-      const streams = [];
-      const started = performance.now();
-      for (let index = 0; index < count; index++) {
-        streams.push(
-          (async () => {
-            const begun = performance.now();
-            try {
-              const answer = await request(`${gateway.baseUrl}/v1beta/models/stub:streamGenerateContent?alt=sse`, {
-                method: "POST",
-                headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
-                body,
-                dispatcher: agent,
-                headersTimeout: 120_000,
-                bodyTimeout: 60_000,
-              });
-              if (answer.statusCode !== 200) throw new Error(`status ${answer.statusCode}`);
-              let text = "";
-              let counted = false;
-              for await (const chunk of answer.body) {
-                text += chunk.toString();
-                if (!counted && text.includes("data:")) {
-                  counted = true;
-                  opened++;
-                  openLatency.record(Math.max(1, Math.round((performance.now() - begun) * 1000)));
-                }
-              }
-              if (text.includes('"finishReason":"STOP"')) completed++;
-              else throw new Error("ended without finishReason");
-            } catch (error) {
-              failed++;
-              const reason = String(error.code ?? error.message).slice(0, 60);
-              failures[reason] = (failures[reason] ?? 0) + 1;
-            }
-          })(),
-        );
-        // Open in waves so the listen backlog is never the limit being measured.
-        if (index % 200 === 199) await new Promise((resolve) => setTimeout(resolve, 50));
+      // A fresh gateway per step, warmed by a few short streams, so each figure starts from the same memory.
+      const gateway = await startGateway(upstream);
+      try {
+        const warm = openStreams(gateway, agent, 50, "hold-1", { opened: 0, completed: 0, failed: 0, failures: {} });
+        await warm.launched;
+        await warm.all();
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        const pid = gateway.serverPid();
+        const baseline = residentBytes(pid);
+        const state = { opened: 0, completed: 0, failed: 0, failures: {} };
+        const started = performance.now();
+        const run = openStreams(gateway, agent, count, "stub", state);
+        await run.launched;
+        // Wait until every stream has its first event (or failed), then measure while all are held.
+        while (state.opened + state.failed < count && performance.now() - started < HOLD_SECONDS * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
+        const allOpenSeconds = Math.round((performance.now() - started) / 100) / 10;
+        const samples = [];
+        const probe = createHistogram();
+        for (let index = 0; index < 20; index++) {
+          samples.push(residentBytes(pid));
+          const begun = performance.now();
+          await (await fetch(`${gateway.baseUrl}/api/session`)).text();
+          probe.record(Math.max(1, Math.round((performance.now() - begun) * 1000)));
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        samples.sort((left, right) => left - right);
+        const held = samples[Math.floor(samples.length / 2)];
+        const heldAtOnce = upstream.open();
+        await run.all();
+        const step = {
+          streams: count,
+          heldAtOnce,
+          completed: state.completed,
+          failed: state.failed,
+          ...(state.failed ? { failures: state.failures } : {}),
+          secondsToOpenAll: allOpenSeconds,
+          firstEventMs: percentiles(run.openLatency),
+          gatewayResidentMiB: { before: Math.round(baseline / 2 ** 20), held: Math.round(held / 2 ** 20) },
+          residentKiBPerStream: Math.round((held - baseline) / 1024 / Math.max(1, heldAtOnce)),
+          otherRequestsWhileHeldMs: percentiles(probe),
+        };
+        steps.push(step);
+        console.log(`streams ${JSON.stringify(step)}`);
+        // Stop once streams fail, or once they could not all be open at the same time.
+        if (state.failed > count * 0.01 || heldAtOnce < count) break;
+      } finally {
+        await gateway.stop("SIGTERM");
+        fs.rmSync(gateway.dataDir, { recursive: true, force: true });
       }
-      // Wait until every stream has its first event (or failed), then measure while all are held.
-      while (opened + failed < count && performance.now() - started < 60_000) await new Promise((resolve) => setTimeout(resolve, 100));
-      const allOpenSeconds = Math.round((performance.now() - started) / 100) / 10;
-      const samples = [];
-      const probe = createHistogram();
-      for (let index = 0; index < 20; index++) {
-        samples.push(residentBytes(pid));
-        const begun = performance.now();
-        await (await fetch(`${gateway.baseUrl}/api/session`)).text();
-        probe.record(Math.max(1, Math.round((performance.now() - begun) * 1000)));
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      samples.sort((left, right) => left - right);
-      const held = samples[Math.floor(samples.length / 2)];
-      const upstreamOpen = upstream.open();
-      await Promise.all(streams);
-      const step = {
-        streams: count,
-        openedAndHeld: opened,
-        completed,
-        failed,
-        ...(failed ? { failures } : {}),
-        secondsToOpenAll: allOpenSeconds,
-        firstEventMs: percentiles(openLatency),
-        upstreamStreamsOpenWhileHeld: upstreamOpen,
-        gatewayResidentMiB: { before: Math.round(baseline / 2 ** 20), held: Math.round(held / 2 ** 20) },
-        residentKiBPerStream: Math.round((held - baseline) / 1024 / Math.max(1, opened)),
-        otherRequestsWhileHeldMs: percentiles(probe),
-      };
-      steps.push(step);
-      console.log(`streams ${JSON.stringify(step)}`);
-      if (failed > count * 0.01) break;
     }
   } finally {
     await agent.close();
-    await gateway.stop("SIGTERM");
     upstream.server.close();
-    fs.rmSync(gateway.dataDir, { recursive: true, force: true });
   }
-  results.heldStreams = { holdSeconds: HOLD_SECONDS, steps };
+  results.heldStreams = { holdSeconds: HOLD_SECONDS, eventEverySeconds: 1, steps };
 }
 
 if (values.only !== "streams") await unaryRates();

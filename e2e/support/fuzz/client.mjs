@@ -57,7 +57,8 @@ export function createFuzzClient(baseUrl, { connections = 8 } = {}) {
         if (signal.aborted || name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
           return { failure: "timeout", message: `no complete answer within ${timeoutMs} ms`, ms };
         }
-        if (code === "UND_ERR_INVALID_ARG" || name === "InvalidArgumentError") return { failure: "client", message: String(error?.message ?? error), ms };
+        // The client refused or tripped over the request itself (nothing reached the server).
+        if (code === "UND_ERR_INVALID_ARG" || name === "InvalidArgumentError" || code === "ERR_ASSERTION") return { failure: "client", message: String(error?.message ?? error), ms };
         return { failure: "connection", message: `${code || name}: ${error?.message ?? error}`, ms };
       }
     },
