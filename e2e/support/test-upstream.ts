@@ -19,6 +19,8 @@
  *   models/redirect-*           302 to another origin
  *   models/echo-key-*           400 whose message quotes the key it received and a `?key=` URL
  *   models/reject-key-*         400 API_KEY_INVALID, as the service answers a bad upstream key
+ *   models/answer-<name>-v1     streams the recorded answer <name> of e2e/fixtures/recorded-answers.ts
+ *                               (grounding, URL context, citations, logprobs, audio); listed by GET models
  *
  * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
  * or on another origin when the display name is `foreign-url`); chunks are counted, not kept.
@@ -28,6 +30,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { RECORDED_ANSWERS, recordedAnswerFor, recordedAnswerModel, type RecordedAnswerName } from "../fixtures/recorded-answers";
 
 export interface RecordedRequest {
   method: string;
@@ -146,7 +149,14 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     if (collection) return answerCollection(request, response, record, url, collection.kind as "files" | "cachedContents", collection.id);
 
     if (request.method === "GET" && /^\/v1(beta)?\/models$/.test(path)) {
-      return sendJson(response, 200, { models: [{ name: "models/ok-model", displayName: "OK", supportedGenerationMethods: ["generateContent"] }] });
+      const answers = (Object.keys(RECORDED_ANSWERS) as RecordedAnswerName[]).map((name) => ({
+        name: `models/${recordedAnswerModel(name)}`,
+        displayName: `Recorded answer: ${name}`,
+        inputTokenLimit: 1_048_576,
+        outputTokenLimit: 65_536,
+        supportedGenerationMethods: ["generateContent", "streamGenerateContent", "countTokens"],
+      }));
+      return sendJson(response, 200, { models: [{ name: "models/ok-model", displayName: "OK", supportedGenerationMethods: ["generateContent"] }, ...answers] });
     }
     const found = /^\/v1(?:beta)?\/models\/(?<model>[A-Za-z0-9._-]+)(?::(?<method>[A-Za-z]+))?$/.exec(path);
     if (!found?.groups) return sendJson(response, 404, errorBody(404, "NOT_FOUND", `Not found: ${path}`));
@@ -155,6 +165,8 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     const count = (calls.get(model) ?? 0) + 1;
     calls.set(model, count);
     const scenario = model.replace(/-[A-Za-z0-9]+$/, "");
+    const recorded = recordedAnswerFor(model);
+    if (recorded && method === "streamGenerateContent") return streamRecorded(response, recorded);
 
     switch (scenario) {
       case "flaky-429":
@@ -286,6 +298,16 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         return;
     }
     write(sseEvent(chunk("Last part.", 2, true)));
+    response.end();
+  }
+
+  async function streamRecorded(response: http.ServerResponse, chunks: unknown[]): Promise<void> {
+    response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
+    for (const value of chunks) {
+      if (response.destroyed) return;
+      response.write(sseEvent(value));
+      await sleep(30);
+    }
     response.end();
   }
 
