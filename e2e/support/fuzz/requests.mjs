@@ -444,7 +444,27 @@ function uploadEndpoints(world) {
       { requiredKeys: [] },
     ),
   );
-  const start = fc
+  // About a third of starts meant to succeed, so new sessions are stored while the rest is fuzzed.
+  const wellFormedStart = fc
+    .record({
+      version,
+      length: fc.integer({ min: 1, max: 4096 }),
+      type: fc.constantFrom("text/plain", "image/png", "application/pdf", "audio/wav"),
+      displayName: promptText.filter((text) => text.length <= 512),
+      credentials: credentialsArbitrary(world),
+    })
+    .map((draw) =>
+      build({
+        label: "upload.start",
+        method: "POST",
+        path: `${draw.version}/files`,
+        credentials: draw.credentials,
+        contentType: "application/json",
+        headers: { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start", "x-goog-upload-header-content-length": String(draw.length), "x-goog-upload-header-content-type": draw.type },
+        body: JSON.stringify({ file: { displayName: draw.displayName } }),
+      }),
+    );
+  const hostileStart = fc
     .record({
       version,
       protocol: fc.constantFrom("resumable", "resumable", "multipart", "RESUMABLE", undefined),
@@ -461,8 +481,14 @@ function uploadEndpoints(world) {
         build({ label: "upload.start", method: draw.method, path: `${draw.version}/files`, credentials: draw.credentials, contentType: draw.contentType, headers, body: draw.body }),
       ),
     );
+  const start = fc.oneof({ arbitrary: wellFormedStart, weight: 1 }, { arbitrary: hostileStart, weight: 2 });
   const uploadId = idFrom(world.uploadIds);
-  const session = fc
+  // A well-formed query of an open session (its state changes as the fuzz goes on, so the other commands mostly fail).
+  const openSession = world.uploadIds.length ? fc.constantFrom(...world.uploadIds) : uploadId;
+  const wellFormedQuery = fc.record({ version, uploadId: openSession }).map((draw) =>
+    build({ label: "upload.session", method: "POST", path: `${draw.version}/files`, query: [["upload_id", draw.uploadId]], headers: { "x-goog-upload-command": "query" } }),
+  );
+  const hostileSession = fc
     .record({
       version,
       uploadId,
@@ -487,6 +513,7 @@ function uploadEndpoints(world) {
         }),
       ),
     );
+  const session = fc.oneof({ arbitrary: wellFormedQuery, weight: 1 }, { arbitrary: hostileSession, weight: 4 });
   return [start, session];
 }
 
