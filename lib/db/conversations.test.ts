@@ -4,10 +4,12 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ConversationSettings, StoredMessage } from "@/app/api/conversations/schema";
 import {
+  conversationUpdatedAt,
   createConversation,
   deleteConversation,
   getConversation,
   listConversations,
+  messageAfter,
   saveMessages,
   UnknownMessageError,
   updateConversation,
@@ -53,7 +55,7 @@ describe("conversations", () => {
 
   it("renames, replaces settings and deletes with the messages", () => {
     const conversation = createConversation(db, "studio", { title: "a", settings }, 1000);
-    saveMessages(db, "studio", conversation.id, { messages: [message("m1", "user", "hi")] });
+    saveMessages(db, "studio", conversation.id, { messages: [message("m1", "user", "hi")] }, 2000);
     const renamed = updateConversation(db, "studio", conversation.id, { title: "b", settings: { ...settings, systemInstruction: "be brief" } }, 5000);
     expect(renamed?.title).toBe("b");
     expect(renamed?.settings.systemInstruction).toBe("be brief");
@@ -71,21 +73,40 @@ describe("conversations", () => {
     expect(getConversation(db, "studio", id)?.messages.map((item) => item.id)).toEqual(["u1", "m1", "u2", "m2"]);
     expect(getConversation(db, "studio", id)?.messages[1]?.stopped).toBe(true);
 
-    // Regenerate the last answer: keep through u2, add a new answer.
-    let messages = saveMessages(db, "studio", id, { after: "u2", messages: [message("m3", "model", "another answer")] });
-    expect(messages?.map((item) => item.id)).toEqual(["u1", "m1", "u2", "m3"]);
+    const ids = () => getConversation(db, "studio", id)?.messages.map((item) => item.id);
+    // Regenerate the last answer: keep through u2, add a new answer; the answer is what was saved.
+    const saved = saveMessages(db, "studio", id, { after: "u2", messages: [message("m3", "model", "another answer")] });
+    expect(saved?.map((item) => [item.id, typeof item.createdAt])).toEqual([["m3", "string"]]);
+    expect(ids()).toEqual(["u1", "m1", "u2", "m3"]);
 
     // Edit the first prompt: keep nothing, then replace.
-    messages = saveMessages(db, "studio", id, { after: null, messages: [message("u4", "user", "edited")] });
-    expect(messages?.map((item) => item.id)).toEqual(["u4"]);
+    saveMessages(db, "studio", id, { after: null, messages: [message("u4", "user", "edited")] });
+    expect(ids()).toEqual(["u4"]);
 
     // Replace in place (choosing a candidate) keeps the order.
     saveMessages(db, "studio", id, { messages: [message("m5", "model", "x")] });
-    messages = saveMessages(db, "studio", id, { messages: [message("u4", "user", "edited again")] });
-    expect(messages?.map((item) => item.content.parts[0]?.text)).toEqual(["edited again", "x"]);
+    saveMessages(db, "studio", id, { messages: [message("u4", "user", "edited again")] });
+    expect(getConversation(db, "studio", id)?.messages.map((item) => item.content.parts[0]?.text)).toEqual(["edited again", "x"]);
 
     expect(() => saveMessages(db, "studio", id, { after: "nope", messages: [] })).toThrow(UnknownMessageError);
     expect(saveMessages(db, "key:alice", id, { messages: [] })).toBeNull();
+  });
+
+  it("reads messages one at a time in order, and every write moves updated_at forward", () => {
+    const { id } = createConversation(db, "studio", { title: "t", settings }, 1000);
+    saveMessages(db, "studio", id, { messages: [message("u1", "user", "one"), message("m1", "model", "two"), message("u2", "user", "three")] }, 1000);
+    const read: string[] = [];
+    for (let next = messageAfter(db, id, -1); next; next = messageAfter(db, id, next.position)) read.push(next.message.content.parts[0]?.text ?? "");
+    expect(read).toEqual(["one", "two", "three"]);
+    expect(messageAfter(db, "no-such-conversation", -1)).toBeNull();
+
+    // Writes within one millisecond still change the revision a streamed read compares.
+    const before = conversationUpdatedAt(db, "studio", id);
+    updateConversation(db, "studio", id, { title: "renamed" }, 1000);
+    const renamed = conversationUpdatedAt(db, "studio", id);
+    saveMessages(db, "studio", id, { messages: [message("m2", "model", "four")] }, 1000);
+    expect(new Set([before, renamed, conversationUpdatedAt(db, "studio", id)]).size).toBe(3);
+    expect(conversationUpdatedAt(db, "key:alice", id)).toBeNull();
   });
 
   it("round-trips the whole wire content, candidates, usage and error state", () => {

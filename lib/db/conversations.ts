@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type {
   Conversation,
+  ConversationHead,
   ConversationSettings,
   ConversationSummary,
   StoredMessage,
@@ -58,18 +59,57 @@ function findRow(db: Db, ownerId: string, id: string): ConversationRow | undefin
   return db.prepare("SELECT * FROM conversations WHERE id = ? AND owner_id = ?").get(id, ownerId) as ConversationRow | undefined;
 }
 
+function messageOf(row: MessageRow): StoredMessage {
+  return { ...(JSON.parse(row.message_json) as StoredMessage), id: row.id, createdAt: new Date(row.created_at).toISOString() };
+}
+
 function messagesOf(db: Db, conversationId: string): StoredMessage[] {
   const rows = db
     .prepare("SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY position")
     .all(conversationId) as MessageRow[];
-  return rows.map((row) => ({ ...(JSON.parse(row.message_json) as StoredMessage), id: row.id, createdAt: new Date(row.created_at).toISOString() }));
+  return rows.map(messageOf);
+}
+
+function headOf(row: ConversationRow): ConversationHead {
+  return { ...summaryOf(row), settings: JSON.parse(row.settings_json) as ConversationSettings };
+}
+
+/**
+ * The updated_at a write stamps: now, but always later than the last one, so updated_at is
+ * also the conversation's revision (a streamed read notices any write that lands meanwhile).
+ */
+function nextStamp(row: ConversationRow, now: number): number {
+  return Math.max(now, row.updated_at + 1);
+}
+
+/** A conversation without its messages, or null when the owner has none by that id. */
+export function getConversationHead(db: Db, ownerId: string, id: string): ConversationHead | null {
+  const row = findRow(db, ownerId, id);
+  return row ? headOf(row) : null;
 }
 
 /** One conversation with its messages in order, or null when the owner has none by that id. */
 export function getConversation(db: Db, ownerId: string, id: string): Conversation | null {
   const row = findRow(db, ownerId, id);
   if (!row) return null;
-  return { ...summaryOf(row), settings: JSON.parse(row.settings_json) as ConversationSettings, messages: messagesOf(db, id) };
+  return { ...headOf(row), messages: messagesOf(db, id) };
+}
+
+/**
+ * The conversation's next message after `position` (-1: the first), with its position, or
+ * null at the end: a long conversation is read a message at a time, never held whole.
+ */
+export function messageAfter(db: Db, conversationId: string, position: number): { message: StoredMessage; position: number } | null {
+  const row = db
+    .prepare("SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? AND position > ? ORDER BY position LIMIT 1")
+    .get(conversationId, position) as MessageRow | undefined;
+  return row ? { message: messageOf(row), position: row.position } : null;
+}
+
+/** When the conversation last changed (any rename, settings change or message save), or null once deleted. */
+export function conversationUpdatedAt(db: Db, ownerId: string, id: string): string | null {
+  const row = findRow(db, ownerId, id);
+  return row ? summaryOf(row).updatedAt : null;
 }
 
 /** Creates an empty conversation and returns it. */
@@ -88,17 +128,17 @@ export function updateConversation(
   id: string,
   change: { title?: string; settings?: ConversationSettings },
   now = Date.now(),
-): Conversation | null {
+): ConversationHead | null {
   const row = findRow(db, ownerId, id);
   if (!row) return null;
   db.prepare("UPDATE conversations SET title = ?, settings_json = ?, updated_at = ? WHERE id = ? AND owner_id = ?").run(
     change.title ?? row.title,
     change.settings ? JSON.stringify(change.settings) : row.settings_json,
-    now,
+    nextStamp(row, now),
     id,
     ownerId,
   );
-  return getConversation(db, ownerId, id);
+  return getConversationHead(db, ownerId, id);
 }
 
 /** Deletes a conversation and its messages; false when there was none. */
@@ -115,7 +155,7 @@ export class UnknownMessageError extends Error {
 /**
  * Saves messages in one transaction: with `after` given, later messages are dropped first
  * (null drops all); a message whose id is kept replaces it in place, others are appended.
- * Returns the conversation's messages, or null when there is no such conversation.
+ * Returns the messages saved, as stored, or null when there is no such conversation.
  */
 export function saveMessages(
   db: Db,
@@ -125,7 +165,8 @@ export function saveMessages(
   now = Date.now(),
 ): StoredMessage[] | null {
   return db.transaction(() => {
-    if (!findRow(db, ownerId, conversationId)) return null;
+    const row = findRow(db, ownerId, conversationId);
+    if (!row) return null;
     if (input.after !== undefined) {
       let keepThrough = -1;
       if (input.after !== null) {
@@ -151,7 +192,8 @@ export function saveMessages(
       if (existing.get(conversationId, message.id)) replace.run(message.role, json, conversationId, message.id);
       else insert.run(conversationId, message.id, next++, message.role, json, now);
     }
-    db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").run(now, conversationId);
-    return messagesOf(db, conversationId);
+    db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").run(nextStamp(row, now), conversationId);
+    const saved = db.prepare("SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? AND id = ?");
+    return input.messages.map((message) => messageOf(saved.get(conversationId, message.id) as MessageRow));
   })();
 }

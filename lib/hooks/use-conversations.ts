@@ -3,6 +3,7 @@
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type {
   Conversation,
+  ConversationHead,
   ConversationList,
   CreateConversation,
   SaveMessages,
@@ -67,8 +68,8 @@ export function saveMessagesRequest(id: string, input: SaveMessages): Promise<{ 
   return requestJson(`/api/conversations/${encodeURIComponent(id)}/messages`, { method: "POST", body: input });
 }
 
-export function updateConversationRequest(id: string, change: UpdateConversation): Promise<Conversation> {
-  return requestJson<Conversation>(`/api/conversations/${encodeURIComponent(id)}`, { method: "PATCH", body: change });
+export function updateConversationRequest(id: string, change: UpdateConversation): Promise<ConversationHead> {
+  return requestJson<ConversationHead>(`/api/conversations/${encodeURIComponent(id)}`, { method: "PATCH", body: change });
 }
 
 /** Replaces the cached messages of a conversation (optimistic edits of the chat). */
@@ -85,7 +86,7 @@ export function useUpdateConversation() {
     onSuccess: (conversation) => {
       // Keep the cached messages: a save of settings must not replace a newer optimistic list.
       queryClient.setQueryData<Conversation>(conversationKeys.detail(conversation.id), (previous) =>
-        previous ? { ...previous, title: conversation.title, settings: conversation.settings, updatedAt: conversation.updatedAt } : conversation,
+        previous ? { ...previous, title: conversation.title, settings: conversation.settings, updatedAt: conversation.updatedAt } : previous,
       );
       void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });
     },

@@ -13,6 +13,35 @@ export function jsonResponse(body: unknown, init: { status?: number; headers?: H
 }
 
 /**
+ * A JSON answer too large to hold whole, produced piece by piece as the client reads: the
+ * next piece is made only when the previous one has been taken, so a client that stops
+ * reading holds one piece, not the answer. A piece that throws ends the stream as an error
+ * (the client sees a broken answer, never a wrong one).
+ */
+export function streamedJsonResponse(pieces: Iterator<string>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        try {
+          const next = pieces.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          logger.warn("streamed answer ended early", { reason: error instanceof Error ? error.message : String(error) });
+          controller.error(error);
+        }
+      },
+      cancel() {
+        pieces.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "private, no-store" } });
+}
+
+/**
  * Renders any thrown value as the service's error body. ApiErrors keep their status;
  * anything else is a bug of ours: logged (without secrets) and answered 500 INTERNAL.
  */

@@ -120,8 +120,12 @@ export interface ConversationSummary {
   updatedAt: string;
 }
 
-export interface Conversation extends ConversationSummary {
+/** A conversation without its messages: what a rename or a settings change answers. */
+export interface ConversationHead extends ConversationSummary {
   settings: ConversationSettings;
+}
+
+export interface Conversation extends ConversationHead {
   messages: StoredMessage[];
 }
 

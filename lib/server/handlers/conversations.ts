@@ -11,7 +11,7 @@ import {
 import {
   createConversation,
   deleteConversation,
-  getConversation,
+  getConversationHead,
   listConversations,
   saveMessages,
   UnknownMessageError,
@@ -19,9 +19,10 @@ import {
 } from "@/lib/db/conversations";
 import { ApiError, type FieldViolation } from "@/lib/gemini/api-error";
 import { authenticate } from "../auth";
+import { conversationJson } from "../conversation-json";
 import { database } from "../database";
 import { readJsonBody } from "../request-body";
-import { errorResponse, jsonResponse } from "../responses";
+import { errorResponse, jsonResponse, streamedJsonResponse } from "../responses";
 
 /**
  * `/api/conversations`: the studio's saved chats. JSON only; the session cookie (same-origin
@@ -86,9 +87,10 @@ async function create(request: Request): Promise<Response> {
 async function read(request: Request, id: string): Promise<Response> {
   try {
     const caller = authenticate(request);
-    const conversation = getConversation(database(), caller.ownerId, id);
-    if (!conversation) throw notFound(id);
-    return jsonResponse(conversation);
+    const db = database();
+    const head = getConversationHead(db, caller.ownerId, id);
+    if (!head) throw notFound(id);
+    return streamedJsonResponse(conversationJson(db, caller.ownerId, head));
   } catch (error) {
     return errorResponse(error);
   }
