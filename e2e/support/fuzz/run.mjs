@@ -84,7 +84,8 @@ export async function sampleFuzz(options) {
   let lastProgress = 0;
   try {
     for (let batch = 0; report.sent < options.runs; batch++) {
-      const requests = fc.sample(arbitrary, { numRuns: Math.min(batchSize, options.runs - report.sent), seed: (seed + batch) | 0 });
+      // Batch seeds spread by a multiplier, so runs with neighbouring seeds do not share batches.
+      const requests = fc.sample(arbitrary, { numRuns: Math.min(batchSize, options.runs - report.sent), seed: (Math.imul(seed, 0x9e3779b1) + batch) | 0 });
       // Generating blocks this process: let the pool see connections the server closed
       // meanwhile (keep-alive timeouts) before it reuses them.
       await new Promise((resolve) => setTimeout(resolve, 20));
