@@ -166,9 +166,20 @@ test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
 test("the chat page has no serious or critical accessibility violations", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();
-  await chat.limitAnswers(60);
-  await chat.send(`A short answer with **markdown** ${Date.now()}`);
+  await chat.limitAnswers(400);
+  // A fixed answer with what colours text: highlighted code of several languages, a table, a link, a quote.
+  const markdown = [
+    "Some **markdown** with `inline code` and [a link](https://example.com).",
+    "```python\n# a comment\ndef f(x):\n    return 'text' + str(42)\n```",
+    "```js\nconst pattern = /re+/g; class C extends D { m() { return `t${1}`; } }\n```",
+    '```html\n<div class="x"><!-- comment --></div>\n```',
+    "| a | b |\n|---|---|\n| 1 | true |",
+    "> a quote with *emphasis*",
+  ].join("\n\n");
+  await chat.send(`Repeat after me: ${markdown}`);
   await chat.waitForAnswerDone();
+  // Highlighting loads when the page is idle: scan once the code is coloured.
+  await expect(chat.lastAnswer().locator(".hljs-string").first()).toBeVisible();
   // Scan the settled page: the token counter (issue 7) dims a stale count while a new one runs.
   await expect(page.getByRole("region", { name: "Token count" })).not.toHaveAttribute("aria-busy", "true");
   for (const scheme of ["light", "dark"] as const) {
