@@ -4,12 +4,16 @@ import { logger } from "./logger";
 
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
 
-/** A unary answer as the service sends it: pretty-printed JSON, 200 unless told. */
-export function jsonResponse(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
-  const headers = new Headers(init.headers);
+function jsonHeaders(extra?: HeadersInit): Headers {
+  const headers = new Headers(extra);
   headers.set("Content-Type", JSON_CONTENT_TYPE);
   headers.set("Cache-Control", "private, no-store");
-  return new Response(JSON.stringify(body, null, 2) + "\n", { status: init.status ?? 200, headers });
+  return headers;
+}
+
+/** A unary answer as the service sends it: pretty-printed JSON, 200 unless told. */
+export function jsonResponse(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  return new Response(JSON.stringify(body, null, 2) + "\n", { status: init.status ?? 200, headers: jsonHeaders(init.headers) });
 }
 
 /**
@@ -38,7 +42,7 @@ export function streamedJsonResponse(pieces: Iterator<string>): Response {
     },
     { highWaterMark: 0 },
   );
-  return new Response(body, { status: 200, headers: { "Content-Type": JSON_CONTENT_TYPE, "Cache-Control": "private, no-store" } });
+  return new Response(body, { status: 200, headers: jsonHeaders() });
 }
 
 /**
