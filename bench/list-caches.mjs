@@ -12,10 +12,10 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { freePort } from "../e2e/support/fuzz/own-server.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -27,17 +27,6 @@ const pageSizes = String(option("page-sizes", "1000,100")).split(",").map(Number
 const KEY = "genstudio-dev-key";
 const OWNER = "key:dev";
 const Database = createRequire(path.join(process.cwd(), "package.json"))("better-sqlite3");
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer(dataDir) {
   const port = await freePort();

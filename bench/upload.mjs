@@ -13,10 +13,10 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { freePort } from "../e2e/support/fuzz/own-server.mjs";
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -27,17 +27,6 @@ const sizeBytes = Math.round(Number(option("size-mib", "1024")) * 1024 * 1024);
 const mode = option("mode", "both");
 const KEY = "genstudio-dev-key";
 const CHUNK = 8 * 1024 * 1024;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function startServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-upload-"));

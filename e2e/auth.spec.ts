@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { expect, test } from "@playwright/test";
 import { api, sdkClient } from "./support/api";
 import { ACCESS_CODE, STUDIO_KEYS, keyedServer } from "./support/servers";
+import { startUntilExit } from "./support/start-until-exit";
 
 interface ErrorBody {
   error: { code: number; message: string; status: string; details?: { "@type": string; reason?: string }[] };
@@ -64,24 +64,7 @@ test.describe("browser sessions", () => {
 });
 
 test("the server refuses to start on a public interface with no credentials", async () => {
-  const { GEMINI_API_KEY: _a, STUDIO_API_KEYS: _b, STUDIO_ACCESS_CODE: _c, ...environment } = process.env;
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...environment, HOSTNAME: "0.0.0.0", PORT: "0", DATA_DIR: `${keyedServer.dataDir}-refuse` },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => (output += chunk));
-  child.stderr.on("data", (chunk) => (output += chunk));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      resolve(null);
-    }, 30_000);
-    child.on("exit", (exitCode) => {
-      clearTimeout(timer);
-      resolve(exitCode);
-    });
-  });
+  const { code, output } = await startUntilExit({ HOSTNAME: "0.0.0.0", DATA_DIR: `${keyedServer.dataDir}-refuse` });
   expect(code).toBe(1);
   expect(output).toContain("Refusing to start");
 });

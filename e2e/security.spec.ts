@@ -9,7 +9,6 @@
  * refused before they are buffered (server memory measured); and no owner reaching another
  * owner's files, caches, conversations — across keys and the browser session.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +21,7 @@ import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import { assertFuzz, logFailures } from "./support/fuzz/run.mjs";
 import { auditStore, serviceHash } from "./support/fuzz/store-audit";
 import { buildWorld, openSession, uploadFile } from "./support/fuzz/world.mjs";
+import { startUntilExit } from "./support/start-until-exit";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -92,24 +92,7 @@ test("beyond loopback without credentials the server refuses to start, in local 
     ...(ownAddress ? [{ HOSTNAME: ownAddress, GEMINI_API_KEY: UPSTREAM_SECRET }] : []),
   ];
   for (const extra of cases) {
-    const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...environment } = process.env;
-    const child = spawn(process.execPath, ["scripts/start.mjs"], {
-      env: { ...environment, PORT: "0", DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-refuse-")), NEXT_TELEMETRY_DISABLED: "1", ...extra },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => {
-        child.kill("SIGKILL");
-        resolve(null);
-      }, 30_000);
-      child.on("exit", (exitCode) => {
-        clearTimeout(timer);
-        resolve(exitCode);
-      });
-    });
+    const { code, output } = await startUntilExit({ DATA_DIR: fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-refuse-")), ...extra });
     expect(code, JSON.stringify(extra)).toBe(1);
     expect(output).toContain("Refusing to start");
     expect(output.includes(UPSTREAM_SECRET), "the refusal printed the upstream key").toBe(false);

@@ -17,21 +17,27 @@ async function call(baseUrl, path, { method = "GET", key, headers = {}, body } =
   return { response, json: text ? JSON.parse(text) : undefined };
 }
 
-/** Uploads `bytes` in one request; the file's name. */
-export async function uploadFile(baseUrl, key, bytes, mimeType, displayName) {
+/** Starts a resumable upload of `size` bytes; the session's path (its upload URL without the origin). */
+async function startUpload(baseUrl, key, size, mimeType, body) {
   const started = await call(baseUrl, "/upload/v1beta/files", {
     method: "POST",
     key,
     headers: {
       "x-goog-upload-protocol": "resumable",
       "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(bytes.length),
+      "x-goog-upload-header-content-length": String(size),
       "x-goog-upload-header-content-type": mimeType,
     },
-    body: JSON.stringify({ file: { displayName } }),
+    body,
   });
   const url = new URL(started.response.headers.get("x-goog-upload-url"));
-  const finished = await call(baseUrl, `${url.pathname}${url.search}`, {
+  return `${url.pathname}${url.search}`;
+}
+
+/** Uploads `bytes` in one request; the file's name. */
+export async function uploadFile(baseUrl, key, bytes, mimeType, displayName) {
+  const session = await startUpload(baseUrl, key, bytes.length, mimeType, JSON.stringify({ file: { displayName } }));
+  const finished = await call(baseUrl, session, {
     method: "POST",
     headers: { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" },
     body: bytes,
@@ -41,26 +47,15 @@ export async function uploadFile(baseUrl, key, bytes, mimeType, displayName) {
 
 /** Opens an upload session and sends its first `sent` bytes; the session's upload_id. */
 export async function openUpload(baseUrl, key, size, sent) {
-  const started = await call(baseUrl, "/upload/v1beta/files", {
-    method: "POST",
-    key,
-    headers: {
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(size),
-      "x-goog-upload-header-content-type": "text/plain",
-    },
-    body: "{}",
-  });
-  const url = new URL(started.response.headers.get("x-goog-upload-url"));
+  const session = await startUpload(baseUrl, key, size, "text/plain", "{}");
   if (sent > 0) {
-    await call(baseUrl, `${url.pathname}${url.search}`, {
+    await call(baseUrl, session, {
       method: "POST",
       headers: { "x-goog-upload-command": "upload", "x-goog-upload-offset": "0" },
       body: new Uint8Array(sent).fill(101),
     });
   }
-  return url.searchParams.get("upload_id");
+  return new URL(session, baseUrl).searchParams.get("upload_id");
 }
 
 /** A browser session cookie (`genstudio_session=...`), opened the way the sign-in page does. */
