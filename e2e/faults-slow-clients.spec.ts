@@ -17,7 +17,7 @@ import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 test.describe.configure({ mode: "serial", timeout: 120_000 });
 
 const KEY = "genstudio-dev-key";
-const LIMITS = { headersMs: 2000, graceMs: 2000, minRate: 1000, stallMs: 3000 };
+const LIMITS = { headersMs: 4000, graceMs: 4000, minRate: 1000, stallMs: 5000 };
 let server: OwnServer;
 
 test.beforeAll(async () => {
@@ -41,8 +41,8 @@ test.afterAll(async () => {
 });
 
 interface Trickle {
-  /** Everything the server sent before it closed, and when it closed (ms after connecting). */
-  done: Promise<{ text: string; closedAfterMs: number }>;
+  /** Everything the server sent before it closed, and when it closed (ms after connecting, and `performance.now()`). */
+  done: Promise<{ text: string; closedAfterMs: number; closedAt: number }>;
   stop(): void;
 }
 
@@ -56,18 +56,19 @@ function trickle(head: string, drip: () => string, everyMs: number): Trickle {
   const timer = setInterval(() => {
     if (!socket.destroyed && socket.writable) socket.write(drip());
   }, everyMs);
-  const done = new Promise<{ text: string; closedAfterMs: number }>((resolve) => {
+  const done = new Promise<Awaited<Trickle["done"]>>((resolve) => {
     socket.on("error", () => undefined);
     socket.on("close", () => {
       clearInterval(timer);
-      resolve({ text, closedAfterMs: performance.now() - started });
+      const closedAt = performance.now();
+      resolve({ text, closedAfterMs: closedAt - started, closedAt });
     });
   });
   return { done, stop: () => socket.destroy() };
 }
 
-/** Latency of ordinary requests made while something else goes on. */
-async function othersMeanwhile(count: number): Promise<number[]> {
+/** Ordinary requests made one after another while something else goes on: their latencies, and when the last was answered. */
+async function othersMeanwhile(count: number): Promise<{ latencies: number[]; lastAnsweredAt: number }> {
   const latencies: number[] = [];
   for (let index = 0; index < count; index++) {
     const begun = performance.now();
@@ -77,7 +78,7 @@ async function othersMeanwhile(count: number): Promise<number[]> {
     latencies.push(performance.now() - begun);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return latencies;
+  return { latencies, lastAnsweredAt: performance.now() };
 }
 
 function expectTimeoutAnswer(text: string): void {
@@ -86,18 +87,21 @@ function expectTimeoutAnswer(text: string): void {
   expect(errorBodyProblems(body ?? "", 408)).toEqual([]);
 }
 
-/** Every trickling client is cut near `limitMs` with a 408 body, while others are served within 2 s. */
+/**
+ * Every trickling client is cut by its timeout (not before it, and long before the 20 s
+ * default) with a 408 body, and others were all served while every one of them was still held.
+ */
 async function expectAllCutOthersServed(label: string, slow: Trickle[], limitMs: number): Promise<void> {
-  const latencies = await othersMeanwhile(30);
+  const others = await othersMeanwhile(10);
   const results = await Promise.all(slow.map((item) => item.done));
   for (const result of results) {
     expectTimeoutAnswer(result.text);
     expect(result.closedAfterMs).toBeGreaterThanOrEqual(limitMs - 100);
-    expect(result.closedAfterMs).toBeLessThan(limitMs + 4000);
+    expect(result.closedAfterMs).toBeLessThan(limitMs * 2 + 2000);
   }
   const closed = results.map((result) => result.closedAfterMs);
-  console.log(`${label}: ${results.length} cut after ${Math.round(Math.min(...closed))}-${Math.round(Math.max(...closed))} ms; others meanwhile max ${Math.round(Math.max(...latencies))} ms`);
-  expect(Math.max(...latencies)).toBeLessThan(2000);
+  console.log(`${label}: ${results.length} cut after ${Math.round(Math.min(...closed))}-${Math.round(Math.max(...closed))} ms; others meanwhile max ${Math.round(Math.max(...others.latencies))} ms`);
+  expect(others.lastAnsweredAt, "others waited for the slow clients to be cut").toBeLessThan(Math.min(...results.map((result) => result.closedAt)));
 }
 
 test("headers trickled in are cut by the headers timeout with a 408 body; others are served meanwhile", async () => {
@@ -120,7 +124,7 @@ test("a body trickled below the minimum rate is cut with a 408 body; others are 
 });
 
 test("an honest slow upload above the minimum rate is not cut", async () => {
-  const bytes = Buffer.alloc(120_000, 0x61);
+  const bytes = Buffer.alloc(240_000, 0x61);
   const started = await fetch(`${server.baseUrl}/upload/v1beta/files`, {
     method: "POST",
     headers: {
@@ -134,7 +138,7 @@ test("an honest slow upload above the minimum rate is not cut", async () => {
     body: "{}",
   });
   const url = new URL(started.headers.get("x-goog-upload-url")!);
-  // 20 KB/s for 6 s: well past the grace, well above the minimum rate.
+  // 20 KB/s for 12 s: well past the grace, well above the minimum rate.
   let sent = 0;
   const upload = trickle(
     `POST ${url.pathname}${url.search} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nX-Goog-Upload-Command: upload, finalize\r\nX-Goog-Upload-Offset: 0\r\nContent-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
@@ -167,7 +171,7 @@ test("a reader that stops reading is cut once its writes stall; others are serve
   const socket = net.connect(server.port, "127.0.0.1");
   socket.write(`GET /api/conversations/${created.id} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nx-goog-api-key: ${KEY}\r\n\r\n`);
   socket.pause();
-  const latencies = await othersMeanwhile(20);
+  const others = await othersMeanwhile(20);
   await new Promise((resolve) => setTimeout(resolve, LIMITS.stallMs + 2000));
   let received = 0;
   const ended = await new Promise<string>((resolve) => {
@@ -179,10 +183,11 @@ test("a reader that stops reading is cut once its writes stall; others are serve
     setTimeout(() => resolve("still open"), 15_000);
   });
   socket.destroy();
-  console.log(`stalled reader: cut (${ended}) after ${Math.round(received / 1048576)} of ${Math.round(whole / 1048576)} MB; others meanwhile max ${Math.round(Math.max(...latencies))} ms`);
+  console.log(`stalled reader: cut (${ended}) after ${Math.round(received / 1048576)} of ${Math.round(whole / 1048576)} MB; others meanwhile max ${Math.round(Math.max(...others.latencies))} ms`);
   expect(ended).not.toBe("still open");
   expect(received, "the stalled response was not cut: it arrived whole").toBeLessThan(whole);
-  expect(Math.max(...latencies)).toBeLessThan(2000);
+  // Nobody waited for the stalled reader to be cut.
+  expect(Math.max(...others.latencies)).toBeLessThan(LIMITS.stallMs);
   // A reader that does read gets all of it.
   expect((await (await fetch(`${server.baseUrl}/api/conversations/${created.id}`, { headers })).text()).length).toBe(whole);
 });

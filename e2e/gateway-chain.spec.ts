@@ -224,12 +224,13 @@ test.describe("cached contents through the chain", () => {
     const answer = await alice.models.generateContent({ model: MODEL, contents: "Summarise.", config: { cachedContent: cache.name!, maxOutputTokens: 20 } });
     expect(answer.usageMetadata?.cachedContentTokenCount).toBe(cache.usageMetadata?.totalTokenCount);
 
+    // One at a time: a refusal that arrived before the loop awaited it would be unhandled.
     for (const attempt of [
-      bob.caches.get({ name: cache.name! }),
-      bob.caches.update({ name: cache.name!, config: { ttl: "60s" } }),
-      bob.caches.delete({ name: cache.name! }),
-      bob.models.generateContent({ model: MODEL, contents: "Summarise.", config: { cachedContent: cache.name! } }),
-      bob.models.countTokens({ model: MODEL, contents: [{ role: "user", parts: [{ text: "x" }] }], config: {} }).then(async () => {
+      () => bob.caches.get({ name: cache.name! }),
+      () => bob.caches.update({ name: cache.name!, config: { ttl: "60s" } }),
+      () => bob.caches.delete({ name: cache.name! }),
+      () => bob.models.generateContent({ model: MODEL, contents: "Summarise.", config: { cachedContent: cache.name! } }),
+      () => bob.models.countTokens({ model: MODEL, contents: [{ role: "user", parts: [{ text: "x" }] }], config: {} }).then(async () => {
         // countTokens with a cache goes through generateContentRequest in the raw API.
         const response = await fetch(`${gateway.baseUrl}/v1beta/models/${MODEL}:countTokens`, {
           method: "POST",
@@ -239,7 +240,7 @@ test.describe("cached contents through the chain", () => {
         throw Object.assign(new Error(await response.text()), { status: response.status });
       }),
     ]) {
-      expect(await rejection(attempt)).toEqual({ status: 403, message: CACHE_DENIED });
+      expect(await rejection(attempt())).toEqual({ status: 403, message: CACHE_DENIED });
     }
 
     await alice.caches.delete({ name: cache.name! });

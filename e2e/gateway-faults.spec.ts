@@ -230,10 +230,13 @@ test.describe("timeouts and broken streams", () => {
   test("events pass through one by one as the upstream sends them", async () => {
     const result = await streamRaw(gateway, GATEWAY_KEYS.alice, model("slow-stream"), prompt);
     expect(streamTexts(result)).toHaveLength(40);
-    // One event every 100 ms upstream: a buffering gateway would deliver them in a lump.
+    // One event every 100 ms upstream: a buffering gateway would deliver them in a lump, or a
+    // few lumps. Most arrive on their own, some way after the one before (a busy machine may
+    // bunch a few).
     const spread = result.arrivals.at(-1)! - result.arrivals[0]!;
     expect(spread).toBeGreaterThan(3_000);
-    expect(result.arrivals[0]!).toBeLessThan(1_500);
+    const apart = result.arrivals.slice(1).filter((arrival, index) => arrival - result.arrivals[index]! >= 30);
+    expect(apart.length).toBeGreaterThanOrEqual(20);
   });
 
   test("a client that goes away aborts the upstream request", async () => {
@@ -248,10 +251,9 @@ test.describe("timeouts and broken streams", () => {
     const reader = response.body!.getReader();
     let text = "";
     while (!text.includes("piece 2")) text += new TextDecoder().decode((await reader.read()).value);
-    const abortedAt = Date.now();
     controller.abort();
-    await expect.poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 3_000 }).not.toBeNull();
-    expect(upstream.requestsFor(name)[0]!.abortedAt! - abortedAt).toBeLessThan(3_000);
+    // The upstream's stream would end by itself (not aborted) about 4 s after it began.
+    await expect.poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 10_000 }).not.toBeNull();
   });
 });
 
