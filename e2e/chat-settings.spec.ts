@@ -158,7 +158,9 @@ test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
   await expect(chat.lastAnswer().getByRole("tabpanel", { name: "Candidate 2" })).toBeVisible();
   await expect.poll(shown).toContain(letters(candidates[1]).slice(0, 40));
   // The choice is saved with the conversation.
-  await page.waitForTimeout(300);
+  const savedChoice = () =>
+    page.evaluate(async (conversationId) => (await (await fetch(`/api/conversations/${conversationId}`)).json()).messages[1].selectedCandidate as number | undefined, id);
+  await expect.poll(savedChoice).toBe(1);
   await page.reload();
   await expect(chat.lastAnswer().getByRole("tab", { name: "Candidate 2" })).toHaveAttribute("aria-selected", "true");
 });
