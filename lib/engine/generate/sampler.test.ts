@@ -41,6 +41,13 @@ describe("sampleToken", () => {
     expect([...frequencies({ temperature: 0 }, new Map(), 50).keys()]).toEqual([1]);
   });
 
+  it("tends to greedy as the temperature tends to 0, down to the smallest double", () => {
+    for (const temperature of [1e-3, 1e-300, 2.5e-323, Number.MIN_VALUE]) {
+      expect([...frequencies({ temperature }, new Map(), 50).keys()], `temperature ${temperature}`).toEqual([1]);
+      expect([...frequencies({ temperature, topP: 0.5 }, new Map(), 50).keys()], `temperature ${temperature}, topP 0.5`).toEqual([1]);
+    }
+  });
+
   it("keeps only topK tokens and the topP nucleus", () => {
     expect([...frequencies({ topK: 2 }).keys()].sort()).toEqual([1, 2]);
     expect([...frequencies({ topP: 0.75 }).keys()].sort()).toEqual([1, 2]);

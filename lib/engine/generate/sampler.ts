@@ -97,11 +97,13 @@ function drawPosition(
   // Ties break on the token id so a seed always walks the same order.
   order.sort((a, b) => logits[b]! - logits[a]! || ids[entries[a]!]! - ids[entries[b]!]!);
   const limit = order.length;
-  const maximum = logits[order[0]!]! / settings.temperature;
+  // Scaled after subtracting the best logit, so a temperature near 0 (2.5e-323 is valid)
+  // tends to greedy instead of dividing to -Infinity - -Infinity = NaN.
+  const best = logits[order[0]!]!;
   const weights = new Float64Array(limit);
   let sum = 0;
   for (let rank = 0; rank < limit; rank++) {
-    const weight = Math.exp(logits[order[rank]!]! / settings.temperature - maximum);
+    const weight = Math.exp((logits[order[rank]!]! - best) / settings.temperature);
     weights[rank] = weight;
     sum += weight;
   }
