@@ -42,7 +42,7 @@ test.describe("browser sessions", () => {
     await expect(form.getByRole("alert")).toContainText("not correct");
     await form.getByLabel("Access code").fill(ACCESS_CODE);
     await form.getByRole("button", { name: "Sign in" }).click();
-    await expect(page.getByRole("heading", { name: "Genstudio", level: 1 })).toBeVisible();
+    await expect(page.getByRole("heading", { name: "Genstudio", level: 1, exact: true })).toBeVisible();
     const status = await page.evaluate(async () => (await fetch("/v1beta/models")).status);
     expect(status).toBe(200);
   });

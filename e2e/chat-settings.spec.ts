@@ -166,7 +166,7 @@ test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
 });
 
 test("the chat page has no serious or critical accessibility violations", async ({ page }) => {
-  // Two axe passes over a long highlighted answer: about 12 s here, several times that on a busy machine.
+  // Two axe passes over the whole page: about 12 s here, several times that on a busy machine.
   test.setTimeout(180_000);
   const chat = new ChatPage(page);
   await chat.open();

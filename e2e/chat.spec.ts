@@ -1,5 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { emulateNetwork } from "./support/network-conditions";
+
+/**
+ * The local engine streams the long answer (26,000 tokens, about 735 KB of events) in a second
+ * or two; on a busy machine the browser could receive all of it before a stop. On a slow
+ * connection (50 KB/s) the answer is still in flight for about 15 s, whatever the machine.
+ */
+const SLOW_CONNECTION = { downloadBytesPerSecond: 50_000 };
 
 /** The chat page against the local engine: streaming, stop, regenerate, edit, persistence. */
 
@@ -62,6 +70,7 @@ test("Escape stops a long answer: the partial text stays, is marked stopped and 
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(60_000);
+  await emulateNetwork(page, SLOW_CONNECTION);
   await chat.send(ChatPage.longAnswerPrompt());
   const answer = chat.lastAnswer();
   await expect(answer).toHaveAttribute("aria-busy", "true");
@@ -75,6 +84,7 @@ test("Escape stops a long answer: the partial text stays, is marked stopped and 
   await page.waitForTimeout(500);
   expect(((await chat.answerText(answer).textContent()) ?? "").trim()).toBe(partial);
   await expect(chat.prompt).toBeFocused();
+  await emulateNetwork(page, {});
 
   const id = chat.conversationId()!;
   await expect.poll(async () => (await serverMessages(chat, id))[1]?.stopped).toBe(true);
@@ -87,6 +97,7 @@ test("the Stop button stops too", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(60_000);
+  await emulateNetwork(page, SLOW_CONNECTION);
   await chat.send(ChatPage.longAnswerPrompt());
   await expect.poll(async () => (await chat.answerText().innerText()).length).toBeGreaterThan(20);
   await chat.stopButton.click();

@@ -47,7 +47,7 @@ test("every endpoint answers generated requests: no 5xx, no hang, the error body
   const report = await assertFuzz({ baseUrl: server.baseUrl, world, runs: RUNS, timeLimitMs: TIME_LIMIT_MS, concurrency: 4, timeoutMs: 15_000 });
   console.log(
     `fuzz: ${report.sent} requests in ${Math.round(report.ms / 1000)} s, statuses ${JSON.stringify(report.statuses)}, ` +
-      `5xx ${report.fiveHundreds}, hangs ${report.hangs}, dropped ${report.dropped}, slowest ${report.slowest.ms} ms (${report.slowest.label})`,
+      `5xx ${report.fiveHundreds}, hangs ${report.hangs}, dropped ${report.dropped} (stale keep-alive retries ${report.staleConnectionRetries}), slowest ${report.slowest.ms} ms (${report.slowest.label})`,
   );
   expect(report.problems).toEqual([]);
   expect(report.fiveHundreds).toBe(0);

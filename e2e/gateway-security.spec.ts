@@ -52,7 +52,7 @@ test("pages served in upstream mode, and everything they load, carry no key", as
   const signedIn = page.waitForResponse((response) => response.url() === `${gateway.baseUrl}/api/session` && response.request().method() === "POST");
   await form.getByRole("button", { name: "Sign in" }).click();
   expect((await signedIn).status()).toBe(200);
-  await expect(page.getByRole("heading", { name: "Genstudio", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Genstudio", level: 1, exact: true })).toBeVisible();
   const models = await page.evaluate(async () => {
     const response = await fetch("/v1beta/models");
     return { status: response.status, text: await response.text() };

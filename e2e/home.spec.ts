@@ -3,7 +3,7 @@ import { expect, test } from "@playwright/test";
 test("the home page loads, opens a session and shows the local engine mode", async ({ page }) => {
   await page.goto("/");
   await expect(page.getByTestId("mode-badge")).toHaveText("Local engine");
-  await expect(page.getByRole("heading", { name: "Genstudio", level: 1 })).toBeVisible();
+  await expect(page.getByRole("heading", { name: "Genstudio", level: 1, exact: true })).toBeVisible();
   const navigation = page.getByRole("navigation", { name: "Main" });
   for (const name of ["Chat", "Files", "Caches"]) {
     await expect(navigation.getByRole("link", { name })).toBeVisible();

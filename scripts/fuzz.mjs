@@ -65,6 +65,7 @@ try {
     fiveHundreds: report.fiveHundreds,
     hangs: report.hangs,
     droppedConnections: report.dropped,
+    staleConnectionRetries: report.staleConnectionRetries,
     refusedByClient: report.clientRefused,
     contractProblems: report.problems.length,
     healthyAfterwards: health.length === 0 && server.alive(),

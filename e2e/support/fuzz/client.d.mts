@@ -20,7 +20,8 @@ export interface FuzzFailure {
   ms: number;
 }
 export interface FuzzClient {
-  send(request: FuzzRequest, options?: { timeoutMs?: number }): Promise<FuzzAnswer | FuzzFailure>;
+  /** `retried`: a reset before the headers on a reused connection made the request go out again on a fresh one. */
+  send(request: FuzzRequest, options?: { timeoutMs?: number }): Promise<(FuzzAnswer | FuzzFailure) & { retried?: true }>;
   close(): Promise<void>;
   destroy(): Promise<void>;
 }

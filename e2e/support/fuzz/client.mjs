@@ -24,43 +24,65 @@ function decode(bytes, encoding) {
  * @typedef {{ failure: "timeout" | "connection" | "client", message: string, ms: number }} FuzzFailure
  */
 
+/**
+ * A reset before the answer's headers, on a connection the pool reused: the server may have
+ * closed it as idle (keep-alive timeout) while the request was on its way, which a busy client
+ * cannot rule out. Such a request is sent once more on a fresh connection; a server that resets
+ * that one too fails the run.
+ */
+function isStaleConnection(answer) {
+  return "failure" in answer && answer.failure === "connection" && !answer.afterHeaders && /^(ECONNRESET|UND_ERR_SOCKET)/.test(answer.message);
+}
+
 /** A client bound to one server. */
 export function createFuzzClient(baseUrl, { connections = 8 } = {}) {
   const pool = new Pool(baseUrl, { connections, pipelining: 1, keepAliveTimeout: 4_000 });
+
+  /** @returns {Promise<FuzzAnswer | (FuzzFailure & { afterHeaders: boolean })>} */
+  const sendOnce = async (request, { timeoutMs = 15_000, freshConnection = false } = {}) => {
+    const started = performance.now();
+    const signal = AbortSignal.timeout(timeoutMs);
+    let afterHeaders = false;
+    try {
+      const answer = await pool.request({
+        method: request.method,
+        path: request.path,
+        headers: request.headers ?? {},
+        body: request.body,
+        signal,
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        reset: freshConnection,
+      });
+      afterHeaders = true;
+      const bytes = Buffer.from(await answer.body.arrayBuffer());
+      const headers = {};
+      for (const [name, value] of Object.entries(answer.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+      const text = decode(bytes, headers["content-encoding"]);
+      return { status: answer.statusCode, headers, text, ms: performance.now() - started };
+    } catch (error) {
+      const ms = performance.now() - started;
+      const name = error?.name ?? "";
+      const code = error?.code ?? "";
+      if (signal.aborted || name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
+        return { failure: "timeout", message: `no complete answer within ${timeoutMs} ms`, ms, afterHeaders };
+      }
+      // The client refused or tripped over the request itself (nothing reached the server).
+      if (code === "UND_ERR_INVALID_ARG" || name === "InvalidArgumentError" || code === "ERR_ASSERTION") return { failure: "client", message: String(error?.message ?? error), ms, afterHeaders };
+      return { failure: "connection", message: `${code || name}: ${error?.message ?? error}`, ms, afterHeaders };
+    }
+  };
+
   return {
     /**
-     * Sends one request and reads the whole answer within `timeoutMs`.
-     * @returns {Promise<FuzzAnswer | FuzzFailure>}
+     * Sends one request and reads the whole answer within `timeoutMs`; `retried` tells that a
+     * stale keep-alive connection made it go out twice.
+     * @returns {Promise<(FuzzAnswer | FuzzFailure) & { retried?: true }>}
      */
-    async send(request, { timeoutMs = 15_000 } = {}) {
-      const started = performance.now();
-      const signal = AbortSignal.timeout(timeoutMs);
-      try {
-        const answer = await pool.request({
-          method: request.method,
-          path: request.path,
-          headers: request.headers ?? {},
-          body: request.body,
-          signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
-        });
-        const bytes = Buffer.from(await answer.body.arrayBuffer());
-        const headers = {};
-        for (const [name, value] of Object.entries(answer.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
-        const text = decode(bytes, headers["content-encoding"]);
-        return { status: answer.statusCode, headers, text, ms: performance.now() - started };
-      } catch (error) {
-        const ms = performance.now() - started;
-        const name = error?.name ?? "";
-        const code = error?.code ?? "";
-        if (signal.aborted || name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-          return { failure: "timeout", message: `no complete answer within ${timeoutMs} ms`, ms };
-        }
-        // The client refused or tripped over the request itself (nothing reached the server).
-        if (code === "UND_ERR_INVALID_ARG" || name === "InvalidArgumentError" || code === "ERR_ASSERTION") return { failure: "client", message: String(error?.message ?? error), ms };
-        return { failure: "connection", message: `${code || name}: ${error?.message ?? error}`, ms };
-      }
+    async send(request, options = {}) {
+      const first = await sendOnce(request, options);
+      if (!isStaleConnection(first)) return first;
+      return { ...(await sendOnce(request, { ...options, freshConnection: true })), retried: true };
     },
     close: () => pool.close(),
     destroy: () => pool.destroy(),

@@ -11,6 +11,8 @@ export interface FuzzReport {
   hangs: number;
   dropped: number;
   clientRefused: number;
+  /** Requests sent again on a fresh connection after a reset on a reused (possibly stale) one. */
+  staleConnectionRetries: number;
   problems: { problem: string; request: object }[];
   slowest: { ms: number; label: string };
   ms: number;

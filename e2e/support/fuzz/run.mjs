@@ -14,13 +14,13 @@ import { requestArbitrary } from "./requests.mjs";
  *   sent: number, answered: number, statuses: Record<string, number>,
  *   byEndpoint: Record<string, Record<string, number>>,
  *   timing: Record<string, { count: number, meanMs: number, maxMs: number }>,
- *   fiveHundreds: number, hangs: number, dropped: number, clientRefused: number,
+ *   fiveHundreds: number, hangs: number, dropped: number, clientRefused: number, staleConnectionRetries: number,
  *   problems: { problem: string, request: object }[], slowest: { ms: number, label: string }, ms: number,
  * }} FuzzReport
  */
 
 function emptyReport() {
-  return { sent: 0, answered: 0, statuses: {}, byEndpoint: {}, timing: {}, fiveHundreds: 0, hangs: 0, dropped: 0, clientRefused: 0, problems: [], slowest: { ms: 0, label: "" }, ms: 0 };
+  return { sent: 0, answered: 0, statuses: {}, byEndpoint: {}, timing: {}, fiveHundreds: 0, hangs: 0, dropped: 0, clientRefused: 0, staleConnectionRetries: 0, problems: [], slowest: { ms: 0, label: "" }, ms: 0 };
 }
 
 /** A short, printable form of a request (bodies cut). */
@@ -32,6 +32,7 @@ export function printable(request) {
 async function exchange(client, request, report, options) {
   report.sent++;
   const answer = await client.send(request, { timeoutMs: options.timeoutMs });
+  if (answer.retried) report.staleConnectionRetries++;
   const label = request.label;
   const endpoint = (report.byEndpoint[label] ??= {});
   const timing = (report.timing[label] ??= { count: 0, meanMs: 0, maxMs: 0 });
