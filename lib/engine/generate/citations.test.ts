@@ -62,8 +62,8 @@ describe("findCitations", () => {
     ]);
   });
 
-  // How fast this is belongs in a bench, not in an assertion (about 0.9 s here); a quadratic
-  // search would still run past the 30 s limit.
+  // How fast this is belongs in a bench, not in an assertion (about 0.9 s here); the 30 s limit
+  // only catches a search gone badly wrong.
   it("finds a copy deep inside a large file from a long answer", () => {
     const vocabulary = ["river", "stone", "lantern", "copper", "meadow", "harbour", "candle", "orchard", "falcon", "silver", "window", "ember"];
     let state = 7;
