@@ -25,10 +25,10 @@ function decode(bytes, encoding) {
  */
 
 /**
- * A reset before the answer's headers, on a connection the pool reused: the server may have
- * closed it as idle (keep-alive timeout) while the request was on its way, which a busy client
- * cannot rule out. Such a request is sent once more on a fresh connection; a server that resets
- * that one too fails the run.
+ * A reset before the answer's headers: the pool may have reused a connection the server had
+ * just closed as idle (keep-alive timeout), a race a busy client cannot rule out. Such a
+ * request is sent once more on a fresh connection; a server that resets that one too fails
+ * the run.
  */
 function isStaleConnection(answer) {
   return "failure" in answer && answer.failure === "connection" && !answer.afterHeaders && /^(ECONNRESET|UND_ERR_SOCKET)/.test(answer.message);
