@@ -56,13 +56,16 @@ export function CreateCacheForm({ initialConversationId, onCreated }: { initialC
     [files.data],
   );
 
-  // A conversation chosen from the chat (or here) suggests its model and title, once.
+  // A conversation chosen from the chat (or here) suggests its model and title, once; the
+  // title only into a display name the person has not started on (focused or typed in), so
+  // it never lands in front of what they type while the conversation loads.
   const suggested = useRef<string | null>(null);
+  const displayNameTouched = useRef(false);
   useEffect(() => {
     const data = conversation.data;
     if (!data || !cacheModels.length || suggested.current === data.id) return;
     suggested.current = data.id;
-    setDisplayName((current) => current || data.title.slice(0, 128));
+    if (!displayNameTouched.current) setDisplayName((current) => current || data.title.slice(0, 128));
     if (cacheModels.some((choice) => choice.model.name === data.settings.model)) setModel(data.settings.model);
   }, [conversation.data, cacheModels]);
 
@@ -129,7 +132,16 @@ export function CreateCacheForm({ initialConversationId, onCreated }: { initialC
       </h2>
       <div className="grid gap-4 md:grid-cols-2">
         <Field label="Display name" hint="Up to 128 characters.">
-          {(props) => <input {...props} className={inputClassName} value={displayName} maxLength={200} onChange={(event) => setDisplayName(event.target.value)} />}
+          {(props) => (
+            <input
+              {...props}
+              className={inputClassName}
+              value={displayName}
+              maxLength={200}
+              onFocus={() => (displayNameTouched.current = true)}
+              onChange={(event) => setDisplayName(event.target.value)}
+            />
+          )}
         </Field>
         <Field label="Model" hint="A cache can only be used with the model it was made for.">
           {(props) => (
