@@ -67,7 +67,7 @@ test("a cache made from a conversation is listed with its size, used in a new ch
   await expect(caches.row(displayName)).toHaveCount(0);
 });
 
-test("a cache whose time runs out is shown as expired; the service's refusals are shown as sent", async ({ page }) => {
+test("a name typed while the conversation loads is kept; a cache whose time runs out is shown as expired; the service's refusals are shown as sent", async ({ page }) => {
   test.setTimeout(120_000);
   const caches = new CachesPage(page);
   await caches.open();
