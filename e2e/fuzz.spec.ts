@@ -44,7 +44,10 @@ test.afterAll(async () => {
 });
 
 test("every endpoint answers generated requests: no 5xx, no hang, the error body with a matching status", async () => {
-  const report = await assertFuzz({ baseUrl: server.baseUrl, world, runs: RUNS, timeLimitMs: TIME_LIMIT_MS, concurrency: 4, timeoutMs: 15_000 });
+  // A hang is no complete answer within 30 s: generated requests may ask for answers of up to
+  // 65,536 tokens per candidate (seconds each; the slowest seen was 8.3 s alone), and a busy
+  // machine multiplies that.
+  const report = await assertFuzz({ baseUrl: server.baseUrl, world, runs: RUNS, timeLimitMs: TIME_LIMIT_MS, concurrency: 4, timeoutMs: 30_000 });
   console.log(
     `fuzz: ${report.sent} requests in ${Math.round(report.ms / 1000)} s, statuses ${JSON.stringify(report.statuses)}, ` +
       `5xx ${report.fiveHundreds}, hangs ${report.hangs}, dropped ${report.dropped} (stale keep-alive retries ${report.staleConnectionRetries}), slowest ${report.slowest.ms} ms (${report.slowest.label})`,
