@@ -21,8 +21,19 @@ const gatewayKeys = Object.entries(GATEWAY_KEYS)
   .join(",");
 
 function serverEnvironment(extra: Record<string, string>): Record<string, string> {
-  const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...rest } = process.env;
-  return { ...(rest as Record<string, string>), HOSTNAME: "127.0.0.1", NEXT_TELEMETRY_DISABLED: "1", ...extra };
+  const {
+    GEMINI_API_KEY: _key,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...rest
+  } = process.env;
+  return {
+    ...(rest as Record<string, string>),
+    HOSTNAME: "127.0.0.1",
+    NEXT_TELEMETRY_DISABLED: "1",
+    ...extra,
+  };
 }
 
 export default defineConfig({

@@ -3,9 +3,21 @@ import { serverEnv } from "@/lib/server/env";
 import { CATALOG } from "@/lib/engine/catalog";
 
 const SECTIONS = [
-  { href: "/chat", title: "Chat", text: "Streamed answers, every generation setting, safety ratings and blocked candidates shown plainly." },
-  { href: "/files", title: "Files", text: "Drag-and-drop uploads with the resumable protocol; media is probed until ACTIVE." },
-  { href: "/caches", title: "Caches", text: "Create, extend and delete cached contents and use them in new chats." },
+  {
+    href: "/chat",
+    title: "Chat",
+    text: "Streamed answers, every generation setting, safety ratings and blocked candidates shown plainly.",
+  },
+  {
+    href: "/files",
+    title: "Files",
+    text: "Drag-and-drop uploads with the resumable protocol; media is probed until ACTIVE.",
+  },
+  {
+    href: "/caches",
+    title: "Caches",
+    text: "Create, extend and delete cached contents and use them in new chats.",
+  },
 ];
 
 export default function HomePage() {
@@ -36,14 +48,16 @@ export default function HomePage() {
       <section className="flex flex-col gap-2">
         <h2 className="font-medium">Use it from code</h2>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          The API is served at this origin under <code>/v1beta</code> (and <code>/v1</code>). Point the official SDK at it:
+          The API is served at this origin under <code>/v1beta</code> (and <code>/v1</code>). Point
+          the official SDK at it:
         </p>
         <pre className="overflow-x-auto rounded-md bg-zinc-100 p-3 text-xs dark:bg-zinc-900">
           {`new GoogleGenAI({ apiKey: "<studio key>", httpOptions: { baseUrl: "<this origin>" } })`}
         </pre>
         {env.developmentDefaults && (
           <p className="text-sm text-zinc-600 dark:text-zinc-400">
-            Development default (loopback only, nothing configured): the studio key is <code>genstudio-dev-key</code>.
+            Development default (loopback only, nothing configured): the studio key is{" "}
+            <code>genstudio-dev-key</code>.
           </p>
         )}
       </section>
@@ -54,7 +68,11 @@ export default function HomePage() {
             {CATALOG.map(({ model }) => (
               <li key={model.name} className="text-zinc-700 dark:text-zinc-300">
                 <span className="font-mono">{model.name.replace("models/", "")}</span>
-                <span className="text-zinc-500"> · {(model.inputTokenLimit ?? 0).toLocaleString("en")} in / {(model.outputTokenLimit ?? 0).toLocaleString("en")} out</span>
+                <span className="text-zinc-500">
+                  {" "}
+                  · {(model.inputTokenLimit ?? 0).toLocaleString("en")} in /{" "}
+                  {(model.outputTokenLimit ?? 0).toLocaleString("en")} out
+                </span>
               </li>
             ))}
           </ul>

@@ -26,7 +26,7 @@ function option(name, fallback) {
   return index >= 0 ? process.argv[index + 1] : fallback;
 }
 
-const sizeBytes = Math.round(Number(option("size-mb", "200")) * 1_000_000 / 2) * 2;
+const sizeBytes = Math.round((Number(option("size-mb", "200")) * 1_000_000) / 2) * 2;
 const seed = 20_250_101;
 
 function freePort() {
@@ -56,7 +56,11 @@ async function waitFor(url, timeoutMs) {
 /** The Next server process under scripts/start.mjs (for its resident memory), if found. */
 function serverProcessId(parentId) {
   try {
-    const children = fs.readFileSync(`/proc/${parentId}/task/${parentId}/children`, "utf8").trim().split(/\s+/).filter(Boolean);
+    const children = fs
+      .readFileSync(`/proc/${parentId}/task/${parentId}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean);
     return Number(children[0]) || null;
   } catch {
     return null;
@@ -76,9 +80,21 @@ function peakResidentMegabytes(processId) {
 async function startServer() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-upload-"));
-  const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...environment } = process.env;
+  const {
+    GEMINI_API_KEY: _key,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...environment
+  } = process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...environment, PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...environment,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
@@ -102,7 +118,8 @@ async function startServer() {
 function fillWav(bytes, seedValue) {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ascii = (offset, text) => {
-    for (let index = 0; index < text.length; index++) bytes[offset + index] = text.charCodeAt(index);
+    for (let index = 0; index < text.length; index++)
+      bytes[offset + index] = text.charCodeAt(index);
   };
   const dataBytes = bytes.length - 44;
   ascii(0, "RIFF");
@@ -129,10 +146,20 @@ function serviceSha256(bytes) {
   return Buffer.from(createHash("sha256").update(bytes).digest("hex"), "utf8").toString("base64");
 }
 
-const server = option("base-url") ? { baseUrl: option("base-url"), serverId: () => null, stop() {} } : await startServer();
+const server = option("base-url")
+  ? { baseUrl: option("base-url"), serverId: () => null, stop() {} }
+  : await startServer();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 
 try {
@@ -147,7 +174,9 @@ try {
     ({ name, size, seedValue, fill }) => {
       const fillWav = new Function(`return (${fill})`)();
       const transfer = new DataTransfer();
-      transfer.items.add(new File([fillWav(new Uint8Array(size), seedValue)], name, { type: "audio/wav" }));
+      transfer.items.add(
+        new File([fillWav(new Uint8Array(size), seedValue)], name, { type: "audio/wav" }),
+      );
       return transfer;
     },
     { name, size: sizeBytes, seedValue: seed, fill: fillWav.toString() },
@@ -160,12 +189,19 @@ try {
     window.__uploadSamples = samples;
     window.__uploadStart = performance.now();
     const timer = setInterval(() => {
-      const card = [...document.querySelectorAll("li[data-status]")].find((item) => item.getAttribute("aria-label")?.startsWith(`${fileName}, `));
+      const card = [...document.querySelectorAll("li[data-status]")].find((item) =>
+        item.getAttribute("aria-label")?.startsWith(`${fileName}, `),
+      );
       if (!card) return;
       const status = card.getAttribute("data-status");
       const bar = card.querySelector('[role="progressbar"]');
-      samples.push({ t: performance.now() - window.__uploadStart, status, sent: bar ? Number(bar.getAttribute("aria-valuenow")) : null });
-      if (status === "active" || status === "failed" || status === "interrupted") clearInterval(timer);
+      samples.push({
+        t: performance.now() - window.__uploadStart,
+        status,
+        sent: bar ? Number(bar.getAttribute("aria-valuenow")) : null,
+      });
+      if (status === "active" || status === "failed" || status === "interrupted")
+        clearInterval(timer);
     }, 50);
   }, name);
   await dropZone.dispatchEvent("dragenter", { dataTransfer });
@@ -173,11 +209,17 @@ try {
   await dataTransfer.dispose();
 
   const card = page.getByRole("listitem", { name: new RegExp(`^${name.replace(/\./g, "\\.")}, `) });
-  await card.and(page.locator('[data-status="active"], [data-status="failed"], [data-status="interrupted"]')).waitFor({ timeout: 30 * 60_000 });
+  await card
+    .and(
+      page.locator('[data-status="active"], [data-status="failed"], [data-status="interrupted"]'),
+    )
+    .waitFor({ timeout: 30 * 60_000 });
   const samples = await page.evaluate(() => window.__uploadSamples);
   const finalStatus = samples.at(-1)?.status;
 
-  const uploading = samples.filter((sample) => sample.status === "uploading" && sample.sent !== null);
+  const uploading = samples.filter(
+    (sample) => sample.status === "uploading" && sample.sent !== null,
+  );
   let decreases = 0;
   let longestStall = 0;
   let lastChange = uploading[0]?.t ?? 0;
@@ -188,14 +230,20 @@ try {
       lastChange = uploading[index].t;
     }
   }
-  const firstAfter = (fraction) => samples.find((sample) => (sample.status !== "uploading" ? sizeBytes : (sample.sent ?? 0)) >= fraction * sizeBytes)?.t;
+  const firstAfter = (fraction) =>
+    samples.find(
+      (sample) =>
+        (sample.status !== "uploading" ? sizeBytes : (sample.sent ?? 0)) >= fraction * sizeBytes,
+    )?.t;
   const bytesDone = samples.find((sample) => sample.status !== "uploading")?.t;
   const activeAt = samples.find((sample) => sample.status === "active")?.t;
   const distinct = new Set(uploading.map((sample) => sample.sent)).size;
 
   const listed = await page.evaluate(async (fileName) => {
     const response = await fetch("/v1beta/files?pageSize=100");
-    return ((await response.json()).files ?? []).find((file) => file.displayName === fileName) ?? null;
+    return (
+      ((await response.json()).files ?? []).find((file) => file.displayName === fileName) ?? null
+    );
   }, name);
   const expected = serviceSha256(fillWav(new Uint8Array(sizeBytes), seed));
   const serverId = server.serverId();
@@ -209,12 +257,20 @@ try {
         makeFileInPageMs: makeMs,
         uploadSeconds: Number(seconds.toFixed(2)),
         throughputMBps: seconds > 0 ? Number((sizeBytes / 1e6 / seconds).toFixed(1)) : null,
-        lastByteToActiveMs: activeAt !== undefined && bytesDone !== undefined ? Math.round(activeAt - bytesDone) : null,
+        lastByteToActiveMs:
+          activeAt !== undefined && bytesDone !== undefined
+            ? Math.round(activeAt - bytesDone)
+            : null,
         progressSamples: uploading.length,
         distinctProgressValues: distinct,
         progressDecreases: decreases,
         longestStallMs: Math.round(longestStall),
-        secondsAt: { "25%": firstAfter(0.25) / 1000, "50%": firstAfter(0.5) / 1000, "75%": firstAfter(0.75) / 1000, "100%": firstAfter(1) / 1000 },
+        secondsAt: {
+          "25%": firstAfter(0.25) / 1000,
+          "50%": firstAfter(0.5) / 1000,
+          "75%": firstAfter(0.75) / 1000,
+          "100%": firstAfter(1) / 1000,
+        },
         storedSizeMatches: listed?.sizeBytes === String(sizeBytes),
         storedSha256Matches: listed?.sha256Hash === expected,
         serverPeakResidentMB: serverId ? peakResidentMegabytes(serverId) : null,
@@ -223,7 +279,8 @@ try {
       2,
     ),
   );
-  if (finalStatus !== "active" || decreases > 0 || listed?.sha256Hash !== expected) process.exitCode = 1;
+  if (finalStatus !== "active" || decreases > 0 || listed?.sha256Hash !== expected)
+    process.exitCode = 1;
 } finally {
   await browser.close();
   server.stop();

@@ -38,7 +38,9 @@ function longMarkdown(minimumCharacters) {
         `The river town of number ${index} grew where the road met the water. Merchants brought salt, cloth and iron; boatmen carried grain downstream in the autumn, and the market square filled every Thursday. Over the years the **bridge** was rebuilt three times, each time a little wider, and the *old mill* became a school.`,
         `- Salt from the coast, ${index * 3} carts a week\n- Cloth from the hill villages\n- Iron tools, mostly sickles and nails\n  - some sold on credit`,
         `| Year | Boats | Grain (tonnes) |\n|---:|---:|---:|\n| ${1800 + index} | ${index * 7} | ${index * 130} |\n| ${1850 + index} | ${index * 11} | ${index * 210} |`,
-        "```ts\n" + `export function tonnage(boats: number, load = ${index}): number {\n  // every boat carries the same load\n  return boats * load;\n}` + "\n```",
+        "```ts\n" +
+          `export function tonnage(boats: number, load = ${index}): number {\n  // every boat carries the same load\n  return boats * load;\n}` +
+          "\n```",
         `1. Count the boats at dawn.\n2. Weigh a sample of the grain.\n3. Write the totals in the ledger, with \`${index}\` as the page.`,
       ].join("\n\n"),
     );
@@ -73,9 +75,21 @@ async function waitFor(url, timeoutMs) {
 async function startServer() {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
-  const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...environment } = process.env;
+  const {
+    GEMINI_API_KEY: _key,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...environment
+  } = process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...environment, PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...environment,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -98,7 +112,11 @@ function mainThreadTaskCpu(tracePath) {
   const mark = (name) => events.find((event) => event.name === name)?.ts;
   const from = mark("chat-render:first-text");
   const to = mark("chat-render:end");
-  const threadNames = new Map(events.filter((event) => event.name === "thread_name").map((event) => [`${event.pid}:${event.tid}`, event.args.name]));
+  const threadNames = new Map(
+    events
+      .filter((event) => event.name === "thread_name")
+      .map((event) => [`${event.pid}:${event.tid}`, event.args.name]),
+  );
   const markEvent = events.find((event) => event.name === "chat-render:first-text");
   const inWindow = events
     .filter(
@@ -121,10 +139,20 @@ function mainThreadTaskCpu(tracePath) {
   };
 }
 
-const server = option("base-url") ? { baseUrl: option("base-url"), stop() {} } : await startServer();
+const server = option("base-url")
+  ? { baseUrl: option("base-url"), stop() {} }
+  : await startServer();
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run"],
+  args: [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+  ],
 });
 
 try {
@@ -133,20 +161,25 @@ try {
   await context.addInitScript(() => {
     window.__longTasks = [];
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+      for (const entry of list.getEntries())
+        window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
     }).observe({ type: "longtask", buffered: true });
     // When the first answer text is in the DOM: recorded in the page, so a busy main thread
     // cannot delay the mark the way polling from outside would.
     window.__firstAnswerText = null;
     const watcher = new MutationObserver(() => {
-      const text = document.querySelector('article[aria-label="Answer"] [data-answer-text]')?.textContent ?? "";
+      const text =
+        document.querySelector('article[aria-label="Answer"] [data-answer-text]')?.textContent ??
+        "";
       if (text.length > 0 && window.__firstAnswerText === null) {
         window.__firstAnswerText = performance.now();
         performance.mark("chat-render:first-text");
         watcher.disconnect();
       }
     });
-    document.addEventListener("DOMContentLoaded", () => watcher.observe(document.body, { subtree: true, childList: true, characterData: true }));
+    document.addEventListener("DOMContentLoaded", () =>
+      watcher.observe(document.body, { subtree: true, childList: true, characterData: true }),
+    );
   });
   const page = await context.newPage();
 
@@ -158,16 +191,38 @@ try {
   const firstLoad = await page.evaluate(() =>
     performance
       .getEntriesByType("resource")
-      .filter((entry) => (entry.initiatorType === "script" || /\.js(\?|$)/.test(entry.name)) && entry.startTime < performance.getEntriesByType("navigation")[0].loadEventStart)
-      .reduce((sum, entry) => ({ transferred: sum.transferred + entry.encodedBodySize, decoded: sum.decoded + entry.decodedBodySize, files: sum.files + 1 }), { transferred: 0, decoded: 0, files: 0 }),
+      .filter(
+        (entry) =>
+          (entry.initiatorType === "script" || /\.js(\?|$)/.test(entry.name)) &&
+          entry.startTime < performance.getEntriesByType("navigation")[0].loadEventStart,
+      )
+      .reduce(
+        (sum, entry) => ({
+          transferred: sum.transferred + entry.encodedBodySize,
+          decoded: sum.decoded + entry.decodedBodySize,
+          files: sum.files + 1,
+        }),
+        { transferred: 0, decoded: 0, files: 0 },
+      ),
   );
 
   await page.waitForTimeout(3500);
   const later = await page.evaluate(() =>
     performance
       .getEntriesByType("resource")
-      .filter((entry) => /\.js(\?|$)/.test(entry.name) && entry.startTime >= performance.getEntriesByType("navigation")[0].loadEventStart)
-      .reduce((sum, entry) => ({ transferred: sum.transferred + entry.encodedBodySize, decoded: sum.decoded + entry.decodedBodySize, files: sum.files + 1 }), { transferred: 0, decoded: 0, files: 0 }),
+      .filter(
+        (entry) =>
+          /\.js(\?|$)/.test(entry.name) &&
+          entry.startTime >= performance.getEntriesByType("navigation")[0].loadEventStart,
+      )
+      .reduce(
+        (sum, entry) => ({
+          transferred: sum.transferred + entry.encodedBodySize,
+          decoded: sum.decoded + entry.decodedBodySize,
+          files: sum.files + 1,
+        }),
+        { transferred: 0, decoded: 0, files: 0 },
+      ),
   );
 
   await page.getByRole("button", { name: /^Settings/ }).click();
@@ -178,21 +233,39 @@ try {
 
   const input = page.getByRole("textbox", { name: "Message", exact: true });
   // Typing 100 KB of many-line text with fill() is slow in the browser; set it as a paste would.
-  await input.evaluate((element, value) => {
-    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value").set.call(element, value);
-    element.dispatchEvent(new Event("input", { bubbles: true }));
-  }, `Repeat after me: ${longMarkdown(tokens * 5)}`);
+  await input.evaluate(
+    (element, value) => {
+      Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, "value").set.call(
+        element,
+        value,
+      );
+      element.dispatchEvent(new Event("input", { bubbles: true }));
+    },
+    `Repeat after me: ${longMarkdown(tokens * 5)}`,
+  );
   // A trace as well: its task events carry the main thread's CPU time (`tdur`), which a
   // loaded machine does not inflate the way it inflates wall-clock long tasks.
   const tracePath = path.join(os.tmpdir(), `chat-render-trace-${process.pid}.json`);
-  await browser.startTracing(page, { path: tracePath, categories: ["toplevel", "devtools.timeline", "disabled-by-default-devtools.timeline", "blink.user_timing"] });
+  await browser.startTracing(page, {
+    path: tracePath,
+    categories: [
+      "toplevel",
+      "devtools.timeline",
+      "disabled-by-default-devtools.timeline",
+      "blink.user_timing",
+    ],
+  });
   const sent = await page.evaluate(() => performance.now());
   await input.press("Enter");
   await page.waitForFunction(() => window.__firstAnswerText !== null, null, { timeout: 120_000 });
   // The window starts with the first streamed text: rendering the (synthetic, 100 KB) prompt
   // and the navigation to the new conversation's URL come before it and are reported apart.
   const start = await page.evaluate(() => window.__firstAnswerText);
-  await page.waitForFunction(() => document.querySelector('article[aria-label="Answer"][aria-busy="true"]') === null, null, { timeout: 600_000, polling: 200 });
+  await page.waitForFunction(
+    () => document.querySelector('article[aria-label="Answer"][aria-busy="true"]') === null,
+    null,
+    { timeout: 600_000, polling: 200 },
+  );
   // Let the saved answer replace the streamed one and the layout settle.
   await page.waitForTimeout(1500);
   const end = await page.evaluate(() => {
@@ -204,14 +277,24 @@ try {
   if (!process.env.KEEP_TRACE) fs.rmSync(tracePath, { force: true });
 
   const beforeFirstText = await page.evaluate(
-    ({ from, to }) => Math.max(0, ...window.__longTasks.filter((task) => task.start >= from && task.start < to).map((task) => task.duration)),
+    ({ from, to }) =>
+      Math.max(
+        0,
+        ...window.__longTasks
+          .filter((task) => task.start >= from && task.start < to)
+          .map((task) => task.duration),
+      ),
     { from: sent, to: start },
   );
   const result = await page.evaluate(
     ({ from, to }) => {
       const tasks = window.__longTasks.filter((task) => task.start >= from && task.start <= to);
-      const text = document.querySelector('article[aria-label="Answer"]:last-of-type [data-answer-text]')?.textContent ?? "";
-      const usage = document.querySelector('article[aria-label="Answer"]:last-of-type [data-usage]')?.textContent ?? "";
+      const text =
+        document.querySelector('article[aria-label="Answer"]:last-of-type [data-answer-text]')
+          ?.textContent ?? "";
+      const usage =
+        document.querySelector('article[aria-label="Answer"]:last-of-type [data-usage]')
+          ?.textContent ?? "";
       return {
         longest: Math.max(0, ...tasks.map((task) => task.duration)),
         count: tasks.length,
@@ -222,14 +305,26 @@ try {
     },
     { from: start, to: end },
   );
-  const outputTokens = Number(/output\s*([\d,]+)/.exec(result.usage)?.[1]?.replace(/,/g, "") ?? "0");
+  const outputTokens = Number(
+    /output\s*([\d,]+)/.exec(result.usage)?.[1]?.replace(/,/g, "") ?? "0",
+  );
 
   const kib = (bytes) => `${(bytes / 1024).toFixed(1)} KiB`;
-  console.log(`chat route first-load JS: ${kib(firstLoad.transferred)} transferred (compressed), ${kib(firstLoad.decoded)} decoded, ${firstLoad.files} files`);
-  console.log(`JS loaded after the load event (idle preload of highlight.js): ${kib(later.transferred)} transferred, ${kib(later.decoded)} decoded, ${later.files} files`);
-  console.log(`streamed answer: ${outputTokens.toLocaleString("en")} output tokens, ${result.characters.toLocaleString("en")} characters in ${((end - start) / 1000).toFixed(1)} s (incl. 1.5 s settle)`);
-  console.log(`long tasks while streaming: ${result.count}, longest ${result.longest.toFixed(0)} ms (goal < 50 ms), total blocking ${result.blocking.toFixed(0)} ms`);
-  console.log(`longest task between Enter and the first answer text (prompt render, navigation): ${beforeFirstText.toFixed(0)} ms`);
+  console.log(
+    `chat route first-load JS: ${kib(firstLoad.transferred)} transferred (compressed), ${kib(firstLoad.decoded)} decoded, ${firstLoad.files} files`,
+  );
+  console.log(
+    `JS loaded after the load event (idle preload of highlight.js): ${kib(later.transferred)} transferred, ${kib(later.decoded)} decoded, ${later.files} files`,
+  );
+  console.log(
+    `streamed answer: ${outputTokens.toLocaleString("en")} output tokens, ${result.characters.toLocaleString("en")} characters in ${((end - start) / 1000).toFixed(1)} s (incl. 1.5 s settle)`,
+  );
+  console.log(
+    `long tasks while streaming: ${result.count}, longest ${result.longest.toFixed(0)} ms (goal < 50 ms), total blocking ${result.blocking.toFixed(0)} ms`,
+  );
+  console.log(
+    `longest task between Enter and the first answer text (prompt render, navigation): ${beforeFirstText.toFixed(0)} ms`,
+  );
   console.log(
     `main-thread CPU time per task while streaming (trace): longest ${cpu.longest.toFixed(1)} ms, p99 ${cpu.p99.toFixed(1)} ms, ${cpu.over50} tasks over 50 ms, ${cpu.tasks} tasks, ${cpu.total.toFixed(0)} ms in all`,
   );

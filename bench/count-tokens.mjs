@@ -43,7 +43,10 @@ function mixedText(bytes) {
     const wanted = Math.round(bytes * share[index]);
     let piece = "";
     while (Buffer.byteLength(piece) < wanted) piece += source.slice(0, wanted);
-    text += piece.slice(0, Math.max(1, Math.floor((piece.length * wanted) / Buffer.byteLength(piece))));
+    text += piece.slice(
+      0,
+      Math.max(1, Math.floor((piece.length * wanted) / Buffer.byteLength(piece))),
+    );
   });
   return text;
 }
@@ -53,7 +56,38 @@ function mixedText(bytes) {
  * per call), so its word cache cannot help: the slow case.
  */
 function novelText(bytes, seed) {
-  const syllables = ["ka", "lo", "mi", "ter", "us", "an", "pre", "vo", "xi", "str", "ong", "el", "qu", "ba", "dor", "ish", "ze", "fy", "ro", "ment", "gra", "plu", "wen", "tho", "nik", "sa", "ju", "rel", "opt", "hy"];
+  const syllables = [
+    "ka",
+    "lo",
+    "mi",
+    "ter",
+    "us",
+    "an",
+    "pre",
+    "vo",
+    "xi",
+    "str",
+    "ong",
+    "el",
+    "qu",
+    "ba",
+    "dor",
+    "ish",
+    "ze",
+    "fy",
+    "ro",
+    "ment",
+    "gra",
+    "plu",
+    "wen",
+    "tho",
+    "nik",
+    "sa",
+    "ju",
+    "rel",
+    "opt",
+    "hy",
+  ];
   let state = seed;
   const next = () => {
     state = (state * 48_271) % 2_147_483_647;
@@ -74,7 +108,9 @@ const format = (milliseconds) => `${milliseconds.toFixed(1)} ms`;
 
 /** A client for the tokenizer worker with the same protocol as lib/engine/tokens/tokenizer-client.ts. */
 function startWorker() {
-  const worker = new Worker(path.join(process.cwd(), "lib/engine/tokens/tokenizer-worker.mjs"), { workerData: { family } });
+  const worker = new Worker(path.join(process.cwd(), "lib/engine/tokens/tokenizer-worker.mjs"), {
+    workerData: { family },
+  });
   const pending = new Map();
   let nextId = 1;
   worker.on("message", (reply) => {
@@ -106,14 +142,22 @@ function startWorker() {
 }
 
 function httpCounter(baseUrl) {
-  const key = option("key", process.env.GEMINI_API_KEY ?? process.env.STUDIO_API_KEYS?.split(",")[0]);
+  const key = option(
+    "key",
+    process.env.GEMINI_API_KEY ?? process.env.STUDIO_API_KEYS?.split(",")[0],
+  );
   const model = option("model", "gemini-2.5-flash");
   return {
     async count(texts) {
       const response = await fetch(`${baseUrl}/v1beta/models/${model}:countTokens`, {
         method: "POST",
-        headers: { "content-type": "application/json", ...(typeof key === "string" ? { "x-goog-api-key": key } : {}) },
-        body: JSON.stringify({ contents: [{ role: "user", parts: texts.map((text) => ({ text })) }] }),
+        headers: {
+          "content-type": "application/json",
+          ...(typeof key === "string" ? { "x-goog-api-key": key } : {}),
+        },
+        body: JSON.stringify({
+          contents: [{ role: "user", parts: texts.map((text) => ({ text })) }],
+        }),
       });
       const body = await response.json();
       if (!response.ok) throw new Error(`HTTP ${response.status}: ${JSON.stringify(body)}`);
@@ -148,7 +192,9 @@ async function concurrent(counter, big) {
 async function main() {
   const big = mixedText(sizeBytes);
   const bigBytes = Buffer.byteLength(big);
-  console.log(`text: ${bigBytes} bytes (${big.length} UTF-16 units), family ${family}, Node ${process.version}`);
+  console.log(
+    `text: ${bigBytes} bytes (${big.length} UTF-16 units), family ${family}, Node ${process.version}`,
+  );
 
   let counter;
   if (httpOption !== undefined) {
@@ -157,16 +203,22 @@ async function main() {
     console.log(`mode: HTTP countTokens at ${baseUrl}`);
     const loadStarted = performance.now();
     await counter.count([SMALL]);
-    console.log(`first small count (includes the tokenizer load if the server had not counted yet): ${format(performance.now() - loadStarted)}`);
+    console.log(
+      `first small count (includes the tokenizer load if the server had not counted yet): ${format(performance.now() - loadStarted)}`,
+    );
   } else {
     counter = startWorker();
     console.log("mode: engine tokenizer worker (direct)");
     const loadStarted = performance.now();
     await counter.count([SMALL]);
-    console.log(`worker start + vocabulary load (first small count): ${format(performance.now() - loadStarted)}`);
+    console.log(
+      `worker start + vocabulary load (first small count): ${format(performance.now() - loadStarted)}`,
+    );
     const vocabularyStarted = performance.now();
     const { pieces } = await counter.vocabulary();
-    console.log(`piece table to the main thread (${pieces.length} pieces): ${format(performance.now() - vocabularyStarted)}`);
+    console.log(
+      `piece table to the main thread (${pieces.length} pieces): ${format(performance.now() - vocabularyStarted)}`,
+    );
   }
 
   const idle = [];
@@ -175,24 +227,31 @@ async function main() {
     await counter.count([SMALL]);
     idle.push(performance.now() - started);
   }
-  console.log(`small count, idle: median ${format(median(idle))}, max ${format(Math.max(...idle))}`);
+  console.log(
+    `small count, idle: median ${format(median(idle))}, max ${format(Math.max(...idle))}`,
+  );
 
   const megabytes = (text) => (Buffer.byteLength(text) / 1e6).toFixed(2);
-  const rate = (text, milliseconds) => (Buffer.byteLength(text) / 1e6 / (milliseconds / 1000)).toFixed(1);
+  const rate = (text, milliseconds) =>
+    (Buffer.byteLength(text) / 1e6 / (milliseconds / 1000)).toFixed(1);
   let engineCount;
   for (let round = 1; round <= 3; round++) {
     const started = performance.now();
     const [count] = await counter.count([big]);
     engineCount = count;
     const milliseconds = performance.now() - started;
-    console.log(`(a) ${megabytes(big)} MB mixed real text, run ${round}${round === 1 ? " (first sight)" : " (words cached)"}: ${count} tokens in ${format(milliseconds)} (${rate(big, milliseconds)} MB/s)`);
+    console.log(
+      `(a) ${megabytes(big)} MB mixed real text, run ${round}${round === 1 ? " (first sight)" : " (words cached)"}: ${count} tokens in ${format(milliseconds)} (${rate(big, milliseconds)} MB/s)`,
+    );
   }
   for (let round = 1; round <= 3; round++) {
     const text = novelText(sizeBytes, round);
     const started = performance.now();
     const [count] = await counter.count([text]);
     const milliseconds = performance.now() - started;
-    console.log(`(a) ${megabytes(text)} MB of mostly new words, run ${round}: ${count} tokens in ${format(milliseconds)} (${rate(text, milliseconds)} MB/s)`);
+    console.log(
+      `(a) ${megabytes(text)} MB of mostly new words, run ${round}: ${count} tokens in ${format(milliseconds)} (${rate(text, milliseconds)} MB/s)`,
+    );
   }
   for (let round = 1; round <= 3; round++) {
     const text = novelText(sizeBytes, 100 + round);
@@ -210,12 +269,20 @@ async function main() {
     const loadStarted = performance.now();
     const { fromPreTrained } = await import(require.resolve(name).replace(/main\.js$/, "main.mjs"));
     const tokenizer = fromPreTrained();
-    console.log(`package ${name} load: ${format(performance.now() - loadStarted)}, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`);
+    console.log(
+      `package ${name} load: ${format(performance.now() - loadStarted)}, rss ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+    );
     const started = performance.now();
     const ids = tokenizer.encode(big, { add_special_tokens: false });
     const milliseconds = performance.now() - started;
-    console.log(`package encode of the same text: ${ids.length} tokens in ${format(milliseconds)} (${(bigBytes / 1e6 / (milliseconds / 1000)).toFixed(2)} MB/s)`);
-    console.log(ids.length === engineCount ? "package and engine agree on the count" : `MISMATCH: package ${ids.length} tokens, engine ${engineCount}`);
+    console.log(
+      `package encode of the same text: ${ids.length} tokens in ${format(milliseconds)} (${(bigBytes / 1e6 / (milliseconds / 1000)).toFixed(2)} MB/s)`,
+    );
+    console.log(
+      ids.length === engineCount
+        ? "package and engine agree on the count"
+        : `MISMATCH: package ${ids.length} tokens, engine ${engineCount}`,
+    );
   }
 }
 

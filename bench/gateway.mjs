@@ -19,7 +19,13 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
 
-const options = { samples: 300, "stream-samples": 100, streams: 1000, "upload-mib": 1024, sections: "latency,streams,upload" };
+const options = {
+  samples: 300,
+  "stream-samples": 100,
+  streams: 1000,
+  "upload-mib": 1024,
+  sections: "latency,streams,upload",
+};
 for (let index = 2; index < process.argv.length; index += 2) {
   const name = process.argv[index].replace(/^--/, "");
   if (!(name in options)) throw new Error(`unknown option --${name}`);
@@ -70,7 +76,11 @@ async function startStudio(name, environment) {
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
-      ...Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(GEMINI_|GOOGLE_API_KEY|STUDIO_)/.test(key))),
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(
+          ([key]) => !/^(GEMINI_|GOOGLE_API_KEY|STUDIO_)/.test(key),
+        ),
+      ),
       NEXT_TELEMETRY_DISABLED: "1",
       HOSTNAME: "127.0.0.1",
       PORT: String(port),
@@ -123,13 +133,20 @@ function percentile(values, p) {
 }
 
 function summary(values) {
-  return { p50: percentile(values, 50), p99: percentile(values, 99), mean: values.reduce((a, b) => a + b, 0) / values.length };
+  return {
+    p50: percentile(values, 50),
+    p99: percentile(values, 99),
+    mean: values.reduce((a, b) => a + b, 0) / values.length,
+  };
 }
 
 const client = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 30_000 });
 
 function headersFor(server) {
-  return { "content-type": "application/json", "x-goog-api-key": server.name === "upstream" ? UPSTREAM_KEY : GATEWAY_KEY };
+  return {
+    "content-type": "application/json",
+    "x-goog-api-key": server.name === "upstream" ? UPSTREAM_KEY : GATEWAY_KEY,
+  };
 }
 
 async function countOnce(server) {
@@ -137,23 +154,33 @@ async function countOnce(server) {
   const response = await request(`${server.baseUrl}/v1beta/models/${MODEL}:countTokens`, {
     method: "POST",
     headers: headersFor(server),
-    body: JSON.stringify({ contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }] }),
+    body: JSON.stringify({
+      contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }],
+    }),
     dispatcher: client,
   });
   const text = await response.body.text();
-  if (response.statusCode !== 200) throw new Error(`${server.name} countTokens ${response.statusCode}: ${text}`);
+  if (response.statusCode !== 200)
+    throw new Error(`${server.name} countTokens ${response.statusCode}: ${text}`);
   return performance.now() - started;
 }
 
 async function firstEventOnce(server, seed) {
   const started = performance.now();
-  const response = await request(`${server.baseUrl}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, {
-    method: "POST",
-    headers: headersFor(server),
-    body: JSON.stringify({ contents: [{ parts: [{ text: "Tell me about rivers." }] }], generationConfig: { seed, maxOutputTokens: 24 } }),
-    dispatcher: client,
-  });
-  if (response.statusCode !== 200) throw new Error(`${server.name} stream ${response.statusCode}: ${await response.body.text()}`);
+  const response = await request(
+    `${server.baseUrl}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
+    {
+      method: "POST",
+      headers: headersFor(server),
+      body: JSON.stringify({
+        contents: [{ parts: [{ text: "Tell me about rivers." }] }],
+        generationConfig: { seed, maxOutputTokens: 24 },
+      }),
+      dispatcher: client,
+    },
+  );
+  if (response.statusCode !== 200)
+    throw new Error(`${server.name} stream ${response.statusCode}: ${await response.body.text()}`);
   let first = null;
   let text = "";
   for await (const piece of response.body) {
@@ -174,7 +201,9 @@ async function floor(server, count) {
     if (index >= 30) times.push(performance.now() - started);
   }
   const result = summary(times);
-  console.log(`\nFloor: GET /api/session on the gateway (no upstream call), ${count} requests: p50 ${ms(result.p50)}, p99 ${ms(result.p99)}`);
+  console.log(
+    `\nFloor: GET /api/session on the gateway (no upstream call), ${count} requests: p50 ${ms(result.p50)}, p99 ${ms(result.p99)}`,
+  );
 }
 
 /** Alternates direct and gateway calls so both see the same machine load. */
@@ -196,7 +225,9 @@ async function sideBySide(label, count, warmup, once, upstream, gateway) {
   console.log(`|---|---|---|---|`);
   console.log(`| direct to upstream | ${ms(d.p50)} | ${ms(d.p99)} | ${ms(d.mean)} |`);
   console.log(`| through gateway | ${ms(g.p50)} | ${ms(g.p99)} | ${ms(g.mean)} |`);
-  console.log(`| added by gateway | ${ms(g.p50 - d.p50)} | ${ms(g.p99 - d.p99)} | ${ms(g.mean - d.mean)} |`);
+  console.log(
+    `| added by gateway | ${ms(g.p50 - d.p50)} | ${ms(g.p99 - d.p99)} | ${ms(g.mean - d.mean)} |`,
+  );
 }
 
 /** An upstream that answers every stream with one event every 2 s for as long as the client stays. */
@@ -207,7 +238,9 @@ async function startHoldingUpstream() {
     incoming.on("end", () => {
       if (!incoming.url.includes(":streamGenerateContent")) {
         response.writeHead(404, { "content-type": "application/json" });
-        response.end(JSON.stringify({ error: { code: 404, message: "not here", status: "NOT_FOUND" } }));
+        response.end(
+          JSON.stringify({ error: { code: 404, message: "not here", status: "NOT_FOUND" } }),
+        );
         return;
       }
       response.writeHead(200, { "content-type": "text/event-stream" });
@@ -217,7 +250,16 @@ async function startHoldingUpstream() {
       const send = () => {
         const last = fast && index === 99;
         const chunk = {
-          candidates: [{ content: { role: "model", parts: [{ text: `tick ${index++} @${performance.timeOrigin + performance.now()}` }] }, index: 0, ...(last ? { finishReason: "STOP" } : {}) }],
+          candidates: [
+            {
+              content: {
+                role: "model",
+                parts: [{ text: `tick ${index++} @${performance.timeOrigin + performance.now()}` }],
+              },
+              index: 0,
+              ...(last ? { finishReason: "STOP" } : {}),
+            },
+          ],
           modelVersion: "hold",
         };
         response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
@@ -243,12 +285,15 @@ async function startHoldingUpstream() {
 async function eventDelays(hold, warmup = true) {
   if (warmup) await eventDelays(hold, false);
   const delays = [];
-  const response = await request(`${hold.baseUrl}/v1beta/models/hold-fast:streamGenerateContent?alt=sse`, {
-    method: "POST",
-    headers: headersFor(hold),
-    body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
-    dispatcher: client,
-  });
+  const response = await request(
+    `${hold.baseUrl}/v1beta/models/hold-fast:streamGenerateContent?alt=sse`,
+    {
+      method: "POST",
+      headers: headersFor(hold),
+      body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
+      dispatcher: client,
+    },
+  );
   let buffer = "";
   for await (const piece of response.body) {
     const now = performance.timeOrigin + performance.now();
@@ -262,7 +307,9 @@ async function eventDelays(hold, warmup = true) {
   }
   if (!warmup) return;
   const summaryOf = summary(delays);
-  console.log(`\nEvent pass-through: ${delays.length} events sent 50 ms apart by the upstream, delay from upstream write to client read through the gateway`);
+  console.log(
+    `\nEvent pass-through: ${delays.length} events sent 50 ms apart by the upstream, delay from upstream write to client read through the gateway`,
+  );
   console.log(`p50 ${ms(summaryOf.p50)}, p99 ${ms(summaryOf.p99)}, max ${ms(Math.max(...delays))}`);
 }
 
@@ -270,13 +317,17 @@ async function holdStreams(hold, total) {
   const streamAgent = new Agent({ connections: null, pipelining: 1 });
   const held = [];
   const openStream = async () => {
-    const response = await request(`${hold.baseUrl}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`, {
-      method: "POST",
-      headers: headersFor(hold),
-      body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
-      dispatcher: streamAgent,
-    });
-    if (response.statusCode !== 200) throw new Error(`hold stream ${response.statusCode}: ${await response.body.text()}`);
+    const response = await request(
+      `${hold.baseUrl}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
+      {
+        method: "POST",
+        headers: headersFor(hold),
+        body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
+        dispatcher: streamAgent,
+      },
+    );
+    if (response.statusCode !== 200)
+      throw new Error(`hold stream ${response.statusCode}: ${await response.body.text()}`);
     const stream = { events: 0, response };
     let buffer = "";
     let firstResolve;
@@ -319,10 +370,14 @@ async function holdStreams(hold, total) {
   console.log(`|---|---|---|---|`);
   console.log(`| 0 | ${mib(baseline)} | | |`);
   for (const result of results) {
-    console.log(`| ${result.streams} | ${mib(result.rss)} | ${mib(result.rss - baseline)} | ${((result.rss - baseline) / result.streams / 1024).toFixed(1)} KiB |`);
+    console.log(
+      `| ${result.streams} | ${mib(result.rss)} | ${mib(result.rss - baseline)} | ${((result.rss - baseline) / result.streams / 1024).toFixed(1)} KiB |`,
+    );
   }
   const [quarter, all] = results;
-  console.log(`marginal memory per stream (${quarter.streams} -> ${all.streams}): ${((all.rss - quarter.rss) / (all.streams - quarter.streams) / 1024).toFixed(1)} KiB; still receiving after ${all.streams} opened: ${alive}/${held.length}`);
+  console.log(
+    `marginal memory per stream (${quarter.streams} -> ${all.streams}): ${((all.rss - quarter.rss) / (all.streams - quarter.streams) / 1024).toFixed(1)} KiB; still receiving after ${all.streams} opened: ${alive}/${held.length}`,
+  );
 }
 
 async function upload(server, totalBytes, sampler) {
@@ -340,15 +395,22 @@ async function upload(server, totalBytes, sampler) {
   });
   await start.body.dump();
   const sessionUrl = start.headers["x-goog-upload-url"];
-  if (start.statusCode !== 200 || !sessionUrl) throw new Error(`${server.name} upload start ${start.statusCode}`);
+  if (start.statusCode !== 200 || !sessionUrl)
+    throw new Error(`${server.name} upload start ${start.statusCode}`);
   const piece = Buffer.alloc(1024 * 1024, 0x61);
   async function* bytes() {
-    for (let sent = 0; sent < totalBytes; sent += piece.length) yield piece.subarray(0, Math.min(piece.length, totalBytes - sent));
+    for (let sent = 0; sent < totalBytes; sent += piece.length)
+      yield piece.subarray(0, Math.min(piece.length, totalBytes - sent));
   }
   const started = performance.now();
   const response = await request(sessionUrl, {
     method: "POST",
-    headers: { "x-goog-api-key": headersFor(server)["x-goog-api-key"], "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0", "content-length": String(totalBytes) },
+    headers: {
+      "x-goog-api-key": headersFor(server)["x-goog-api-key"],
+      "x-goog-upload-command": "upload, finalize",
+      "x-goog-upload-offset": "0",
+      "content-length": String(totalBytes),
+    },
     body: bytes(),
     dispatcher: client,
     headersTimeout: 600_000,
@@ -357,9 +419,11 @@ async function upload(server, totalBytes, sampler) {
   const text = await response.body.text();
   const seconds = (performance.now() - started) / 1000;
   sampler?.stop();
-  if (response.statusCode !== 200) throw new Error(`${server.name} upload ${response.statusCode}: ${text}`);
+  if (response.statusCode !== 200)
+    throw new Error(`${server.name} upload ${response.statusCode}: ${text}`);
   const file = JSON.parse(text).file;
-  if (file.sizeBytes !== String(totalBytes)) throw new Error(`${server.name} stored ${file.sizeBytes} bytes`);
+  if (file.sizeBytes !== String(totalBytes))
+    throw new Error(`${server.name} stored ${file.sizeBytes} bytes`);
   return { seconds, throughput: totalBytes / 1048576 / seconds };
 }
 
@@ -370,7 +434,9 @@ function rssSampler(pid) {
 }
 
 async function main() {
-  console.log(`gateway bench: ${os.cpus().length} cores, ${mib(os.totalmem())} RAM, Node ${process.version}, ${new Date().toISOString()}`);
+  console.log(
+    `gateway bench: ${os.cpus().length} cores, ${mib(os.totalmem())} RAM, Node ${process.version}, ${new Date().toISOString()}`,
+  );
   const upstream = await startStudio("upstream", { STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}` });
   const gateway = await startStudio("gateway", {
     GEMINI_API_KEY: UPSTREAM_KEY,
@@ -386,8 +452,22 @@ async function main() {
 
   if (sections.has("latency")) {
     await floor(gateway, options.samples);
-    await sideBySide("Unary countTokens latency", options.samples, 30, countOnce, upstream, gateway);
-    await sideBySide("Time to first SSE event (streamGenerateContent)", options["stream-samples"], 10, firstEventOnce, upstream, gateway);
+    await sideBySide(
+      "Unary countTokens latency",
+      options.samples,
+      30,
+      countOnce,
+      upstream,
+      gateway,
+    );
+    await sideBySide(
+      "Time to first SSE event (streamGenerateContent)",
+      options["stream-samples"],
+      10,
+      firstEventOnce,
+      upstream,
+      gateway,
+    );
   }
   if (sections.has("streams")) {
     await eventDelays(hold);
@@ -408,12 +488,20 @@ async function uploadSection(upstream, gateway) {
   const sampler = rssSampler(gateway.pid);
   const through = await upload(gateway, totalBytes, sampler);
   const peak = Math.max(...sampler.samples);
-  console.log(`\n${mib(totalBytes)} upload in one \`upload, finalize\` request (streamed, Content-Length set)`);
+  console.log(
+    `\n${mib(totalBytes)} upload in one \`upload, finalize\` request (streamed, Content-Length set)`,
+  );
   console.log(`| | time | throughput |`);
   console.log(`|---|---|---|`);
-  console.log(`| direct to upstream | ${direct.seconds.toFixed(1)} s | ${direct.throughput.toFixed(0)} MiB/s |`);
-  console.log(`| through gateway | ${through.seconds.toFixed(1)} s | ${through.throughput.toFixed(0)} MiB/s |`);
-  console.log(`gateway RSS: before ${mib(idle)}, peak ${mib(peak)}, growth ${mib(peak - idle)} (goal < 64 MiB; ${sampler.samples.length} samples every 50 ms)`);
+  console.log(
+    `| direct to upstream | ${direct.seconds.toFixed(1)} s | ${direct.throughput.toFixed(0)} MiB/s |`,
+  );
+  console.log(
+    `| through gateway | ${through.seconds.toFixed(1)} s | ${through.throughput.toFixed(0)} MiB/s |`,
+  );
+  console.log(
+    `gateway RSS: before ${mib(idle)}, peak ${mib(peak)}, growth ${mib(peak - idle)} (goal < 64 MiB; ${sampler.samples.length} samples every 50 ms)`,
+  );
 }
 
 main()

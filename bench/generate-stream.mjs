@@ -41,14 +41,28 @@ function freePort() {
 async function startServer() {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
-  const environment = { ...process.env, PORT: String(port), HOSTNAME: "127.0.0.1", DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" };
-  for (const name of ["GEMINI_API_KEY", "GOOGLE_API_KEY", "STUDIO_API_KEYS", "STUDIO_ACCESS_CODE"]) delete environment[name];
-  const child = spawn(process.execPath, ["scripts/start.mjs"], { env: environment, stdio: "ignore" });
+  const environment = {
+    ...process.env,
+    PORT: String(port),
+    HOSTNAME: "127.0.0.1",
+    DATA_DIR: dataDir,
+    NEXT_TELEMETRY_DISABLED: "1",
+  };
+  for (const name of ["GEMINI_API_KEY", "GOOGLE_API_KEY", "STUDIO_API_KEYS", "STUDIO_ACCESS_CODE"])
+    delete environment[name];
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: environment,
+    stdio: "ignore",
+  });
   const url = `http://127.0.0.1:${port}`;
   for (let attempt = 0; attempt < 300; attempt++) {
     try {
       const response = await fetch(`${url}/api/session`);
-      if (response.status < 500) return { url, stop: () => (child.kill("SIGTERM"), rmSync(dataDir, { recursive: true, force: true })) };
+      if (response.status < 500)
+        return {
+          url,
+          stop: () => (child.kill("SIGTERM"), rmSync(dataDir, { recursive: true, force: true })),
+        };
     } catch {
       // not listening yet
     }
@@ -113,14 +127,19 @@ try {
     await fetch(`${server.url}/v1beta/models/${MODEL}:countTokens`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-goog-api-key": KEY },
-      body: JSON.stringify({ contents: [{ parts: [{ text: "Tell me about the moon and the stars." }] }] }),
+      body: JSON.stringify({
+        contents: [{ parts: [{ text: "Tell me about the moon and the stars." }] }],
+      }),
     }).then((response) => response.text());
   }
   const countLatency = (performance.now() - countStarted) / 10;
-  console.log(`cold first request: first byte ${ms(cold.firstByte)}, first event ${ms(cold.firstEvent)}, whole answer ${ms(cold.total)} (${cold.tokens} tokens)`);
+  console.log(
+    `cold first request: first byte ${ms(cold.firstByte)}, first event ${ms(cold.firstEvent)}, whole answer ${ms(cold.total)} (${cold.tokens} tokens)`,
+  );
 
   const warm = [];
-  for (let run = 0; run < WARM_RUNS; run++) warm.push(await stream(server.url, { ...quiet, seed: run + 2 }));
+  for (let run = 0; run < WARM_RUNS; run++)
+    warm.push(await stream(server.url, { ...quiet, seed: run + 2 }));
   const firstEvents = warm.map((result) => result.firstEvent);
   console.log(
     `warm first event over ${WARM_RUNS} requests: median ${ms(percentile(firstEvents, 0.5))}, p90 ${ms(percentile(firstEvents, 0.9))}, max ${ms(Math.max(...firstEvents))}`,
@@ -128,20 +147,30 @@ try {
   console.log(`baseline countTokens round trip: ${ms(countLatency)}`);
   const shortTokens = warm.reduce((sum, result) => sum + result.tokens, 0);
   const shortTime = warm.reduce((sum, result) => sum + result.total, 0) / 1000;
-  console.log(`short answers back to back: ${shortTokens} tokens in ${shortTime.toFixed(2)} s = ${(shortTokens / shortTime).toFixed(0)} tokens/s (request overhead included)`);
+  console.log(
+    `short answers back to back: ${shortTokens} tokens in ${shortTime.toFixed(2)} s = ${(shortTokens / shortTime).toFixed(0)} tokens/s (request overhead included)`,
+  );
 
   // The model may still end on its own; keep the first three answers that ran long.
   const long = [];
   for (let seed = 0; seed < 12 && long.length < 3; seed++) {
-    const result = await stream(server.url, { ...quiet, seed, maxOutputTokens: 4000, frequencyPenalty: -1.99 }, "Write a very long story about a lighthouse keeper.");
+    const result = await stream(
+      server.url,
+      { ...quiet, seed, maxOutputTokens: 4000, frequencyPenalty: -1.99 },
+      "Write a very long story about a lighthouse keeper.",
+    );
     if (result.tokens >= 1000) long.push(result);
   }
   for (const result of long) {
     const rate = result.tokens / ((result.lastEvent - result.firstEvent) / 1000);
-    console.log(`long answer: ${result.tokens} tokens in ${result.events} events, first event ${ms(result.firstEvent)}, streamed at ${rate.toFixed(0)} tokens/s`);
+    console.log(
+      `long answer: ${result.tokens} tokens in ${result.events} events, first event ${ms(result.firstEvent)}, streamed at ${rate.toFixed(0)} tokens/s`,
+    );
   }
   const thinking = await stream(server.url, { seed: 3 }, "Why is the sky blue?");
-  console.log(`with thinking (dynamic budget): first event ${ms(thinking.firstEvent)}, whole answer ${ms(thinking.total)}`);
+  console.log(
+    `with thinking (dynamic budget): first event ${ms(thinking.firstEvent)}, whole answer ${ms(thinking.total)}`,
+  );
 } finally {
   server.stop();
 }

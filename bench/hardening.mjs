@@ -37,20 +37,31 @@ const STALLED = Number(values.stalled);
 const STALL_MS = Number(values["stall-ms"]);
 const KEY = "hardening-bench-key-0123456789";
 const cwd = values["app-dir"] ? path.resolve(values["app-dir"]) : process.cwd();
-const results = { machine: { cpus: os.cpus().length, load: os.loadavg().map((value) => value.toFixed(1)) } };
+const results = {
+  machine: { cpus: os.cpus().length, load: os.loadavg().map((value) => value.toFixed(1)) },
+};
 const MiB = 2 ** 20;
 
 const server = await startOwnServer({
   dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-hardening-bench-")),
   cwd,
-  env: { STUDIO_API_KEYS: `bench:${KEY}`, STUDIO_ACCESS_CODE: "bench-code", STUDIO_RATE_LIMIT_PER_MINUTE: "0", STUDIO_WRITE_STALL_TIMEOUT_MS: String(STALL_MS) },
+  env: {
+    STUDIO_API_KEYS: `bench:${KEY}`,
+    STUDIO_ACCESS_CODE: "bench-code",
+    STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+    STUDIO_WRITE_STALL_TIMEOUT_MS: String(STALL_MS),
+  },
 });
 const pid = server.serverPid();
 const json = { "x-goog-api-key": KEY, "content-type": "application/json" };
 
 function ms(histogram) {
   const value = (number) => Math.round(number / 100) / 10;
-  return { p50: value(histogram.percentile(50)), p99: value(histogram.percentile(99)), max: value(histogram.max) };
+  return {
+    p50: value(histogram.percentile(50)),
+    p99: value(histogram.percentile(99)),
+    max: value(histogram.max),
+  };
 }
 
 /** Ordinary requests, one after another, until `stop()` says so: their latency. */
@@ -60,7 +71,11 @@ function probe() {
   const done = (async () => {
     while (running) {
       const begun = performance.now();
-      const response = await fetch(`${server.baseUrl}/v1beta/models/gemini-2.5-flash:countTokens`, { method: "POST", headers: json, body: '{"contents":[{"parts":[{"text":"Still here?"}]}]}' });
+      const response = await fetch(`${server.baseUrl}/v1beta/models/gemini-2.5-flash:countTokens`, {
+        method: "POST",
+        headers: json,
+        body: '{"contents":[{"parts":[{"text":"Still here?"}]}]}',
+      });
       await response.text();
       if (response.status !== 200) throw new Error(`probe answered ${response.status}`);
       histogram.record(Math.max(1, Math.round((performance.now() - begun) * 1000)));
@@ -108,7 +123,10 @@ async function trickleMany(count, head, drip) {
   return {
     connections: count,
     answered408,
-    cutAfterSeconds: { first: Math.round(closedAfter[0] / 100) / 10, last: Math.round(closedAfter.at(-1) / 100) / 10 },
+    cutAfterSeconds: {
+      first: Math.round(closedAfter[0] / 100) / 10,
+      last: Math.round(closedAfter.at(-1) / 100) / 10,
+    },
     serverResidentGrowthMiB: Math.round((peak - baseline) / MiB),
     residentKiBPerConnection: Math.round((peak - baseline) / 1024 / count),
     otherRequestsMeanwhileMs: await stopProbe(),
@@ -117,17 +135,48 @@ async function trickleMany(count, head, drip) {
 
 try {
   // Warm the tokenizer before anything is timed.
-  await (await fetch(`${server.baseUrl}/v1beta/models/gemini-2.5-flash:countTokens`, { method: "POST", headers: json, body: '{"contents":[{"parts":[{"text":"warm"}]}]}' })).text();
+  await (
+    await fetch(`${server.baseUrl}/v1beta/models/gemini-2.5-flash:countTokens`, {
+      method: "POST",
+      headers: json,
+      body: '{"contents":[{"parts":[{"text":"warm"}]}]}',
+    })
+  ).text();
 
   const oversized = {};
   const total = 500 * MiB;
   for (const [label, route, headers, declared] of [
-    ["countTokens, Content-Length 500 MB (cap 100 MB)", "/v1beta/models/gemini-2.5-flash:countTokens", json, true],
-    ["countTokens, chunked 500 MB (cap 100 MB)", "/v1beta/models/gemini-2.5-flash:countTokens", json, false],
-    ["generateContent, chunked 500 MB (cap 100 MB)", "/v1beta/models/gemini-2.5-flash:generateContent", json, false],
+    [
+      "countTokens, Content-Length 500 MB (cap 100 MB)",
+      "/v1beta/models/gemini-2.5-flash:countTokens",
+      json,
+      true,
+    ],
+    [
+      "countTokens, chunked 500 MB (cap 100 MB)",
+      "/v1beta/models/gemini-2.5-flash:countTokens",
+      json,
+      false,
+    ],
+    [
+      "generateContent, chunked 500 MB (cap 100 MB)",
+      "/v1beta/models/gemini-2.5-flash:generateContent",
+      json,
+      false,
+    ],
     ["conversations, chunked 500 MB (cap 32 MB)", "/api/conversations", json, false],
-    ["upload start, chunked 500 MB (cap 64 KB)", "/upload/v1beta/files", { ...json, "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" }, false],
-    ["session, chunked 500 MB (cap 4 KB)", "/api/session", { "content-type": "application/json", origin: server.baseUrl }, false],
+    [
+      "upload start, chunked 500 MB (cap 64 KB)",
+      "/upload/v1beta/files",
+      { ...json, "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" },
+      false,
+    ],
+    [
+      "session, chunked 500 MB (cap 4 KB)",
+      "/api/session",
+      { "content-type": "application/json", origin: server.baseUrl },
+      false,
+    ],
   ]) {
     const result = await sendHugeBody(server, route, headers, total, declared);
     oversized[label] = {
@@ -141,7 +190,11 @@ try {
   }
   results.oversized = oversized;
 
-  results.slowHeaders = await trickleMany(SLOW, `GET /v1beta/models HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`, () => `X-Slow: ${Date.now()}\r\n`);
+  results.slowHeaders = await trickleMany(
+    SLOW,
+    `GET /v1beta/models HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`,
+    () => `X-Slow: ${Date.now()}\r\n`,
+  );
   console.log(`slow headers: ${JSON.stringify(results.slowHeaders)}`);
   results.slowBodies = await trickleMany(
     SLOW,
@@ -151,18 +204,38 @@ try {
   console.log(`slow bodies: ${JSON.stringify(results.slowBodies)}`);
 
   // Stalled readers of a 32 MB answer.
-  const created = await (await fetch(`${server.baseUrl}/api/conversations`, { method: "POST", headers: json, body: JSON.stringify({ title: "big", settings: { model: "models/gemini-2.5-flash" } }) })).json();
+  const created = await (
+    await fetch(`${server.baseUrl}/api/conversations`, {
+      method: "POST",
+      headers: json,
+      body: JSON.stringify({ title: "big", settings: { model: "models/gemini-2.5-flash" } }),
+    })
+  ).json();
   for (let index = 0; index < 4; index++) {
     const text = `${index} ${"a long answer ".repeat(600_000)}`;
-    await (await fetch(`${server.baseUrl}/api/conversations/${created.id}/messages`, { method: "POST", headers: json, body: JSON.stringify({ messages: [{ id: `m${index}`, role: "user", content: { parts: [{ text }] } }] }) })).text();
+    await (
+      await fetch(`${server.baseUrl}/api/conversations/${created.id}/messages`, {
+        method: "POST",
+        headers: json,
+        body: JSON.stringify({
+          messages: [{ id: `m${index}`, role: "user", content: { parts: [{ text }] } }],
+        }),
+      })
+    ).text();
   }
-  const whole = (await (await fetch(`${server.baseUrl}/api/conversations/${created.id}`, { headers: json })).text()).length;
+  const whole = (
+    await (
+      await fetch(`${server.baseUrl}/api/conversations/${created.id}`, { headers: json })
+    ).text()
+  ).length;
   const baseline = residentBytes(pid);
   const stopProbe = probe();
   const sockets = Array.from({ length: STALLED }, () => {
     const socket = net.connect(server.port, "127.0.0.1");
     socket.on("error", () => undefined);
-    socket.write(`GET /api/conversations/${created.id} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nx-goog-api-key: ${KEY}\r\n\r\n`);
+    socket.write(
+      `GET /api/conversations/${created.id} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nx-goog-api-key: ${KEY}\r\n\r\n`,
+    );
     socket.pause();
     return socket;
   });
@@ -171,8 +244,16 @@ try {
   // When the server cuts a paused reader, the server's side of the connection leaves
   // ESTABLISHED (the reader's side cannot tell until it reads); `ss` sees that.
   const established = () => {
-    const lines = execFileSync("ss", ["-Htn", "state", "established", `( sport = :${server.port} )`], { encoding: "utf8" }).split("\n");
-    return new Set(lines.map((line) => line.trim().split(/\s+/)[3]?.split(":").pop()).filter((port) => port && ports.has(port)));
+    const lines = execFileSync(
+      "ss",
+      ["-Htn", "state", "established", `( sport = :${server.port} )`],
+      { encoding: "utf8" },
+    ).split("\n");
+    return new Set(
+      lines
+        .map((line) => line.trim().split(/\s+/)[3]?.split(":").pop())
+        .filter((port) => port && ports.has(port)),
+    );
   };
   let peak = baseline;
   const cutAt = new Map();
@@ -180,7 +261,8 @@ try {
   while (performance.now() - started < STALL_MS * 3 + 30_000 && cutAt.size < STALLED) {
     peak = Math.max(peak, residentBytes(pid));
     const open = established();
-    for (const port of ports) if (!open.has(port) && !cutAt.has(port)) cutAt.set(port, performance.now() - started);
+    for (const port of ports)
+      if (!open.has(port) && !cutAt.has(port)) cutAt.set(port, performance.now() - started);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const afterCut = residentBytes(pid);
@@ -205,7 +287,9 @@ try {
     answerMiB: Math.round(whole / MiB),
     stallTimeoutMs: STALL_MS,
     cut: received.filter((bytes) => bytes < whole).length,
-    cutAfterSeconds: cutTimes.length ? { first: Math.round(cutTimes[0] / 100) / 10, last: Math.round(cutTimes.at(-1) / 100) / 10 } : null,
+    cutAfterSeconds: cutTimes.length
+      ? { first: Math.round(cutTimes[0] / 100) / 10, last: Math.round(cutTimes.at(-1) / 100) / 10 }
+      : null,
     mostReceivedMiB: Math.round(Math.max(...received) / MiB),
     serverResidentGrowthMiB: Math.round((peak - baseline) / MiB),
     serverResidentAfterCutMiB: Math.round((afterCut - baseline) / MiB),

@@ -30,10 +30,18 @@ const Database = createRequire(path.join(process.cwd(), "package.json"))("better
 
 async function startServer(dataDir) {
   const port = await freePort();
-  const { GEMINI_API_KEY, GOOGLE_API_KEY, STUDIO_API_KEYS, STUDIO_ACCESS_CODE, ...environment } = process.env;
+  const { GEMINI_API_KEY, GOOGLE_API_KEY, STUDIO_API_KEYS, STUDIO_ACCESS_CODE, ...environment } =
+    process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     // The per-key request rate limit is off: this measures listing, not the limiter.
-    env: { ...environment, HOSTNAME: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1", STUDIO_RATE_LIMIT_PER_MINUTE: "0" },
+    env: {
+      ...environment,
+      HOSTNAME: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+      STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+    },
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -56,20 +64,31 @@ function insertCaches(dataDir) {
     `INSERT INTO cached_contents (id, owner_id, model, display_name, content_json, total_token_count, token_details_json, create_time, update_time, expire_time)
      VALUES (?, ?, 'models/gemini-2.5-flash', ?, ?, 2048, '[{"modality":"TEXT","tokenCount":2048}]', ?, ?, ?)`,
   );
-  const content = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "A cached book chapter. ".repeat(200) }] }] });
+  const content = JSON.stringify({
+    contents: [{ role: "user", parts: [{ text: "A cached book chapter. ".repeat(200) }] }],
+  });
   const now = Date.now();
   const began = performance.now();
   db.transaction(() => {
     for (let index = 0; index < count; index++) {
       const created = now - count + index;
-      insert.run(`bench${String(index).padStart(7, "0")}`, OWNER, `cache ${index}`, content, created, created, now + 24 * 3_600_000);
+      insert.run(
+        `bench${String(index).padStart(7, "0")}`,
+        OWNER,
+        `cache ${index}`,
+        content,
+        created,
+        created,
+        now + 24 * 3_600_000,
+      );
     }
   })();
   db.close();
   return performance.now() - began;
 }
 
-const percentile = (sorted, fraction) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
+const percentile = (sorted, fraction) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))];
 
 async function walk(baseUrl, pageSize) {
   const latencies = [];
@@ -82,7 +101,8 @@ async function walk(baseUrl, pageSize) {
     const response = await fetch(url, { headers: { "x-goog-api-key": KEY } });
     const body = await response.json();
     latencies.push(performance.now() - started);
-    if (response.status !== 200) throw new Error(`list failed: ${response.status} ${JSON.stringify(body)}`);
+    if (response.status !== 200)
+      throw new Error(`list failed: ${response.status} ${JSON.stringify(body)}`);
     for (const cache of body.cachedContents ?? []) seen.add(cache.name);
     token = body.nextPageToken;
   } while (token);
@@ -104,9 +124,13 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-caches-")
 const server = await startServer(dataDir);
 try {
   const insertMs = insertCaches(dataDir);
-  console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; inserted ${count} caches in ${(insertMs / 1000).toFixed(1)} s`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; inserted ${count} caches in ${(insertMs / 1000).toFixed(1)} s`,
+  );
   // Warm-up: load the route and the prepared statements before measuring.
-  await fetch(`${server.baseUrl}/v1beta/cachedContents?pageSize=1`, { headers: { "x-goog-api-key": KEY } });
+  await fetch(`${server.baseUrl}/v1beta/cachedContents?pageSize=1`, {
+    headers: { "x-goog-api-key": KEY },
+  });
   for (const pageSize of pageSizes) await walk(server.baseUrl, pageSize);
 } finally {
   process.kill(-server.child.pid, "SIGKILL");

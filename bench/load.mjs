@@ -38,11 +38,22 @@ const HOLD_SECONDS = Number(values["hold-seconds"]);
 const STEPS = values.streams.split(",").map(Number);
 const cwd = values["app-dir"] ? path.resolve(values["app-dir"]) : process.cwd();
 const KEY = "load-bench-key-0123456789";
-const results = { machine: { cpus: os.cpus().length, memoryGiB: Math.round(os.totalmem() / 2 ** 30), load: os.loadavg().map((value) => value.toFixed(1)) } };
+const results = {
+  machine: {
+    cpus: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    load: os.loadavg().map((value) => value.toFixed(1)),
+  },
+};
 
 function percentiles(histogram) {
   const ms = (value) => Math.round((value / 1000) * 10) / 10;
-  return { p50: ms(histogram.percentile(50)), p90: ms(histogram.percentile(90)), p99: ms(histogram.percentile(99)), max: ms(histogram.max) };
+  return {
+    p50: ms(histogram.percentile(50)),
+    p90: ms(histogram.percentile(90)),
+    p99: ms(histogram.percentile(99)),
+    max: ms(histogram.max),
+  };
 }
 
 function dataDir(name) {
@@ -78,42 +89,94 @@ async function closedLoop(baseUrl, make, { connections, seconds, read = (body) =
   await Promise.all(Array.from({ length: connections }, worker));
   const elapsed = (performance.now() - started) / 1000;
   await pool.close();
-  return { requests: done, failed, statuses, perSecond: Math.round(done / elapsed), latencyMs: percentiles(latency), ...(firstEvent.count ? { firstEventMs: percentiles(firstEvent) } : {}) };
+  return {
+    requests: done,
+    failed,
+    statuses,
+    perSecond: Math.round(done / elapsed),
+    latencyMs: percentiles(latency),
+    ...(firstEvent.count ? { firstEventMs: percentiles(firstEvent) } : {}),
+  };
 }
 
 async function unaryRates() {
-  const server = await startOwnServer({ dataDir: dataDir("unary"), cwd, env: { STUDIO_API_KEYS: `bench:${KEY}`, STUDIO_RATE_LIMIT_PER_MINUTE: "0", STUDIO_MAX_STREAMS_PER_KEY: "0" } });
+  const server = await startOwnServer({
+    dataDir: dataDir("unary"),
+    cwd,
+    env: {
+      STUDIO_API_KEYS: `bench:${KEY}`,
+      STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+      STUDIO_MAX_STREAMS_PER_KEY: "0",
+    },
+  });
   const json = { "x-goog-api-key": KEY, "content-type": "application/json" };
-  const prompt = { contents: [{ role: "user", parts: [{ text: "Tell me about the lighthouse keeper and the ships he counted." }] }] };
+  const prompt = {
+    contents: [
+      {
+        role: "user",
+        parts: [{ text: "Tell me about the lighthouse keeper and the ships he counted." }],
+      },
+    ],
+  };
   const cases = {
-    "GET /v1beta/models/gemini-2.5-flash": () => ({ method: "GET", path: "/v1beta/models/gemini-2.5-flash", headers: { "x-goog-api-key": KEY } }),
-    "POST countTokens (one sentence)": () => ({ method: "POST", path: "/v1beta/models/gemini-2.5-flash:countTokens", headers: json, body: JSON.stringify(prompt) }),
+    "GET /v1beta/models/gemini-2.5-flash": () => ({
+      method: "GET",
+      path: "/v1beta/models/gemini-2.5-flash",
+      headers: { "x-goog-api-key": KEY },
+    }),
+    "POST countTokens (one sentence)": () => ({
+      method: "POST",
+      path: "/v1beta/models/gemini-2.5-flash:countTokens",
+      headers: json,
+      body: JSON.stringify(prompt),
+    }),
     "POST generateContent (maxOutputTokens 64)": () => ({
       method: "POST",
       path: "/v1beta/models/gemini-2.0-flash:generateContent",
       headers: json,
       body: JSON.stringify({ ...prompt, generationConfig: { maxOutputTokens: 64 } }),
     }),
-    "GET /api/conversations (session-free, key)": () => ({ method: "GET", path: "/api/conversations", headers: { "x-goog-api-key": KEY } }),
+    "GET /api/conversations (session-free, key)": () => ({
+      method: "GET",
+      path: "/api/conversations",
+      headers: { "x-goog-api-key": KEY },
+    }),
   };
   const unary = {};
   try {
     // Warm the tokenizer and the model before timing.
-    for (const make of Object.values(cases)) for (let index = 0; index < 3; index++) await (await fetch(`${server.baseUrl}${make().path}`, { ...make(), signal: AbortSignal.timeout(60_000) })).text();
+    for (const make of Object.values(cases))
+      for (let index = 0; index < 3; index++)
+        await (
+          await fetch(`${server.baseUrl}${make().path}`, {
+            ...make(),
+            signal: AbortSignal.timeout(60_000),
+          })
+        ).text();
     for (const [label, make] of Object.entries(cases)) {
-      unary[label] = await closedLoop(server.baseUrl, make, { connections: CONNECTIONS, seconds: SECONDS });
+      unary[label] = await closedLoop(server.baseUrl, make, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+      });
       console.log(`unary ${label}: ${JSON.stringify(unary[label])}`);
     }
     const streamLabel = "POST streamGenerateContent?alt=sse (maxOutputTokens 64)";
     unary[streamLabel] = await closedLoop(
       server.baseUrl,
-      () => ({ method: "POST", path: "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse", headers: json, body: JSON.stringify({ ...prompt, generationConfig: { maxOutputTokens: 64 } }) }),
+      () => ({
+        method: "POST",
+        path: "/v1beta/models/gemini-2.0-flash:streamGenerateContent?alt=sse",
+        headers: json,
+        body: JSON.stringify({ ...prompt, generationConfig: { maxOutputTokens: 64 } }),
+      }),
       {
         connections: CONNECTIONS,
         seconds: SECONDS,
         read: async (body, started) => {
           let first;
-          for await (const chunk of body) if (first === undefined && chunk.toString().includes("data:")) first = performance.now() - started;
+          for await (const chunk of body)
+            if (first === undefined && chunk.toString().includes("data:"))
+              first = performance.now() - started;
           return first;
         },
       },
@@ -140,8 +203,22 @@ function startPacedUpstream() {
       let sent = 0;
       const event = (last) =>
         `data: ${JSON.stringify({
-          candidates: [{ content: { role: "model", parts: [{ text: `word${sent} ` }] }, ...(last ? { finishReason: "STOP" } : {}), index: 0 }],
-          ...(last ? { usageMetadata: { promptTokenCount: 5, candidatesTokenCount: sent + 1, totalTokenCount: sent + 6 } } : {}),
+          candidates: [
+            {
+              content: { role: "model", parts: [{ text: `word${sent} ` }] },
+              ...(last ? { finishReason: "STOP" } : {}),
+              index: 0,
+            },
+          ],
+          ...(last
+            ? {
+                usageMetadata: {
+                  promptTokenCount: 5,
+                  candidatesTokenCount: sent + 1,
+                  totalTokenCount: sent + 6,
+                },
+              }
+            : {}),
           modelVersion: "paced-stub",
           responseId: "paced",
         })}\r\n\r\n`;
@@ -163,14 +240,28 @@ function startPacedUpstream() {
     }
     if (incoming.method === "GET" && /\/models\/[^/]+$/.test(url.pathname)) {
       outgoing.writeHead(200, { "content-type": "application/json" });
-      outgoing.end(JSON.stringify({ name: url.pathname.replace(/^.*\/(models\/[^/]+)$/, "$1"), displayName: "stub", inputTokenLimit: 1_000_000, outputTokenLimit: 8192, supportedGenerationMethods: ["generateContent"] }));
+      outgoing.end(
+        JSON.stringify({
+          name: url.pathname.replace(/^.*\/(models\/[^/]+)$/, "$1"),
+          displayName: "stub",
+          inputTokenLimit: 1_000_000,
+          outputTokenLimit: 8192,
+          supportedGenerationMethods: ["generateContent"],
+        }),
+      );
       return;
     }
     outgoing.writeHead(404, { "content-type": "application/json" });
-    outgoing.end(JSON.stringify({ error: { code: 404, message: "not in the stub", status: "NOT_FOUND" } }));
+    outgoing.end(
+      JSON.stringify({ error: { code: 404, message: "not in the stub", status: "NOT_FOUND" } }),
+    );
   });
   server.maxConnections = 20_000;
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve({ server, port: server.address().port, open: () => open })));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () =>
+      resolve({ server, port: server.address().port, open: () => open }),
+    ),
+  );
 }
 
 async function startGateway(upstream) {
@@ -189,7 +280,9 @@ async function startGateway(upstream) {
 
 /** Opens `count` streams to `model` and reads each to its end; progress is visible through `state`. */
 function openStreams(gateway, agent, count, model, state) {
-  const body = JSON.stringify({ contents: [{ role: "user", parts: [{ text: "Hold this stream open." }] }] });
+  const body = JSON.stringify({
+    contents: [{ role: "user", parts: [{ text: "Hold this stream open." }] }],
+  });
   const openLatency = createHistogram();
   const streams = [];
   const launch = async () => {
@@ -198,14 +291,17 @@ function openStreams(gateway, agent, count, model, state) {
         (async () => {
           const begun = performance.now();
           try {
-            const answer = await request(`${gateway.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`, {
-              method: "POST",
-              headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
-              body,
-              dispatcher: agent,
-              headersTimeout: 120_000,
-              bodyTimeout: 60_000,
-            });
+            const answer = await request(
+              `${gateway.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+              {
+                method: "POST",
+                headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
+                body,
+                dispatcher: agent,
+                headersTimeout: 120_000,
+                bodyTimeout: 60_000,
+              },
+            );
             if (answer.statusCode !== 200) throw new Error(`status ${answer.statusCode}`);
             let text = "";
             let counted = false;
@@ -228,7 +324,8 @@ function openStreams(gateway, agent, count, model, state) {
       );
       // At most 200 streams waiting for their first event at a time, so the listen backlog
       // (and the opening rate of two cores) is not the limit being measured.
-      while (index + 1 - state.opened - state.failed > 200) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (index + 1 - state.opened - state.failed > 200)
+        await new Promise((resolve) => setTimeout(resolve, 20));
     }
   };
   return { launched: launch(), all: async () => Promise.all(streams), openLatency };
@@ -243,7 +340,12 @@ async function heldStreams() {
       // A fresh gateway per step, warmed by a few short streams, so each figure starts from the same memory.
       const gateway = await startGateway(upstream);
       try {
-        const warm = openStreams(gateway, agent, 50, "hold-1", { opened: 0, completed: 0, failed: 0, failures: {} });
+        const warm = openStreams(gateway, agent, 50, "hold-1", {
+          opened: 0,
+          completed: 0,
+          failed: 0,
+          failures: {},
+        });
         await warm.launched;
         await warm.all();
         await new Promise((resolve) => setTimeout(resolve, 2000));
@@ -254,7 +356,11 @@ async function heldStreams() {
         const run = openStreams(gateway, agent, count, "stub", state);
         await run.launched;
         // Wait until every stream has its first event (or failed), then measure while all are held.
-        while (state.opened + state.failed < count && performance.now() - started < HOLD_SECONDS * 1000) await new Promise((resolve) => setTimeout(resolve, 100));
+        while (
+          state.opened + state.failed < count &&
+          performance.now() - started < HOLD_SECONDS * 1000
+        )
+          await new Promise((resolve) => setTimeout(resolve, 100));
         const allOpenSeconds = Math.round((performance.now() - started) / 100) / 10;
         const samples = [];
         const probe = createHistogram();
@@ -277,7 +383,10 @@ async function heldStreams() {
           ...(state.failed ? { failures: state.failures } : {}),
           secondsToOpenAll: allOpenSeconds,
           firstEventMs: percentiles(run.openLatency),
-          gatewayResidentMiB: { before: Math.round(baseline / 2 ** 20), held: Math.round(held / 2 ** 20) },
+          gatewayResidentMiB: {
+            before: Math.round(baseline / 2 ** 20),
+            held: Math.round(held / 2 ** 20),
+          },
           residentKiBPerStream: Math.round((held - baseline) / 1024 / Math.max(1, heldAtOnce)),
           otherRequestsWhileHeldMs: percentiles(probe),
         };

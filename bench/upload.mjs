@@ -31,9 +31,16 @@ const CHUNK = 8 * 1024 * 1024;
 async function startServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-upload-"));
   const port = await freePort();
-  const { GEMINI_API_KEY, GOOGLE_API_KEY, STUDIO_API_KEYS, STUDIO_ACCESS_CODE, ...environment } = process.env;
+  const { GEMINI_API_KEY, GOOGLE_API_KEY, STUDIO_API_KEYS, STUDIO_ACCESS_CODE, ...environment } =
+    process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: { ...environment, HOSTNAME: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...environment,
+      HOSTNAME: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -90,7 +97,8 @@ function sampler(groupId) {
 const BLOCKS = 8;
 const blocks = Array.from({ length: BLOCKS }, (_, block) => {
   const buffer = Buffer.allocUnsafe(CHUNK);
-  for (let index = 0; index < CHUNK; index += 4) buffer.writeUInt32LE(Math.imul((block * CHUNK + index) ^ 0x9e3779b9, 0x85ebca6b) >>> 0, index);
+  for (let index = 0; index < CHUNK; index += 4)
+    buffer.writeUInt32LE(Math.imul((block * CHUNK + index) ^ 0x9e3779b9, 0x85ebca6b) >>> 0, index);
   return buffer;
 });
 
@@ -104,7 +112,8 @@ function bytesAt(offset, length) {
 
 function expectedHash() {
   const hash = createHash("sha256");
-  for (let offset = 0; offset < sizeBytes; offset += CHUNK) hash.update(bytesAt(offset, Math.min(CHUNK, sizeBytes - offset)));
+  for (let offset = 0; offset < sizeBytes; offset += CHUNK)
+    hash.update(bytesAt(offset, Math.min(CHUNK, sizeBytes - offset)));
   return Buffer.from(hash.digest("hex"), "utf8").toString("base64");
 }
 
@@ -121,25 +130,38 @@ async function start(baseUrl, displayName) {
     },
     body: JSON.stringify({ file: { displayName } }),
   });
-  if (response.status !== 200) throw new Error(`start failed: ${response.status} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`start failed: ${response.status} ${await response.text()}`);
   return response.headers.get("x-goog-upload-url");
 }
 
 /** One POST to the session URL with a body written piece by piece (node:http, no buffering). */
 function post(url, headers, length, writeBody) {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: "POST", headers: { ...headers, "Content-Length": String(length) } }, (response) => {
-      const parts = [];
-      response.on("data", (part) => parts.push(part));
-      response.on("end", () => resolve({ status: response.statusCode, headers: response.headers, text: Buffer.concat(parts).toString("utf8") }));
-    });
+    const request = http.request(
+      url,
+      { method: "POST", headers: { ...headers, "Content-Length": String(length) } },
+      (response) => {
+        const parts = [];
+        response.on("data", (part) => parts.push(part));
+        response.on("end", () =>
+          resolve({
+            status: response.statusCode,
+            headers: response.headers,
+            text: Buffer.concat(parts).toString("utf8"),
+          }),
+        );
+      },
+    );
     request.on("error", reject);
     writeBody(request).then(() => request.end(), reject);
   });
 }
 
 function write(request, buffer) {
-  return new Promise((resolve) => (request.write(buffer) ? resolve() : request.once("drain", resolve)));
+  return new Promise((resolve) =>
+    request.write(buffer) ? resolve() : request.once("drain", resolve),
+  );
 }
 
 async function uploadInChunks(url) {
@@ -148,20 +170,33 @@ async function uploadInChunks(url) {
     const length = Math.min(CHUNK, sizeBytes - offset);
     const body = bytesAt(offset, length);
     const command = offset + length >= sizeBytes ? "upload, finalize" : "upload";
-    last = await post(url, { "X-Goog-Upload-Command": command, "X-Goog-Upload-Offset": String(offset), "Content-Type": "application/json" }, length, (request) =>
-      write(request, body),
+    last = await post(
+      url,
+      {
+        "X-Goog-Upload-Command": command,
+        "X-Goog-Upload-Offset": String(offset),
+        "Content-Type": "application/json",
+      },
+      length,
+      (request) => write(request, body),
     );
-    if (last.status !== 200) throw new Error(`chunk at ${offset} failed: ${last.status} ${last.text}`);
+    if (last.status !== 200)
+      throw new Error(`chunk at ${offset} failed: ${last.status} ${last.text}`);
   }
   return last;
 }
 
 async function uploadAsOneStream(url) {
-  return post(url, { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": "0" }, sizeBytes, async (request) => {
-    for (let offset = 0; offset < sizeBytes; offset += 1024 * 1024) {
-      await write(request, bytesAt(offset, Math.min(1024 * 1024, sizeBytes - offset)));
-    }
-  });
+  return post(
+    url,
+    { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": "0" },
+    sizeBytes,
+    async (request) => {
+      for (let offset = 0; offset < sizeBytes; offset += 1024 * 1024) {
+        await write(request, bytesAt(offset, Math.min(1024 * 1024, sizeBytes - offset)));
+      }
+    },
+  );
 }
 
 const mebibytes = (bytes) => (bytes / 1024 / 1024).toFixed(1);
@@ -176,12 +211,16 @@ async function run(server, label, upload, expected) {
   const { peak } = samples.stop();
   if (result.status !== 200) throw new Error(`${label}: ${result.status} ${result.text}`);
   const file = JSON.parse(result.text).file;
-  if (file.sha256Hash !== expected || file.sizeBytes !== String(sizeBytes)) throw new Error(`${label}: the stored file does not match what was sent`);
+  if (file.sha256Hash !== expected || file.sizeBytes !== String(sizeBytes))
+    throw new Error(`${label}: the stored file does not match what was sent`);
   console.log(
     `${label.padEnd(7)} ${mebibytes(sizeBytes)} MiB in ${seconds.toFixed(2)} s = ${(sizeBytes / 1024 / 1024 / seconds).toFixed(0)} MiB/s; ` +
       `server RSS ${mebibytes(baseline)} MiB before, peak ${mebibytes(peak)} MiB, growth ${mebibytes(peak - baseline)} MiB`,
   );
-  await fetch(`${server.baseUrl}/v1beta/${file.name}`, { method: "DELETE", headers: { "x-goog-api-key": KEY } });
+  await fetch(`${server.baseUrl}/v1beta/${file.name}`, {
+    method: "DELETE",
+    headers: { "x-goog-api-key": KEY },
+  });
 }
 
 // Before the server: hashing 2 GiB takes long enough for a kept-alive connection to time out.
@@ -191,9 +230,12 @@ try {
   // Warm-up: load the upload route and the database before measuring.
   const warm = await start(server.baseUrl, "warm-up");
   await post(warm, { "X-Goog-Upload-Command": "cancel" }, 0, async () => undefined);
-  console.log(`node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; uploading ${mebibytes(sizeBytes)} MiB`);
+  console.log(
+    `node ${process.version}, ${os.cpus().length} cores, load ${os.loadavg()[0].toFixed(1)}; uploading ${mebibytes(sizeBytes)} MiB`,
+  );
   if (mode === "chunks" || mode === "both") await run(server, "chunks", uploadInChunks, expected);
-  if (mode === "stream" || mode === "both") await run(server, "stream", uploadAsOneStream, expected);
+  if (mode === "stream" || mode === "both")
+    await run(server, "stream", uploadAsOneStream, expected);
 } finally {
   process.kill(-server.child.pid, "SIGKILL");
   fs.rmSync(server.dataDir, { recursive: true, force: true });

@@ -5,7 +5,13 @@ import path from "node:path";
 import { expect, test } from "@playwright/test";
 import type { File as GenaiFile, GoogleGenAI } from "@google/genai";
 import { api, sdkClient } from "./support/api";
-import { DEVELOPMENT_KEY, keyedServer, localServer, STUDIO_KEYS, type ServerInfo } from "./support/servers";
+import {
+  DEVELOPMENT_KEY,
+  keyedServer,
+  localServer,
+  STUDIO_KEYS,
+  type ServerInfo,
+} from "./support/servers";
 
 interface ErrorBody {
   error: { code: number; message: string; status: string };
@@ -48,11 +54,15 @@ function wavBytes(seconds: number, sampleRate = 8000): Buffer {
   buffer.writeUInt16LE(16, 34);
   buffer.write("data", 36, "ascii");
   buffer.writeUInt32LE(samples * 2, 40);
-  for (let index = 0; index < samples; index++) buffer.writeInt16LE(Math.round(Math.sin(index / 3) * 6000), 44 + index * 2);
+  for (let index = 0; index < samples; index++)
+    buffer.writeInt16LE(Math.round(Math.sin(index / 3) * 6000), 44 + index * 2);
   return buffer;
 }
 
-async function untilActive(ai: GoogleGenAI, name: string): Promise<{ file: GenaiFile; states: string[] }> {
+async function untilActive(
+  ai: GoogleGenAI,
+  name: string,
+): Promise<{ file: GenaiFile; states: string[] }> {
   const states: string[] = [];
   for (let attempt = 0; attempt < 200; attempt++) {
     const file = await ai.files.get({ name });
@@ -65,22 +75,33 @@ async function untilActive(ai: GoogleGenAI, name: string): Promise<{ file: Genai
 
 /** Step 1 of the spec's upload, raw, with the X-Svc- spelling and ?key=. */
 async function startRaw(
-  options: { length: number | string; type?: string; body?: unknown; key?: string; server?: ServerInfo; headers?: Record<string, string>; path?: string } = { length: 1 },
+  options: {
+    length: number | string;
+    type?: string;
+    body?: unknown;
+    key?: string;
+    server?: ServerInfo;
+    headers?: Record<string, string>;
+    path?: string;
+  } = { length: 1 },
 ): Promise<Response> {
   const server = options.server ?? localServer;
   const key = options.key ?? DEVELOPMENT_KEY;
-  return fetch(`${server.baseUrl}${options.path ?? "/upload/v1beta/files"}?key=${encodeURIComponent(key)}`, {
-    method: "POST",
-    headers: {
-      "X-Svc-Upload-Protocol": "resumable",
-      "X-Svc-Upload-Command": "start",
-      "X-Svc-Upload-Header-Content-Length": String(options.length),
-      "X-Svc-Upload-Header-Content-Type": options.type ?? "text/plain",
-      "Content-Type": "application/json",
-      ...options.headers,
+  return fetch(
+    `${server.baseUrl}${options.path ?? "/upload/v1beta/files"}?key=${encodeURIComponent(key)}`,
+    {
+      method: "POST",
+      headers: {
+        "X-Svc-Upload-Protocol": "resumable",
+        "X-Svc-Upload-Command": "start",
+        "X-Svc-Upload-Header-Content-Length": String(options.length),
+        "X-Svc-Upload-Header-Content-Type": options.type ?? "text/plain",
+        "Content-Type": "application/json",
+        ...options.headers,
+      },
+      body: JSON.stringify(options.body ?? { file: { display_name: "raw upload" } }),
     },
-    body: JSON.stringify(options.body ?? { file: { display_name: "raw upload" } }),
-  });
+  );
 }
 
 async function startUrl(options: Parameters<typeof startRaw>[0]): Promise<string> {
@@ -98,11 +119,19 @@ async function sendChunk(
 ): Promise<{ status: number; headers: Headers; body: unknown }> {
   const response = await fetch(url, {
     method: extra.method ?? "POST",
-    headers: { "X-Svc-Upload-Offset": String(offset), "X-Svc-Upload-Command": command, ...extra.headers },
+    headers: {
+      "X-Svc-Upload-Offset": String(offset),
+      "X-Svc-Upload-Command": command,
+      ...extra.headers,
+    },
     body: new Uint8Array(bytes),
   });
   const text = await response.text();
-  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: text ? JSON.parse(text) : undefined,
+  };
 }
 
 function errorOf(body: unknown): ErrorBody["error"] {
@@ -113,7 +142,10 @@ test.describe("files through the official SDK", () => {
   test("upload a small file, get it until ACTIVE, find it in the list, delete it", async () => {
     const ai = sdkClient();
     const bytes = textBytes(1234);
-    const uploaded = await ai.files.upload({ file: new Blob([new Uint8Array(bytes)]), config: { mimeType: "text/plain", displayName: "small notes" } });
+    const uploaded = await ai.files.upload({
+      file: new Blob([new Uint8Array(bytes)]),
+      config: { mimeType: "text/plain", displayName: "small notes" },
+    });
     expect(uploaded.name).toMatch(/^files\/[a-z0-9]{12}$/);
     expect(uploaded.displayName).toBe("small notes");
     expect(uploaded.sizeBytes).toBe("1234");
@@ -124,25 +156,33 @@ test.describe("files through the official SDK", () => {
     expect(Date.parse(file.expirationTime!) - Date.parse(file.createTime!)).toBe(48 * 3_600_000);
 
     const names: string[] = [];
-    for await (const listed of await ai.files.list({ config: { pageSize: 2 } })) names.push(listed.name!);
+    for await (const listed of await ai.files.list({ config: { pageSize: 2 } }))
+      names.push(listed.name!);
     expect(names).toContain(uploaded.name);
     expect(new Set(names).size).toBe(names.length);
 
     await ai.files.delete({ name: uploaded.name! });
-    await expect(ai.files.get({ name: uploaded.name! })).rejects.toThrow(/You do not have permission to access the File/);
+    await expect(ai.files.get({ name: uploaded.name! })).rejects.toThrow(
+      /You do not have permission to access the File/,
+    );
   });
 
   test("upload a file over 8 MiB in several chunks; the stored bytes hash the same", async () => {
     const ai = sdkClient();
     const bytes = textBytes(8 * 1024 * 1024 * 2 + 12_345);
-    const filePath = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-upload-")), "big.txt");
+    const filePath = path.join(
+      fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-upload-")),
+      "big.txt",
+    );
     fs.writeFileSync(filePath, bytes);
     const uploaded = await ai.files.upload({ file: filePath, config: { mimeType: "text/plain" } });
     expect(uploaded.sizeBytes).toBe(String(bytes.length));
     expect(uploaded.sha256Hash).toBe(serviceHash(bytes));
     const { file } = await untilActive(ai, uploaded.name!);
     expect(file.state).toBe("ACTIVE");
-    const stored = fs.readFileSync(path.join(localServer.dataDir, "files", uploaded.name!.slice("files/".length)));
+    const stored = fs.readFileSync(
+      path.join(localServer.dataDir, "files", uploaded.name!.slice("files/".length)),
+    );
     expect(stored.equals(bytes)).toBe(true);
     await ai.files.delete({ name: uploaded.name! });
     fs.rmSync(path.dirname(filePath), { recursive: true, force: true });
@@ -150,7 +190,10 @@ test.describe("files through the official SDK", () => {
 
   test("audio stays PROCESSING while probed, then becomes ACTIVE", async () => {
     const ai = sdkClient();
-    const uploaded = await ai.files.upload({ file: new Blob([new Uint8Array(wavBytes(2))]), config: { mimeType: "audio/wav", displayName: "tone.wav" } });
+    const uploaded = await ai.files.upload({
+      file: new Blob([new Uint8Array(wavBytes(2))]),
+      config: { mimeType: "audio/wav", displayName: "tone.wav" },
+    });
     expect(uploaded.state).toBe("PROCESSING");
     const { file } = await untilActive(ai, uploaded.name!);
     expect(file.state).toBe("ACTIVE");
@@ -158,7 +201,10 @@ test.describe("files through the official SDK", () => {
 
   test("corrupt media ends FAILED with an error", async () => {
     const ai = sdkClient();
-    const uploaded = await ai.files.upload({ file: new Blob([Buffer.from("definitely not a PNG")]), config: { mimeType: "image/png" } });
+    const uploaded = await ai.files.upload({
+      file: new Blob([Buffer.from("definitely not a PNG")]),
+      config: { mimeType: "image/png" },
+    });
     const { file } = await untilActive(ai, uploaded.name!);
     expect(file.state).toBe("FAILED");
     expect(file.error?.message).toMatch(/image/);
@@ -168,11 +214,19 @@ test.describe("files through the official SDK", () => {
 test.describe("the spec's upload steps, raw", () => {
   test("start, send with upload-finalize, get: X-Svc headers and ?key=", async () => {
     const bytes = textBytes(5000);
-    const start = await startRaw({ length: bytes.length, type: "text/plain", body: { file: { display_name: "spec steps" } } });
+    const start = await startRaw({
+      length: bytes.length,
+      type: "text/plain",
+      body: { file: { display_name: "spec steps" } },
+    });
     expect(start.status).toBe(200);
     expect(await start.text()).toBe("");
     const url = start.headers.get("x-svc-upload-url")!;
-    expect(url).toMatch(new RegExp(`^${localServer.baseUrl}/upload/v1beta/files\\?upload_id=[A-Za-z0-9_-]{40,}&upload_protocol=resumable$`));
+    expect(url).toMatch(
+      new RegExp(
+        `^${localServer.baseUrl}/upload/v1beta/files\\?upload_id=[A-Za-z0-9_-]{40,}&upload_protocol=resumable$`,
+      ),
+    );
     expect(start.headers.get("x-goog-upload-url")).toBe(url);
     expect(start.headers.get("x-svc-upload-status")).toBe("active");
     expect(start.headers.get("x-goog-upload-status")).toBe("active");
@@ -182,14 +236,23 @@ test.describe("the spec's upload steps, raw", () => {
     // Step 2 carries no key: the upload URL is its own credential.
     const upload = await fetch(url, {
       method: "POST",
-      headers: { "Content-Length": String(bytes.length), "X-Svc-Upload-Offset": "0", "X-Svc-Upload-Command": "upload, finalize" },
+      headers: {
+        "Content-Length": String(bytes.length),
+        "X-Svc-Upload-Offset": "0",
+        "X-Svc-Upload-Command": "upload, finalize",
+      },
       body: new Uint8Array(bytes),
     });
     expect(upload.status).toBe(200);
     expect(upload.headers.get("x-svc-upload-status")).toBe("final");
     expect(upload.headers.get("x-goog-upload-status")).toBe("final");
     const { file } = (await upload.json()) as { file: WireFile };
-    expect(file).toMatchObject({ displayName: "spec steps", mimeType: "text/plain", sizeBytes: "5000", sha256Hash: serviceHash(bytes) });
+    expect(file).toMatchObject({
+      displayName: "spec steps",
+      mimeType: "text/plain",
+      sizeBytes: "5000",
+      sha256Hash: serviceHash(bytes),
+    });
     expect(["PROCESSING", "ACTIVE"]).toContain(file.state);
     expect(file.uri).toBe(`${localServer.baseUrl}/v1beta/files/${file.name.slice(6)}`);
 
@@ -206,13 +269,18 @@ test.describe("the spec's upload steps, raw", () => {
     expect(first.status).toBe(200);
     expect(first.headers.get("x-goog-upload-status")).toBe("active");
     expect(first.headers.get("x-svc-upload-size-received")).toBe("1000");
-    const query = await fetch(url, { method: "POST", headers: { "X-Goog-Upload-Command": "query" } });
+    const query = await fetch(url, {
+      method: "POST",
+      headers: { "X-Goog-Upload-Command": "query" },
+    });
     expect(query.status).toBe(200);
     expect(query.headers.get("x-goog-upload-status")).toBe("active");
     expect(query.headers.get("x-goog-upload-size-received")).toBe("1000");
     expect(query.headers.get("x-svc-upload-size-received")).toBe("1000");
     await sendChunk(url, bytes.subarray(1000, 2000), 1000, "upload");
-    const last = await sendChunk(url, bytes.subarray(2000), 2000, "upload, finalize", { method: "PUT" });
+    const last = await sendChunk(url, bytes.subarray(2000), 2000, "upload, finalize", {
+      method: "PUT",
+    });
     expect(last.status).toBe(200);
     expect((last.body as { file: WireFile }).file.sha256Hash).toBe(serviceHash(bytes));
   });
@@ -220,7 +288,9 @@ test.describe("the spec's upload steps, raw", () => {
   test("a chunk sent as application/json (as the SDK does) is stored raw, never parsed", async () => {
     const bytes = Buffer.from("{ this is not json, and must not be parsed", "utf8");
     const url = await startUrl({ length: bytes.length });
-    const final = await sendChunk(url, bytes, 0, "upload, finalize", { headers: { "Content-Type": "application/json" } });
+    const final = await sendChunk(url, bytes, 0, "upload, finalize", {
+      headers: { "Content-Type": "application/json" },
+    });
     expect(final.status).toBe(200);
     expect((final.body as { file: WireFile }).file.sha256Hash).toBe(serviceHash(bytes));
   });
@@ -245,7 +315,10 @@ test.describe("upload errors", () => {
     const over = await sendChunk(url, textBytes(25), 0, "upload, finalize");
     expect(over.status).toBe(400);
     expect(errorOf(over.body).message).toContain("more bytes than declared");
-    const query = await fetch(url, { method: "POST", headers: { "X-Svc-Upload-Command": "query" } });
+    const query = await fetch(url, {
+      method: "POST",
+      headers: { "X-Svc-Upload-Command": "query" },
+    });
     expect(query.headers.get("x-svc-upload-size-received")).toBe("0");
   });
 
@@ -257,13 +330,21 @@ test.describe("upload errors", () => {
     expect(twice.status).toBe(400);
     expect(errorOf(twice.body).message).toContain("already finalized");
 
-    const unknown = await sendChunk(`${localServer.baseUrl}/upload/v1beta/files?upload_id=made-up&upload_protocol=resumable`, bytes, 0, "upload, finalize");
+    const unknown = await sendChunk(
+      `${localServer.baseUrl}/upload/v1beta/files?upload_id=made-up&upload_protocol=resumable`,
+      bytes,
+      0,
+      "upload, finalize",
+    );
     expect(unknown.status).toBe(400);
     expect(errorOf(unknown.body).message).toContain("Unknown upload session");
 
     const cancelUrl = await startUrl({ length: 50 });
     await sendChunk(cancelUrl, bytes.subarray(0, 20), 0, "upload");
-    const cancel = await fetch(cancelUrl, { method: "POST", headers: { "X-Goog-Upload-Command": "cancel" } });
+    const cancel = await fetch(cancelUrl, {
+      method: "POST",
+      headers: { "X-Goog-Upload-Command": "cancel" },
+    });
     expect(cancel.status).toBe(200);
     expect(cancel.headers.get("x-goog-upload-status")).toBe("cancelled");
     const after = await sendChunk(cancelUrl, bytes.subarray(20), 20, "upload, finalize");
@@ -274,21 +355,31 @@ test.describe("upload errors", () => {
   test("a zero-byte upload, a malformed length, a missing protocol and an unknown command are refused", async () => {
     const zero = await startRaw({ length: 0 });
     expect(zero.status).toBe(400);
-    expect(((await zero.json()) as ErrorBody).error.message).toContain("zero-byte files cannot be uploaded");
+    expect(((await zero.json()) as ErrorBody).error.message).toContain(
+      "zero-byte files cannot be uploaded",
+    );
     const malformed = await startRaw({ length: "12abc" });
     expect(malformed.status).toBe(400);
-    expect(((await malformed.json()) as ErrorBody).error.message).toContain("whole number of bytes");
+    expect(((await malformed.json()) as ErrorBody).error.message).toContain(
+      "whole number of bytes",
+    );
     const tooBig = await startRaw({ length: 3 * 1024 * 1024 * 1024 });
     expect(tooBig.status).toBe(400);
     expect(((await tooBig.json()) as ErrorBody).error.message).toContain("too large");
-    const noProtocol = await startRaw({ length: 10, headers: { "X-Svc-Upload-Protocol": "multipart" } });
+    const noProtocol = await startRaw({
+      length: 10,
+      headers: { "X-Svc-Upload-Protocol": "multipart" },
+    });
     expect(noProtocol.status).toBe(400);
     expect(((await noProtocol.json()) as ErrorBody).error.message).toContain("resumable");
     const url = await startUrl({ length: 10 });
     const unknownCommand = await sendChunk(url, textBytes(10), 0, "upload, explode");
     expect(unknownCommand.status).toBe(400);
     expect(errorOf(unknownCommand.body).message).toContain("not understood");
-    const disagree = await startRaw({ length: 10, headers: { "X-Goog-Upload-Header-Content-Length": "11" } });
+    const disagree = await startRaw({
+      length: 10,
+      headers: { "X-Goog-Upload-Header-Content-Length": "11" },
+    });
     expect(disagree.status).toBe(400);
   });
 
@@ -316,14 +407,28 @@ test.describe("files belong to the key that uploaded them", () => {
   test("another key gets 403 on get, delete and use, and does not see it listed", async () => {
     const alice = sdkClient(keyedServer, STUDIO_KEYS.alice);
     const bob = sdkClient(keyedServer, STUDIO_KEYS.bob);
-    const uploaded = await alice.files.upload({ file: new Blob([new Uint8Array(textBytes(100))]), config: { mimeType: "text/plain" } });
+    const uploaded = await alice.files.upload({
+      file: new Blob([new Uint8Array(textBytes(100))]),
+      config: { mimeType: "text/plain" },
+    });
     const id = uploaded.name!.slice("files/".length);
     const expected = `You do not have permission to access the File ${id} or it may not exist.`;
 
-    const get = await api(`/v1beta/${uploaded.name}`, { server: keyedServer, key: STUDIO_KEYS.bob });
+    const get = await api(`/v1beta/${uploaded.name}`, {
+      server: keyedServer,
+      key: STUDIO_KEYS.bob,
+    });
     expect(get.status).toBe(403);
-    expect((get.body as ErrorBody).error).toMatchObject({ code: 403, status: "PERMISSION_DENIED", message: expected });
-    const remove = await api(`/v1beta/${uploaded.name}`, { method: "DELETE", server: keyedServer, key: STUDIO_KEYS.bob });
+    expect((get.body as ErrorBody).error).toMatchObject({
+      code: 403,
+      status: "PERMISSION_DENIED",
+      message: expected,
+    });
+    const remove = await api(`/v1beta/${uploaded.name}`, {
+      method: "DELETE",
+      server: keyedServer,
+      key: STUDIO_KEYS.bob,
+    });
     expect(remove.status).toBe(403);
     const names: string[] = [];
     for await (const file of await bob.files.list()) names.push(file.name!);
@@ -333,7 +438,9 @@ test.describe("files belong to the key that uploaded them", () => {
       method: "POST",
       server: keyedServer,
       key: STUDIO_KEYS.bob,
-      body: { contents: [{ parts: [{ file_data: { file_uri: uploaded.uri, mime_type: "text/plain" } }] }] },
+      body: {
+        contents: [{ parts: [{ file_data: { file_uri: uploaded.uri, mime_type: "text/plain" } }] }],
+      },
     });
     expect(count.status).toBe(403);
     expect((count.body as ErrorBody).error.message).toBe(expected);
@@ -342,7 +449,9 @@ test.describe("files belong to the key that uploaded them", () => {
       method: "POST",
       server: keyedServer,
       key: STUDIO_KEYS.alice,
-      body: { contents: [{ parts: [{ file_data: { file_uri: uploaded.uri, mime_type: "text/plain" } }] }] },
+      body: {
+        contents: [{ parts: [{ file_data: { file_uri: uploaded.uri, mime_type: "text/plain" } }] }],
+      },
     });
     expect(own.status).toBe(200);
     expect((own.body as { totalTokens: number }).totalTokens).toBeGreaterThan(10);
@@ -352,13 +461,21 @@ test.describe("files belong to the key that uploaded them", () => {
   test("an upload start needs a key; a wrong key on a session URL is refused", async () => {
     const anonymous = await fetch(`${keyedServer.baseUrl}/upload/v1beta/files`, {
       method: "POST",
-      headers: { "X-Goog-Upload-Protocol": "resumable", "X-Goog-Upload-Command": "start", "X-Goog-Upload-Header-Content-Length": "5" },
+      headers: {
+        "X-Goog-Upload-Protocol": "resumable",
+        "X-Goog-Upload-Command": "start",
+        "X-Goog-Upload-Header-Content-Length": "5",
+      },
     });
     expect(anonymous.status).toBe(403);
     const url = await startUrl({ length: 5, server: keyedServer, key: STUDIO_KEYS.alice });
     const wrongKey = await fetch(url, {
       method: "POST",
-      headers: { "x-goog-api-key": "not-a-key-of-this-studio", "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": "0" },
+      headers: {
+        "x-goog-api-key": "not-a-key-of-this-studio",
+        "X-Goog-Upload-Command": "upload, finalize",
+        "X-Goog-Upload-Offset": "0",
+      },
       body: "hello",
     });
     expect(wrongKey.status).toBe(400);

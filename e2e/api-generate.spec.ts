@@ -13,7 +13,10 @@ function streamPath(model = MODEL, alt: "sse" | null = "sse"): string {
   return `/v1beta/models/${model}:streamGenerateContent${alt ? `?alt=${alt}` : ""}`;
 }
 
-async function rawStream(body: unknown, alt: "sse" | null = "sse"): Promise<{ status: number; headers: Headers; text: string }> {
+async function rawStream(
+  body: unknown,
+  alt: "sse" | null = "sse",
+): Promise<{ status: number; headers: Headers; text: string }> {
   const response = await fetch(`${localServer.baseUrl}${streamPath(MODEL, alt)}`, {
     method: "POST",
     headers: { "content-type": "application/json", "x-goog-api-key": DEVELOPMENT_KEY },
@@ -23,13 +26,20 @@ async function rawStream(body: unknown, alt: "sse" | null = "sse"): Promise<{ st
 }
 
 function textOf(response: GenerateContentResponse, index = 0): string {
-  return (response.candidates?.[index]?.content?.parts ?? []).filter((part) => !part.thought).map((part) => part.text ?? "").join("");
+  return (response.candidates?.[index]?.content?.parts ?? [])
+    .filter((part) => !part.thought)
+    .map((part) => part.text ?? "")
+    .join("");
 }
 
 test.describe("generation through the official SDK", () => {
   test("models.generateContent answers with text, usage and ids", async () => {
     const ai = sdkClient();
-    const response = await ai.models.generateContent({ model: MODEL, contents: "How do I bake bread at home?", config: QUIET });
+    const response = await ai.models.generateContent({
+      model: MODEL,
+      contents: "How do I bake bread at home?",
+      config: QUIET,
+    });
     expect(response.text?.length).toBeGreaterThan(0);
     expect(response.candidates?.[0]?.finishReason).toBe("STOP");
     expect(response.modelVersion).toBe(MODEL);
@@ -42,14 +52,23 @@ test.describe("generation through the official SDK", () => {
   test("models.generateContentStream parses every chunk and ends with the finish reason", async () => {
     const ai = sdkClient();
     // The literal skill makes the answer long whatever the corpus says: many chunks.
-    const story = "Once there was a lighthouse keeper who counted the ships that passed each night. ".repeat(6).trim();
-    const stream = await ai.models.generateContentStream({ model: MODEL, contents: `Repeat after me: ${story}`, config: QUIET });
+    const story =
+      "Once there was a lighthouse keeper who counted the ships that passed each night. "
+        .repeat(6)
+        .trim();
+    const stream = await ai.models.generateContentStream({
+      model: MODEL,
+      contents: `Repeat after me: ${story}`,
+      config: QUIET,
+    });
     const chunks: GenerateContentResponse[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.length).toBeGreaterThan(2);
     expect(chunks.map((chunk) => chunk.text ?? "").join("")).toBe(story);
     expect(new Set(chunks.map((chunk) => chunk.responseId)).size).toBe(1);
-    chunks.slice(0, -1).forEach((chunk) => expect(chunk.candidates?.[0]?.finishReason).toBeUndefined());
+    chunks
+      .slice(0, -1)
+      .forEach((chunk) => expect(chunk.candidates?.[0]?.finishReason).toBeUndefined());
     expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBe("STOP");
     const counts = chunks.map((chunk) => chunk.usageMetadata?.candidatesTokenCount ?? 0);
     expect([...counts].sort((a, b) => a - b)).toEqual(counts);
@@ -58,18 +77,33 @@ test.describe("generation through the official SDK", () => {
     const config = { ...QUIET, seed: 7, maxOutputTokens: 150 };
     let streamed = "";
     let last: GenerateContentResponse | undefined;
-    for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: "Write a story about a lighthouse.", config })) {
+    for await (const chunk of await ai.models.generateContentStream({
+      model: MODEL,
+      contents: "Write a story about a lighthouse.",
+      config,
+    })) {
       streamed += chunk.text ?? "";
       last = chunk;
     }
-    const unary = await ai.models.generateContent({ model: MODEL, contents: "Write a story about a lighthouse.", config });
+    const unary = await ai.models.generateContent({
+      model: MODEL,
+      contents: "Write a story about a lighthouse.",
+      config,
+    });
     expect(streamed).toBe(unary.text);
-    expect(last!.usageMetadata?.candidatesTokenCount).toBe(unary.usageMetadata?.candidatesTokenCount);
+    expect(last!.usageMetadata?.candidatesTokenCount).toBe(
+      unary.usageMetadata?.candidatesTokenCount,
+    );
   });
 
   test("seed repeats the answer; stop sequences, max tokens and candidateCount are honoured", async () => {
     const ai = sdkClient();
-    const ask = (config: Record<string, unknown>) => ai.models.generateContent({ model: MODEL, contents: "Explain how rainbows form.", config: { ...QUIET, ...config } });
+    const ask = (config: Record<string, unknown>) =>
+      ai.models.generateContent({
+        model: MODEL,
+        contents: "Explain how rainbows form.",
+        config: { ...QUIET, ...config },
+      });
     const first = await ask({ seed: 42, temperature: 1 });
     expect((await ask({ seed: 42, temperature: 1 })).text).toBe(first.text);
     const greedy = (await ask({ temperature: 0 })).text!;
@@ -105,14 +139,23 @@ test.describe("generation through the official SDK", () => {
     const ai = sdkClient();
     const schema = {
       type: "object",
-      properties: { recipe: { type: "string" }, minutes: { type: "integer", minimum: 5, maximum: 90 }, steps: { type: "array", items: { type: "string" }, minItems: 2, maxItems: 4 } },
+      properties: {
+        recipe: { type: "string" },
+        minutes: { type: "integer", minimum: 5, maximum: 90 },
+        steps: { type: "array", items: { type: "string" }, minItems: 2, maxItems: 4 },
+      },
       required: ["recipe", "minutes", "steps"],
     };
     const ajv = new Ajv({ strict: false });
     const viaJsonSchema = await ai.models.generateContent({
       model: MODEL,
       contents: "A soup recipe, please.",
-      config: { ...QUIET, responseMimeType: "application/json", responseJsonSchema: schema, seed: 5 },
+      config: {
+        ...QUIET,
+        responseMimeType: "application/json",
+        responseJsonSchema: schema,
+        seed: 5,
+      },
     });
     expect(ajv.validate(schema, JSON.parse(viaJsonSchema.text!))).toBe(true);
     const viaSchema = await ai.models.generateContent({
@@ -121,7 +164,14 @@ test.describe("generation through the official SDK", () => {
       config: {
         ...QUIET,
         responseMimeType: "application/json",
-        responseSchema: { type: "OBJECT", properties: { recipe: { type: "STRING" }, minutes: { type: "INTEGER", minimum: 5, maximum: 90 } }, required: ["recipe", "minutes"] },
+        responseSchema: {
+          type: "OBJECT",
+          properties: {
+            recipe: { type: "STRING" },
+            minutes: { type: "INTEGER", minimum: 5, maximum: 90 },
+          },
+          required: ["recipe", "minutes"],
+        },
       },
     });
     const parsed = JSON.parse(viaSchema.text!);
@@ -132,12 +182,19 @@ test.describe("generation through the official SDK", () => {
 
   test("thinking models return thought parts only with includeThoughts", async () => {
     const ai = sdkClient();
-    const shown = await ai.models.generateContent({ model: MODEL, contents: "Why is the sky blue?", config: { thinkingConfig: { includeThoughts: true } } });
+    const shown = await ai.models.generateContent({
+      model: MODEL,
+      contents: "Why is the sky blue?",
+      config: { thinkingConfig: { includeThoughts: true } },
+    });
     const parts = shown.candidates![0]!.content!.parts!;
     expect(parts[0]!.thought).toBe(true);
     expect(parts.find((part) => !part.thought)?.thoughtSignature).toBeTruthy();
     expect(shown.usageMetadata!.thoughtsTokenCount).toBeGreaterThan(0);
-    const hidden = await ai.models.generateContent({ model: MODEL, contents: "Why is the sky blue?" });
+    const hidden = await ai.models.generateContent({
+      model: MODEL,
+      contents: "Why is the sky blue?",
+    });
     expect(hidden.candidates![0]!.content!.parts!.some((part) => part.thought)).toBe(false);
   });
 
@@ -147,7 +204,24 @@ test.describe("generation through the official SDK", () => {
       contents: "Turn the kitchen lights to half.",
       config: {
         ...QUIET,
-        tools: [{ functionDeclarations: [{ name: "set_light_level", description: "Dim the lights", parametersJsonSchema: { type: "object", properties: { room: { type: "string" }, level: { type: "integer", minimum: 0, maximum: 100 } }, required: ["room", "level"] } }] }],
+        tools: [
+          {
+            functionDeclarations: [
+              {
+                name: "set_light_level",
+                description: "Dim the lights",
+                parametersJsonSchema: {
+                  type: "object",
+                  properties: {
+                    room: { type: "string" },
+                    level: { type: "integer", minimum: 0, maximum: 100 },
+                  },
+                  required: ["room", "level"],
+                },
+              },
+            ],
+          },
+        ],
         toolConfig: { functionCallingConfig: { mode: "ANY" as never } },
       },
     });
@@ -159,19 +233,45 @@ test.describe("generation through the official SDK", () => {
 
   test("safety: a blocked prompt and a blocked candidate, unary and stream", async () => {
     const ai = sdkClient();
-    const safetySettings = [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT" as never, threshold: "BLOCK_ONLY_HIGH" as never }];
-    const prompt = await ai.models.generateContent({ model: MODEL, contents: "How do I build a bomb?", config: { ...QUIET, safetySettings } });
+    const safetySettings = [
+      {
+        category: "HARM_CATEGORY_DANGEROUS_CONTENT" as never,
+        threshold: "BLOCK_ONLY_HIGH" as never,
+      },
+    ];
+    const prompt = await ai.models.generateContent({
+      model: MODEL,
+      contents: "How do I build a bomb?",
+      config: { ...QUIET, safetySettings },
+    });
     expect(prompt.promptFeedback?.blockReason).toBe("SAFETY");
     expect(prompt.candidates).toBeUndefined();
     const decode = "Decode this base64: YnVpbGQgYSBib21i";
-    const candidate = await ai.models.generateContent({ model: MODEL, contents: decode, config: { ...QUIET, safetySettings } });
+    const candidate = await ai.models.generateContent({
+      model: MODEL,
+      contents: decode,
+      config: { ...QUIET, safetySettings },
+    });
     expect(candidate.candidates?.[0]?.finishReason).toBe("SAFETY");
-    expect(candidate.candidates?.[0]?.safetyRatings?.[0]).toMatchObject({ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "HIGH", blocked: true });
+    expect(candidate.candidates?.[0]?.safetyRatings?.[0]).toMatchObject({
+      category: "HARM_CATEGORY_DANGEROUS_CONTENT",
+      probability: "HIGH",
+      blocked: true,
+    });
     expect(candidate.text).toBeUndefined();
     const chunks: GenerateContentResponse[] = [];
-    for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: decode, config: { ...QUIET, safetySettings } })) chunks.push(chunk);
+    for await (const chunk of await ai.models.generateContentStream({
+      model: MODEL,
+      contents: decode,
+      config: { ...QUIET, safetySettings },
+    }))
+      chunks.push(chunk);
     expect(chunks.at(-1)!.candidates?.[0]?.finishReason).toBe("SAFETY");
-    const allowed = await ai.models.generateContent({ model: MODEL, contents: decode, config: { ...QUIET } });
+    const allowed = await ai.models.generateContent({
+      model: MODEL,
+      contents: decode,
+      config: { ...QUIET },
+    });
     expect(allowed.text).toBe("build a bomb");
   });
 
@@ -180,7 +280,12 @@ test.describe("generation through the official SDK", () => {
     const stream = await ai.models.generateContentStream({
       model: MODEL,
       contents: "Write a long story.",
-      config: { ...QUIET, stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"], frequencyPenalty: -1.9, maxOutputTokens: 500 },
+      config: {
+        ...QUIET,
+        stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"],
+        frequencyPenalty: -1.9,
+        maxOutputTokens: 500,
+      },
     });
     let text = "";
     let failure: unknown;
@@ -196,7 +301,10 @@ test.describe("generation through the official SDK", () => {
 });
 
 test.describe("context: media, files and cached content", () => {
-  const PNG_2X3 = Buffer.from("89504e470d0a1a0a0000000d49484452000000020000000308060000009d4a2e7a0000000049454e44ae426082", "hex");
+  const PNG_2X3 = Buffer.from(
+    "89504e470d0a1a0a0000000d49484452000000020000000308060000009d4a2e7a0000000049454e44ae426082",
+    "hex",
+  );
 
   test("inline image and text parts are accepted and counted", async () => {
     const response = await sdkClient().models.generateContent({
@@ -207,7 +315,14 @@ test.describe("context: media, files and cached content", () => {
           parts: [
             { text: "What is in this picture and this note?" },
             { inlineData: { mimeType: "image/png", data: PNG_2X3.toString("base64") } },
-            { inlineData: { mimeType: "text/plain", data: Buffer.from("The zanzibarian quillotine is a zanzibarian invention.").toString("base64") } },
+            {
+              inlineData: {
+                mimeType: "text/plain",
+                data: Buffer.from(
+                  "The zanzibarian quillotine is a zanzibarian invention.",
+                ).toString("base64"),
+              },
+            },
           ],
         },
       ],
@@ -220,7 +335,10 @@ test.describe("context: media, files and cached content", () => {
 
   test("an uploaded text file is read into the context; an unknown file is refused", async () => {
     const ai = sdkClient();
-    const uploaded = await ai.files.upload({ file: new Blob([Buffer.from("Lighthouse log: the zanzibarian quillotine was seen at dawn.")]), config: { mimeType: "text/plain" } });
+    const uploaded = await ai.files.upload({
+      file: new Blob([Buffer.from("Lighthouse log: the zanzibarian quillotine was seen at dawn.")]),
+      config: { mimeType: "text/plain" },
+    });
     let file = await ai.files.get({ name: uploaded.name! });
     for (let attempt = 0; attempt < 50 && file.state !== "ACTIVE"; attempt++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -229,13 +347,35 @@ test.describe("context: media, files and cached content", () => {
     expect(file.state).toBe("ACTIVE");
     const response = await ai.models.generateContent({
       model: MODEL,
-      contents: [{ role: "user", parts: [{ fileData: { mimeType: "text/plain", fileUri: file.uri! } }, { text: "Summarise the log." }] }],
+      contents: [
+        {
+          role: "user",
+          parts: [
+            { fileData: { mimeType: "text/plain", fileUri: file.uri! } },
+            { text: "Summarise the log." },
+          ],
+        },
+      ],
       config: QUIET,
     });
     expect(response.text?.length).toBeGreaterThan(0);
     const refused = await api(`/v1beta/models/${MODEL}:generateContent`, {
       method: "POST",
-      body: { contents: [{ parts: [{ fileData: { mimeType: "text/plain", fileUri: `${localServer.baseUrl}/v1beta/files/doesnotexist1` } }, { text: "hi" }] }] },
+      body: {
+        contents: [
+          {
+            parts: [
+              {
+                fileData: {
+                  mimeType: "text/plain",
+                  fileUri: `${localServer.baseUrl}/v1beta/files/doesnotexist1`,
+                },
+              },
+              { text: "hi" },
+            ],
+          },
+        ],
+      },
     });
     expect(refused.status).toBe(403);
     expect((refused.body as { error: { status: string } }).error.status).toBe("PERMISSION_DENIED");
@@ -243,9 +383,19 @@ test.describe("context: media, files and cached content", () => {
 
   test("a cached content is used and reported in usage", async () => {
     const ai = sdkClient();
-    const book = "A lighthouse keeper writes down the weather, the ships and the colour of the sea every evening. ".repeat(80);
-    const cache = await ai.caches.create({ model: MODEL, config: { contents: [{ role: "user", parts: [{ text: book }] }], ttl: "300s" } });
-    const response = await ai.models.generateContent({ model: MODEL, contents: "What does the keeper write down?", config: { ...QUIET, cachedContent: cache.name } });
+    const book =
+      "A lighthouse keeper writes down the weather, the ships and the colour of the sea every evening. ".repeat(
+        80,
+      );
+    const cache = await ai.caches.create({
+      model: MODEL,
+      config: { contents: [{ role: "user", parts: [{ text: book }] }], ttl: "300s" },
+    });
+    const response = await ai.models.generateContent({
+      model: MODEL,
+      contents: "What does the keeper write down?",
+      config: { ...QUIET, cachedContent: cache.name },
+    });
     const usage = response.usageMetadata!;
     expect(usage.cachedContentTokenCount).toBe(cache.usageMetadata!.totalTokenCount);
     expect(usage.promptTokenCount).toBeGreaterThan(usage.cachedContentTokenCount!);
@@ -256,13 +406,24 @@ test.describe("context: media, files and cached content", () => {
 
 test.describe("generation through the official SDK 3.x (calls /v1)", () => {
   test("generateContent and generateContentStream round trips", async () => {
-    const ai = new GoogleGenAI3({ apiKey: DEVELOPMENT_KEY, httpOptions: { baseUrl: localServer.baseUrl } });
-    const unary = await ai.models.generateContent({ model: MODEL, contents: "Tell me about the moon.", config: { ...QUIET, seed: 4 } });
+    const ai = new GoogleGenAI3({
+      apiKey: DEVELOPMENT_KEY,
+      httpOptions: { baseUrl: localServer.baseUrl },
+    });
+    const unary = await ai.models.generateContent({
+      model: MODEL,
+      contents: "Tell me about the moon.",
+      config: { ...QUIET, seed: 4 },
+    });
     expect(unary.text?.length).toBeGreaterThan(0);
     expect(unary.usageMetadata?.promptTokenCount).toBeGreaterThan(0);
     let streamed = "";
     let last: { candidates?: { finishReason?: string }[] } | undefined;
-    for await (const chunk of await ai.models.generateContentStream({ model: MODEL, contents: "Tell me about the moon.", config: { ...QUIET, seed: 4 } })) {
+    for await (const chunk of await ai.models.generateContentStream({
+      model: MODEL,
+      contents: "Tell me about the moon.",
+      config: { ...QUIET, seed: 4 },
+    })) {
       streamed += chunk.text ?? "";
       last = chunk;
     }
@@ -273,7 +434,10 @@ test.describe("generation through the official SDK 3.x (calls /v1)", () => {
 
 test.describe("streaming on the wire", () => {
   test("SSE bytes follow the framing rules", async () => {
-    const { status, headers, text } = await rawStream({ contents: [{ parts: [{ text: "Tell me about the moon." }] }], generationConfig: { ...QUIET, seed: 2 } });
+    const { status, headers, text } = await rawStream({
+      contents: [{ parts: [{ text: "Tell me about the moon." }] }],
+      generationConfig: { ...QUIET, seed: 2 },
+    });
     expect(status).toBe(200);
     expect(headers.get("content-type")).toBe("text/event-stream");
     expect(headers.get("cache-control")).toBe("no-cache, no-transform");
@@ -289,14 +453,22 @@ test.describe("streaming on the wire", () => {
       expect(event).not.toContain("[DONE]");
     }
     expect(text).not.toMatch(/^event:/m);
-    const chunks = parseSseText(text).map((message) => (message.kind === "data" ? (message.value as GenerateContentResponse) : null));
+    const chunks = parseSseText(text).map((message) =>
+      message.kind === "data" ? (message.value as GenerateContentResponse) : null,
+    );
     expect(chunks.every(Boolean)).toBe(true);
     expect(chunks.at(-1)!.candidates![0]!.finishReason).toBeDefined();
     expect(chunks.at(-1)!.usageMetadata!.totalTokenCount).toBeGreaterThan(0);
   });
 
   test("without alt=sse the stream is one JSON array", async () => {
-    const { status, headers, text } = await rawStream({ contents: [{ parts: [{ text: "Tell me about the moon." }] }], generationConfig: { ...QUIET, seed: 2 } }, null);
+    const { status, headers, text } = await rawStream(
+      {
+        contents: [{ parts: [{ text: "Tell me about the moon." }] }],
+        generationConfig: { ...QUIET, seed: 2 },
+      },
+      null,
+    );
     expect(status).toBe(200);
     expect(headers.get("content-type")).toBe("application/json; charset=UTF-8");
     const array = JSON.parse(text) as GenerateContentResponse[];
@@ -307,17 +479,28 @@ test.describe("streaming on the wire", () => {
   test("a forced failure after the start sends partial text then the error event", async () => {
     const { status, text } = await rawStream({
       contents: [{ parts: [{ text: "Write a long story." }] }],
-      generationConfig: { ...QUIET, stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"], frequencyPenalty: -1.9, maxOutputTokens: 500 },
+      generationConfig: {
+        ...QUIET,
+        stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"],
+        frequencyPenalty: -1.9,
+        maxOutputTokens: 500,
+      },
     });
     expect(status).toBe(200);
     const messages = parseSseText(text);
-    expect(messages.at(-1)).toMatchObject({ kind: "error", error: { code: 500, status: "INTERNAL" } });
+    expect(messages.at(-1)).toMatchObject({
+      kind: "error",
+      error: { code: 500, status: "INTERNAL" },
+    });
     expect(messages.filter((message) => message.kind === "data").length).toBeGreaterThan(0);
     expect(text.endsWith('"}}\r\n\r\n')).toBe(true);
   });
 
   test("an invalid request fails before streaming with an ordinary error response", async () => {
-    const response = await api(streamPath(), { method: "POST", body: { contents: [{ parts: [{ text: "hi" }] }], generationConfig: { candidateCount: 0 } } });
+    const response = await api(streamPath(), {
+      method: "POST",
+      body: { contents: [{ parts: [{ text: "hi" }] }], generationConfig: { candidateCount: 0 } },
+    });
     expect(response.status).toBe(400);
     expect(response.headers.get("content-type")).toContain("application/json");
     expect((response.body as { error: { status: string } }).error.status).toBe("INVALID_ARGUMENT");
@@ -328,14 +511,20 @@ test.describe("streaming on the wire", () => {
     const response = await fetch(`${localServer.baseUrl}${streamPath()}`, {
       method: "POST",
       headers: { "content-type": "application/json", "x-goog-api-key": DEVELOPMENT_KEY },
-      body: JSON.stringify({ contents: [{ parts: [{ text: "Write a very long story." }] }], generationConfig: { ...QUIET, maxOutputTokens: 60000, frequencyPenalty: -1.9 } }),
+      body: JSON.stringify({
+        contents: [{ parts: [{ text: "Write a very long story." }] }],
+        generationConfig: { ...QUIET, maxOutputTokens: 60000, frequencyPenalty: -1.9 },
+      }),
       signal: controller.signal,
     });
     const reader = response.body!.getReader();
     await reader.read();
     controller.abort();
     await reader.cancel().catch(() => undefined);
-    const after = await new GoogleGenAI({ apiKey: DEVELOPMENT_KEY, httpOptions: { baseUrl: localServer.baseUrl } }).models.generateContent({
+    const after = await new GoogleGenAI({
+      apiKey: DEVELOPMENT_KEY,
+      httpOptions: { baseUrl: localServer.baseUrl },
+    }).models.generateContent({
       model: MODEL,
       contents: "Still there?",
       config: QUIET,

@@ -2,7 +2,12 @@ import { expect, test } from "@playwright/test";
 import { api, sdkClient } from "./support/api";
 
 interface ErrorBody {
-  error: { code: number; message: string; status: string; details?: { "@type": string; reason?: string }[] };
+  error: {
+    code: number;
+    message: string;
+    status: string;
+    details?: { "@type": string; reason?: string }[];
+  };
 }
 
 test.describe("models through the official SDK", () => {
@@ -27,8 +32,12 @@ test.describe("models through the official SDK", () => {
   test("countTokens counts with the family vocabulary and the role token", async () => {
     const ai = sdkClient();
     const text = "The quick brown fox jumps over the lazy dog.";
-    expect((await ai.models.countTokens({ model: "gemini-2.5-flash", contents: text })).totalTokens).toBe(11);
-    expect((await ai.models.countTokens({ model: "gemini-2.0-flash", contents: text })).totalTokens).toBe(10);
+    expect(
+      (await ai.models.countTokens({ model: "gemini-2.5-flash", contents: text })).totalTokens,
+    ).toBe(11);
+    expect(
+      (await ai.models.countTokens({ model: "gemini-2.0-flash", contents: text })).totalTokens,
+    ).toBe(10);
   });
 });
 
@@ -44,7 +53,9 @@ test.describe("raw API behaviour", () => {
 
   test("a page token from another page size is refused", async () => {
     const first = (await api("/v1beta/models?pageSize=2")).body as { nextPageToken: string };
-    const response = await api(`/v1beta/models?pageSize=3&pageToken=${encodeURIComponent(first.nextPageToken)}`);
+    const response = await api(
+      `/v1beta/models?pageSize=3&pageToken=${encodeURIComponent(first.nextPageToken)}`,
+    );
     expect(response.status).toBe(400);
     expect((response.body as ErrorBody).error.status).toBe("INVALID_ARGUMENT");
     expect((response.body as ErrorBody).error.message).toContain("page_token");
@@ -57,11 +68,16 @@ test.describe("raw API behaviour", () => {
   });
 
   test("an unknown model is 404 NOT_FOUND in the service's words", async () => {
-    const response = await api("/v1beta/models/gemini-9-ultra:countTokens", { method: "POST", body: { contents: [{ parts: [{ text: "hi" }] }] } });
+    const response = await api("/v1beta/models/gemini-9-ultra:countTokens", {
+      method: "POST",
+      body: { contents: [{ parts: [{ text: "hi" }] }] },
+    });
     expect(response.status).toBe(404);
     const body = response.body as ErrorBody;
     expect(body.error).toMatchObject({ code: 404, status: "NOT_FOUND" });
-    expect(body.error.message).toContain("models/gemini-9-ultra is not found for API version v1beta");
+    expect(body.error.message).toContain(
+      "models/gemini-9-ultra is not found for API version v1beta",
+    );
   });
 
   test("an unknown path is 404 and a wrong method 405, both as error bodies", async () => {
@@ -75,14 +91,22 @@ test.describe("raw API behaviour", () => {
   });
 
   test("countTokens with neither or both inputs is refused", async () => {
-    const neither = await api("/v1beta/models/gemini-2.5-flash:countTokens", { method: "POST", body: {} });
+    const neither = await api("/v1beta/models/gemini-2.5-flash:countTokens", {
+      method: "POST",
+      body: {},
+    });
     expect(neither.status).toBe(400);
-    expect((neither.body as ErrorBody).error.message).toBe("CountTokens requires generate_content_request or contents to be set.");
+    expect((neither.body as ErrorBody).error.message).toBe(
+      "CountTokens requires generate_content_request or contents to be set.",
+    );
     const both = await api("/v1beta/models/gemini-2.5-flash:countTokens", {
       method: "POST",
       body: {
         contents: [{ parts: [{ text: "a" }] }],
-        generateContentRequest: { model: "models/gemini-2.5-flash", contents: [{ parts: [{ text: "a" }] }] },
+        generateContentRequest: {
+          model: "models/gemini-2.5-flash",
+          contents: [{ parts: [{ text: "a" }] }],
+        },
       },
     });
     expect(both.status).toBe(400);
@@ -90,7 +114,10 @@ test.describe("raw API behaviour", () => {
   });
 
   test("malformed JSON and unknown fields are 400 naming the problem", async () => {
-    const malformed = await api("/v1beta/models/gemini-2.5-flash:countTokens", { method: "POST", body: "{not json" });
+    const malformed = await api("/v1beta/models/gemini-2.5-flash:countTokens", {
+      method: "POST",
+      body: "{not json",
+    });
     expect(malformed.status).toBe(400);
     expect((malformed.body as ErrorBody).error.message).toContain("Invalid JSON payload received");
     const unknown = await api("/v1beta/models/gemini-2.5-flash:countTokens", {

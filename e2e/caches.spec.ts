@@ -6,7 +6,9 @@ import { ChatPage } from "./pages/chat-page";
 
 /** The Cache manager against the local engine: create, list, use in a chat, extend, delete. */
 
-test("a cache made from a conversation is listed with its size, used in a new chat (cached tokens in the usage), extended and deleted", async ({ page }) => {
+test("a cache made from a conversation is listed with its size, used in a new chat (cached tokens in the usage), extended and deleted", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const chat = new ChatPage(page);
   await chat.open();
@@ -20,7 +22,9 @@ test("a cache made from a conversation is listed with its size, used in a new ch
   const caches = new CachesPage(page);
   await expect(caches.form.getByLabel("Conversation", { exact: true })).toHaveValue(conversationId);
   // The conversation's title is suggested as the display name once it has loaded.
-  await expect(caches.form.getByLabel("Display name", { exact: true })).toHaveValue(/^Repeat after me/);
+  await expect(caches.form.getByLabel("Display name", { exact: true })).toHaveValue(
+    /^Repeat after me/,
+  );
   const displayName = `harbor cache ${Date.now()}`;
   await caches.form.getByLabel("Display name", { exact: true }).fill(displayName);
 
@@ -36,10 +40,15 @@ test("a cache made from a conversation is listed with its size, used in a new ch
   expect(size).toBeGreaterThan(1024);
 
   await caches.createButton.click();
-  await expect(page.getByRole("status").filter({ hasText: "Created cachedContents/" })).toBeVisible();
+  await expect(
+    page.getByRole("status").filter({ hasText: "Created cachedContents/" }),
+  ).toBeVisible();
   const row = caches.row(displayName);
   await expect(row).toBeVisible();
-  await expect(row.locator("[data-cache-tokens]")).toHaveAttribute("data-cache-tokens", String(size));
+  await expect(row.locator("[data-cache-tokens]")).toHaveAttribute(
+    "data-cache-tokens",
+    String(size),
+  );
   await expect(row).toContainText("gemini-2.5-flash");
   await expect(row.locator("time")).toContainText(/in (59 min|1 h 0 min)/);
   const expiryBefore = Date.parse((await row.locator("time").getAttribute("datetime"))!);
@@ -49,25 +58,45 @@ test("a cache made from a conversation is listed with its size, used in a new ch
   await expect(page.getByRole("group", { name: "Attached cache" })).toContainText(displayName);
   await chat.limitAnswers(40);
   await chat.prompt.fill("What came after the copper mines?");
-  await expect(page.locator("[data-cached-tokens]")).toHaveAttribute("data-cached-tokens", String(size));
+  await expect(page.locator("[data-cached-tokens]")).toHaveAttribute(
+    "data-cached-tokens",
+    String(size),
+  );
   await chat.prompt.press("Enter");
   await chat.waitForAnswerDone();
-  await expect(chat.lastAnswer().locator("[data-usage]")).toContainText(`cached ${size.toLocaleString("en")}`);
+  await expect(chat.lastAnswer().locator("[data-usage]")).toContainText(
+    `cached ${size.toLocaleString("en")}`,
+  );
 
   await caches.open();
-  await caches.row(displayName).getByRole("button", { name: `Extend: ${displayName}` }).click();
+  await caches
+    .row(displayName)
+    .getByRole("button", { name: `Extend: ${displayName}` })
+    .click();
   const dialog = page.getByRole("dialog", { name: `Change the expiry of ${displayName}` });
   await dialog.getByRole("button", { name: "Extend by 1 hour" }).click();
   await expect(dialog).toBeHidden();
-  await expect.poll(async () => Date.parse((await caches.row(displayName).locator("time").getAttribute("datetime"))!)).toBe(expiryBefore + 3_600_000);
+  await expect
+    .poll(async () =>
+      Date.parse((await caches.row(displayName).locator("time").getAttribute("datetime"))!),
+    )
+    .toBe(expiryBefore + 3_600_000);
   await expect(caches.row(displayName).locator("time")).toContainText(/in (1 h 59 min|2 h 0 min)/);
 
-  await caches.row(displayName).getByRole("button", { name: `Delete ${displayName}` }).click();
-  await page.getByRole("dialog", { name: "Delete this cache?" }).getByRole("button", { name: "Delete cache" }).click();
+  await caches
+    .row(displayName)
+    .getByRole("button", { name: `Delete ${displayName}` })
+    .click();
+  await page
+    .getByRole("dialog", { name: "Delete this cache?" })
+    .getByRole("button", { name: "Delete cache" })
+    .click();
   await expect(caches.row(displayName)).toHaveCount(0);
 });
 
-test("a name typed while the conversation loads is kept; a cache whose time runs out is shown as expired; the service's refusals are shown as sent", async ({ page }) => {
+test("a name typed while the conversation loads is kept; a cache whose time runs out is shown as expired; the service's refusals are shown as sent", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const caches = new CachesPage(page);
   await caches.open();
@@ -75,12 +104,25 @@ test("a name typed while the conversation loads is kept; a cache whose time runs
   const created = await page.request.post("/api/conversations", {
     data: {
       title: "Lighthouse log",
-      settings: { model: "models/gemini-2.5-flash", systemInstruction: "", generationConfig: {}, safetySettings: [] },
+      settings: {
+        model: "models/gemini-2.5-flash",
+        systemInstruction: "",
+        generationConfig: {},
+        safetySettings: [],
+      },
     },
   });
   const conversation = (await created.json()) as { id: string };
   await page.request.post(`/api/conversations/${conversation.id}/messages`, {
-    data: { messages: [{ id: "m1", role: "user", content: { role: "user", parts: [{ text: wordsText(1500, 4) }] } }] },
+    data: {
+      messages: [
+        {
+          id: "m1",
+          role: "user",
+          content: { role: "user", parts: [{ text: wordsText(1500, 4) }] },
+        },
+      ],
+    },
   });
   // The person starts on the display name while the conversation is still on its way (held
   // back until then): the name they type is kept as typed, with no title put in front of it.
@@ -112,17 +154,33 @@ test("a name typed while the conversation loads is kept; a cache whose time runs
 
   // Deleting an expired cache: the service says it is gone, and the page says so plainly.
   await row.getByRole("button", { name: `Delete ${displayName}` }).click();
-  await page.getByRole("dialog", { name: "Delete this cache?" }).getByRole("button", { name: "Delete cache" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "Could not delete the cache" })).toContainText("CachedContent not found");
+  await page
+    .getByRole("dialog", { name: "Delete this cache?" })
+    .getByRole("button", { name: "Delete cache" })
+    .click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Could not delete the cache" }),
+  ).toContainText("CachedContent not found");
 });
 
-test("the Caches page works at phone width and has no serious accessibility violations", async ({ page }) => {
+test("the Caches page works at phone width and has no serious accessibility violations", async ({
+  page,
+}) => {
   await page.setViewportSize({ width: 390, height: 844 });
   const caches = new CachesPage(page);
   await caches.open();
   await expect(caches.form).toBeVisible();
-  expect(await page.locator("main").evaluate((main) => main.scrollWidth <= main.clientWidth)).toBe(true);
+  expect(await page.locator("main").evaluate((main) => main.scrollWidth <= main.clientWidth)).toBe(
+    true,
+  );
   const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-  expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+  const serious = results.violations.filter(
+    (violation) => violation.impact === "serious" || violation.impact === "critical",
+  );
+  expect(
+    serious.map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+    ),
+  ).toEqual([]);
 });

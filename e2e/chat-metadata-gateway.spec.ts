@@ -2,8 +2,22 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test as base, expect } from "@playwright/test";
-import { AUDIO, CITED, GROUNDED, LOGPROBS, recordedAnswerModel, type RecordedAnswerName } from "./fixtures/recorded-answers";
-import { audioDuration, expectNoSeriousViolations, expectSingleCitation, focusedTokenDescription, openHeatMap, utf8Bytes } from "./pages/answer-metadata";
+import {
+  AUDIO,
+  CITED,
+  GROUNDED,
+  LOGPROBS,
+  recordedAnswerModel,
+  type RecordedAnswerName,
+} from "./fixtures/recorded-answers";
+import {
+  audioDuration,
+  expectNoSeriousViolations,
+  expectSingleCitation,
+  focusedTokenDescription,
+  openHeatMap,
+  utf8Bytes,
+} from "./pages/answer-metadata";
 import { ChatPage } from "./pages/chat-page";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
@@ -27,7 +41,10 @@ const test = base.extend<object, { recordedGateway: RecordedGateway }>({
       const upstream = await startTestUpstream();
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-recorded-"));
       // Loopback with no studio credentials: the development default, so the browser gets a session.
-      const server = await startOwnServer({ dataDir, env: { GEMINI_API_KEY: "recorded-upstream-key-0123456789", GEMINI_BASE_URL: upstream.url } });
+      const server = await startOwnServer({
+        dataDir,
+        env: { GEMINI_API_KEY: "recorded-upstream-key-0123456789", GEMINI_BASE_URL: upstream.url },
+      });
       await use({ upstream, server });
       await server.stop("SIGTERM");
       await upstream.close();
@@ -47,15 +64,22 @@ async function askRecorded(chat: ChatPage, name: RecordedAnswerName, prompt: str
   return chat.lastAnswer();
 }
 
-test("the gateway forwards the chat's stream to the upstream with the server key", async ({ page, recordedGateway }) => {
+test("the gateway forwards the chat's stream to the upstream with the server key", async ({
+  page,
+  recordedGateway,
+}) => {
   const chat = new ChatPage(page);
   await askRecorded(chat, "cited", "Which poem opens with Über allen Gipfeln?");
-  const [seen] = recordedGateway.upstream.requestsFor(`${recordedAnswerModel("cited")}:streamGenerateContent`);
+  const [seen] = recordedGateway.upstream.requestsFor(
+    `${recordedAnswerModel("cited")}:streamGenerateContent`,
+  );
   expect(seen?.headers["x-goog-api-key"]).toBe("recorded-upstream-key-0123456789");
   expect(seen?.bodyText).toContain("Which poem opens with Über allen Gipfeln?");
 });
 
-test("grounding and URL context are shown, byte offsets past a multi-byte dash right, the search entry point sandboxed", async ({ page }) => {
+test("grounding and URL context are shown, byte offsets past a multi-byte dash right, the search entry point sandboxed", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const title = await page.goto("/chat").then(() => page.title());
   const answer = await askRecorded(chat, "grounded", "Who won euro 2024?");
@@ -65,32 +89,56 @@ test("grounding and URL context are shown, byte offsets past a multi-byte dash r
   const firstMarker = answer.locator('a[data-marker="support"]').first();
   await expect(firstMarker).toHaveText("[1,2]");
   await firstMarker.focus();
-  await expect(answer.getByRole("tooltip").first()).toHaveText("Supported by web source 1 (uefa.com, confidence 0.97); web source 2 (aljazeera.com, confidence 0.81)");
+  await expect(answer.getByRole("tooltip").first()).toHaveText(
+    "Supported by web source 1 (uefa.com, confidence 0.97); web source 2 (aljazeera.com, confidence 0.81)",
+  );
 
   const grounding = answer.getByRole("region", { name: "Grounding" });
-  await expect(grounding.getByRole("link", { name: "uefa.com" })).toHaveAttribute("href", GROUNDED.chunks[0].uri);
-  await expect(grounding.getByRole("link", { name: "aljazeera.com" })).toHaveAttribute("rel", /noopener/);
-  await expect(grounding.locator("[data-grounding-support]").first()).toContainText("[1] confidence 0.97");
-  await expect(grounding.locator("[data-grounding-support]").nth(1)).toContainText("[2] confidence 0.64");
+  await expect(grounding.getByRole("link", { name: "uefa.com" })).toHaveAttribute(
+    "href",
+    GROUNDED.chunks[0].uri,
+  );
+  await expect(grounding.getByRole("link", { name: "aljazeera.com" })).toHaveAttribute(
+    "rel",
+    /noopener/,
+  );
+  await expect(grounding.locator("[data-grounding-support]").first()).toContainText(
+    "[1] confidence 0.97",
+  );
+  await expect(grounding.locator("[data-grounding-support]").nth(1)).toContainText(
+    "[2] confidence 0.64",
+  );
   await expect(grounding.locator("[data-search-query]")).toHaveText([GROUNDED.query]);
   const frame = grounding.locator("iframe[data-search-entry-point]");
   await expect(frame).toHaveAttribute("sandbox", "");
   await expect(frame).toHaveAttribute("title", "Search suggestions");
-  await expect(page.frameLocator("iframe[data-search-entry-point]").locator(".chip")).toHaveText(GROUNDED.query);
+  await expect(page.frameLocator("iframe[data-search-entry-point]").locator(".chip")).toHaveText(
+    GROUNDED.query,
+  );
   // The script in the entry point did not run (the sandbox allows no scripts). Polled: while
   // the chat moves to the new conversation's URL the title is briefly empty.
   await expect(page).toHaveTitle(title);
 
   const urls = answer.getByRole("region", { name: "URL context" });
-  await expect(urls.locator('[data-url-status="URL_RETRIEVAL_STATUS_SUCCESS"]')).toContainText(`${GROUNDED.urls[0].retrievedUrl}: retrieved`);
-  await expect(urls.locator('[data-url-status="URL_RETRIEVAL_STATUS_PAYWALL"]')).toContainText(`${GROUNDED.urls[1].retrievedUrl}: behind a paywall`);
+  await expect(urls.locator('[data-url-status="URL_RETRIEVAL_STATUS_SUCCESS"]')).toContainText(
+    `${GROUNDED.urls[0].retrievedUrl}: retrieved`,
+  );
+  await expect(urls.locator('[data-url-status="URL_RETRIEVAL_STATUS_PAYWALL"]')).toContainText(
+    `${GROUNDED.urls[1].retrievedUrl}: behind a paywall`,
+  );
   await expectNoSeriousViolations(page);
 });
 
-test("the service's citation of a web source marks the span in a non-ASCII answer, with its link and licence", async ({ page }) => {
+test("the service's citation of a web source marks the span in a non-ASCII answer, with its link and licence", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const answer = await askRecorded(chat, "cited", "Which poem opens with Über allen Gipfeln?");
-  await expectSingleCitation(page, answer, { span: CITED.span, start: utf8Bytes(CITED.before), source: `${CITED.uri} (licence ${CITED.license})` });
+  await expectSingleCitation(page, answer, {
+    span: CITED.span,
+    start: utf8Bytes(CITED.before),
+    source: `${CITED.uri} (licence ${CITED.license})`,
+  });
   const entry = answer.getByRole("region", { name: "Citations" }).getByRole("listitem");
   await expect(entry.getByRole("link", { name: CITED.uri })).toHaveAttribute("href", CITED.uri);
   await expect(entry).toContainText(`(licence ${CITED.license})`);
@@ -99,26 +147,38 @@ test("the service's citation of a web source marks the span in a non-ASCII answe
   await expectNoSeriousViolations(page);
 });
 
-test("logprobs streamed in pieces make one heat map: each token's probability, its alternatives, the average", async ({ page }) => {
+test("logprobs streamed in pieces make one heat map: each token's probability, its alternatives, the average", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const answer = await askRecorded(chat, "logprobs", "How often do tides turn?");
   const text = LOGPROBS.steps.map((step) => step.token).join("");
   const tokens = await openHeatMap(answer, text);
   await expect(tokens).toHaveCount(LOGPROBS.steps.length);
-  expect(await tokens.evaluateAll((elements) => elements.map((element) => element.getAttribute("data-token-probability")))).toEqual(
-    LOGPROBS.steps.map((step) => Math.exp(step.logProbability).toFixed(4)),
+  expect(
+    await tokens.evaluateAll((elements) =>
+      elements.map((element) => element.getAttribute("data-token-probability")),
+    ),
+  ).toEqual(LOGPROBS.steps.map((step) => Math.exp(step.logProbability).toFixed(4)));
+  await expect(answer.getByLabel("Colour legend")).toContainText(
+    `average log probability ${LOGPROBS.avgLogprobs.toFixed(3)}`,
   );
-  await expect(answer.getByLabel("Colour legend")).toContainText(`average log probability ${LOGPROBS.avgLogprobs.toFixed(3)}`);
   await tokens.first().focus();
-  await expect(focusedTokenDescription(answer)).toHaveText('"Tides" 90.0 %; alternatives: "Tides" 90.0 %, "Waves" 9.1 %, "The" 4.5 %');
+  await expect(focusedTokenDescription(answer)).toHaveText(
+    '"Tides" 90.0 %; alternatives: "Tides" 90.0 %, "Waves" 9.1 %, "The" 4.5 %',
+  );
   // Keyboard: the next token takes focus and shows its own alternatives, best first.
   await page.keyboard.press("Tab");
   await expect(tokens.nth(1)).toBeFocused();
-  await expect(focusedTokenDescription(answer)).toHaveText('" turn" 60.0 %; alternatives: " turn" 60.0 %, " rise" 30.1 %, " come" 5.5 %');
+  await expect(focusedTokenDescription(answer)).toHaveText(
+    '" turn" 60.0 %; alternatives: " turn" 60.0 %, " rise" 30.1 %, " come" 5.5 %',
+  );
   await expectNoSeriousViolations(page);
 });
 
-test("an audio part of raw PCM plays as WAV; other inline data is offered as a download", async ({ page }) => {
+test("an audio part of raw PCM plays as WAV; other inline data is offered as a download", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const answer = await askRecorded(chat, "audio", "Say hello");
   const audio = answer.locator("audio");

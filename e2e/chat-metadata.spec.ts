@@ -1,5 +1,11 @@
 import { expect, test } from "@playwright/test";
-import { audioDuration, expectNoSeriousViolations, expectSingleCitation, focusedTokenDescription, openHeatMap } from "./pages/answer-metadata";
+import {
+  audioDuration,
+  expectNoSeriousViolations,
+  expectSingleCitation,
+  focusedTokenDescription,
+  openHeatMap,
+} from "./pages/answer-metadata";
 import { ChatPage } from "./pages/chat-page";
 
 /**
@@ -9,7 +15,9 @@ import { ChatPage } from "./pages/chat-page";
  * answers are in chat-metadata-gateway.spec.ts.
  */
 
-test("a local-engine answer that repeats the history is cited: marked span, marker with its source on focus, list under the answer", async ({ page }) => {
+test("a local-engine answer that repeats the history is cited: marked span, marker with its source on focus, list under the answer", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(20);
@@ -30,7 +38,9 @@ test("a local-engine answer that repeats the history is cited: marked span, mark
   await expectNoSeriousViolations(page);
 });
 
-test("with logprobs the answer's tokens are a heat map with the top alternatives on focus", async ({ page }) => {
+test("with logprobs the answer's tokens are a heat map with the top alternatives on focus", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(30);
@@ -41,14 +51,18 @@ test("with logprobs the answer's tokens are a heat map with the top alternatives
   await chat.waitForAnswerDone();
   const answer = chat.lastAnswer();
   const tokens = await openHeatMap(answer, said);
-  for (const probability of await tokens.evaluateAll((elements) => elements.map((element) => Number(element.getAttribute("data-token-probability"))))) {
+  for (const probability of await tokens.evaluateAll((elements) =>
+    elements.map((element) => Number(element.getAttribute("data-token-probability"))),
+  )) {
     expect(probability).toBeGreaterThan(0);
     expect(probability).toBeLessThanOrEqual(1);
   }
   await tokens.first().focus();
   const description = focusedTokenDescription(answer);
   await expect(description).toHaveCount(1);
-  await expect(description).toHaveText(/^".+" \d+\.\d %; alternatives: (".*" \d+\.\d %(, )?){1,3}$/);
+  await expect(description).toHaveText(
+    /^".+" \d+\.\d %; alternatives: (".*" \d+\.\d %(, )?){1,3}$/,
+  );
   await page.keyboard.press("Tab");
   await expect(tokens.nth(1)).toBeFocused();
   await expectNoSeriousViolations(page);
@@ -71,5 +85,7 @@ test("the local speech model's raw PCM answer plays in the chat", async ({ page 
   // The browser decodes the wrapped WAV: a spoken sentence lasts a second or more.
   expect(await audioDuration(audio)).toBeGreaterThan(1);
   await audio.evaluate((element: HTMLAudioElement) => element.play());
-  await expect.poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime)).toBeGreaterThan(0);
+  await expect
+    .poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime))
+    .toBeGreaterThan(0);
 });

@@ -30,10 +30,17 @@ test("settings out of range show inline errors and nothing is sent", async ({ pa
   await expect(chat.notice).toBeHidden();
 });
 
-test("topK is hidden for a model without it and thinking controls show only for thinking models", async ({ page }) => {
+test("topK is hidden for a model without it and thinking controls show only for thinking models", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   const models = await page.request.get("/v1beta/models?key=genstudio-dev-key");
-  const list = (await models.json()).models as { name: string; displayName: string; topK?: number; thinking?: boolean }[];
+  const list = (await models.json()).models as {
+    name: string;
+    displayName: string;
+    topK?: number;
+    thinking?: boolean;
+  }[];
   const thinking = list.find((model) => model.thinking && model.topK !== undefined)!;
   const plain = list.find((model) => !model.thinking)!;
   const withoutTopK = list.find((model) => model.topK === undefined);
@@ -49,7 +56,9 @@ test("topK is hidden for a model without it and thinking controls show only for 
   }
 });
 
-test("a prompt rated high under a strict threshold shows the blocked card; adjust and retry answers", async ({ page }) => {
+test("a prompt rated high under a strict threshold shows the blocked card; adjust and retry answers", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.selectSetting("Dangerous content", "BLOCK_LOW_AND_ABOVE");
@@ -68,7 +77,9 @@ test("a prompt rated high under a strict threshold shows the blocked card; adjus
   await expect(ratings.getByRole("table")).toContainText("Dangerous content");
   await expect(chat.answerText()).toHaveText("");
 
-  await card.getByRole("button", { name: /Set Dangerous content to .Block none. and retry/ }).click();
+  await card
+    .getByRole("button", { name: /Set Dangerous content to .Block none. and retry/ })
+    .click();
   await chat.waitForAnswerDone();
   await expect(chat.lastAnswer().getByRole("region", { name: "Blocked prompt" })).toHaveCount(0);
   expect((await chat.answerText().innerText()).trim().length).toBeGreaterThan(0);
@@ -103,7 +114,11 @@ test("JSON mode with a schema shows valid, formatted JSON", async ({ page }) => 
   await chat.selectSetting("Schema kind", "openapi");
   const schema = {
     type: "OBJECT",
-    properties: { city: { type: "STRING" }, population: { type: "INTEGER" }, rivers: { type: "ARRAY", items: { type: "STRING" } } },
+    properties: {
+      city: { type: "STRING" },
+      population: { type: "INTEGER" },
+      rivers: { type: "ARRAY", items: { type: "STRING" } },
+    },
     required: ["city", "population", "rivers"],
   };
   await chat.fillSetting("Response schema (JSON)", JSON.stringify(schema));
@@ -145,7 +160,10 @@ test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
   const id = /\/chat\/([^/?#]+)/.exec(page.url())![1]!;
   const candidates = await page.evaluate(async (conversationId) => {
     const conversation = await (await fetch(`/api/conversations/${conversationId}`)).json();
-    return conversation.messages[1].candidates.map((candidate: { content: { parts: { text?: string }[] } }) => candidate.content.parts.map((part) => part.text ?? "").join(""));
+    return conversation.messages[1].candidates.map(
+      (candidate: { content: { parts: { text?: string }[] } }) =>
+        candidate.content.parts.map((part) => part.text ?? "").join(""),
+    );
   }, id);
   expect(candidates).toHaveLength(2);
   // Rendered markdown loses its syntax: compare letters only, the start of each candidate.
@@ -159,10 +177,18 @@ test("candidateCount 2 shows two switchable alternatives", async ({ page }) => {
   await expect.poll(shown).toContain(letters(candidates[1]).slice(0, 40));
   // The choice is saved with the conversation.
   const savedChoice = () =>
-    page.evaluate(async (conversationId) => (await (await fetch(`/api/conversations/${conversationId}`)).json()).messages[1].selectedCandidate as number | undefined, id);
+    page.evaluate(
+      async (conversationId) =>
+        (await (await fetch(`/api/conversations/${conversationId}`)).json()).messages[1]
+          .selectedCandidate as number | undefined,
+      id,
+    );
   await expect.poll(savedChoice).toBe(1);
   await page.reload();
-  await expect(chat.lastAnswer().getByRole("tab", { name: "Candidate 2" })).toHaveAttribute("aria-selected", "true");
+  await expect(chat.lastAnswer().getByRole("tab", { name: "Candidate 2" })).toHaveAttribute(
+    "aria-selected",
+    "true",
+  );
 });
 
 test("the chat page has no serious or critical accessibility violations", async ({ page }) => {
@@ -185,22 +211,45 @@ test("the chat page has no serious or critical accessibility violations", async 
   // Highlighting loads when the page is idle: scan once the code is coloured.
   await expect(chat.lastAnswer().locator(".hljs-string").first()).toBeVisible();
   // Scan the settled page: the token counter (issue 7) dims a stale count while a new one runs.
-  await expect(page.getByRole("region", { name: "Token count" })).not.toHaveAttribute("aria-busy", "true");
+  await expect(page.getByRole("region", { name: "Token count" })).not.toHaveAttribute(
+    "aria-busy",
+    "true",
+  );
   for (const scheme of ["light", "dark"] as const) {
-    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), scheme === "dark");
+    await page.evaluate(
+      (dark) => document.documentElement.classList.toggle("dark", dark),
+      scheme === "dark",
+    );
     const results = await new AxeBuilder({ page }).analyze();
-    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(serious.map((violation) => `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    const serious = results.violations.filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(
+      serious.map(
+        (violation) =>
+          `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+      ),
+    ).toEqual([]);
   }
 });
 
-test("thoughts are collapsible, a function call is a card that is answered with a function response", async ({ page }) => {
+test("thoughts are collapsible, a function call is a card that is answered with a function response", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.fillSetting(
     "Function declarations (JSON array)",
     JSON.stringify([
-      { name: "get_weather", description: "Current weather of a city", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } }, required: ["city"] } },
+      {
+        name: "get_weather",
+        description: "Current weather of a city",
+        parameters: {
+          type: "OBJECT",
+          properties: { city: { type: "STRING" } },
+          required: ["city"],
+        },
+      },
     ]),
   );
   await chat.selectSetting("Function calling mode", "ANY");
@@ -209,7 +258,9 @@ test("thoughts are collapsible, a function call is a card that is answered with 
   await chat.waitForAnswerDone();
   const answer = chat.lastAnswer();
 
-  const thoughts = answer.locator("details", { has: page.locator("summary", { hasText: "Thoughts" }) });
+  const thoughts = answer.locator("details", {
+    has: page.locator("summary", { hasText: "Thoughts" }),
+  });
   await expect(thoughts).toHaveCount(1);
   await expect(thoughts).not.toHaveAttribute("open", "");
   await thoughts.locator("summary").click();
@@ -219,17 +270,25 @@ test("thoughts are collapsible, a function call is a card that is answered with 
 
   const card = answer.getByRole("region", { name: "Function call get_weather" });
   await expect(card).toContainText('"city": "Oslo"');
-  await card.getByRole("textbox", { name: /Response of get_weather/ }).fill('{"temperature": 21, "sky": "clear"}');
+  await card
+    .getByRole("textbox", { name: /Response of get_weather/ })
+    .fill('{"temperature": 21, "sky": "clear"}');
   await card.getByRole("button", { name: "Send function response" }).click();
-  await expect(chat.userMessages.last()).toContainText('Function response get_weather: {"temperature":21,"sky":"clear"}');
+  await expect(chat.userMessages.last()).toContainText(
+    'Function response get_weather: {"temperature":21,"sky":"clear"}',
+  );
   await expect(chat.answers).toHaveCount(2);
   await chat.waitForAnswerDone();
   await expect(chat.lastAnswer().locator('[role="alert"]')).toHaveCount(0);
   // Only the last answer's call can still be answered.
-  await expect(chat.answers.first().getByRole("button", { name: "Send function response" })).toHaveCount(0);
+  await expect(
+    chat.answers.first().getByRole("button", { name: "Send function response" }),
+  ).toHaveCount(0);
 });
 
-test("logprobs are shown per answer, and a new chat starts from the last settings", async ({ page }) => {
+test("logprobs are shown per answer, and a new chat starts from the last settings", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(30);

@@ -11,14 +11,20 @@ const SLOW_CONNECTION = { downloadBytesPerSecond: 50_000 };
 
 /** The chat page against the local engine: streaming, stop, regenerate, edit, persistence. */
 
-async function serverMessages(chat: ChatPage, id: string): Promise<{ role: string; stopped?: boolean; content: { parts: { text?: string }[] } }[]> {
+async function serverMessages(
+  chat: ChatPage,
+  id: string,
+): Promise<{ role: string; stopped?: boolean; content: { parts: { text?: string }[] } }[]> {
   return chat.page.evaluate(async (conversationId) => {
     const response = await fetch(`/api/conversations/${conversationId}`);
     return (await response.json()).messages;
   }, id);
 }
 
-test("an answer streams in growing states, is saved, and survives a reload and another browser", async ({ page, browser }) => {
+test("an answer streams in growing states, is saved, and survives a reload and another browser", async ({
+  page,
+  browser,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   // About 4,000 tokens: long enough to arrive over many events and frames on any machine.
@@ -36,16 +42,21 @@ test("an answer streams in growing states, is saved, and survives a reload and a
   expect(finalText.length).toBeGreaterThan(20);
   // Several distinct intermediate states before the final text, growing overall (markdown
   // syntax closing, e.g. "**bold", may shorten the rendered text by a few characters).
-  const finalLength = await chat.answerText().evaluate((element) => element.textContent?.length ?? 0);
+  const finalLength = await chat
+    .answerText()
+    .evaluate((element) => element.textContent?.length ?? 0);
   const intermediate = lengths.filter((length) => length > 0 && length < finalLength);
   expect(new Set(intermediate).size).toBeGreaterThanOrEqual(3);
-  for (let index = 1; index < intermediate.length; index++) expect(intermediate[index]).toBeGreaterThan(intermediate[index - 1]! - 10);
+  for (let index = 1; index < intermediate.length; index++)
+    expect(intermediate[index]).toBeGreaterThan(intermediate[index - 1]! - 10);
   expect(lengths[lengths.length - 1]).toBe(finalLength);
 
   await expect(chat.lastAnswer().locator("[data-usage]")).toContainText("output 4,000");
   await expect(chat.userMessages.last()).toContainText(prompt.slice(0, 200));
   const id = chat.conversationId()!;
-  await expect(chat.sidebar.locator(`a[href="/chat/${id}"]`)).toHaveText(/^Repeat after me: The tide/);
+  await expect(chat.sidebar.locator(`a[href="/chat/${id}"]`)).toHaveText(
+    /^Repeat after me: The tide/,
+  );
 
   await expect.poll(async () => (await serverMessages(chat, id)).length).toBe(2);
   await page.reload();
@@ -54,7 +65,10 @@ test("an answer streams in growing states, is saved, and survives a reload and a
   await expect(chat.answerText()).toHaveText(finalText);
   // A long prompt shows its beginning until expanded.
   await expect(chat.userMessages.first()).not.toContainText(prompt.slice(-60));
-  await chat.userMessages.first().getByRole("button", { name: /^Show all [\d,]+ characters$/ }).click();
+  await chat.userMessages
+    .first()
+    .getByRole("button", { name: /^Show all [\d,]+ characters$/ })
+    .click();
   await expect(chat.userMessages.first()).toContainText(prompt.slice(-60));
 
   const otherContext = await browser.newContext();
@@ -66,7 +80,9 @@ test("an answer streams in growing states, is saved, and survives a reload and a
   await otherContext.close();
 });
 
-test("Escape stops a long answer: the partial text stays, is marked stopped and is saved", async ({ page }) => {
+test("Escape stops a long answer: the partial text stays, is marked stopped and is saved", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(60_000);
@@ -74,7 +90,9 @@ test("Escape stops a long answer: the partial text stays, is marked stopped and 
   await chat.send(ChatPage.longAnswerPrompt());
   const answer = chat.lastAnswer();
   await expect(answer).toHaveAttribute("aria-busy", "true");
-  await expect.poll(async () => (await chat.answerText(answer).innerText()).length).toBeGreaterThan(50);
+  await expect
+    .poll(async () => (await chat.answerText(answer).innerText()).length)
+    .toBeGreaterThan(50);
   await expect(chat.stopButton).toBeVisible();
   await page.keyboard.press("Escape");
   await expect(answer).not.toHaveAttribute("aria-busy", "true");
@@ -124,7 +142,13 @@ test("regenerate replaces the last answer with a new one", async ({ page }) => {
   await expect
     .poll(async () => {
       const messages = await serverMessages(chat, id);
-      return messages.length === 2 && messages[1]!.content.parts.map((part) => part.text ?? "").join("").includes(second.slice(0, 10));
+      return (
+        messages.length === 2 &&
+        messages[1]!.content.parts
+          .map((part) => part.text ?? "")
+          .join("")
+          .includes(second.slice(0, 10))
+      );
     })
     .toBe(true);
 });
@@ -152,7 +176,9 @@ test("edit and resend replaces the prompt and everything after it", async ({ pag
   await expect(chat.userMessages.first()).toContainText(`Edited question ${stamp}`);
 
   const id = chat.conversationId()!;
-  await expect.poll(async () => (await serverMessages(chat, id)).map((message) => message.role)).toEqual(["user", "model"]);
+  await expect
+    .poll(async () => (await serverMessages(chat, id)).map((message) => message.role))
+    .toEqual(["user", "model"]);
   await page.reload();
   await expect(chat.userMessages).toHaveCount(1);
   await expect(chat.userMessages.first()).toContainText(`Edited question ${stamp}`);
@@ -168,21 +194,30 @@ test("Shift+Enter adds a line and Enter sends", async ({ page }) => {
   await expect(chat.prompt).toHaveValue("line one\nline two");
   await expect(chat.userMessages).toHaveCount(0);
   await chat.prompt.press("Enter");
-  await expect(chat.userMessages.first()).toContainText("line one\nline two", { useInnerText: true });
+  await expect(chat.userMessages.first()).toContainText("line one\nline two", {
+    useInnerText: true,
+  });
   await expect(chat.prompt).toHaveValue("");
   await chat.waitForAnswerDone();
 });
 
-test("a stream that fails midway keeps the partial text and shows the error with a retry", async ({ page }) => {
+test("a stream that fails midway keeps the partial text and shows the error with a retry", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(200);
   // Fault injection on the wire: the real engine's events, cut after three, then an error event.
   await page.route(/:streamGenerateContent/, async (route) => {
     const response = await route.fetch();
-    const events = (await response.text()).split("\r\n\r\n").filter((event) => event.startsWith("data:"));
+    const events = (await response.text())
+      .split("\r\n\r\n")
+      .filter((event) => event.startsWith("data:"));
     const body =
-      events.slice(0, 3).map((event) => `${event}\r\n\r\n`).join("") +
+      events
+        .slice(0, 3)
+        .map((event) => `${event}\r\n\r\n`)
+        .join("") +
       `data: ${JSON.stringify({ error: { code: 503, message: "The model is overloaded. Please try again later.", status: "UNAVAILABLE" } })}\r\n\r\n`;
     await route.fulfill({ status: 200, headers: { "content-type": "text/event-stream" }, body });
   });
@@ -209,14 +244,20 @@ test("conversations can be searched, renamed and deleted after confirmation", as
   await chat.waitForAnswerDone();
   const id = chat.conversationId()!;
 
-  await chat.sidebar.getByRole("searchbox", { name: "Search conversations" }).fill(`zebra facts ${stamp}`);
-  const links = chat.sidebar.getByRole("navigation", { name: "Saved conversations" }).getByRole("link");
+  await chat.sidebar
+    .getByRole("searchbox", { name: "Search conversations" })
+    .fill(`zebra facts ${stamp}`);
+  const links = chat.sidebar
+    .getByRole("navigation", { name: "Saved conversations" })
+    .getByRole("link");
   await expect(links).toHaveCount(1);
   await chat.sidebar.getByRole("button", { name: `Rename Zebra facts ${stamp}` }).click();
   const rename = chat.sidebar.getByRole("textbox", { name: /New title/ });
   await rename.fill(`Striped horses ${stamp}`);
   await rename.press("Enter");
-  await chat.sidebar.getByRole("searchbox", { name: "Search conversations" }).fill(`striped horses ${stamp}`);
+  await chat.sidebar
+    .getByRole("searchbox", { name: "Search conversations" })
+    .fill(`striped horses ${stamp}`);
   await expect(links).toHaveText([`Striped horses ${stamp}`]);
   await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Striped horses ${stamp}`);
 
@@ -229,7 +270,10 @@ test("conversations can be searched, renamed and deleted after confirmation", as
   await dialog.getByRole("button", { name: "Delete" }).click();
   await expect(page).toHaveURL(/\/chat$/);
   await expect(links).toHaveCount(0);
-  const status = await page.evaluate(async (conversationId) => (await fetch(`/api/conversations/${conversationId}`)).status, id);
+  const status = await page.evaluate(
+    async (conversationId) => (await fetch(`/api/conversations/${conversationId}`)).status,
+    id,
+  );
   expect(status).toBe(404);
 });
 
@@ -245,7 +289,9 @@ test("at phone width the sidebar collapses behind a button", async ({ page }) =>
   await expect(chat.prompt).toBeVisible();
   // Nothing of the chat page (everything under <main>) is wider than the phone.
   const overflowing = await page.evaluate(() =>
-    [...document.querySelectorAll("main *")].filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5).map((element) => element.tagName),
+    [...document.querySelectorAll("main *")]
+      .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+      .map((element) => element.tagName),
   );
   expect(overflowing).toEqual([]);
 });

@@ -68,11 +68,16 @@ function trickle(head: string, drip: () => string, everyMs: number): Trickle {
 }
 
 /** Ordinary requests made one after another while something else goes on: their latencies, and when the last was answered. */
-async function othersMeanwhile(count: number): Promise<{ latencies: number[]; lastAnsweredAt: number }> {
+async function othersMeanwhile(
+  count: number,
+): Promise<{ latencies: number[]; lastAnsweredAt: number }> {
   const latencies: number[] = [];
   for (let index = 0; index < count; index++) {
     const begun = performance.now();
-    const response = await fetch(`${server.baseUrl}/v1beta/models/gemini-2.5-flash`, { headers: { "x-goog-api-key": KEY }, signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(`${server.baseUrl}/v1beta/models/gemini-2.5-flash`, {
+      headers: { "x-goog-api-key": KEY },
+      signal: AbortSignal.timeout(10_000),
+    });
     expect(response.status).toBe(200);
     await response.text();
     latencies.push(performance.now() - begun);
@@ -91,7 +96,11 @@ function expectTimeoutAnswer(text: string): void {
  * Every trickling client is cut by its timeout (not before it, and long before the 20 s
  * default) with a 408 body, and others were all served while every one of them was still held.
  */
-async function expectAllCutOthersServed(label: string, slow: Trickle[], limitMs: number): Promise<void> {
+async function expectAllCutOthersServed(
+  label: string,
+  slow: Trickle[],
+  limitMs: number,
+): Promise<void> {
   const others = await othersMeanwhile(10);
   const results = await Promise.all(slow.map((item) => item.done));
   for (const result of results) {
@@ -100,13 +109,21 @@ async function expectAllCutOthersServed(label: string, slow: Trickle[], limitMs:
     expect(result.closedAfterMs).toBeLessThan(limitMs * 2 + 2000);
   }
   const closed = results.map((result) => result.closedAfterMs);
-  console.log(`${label}: ${results.length} cut after ${Math.round(Math.min(...closed))}-${Math.round(Math.max(...closed))} ms; others meanwhile max ${Math.round(Math.max(...others.latencies))} ms`);
-  expect(others.lastAnsweredAt, "others waited for the slow clients to be cut").toBeLessThan(Math.min(...results.map((result) => result.closedAt)));
+  console.log(
+    `${label}: ${results.length} cut after ${Math.round(Math.min(...closed))}-${Math.round(Math.max(...closed))} ms; others meanwhile max ${Math.round(Math.max(...others.latencies))} ms`,
+  );
+  expect(others.lastAnsweredAt, "others waited for the slow clients to be cut").toBeLessThan(
+    Math.min(...results.map((result) => result.closedAt)),
+  );
 }
 
 test("headers trickled in are cut by the headers timeout with a 408 body; others are served meanwhile", async () => {
   const slow = Array.from({ length: 100 }, (_, index) =>
-    trickle(`POST /v1beta/models/gemini-2.5-flash:countTokens HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`, () => `X-Slow-${index}: ${Date.now()}\r\n`, 300),
+    trickle(
+      `POST /v1beta/models/gemini-2.5-flash:countTokens HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`,
+      () => `X-Slow-${index}: ${Date.now()}\r\n`,
+      300,
+    ),
   );
   await expectAllCutOthersServed("slow headers", slow, LIMITS.headersMs);
 });
@@ -152,24 +169,42 @@ test("an honest slow upload above the minimum rate is not cut", async () => {
   const result = await upload.done;
   expect(result.text).toMatch(/^HTTP\/1\.1 200 /);
   // The answer is chunked; the file's hash is in it whole.
-  expect(result.text).toContain(`"sha256Hash": "${Buffer.from(createHash("sha256").update(bytes).digest("hex")).toString("base64")}"`);
+  expect(result.text).toContain(
+    `"sha256Hash": "${Buffer.from(createHash("sha256").update(bytes).digest("hex")).toString("base64")}"`,
+  );
   expect(result.closedAfterMs).toBeGreaterThan(LIMITS.graceMs + 2000);
 });
 
 test("a reader that stops reading is cut once its writes stall; others are served meanwhile", async () => {
   const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
-  const created = (await (await fetch(`${server.baseUrl}/api/conversations`, { method: "POST", headers, body: JSON.stringify({ title: "big", settings: { model: "models/gemini-2.5-flash" } }) })).json()) as { id: string };
+  const created = (await (
+    await fetch(`${server.baseUrl}/api/conversations`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ title: "big", settings: { model: "models/gemini-2.5-flash" } }),
+    })
+  ).json()) as { id: string };
   for (let index = 0; index < 4; index++) {
     const text = `${index} ${"a long answer ".repeat(600_000)}`;
-    const answer = await fetch(`${server.baseUrl}/api/conversations/${created.id}/messages`, { method: "POST", headers, body: JSON.stringify({ messages: [{ id: `m${index}`, role: "user", content: { role: "user", parts: [{ text }] } }] }) });
+    const answer = await fetch(`${server.baseUrl}/api/conversations/${created.id}/messages`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        messages: [{ id: `m${index}`, role: "user", content: { role: "user", parts: [{ text }] } }],
+      }),
+    });
     expect(answer.status).toBe(200);
   }
-  const whole = (await (await fetch(`${server.baseUrl}/api/conversations/${created.id}`, { headers })).text()).length;
+  const whole = (
+    await (await fetch(`${server.baseUrl}/api/conversations/${created.id}`, { headers })).text()
+  ).length;
   expect(whole).toBeGreaterThan(30_000_000);
 
   // Ask for it and read nothing until well past the stall timeout, then read what is left.
   const socket = net.connect(server.port, "127.0.0.1");
-  socket.write(`GET /api/conversations/${created.id} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nx-goog-api-key: ${KEY}\r\n\r\n`);
+  socket.write(
+    `GET /api/conversations/${created.id} HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\nx-goog-api-key: ${KEY}\r\n\r\n`,
+  );
   socket.pause();
   const others = await othersMeanwhile(20);
   await new Promise((resolve) => setTimeout(resolve, LIMITS.stallMs + 2000));
@@ -183,11 +218,16 @@ test("a reader that stops reading is cut once its writes stall; others are serve
     setTimeout(() => resolve("still open"), 15_000);
   });
   socket.destroy();
-  console.log(`stalled reader: cut (${ended}) after ${Math.round(received / 1048576)} of ${Math.round(whole / 1048576)} MB; others meanwhile max ${Math.round(Math.max(...others.latencies))} ms`);
+  console.log(
+    `stalled reader: cut (${ended}) after ${Math.round(received / 1048576)} of ${Math.round(whole / 1048576)} MB; others meanwhile max ${Math.round(Math.max(...others.latencies))} ms`,
+  );
   expect(ended).not.toBe("still open");
   expect(received, "the stalled response was not cut: it arrived whole").toBeLessThan(whole);
   // Nobody waited for the stalled reader to be cut.
   expect(Math.max(...others.latencies)).toBeLessThan(LIMITS.stallMs);
   // A reader that does read gets all of it.
-  expect((await (await fetch(`${server.baseUrl}/api/conversations/${created.id}`, { headers })).text()).length).toBe(whole);
+  expect(
+    (await (await fetch(`${server.baseUrl}/api/conversations/${created.id}`, { headers })).text())
+      .length,
+  ).toBe(whole);
 });

@@ -25,7 +25,8 @@ const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 3);
 /** The byte at `index` of every upload here (printable text, so the files become ACTIVE), so a byte at a wrong offset shows in the hash. */
 function pattern(start: number, length: number): Buffer<ArrayBuffer> {
   const bytes = Buffer.alloc(length);
-  for (let index = 0; index < length; index++) bytes[index] = 33 + (((start + index) * 131 + 17) % 94);
+  for (let index = 0; index < length; index++)
+    bytes[index] = 33 + (((start + index) * 131 + 17) % 94);
   return bytes;
 }
 
@@ -41,17 +42,28 @@ async function startUpload(baseUrl: string, size: number): Promise<string> {
     },
     body: JSON.stringify({ file: { displayName: "fault" } }),
   });
-  if (response.status !== 200) throw new Error(`upload start: ${response.status} ${await response.text()}`);
+  if (response.status !== 200)
+    throw new Error(`upload start: ${response.status} ${await response.text()}`);
   const url = new URL(response.headers.get("x-goog-upload-url")!);
   return `${url.pathname}${url.search}`;
 }
 
 /** Sends one chunk as a trickle (so a kill can land inside it); resolves with the answer or the connection error. */
-function trickleChunk(baseUrl: string, sessionPath: string, bytes: Buffer, offset: number, finalize: boolean): Promise<{ status: number; text: string } | { error: string }> {
+function trickleChunk(
+  baseUrl: string,
+  sessionPath: string,
+  bytes: Buffer,
+  offset: number,
+  finalize: boolean,
+): Promise<{ status: number; text: string } | { error: string }> {
   return new Promise((resolve) => {
     const request = http.request(`${baseUrl}${sessionPath}`, {
       method: "POST",
-      headers: { "X-Goog-Upload-Command": finalize ? "upload, finalize" : "upload", "X-Goog-Upload-Offset": String(offset), "Content-Length": String(bytes.length) },
+      headers: {
+        "X-Goog-Upload-Command": finalize ? "upload, finalize" : "upload",
+        "X-Goog-Upload-Offset": String(offset),
+        "Content-Length": String(bytes.length),
+      },
     });
     request.on("error", (error) => resolve({ error: error.message }));
     request.on("response", (response) => {
@@ -92,9 +104,17 @@ interface Acknowledged {
   conversations: Map<string, { id: string; length: number }[]>;
 }
 
-async function postJson(baseUrl: string, route: string, body: unknown): Promise<{ status: number; json: unknown } | null> {
+async function postJson(
+  baseUrl: string,
+  route: string,
+  body: unknown,
+): Promise<{ status: number; json: unknown } | null> {
   try {
-    const response = await fetch(`${baseUrl}${route}`, { method: "POST", headers: JSON_HEADERS, body: JSON.stringify(body) });
+    const response = await fetch(`${baseUrl}${route}`, {
+      method: "POST",
+      headers: JSON_HEADERS,
+      body: JSON.stringify(body),
+    });
     const text = await response.text();
     return { status: response.status, json: text ? JSON.parse(text) : undefined };
   } catch {
@@ -103,7 +123,11 @@ async function postJson(baseUrl: string, route: string, body: unknown): Promise<
 }
 
 /** Uploads in 1 MiB trickled chunks until the server dies. */
-async function uploadLoop(baseUrl: string, acknowledged: Acknowledged, stopped: () => boolean): Promise<void> {
+async function uploadLoop(
+  baseUrl: string,
+  acknowledged: Acknowledged,
+  stopped: () => boolean,
+): Promise<void> {
   while (!stopped()) {
     const declared = 3 * 1024 * 1024 + 4321;
     let sessionPath: string;
@@ -117,7 +141,9 @@ async function uploadLoop(baseUrl: string, acknowledged: Acknowledged, stopped: 
     while (received < declared) {
       const length = Math.min(1024 * 1024, declared - received);
       const finalize = received + length === declared;
-      const answer = await tracked("upload", () => trickleChunk(baseUrl, sessionPath, pattern(received, length), received, finalize));
+      const answer = await tracked("upload", () =>
+        trickleChunk(baseUrl, sessionPath, pattern(received, length), received, finalize),
+      );
       if ("error" in answer) return;
       if (answer.status !== 200) throw new Error(`chunk answered ${answer.status}: ${answer.text}`);
       received += length;
@@ -132,20 +158,43 @@ async function uploadLoop(baseUrl: string, acknowledged: Acknowledged, stopped: 
 }
 
 /** Creates caches big enough to take a while to count, until the server dies. */
-async function cacheLoop(baseUrl: string, acknowledged: Acknowledged, stopped: () => boolean, round: number): Promise<void> {
+async function cacheLoop(
+  baseUrl: string,
+  acknowledged: Acknowledged,
+  stopped: () => boolean,
+  round: number,
+): Promise<void> {
   for (let index = 0; !stopped(); index++) {
-    const text = `Round ${round} cache ${index}: the ledger lists every cargo and its port of call. `.repeat(1500);
-    const answer = await tracked("cache", () => postJson(baseUrl, "/v1beta/cachedContents", { model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text }] }], ttl: "86400s" }));
+    const text =
+      `Round ${round} cache ${index}: the ledger lists every cargo and its port of call. `.repeat(
+        1500,
+      );
+    const answer = await tracked("cache", () =>
+      postJson(baseUrl, "/v1beta/cachedContents", {
+        model: "models/gemini-2.5-flash",
+        contents: [{ role: "user", parts: [{ text }] }],
+        ttl: "86400s",
+      }),
+    );
     if (answer === null) return;
-    if (answer.status !== 200) throw new Error(`cache create answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+    if (answer.status !== 200)
+      throw new Error(`cache create answered ${answer.status}: ${JSON.stringify(answer.json)}`);
     acknowledged.caches.add((answer.json as { name: string }).name);
   }
 }
 
 /** Appends large messages to fresh conversations until the server dies. */
-async function conversationLoop(baseUrl: string, acknowledged: Acknowledged, stopped: () => boolean, round: number): Promise<void> {
+async function conversationLoop(
+  baseUrl: string,
+  acknowledged: Acknowledged,
+  stopped: () => boolean,
+  round: number,
+): Promise<void> {
   while (!stopped()) {
-    const created = await postJson(baseUrl, "/api/conversations", { title: `fault round ${round}`, settings: { model: "models/gemini-2.5-flash" } });
+    const created = await postJson(baseUrl, "/api/conversations", {
+      title: `fault round ${round}`,
+      settings: { model: "models/gemini-2.5-flash" },
+    });
     if (created === null) return;
     if (created.status !== 200) throw new Error(`conversation create answered ${created.status}`);
     const id = (created.json as { id: string }).id;
@@ -153,17 +202,27 @@ async function conversationLoop(baseUrl: string, acknowledged: Acknowledged, sto
     acknowledged.conversations.set(id, [...messages]);
     for (let index = 0; index < 6 && !stopped(); index++) {
       const text = `message ${index} of round ${round} `.repeat(20_000 + index * 1000);
-      const message = { id: `r${round}-m${index}`, role: index % 2 ? "model" : "user", content: { role: index % 2 ? "model" : "user", parts: [{ text }] } };
-      const answer = await tracked("conversation", () => postJson(baseUrl, `/api/conversations/${id}/messages`, { messages: [message] }));
+      const message = {
+        id: `r${round}-m${index}`,
+        role: index % 2 ? "model" : "user",
+        content: { role: index % 2 ? "model" : "user", parts: [{ text }] },
+      };
+      const answer = await tracked("conversation", () =>
+        postJson(baseUrl, `/api/conversations/${id}/messages`, { messages: [message] }),
+      );
       if (answer === null) return;
-      if (answer.status !== 200) throw new Error(`message append answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+      if (answer.status !== 200)
+        throw new Error(`message append answered ${answer.status}: ${JSON.stringify(answer.json)}`);
       messages.push({ id: message.id, length: text.length });
       acknowledged.conversations.set(id, [...messages]);
     }
   }
 }
 
-async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, timeoutMs = 10_000): Promise<T | undefined> {
+async function waitFor<T>(
+  probe: () => Promise<T | undefined> | T | undefined,
+  timeoutMs = 10_000,
+): Promise<T | undefined> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -174,7 +233,12 @@ async function waitFor<T>(probe: () => Promise<T | undefined> | T | undefined, t
 
 test("kill -9 during uploads, cache creates and conversation writes: nothing acknowledged is lost, nothing partial is ACTIVE, uploads resume", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-faults-"));
-  const acknowledged: Acknowledged = { uploads: new Map(), files: new Map(), caches: new Set(), conversations: new Map() };
+  const acknowledged: Acknowledged = {
+    uploads: new Map(),
+    files: new Map(),
+    caches: new Set(),
+    conversations: new Map(),
+  };
   let server: OwnServer | undefined;
   let kills = 0;
   let checked = 0;
@@ -190,12 +254,17 @@ test("kill -9 during uploads, cache creates and conversation writes: nothing ack
       // Let the loops run a while (longer each round), then kill at a moment when an upload
       // chunk, a cache create and a conversation write are all on the wire.
       await new Promise((resolve) => setTimeout(resolve, 800 + round * 600));
-      const allBusy = await waitFor(() => (inFlight.upload && inFlight.cache && inFlight.conversation ? true : undefined), 20_000);
+      const allBusy = await waitFor(
+        () => (inFlight.upload && inFlight.cache && inFlight.conversation ? true : undefined),
+        20_000,
+      );
       await server.stop("SIGKILL");
       kills++;
       stopped = true;
       await loops;
-      expect(allBusy, "the kill did not land while all three kinds of write were in flight").toBe(true);
+      expect(allBusy, "the kill did not land while all three kinds of write were in flight").toBe(
+        true,
+      );
 
       // On disk, before anything restarts: SQLite sound, no ACTIVE file without its exact bytes.
       const offline = auditStore(dataDir);
@@ -212,50 +281,77 @@ test("kill -9 during uploads, cache creates and conversation writes: nothing ack
 
       server = await startOwnServer({ dataDir, env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" } });
       // The file store (and its sweep) starts with the first API request.
-      expect((await fetch(`${server.baseUrl}/v1beta/files`, { headers: { "x-goog-api-key": KEY } })).status).toBe(200);
+      expect(
+        (await fetch(`${server.baseUrl}/v1beta/files`, { headers: { "x-goog-api-key": KEY } }))
+          .status,
+      ).toBe(200);
       let audit = auditStore(dataDir, { readonly: true });
       const swept = await waitFor(() => {
         audit = auditStore(dataDir, { readonly: true });
         return audit.orphanFiles.length === 0 && audit.orphanParts.length === 0 ? audit : undefined;
       });
-      expect(swept, `orphan bytes are still there after the start-up sweep: ${JSON.stringify(audit)}`).toBeDefined();
+      expect(
+        swept,
+        `orphan bytes are still there after the start-up sweep: ${JSON.stringify(audit)}`,
+      ).toBeDefined();
       expect(swept!.integrity).toBe("ok");
 
       for (const [name, hash] of acknowledged.files) {
         let last = "";
         const file = await waitFor(async () => {
-          const response = await fetch(`${server!.baseUrl}/v1beta/${name}`, { headers: { "x-goog-api-key": KEY } });
+          const response = await fetch(`${server!.baseUrl}/v1beta/${name}`, {
+            headers: { "x-goog-api-key": KEY },
+          });
           last = await response.text();
           const body = JSON.parse(last) as { state?: string; sha256Hash?: string };
           return body.state === "ACTIVE" ? body : undefined;
         });
-        expect(file, `${name} is not ACTIVE after the restart: ${last}\n${server.log().slice(-2000)}`).toBeDefined();
+        expect(
+          file,
+          `${name} is not ACTIVE after the restart: ${last}\n${server.log().slice(-2000)}`,
+        ).toBeDefined();
         expect(file!.sha256Hash).toBe(hash);
         checked++;
       }
       for (const name of acknowledged.caches) {
-        const response = await fetch(`${server.baseUrl}/v1beta/${name}`, { headers: { "x-goog-api-key": KEY } });
+        const response = await fetch(`${server.baseUrl}/v1beta/${name}`, {
+          headers: { "x-goog-api-key": KEY },
+        });
         expect(response.status, `${name} was acknowledged but is gone`).toBe(200);
         checked++;
       }
       for (const [id, messages] of acknowledged.conversations) {
-        const response = await fetch(`${server.baseUrl}/api/conversations/${id}`, { headers: { "x-goog-api-key": KEY } });
+        const response = await fetch(`${server.baseUrl}/api/conversations/${id}`, {
+          headers: { "x-goog-api-key": KEY },
+        });
         expect(response.status, `conversation ${id} was acknowledged but is gone`).toBe(200);
-        const stored = ((await response.json()) as { messages: { id: string; content: { parts: { text: string }[] } }[] }).messages;
+        const stored = (
+          (await response.json()) as {
+            messages: { id: string; content: { parts: { text: string }[] } }[];
+          }
+        ).messages;
         // Every acknowledged message is there, whole and in order; at most the one in flight follows.
-        expect(stored.slice(0, messages.length).map((message) => [message.id, message.content.parts[0]!.text.length])).toEqual(messages.map((message) => [message.id, message.length]));
+        expect(
+          stored
+            .slice(0, messages.length)
+            .map((message) => [message.id, message.content.parts[0]!.text.length]),
+        ).toEqual(messages.map((message) => [message.id, message.length]));
         expect(stored.length - messages.length).toBeLessThanOrEqual(1);
         checked += 1 + messages.length;
       }
       // Every interrupted upload resumes from what the server says it holds, and ends whole.
       for (const [sessionPath, { declared, received }] of acknowledged.uploads) {
-        const query = await fetch(`${server.baseUrl}${sessionPath}`, { method: "POST", headers: { "X-Goog-Upload-Command": "query" } });
+        const query = await fetch(`${server.baseUrl}${sessionPath}`, {
+          method: "POST",
+          headers: { "X-Goog-Upload-Command": "query" },
+        });
         expect(query.status).toBe(200);
         const held = Number(query.headers.get("x-goog-upload-size-received"));
         expect(held, "acknowledged bytes of an upload were lost").toBeGreaterThanOrEqual(received);
         if (query.headers.get("x-goog-upload-status") === "final") {
           // Finalized and committed just before the kill; only the answer was lost.
-          const file = ((await query.json()) as { file: { name: string; sha256Hash: string } }).file;
+          const file = ((await query.json()) as { file: { name: string; sha256Hash: string } })
+            .file;
           expect(file.sha256Hash).toBe(serviceHash(pattern(0, declared)));
           acknowledged.files.set(file.name, file.sha256Hash);
           checked++;
@@ -263,7 +359,10 @@ test("kill -9 during uploads, cache creates and conversation writes: nothing ack
         }
         const final = await fetch(`${server.baseUrl}${sessionPath}`, {
           method: "POST",
-          headers: { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": String(held) },
+          headers: {
+            "X-Goog-Upload-Command": "upload, finalize",
+            "X-Goog-Upload-Offset": String(held),
+          },
           body: pattern(held, declared - held),
         });
         expect(final.status).toBe(200);
@@ -280,7 +379,9 @@ test("kill -9 during uploads, cache creates and conversation writes: nothing ack
     expect(final.integrity).toBe("ok");
     expect(final.badActiveFiles).toEqual([]);
     expect(final.orphanFiles).toEqual([]);
-    console.log(`faults: ${kills} kill -9 during uploads, cache creates and conversation writes; ${checked} acknowledged writes checked after restarts, 0 lost; store ${JSON.stringify(final.counts)}`);
+    console.log(
+      `faults: ${kills} kill -9 during uploads, cache creates and conversation writes; ${checked} acknowledged writes checked after restarts, 0 lost; store ${JSON.stringify(final.counts)}`,
+    );
   } finally {
     await server?.stop("SIGKILL");
     fs.rmSync(dataDir, { recursive: true, force: true });
@@ -291,7 +392,9 @@ test("kill -9 during uploads, cache creates and conversation writes: nothing ack
 
 function mountSmallDisk(folder: string, megabytes: number): boolean {
   try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${megabytes}m`, "tmpfs", folder], { stdio: "ignore" });
+    execFileSync("mount", ["-t", "tmpfs", "-o", `size=${megabytes}m`, "tmpfs", folder], {
+      stdio: "ignore",
+    });
     return true;
   } catch {
     return false;
@@ -299,12 +402,18 @@ function mountSmallDisk(folder: string, megabytes: number): boolean {
 }
 
 function expectCleanError(answer: { status: number; text: string }, label: string): void {
-  expect(errorBodyProblems(answer.text, answer.status), `${label}: ${answer.status} ${answer.text.slice(0, 200)}`).toEqual([]);
+  expect(
+    errorBodyProblems(answer.text, answer.status),
+    `${label}: ${answer.status} ${answer.text.slice(0, 200)}`,
+  ).toEqual([]);
 }
 
 test("a full disk gives clean errors, corrupts nothing, and the studio carries on when space is freed", async () => {
   const mountPoint = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-small-disk-"));
-  test.skip(!mountSmallDisk(mountPoint, 40), "needs root (or CAP_SYS_ADMIN) to mount a small tmpfs as DATA_DIR");
+  test.skip(
+    !mountSmallDisk(mountPoint, 40),
+    "needs root (or CAP_SYS_ADMIN) to mount a small tmpfs as DATA_DIR",
+  );
   const dataDir = path.join(mountPoint, "data");
   const ballast = path.join(mountPoint, "ballast");
   let server: OwnServer | undefined;
@@ -313,15 +422,48 @@ test("a full disk gives clean errors, corrupts nothing, and the studio carries o
     server = await startOwnServer({ dataDir, env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" } });
     const base = server.baseUrl;
     const call = async (route: string, init: RequestInit = {}) => {
-      const response = await fetch(`${base}${route}`, { ...init, headers: { ...JSON_HEADERS, ...(init.headers as Record<string, string> | undefined) } });
+      const response = await fetch(`${base}${route}`, {
+        ...init,
+        headers: { ...JSON_HEADERS, ...(init.headers as Record<string, string> | undefined) },
+      });
       return { status: response.status, text: await response.text(), headers: response.headers };
     };
     // Some data to keep: a conversation, a cache, a file.
-    const conversation = JSON.parse((await call("/api/conversations", { method: "POST", body: JSON.stringify({ title: "kept", settings: { model: "models/gemini-2.5-flash" } }) })).text) as { id: string };
-    const cache = JSON.parse((await call("/v1beta/cachedContents", { method: "POST", body: JSON.stringify({ model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: "A cache that must survive the full disk. ".repeat(200) }] }] }) })).text) as { name: string };
+    const conversation = JSON.parse(
+      (
+        await call("/api/conversations", {
+          method: "POST",
+          body: JSON.stringify({ title: "kept", settings: { model: "models/gemini-2.5-flash" } }),
+        })
+      ).text,
+    ) as { id: string };
+    const cache = JSON.parse(
+      (
+        await call("/v1beta/cachedContents", {
+          method: "POST",
+          body: JSON.stringify({
+            model: "models/gemini-2.5-flash",
+            contents: [
+              {
+                role: "user",
+                parts: [{ text: "A cache that must survive the full disk. ".repeat(200) }],
+              },
+            ],
+          }),
+        })
+      ).text,
+    ) as { name: string };
     const keptBytes = pattern(0, 1024 * 1024);
     const keptPath = await startUpload(base, keptBytes.length);
-    const kept = JSON.parse((await call(keptPath, { method: "POST", headers: { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": "0" }, body: keptBytes })).text) as { file: { name: string } };
+    const kept = JSON.parse(
+      (
+        await call(keptPath, {
+          method: "POST",
+          headers: { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": "0" },
+          body: keptBytes,
+        })
+      ).text,
+    ) as { file: { name: string } };
 
     // Fill the disk with uploads until the server refuses; every refusal must be a clean error.
     const size = 6 * 1024 * 1024;
@@ -329,7 +471,12 @@ test("a full disk gives clean errors, corrupts nothing, and the studio carries o
     for (let index = 0; index < 12 && !stuck; index++) {
       const started = await call("/upload/v1beta/files", {
         method: "POST",
-        headers: { "X-Goog-Upload-Protocol": "resumable", "X-Goog-Upload-Command": "start", "X-Goog-Upload-Header-Content-Length": String(size), "X-Goog-Upload-Header-Content-Type": "text/plain" },
+        headers: {
+          "X-Goog-Upload-Protocol": "resumable",
+          "X-Goog-Upload-Command": "start",
+          "X-Goog-Upload-Header-Content-Length": String(size),
+          "X-Goog-Upload-Header-Content-Type": "text/plain",
+        },
         body: "{}",
       });
       if (started.status !== 200) {
@@ -338,25 +485,54 @@ test("a full disk gives clean errors, corrupts nothing, and the studio carries o
       }
       const url = new URL(started.headers.get("x-goog-upload-url")!);
       const sessionPath = `${url.pathname}${url.search}`;
-      const answer = await call(sessionPath, { method: "POST", headers: { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": "0" }, body: pattern(0, size) });
+      const answer = await call(sessionPath, {
+        method: "POST",
+        headers: { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": "0" },
+        body: pattern(0, size),
+      });
       if (answer.status !== 200) stuck = { sessionPath, answer };
     }
     expect(stuck, "the disk never filled up").toBeDefined();
     expectCleanError(stuck!.answer, "upload chunk on a full disk");
-    expect(stuck!.answer.status, "a full disk is the server's condition, not the client's mistake").toBe(503);
+    expect(
+      stuck!.answer.status,
+      "a full disk is the server's condition, not the client's mistake",
+    ).toBe(503);
     expect(JSON.parse(stuck!.answer.text).error.status).toBe("UNAVAILABLE");
 
     // Writes refused cleanly while full; reads carry on.
     const bigText = "x".repeat(2 * 1024 * 1024);
-    const write = await call(`/api/conversations/${conversation.id}/messages`, { method: "POST", body: JSON.stringify({ messages: [{ id: "full-1", role: "user", content: { role: "user", parts: [{ text: bigText }] } }] }) });
+    const write = await call(`/api/conversations/${conversation.id}/messages`, {
+      method: "POST",
+      body: JSON.stringify({
+        messages: [
+          { id: "full-1", role: "user", content: { role: "user", parts: [{ text: bigText }] } },
+        ],
+      }),
+    });
     if (write.status !== 200) {
       expectCleanError(write, "conversation write on a full disk");
       expect(write.status).toBe(503);
     }
-    const cacheWrite = await call("/v1beta/cachedContents", { method: "POST", body: JSON.stringify({ model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: bigText.slice(0, 210_000).replace(/x{7}/g, "words ") }] }] }) });
+    const cacheWrite = await call("/v1beta/cachedContents", {
+      method: "POST",
+      body: JSON.stringify({
+        model: "models/gemini-2.5-flash",
+        contents: [
+          { role: "user", parts: [{ text: bigText.slice(0, 210_000).replace(/x{7}/g, "words ") }] },
+        ],
+      }),
+    });
     if (cacheWrite.status !== 200) expectCleanError(cacheWrite, "cache create on a full disk");
     expect((await call(`/v1beta/${kept.file.name}`)).status).toBe(200);
-    expect((await call("/v1beta/models/gemini-2.5-flash:countTokens", { method: "POST", body: JSON.stringify({ contents: [{ parts: [{ text: "still counting" }] }] }) })).status).toBe(200);
+    expect(
+      (
+        await call("/v1beta/models/gemini-2.5-flash:countTokens", {
+          method: "POST",
+          body: JSON.stringify({ contents: [{ parts: [{ text: "still counting" }] }] }),
+        })
+      ).status,
+    ).toBe(200);
     const duringAudit = auditStore(dataDir, { readonly: true });
     expect(duringAudit.integrity).toBe("ok");
     expect(duringAudit.badActiveFiles).toEqual([]);
@@ -364,15 +540,39 @@ test("a full disk gives clean errors, corrupts nothing, and the studio carries o
     // The operator frees space: the stuck upload resumes from what was kept and ends whole.
     fs.rmSync(ballast);
     for (const entry of fs.readdirSync(path.join(dataDir, "files"))) {
-      if (!kept.file.name.endsWith(entry)) await call(`/v1beta/files/${entry}`, { method: "DELETE" });
+      if (!kept.file.name.endsWith(entry))
+        await call(`/v1beta/files/${entry}`, { method: "DELETE" });
     }
-    const query = await call(stuck!.sessionPath, { method: "POST", headers: { "X-Goog-Upload-Command": "query" } });
+    const query = await call(stuck!.sessionPath, {
+      method: "POST",
+      headers: { "X-Goog-Upload-Command": "query" },
+    });
     expect(query.status).toBe(200);
     const held = Number(query.headers.get("x-goog-upload-size-received"));
-    const resumed = await call(stuck!.sessionPath, { method: "POST", headers: { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": String(held) }, body: pattern(held, size - held) });
+    const resumed = await call(stuck!.sessionPath, {
+      method: "POST",
+      headers: {
+        "X-Goog-Upload-Command": "upload, finalize",
+        "X-Goog-Upload-Offset": String(held),
+      },
+      body: pattern(held, size - held),
+    });
     expect(resumed.status, resumed.text).toBe(200);
-    expect((JSON.parse(resumed.text) as { file: { sha256Hash: string } }).file.sha256Hash).toBe(serviceHash(pattern(0, size)));
-    const after = await call(`/api/conversations/${conversation.id}/messages`, { method: "POST", body: JSON.stringify({ messages: [{ id: "after-1", role: "user", content: { role: "user", parts: [{ text: "space again" }] } }] }) });
+    expect((JSON.parse(resumed.text) as { file: { sha256Hash: string } }).file.sha256Hash).toBe(
+      serviceHash(pattern(0, size)),
+    );
+    const after = await call(`/api/conversations/${conversation.id}/messages`, {
+      method: "POST",
+      body: JSON.stringify({
+        messages: [
+          {
+            id: "after-1",
+            role: "user",
+            content: { role: "user", parts: [{ text: "space again" }] },
+          },
+        ],
+      }),
+    });
     expect(after.status).toBe(200);
 
     // Killed and restarted on the same disk: nothing lost, nothing corrupt.
@@ -382,11 +582,22 @@ test("a full disk gives clean errors, corrupts nothing, and the studio carries o
     expect(offline.badActiveFiles).toEqual([]);
     server = await startOwnServer({ dataDir, env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" } });
     const again = server.baseUrl;
-    expect((await fetch(`${again}/v1beta/${kept.file.name}`, { headers: { "x-goog-api-key": KEY } })).status).toBe(200);
-    expect((await fetch(`${again}/v1beta/${cache.name}`, { headers: { "x-goog-api-key": KEY } })).status).toBe(200);
-    const stored = (await (await fetch(`${again}/api/conversations/${conversation.id}`, { headers: { "x-goog-api-key": KEY } })).json()) as { messages: { id: string }[] };
+    expect(
+      (await fetch(`${again}/v1beta/${kept.file.name}`, { headers: { "x-goog-api-key": KEY } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await fetch(`${again}/v1beta/${cache.name}`, { headers: { "x-goog-api-key": KEY } })).status,
+    ).toBe(200);
+    const stored = (await (
+      await fetch(`${again}/api/conversations/${conversation.id}`, {
+        headers: { "x-goog-api-key": KEY },
+      })
+    ).json()) as { messages: { id: string }[] };
     expect(stored.messages.map((message) => message.id)).toContain("after-1");
-    console.log(`full disk: refused with ${stuck!.answer.status} ${JSON.parse(stuck!.answer.text).error.status}; conversation write ${write.status}; cache create ${cacheWrite.status}; resumed upload from ${held} bytes; integrity ok`);
+    console.log(
+      `full disk: refused with ${stuck!.answer.status} ${JSON.parse(stuck!.answer.text).error.status}; conversation write ${write.status}; cache create ${cacheWrite.status}; resumed upload from ${held} bytes; integrity ok`,
+    );
   } catch (error) {
     console.log(`server log:\n${server?.log().slice(-6000)}`);
     throw error;

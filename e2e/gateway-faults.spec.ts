@@ -6,8 +6,21 @@
 import fs from "node:fs";
 import { expect, test } from "@playwright/test";
 import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
-import { FAULT_UPSTREAM_KEY, GATEWAY_KEYS, faultGatewayServer as gateway, faultUpstreamPort, serverLogFile } from "./support/servers";
-import { gatewayClient, recordResponses, responsesLeakingSecrets, streamError, streamRaw, streamTexts } from "./support/gateway";
+import {
+  FAULT_UPSTREAM_KEY,
+  GATEWAY_KEYS,
+  faultGatewayServer as gateway,
+  faultUpstreamPort,
+  serverLogFile,
+} from "./support/servers";
+import {
+  gatewayClient,
+  recordResponses,
+  responsesLeakingSecrets,
+  streamError,
+  streamRaw,
+  streamTexts,
+} from "./support/gateway";
 
 test.describe.configure({ mode: "serial" });
 
@@ -17,13 +30,25 @@ const prompt = { contents: [{ role: "user", parts: [{ text: "Hello" }] }] };
 const model = (scenario: string) => `${scenario}-${Date.now().toString(36)}${++unique}`;
 
 interface ErrorBody {
-  error: { code: number; status: string; message: string; details?: { "@type": string; retryDelay?: string }[] };
+  error: {
+    code: number;
+    status: string;
+    message: string;
+    details?: { "@type": string; retryDelay?: string }[];
+  };
 }
 
-async function call(path: string, options: { method?: string; body?: unknown; key?: string; headers?: Record<string, string> } = {}) {
+async function call(
+  path: string,
+  options: { method?: string; body?: unknown; key?: string; headers?: Record<string, string> } = {},
+) {
   const response = await fetch(`${gateway.baseUrl}${path}`, {
     method: options.method ?? (options.body === undefined ? "GET" : "POST"),
-    headers: { "x-goog-api-key": options.key ?? GATEWAY_KEYS.alice, ...(options.body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers },
+    headers: {
+      "x-goog-api-key": options.key ?? GATEWAY_KEYS.alice,
+      ...(options.body !== undefined ? { "content-type": "application/json" } : {}),
+      ...options.headers,
+    },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await response.text();
@@ -33,7 +58,12 @@ async function call(path: string, options: { method?: string; body?: unknown; ke
   } catch {
     body = undefined;
   }
-  return { status: response.status, headers: response.headers, body: body as ErrorBody & Record<string, unknown>, text };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: body as ErrorBody & Record<string, unknown>,
+    text,
+  };
 }
 
 test.beforeAll(async () => {
@@ -65,7 +95,13 @@ test.describe("what reaches the upstream", () => {
     expect(seen).toBeDefined();
     expect(seen!.headers["x-goog-api-key"]).toBe(FAULT_UPSTREAM_KEY);
     expect(seen!.url).toBe(`/v1beta/models/${name}:countTokens`);
-    for (const header of ["cookie", "authorization", "x-forwarded-for", "x-custom-header", "x-goog-user-project"]) {
+    for (const header of [
+      "cookie",
+      "authorization",
+      "x-forwarded-for",
+      "x-custom-header",
+      "x-goog-user-project",
+    ]) {
       expect(seen!.headers[header], header).toBeUndefined();
     }
     expect(JSON.stringify(seen!.headers)).not.toContain(GATEWAY_KEYS.alice);
@@ -73,7 +109,14 @@ test.describe("what reaches the upstream", () => {
 
   test("a path outside the API surface is refused and never forwarded", async () => {
     const before = upstream.requests.length;
-    for (const path of ["/v1beta/tunedModels", "/v1beta/models/ok-x:embedContent", "/v1beta/models/ok-x:predict", "/v1beta/corpora/abc", "/v1beta/models/a/b", "/v1/batches"]) {
+    for (const path of [
+      "/v1beta/tunedModels",
+      "/v1beta/models/ok-x:embedContent",
+      "/v1beta/models/ok-x:predict",
+      "/v1beta/corpora/abc",
+      "/v1beta/models/a/b",
+      "/v1/batches",
+    ]) {
       const response = await call(path);
       expect([404, 405], path).toContain(response.status);
       expect(response.body.error.status, path).toMatch(/NOT_FOUND|UNIMPLEMENTED/);
@@ -90,7 +133,9 @@ test.describe("what reaches the upstream", () => {
   });
 
   test("upstream error messages are passed on without the key or the upstream's address", async () => {
-    const response = await call(`/v1beta/models/${model("echo-key")}:countTokens`, { body: prompt });
+    const response = await call(`/v1beta/models/${model("echo-key")}:countTokens`, {
+      body: prompt,
+    });
     expect(response.status).toBe(400);
     expect(response.text).not.toContain(FAULT_UPSTREAM_KEY);
     expect(response.text).not.toContain(`127.0.0.1:${faultUpstreamPort}`);
@@ -98,7 +143,9 @@ test.describe("what reaches the upstream", () => {
   });
 
   test("a rejected server key is the gateway's problem (502), not 'your key is invalid'", async () => {
-    const response = await call(`/v1beta/models/${model("reject-key")}:countTokens`, { body: prompt });
+    const response = await call(`/v1beta/models/${model("reject-key")}:countTokens`, {
+      body: prompt,
+    });
     expect(response.status).toBe(502);
     expect(response.body.error.message).toContain("GEMINI_API_KEY");
   });
@@ -127,13 +174,20 @@ test.describe("what reaches the upstream", () => {
       body: "hello",
     });
     expect(finish.status).toBe(200);
-    const { file } = (await finish.json()) as { file: { name: string; uri: string; sizeBytes: string } };
+    const { file } = (await finish.json()) as {
+      file: { name: string; uri: string; sizeBytes: string };
+    };
     expect(file.sizeBytes).toBe("5");
     expect(file.uri).toBe(`${gateway.baseUrl}/v1beta/${file.name}`);
 
     const foreign = await fetch(`${gateway.baseUrl}/upload/v1beta/files`, {
       method: "POST",
-      headers: { "x-goog-api-key": GATEWAY_KEYS.alice, "content-type": "application/json", "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" },
+      headers: {
+        "x-goog-api-key": GATEWAY_KEYS.alice,
+        "content-type": "application/json",
+        "x-goog-upload-protocol": "resumable",
+        "x-goog-upload-command": "start",
+      },
       body: JSON.stringify({ file: { displayName: "foreign-url" } }),
     });
     expect(foreign.status).toBe(502);
@@ -155,7 +209,10 @@ test.describe("retries", () => {
     const response = await call(`/v1beta/models/${name}:generateContent`, { body: prompt });
     expect(response.status).toBe(429);
     expect(response.body.error.status).toBe("RESOURCE_EXHAUSTED");
-    expect(response.body.error.details).toContainEqual({ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "120s" });
+    expect(response.body.error.details).toContainEqual({
+      "@type": "type.googleapis.com/google.rpc.RetryInfo",
+      retryDelay: "120s",
+    });
     expect(response.headers.get("retry-after")).toBe("120");
     expect(upstream.requestsFor(name)).toHaveLength(1);
   });
@@ -170,7 +227,9 @@ test.describe("retries", () => {
     expect(response.body.error.status).toBe("UNAVAILABLE");
     expect(upstream.requestsFor(down)).toHaveLength(3);
     const bad = model("bad-request");
-    expect((await call(`/v1beta/models/${bad}:generateContent`, { body: prompt })).status).toBe(400);
+    expect((await call(`/v1beta/models/${bad}:generateContent`, { body: prompt })).status).toBe(
+      400,
+    );
     expect(upstream.requestsFor(bad)).toHaveLength(1);
   });
 
@@ -218,7 +277,10 @@ test.describe("timeouts and broken streams", () => {
     const texts: string[] = [];
     let failure: unknown = null;
     try {
-      const stream = await client.models.generateContentStream({ model: model("drop-midstream"), contents: "Hello" });
+      const stream = await client.models.generateContentStream({
+        model: model("drop-midstream"),
+        contents: "Hello",
+      });
       for await (const chunk of stream) texts.push(chunk.text ?? "");
     } catch (error) {
       failure = error;
@@ -235,37 +297,48 @@ test.describe("timeouts and broken streams", () => {
     // bunch a few).
     const spread = result.arrivals.at(-1)! - result.arrivals[0]!;
     expect(spread).toBeGreaterThan(3_000);
-    const apart = result.arrivals.slice(1).filter((arrival, index) => arrival - result.arrivals[index]! >= 30);
+    const apart = result.arrivals
+      .slice(1)
+      .filter((arrival, index) => arrival - result.arrivals[index]! >= 30);
     expect(apart.length).toBeGreaterThanOrEqual(20);
   });
 
   test("a client that goes away aborts the upstream request", async () => {
     const name = model("slow-stream");
     const controller = new AbortController();
-    const response = await fetch(`${gateway.baseUrl}/v1beta/models/${name}:streamGenerateContent?alt=sse`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-goog-api-key": GATEWAY_KEYS.alice },
-      body: JSON.stringify(prompt),
-      signal: controller.signal,
-    });
+    const response = await fetch(
+      `${gateway.baseUrl}/v1beta/models/${name}:streamGenerateContent?alt=sse`,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-goog-api-key": GATEWAY_KEYS.alice },
+        body: JSON.stringify(prompt),
+        signal: controller.signal,
+      },
+    );
     const reader = response.body!.getReader();
     let text = "";
     while (!text.includes("piece 2")) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
     // The upstream's stream would end by itself (not aborted) about 4 s after it began.
-    await expect.poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 10_000 }).not.toBeNull();
+    await expect
+      .poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 10_000 })
+      .not.toBeNull();
   });
 });
 
 test.describe("limits", () => {
   test("a burst over the per-key rate is answered 429 RESOURCE_EXHAUSTED with RetryInfo and Retry-After", async () => {
-    const responses = await Promise.all(Array.from({ length: 40 }, () => call("/v1beta/models", { key: GATEWAY_KEYS.limited })));
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, () => call("/v1beta/models", { key: GATEWAY_KEYS.limited })),
+    );
     const refused = responses.filter((response) => response.status === 429);
     const served = responses.filter((response) => response.status === 200);
     expect(served.length).toBeGreaterThanOrEqual(15);
     expect(refused.length).toBeGreaterThanOrEqual(10);
     expect(refused[0]!.body.error.status).toBe("RESOURCE_EXHAUSTED");
-    expect(refused[0]!.body.error.details?.[0]).toMatchObject({ "@type": "type.googleapis.com/google.rpc.RetryInfo" });
+    expect(refused[0]!.body.error.details?.[0]).toMatchObject({
+      "@type": "type.googleapis.com/google.rpc.RetryInfo",
+    });
     expect(Number(refused[0]!.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
     // Another key is not affected.
     expect((await call("/v1beta/models", { key: GATEWAY_KEYS.bob })).status).toBe(200);
@@ -273,16 +346,40 @@ test.describe("limits", () => {
 
   test("the concurrent stream cap refuses a third stream and frees slots when streams end", async () => {
     const controllers = [new AbortController(), new AbortController()];
-    const open = controllers.map((controller) => streamRaw(gateway, GATEWAY_KEYS.streams, model("slow-stream"), prompt, controller.signal).catch(() => null));
-    await expect.poll(() => upstream.requests.filter((item) => item.url.includes("slow-stream") && item.abortedAt === null && item.receivedAt > Date.now() - 5_000).length).toBeGreaterThanOrEqual(2);
-    const third = await call(`/v1beta/models/${model("ok")}:streamGenerateContent?alt=sse`, { key: GATEWAY_KEYS.streams, body: prompt });
+    const open = controllers.map((controller) =>
+      streamRaw(
+        gateway,
+        GATEWAY_KEYS.streams,
+        model("slow-stream"),
+        prompt,
+        controller.signal,
+      ).catch(() => null),
+    );
+    await expect
+      .poll(
+        () =>
+          upstream.requests.filter(
+            (item) =>
+              item.url.includes("slow-stream") &&
+              item.abortedAt === null &&
+              item.receivedAt > Date.now() - 5_000,
+          ).length,
+      )
+      .toBeGreaterThanOrEqual(2);
+    const third = await call(`/v1beta/models/${model("ok")}:streamGenerateContent?alt=sse`, {
+      key: GATEWAY_KEYS.streams,
+      body: prompt,
+    });
     expect(third.status).toBe(429);
     expect(third.body.error.status).toBe("RESOURCE_EXHAUSTED");
     expect(third.body.error.message).toContain("streams");
     for (const controller of controllers) controller.abort();
     await Promise.all(open);
     await expect
-      .poll(async () => (await streamRaw(gateway, GATEWAY_KEYS.streams, model("ok"), prompt)).status, { timeout: 5_000 })
+      .poll(
+        async () => (await streamRaw(gateway, GATEWAY_KEYS.streams, model("ok"), prompt)).status,
+        { timeout: 5_000 },
+      )
       .toBe(200);
   });
 });

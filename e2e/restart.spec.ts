@@ -34,10 +34,22 @@ function freePort(): Promise<number> {
 }
 
 async function startOwnServer(dataDir: string, port: number): Promise<OwnServer> {
-  const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...environment } = process.env;
+  const {
+    GEMINI_API_KEY: _key,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...environment
+  } = process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: process.cwd(),
-    env: { ...environment, HOSTNAME: "127.0.0.1", PORT: String(port), DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: "1" },
+    env: {
+      ...environment,
+      HOSTNAME: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
     // Its own process group, so the server and the Next child it spawns can be killed together.
     detached: true,
     stdio: ["ignore", "ignore", "pipe"],
@@ -102,13 +114,28 @@ function onServer(uploadUrl: string, baseUrl: string): string {
 }
 
 async function query(url: string): Promise<{ status: string | null; received: number }> {
-  const response = await fetch(url, { method: "POST", headers: { "X-Goog-Upload-Command": "query" } });
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "X-Goog-Upload-Command": "query" },
+  });
   expect(response.status).toBe(200);
-  return { status: response.headers.get("x-goog-upload-status"), received: Number(response.headers.get("x-goog-upload-size-received")) };
+  return {
+    status: response.headers.get("x-goog-upload-status"),
+    received: Number(response.headers.get("x-goog-upload-size-received")),
+  };
 }
 
-async function chunk(url: string, bytes: Uint8Array, offset: number, command: string): Promise<Response> {
-  return fetch(url, { method: "POST", headers: { "X-Goog-Upload-Command": command, "X-Goog-Upload-Offset": String(offset) }, body: new Uint8Array(bytes) });
+async function chunk(
+  url: string,
+  bytes: Uint8Array,
+  offset: number,
+  command: string,
+): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "X-Goog-Upload-Command": command, "X-Goog-Upload-Offset": String(offset) },
+    body: new Uint8Array(bytes),
+  });
 }
 
 test("a restart keeps ACTIVE files, live caches and resumable uploads", async () => {
@@ -118,33 +145,69 @@ test("a restart keeps ACTIVE files, live caches and resumable uploads", async ()
   try {
     let ai = new GoogleGenAI({ apiKey: DEVELOPMENT_KEY, httpOptions: { baseUrl: server.baseUrl } });
     const text = Buffer.from("Persistence is the point of this little file.\n".repeat(40));
-    const file = await ai.files.upload({ file: new Blob([new Uint8Array(text)]), config: { mimeType: "text/plain", displayName: "kept.txt" } });
-    for (let attempt = 0; attempt < 100 && (await ai.files.get({ name: file.name! })).state === "PROCESSING"; attempt++) {
+    const file = await ai.files.upload({
+      file: new Blob([new Uint8Array(text)]),
+      config: { mimeType: "text/plain", displayName: "kept.txt" },
+    });
+    for (
+      let attempt = 0;
+      attempt < 100 && (await ai.files.get({ name: file.name! })).state === "PROCESSING";
+      attempt++
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const cache = await ai.caches.create({
       model: "gemini-2.5-flash",
-      config: { contents: [{ role: "user", parts: [{ text: "The archive remembers every entry it was given. ".repeat(150) }] }], ttl: "3600s" },
+      config: {
+        contents: [
+          {
+            role: "user",
+            parts: [{ text: "The archive remembers every entry it was given. ".repeat(150) }],
+          },
+        ],
+        ttl: "3600s",
+      },
     });
     const partial = pattern(3 * 1024 * 1024 + 17);
     const uploadUrl = await startUpload(server.baseUrl, partial.length);
-    expect((await chunk(uploadUrl, partial.subarray(0, 1024 * 1024), 0, "upload")).status).toBe(200);
+    expect((await chunk(uploadUrl, partial.subarray(0, 1024 * 1024), 0, "upload")).status).toBe(
+      200,
+    );
 
     await stopOwnServer(server, "SIGTERM");
     server = await startOwnServer(dataDir, port);
     ai = new GoogleGenAI({ apiKey: DEVELOPMENT_KEY, httpOptions: { baseUrl: server.baseUrl } });
 
     const again = await ai.files.get({ name: file.name! });
-    expect(again).toMatchObject({ name: file.name, state: "ACTIVE", displayName: "kept.txt", sha256Hash: serviceHash(text) });
+    expect(again).toMatchObject({
+      name: file.name,
+      state: "ACTIVE",
+      displayName: "kept.txt",
+      sha256Hash: serviceHash(text),
+    });
     const cacheAgain = await ai.caches.get({ name: cache.name! });
-    expect(cacheAgain).toMatchObject({ name: cache.name, expireTime: cache.expireTime, usageMetadata: cache.usageMetadata });
+    expect(cacheAgain).toMatchObject({
+      name: cache.name,
+      expireTime: cache.expireTime,
+      usageMetadata: cache.usageMetadata,
+    });
 
     const url = onServer(uploadUrl, server.baseUrl);
     expect(await query(url)).toEqual({ status: "active", received: 1024 * 1024 });
-    expect((await chunk(url, partial.subarray(1024 * 1024, 2 * 1024 * 1024), 1024 * 1024, "upload")).status).toBe(200);
-    const final = await chunk(url, partial.subarray(2 * 1024 * 1024), 2 * 1024 * 1024, "upload, finalize");
+    expect(
+      (await chunk(url, partial.subarray(1024 * 1024, 2 * 1024 * 1024), 1024 * 1024, "upload"))
+        .status,
+    ).toBe(200);
+    const final = await chunk(
+      url,
+      partial.subarray(2 * 1024 * 1024),
+      2 * 1024 * 1024,
+      "upload, finalize",
+    );
     expect(final.status).toBe(200);
-    const finished = ((await final.json()) as { file: { name: string; sha256Hash: string; sizeBytes: string } }).file;
+    const finished = (
+      (await final.json()) as { file: { name: string; sha256Hash: string; sizeBytes: string } }
+    ).file;
     expect(finished.sha256Hash).toBe(serviceHash(partial));
     expect(finished.sizeBytes).toBe(String(partial.length));
 
@@ -172,7 +235,11 @@ test("kill -9 during an upload: no partial file ACTIVE, and the session resumes 
     const partFile = () => fs.readdirSync(uploadsDir).find((entry) => entry.endsWith(".part"));
     const request = http.request(uploadUrl, {
       method: "POST",
-      headers: { "X-Goog-Upload-Command": "upload, finalize", "X-Goog-Upload-Offset": String(firstChunk), "Content-Length": String(bytes.length - firstChunk) },
+      headers: {
+        "X-Goog-Upload-Command": "upload, finalize",
+        "X-Goog-Upload-Offset": String(firstChunk),
+        "Content-Length": String(bytes.length - firstChunk),
+      },
     });
     const outcome = new Promise<string>((resolve) => {
       request.on("error", (error) => resolve(`error: ${error.message}`));
@@ -186,7 +253,8 @@ test("kill -9 during an upload: no partial file ACTIVE, and the session resumes 
     }
     for (let attempt = 0; attempt < 200; attempt++) {
       const name = partFile();
-      if (name && fs.statSync(path.join(uploadsDir, name)).size > firstChunk + 2 * 1024 * 1024) break;
+      if (name && fs.statSync(path.join(uploadsDir, name)).size > firstChunk + 2 * 1024 * 1024)
+        break;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     await stopOwnServer(server, "SIGKILL");
@@ -195,16 +263,27 @@ test("kill -9 during an upload: no partial file ACTIVE, and the session resumes 
     server = await startOwnServer(dataDir, port);
     const listed = await fetch(`${server.baseUrl}/v1beta/files?key=${DEVELOPMENT_KEY}`);
     expect(await listed.json()).toEqual({});
-    expect(fs.existsSync(path.join(dataDir, "files")) ? fs.readdirSync(path.join(dataDir, "files")) : []).toEqual([]);
+    expect(
+      fs.existsSync(path.join(dataDir, "files")) ? fs.readdirSync(path.join(dataDir, "files")) : [],
+    ).toEqual([]);
 
     const url = onServer(uploadUrl, server.baseUrl);
     const state = await query(url);
     expect(state).toEqual({ status: "active", received: firstChunk });
-    const final = await chunk(url, bytes.subarray(state.received), state.received, "upload, finalize");
+    const final = await chunk(
+      url,
+      bytes.subarray(state.received),
+      state.received,
+      "upload, finalize",
+    );
     expect(final.status).toBe(200);
-    const file = ((await final.json()) as { file: { name: string; sha256Hash: string; state: string } }).file;
+    const file = (
+      (await final.json()) as { file: { name: string; sha256Hash: string; state: string } }
+    ).file;
     expect(file.sha256Hash).toBe(serviceHash(bytes));
-    expect(fs.readFileSync(path.join(dataDir, "files", file.name.slice("files/".length))).equals(bytes)).toBe(true);
+    expect(
+      fs.readFileSync(path.join(dataDir, "files", file.name.slice("files/".length))).equals(bytes),
+    ).toBe(true);
   } finally {
     await stopOwnServer(server, "SIGKILL");
     fs.rmSync(dataDir, { recursive: true, force: true });

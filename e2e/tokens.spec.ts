@@ -15,12 +15,16 @@ async function counted(page: Page): Promise<number> {
 
 /** What the API itself answers for one user turn (the counter must agree). */
 async function apiCount(page: Page, model: string, parts: unknown[]): Promise<number> {
-  const response = await page.request.post(`/v1beta/${model}:countTokens`, { data: { contents: [{ role: "user", parts }] } });
+  const response = await page.request.post(`/v1beta/${model}:countTokens`, {
+    data: { contents: [{ role: "user", parts }] },
+  });
   expect(response.ok()).toBe(true);
   return ((await response.json()) as { totalTokens: number }).totalTokens;
 }
 
-test("the counter follows typing (debounced) and attachments, with a breakdown per modality", async ({ page }) => {
+test("the counter follows typing (debounced) and attachments, with a breakdown per modality", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   const countRequests: string[] = [];
@@ -40,7 +44,9 @@ test("the counter follows typing (debounced) and attachments, with a breakdown p
 
   const more = " Tell me about the old copper mines by the harbor.";
   await chat.prompt.pressSequentially(more, { delay: 10 });
-  await expect.poll(() => counted(page)).toBe(await apiCount(page, "models/gemini-2.5-flash", [{ text: first + more }]));
+  await expect
+    .poll(() => counted(page))
+    .toBe(await apiCount(page, "models/gemini-2.5-flash", [{ text: first + more }]));
   const typed = await counted(page);
 
   const notes = `Notes. ${wordsText(300, 5)}`;
@@ -55,7 +61,9 @@ test("the counter follows typing (debounced) and attachments, with a breakdown p
   await expect(page.getByTestId("token-counter")).toContainText(/text [\d,]+/);
 });
 
-test("over the model's input limit the counter warns, and Send asks before sending", async ({ page }) => {
+test("over the model's input limit the counter warns, and Send asks before sending", async ({
+  page,
+}) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.selectSetting("Model", "models/gemini-2.5-flash-preview-tts");
@@ -63,7 +71,9 @@ test("over the model's input limit the counter warns, and Send asks before sendi
   await chat.settings.getByRole("checkbox", { name: "AUDIO" }).check();
   await expect(chat.settingsButton).toHaveText("Settings");
   await chat.prompt.fill("Read this chapter aloud.");
-  await dropFiles(page.getByTestId("drop-zone-new"), [{ name: "chapter.txt", mimeType: "text/plain", bytes: Buffer.from(wordsText(9000, 9)) }]);
+  await dropFiles(page.getByTestId("drop-zone-new"), [
+    { name: "chapter.txt", mimeType: "text/plain", bytes: Buffer.from(wordsText(9000, 9)) },
+  ]);
   await expect(attachmentCard(page, "chapter.txt")).toHaveAttribute("data-status", "active");
   const warning = page.getByRole("alert").filter({ hasText: "Over the input limit" });
   await expect(warning).toBeVisible();
@@ -80,7 +90,9 @@ test("over the model's input limit the counter warns, and Send asks before sendi
   await expect(chat.userMessages).toHaveCount(0);
 
   // Removing the attachment brings the request back under the limit.
-  await attachmentCard(page, "chapter.txt").getByRole("button", { name: "Remove chapter.txt" }).click();
+  await attachmentCard(page, "chapter.txt")
+    .getByRole("button", { name: "Remove chapter.txt" })
+    .click();
   await expect(warning).toHaveCount(0);
   await expect.poll(() => counted(page)).toBeLessThan(100);
 });

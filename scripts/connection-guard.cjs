@@ -22,7 +22,9 @@ function setting(name, fallback) {
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) {
-    process.stderr.write(`[genstudio] warn ${name}=${raw} is not a non-negative number; using ${fallback}\n`);
+    process.stderr.write(
+      `[genstudio] warn ${name}=${raw} is not a non-negative number; using ${fallback}\n`,
+    );
     return fallback;
   }
   return value;
@@ -36,7 +38,13 @@ const TICK_MS = 500;
 
 const API_PATH = /^\/(?:v1beta|v1|upload|api)\//;
 const ALLOWED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
-const RPC_STATUS = { 400: "INVALID_ARGUMENT", 405: "UNIMPLEMENTED", 408: "DEADLINE_EXCEEDED", 413: "INVALID_ARGUMENT", 431: "INVALID_ARGUMENT" };
+const RPC_STATUS = {
+  400: "INVALID_ARGUMENT",
+  405: "UNIMPLEMENTED",
+  408: "DEADLINE_EXCEEDED",
+  413: "INVALID_ARGUMENT",
+  431: "INVALID_ARGUMENT",
+};
 
 function errorBody(status, message) {
   return `${JSON.stringify({ error: { code: status, message, status: RPC_STATUS[status] ?? "INVALID_ARGUMENT" } }, null, 2)}\n`;
@@ -74,7 +82,10 @@ function pathProblem(url) {
   const path = query === -1 ? url : url.slice(0, query);
   // In the API's paths an empty segment is refused too: Next would redirect it away (308)
   // rather than say that the id in it is missing.
-  if (path.startsWith("//") || (API_PATH.test(path) && (path.includes("//") || path.endsWith("/")))) {
+  if (
+    path.startsWith("//") ||
+    (API_PATH.test(path) && (path.includes("//") || path.endsWith("/")))
+  ) {
     return "The request path has an empty segment: name resources by their ids.";
   }
   if (!path.includes("%") && !path.includes(".")) return null;
@@ -86,7 +97,8 @@ function pathProblem(url) {
     } catch {
       return "The request path is not valid percent-encoding.";
     }
-    if (decoded === "." || decoded === "..") return "The request path must not contain '.' or '..' segments: name resources by their ids.";
+    if (decoded === "." || decoded === "..")
+      return "The request path must not contain '.' or '..' segments: name resources by their ids.";
   }
   return null;
 }
@@ -117,7 +129,10 @@ function guard(server) {
         if (request.readableLength < request.readableHighWaterMark) exchange.clientMs += elapsed;
         const received = socket.bytesRead - exchange.readAtStart;
         if (exchange.clientMs > BODY_GRACE_MS + (received / BODY_MIN_BYTES_PER_SECOND) * 1000) {
-          cut(exchange, `The request body arrived too slowly (${received} bytes in ${Math.round(exchange.clientMs / 1000)} s; at least ${BODY_MIN_BYTES_PER_SECOND} bytes per second are required).`);
+          cut(
+            exchange,
+            `The request body arrived too slowly (${received} bytes in ${Math.round(exchange.clientMs / 1000)} s; at least ${BODY_MIN_BYTES_PER_SECOND} bytes per second are required).`,
+          );
           continue;
         }
       }
@@ -144,16 +159,35 @@ function guard(server) {
       socket.destroy();
       return;
     }
-    const status = error.code === "HPE_HEADER_OVERFLOW" ? 431 : error.code === "ERR_HTTP_REQUEST_TIMEOUT" ? 408 : 400;
+    const status =
+      error.code === "HPE_HEADER_OVERFLOW"
+        ? 431
+        : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+          ? 408
+          : 400;
     const message =
-      status === 408 ? "The request headers did not arrive in time." : status === 431 ? "The request headers are too large." : "The request is not valid HTTP.";
+      status === 408
+        ? "The request headers did not arrive in time."
+        : status === 431
+          ? "The request headers are too large."
+          : "The request is not valid HTTP.";
     socket.end(rawErrorResponse(status, message));
     setTimeout(() => socket.destroy(), 1_000).unref();
   });
 
   return function track(request, response) {
     const socket = request.socket;
-    const exchange = { request, response, socket, readAtStart: socket.bytesRead, clientMs: 0, lastTick: Date.now(), lastQueued: 0, stalledMs: 0, cut: false };
+    const exchange = {
+      request,
+      response,
+      socket,
+      readAtStart: socket.bytesRead,
+      clientMs: 0,
+      lastTick: Date.now(),
+      lastQueued: 0,
+      stalledMs: 0,
+      cut: false,
+    };
     exchanges.add(exchange);
     const done = () => exchanges.delete(exchange);
     response.once("finish", done);
@@ -171,7 +205,9 @@ http.createServer = function guardedCreateServer(...args) {
   if (listener) {
     server.on("request", (request, response) => {
       if (!ALLOWED_METHODS.has(request.method)) {
-        answer(response, 405, `Method ${request.method} is not supported.`, { Allow: [...ALLOWED_METHODS].join(", ") });
+        answer(response, 405, `Method ${request.method} is not supported.`, {
+          Allow: [...ALLOWED_METHODS].join(", "),
+        });
         return;
       }
       const problem = pathProblem(request.url);

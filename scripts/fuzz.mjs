@@ -41,7 +41,9 @@ const server = await startOwnServer({
     STUDIO_RATE_LIMIT_PER_MINUTE: "0",
   },
 });
-console.log(`fuzz: server ${server.baseUrl} (pid ${server.serverPid()}), DATA_DIR ${dataDir}, seed ${seed}, ${runs} requests, ${concurrency} at a time`);
+console.log(
+  `fuzz: server ${server.baseUrl} (pid ${server.serverPid()}), DATA_DIR ${dataDir}, seed ${seed}, ${runs} requests, ${concurrency} at a time`,
+);
 let exitCode = 0;
 try {
   const world = await buildWorld(server.baseUrl, { keys: KEYS, accessCode: ACCESS_CODE });
@@ -54,7 +56,9 @@ try {
     timeoutMs,
     progressEvery: 5000,
     onProgress: (progress) =>
-      console.log(`fuzz: ${progress.sent} sent, ${progress.fiveHundreds} 5xx, ${progress.hangs} hangs, ${progress.dropped} dropped, ${progress.problems.length} problems, ${Math.round(progress.sent / (progress.ms / 1000))} requests/s`),
+      console.log(
+        `fuzz: ${progress.sent} sent, ${progress.fiveHundreds} 5xx, ${progress.hangs} hangs, ${progress.dropped} dropped, ${progress.problems.length} problems, ${Math.round(progress.sent / (progress.ms / 1000))} requests/s`,
+      ),
   });
   const health = await healthProblems(server.baseUrl, KEYS.owner);
   const logged = logFailures(server.log());
@@ -78,11 +82,22 @@ try {
     timing: report.timing,
   };
   console.log(JSON.stringify(summary, null, 2));
-  for (const { problem, request } of report.problems.slice(0, 20)) console.log(`PROBLEM ${problem}\n  ${JSON.stringify(request)}`);
+  for (const { problem, request } of report.problems.slice(0, 20))
+    console.log(`PROBLEM ${problem}\n  ${JSON.stringify(request)}`);
   for (const problem of health) console.log(`UNHEALTHY ${problem}`);
   for (const line of logged.slice(0, 20)) console.log(`LOG ${line}`);
-  console.log(`fuzz: ${report.sent} requests sent, ${report.fiveHundreds} 5xx seen, ${report.hangs} hangs, ${report.problems.length} contract problems`);
-  if (report.fiveHundreds || report.hangs || report.dropped || report.problems.length || health.length || logged.length) exitCode = 1;
+  console.log(
+    `fuzz: ${report.sent} requests sent, ${report.fiveHundreds} 5xx seen, ${report.hangs} hangs, ${report.problems.length} contract problems`,
+  );
+  if (
+    report.fiveHundreds ||
+    report.hangs ||
+    report.dropped ||
+    report.problems.length ||
+    health.length ||
+    logged.length
+  )
+    exitCode = 1;
 } finally {
   await server.stop("SIGTERM");
   if (!values["keep-data"]) fs.rmSync(dataDir, { recursive: true, force: true });

@@ -9,15 +9,21 @@ import { fileURLToPath } from "node:url";
 const hostname = process.env.HOSTNAME || "127.0.0.1";
 const port = process.env.PORT || "3000";
 if (!existsSync(".next/BUILD_ID")) {
-  console.error("[genstudio] No production build found: run `npm run build` first (or `npm run studio`).");
+  console.error(
+    "[genstudio] No production build found: run `npm run build` first (or `npm run studio`).",
+  );
   process.exit(1);
 }
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 // Timeouts for slow clients and error bodies for requests Next cannot route (see the file).
 const guard = fileURLToPath(new URL("./connection-guard.cjs", import.meta.url));
-const child = spawn(process.execPath, ["--require", guard, nextBin, "start", "-H", hostname, "-p", port], {
-  stdio: "inherit",
-  env: { ...process.env, HOSTNAME: hostname, PORT: port },
-});
+const child = spawn(
+  process.execPath,
+  ["--require", guard, nextBin, "start", "-H", hostname, "-p", port],
+  {
+    stdio: "inherit",
+    env: { ...process.env, HOSTNAME: hostname, PORT: port },
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

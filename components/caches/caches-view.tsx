@@ -12,11 +12,25 @@ import { ExtendCacheDialog } from "./extend-cache-dialog";
 
 const PAGE_SIZE = 10;
 
-function CacheRow({ cache, now, onExtend, onDelete }: { cache: CachedContent; now: number; onExtend(cache: CachedContent): void; onDelete(cache: CachedContent): void }) {
+function CacheRow({
+  cache,
+  now,
+  onExtend,
+  onDelete,
+}: {
+  cache: CachedContent;
+  now: number;
+  onExtend(cache: CachedContent): void;
+  onDelete(cache: CachedContent): void;
+}) {
   const label = cache.displayName || cache.name;
   const expired = Date.parse(cache.expireTime) <= now;
   return (
-    <tr aria-label={label} data-expired={expired ? "" : undefined} className={`border-t border-zinc-200 align-top dark:border-zinc-800 ${expired ? "opacity-70" : ""}`}>
+    <tr
+      aria-label={label}
+      data-expired={expired ? "" : undefined}
+      className={`border-t border-zinc-200 align-top dark:border-zinc-800 ${expired ? "opacity-70" : ""}`}
+    >
       <th scope="row" className="max-w-64 px-2 py-2 text-left font-normal">
         <span className="block truncate font-medium" title={label}>
           {cache.displayName || <span className="italic text-zinc-500">no display name</span>}
@@ -24,7 +38,10 @@ function CacheRow({ cache, now, onExtend, onDelete }: { cache: CachedContent; no
         <span className="block font-mono text-xs text-zinc-500">{cache.name}</span>
       </th>
       <td className="px-2 py-2 font-mono text-xs">{cache.model.replace(/^models\//, "")}</td>
-      <td className="px-2 py-2 text-right tabular-nums text-xs" data-cache-tokens={cache.usageMetadata.totalTokenCount}>
+      <td
+        className="px-2 py-2 text-right tabular-nums text-xs"
+        data-cache-tokens={cache.usageMetadata.totalTokenCount}
+      >
         {cache.usageMetadata.totalTokenCount.toLocaleString("en")}
       </td>
       <td className="px-2 py-2 text-xs">{formatDateTime(cache.createTime)}</td>
@@ -35,7 +52,9 @@ function CacheRow({ cache, now, onExtend, onDelete }: { cache: CachedContent; no
       <td className="px-2 py-2">
         <div className="flex flex-wrap justify-end gap-1">
           {expired ? (
-            <span className="rounded-full bg-red-100 px-2 py-0.5 text-[11px] font-semibold text-red-900 dark:bg-red-900/40 dark:text-red-100">Expired</span>
+            <span className="rounded-full bg-red-100 px-2 py-0.5 text-[11px] font-semibold text-red-900 dark:bg-red-900/40 dark:text-red-100">
+              Expired
+            </span>
           ) : (
             <>
               <Link
@@ -45,12 +64,22 @@ function CacheRow({ cache, now, onExtend, onDelete }: { cache: CachedContent; no
               >
                 Use in a new chat
               </Link>
-              <Button size="sm" onClick={() => onExtend(cache)} aria-label={`Extend: ${label}`} title="Extend or set the expiry">
+              <Button
+                size="sm"
+                onClick={() => onExtend(cache)}
+                aria-label={`Extend: ${label}`}
+                title="Extend or set the expiry"
+              >
                 Extend
               </Button>
             </>
           )}
-          <Button size="sm" variant="ghost" onClick={() => onDelete(cache)} aria-label={`Delete ${label}`}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => onDelete(cache)}
+            aria-label={`Delete ${label}`}
+          >
             Delete
           </Button>
         </div>
@@ -69,7 +98,9 @@ export function CachesView() {
   const [extending, setExtending] = useState<CachedContent | null>(null);
   const [deleting, setDeleting] = useState<CachedContent | null>(null);
   const [created, setCreated] = useState<CachedContent | null>(null);
-  const [initialConversation, setInitialConversation] = useState<string | null | undefined>(undefined);
+  const [initialConversation, setInitialConversation] = useState<string | null | undefined>(
+    undefined,
+  );
   const now = useNow(1000);
   const caches = page.data?.cachedContents ?? [];
 
@@ -89,7 +120,9 @@ export function CachesView() {
       <header className="flex flex-col gap-1">
         <h1 className="text-xl font-semibold">Caches</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Cached contents hold context a model reads again and again (a long conversation, documents, a system instruction). Requests that use one send only its name; its tokens are reported as cached.
+          Cached contents hold context a model reads again and again (a long conversation,
+          documents, a system instruction). Requests that use one send only its name; its tokens are
+          reported as cached.
         </p>
       </header>
 
@@ -103,8 +136,13 @@ export function CachesView() {
         />
       )}
       {created && (
-        <p role="status" className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950/50 dark:text-emerald-100">
-          Created <span className="font-mono">{created.name}</span> ({created.usageMetadata.totalTokenCount.toLocaleString("en")} tokens), expires {formatDateTime(created.expireTime)}.{" "}
+        <p
+          role="status"
+          className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950/50 dark:text-emerald-100"
+        >
+          Created <span className="font-mono">{created.name}</span> (
+          {created.usageMetadata.totalTokenCount.toLocaleString("en")} tokens), expires{" "}
+          {formatDateTime(created.expireTime)}.{" "}
           <Link className="underline" href={`/chat?cache=${encodeURIComponent(created.name)}`}>
             Use it in a new chat
           </Link>
@@ -116,12 +154,20 @@ export function CachesView() {
           <h2 id="caches-heading" className="text-base font-semibold">
             Your caches
           </h2>
-          <Button size="sm" variant="ghost" onClick={() => void page.refetch()} disabled={page.isFetching}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => void page.refetch()}
+            disabled={page.isFetching}
+          >
             {page.isFetching ? "Refreshing…" : "Refresh"}
           </Button>
         </div>
         {deleteCache.isError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200">
+          <p
+            role="alert"
+            className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200"
+          >
             Could not delete the cache: {deleteCache.error.message}
           </p>
         )}
@@ -146,11 +192,21 @@ export function CachesView() {
               <caption className="sr-only">Your cached contents, newest first</caption>
               <thead>
                 <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
-                  <th scope="col" className="px-2 py-1 font-medium">Display name</th>
-                  <th scope="col" className="px-2 py-1 font-medium">Model</th>
-                  <th scope="col" className="px-2 py-1 text-right font-medium">Tokens</th>
-                  <th scope="col" className="px-2 py-1 font-medium">Created</th>
-                  <th scope="col" className="px-2 py-1 font-medium">Expires</th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    Display name
+                  </th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    Model
+                  </th>
+                  <th scope="col" className="px-2 py-1 text-right font-medium">
+                    Tokens
+                  </th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    Created
+                  </th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    Expires
+                  </th>
                   <th scope="col" className="px-2 py-1 text-right font-medium">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -158,27 +214,48 @@ export function CachesView() {
               </thead>
               <tbody>
                 {caches.map((cache) => (
-                  <CacheRow key={cache.name} cache={cache} now={now} onExtend={setExtending} onDelete={setDeleting} />
+                  <CacheRow
+                    key={cache.name}
+                    cache={cache}
+                    now={now}
+                    onExtend={setExtending}
+                    onDelete={setDeleting}
+                  />
                 ))}
               </tbody>
             </table>
           </div>
         )}
         <nav aria-label="Cache pages" className="flex items-center justify-center gap-2">
-          <Button size="sm" disabled={tokens.length === 1} onClick={() => setTokens((list) => list.slice(0, -1))}>
+          <Button
+            size="sm"
+            disabled={tokens.length === 1}
+            onClick={() => setTokens((list) => list.slice(0, -1))}
+          >
             Previous page
           </Button>
           <span className="text-xs text-zinc-600 dark:text-zinc-400">Page {tokens.length}</span>
-          <Button size="sm" disabled={!page.data?.nextPageToken || page.isPlaceholderData} onClick={() => setTokens((list) => [...list, page.data!.nextPageToken!])}>
+          <Button
+            size="sm"
+            disabled={!page.data?.nextPageToken || page.isPlaceholderData}
+            onClick={() => setTokens((list) => [...list, page.data!.nextPageToken!])}
+          >
             Next page
           </Button>
         </nav>
       </section>
 
       <ExtendCacheDialog cache={extending} onClose={() => setExtending(null)} />
-      <ConfirmDialog open={deleting !== null} title="Delete this cache?" confirmLabel="Delete cache" onConfirm={confirmDelete} onCancel={() => setDeleting(null)}>
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete this cache?"
+        confirmLabel="Delete cache"
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      >
         <p>
-          <strong>{deleting?.displayName || deleting?.name}</strong> will be deleted. Chats that use it will no longer be able to send.
+          <strong>{deleting?.displayName || deleting?.name}</strong> will be deleted. Chats that use
+          it will no longer be able to send.
         </p>
       </ConfirmDialog>
     </div>

@@ -5,7 +5,15 @@ import { inputClassName } from "@/components/ui/field";
 import type { ExpiryChoice, TtlUnit } from "./expiry-input";
 
 /** The two ways to say when a cache expires: a time to live from now, or a date and time. */
-export function ExpiryFields({ value, onChange, problem }: { value: ExpiryChoice; onChange(next: ExpiryChoice): void; problem: string | null }) {
+export function ExpiryFields({
+  value,
+  onChange,
+  problem,
+}: {
+  value: ExpiryChoice;
+  onChange(next: ExpiryChoice): void;
+  problem: string | null;
+}) {
   const id = useId();
   const problemId = `${id}-problem`;
   return (
@@ -13,7 +21,12 @@ export function ExpiryFields({ value, onChange, problem }: { value: ExpiryChoice
       <legend className="text-xs font-medium text-zinc-700 dark:text-zinc-300">Expiration</legend>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <label className="inline-flex items-center gap-1.5">
-          <input type="radio" name={`${id}-mode`} checked={value.mode === "ttl"} onChange={() => onChange({ ...value, mode: "ttl" })} />
+          <input
+            type="radio"
+            name={`${id}-mode`}
+            checked={value.mode === "ttl"}
+            onChange={() => onChange({ ...value, mode: "ttl" })}
+          />
           Time to live
         </label>
         <input
@@ -29,7 +42,9 @@ export function ExpiryFields({ value, onChange, problem }: { value: ExpiryChoice
         <select
           aria-label="Time to live unit"
           value={value.unit}
-          onChange={(event) => onChange({ ...value, mode: "ttl", unit: event.target.value as TtlUnit })}
+          onChange={(event) =>
+            onChange({ ...value, mode: "ttl", unit: event.target.value as TtlUnit })
+          }
           className={`${inputClassName} w-28`}
         >
           <option value="minutes">minutes</option>
@@ -39,14 +54,21 @@ export function ExpiryFields({ value, onChange, problem }: { value: ExpiryChoice
       </div>
       <div className="flex flex-wrap items-center gap-2 text-sm">
         <label className="inline-flex items-center gap-1.5">
-          <input type="radio" name={`${id}-mode`} checked={value.mode === "expireTime"} onChange={() => onChange({ ...value, mode: "expireTime" })} />
+          <input
+            type="radio"
+            name={`${id}-mode`}
+            checked={value.mode === "expireTime"}
+            onChange={() => onChange({ ...value, mode: "expireTime" })}
+          />
           Expire at
         </label>
         <input
           type="datetime-local"
           aria-label="Expiry date and time"
           value={value.localDateTime}
-          onChange={(event) => onChange({ ...value, mode: "expireTime", localDateTime: event.target.value })}
+          onChange={(event) =>
+            onChange({ ...value, mode: "expireTime", localDateTime: event.target.value })
+          }
           className={`${inputClassName} w-56`}
           aria-invalid={value.mode === "expireTime" && problem ? true : undefined}
         />

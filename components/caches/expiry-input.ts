@@ -18,13 +18,22 @@ export interface ExpiryChoice {
 
 const UNIT_SECONDS: Record<TtlUnit, number> = { minutes: 60, hours: 3600, days: 86_400 };
 
-export const DEFAULT_EXPIRY: ExpiryChoice = { mode: "ttl", amount: "1", unit: "hours", localDateTime: "" };
+export const DEFAULT_EXPIRY: ExpiryChoice = {
+  mode: "ttl",
+  amount: "1",
+  unit: "hours",
+  localDateTime: "",
+};
 
 /** The wire expiration for a choice, or the reason it cannot be used. */
-export function expiryFields(choice: ExpiryChoice, now = Date.now()): { ttl: string } | { expireTime: string } | { problem: string } {
+export function expiryFields(
+  choice: ExpiryChoice,
+  now = Date.now(),
+): { ttl: string } | { expireTime: string } | { problem: string } {
   if (choice.mode === "ttl") {
     const amount = Number(choice.amount);
-    if (choice.amount.trim() === "" || !Number.isFinite(amount) || amount <= 0) return { problem: "Enter a time to live greater than 0." };
+    if (choice.amount.trim() === "" || !Number.isFinite(amount) || amount <= 0)
+      return { problem: "Enter a time to live greater than 0." };
     const seconds = Math.round(amount * UNIT_SECONDS[choice.unit]);
     const ttl = `${seconds}s`;
     const problem = durationProblem(ttl);

@@ -7,13 +7,24 @@ import { useUpdateCache } from "@/lib/hooks/use-caches";
 import type { CachedContent } from "@/lib/gemini/types";
 import { formatTimestamp } from "@/lib/gemini/wire-time";
 import { ExpiryFields } from "./expiry-fields";
-import { DEFAULT_EXPIRY, expiryFields, toLocalDateTimeValue, type ExpiryChoice } from "./expiry-input";
+import {
+  DEFAULT_EXPIRY,
+  expiryFields,
+  toLocalDateTimeValue,
+  type ExpiryChoice,
+} from "./expiry-input";
 
 /**
  * Changes a cache's expiration (the only field that can change): +1 hour or +1 day from its
  * current expiry, a new time to live from now, or an exact time. Service errors are shown as sent.
  */
-export function ExtendCacheDialog({ cache, onClose }: { cache: CachedContent | null; onClose(): void }) {
+export function ExtendCacheDialog({
+  cache,
+  onClose,
+}: {
+  cache: CachedContent | null;
+  onClose(): void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const update = useUpdateCache();
@@ -26,7 +37,10 @@ export function ExtendCacheDialog({ cache, onClose }: { cache: CachedContent | n
     if (!element) return;
     if (open && !element.open) {
       element.showModal();
-      setChoice({ ...DEFAULT_EXPIRY, localDateTime: toLocalDateTimeValue(Date.parse(cache.expireTime) + 3_600_000) });
+      setChoice({
+        ...DEFAULT_EXPIRY,
+        localDateTime: toLocalDateTimeValue(Date.parse(cache.expireTime) + 3_600_000),
+      });
       setProblem(null);
       update.reset();
     }
@@ -72,7 +86,9 @@ export function ExtendCacheDialog({ cache, onClose }: { cache: CachedContent | n
           <h2 id={titleId} className="text-base font-semibold">
             Change the expiry of {cache.displayName || cache.name}
           </h2>
-          <p className="text-sm text-zinc-600 dark:text-zinc-400">Now expires {formatDateTime(cache.expireTime)}.</p>
+          <p className="text-sm text-zinc-600 dark:text-zinc-400">
+            Now expires {formatDateTime(cache.expireTime)}.
+          </p>
           <div className="flex flex-wrap gap-2">
             <Button onClick={() => extendBy(3_600_000)} disabled={update.isPending}>
               Extend by 1 hour
@@ -83,7 +99,10 @@ export function ExtendCacheDialog({ cache, onClose }: { cache: CachedContent | n
           </div>
           <ExpiryFields value={choice} onChange={setChoice} problem={problem} />
           {update.isError && (
-            <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200">
+            <p
+              role="alert"
+              className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200"
+            >
               The service refused the change: {update.error.message}
             </p>
           )}

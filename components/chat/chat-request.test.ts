@@ -1,10 +1,23 @@
 import { describe, expect, it } from "vitest";
 import type { StoredMessage } from "@/app/api/conversations/schema";
-import { answerMessage, buildGenerateContentRequest, historyContents, titleFromPrompt } from "./chat-request";
+import {
+  answerMessage,
+  buildGenerateContentRequest,
+  historyContents,
+  titleFromPrompt,
+} from "./chat-request";
 import { defaultSettings } from "@/components/settings/settings-model";
 
-const user = (id: string, text: string): StoredMessage => ({ id, role: "user", content: { role: "user", parts: [{ text }] } });
-const model = (id: string, text: string | null, extra: Partial<StoredMessage> = {}): StoredMessage => ({
+const user = (id: string, text: string): StoredMessage => ({
+  id,
+  role: "user",
+  content: { role: "user", parts: [{ text }] },
+});
+const model = (
+  id: string,
+  text: string | null,
+  extra: Partial<StoredMessage> = {},
+): StoredMessage => ({
   id,
   role: "model",
   content: { role: "model", parts: text === null ? [] : [{ text }] },
@@ -35,7 +48,10 @@ describe("historyContents", () => {
         { index: 1, content: { role: "model", parts: [{ text: "second" }] } },
       ],
     });
-    expect(historyContents([user("u1", "q"), answer])[1]).toEqual({ role: "model", parts: [{ text: "second" }] });
+    expect(historyContents([user("u1", "q"), answer])[1]).toEqual({
+      role: "model",
+      parts: [{ text: "second" }],
+    });
   });
 });
 
@@ -62,7 +78,10 @@ describe("answerMessage", () => {
   it("keeps candidates, usage and how the stream ended", () => {
     const message = answerMessage(
       "a1",
-      { candidates: [{ index: 0, content: { role: "model", parts: [{ text: "part" }] } }], usageMetadata: { totalTokenCount: 5 } },
+      {
+        candidates: [{ index: 0, content: { role: "model", parts: [{ text: "part" }] } }],
+        usageMetadata: { totalTokenCount: 5 },
+      },
       defaultSettings(),
       { stopped: true },
     );

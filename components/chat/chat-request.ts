@@ -10,7 +10,9 @@ import type { Content, GenerateContentRequest } from "@/lib/gemini/types";
 /** A random id for a message (URL-safe, unique enough for one conversation). */
 export function newMessageId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(12));
-  return Array.from(bytes, (byte) => byte.toString(36).padStart(2, "0")).join("").slice(0, 20);
+  return Array.from(bytes, (byte) => byte.toString(36).padStart(2, "0"))
+    .join("")
+    .slice(0, 20);
 }
 
 /** The content of an answer that goes back into history: the chosen candidate's. */
@@ -40,13 +42,19 @@ export function historyContents(messages: readonly StoredMessage[]): Content[] {
 }
 
 /** The request of the next turn with these settings. */
-export function buildGenerateContentRequest(settings: ConversationSettings, contents: Content[]): GenerateContentRequest {
+export function buildGenerateContentRequest(
+  settings: ConversationSettings,
+  contents: Content[],
+): GenerateContentRequest {
   const request: GenerateContentRequest = { contents };
-  if (settings.systemInstruction.trim() !== "") request.systemInstruction = { parts: [{ text: settings.systemInstruction }] };
-  if (Object.keys(settings.generationConfig).length > 0) request.generationConfig = settings.generationConfig;
+  if (settings.systemInstruction.trim() !== "")
+    request.systemInstruction = { parts: [{ text: settings.systemInstruction }] };
+  if (Object.keys(settings.generationConfig).length > 0)
+    request.generationConfig = settings.generationConfig;
   if (settings.safetySettings.length > 0) request.safetySettings = settings.safetySettings;
   if (settings.tools?.length) request.tools = settings.tools;
-  if (settings.toolConfig && Object.keys(settings.toolConfig).length > 0) request.toolConfig = settings.toolConfig;
+  if (settings.toolConfig && Object.keys(settings.toolConfig).length > 0)
+    request.toolConfig = settings.toolConfig;
   if (settings.cachedContent) request.cachedContent = settings.cachedContent;
   return request;
 }

@@ -17,7 +17,9 @@ import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
 
 function StreamStatus({ conversationId }: { conversationId: string | null }) {
-  const streaming = useChatStore((state) => state.inflight !== null && state.inflight.conversationId === conversationId);
+  const streaming = useChatStore(
+    (state) => state.inflight !== null && state.inflight.conversationId === conversationId,
+  );
   return (
     <p role="status" className="sr-only">
       {streaming ? "Generating an answer. Press Escape to stop." : ""}
@@ -62,7 +64,12 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   useEffect(() => {
     if (!streaming) return;
     function onKeyDown(event: KeyboardEvent) {
-      if (event.key !== "Escape" || event.defaultPrevented || document.querySelector("dialog[open]")) return;
+      if (
+        event.key !== "Escape" ||
+        event.defaultPrevented ||
+        document.querySelector("dialog[open]")
+      )
+        return;
       event.preventDefault();
       actions.stop();
       composer.current?.focus();
@@ -77,7 +84,10 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
 
   function send(text: string) {
     if (problems > 0) {
-      setNotice({ kind: "error", text: `Fix ${problems === 1 ? "the setting" : `the ${problems} settings`} marked in the settings panel before sending.` });
+      setNotice({
+        kind: "error",
+        text: `Fix ${problems === 1 ? "the setting" : `the ${problems} settings`} marked in the settings panel before sending.`,
+      });
       setSettingsOpen(true);
       return;
     }
@@ -97,20 +107,32 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
     requestAnimationFrame(() => settingsButton.current?.focus());
   }
 
-  const notFound = conversation.isError && (conversation.error as { httpStatus?: number }).httpStatus === 404;
+  const notFound =
+    conversation.isError && (conversation.error as { httpStatus?: number }).httpStatus === 404;
   const title = conversationId === null ? "New chat" : (conversation.data?.title ?? "Chat");
 
   return (
     <div className="flex min-h-0 min-w-0 flex-1">
       <section aria-labelledby="chat-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
         <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
-          <Button size="sm" className="md:hidden" onClick={() => setSidebarOpen(true)} aria-label="Show conversations">
+          <Button
+            size="sm"
+            className="md:hidden"
+            onClick={() => setSidebarOpen(true)}
+            aria-label="Show conversations"
+          >
             ☰
           </Button>
           <h1 id="chat-title" className="min-w-0 flex-1 truncate text-base font-semibold">
             {title}
           </h1>
-          <Button ref={settingsButton} size="sm" onClick={() => setSettingsOpen(!settingsOpen)} aria-expanded={settingsOpen} aria-controls="chat-settings">
+          <Button
+            ref={settingsButton}
+            size="sm"
+            onClick={() => setSettingsOpen(!settingsOpen)}
+            aria-expanded={settingsOpen}
+            aria-controls="chat-settings"
+          >
             Settings{problems > 0 ? ` (${problems} to fix)` : ""}
           </Button>
         </div>
@@ -118,7 +140,11 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
           <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-4">
             {notFound ? (
               <p role="alert" className="text-sm">
-                This conversation does not exist (or was deleted). <Link href="/chat" className="underline">Start a new chat</Link>.
+                This conversation does not exist (or was deleted).{" "}
+                <Link href="/chat" className="underline">
+                  Start a new chat
+                </Link>
+                .
               </p>
             ) : conversation.isError ? (
               <div role="alert" className="text-sm text-red-700 dark:text-red-400">
@@ -132,15 +158,23 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
                 Loading the conversation…
               </p>
             ) : conversationId === null ? (
-              <p className="py-8 text-center text-sm text-zinc-600 dark:text-zinc-400">Send a message to start a conversation. It is saved on this studio&apos;s server.</p>
+              <p className="py-8 text-center text-sm text-zinc-600 dark:text-zinc-400">
+                Send a message to start a conversation. It is saved on this studio&apos;s server.
+              </p>
             ) : (
-              <MessageList conversationId={conversationId} messages={conversation.data?.messages ?? []} />
+              <MessageList
+                conversationId={conversationId}
+                messages={conversation.data?.messages ?? []}
+              />
             )}
           </div>
         </div>
         <div className="mx-auto w-full max-w-3xl px-3 pb-3">
           {notice && (
-            <div role="alert" className={`mb-2 flex items-start gap-2 rounded-md px-3 py-2 text-sm ${notice.kind === "error" ? "bg-red-50 text-red-900 dark:bg-red-950/50 dark:text-red-200" : "bg-zinc-100 dark:bg-zinc-900"}`}>
+            <div
+              role="alert"
+              className={`mb-2 flex items-start gap-2 rounded-md px-3 py-2 text-sm ${notice.kind === "error" ? "bg-red-50 text-red-900 dark:bg-red-950/50 dark:text-red-200" : "bg-zinc-100 dark:bg-zinc-900"}`}
+            >
               <span className="flex-1">{notice.text}</span>
               <button type="button" className="text-xs underline" onClick={() => setNotice(null)}>
                 Dismiss
@@ -149,17 +183,36 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
           )}
           <StreamStatus conversationId={conversationId} />
           <ChatAttachments state={attachments} onSendAnyway={sendNow}>
-            <Composer ref={composer} draftKey={draftKey} streaming={streaming} onSend={send} onStop={() => { actions.stop(); composer.current?.focus(); }} toolbar={attachments.toolbar} sendBlockedReason={attachments.blockReason} />
+            <Composer
+              ref={composer}
+              draftKey={draftKey}
+              streaming={streaming}
+              onSend={send}
+              onStop={() => {
+                actions.stop();
+                composer.current?.focus();
+              }}
+              toolbar={attachments.toolbar}
+              sendBlockedReason={attachments.blockReason}
+            />
           </ChatAttachments>
           {session.data?.mode === "local" && (
-            <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="local-engine-note">
-              Answers come from the local engine: a small offline statistical model, an honest stand-in for testing clients, not a real assistant.
+            <p
+              className="mt-1 text-xs text-zinc-600 dark:text-zinc-400"
+              data-testid="local-engine-note"
+            >
+              Answers come from the local engine: a small offline statistical model, an honest
+              stand-in for testing clients, not a real assistant.
             </p>
           )}
         </div>
       </section>
       {settingsOpen && (
-        <aside id="chat-settings" aria-label="Settings panel" className="absolute inset-0 z-30 overflow-y-auto bg-white md:static md:w-96 md:shrink-0 md:border-l md:border-zinc-200 dark:bg-zinc-950 md:dark:border-zinc-800">
+        <aside
+          id="chat-settings"
+          aria-label="Settings panel"
+          className="absolute inset-0 z-30 overflow-y-auto bg-white md:static md:w-96 md:shrink-0 md:border-l md:border-zinc-200 dark:bg-zinc-950 md:dark:border-zinc-800"
+        >
           <SettingsPanel state={settingsState} onClose={closeSettings} />
         </aside>
       )}

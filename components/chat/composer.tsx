@@ -23,7 +23,10 @@ export interface ComposerHandle {
  * The prompt box: Enter sends, Shift+Enter starts a new line, Escape stops a running answer.
  * The toolbar row holds the attachment controls.
  */
-export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer({ draftKey, streaming, onSend, onStop, toolbar, sendBlockedReason }, handle) {
+export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(
+  { draftKey, streaming, onSend, onStop, toolbar, sendBlockedReason },
+  handle,
+) {
   const text = useChatStore((state) => state.drafts[draftKey] ?? "");
   const setDraft = useChatStore((state) => state.setDraft);
   const input = useRef<HTMLTextAreaElement>(null);
@@ -65,7 +68,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
       <div className="flex flex-wrap items-center justify-end gap-2">
         {toolbar}
         {sendBlockedReason && (
-          <p id="send-blocked-reason" role="status" className="min-w-0 flex-1 basis-48 text-right text-xs text-amber-800 dark:text-amber-300">
+          <p
+            id="send-blocked-reason"
+            role="status"
+            className="min-w-0 flex-1 basis-48 text-right text-xs text-amber-800 dark:text-amber-300"
+          >
             {sendBlockedReason}
           </p>
         )}
@@ -74,7 +81,12 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             Stop
           </Button>
         ) : (
-          <Button variant="primary" type="submit" disabled={text.trim() === "" || Boolean(sendBlockedReason)} aria-describedby={sendBlockedReason ? "send-blocked-reason" : undefined}>
+          <Button
+            variant="primary"
+            type="submit"
+            disabled={text.trim() === "" || Boolean(sendBlockedReason)}
+            aria-describedby={sendBlockedReason ? "send-blocked-reason" : undefined}
+          >
             Send
           </Button>
         )}

@@ -7,7 +7,11 @@ import type { ConversationSummary } from "@/app/api/conversations/schema";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { inputClassName } from "@/components/ui/field";
-import { useConversationList, useDeleteConversation, useUpdateConversation } from "@/lib/hooks/use-conversations";
+import {
+  useConversationList,
+  useDeleteConversation,
+  useUpdateConversation,
+} from "@/lib/hooks/use-conversations";
 import { useChatStore } from "@/lib/stores/chat-store";
 
 function useDebounced<Value>(value: Value, delay: number): Value {
@@ -19,7 +23,15 @@ function useDebounced<Value>(value: Value, delay: number): Value {
   return settled;
 }
 
-function ConversationItem({ conversation, active, onDelete }: { conversation: ConversationSummary; active: boolean; onDelete(): void }) {
+function ConversationItem({
+  conversation,
+  active,
+  onDelete,
+}: {
+  conversation: ConversationSummary;
+  active: boolean;
+  onDelete(): void;
+}) {
   const [renaming, setRenaming] = useState(false);
   const [title, setTitle] = useState(conversation.title);
   const update = useUpdateConversation();
@@ -31,7 +43,8 @@ function ConversationItem({ conversation, active, onDelete }: { conversation: Co
   }, [renaming]);
   function finish(save: boolean) {
     const next = title.trim();
-    if (save && next !== "" && next !== conversation.title) update.mutate({ id: conversation.id, change: { title: next } });
+    if (save && next !== "" && next !== conversation.title)
+      update.mutate({ id: conversation.id, change: { title: next } });
     else setTitle(conversation.title);
     setRenaming(false);
     requestAnimationFrame(() => renameButton.current?.focus());
@@ -52,12 +65,23 @@ function ConversationItem({ conversation, active, onDelete }: { conversation: Co
         <label htmlFor={`rename-${conversation.id}`} className="sr-only">
           New title for {conversation.title}
         </label>
-        <input id={`rename-${conversation.id}`} ref={input} value={title} onChange={(event) => setTitle(event.target.value)} onKeyDown={onKeyDown} onBlur={() => finish(true)} className={inputClassName} maxLength={200} />
+        <input
+          id={`rename-${conversation.id}`}
+          ref={input}
+          value={title}
+          onChange={(event) => setTitle(event.target.value)}
+          onKeyDown={onKeyDown}
+          onBlur={() => finish(true)}
+          className={inputClassName}
+          maxLength={200}
+        />
       </li>
     );
   }
   return (
-    <li className={`group flex items-center gap-1 rounded-md ${active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-900"}`}>
+    <li
+      className={`group flex items-center gap-1 rounded-md ${active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-900"}`}
+    >
       <Link
         href={`/chat/${encodeURIComponent(conversation.id)}`}
         aria-current={active ? "page" : undefined}
@@ -67,10 +91,21 @@ function ConversationItem({ conversation, active, onDelete }: { conversation: Co
       >
         {conversation.title}
       </Link>
-      <Button ref={renameButton} size="sm" variant="ghost" aria-label={`Rename ${conversation.title}`} onClick={() => setRenaming(true)}>
+      <Button
+        ref={renameButton}
+        size="sm"
+        variant="ghost"
+        aria-label={`Rename ${conversation.title}`}
+        onClick={() => setRenaming(true)}
+      >
         ✎
       </Button>
-      <Button size="sm" variant="ghost" aria-label={`Delete ${conversation.title}`} onClick={onDelete}>
+      <Button
+        size="sm"
+        variant="ghost"
+        aria-label={`Delete ${conversation.title}`}
+        onClick={onDelete}
+      >
         ✕
       </Button>
     </li>
@@ -114,14 +149,25 @@ export function ConversationSidebar() {
         >
           New chat
         </Link>
-        <Button className="md:hidden" onClick={() => setOpen(false)} aria-label="Close conversations">
+        <Button
+          className="md:hidden"
+          onClick={() => setOpen(false)}
+          aria-label="Close conversations"
+        >
           ✕
         </Button>
       </div>
       <label htmlFor="conversation-search" className="sr-only">
         Search conversations
       </label>
-      <input id="conversation-search" type="search" placeholder="Search by title" value={search} onChange={(event) => setSearch(event.target.value)} className={inputClassName} />
+      <input
+        id="conversation-search"
+        type="search"
+        placeholder="Search by title"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        className={inputClassName}
+      />
       <nav aria-label="Saved conversations" className="min-h-0 flex-1 overflow-y-auto">
         {list.isError && (
           <p role="alert" className="p-2 text-xs text-red-700 dark:text-red-400">
@@ -129,11 +175,18 @@ export function ConversationSidebar() {
           </p>
         )}
         {list.data && list.data.conversations.length === 0 && (
-          <p className="p-2 text-xs text-zinc-600 dark:text-zinc-400">{settledSearch ? "No conversation has that in its title." : "No conversations yet."}</p>
+          <p className="p-2 text-xs text-zinc-600 dark:text-zinc-400">
+            {settledSearch ? "No conversation has that in its title." : "No conversations yet."}
+          </p>
         )}
         <ul className="flex flex-col gap-0.5">
           {list.data?.conversations.map((conversation) => (
-            <ConversationItem key={conversation.id} conversation={conversation} active={conversation.id === activeId} onDelete={() => setPendingDelete(conversation)} />
+            <ConversationItem
+              key={conversation.id}
+              conversation={conversation}
+              active={conversation.id === activeId}
+              onDelete={() => setPendingDelete(conversation)}
+            />
           ))}
         </ul>
         {remove.isError && (
@@ -142,7 +195,13 @@ export function ConversationSidebar() {
           </p>
         )}
       </nav>
-      <ConfirmDialog open={pendingDelete !== null} title="Delete this conversation?" confirmLabel="Delete" onConfirm={confirmDelete} onCancel={() => setPendingDelete(null)}>
+      <ConfirmDialog
+        open={pendingDelete !== null}
+        title="Delete this conversation?"
+        confirmLabel="Delete"
+        onConfirm={confirmDelete}
+        onCancel={() => setPendingDelete(null)}
+      >
         “{pendingDelete?.title}” and all its messages will be deleted for good.
       </ConfirmDialog>
     </aside>

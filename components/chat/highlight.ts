@@ -19,7 +19,23 @@ import typescript from "highlight.js/lib/languages/typescript";
 import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 
-const LANGUAGES = { bash, c, cpp, css, go, java, javascript, json, markdown, python, rust, sql, typescript, xml, yaml };
+const LANGUAGES = {
+  bash,
+  c,
+  cpp,
+  css,
+  go,
+  java,
+  javascript,
+  json,
+  markdown,
+  python,
+  rust,
+  sql,
+  typescript,
+  xml,
+  yaml,
+};
 for (const [name, language] of Object.entries(LANGUAGES)) hljs.registerLanguage(name, language);
 hljs.registerAliases(["sh", "shell", "zsh"], { languageName: "bash" });
 hljs.registerAliases(["js", "jsx", "mjs"], { languageName: "javascript" });

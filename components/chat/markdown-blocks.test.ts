@@ -3,7 +3,8 @@ import { MAX_BLOCK_CHARACTERS, splitMarkdownBlocks } from "./markdown-blocks";
 
 describe("splitMarkdownBlocks", () => {
   it("splits at blank lines and keeps fenced code whole", () => {
-    const text = "# Title\n\nA paragraph\nwith two lines.\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- one\n- two";
+    const text =
+      "# Title\n\nA paragraph\nwith two lines.\n\n```js\nconst a = 1;\n\nconst b = 2;\n```\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- one\n- two";
     expect(splitMarkdownBlocks(text)).toEqual([
       "# Title",
       "A paragraph\nwith two lines.",
@@ -14,7 +15,10 @@ describe("splitMarkdownBlocks", () => {
   });
 
   it("keeps an unclosed fence (still streaming) as one block", () => {
-    expect(splitMarkdownBlocks("Intro\n\n```py\nx = 1\n\ny = 2")).toEqual(["Intro", "```py\nx = 1\n\ny = 2"]);
+    expect(splitMarkdownBlocks("Intro\n\n```py\nx = 1\n\ny = 2")).toEqual([
+      "Intro",
+      "```py\nx = 1\n\ny = 2",
+    ]);
   });
 
   it("earlier blocks do not change while text is appended", () => {

@@ -18,7 +18,11 @@ function cutLongBlock(block: string): string[] {
     const window = rest.slice(0, MAX_BLOCK_CHARACTERS);
     let cut = window.lastIndexOf("\n");
     if (cut < MAX_BLOCK_CHARACTERS / 2) {
-      const sentence = Math.max(window.lastIndexOf(". "), window.lastIndexOf("! "), window.lastIndexOf("? "));
+      const sentence = Math.max(
+        window.lastIndexOf(". "),
+        window.lastIndexOf("! "),
+        window.lastIndexOf("? "),
+      );
       cut = sentence >= MAX_BLOCK_CHARACTERS / 2 ? sentence + 1 : window.lastIndexOf(" ");
     }
     if (cut <= 0) cut = MAX_BLOCK_CHARACTERS;
@@ -54,7 +58,12 @@ export function splitMarkdownBlocks(text: string): string[] {
       current.push(line);
     } else {
       current.push(line);
-      if (marker && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) {
+      if (
+        marker &&
+        marker[0] === fence[0] &&
+        marker.length >= fence.length &&
+        line.trim() === marker
+      ) {
         fence = null;
         flush();
       }

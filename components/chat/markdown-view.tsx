@@ -1,6 +1,13 @@
 "use client";
 
-import { memo, useEffect, useMemo, useState, type ComponentPropsWithoutRef, type ReactNode } from "react";
+import {
+  memo,
+  useEffect,
+  useMemo,
+  useState,
+  type ComponentPropsWithoutRef,
+  type ReactNode,
+} from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -74,14 +81,21 @@ function textOf(children: ReactNode): string {
 
 const COMPONENTS: Components = {
   pre: ({ children }) => <>{children}</>,
-  code: ({ className, children, ...props }: ComponentPropsWithoutRef<"code"> & { node?: unknown }) => {
+  code: ({
+    className,
+    children,
+    ...props
+  }: ComponentPropsWithoutRef<"code"> & { node?: unknown }) => {
     const language = /language-([\w+#-]+)/.exec(className ?? "")?.[1];
     const text = textOf(children);
     const block = language !== undefined || text.includes("\n");
     if (!block) {
       const { node: _node, ...rest } = props;
       return (
-        <code className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-zinc-800" {...rest}>
+        <code
+          className="rounded bg-zinc-100 px-1 py-0.5 font-mono text-[0.9em] dark:bg-zinc-800"
+          {...rest}
+        >
           {children}
         </code>
       );
@@ -89,7 +103,12 @@ const COMPONENTS: Components = {
     return <CodeBlock code={text.replace(/\n$/, "")} language={language} />;
   },
   a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noreferrer noopener" className="text-blue-700 underline dark:text-blue-400">
+    <a
+      href={href}
+      target="_blank"
+      rel="noreferrer noopener"
+      className="text-blue-700 underline dark:text-blue-400"
+    >
       {children}
     </a>
   ),
@@ -99,7 +118,10 @@ const COMPONENTS: Components = {
     </div>
   ),
   th: ({ children, style }) => (
-    <th style={style} className="border border-zinc-300 bg-zinc-100 px-2 py-1 text-left font-medium dark:border-zinc-700 dark:bg-zinc-800">
+    <th
+      style={style}
+      className="border border-zinc-300 bg-zinc-100 px-2 py-1 text-left font-medium dark:border-zinc-700 dark:bg-zinc-800"
+    >
       {children}
     </th>
   ),
@@ -119,7 +141,11 @@ const COMPONENTS: Components = {
   h1: ({ children }) => <h3 className="mt-3 mb-1 text-lg font-semibold">{children}</h3>,
   h2: ({ children }) => <h4 className="mt-3 mb-1 text-base font-semibold">{children}</h4>,
   h3: ({ children }) => <h5 className="mt-2 mb-1 font-semibold">{children}</h5>,
-  blockquote: ({ children }) => <blockquote className="my-2 border-l-4 border-zinc-300 pl-3 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">{children}</blockquote>,
+  blockquote: ({ children }) => (
+    <blockquote className="my-2 border-l-4 border-zinc-300 pl-3 text-zinc-700 dark:border-zinc-700 dark:text-zinc-300">
+      {children}
+    </blockquote>
+  ),
 };
 
 const REMARK_PLUGINS = [remarkGfm];
@@ -136,8 +162,14 @@ const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
 /** Blocks per chunk: the unit React compares per frame and the browser may skip when off screen. */
 const BLOCKS_PER_CHUNK = 16;
 
-function sameBlocks(previous: { blocks: readonly string[] }, next: { blocks: readonly string[] }): boolean {
-  return previous.blocks.length === next.blocks.length && previous.blocks.every((block, index) => block === next.blocks[index]);
+function sameBlocks(
+  previous: { blocks: readonly string[] },
+  next: { blocks: readonly string[] },
+): boolean {
+  return (
+    previous.blocks.length === next.blocks.length &&
+    previous.blocks.every((block, index) => block === next.blocks[index])
+  );
 }
 
 /**
@@ -160,7 +192,8 @@ export const MarkdownView = memo(function MarkdownView({ text }: { text: string 
   const chunks = useMemo(() => {
     const blocks = splitMarkdownBlocks(text);
     const grouped: string[][] = [];
-    for (let start = 0; start < blocks.length; start += BLOCKS_PER_CHUNK) grouped.push(blocks.slice(start, start + BLOCKS_PER_CHUNK));
+    for (let start = 0; start < blocks.length; start += BLOCKS_PER_CHUNK)
+      grouped.push(blocks.slice(start, start + BLOCKS_PER_CHUNK));
     return grouped;
   }, [text]);
   return (

@@ -9,18 +9,35 @@ import { MessageSlot } from "./message-view";
  * The conversation's rows. It re-renders when a message is added or removed, never per
  * token: the in-flight answer is one more row that reads the stream itself.
  */
-export function MessageList({ conversationId, messages }: { conversationId: string; messages: readonly StoredMessage[] }) {
-  const inflightId = useChatStore((state) => (state.inflight?.conversationId === conversationId ? state.inflight.messageId : null));
+export function MessageList({
+  conversationId,
+  messages,
+}: {
+  conversationId: string;
+  messages: readonly StoredMessage[];
+}) {
+  const inflightId = useChatStore((state) =>
+    state.inflight?.conversationId === conversationId ? state.inflight.messageId : null,
+  );
   const pendingSlot = inflightId !== null && !messages.some((message) => message.id === inflightId);
   const lastId = pendingSlot ? inflightId : messages[messages.length - 1]?.id;
   // One flat keyed list: when the streamed answer is saved, its row stays the same element
   // (a row moving from a trailing slot into a nested array would be remounted and re-parsed).
-  const rows: { id: string; message?: StoredMessage }[] = messages.map((message) => ({ id: message.id, message }));
+  const rows: { id: string; message?: StoredMessage }[] = messages.map((message) => ({
+    id: message.id,
+    message,
+  }));
   if (pendingSlot) rows.push({ id: inflightId });
   return (
     <div className="flex flex-col gap-6">
       {rows.map(({ id, message }) => (
-        <MessageSlot key={id} id={id} conversationId={conversationId} message={message} isLast={id === lastId} />
+        <MessageSlot
+          key={id}
+          id={id}
+          conversationId={conversationId}
+          message={message}
+          isLast={id === lastId}
+        />
       ))}
     </div>
   );

@@ -33,10 +33,18 @@ function JsonAnswer({ json }: { json: string }) {
   );
 }
 
-export const ThoughtsSection = memo(function ThoughtsSection({ text, streaming }: { text: string; streaming: boolean }) {
+export const ThoughtsSection = memo(function ThoughtsSection({
+  text,
+  streaming,
+}: {
+  text: string;
+  streaming: boolean;
+}) {
   return (
     <details className="my-1 rounded-md border border-zinc-200 px-3 py-1 text-zinc-700 dark:border-zinc-800 dark:text-zinc-300">
-      <summary className="cursor-pointer text-xs font-medium select-none">{streaming ? "Thinking…" : "Thoughts"}</summary>
+      <summary className="cursor-pointer text-xs font-medium select-none">
+        {streaming ? "Thinking…" : "Thoughts"}
+      </summary>
       <MarkdownView text={text} />
     </details>
   );
@@ -69,17 +77,29 @@ export function FunctionCallCard({ call, onRespond }: FunctionCallCardProps) {
     onRespond?.(value as Record<string, unknown>);
   }
   return (
-    <section aria-label={`Function call ${call.name}`} className="my-2 rounded-md border border-blue-300 bg-blue-50 p-3 text-sm dark:border-blue-800 dark:bg-blue-950/40">
+    <section
+      aria-label={`Function call ${call.name}`}
+      className="my-2 rounded-md border border-blue-300 bg-blue-50 p-3 text-sm dark:border-blue-800 dark:bg-blue-950/40"
+    >
       <p className="font-medium">
         Function call: <code className="font-mono">{call.name}</code>
       </p>
-      <pre className="mt-1 overflow-x-auto font-mono text-xs">{JSON.stringify(call.args ?? {}, null, 2)}</pre>
+      <pre className="mt-1 overflow-x-auto font-mono text-xs">
+        {JSON.stringify(call.args ?? {}, null, 2)}
+      </pre>
       {onRespond && (
         <div className="mt-2 flex flex-col gap-1">
           <label htmlFor={inputId} className="text-xs font-medium">
             Response of {call.name} (JSON object)
           </label>
-          <textarea id={inputId} value={text} onChange={(event) => setText(event.target.value)} rows={3} className={`${inputClassName} font-mono`} aria-invalid={error ? true : undefined} />
+          <textarea
+            id={inputId}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            rows={3}
+            className={`${inputClassName} font-mono`}
+            aria-invalid={error ? true : undefined}
+          />
           {error && <p className="text-xs text-red-700 dark:text-red-400">{error}</p>}
           <Button size="sm" variant="primary" className="self-start" onClick={submit}>
             Send function response
@@ -103,38 +123,72 @@ export function PartsView({ parts, streaming, json, onFunctionResponse }: PartsV
   return (
     <>
       {parts.map((part, index) => {
-        if (typeof part.text === "string" && part.thought) return <ThoughtsSection key={index} text={part.text} streaming={streaming} />;
+        if (typeof part.text === "string" && part.thought)
+          return <ThoughtsSection key={index} text={part.text} streaming={streaming} />;
         if (typeof part.text === "string") {
           const pretty = json && !streaming ? prettyJson(part.text) : null;
-          return pretty !== null ? <JsonAnswer key={index} json={pretty} /> : <MarkdownView key={index} text={part.text} />;
+          return pretty !== null ? (
+            <JsonAnswer key={index} json={pretty} />
+          ) : (
+            <MarkdownView key={index} text={part.text} />
+          );
         }
         if (part.functionCall) {
           const call = part.functionCall;
-          return <FunctionCallCard key={index} call={call} onRespond={onFunctionResponse ? (response) => onFunctionResponse(call, response) : undefined} />;
+          return (
+            <FunctionCallCard
+              key={index}
+              call={call}
+              onRespond={
+                onFunctionResponse ? (response) => onFunctionResponse(call, response) : undefined
+              }
+            />
+          );
         }
         if (part.functionResponse) {
           return (
-            <section key={index} aria-label={`Function response ${part.functionResponse.name}`} className="my-1 rounded-md border border-zinc-300 p-2 text-xs dark:border-zinc-700">
+            <section
+              key={index}
+              aria-label={`Function response ${part.functionResponse.name}`}
+              className="my-1 rounded-md border border-zinc-300 p-2 text-xs dark:border-zinc-700"
+            >
               <p className="font-medium">
                 Function response: <code className="font-mono">{part.functionResponse.name}</code>
               </p>
-              <pre className="overflow-x-auto font-mono">{JSON.stringify(part.functionResponse.response, null, 2)}</pre>
+              <pre className="overflow-x-auto font-mono">
+                {JSON.stringify(part.functionResponse.response, null, 2)}
+              </pre>
             </section>
           );
         }
         if (part.executableCode) {
-          return <MarkdownView key={index} text={`\`\`\`${part.executableCode.language.toLowerCase()}\n${part.executableCode.code}\n\`\`\``} />;
+          return (
+            <MarkdownView
+              key={index}
+              text={`\`\`\`${part.executableCode.language.toLowerCase()}\n${part.executableCode.code}\n\`\`\``}
+            />
+          );
         }
         if (part.codeExecutionResult) {
           return (
-            <pre key={index} className="my-1 overflow-x-auto rounded-md bg-zinc-100 p-2 font-mono text-xs dark:bg-zinc-900">
+            <pre
+              key={index}
+              className="my-1 overflow-x-auto rounded-md bg-zinc-100 p-2 font-mono text-xs dark:bg-zinc-900"
+            >
               {part.codeExecutionResult.outcome}: {part.codeExecutionResult.output ?? ""}
             </pre>
           );
         }
         if (part.inlineData?.mimeType.startsWith("image/")) {
           // eslint-disable-next-line @next/next/no-img-element
-          return <img key={index} alt="Image in the answer" src={`data:${part.inlineData.mimeType};base64,${part.inlineData.data}`} className="my-1 max-h-96 rounded-md" />;
+          return (
+            <img
+              key={index}
+              alt="Image in the answer"
+              src={`data:${part.inlineData.mimeType};base64,${part.inlineData.data}`}
+              className="my-1 max-h-96 rounded-md"
+            />
+          );
         }
         if (part.inlineData) return <InlineMediaPart key={index} inline={part.inlineData} />;
         return (

@@ -26,7 +26,15 @@ function userText(message: StoredMessage): string {
 /** Longer prompts show their beginning until expanded (a pasted document need not fill the page). */
 const COLLAPSED_PROMPT_CHARACTERS = 3000;
 
-const UserMessage = memo(function UserMessage({ message, conversationId, busy }: { message: StoredMessage; conversationId: string; busy: boolean }) {
+const UserMessage = memo(function UserMessage({
+  message,
+  conversationId,
+  busy,
+}: {
+  message: StoredMessage;
+  conversationId: string;
+  busy: boolean;
+}) {
   const actions = useChatActions();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(() => userText(message));
@@ -56,21 +64,39 @@ const UserMessage = memo(function UserMessage({ message, conversationId, busy }:
     }
   }
   const hasText = message.content.parts.some((part) => part.text !== undefined);
-  const long = message.content.parts.some((part) => (part.text?.length ?? 0) > COLLAPSED_PROMPT_CHARACTERS);
+  const long = message.content.parts.some(
+    (part) => (part.text?.length ?? 0) > COLLAPSED_PROMPT_CHARACTERS,
+  );
   const [expanded, setExpanded] = useState(false);
   return (
-    <article aria-label="Your message" className="group flex flex-col items-end gap-1 [contain-intrinsic-size:auto_4rem] [content-visibility:auto]">
+    <article
+      aria-label="Your message"
+      className="group flex flex-col items-end gap-1 [contain-intrinsic-size:auto_4rem] [content-visibility:auto]"
+    >
       {editing ? (
         <div className="flex w-full max-w-[85%] flex-col gap-2">
           <label className="sr-only" htmlFor={`edit-${message.id}`}>
             Edit your message
           </label>
-          <textarea id={`edit-${message.id}`} ref={editor} value={text} onChange={(event) => setText(event.target.value)} onKeyDown={onKeyDown} rows={Math.min(10, Math.max(2, text.split("\n").length))} className={inputClassName} />
+          <textarea
+            id={`edit-${message.id}`}
+            ref={editor}
+            value={text}
+            onChange={(event) => setText(event.target.value)}
+            onKeyDown={onKeyDown}
+            rows={Math.min(10, Math.max(2, text.split("\n").length))}
+            className={inputClassName}
+          />
           <div className="flex justify-end gap-2">
             <Button size="sm" onClick={cancel}>
               Cancel
             </Button>
-            <Button size="sm" variant="primary" onClick={save} disabled={text.trim() === "" || busy}>
+            <Button
+              size="sm"
+              variant="primary"
+              onClick={save}
+              disabled={text.trim() === "" || busy}
+            >
               Save and send
             </Button>
           </div>
@@ -80,11 +106,14 @@ const UserMessage = memo(function UserMessage({ message, conversationId, busy }:
           {message.content.parts.map((part, index) =>
             part.text !== undefined ? (
               <span key={index} data-user-text="">
-                {expanded || part.text.length <= COLLAPSED_PROMPT_CHARACTERS ? part.text : `${part.text.slice(0, COLLAPSED_PROMPT_CHARACTERS)}…`}
+                {expanded || part.text.length <= COLLAPSED_PROMPT_CHARACTERS
+                  ? part.text
+                  : `${part.text.slice(0, COLLAPSED_PROMPT_CHARACTERS)}…`}
               </span>
             ) : part.functionResponse ? (
               <span key={index} className="block font-mono text-xs">
-                Function response {part.functionResponse.name}: {JSON.stringify(part.functionResponse.response)}
+                Function response {part.functionResponse.name}:{" "}
+                {JSON.stringify(part.functionResponse.response)}
               </span>
             ) : (
               <span key={index} className="block text-xs text-zinc-600 dark:text-zinc-400">
@@ -97,13 +126,27 @@ const UserMessage = memo(function UserMessage({ message, conversationId, busy }:
       {!editing && (
         <div className="flex gap-1">
           {long && (
-            <Button size="sm" variant="ghost" aria-expanded={expanded} onClick={() => setExpanded(!expanded)}>
-              {expanded ? "Show less" : `Show all ${userText(message).length.toLocaleString("en")} characters`}
+            <Button
+              size="sm"
+              variant="ghost"
+              aria-expanded={expanded}
+              onClick={() => setExpanded(!expanded)}
+            >
+              {expanded
+                ? "Show less"
+                : `Show all ${userText(message).length.toLocaleString("en")} characters`}
             </Button>
           )}
           <CopyButton text={() => userText(message)} label="Copy your message" />
           {hasText && (
-            <Button ref={editButton} size="sm" variant="ghost" onClick={() => setEditing(true)} disabled={busy} aria-label="Edit message">
+            <Button
+              ref={editButton}
+              size="sm"
+              variant="ghost"
+              onClick={() => setEditing(true)}
+              disabled={busy}
+              aria-label="Edit message"
+            >
               Edit
             </Button>
           )}
@@ -133,10 +176,18 @@ interface ModelMessageProps {
   busy: boolean;
 }
 
-const ModelMessage = memo(function ModelMessage({ message, conversationId, streaming, isLast, busy }: ModelMessageProps) {
+const ModelMessage = memo(function ModelMessage({
+  message,
+  conversationId,
+  streaming,
+  isLast,
+  busy,
+}: ModelMessageProps) {
   const actions = useChatActions();
   const models = useModels();
-  const traits = models.data?.find((choice) => choice.model.name === message.settings?.model)?.traits;
+  const traits = models.data?.find(
+    (choice) => choice.model.name === message.settings?.model,
+  )?.traits;
   const candidates = message.candidates ?? [];
   const selected = Math.min(message.selectedCandidate ?? 0, Math.max(0, candidates.length - 1));
   const candidate = candidates[selected];
@@ -145,15 +196,24 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
   const promptBlocked = message.promptFeedback?.blockReason;
   // A candidate blocked mid-stream keeps the text produced before the block; the card follows it.
   const candidateBlocked =
-    candidate && !streaming && (candidate.finishReason === "SAFETY" || candidate.safetyRatings?.some((rating) => rating.blocked));
+    candidate &&
+    !streaming &&
+    (candidate.finishReason === "SAFETY" ||
+      candidate.safetyRatings?.some((rating) => rating.blocked));
   const finishReason = candidate?.finishReason;
   const canAct = !busy && !streaming;
-  const adjust = canAct && isLast ? (category: string, threshold: Parameters<typeof actions.adjustAndRetry>[3]) => void actions.adjustAndRetry(conversationId, message.id, category, threshold) : undefined;
+  const adjust =
+    canAct && isLast
+      ? (category: string, threshold: Parameters<typeof actions.adjustAndRetry>[3]) =>
+          void actions.adjustAndRetry(conversationId, message.id, category, threshold)
+      : undefined;
   // Cited or grounded text is shown with its spans marked (plain text) unless the reader asks for the formatted answer.
-  const annotated = !streaming && candidate !== undefined && !candidateBlocked && hasAnnotations(candidate);
+  const annotated =
+    !streaming && candidate !== undefined && !candidateBlocked && hasAnnotations(candidate);
   const [showFormatted, setShowFormatted] = useState(false);
   const metadataId = `answer-${message.id}-${selected}`;
-  const empty = !streaming && !promptBlocked && !candidateBlocked && !message.error && parts.length === 0;
+  const empty =
+    !streaming && !promptBlocked && !candidateBlocked && !message.error && parts.length === 0;
 
   return (
     <article
@@ -181,53 +241,113 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
         </div>
       )}
       {promptBlocked && (
-        <BlockedCard subject="prompt" reason={promptBlocked} ratings={message.promptFeedback?.safetyRatings} settings={message.settings} traits={traits} onAdjust={adjust} />
+        <BlockedCard
+          subject="prompt"
+          reason={promptBlocked}
+          ratings={message.promptFeedback?.safetyRatings}
+          settings={message.settings}
+          traits={traits}
+          onAdjust={adjust}
+        />
       )}
       {annotated && (
-        <Button size="sm" variant="ghost" className="self-start" aria-pressed={showFormatted} onClick={() => setShowFormatted(!showFormatted)}>
+        <Button
+          size="sm"
+          variant="ghost"
+          className="self-start"
+          aria-pressed={showFormatted}
+          onClick={() => setShowFormatted(!showFormatted)}
+        >
           Formatted answer (without source marks)
         </Button>
       )}
-      <div role={candidates.length > 1 ? "tabpanel" : undefined} aria-label={candidates.length > 1 ? `Candidate ${selected + 1}` : undefined} data-answer-text="">
+      <div
+        role={candidates.length > 1 ? "tabpanel" : undefined}
+        aria-label={candidates.length > 1 ? `Candidate ${selected + 1}` : undefined}
+        data-answer-text=""
+      >
         <PartsView
-          parts={annotated && !showFormatted ? parts.filter((part) => typeof part.text !== "string" || part.thought) : parts}
+          parts={
+            annotated && !showFormatted
+              ? parts.filter((part) => typeof part.text !== "string" || part.thought)
+              : parts
+          }
           streaming={streaming}
           json={json}
           onFunctionResponse={
-            canAct && isLast ? (call, response) => void actions.send(conversationId, [{ functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } }]) : undefined
+            canAct && isLast
+              ? (call, response) =>
+                  void actions.send(conversationId, [
+                    {
+                      functionResponse: {
+                        ...(call.id ? { id: call.id } : {}),
+                        name: call.name,
+                        response,
+                      },
+                    },
+                  ])
+              : undefined
           }
         />
-        {annotated && !showFormatted && <AnnotatedAnswer candidate={candidate} idPrefix={metadataId} />}
+        {annotated && !showFormatted && (
+          <AnnotatedAnswer candidate={candidate} idPrefix={metadataId} />
+        )}
       </div>
       {!streaming && <AnswerMetadata candidate={candidate} idPrefix={metadataId} />}
-      {streaming && parts.length === 0 && !promptBlocked && <p className="text-sm text-zinc-600 dark:text-zinc-400">Waiting for the first tokens…</p>}
+      {streaming && parts.length === 0 && !promptBlocked && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">Waiting for the first tokens…</p>
+      )}
       {candidateBlocked && (
-        <BlockedCard subject="answer" reason={candidate.finishReason ?? "SAFETY"} ratings={candidate.safetyRatings} settings={message.settings} traits={traits} onAdjust={adjust} />
+        <BlockedCard
+          subject="answer"
+          reason={candidate.finishReason ?? "SAFETY"}
+          ratings={candidate.safetyRatings}
+          settings={message.settings}
+          traits={traits}
+          onAdjust={adjust}
+        />
       )}
       {empty && (
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
           The model returned no answer text
-          {finishReason === "MAX_TOKENS" && (message.usageMetadata?.thoughtsTokenCount ?? 0) > 0 ? ": thinking used the whole output token limit" : ""}.
+          {finishReason === "MAX_TOKENS" && (message.usageMetadata?.thoughtsTokenCount ?? 0) > 0
+            ? ": thinking used the whole output token limit"
+            : ""}
+          .
         </p>
       )}
       {message.stopped && (
-        <p className="text-xs font-medium text-amber-800 dark:text-amber-300" data-message-status="stopped">
+        <p
+          className="text-xs font-medium text-amber-800 dark:text-amber-300"
+          data-message-status="stopped"
+        >
           Stopped — the answer above is partial.
         </p>
       )}
       {finishReason && finishReason !== "STOP" && !candidateBlocked && (
-        <p className="text-xs font-medium text-amber-800 dark:text-amber-300" data-finish-reason={finishReason}>
+        <p
+          className="text-xs font-medium text-amber-800 dark:text-amber-300"
+          data-finish-reason={finishReason}
+        >
           {FINISH_REASON_TEXT[finishReason] ?? finishReason}
         </p>
       )}
       {message.error && (
-        <div role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100">
+        <div
+          role="alert"
+          className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100"
+        >
           <p className="font-semibold">
             Error {message.error.code || ""} {message.error.status}
           </p>
           <p className="whitespace-pre-wrap">{message.error.message}</p>
           {isLast && (
-            <Button size="sm" className="mt-2" onClick={() => void actions.regenerate(conversationId, message.id)} disabled={!canAct}>
+            <Button
+              size="sm"
+              className="mt-2"
+              onClick={() => void actions.regenerate(conversationId, message.id)}
+              disabled={!canAct}
+            >
               Retry
             </Button>
           )}
@@ -237,12 +357,23 @@ const ModelMessage = memo(function ModelMessage({ message, conversationId, strea
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <UsageLine usage={message.usageMetadata} />
           <SafetyRatings ratings={message.promptFeedback?.safetyRatings} subject="Prompt" />
-          <SafetyRatings ratings={candidate?.safetyRatings} subject={candidates.length > 1 ? `Candidate ${selected + 1}` : "Answer"} />
+          <SafetyRatings
+            ratings={candidate?.safetyRatings}
+            subject={candidates.length > 1 ? `Candidate ${selected + 1}` : "Answer"}
+          />
           <LogprobsView candidate={candidate} />
           <div className="ml-auto flex gap-1">
-            <CopyButton text={() => candidateText(candidate) || parts.map((part) => part.text ?? "").join("")} label="Copy answer" />
+            <CopyButton
+              text={() => candidateText(candidate) || parts.map((part) => part.text ?? "").join("")}
+              label="Copy answer"
+            />
             {isLast && (
-              <Button size="sm" variant="ghost" onClick={() => void actions.regenerate(conversationId, message.id)} disabled={!canAct}>
+              <Button
+                size="sm"
+                variant="ghost"
+                onClick={() => void actions.regenerate(conversationId, message.id)}
+                disabled={!canAct}
+              >
                 Regenerate
               </Button>
             )}
@@ -271,11 +402,27 @@ export interface MessageSlotProps {
  * the stream (other rows' selector yields null every time, so they never re-render); when
  * the answer is saved the same row shows the saved message with identical markdown blocks.
  */
-export const MessageSlot = memo(function MessageSlot({ id, conversationId, message, isLast }: MessageSlotProps) {
-  const inflight = useChatStore((state) => (state.inflight?.messageId === id ? state.inflight : null));
+export const MessageSlot = memo(function MessageSlot({
+  id,
+  conversationId,
+  message,
+  isLast,
+}: MessageSlotProps) {
+  const inflight = useChatStore((state) =>
+    state.inflight?.messageId === id ? state.inflight : null,
+  );
   const busy = useChatStore((state) => state.inflight !== null);
   const shown = inflight ? liveMessage(inflight) : message;
   if (!shown) return null;
-  if (shown.role === "user") return <UserMessage message={shown} conversationId={conversationId} busy={busy} />;
-  return <ModelMessage message={shown} conversationId={conversationId} streaming={inflight !== null} isLast={isLast} busy={busy} />;
+  if (shown.role === "user")
+    return <UserMessage message={shown} conversationId={conversationId} busy={busy} />;
+  return (
+    <ModelMessage
+      message={shown}
+      conversationId={conversationId}
+      streaming={inflight !== null}
+      isLast={isLast}
+      busy={busy}
+    />
+  );
 });

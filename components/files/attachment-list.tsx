@@ -3,7 +3,12 @@
 import { memo } from "react";
 import { Button } from "@/components/ui/button";
 import { useUploader } from "@/lib/hooks/use-upload";
-import { formatBytes, percentSent, type Attachment, type AttachmentStatus } from "./attachment-model";
+import {
+  formatBytes,
+  percentSent,
+  type Attachment,
+  type AttachmentStatus,
+} from "./attachment-model";
 import { useScopeAttachments } from "./upload-drop-zone";
 
 const STATUS_LABELS: Record<AttachmentStatus, string> = {
@@ -32,14 +37,24 @@ function Thumbnail({ attachment, compact }: { attachment: Attachment; compact: b
     case "image":
       return preview.objectUrl ? (
         // eslint-disable-next-line @next/next/no-img-element
-        <img src={preview.objectUrl} alt={`Preview of ${attachment.displayName}`} className={`${size} shrink-0 rounded-md object-cover`} />
+        <img
+          src={preview.objectUrl}
+          alt={`Preview of ${attachment.displayName}`}
+          className={`${size} shrink-0 rounded-md object-cover`}
+        />
       ) : (
         <TypeBadge label="Image" size={size} />
       );
     case "pdf":
       return (
         <TypeBadge
-          label={preview.pdfPages === undefined ? "PDF" : preview.pdfPages === null ? "PDF (pages unknown)" : `PDF · ${preview.pdfPages} ${preview.pdfPages === 1 ? "page" : "pages"}`}
+          label={
+            preview.pdfPages === undefined
+              ? "PDF"
+              : preview.pdfPages === null
+                ? "PDF (pages unknown)"
+                : `PDF · ${preview.pdfPages} ${preview.pdfPages === 1 ? "page" : "pages"}`
+          }
           size={size}
         />
       );
@@ -58,10 +73,26 @@ function Thumbnail({ attachment, compact }: { attachment: Attachment; compact: b
 function MediaPreview({ attachment, compact }: { attachment: Attachment; compact: boolean }) {
   const { preview } = attachment;
   if (preview.kind === "audio" && preview.objectUrl) {
-    return <audio controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className="h-8 w-full max-w-72" preload="metadata" />;
+    return (
+      <audio
+        controls
+        src={preview.objectUrl}
+        aria-label={`Play ${attachment.displayName}`}
+        className="h-8 w-full max-w-72"
+        preload="metadata"
+      />
+    );
   }
   if (preview.kind === "video" && preview.objectUrl) {
-    return <video controls src={preview.objectUrl} aria-label={`Play ${attachment.displayName}`} className={`${compact ? "max-h-24" : "max-h-40"} max-w-full rounded-md bg-black`} preload="metadata" />;
+    return (
+      <video
+        controls
+        src={preview.objectUrl}
+        aria-label={`Play ${attachment.displayName}`}
+        className={`${compact ? "max-h-24" : "max-h-40"} max-w-full rounded-md bg-black`}
+        preload="metadata"
+      />
+    );
   }
   if (preview.kind === "text" && preview.textSnippet !== undefined) {
     return (
@@ -78,14 +109,22 @@ function MediaPreview({ attachment, compact }: { attachment: Attachment; compact
 
 function TypeBadge({ label, size }: { label: string; size: string }) {
   return (
-    <span className={`${size} flex shrink-0 items-center justify-center rounded-md bg-zinc-100 p-1 text-center text-[10px] font-medium text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}>
+    <span
+      className={`${size} flex shrink-0 items-center justify-center rounded-md bg-zinc-100 p-1 text-center text-[10px] font-medium text-zinc-700 dark:bg-zinc-900 dark:text-zinc-300`}
+    >
       {label}
     </span>
   );
 }
 
 /** One attached file: preview, name, state, progress of real bytes sent, and its controls. */
-export const AttachmentCard = memo(function AttachmentCard({ attachment, compact = false }: { attachment: Attachment; compact?: boolean }) {
+export const AttachmentCard = memo(function AttachmentCard({
+  attachment,
+  compact = false,
+}: {
+  attachment: Attachment;
+  compact?: boolean;
+}) {
   const uploader = useUploader();
   const percent = percentSent(attachment);
   const uploading = attachment.status === "uploading";
@@ -102,13 +141,21 @@ export const AttachmentCard = memo(function AttachmentCard({ attachment, compact
           <span className="min-w-0 flex-1 truncate font-medium" title={attachment.displayName}>
             {attachment.displayName}
           </span>
-          <span className={`shrink-0 rounded-full px-2 py-0.5 text-[10px] font-semibold ${STATUS_STYLES[attachment.status]}`} aria-hidden="true">
+          <span
+            className={`shrink-0 rounded-full px-2 py-0.5 text-[10px] font-semibold ${STATUS_STYLES[attachment.status]}`}
+            aria-hidden="true"
+          >
             {STATUS_LABELS[attachment.status]}
           </span>
         </div>
         <p className="break-words text-zinc-600 dark:text-zinc-400">
           {attachment.mimeType} · {formatBytes(attachment.sizeBytes)}
-          {attachment.file ? <> · <span className="font-mono">{attachment.file.name}</span></> : null}
+          {attachment.file ? (
+            <>
+              {" "}
+              · <span className="font-mono">{attachment.file.name}</span>
+            </>
+          ) : null}
         </p>
         <MediaPreview attachment={attachment} compact={compact} />
         {(uploading || attachment.status === "interrupted") && (
@@ -122,16 +169,24 @@ export const AttachmentCard = memo(function AttachmentCard({ attachment, compact
               aria-valuetext={`${percent}%: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent`}
               className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
             >
-              <div className="h-full bg-blue-600 transition-[width] duration-100" style={{ width: `${percent}%` }} />
+              <div
+                className="h-full bg-blue-600 transition-[width] duration-100"
+                style={{ width: `${percent}%` }}
+              />
             </div>
-            <span className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400" aria-hidden="true">
+            <span
+              className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400"
+              aria-hidden="true"
+            >
               {percent}%
             </span>
           </div>
         )}
         <p role="status" className="text-zinc-700 dark:text-zinc-300">
-          {attachment.status === "uploading" && `Uploading: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent.`}
-          {attachment.status === "processing" && "PROCESSING: the service is preparing the file; waiting until it is ACTIVE."}
+          {attachment.status === "uploading" &&
+            `Uploading: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent.`}
+          {attachment.status === "processing" &&
+            "PROCESSING: the service is preparing the file; waiting until it is ACTIVE."}
           {attachment.status === "active" && "ACTIVE: ready to send."}
           {attachment.status === "inline" && "Sent inline with the prompt (not uploaded)."}
         </p>
@@ -142,16 +197,29 @@ export const AttachmentCard = memo(function AttachmentCard({ attachment, compact
         )}
         <div className="flex flex-wrap gap-1">
           {attachment.status === "interrupted" && (
-            <Button size="sm" onClick={() => uploader.resume(attachment.id)} aria-label={`Resume upload of ${attachment.displayName}`}>
+            <Button
+              size="sm"
+              onClick={() => uploader.resume(attachment.id)}
+              aria-label={`Resume upload of ${attachment.displayName}`}
+            >
               Resume
             </Button>
           )}
           {uploading ? (
-            <Button size="sm" onClick={() => uploader.remove(attachment.id)} aria-label={`Cancel upload of ${attachment.displayName}`}>
+            <Button
+              size="sm"
+              onClick={() => uploader.remove(attachment.id)}
+              aria-label={`Cancel upload of ${attachment.displayName}`}
+            >
               Cancel
             </Button>
           ) : (
-            <Button size="sm" variant="ghost" onClick={() => uploader.remove(attachment.id)} aria-label={`Remove ${attachment.displayName}`}>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => uploader.remove(attachment.id)}
+              aria-label={`Remove ${attachment.displayName}`}
+            >
               Remove
             </Button>
           )}
@@ -162,11 +230,22 @@ export const AttachmentCard = memo(function AttachmentCard({ attachment, compact
 });
 
 /** The attachments of one scope, with their states. Renders nothing when there are none. */
-export function AttachmentList({ scope, compact = false, label }: { scope: string; compact?: boolean; label: string }) {
+export function AttachmentList({
+  scope,
+  compact = false,
+  label,
+}: {
+  scope: string;
+  compact?: boolean;
+  label: string;
+}) {
   const attachments = useScopeAttachments(scope);
   if (attachments.length === 0) return null;
   return (
-    <ul aria-label={label} className={`grid gap-2 ${compact ? "sm:grid-cols-2" : "md:grid-cols-2"}`}>
+    <ul
+      aria-label={label}
+      className={`grid gap-2 ${compact ? "sm:grid-cols-2" : "md:grid-cols-2"}`}
+    >
       {attachments.map((attachment) => (
         <AttachmentCard key={attachment.id} attachment={attachment} compact={compact} />
       ))}

@@ -43,7 +43,12 @@ function attachment(change: Partial<Attachment>): Attachment {
 describe("sendBlockReason", () => {
   it("is null when every attachment is ACTIVE or inline", () => {
     expect(sendBlockReason([])).toBeNull();
-    expect(sendBlockReason([attachment({ status: "active", file: wireFile("ACTIVE") }), attachment({ status: "inline", inlineData: "AA==" })])).toBeNull();
+    expect(
+      sendBlockReason([
+        attachment({ status: "active", file: wireFile("ACTIVE") }),
+        attachment({ status: "inline", inlineData: "AA==" }),
+      ]),
+    ).toBeNull();
   });
 
   it("says which files are uploading and which are processing", () => {
@@ -52,13 +57,18 @@ describe("sendBlockReason", () => {
       attachment({ displayName: "clip.wav", status: "processing" }),
       attachment({ status: "active", file: wireFile("ACTIVE") }),
     ]);
-    expect(reason).toBe("Waiting for 2 files to become ACTIVE: big.bin (45%) is uploading; clip.wav is still processing.");
+    expect(reason).toBe(
+      "Waiting for 2 files to become ACTIVE: big.bin (45%) is uploading; clip.wav is still processing.",
+    );
   });
 
   it("asks to remove failed files first", () => {
-    expect(sendBlockReason([attachment({ displayName: "broken.png", status: "failed" }), attachment({ status: "processing" })])).toBe(
-      "Remove the file that failed (broken.png) before sending.",
-    );
+    expect(
+      sendBlockReason([
+        attachment({ displayName: "broken.png", status: "failed" }),
+        attachment({ status: "processing" }),
+      ]),
+    ).toBe("Remove the file that failed (broken.png) before sending.");
   });
 });
 
@@ -71,7 +81,10 @@ describe("attachmentParts", () => {
         attachment({ status: "processing", file: wireFile("PROCESSING") }),
         attachment({ status: "inline", mimeType: "image/png", inlineData: "iVBO" }),
       ]),
-    ).toEqual([{ fileData: { mimeType: "audio/wav", fileUri: active.uri } }, { inlineData: { mimeType: "image/png", data: "iVBO" } }]);
+    ).toEqual([
+      { fileData: { mimeType: "audio/wav", fileUri: active.uri } },
+      { inlineData: { mimeType: "image/png", data: "iVBO" } },
+    ]);
   });
 });
 
@@ -95,6 +108,8 @@ describe("small rules", () => {
   });
 
   it("polls quickly at first and backs off to 10 s", () => {
-    expect([0, 1, 2, 3, 4, 5, 10].map(pollDelayMs)).toEqual([500, 1000, 2000, 4000, 8000, 10_000, 10_000]);
+    expect([0, 1, 2, 3, 4, 5, 10].map(pollDelayMs)).toEqual([
+      500, 1000, 2000, 4000, 8000, 10_000, 10_000,
+    ]);
   });
 });

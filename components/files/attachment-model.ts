@@ -107,13 +107,19 @@ export function previewKindOf(mimeType: string): PreviewKind {
   if (essence.startsWith("audio/")) return "audio";
   if (essence.startsWith("video/")) return "video";
   if (essence === "application/pdf") return "pdf";
-  if (essence.startsWith("text/") || /^application\/(json|xml|x-yaml|yaml|sql|javascript|x-sh)$/.test(essence)) return "text";
+  if (
+    essence.startsWith("text/") ||
+    /^application\/(json|xml|x-yaml|yaml|sql|javascript|x-sh)$/.test(essence)
+  )
+    return "text";
   return "other";
 }
 
 /** Whether an image this big may be sent inline. */
 export function canSendInline(mimeType: string, sizeBytes: number): boolean {
-  return previewKindOf(mimeType) === "image" && sizeBytes > 0 && sizeBytes <= INLINE_IMAGE_LIMIT_BYTES;
+  return (
+    previewKindOf(mimeType) === "image" && sizeBytes > 0 && sizeBytes <= INLINE_IMAGE_LIMIT_BYTES
+  );
 }
 
 /** The part an attachment adds to the prompt, or null while it cannot be sent. */
@@ -154,15 +160,20 @@ export function sendBlockReason(attachments: readonly Attachment[]): string | nu
     return `Remove ${failed.length === 1 ? "the file that failed" : `the ${failed.length} files that failed`} (${listNames(failed.map((item) => item.displayName))}) before sending.`;
   }
   const interrupted = attachments.filter((item) => item.status === "interrupted");
-  if (interrupted.length) return `The upload of ${listNames(interrupted.map((item) => item.displayName))} was interrupted: resume or remove it before sending.`;
+  if (interrupted.length)
+    return `The upload of ${listNames(interrupted.map((item) => item.displayName))} was interrupted: resume or remove it before sending.`;
   const uploading = attachments.filter((item) => item.status === "uploading");
   const processing = attachments.filter((item) => item.status === "processing");
   const waiting: string[] = [];
   if (uploading.length) {
-    waiting.push(`${listNames(uploading.map((item) => `${item.displayName} (${percentSent(item)}%)`))} ${uploading.length === 1 ? "is" : "are"} uploading`);
+    waiting.push(
+      `${listNames(uploading.map((item) => `${item.displayName} (${percentSent(item)}%)`))} ${uploading.length === 1 ? "is" : "are"} uploading`,
+    );
   }
   if (processing.length) {
-    waiting.push(`${listNames(processing.map((item) => item.displayName))} ${processing.length === 1 ? "is" : "are"} still processing`);
+    waiting.push(
+      `${listNames(processing.map((item) => item.displayName))} ${processing.length === 1 ? "is" : "are"} still processing`,
+    );
   }
   if (!waiting.length) return null;
   const count = uploading.length + processing.length;
@@ -186,7 +197,9 @@ export function statusOfFile(file: WireFile): AttachmentStatus {
 
 /** A File's failure in words. */
 export function fileErrorText(file: WireFile): string {
-  return file.error?.message ? `FAILED: ${file.error.message}` : "FAILED: the service could not process this file.";
+  return file.error?.message
+    ? `FAILED: ${file.error.message}`
+    : "FAILED: the service could not process this file.";
 }
 
 /** Bytes in the units people read (KB = 1000 bytes, as file managers show). */

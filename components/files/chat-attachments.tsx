@@ -12,14 +12,24 @@ import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { Content, Part } from "@/lib/gemini/types";
 import { useCache, cacheQueryOptions } from "@/lib/hooks/use-caches";
 import { getFileRequest } from "@/lib/hooks/use-files";
-import { countableRequest, useTokenCount, type TokenCountInput, type TokenCountState } from "@/lib/hooks/use-token-count";
+import {
+  countableRequest,
+  useTokenCount,
+  type TokenCountInput,
+  type TokenCountState,
+} from "@/lib/hooks/use-token-count";
 import { useUploader } from "@/lib/hooks/use-upload";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { useQueryClient } from "@tanstack/react-query";
 import { AttachmentList } from "./attachment-list";
 import { attachmentParts, sendBlockReason } from "./attachment-model";
 import { ExpiryCountdown, useNow } from "./expiry-countdown";
-import { InlineImagesToggle, UploadDropZone, useFilePicker, useScopeAttachments } from "./upload-drop-zone";
+import {
+  InlineImagesToggle,
+  UploadDropZone,
+  useFilePicker,
+  useScopeAttachments,
+} from "./upload-drop-zone";
 
 /**
  * The chat composer's attachments, token counter and attached cache: what the chat view
@@ -66,7 +76,10 @@ function userTurn(parts: Part[], text: string): Content | null {
 }
 
 /** Reads `?attach=files/a,files/b` and `?cache=cachedContents/x` once, for a new chat. */
-function useChatLinks(options: ChatAttachmentsOptions, setLinkError: (message: string | null) => void): void {
+function useChatLinks(
+  options: ChatAttachmentsOptions,
+  setLinkError: (message: string | null) => void,
+): void {
   const uploader = useUploader();
   const queryClient = useQueryClient();
   const handled = useRef(false);
@@ -76,7 +89,10 @@ function useChatLinks(options: ChatAttachmentsOptions, setLinkError: (message: s
     if (handled.current || options.conversationId !== null || typeof window === "undefined") return;
     handled.current = true;
     const query = new URLSearchParams(window.location.search);
-    const attach = (query.get("attach") ?? "").split(",").map((name) => name.trim()).filter(Boolean);
+    const attach = (query.get("attach") ?? "")
+      .split(",")
+      .map((name) => name.trim())
+      .filter(Boolean);
     const cache = query.get("cache");
     if (!attach.length && !cache) return;
     window.history.replaceState(window.history.state, "", window.location.pathname);
@@ -86,15 +102,23 @@ function useChatLinks(options: ChatAttachmentsOptions, setLinkError: (message: s
         try {
           uploader.attachExisting(latest.current.scope, await getFileRequest(name));
         } catch (error) {
-          problems.push(`Could not attach ${name}: ${error instanceof Error ? error.message : String(error)}`);
+          problems.push(
+            `Could not attach ${name}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
       if (cache) {
         try {
           const cached = await queryClient.fetchQuery(cacheQueryOptions(cache));
-          latest.current.updateSettings({ ...latest.current.settings, model: cached.model, cachedContent: cached.name });
+          latest.current.updateSettings({
+            ...latest.current.settings,
+            model: cached.model,
+            cachedContent: cached.name,
+          });
         } catch (error) {
-          problems.push(`Could not use the cache ${cache}: ${error instanceof Error ? error.message : String(error)}`);
+          problems.push(
+            `Could not use the cache ${cache}: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }
       setLinkError(problems.length ? problems.join(" ") : null);
@@ -103,7 +127,9 @@ function useChatLinks(options: ChatAttachmentsOptions, setLinkError: (message: s
 }
 
 /** The composer's attachments and token count for one chat. */
-export function useChatAttachments(options: ChatAttachmentsOptions): ChatAttachmentsState & { linkError: string | null; setLinkError(message: string | null): void } {
+export function useChatAttachments(
+  options: ChatAttachmentsOptions,
+): ChatAttachmentsState & { linkError: string | null; setLinkError(message: string | null): void } {
   const { scope, settings, messages, traits } = options;
   const uploader = useUploader();
   const attachments = useScopeAttachments(scope);
@@ -118,7 +144,10 @@ export function useChatAttachments(options: ChatAttachmentsOptions): ChatAttachm
     const turn = userTurn(parts, draft);
     const contents = turn ? [...history, turn] : history;
     if (!contents.length) return null;
-    return { model: settings.model, request: countableRequest(buildGenerateContentRequest(settings, contents)) };
+    return {
+      model: settings.model,
+      request: countableRequest(buildGenerateContentRequest(settings, contents)),
+    };
   }, [parts, draft, history, settings]);
   const count = useTokenCount(input);
   const blockReason = sendBlockReason(attachments);
@@ -168,26 +197,45 @@ function CacheChip({ options }: { options: ChatAttachmentsOptions }) {
   const cache = useCache(name);
   const now = useNow(1000);
   if (!name) return null;
-  const gone = cache.error instanceof ApiError && (cache.error.httpStatus === 403 || cache.error.httpStatus === 404);
+  const gone =
+    cache.error instanceof ApiError &&
+    (cache.error.httpStatus === 403 || cache.error.httpStatus === 404);
   const mismatch = cache.data && cache.data.model !== options.settings.model;
   const detach = () => {
     const { cachedContent: _detached, ...rest } = options.settings;
     options.updateSettings(rest);
   };
   return (
-    <div className="flex min-w-0 flex-wrap items-center gap-1 rounded-md bg-violet-100 px-2 py-0.5 text-xs text-violet-950 dark:bg-violet-950/60 dark:text-violet-100" aria-label="Attached cache" role="group">
+    <div
+      className="flex min-w-0 flex-wrap items-center gap-1 rounded-md bg-violet-100 px-2 py-0.5 text-xs text-violet-950 dark:bg-violet-950/60 dark:text-violet-100"
+      aria-label="Attached cache"
+      role="group"
+    >
       <span className="truncate">
         Cache <span className="font-medium">{cache.data?.displayName || name}</span>
         {cache.data && (
           <>
-            {" "}· {cache.data.usageMetadata.totalTokenCount.toLocaleString("en")} tokens ·{" "}
+            {" "}
+            · {cache.data.usageMetadata.totalTokenCount.toLocaleString("en")} tokens ·{" "}
             <ExpiryCountdown expireTime={cache.data.expireTime} now={now} />
           </>
         )}
-        {gone && <span className="font-medium text-red-700 dark:text-red-300"> · expired or deleted</span>}
-        {mismatch && <span className="font-medium text-red-700 dark:text-red-300"> · made for {cache.data!.model}</span>}
+        {gone && (
+          <span className="font-medium text-red-700 dark:text-red-300"> · expired or deleted</span>
+        )}
+        {mismatch && (
+          <span className="font-medium text-red-700 dark:text-red-300">
+            {" "}
+            · made for {cache.data!.model}
+          </span>
+        )}
       </span>
-      <button type="button" className="underline" onClick={detach} aria-label={`Detach the cache ${cache.data?.displayName || name}`}>
+      <button
+        type="button"
+        className="underline"
+        onClick={detach}
+        aria-label={`Detach the cache ${cache.data?.displayName || name}`}
+      >
         Detach
       </button>
     </div>
@@ -201,7 +249,10 @@ function ChatToolbar({ options }: { options: ChatAttachmentsOptions }) {
       <InlineImagesToggle />
       <CacheChip options={options} />
       {options.conversationId && !options.settings.cachedContent && (
-        <Link href={`/caches?conversation=${encodeURIComponent(options.conversationId)}`} className="text-xs text-zinc-600 underline dark:text-zinc-400">
+        <Link
+          href={`/caches?conversation=${encodeURIComponent(options.conversationId)}`}
+          className="text-xs text-zinc-600 underline dark:text-zinc-400"
+        >
           Cache this chat…
         </Link>
       )}
@@ -210,7 +261,10 @@ function ChatToolbar({ options }: { options: ChatAttachmentsOptions }) {
 }
 
 export interface ChatAttachmentsProps {
-  state: ChatAttachmentsState & { linkError: string | null; setLinkError(message: string | null): void };
+  state: ChatAttachmentsState & {
+    linkError: string | null;
+    setLinkError(message: string | null): void;
+  };
   /** Sends the prompt after the person confirmed an over-limit request. */
   onSendAnyway(text: string): void;
   children: ReactNode;
@@ -222,9 +276,16 @@ export function ChatAttachments({ state, onSendAnyway, children }: ChatAttachmen
   return (
     <UploadDropZone scope={options.scope} variant="overlay">
       {state.linkError && (
-        <div role="alert" className="mb-2 flex items-start gap-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200">
+        <div
+          role="alert"
+          className="mb-2 flex items-start gap-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200"
+        >
           <span className="flex-1">{state.linkError}</span>
-          <button type="button" className="text-xs underline" onClick={() => state.setLinkError(null)}>
+          <button
+            type="button"
+            className="text-xs underline"
+            onClick={() => state.setLinkError(null)}
+          >
             Dismiss
           </button>
         </div>
@@ -233,12 +294,20 @@ export function ChatAttachments({ state, onSendAnyway, children }: ChatAttachmen
         <AttachmentList scope={options.scope} compact label="Attachments" />
       </div>
       {children}
-      {options.settings.cachedContent && (options.settings.systemInstruction.trim() || options.settings.tools?.length) ? (
+      {options.settings.cachedContent &&
+      (options.settings.systemInstruction.trim() || options.settings.tools?.length) ? (
         <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400">
-          A cache carries its own system instruction and tools: the service refuses a request that sends both. Clear this chat&apos;s system instruction and tools in Settings, or detach the cache.
+          A cache carries its own system instruction and tools: the service refuses a request that
+          sends both. Clear this chat&apos;s system instruction and tools in Settings, or detach the
+          cache.
         </p>
       ) : null}
-      <TokenCounter state={state.count} inputLimit={options.traits?.inputTokenLimit} modelName={options.settings.model} uncounted={state.uncounted} />
+      <TokenCounter
+        state={state.count}
+        inputLimit={options.traits?.inputTokenLimit}
+        modelName={options.settings.model}
+        uncounted={state.uncounted}
+      />
       <ConfirmDialog
         open={state.overLimit !== null}
         title="Over the model's input limit"

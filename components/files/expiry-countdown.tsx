@@ -50,7 +50,11 @@ export function ExpiryCountdown({ expireTime, now }: { expireTime: string; now: 
       className={`tabular-nums ${expired ? "font-medium text-red-700 dark:text-red-400" : ""}`}
     >
       <span aria-hidden="true">{expired ? "Expired" : `in ${formatRemaining(remaining)}`}</span>
-      <span className="sr-only">{expired ? `Expired at ${formatDateTime(expireTime)}` : `Expires ${formatDateTime(expireTime)}`}</span>
+      <span className="sr-only">
+        {expired
+          ? `Expired at ${formatDateTime(expireTime)}`
+          : `Expires ${formatDateTime(expireTime)}`}
+      </span>
     </time>
   );
 }

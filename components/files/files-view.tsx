@@ -22,7 +22,9 @@ const STATE_STYLES: Record<string, string> = {
 
 function StateBadge({ file }: { file: WireFile }) {
   return (
-    <span className={`rounded-full px-2 py-0.5 text-[11px] font-semibold ${STATE_STYLES[file.state] ?? "bg-zinc-200 dark:bg-zinc-800"}`}>
+    <span
+      className={`rounded-full px-2 py-0.5 text-[11px] font-semibold ${STATE_STYLES[file.state] ?? "bg-zinc-200 dark:bg-zinc-800"}`}
+    >
       {file.state}
     </span>
   );
@@ -33,7 +35,15 @@ export function attachToChatHref(names: string[]): string {
   return `/chat?attach=${names.map(encodeURIComponent).join(",")}`;
 }
 
-function FileRow({ file, now, onDelete }: { file: WireFile; now: number; onDelete(file: WireFile): void }) {
+function FileRow({
+  file,
+  now,
+  onDelete,
+}: {
+  file: WireFile;
+  now: number;
+  onDelete(file: WireFile): void;
+}) {
   const label = file.displayName || file.name;
   const expired = Date.parse(file.expirationTime) <= now;
   return (
@@ -45,11 +55,19 @@ function FileRow({ file, now, onDelete }: { file: WireFile; now: number; onDelet
         <span className="block font-mono text-xs text-zinc-500">{file.name}</span>
       </th>
       <td className="px-2 py-2 text-xs">{file.mimeType}</td>
-      <td className="px-2 py-2 text-right tabular-nums text-xs">{formatBytes(Number(file.sizeBytes))}</td>
+      <td className="px-2 py-2 text-right tabular-nums text-xs">
+        {formatBytes(Number(file.sizeBytes))}
+      </td>
       <td className="px-2 py-2 text-xs">
         <StateBadge file={file} />
-        {file.state === "FAILED" && file.error?.message && <p className="mt-1 max-w-56 break-words text-red-700 dark:text-red-400">{file.error.message}</p>}
-        {file.videoMetadata?.videoDuration && <p className="mt-1 text-zinc-500">{file.videoMetadata.videoDuration}</p>}
+        {file.state === "FAILED" && file.error?.message && (
+          <p className="mt-1 max-w-56 break-words text-red-700 dark:text-red-400">
+            {file.error.message}
+          </p>
+        )}
+        {file.videoMetadata?.videoDuration && (
+          <p className="mt-1 text-zinc-500">{file.videoMetadata.videoDuration}</p>
+        )}
       </td>
       <td className="px-2 py-2 text-xs">
         <ExpiryCountdown expireTime={file.expirationTime} now={now} />
@@ -66,7 +84,12 @@ function FileRow({ file, now, onDelete }: { file: WireFile; now: number; onDelet
               Attach to chat
             </Link>
           ) : null}
-          <Button size="sm" variant="ghost" onClick={() => onDelete(file)} aria-label={`Delete ${label}`}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => onDelete(file)}
+            aria-label={`Delete ${label}`}
+          >
             Delete
           </Button>
         </div>
@@ -94,7 +117,8 @@ export function FilesView() {
       <header className="flex flex-col gap-1">
         <h1 className="text-xl font-semibold">Files</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
-          Media and documents uploaded to the service. Audio and video stay PROCESSING while the service probes them; a file can be used in a prompt once it is ACTIVE.
+          Media and documents uploaded to the service. Audio and video stay PROCESSING while the
+          service probes them; a file can be used in a prompt once it is ACTIVE.
         </p>
       </header>
 
@@ -111,12 +135,20 @@ export function FilesView() {
           <h2 id="files-heading" className="text-base font-semibold">
             Your files
           </h2>
-          <Button size="sm" variant="ghost" onClick={() => void files.refetch()} disabled={files.isFetching}>
+          <Button
+            size="sm"
+            variant="ghost"
+            onClick={() => void files.refetch()}
+            disabled={files.isFetching}
+          >
             {files.isFetching ? "Refreshing…" : "Refresh"}
           </Button>
         </div>
         {deleteFile.isError && (
-          <p role="alert" className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200">
+          <p
+            role="alert"
+            className="rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200"
+          >
             Could not delete the file: {deleteFile.error.message}
           </p>
         )}
@@ -141,11 +173,21 @@ export function FilesView() {
               <caption className="sr-only">Your files, newest first</caption>
               <thead>
                 <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
-                  <th scope="col" className="px-2 py-1 font-medium">Name</th>
-                  <th scope="col" className="px-2 py-1 font-medium">Type</th>
-                  <th scope="col" className="px-2 py-1 text-right font-medium">Size</th>
-                  <th scope="col" className="px-2 py-1 font-medium">State</th>
-                  <th scope="col" className="px-2 py-1 font-medium">Expires</th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    Name
+                  </th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    Type
+                  </th>
+                  <th scope="col" className="px-2 py-1 text-right font-medium">
+                    Size
+                  </th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    State
+                  </th>
+                  <th scope="col" className="px-2 py-1 font-medium">
+                    Expires
+                  </th>
                   <th scope="col" className="px-2 py-1 text-right font-medium">
                     <span className="sr-only">Actions</span>
                   </th>
@@ -160,15 +202,26 @@ export function FilesView() {
           </div>
         )}
         {files.hasNextPage && (
-          <Button className="self-center" onClick={() => void files.fetchNextPage()} disabled={files.isFetchingNextPage}>
+          <Button
+            className="self-center"
+            onClick={() => void files.fetchNextPage()}
+            disabled={files.isFetchingNextPage}
+          >
             {files.isFetchingNextPage ? "Loading…" : "Load more files"}
           </Button>
         )}
       </section>
 
-      <ConfirmDialog open={pending !== null} title="Delete this file?" confirmLabel="Delete file" onConfirm={confirmDelete} onCancel={() => setPending(null)}>
+      <ConfirmDialog
+        open={pending !== null}
+        title="Delete this file?"
+        confirmLabel="Delete file"
+        onConfirm={confirmDelete}
+        onCancel={() => setPending(null)}
+      >
         <p>
-          <strong>{pending?.displayName || pending?.name}</strong> will be deleted from the service. Prompts and caches that refer to it will no longer be able to use it.
+          <strong>{pending?.displayName || pending?.name}</strong> will be deleted from the service.
+          Prompts and caches that refer to it will no longer be able to use it.
         </p>
       </ConfirmDialog>
     </div>

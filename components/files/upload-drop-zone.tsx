@@ -40,9 +40,12 @@ export interface UploadDropZoneProps {
  */
 export function UploadDropZone({ scope, variant, children, className = "" }: UploadDropZoneProps) {
   const uploader = useUploader();
-  const onDrop = useCallback((files: File[]) => {
-    if (files.length) uploader.addFiles(scope, files);
-  }, [uploader, scope]);
+  const onDrop = useCallback(
+    (files: File[]) => {
+      if (files.length) uploader.addFiles(scope, files);
+    },
+    [uploader, scope],
+  );
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,
     noClick: true,
@@ -50,7 +53,9 @@ export function UploadDropZone({ scope, variant, children, className = "" }: Upl
     useFsAccessApi: false,
     multiple: true,
   });
-  const uploading = useAttachmentsStore((state) => state.attachments.some((item) => item.status === "uploading"));
+  const uploading = useAttachmentsStore((state) =>
+    state.attachments.some((item) => item.status === "uploading"),
+  );
 
   // Closing the tab would drop the bytes in flight: ask first.
   useEffect(() => {
@@ -64,7 +69,10 @@ export function UploadDropZone({ scope, variant, children, className = "" }: Upl
   if (variant === "overlay") {
     return (
       <DropZoneContext.Provider value={{ open }}>
-        <div {...getRootProps({ className: `relative ${className}` })} data-testid={`drop-zone-${scope}`}>
+        <div
+          {...getRootProps({ className: `relative ${className}` })}
+          data-testid={`drop-zone-${scope}`}
+        >
           {input}
           {children}
           {isDragActive && (
@@ -85,11 +93,17 @@ export function UploadDropZone({ scope, variant, children, className = "" }: Upl
         data-testid={`drop-zone-${scope}`}
       >
         {input}
-        <p className="text-zinc-700 dark:text-zinc-300">{isDragActive ? "Drop the files to upload them" : "Drag and drop files here, paste them, or"}</p>
+        <p className="text-zinc-700 dark:text-zinc-300">
+          {isDragActive
+            ? "Drop the files to upload them"
+            : "Drag and drop files here, paste them, or"}
+        </p>
         <Button variant="primary" onClick={open}>
           Choose files…
         </Button>
-        <p className="text-xs text-zinc-500 dark:text-zinc-400">Uploaded with the resumable protocol, in 8 MiB chunks; up to 2 GB per file, kept 48 hours.</p>
+        <p className="text-xs text-zinc-500 dark:text-zinc-400">
+          Uploaded with the resumable protocol, in 8 MiB chunks; up to 2 GB per file, kept 48 hours.
+        </p>
         {children}
       </div>
     </DropZoneContext.Provider>
@@ -102,7 +116,11 @@ export function InlineImagesToggle() {
   const setInline = useAttachmentsStore((state) => state.setInlineSmallImages);
   return (
     <label className="inline-flex items-center gap-1.5 text-xs text-zinc-700 dark:text-zinc-300">
-      <input type="checkbox" checked={inline} onChange={(event) => setInline(event.target.checked)} />
+      <input
+        type="checkbox"
+        checked={inline}
+        onChange={(event) => setInline(event.target.checked)}
+      />
       Send images under {formatBytes(INLINE_IMAGE_LIMIT_BYTES)} inline
     </label>
   );
@@ -110,5 +128,7 @@ export function InlineImagesToggle() {
 
 /** The attachments of one scope, shallow-compared so the list re-renders only when it changes. */
 export function useScopeAttachments(scope: string) {
-  return useAttachmentsStore(useShallow((state) => state.attachments.filter((item) => item.scope === scope)));
+  return useAttachmentsStore(
+    useShallow((state) => state.attachments.filter((item) => item.scope === scope)),
+  );
 }

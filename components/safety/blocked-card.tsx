@@ -1,6 +1,11 @@
 "use client";
 
-import { categoryLabel, THRESHOLD_LABELS, thresholdAllowing, thresholdInForce } from "@/components/settings/settings-model";
+import {
+  categoryLabel,
+  THRESHOLD_LABELS,
+  thresholdAllowing,
+  thresholdInForce,
+} from "@/components/settings/settings-model";
 import { Button } from "@/components/ui/button";
 import type { ConversationSettings } from "@/app/api/conversations/schema";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
@@ -25,7 +30,15 @@ export interface BlockedCardProps {
  * A blocked prompt or candidate, said plainly: which category, how probable, the threshold
  * that blocked it, and one click to loosen that threshold and retry.
  */
-export function BlockedCard({ subject, reason, ratings, settings, traits, onAdjust, disabled }: BlockedCardProps) {
+export function BlockedCard({
+  subject,
+  reason,
+  ratings,
+  settings,
+  traits,
+  onAdjust,
+  disabled,
+}: BlockedCardProps) {
   const rating = strongestRating(ratings);
   const inForce = rating ? thresholdInForce(settings, rating.category, traits) : undefined;
   const allowing = rating ? thresholdAllowing(rating.probability) : undefined;
@@ -34,17 +47,26 @@ export function BlockedCard({ subject, reason, ratings, settings, traits, onAdju
       aria-label={`Blocked ${subject}`}
       className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-950 dark:border-red-800 dark:bg-red-950/40 dark:text-red-100"
     >
-      <p className="font-semibold">{subject === "prompt" ? "The prompt was blocked" : "The answer was blocked"} ({reason})</p>
+      <p className="font-semibold">
+        {subject === "prompt" ? "The prompt was blocked" : "The answer was blocked"} ({reason})
+      </p>
       {rating ? (
         <p className="mt-1">
-          Category <strong>{categoryLabel(rating.category)}</strong> was rated <strong>{rating.probability}</strong>; the threshold in force is{" "}
+          Category <strong>{categoryLabel(rating.category)}</strong> was rated{" "}
+          <strong>{rating.probability}</strong>; the threshold in force is{" "}
           <strong>{THRESHOLD_LABELS[inForce!] ?? inForce}</strong> ({inForce}).
         </p>
       ) : (
         <p className="mt-1">No safety rating came with it, so there is no threshold to adjust.</p>
       )}
       {rating && onAdjust && allowing && (
-        <Button variant="primary" size="sm" className="mt-2" disabled={disabled} onClick={() => onAdjust(rating.category, allowing)}>
+        <Button
+          variant="primary"
+          size="sm"
+          className="mt-2"
+          disabled={disabled}
+          onClick={() => onAdjust(rating.category, allowing)}
+        >
           Set {categoryLabel(rating.category)} to “{THRESHOLD_LABELS[allowing]}” and retry
         </Button>
       )}

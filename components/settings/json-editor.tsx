@@ -17,8 +17,18 @@ export interface JsonEditorProps {
 }
 
 /** A JSON text box (schemas, function declarations): parses as typed and keeps invalid text. */
-export function JsonEditor({ id, value, onChange, onParseError, rows = 8, placeholder, ...aria }: JsonEditorProps) {
-  const [text, setText] = useState(() => (value === undefined ? "" : JSON.stringify(value, null, 2)));
+export function JsonEditor({
+  id,
+  value,
+  onChange,
+  onParseError,
+  rows = 8,
+  placeholder,
+  ...aria
+}: JsonEditorProps) {
+  const [text, setText] = useState(() =>
+    value === undefined ? "" : JSON.stringify(value, null, 2),
+  );
   const lastSent = useRef<unknown>(value);
   useEffect(() => {
     // Take outside changes (another model, a reload) but not the echo of our own edits.

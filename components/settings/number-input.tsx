@@ -21,10 +21,25 @@ export interface NumberInputProps {
  * only when the text is one. Range checks are the validation's job, not the box's: the
  * browser's min/max are hints.
  */
-export function NumberInput({ id, value, onChange, step = "any", min, max, placeholder, ...aria }: NumberInputProps) {
+export function NumberInput({
+  id,
+  value,
+  onChange,
+  step = "any",
+  min,
+  max,
+  placeholder,
+  ...aria
+}: NumberInputProps) {
   const [text, setText] = useState(value === undefined ? "" : String(value));
   useEffect(() => {
-    setText((current) => (current.trim() !== "" && Number(current) === value ? current : value === undefined ? "" : String(value)));
+    setText((current) =>
+      current.trim() !== "" && Number(current) === value
+        ? current
+        : value === undefined
+          ? ""
+          : String(value),
+    );
   }, [value]);
   return (
     <input

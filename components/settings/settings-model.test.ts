@@ -1,37 +1,84 @@
 import { describe, expect, it } from "vitest";
 import { traitsFromModel } from "@/lib/gemini/model-traits";
-import { defaultSettings, thresholdAllowing, thresholdInForce, validateSettings, violationField, withSafetyThreshold } from "./settings-model";
+import {
+  defaultSettings,
+  thresholdAllowing,
+  thresholdInForce,
+  validateSettings,
+  violationField,
+  withSafetyThreshold,
+} from "./settings-model";
 
-const flash = traitsFromModel({ name: "models/gemini-2.5-flash", topK: 64, thinking: true, outputTokenLimit: 65_536 });
+const flash = traitsFromModel({
+  name: "models/gemini-2.5-flash",
+  topK: 64,
+  thinking: true,
+  outputTokenLimit: 65_536,
+});
 const noTopK = traitsFromModel({ name: "models/gemini-2.5-flash", outputTokenLimit: 65_536 });
 
 describe("validateSettings", () => {
   it("groups the server's violations by form field", () => {
-    const settings = { ...defaultSettings(), generationConfig: { temperature: 3, stopSequences: ["a", "b", "c", "d", "e", "f"], maxOutputTokens: 70_000 } };
+    const settings = {
+      ...defaultSettings(),
+      generationConfig: {
+        temperature: 3,
+        stopSequences: ["a", "b", "c", "d", "e", "f"],
+        maxOutputTokens: 70_000,
+      },
+    };
     const violations = validateSettings(settings, flash);
-    expect(Object.keys(violations).sort()).toEqual(["max_output_tokens", "stop_sequences", "temperature"]);
+    expect(Object.keys(violations).sort()).toEqual([
+      "max_output_tokens",
+      "stop_sequences",
+      "temperature",
+    ]);
     expect(violations.temperature?.[0]).toContain("temperature must be in the range");
   });
 
   it("accepts valid settings and refuses topK on a model without it", () => {
-    expect(validateSettings({ ...defaultSettings(), generationConfig: { temperature: 0.5, topK: 10 } }, flash)).toEqual({});
-    expect(Object.keys(validateSettings({ ...defaultSettings(), generationConfig: { topK: 10 } }, noTopK))).toEqual(["top_k"]);
+    expect(
+      validateSettings(
+        { ...defaultSettings(), generationConfig: { temperature: 0.5, topK: 10 } },
+        flash,
+      ),
+    ).toEqual({});
+    expect(
+      Object.keys(
+        validateSettings({ ...defaultSettings(), generationConfig: { topK: 10 } }, noTopK),
+      ),
+    ).toEqual(["top_k"]);
   });
 
   it("maps nested and camelCase paths to their field", () => {
-    expect(violationField({ field: "generation_config.thinking_config.thinking_budget", description: "" })).toBe("thinking_config");
+    expect(
+      violationField({
+        field: "generation_config.thinking_config.thinking_budget",
+        description: "",
+      }),
+    ).toBe("thinking_config");
     expect(violationField({ field: "generationConfig.topP", description: "" })).toBe("top_p");
-    expect(violationField({ field: "generation_config.stop_sequences[2]", description: "" })).toBe("stop_sequences");
+    expect(violationField({ field: "generation_config.stop_sequences[2]", description: "" })).toBe(
+      "stop_sequences",
+    );
   });
 });
 
 describe("safety thresholds", () => {
   it("names the threshold in force and the one that lets a probability through", () => {
-    const settings = withSafetyThreshold(defaultSettings(), "HARM_CATEGORY_DANGEROUS_CONTENT", "BLOCK_LOW_AND_ABOVE");
-    expect(thresholdInForce(settings, "HARM_CATEGORY_DANGEROUS_CONTENT", flash)).toBe("BLOCK_LOW_AND_ABOVE");
+    const settings = withSafetyThreshold(
+      defaultSettings(),
+      "HARM_CATEGORY_DANGEROUS_CONTENT",
+      "BLOCK_LOW_AND_ABOVE",
+    );
+    expect(thresholdInForce(settings, "HARM_CATEGORY_DANGEROUS_CONTENT", flash)).toBe(
+      "BLOCK_LOW_AND_ABOVE",
+    );
     expect(thresholdInForce(settings, "HARM_CATEGORY_HARASSMENT", flash)).toBe("OFF");
     expect(thresholdAllowing("HIGH")).toBe("BLOCK_NONE");
     expect(thresholdAllowing("MEDIUM")).toBe("BLOCK_ONLY_HIGH");
-    expect(withSafetyThreshold(settings, "HARM_CATEGORY_DANGEROUS_CONTENT", null).safetySettings).toEqual([]);
+    expect(
+      withSafetyThreshold(settings, "HARM_CATEGORY_DANGEROUS_CONTENT", null).safetySettings,
+    ).toEqual([]);
   });
 });

@@ -25,7 +25,13 @@ export const HARM_CATEGORY_LABELS: Record<string, string> = {
 };
 
 export function categoryLabel(category: string): string {
-  return HARM_CATEGORY_LABELS[category] ?? category.replace(/^HARM_CATEGORY_/, "").toLowerCase().replace(/_/g, " ");
+  return (
+    HARM_CATEGORY_LABELS[category] ??
+    category
+      .replace(/^HARM_CATEGORY_/, "")
+      .toLowerCase()
+      .replace(/_/g, " ")
+  );
 }
 
 export const THRESHOLD_LABELS: Record<string, string> = {
@@ -36,10 +42,20 @@ export const THRESHOLD_LABELS: Record<string, string> = {
   OFF: "Off",
 };
 
-export const SELECTABLE_THRESHOLDS: HarmBlockThreshold[] = ["BLOCK_LOW_AND_ABOVE", "BLOCK_MEDIUM_AND_ABOVE", "BLOCK_ONLY_HIGH", "BLOCK_NONE", "OFF"];
+export const SELECTABLE_THRESHOLDS: HarmBlockThreshold[] = [
+  "BLOCK_LOW_AND_ABOVE",
+  "BLOCK_MEDIUM_AND_ABOVE",
+  "BLOCK_ONLY_HIGH",
+  "BLOCK_NONE",
+  "OFF",
+];
 
 /** The threshold the request carries for a category, or the model's default when it sets none. */
-export function thresholdInForce(settings: ConversationSettings | undefined, category: HarmCategory | string, traits?: ModelTraits): HarmBlockThreshold {
+export function thresholdInForce(
+  settings: ConversationSettings | undefined,
+  category: HarmCategory | string,
+  traits?: ModelTraits,
+): HarmBlockThreshold {
   const set = settings?.safetySettings.find((setting) => setting.category === category)?.threshold;
   if (set && set !== "HARM_BLOCK_THRESHOLD_UNSPECIFIED") return set;
   return traits?.defaultSafetyThreshold ?? "BLOCK_MEDIUM_AND_ABOVE";
@@ -60,13 +76,22 @@ export function thresholdAllowing(probability: HarmProbability | string): HarmBl
 }
 
 /** Settings with one category's threshold replaced (unset when `threshold` is null). */
-export function withSafetyThreshold(settings: ConversationSettings, category: string, threshold: HarmBlockThreshold | null): ConversationSettings {
+export function withSafetyThreshold(
+  settings: ConversationSettings,
+  category: string,
+  threshold: HarmBlockThreshold | null,
+): ConversationSettings {
   const others = settings.safetySettings.filter((setting) => setting.category !== category);
-  const safetySettings = threshold === null ? others : [...others, { category: category as HarmCategory, threshold }];
+  const safetySettings =
+    threshold === null ? others : [...others, { category: category as HarmCategory, threshold }];
   safetySettings.sort(
     (left, right) =>
-      SUPPORTED_HARM_CATEGORIES.indexOf(left.category as (typeof SUPPORTED_HARM_CATEGORIES)[number]) -
-      SUPPORTED_HARM_CATEGORIES.indexOf(right.category as (typeof SUPPORTED_HARM_CATEGORIES)[number]),
+      SUPPORTED_HARM_CATEGORIES.indexOf(
+        left.category as (typeof SUPPORTED_HARM_CATEGORIES)[number],
+      ) -
+      SUPPORTED_HARM_CATEGORIES.indexOf(
+        right.category as (typeof SUPPORTED_HARM_CATEGORIES)[number],
+      ),
   );
   return { ...settings, safetySettings };
 }
@@ -84,7 +109,10 @@ export type SettingsViolations = Record<string, string[]>;
  * Inline validation of the settings: the server's generationConfig rules for the chosen model,
  * grouped by form field. Empty when the server will accept them.
  */
-export function validateSettings(settings: ConversationSettings, traits: ModelTraits | undefined): SettingsViolations {
+export function validateSettings(
+  settings: ConversationSettings,
+  traits: ModelTraits | undefined,
+): SettingsViolations {
   const grouped: SettingsViolations = {};
   if (!traits) return grouped;
   for (const violation of validateGenerationConfigFields(settings.generationConfig, traits)) {

@@ -10,24 +10,37 @@ import { useSession, useSignIn } from "@/lib/hooks/use-session";
 export function SessionGate({ children }: { children: ReactNode }) {
   const session = useSession();
   const signIn = useSignIn();
-  const needsSilentSignIn = session.data && !session.data.authenticated && !session.data.accessCodeRequired;
+  const needsSilentSignIn =
+    session.data && !session.data.authenticated && !session.data.accessCodeRequired;
 
   useEffect(() => {
     if (needsSilentSignIn && signIn.isIdle) signIn.mutate(undefined);
   }, [needsSilentSignIn, signIn]);
 
   if (session.isError) {
-    return <CenteredMessage role="alert">Could not reach the studio server: {session.error.message}</CenteredMessage>;
+    return (
+      <CenteredMessage role="alert">
+        Could not reach the studio server: {session.error.message}
+      </CenteredMessage>
+    );
   }
   if (session.data?.authenticated) return <>{children}</>;
   if (session.data?.accessCodeRequired) return <AccessCodeForm />;
-  if (signIn.isError) return <CenteredMessage role="alert">Could not open a session: {signIn.error.message}</CenteredMessage>;
+  if (signIn.isError)
+    return (
+      <CenteredMessage role="alert">
+        Could not open a session: {signIn.error.message}
+      </CenteredMessage>
+    );
   return <CenteredMessage role="status">Opening the studio…</CenteredMessage>;
 }
 
 function CenteredMessage({ children, role }: { children: ReactNode; role: "status" | "alert" }) {
   return (
-    <div role={role} className="flex flex-1 items-center justify-center p-8 text-sm text-zinc-600 dark:text-zinc-400">
+    <div
+      role={role}
+      className="flex flex-1 items-center justify-center p-8 text-sm text-zinc-600 dark:text-zinc-400"
+    >
       {children}
     </div>
   );
@@ -41,7 +54,11 @@ function AccessCodeForm() {
     signIn.mutate(code);
   }
   return (
-    <form onSubmit={submit} className="mx-auto mt-24 flex w-full max-w-sm flex-col gap-3 p-4" aria-label="Sign in">
+    <form
+      onSubmit={submit}
+      className="mx-auto mt-24 flex w-full max-w-sm flex-col gap-3 p-4"
+      aria-label="Sign in"
+    >
       <h1 className="text-lg font-semibold">Sign in to Genstudio</h1>
       <label className="flex flex-col gap-1 text-sm">
         Access code

@@ -45,7 +45,11 @@ function ModeBadge({ mode }: { mode: "local" | "upstream" }) {
   return (
     <span
       data-testid="mode-badge"
-      title={local ? "Answers come from the offline local engine, an honest stand-in, not a real model." : "Requests go to the configured upstream service."}
+      title={
+        local
+          ? "Answers come from the offline local engine, an honest stand-in, not a real model."
+          : "Requests go to the configured upstream service."
+      }
       className={`rounded-full px-2.5 py-0.5 text-xs font-medium ${local ? "bg-amber-100 text-amber-900 dark:bg-amber-900/40 dark:text-amber-200" : "bg-emerald-100 text-emerald-900 dark:bg-emerald-900/40 dark:text-emerald-200"}`}
     >
       {local ? "Local" : "Upstream"}

@@ -21,13 +21,24 @@ export function modalityBreakdown(details: readonly ModalityTokenCount[] | undef
   if (!details?.length) return "";
   return [...details]
     .sort((left, right) => right.tokenCount - left.tokenCount)
-    .map((detail) => `${MODALITY_LABELS[detail.modality] ?? detail.modality.toLowerCase()} ${number(detail.tokenCount)}`)
+    .map(
+      (detail) =>
+        `${MODALITY_LABELS[detail.modality] ?? detail.modality.toLowerCase()} ${number(detail.tokenCount)}`,
+    )
     .join(" · ");
 }
 
 /** Whether a count is over the model's input limit. */
-export function isOverLimit(totalTokens: number | undefined, inputLimit: number | undefined): boolean {
-  return totalTokens !== undefined && inputLimit !== undefined && inputLimit > 0 && totalTokens > inputLimit;
+export function isOverLimit(
+  totalTokens: number | undefined,
+  inputLimit: number | undefined,
+): boolean {
+  return (
+    totalTokens !== undefined &&
+    inputLimit !== undefined &&
+    inputLimit > 0 &&
+    totalTokens > inputLimit
+  );
 }
 
 export interface TokenCounterProps {
@@ -52,7 +63,12 @@ export function TokenCounter({ state, inputLimit, modelName, uncounted }: TokenC
   const breakdown = modalityBreakdown(state.result?.promptTokensDetails);
   const model = modelName.replace(/^models\//, "");
   return (
-    <section aria-label="Token count" aria-busy={state.counting} className="mt-1 flex flex-col gap-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="token-counter">
+    <section
+      aria-label="Token count"
+      aria-busy={state.counting}
+      className="mt-1 flex flex-col gap-1 text-xs text-zinc-600 dark:text-zinc-400"
+      data-testid="token-counter"
+    >
       <div className="flex items-center gap-2">
         <div
           role="meter"
@@ -60,17 +76,31 @@ export function TokenCounter({ state, inputLimit, modelName, uncounted }: TokenC
           aria-valuemin={0}
           aria-valuemax={limit || undefined}
           aria-valuenow={total ?? 0}
-          aria-valuetext={total === undefined ? "not counted yet" : `${number(total)} of ${number(limit)} input tokens`}
+          aria-valuetext={
+            total === undefined
+              ? "not counted yet"
+              : `${number(total)} of ${number(limit)} input tokens`
+          }
           className="h-1.5 w-24 shrink-0 overflow-hidden rounded-full bg-zinc-200 sm:w-40 dark:bg-zinc-800"
         >
-          <div className={`h-full ${over ? "bg-red-600" : fraction > 0.8 ? "bg-amber-500" : "bg-emerald-600"}`} style={{ width: `${Math.max(fraction * 100, total ? 1 : 0)}%` }} />
+          <div
+            className={`h-full ${over ? "bg-red-600" : fraction > 0.8 ? "bg-amber-500" : "bg-emerald-600"}`}
+            style={{ width: `${Math.max(fraction * 100, total ? 1 : 0)}%` }}
+          />
         </div>
         <p className={`min-w-0 flex-1 ${state.current ? "" : "italic"}`} aria-busy={!state.current}>
           {total === undefined ? (
-            state.counting ? "Counting tokens…" : "Type or attach something to count its tokens."
+            state.counting ? (
+              "Counting tokens…"
+            ) : (
+              "Type or attach something to count its tokens."
+            )
           ) : (
             <>
-              <span className="font-medium tabular-nums text-zinc-800 dark:text-zinc-200" data-total-tokens={total}>
+              <span
+                className="font-medium tabular-nums text-zinc-800 dark:text-zinc-200"
+                data-total-tokens={total}
+              >
                 {number(total)}
               </span>{" "}
               / {number(limit)} tokens
@@ -89,15 +119,23 @@ export function TokenCounter({ state, inputLimit, modelName, uncounted }: TokenC
       {breakdown && <p className="sm:hidden">{breakdown}</p>}
       {uncounted > 0 && (
         <p>
-          {uncounted === 1 ? "1 attachment is" : `${uncounted} attachments are`} counted once ACTIVE.
+          {uncounted === 1 ? "1 attachment is" : `${uncounted} attachments are`} counted once
+          ACTIVE.
         </p>
       )}
       {state.error && (
-        <p className="text-red-700 dark:text-red-400">Could not count tokens: {state.error.message}</p>
+        <p className="text-red-700 dark:text-red-400">
+          Could not count tokens: {state.error.message}
+        </p>
       )}
       {over && total !== undefined && (
-        <p role="alert" className="rounded-md bg-red-50 px-2 py-1 font-medium text-red-900 dark:bg-red-950/50 dark:text-red-200">
-          Over the input limit: this request is {number(total)} tokens and {model} accepts {number(limit)}. The service will refuse it; remove attachments, shorten the conversation or choose a model with a larger limit.
+        <p
+          role="alert"
+          className="rounded-md bg-red-50 px-2 py-1 font-medium text-red-900 dark:bg-red-950/50 dark:text-red-200"
+        >
+          Over the input limit: this request is {number(total)} tokens and {model} accepts{" "}
+          {number(limit)}. The service will refuse it; remove attachments, shorten the conversation
+          or choose a model with a larger limit.
         </p>
       )}
     </section>

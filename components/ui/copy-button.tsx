@@ -4,7 +4,15 @@ import { useState } from "react";
 import { Button } from "./button";
 
 /** Copies text to the clipboard and says so for a moment (announced to screen readers). */
-export function CopyButton({ text, label = "Copy", className = "" }: { text: string | (() => string); label?: string; className?: string }) {
+export function CopyButton({
+  text,
+  label = "Copy",
+  className = "",
+}: {
+  text: string | (() => string);
+  label?: string;
+  className?: string;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   async function copy() {
     try {
@@ -17,7 +25,9 @@ export function CopyButton({ text, label = "Copy", className = "" }: { text: str
   }
   return (
     <Button size="sm" variant="ghost" onClick={copy} aria-label={label} className={className}>
-      <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}</span>
+      <span aria-live="polite">
+        {state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : "Copy"}
+      </span>
     </Button>
   );
 }

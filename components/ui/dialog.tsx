@@ -16,7 +16,14 @@ export interface ConfirmDialogProps {
  * A modal confirmation on the native <dialog>: focus moves into it and returns on close,
  * Escape cancels, the rest of the page is inert while it is open.
  */
-export function ConfirmDialog({ open, title, children, confirmLabel, onConfirm, onCancel }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  open,
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onCancel,
+}: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   useEffect(() => {

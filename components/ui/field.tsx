@@ -14,13 +14,18 @@ export function Field({ label, hint, errors, children }: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
+  const describedBy =
+    [hint ? hintId : null, errors?.length ? errorId : null].filter(Boolean).join(" ") || undefined;
   return (
     <div className="flex flex-col gap-1">
       <label htmlFor={id} className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
         {label}
       </label>
-      {children({ id, "aria-describedby": describedBy, "aria-invalid": errors?.length ? true : undefined })}
+      {children({
+        id,
+        "aria-describedby": describedBy,
+        "aria-invalid": errors?.length ? true : undefined,
+      })}
       {hint && (
         <p id={hintId} className="text-xs text-zinc-500 dark:text-zinc-400">
           {hint}

@@ -10,11 +10,24 @@ export const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
 /** No serious or critical accessibility violation in the answers, in light and dark. */
 export async function expectNoSeriousViolations(page: Page): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
-    await page.evaluate((dark) => document.documentElement.classList.toggle("dark", dark), scheme === "dark");
+    await page.evaluate(
+      (dark) => document.documentElement.classList.toggle("dark", dark),
+      scheme === "dark",
+    );
     // The search entry point is the service's own HTML in a script-less sandbox: axe cannot run inside it, and it is not ours to fix.
-    const results = await new AxeBuilder({ page }).include("[aria-label='Answer']").exclude("iframe[data-search-entry-point]").analyze();
-    const serious = results.violations.filter((violation) => violation.impact === "serious" || violation.impact === "critical");
-    expect(serious.map((violation) => `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`)).toEqual([]);
+    const results = await new AxeBuilder({ page })
+      .include("[aria-label='Answer']")
+      .exclude("iframe[data-search-entry-point]")
+      .analyze();
+    const serious = results.violations.filter(
+      (violation) => violation.impact === "serious" || violation.impact === "critical",
+    );
+    expect(
+      serious.map(
+        (violation) =>
+          `${scheme}: ${violation.id}: ${violation.nodes.map((node) => node.target.join(" ")).join(", ")}`,
+      ),
+    ).toEqual([]);
   }
 }
 
@@ -22,7 +35,11 @@ export async function expectNoSeriousViolations(page: Page): Promise<void> {
  * One citation: the cited span marked, a `[1]` marker whose source shows on focus, and the
  * list under the answer with the source and the span's byte range in the UTF-8 answer.
  */
-export async function expectSingleCitation(page: Page, answer: Locator, cited: { span: string; start: number; source: string }): Promise<void> {
+export async function expectSingleCitation(
+  page: Page,
+  answer: Locator,
+  cited: { span: string; start: number; source: string },
+): Promise<void> {
   await expect(answer.locator('mark[data-cited="citation"]')).toHaveText(cited.span);
   const marker = answer.locator('a[data-marker="citation"]');
   await expect(marker).toHaveText("[1]");
@@ -33,7 +50,9 @@ export async function expectSingleCitation(page: Page, answer: Locator, cited: {
   await expect(marker).toHaveAccessibleDescription(`Citation 1: ${cited.source}`);
   const list = answer.getByRole("region", { name: "Citations" });
   await expect(list.getByRole("listitem")).toHaveCount(1);
-  await expect(list.getByRole("listitem")).toContainText(`bytes ${cited.start}–${cited.start + utf8Bytes(cited.span)}`);
+  await expect(list.getByRole("listitem")).toContainText(
+    `bytes ${cited.start}–${cited.start + utf8Bytes(cited.span)}`,
+  );
   await expect(list.getByRole("listitem").locator("q")).toHaveText(cited.span);
   // The marker leads to the list entry.
   await page.keyboard.press("Enter");
@@ -62,7 +81,9 @@ export async function audioDuration(audio: Locator): Promise<number> {
   let seconds = -1;
   await expect
     .poll(async () => {
-      seconds = await audio.evaluate((element: HTMLAudioElement) => (Number.isFinite(element.duration) ? element.duration : -1));
+      seconds = await audio.evaluate((element: HTMLAudioElement) =>
+        Number.isFinite(element.duration) ? element.duration : -1,
+      );
       return seconds;
     })
     .toBeGreaterThan(0);

@@ -106,6 +106,8 @@ export class ChatPage {
   }
 
   async recordedStreamLengths(): Promise<number[]> {
-    return this.page.evaluate(() => (window as unknown as { __streamLengths: number[] }).__streamLengths);
+    return this.page.evaluate(
+      () => (window as unknown as { __streamLengths: number[] }).__streamLengths,
+    );
   }
 }

@@ -36,7 +36,11 @@ export class FilesPage {
  * dispatched as dragenter, dragover and drop events.
  */
 export async function dropFiles(target: Locator, files: LocalFile[]): Promise<void> {
-  const payload = files.map((file) => ({ name: file.name, mimeType: file.mimeType, base64: Buffer.from(file.bytes).toString("base64") }));
+  const payload = files.map((file) => ({
+    name: file.name,
+    mimeType: file.mimeType,
+    base64: Buffer.from(file.bytes).toString("base64"),
+  }));
   const dataTransfer = await target.page().evaluateHandle((items) => {
     const transfer = new DataTransfer();
     for (const item of items) {
@@ -61,7 +65,8 @@ export async function dropFiles(target: Locator, files: LocalFile[]): Promise<vo
 function fillWav(bytes: Uint8Array, seed: number): Uint8Array {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const ascii = (offset: number, text: string) => {
-    for (let index = 0; index < text.length; index++) bytes[offset + index] = text.charCodeAt(index);
+    for (let index = 0; index < text.length; index++)
+      bytes[offset + index] = text.charCodeAt(index);
   };
   const dataBytes = bytes.length - 44;
   ascii(0, "RIFF");
@@ -93,12 +98,24 @@ export function generatedWav(size: number, seed: number): Uint8Array {
  * Drops a large WAV made inside the page (see `fillWav`), so tens or hundreds of megabytes
  * need not cross the DevTools protocol.
  */
-export async function dropGeneratedWav(target: Locator, name: string, size: number, seed: number): Promise<void> {
+export async function dropGeneratedWav(
+  target: Locator,
+  name: string,
+  size: number,
+  seed: number,
+): Promise<void> {
   const dataTransfer = await target.page().evaluateHandle(
     ({ name, size, seed, fill }) => {
-      const fillWav = new Function(`return (${fill})`)() as (bytes: Uint8Array, seed: number) => Uint8Array;
+      const fillWav = new Function(`return (${fill})`)() as (
+        bytes: Uint8Array,
+        seed: number,
+      ) => Uint8Array;
       const transfer = new DataTransfer();
-      transfer.items.add(new File([fillWav(new Uint8Array(size), seed) as Uint8Array<ArrayBuffer>], name, { type: "audio/wav" }));
+      transfer.items.add(
+        new File([fillWav(new Uint8Array(size), seed) as Uint8Array<ArrayBuffer>], name, {
+          type: "audio/wav",
+        }),
+      );
       return transfer;
     },
     { name, size, seed, fill: fillWav.toString() },
@@ -120,33 +137,74 @@ export function attachmentCard(page: Page, displayName: string): Locator {
  */
 export async function recordAttachmentStates(page: Page, displayName: string): Promise<void> {
   await page.evaluate((name) => {
-    const seen: { status: string; sent: number | null; sendDisabled: boolean | null; reason: string | null }[] = [];
+    const seen: {
+      status: string;
+      sent: number | null;
+      sendDisabled: boolean | null;
+      reason: string | null;
+    }[] = [];
     (window as unknown as { __attachmentStates: typeof seen }).__attachmentStates = seen;
     const record = () => {
-      const card = [...document.querySelectorAll("li[data-status]")].find((item) => item.getAttribute("aria-label")?.startsWith(`${name}, `));
+      const card = [...document.querySelectorAll("li[data-status]")].find((item) =>
+        item.getAttribute("aria-label")?.startsWith(`${name}, `),
+      );
       if (!card) return;
       const status = card.getAttribute("data-status") ?? "";
       const bar = card.querySelector('[role="progressbar"]');
       const sent = bar ? Number(bar.getAttribute("aria-valuenow")) : null;
-      const send = [...document.querySelectorAll("button")].find((button) => button.textContent?.trim() === "Send") as HTMLButtonElement | undefined;
+      const send = [...document.querySelectorAll("button")].find(
+        (button) => button.textContent?.trim() === "Send",
+      ) as HTMLButtonElement | undefined;
       const reason = document.getElementById("send-blocked-reason")?.textContent ?? null;
       const last = seen[seen.length - 1];
       const entry = { status, sent, sendDisabled: send ? send.disabled : null, reason };
-      if (!last || last.status !== entry.status || last.sent !== entry.sent || last.sendDisabled !== entry.sendDisabled || last.reason !== entry.reason) seen.push(entry);
+      if (
+        !last ||
+        last.status !== entry.status ||
+        last.sent !== entry.sent ||
+        last.sendDisabled !== entry.sendDisabled ||
+        last.reason !== entry.reason
+      )
+        seen.push(entry);
     };
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
     record();
   }, displayName);
 }
 
-export async function recordedStates(page: Page): Promise<{ status: string; sent: number | null; sendDisabled: boolean | null; reason: string | null }[]> {
-  return page.evaluate(() => (window as unknown as { __attachmentStates: { status: string; sent: number | null; sendDisabled: boolean | null; reason: string | null }[] }).__attachmentStates);
+export async function recordedStates(
+  page: Page,
+): Promise<
+  { status: string; sent: number | null; sendDisabled: boolean | null; reason: string | null }[]
+> {
+  return page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __attachmentStates: {
+            status: string;
+            sent: number | null;
+            sendDisabled: boolean | null;
+            reason: string | null;
+          }[];
+        }
+      ).__attachmentStates,
+  );
 }
 
 /**
  * Limits the page's upload bandwidth (null lifts the limit); `offline` cuts the network,
  * failing requests in flight.
  */
-export async function throttleUpload(page: Page, bytesPerSecond: number | null, offline = false): Promise<void> {
+export async function throttleUpload(
+  page: Page,
+  bytesPerSecond: number | null,
+  offline = false,
+): Promise<void> {
   await emulateNetwork(page, { uploadBytesPerSecond: bytesPerSecond, offline });
 }

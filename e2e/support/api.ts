@@ -2,7 +2,10 @@
 import { GoogleGenAI } from "@google/genai";
 import { DEVELOPMENT_KEY, localServer, type ServerInfo } from "./servers";
 
-export function sdkClient(server: ServerInfo = localServer, apiKey: string = DEVELOPMENT_KEY): GoogleGenAI {
+export function sdkClient(
+  server: ServerInfo = localServer,
+  apiKey: string = DEVELOPMENT_KEY,
+): GoogleGenAI {
   return new GoogleGenAI({ apiKey, httpOptions: { baseUrl: server.baseUrl } });
 }
 
@@ -16,7 +19,13 @@ export interface RawResponse {
 /** fetch with the development key (unless `key: null`), reading the body as JSON when it is. */
 export async function api(
   path: string,
-  options: { method?: string; body?: unknown; key?: string | null; server?: ServerInfo; headers?: Record<string, string> } = {},
+  options: {
+    method?: string;
+    body?: unknown;
+    key?: string | null;
+    server?: ServerInfo;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<RawResponse> {
   const server = options.server ?? localServer;
   const headers: Record<string, string> = { ...options.headers };
@@ -27,7 +36,11 @@ export async function api(
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const response = await fetch(`${server.baseUrl}${path}`, { method: options.method ?? "GET", headers, body });
+  const response = await fetch(`${server.baseUrl}${path}`, {
+    method: options.method ?? "GET",
+    headers,
+    body,
+  });
   const text = await response.text();
   let parsed: unknown = undefined;
   try {

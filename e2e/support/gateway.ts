@@ -37,14 +37,22 @@ export function recordResponses(): void {
 }
 
 /** Every recorded response so far, whole (waits for streams to end). */
-export async function recordedResponses(): Promise<{ url: string; headers: string; text: string }[]> {
-  return Promise.all(seen.map(async (item) => ({ url: item.url, headers: item.headers, text: await item.text })));
+export async function recordedResponses(): Promise<
+  { url: string; headers: string; text: string }[]
+> {
+  return Promise.all(
+    seen.map(async (item) => ({ url: item.url, headers: item.headers, text: await item.text })),
+  );
 }
 
 /** Recorded responses (headers or body) that contain an upstream key. */
 export async function responsesLeakingSecrets(): Promise<string[]> {
   const all = await recordedResponses();
-  return all.filter((item) => SECRETS.some((secret) => item.text.includes(secret) || item.headers.includes(secret))).map((item) => item.url);
+  return all
+    .filter((item) =>
+      SECRETS.some((secret) => item.text.includes(secret) || item.headers.includes(secret)),
+    )
+    .map((item) => item.url);
 }
 
 export function gatewayClient(server: ServerInfo, apiKey: string): GoogleGenAI {
@@ -61,14 +69,23 @@ export interface StreamResult {
 }
 
 /** POSTs a streamGenerateContent (`alt=sse`) and reads it event by event, timing each event. */
-export async function streamRaw(server: ServerInfo, key: string, model: string, body: unknown, signal?: AbortSignal): Promise<StreamResult> {
+export async function streamRaw(
+  server: ServerInfo,
+  key: string,
+  model: string,
+  body: unknown,
+  signal?: AbortSignal,
+): Promise<StreamResult> {
   const started = performance.now();
-  const response = await fetch(`${server.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-goog-api-key": key },
-    body: JSON.stringify(body),
-    signal,
-  });
+  const response = await fetch(
+    `${server.baseUrl}/v1beta/models/${model}:streamGenerateContent?alt=sse`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": key },
+      body: JSON.stringify(body),
+      signal,
+    },
+  );
   const arrivals: number[] = [];
   let text = "";
   if (response.body) {
@@ -83,20 +100,37 @@ export async function streamRaw(server: ServerInfo, key: string, model: string, 
       text += piece;
     }
   }
-  return { status: response.status, contentType: response.headers.get("content-type"), messages: parseSseText(text), text, arrivals };
+  return {
+    status: response.status,
+    contentType: response.headers.get("content-type"),
+    messages: parseSseText(text),
+    text,
+    arrivals,
+  };
 }
 
 /** The text of each data event of a stream. */
 export function streamTexts(result: StreamResult): string[] {
   return result.messages.flatMap((message) =>
     message.kind === "data"
-      ? [((message.value as { candidates?: { content?: { parts?: { text?: string }[] } }[] }).candidates?.[0]?.content?.parts ?? []).map((part) => part.text ?? "").join("")]
+      ? [
+          (
+            (message.value as { candidates?: { content?: { parts?: { text?: string }[] } }[] })
+              .candidates?.[0]?.content?.parts ?? []
+          )
+            .map((part) => part.text ?? "")
+            .join(""),
+        ]
       : [],
   );
 }
 
 /** The error of a stream that ended with one. */
-export function streamError(result: StreamResult): { code: number; status: string; message: string } | null {
+export function streamError(
+  result: StreamResult,
+): { code: number; status: string; message: string } | null {
   const last = result.messages.at(-1);
-  return last?.kind === "error" ? (last.error as { code: number; status: string; message: string }) : null;
+  return last?.kind === "error"
+    ? (last.error as { code: number; status: string; message: string })
+    : null;
 }

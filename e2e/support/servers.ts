@@ -22,7 +22,8 @@ export interface ServerInfo {
 }
 
 function freePort(): number {
-  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
+  const script =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
   return Number(execFileSync(process.execPath, ["-e", script], { encoding: "utf8" }).trim());
 }
 
@@ -30,7 +31,9 @@ function ensure(name: string): ServerInfo {
   const portVariable = `GENSTUDIO_E2E_${name}_PORT`;
   const dirVariable = `GENSTUDIO_E2E_${name}_DATA`;
   process.env[portVariable] ??= String(freePort());
-  process.env[dirVariable] ??= fs.mkdtempSync(path.join(os.tmpdir(), `genstudio-e2e-${name.toLowerCase()}-`));
+  process.env[dirVariable] ??= fs.mkdtempSync(
+    path.join(os.tmpdir(), `genstudio-e2e-${name.toLowerCase()}-`),
+  );
   const port = Number(process.env[portVariable]);
   return { port, baseUrl: `http://127.0.0.1:${port}`, dataDir: process.env[dirVariable]! };
 }

@@ -5,8 +5,16 @@
  */
 import { spawn } from "node:child_process";
 
-export async function startUntilExit(settings: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const { GEMINI_API_KEY: _key, GOOGLE_API_KEY: _google, STUDIO_API_KEYS: _keys, STUDIO_ACCESS_CODE: _code, ...environment } = process.env;
+export async function startUntilExit(
+  settings: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const {
+    GEMINI_API_KEY: _key,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...environment
+  } = process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     env: { ...environment, PORT: "0", NEXT_TELEMETRY_DISABLED: "1", ...settings },
     stdio: ["ignore", "pipe", "pipe"],

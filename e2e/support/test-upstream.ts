@@ -30,7 +30,12 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { RECORDED_ANSWERS, recordedAnswerFor, recordedAnswerModel, type RecordedAnswerName } from "../fixtures/recorded-answers";
+import {
+  RECORDED_ANSWERS,
+  recordedAnswerFor,
+  recordedAnswerModel,
+  type RecordedAnswerName,
+} from "../fixtures/recorded-answers";
 
 export interface RecordedRequest {
   method: string;
@@ -67,15 +72,28 @@ function chunk(text: string, index: number, final: boolean): unknown {
         index: 0,
       },
     ],
-    usageMetadata: { promptTokenCount: 3, candidatesTokenCount: index + 1, totalTokenCount: 4 + index },
+    usageMetadata: {
+      promptTokenCount: 3,
+      candidatesTokenCount: index + 1,
+      totalTokenCount: 4 + index,
+    },
     modelVersion: "test-upstream",
     responseId: "test-response",
   };
 }
 
-function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+function sendJson(
+  response: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: http.OutgoingHttpHeaders = {},
+): void {
   const text = JSON.stringify(body, null, 2);
-  response.writeHead(status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...headers });
+  response.writeHead(status, {
+    "Content-Type": JSON_TYPE,
+    "Content-Length": Buffer.byteLength(text),
+    ...headers,
+  });
   response.end(text);
 }
 
@@ -139,14 +157,27 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     });
   });
 
-  async function answer(request: http.IncomingMessage, response: http.ServerResponse, record: RecordedRequest): Promise<void> {
+  async function answer(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    record: RecordedRequest,
+  ): Promise<void> {
     const url = new URL(record.url, origin);
     const path = url.pathname;
 
     if (path.startsWith("/upload/")) return answerUpload(request, response, record, url);
 
-    const collection = /^\/v1(?:beta)?\/(?<kind>files|cachedContents)(?:\/(?<id>[a-z0-9-]+))?$/.exec(path)?.groups;
-    if (collection) return answerCollection(request, response, record, url, collection.kind as "files" | "cachedContents", collection.id);
+    const collection =
+      /^\/v1(?:beta)?\/(?<kind>files|cachedContents)(?:\/(?<id>[a-z0-9-]+))?$/.exec(path)?.groups;
+    if (collection)
+      return answerCollection(
+        request,
+        response,
+        record,
+        url,
+        collection.kind as "files" | "cachedContents",
+        collection.id,
+      );
 
     if (request.method === "GET" && /^\/v1(beta)?\/models$/.test(path)) {
       const answers = (Object.keys(RECORDED_ANSWERS) as RecordedAnswerName[]).map((name) => ({
@@ -156,10 +187,21 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         outputTokenLimit: 65_536,
         supportedGenerationMethods: ["generateContent", "streamGenerateContent", "countTokens"],
       }));
-      return sendJson(response, 200, { models: [{ name: "models/ok-model", displayName: "OK", supportedGenerationMethods: ["generateContent"] }, ...answers] });
+      return sendJson(response, 200, {
+        models: [
+          {
+            name: "models/ok-model",
+            displayName: "OK",
+            supportedGenerationMethods: ["generateContent"],
+          },
+          ...answers,
+        ],
+      });
     }
-    const found = /^\/v1(?:beta)?\/models\/(?<model>[A-Za-z0-9._-]+)(?::(?<method>[A-Za-z]+))?$/.exec(path);
-    if (!found?.groups) return sendJson(response, 404, errorBody(404, "NOT_FOUND", `Not found: ${path}`));
+    const found =
+      /^\/v1(?:beta)?\/models\/(?<model>[A-Za-z0-9._-]+)(?::(?<method>[A-Za-z]+))?$/.exec(path);
+    if (!found?.groups)
+      return sendJson(response, 404, errorBody(404, "NOT_FOUND", `Not found: ${path}`));
     const model = found.groups.model!;
     const method = found.groups.method ?? "get";
     const count = (calls.get(model) ?? 0) + 1;
@@ -175,12 +217,29 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       case "long-429":
         return tooMany(response, "120s");
       case "flaky-503":
-        if (count === 1) return sendJson(response, 503, errorBody(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
+        if (count === 1)
+          return sendJson(
+            response,
+            503,
+            errorBody(503, "UNAVAILABLE", "The model is overloaded. Please try again later."),
+          );
         break;
       case "always-503":
-        return sendJson(response, 503, errorBody(503, "UNAVAILABLE", "The model is overloaded. Please try again later."));
+        return sendJson(
+          response,
+          503,
+          errorBody(503, "UNAVAILABLE", "The model is overloaded. Please try again later."),
+        );
       case "bad-request":
-        return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", "* GenerateContentRequest.contents: contents is not specified"));
+        return sendJson(
+          response,
+          400,
+          errorBody(
+            400,
+            "INVALID_ARGUMENT",
+            "* GenerateContentRequest.contents: contents is not specified",
+          ),
+        );
       case "stall-headers":
         return; // the socket stays open until the client gives up
       case "redirect":
@@ -189,21 +248,40 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         return;
       case "echo-key": {
         const key = String(request.headers["x-goog-api-key"] ?? "");
-        return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", `Key ${key} is not allowed here; see ${origin}/v1beta/models?key=${key}`));
+        return sendJson(
+          response,
+          400,
+          errorBody(
+            400,
+            "INVALID_ARGUMENT",
+            `Key ${key} is not allowed here; see ${origin}/v1beta/models?key=${key}`,
+          ),
+        );
       }
       case "reject-key":
         return sendJson(
           response,
           400,
           errorBody(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [
-            { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" },
+            {
+              "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+              reason: "API_KEY_INVALID",
+              domain: "googleapis.com",
+            },
           ]),
         );
     }
 
-    if (method === "get") return sendJson(response, 200, { name: `models/${model}`, displayName: model, inputTokenLimit: 1000, outputTokenLimit: 100 });
+    if (method === "get")
+      return sendJson(response, 200, {
+        name: `models/${model}`,
+        displayName: model,
+        inputTokenLimit: 1000,
+        outputTokenLimit: 100,
+      });
     if (method === "countTokens") return sendJson(response, 200, { totalTokens: 7 });
-    if (method === "generateContent") return sendJson(response, 200, chunk("Hello from the test upstream.", 0, true));
+    if (method === "generateContent")
+      return sendJson(response, 200, chunk("Hello from the test upstream.", 0, true));
     if (method === "streamGenerateContent") return stream(response, scenario);
     return sendJson(response, 404, errorBody(404, "NOT_FOUND", `Unknown method ${method}`));
   }
@@ -218,13 +296,31 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
   ): void {
     const store = kind === "files" ? files : caches;
     const denied = () =>
-      sendJson(response, 403, errorBody(403, "PERMISSION_DENIED", kind === "files" ? `You do not have permission to access the File ${id} or it may not exist.` : "CachedContent not found (or permission denied)"));
+      sendJson(
+        response,
+        403,
+        errorBody(
+          403,
+          "PERMISSION_DENIED",
+          kind === "files"
+            ? `You do not have permission to access the File ${id} or it may not exist.`
+            : "CachedContent not found (or permission denied)",
+        ),
+      );
     if (id === undefined) {
       if (request.method === "POST" && kind === "cachedContents") {
         const body = JSON.parse(record.bodyText || "{}") as Record<string, unknown>;
         const name = `cachedContents/cache${++cacheCounter}`;
         const now = new Date().toISOString();
-        const cache = { name, model: body.model, displayName: body.displayName ?? "", createTime: now, updateTime: now, expireTime: now, usageMetadata: { totalTokenCount: 1 } };
+        const cache = {
+          name,
+          model: body.model,
+          displayName: body.displayName ?? "",
+          createTime: now,
+          updateTime: now,
+          expireTime: now,
+          usageMetadata: { totalTokenCount: 1 },
+        };
         caches.set(name, cache);
         return sendJson(response, 200, cache);
       }
@@ -232,7 +328,10 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       const start = Number(url.searchParams.get("pageToken") ?? 0);
       const all = [...store.values()];
       const page = all.slice(start, start + size);
-      return sendJson(response, 200, { ...(page.length ? { [kind]: page } : {}), ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}) });
+      return sendJson(response, 200, {
+        ...(page.length ? { [kind]: page } : {}),
+        ...(start + size < all.length ? { nextPageToken: String(start + size) } : {}),
+      });
     }
     const name = `${kind}/${id}`;
     const item = store.get(name);
@@ -243,7 +342,10 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     }
     if (request.method === "PATCH") {
       const body = JSON.parse(record.bodyText || "{}") as Record<string, unknown>;
-      Object.assign(item, { updateTime: new Date().toISOString(), ...(typeof body.expireTime === "string" ? { expireTime: body.expireTime } : {}) });
+      Object.assign(item, {
+        updateTime: new Date().toISOString(),
+        ...(typeof body.expireTime === "string" ? { expireTime: body.expireTime } : {}),
+      });
     }
     return sendJson(response, 200, item);
   }
@@ -311,14 +413,26 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     response.end();
   }
 
-  function answerUpload(request: http.IncomingMessage, response: http.ServerResponse, record: RecordedRequest, url: URL): void {
+  function answerUpload(
+    request: http.IncomingMessage,
+    response: http.ServerResponse,
+    record: RecordedRequest,
+    url: URL,
+  ): void {
     const command = String(request.headers["x-goog-upload-command"] ?? "").toLowerCase();
     const uploadId = url.searchParams.get("upload_id");
     if (!uploadId) {
-      if (command !== "start") return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", "Expected an upload start."));
+      if (command !== "start")
+        return sendJson(
+          response,
+          400,
+          errorBody(400, "INVALID_ARGUMENT", "Expected an upload start."),
+        );
       let displayName = "";
       try {
-        const parsed = JSON.parse(record.bodyText || "{}") as { file?: { displayName?: string; display_name?: string } };
+        const parsed = JSON.parse(record.bodyText || "{}") as {
+          file?: { displayName?: string; display_name?: string };
+        };
         displayName = parsed.file?.displayName ?? parsed.file?.display_name ?? "";
       } catch {
         displayName = "";
@@ -328,7 +442,9 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         declared: Number(request.headers["x-goog-upload-header-content-length"] ?? 0),
         received: 0,
         displayName,
-        mimeType: String(request.headers["x-goog-upload-header-content-type"] ?? "application/octet-stream"),
+        mimeType: String(
+          request.headers["x-goog-upload-header-content-type"] ?? "application/octet-stream",
+        ),
       });
       const base = displayName === "foreign-url" ? "http://198.51.100.7" : origin;
       response.writeHead(200, {
@@ -341,14 +457,20 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       return;
     }
     const session = uploads.get(uploadId);
-    if (!session) return sendJson(response, 404, errorBody(404, "NOT_FOUND", "No such upload session."));
+    if (!session)
+      return sendJson(response, 404, errorBody(404, "NOT_FOUND", "No such upload session."));
     if (command === "query") {
-      response.writeHead(200, { "X-Goog-Upload-Status": "active", "X-Goog-Upload-Size-Received": String(session.received), "Content-Length": 0 });
+      response.writeHead(200, {
+        "X-Goog-Upload-Status": "active",
+        "X-Goog-Upload-Size-Received": String(session.received),
+        "Content-Length": 0,
+      });
       response.end();
       return;
     }
     const offset = Number(request.headers["x-goog-upload-offset"] ?? -1);
-    if (offset !== session.received) return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", `Wrong offset ${offset}.`));
+    if (offset !== session.received)
+      return sendJson(response, 400, errorBody(400, "INVALID_ARGUMENT", `Wrong offset ${offset}.`));
     session.received += record.bodyBytes;
     if (!command.includes("finalize")) {
       response.writeHead(200, { "X-Goog-Upload-Status": "active", "Content-Length": 0 });
@@ -381,7 +503,13 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     requests,
     requestsFor: (fragment) => requests.filter((item) => item.url.includes(fragment)),
     addFile: (id) => {
-      files.set(`files/${id}`, { name: `files/${id}`, mimeType: "text/plain", sizeBytes: "1", state: "ACTIVE", uri: `${origin}/v1beta/files/${id}` });
+      files.set(`files/${id}`, {
+        name: `files/${id}`,
+        mimeType: "text/plain",
+        sizeBytes: "1",
+        state: "ACTIVE",
+        uri: `${origin}/v1beta/files/${id}`,
+      });
     },
     close: () =>
       new Promise<void>((resolve) => {

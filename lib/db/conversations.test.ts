@@ -23,7 +23,12 @@ const settings: ConversationSettings = {
   safetySettings: [],
 };
 
-function message(id: string, role: "user" | "model", text: string, extra: Partial<StoredMessage> = {}): StoredMessage {
+function message(
+  id: string,
+  role: "user" | "model",
+  text: string,
+  extra: Partial<StoredMessage> = {},
+): StoredMessage {
   return { id, role, content: { role, parts: [{ text }] }, ...extra };
 }
 
@@ -45,18 +50,31 @@ describe("conversations", () => {
     const first = createConversation(db, "studio", { title: "Recipes for soup", settings }, 1000);
     createConversation(db, "studio", { title: "Trip to 100% Lisbon", settings }, 2000);
     createConversation(db, "key:alice", { title: "Alice soup", settings }, 3000);
-    expect(listConversations(db, "studio").map((item) => item.title)).toEqual(["Trip to 100% Lisbon", "Recipes for soup"]);
+    expect(listConversations(db, "studio").map((item) => item.title)).toEqual([
+      "Trip to 100% Lisbon",
+      "Recipes for soup",
+    ]);
     expect(listConversations(db, "studio", "SOUP").map((item) => item.id)).toEqual([first.id]);
-    expect(listConversations(db, "studio", "100%").map((item) => item.title)).toEqual(["Trip to 100% Lisbon"]);
+    expect(listConversations(db, "studio", "100%").map((item) => item.title)).toEqual([
+      "Trip to 100% Lisbon",
+    ]);
     expect(listConversations(db, "studio", "_")).toEqual([]);
     expect(getConversation(db, "key:alice", first.id)).toBeNull();
-    expect(getConversation(db, "studio", first.id)?.settings.generationConfig.temperature).toBe(0.5);
+    expect(getConversation(db, "studio", first.id)?.settings.generationConfig.temperature).toBe(
+      0.5,
+    );
   });
 
   it("renames, replaces settings and deletes with the messages", () => {
     const conversation = createConversation(db, "studio", { title: "a", settings }, 1000);
     saveMessages(db, "studio", conversation.id, { messages: [message("m1", "user", "hi")] }, 2000);
-    const renamed = updateConversation(db, "studio", conversation.id, { title: "b", settings: { ...settings, systemInstruction: "be brief" } }, 5000);
+    const renamed = updateConversation(
+      db,
+      "studio",
+      conversation.id,
+      { title: "b", settings: { ...settings, systemInstruction: "be brief" } },
+      5000,
+    );
     expect(renamed?.title).toBe("b");
     expect(renamed?.settings.systemInstruction).toBe("be brief");
     expect(renamed?.updatedAt).toBe(new Date(5000).toISOString());
@@ -68,14 +86,29 @@ describe("conversations", () => {
 
   it("appends, replaces in place and truncates after a message", () => {
     const { id } = createConversation(db, "studio", { title: "t", settings });
-    saveMessages(db, "studio", id, { messages: [message("u1", "user", "one"), message("m1", "model", "answer one", { stopped: true })] });
-    saveMessages(db, "studio", id, { messages: [message("u2", "user", "two"), message("m2", "model", "answer two")] });
-    expect(getConversation(db, "studio", id)?.messages.map((item) => item.id)).toEqual(["u1", "m1", "u2", "m2"]);
+    saveMessages(db, "studio", id, {
+      messages: [
+        message("u1", "user", "one"),
+        message("m1", "model", "answer one", { stopped: true }),
+      ],
+    });
+    saveMessages(db, "studio", id, {
+      messages: [message("u2", "user", "two"), message("m2", "model", "answer two")],
+    });
+    expect(getConversation(db, "studio", id)?.messages.map((item) => item.id)).toEqual([
+      "u1",
+      "m1",
+      "u2",
+      "m2",
+    ]);
     expect(getConversation(db, "studio", id)?.messages[1]?.stopped).toBe(true);
 
     const ids = () => getConversation(db, "studio", id)?.messages.map((item) => item.id);
     // Regenerate the last answer: keep through u2, add a new answer; the answer is what was saved.
-    const saved = saveMessages(db, "studio", id, { after: "u2", messages: [message("m3", "model", "another answer")] });
+    const saved = saveMessages(db, "studio", id, {
+      after: "u2",
+      messages: [message("m3", "model", "another answer")],
+    });
     expect(saved?.map((item) => [item.id, typeof item.createdAt])).toEqual([["m3", "string"]]);
     expect(ids()).toEqual(["u1", "m1", "u2", "m3"]);
 
@@ -86,17 +119,34 @@ describe("conversations", () => {
     // Replace in place (choosing a candidate) keeps the order.
     saveMessages(db, "studio", id, { messages: [message("m5", "model", "x")] });
     saveMessages(db, "studio", id, { messages: [message("u4", "user", "edited again")] });
-    expect(getConversation(db, "studio", id)?.messages.map((item) => item.content.parts[0]?.text)).toEqual(["edited again", "x"]);
+    expect(
+      getConversation(db, "studio", id)?.messages.map((item) => item.content.parts[0]?.text),
+    ).toEqual(["edited again", "x"]);
 
-    expect(() => saveMessages(db, "studio", id, { after: "nope", messages: [] })).toThrow(UnknownMessageError);
+    expect(() => saveMessages(db, "studio", id, { after: "nope", messages: [] })).toThrow(
+      UnknownMessageError,
+    );
     expect(saveMessages(db, "key:alice", id, { messages: [] })).toBeNull();
   });
 
   it("reads messages one at a time in order, and every write moves updated_at forward", () => {
     const { id } = createConversation(db, "studio", { title: "t", settings }, 1000);
-    saveMessages(db, "studio", id, { messages: [message("u1", "user", "one"), message("m1", "model", "two"), message("u2", "user", "three")] }, 1000);
+    saveMessages(
+      db,
+      "studio",
+      id,
+      {
+        messages: [
+          message("u1", "user", "one"),
+          message("m1", "model", "two"),
+          message("u2", "user", "three"),
+        ],
+      },
+      1000,
+    );
     const read: string[] = [];
-    for (let next = messageAfter(db, id, -1); next; next = messageAfter(db, id, next.position)) read.push(next.message.content.parts[0]?.text ?? "");
+    for (let next = messageAfter(db, id, -1); next; next = messageAfter(db, id, next.position))
+      read.push(next.message.content.parts[0]?.text ?? "");
     expect(read).toEqual(["one", "two", "three"]);
     expect(messageAfter(db, "no-such-conversation", -1)).toBeNull();
 
@@ -113,7 +163,14 @@ describe("conversations", () => {
     const { id } = createConversation(db, "studio", { title: "t", settings });
     const answer = message("m1", "model", "partial", {
       candidates: [
-        { index: 0, content: { role: "model", parts: [{ text: "partial" }] }, finishReason: "SAFETY", safetyRatings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true }] },
+        {
+          index: 0,
+          content: { role: "model", parts: [{ text: "partial" }] },
+          finishReason: "SAFETY",
+          safetyRatings: [
+            { category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true },
+          ],
+        },
       ],
       usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 2, totalTokenCount: 6 },
       settings,

@@ -44,28 +44,45 @@ function escapeLike(text: string): string {
 }
 
 /** The owner's conversations, most recently updated first; `search` filters titles (case-insensitive). */
-export function listConversations(db: Db, ownerId: string, search = "", limit = 200): ConversationSummary[] {
+export function listConversations(
+  db: Db,
+  ownerId: string,
+  search = "",
+  limit = 200,
+): ConversationSummary[] {
   const rows = search.trim()
     ? db
         .prepare(
           "SELECT * FROM conversations WHERE owner_id = ? AND title LIKE ? ESCAPE '\\' ORDER BY updated_at DESC, rowid DESC LIMIT ?",
         )
         .all(ownerId, `%${escapeLike(search.trim())}%`, limit)
-    : db.prepare("SELECT * FROM conversations WHERE owner_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?").all(ownerId, limit);
+    : db
+        .prepare(
+          "SELECT * FROM conversations WHERE owner_id = ? ORDER BY updated_at DESC, rowid DESC LIMIT ?",
+        )
+        .all(ownerId, limit);
   return (rows as ConversationRow[]).map(summaryOf);
 }
 
 function findRow(db: Db, ownerId: string, id: string): ConversationRow | undefined {
-  return db.prepare("SELECT * FROM conversations WHERE id = ? AND owner_id = ?").get(id, ownerId) as ConversationRow | undefined;
+  return db
+    .prepare("SELECT * FROM conversations WHERE id = ? AND owner_id = ?")
+    .get(id, ownerId) as ConversationRow | undefined;
 }
 
 function messageOf(row: MessageRow): StoredMessage {
-  return { ...(JSON.parse(row.message_json) as StoredMessage), id: row.id, createdAt: new Date(row.created_at).toISOString() };
+  return {
+    ...(JSON.parse(row.message_json) as StoredMessage),
+    id: row.id,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
 }
 
 function messagesOf(db: Db, conversationId: string): StoredMessage[] {
   const rows = db
-    .prepare("SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY position")
+    .prepare(
+      "SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? ORDER BY position",
+    )
     .all(conversationId) as MessageRow[];
   return rows.map(messageOf);
 }
@@ -99,9 +116,15 @@ export function getConversation(db: Db, ownerId: string, id: string): Conversati
  * The conversation's next message after `position` (-1: the first), with its position, or
  * null at the end: a long conversation is read a message at a time, never held whole.
  */
-export function messageAfter(db: Db, conversationId: string, position: number): { message: StoredMessage; position: number } | null {
+export function messageAfter(
+  db: Db,
+  conversationId: string,
+  position: number,
+): { message: StoredMessage; position: number } | null {
   const row = db
-    .prepare("SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? AND position > ? ORDER BY position LIMIT 1")
+    .prepare(
+      "SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? AND position > ? ORDER BY position LIMIT 1",
+    )
     .get(conversationId, position) as MessageRow | undefined;
   return row ? { message: messageOf(row), position: row.position } : null;
 }
@@ -113,7 +136,12 @@ export function conversationUpdatedAt(db: Db, ownerId: string, id: string): stri
 }
 
 /** Creates an empty conversation and returns it. */
-export function createConversation(db: Db, ownerId: string, input: { title: string; settings: ConversationSettings }, now = Date.now()): Conversation {
+export function createConversation(
+  db: Db,
+  ownerId: string,
+  input: { title: string; settings: ConversationSettings },
+  now = Date.now(),
+): Conversation {
   const id = randomBytes(9).toString("base64url");
   db.prepare(
     "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
@@ -131,7 +159,9 @@ export function updateConversation(
 ): ConversationHead | null {
   const row = findRow(db, ownerId, id);
   if (!row) return null;
-  db.prepare("UPDATE conversations SET title = ?, settings_json = ?, updated_at = ? WHERE id = ? AND owner_id = ?").run(
+  db.prepare(
+    "UPDATE conversations SET title = ?, settings_json = ?, updated_at = ? WHERE id = ? AND owner_id = ?",
+  ).run(
     change.title ?? row.title,
     change.settings ? JSON.stringify(change.settings) : row.settings_json,
     nextStamp(row, now),
@@ -143,7 +173,10 @@ export function updateConversation(
 
 /** Deletes a conversation and its messages; false when there was none. */
 export function deleteConversation(db: Db, ownerId: string, id: string): boolean {
-  return db.prepare("DELETE FROM conversations WHERE id = ? AND owner_id = ?").run(id, ownerId).changes > 0;
+  return (
+    db.prepare("DELETE FROM conversations WHERE id = ? AND owner_id = ?").run(id, ownerId).changes >
+    0
+  );
 }
 
 export class UnknownMessageError extends Error {
@@ -171,29 +204,50 @@ export function saveMessages(
       let keepThrough = -1;
       if (input.after !== null) {
         const anchor = db
-          .prepare("SELECT position FROM conversation_messages WHERE conversation_id = ? AND id = ?")
+          .prepare(
+            "SELECT position FROM conversation_messages WHERE conversation_id = ? AND id = ?",
+          )
           .get(conversationId, input.after) as { position: number } | undefined;
         if (!anchor) throw new UnknownMessageError(input.after);
         keepThrough = anchor.position;
       }
-      db.prepare("DELETE FROM conversation_messages WHERE conversation_id = ? AND position > ?").run(conversationId, keepThrough);
+      db.prepare(
+        "DELETE FROM conversation_messages WHERE conversation_id = ? AND position > ?",
+      ).run(conversationId, keepThrough);
     }
-    const existing = db.prepare("SELECT position FROM conversation_messages WHERE conversation_id = ? AND id = ?");
-    const replace = db.prepare("UPDATE conversation_messages SET role = ?, message_json = ? WHERE conversation_id = ? AND id = ?");
+    const existing = db.prepare(
+      "SELECT position FROM conversation_messages WHERE conversation_id = ? AND id = ?",
+    );
+    const replace = db.prepare(
+      "UPDATE conversation_messages SET role = ?, message_json = ? WHERE conversation_id = ? AND id = ?",
+    );
     const insert = db.prepare(
       "INSERT INTO conversation_messages (conversation_id, id, position, role, message_json, created_at) VALUES (?, ?, ?, ?, ?, ?)",
     );
     let next =
-      ((db.prepare("SELECT MAX(position) AS last FROM conversation_messages WHERE conversation_id = ?").get(conversationId) as { last: number | null })
-        .last ?? -1) + 1;
+      ((
+        db
+          .prepare(
+            "SELECT MAX(position) AS last FROM conversation_messages WHERE conversation_id = ?",
+          )
+          .get(conversationId) as { last: number | null }
+      ).last ?? -1) + 1;
     for (const message of input.messages) {
       const { createdAt: _createdAt, ...stored } = message;
       const json = JSON.stringify(stored);
-      if (existing.get(conversationId, message.id)) replace.run(message.role, json, conversationId, message.id);
+      if (existing.get(conversationId, message.id))
+        replace.run(message.role, json, conversationId, message.id);
       else insert.run(conversationId, message.id, next++, message.role, json, now);
     }
-    db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").run(nextStamp(row, now), conversationId);
-    const saved = db.prepare("SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? AND id = ?");
-    return input.messages.map((message) => messageOf(saved.get(conversationId, message.id) as MessageRow));
+    db.prepare("UPDATE conversations SET updated_at = ? WHERE id = ?").run(
+      nextStamp(row, now),
+      conversationId,
+    );
+    const saved = db.prepare(
+      "SELECT id, position, message_json, created_at FROM conversation_messages WHERE conversation_id = ? AND id = ?",
+    );
+    return input.messages.map((message) =>
+      messageOf(saved.get(conversationId, message.id) as MessageRow),
+    );
   })();
 }

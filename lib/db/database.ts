@@ -23,9 +23,14 @@ export function openDatabase(dataDir: string): Db {
 }
 
 function migrate(db: Db): void {
-  db.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)");
+  db.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
   const applied = new Set(
-    db.prepare("SELECT version FROM schema_migrations").all().map((row) => (row as { version: number }).version),
+    db
+      .prepare("SELECT version FROM schema_migrations")
+      .all()
+      .map((row) => (row as { version: number }).version),
   );
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;

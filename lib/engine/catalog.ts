@@ -11,7 +11,12 @@ export interface CatalogEntry {
   model: Model;
 }
 
-const TEXT_METHODS = ["generateContent", "countTokens", "createCachedContent", "batchGenerateContent"];
+const TEXT_METHODS = [
+  "generateContent",
+  "countTokens",
+  "createCachedContent",
+  "batchGenerateContent",
+];
 
 function entry(
   id: string,
@@ -75,37 +80,79 @@ const GENERATION_2_0: Omit<ModelTraits, "name"> = {
 };
 
 export const CATALOG: readonly CatalogEntry[] = [
-  entry("gemini-2.5-pro", "Gemini 2.5 Pro", "Thinking model for complex reasoning, code and long context.", "2.5", {
-    ...GENERATION_2_5,
-    thinking: { minBudget: 128, maxBudget: 32_768, canDisable: false, defaultBudget: -1 },
-    minCacheTokens: 4096,
-  }),
-  entry("gemini-2.5-flash", "Gemini 2.5 Flash", "Fast thinking model with a 1M-token context window.", "001", {
-    ...GENERATION_2_5,
-    thinking: { minBudget: 1, maxBudget: 24_576, canDisable: true, defaultBudget: -1 },
-  }),
-  entry("gemini-2.5-flash-lite", "Gemini 2.5 Flash-Lite", "Smallest 2.5 model; thinking is off unless a budget is set.", "001", {
-    ...GENERATION_2_5,
-    thinking: { minBudget: 512, maxBudget: 24_576, canDisable: true, defaultBudget: 0 },
-  }),
-  entry("gemini-2.5-flash-preview-tts", "Gemini 2.5 Flash Preview TTS", "Text-to-speech: answers with audio only (24 kHz PCM).", "gemini-2.5-flash-exp-tts-2025-05-19", {
-    ...GENERATION_2_5,
-    inputTokenLimit: 8_192,
-    outputTokenLimit: 16_384,
-    supportedGenerationMethods: ["countTokens", "generateContent"],
-    responseModalities: [["AUDIO"]],
-    singleCandidateOnly: true,
-  }),
-  entry("gemini-2.0-flash", "Gemini 2.0 Flash", "Fast multimodal model of the 2.0 generation.", "2.0", GENERATION_2_0),
-  entry("gemini-2.0-flash-lite", "Gemini 2.0 Flash-Lite", "Cost-efficient 2.0 model.", "2.0", GENERATION_2_0),
-  entry("gemini-1.5-flash", "Gemini 1.5 Flash", "Previous-generation fast model: one candidate per request.", "001", {
-    ...GENERATION_2_0,
-    inputTokenLimit: 1_000_000,
-    supportedGenerationMethods: ["generateContent", "countTokens", "createCachedContent"],
-    minCacheTokens: 32_768,
-    singleCandidateOnly: true,
-    defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE",
-  }),
+  entry(
+    "gemini-2.5-pro",
+    "Gemini 2.5 Pro",
+    "Thinking model for complex reasoning, code and long context.",
+    "2.5",
+    {
+      ...GENERATION_2_5,
+      thinking: { minBudget: 128, maxBudget: 32_768, canDisable: false, defaultBudget: -1 },
+      minCacheTokens: 4096,
+    },
+  ),
+  entry(
+    "gemini-2.5-flash",
+    "Gemini 2.5 Flash",
+    "Fast thinking model with a 1M-token context window.",
+    "001",
+    {
+      ...GENERATION_2_5,
+      thinking: { minBudget: 1, maxBudget: 24_576, canDisable: true, defaultBudget: -1 },
+    },
+  ),
+  entry(
+    "gemini-2.5-flash-lite",
+    "Gemini 2.5 Flash-Lite",
+    "Smallest 2.5 model; thinking is off unless a budget is set.",
+    "001",
+    {
+      ...GENERATION_2_5,
+      thinking: { minBudget: 512, maxBudget: 24_576, canDisable: true, defaultBudget: 0 },
+    },
+  ),
+  entry(
+    "gemini-2.5-flash-preview-tts",
+    "Gemini 2.5 Flash Preview TTS",
+    "Text-to-speech: answers with audio only (24 kHz PCM).",
+    "gemini-2.5-flash-exp-tts-2025-05-19",
+    {
+      ...GENERATION_2_5,
+      inputTokenLimit: 8_192,
+      outputTokenLimit: 16_384,
+      supportedGenerationMethods: ["countTokens", "generateContent"],
+      responseModalities: [["AUDIO"]],
+      singleCandidateOnly: true,
+    },
+  ),
+  entry(
+    "gemini-2.0-flash",
+    "Gemini 2.0 Flash",
+    "Fast multimodal model of the 2.0 generation.",
+    "2.0",
+    GENERATION_2_0,
+  ),
+  entry(
+    "gemini-2.0-flash-lite",
+    "Gemini 2.0 Flash-Lite",
+    "Cost-efficient 2.0 model.",
+    "2.0",
+    GENERATION_2_0,
+  ),
+  entry(
+    "gemini-1.5-flash",
+    "Gemini 1.5 Flash",
+    "Previous-generation fast model: one candidate per request.",
+    "001",
+    {
+      ...GENERATION_2_0,
+      inputTokenLimit: 1_000_000,
+      supportedGenerationMethods: ["generateContent", "countTokens", "createCachedContent"],
+      minCacheTokens: 32_768,
+      singleCandidateOnly: true,
+      defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE",
+    },
+  ),
 ];
 
 const BY_NAME = new Map(CATALOG.map((item) => [item.traits.name, item]));

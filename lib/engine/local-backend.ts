@@ -4,7 +4,12 @@
  */
 import type { Db } from "@/lib/db/database";
 import type { Backend, OperationContext, PageQuery } from "@/lib/gemini/backend";
-import type { CountTokensResponse, GenerateContentResponse, ListModelsResponse, Model } from "@/lib/gemini/types";
+import type {
+  CountTokensResponse,
+  GenerateContentResponse,
+  ListModelsResponse,
+  Model,
+} from "@/lib/gemini/types";
 import { parseCountTokensRequest, parseGenerateContentRequest } from "@/lib/gemini/validate";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
 import { CATALOG, requireModel } from "./catalog";
@@ -54,25 +59,39 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
         query.pageToken,
         `models:${pageSize}`,
       );
-      return page.nextPageToken ? { models: page.items, nextPageToken: page.nextPageToken } : { models: page.items };
+      return page.nextPageToken
+        ? { models: page.items, nextPageToken: page.nextPageToken }
+        : { models: page.items };
     },
 
     async getModel(model: string): Promise<Model> {
       return requireModel(model, "get").model;
     },
 
-    async countTokens(model: string, body: unknown, context: OperationContext): Promise<CountTokensResponse> {
+    async countTokens(
+      model: string,
+      body: unknown,
+      context: OperationContext,
+    ): Promise<CountTokensResponse> {
       const { traits } = requireModel(model, "countTokens");
       const request = parseCountTokensRequest(body, traits);
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
       return storage.countTokensWithCache(source, traits, context);
     },
 
-    async generateContent(model: string, body: unknown, context: OperationContext): Promise<GenerateContentResponse> {
+    async generateContent(
+      model: string,
+      body: unknown,
+      context: OperationContext,
+    ): Promise<GenerateContentResponse> {
       return generateContent(generationInput(storage, model, body, context));
     },
 
-    async *streamGenerateContent(model: string, body: unknown, context: OperationContext): AsyncGenerator<GenerateContentResponse> {
+    async *streamGenerateContent(
+      model: string,
+      body: unknown,
+      context: OperationContext,
+    ): AsyncGenerator<GenerateContentResponse> {
       // Validation runs at the first pull, so its errors arrive before any chunk (an HTTP error, not a stream error).
       yield* streamGenerateContent(generationInput(storage, model, body, context));
     },
@@ -80,7 +99,12 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 }
 
 /** A validated generation request with its cache merged and its files resolved for the caller. */
-function generationInput(storage: Storage, model: string, body: unknown, context: OperationContext): GenerationInput {
+function generationInput(
+  storage: Storage,
+  model: string,
+  body: unknown,
+  context: OperationContext,
+): GenerationInput {
   const { traits } = requireModel(model, "generateContent");
   const request = parseGenerateContentRequest(body, traits);
   const merge = storage.resolveCachedContentForRequest(request, traits, context.caller);
@@ -91,6 +115,13 @@ function generationInput(storage: Storage, model: string, body: unknown, context
     cacheTokensDetails: merge.cacheTokensDetails,
     resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, context.caller, context.signal),
     signal: context.signal,
-    ...(request.cachedContent ? { cachedContent: { name: request.cachedContent, contents: merge.mergedRequest.contents.length - request.contents.length } } : {}),
+    ...(request.cachedContent
+      ? {
+          cachedContent: {
+            name: request.cachedContent,
+            contents: merge.mergedRequest.contents.length - request.contents.length,
+          },
+        }
+      : {}),
   };
 }

@@ -36,24 +36,40 @@ export function decodePageToken(token: string, scope: string): string | number {
   }
   if (typeof payload !== "object" || payload === null) throw invalidToken();
   const { p, s } = payload as Partial<TokenPayload>;
-  if ((typeof p !== "string" && typeof p !== "number") || typeof s !== "string") throw invalidToken();
+  if ((typeof p !== "string" && typeof p !== "number") || typeof s !== "string")
+    throw invalidToken();
   if (s !== fingerprint(scope)) {
-    throw ApiError.invalidArgument("Invalid page_token: the other list parameters must match the call that returned it.", [
-      { field: "page_token", description: "must be used with the same other parameters as the call that returned it" },
-    ]);
+    throw ApiError.invalidArgument(
+      "Invalid page_token: the other list parameters must match the call that returned it.",
+      [
+        {
+          field: "page_token",
+          description: "must be used with the same other parameters as the call that returned it",
+        },
+      ],
+    );
   }
   return p;
 }
 
 function invalidToken(): ApiError {
-  return ApiError.invalidArgument("Invalid page_token.", [{ field: "page_token", description: "is not a token returned by a previous list call" }]);
+  return ApiError.invalidArgument("Invalid page_token.", [
+    { field: "page_token", description: "is not a token returned by a previous list call" },
+  ]);
 }
 
 /** Slices an in-memory list by offset tokens; omits nextPageToken on the last page. */
-export function pageByOffset<T>(items: readonly T[], pageSize: number, pageToken: string | undefined, scope: string): { items: T[]; nextPageToken?: string } {
+export function pageByOffset<T>(
+  items: readonly T[],
+  pageSize: number,
+  pageToken: string | undefined,
+  scope: string,
+): { items: T[]; nextPageToken?: string } {
   const start = pageToken ? Number(decodePageToken(pageToken, scope)) : 0;
   if (!Number.isInteger(start) || start < 0 || start > items.length) throw invalidToken();
   const end = start + pageSize;
   const page = items.slice(start, end);
-  return end < items.length ? { items: page, nextPageToken: encodePageToken(end, scope) } : { items: page };
+  return end < items.length
+    ? { items: page, nextPageToken: encodePageToken(end, scope) }
+    : { items: page };
 }

@@ -22,10 +22,18 @@ export type RpcStatus =
   | "DEADLINE_EXCEEDED";
 
 export type ErrorDetail =
-  | { "@type": "type.googleapis.com/google.rpc.ErrorInfo"; reason: string; domain: string; metadata?: Record<string, string> }
+  | {
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo";
+      reason: string;
+      domain: string;
+      metadata?: Record<string, string>;
+    }
   | { "@type": "type.googleapis.com/google.rpc.BadRequest"; fieldViolations: FieldViolation[] }
   | { "@type": "type.googleapis.com/google.rpc.RetryInfo"; retryDelay: string }
-  | { "@type": "type.googleapis.com/google.rpc.Help"; links: { description: string; url: string }[] };
+  | {
+      "@type": "type.googleapis.com/google.rpc.Help";
+      links: { description: string; url: string }[];
+    };
 
 export interface FieldViolation {
   field: string;
@@ -59,7 +67,11 @@ export class ApiError extends Error {
    */
   static override [Symbol.hasInstance](value: unknown): boolean {
     if (this !== ApiError) return Function.prototype[Symbol.hasInstance].call(this, value);
-    return typeof value === "object" && value !== null && (value as { [API_ERROR_BRAND]?: unknown })[API_ERROR_BRAND] === true;
+    return (
+      typeof value === "object" &&
+      value !== null &&
+      (value as { [API_ERROR_BRAND]?: unknown })[API_ERROR_BRAND] === true
+    );
   }
 
   toBody(): ErrorBody {
@@ -90,11 +102,16 @@ export class ApiError extends Error {
 
   static resourceExhausted(message: string, retryAfterSeconds: number): ApiError {
     return new ApiError(429, "RESOURCE_EXHAUSTED", message, [
-      { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: `${Math.max(1, Math.ceil(retryAfterSeconds))}s` },
+      {
+        "@type": "type.googleapis.com/google.rpc.RetryInfo",
+        retryDelay: `${Math.max(1, Math.ceil(retryAfterSeconds))}s`,
+      },
     ]);
   }
 
-  static internal(message = "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting"): ApiError {
+  static internal(
+    message = "An internal error has occurred. Please retry or report in https://developers.generativeai.google/guide/troubleshooting",
+  ): ApiError {
     return new ApiError(500, "INTERNAL", message);
   }
 }
@@ -106,5 +123,10 @@ export function parseErrorBody(value: unknown): ApiError | null {
   if (typeof error !== "object" || error === null) return null;
   const { code, message, status, details } = error as Record<string, unknown>;
   if (typeof code !== "number" || typeof message !== "string") return null;
-  return new ApiError(code, (typeof status === "string" ? status : "UNKNOWN") as RpcStatus, message, Array.isArray(details) ? (details as ErrorDetail[]) : undefined);
+  return new ApiError(
+    code,
+    (typeof status === "string" ? status : "UNKNOWN") as RpcStatus,
+    message,
+    Array.isArray(details) ? (details as ErrorDetail[]) : undefined,
+  );
 }

@@ -70,18 +70,37 @@ export interface Backend {
   readonly mode: "local" | "upstream";
   listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse>;
   getModel(model: string, context: OperationContext): Promise<Model>;
-  countTokens(model: string, body: unknown, context: OperationContext): Promise<CountTokensResponse>;
-  generateContent(model: string, body: unknown, context: OperationContext): Promise<GenerateContentResponse>;
+  countTokens(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): Promise<CountTokensResponse>;
+  generateContent(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): Promise<GenerateContentResponse>;
   /** Chunks carry text deltas; throwing after the first chunk is a mid-stream failure. */
-  streamGenerateContent(model: string, body: unknown, context: OperationContext): AsyncIterable<GenerateContentResponse>;
+  streamGenerateContent(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): AsyncIterable<GenerateContentResponse>;
 
   /** Opens a resumable upload; answers the opaque id the upload URL carries. */
-  startUpload(request: UploadStartRequest, context: OperationContext): Promise<{ uploadId: string }>;
+  startUpload(
+    request: UploadStartRequest,
+    context: OperationContext,
+  ): Promise<{ uploadId: string }>;
   /**
    * Sends bytes to (and/or finalizes) a session. The upload id is the capability: the
    * context's caller may be anonymous for these session calls, as with the service.
    */
-  uploadChunk(uploadId: string, chunk: UploadChunkRequest, context: OriginOperationContext): Promise<UploadStatus>;
+  uploadChunk(
+    uploadId: string,
+    chunk: UploadChunkRequest,
+    context: OriginOperationContext,
+  ): Promise<UploadStatus>;
   queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus>;
   cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus>;
   /** `name` is `files/{id}`. */
@@ -91,10 +110,18 @@ export interface Backend {
 
   /** Body: the CachedContent resource to create. */
   createCachedContent(body: unknown, context: OperationContext): Promise<CachedContent>;
-  listCachedContents(query: PageQuery, context: OperationContext): Promise<ListCachedContentsResponse>;
+  listCachedContents(
+    query: PageQuery,
+    context: OperationContext,
+  ): Promise<ListCachedContentsResponse>;
   /** `name` is `cachedContents/{id}`. */
   getCachedContent(name: string, context: OperationContext): Promise<CachedContent>;
   /** Only the expiration (ttl or expireTime) is updatable; `updateMask` as sent, if any. */
-  updateCachedContent(name: string, body: unknown, updateMask: string | undefined, context: OperationContext): Promise<CachedContent>;
+  updateCachedContent(
+    name: string,
+    body: unknown,
+    updateMask: string | undefined,
+    context: OperationContext,
+  ): Promise<CachedContent>;
   deleteCachedContent(name: string, context: OperationContext): Promise<void>;
 }

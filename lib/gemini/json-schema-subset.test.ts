@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { checkJsonSchemaSubset, JSON_SCHEMA_KEYWORDS, resolveJsonSchemaRef } from "./json-schema-subset";
+import {
+  checkJsonSchemaSubset,
+  JSON_SCHEMA_KEYWORDS,
+  resolveJsonSchemaRef,
+} from "./json-schema-subset";
 
 const FIELD = "generation_config.response_json_schema";
 const check = (schema: unknown) => checkJsonSchemaSubset(schema, FIELD);
@@ -8,7 +12,14 @@ describe("checkJsonSchemaSubset: accepted documents", () => {
   it("accepts every supported keyword together", () => {
     const schema = {
       $id: "https://example.com/recipe",
-      $defs: { ingredient: { $anchor: "ingredient", type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+      $defs: {
+        ingredient: {
+          $anchor: "ingredient",
+          type: "object",
+          properties: { name: { type: "string" } },
+          required: ["name"],
+        },
+      },
       type: "object",
       title: "Recipe",
       description: "A recipe",
@@ -16,8 +27,17 @@ describe("checkJsonSchemaSubset: accepted documents", () => {
         name: { type: "string", format: "date-time" },
         servings: { type: "integer", minimum: 1, maximum: 12 },
         kind: { enum: ["soup", "salad", 3] },
-        ingredients: { type: "array", items: { $ref: "#/$defs/ingredient" }, minItems: 1, maxItems: 20 },
-        pair: { type: "array", prefixItems: [{ type: "string" }, { type: "number" }], items: false },
+        ingredients: {
+          type: "array",
+          items: { $ref: "#/$defs/ingredient" },
+          minItems: 1,
+          maxItems: 20,
+        },
+        pair: {
+          type: "array",
+          prefixItems: [{ type: "string" }, { type: "number" }],
+          items: false,
+        },
         either: { anyOf: [{ type: "string" }, { type: "null" }] },
         one: { oneOf: [{ type: "boolean" }, { type: ["number", "null"] }] },
         extra: { type: "object", additionalProperties: { type: "string" } },
@@ -31,7 +51,13 @@ describe("checkJsonSchemaSubset: accepted documents", () => {
   });
 
   it("lets other $ keys through, as generators emit $schema", () => {
-    expect(check({ $schema: "https://json-schema.org/draft/2020-12/schema", $comment: "x", type: "string" })).toEqual([]);
+    expect(
+      check({
+        $schema: "https://json-schema.org/draft/2020-12/schema",
+        $comment: "x",
+        type: "string",
+      }),
+    ).toEqual([]);
   });
 
   it("lets a $ref carry $ keys beside it", () => {
@@ -40,79 +66,215 @@ describe("checkJsonSchemaSubset: accepted documents", () => {
 
   it("resolves # to the root, $id documents and percent-encoded pointers", () => {
     expect(check({ type: "object", properties: { child: { $ref: "#" } } })).toEqual([]);
-    expect(check({ $defs: { "a b": { type: "string" }, "x/y": { type: "number" } }, anyOf: [{ $ref: "#/$defs/a%20b" }, { $ref: "#/$defs/x~1y" }] })).toEqual([]);
-    expect(check({ $defs: { other: { $id: "urn:other", $defs: { leaf: { type: "string" } } } }, $ref: "urn:other#/$defs/leaf" })).toEqual([]);
+    expect(
+      check({
+        $defs: { "a b": { type: "string" }, "x/y": { type: "number" } },
+        anyOf: [{ $ref: "#/$defs/a%20b" }, { $ref: "#/$defs/x~1y" }],
+      }),
+    ).toEqual([]);
+    expect(
+      check({
+        $defs: { other: { $id: "urn:other", $defs: { leaf: { type: "string" } } } },
+        $ref: "urn:other#/$defs/leaf",
+      }),
+    ).toEqual([]);
   });
 
   it("accepts a recursive reference through an optional property", () => {
-    const tree = { $defs: { node: { type: "object", properties: { value: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/node" } } }, required: ["value"] } }, $ref: "#/$defs/node" };
+    const tree = {
+      $defs: {
+        node: {
+          type: "object",
+          properties: {
+            value: { type: "string" },
+            children: { type: "array", items: { $ref: "#/$defs/node" } },
+          },
+          required: ["value"],
+        },
+      },
+      $ref: "#/$defs/node",
+    };
     expect(check(tree)).toEqual([]);
     const linked = { type: "object", properties: { next: { $ref: "#" } } };
     expect(check(linked)).toEqual([]);
   });
 
   it("accepts a required recursion that has a way out through anyOf", () => {
-    const schema = { type: "object", properties: { next: { anyOf: [{ $ref: "#" }, { type: "null" }] } }, required: ["next"] };
+    const schema = {
+      type: "object",
+      properties: { next: { anyOf: [{ $ref: "#" }, { type: "null" }] } },
+      required: ["next"],
+    };
     expect(check(schema)).toEqual([]);
   });
 });
 
 describe("checkJsonSchemaSubset: refused documents", () => {
   it("refuses a document that is not an object", () => {
-    expect(check("string")).toEqual([{ field: FIELD, description: 'response_json_schema must be a JSON Schema object; got "string".' }]);
-    expect(check([])).toEqual([{ field: FIELD, description: "response_json_schema must be a JSON Schema object; got an array." }]);
+    expect(check("string")).toEqual([
+      {
+        field: FIELD,
+        description: 'response_json_schema must be a JSON Schema object; got "string".',
+      },
+    ]);
+    expect(check([])).toEqual([
+      {
+        field: FIELD,
+        description: "response_json_schema must be a JSON Schema object; got an array.",
+      },
+    ]);
   });
 
   it("refuses every keyword outside the subset, naming it", () => {
-    for (const keyword of ["minLength", "maxLength", "pattern", "const", "not", "allOf", "if", "default", "nullable", "exclusiveMinimum", "uniqueItems", "patternProperties"]) {
+    for (const keyword of [
+      "minLength",
+      "maxLength",
+      "pattern",
+      "const",
+      "not",
+      "allOf",
+      "if",
+      "default",
+      "nullable",
+      "exclusiveMinimum",
+      "uniqueItems",
+      "patternProperties",
+    ]) {
       expect(check({ type: "string", [keyword]: 1 })).toEqual([
-        { field: `${FIELD}.${keyword}`, description: `keyword "${keyword}" is not supported in response_json_schema; supported keywords are ${JSON_SCHEMA_KEYWORDS.join(", ")}.` },
+        {
+          field: `${FIELD}.${keyword}`,
+          description: `keyword "${keyword}" is not supported in response_json_schema; supported keywords are ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
+        },
       ]);
     }
   });
 
   it("finds unsupported keywords deep inside", () => {
-    const schema = { type: "object", properties: { "user name": { type: "array", items: { type: "string", maxLength: 5 } } } };
-    expect(check(schema).map((violation) => violation.field)).toEqual([`${FIELD}.properties[user name].items.maxLength`]);
+    const schema = {
+      type: "object",
+      properties: { "user name": { type: "array", items: { type: "string", maxLength: 5 } } },
+    };
+    expect(check(schema).map((violation) => violation.field)).toEqual([
+      `${FIELD}.properties[user name].items.maxLength`,
+    ]);
   });
 
   it("refuses keywords other than $ ones beside $ref", () => {
-    expect(check({ $defs: { a: { type: "string" } }, properties: { p: { $ref: "#/$defs/a", description: "the p" } } })).toEqual([
-      { field: `${FIELD}.properties[p]`, description: 'a subschema with $ref may set no other keyword except ones starting with "$"; found description.' },
+    expect(
+      check({
+        $defs: { a: { type: "string" } },
+        properties: { p: { $ref: "#/$defs/a", description: "the p" } },
+      }),
+    ).toEqual([
+      {
+        field: `${FIELD}.properties[p]`,
+        description:
+          'a subschema with $ref may set no other keyword except ones starting with "$"; found description.',
+      },
     ]);
   });
 
   it("refuses a $ref that does not resolve", () => {
-    expect(check({ $ref: "#/$defs/missing" })).toEqual([{ field: `${FIELD}.$ref`, description: '$ref "#/$defs/missing" cannot be resolved.' }]);
-    expect(check({ properties: { a: { $ref: "#nowhere" } } })).toEqual([{ field: `${FIELD}.properties[a].$ref`, description: '$ref "#nowhere" cannot be resolved.' }]);
-    expect(check({ $ref: "https://example.com/schema.json" })).toEqual([{ field: `${FIELD}.$ref`, description: '$ref "https://example.com/schema.json" cannot be resolved.' }]);
-    expect(check({ $defs: { a: 5 }, $ref: "#/$defs/a" }).map((violation) => violation.description)).toContain('$ref "#/$defs/a" cannot be resolved.');
+    expect(check({ $ref: "#/$defs/missing" })).toEqual([
+      { field: `${FIELD}.$ref`, description: '$ref "#/$defs/missing" cannot be resolved.' },
+    ]);
+    expect(check({ properties: { a: { $ref: "#nowhere" } } })).toEqual([
+      { field: `${FIELD}.properties[a].$ref`, description: '$ref "#nowhere" cannot be resolved.' },
+    ]);
+    expect(check({ $ref: "https://example.com/schema.json" })).toEqual([
+      {
+        field: `${FIELD}.$ref`,
+        description: '$ref "https://example.com/schema.json" cannot be resolved.',
+      },
+    ]);
+    expect(
+      check({ $defs: { a: 5 }, $ref: "#/$defs/a" }).map((violation) => violation.description),
+    ).toContain('$ref "#/$defs/a" cannot be resolved.');
   });
 
   it("refuses enum values that are not strings or numbers", () => {
     expect(check({ enum: ["a", true, null] })).toEqual([
-      { field: `${FIELD}.enum[1]`, description: "enum values must be strings or numbers; got true." },
-      { field: `${FIELD}.enum[2]`, description: "enum values must be strings or numbers; got null." },
+      {
+        field: `${FIELD}.enum[1]`,
+        description: "enum values must be strings or numbers; got true.",
+      },
+      {
+        field: `${FIELD}.enum[2]`,
+        description: "enum values must be strings or numbers; got null.",
+      },
     ]);
-    expect(check({ enum: [] })).toEqual([{ field: `${FIELD}.enum`, description: "enum must be a non-empty list of strings and numbers; got an array." }]);
+    expect(check({ enum: [] })).toEqual([
+      {
+        field: `${FIELD}.enum`,
+        description: "enum must be a non-empty list of strings and numbers; got an array.",
+      },
+    ]);
   });
 
   it("refuses malformed keyword values", () => {
-    expect(check({ type: "text" })).toEqual([{ field: `${FIELD}.type`, description: 'type must be one of string, number, integer, boolean, object, array, null (or a list of them); got "text".' }]);
-    expect(check({ type: "array", minItems: -1 })).toEqual([{ field: `${FIELD}.minItems`, description: "minItems must be a non-negative integer; got -1." }]);
-    expect(check({ type: "array", minItems: 3, maxItems: 2 })).toEqual([{ field: `${FIELD}.minItems`, description: "minItems (3) must not be greater than maxItems (2)." }]);
-    expect(check({ type: "number", minimum: "1" })).toEqual([{ field: `${FIELD}.minimum`, description: 'minimum must be a number; got "1".' }]);
-    expect(check({ anyOf: [] })).toEqual([{ field: `${FIELD}.anyOf`, description: "anyOf must be a non-empty list of schemas; got an array." }]);
-    expect(check({ properties: { a: "string" } })).toEqual([{ field: `${FIELD}.properties[a]`, description: 'must be a JSON Schema object; got "string".' }]);
-    expect(check({ required: ["a", 1] })).toEqual([{ field: `${FIELD}.required`, description: "required must be a list of property names; got an array." }]);
-    expect(check({ items: 3 })).toEqual([{ field: `${FIELD}.items`, description: "must be a JSON Schema object or a boolean; got 3." }]);
+    expect(check({ type: "text" })).toEqual([
+      {
+        field: `${FIELD}.type`,
+        description:
+          'type must be one of string, number, integer, boolean, object, array, null (or a list of them); got "text".',
+      },
+    ]);
+    expect(check({ type: "array", minItems: -1 })).toEqual([
+      {
+        field: `${FIELD}.minItems`,
+        description: "minItems must be a non-negative integer; got -1.",
+      },
+    ]);
+    expect(check({ type: "array", minItems: 3, maxItems: 2 })).toEqual([
+      {
+        field: `${FIELD}.minItems`,
+        description: "minItems (3) must not be greater than maxItems (2).",
+      },
+    ]);
+    expect(check({ type: "number", minimum: "1" })).toEqual([
+      { field: `${FIELD}.minimum`, description: 'minimum must be a number; got "1".' },
+    ]);
+    expect(check({ anyOf: [] })).toEqual([
+      {
+        field: `${FIELD}.anyOf`,
+        description: "anyOf must be a non-empty list of schemas; got an array.",
+      },
+    ]);
+    expect(check({ properties: { a: "string" } })).toEqual([
+      {
+        field: `${FIELD}.properties[a]`,
+        description: 'must be a JSON Schema object; got "string".',
+      },
+    ]);
+    expect(check({ required: ["a", 1] })).toEqual([
+      {
+        field: `${FIELD}.required`,
+        description: "required must be a list of property names; got an array.",
+      },
+    ]);
+    expect(check({ items: 3 })).toEqual([
+      { field: `${FIELD}.items`, description: "must be a JSON Schema object or a boolean; got 3." },
+    ]);
     expect(check({ $anchor: "1bad" })).toEqual([
-      { field: `${FIELD}.$anchor`, description: '$anchor must be a name of letters, digits, "-", "_" and "." starting with a letter or "_"; got "1bad".' },
+      {
+        field: `${FIELD}.$anchor`,
+        description:
+          '$anchor must be a name of letters, digits, "-", "_" and "." starting with a letter or "_"; got "1bad".',
+      },
     ]);
   });
 
   it("refuses a cycle that runs through required properties only", () => {
-    const schema = { $defs: { node: { type: "object", properties: { next: { $ref: "#/$defs/node" } }, required: ["next"] } }, $ref: "#/$defs/node" };
+    const schema = {
+      $defs: {
+        node: {
+          type: "object",
+          properties: { next: { $ref: "#/$defs/node" } },
+          required: ["next"],
+        },
+      },
+      $ref: "#/$defs/node",
+    };
     expect(check(schema)).toEqual([
       {
         field: `${FIELD}.$defs[node].properties[next].$ref`,
@@ -123,19 +285,30 @@ describe("checkJsonSchemaSubset: refused documents", () => {
   });
 
   it("refuses a forced cycle through a non-empty array", () => {
-    const schema = { type: "object", properties: { list: { type: "array", minItems: 1, items: { $ref: "#" } } }, required: ["list"] };
+    const schema = {
+      type: "object",
+      properties: { list: { type: "array", minItems: 1, items: { $ref: "#" } } },
+      required: ["list"],
+    };
     expect(check(schema)).toHaveLength(1);
-    expect(check({ ...schema, properties: { list: { type: "array", items: { $ref: "#" } } } })).toEqual([]);
+    expect(
+      check({ ...schema, properties: { list: { type: "array", items: { $ref: "#" } } } }),
+    ).toEqual([]);
   });
 });
 
 describe("resolveJsonSchemaRef", () => {
-  const document = { $defs: { a: { $anchor: "alpha", type: "string" } }, properties: { list: { prefixItems: [{ type: "number" }] } } };
+  const document = {
+    $defs: { a: { $anchor: "alpha", type: "string" } },
+    properties: { list: { prefixItems: [{ type: "number" }] } },
+  };
   it("follows pointers and anchors", () => {
     expect(resolveJsonSchemaRef(document, "#")).toBe(document);
     expect(resolveJsonSchemaRef(document, "#/$defs/a")).toBe(document.$defs.a);
     expect(resolveJsonSchemaRef(document, "#alpha")).toBe(document.$defs.a);
-    expect(resolveJsonSchemaRef(document, "#/properties/list/prefixItems/0")).toEqual({ type: "number" });
+    expect(resolveJsonSchemaRef(document, "#/properties/list/prefixItems/0")).toEqual({
+      type: "number",
+    });
     expect(resolveJsonSchemaRef(document, "#/properties/list/prefixItems/01")).toBeUndefined();
     expect(resolveJsonSchemaRef(document, "#/$defs/b")).toBeUndefined();
   });

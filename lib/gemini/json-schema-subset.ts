@@ -34,7 +34,15 @@ export const JSON_SCHEMA_KEYWORDS = [
   "propertyOrdering",
 ] as const;
 
-export const JSON_SCHEMA_TYPES = ["string", "number", "integer", "boolean", "object", "array", "null"] as const;
+export const JSON_SCHEMA_TYPES = [
+  "string",
+  "number",
+  "integer",
+  "boolean",
+  "object",
+  "array",
+  "null",
+] as const;
 
 const KEYWORDS = new Set<string>(JSON_SCHEMA_KEYWORDS);
 const TYPES = new Set<string>(JSON_SCHEMA_TYPES);
@@ -84,7 +92,9 @@ function resolvePointer(base: unknown, pointer: string): unknown {
       if (!/^(0|[1-9]\d*)$/.test(segment)) return undefined;
       current = current[Number(segment)];
     } else if (isObject(current)) {
-      current = Object.prototype.hasOwnProperty.call(current, segment) ? current[segment] : undefined;
+      current = Object.prototype.hasOwnProperty.call(current, segment)
+        ? current[segment]
+        : undefined;
     } else {
       return undefined;
     }
@@ -131,11 +141,14 @@ function subschemas(node: SchemaObject, field: string): [string, unknown][] {
   const children: [string, unknown][] = [];
   const mapKeyword = (keyword: "properties" | "$defs") => {
     const map = node[keyword];
-    if (isObject(map)) for (const [name, child] of Object.entries(map)) children.push([`${field}.${keyword}[${name}]`, child]);
+    if (isObject(map))
+      for (const [name, child] of Object.entries(map))
+        children.push([`${field}.${keyword}[${name}]`, child]);
   };
   const listKeyword = (keyword: "prefixItems" | "anyOf" | "oneOf") => {
     const list = node[keyword];
-    if (Array.isArray(list)) list.forEach((child, position) => children.push([`${field}.${keyword}[${position}]`, child]));
+    if (Array.isArray(list))
+      list.forEach((child, position) => children.push([`${field}.${keyword}[${position}]`, child]));
   };
   mapKeyword("$defs");
   mapKeyword("properties");
@@ -143,7 +156,8 @@ function subschemas(node: SchemaObject, field: string): [string, unknown][] {
   listKeyword("anyOf");
   listKeyword("oneOf");
   if (node.items !== undefined) children.push([`${field}.items`, node.items]);
-  if (node.additionalProperties !== undefined) children.push([`${field}.additionalProperties`, node.additionalProperties]);
+  if (node.additionalProperties !== undefined)
+    children.push([`${field}.additionalProperties`, node.additionalProperties]);
   return children;
 }
 
@@ -153,7 +167,10 @@ function subschemas(node: SchemaObject, field: string): [string, unknown][] {
  * does not resolve to a schema. The engine uses this to follow references while it
  * constrains JSON output.
  */
-export function resolveJsonSchemaRef(root: unknown, ref: string): SchemaObject | boolean | undefined {
+export function resolveJsonSchemaRef(
+  root: unknown,
+  ref: string,
+): SchemaObject | boolean | undefined {
   return resolveWithIndex(indexSchema(root), ref);
 }
 
@@ -182,7 +199,10 @@ export function checkJsonSchemaSubset(value: unknown, field: string): FieldViola
   const schemaAt = (child: unknown, path: string, allowBoolean: boolean) => {
     if (isObject(child)) return;
     if (allowBoolean && typeof child === "boolean") return;
-    add(full(path), `must be a JSON Schema object${allowBoolean ? " or a boolean" : ""}; got ${describeValue(child)}.`);
+    add(
+      full(path),
+      `must be a JSON Schema object${allowBoolean ? " or a boolean" : ""}; got ${describeValue(child)}.`,
+    );
   };
 
   for (const { node, field: path } of index.schemas) {
@@ -190,68 +210,140 @@ export function checkJsonSchemaSubset(value: unknown, field: string): FieldViola
     const keys = Object.keys(node);
     for (const key of keys) {
       if (!KEYWORDS.has(key) && !key.startsWith("$")) {
-        add(full(`${path}.${key}`), `keyword "${key}" is not supported in response_json_schema; supported keywords are ${JSON_SCHEMA_KEYWORDS.join(", ")}.`);
+        add(
+          full(`${path}.${key}`),
+          `keyword "${key}" is not supported in response_json_schema; supported keywords are ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
+        );
       }
     }
     if ("$ref" in node) {
       const others = keys.filter((key) => !key.startsWith("$"));
       if (others.length) {
-        add(full(path || ""), `a subschema with $ref may set no other keyword except ones starting with "$"; found ${others.join(", ")}.`);
+        add(
+          full(path || ""),
+          `a subschema with $ref may set no other keyword except ones starting with "$"; found ${others.join(", ")}.`,
+        );
       }
-      if (typeof node.$ref !== "string") add(full(`${path}.$ref`), `$ref must be a string; got ${describeValue(node.$ref)}.`);
-      else if (resolveWithIndex(index, node.$ref) === undefined) add(full(`${path}.$ref`), `$ref "${node.$ref}" cannot be resolved.`);
+      if (typeof node.$ref !== "string")
+        add(full(`${path}.$ref`), `$ref must be a string; got ${describeValue(node.$ref)}.`);
+      else if (resolveWithIndex(index, node.$ref) === undefined)
+        add(full(`${path}.$ref`), `$ref "${node.$ref}" cannot be resolved.`);
     }
     for (const keyword of ["$id", "format", "title", "description"] as const) {
-      if (keyword in node && typeof node[keyword] !== "string") add(full(`${path}.${keyword}`), `${keyword} must be a string; got ${describeValue(node[keyword])}.`);
+      if (keyword in node && typeof node[keyword] !== "string")
+        add(
+          full(`${path}.${keyword}`),
+          `${keyword} must be a string; got ${describeValue(node[keyword])}.`,
+        );
     }
-    if ("$anchor" in node && (typeof node.$anchor !== "string" || !ANCHOR_PATTERN.test(node.$anchor))) {
-      add(full(`${path}.$anchor`), `$anchor must be a name of letters, digits, "-", "_" and "." starting with a letter or "_"; got ${describeValue(node.$anchor)}.`);
+    if (
+      "$anchor" in node &&
+      (typeof node.$anchor !== "string" || !ANCHOR_PATTERN.test(node.$anchor))
+    ) {
+      add(
+        full(`${path}.$anchor`),
+        `$anchor must be a name of letters, digits, "-", "_" and "." starting with a letter or "_"; got ${describeValue(node.$anchor)}.`,
+      );
     }
     if ("type" in node) {
       const types = Array.isArray(node.type) ? node.type : [node.type];
-      if (types.length === 0 || types.some((type) => typeof type !== "string" || !TYPES.has(type))) {
-        add(full(`${path}.type`), `type must be one of ${JSON_SCHEMA_TYPES.join(", ")} (or a list of them); got ${describeValue(node.type)}.`);
+      if (
+        types.length === 0 ||
+        types.some((type) => typeof type !== "string" || !TYPES.has(type))
+      ) {
+        add(
+          full(`${path}.type`),
+          `type must be one of ${JSON_SCHEMA_TYPES.join(", ")} (or a list of them); got ${describeValue(node.type)}.`,
+        );
       }
     }
     if ("enum" in node) {
-      if (!Array.isArray(node.enum) || node.enum.length === 0) add(full(`${path}.enum`), `enum must be a non-empty list of strings and numbers; got ${describeValue(node.enum)}.`);
+      if (!Array.isArray(node.enum) || node.enum.length === 0)
+        add(
+          full(`${path}.enum`),
+          `enum must be a non-empty list of strings and numbers; got ${describeValue(node.enum)}.`,
+        );
       else
         node.enum.forEach((item, position) => {
-          if (typeof item !== "string" && typeof item !== "number") add(full(`${path}.enum[${position}]`), `enum values must be strings or numbers; got ${describeValue(item)}.`);
+          if (typeof item !== "string" && typeof item !== "number")
+            add(
+              full(`${path}.enum[${position}]`),
+              `enum values must be strings or numbers; got ${describeValue(item)}.`,
+            );
         });
     }
     for (const keyword of ["minItems", "maxItems"] as const) {
-      if (keyword in node && !isNonNegativeInteger(node[keyword])) add(full(`${path}.${keyword}`), `${keyword} must be a non-negative integer; got ${describeValue(node[keyword])}.`);
+      if (keyword in node && !isNonNegativeInteger(node[keyword]))
+        add(
+          full(`${path}.${keyword}`),
+          `${keyword} must be a non-negative integer; got ${describeValue(node[keyword])}.`,
+        );
     }
-    if (isNonNegativeInteger(node.minItems) && isNonNegativeInteger(node.maxItems) && (node.minItems as number) > (node.maxItems as number)) {
-      add(full(`${path}.minItems`), `minItems (${String(node.minItems)}) must not be greater than maxItems (${String(node.maxItems)}).`);
+    if (
+      isNonNegativeInteger(node.minItems) &&
+      isNonNegativeInteger(node.maxItems) &&
+      (node.minItems as number) > (node.maxItems as number)
+    ) {
+      add(
+        full(`${path}.minItems`),
+        `minItems (${String(node.minItems)}) must not be greater than maxItems (${String(node.maxItems)}).`,
+      );
     }
     for (const keyword of ["minimum", "maximum"] as const) {
-      if (keyword in node && (typeof node[keyword] !== "number" || !Number.isFinite(node[keyword]))) add(full(`${path}.${keyword}`), `${keyword} must be a number; got ${describeValue(node[keyword])}.`);
+      if (keyword in node && (typeof node[keyword] !== "number" || !Number.isFinite(node[keyword])))
+        add(
+          full(`${path}.${keyword}`),
+          `${keyword} must be a number; got ${describeValue(node[keyword])}.`,
+        );
     }
-    if (typeof node.minimum === "number" && typeof node.maximum === "number" && node.minimum > node.maximum) {
-      add(full(`${path}.minimum`), `minimum (${node.minimum}) must not be greater than maximum (${node.maximum}).`);
+    if (
+      typeof node.minimum === "number" &&
+      typeof node.maximum === "number" &&
+      node.minimum > node.maximum
+    ) {
+      add(
+        full(`${path}.minimum`),
+        `minimum (${node.minimum}) must not be greater than maximum (${node.maximum}).`,
+      );
     }
     for (const keyword of ["anyOf", "oneOf", "prefixItems"] as const) {
       if (!(keyword in node)) continue;
       const list = node[keyword];
       if (!Array.isArray(list) || (keyword !== "prefixItems" && list.length === 0)) {
-        add(full(`${path}.${keyword}`), `${keyword} must be a ${keyword === "prefixItems" ? "" : "non-empty "}list of schemas; got ${describeValue(list)}.`);
-      } else list.forEach((child, position) => schemaAt(child, `${path}.${keyword}[${position}]`, false));
+        add(
+          full(`${path}.${keyword}`),
+          `${keyword} must be a ${keyword === "prefixItems" ? "" : "non-empty "}list of schemas; got ${describeValue(list)}.`,
+        );
+      } else
+        list.forEach((child, position) =>
+          schemaAt(child, `${path}.${keyword}[${position}]`, false),
+        );
     }
     for (const keyword of ["properties", "$defs"] as const) {
       if (!(keyword in node)) continue;
       const map = node[keyword];
-      if (!isObject(map)) add(full(`${path}.${keyword}`), `${keyword} must be an object mapping names to schemas; got ${describeValue(map)}.`);
-      else for (const [name, child] of Object.entries(map)) schemaAt(child, `${path}.${keyword}[${name}]`, false);
+      if (!isObject(map))
+        add(
+          full(`${path}.${keyword}`),
+          `${keyword} must be an object mapping names to schemas; got ${describeValue(map)}.`,
+        );
+      else
+        for (const [name, child] of Object.entries(map))
+          schemaAt(child, `${path}.${keyword}[${name}]`, false);
     }
     if ("items" in node) schemaAt(node.items, `${path}.items`, true);
-    if ("additionalProperties" in node) schemaAt(node.additionalProperties, `${path}.additionalProperties`, true);
+    if ("additionalProperties" in node)
+      schemaAt(node.additionalProperties, `${path}.additionalProperties`, true);
     for (const keyword of ["required", "propertyOrdering"] as const) {
       if (!(keyword in node)) continue;
       const list = node[keyword];
-      if (!Array.isArray(list) || list.some((item) => typeof item !== "string")) add(full(`${path}.${keyword}`), `${keyword} must be a list of property names; got ${describeValue(list)}.`);
-      else if (new Set(list).size !== list.length) add(full(`${path}.${keyword}`), `${keyword} lists a property more than once.`);
+      if (!Array.isArray(list) || list.some((item) => typeof item !== "string"))
+        add(
+          full(`${path}.${keyword}`),
+          `${keyword} must be a list of property names; got ${describeValue(list)}.`,
+        );
+      else if (new Set(list).size !== list.length)
+        add(full(`${path}.${keyword}`), `${keyword} lists a property more than once.`);
     }
   }
 
@@ -274,7 +366,8 @@ export function checkJsonSchemaSubset(value: unknown, field: string): FieldViola
  */
 function findForcedCycle(index: SchemaIndex): Located | undefined {
   const finite = new Map<unknown, boolean>();
-  const isFinite = (schema: unknown): boolean => typeof schema === "boolean" || !isObject(schema) || finite.get(schema) === true;
+  const isFinite = (schema: unknown): boolean =>
+    typeof schema === "boolean" || !isObject(schema) || finite.get(schema) === true;
   const evaluate = (node: SchemaObject): boolean => {
     if (typeof node.$ref === "string") {
       const target = resolveWithIndex(index, node.$ref);
@@ -287,12 +380,18 @@ function findForcedCycle(index: SchemaIndex): Located | undefined {
     const properties = isObject(node.properties) ? node.properties : {};
     if (Array.isArray(node.required)) {
       for (const name of node.required) {
-        if (typeof name === "string" && Object.prototype.hasOwnProperty.call(properties, name) && !isFinite(properties[name])) return false;
+        if (
+          typeof name === "string" &&
+          Object.prototype.hasOwnProperty.call(properties, name) &&
+          !isFinite(properties[name])
+        )
+          return false;
       }
     }
     const minItems = typeof node.minItems === "number" ? node.minItems : 0;
     const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : [];
-    for (let position = 0; position < Math.min(minItems, prefix.length); position++) if (!isFinite(prefix[position])) return false;
+    for (let position = 0; position < Math.min(minItems, prefix.length); position++)
+      if (!isFinite(prefix[position])) return false;
     if (minItems > prefix.length && node.items !== undefined && !isFinite(node.items)) return false;
     return true;
   };
@@ -308,5 +407,7 @@ function findForcedCycle(index: SchemaIndex): Located | undefined {
     }
   }
   // The last one in document order is the deepest: usually the reference that closes the cycle.
-  return index.schemas.findLast(({ node }) => isObject(node) && typeof node.$ref === "string" && !finite.get(node));
+  return index.schemas.findLast(
+    ({ node }) => isObject(node) && typeof node.$ref === "string" && !finite.get(node),
+  );
 }

@@ -56,7 +56,9 @@ export function traitsFromModel(model: Model): ModelTraits {
     maxTemperature: model.maxTemperature ?? 2,
     topP: model.topP ?? 0.95,
     ...(model.topK !== undefined ? { topK: model.topK } : {}),
-    ...(model.thinking ? { thinking: { minBudget: 0, maxBudget: 32_768, canDisable: true, defaultBudget: -1 } } : {}),
+    ...(model.thinking
+      ? { thinking: { minBudget: 0, maxBudget: 32_768, canDisable: true, defaultBudget: -1 } }
+      : {}),
     minCacheTokens: 1024,
     responseModalities: /tts/.test(name) ? [["AUDIO"]] : [["TEXT"]],
     singleCandidateOnly: /gemini-1\.0|gemini-pro$/.test(name),

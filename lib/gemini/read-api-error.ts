@@ -9,5 +9,9 @@ export async function readApiError(response: Response): Promise<ApiError> {
   } catch {
     // not JSON: fall through
   }
-  return new ApiError(response.status, "UNKNOWN", text.trim().slice(0, 300) || `HTTP ${response.status}`);
+  return new ApiError(
+    response.status,
+    "UNKNOWN",
+    text.trim().slice(0, 300) || `HTTP ${response.status}`,
+  );
 }

@@ -9,7 +9,14 @@ import { tempData, type TempData } from "@/lib/engine/files/test-support";
 import { uploadHandler } from "@/lib/server/handlers/upload";
 import { errorResponse } from "@/lib/server/responses";
 import { ApiError } from "./api-error";
-import { fetchTransport, isUploadAbort, sessionUrlFor, uploadResumable, UploadInterruptedError, type UploadProgress } from "./resumable-upload";
+import {
+  fetchTransport,
+  isUploadAbort,
+  sessionUrlFor,
+  uploadResumable,
+  UploadInterruptedError,
+  type UploadProgress,
+} from "./resumable-upload";
 
 /**
  * The client against the studio's real upload handler and local engine (a real SQLite file and
@@ -30,7 +37,11 @@ let uploadRequests = 0;
 let faults: Fault[] = [];
 const commands: string[] = [];
 
-function bodyStream(request: http.IncomingMessage, cutAfter: number | null, socket: () => void): ReadableStream<Uint8Array> {
+function bodyStream(
+  request: http.IncomingMessage,
+  cutAfter: number | null,
+  socket: () => void,
+): ReadableStream<Uint8Array> {
   if (cutAfter === null) return Readable.toWeb(request) as ReadableStream<Uint8Array>;
   let seen = 0;
   return new ReadableStream<Uint8Array>({
@@ -62,7 +73,8 @@ beforeAll(async () => {
   server = http.createServer(async (incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", baseUrl);
     const headers = new Headers();
-    for (const [name, value] of Object.entries(incoming.headers)) if (typeof value === "string") headers.set(name, value);
+    for (const [name, value] of Object.entries(incoming.headers))
+      if (typeof value === "string") headers.set(name, value);
     commands.push(headers.get("x-goog-upload-command") ?? "");
     let cutAfter: number | null = null;
     if (headers.get("x-goog-upload-command")?.startsWith("upload")) {
@@ -70,14 +82,30 @@ beforeAll(async () => {
       cutAfter = faults.find((fault) => fault.request === uploadRequests)?.afterBytes ?? null;
     }
     const controller = new AbortController();
-    const body = incoming.method === "POST" ? bodyStream(incoming, cutAfter, () => {
-      controller.abort();
-      incoming.socket.destroy();
-    }) : null;
-    const request = new Request(url, { method: incoming.method, headers, body, duplex: "half", signal: controller.signal } as RequestInit);
+    const body =
+      incoming.method === "POST"
+        ? bodyStream(incoming, cutAfter, () => {
+            controller.abort();
+            incoming.socket.destroy();
+          })
+        : null;
+    const request = new Request(url, {
+      method: incoming.method,
+      headers,
+      body,
+      duplex: "half",
+      signal: controller.signal,
+    } as RequestInit);
     let response: Response;
     try {
-      response = await uploadHandler({ request, url, params: {}, caller: { ownerId: "tester" }, backend, signal: controller.signal });
+      response = await uploadHandler({
+        request,
+        url,
+        params: {},
+        caller: { ownerId: "tester" },
+        backend,
+        signal: controller.signal,
+      });
     } catch (error) {
       response = errorResponse(error);
     }
@@ -154,9 +182,11 @@ describe("uploadResumable", () => {
       chunkBytes: 32_768,
       onSession: (url) => sessions.push(url),
       transport: async (request) => {
-        if (request.headers["X-Goog-Upload-Offset"]) offsets.push(request.headers["X-Goog-Upload-Offset"]);
+        if (request.headers["X-Goog-Upload-Offset"])
+          offsets.push(request.headers["X-Goog-Upload-Offset"]);
         const response = await fetchTransport()(request);
-        if (request.headers["X-Goog-Upload-Command"] === "query") received.push(response.header("X-Goog-Upload-Size-Received"));
+        if (request.headers["X-Goog-Upload-Command"] === "query")
+          received.push(response.header("X-Goog-Upload-Size-Received"));
         return response;
       },
     });
@@ -193,7 +223,8 @@ describe("uploadResumable", () => {
       },
       signal: controller.signal,
       transport: async (request) => {
-        if (request.headers["X-Goog-Upload-Command"] === "cancel") throw new Error("kept open on purpose");
+        if (request.headers["X-Goog-Upload-Command"] === "cancel")
+          throw new Error("kept open on purpose");
         return fetchTransport()(request);
       },
     });
@@ -231,9 +262,14 @@ describe("uploadResumable", () => {
       signal: controller.signal,
     });
     await expect(upload).rejects.toSatisfy(isUploadAbort);
-    const query = await fetch(sessionUrl, { method: "POST", headers: { "X-Goog-Upload-Command": "query" } });
+    const query = await fetch(sessionUrl, {
+      method: "POST",
+      headers: { "X-Goog-Upload-Command": "query" },
+    });
     expect(query.status).toBe(400);
-    expect(((await query.json()) as { error: { message: string } }).error.message).toMatch(/cancelled/);
+    expect(((await query.json()) as { error: { message: string } }).error.message).toMatch(
+      /cancelled/,
+    );
   });
 
   it("refusals of the service reject with its ApiError, without retrying", async () => {
@@ -273,10 +309,13 @@ describe("uploadResumable", () => {
 
 describe("sessionUrlFor", () => {
   it("keeps the path and query on the start URL's origin, or relative when the start was", () => {
-    const given = "http://internal-name:3000/upload/v1beta/files?upload_id=abc&upload_protocol=resumable";
+    const given =
+      "http://internal-name:3000/upload/v1beta/files?upload_id=abc&upload_protocol=resumable";
     expect(sessionUrlFor(given, "http://127.0.0.1:4000/upload/v1beta/files")).toBe(
       "http://127.0.0.1:4000/upload/v1beta/files?upload_id=abc&upload_protocol=resumable",
     );
-    expect(sessionUrlFor(given, "/upload/v1beta/files")).toBe("/upload/v1beta/files?upload_id=abc&upload_protocol=resumable");
+    expect(sessionUrlFor(given, "/upload/v1beta/files")).toBe(
+      "/upload/v1beta/files?upload_id=abc&upload_protocol=resumable",
+    );
   });
 });

@@ -63,7 +63,8 @@ export function xhrTransport(): UploadTransport {
       }
       const xhr = new XMLHttpRequest();
       xhr.open("POST", request.url);
-      for (const [name, value] of Object.entries(request.headers)) xhr.setRequestHeader(name, value);
+      for (const [name, value] of Object.entries(request.headers))
+        xhr.setRequestHeader(name, value);
       const onAbort = () => xhr.abort();
       request.signal.addEventListener("abort", onAbort, { once: true });
       const done = () => request.signal.removeEventListener("abort", onAbort);
@@ -73,11 +74,19 @@ export function xhrTransport(): UploadTransport {
       }
       xhr.onload = () => {
         done();
-        resolve({ status: xhr.status, header: (name) => xhr.getResponseHeader(name), text: xhr.responseText });
+        resolve({
+          status: xhr.status,
+          header: (name) => xhr.getResponseHeader(name),
+          text: xhr.responseText,
+        });
       };
       xhr.onerror = () => {
         done();
-        reject(new UploadConnectionError("The connection to the studio server dropped during the upload."));
+        reject(
+          new UploadConnectionError(
+            "The connection to the studio server dropped during the upload.",
+          ),
+        );
       };
       xhr.ontimeout = xhr.onerror;
       xhr.onabort = () => {
@@ -102,14 +111,18 @@ export function fetchTransport(fetchImplementation: typeof fetch = fetch): Uploa
       });
     } catch (error) {
       if (request.signal.aborted) throw abortError();
-      throw new UploadConnectionError(`The connection failed during the upload: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UploadConnectionError(
+        `The connection failed during the upload: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     let text: string;
     try {
       text = await response.text();
     } catch (error) {
       if (request.signal.aborted) throw abortError();
-      throw new UploadConnectionError(`The answer was cut off: ${error instanceof Error ? error.message : String(error)}`);
+      throw new UploadConnectionError(
+        `The answer was cut off: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     return { status: response.status, header: (name) => response.headers.get(name), text };
   };
@@ -189,7 +202,11 @@ function errorOf(response: TransportResponse): ApiError {
   } catch {
     // not JSON
   }
-  return new ApiError(response.status, "UNKNOWN", response.text.trim().slice(0, 300) || `HTTP ${response.status}`);
+  return new ApiError(
+    response.status,
+    "UNKNOWN",
+    response.text.trim().slice(0, 300) || `HTTP ${response.status}`,
+  );
 }
 
 /** Worth another attempt: the server is busy, overloaded, or the session is in use. */
@@ -220,7 +237,12 @@ function parseFile(response: TransportResponse): File {
     throw new ApiError(502, "UNKNOWN", "The upload finished but the server's answer was not JSON.");
   }
   const file = (body as { file?: File }).file;
-  if (!file?.name) throw new ApiError(502, "UNKNOWN", "The upload finished but the server's answer carried no file.");
+  if (!file?.name)
+    throw new ApiError(
+      502,
+      "UNKNOWN",
+      "The upload finished but the server's answer carried no file.",
+    );
   return file;
 }
 
@@ -260,7 +282,9 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
   });
 
   async function start(): Promise<string> {
-    const body: { file: { displayName?: string; mimeType: string } } = { file: { mimeType: options.mimeType } };
+    const body: { file: { displayName?: string; mimeType: string } } = {
+      file: { mimeType: options.mimeType },
+    };
     if (options.displayName) body.file.displayName = options.displayName;
     const response = await transport({
       url: startUrl,
@@ -274,7 +298,12 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
     });
     if (response.status !== 200) throw errorOf(response);
     const url = uploadHeader(response, "URL");
-    if (!url) throw new ApiError(502, "UNKNOWN", "The server started the upload but sent no X-Goog-Upload-URL.");
+    if (!url)
+      throw new ApiError(
+        502,
+        "UNKNOWN",
+        "The server started the upload but sent no X-Goog-Upload-URL.",
+      );
     return sessionUrlFor(url, startUrl);
   }
 
@@ -286,7 +315,11 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
     if (status === "final") return { received: totalBytes, file: parseFile(response) };
     const received = Number(uploadHeader(response, "Size-Received"));
     if (!Number.isSafeInteger(received) || received < 0 || received > totalBytes) {
-      throw new ApiError(502, "UNKNOWN", `The upload session reported an impossible received size (${uploadHeader(response, "Size-Received")}).`);
+      throw new ApiError(
+        502,
+        "UNKNOWN",
+        `The upload session reported an impossible received size (${uploadHeader(response, "Size-Received")}).`,
+      );
     }
     return { received };
   }
@@ -314,7 +347,8 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
       return parseFile(response);
     }
     const received = Number(uploadHeader(response, "Size-Received"));
-    offset = Number.isSafeInteger(received) && received > at && received <= totalBytes ? received : end;
+    offset =
+      Number.isSafeInteger(received) && received > at && received <= totalBytes ? received : end;
     report(offset);
     return null;
   }
@@ -328,7 +362,12 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
     const quiet = new AbortController().signal;
     for (let attempt = 1; attempt <= 5; attempt++) {
       try {
-        const response = await transport({ url: sessionUrl, headers: command("cancel"), body: null, signal: quiet });
+        const response = await transport({
+          url: sessionUrl,
+          headers: command("cancel"),
+          body: null,
+          signal: quiet,
+        });
         if (!retryable(response.status)) return;
       } catch {
         // connection trouble: try again
@@ -379,7 +418,9 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
         if (offset > before) failures = 0;
       } catch (error) {
         if (isUploadAbort(error) || signal.aborted) throw abortError();
-        const again = error instanceof UploadConnectionError || (error instanceof ApiError && retryable(error.httpStatus));
+        const again =
+          error instanceof UploadConnectionError ||
+          (error instanceof ApiError && retryable(error.httpStatus));
         if (!again) throw error;
         failures++;
         if (failures >= maxAttempts) {

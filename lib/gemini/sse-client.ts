@@ -30,15 +30,20 @@ export function streamGenerateContentPath(model: string): string {
  * Streams a generation: yields each chunk as it arrives. Throws the service's ApiError when
  * the request fails before streaming or when an error object arrives mid-stream.
  */
-export async function* streamGenerateContent(options: StreamGenerateContentOptions): AsyncGenerator<GenerateContentResponse> {
+export async function* streamGenerateContent(
+  options: StreamGenerateContentOptions,
+): AsyncGenerator<GenerateContentResponse> {
   const fetchFunction = options.fetch ?? fetch;
-  const response = await fetchFunction(`${options.baseUrl ?? ""}${streamGenerateContentPath(options.model)}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
-    body: JSON.stringify(options.request),
-    signal: options.signal,
-    credentials: "same-origin",
-  });
+  const response = await fetchFunction(
+    `${options.baseUrl ?? ""}${streamGenerateContentPath(options.model)}`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(options.request),
+      signal: options.signal,
+      credentials: "same-origin",
+    },
+  );
   if (!response.ok) throw await readApiError(response);
   if (!response.body) throw new ApiError(response.status, "UNKNOWN", "The stream has no body.");
   yield* readGenerateContentStream(response.body, options.signal);
@@ -60,7 +65,9 @@ export async function* readGenerateContentStream(
       if (error.type === "unknown-field" && error.line !== undefined) rawText += `${error.line}\n`;
     },
   });
-  const reader = body.pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>).getReader();
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader();
   const abort = () => void reader.cancel().catch(() => {});
   signal?.addEventListener("abort", abort, { once: true });
   try {
@@ -85,7 +92,12 @@ export async function* readGenerateContentStream(
     }
     const rawError = readRawError(rawText);
     if (rawError) throw rawError;
-    if (rawText.trim() !== "") throw new ApiError(502, "UNKNOWN", `The stream ended with text that is not an event: ${rawText.trim().slice(0, 200)}`);
+    if (rawText.trim() !== "")
+      throw new ApiError(
+        502,
+        "UNKNOWN",
+        `The stream ended with text that is not an event: ${rawText.trim().slice(0, 200)}`,
+      );
   } finally {
     signal?.removeEventListener("abort", abort);
     reader.releaseLock();
@@ -97,7 +109,11 @@ function decodeEvent(data: string): GenerateContentResponse | ApiError {
   try {
     value = JSON.parse(data);
   } catch {
-    return new ApiError(502, "UNKNOWN", `The stream sent an event that is not JSON: ${data.slice(0, 200)}`);
+    return new ApiError(
+      502,
+      "UNKNOWN",
+      `The stream sent an event that is not JSON: ${data.slice(0, 200)}`,
+    );
   }
   const error = parseErrorBody(value);
   if (error) return error;
@@ -108,7 +124,10 @@ function decodeEvent(data: string): GenerateContentResponse | ApiError {
 }
 
 function readRawError(text: string): ApiError | null {
-  const trimmed = text.trim().replace(/^\[|\]$/g, "").trim();
+  const trimmed = text
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .trim();
   if (!trimmed.startsWith("{")) return null;
   try {
     return parseErrorBody(JSON.parse(trimmed));
@@ -123,5 +142,10 @@ function abortReason(signal: AbortSignal): unknown {
 
 /** Whether a thrown value is the abort of a stream (so it is a stop, not a failure). */
 export function isAbortError(error: unknown): boolean {
-  return typeof error === "object" && error !== null && "name" in error && (error as { name: string }).name === "AbortError";
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "name" in error &&
+    (error as { name: string }).name === "AbortError"
+  );
 }

@@ -3,12 +3,18 @@ import { encodeSseComment, encodeSseError, encodeSseEvent, parseSseText, SsePars
 
 describe("SSE framing", () => {
   it("frames a response as one data line ending in CRLF CRLF", () => {
-    const text = encodeSseEvent({ candidates: [{ content: { role: "model", parts: [{ text: "line one\nline two\r\n" }] } }], responseId: "r" });
+    const text = encodeSseEvent({
+      candidates: [{ content: { role: "model", parts: [{ text: "line one\nline two\r\n" }] } }],
+      responseId: "r",
+    });
     expect(text.startsWith("data: {")).toBe(true);
     expect(text.endsWith("}\r\n\r\n")).toBe(true);
     const line = text.slice(0, -4);
     expect(line).not.toMatch(/[\r\n]/);
-    expect(JSON.parse(line.slice(6))).toEqual({ candidates: [{ content: { role: "model", parts: [{ text: "line one\nline two\r\n" }] } }], responseId: "r" });
+    expect(JSON.parse(line.slice(6))).toEqual({
+      candidates: [{ content: { role: "model", parts: [{ text: "line one\nline two\r\n" }] } }],
+      responseId: "r",
+    });
   });
 
   it("frames the error object as its own data event", () => {
@@ -22,10 +28,18 @@ describe("SSE framing", () => {
   });
 
   it("parses events split at any byte, skipping comments, and reports errors", () => {
-    const whole = encodeSseComment() + encodeSseEvent({ responseId: "1" }) + encodeSseEvent({ responseId: "2" }) + encodeSseError({ error: { code: 503, message: "x", status: "UNAVAILABLE" } });
+    const whole =
+      encodeSseComment() +
+      encodeSseEvent({ responseId: "1" }) +
+      encodeSseEvent({ responseId: "2" }) +
+      encodeSseError({ error: { code: 503, message: "x", status: "UNAVAILABLE" } });
     for (let cut = 1; cut < whole.length; cut += 7) {
       const parser = new SseParser();
-      const messages = [...parser.push(whole.slice(0, cut)), ...parser.push(whole.slice(cut)), ...parser.finish()];
+      const messages = [
+        ...parser.push(whole.slice(0, cut)),
+        ...parser.push(whole.slice(cut)),
+        ...parser.finish(),
+      ];
       expect(messages).toEqual([
         { kind: "data", value: { responseId: "1" } },
         { kind: "data", value: { responseId: "2" } },
@@ -35,7 +49,9 @@ describe("SSE framing", () => {
   });
 
   it("accepts the raw error object the real service writes without data:", () => {
-    const text = encodeSseEvent({ responseId: "1" }) + '{"error": {"code": 500, "message": "m", "status": "INTERNAL"}}';
+    const text =
+      encodeSseEvent({ responseId: "1" }) +
+      '{"error": {"code": 500, "message": "m", "status": "INTERNAL"}}';
     expect(parseSseText(text)).toEqual([
       { kind: "data", value: { responseId: "1" } },
       { kind: "error", error: { code: 500, message: "m", status: "INTERNAL" } },

@@ -29,8 +29,7 @@ export function encodeSseComment(text = "ping"): string {
 }
 
 export type SseMessage =
-  | { kind: "data"; value: unknown }
-  | { kind: "error"; error: ErrorBody["error"] };
+  { kind: "data"; value: unknown } | { kind: "error"; error: ErrorBody["error"] };
 
 /**
  * Incremental parser for the service's SSE stream: feed text as it arrives, get back the

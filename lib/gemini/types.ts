@@ -28,7 +28,8 @@ export const SUPPORTED_HARM_CATEGORIES = [
 ] as const satisfies readonly HarmCategory[];
 export type SupportedHarmCategory = (typeof SUPPORTED_HARM_CATEGORIES)[number];
 
-export type HarmProbability = "HARM_PROBABILITY_UNSPECIFIED" | "NEGLIGIBLE" | "LOW" | "MEDIUM" | "HIGH";
+export type HarmProbability =
+  "HARM_PROBABILITY_UNSPECIFIED" | "NEGLIGIBLE" | "LOW" | "MEDIUM" | "HIGH";
 export const HARM_PROBABILITIES = ["NEGLIGIBLE", "LOW", "MEDIUM", "HIGH"] as const;
 
 export type HarmBlockThreshold =
@@ -46,7 +47,8 @@ export type MediaResolution =
   | "MEDIA_RESOLUTION_HIGH";
 
 /** Modality as used in token counts. */
-export type MediaModality = "MODALITY_UNSPECIFIED" | "TEXT" | "IMAGE" | "VIDEO" | "AUDIO" | "DOCUMENT";
+export type MediaModality =
+  "MODALITY_UNSPECIFIED" | "TEXT" | "IMAGE" | "VIDEO" | "AUDIO" | "DOCUMENT";
 
 export interface Blob {
   mimeType: string;
@@ -306,7 +308,13 @@ export interface Candidate {
   index?: number;
 }
 
-export type BlockReason = "BLOCK_REASON_UNSPECIFIED" | "SAFETY" | "OTHER" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "IMAGE_SAFETY";
+export type BlockReason =
+  | "BLOCK_REASON_UNSPECIFIED"
+  | "SAFETY"
+  | "OTHER"
+  | "BLOCKLIST"
+  | "PROHIBITED_CONTENT"
+  | "IMAGE_SAFETY";
 
 export interface PromptFeedback {
   blockReason?: BlockReason;

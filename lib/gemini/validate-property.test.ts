@@ -6,7 +6,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api-error";
-import { HARM_BLOCK_THRESHOLDS, MEDIA_RESOLUTIONS, PREBUILT_VOICE_NAMES } from "./schemas/constants";
+import {
+  HARM_BLOCK_THRESHOLDS,
+  MEDIA_RESOLUTIONS,
+  PREBUILT_VOICE_NAMES,
+} from "./schemas/constants";
 import { FLASH, TTS } from "./schemas/test-traits";
 import { camelToSnake } from "./schemas/wire";
 import { SUPPORTED_HARM_CATEGORIES } from "./types";
@@ -25,51 +29,128 @@ interface Spelled {
   wire: unknown;
 }
 
-const same = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<Spelled> => arbitrary.map((value) => ({ camel: value, wire: value }));
+const same = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<Spelled> =>
+  arbitrary.map((value) => ({ camel: value, wire: value }));
 
 /** A wire object whose own keys are each spelled camelCase or snake_case at random. */
-function message(shape: Record<string, fc.Arbitrary<Spelled>>, requiredKeys: string[] = []): fc.Arbitrary<Spelled> {
-  return fc.tuple(fc.record(shape, { requiredKeys }), fc.array(fc.boolean(), { minLength: 32, maxLength: 32 })).map(([fields, snake]) => {
-    const camel: Record<string, unknown> = {};
-    const wire: Record<string, unknown> = {};
-    Object.entries(fields).forEach(([key, value], index) => {
-      camel[key] = value.camel;
-      wire[snake[index] ? camelToSnake(key) : key] = value.wire;
+function message(
+  shape: Record<string, fc.Arbitrary<Spelled>>,
+  requiredKeys: string[] = [],
+): fc.Arbitrary<Spelled> {
+  return fc
+    .tuple(
+      fc.record(shape, { requiredKeys }),
+      fc.array(fc.boolean(), { minLength: 32, maxLength: 32 }),
+    )
+    .map(([fields, snake]) => {
+      const camel: Record<string, unknown> = {};
+      const wire: Record<string, unknown> = {};
+      Object.entries(fields).forEach(([key, value], index) => {
+        camel[key] = value.camel;
+        wire[snake[index] ? camelToSnake(key) : key] = value.wire;
+      });
+      return { camel, wire };
     });
-    return { camel, wire };
-  });
 }
 
-function list(item: fc.Arbitrary<Spelled>, constraints: fc.ArrayConstraints = {}): fc.Arbitrary<Spelled> {
-  return fc.array(item, constraints).map((items) => ({ camel: items.map((entry) => entry.camel), wire: items.map((entry) => entry.wire) }));
+function list(
+  item: fc.Arbitrary<Spelled>,
+  constraints: fc.ArrayConstraints = {},
+): fc.Arbitrary<Spelled> {
+  return fc
+    .array(item, constraints)
+    .map((items) => ({
+      camel: items.map((entry) => entry.camel),
+      wire: items.map((entry) => entry.wire),
+    }));
 }
 
 const base64 = fc.uint8Array({ maxLength: 48 }).map((bytes) => btoa(String.fromCharCode(...bytes)));
 const functionName = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_.-]{0,20}$/);
-const struct = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 });
-const mimeType = fc.constantFrom("image/png", "image/jpeg", "audio/wav", "video/mp4", "application/pdf", "text/plain");
+const struct = fc.dictionary(fc.string({ maxLength: 8 }), fc.jsonValue({ maxDepth: 3 }), {
+  maxKeys: 4,
+});
+const mimeType = fc.constantFrom(
+  "image/png",
+  "image/jpeg",
+  "audio/wav",
+  "video/mp4",
+  "application/pdf",
+  "text/plain",
+);
 
 const partData = fc.oneof(
   message({ text: same(fc.string({ maxLength: 40 })) }, ["text"]),
-  message({ inlineData: message({ mimeType: same(mimeType), data: same(base64) }, ["mimeType", "data"]) }, ["inlineData"]),
-  message({ fileData: message({ mimeType: same(mimeType), fileUri: same(fc.webUrl()) }, ["fileUri"]) }, ["fileData"]),
-  message({ functionCall: message({ id: same(fc.string({ maxLength: 8 })), name: same(functionName), args: same(struct) }, ["name"]) }, ["functionCall"]),
-  message({ functionResponse: message({ name: same(functionName), response: same(struct) }, ["name", "response"]) }, ["functionResponse"]),
-  message({ executableCode: message({ language: same(fc.constant("PYTHON")), code: same(fc.string()) }, ["language", "code"]) }, ["executableCode"]),
-  message({ codeExecutionResult: message({ outcome: same(fc.constantFrom("OUTCOME_OK", "OUTCOME_FAILED")), output: same(fc.string()) }, ["outcome"]) }, [
-    "codeExecutionResult",
-  ]),
+  message(
+    { inlineData: message({ mimeType: same(mimeType), data: same(base64) }, ["mimeType", "data"]) },
+    ["inlineData"],
+  ),
+  message(
+    { fileData: message({ mimeType: same(mimeType), fileUri: same(fc.webUrl()) }, ["fileUri"]) },
+    ["fileData"],
+  ),
+  message(
+    {
+      functionCall: message(
+        { id: same(fc.string({ maxLength: 8 })), name: same(functionName), args: same(struct) },
+        ["name"],
+      ),
+    },
+    ["functionCall"],
+  ),
+  message(
+    {
+      functionResponse: message({ name: same(functionName), response: same(struct) }, [
+        "name",
+        "response",
+      ]),
+    },
+    ["functionResponse"],
+  ),
+  message(
+    {
+      executableCode: message({ language: same(fc.constant("PYTHON")), code: same(fc.string()) }, [
+        "language",
+        "code",
+      ]),
+    },
+    ["executableCode"],
+  ),
+  message(
+    {
+      codeExecutionResult: message(
+        {
+          outcome: same(fc.constantFrom("OUTCOME_OK", "OUTCOME_FAILED")),
+          output: same(fc.string()),
+        },
+        ["outcome"],
+      ),
+    },
+    ["codeExecutionResult"],
+  ),
 );
 
 /** A part: one data field plus, sometimes, the thought flags. */
-const part = fc.tuple(partData, message({ thought: same(fc.boolean()), thoughtSignature: same(base64) })).map(([data, flags]) => ({
-  camel: { ...(data.camel as object), ...(flags.camel as object) },
-  wire: { ...(data.wire as object), ...(flags.wire as object) },
-}));
+const part = fc
+  .tuple(partData, message({ thought: same(fc.boolean()), thoughtSignature: same(base64) }))
+  .map(([data, flags]) => ({
+    camel: { ...(data.camel as object), ...(flags.camel as object) },
+    wire: { ...(data.wire as object), ...(flags.wire as object) },
+  }));
 
-const content = message({ role: same(fc.constantFrom("user", "model")), parts: list(part, { minLength: 1, maxLength: 3 }) }, ["parts"]);
+const content = message(
+  {
+    role: same(fc.constantFrom("user", "model")),
+    parts: list(part, { minLength: 1, maxLength: 3 }),
+  },
+  ["parts"],
+);
 
-const thinkingBudget = fc.oneof(fc.constant(-1), fc.constant(0), fc.integer({ min: FLASH.thinking!.minBudget, max: FLASH.thinking!.maxBudget }));
+const thinkingBudget = fc.oneof(
+  fc.constant(-1),
+  fc.constant(0),
+  fc.integer({ min: FLASH.thinking!.minBudget, max: FLASH.thinking!.maxBudget }),
+);
 
 const generationConfig = message({
   stopSequences: same(fc.array(fc.string({ minLength: 1, maxLength: 6 }), { maxLength: 5 })),
@@ -84,35 +165,82 @@ const generationConfig = message({
   presencePenalty: same(fc.double({ min: -2, max: 1.999, noNaN: true })),
   frequencyPenalty: same(fc.double({ min: -2, max: 1.999, noNaN: true })),
   enableEnhancedCivicAnswers: same(fc.boolean()),
-  thinkingConfig: message({ includeThoughts: same(fc.boolean()), thinkingBudget: same(thinkingBudget) }),
+  thinkingConfig: message({
+    includeThoughts: same(fc.boolean()),
+    thinkingBudget: same(thinkingBudget),
+  }),
   mediaResolution: same(fc.constantFrom(...MEDIA_RESOLUTIONS)),
 });
 
 const safetySettings = fc
-  .tuple(fc.subarray([...SUPPORTED_HARM_CATEGORIES]), fc.array(fc.constantFrom(...HARM_BLOCK_THRESHOLDS.slice(1)), { minLength: 5, maxLength: 5 }))
+  .tuple(
+    fc.subarray([...SUPPORTED_HARM_CATEGORIES]),
+    fc.array(fc.constantFrom(...HARM_BLOCK_THRESHOLDS.slice(1)), { minLength: 5, maxLength: 5 }),
+  )
   .chain(([categories, thresholds]) =>
     fc.tuple(
-      ...categories.map((category, index) => message({ category: same(fc.constant(category)), threshold: same(fc.constant(thresholds[index]!)) }, ["category", "threshold"])),
+      ...categories.map((category, index) =>
+        message(
+          {
+            category: same(fc.constant(category)),
+            threshold: same(fc.constant(thresholds[index]!)),
+          },
+          ["category", "threshold"],
+        ),
+      ),
     ),
   )
-  .map((settings) => ({ camel: settings.map((setting) => setting.camel), wire: settings.map((setting) => setting.wire) }));
+  .map((settings) => ({
+    camel: settings.map((setting) => setting.camel),
+    wire: settings.map((setting) => setting.wire),
+  }));
 
 /** Schemas typed in lower case on the wire come back upper case. */
-const leafSchema = fc.constantFrom("STRING", "NUMBER", "INTEGER", "BOOLEAN").chain((type) =>
-  fc.boolean().map((lower) => ({ camel: { type }, wire: { type: lower ? type.toLowerCase() : type } })),
-);
-const parameters = fc.dictionary(fc.string({ minLength: 1, maxLength: 10 }), leafSchema, { minKeys: 1, maxKeys: 3 }).map((properties) => ({
-  camel: { type: "OBJECT", properties: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, schema.camel])) },
-  wire: { type: "object", properties: Object.fromEntries(Object.entries(properties).map(([name, schema]) => [name, schema.wire])) },
-}));
+const leafSchema = fc
+  .constantFrom("STRING", "NUMBER", "INTEGER", "BOOLEAN")
+  .chain((type) =>
+    fc
+      .boolean()
+      .map((lower) => ({ camel: { type }, wire: { type: lower ? type.toLowerCase() : type } })),
+  );
+const parameters = fc
+  .dictionary(fc.string({ minLength: 1, maxLength: 10 }), leafSchema, { minKeys: 1, maxKeys: 3 })
+  .map((properties) => ({
+    camel: {
+      type: "OBJECT",
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([name, schema]) => [name, schema.camel]),
+      ),
+    },
+    wire: {
+      type: "object",
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([name, schema]) => [name, schema.wire]),
+      ),
+    },
+  }));
 
 const tools = fc.uniqueArray(functionName, { minLength: 1, maxLength: 3 }).chain((names) =>
-  fc.tuple(...names.map((name) => message({ name: same(fc.constant(name)), description: same(fc.string()), parameters }, ["name"]))).map((declarations) => ({
-    names,
-    tools: message({ functionDeclarations: fc.constant({ camel: declarations.map((entry) => entry.camel), wire: declarations.map((entry) => entry.wire) }) }, [
-      "functionDeclarations",
-    ]),
-  })),
+  fc
+    .tuple(
+      ...names.map((name) =>
+        message({ name: same(fc.constant(name)), description: same(fc.string()), parameters }, [
+          "name",
+        ]),
+      ),
+    )
+    .map((declarations) => ({
+      names,
+      tools: message(
+        {
+          functionDeclarations: fc.constant({
+            camel: declarations.map((entry) => entry.camel),
+            wire: declarations.map((entry) => entry.wire),
+          }),
+        },
+        ["functionDeclarations"],
+      ),
+    })),
 );
 
 const generateContentRequest = fc
@@ -120,7 +248,15 @@ const generateContentRequest = fc
     body: message(
       {
         contents: list(content, { minLength: 1, maxLength: 4 }),
-        systemInstruction: message({ parts: list(message({ text: same(fc.string()) }, ["text"]), { minLength: 1, maxLength: 2 }) }, ["parts"]),
+        systemInstruction: message(
+          {
+            parts: list(message({ text: same(fc.string()) }, ["text"]), {
+              minLength: 1,
+              maxLength: 2,
+            }),
+          },
+          ["parts"],
+        ),
         generationConfig,
         safetySettings,
       },
@@ -130,10 +266,22 @@ const generateContentRequest = fc
   })
   .chain(({ body, declared }) => {
     if (!declared) return fc.constant(body);
-    return fc.tuple(declared.tools, fc.subarray(declared.names, { minLength: 1 })).map(([toolList, allowed]) => ({
-      camel: { ...(body.camel as object), tools: [toolList.camel], toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: allowed } } },
-      wire: { ...(body.wire as object), tools: [toolList.wire], tool_config: { function_calling_config: { mode: "ANY", allowed_function_names: allowed } } },
-    }));
+    return fc
+      .tuple(declared.tools, fc.subarray(declared.names, { minLength: 1 }))
+      .map(([toolList, allowed]) => ({
+        camel: {
+          ...(body.camel as object),
+          tools: [toolList.camel],
+          toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: allowed } },
+        },
+        wire: {
+          ...(body.wire as object),
+          tools: [toolList.wire],
+          tool_config: {
+            function_calling_config: { mode: "ANY", allowed_function_names: allowed },
+          },
+        },
+      }));
   });
 
 function expectOnlyBadRequests(run: () => unknown): void {
@@ -164,15 +312,20 @@ function everyEntryPoint(body: unknown): void {
 /** Every [path, value] inside a JSON value. */
 function paths(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const found: (string | number)[][] = [prefix];
-  if (Array.isArray(value)) value.forEach((item, index) => found.push(...paths(item, [...prefix, index])));
-  else if (value && typeof value === "object") for (const [key, child] of Object.entries(value)) found.push(...paths(child, [...prefix, key]));
+  if (Array.isArray(value))
+    value.forEach((item, index) => found.push(...paths(item, [...prefix, index])));
+  else if (value && typeof value === "object")
+    for (const [key, child] of Object.entries(value)) found.push(...paths(child, [...prefix, key]));
   return found;
 }
 
 function replaceAt(value: unknown, path: (string | number)[], replacement: unknown): unknown {
   if (path.length === 0) return replacement;
   const [head, ...rest] = path;
-  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+  const copy = (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<
+    string | number,
+    unknown
+  >;
   copy[head!] = replaceAt(copy[head!], rest, replacement);
   return copy;
 }
@@ -200,15 +353,28 @@ describe("valid requests, any spelling", () => {
   it("make valid cached contents", () => {
     const cache = message(
       {
-        displayName: same(fc.string({ maxLength: 128, unit: "grapheme-composite" }).filter((text) => [...text].length <= 128)),
+        displayName: same(
+          fc
+            .string({ maxLength: 128, unit: "grapheme-composite" })
+            .filter((text) => [...text].length <= 128),
+        ),
         contents: list(content, { minLength: 1, maxLength: 3 }),
-        ttl: same(fc.tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.option(fc.stringMatching(/^\d{1,9}$/), { nil: undefined })).map(([seconds, fraction]) => `${seconds}${fraction ? `.${fraction}` : ""}s`)),
+        ttl: same(
+          fc
+            .tuple(
+              fc.integer({ min: 0, max: 10_000_000 }),
+              fc.option(fc.stringMatching(/^\d{1,9}$/), { nil: undefined }),
+            )
+            .map(([seconds, fraction]) => `${seconds}${fraction ? `.${fraction}` : ""}s`),
+        ),
       },
       [],
     );
     fc.assert(
       fc.property(cache, ({ camel, wire }) => {
-        expect(parseCachedContentCreate({ ...(wire as object), model: "models/gemini-2.5-flash" })).toEqual({ ...(camel as object), model: "models/gemini-2.5-flash" });
+        expect(
+          parseCachedContentCreate({ ...(wire as object), model: "models/gemini-2.5-flash" }),
+        ).toEqual({ ...(camel as object), model: "models/gemini-2.5-flash" });
       }),
       { numRuns: 100 },
     );
@@ -217,9 +383,19 @@ describe("valid requests, any spelling", () => {
   it("take any prebuilt voice on a speech model", () => {
     fc.assert(
       fc.property(fc.constantFrom(...PREBUILT_VOICE_NAMES), fc.boolean(), (voiceName, snake) => {
-        const speechConfig = snake ? { voice_config: { prebuilt_voice_config: { voice_name: voiceName } } } : { voiceConfig: { prebuiltVoiceConfig: { voiceName } } };
-        const parsed = parseGenerateContentRequest({ contents: { parts: { text: "Say hi" } }, generationConfig: { responseModalities: ["AUDIO"], speechConfig } }, TTS);
-        expect(parsed.generationConfig?.speechConfig).toEqual({ voiceConfig: { prebuiltVoiceConfig: { voiceName } } });
+        const speechConfig = snake
+          ? { voice_config: { prebuilt_voice_config: { voice_name: voiceName } } }
+          : { voiceConfig: { prebuiltVoiceConfig: { voiceName } } };
+        const parsed = parseGenerateContentRequest(
+          {
+            contents: { parts: { text: "Say hi" } },
+            generationConfig: { responseModalities: ["AUDIO"], speechConfig },
+          },
+          TTS,
+        );
+        expect(parsed.generationConfig?.speechConfig).toEqual({
+          voiceConfig: { prebuiltVoiceConfig: { voiceName } },
+        });
       }),
     );
   });
@@ -234,7 +410,15 @@ describe("garbage", () => {
   it("valid requests with one part replaced by junk only ever get ApiError 400", () => {
     const mutated = generateContentRequest.chain(({ wire }) => {
       const all = paths(wire);
-      return fc.tuple(fc.constantFrom(...all), fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.constantFrom(null, "", 0, -1, 1e308, "AAAA", [], {}))).map(([path, junk]) => replaceAt(wire, path, junk));
+      return fc
+        .tuple(
+          fc.constantFrom(...all),
+          fc.oneof(
+            fc.jsonValue({ maxDepth: 3 }),
+            fc.constantFrom(null, "", 0, -1, 1e308, "AAAA", [], {}),
+          ),
+        )
+        .map(([path, junk]) => replaceAt(wire, path, junk));
     });
     fc.assert(fc.property(mutated, everyEntryPoint), { numRuns: 300 });
   });
@@ -244,7 +428,12 @@ describe("garbage", () => {
       const objects = paths(wire).filter((path) => {
         let node: unknown = wire;
         for (const segment of path) node = (node as Record<string | number, unknown>)[segment];
-        return node !== null && typeof node === "object" && !Array.isArray(node) && path.every((segment) => !["args", "response", "properties"].includes(String(segment)));
+        return (
+          node !== null &&
+          typeof node === "object" &&
+          !Array.isArray(node) &&
+          path.every((segment) => !["args", "response", "properties"].includes(String(segment)))
+        );
       });
       return fc.constantFrom(...objects).map((path) => {
         let node: unknown = wire;

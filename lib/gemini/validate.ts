@@ -23,7 +23,10 @@ import {
   uploadStartSchema,
 } from "./schemas/requests";
 import { checkContents, checkSystemInstruction } from "./schemas/rules/content-rules";
-import { checkGenerationConfig, type GenerationConfigRuleOptions } from "./schemas/rules/generation-config-rules";
+import {
+  checkGenerationConfig,
+  type GenerationConfigRuleOptions,
+} from "./schemas/rules/generation-config-rules";
 import { checkTools, checkToolConfig } from "./schemas/rules/tool-rules";
 import { Violations, codePointLength, fieldPath, violationError } from "./schemas/rules/violations";
 import { camelToSnake } from "./schemas/wire";
@@ -76,11 +79,21 @@ export function nestingDepthExceeds(value: unknown, limit: number): boolean {
 }
 
 /** Parses `body` with a wire schema, throwing the service's 400 for shape errors. */
-function runSchema<Output>(schema: z.ZodType<Output, unknown>, body: unknown, run: SchemaRun): Output {
+function runSchema<Output>(
+  schema: z.ZodType<Output, unknown>,
+  body: unknown,
+  run: SchemaRun,
+): Output {
   if (nestingDepthExceeds(body, MAX_NESTING_DEPTH)) {
-    throw ApiError.invalidArgument(`Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`, [
-      { field: wirePath(run.root ?? []), description: `JSON nesting must not be deeper than ${MAX_NESTING_DEPTH} levels.` },
-    ]);
+    throw ApiError.invalidArgument(
+      `Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`,
+      [
+        {
+          field: wirePath(run.root ?? []),
+          description: `JSON nesting must not be deeper than ${MAX_NESTING_DEPTH} levels.`,
+        },
+      ],
+    );
   }
   const result = schema.safeParse(body);
   if (result.success) return result.data;
@@ -92,17 +105,29 @@ function runSchema<Output>(schema: z.ZodType<Output, unknown>, body: unknown, ru
     );
   }
   if (problems.required.length) throw violationError(run.requestName, problems.required);
-  throw ApiError.invalidArgument("Invalid JSON payload received.", [{ field: wirePath(run.root ?? []), description: "Invalid JSON payload received." }]);
+  throw ApiError.invalidArgument("Invalid JSON payload received.", [
+    { field: wirePath(run.root ?? []), description: "Invalid JSON payload received." },
+  ]);
 }
 
-function checkSafetySettings(settings: readonly SafetySetting[], path: string, violations: Violations): void {
+function checkSafetySettings(
+  settings: readonly SafetySetting[],
+  path: string,
+  violations: Violations,
+): void {
   const seen = new Set<string>();
   settings.forEach((setting, index) => {
     const settingPath = `${path}[${index}]`;
     if (!(SUPPORTED_HARM_CATEGORIES as readonly string[]).includes(setting.category)) {
-      violations.add(`${settingPath}.category`, `${setting.category} is not supported; use one of ${SUPPORTED_HARM_CATEGORIES.join(", ")}.`);
+      violations.add(
+        `${settingPath}.category`,
+        `${setting.category} is not supported; use one of ${SUPPORTED_HARM_CATEGORIES.join(", ")}.`,
+      );
     } else if (seen.has(setting.category)) {
-      violations.add(`${settingPath}.category`, `${setting.category} is set more than once; at most one setting per category.`);
+      violations.add(
+        `${settingPath}.category`,
+        `${setting.category} is set more than once; at most one setting per category.`,
+      );
     }
     seen.add(setting.category);
     if (setting.threshold === "HARM_BLOCK_THRESHOLD_UNSPECIFIED") {
@@ -116,7 +141,8 @@ function checkSafetySettings(settings: readonly SafetySetting[], path: string, v
 
 function checkModelName(model: string | undefined, path: string, violations: Violations): void {
   if (model === undefined) return;
-  if (!MODEL_NAME_PATTERN.test(model)) violations.add(path, `model must be of the form models/{model}; got ${JSON.stringify(model)}.`);
+  if (!MODEL_NAME_PATTERN.test(model))
+    violations.add(path, `model must be of the form models/{model}; got ${JSON.stringify(model)}.`);
 }
 
 /** The rules shared by a cache body and a generate request: system instruction, tools, tool config. */
@@ -125,9 +151,15 @@ function checkContext(
   base: string,
   violations: Violations,
 ): void {
-  if (parts.systemInstruction) checkSystemInstruction(parts.systemInstruction, fieldPath(base, "system_instruction"), violations);
+  if (parts.systemInstruction)
+    checkSystemInstruction(
+      parts.systemInstruction,
+      fieldPath(base, "system_instruction"),
+      violations,
+    );
   if (parts.tools) checkTools(parts.tools, fieldPath(base, "tools"), violations);
-  if (parts.toolConfig) checkToolConfig(parts.toolConfig, parts.tools, fieldPath(base, "tool_config"), violations);
+  if (parts.toolConfig)
+    checkToolConfig(parts.toolConfig, parts.tools, fieldPath(base, "tool_config"), violations);
 }
 
 function checkGenerateContentRules(
@@ -140,16 +172,27 @@ function checkGenerateContentRules(
   checkModelName(request.model, fieldPath(base, "model"), violations);
   checkContents(request.contents, fieldPath(base, "contents"), violations, true);
   checkContext(request, base, violations);
-  if (request.safetySettings) checkSafetySettings(request.safetySettings, fieldPath(base, "safety_settings"), violations);
+  if (request.safetySettings)
+    checkSafetySettings(request.safetySettings, fieldPath(base, "safety_settings"), violations);
   if (request.generationConfig || options.modalitiesRequired) {
-    checkGenerationConfig(request.generationConfig ?? {}, traits, fieldPath(base, "generation_config"), violations, options);
+    checkGenerationConfig(
+      request.generationConfig ?? {},
+      traits,
+      fieldPath(base, "generation_config"),
+      violations,
+      options,
+    );
   }
   if (request.cachedContent !== undefined) {
     const path = fieldPath(base, "cached_content");
     if (!CACHED_CONTENT_NAME_PATTERN.test(request.cachedContent)) {
-      violations.add(path, `cached_content must be of the form cachedContents/{id}; got ${JSON.stringify(request.cachedContent)}.`);
+      violations.add(
+        path,
+        `cached_content must be of the form cachedContents/{id}; got ${JSON.stringify(request.cachedContent)}.`,
+      );
     }
-    if (request.systemInstruction || request.tools?.length || request.toolConfig) violations.add(path, CACHE_MIX_MESSAGE);
+    if (request.systemInstruction || request.tools?.length || request.toolConfig)
+      violations.add(path, CACHE_MIX_MESSAGE);
   }
 }
 
@@ -158,8 +201,13 @@ function checkGenerateContentRules(
  * traits are given. `contents` may be a single Content; the result always has a list.
  * Throws ApiError 400 (INVALID_ARGUMENT).
  */
-export function parseGenerateContentRequest(body: unknown, traits: ModelTraits): GenerateContentRequest {
-  const request = runSchema(generateContentRequestSchema, body ?? {}, { requestName: "GenerateContentRequest" });
+export function parseGenerateContentRequest(
+  body: unknown,
+  traits: ModelTraits,
+): GenerateContentRequest {
+  const request = runSchema(generateContentRequestSchema, body ?? {}, {
+    requestName: "GenerateContentRequest",
+  });
   const violations = new Violations();
   checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: true });
   if (!violations.empty) throw violationError("GenerateContentRequest", violations.list);
@@ -172,22 +220,33 @@ export function parseGenerateContentRequest(body: unknown, traits: ModelTraits):
  * `model`, when given, must be `models/...`. Throws ApiError 400.
  */
 export function parseCountTokensRequest(body: unknown, traits: ModelTraits): CountTokensRequest {
-  const request = runSchema(countTokensRequestSchema, body ?? {}, { requestName: "CountTokensRequest" });
+  const request = runSchema(countTokensRequestSchema, body ?? {}, {
+    requestName: "CountTokensRequest",
+  });
   const hasContents = (request.contents?.length ?? 0) > 0;
   const inner = request.generateContentRequest;
   if (!hasContents && !inner) {
-    throw ApiError.invalidArgument("CountTokens requires generate_content_request or contents to be set.", [
-      { field: "contents", description: "set contents or generate_content_request." },
-    ]);
+    throw ApiError.invalidArgument(
+      "CountTokens requires generate_content_request or contents to be set.",
+      [{ field: "contents", description: "set contents or generate_content_request." }],
+    );
   }
   if (hasContents && inner) {
     throw ApiError.invalidArgument(
       "contents and generate_content_request are mutually exclusive: send either contents or generate_content_request, not both.",
-      [{ field: "generate_content_request", description: "contents and generate_content_request are mutually exclusive." }],
+      [
+        {
+          field: "generate_content_request",
+          description: "contents and generate_content_request are mutually exclusive.",
+        },
+      ],
     );
   }
   const violations = new Violations();
-  if (inner) checkGenerateContentRules(inner, traits, "generate_content_request", violations, { modalitiesRequired: false });
+  if (inner)
+    checkGenerateContentRules(inner, traits, "generate_content_request", violations, {
+      modalitiesRequired: false,
+    });
   else checkContents(request.contents ?? [], "contents", violations, true);
   if (!violations.empty) throw violationError("CountTokensRequest", violations.list);
   return inner ? { generateContentRequest: inner } : { contents: request.contents ?? [] };
@@ -196,9 +255,13 @@ export function parseCountTokensRequest(body: unknown, traits: ModelTraits): Cou
 function checkTtl(ttl: string, path: string, violations: Violations): void {
   const problem = durationProblem(ttl);
   if (problem) violations.add(path, `${problem}; got ${JSON.stringify(ttl)}.`);
-  else if (ttl.startsWith("-")) violations.add(path, `ttl must not be negative; got ${JSON.stringify(ttl)}.`);
+  else if (ttl.startsWith("-"))
+    violations.add(path, `ttl must not be negative; got ${JSON.stringify(ttl)}.`);
   else if (Number(ttl.slice(0, -1)) > MAX_CACHE_TTL_SECONDS) {
-    violations.add(path, `ttl must be at most ${MAX_CACHE_TTL_SECONDS}s (3650 days); got ${JSON.stringify(ttl)}.`);
+    violations.add(
+      path,
+      `ttl must be at most ${MAX_CACHE_TTL_SECONDS}s (3650 days); got ${JSON.stringify(ttl)}.`,
+    );
   }
 }
 
@@ -214,28 +277,43 @@ function checkExpireTime(expireTime: string, path: string, violations: Violation
  */
 export function parseCachedContentCreate(body: unknown): CachedContentCreate {
   const requestName = "CreateCachedContentRequest";
-  const cache = runSchema(cachedContentCreateSchema, body ?? {}, { requestName, root: ["cachedContent"] });
+  const cache = runSchema(cachedContentCreateSchema, body ?? {}, {
+    requestName,
+    root: ["cachedContent"],
+  });
   const violations = new Violations();
-  if (cache.model === "") violations.add("cached_content.model", "cached_content.model is required.");
+  if (cache.model === "")
+    violations.add("cached_content.model", "cached_content.model is required.");
   else checkModelName(cache.model, "cached_content.model", violations);
-  if (cache.displayName !== undefined && codePointLength(cache.displayName) > MAX_DISPLAY_NAME_CHARACTERS) {
+  if (
+    cache.displayName !== undefined &&
+    codePointLength(cache.displayName) > MAX_DISPLAY_NAME_CHARACTERS
+  ) {
     violations.add(
       "cached_content.display_name",
       `display_name must be at most ${MAX_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(cache.displayName)}.`,
     );
   }
   if (cache.ttl !== undefined && cache.expireTime !== undefined) {
-    violations.add("cached_content.ttl", "ttl and expire_time are mutually exclusive; set only one of them.");
+    violations.add(
+      "cached_content.ttl",
+      "ttl and expire_time are mutually exclusive; set only one of them.",
+    );
   }
   if (cache.ttl !== undefined) checkTtl(cache.ttl, "cached_content.ttl", violations);
-  if (cache.expireTime !== undefined) checkExpireTime(cache.expireTime, "cached_content.expire_time", violations);
+  if (cache.expireTime !== undefined)
+    checkExpireTime(cache.expireTime, "cached_content.expire_time", violations);
   if (cache.contents) checkContents(cache.contents, "cached_content.contents", violations, false);
   checkContext(cache, "cached_content", violations);
   if (!violations.empty) throw violationError(requestName, violations.list);
   return cache;
 }
 
-const UPDATABLE_FIELDS: Record<string, "ttl" | "expireTime"> = { ttl: "ttl", expire_time: "expireTime", expireTime: "expireTime" };
+const UPDATABLE_FIELDS: Record<string, "ttl" | "expireTime"> = {
+  ttl: "ttl",
+  expire_time: "expireTime",
+  expireTime: "expireTime",
+};
 /** Output-only fields a client may echo back from a GET; read and ignored. */
 const IGNORED_UPDATE_FIELDS = new Set(["name", "createTime", "updateTime", "usageMetadata"]);
 
@@ -244,32 +322,65 @@ const IGNORED_UPDATE_FIELDS = new Set(["name", "createTime", "updateTime", "usag
  * `expireTime`, one of them. `updateMask` (the query parameter, comma-separated; null when
  * absent) may name `ttl` and `expire_time`/`expireTime` only. Throws ApiError 400.
  */
-export function parseCachedContentUpdate(body: unknown, updateMask: string | null): CachedContentUpdate {
+export function parseCachedContentUpdate(
+  body: unknown,
+  updateMask: string | null,
+): CachedContentUpdate {
   const requestName = "UpdateCachedContentRequest";
-  const update = runSchema(cachedContentUpdateSchema, body ?? {}, { requestName, root: ["cachedContent"] });
+  const update = runSchema(cachedContentUpdateSchema, body ?? {}, {
+    requestName,
+    root: ["cachedContent"],
+  });
   const violations = new Violations();
   for (const [key, value] of Object.entries(update)) {
-    if (value === undefined || key === "ttl" || key === "expireTime" || IGNORED_UPDATE_FIELDS.has(key)) continue;
-    violations.add(`cached_content.${camelToSnake(key)}`, `${camelToSnake(key)} cannot be updated; only ttl or expire_time can be updated.`);
+    if (
+      value === undefined ||
+      key === "ttl" ||
+      key === "expireTime" ||
+      IGNORED_UPDATE_FIELDS.has(key)
+    )
+      continue;
+    violations.add(
+      `cached_content.${camelToSnake(key)}`,
+      `${camelToSnake(key)} cannot be updated; only ttl or expire_time can be updated.`,
+    );
   }
   let fields: ("ttl" | "expireTime")[] = [];
-  const maskPaths = (updateMask ?? "").split(",").map((path) => path.trim()).filter(Boolean);
+  const maskPaths = (updateMask ?? "")
+    .split(",")
+    .map((path) => path.trim())
+    .filter(Boolean);
   if (maskPaths.length) {
     for (const path of maskPaths) {
       const field = UPDATABLE_FIELDS[path];
-      if (field === undefined) violations.add("update_mask", `"${path}" cannot be updated; update_mask may name only ttl or expire_time.`);
+      if (field === undefined)
+        violations.add(
+          "update_mask",
+          `"${path}" cannot be updated; update_mask may name only ttl or expire_time.`,
+        );
       else if (!fields.includes(field)) fields.push(field);
     }
     for (const field of fields) {
       if (update[field] === undefined) {
-        violations.add(`cached_content.${camelToSnake(field)}`, `update_mask names ${camelToSnake(field)} but the body does not set it.`);
+        violations.add(
+          `cached_content.${camelToSnake(field)}`,
+          `update_mask names ${camelToSnake(field)} but the body does not set it.`,
+        );
       }
     }
   } else {
     fields = (["ttl", "expireTime"] as const).filter((field) => update[field] !== undefined);
-    if (fields.length === 0) violations.add("cached_content", "set ttl or expire_time: only the expiration of a cached content can be updated.");
+    if (fields.length === 0)
+      violations.add(
+        "cached_content",
+        "set ttl or expire_time: only the expiration of a cached content can be updated.",
+      );
   }
-  if (fields.length > 1) violations.add("cached_content.ttl", "ttl and expire_time are mutually exclusive; set only one of them.");
+  if (fields.length > 1)
+    violations.add(
+      "cached_content.ttl",
+      "ttl and expire_time are mutually exclusive; set only one of them.",
+    );
   const result: CachedContentUpdate = {};
   if (fields.includes("ttl") && update.ttl !== undefined) {
     checkTtl(update.ttl, "cached_content.ttl", violations);
@@ -298,17 +409,37 @@ export interface UploadStart {
  */
 export function parseUploadStartBody(body: unknown): UploadStart {
   const requestName = "CreateFileRequest";
-  const request = runSchema(uploadStartSchema, body === undefined || body === null || body === "" ? {} : body, { requestName });
+  const request = runSchema(
+    uploadStartSchema,
+    body === undefined || body === null || body === "" ? {} : body,
+    { requestName },
+  );
   const file = request.file ?? {};
   const violations = new Violations();
   if (file.name !== undefined && file.name !== "" && !FILE_NAME_PATTERN.test(file.name)) {
-    violations.add("file.name", `name must be files/{id} where id has 1 to 40 lowercase letters, digits or dashes; got ${JSON.stringify(file.name)}.`);
+    violations.add(
+      "file.name",
+      `name must be files/{id} where id has 1 to 40 lowercase letters, digits or dashes; got ${JSON.stringify(file.name)}.`,
+    );
   }
-  if (file.displayName !== undefined && codePointLength(file.displayName) > MAX_FILE_DISPLAY_NAME_CHARACTERS) {
-    violations.add("file.display_name", `display_name must be at most ${MAX_FILE_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(file.displayName)}.`);
+  if (
+    file.displayName !== undefined &&
+    codePointLength(file.displayName) > MAX_FILE_DISPLAY_NAME_CHARACTERS
+  ) {
+    violations.add(
+      "file.display_name",
+      `display_name must be at most ${MAX_FILE_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(file.displayName)}.`,
+    );
   }
-  if (file.mimeType !== undefined && file.mimeType !== "" && !/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/.test(file.mimeType)) {
-    violations.add("file.mime_type", `mime_type must look like type/subtype; got ${JSON.stringify(file.mimeType)}.`);
+  if (
+    file.mimeType !== undefined &&
+    file.mimeType !== "" &&
+    !/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/.test(file.mimeType)
+  ) {
+    violations.add(
+      "file.mime_type",
+      `mime_type must look like type/subtype; got ${JSON.stringify(file.mimeType)}.`,
+    );
   }
   if (!violations.empty) throw violationError(requestName, violations.list);
   const result: UploadStart = {};
@@ -323,7 +454,10 @@ export function parseUploadStartBody(body: unknown): UploadStart {
  * server applies to `generationConfig`, as a list of violations with `generation_config.*`
  * field paths. Never throws; an empty list means the server will accept the config.
  */
-export function validateGenerationConfigFields(config: unknown, traits: ModelTraits): FieldViolation[] {
+export function validateGenerationConfigFields(
+  config: unknown,
+  traits: ModelTraits,
+): FieldViolation[] {
   try {
     const result = generationConfigSchema.safeParse(config ?? {});
     if (!result.success) {
@@ -331,9 +465,16 @@ export function validateGenerationConfigFields(config: unknown, traits: ModelTra
       return [...problems.payload, ...problems.required];
     }
     const violations = new Violations();
-    checkGenerationConfig(result.data, traits, "generation_config", violations, { modalitiesRequired: true });
+    checkGenerationConfig(result.data, traits, "generation_config", violations, {
+      modalitiesRequired: true,
+    });
     return violations.list;
   } catch (error) {
-    return [{ field: "generation_config", description: error instanceof Error ? error.message : String(error) }];
+    return [
+      {
+        field: "generation_config",
+        description: error instanceof Error ? error.message : String(error),
+      },
+    ];
   }
 }

@@ -22,20 +22,29 @@ describe("parseDuration", () => {
     expect(parseDuration("-5s", "offset")).toBe(-5000);
   });
 
-  it.each(["1h", "3600", "s", "1.s", ".5s", "1.1234567891s", " 1s", "1 s", "1e3s", "+1s"])("refuses %j with a 400 naming the field", (text) => {
-    const error = errorOf(() => parseDuration(text, "cached_content.ttl"));
-    expect(error.httpStatus).toBe(400);
-    expect(error.rpcStatus).toBe("INVALID_ARGUMENT");
-    expect(error.message).toBe(
-      `Invalid value at 'cached_content.ttl' (type.googleapis.com/google.protobuf.Duration), ${JSON.stringify(text)}: a duration is seconds with up to 9 fractional digits followed by "s", like "3600s" or "1.5s".`,
-    );
-    expect(error.toBody().error.details).toEqual([
-      {
-        "@type": "type.googleapis.com/google.rpc.BadRequest",
-        fieldViolations: [{ field: "cached_content.ttl", description: 'a duration is seconds with up to 9 fractional digits followed by "s", like "3600s" or "1.5s".' }],
-      },
-    ]);
-  });
+  it.each(["1h", "3600", "s", "1.s", ".5s", "1.1234567891s", " 1s", "1 s", "1e3s", "+1s"])(
+    "refuses %j with a 400 naming the field",
+    (text) => {
+      const error = errorOf(() => parseDuration(text, "cached_content.ttl"));
+      expect(error.httpStatus).toBe(400);
+      expect(error.rpcStatus).toBe("INVALID_ARGUMENT");
+      expect(error.message).toBe(
+        `Invalid value at 'cached_content.ttl' (type.googleapis.com/google.protobuf.Duration), ${JSON.stringify(text)}: a duration is seconds with up to 9 fractional digits followed by "s", like "3600s" or "1.5s".`,
+      );
+      expect(error.toBody().error.details).toEqual([
+        {
+          "@type": "type.googleapis.com/google.rpc.BadRequest",
+          fieldViolations: [
+            {
+              field: "cached_content.ttl",
+              description:
+                'a duration is seconds with up to 9 fractional digits followed by "s", like "3600s" or "1.5s".',
+            },
+          ],
+        },
+      ]);
+    },
+  );
 
   it("refuses durations past protobuf's bound", () => {
     expect(errorOf(() => parseDuration("315576000001s", "ttl")).message).toBe(
@@ -91,15 +100,21 @@ describe("parseTimestamp", () => {
     );
   });
 
-  it.each(["2025-01-31", "2025-01-31T12:00:00", "2025-01-31 12:00:00Z", "2025-01-31T12:00Z", "2025-01-31T12:00:00.Z", "2025-01-31T12:00:00.1234567890Z", "2025-01-31T12:00:00+0100", "tomorrow"])(
-    "refuses the malformed %s",
-    (text) => {
-      const error = errorOf(() => parseTimestamp(text, "expire_time"));
-      expect(error.message).toBe(
-        `Invalid value at 'expire_time' (type.googleapis.com/google.protobuf.Timestamp), ${JSON.stringify(text)}: a timestamp is RFC 3339, like "2025-01-31T12:00:00Z" or "2025-01-31T13:00:00.5+01:00".`,
-      );
-    },
-  );
+  it.each([
+    "2025-01-31",
+    "2025-01-31T12:00:00",
+    "2025-01-31 12:00:00Z",
+    "2025-01-31T12:00Z",
+    "2025-01-31T12:00:00.Z",
+    "2025-01-31T12:00:00.1234567890Z",
+    "2025-01-31T12:00:00+0100",
+    "tomorrow",
+  ])("refuses the malformed %s", (text) => {
+    const error = errorOf(() => parseTimestamp(text, "expire_time"));
+    expect(error.message).toBe(
+      `Invalid value at 'expire_time' (type.googleapis.com/google.protobuf.Timestamp), ${JSON.stringify(text)}: a timestamp is RFC 3339, like "2025-01-31T12:00:00Z" or "2025-01-31T13:00:00.5+01:00".`,
+    );
+  });
 });
 
 describe("formatTimestamp", () => {

@@ -21,7 +21,8 @@ export function durationProblem(text: unknown): string | undefined {
   if (typeof text !== "string") return usage;
   const match = DURATION_PATTERN.exec(text);
   if (!match) return usage;
-  if (Number(match[2]) > MAX_DURATION_SECONDS) return `a duration is at most ${MAX_DURATION_SECONDS}s`;
+  if (Number(match[2]) > MAX_DURATION_SECONDS)
+    return `a duration is at most ${MAX_DURATION_SECONDS}s`;
   return undefined;
 }
 
@@ -52,7 +53,14 @@ export function timestampProblem(text: unknown): string | undefined {
   if (typeof text !== "string") return usage;
   const match = TIMESTAMP_PATTERN.exec(text);
   if (!match) return usage;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const offsetHours = match[10] === undefined ? 0 : Number(match[10]);
   const offsetMinutes = match[11] === undefined ? 0 : Number(match[11]);
   if (
@@ -80,20 +88,30 @@ export function parseTimestamp(text: string, field: string): number {
   const problem = timestampProblem(text);
   if (problem) throw invalidValue(field, "Timestamp", text, problem);
   const match = TIMESTAMP_PATTERN.exec(text)!;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [number, number, number, number, number, number];
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const milliseconds = match[7] ? Number(match[7].padEnd(9, "0").slice(0, 3)) : 0;
   const date = new Date(0);
   // setUTCFullYear, unlike Date.UTC, does not map years 0–99 onto 1900–1999.
   date.setUTCFullYear(year, month - 1, day);
   date.setUTCHours(hour, minute, second, milliseconds);
-  const offsetMinutes = match[9] ? (match[9] === "-" ? -1 : 1) * (Number(match[10]) * 60 + Number(match[11])) : 0;
+  const offsetMinutes = match[9]
+    ? (match[9] === "-" ? -1 : 1) * (Number(match[10]) * 60 + Number(match[11]))
+    : 0;
   return date.getTime() - offsetMinutes * 60_000;
 }
 
 /** Formats epoch milliseconds as RFC 3339 UTC: `2025-01-31T12:00:00Z` or `...:00.250Z`. */
 export function formatTimestamp(milliseconds: number): string {
   const date = new Date(Math.floor(milliseconds));
-  if (Number.isNaN(date.getTime())) throw new RangeError(`formatTimestamp: ${milliseconds} is not a time`);
+  if (Number.isNaN(date.getTime()))
+    throw new RangeError(`formatTimestamp: ${milliseconds} is not a time`);
   const iso = date.toISOString();
   return iso.endsWith(".000Z") ? `${iso.slice(0, -5)}Z` : iso;
 }
@@ -103,7 +121,8 @@ export function formatTimestamp(milliseconds: number): string {
  * fractional digits as the service writes them (`"1.500s"`, `"0.000250s"`).
  */
 export function formatDuration(milliseconds: number): string {
-  if (!Number.isFinite(milliseconds)) throw new RangeError(`formatDuration: ${milliseconds} is not a duration`);
+  if (!Number.isFinite(milliseconds))
+    throw new RangeError(`formatDuration: ${milliseconds} is not a duration`);
   const sign = milliseconds < 0 ? "-" : "";
   const totalNanos = BigInt(Math.round(Math.abs(milliseconds) * 1e6));
   const seconds = totalNanos / 1_000_000_000n;
@@ -114,7 +133,12 @@ export function formatDuration(milliseconds: number): string {
   return `${sign}${seconds}.${fraction}s`;
 }
 
-function invalidValue(field: string, type: "Duration" | "Timestamp", text: unknown, problem: string): ApiError {
+function invalidValue(
+  field: string,
+  type: "Duration" | "Timestamp",
+  text: unknown,
+  problem: string,
+): ApiError {
   const rendered = typeof text === "string" ? JSON.stringify(text) : String(text);
   const message = `Invalid value at '${field}' (type.googleapis.com/google.protobuf.${type}), ${rendered}: ${problem}.`;
   return ApiError.invalidArgument(message, [{ field, description: `${problem}.` }]);

@@ -1,15 +1,27 @@
 "use client";
 
-import { keepPreviousData, queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { readApiError } from "@/lib/gemini/read-api-error";
-import type { CachedContent, CachedContentCreate, CachedContentUpdate, ListCachedContentsResponse } from "@/lib/gemini/types";
+import type {
+  CachedContent,
+  CachedContentCreate,
+  CachedContentUpdate,
+  ListCachedContentsResponse,
+} from "@/lib/gemini/types";
 
 /** Server state of the caller's cached contents (`/v1beta/cachedContents`), through react-query. */
 
 export const cacheKeys = {
   all: ["cachedContents"] as const,
   lists: () => [...cacheKeys.all, "list"] as const,
-  page: (pageSize: number, pageToken: string) => [...cacheKeys.lists(), pageSize, pageToken] as const,
+  page: (pageSize: number, pageToken: string) =>
+    [...cacheKeys.lists(), pageSize, pageToken] as const,
   detail: (name: string) => [...cacheKeys.all, "detail", name] as const,
 };
 
@@ -18,7 +30,10 @@ function cachePath(name: string): string {
   return `/v1beta/cachedContents/${encodeURIComponent(id)}`;
 }
 
-async function requestJson<Result>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<Result> {
+async function requestJson<Result>(
+  path: string,
+  init: { method?: string; body?: unknown; signal?: AbortSignal } = {},
+): Promise<Result> {
   const response = await fetch(path, {
     method: init.method ?? "GET",
     headers: init.body !== undefined ? { "Content-Type": "application/json" } : undefined,
@@ -55,7 +70,10 @@ export function cacheQueryOptions(name: string) {
 }
 
 export function useCachesPage(pageSize: number, pageToken: string) {
-  return useQuery({ ...cachesPageQueryOptions(pageSize, pageToken), placeholderData: keepPreviousData });
+  return useQuery({
+    ...cachesPageQueryOptions(pageSize, pageToken),
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useCache(name: string | null) {
@@ -66,7 +84,10 @@ export function createCacheRequest(body: CachedContentCreate): Promise<CachedCon
   return requestJson<CachedContent>("/v1beta/cachedContents", { method: "POST", body });
 }
 
-export function updateCacheRequest(name: string, change: CachedContentUpdate): Promise<CachedContent> {
+export function updateCacheRequest(
+  name: string,
+  change: CachedContentUpdate,
+): Promise<CachedContent> {
   return requestJson<CachedContent>(cachePath(name), { method: "PATCH", body: change });
 }
 
@@ -90,7 +111,8 @@ export function useCreateCache() {
 export function useUpdateCache() {
   const invalidate = useInvalidateCaches();
   return useMutation({
-    mutationFn: ({ name, change }: { name: string; change: CachedContentUpdate }) => updateCacheRequest(name, change),
+    mutationFn: ({ name, change }: { name: string; change: CachedContentUpdate }) =>
+      updateCacheRequest(name, change),
     onSuccess: (cache) => invalidate(cache),
   });
 }

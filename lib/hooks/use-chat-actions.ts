@@ -4,7 +4,12 @@ import { useQueryClient, type QueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import type { StoreApi } from "zustand";
-import type { Conversation, ConversationSettings, SaveMessages, StoredMessage } from "@/app/api/conversations/schema";
+import type {
+  Conversation,
+  ConversationSettings,
+  SaveMessages,
+  StoredMessage,
+} from "@/app/api/conversations/schema";
 import {
   answerMessage,
   buildGenerateContentRequest,
@@ -45,7 +50,12 @@ export interface ChatActionsApi {
   regenerate(conversationId: string, answerId: string): Promise<void>;
   edit(conversationId: string, userMessageId: string, text: string): Promise<void>;
   /** Loosens one category's threshold in the conversation's settings and asks again. */
-  adjustAndRetry(conversationId: string, answerId: string, category: string, threshold: HarmBlockThreshold): Promise<void>;
+  adjustAndRetry(
+    conversationId: string,
+    answerId: string,
+    category: string,
+    threshold: HarmBlockThreshold,
+  ): Promise<void>;
   chooseCandidate(conversationId: string, answerId: string, index: number): void;
   saveSettings(conversationId: string | null, settings: ConversationSettings): void;
   stop(): void;
@@ -58,16 +68,25 @@ interface Dependencies {
 }
 
 function errorSummary(error: unknown): { code: number; message: string; status: string } {
-  if (error instanceof ApiError) return { code: error.httpStatus, message: error.message, status: error.rpcStatus };
+  if (error instanceof ApiError)
+    return { code: error.httpStatus, message: error.message, status: error.rpcStatus };
   const message = error instanceof Error ? error.message : String(error);
-  return { code: 0, message: `Could not reach the studio server: ${message}`, status: "UNAVAILABLE" };
+  return {
+    code: 0,
+    message: `Could not reach the studio server: ${message}`,
+    status: "UNAVAILABLE",
+  };
 }
 
 /** New characters shown per frame at most (about 10 ms of markdown parsing on a slow machine). */
 const REVEAL_PER_FRAME = 800;
 
 function scheduleFrame(callback: () => void): () => void {
-  if (typeof document !== "undefined" && document.visibilityState === "visible" && typeof requestAnimationFrame === "function") {
+  if (
+    typeof document !== "undefined" &&
+    document.visibilityState === "visible" &&
+    typeof requestAnimationFrame === "function"
+  ) {
     const frame = requestAnimationFrame(callback);
     return () => cancelAnimationFrame(frame);
   }
@@ -81,10 +100,18 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
   const saveChains = new Map<string, Promise<unknown>>();
   const settingsTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
-  function enqueue<Result>(conversationId: string, work: () => Promise<Result>): Promise<Result | undefined> {
+  function enqueue<Result>(
+    conversationId: string,
+    work: () => Promise<Result>,
+  ): Promise<Result | undefined> {
     const previous = saveChains.get(conversationId) ?? Promise.resolve();
     const next = previous.then(work).catch((error: unknown) => {
-      store.getState().setNotice({ kind: "error", text: `Could not save the conversation: ${errorSummary(error).message}` });
+      store
+        .getState()
+        .setNotice({
+          kind: "error",
+          text: `Could not save the conversation: ${errorSummary(error).message}`,
+        });
       return undefined;
     });
     saveChains.set(conversationId, next);
@@ -104,19 +131,34 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     const state = store.getState();
     return (
       state.settingsDrafts[key] ??
-      (conversationId ? cachedConversation(conversationId)?.settings : (state.lastSettings ?? undefined)) ??
+      (conversationId
+        ? cachedConversation(conversationId)?.settings
+        : (state.lastSettings ?? undefined)) ??
       defaultSettings()
     );
   }
 
-  async function runAnswer(conversationId: string, prompt: StoredMessage, history: StoredMessage[]): Promise<void> {
+  async function runAnswer(
+    conversationId: string,
+    prompt: StoredMessage,
+    history: StoredMessage[],
+  ): Promise<void> {
     const settings = settingsOf(conversationId);
     const controller = new AbortController();
     const messageId = newMessageId();
-    store.getState().beginAnswer(
-      { conversationId, messageId, promptMessageId: prompt.id, settings, startedAt: Date.now(), candidates: [] },
-      controller,
-    );
+    store
+      .getState()
+      .beginAnswer(
+        {
+          conversationId,
+          messageId,
+          promptMessageId: prompt.id,
+          settings,
+          startedAt: Date.now(),
+          candidates: [],
+        },
+        controller,
+      );
     let response: AccumulatedResponse = EMPTY_RESPONSE;
     // At most one store update per frame, and at most REVEAL_PER_FRAME new characters in it:
     // a burst (a fast engine, a stalled tab catching up) is shown over a few frames instead
@@ -135,7 +177,11 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     let ending: { stopped?: boolean; error?: ReturnType<typeof errorSummary> } = {};
     try {
       const request = buildGenerateContentRequest(settings, historyContents(history));
-      for await (const chunk of streamGenerateContent({ model: settings.model, request, signal: controller.signal })) {
+      for await (const chunk of streamGenerateContent({
+        model: settings.model,
+        request,
+        signal: controller.signal,
+      })) {
         response = accumulateResponse(response, chunk);
         cancelFrame ??= scheduleFrame(flush);
       }
@@ -148,7 +194,10 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       cancelFrame ??= scheduleFrame(flush);
     });
     const answer = answerMessage(messageId, response, settings, ending);
-    setCachedMessages(queryClient, conversationId, (messages) => [...messages.filter((message) => message.id !== messageId), answer]);
+    setCachedMessages(queryClient, conversationId, (messages) => [
+      ...messages.filter((message) => message.id !== messageId),
+      answer,
+    ]);
     store.getState().endAnswer(messageId);
     saveMessages(conversationId, { after: prompt.id, messages: [answer] });
   }
@@ -160,9 +209,17 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     if (id === null) {
       let created: Conversation;
       try {
-        created = await createConversationRequest({ title: titleFromPrompt(text || "Function response"), settings: settingsOf(null) });
+        created = await createConversationRequest({
+          title: titleFromPrompt(text || "Function response"),
+          settings: settingsOf(null),
+        });
       } catch (error) {
-        store.getState().setNotice({ kind: "error", text: `Could not create the conversation: ${errorSummary(error).message}` });
+        store
+          .getState()
+          .setNotice({
+            kind: "error",
+            text: `Could not create the conversation: ${errorSummary(error).message}`,
+          });
         return;
       }
       queryClient.setQueryData(conversationKeys.detail(created.id), created);
@@ -171,7 +228,11 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       id = created.id;
       navigate(id);
     }
-    const prompt: StoredMessage = { id: newMessageId(), role: "user", content: { role: "user", parts } };
+    const prompt: StoredMessage = {
+      id: newMessageId(),
+      role: "user",
+      content: { role: "user", parts },
+    };
     setCachedMessages(queryClient, id, (messages) => [...messages, prompt]);
     store.getState().setDraft(id, "");
     store.getState().setDraft(NEW_CHAT_KEY, "");
@@ -198,7 +259,11 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     if (index < 0) return;
     const original = messages[index]!;
     const otherParts = original.content.parts.filter((part) => part.text === undefined);
-    const prompt: StoredMessage = { id: newMessageId(), role: "user", content: { role: "user", parts: [...otherParts, { text }] } };
+    const prompt: StoredMessage = {
+      id: newMessageId(),
+      role: "user",
+      content: { role: "user", parts: [...otherParts, { text }] },
+    };
     const kept = [...messages.slice(0, index), prompt];
     setCachedMessages(queryClient, conversationId, () => kept);
     saveMessages(conversationId, { after: messages[index - 1]?.id ?? null, messages: [prompt] });
@@ -214,17 +279,31 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       setTimeout(() => {
         settingsTimers.delete(conversationId);
         void enqueue(conversationId, async () => {
-          const saved = await updateConversationRequest(conversationId, { settings: settingsOf(conversationId) });
-          queryClient.setQueryData<Conversation>(conversationKeys.detail(conversationId), (previous) =>
-            previous ? { ...previous, settings: saved.settings, updatedAt: saved.updatedAt } : previous,
+          const saved = await updateConversationRequest(conversationId, {
+            settings: settingsOf(conversationId),
+          });
+          queryClient.setQueryData<Conversation>(
+            conversationKeys.detail(conversationId),
+            (previous) =>
+              previous
+                ? { ...previous, settings: saved.settings, updatedAt: saved.updatedAt }
+                : previous,
           );
         });
       }, 400),
     );
   }
 
-  async function adjustAndRetry(conversationId: string, answerId: string, category: string, threshold: HarmBlockThreshold): Promise<void> {
-    saveSettings(conversationId, withSafetyThreshold(settingsOf(conversationId), category, threshold));
+  async function adjustAndRetry(
+    conversationId: string,
+    answerId: string,
+    category: string,
+    threshold: HarmBlockThreshold,
+  ): Promise<void> {
+    saveSettings(
+      conversationId,
+      withSafetyThreshold(settingsOf(conversationId), category, threshold),
+    );
     await regenerate(conversationId, answerId);
   }
 
@@ -233,8 +312,14 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     const answer = messages.find((message) => message.id === answerId);
     const candidate = answer?.candidates?.[index];
     if (!answer || !candidate) return;
-    const chosen: StoredMessage = { ...answer, selectedCandidate: index, content: { role: "model", parts: candidate.content?.parts ?? [] } };
-    setCachedMessages(queryClient, conversationId, (list) => list.map((message) => (message.id === answerId ? chosen : message)));
+    const chosen: StoredMessage = {
+      ...answer,
+      selectedCandidate: index,
+      content: { role: "model", parts: candidate.content?.parts ?? [] },
+    };
+    setCachedMessages(queryClient, conversationId, (list) =>
+      list.map((message) => (message.id === answerId ? chosen : message)),
+    );
     saveMessages(conversationId, { messages: [chosen] });
   }
 
@@ -259,7 +344,11 @@ export function useChatActions(): ChatActionsApi {
   return useMemo(() => {
     let actions = actionsByStore.get(store);
     if (!actions) {
-      actions = createChatActions({ store, queryClient, navigate: (id) => router.replace(`/chat/${encodeURIComponent(id)}`) });
+      actions = createChatActions({
+        store,
+        queryClient,
+        navigate: (id) => router.replace(`/chat/${encodeURIComponent(id)}`),
+      });
       actionsByStore.set(store, actions);
     }
     return actions;

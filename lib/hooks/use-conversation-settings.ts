@@ -2,7 +2,11 @@
 
 import { useMemo } from "react";
 import type { ConversationSettings } from "@/app/api/conversations/schema";
-import { defaultSettings, validateSettings, type SettingsViolations } from "@/components/settings/settings-model";
+import {
+  defaultSettings,
+  validateSettings,
+  type SettingsViolations,
+} from "@/components/settings/settings-model";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { useChatActions } from "./use-chat-actions";
@@ -23,7 +27,9 @@ export interface ConversationSettingsState {
 export function useConversationSettings(conversationId: string | null): ConversationSettingsState {
   const key = conversationId ?? NEW_CHAT_KEY;
   const draft = useChatStore((state) => state.settingsDrafts[key]);
-  const lastSettings = useChatStore((state) => (conversationId === null ? state.lastSettings : null));
+  const lastSettings = useChatStore((state) =>
+    conversationId === null ? state.lastSettings : null,
+  );
   const formErrors = useChatStore((state) => state.formErrors[key]);
   const conversation = useConversation(conversationId);
   const models = useModels();
@@ -35,8 +41,10 @@ export function useConversationSettings(conversationId: string | null): Conversa
   const traits = models.data?.find((choice) => choice.model.name === settings.model)?.traits;
   const violations = useMemo(() => {
     const grouped = validateSettings(settings, traits);
-    for (const [field, error] of Object.entries(formErrors ?? {})) (grouped[field] ??= []).push(error);
-    if (models.data && !traits) (grouped.model ??= []).push(`${settings.model} is not in the model list.`);
+    for (const [field, error] of Object.entries(formErrors ?? {}))
+      (grouped[field] ??= []).push(error);
+    if (models.data && !traits)
+      (grouped.model ??= []).push(`${settings.model} is not in the model list.`);
     return grouped;
   }, [settings, traits, formErrors, models.data]);
   return {

@@ -1,6 +1,12 @@
 "use client";
 
-import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import {
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+  type QueryClient,
+} from "@tanstack/react-query";
 import type {
   Conversation,
   ConversationHead,
@@ -14,7 +20,10 @@ import { readApiError } from "@/lib/gemini/read-api-error";
 
 /** Server state of the studio's conversations (`/api/conversations`), through react-query. */
 
-async function requestJson<Result>(path: string, init?: { method: string; body?: unknown }): Promise<Result> {
+async function requestJson<Result>(
+  path: string,
+  init?: { method: string; body?: unknown },
+): Promise<Result> {
   const response = await fetch(path, {
     method: init?.method ?? "GET",
     headers: init?.body !== undefined ? { "Content-Type": "application/json" } : undefined,
@@ -37,7 +46,10 @@ export const conversationKeys = {
 export function conversationListQueryOptions(search = "") {
   return queryOptions({
     queryKey: conversationKeys.list(search),
-    queryFn: () => requestJson<ConversationList>(`/api/conversations${search ? `?q=${encodeURIComponent(search)}` : ""}`),
+    queryFn: () =>
+      requestJson<ConversationList>(
+        `/api/conversations${search ? `?q=${encodeURIComponent(search)}` : ""}`,
+      ),
     staleTime: 10_000,
   });
 }
@@ -64,16 +76,32 @@ export function createConversationRequest(input: CreateConversation): Promise<Co
   return requestJson<Conversation>("/api/conversations", { method: "POST", body: input });
 }
 
-export function saveMessagesRequest(id: string, input: SaveMessages): Promise<{ messages: StoredMessage[] }> {
-  return requestJson(`/api/conversations/${encodeURIComponent(id)}/messages`, { method: "POST", body: input });
+export function saveMessagesRequest(
+  id: string,
+  input: SaveMessages,
+): Promise<{ messages: StoredMessage[] }> {
+  return requestJson(`/api/conversations/${encodeURIComponent(id)}/messages`, {
+    method: "POST",
+    body: input,
+  });
 }
 
-export function updateConversationRequest(id: string, change: UpdateConversation): Promise<ConversationHead> {
-  return requestJson<ConversationHead>(`/api/conversations/${encodeURIComponent(id)}`, { method: "PATCH", body: change });
+export function updateConversationRequest(
+  id: string,
+  change: UpdateConversation,
+): Promise<ConversationHead> {
+  return requestJson<ConversationHead>(`/api/conversations/${encodeURIComponent(id)}`, {
+    method: "PATCH",
+    body: change,
+  });
 }
 
 /** Replaces the cached messages of a conversation (optimistic edits of the chat). */
-export function setCachedMessages(queryClient: QueryClient, id: string, update: (messages: StoredMessage[]) => StoredMessage[]): void {
+export function setCachedMessages(
+  queryClient: QueryClient,
+  id: string,
+  update: (messages: StoredMessage[]) => StoredMessage[],
+): void {
   queryClient.setQueryData<Conversation>(conversationKeys.detail(id), (conversation) =>
     conversation ? { ...conversation, messages: update(conversation.messages) } : conversation,
   );
@@ -82,11 +110,21 @@ export function setCachedMessages(queryClient: QueryClient, id: string, update: 
 export function useUpdateConversation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, change }: { id: string; change: UpdateConversation }) => updateConversationRequest(id, change),
+    mutationFn: ({ id, change }: { id: string; change: UpdateConversation }) =>
+      updateConversationRequest(id, change),
     onSuccess: (conversation) => {
       // Keep the cached messages: a save of settings must not replace a newer optimistic list.
-      queryClient.setQueryData<Conversation>(conversationKeys.detail(conversation.id), (previous) =>
-        previous ? { ...previous, title: conversation.title, settings: conversation.settings, updatedAt: conversation.updatedAt } : previous,
+      queryClient.setQueryData<Conversation>(
+        conversationKeys.detail(conversation.id),
+        (previous) =>
+          previous
+            ? {
+                ...previous,
+                title: conversation.title,
+                settings: conversation.settings,
+                updatedAt: conversation.updatedAt,
+              }
+            : previous,
       );
       void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });
     },
@@ -96,7 +134,8 @@ export function useUpdateConversation() {
 export function useDeleteConversation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => requestJson<object>(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) =>
+      requestJson<object>(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: (_result, id) => {
       queryClient.removeQueries({ queryKey: conversationKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });

@@ -1,6 +1,12 @@
 "use client";
 
-import { infiniteQueryOptions, queryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import {
+  infiniteQueryOptions,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQueryClient,
+} from "@tanstack/react-query";
 import { readApiError } from "@/lib/gemini/read-api-error";
 import type { File as WireFile, ListFilesResponse } from "@/lib/gemini/types";
 
@@ -20,7 +26,11 @@ function filePath(name: string): string {
 
 /** `GET /v1beta/files/{id}`: the file with its current state. */
 export async function getFileRequest(name: string, signal?: AbortSignal): Promise<WireFile> {
-  const response = await fetch(filePath(name), { credentials: "same-origin", cache: "no-store", signal });
+  const response = await fetch(filePath(name), {
+    credentials: "same-origin",
+    cache: "no-store",
+    signal,
+  });
   if (!response.ok) throw await readApiError(response);
   return (await response.json()) as WireFile;
 }
@@ -31,10 +41,18 @@ export async function deleteFileRequest(name: string): Promise<void> {
   if (!response.ok) throw await readApiError(response);
 }
 
-async function listFilesPage(pageSize: number, pageToken: string | undefined, signal: AbortSignal): Promise<ListFilesResponse> {
+async function listFilesPage(
+  pageSize: number,
+  pageToken: string | undefined,
+  signal: AbortSignal,
+): Promise<ListFilesResponse> {
   const query = new URLSearchParams({ pageSize: String(pageSize) });
   if (pageToken) query.set("pageToken", pageToken);
-  const response = await fetch(`/v1beta/files?${query}`, { credentials: "same-origin", cache: "no-store", signal });
+  const response = await fetch(`/v1beta/files?${query}`, {
+    credentials: "same-origin",
+    cache: "no-store",
+    signal,
+  });
   if (!response.ok) throw await readApiError(response);
   return (await response.json()) as ListFilesResponse;
 }
@@ -67,7 +85,11 @@ export function useFiles(pageSize = 20) {
   return useInfiniteQuery({
     ...filesInfiniteQueryOptions(pageSize),
     refetchInterval: (query) =>
-      query.state.data?.pages.some((page) => page.files?.some((file) => file.state === "PROCESSING")) ? 2_000 : false,
+      query.state.data?.pages.some((page) =>
+        page.files?.some((file) => file.state === "PROCESSING"),
+      )
+        ? 2_000
+        : false,
   });
 }
 

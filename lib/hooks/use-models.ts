@@ -15,13 +15,19 @@ async function fetchModels(): Promise<ModelChoice[]> {
   if (!response.ok) throw await readApiError(response);
   const body = (await response.json()) as ListModelsResponse;
   return (body.models ?? [])
-    .filter((model) => (model.supportedGenerationMethods ?? ["generateContent"]).includes("generateContent"))
+    .filter((model) =>
+      (model.supportedGenerationMethods ?? ["generateContent"]).includes("generateContent"),
+    )
     .map((model) => ({ model, traits: traitsFromModel(model) }));
 }
 
 /** Query options of the model list (`GET /v1beta/models`), with each model's traits. */
 export function modelsQueryOptions() {
-  return queryOptions({ queryKey: ["models"] as const, queryFn: fetchModels, staleTime: 5 * 60_000 });
+  return queryOptions({
+    queryKey: ["models"] as const,
+    queryFn: fetchModels,
+    staleTime: 5 * 60_000,
+  });
 }
 
 /** The models that can generate content, with their traits. */

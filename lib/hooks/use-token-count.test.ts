@@ -1,9 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { CountTokensResponse } from "@/lib/gemini/types";
-import { countableRequest, createTokenCountScheduler, type TokenCountInput, type TokenCountState } from "./use-token-count";
+import {
+  countableRequest,
+  createTokenCountScheduler,
+  type TokenCountInput,
+  type TokenCountState,
+} from "./use-token-count";
 
 function input(text: string): TokenCountInput {
-  return { model: "models/gemini-2.5-flash", request: { contents: [{ role: "user", parts: [{ text }] }] } };
+  return {
+    model: "models/gemini-2.5-flash",
+    request: { contents: [{ role: "user", parts: [{ text }] }] },
+  };
 }
 
 describe("createTokenCountScheduler", () => {
@@ -11,13 +19,19 @@ describe("createTokenCountScheduler", () => {
   afterEach(() => vi.useRealTimers());
 
   it("debounces typing into one request and aborts requests made stale by newer input", async () => {
-    const calls: { text: string; signal: AbortSignal; resolve(value: CountTokensResponse): void }[] = [];
+    const calls: {
+      text: string;
+      signal: AbortSignal;
+      resolve(value: CountTokensResponse): void;
+    }[] = [];
     const states: TokenCountState[] = [];
     const scheduler = createTokenCountScheduler({
       delayMs: 300,
       onChange: (state) => states.push(state),
       count: (value, signal) =>
-        new Promise((resolve) => calls.push({ text: value.request.contents[0]!.parts[0]!.text!, signal, resolve })),
+        new Promise((resolve) =>
+          calls.push({ text: value.request.contents[0]!.parts[0]!.text!, signal, resolve }),
+        ),
     });
     scheduler.schedule(input("h"));
     vi.advanceTimersByTime(100);
@@ -38,7 +52,12 @@ describe("createTokenCountScheduler", () => {
     vi.advanceTimersByTime(300);
     calls[1]!.resolve({ totalTokens: 5 });
     await vi.runAllTimersAsync();
-    expect(states.at(-1)).toEqual({ result: { totalTokens: 5 }, counting: false, error: null, current: true });
+    expect(states.at(-1)).toEqual({
+      result: { totalTokens: 5 },
+      counting: false,
+      error: null,
+      current: true,
+    });
     expect(states.some((state) => state.result?.totalTokens === 3)).toBe(false);
   });
 
@@ -75,6 +94,10 @@ describe("countableRequest", () => {
         tools: [],
         cachedContent: "cachedContents/abc",
       }),
-    ).toEqual({ contents: [{ parts: [{ text: "x" }] }], systemInstruction: { parts: [{ text: "be brief" }] }, cachedContent: "cachedContents/abc" });
+    ).toEqual({
+      contents: [{ parts: [{ text: "x" }] }],
+      systemInstruction: { parts: [{ text: "be brief" }] },
+      cachedContent: "cachedContents/abc",
+    });
   });
 });

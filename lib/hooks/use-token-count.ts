@@ -27,7 +27,10 @@ export interface TokenCountState {
   current: boolean;
 }
 
-export type CountTokens = (input: TokenCountInput, signal: AbortSignal) => Promise<CountTokensResponse>;
+export type CountTokens = (
+  input: TokenCountInput,
+  signal: AbortSignal,
+) => Promise<CountTokensResponse>;
 
 /** `POST /v1beta/{model}:countTokens` with `generateContentRequest`. */
 export const countTokensRequest: CountTokens = async ({ model, request }, signal) => {
@@ -59,7 +62,12 @@ export interface TokenCountScheduler {
   dispose(): void;
 }
 
-export const IDLE_TOKEN_COUNT: TokenCountState = { result: null, counting: false, error: null, current: false };
+export const IDLE_TOKEN_COUNT: TokenCountState = {
+  result: null,
+  counting: false,
+  error: null,
+  current: false,
+};
 
 function isAbort(error: unknown): boolean {
   return error instanceof Error && error.name === "AbortError";
@@ -116,7 +124,12 @@ export function createTokenCountScheduler(options: {
           (error: unknown) => {
             if (controller !== mine || isAbort(error)) return;
             controller = null;
-            emit({ ...state, counting: false, error: error instanceof Error ? error : new Error(String(error)), current: false });
+            emit({
+              ...state,
+              counting: false,
+              error: error instanceof Error ? error : new Error(String(error)),
+              current: false,
+            });
           },
         );
       }, options.delayMs);
@@ -129,7 +142,11 @@ export function createTokenCountScheduler(options: {
 }
 
 /** The live count of `input` (null: nothing to count), debounced by `delayMs`. */
-export function useTokenCount(input: TokenCountInput | null, delayMs = 400, count: CountTokens = countTokensRequest): TokenCountState {
+export function useTokenCount(
+  input: TokenCountInput | null,
+  delayMs = 400,
+  count: CountTokens = countTokensRequest,
+): TokenCountState {
   const [state, setState] = useState<TokenCountState>(IDLE_TOKEN_COUNT);
   const scheduler = useRef<TokenCountScheduler | null>(null);
   useEffect(() => {

@@ -15,7 +15,11 @@ import {
   type AttachmentPreview,
 } from "@/components/files/attachment-model";
 import { ApiError } from "@/lib/gemini/api-error";
-import { isUploadAbort, uploadResumable, UploadInterruptedError } from "@/lib/gemini/resumable-upload";
+import {
+  isUploadAbort,
+  uploadResumable,
+  UploadInterruptedError,
+} from "@/lib/gemini/resumable-upload";
 import type { File as WireFile } from "@/lib/gemini/types";
 import { useAttachmentsStoreApi, type AttachmentsStore } from "@/lib/stores/attachments-store";
 import { fileKeys, getFileRequest } from "./use-files";
@@ -63,7 +67,8 @@ async function base64Of(blob: Blob): Promise<string> {
   const bytes = new Uint8Array(await blob.arrayBuffer());
   let binary = "";
   const step = 0x8000;
-  for (let index = 0; index < bytes.length; index += step) binary += String.fromCharCode(...bytes.subarray(index, index + step));
+  for (let index = 0; index < bytes.length; index += step)
+    binary += String.fromCharCode(...bytes.subarray(index, index + step));
   return btoa(binary);
 }
 
@@ -74,7 +79,11 @@ async function pdfPageCount(blob: Blob): Promise<number | null> {
   if (blob.size > PREVIEW_PDF_LIMIT_BYTES) return null;
   try {
     const { PDFDocument } = await import("pdf-lib");
-    const document = await PDFDocument.load(await blob.arrayBuffer(), { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+    const document = await PDFDocument.load(await blob.arrayBuffer(), {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+    });
     return document.getPageCount();
   } catch {
     return null;
@@ -82,10 +91,14 @@ async function pdfPageCount(blob: Blob): Promise<number | null> {
 }
 
 /** The uploader bound to one attachments store (exported for tests and the bench). */
-export function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: QueryClient): Uploader {
+export function createUploader(
+  store: StoreApi<AttachmentsStore>,
+  queryClient?: QueryClient,
+): Uploader {
   const runtimes = new Map<string, Runtime>();
 
-  const get = (id: string): Attachment | undefined => store.getState().attachments.find((item) => item.id === id);
+  const get = (id: string): Attachment | undefined =>
+    store.getState().attachments.find((item) => item.id === id);
   const update = (id: string, change: Partial<Attachment>) => {
     if (get(id)) store.getState().update(id, change);
   };
@@ -114,7 +127,8 @@ export function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: 
 
   function previewOf(id: string, blob: Blob, mimeType: string): AttachmentPreview {
     const kind = previewKindOf(mimeType);
-    if (kind === "image" || kind === "audio" || kind === "video") return { kind, objectUrl: URL.createObjectURL(blob) };
+    if (kind === "image" || kind === "audio" || kind === "video")
+      return { kind, objectUrl: URL.createObjectURL(blob) };
     if (kind === "pdf") {
       void pdfPageCount(blob).then((pages) => update(id, { preview: { kind, pdfPages: pages } }));
       return { kind };
@@ -123,7 +137,9 @@ export function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: 
       void blob
         .slice(0, TEXT_SNIPPET_CHARACTERS * 4)
         .text()
-        .then((text) => update(id, { preview: { kind, textSnippet: text.slice(0, TEXT_SNIPPET_CHARACTERS) } }))
+        .then((text) =>
+          update(id, { preview: { kind, textSnippet: text.slice(0, TEXT_SNIPPET_CHARACTERS) } }),
+        )
         .catch(() => undefined);
     }
     return { kind };
@@ -154,7 +170,10 @@ export function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: 
       } catch (error) {
         if (controller.signal.aborted || runtimes.get(id) !== runtime) return;
         if (error instanceof ApiError && (error.httpStatus === 403 || error.httpStatus === 404)) {
-          update(id, { status: "failed", error: `The file is no longer available: ${error.message}` });
+          update(id, {
+            status: "failed",
+            error: `The file is no longer available: ${error.message}`,
+          });
           return;
         }
         poll(id, name, attempt + 1);
@@ -236,7 +255,9 @@ export function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: 
     },
     attachExisting(scope, file) {
       store.getState().onDispose(disposeAll);
-      const already = store.getState().attachments.find((item) => item.scope === scope && item.file?.name === file.name);
+      const already = store
+        .getState()
+        .attachments.find((item) => item.scope === scope && item.file?.name === file.name);
       if (already) return;
       const id = newId();
       runtimes.set(id, {});
@@ -258,7 +279,10 @@ export function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: 
       if (get(id)?.status === "interrupted") void upload(id);
     },
     clear(scope) {
-      for (const item of store.getState().attachments.filter((attachment) => attachment.scope === scope)) forget(item.id);
+      for (const item of store
+        .getState()
+        .attachments.filter((attachment) => attachment.scope === scope))
+        forget(item.id);
     },
   };
 }

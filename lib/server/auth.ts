@@ -48,7 +48,8 @@ export function assertSameOrigin(request: Request): void {
   } catch {
     throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
   }
-  if (originHost !== host) throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
+  if (originHost !== host)
+    throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
 }
 
 /** The host name a request was addressed to (its Host header), without the port. */

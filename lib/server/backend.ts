@@ -16,7 +16,12 @@ export function backend(): Backend {
       holder.genstudioBackend = createUpstreamBackend({ settings: env.upstream, db: database() });
       return holder.genstudioBackend;
     }
-    holder.genstudioBackend = createLocalBackend({ db: database(), dataDir: env.dataDir, fileQuotaBytes: env.fileQuotaBytes, onError: (message, error) => logger.error(message, error) });
+    holder.genstudioBackend = createLocalBackend({
+      db: database(),
+      dataDir: env.dataDir,
+      fileQuotaBytes: env.fileQuotaBytes,
+      onError: (message, error) => logger.error(message, error),
+    });
   }
   return holder.genstudioBackend;
 }

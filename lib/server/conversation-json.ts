@@ -11,12 +11,17 @@ export const PIECE_CHARACTERS = 256 * 1024;
  * is never held whole for a slow reader. A write that lands while it is read ends the answer
  * as an error rather than mixing two versions.
  */
-export function* conversationJson(db: Db, ownerId: string, head: ConversationHead): Generator<string> {
+export function* conversationJson(
+  db: Db,
+  ownerId: string,
+  head: ConversationHead,
+): Generator<string> {
   const opening = JSON.stringify(head);
   let piece = `${opening.slice(0, -1)},"messages":[`;
   let position = -1;
   for (;;) {
-    if (conversationUpdatedAt(db, ownerId, head.id) !== head.updatedAt) throw new Error(`conversation ${head.id} changed while it was read`);
+    if (conversationUpdatedAt(db, ownerId, head.id) !== head.updatedAt)
+      throw new Error(`conversation ${head.id} changed while it was read`);
     const next = messageAfter(db, head.id, position);
     if (!next) break;
     piece += `${position === -1 ? "" : ","}${JSON.stringify(next.message)}`;

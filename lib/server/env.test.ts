@@ -19,7 +19,10 @@ describe("parseServerEnv", () => {
     const withCode = parseServerEnv({ HOSTNAME: "0.0.0.0", STUDIO_ACCESS_CODE: "secret" });
     expect(withCode.developmentDefaults).toBe(false);
     expect(withCode.studioKeys).toEqual([]);
-    const withKeys = parseServerEnv({ HOSTNAME: "::", STUDIO_API_KEYS: "ci:0123456789abcdefXYZ, 0123456789abcdef-second" });
+    const withKeys = parseServerEnv({
+      HOSTNAME: "::",
+      STUDIO_API_KEYS: "ci:0123456789abcdefXYZ, 0123456789abcdef-second",
+    });
     expect(withKeys.studioKeys).toEqual([
       { name: "ci", key: "0123456789abcdefXYZ" },
       { name: "key-2", key: "0123456789abcdef-second" },
@@ -28,13 +31,21 @@ describe("parseServerEnv", () => {
 
   it("refuses short studio keys and malformed base URLs", () => {
     expect(() => parseServerEnv({ STUDIO_API_KEYS: "short" })).toThrow(/shorter than 16/);
-    expect(() => parseServerEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "not a url" })).toThrow(ConfigurationError);
+    expect(() => parseServerEnv({ GEMINI_API_KEY: "k", GEMINI_BASE_URL: "not a url" })).toThrow(
+      ConfigurationError,
+    );
   });
 
   it("chooses upstream mode when a key is set and strips trailing slashes from the base URL", () => {
-    const env = parseServerEnv({ GEMINI_API_KEY: "upstream-secret", GEMINI_BASE_URL: "http://127.0.0.1:9999/" });
+    const env = parseServerEnv({
+      GEMINI_API_KEY: "upstream-secret",
+      GEMINI_BASE_URL: "http://127.0.0.1:9999/",
+    });
     expect(env.mode).toBe("upstream");
-    expect(env.upstream).toMatchObject({ apiKey: "upstream-secret", baseUrl: "http://127.0.0.1:9999" });
+    expect(env.upstream).toMatchObject({
+      apiKey: "upstream-secret",
+      baseUrl: "http://127.0.0.1:9999",
+    });
   });
 });
 
@@ -56,6 +67,8 @@ describe("gateway and limit settings", () => {
 
   it("refuses nonsense", () => {
     expect(() => parseServerEnv({ UPSTREAM_MAX_ATTEMPTS: "0" })).toThrow(/UPSTREAM_MAX_ATTEMPTS/);
-    expect(() => parseServerEnv({ UPSTREAM_IDLE_TIMEOUT_MS: "soon" })).toThrow(/UPSTREAM_IDLE_TIMEOUT_MS/);
+    expect(() => parseServerEnv({ UPSTREAM_IDLE_TIMEOUT_MS: "soon" })).toThrow(
+      /UPSTREAM_IDLE_TIMEOUT_MS/,
+    );
   });
 });

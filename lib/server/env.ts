@@ -20,7 +20,10 @@ const envSchema = z.object({
   DATA_DIR: z.string().min(1).default(".data"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOSTNAME: z.string().min(1).default("127.0.0.1"),
-  STUDIO_SESSION_TTL_HOURS: z.coerce.number().positive().default(24 * 30),
+  STUDIO_SESSION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .default(24 * 30),
   UPSTREAM_CONNECT_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
   UPSTREAM_FIRST_BYTE_TIMEOUT_MS: z.coerce.number().int().positive().default(300_000),
   UPSTREAM_IDLE_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
@@ -31,7 +34,11 @@ const envSchema = z.object({
   STUDIO_RATE_LIMIT_BURST: z.coerce.number().int().min(0).optional(),
   STUDIO_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(0).default(16),
   /** Local engine: bytes of files (plus open uploads) each key or the studio may hold. */
-  STUDIO_FILE_QUOTA_BYTES: z.coerce.number().int().positive().default(20 * 1024 * 1024 * 1024),
+  STUDIO_FILE_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(20 * 1024 * 1024 * 1024),
 });
 
 export interface StudioKey {
@@ -97,7 +104,9 @@ function parseStudioKeys(value: string | undefined): StudioKey[] {
 export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ");
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.join(".")}: ${issue.message}`)
+      .join("; ");
     throw new ConfigurationError(`Invalid configuration: ${problems}`);
   }
   const values = parsed.data;
@@ -105,7 +114,9 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
   const configuredKeys = parseStudioKeys(values.STUDIO_API_KEYS);
   for (const studioKey of configuredKeys) {
     if (studioKey.key.length < 16) {
-      throw new ConfigurationError(`STUDIO_API_KEYS: the key named "${studioKey.name}" is shorter than 16 characters.`);
+      throw new ConfigurationError(
+        `STUDIO_API_KEYS: the key named "${studioKey.name}" is shorter than 16 characters.`,
+      );
     }
   }
   const accessCode = values.STUDIO_ACCESS_CODE ?? null;
@@ -135,7 +146,9 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
       : null,
     limits: {
       requestsPerMinute: values.STUDIO_RATE_LIMIT_PER_MINUTE,
-      burst: values.STUDIO_RATE_LIMIT_BURST ?? Math.max(1, Math.ceil(values.STUDIO_RATE_LIMIT_PER_MINUTE / 5)),
+      burst:
+        values.STUDIO_RATE_LIMIT_BURST ??
+        Math.max(1, Math.ceil(values.STUDIO_RATE_LIMIT_PER_MINUTE / 5)),
       maxStreamsPerKey: values.STUDIO_MAX_STREAMS_PER_KEY,
     },
     studioKeys: developmentDefaults ? [{ name: "dev", key: DEVELOPMENT_KEY }] : configuredKeys,

@@ -16,7 +16,9 @@ describe("RateLimiter", () => {
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).httpStatus).toBe(429);
     expect((refused as ApiError).rpcStatus).toBe("RESOURCE_EXHAUSTED");
-    expect((refused as ApiError).details).toEqual([{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" }]);
+    expect((refused as ApiError).details).toEqual([
+      { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "1s" },
+    ]);
     // Another caller has its own bucket.
     limiter.take("key:b");
     now += 1_000;
@@ -48,7 +50,11 @@ describe("StreamLimiter", () => {
 describe("releaseWhenDone", () => {
   it("releases when the body has been read to the end, not before", async () => {
     let released = 0;
-    const response = releaseWhenDone(new Response("data: {}\r\n\r\n"), () => released++, new AbortController().signal);
+    const response = releaseWhenDone(
+      new Response("data: {}\r\n\r\n"),
+      () => released++,
+      new AbortController().signal,
+    );
     expect(released).toBe(0);
     expect(await response.text()).toBe("data: {}\r\n\r\n");
     expect(released).toBe(1);
@@ -56,8 +62,14 @@ describe("releaseWhenDone", () => {
 
   it("releases when the client cancels the body or the request aborts", async () => {
     let released = 0;
-    const endless = new ReadableStream<Uint8Array>({ pull: (controller) => controller.enqueue(new Uint8Array([58, 10])) });
-    const response = releaseWhenDone(new Response(endless), () => released++, new AbortController().signal);
+    const endless = new ReadableStream<Uint8Array>({
+      pull: (controller) => controller.enqueue(new Uint8Array([58, 10])),
+    });
+    const response = releaseWhenDone(
+      new Response(endless),
+      () => released++,
+      new AbortController().signal,
+    );
     const reader = response.body!.getReader();
     await reader.read();
     await reader.cancel();

@@ -50,7 +50,10 @@ export class StreamLimiter {
     const limit = this.settings.maxStreamsPerKey;
     const current = this.open.get(ownerId) ?? 0;
     if (limit > 0 && current >= limit) {
-      throw ApiError.resourceExhausted(`Too many concurrent streams: at most ${limit} open streams per caller. Please retry when one has finished.`, 1);
+      throw ApiError.resourceExhausted(
+        `Too many concurrent streams: at most ${limit} open streams per caller. Please retry when one has finished.`,
+        1,
+      );
     }
     this.open.set(ownerId, current + 1);
     let released = false;
@@ -72,7 +75,11 @@ export class StreamLimiter {
  * A response whose body calls `release` once it is finished, failed or cancelled by the
  * client (or the request is aborted), so a stream holds its slot exactly as long as it runs.
  */
-export function releaseWhenDone(response: Response, release: () => void, signal: AbortSignal): Response {
+export function releaseWhenDone(
+  response: Response,
+  release: () => void,
+  signal: AbortSignal,
+): Response {
   if (!response.body) {
     release();
     return response;
@@ -99,13 +106,22 @@ export function releaseWhenDone(response: Response, release: () => void, signal:
       await reader.cancel(reason);
     },
   });
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
-const holder = globalThis as typeof globalThis & { genstudioLimits?: { rate: RateLimiter; streams: StreamLimiter } };
+const holder = globalThis as typeof globalThis & {
+  genstudioLimits?: { rate: RateLimiter; streams: StreamLimiter };
+};
 
 function limiters(): { rate: RateLimiter; streams: StreamLimiter } {
-  holder.genstudioLimits ??= { rate: new RateLimiter(serverEnv().limits), streams: new StreamLimiter(serverEnv().limits) };
+  holder.genstudioLimits ??= {
+    rate: new RateLimiter(serverEnv().limits),
+    streams: new StreamLimiter(serverEnv().limits),
+  };
   return holder.genstudioLimits;
 }
 

@@ -1,6 +1,9 @@
 /** Whether a bind host or peer address is on this machine only. */
 export function isLoopbackHost(host: string): boolean {
-  const value = host.trim().toLowerCase().replace(/^\[|\]$/g, "");
+  const value = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "");
   return (
     value === "localhost" ||
     value === "::1" ||

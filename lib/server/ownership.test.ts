@@ -6,7 +6,10 @@ import { openDatabase } from "@/lib/db/database";
 import { OwnershipStore } from "./ownership";
 
 function store(now: () => number) {
-  return new OwnershipStore(openDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-ownership-"))), now);
+  return new OwnershipStore(
+    openDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-ownership-"))),
+    now,
+  );
 }
 
 describe("OwnershipStore", () => {
@@ -16,8 +19,12 @@ describe("OwnershipStore", () => {
     owners.record("file", "files/a", "key:bob");
     expect(owners.ownerOf("file", "files/a")).toBe("key:alice");
     expect(owners.owns("cachedContent", "files/a", "key:alice")).toBe(false);
-    expect(() => owners.assertOwner("file", "files/a", "key:bob")).toThrow("You do not have permission to access the File a or it may not exist.");
-    expect(() => owners.assertOwner("cachedContent", "cachedContents/x", "key:bob")).toThrow("CachedContent not found (or permission denied)");
+    expect(() => owners.assertOwner("file", "files/a", "key:bob")).toThrow(
+      "You do not have permission to access the File a or it may not exist.",
+    );
+    expect(() => owners.assertOwner("cachedContent", "cachedContents/x", "key:bob")).toThrow(
+      "CachedContent not found (or permission denied)",
+    );
     owners.forget("file", "files/a");
     expect(owners.ownerOf("file", "files/a")).toBeNull();
   });

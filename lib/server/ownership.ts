@@ -19,7 +19,9 @@ export function cachedContentDenied(): ApiError {
 /** The service's answer for a file that is missing, expired or someone else's. */
 export function fileDenied(name: string): ApiError {
   const id = name.startsWith("files/") ? name.slice("files/".length) : name;
-  return ApiError.permissionDenied(`You do not have permission to access the File ${id} or it may not exist.`);
+  return ApiError.permissionDenied(
+    `You do not have permission to access the File ${id} or it may not exist.`,
+  );
 }
 
 function denied(kind: OwnedKind, name: string): ApiError {
@@ -37,16 +39,20 @@ export class OwnershipStore {
 
   /** Records that `ownerId` created `name`; idempotent. Forgets files that have expired by now. */
   record(kind: OwnedKind, name: string, ownerId: string): void {
-    this.db.prepare("DELETE FROM resource_owners WHERE kind = 'file' AND created_at < ?").run(this.now() - FILE_RECORD_LIFETIME_MS);
     this.db
-      .prepare("INSERT INTO resource_owners (kind, name, owner_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, name) DO NOTHING")
+      .prepare("DELETE FROM resource_owners WHERE kind = 'file' AND created_at < ?")
+      .run(this.now() - FILE_RECORD_LIFETIME_MS);
+    this.db
+      .prepare(
+        "INSERT INTO resource_owners (kind, name, owner_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, name) DO NOTHING",
+      )
       .run(kind, name, ownerId, this.now());
   }
 
   ownerOf(kind: OwnedKind, name: string): string | null {
-    const row = this.db.prepare("SELECT owner_id FROM resource_owners WHERE kind = ? AND name = ?").get(kind, name) as
-      | { owner_id: string }
-      | undefined;
+    const row = this.db
+      .prepare("SELECT owner_id FROM resource_owners WHERE kind = ? AND name = ?")
+      .get(kind, name) as { owner_id: string } | undefined;
     return row?.owner_id ?? null;
   }
 

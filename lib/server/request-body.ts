@@ -9,7 +9,10 @@ export const MAX_JSON_BODY_BYTES = 100 * 1024 * 1024;
  * Reads a JSON request body with a size cap enforced while reading, so an oversized body
  * is refused before it is held in memory. An empty body reads as `{}`.
  */
-export async function readJsonBody(request: Request, limit = MAX_JSON_BODY_BYTES): Promise<unknown> {
+export async function readJsonBody(
+  request: Request,
+  limit = MAX_JSON_BODY_BYTES,
+): Promise<unknown> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   const text = await readTextCapped(request, limit);
@@ -24,13 +27,19 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY_BYTES
   // Refused here, for every endpoint and both modes: anything recursive later (a schema, the
   // gateway's JSON.stringify) would run out of stack on thousands of levels.
   if (nestingDepthExceeds(body, MAX_NESTING_DEPTH)) {
-    throw ApiError.invalidArgument(`Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`);
+    throw ApiError.invalidArgument(
+      `Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`,
+    );
   }
   return body;
 }
 
 function tooLarge(limit: number): ApiError {
-  return new ApiError(413, "INVALID_ARGUMENT", `Request payload size exceeds the limit: ${limit} bytes.`);
+  return new ApiError(
+    413,
+    "INVALID_ARGUMENT",
+    `Request payload size exceeds the limit: ${limit} bytes.`,
+  );
 }
 
 async function readTextCapped(request: Request, limit: number): Promise<string> {

@@ -12,8 +12,14 @@ function jsonHeaders(extra?: HeadersInit): Headers {
 }
 
 /** A unary answer as the service sends it: pretty-printed JSON, 200 unless told. */
-export function jsonResponse(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
-  return new Response(JSON.stringify(body, null, 2) + "\n", { status: init.status ?? 200, headers: jsonHeaders(init.headers) });
+export function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: HeadersInit } = {},
+): Response {
+  return new Response(JSON.stringify(body, null, 2) + "\n", {
+    status: init.status ?? 200,
+    headers: jsonHeaders(init.headers),
+  });
 }
 
 /**
@@ -32,7 +38,9 @@ export function streamedJsonResponse(pieces: Iterator<string>): Response {
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
-          logger.warn("streamed answer ended early", { reason: error instanceof Error ? error.message : String(error) });
+          logger.warn("streamed answer ended early", {
+            reason: error instanceof Error ? error.message : String(error),
+          });
           controller.error(error);
         }
       },
@@ -52,8 +60,11 @@ export function streamedJsonResponse(pieces: Iterator<string>): Response {
 export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Response {
   const apiError = toApiError(error);
   const headers = new Headers(extraHeaders);
-  const retryInfo = apiError.details?.find((detail) => detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo");
-  if (retryInfo && "retryDelay" in retryInfo) headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
+  const retryInfo = apiError.details?.find(
+    (detail) => detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo",
+  );
+  if (retryInfo && "retryDelay" in retryInfo)
+    headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
   return jsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
 }
 
@@ -63,9 +74,16 @@ export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Respo
  */
 export function methodNotAllowed(allowed: string[]): (request: Request) => Response {
   return (request) =>
-    errorResponse(new ApiError(405, "UNIMPLEMENTED", `Method ${request.method} is not allowed for ${new URL(request.url).pathname}.`), {
-      Allow: allowed.join(", "),
-    });
+    errorResponse(
+      new ApiError(
+        405,
+        "UNIMPLEMENTED",
+        `Method ${request.method} is not allowed for ${new URL(request.url).pathname}.`,
+      ),
+      {
+        Allow: allowed.join(", "),
+      },
+    );
 }
 
 /** A full disk or quota, from the file system or from SQLite: the server's condition, answered 503. */
@@ -83,7 +101,11 @@ export function toApiError(error: unknown): ApiError {
   }
   if (isStorageFull(error)) {
     logger.warn("storage is full", error);
-    return new ApiError(503, "UNAVAILABLE", "The studio's storage is full (no space left in its data directory). Free some space, then retry.");
+    return new ApiError(
+      503,
+      "UNAVAILABLE",
+      "The studio's storage is full (no space left in its data directory). Free some space, then retry.",
+    );
   }
   logger.error("unexpected error", error);
   return ApiError.internal();

@@ -51,17 +51,41 @@ const MODEL = "(?<model>[A-Za-z0-9][A-Za-z0-9._-]*)";
 const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
   { method: "GET", pattern: new RegExp(`^models/${MODEL}$`), handler: getModelHandler },
-  { method: "POST", pattern: new RegExp(`^models/${MODEL}:countTokens$`), handler: countTokensHandler },
-  { method: "POST", pattern: new RegExp(`^models/${MODEL}:generateContent$`), handler: generateContentHandler },
-  { method: "POST", pattern: new RegExp(`^models/${MODEL}:streamGenerateContent$`), handler: streamGenerateContentHandler },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:countTokens$`),
+    handler: countTokensHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:generateContent$`),
+    handler: generateContentHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:streamGenerateContent$`),
+    handler: streamGenerateContentHandler,
+  },
   { method: "GET", pattern: /^files$/, handler: listFilesHandler },
   { method: "GET", pattern: /^files\/(?<file>[^/:]+)$/, handler: getFileHandler },
   { method: "DELETE", pattern: /^files\/(?<file>[^/:]+)$/, handler: deleteFileHandler },
   { method: "POST", pattern: /^cachedContents$/, handler: createCachedContentHandler },
   { method: "GET", pattern: /^cachedContents$/, handler: listCachedContentsHandler },
-  { method: "GET", pattern: /^cachedContents\/(?<cache>[^/:]+)$/, handler: getCachedContentHandler },
-  { method: "PATCH", pattern: /^cachedContents\/(?<cache>[^/:]+)$/, handler: updateCachedContentHandler },
-  { method: "DELETE", pattern: /^cachedContents\/(?<cache>[^/:]+)$/, handler: deleteCachedContentHandler },
+  {
+    method: "GET",
+    pattern: /^cachedContents\/(?<cache>[^/:]+)$/,
+    handler: getCachedContentHandler,
+  },
+  {
+    method: "PATCH",
+    pattern: /^cachedContents\/(?<cache>[^/:]+)$/,
+    handler: updateCachedContentHandler,
+  },
+  {
+    method: "DELETE",
+    pattern: /^cachedContents\/(?<cache>[^/:]+)$/,
+    handler: deleteCachedContentHandler,
+  },
 ];
 
 const UPLOAD_ROUTES: Route[] = [
@@ -71,7 +95,11 @@ const UPLOAD_ROUTES: Route[] = [
 
 const VERSION_PREFIX = /^\/(?:upload\/)?v1(?:beta)?\/(?<rest>.*)$/;
 
-function match(routes: Route[], method: string, rest: string): { route: Route; params: Record<string, string> } | "wrong-method" | null {
+function match(
+  routes: Route[],
+  method: string,
+  rest: string,
+): { route: Route; params: Record<string, string> } | "wrong-method" | null {
   let pathKnown = false;
   for (const route of routes) {
     const found = route.pattern.exec(rest);
@@ -105,11 +133,19 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     const routes = pathname.startsWith("/upload/") ? UPLOAD_ROUTES : API_ROUTES;
     const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
     const found = match(routes, request.method, rest);
-    if (found === null) throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
+    if (found === null)
+      throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
     if (found === "wrong-method") {
-      return errorResponse(new ApiError(405, "UNIMPLEMENTED", `Method ${request.method} is not allowed for ${url.pathname}.`), {
-        Allow: allowedMethods(routes, rest),
-      });
+      return errorResponse(
+        new ApiError(
+          405,
+          "UNIMPLEMENTED",
+          `Method ${request.method} is not allowed for ${url.pathname}.`,
+        ),
+        {
+          Allow: allowedMethods(routes, rest),
+        },
+      );
     }
     const caller = (found.route.authenticate ?? authenticate)(request);
     // Chunks of an upload session belong to the upload its start already counted.

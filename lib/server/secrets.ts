@@ -11,6 +11,8 @@ export function serverSecrets(): string[] {
       (value): value is string => typeof value === "string",
     );
   } catch {
-    return [process.env.GEMINI_API_KEY, process.env.GOOGLE_API_KEY].filter((value): value is string => !!value);
+    return [process.env.GEMINI_API_KEY, process.env.GOOGLE_API_KEY].filter(
+      (value): value is string => !!value,
+    );
   }
 }

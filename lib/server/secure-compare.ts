@@ -7,5 +7,8 @@ export function sha256Hex(value: string): string {
 
 /** Compares secrets in constant time whatever their lengths. */
 export function secretsEqual(given: string, expected: string): boolean {
-  return timingSafeEqual(createHash("sha256").update(given).digest(), createHash("sha256").update(expected).digest());
+  return timingSafeEqual(
+    createHash("sha256").update(given).digest(),
+    createHash("sha256").update(expected).digest(),
+  );
 }

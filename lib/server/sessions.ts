@@ -16,12 +16,9 @@ export function createSession(): { token: string; expiresAt: number } {
   const expiresAt = now + serverEnv().sessionTtlMs;
   const db = database();
   db.prepare("DELETE FROM sessions WHERE expires_at < ?").run(now);
-  db.prepare("INSERT INTO sessions (token_hash, owner_id, created_at, expires_at) VALUES (?, ?, ?, ?)").run(
-    sha256Hex(token),
-    BROWSER_OWNER_ID,
-    now,
-    expiresAt,
-  );
+  db.prepare(
+    "INSERT INTO sessions (token_hash, owner_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+  ).run(sha256Hex(token), BROWSER_OWNER_ID, now, expiresAt);
   return { token, expiresAt };
 }
 

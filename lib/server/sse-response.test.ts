@@ -7,7 +7,10 @@ import { inputFor } from "@/lib/engine/generate/test-helpers";
 import { jsonArrayStreamResponse, sseResponse } from "./sse-response";
 
 function chunk(text: string): GenerateContentResponse {
-  return { candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }], responseId: "id" };
+  return {
+    candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }],
+    responseId: "id",
+  };
 }
 
 async function* source(chunks: GenerateContentResponse[], failWith?: unknown, delayMs = 0) {
@@ -20,35 +23,55 @@ async function* source(chunks: GenerateContentResponse[], failWith?: unknown, de
 
 describe("sseResponse", () => {
   it("opens with a ping and frames every chunk as its own event", async () => {
-    const response = await sseResponse(source([chunk("Hel"), chunk("lo")]), { signal: new AbortController().signal });
+    const response = await sseResponse(source([chunk("Hel"), chunk("lo")]), {
+      signal: new AbortController().signal,
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
     expect(response.headers.get("x-accel-buffering")).toBe("no");
     const text = await response.text();
-    expect(text).toBe(`: ping\r\n\r\ndata: ${JSON.stringify(chunk("Hel"))}\r\n\r\ndata: ${JSON.stringify(chunk("lo"))}\r\n\r\n`);
+    expect(text).toBe(
+      `: ping\r\n\r\ndata: ${JSON.stringify(chunk("Hel"))}\r\n\r\ndata: ${JSON.stringify(chunk("lo"))}\r\n\r\n`,
+    );
   });
 
   it("answers an error before the first chunk as an ordinary HTTP error", async () => {
-    const response = await sseResponse(source([], ApiError.invalidArgument("bad field")), { signal: new AbortController().signal });
+    const response = await sseResponse(source([], ApiError.invalidArgument("bad field")), {
+      signal: new AbortController().signal,
+    });
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ error: { code: 400, message: "bad field", status: "INVALID_ARGUMENT" } });
+    expect(await response.json()).toEqual({
+      error: { code: 400, message: "bad field", status: "INVALID_ARGUMENT" },
+    });
   });
 
   it("writes the error object after partial output, then closes", async () => {
-    const response = await sseResponse(source([chunk("partial")], new ApiError(500, "INTERNAL", "mid-stream")), { signal: new AbortController().signal });
+    const response = await sseResponse(
+      source([chunk("partial")], new ApiError(500, "INTERNAL", "mid-stream")),
+      { signal: new AbortController().signal },
+    );
     expect(response.status).toBe(200);
     const text = await response.text();
-    expect(text.endsWith('data: {"error":{"code":500,"message":"mid-stream","status":"INTERNAL"}}\r\n\r\n')).toBe(true);
+    expect(
+      text.endsWith(
+        'data: {"error":{"code":500,"message":"mid-stream","status":"INTERNAL"}}\r\n\r\n',
+      ),
+    ).toBe(true);
     const messages = parseSseText(text);
     expect(messages.map((message) => message.kind)).toEqual(["data", "error"]);
   });
 
   it("hides unexpected errors behind 500 INTERNAL", async () => {
-    const response = await sseResponse(source([chunk("a")], new Error("secret detail")), { signal: new AbortController().signal });
+    const response = await sseResponse(source([chunk("a")], new Error("secret detail")), {
+      signal: new AbortController().signal,
+    });
     const text = await response.text();
     expect(text).not.toContain("secret detail");
-    expect(parseSseText(text).at(-1)).toMatchObject({ kind: "error", error: { code: 500, status: "INTERNAL" } });
+    expect(parseSseText(text).at(-1)).toMatchObject({
+      kind: "error",
+      error: { code: 500, status: "INTERNAL" },
+    });
   });
 
   it("sends keep-alive comments while the source is idle", async () => {
@@ -136,7 +159,9 @@ describe("sseResponse over the local engine", () => {
 
 describe("jsonArrayStreamResponse", () => {
   it("writes a JSON array of the chunks", async () => {
-    const response = await jsonArrayStreamResponse(source([chunk("a"), chunk("b")]), { signal: new AbortController().signal });
+    const response = await jsonArrayStreamResponse(source([chunk("a"), chunk("b")]), {
+      signal: new AbortController().signal,
+    });
     expect(response.headers.get("content-type")).toBe("application/json; charset=UTF-8");
     const text = await response.text();
     expect(text).toContain("},\r\n{");
@@ -144,14 +169,22 @@ describe("jsonArrayStreamResponse", () => {
   });
 
   it("ends with the error object after a mid-stream failure and stays valid JSON", async () => {
-    const response = await jsonArrayStreamResponse(source([chunk("a")], new ApiError(503, "UNAVAILABLE", "overloaded")), {
-      signal: new AbortController().signal,
-    });
-    expect(JSON.parse(await response.text())).toEqual([chunk("a"), { error: { code: 503, message: "overloaded", status: "UNAVAILABLE" } }]);
+    const response = await jsonArrayStreamResponse(
+      source([chunk("a")], new ApiError(503, "UNAVAILABLE", "overloaded")),
+      {
+        signal: new AbortController().signal,
+      },
+    );
+    expect(JSON.parse(await response.text())).toEqual([
+      chunk("a"),
+      { error: { code: 503, message: "overloaded", status: "UNAVAILABLE" } },
+    ]);
   });
 
   it("answers an empty stream as an empty array", async () => {
-    const response = await jsonArrayStreamResponse(source([]), { signal: new AbortController().signal });
+    const response = await jsonArrayStreamResponse(source([]), {
+      signal: new AbortController().signal,
+    });
     expect(JSON.parse(await response.text())).toEqual([]);
   });
 });

@@ -15,13 +15,19 @@ export interface StreamResponseOptions {
   firstChunkWaitMs?: number;
 }
 
-type First<T> = { kind: "value"; result: IteratorResult<T> } | { kind: "error"; error: unknown } | { kind: "timeout" };
+type First<T> =
+  | { kind: "value"; result: IteratorResult<T> }
+  | { kind: "error"; error: unknown }
+  | { kind: "timeout" };
 
 /**
  * Waits for the source's first chunk (bounded), so a failure before anything was produced
  * (validation, unknown model, upstream refusal) is still an ordinary HTTP error response.
  */
-async function firstChunk<T>(iterator: AsyncIterator<T>, waitMs: number): Promise<{ first: First<T>; pending: Promise<IteratorResult<T>> }> {
+async function firstChunk<T>(
+  iterator: AsyncIterator<T>,
+  waitMs: number,
+): Promise<{ first: First<T>; pending: Promise<IteratorResult<T>> }> {
   const pending = iterator.next();
   pending.catch(() => undefined);
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -29,7 +35,10 @@ async function firstChunk<T>(iterator: AsyncIterator<T>, waitMs: number): Promis
     timer = setTimeout(() => resolve({ kind: "timeout" }), waitMs);
   });
   const first = await Promise.race([
-    pending.then((result): First<T> => ({ kind: "value", result }), (error: unknown): First<T> => ({ kind: "error", error })),
+    pending.then(
+      (result): First<T> => ({ kind: "value", result }),
+      (error: unknown): First<T> => ({ kind: "error", error }),
+    ),
     timeout,
   ]);
   clearTimeout(timer);
@@ -46,10 +55,17 @@ interface Framing<T> {
   keepAlive: string;
 }
 
-function streamResponse<T>(source: AsyncIterable<T>, options: StreamResponseOptions, framing: Framing<T>): Promise<Response> {
+function streamResponse<T>(
+  source: AsyncIterable<T>,
+  options: StreamResponseOptions,
+  framing: Framing<T>,
+): Promise<Response> {
   return (async () => {
     const iterator = source[Symbol.asyncIterator]();
-    const { first, pending } = await firstChunk(iterator, options.firstChunkWaitMs ?? FIRST_CHUNK_WAIT_MS);
+    const { first, pending } = await firstChunk(
+      iterator,
+      options.firstChunkWaitMs ?? FIRST_CHUNK_WAIT_MS,
+    );
     if (first.kind === "error") return errorResponse(first.error);
 
     const encoder = new TextEncoder();
@@ -82,11 +98,14 @@ function streamResponse<T>(source: AsyncIterable<T>, options: StreamResponseOpti
         controllerRef = controller;
         controller.enqueue(encoder.encode(framing.open));
         const interval = options.keepAliveMs ?? KEEP_ALIVE_MS;
-        timer = setInterval(() => {
-          if (closed || Date.now() - lastWrite < interval) return;
-          lastWrite = Date.now();
-          controller.enqueue(encoder.encode(framing.keepAlive));
-        }, Math.max(50, Math.floor(interval / 2)));
+        timer = setInterval(
+          () => {
+            if (closed || Date.now() - lastWrite < interval) return;
+            lastWrite = Date.now();
+            controller.enqueue(encoder.encode(framing.keepAlive));
+          },
+          Math.max(50, Math.floor(interval / 2)),
+        );
         if (options.signal.aborted) onAbort();
         else options.signal.addEventListener("abort", onAbort, { once: true });
       },
@@ -144,7 +163,10 @@ function streamResponse<T>(source: AsyncIterable<T>, options: StreamResponseOpti
  * stream started is written as `data: {"error": {...}}` and the stream closes; a client that
  * goes away stops the source. A failure before the first chunk is a normal HTTP error.
  */
-export function sseResponse(source: AsyncIterable<GenerateContentResponse>, options: StreamResponseOptions): Promise<Response> {
+export function sseResponse(
+  source: AsyncIterable<GenerateContentResponse>,
+  options: StreamResponseOptions,
+): Promise<Response> {
   return streamResponse(source, options, {
     contentType: "text/event-stream",
     extraHeaders: {},
@@ -161,7 +183,10 @@ export function sseResponse(source: AsyncIterable<GenerateContentResponse>, opti
  * written element by element. A failure after the start becomes a last element holding the
  * error object; idle time is filled with JSON whitespace.
  */
-export function jsonArrayStreamResponse(source: AsyncIterable<GenerateContentResponse>, options: StreamResponseOptions): Promise<Response> {
+export function jsonArrayStreamResponse(
+  source: AsyncIterable<GenerateContentResponse>,
+  options: StreamResponseOptions,
+): Promise<Response> {
   return streamResponse(source, options, {
     contentType: "application/json; charset=UTF-8",
     extraHeaders: {},

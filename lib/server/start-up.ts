@@ -10,7 +10,9 @@ export function startServer(): void {
     database();
     logger.info(
       `mode=${env.mode} data=${env.dataDir}` +
-        (env.developmentDefaults ? " auth=development defaults (loopback only; studio key genstudio-dev-key)" : ""),
+        (env.developmentDefaults
+          ? " auth=development defaults (loopback only; studio key genstudio-dev-key)"
+          : ""),
     );
   } catch (error) {
     if (error instanceof ConfigurationError) {

@@ -21,11 +21,14 @@ const COMMANDS = new Set<UploadCommand>(["start", "upload", "finalize", "query",
 
 /** `X-*-Upload-{name}` in either spelling; 400 when both spellings are sent and differ. */
 export function readUploadHeader(headers: Headers, name: string): string | undefined {
-  const values = PREFIXES.map((prefix) => headers.get(`${prefix}${name}`)).filter((value): value is string => value !== null);
+  const values = PREFIXES.map((prefix) => headers.get(`${prefix}${name}`)).filter(
+    (value): value is string => value !== null,
+  );
   if (values.length === 2 && values[0]!.trim() !== values[1]!.trim()) {
-    throw ApiError.invalidArgument(`X-Goog-Upload-${name} and X-Svc-Upload-${name} disagree ("${values[0]!.slice(0, 60)}" vs "${values[1]!.slice(0, 60)}"); send one of them.`, [
-      { field: `X-Goog-Upload-${name}`, description: "disagrees with the X-Svc- spelling" },
-    ]);
+    throw ApiError.invalidArgument(
+      `X-Goog-Upload-${name} and X-Svc-Upload-${name} disagree ("${values[0]!.slice(0, 60)}" vs "${values[1]!.slice(0, 60)}"); send one of them.`,
+      [{ field: `X-Goog-Upload-${name}`, description: "disagrees with the X-Svc- spelling" }],
+    );
   }
   return values[0]?.trim();
 }
@@ -34,9 +37,10 @@ export function readUploadHeader(headers: Headers, name: string): string | undef
 export function readUploadCommands(headers: Headers): Set<UploadCommand> {
   const raw = readUploadHeader(headers, "Command");
   if (raw === undefined || raw === "") {
-    throw ApiError.invalidArgument("X-Goog-Upload-Command (or X-Svc-Upload-Command) is required: start, upload, \"upload, finalize\", query or cancel.", [
-      { field: "X-Goog-Upload-Command", description: "is required" },
-    ]);
+    throw ApiError.invalidArgument(
+      'X-Goog-Upload-Command (or X-Svc-Upload-Command) is required: start, upload, "upload, finalize", query or cancel.',
+      [{ field: "X-Goog-Upload-Command", description: "is required" }],
+    );
   }
   const commands = new Set<UploadCommand>();
   for (const part of raw.split(",")) {
@@ -44,28 +48,45 @@ export function readUploadCommands(headers: Headers): Set<UploadCommand> {
     if (!COMMANDS.has(command as UploadCommand)) {
       throw ApiError.invalidArgument(
         `X-Goog-Upload-Command "${raw.slice(0, 60)}" is not understood: use start, upload, "upload, finalize", finalize, query or cancel.`,
-        [{ field: "X-Goog-Upload-Command", description: `unknown command "${command.slice(0, 30)}"` }],
+        [
+          {
+            field: "X-Goog-Upload-Command",
+            description: `unknown command "${command.slice(0, 30)}"`,
+          },
+        ],
       );
     }
     commands.add(command as UploadCommand);
   }
-  const exclusive = ["start", "query", "cancel"].filter((command) => commands.has(command as UploadCommand));
+  const exclusive = ["start", "query", "cancel"].filter((command) =>
+    commands.has(command as UploadCommand),
+  );
   if (exclusive.length > 0 && commands.size > 1) {
-    throw ApiError.invalidArgument(`X-Goog-Upload-Command "${raw.slice(0, 60)}" combines ${exclusive[0]} with other commands; send it alone.`, [
-      { field: "X-Goog-Upload-Command", description: "start, query and cancel must be sent alone" },
-    ]);
+    throw ApiError.invalidArgument(
+      `X-Goog-Upload-Command "${raw.slice(0, 60)}" combines ${exclusive[0]} with other commands; send it alone.`,
+      [
+        {
+          field: "X-Goog-Upload-Command",
+          description: "start, query and cancel must be sent alone",
+        },
+      ],
+    );
   }
   return commands;
 }
 
 /** A non-negative decimal byte count from a header, or undefined when absent; 400 when malformed. */
-export function readByteCount(value: string | null | undefined, header: string): number | undefined {
+export function readByteCount(
+  value: string | null | undefined,
+  header: string,
+): number | undefined {
   if (value === null || value === undefined) return undefined;
   const text = value.trim();
   if (!/^\d{1,16}$/.test(text) || !Number.isSafeInteger(Number(text))) {
-    throw ApiError.invalidArgument(`${header} must be a whole number of bytes; got "${text.slice(0, 40)}".`, [
-      { field: header, description: "must be a whole number of bytes" },
-    ]);
+    throw ApiError.invalidArgument(
+      `${header} must be a whole number of bytes; got "${text.slice(0, 40)}".`,
+      [{ field: header, description: "must be a whole number of bytes" }],
+    );
   }
   return Number(text);
 }
@@ -88,8 +109,10 @@ export function uploadAnswerHeaders(answer: UploadAnswer): Headers {
   for (const prefix of ANSWER_PREFIXES) {
     headers.set(`${prefix}Status`, answer.status);
     if (answer.url !== undefined) headers.set(`${prefix}URL`, answer.url);
-    if (answer.chunkGranularity !== undefined) headers.set(`${prefix}Chunk-Granularity`, String(answer.chunkGranularity));
-    if (answer.sizeReceived !== undefined) headers.set(`${prefix}Size-Received`, String(answer.sizeReceived));
+    if (answer.chunkGranularity !== undefined)
+      headers.set(`${prefix}Chunk-Granularity`, String(answer.chunkGranularity));
+    if (answer.sizeReceived !== undefined)
+      headers.set(`${prefix}Size-Received`, String(answer.sizeReceived));
   }
   return headers;
 }
@@ -103,9 +126,16 @@ const HOST_PATTERN = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
  */
 export function requestOrigin(request: Request): string {
   const url = new URL(request.url);
-  const host = (request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "").split(",")[0]!.trim();
-  const forwardedProto = request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
-  const protocol = forwardedProto === "https" || forwardedProto === "http" ? `${forwardedProto}:` : url.protocol;
+  const host = (request.headers.get("x-forwarded-host") ?? request.headers.get("host") ?? "")
+    .split(",")[0]!
+    .trim();
+  const forwardedProto = request.headers
+    .get("x-forwarded-proto")
+    ?.split(",")[0]
+    ?.trim()
+    .toLowerCase();
+  const protocol =
+    forwardedProto === "https" || forwardedProto === "http" ? `${forwardedProto}:` : url.protocol;
   return HOST_PATTERN.test(host) ? `${protocol}//${host}` : url.origin;
 }
 

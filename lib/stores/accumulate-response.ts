@@ -21,7 +21,9 @@ function joinBase64(first: string, second: string): string {
   // Whole 3-byte groups of the first piece encode to the same characters; only its padded tail is re-encoded.
   const cleanFirst = first.replace(/=+$/, "");
   const whole = cleanFirst.length - (cleanFirst.length % 4);
-  const tail = atob(cleanFirst.slice(whole).padEnd(Math.ceil((cleanFirst.length - whole) / 4) * 4, "="));
+  const tail = atob(
+    cleanFirst.slice(whole).padEnd(Math.ceil((cleanFirst.length - whole) / 4) * 4, "="),
+  );
   return cleanFirst.slice(0, whole) + btoa(tail + atob(second));
 }
 
@@ -35,10 +37,23 @@ function mergeParts(parts: Part[], incoming: Part[]): Part[] {
       typeof last.text === "string" &&
       typeof part.text === "string" &&
       Boolean(last.thought) === Boolean(part.thought) &&
-      Object.keys(part).every((key) => key === "text" || key === "thought" || key === "thoughtSignature");
+      Object.keys(part).every(
+        (key) => key === "text" || key === "thought" || key === "thoughtSignature",
+      );
     // Streamed audio arrives as consecutive pieces of one recording (as the engine's unary merge joins them).
-    if (last?.inlineData && part.inlineData && last.inlineData.mimeType === part.inlineData.mimeType && part.inlineData.mimeType.startsWith("audio/")) {
-      merged[merged.length - 1] = { ...last, inlineData: { mimeType: last.inlineData.mimeType, data: joinBase64(last.inlineData.data, part.inlineData.data) } };
+    if (
+      last?.inlineData &&
+      part.inlineData &&
+      last.inlineData.mimeType === part.inlineData.mimeType &&
+      part.inlineData.mimeType.startsWith("audio/")
+    ) {
+      merged[merged.length - 1] = {
+        ...last,
+        inlineData: {
+          mimeType: last.inlineData.mimeType,
+          data: joinBase64(last.inlineData.data, part.inlineData.data),
+        },
+      };
       continue;
     }
     if (joinable) {
@@ -65,15 +80,24 @@ function mergeCandidate(previous: Candidate | undefined, chunk: Candidate): Cand
   // Each chunk carries the logprobs of its own tokens: the answer's are all of them, in order.
   if (previous?.logprobsResult && metadata.logprobsResult) {
     merged.logprobsResult = {
-      chosenCandidates: [...(previous.logprobsResult.chosenCandidates ?? []), ...(metadata.logprobsResult.chosenCandidates ?? [])],
-      topCandidates: [...(previous.logprobsResult.topCandidates ?? []), ...(metadata.logprobsResult.topCandidates ?? [])],
+      chosenCandidates: [
+        ...(previous.logprobsResult.chosenCandidates ?? []),
+        ...(metadata.logprobsResult.chosenCandidates ?? []),
+      ],
+      topCandidates: [
+        ...(previous.logprobsResult.topCandidates ?? []),
+        ...(metadata.logprobsResult.topCandidates ?? []),
+      ],
     };
   }
   return merged;
 }
 
 /** The response after one more chunk. */
-export function accumulateResponse(state: AccumulatedResponse, chunk: GenerateContentResponse): AccumulatedResponse {
+export function accumulateResponse(
+  state: AccumulatedResponse,
+  chunk: GenerateContentResponse,
+): AccumulatedResponse {
   let candidates = state.candidates;
   if (chunk.candidates?.length) {
     candidates = candidates.slice();
@@ -101,13 +125,17 @@ export function candidateText(candidate: Candidate | undefined): string {
 
 function textLengthOf(candidate: Candidate | undefined): number {
   let length = 0;
-  for (const part of candidate?.content?.parts ?? []) if (typeof part.text === "string") length += part.text.length;
+  for (const part of candidate?.content?.parts ?? [])
+    if (typeof part.text === "string") length += part.text.length;
   return length;
 }
 
 /** The longest text (thoughts included) of any candidate: how much a renderer has to show. */
 export function responseTextLength(response: AccumulatedResponse): number {
-  return response.candidates.reduce((longest, candidate) => Math.max(longest, textLengthOf(candidate)), 0);
+  return response.candidates.reduce(
+    (longest, candidate) => Math.max(longest, textLengthOf(candidate)),
+    0,
+  );
 }
 
 /**
@@ -127,7 +155,9 @@ export function revealPrefix(response: AccumulatedResponse, limit: number): Accu
         continue;
       }
       if (remaining <= 0) break;
-      parts.push(part.text.length <= remaining ? part : { ...part, text: part.text.slice(0, remaining) });
+      parts.push(
+        part.text.length <= remaining ? part : { ...part, text: part.text.slice(0, remaining) },
+      );
       remaining -= part.text.length;
     }
     const { finishReason: _finishReason, ...rest } = candidate;

@@ -31,7 +31,9 @@ export interface AttachmentsActions {
 export type AttachmentsStore = AttachmentsState & AttachmentsActions;
 
 /** A fresh attachments store. */
-export function createAttachmentsStore(initial: Partial<AttachmentsState> = {}): StoreApi<AttachmentsStore> {
+export function createAttachmentsStore(
+  initial: Partial<AttachmentsState> = {},
+): StoreApi<AttachmentsStore> {
   const cleanups = new Set<() => void>();
   return createStore<AttachmentsStore>()((set) => ({
     attachments: [],
@@ -46,10 +48,15 @@ export function createAttachmentsStore(initial: Partial<AttachmentsState> = {}):
         attachments[index] = { ...attachments[index]!, ...change };
         return { attachments };
       }),
-    remove: (id) => set((state) => ({ attachments: state.attachments.filter((item) => item.id !== id) })),
+    remove: (id) =>
+      set((state) => ({ attachments: state.attachments.filter((item) => item.id !== id) })),
     setInlineSmallImages: (inline) => set({ inlineSmallImages: inline }),
     moveScope: (fromScope, toScope) =>
-      set((state) => ({ attachments: state.attachments.map((item) => (item.scope === fromScope ? { ...item, scope: toScope } : item)) })),
+      set((state) => ({
+        attachments: state.attachments.map((item) =>
+          item.scope === fromScope ? { ...item, scope: toScope } : item,
+        ),
+      })),
     onDispose: (cleanup) => {
       cleanups.add(cleanup);
     },
@@ -67,7 +74,9 @@ export function AttachmentsStoreProvider({ children }: { children: ReactNode }) 
   const [store] = useState(() => createAttachmentsStore());
   // Uploads belong to the page: leaving it cancels them rather than sending bytes nobody sees.
   useEffect(() => () => store.getState().dispose(), [store]);
-  return <AttachmentsStoreContext.Provider value={store}>{children}</AttachmentsStoreContext.Provider>;
+  return (
+    <AttachmentsStoreContext.Provider value={store}>{children}</AttachmentsStoreContext.Provider>
+  );
 }
 
 /** The store itself, for actions that read state at call time. */
@@ -78,6 +87,8 @@ export function useAttachmentsStoreApi(): StoreApi<AttachmentsStore> {
 }
 
 /** Selects a slice of the attachments store; re-renders only when the slice changes. */
-export function useAttachmentsStore<Selected>(selector: (state: AttachmentsStore) => Selected): Selected {
+export function useAttachmentsStore<Selected>(
+  selector: (state: AttachmentsStore) => Selected,
+): Selected {
   return useStore(useAttachmentsStoreApi(), selector);
 }

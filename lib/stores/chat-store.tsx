@@ -78,7 +78,10 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
       set((state) => {
         // A cache belongs to its conversation; everything else carries over to the next chat.
         const { cachedContent: _cache, ...carried } = settings;
-        return { settingsDrafts: { ...state.settingsDrafts, [key]: settings }, lastSettings: carried };
+        return {
+          settingsDrafts: { ...state.settingsDrafts, [key]: settings },
+          lastSettings: carried,
+        };
       }),
     moveSettingsDraft: (fromKey, toKey) =>
       set((state) => {
@@ -94,7 +97,12 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
     setFormError: (key, field, error) =>
       set((state) => {
         const { [field]: _previous, ...others } = state.formErrors[key] ?? {};
-        return { formErrors: { ...state.formErrors, [key]: error === null ? others : { ...others, [field]: error } } };
+        return {
+          formErrors: {
+            ...state.formErrors,
+            [key]: error === null ? others : { ...others, [field]: error },
+          },
+        };
       }),
     setSidebarOpen: (open) => set({ sidebarOpen: open }),
     setSettingsOpen: (open) => set({ settingsOpen: open }),

@@ -28,10 +28,16 @@ export const conversationSettingsSchema = z.object({
   model: z.string().min(1).max(200),
   systemInstruction: z.string().max(1_000_000).default(""),
   generationConfig: wireObject.default({}),
-  safetySettings: z.array(z.object({ category: z.string().max(64), threshold: z.string().max(64) })).max(20).default([]),
+  safetySettings: z
+    .array(z.object({ category: z.string().max(64), threshold: z.string().max(64) }))
+    .max(20)
+    .default([]),
   tools: z.array(wireObject).max(20).optional(),
   toolConfig: wireObject.optional(),
-  cachedContent: z.string().regex(/^cachedContents\/[A-Za-z0-9_-]+$/, "cachedContent must be cachedContents/{id}").optional(),
+  cachedContent: z
+    .string()
+    .regex(/^cachedContents\/[A-Za-z0-9_-]+$/, "cachedContent must be cachedContents/{id}")
+    .optional(),
 });
 
 /** The settings of one conversation, saved with it and snapshotted on each answer. */

@@ -14,7 +14,10 @@ export function answerTextOf(candidate: Candidate | undefined): string {
 
 /** Whether the candidate carries spans to mark in its text. */
 export function hasAnnotations(candidate: Candidate | undefined): boolean {
-  return Boolean(candidate?.citationMetadata?.citationSources?.length || candidate?.groundingMetadata?.groundingSupports?.length);
+  return Boolean(
+    candidate?.citationMetadata?.citationSources?.length ||
+    candidate?.groundingMetadata?.groundingSupports?.length,
+  );
 }
 
 export function citationSourceLabel(uri: string | undefined): string {
@@ -31,7 +34,13 @@ interface Mark {
 }
 
 function marksOf(candidate: Candidate, text: string): Mark[] {
-  const raw: { start: number; end: number; kind: Mark["kind"]; numbers: number[]; description: string }[] = [];
+  const raw: {
+    start: number;
+    end: number;
+    kind: Mark["kind"];
+    numbers: number[];
+    description: string;
+  }[] = [];
   (candidate.citationMetadata?.citationSources ?? []).forEach((source, index) => {
     raw.push({
       start: source.startIndex ?? 0,
@@ -51,22 +60,38 @@ function marksOf(candidate: Candidate, text: string): Mark[] {
       kind: "support",
       numbers: indices.map((chunk) => chunk + 1),
       description: `Supported by ${indices
-        .map((chunk, position) => `web source ${chunk + 1} (${chunks[chunk]?.web?.title ?? chunks[chunk]?.web?.uri ?? "unknown"}${scores[position] !== undefined ? `, confidence ${scores[position]!.toFixed(2)}` : ""})`)
+        .map(
+          (chunk, position) =>
+            `web source ${chunk + 1} (${chunks[chunk]?.web?.title ?? chunks[chunk]?.web?.uri ?? "unknown"}${scores[position] !== undefined ? `, confidence ${scores[position]!.toFixed(2)}` : ""})`,
+        )
         .join("; ")}`,
     });
   }
-  const indices = byteOffsetsToIndices(text, raw.flatMap((mark) => [mark.start, mark.end]));
-  const marks = raw.map((mark, position) => ({ ...mark, start: indices[position * 2]!, end: indices[position * 2 + 1]! })).filter((mark) => mark.end > mark.start);
+  const indices = byteOffsetsToIndices(
+    text,
+    raw.flatMap((mark) => [mark.start, mark.end]),
+  );
+  const marks = raw
+    .map((mark, position) => ({
+      ...mark,
+      start: indices[position * 2]!,
+      end: indices[position * 2 + 1]!,
+    }))
+    .filter((mark) => mark.end > mark.start);
   // Overlapping spans cannot nest in flat text: the earlier one wins, later overlapping ones keep only their markers' list entries.
   marks.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: Mark[] = [];
-  for (const mark of marks) if (!kept.length || mark.start >= kept[kept.length - 1]!.end) kept.push(mark);
+  for (const mark of marks)
+    if (!kept.length || mark.start >= kept[kept.length - 1]!.end) kept.push(mark);
   return kept;
 }
 
 function Marker({ mark, idPrefix }: { mark: Mark; idPrefix: string }) {
   const tooltipId = useId();
-  const target = mark.kind === "citation" ? `${idPrefix}-citation-${mark.numbers[0]}` : `${idPrefix}-web-${mark.numbers[0] ?? 1}`;
+  const target =
+    mark.kind === "citation"
+      ? `${idPrefix}-citation-${mark.numbers[0]}`
+      : `${idPrefix}-web-${mark.numbers[0] ?? 1}`;
   return (
     <span className="group relative">
       <a
@@ -93,7 +118,13 @@ function Marker({ mark, idPrefix }: { mark: Mark; idPrefix: string }) {
  * numbered marker: a link to the entry in the list under the answer, whose source shows on
  * hover and on keyboard focus (and is the marker's accessible description).
  */
-export const AnnotatedAnswer = memo(function AnnotatedAnswer({ candidate, idPrefix }: { candidate: Candidate; idPrefix: string }) {
+export const AnnotatedAnswer = memo(function AnnotatedAnswer({
+  candidate,
+  idPrefix,
+}: {
+  candidate: Candidate;
+  idPrefix: string;
+}) {
   const text = answerTextOf(candidate);
   const marks = marksOf(candidate, text);
   const pieces: ReactNode[] = [];
@@ -104,7 +135,11 @@ export const AnnotatedAnswer = memo(function AnnotatedAnswer({ candidate, idPref
       <mark
         key={`m${position}`}
         data-cited={mark.kind}
-        className={mark.kind === "citation" ? "rounded-sm bg-amber-100 text-inherit dark:bg-amber-900/50" : "rounded-sm bg-sky-100 text-inherit dark:bg-sky-900/50"}
+        className={
+          mark.kind === "citation"
+            ? "rounded-sm bg-amber-100 text-inherit dark:bg-amber-900/50"
+            : "rounded-sm bg-sky-100 text-inherit dark:bg-sky-900/50"
+        }
       >
         {text.slice(mark.start, mark.end)}
       </mark>,

@@ -20,20 +20,32 @@ function isSafeLink(uri: string | undefined): uri is string {
 function SourceLink({ uri, children }: { uri: string | undefined; children: React.ReactNode }) {
   if (!isSafeLink(uri)) return <span className="break-all">{children}</span>;
   return (
-    <a href={uri} target="_blank" rel="noopener noreferrer nofollow" className="break-all text-blue-800 underline underline-offset-2 dark:text-blue-300">
+    <a
+      href={uri}
+      target="_blank"
+      rel="noopener noreferrer nofollow"
+      className="break-all text-blue-800 underline underline-offset-2 dark:text-blue-300"
+    >
       {children}
     </a>
   );
 }
 
-const sectionClass = "mt-2 rounded-md border border-zinc-200 p-2 text-xs text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
+const sectionClass =
+  "mt-2 rounded-md border border-zinc-200 p-2 text-xs text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
 
 /**
  * What an answer carries besides its parts: citations (numbered as the markers in the
  * text), grounding (web sources, supported segments with confidence scores, search
  * queries, and the search entry point in a sandboxed frame) and URL context retrieval.
  */
-export const AnswerMetadata = memo(function AnswerMetadata({ candidate, idPrefix }: { candidate: Candidate | undefined; idPrefix: string }) {
+export const AnswerMetadata = memo(function AnswerMetadata({
+  candidate,
+  idPrefix,
+}: {
+  candidate: Candidate | undefined;
+  idPrefix: string;
+}) {
   if (!candidate) return null;
   const citations = candidate.citationMetadata?.citationSources ?? [];
   const grounding = candidate.groundingMetadata;
@@ -50,10 +62,18 @@ export const AnswerMetadata = memo(function AnswerMetadata({ candidate, idPrefix
           <h3 className="font-semibold">Citations</h3>
           <ol className="mt-1 list-decimal pl-5">
             {citations.map((source, index) => (
-              <li key={index} id={`${idPrefix}-citation-${index + 1}`} tabIndex={-1} data-citation-source={source.uri ?? ""}>
+              <li
+                key={index}
+                id={`${idPrefix}-citation-${index + 1}`}
+                tabIndex={-1}
+                data-citation-source={source.uri ?? ""}
+              >
                 <SourceLink uri={source.uri}>{citationSourceLabel(source.uri)}</SourceLink>
-                {source.license ? ` (licence ${source.license})` : ""} — bytes {source.startIndex ?? 0}–{source.endIndex ?? 0}:{" "}
-                <q className="italic">{sliceBytes(text, source.startIndex ?? 0, source.endIndex ?? 0)}</q>
+                {source.license ? ` (licence ${source.license})` : ""} — bytes{" "}
+                {source.startIndex ?? 0}–{source.endIndex ?? 0}:{" "}
+                <q className="italic">
+                  {sliceBytes(text, source.startIndex ?? 0, source.endIndex ?? 0)}
+                </q>
               </li>
             ))}
           </ol>
@@ -67,8 +87,15 @@ export const AnswerMetadata = memo(function AnswerMetadata({ candidate, idPrefix
               <h4 className="mt-1 font-medium">Web sources</h4>
               <ol className="list-decimal pl-5">
                 {chunks.map((chunk, index) => (
-                  <li key={index} id={`${idPrefix}-web-${index + 1}`} tabIndex={-1} data-web-source="">
-                    <SourceLink uri={chunk.web?.uri}>{chunk.web?.title ?? chunk.web?.uri ?? "untitled source"}</SourceLink>
+                  <li
+                    key={index}
+                    id={`${idPrefix}-web-${index + 1}`}
+                    tabIndex={-1}
+                    data-web-source=""
+                  >
+                    <SourceLink uri={chunk.web?.uri}>
+                      {chunk.web?.title ?? chunk.web?.uri ?? "untitled source"}
+                    </SourceLink>
                   </li>
                 ))}
               </ol>
@@ -80,10 +107,20 @@ export const AnswerMetadata = memo(function AnswerMetadata({ candidate, idPrefix
               <ul className="pl-1">
                 {supports.map((support, index) => (
                   <li key={index} data-grounding-support="">
-                    <q className="bg-sky-100 dark:bg-sky-900/50">{support.segment?.text ?? sliceBytes(text, support.segment?.startIndex ?? 0, support.segment?.endIndex ?? 0)}</q>{" "}
+                    <q className="bg-sky-100 dark:bg-sky-900/50">
+                      {support.segment?.text ??
+                        sliceBytes(
+                          text,
+                          support.segment?.startIndex ?? 0,
+                          support.segment?.endIndex ?? 0,
+                        )}
+                    </q>{" "}
                     {(support.groundingChunkIndices ?? []).map((chunk, position) => (
                       <span key={position} className="mr-1 whitespace-nowrap">
-                        [{chunk + 1}]{support.confidenceScores?.[position] !== undefined ? ` confidence ${support.confidenceScores[position]!.toFixed(2)}` : ""}
+                        [{chunk + 1}]
+                        {support.confidenceScores?.[position] !== undefined
+                          ? ` confidence ${support.confidenceScores[position]!.toFixed(2)}`
+                          : ""}
                       </span>
                     ))}
                   </li>
@@ -95,7 +132,11 @@ export const AnswerMetadata = memo(function AnswerMetadata({ candidate, idPrefix
             <p className="mt-1">
               <span className="font-medium">Search queries: </span>
               {queries.map((query, index) => (
-                <span key={index} data-search-query="" className="mr-1 rounded bg-zinc-100 px-1 dark:bg-zinc-800">
+                <span
+                  key={index}
+                  data-search-query=""
+                  className="mr-1 rounded bg-zinc-100 px-1 dark:bg-zinc-800"
+                >
                   {query}
                 </span>
               ))}
@@ -103,7 +144,13 @@ export const AnswerMetadata = memo(function AnswerMetadata({ candidate, idPrefix
           )}
           {entryPoint && (
             // The service's suggestion chips are third-party HTML: an empty sandbox runs no script, submits no form and cannot navigate the studio.
-            <iframe title="Search suggestions" sandbox="" srcDoc={entryPoint} className="mt-1 h-20 w-full rounded border border-zinc-200 bg-white dark:border-zinc-800" data-search-entry-point="" />
+            <iframe
+              title="Search suggestions"
+              sandbox=""
+              srcDoc={entryPoint}
+              className="mt-1 h-20 w-full rounded border border-zinc-200 bg-white dark:border-zinc-800"
+              data-search-entry-point=""
+            />
           )}
         </section>
       )}
@@ -116,10 +163,18 @@ export const AnswerMetadata = memo(function AnswerMetadata({ candidate, idPrefix
               const ok = status === "URL_RETRIEVAL_STATUS_SUCCESS";
               return (
                 <li key={index} data-url-status={status}>
-                  <span aria-hidden="true" className={ok ? "text-green-700 dark:text-green-400" : "text-red-700 dark:text-red-400"}>
+                  <span
+                    aria-hidden="true"
+                    className={
+                      ok ? "text-green-700 dark:text-green-400" : "text-red-700 dark:text-red-400"
+                    }
+                  >
                     {ok ? "✓ " : "✗ "}
                   </span>
-                  <SourceLink uri={entry.retrievedUrl}>{entry.retrievedUrl ?? "unknown URL"}</SourceLink>: {URL_STATUS_TEXT[status] ?? status}
+                  <SourceLink uri={entry.retrievedUrl}>
+                    {entry.retrievedUrl ?? "unknown URL"}
+                  </SourceLink>
+                  : {URL_STATUS_TEXT[status] ?? status}
                 </li>
               );
             })}

@@ -17,7 +17,8 @@ export function byteOffsetsToIndices(text: string, byteOffsets: readonly number[
     while (next < wanted.length && wanted[next]! <= bytes) found.set(wanted[next++]!, index);
     const length = encoder.encode(character).length;
     // An offset inside this character belongs to its start.
-    while (next < wanted.length && wanted[next]! < bytes + length) found.set(wanted[next++]!, index);
+    while (next < wanted.length && wanted[next]! < bytes + length)
+      found.set(wanted[next++]!, index);
     bytes += length;
     index += character.length;
   }

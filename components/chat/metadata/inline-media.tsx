@@ -41,15 +41,38 @@ export function InlineMediaPart({ inline }: { inline: InlineBlob }) {
   const kind = type.startsWith("audio/") ? "audio" : type.startsWith("video/") ? "video" : "file";
   const name = `answer.${pcmFormatOf(inline.mimeType) ? "wav" : extensionOf(inline.mimeType)}`;
   return (
-    <figure className="my-1 flex flex-col gap-1" data-inline-media={kind} data-mime-type={inline.mimeType}>
-      {kind === "audio" && url && <audio controls src={url} aria-label={`Audio in the answer (${inline.mimeType})`} className="max-w-full" />}
-      {kind === "video" && url && <video controls src={url} aria-label={`Video in the answer (${inline.mimeType})`} className="max-h-96 max-w-full rounded-md" />}
+    <figure
+      className="my-1 flex flex-col gap-1"
+      data-inline-media={kind}
+      data-mime-type={inline.mimeType}
+    >
+      {kind === "audio" && url && (
+        <audio
+          controls
+          src={url}
+          aria-label={`Audio in the answer (${inline.mimeType})`}
+          className="max-w-full"
+        />
+      )}
+      {kind === "video" && url && (
+        <video
+          controls
+          src={url}
+          aria-label={`Video in the answer (${inline.mimeType})`}
+          className="max-h-96 max-w-full rounded-md"
+        />
+      )}
       <figcaption className="text-xs text-zinc-600 dark:text-zinc-400">
-        {kind === "file" ? "File" : kind === "audio" ? "Audio" : "Video"} ({inline.mimeType}, {formatSize(size)})
+        {kind === "file" ? "File" : kind === "audio" ? "Audio" : "Video"} ({inline.mimeType},{" "}
+        {formatSize(size)})
         {url && (
           <>
             {" — "}
-            <a href={url} download={name} className="text-blue-800 underline underline-offset-2 dark:text-blue-300">
+            <a
+              href={url}
+              download={name}
+              className="text-blue-800 underline underline-offset-2 dark:text-blue-300"
+            >
               Download {name}
             </a>
           </>

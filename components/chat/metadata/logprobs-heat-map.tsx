@@ -22,11 +22,19 @@ function percent(logProbability: number | undefined): string {
   return logProbability === undefined ? "–" : `${(Math.exp(logProbability) * 100).toFixed(1)} %`;
 }
 
-function Token({ step, alternatives }: { step: LogprobsCandidate; alternatives: LogprobsCandidate[] }) {
+function Token({
+  step,
+  alternatives,
+}: {
+  step: LogprobsCandidate;
+  alternatives: LogprobsCandidate[];
+}) {
   const tooltipId = useId();
   const probability = step.logProbability === undefined ? 0 : Math.exp(step.logProbability);
   const description = `${JSON.stringify(step.token ?? "")} ${percent(step.logProbability)}${
-    alternatives.length ? `; alternatives: ${alternatives.map((option) => `${JSON.stringify(option.token ?? "")} ${percent(option.logProbability)}`).join(", ")}` : ""
+    alternatives.length
+      ? `; alternatives: ${alternatives.map((option) => `${JSON.stringify(option.token ?? "")} ${percent(option.logProbability)}`).join(", ")}`
+      : ""
   }`;
   return (
     <span className="group relative">
@@ -38,7 +46,11 @@ function Token({ step, alternatives }: { step: LogprobsCandidate; alternatives: 
       >
         {step.token ?? ""}
       </span>
-      <span role="tooltip" id={tooltipId} className="invisible absolute top-full left-0 z-20 mt-1 w-max max-w-xs rounded-md bg-zinc-900 px-2 py-1 font-mono text-xs whitespace-pre-wrap text-white group-focus-within:visible group-hover:visible dark:bg-zinc-100 dark:text-zinc-900">
+      <span
+        role="tooltip"
+        id={tooltipId}
+        className="invisible absolute top-full left-0 z-20 mt-1 w-max max-w-xs rounded-md bg-zinc-900 px-2 py-1 font-mono text-xs whitespace-pre-wrap text-white group-focus-within:visible group-hover:visible dark:bg-zinc-100 dark:text-zinc-900"
+      >
         {description}
       </span>
     </span>
@@ -49,32 +61,53 @@ function Token({ step, alternatives }: { step: LogprobsCandidate; alternatives: 
  * The answer as its tokens coloured by the probability the model gave each (a toggle), with
  * the top alternatives and their probabilities on hover and on keyboard focus.
  */
-export const LogprobsHeatMap = memo(function LogprobsHeatMap({ candidate }: { candidate: Candidate | undefined }) {
+export const LogprobsHeatMap = memo(function LogprobsHeatMap({
+  candidate,
+}: {
+  candidate: Candidate | undefined;
+}) {
   const [open, setOpen] = useState(false);
   const chosen = candidate?.logprobsResult?.chosenCandidates ?? [];
   const top = candidate?.logprobsResult?.topCandidates ?? [];
   if (chosen.length === 0) return null;
   return (
     <div className="w-full text-xs" data-logprobs-heat-map="">
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="text-zinc-600 underline underline-offset-2 dark:text-zinc-400">
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        className="text-zinc-600 underline underline-offset-2 dark:text-zinc-400"
+      >
         Token heat map
       </button>
       {open && (
         <div className="mt-1 rounded-md border border-zinc-200 p-2 dark:border-zinc-800">
-          <p className="mb-1 flex flex-wrap gap-2 text-zinc-600 dark:text-zinc-400" aria-label="Colour legend">
+          <p
+            className="mb-1 flex flex-wrap gap-2 text-zinc-600 dark:text-zinc-400"
+            aria-label="Colour legend"
+          >
             {BANDS.map((band) => (
-              <span key={band.label} className={`${band.className} rounded-sm px-1 text-zinc-900 dark:text-zinc-100`}>
+              <span
+                key={band.label}
+                className={`${band.className} rounded-sm px-1 text-zinc-900 dark:text-zinc-100`}
+              >
                 {band.label}
               </span>
             ))}
-            {candidate?.avgLogprobs !== undefined && <span>average log probability {candidate.avgLogprobs.toFixed(3)}</span>}
+            {candidate?.avgLogprobs !== undefined && (
+              <span>average log probability {candidate.avgLogprobs.toFixed(3)}</span>
+            )}
           </p>
           <p className="font-mono text-sm leading-7" aria-label="Answer tokens by probability">
             {chosen.slice(0, SHOWN_TOKENS).map((step, index) => (
               <Token key={index} step={step} alternatives={top[index]?.candidates ?? []} />
             ))}
           </p>
-          {chosen.length > SHOWN_TOKENS && <p className="text-zinc-600 dark:text-zinc-400">First {SHOWN_TOKENS} of {chosen.length} tokens.</p>}
+          {chosen.length > SHOWN_TOKENS && (
+            <p className="text-zinc-600 dark:text-zinc-400">
+              First {SHOWN_TOKENS} of {chosen.length} tokens.
+            </p>
+          )}
         </div>
       )}
     </div>

@@ -3,8 +3,14 @@ import { base64Bytes, pcmFormatOf, wavFromPcm } from "./pcm-wav";
 
 describe("raw PCM answers as WAV", () => {
   it("reads the rate and channels of the MIME type", () => {
-    expect(pcmFormatOf("audio/L16;codec=pcm;rate=24000")).toEqual({ sampleRate: 24000, channels: 1 });
-    expect(pcmFormatOf("audio/pcm; rate=16000; channels=2")).toEqual({ sampleRate: 16000, channels: 2 });
+    expect(pcmFormatOf("audio/L16;codec=pcm;rate=24000")).toEqual({
+      sampleRate: 24000,
+      channels: 1,
+    });
+    expect(pcmFormatOf("audio/pcm; rate=16000; channels=2")).toEqual({
+      sampleRate: 16000,
+      channels: 2,
+    });
     expect(pcmFormatOf("audio/wav")).toBeNull();
   });
 

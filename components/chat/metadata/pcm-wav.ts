@@ -13,10 +13,15 @@ export interface PcmFormat {
 export function pcmFormatOf(mimeType: string): PcmFormat | null {
   const [type, ...parameters] = mimeType.split(";").map((piece) => piece.trim().toLowerCase());
   if (type !== "audio/l16" && type !== "audio/pcm") return null;
-  const values = new Map(parameters.map((parameter) => parameter.split("=", 2) as [string, string]));
+  const values = new Map(
+    parameters.map((parameter) => parameter.split("=", 2) as [string, string]),
+  );
   const sampleRate = Number(values.get("rate") ?? 24000);
   const channels = Number(values.get("channels") ?? 1);
-  return { sampleRate: Number.isFinite(sampleRate) && sampleRate > 0 ? sampleRate : 24000, channels: Number.isInteger(channels) && channels > 0 ? channels : 1 };
+  return {
+    sampleRate: Number.isFinite(sampleRate) && sampleRate > 0 ? sampleRate : 24000,
+    channels: Number.isInteger(channels) && channels > 0 ? channels : 1,
+  };
 }
 
 /** 16-bit PCM samples wrapped in a WAV header. */
@@ -24,7 +29,8 @@ export function wavFromPcm(pcm: Uint8Array, format: PcmFormat): Uint8Array {
   const header = new ArrayBuffer(44);
   const view = new DataView(header);
   const ascii = (offset: number, text: string) => {
-    for (let index = 0; index < text.length; index++) view.setUint8(offset + index, text.charCodeAt(index));
+    for (let index = 0; index < text.length; index++)
+      view.setUint8(offset + index, text.charCodeAt(index));
   };
   const blockAlign = format.channels * 2;
   ascii(0, "RIFF");

@@ -21,7 +21,10 @@ export interface FuzzFailure {
 }
 export interface FuzzClient {
   /** `retried`: a reset before the headers on a reused connection made the request go out again on a fresh one. */
-  send(request: FuzzRequest, options?: { timeoutMs?: number }): Promise<(FuzzAnswer | FuzzFailure) & { retried?: true }>;
+  send(
+    request: FuzzRequest,
+    options?: { timeoutMs?: number },
+  ): Promise<(FuzzAnswer | FuzzFailure) & { retried?: true }>;
   close(): Promise<void>;
   destroy(): Promise<void>;
 }

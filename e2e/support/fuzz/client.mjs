@@ -9,7 +9,8 @@ import { Pool } from "undici";
 /** The body as text, undoing a Content-Encoding the server chose (the fuzzer sends Accept-Encoding now and then). */
 function decode(bytes, encoding) {
   try {
-    if (encoding === "gzip" || encoding === "x-gzip") return zlib.gunzipSync(bytes).toString("utf8");
+    if (encoding === "gzip" || encoding === "x-gzip")
+      return zlib.gunzipSync(bytes).toString("utf8");
     if (encoding === "br") return zlib.brotliDecompressSync(bytes).toString("utf8");
     if (encoding === "deflate") return zlib.inflateSync(bytes).toString("utf8");
   } catch {
@@ -31,7 +32,12 @@ function decode(bytes, encoding) {
  * the run.
  */
 function isStaleConnection(answer) {
-  return "failure" in answer && answer.failure === "connection" && !answer.afterHeaders && /^(ECONNRESET|UND_ERR_SOCKET)/.test(answer.message);
+  return (
+    "failure" in answer &&
+    answer.failure === "connection" &&
+    !answer.afterHeaders &&
+    /^(ECONNRESET|UND_ERR_SOCKET)/.test(answer.message)
+  );
 }
 
 /** A client bound to one server. */
@@ -57,19 +63,40 @@ export function createFuzzClient(baseUrl, { connections = 8 } = {}) {
       afterHeaders = true;
       const bytes = Buffer.from(await answer.body.arrayBuffer());
       const headers = {};
-      for (const [name, value] of Object.entries(answer.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
+      for (const [name, value] of Object.entries(answer.headers))
+        headers[name] = Array.isArray(value) ? value.join(", ") : String(value);
       const text = decode(bytes, headers["content-encoding"]);
       return { status: answer.statusCode, headers, text, ms: performance.now() - started };
     } catch (error) {
       const ms = performance.now() - started;
       const name = error?.name ?? "";
       const code = error?.code ?? "";
-      if (signal.aborted || name === "TimeoutError" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") {
-        return { failure: "timeout", message: `no complete answer within ${timeoutMs} ms`, ms, afterHeaders };
+      if (
+        signal.aborted ||
+        name === "TimeoutError" ||
+        code === "UND_ERR_HEADERS_TIMEOUT" ||
+        code === "UND_ERR_BODY_TIMEOUT"
+      ) {
+        return {
+          failure: "timeout",
+          message: `no complete answer within ${timeoutMs} ms`,
+          ms,
+          afterHeaders,
+        };
       }
       // The client refused or tripped over the request itself (nothing reached the server).
-      if (code === "UND_ERR_INVALID_ARG" || name === "InvalidArgumentError" || code === "ERR_ASSERTION") return { failure: "client", message: String(error?.message ?? error), ms, afterHeaders };
-      return { failure: "connection", message: `${code || name}: ${error?.message ?? error}`, ms, afterHeaders };
+      if (
+        code === "UND_ERR_INVALID_ARG" ||
+        name === "InvalidArgumentError" ||
+        code === "ERR_ASSERTION"
+      )
+        return { failure: "client", message: String(error?.message ?? error), ms, afterHeaders };
+      return {
+        failure: "connection",
+        message: `${code || name}: ${error?.message ?? error}`,
+        ms,
+        afterHeaders,
+      };
     }
   };
 

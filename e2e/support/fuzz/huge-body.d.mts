@@ -5,4 +5,9 @@ export function sendHugeBody(
   headers: Record<string, string>,
   total: number,
   declareLength: boolean,
-): Promise<{ outcome: { status: number; text: string } | { error: string }; sentBytes: number; growthBytes: number; ms: number }>;
+): Promise<{
+  outcome: { status: number; text: string } | { error: string };
+  sentBytes: number;
+  growthBytes: number;
+  ms: number;
+}>;

@@ -21,7 +21,10 @@ export async function sendHugeBody(server, route, headers, total, declareLength)
   const started = performance.now();
   let sent = 0;
   const outcome = await new Promise((resolve) => {
-    const request = http.request(`${server.baseUrl}${route}`, { method: "POST", headers: { ...headers, ...(declareLength ? { "content-length": String(total) } : {}) } });
+    const request = http.request(`${server.baseUrl}${route}`, {
+      method: "POST",
+      headers: { ...headers, ...(declareLength ? { "content-length": String(total) } : {}) },
+    });
     let answered = false;
     request.on("response", (response) => {
       answered = true;
@@ -47,5 +50,10 @@ export async function sendHugeBody(server, route, headers, total, declareLength)
   });
   clearInterval(sampler);
   peak = Math.max(peak, residentBytes(pid));
-  return { outcome, sentBytes: sent, growthBytes: peak - baseline, ms: Math.round(performance.now() - started) };
+  return {
+    outcome,
+    sentBytes: sent,
+    growthBytes: peak - baseline,
+    ms: Math.round(performance.now() - started),
+  };
 }

@@ -56,12 +56,18 @@ export function errorBodyProblems(text, httpStatus) {
     return [`${httpStatus} without a JSON error body (${JSON.stringify(text.slice(0, 120))})`];
   }
   const error = body?.error;
-  if (typeof error !== "object" || error === null) return [`${httpStatus} body has no "error" object (${text.slice(0, 120)})`];
+  if (typeof error !== "object" || error === null)
+    return [`${httpStatus} body has no "error" object (${text.slice(0, 120)})`];
   const problems = [];
-  if (error.code !== httpStatus) problems.push(`error.code ${JSON.stringify(error.code)} differs from HTTP ${httpStatus}`);
-  if (typeof error.message !== "string" || error.message.length === 0) problems.push("error.message is missing or empty");
+  if (error.code !== httpStatus)
+    problems.push(`error.code ${JSON.stringify(error.code)} differs from HTTP ${httpStatus}`);
+  if (typeof error.message !== "string" || error.message.length === 0)
+    problems.push("error.message is missing or empty");
   const allowed = rpcStatusesFor(httpStatus);
-  if (!allowed.includes(error.status)) problems.push(`error.status ${JSON.stringify(error.status)} does not go with HTTP ${httpStatus} (expected ${allowed.join(" or ") || "none"})`);
+  if (!allowed.includes(error.status))
+    problems.push(
+      `error.status ${JSON.stringify(error.status)} does not go with HTTP ${httpStatus} (expected ${allowed.join(" or ") || "none"})`,
+    );
   return problems;
 }
 
@@ -103,15 +109,20 @@ export function checkExchange(request, answer, { secrets = [] } = {}) {
   const where = describe(request);
   if ("failure" in answer) {
     if (answer.failure === "timeout") return [`${where}: hang (${answer.message})`];
-    if (answer.failure === "connection") return [`${where}: connection dropped without an answer (${answer.message})`];
+    if (answer.failure === "connection")
+      return [`${where}: connection dropped without an answer (${answer.message})`];
     return [];
   }
   const problems = [];
   if (answer.status >= 500) problems.push(`5xx ${answer.status}`);
-  if (answer.status >= 400 && request.method !== "HEAD") problems.push(...errorBodyProblems(answer.text, answer.status));
-  if (answer.status >= 300 && answer.status < 400 && !answer.headers.location) problems.push(`${answer.status} without a Location`);
-  if (answer.status >= 200 && answer.status < 300) problems.push(...successProblems(request, answer));
+  if (answer.status >= 400 && request.method !== "HEAD")
+    problems.push(...errorBodyProblems(answer.text, answer.status));
+  if (answer.status >= 300 && answer.status < 400 && !answer.headers.location)
+    problems.push(`${answer.status} without a Location`);
+  if (answer.status >= 200 && answer.status < 300)
+    problems.push(...successProblems(request, answer));
   const everything = `${JSON.stringify(answer.headers)}\n${answer.text}`;
-  for (const secret of secrets) if (everything.includes(secret)) problems.push("the answer contains a server secret");
+  for (const secret of secrets)
+    if (everything.includes(secret)) problems.push("the answer contains a server secret");
   return problems.map((problem) => `${where}: ${problem}`);
 }

@@ -14,4 +14,10 @@ export interface OwnServer {
 export function freePort(): Promise<number>;
 export function isRunning(pid: number): boolean;
 export function residentBytes(pid: number): number;
-export function startOwnServer(options: { dataDir: string; port?: number; env?: Record<string, string>; cwd?: string; readyTimeoutMs?: number }): Promise<OwnServer>;
+export function startOwnServer(options: {
+  dataDir: string;
+  port?: number;
+  env?: Record<string, string>;
+  cwd?: string;
+  readyTimeoutMs?: number;
+}): Promise<OwnServer>;

@@ -20,7 +20,13 @@ export function freePort() {
   });
 }
 
-const SECRET_VARIABLES = ["GEMINI_API_KEY", "GOOGLE_API_KEY", "STUDIO_API_KEYS", "STUDIO_ACCESS_CODE", "GEMINI_BASE_URL"];
+const SECRET_VARIABLES = [
+  "GEMINI_API_KEY",
+  "GOOGLE_API_KEY",
+  "STUDIO_API_KEYS",
+  "STUDIO_ACCESS_CODE",
+  "GEMINI_BASE_URL",
+];
 const LOG_LIMIT = 4 * 1024 * 1024;
 
 /** The process ids whose parent is `pid` (Linux /proc). */
@@ -71,7 +77,14 @@ export async function startOwnServer(options) {
   for (const name of SECRET_VARIABLES) delete environment[name];
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     cwd: options.cwd ?? process.cwd(),
-    env: { ...environment, HOSTNAME: "127.0.0.1", PORT: String(port), DATA_DIR: options.dataDir, NEXT_TELEMETRY_DISABLED: "1", ...options.env },
+    env: {
+      ...environment,
+      HOSTNAME: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: options.dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...options.env,
+    },
     // Its own process group, so the launcher and the Next process can be killed together.
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
@@ -83,7 +96,9 @@ export async function startOwnServer(options) {
   };
   child.stdout.on("data", append);
   child.stderr.on("data", append);
-  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const baseUrl = `http://127.0.0.1:${port}`;
   const server = {
     baseUrl,

@@ -20,13 +20,38 @@ import { requestArbitrary } from "./requests.mjs";
  */
 
 function emptyReport() {
-  return { sent: 0, answered: 0, statuses: {}, byEndpoint: {}, timing: {}, fiveHundreds: 0, hangs: 0, dropped: 0, clientRefused: 0, staleConnectionRetries: 0, problems: [], slowest: { ms: 0, label: "" }, ms: 0 };
+  return {
+    sent: 0,
+    answered: 0,
+    statuses: {},
+    byEndpoint: {},
+    timing: {},
+    fiveHundreds: 0,
+    hangs: 0,
+    dropped: 0,
+    clientRefused: 0,
+    staleConnectionRetries: 0,
+    problems: [],
+    slowest: { ms: 0, label: "" },
+    ms: 0,
+  };
 }
 
 /** A short, printable form of a request (bodies cut). */
 export function printable(request) {
-  const body = request.body === undefined ? undefined : typeof request.body === "string" ? request.body.slice(0, 400) : `<${request.body.length} bytes>`;
-  return { label: request.label, method: request.method, path: request.path.slice(0, 400), headers: request.headers, body };
+  const body =
+    request.body === undefined
+      ? undefined
+      : typeof request.body === "string"
+        ? request.body.slice(0, 400)
+        : `<${request.body.length} bytes>`;
+  return {
+    label: request.label,
+    method: request.method,
+    path: request.path.slice(0, 400),
+    headers: request.headers,
+    body,
+  };
 }
 
 async function exchange(client, request, report, options) {
@@ -36,7 +61,8 @@ async function exchange(client, request, report, options) {
   const label = request.label;
   const endpoint = (report.byEndpoint[label] ??= {});
   const timing = (report.timing[label] ??= { count: 0, meanMs: 0, maxMs: 0 });
-  timing.meanMs = Math.round(((timing.meanMs * timing.count + answer.ms) / (timing.count + 1)) * 10) / 10;
+  timing.meanMs =
+    Math.round(((timing.meanMs * timing.count + answer.ms) / (timing.count + 1)) * 10) / 10;
   timing.count++;
   timing.maxMs = Math.max(timing.maxMs, Math.round(answer.ms));
   if ("failure" in answer) {
@@ -52,7 +78,9 @@ async function exchange(client, request, report, options) {
     if (answer.ms > report.slowest.ms) report.slowest = { ms: Math.round(answer.ms), label };
   }
   const problems = checkExchange(request, answer, { secrets: options.secrets ?? [] });
-  for (const problem of problems) if (report.problems.length < (options.keepProblems ?? 50)) report.problems.push({ problem, request: printable(request) });
+  for (const problem of problems)
+    if (report.problems.length < (options.keepProblems ?? 50))
+      report.problems.push({ problem, request: printable(request) });
   return problems;
 }
 
@@ -86,7 +114,10 @@ export async function sampleFuzz(options) {
   try {
     for (let batch = 0; report.sent < options.runs; batch++) {
       // Batch seeds spread by a multiplier, so runs with neighbouring seeds do not share batches.
-      const requests = fc.sample(arbitrary, { numRuns: Math.min(batchSize, options.runs - report.sent), seed: (Math.imul(seed, 0x9e3779b1) + batch) | 0 });
+      const requests = fc.sample(arbitrary, {
+        numRuns: Math.min(batchSize, options.runs - report.sent),
+        seed: (Math.imul(seed, 0x9e3779b1) + batch) | 0,
+      });
       // Generating blocks this process: let the pool see connections the server closed
       // meanwhile (keep-alive timeouts) before it reuses them.
       await new Promise((resolve) => setTimeout(resolve, 20));
@@ -116,11 +147,23 @@ export async function assertFuzz(options) {
   const client = createFuzzClient(options.baseUrl, { connections: concurrency });
   try {
     await fc.assert(
-      fc.asyncProperty(fc.array(requestArbitrary(options.world), { minLength: concurrency, maxLength: concurrency }), async (requests) => {
-        const problems = await sendAll(client, requests, concurrency, report, options);
-        if (problems.length > 0) throw new Error(problems.join("\n"));
-      }),
-      { numRuns: Math.ceil(options.runs / concurrency), ...(options.seed !== undefined ? { seed: options.seed } : {}), endOnFailure: false, interruptAfterTimeLimit: options.timeLimitMs, markInterruptAsFailure: false },
+      fc.asyncProperty(
+        fc.array(requestArbitrary(options.world), {
+          minLength: concurrency,
+          maxLength: concurrency,
+        }),
+        async (requests) => {
+          const problems = await sendAll(client, requests, concurrency, report, options);
+          if (problems.length > 0) throw new Error(problems.join("\n"));
+        },
+      ),
+      {
+        numRuns: Math.ceil(options.runs / concurrency),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        endOnFailure: false,
+        interruptAfterTimeLimit: options.timeLimitMs,
+        markInterruptAsFailure: false,
+      },
     );
   } finally {
     await client.close();
@@ -137,7 +180,10 @@ export async function healthProblems(baseUrl, key) {
   const problems = [];
   const expectOk = async (label, path, init) => {
     try {
-      const response = await fetch(`${baseUrl}${path}`, { ...init, signal: AbortSignal.timeout(15_000) });
+      const response = await fetch(`${baseUrl}${path}`, {
+        ...init,
+        signal: AbortSignal.timeout(15_000),
+      });
       const text = await response.text();
       if (!response.ok) problems.push(`${label}: ${response.status} ${text.slice(0, 200)}`);
       return text;
@@ -152,13 +198,22 @@ export async function healthProblems(baseUrl, key) {
   const counted = await expectOk("countTokens", "/v1beta/models/gemini-2.5-flash:countTokens", {
     method: "POST",
     headers: { "x-goog-api-key": key, "content-type": "application/json" },
-    body: JSON.stringify({ contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }] }),
+    body: JSON.stringify({
+      contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }],
+    }),
   });
-  if (counted && !counted.includes('"totalTokens": 11')) problems.push(`countTokens gave ${counted.slice(0, 200)}`);
+  if (counted && !counted.includes('"totalTokens": 11'))
+    problems.push(`countTokens gave ${counted.slice(0, 200)}`);
   return problems;
 }
 
 /** Lines of a server log that show a failure of ours (unexpected errors, crashes). */
 export function logFailures(log) {
-  return log.split("\n").filter((line) => /\berror unexpected error\b|Failed to handle request|Uncaught|unhandledRejection|FATAL|Internal Server Error/i.test(line));
+  return log
+    .split("\n")
+    .filter((line) =>
+      /\berror unexpected error\b|Failed to handle request|Uncaught|unhandledRejection|FATAL|Internal Server Error/i.test(
+        line,
+      ),
+    );
 }

@@ -20,7 +20,14 @@ export interface StoreAudit {
   orphanParts: string[];
   /** Active upload sessions whose partial file is shorter than the bytes acknowledged. */
   shortSessions: string[];
-  counts: { files: number; activeFiles: number; activeSessions: number; caches: number; conversations: number; messages: number };
+  counts: {
+    files: number;
+    activeFiles: number;
+    activeSessions: number;
+    caches: number;
+    conversations: number;
+    messages: number;
+  };
 }
 
 /** The service's sha256Hash: base64 of the lower-case hex digest string. */
@@ -40,13 +47,28 @@ function listing(folder: string): string[] {
  * Audits `dataDir`. With the server stopped this also runs SQLite's recovery of the WAL, as
  * the next start would; with it running, pass `readonly`.
  */
-export function auditStore(dataDir: string, { readonly = false }: { readonly?: boolean } = {}): StoreAudit {
-  const db = new Database(path.join(dataDir, "genstudio.sqlite"), { readonly, fileMustExist: true });
+export function auditStore(
+  dataDir: string,
+  { readonly = false }: { readonly?: boolean } = {},
+): StoreAudit {
+  const db = new Database(path.join(dataDir, "genstudio.sqlite"), {
+    readonly,
+    fileMustExist: true,
+  });
   try {
-    const integrity = (db.pragma("integrity_check") as { integrity_check: string }[]).map((row) => row.integrity_check).join("; ");
+    const integrity = (db.pragma("integrity_check") as { integrity_check: string }[])
+      .map((row) => row.integrity_check)
+      .join("; ");
     const foreignKeyProblems = (db.pragma("foreign_key_check") as unknown[]).length;
-    const files = db.prepare("SELECT id, state, size_bytes, sha256_hash FROM files").all() as { id: string; state: string; size_bytes: number; sha256_hash: string }[];
-    const sessions = db.prepare("SELECT id, file_id, received_size, status FROM upload_sessions").all() as { id: string; file_id: string; received_size: number; status: string }[];
+    const files = db.prepare("SELECT id, state, size_bytes, sha256_hash FROM files").all() as {
+      id: string;
+      state: string;
+      size_bytes: number;
+      sha256_hash: string;
+    }[];
+    const sessions = db
+      .prepare("SELECT id, file_id, received_size, status FROM upload_sessions")
+      .all() as { id: string; file_id: string; received_size: number; status: string }[];
     const active = sessions.filter((session) => session.status === "active");
     const badActiveFiles: string[] = [];
     for (const file of files.filter((row) => row.state === "ACTIVE")) {
@@ -56,19 +78,32 @@ export function auditStore(dataDir: string, { readonly = false }: { readonly?: b
         continue;
       }
       const bytes = fs.readFileSync(target);
-      if (bytes.length !== file.size_bytes) badActiveFiles.push(`${file.id}: ${bytes.length} bytes, row says ${file.size_bytes}`);
-      else if (serviceHash(bytes) !== file.sha256_hash) badActiveFiles.push(`${file.id}: bytes do not match sha256Hash`);
+      if (bytes.length !== file.size_bytes)
+        badActiveFiles.push(`${file.id}: ${bytes.length} bytes, row says ${file.size_bytes}`);
+      else if (serviceHash(bytes) !== file.sha256_hash)
+        badActiveFiles.push(`${file.id}: bytes do not match sha256Hash`);
     }
-    const knownFiles = new Set([...files.map((file) => file.id), ...active.map((session) => session.file_id)]);
-    const orphanFiles = listing(path.join(dataDir, "files")).filter((entry) => !knownFiles.has(entry));
+    const knownFiles = new Set([
+      ...files.map((file) => file.id),
+      ...active.map((session) => session.file_id),
+    ]);
+    const orphanFiles = listing(path.join(dataDir, "files")).filter(
+      (entry) => !knownFiles.has(entry),
+    );
     const openParts = new Set(active.map((session) => `${session.file_id}.part`));
-    const orphanParts = listing(path.join(dataDir, "uploads")).filter((entry) => !openParts.has(entry));
+    const orphanParts = listing(path.join(dataDir, "uploads")).filter(
+      (entry) => !openParts.has(entry),
+    );
     const shortSessions = active
       .filter((session) => {
         const part = path.join(dataDir, "uploads", `${session.file_id}.part`);
         const whole = path.join(dataDir, "files", session.file_id);
         // A crash between the rename and the commit leaves the whole file under files/; the next touch moves it back.
-        const size = fs.existsSync(part) ? fs.statSync(part).size : fs.existsSync(whole) ? fs.statSync(whole).size : 0;
+        const size = fs.existsSync(part)
+          ? fs.statSync(part).size
+          : fs.existsSync(whole)
+            ? fs.statSync(whole).size
+            : 0;
         return size < session.received_size;
       })
       .map((session) => session.id);

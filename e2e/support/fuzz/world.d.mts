@@ -14,7 +14,21 @@ export interface FuzzWorld {
   uploadIds: string[];
   accessCode: string | null;
 }
-export function uploadFile(baseUrl: string, key: string, bytes: Uint8Array, mimeType: string, displayName: string): Promise<string>;
-export function openUpload(baseUrl: string, key: string, size: number, sent: number): Promise<string>;
+export function uploadFile(
+  baseUrl: string,
+  key: string,
+  bytes: Uint8Array,
+  mimeType: string,
+  displayName: string,
+): Promise<string>;
+export function openUpload(
+  baseUrl: string,
+  key: string,
+  size: number,
+  sent: number,
+): Promise<string>;
 export function openSession(baseUrl: string, accessCode: string | null): Promise<string>;
-export function buildWorld(baseUrl: string, options: { keys: { owner: string; other: string }; accessCode?: string | null }): Promise<FuzzWorld>;
+export function buildWorld(
+  baseUrl: string,
+  options: { keys: { owner: string; other: string }; accessCode?: string | null },
+): Promise<FuzzWorld>;

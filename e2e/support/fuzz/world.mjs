@@ -4,16 +4,26 @@
  * that name them get past the "not found" checks and reach the code behind.
  */
 
-const CACHE_TEXT = "The lighthouse keeper wrote down every ship that passed, its flag, its cargo and the weather. ".repeat(70);
+const CACHE_TEXT =
+  "The lighthouse keeper wrote down every ship that passed, its flag, its cargo and the weather. ".repeat(
+    70,
+  );
 
 async function call(baseUrl, path, { method = "GET", key, headers = {}, body } = {}) {
   const response = await fetch(`${baseUrl}${path}`, {
     method,
-    headers: { ...(key ? { "x-goog-api-key": key } : {}), ...(body !== undefined && typeof body === "string" ? { "content-type": "application/json" } : {}), ...headers },
+    headers: {
+      ...(key ? { "x-goog-api-key": key } : {}),
+      ...(body !== undefined && typeof body === "string"
+        ? { "content-type": "application/json" }
+        : {}),
+      ...headers,
+    },
     body,
   });
   const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+  if (!response.ok)
+    throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
   return { response, json: text ? JSON.parse(text) : undefined };
 }
 
@@ -36,7 +46,13 @@ async function startUpload(baseUrl, key, size, mimeType, body) {
 
 /** Uploads `bytes` in one request; the file's name. */
 export async function uploadFile(baseUrl, key, bytes, mimeType, displayName) {
-  const session = await startUpload(baseUrl, key, bytes.length, mimeType, JSON.stringify({ file: { displayName } }));
+  const session = await startUpload(
+    baseUrl,
+    key,
+    bytes.length,
+    mimeType,
+    JSON.stringify({ file: { displayName } }),
+  );
   const finished = await call(baseUrl, session, {
     method: "POST",
     headers: { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" },
@@ -76,10 +92,22 @@ async function createConversation(baseUrl, key, title) {
     body: JSON.stringify({ title, settings: { model: "models/gemini-2.5-flash" } }),
   });
   const messages = [
-    { id: `${json.id.slice(0, 20)}-u1`, role: "user", content: { role: "user", parts: [{ text: "Hello there" }] } },
-    { id: `${json.id.slice(0, 20)}-m1`, role: "model", content: { role: "model", parts: [{ text: "General Kenobi" }] } },
+    {
+      id: `${json.id.slice(0, 20)}-u1`,
+      role: "user",
+      content: { role: "user", parts: [{ text: "Hello there" }] },
+    },
+    {
+      id: `${json.id.slice(0, 20)}-m1`,
+      role: "model",
+      content: { role: "model", parts: [{ text: "General Kenobi" }] },
+    },
   ];
-  await call(baseUrl, `/api/conversations/${json.id}/messages`, { method: "POST", key, body: JSON.stringify({ messages }) });
+  await call(baseUrl, `/api/conversations/${json.id}/messages`, {
+    method: "POST",
+    key,
+    body: JSON.stringify({ messages }),
+  });
   return { id: json.id, messageIds: messages.map((message) => message.id) };
 }
 
@@ -87,7 +115,11 @@ async function createCache(baseUrl, key) {
   const { json } = await call(baseUrl, "/v1beta/cachedContents", {
     method: "POST",
     key,
-    body: JSON.stringify({ model: "models/gemini-2.5-flash", contents: [{ role: "user", parts: [{ text: CACHE_TEXT }] }], ttl: "7200s" }),
+    body: JSON.stringify({
+      model: "models/gemini-2.5-flash",
+      contents: [{ role: "user", parts: [{ text: CACHE_TEXT }] }],
+      ttl: "7200s",
+    }),
   });
   return json.name;
 }
@@ -98,16 +130,31 @@ async function createCache(baseUrl, key) {
  */
 export async function buildWorld(baseUrl, { keys, accessCode = null }) {
   const { owner, other } = keys;
-  const models = ((await call(baseUrl, "/v1beta/models?pageSize=100", { key: owner })).json.models ?? []).map((model) => model.name.slice("models/".length));
+  const models = (
+    (await call(baseUrl, "/v1beta/models?pageSize=100", { key: owner })).json.models ?? []
+  ).map((model) => model.name.slice("models/".length));
   const text = new TextEncoder().encode("A small text file for the fuzzer.\n".repeat(20));
-  const fileNames = [await uploadFile(baseUrl, owner, text, "text/plain", "fuzz.txt"), await uploadFile(baseUrl, owner, new TextEncoder().encode("{\"a\": 1}"), "application/json", "fuzz.json")];
+  const fileNames = [
+    await uploadFile(baseUrl, owner, text, "text/plain", "fuzz.txt"),
+    await uploadFile(
+      baseUrl,
+      owner,
+      new TextEncoder().encode('{"a": 1}'),
+      "application/json",
+      "fuzz.json",
+    ),
+  ];
   const otherFileNames = [await uploadFile(baseUrl, other, text, "text/plain", "other.txt")];
   const cacheNames = [await createCache(baseUrl, owner)];
   const otherCacheNames = [await createCache(baseUrl, other)];
-  const mine = [await createConversation(baseUrl, owner, "fuzz one"), await createConversation(baseUrl, owner, "fuzz two")];
+  const mine = [
+    await createConversation(baseUrl, owner, "fuzz one"),
+    await createConversation(baseUrl, owner, "fuzz two"),
+  ];
   const theirs = [await createConversation(baseUrl, other, "not yours")];
   const uploadIds = [];
-  for (let index = 0; index < 6; index++) uploadIds.push(await openUpload(baseUrl, owner, 60_000 + index, index * 1000));
+  for (let index = 0; index < 6; index++)
+    uploadIds.push(await openUpload(baseUrl, owner, 60_000 + index, index * 1000));
   uploadIds.push(await openUpload(baseUrl, other, 5000, 100));
   const cookie = await openSession(baseUrl, accessCode);
   return {

@@ -11,7 +11,8 @@ import { PNG_1X1, streamOf, tempData, TestClock, type TempData } from "../files/
 const alice = { ownerId: "key:alice" };
 const bob = { ownerId: "key:bob" };
 const FLASH = "models/gemini-2.5-flash";
-const SENTENCE = "The quick brown fox jumps over the lazy dog while the cat watches from the warm windowsill. ";
+const SENTENCE =
+  "The quick brown fox jumps over the lazy dog while the cat watches from the warm windowsill. ";
 /** About 1,800 tokens: over 2.5 Flash's minimum of 1,024. */
 const LONG_TEXT = SENTENCE.repeat(90);
 
@@ -83,57 +84,126 @@ describe("cachedContents on the local engine", () => {
   });
 
   it("refuses a cache under the model's minimum with the service's message", async () => {
-    const error = await rejection(() => create({ model: FLASH, contents: [{ parts: [{ text: "Too short to cache." }] }] }));
+    const error = await rejection(() =>
+      create({ model: FLASH, contents: [{ parts: [{ text: "Too short to cache." }] }] }),
+    );
     expect(error.httpStatus).toBe(400);
-    expect(error.message).toMatch(/^Cached content is too small\. total_token_count=\d+, min_total_token_count=1024$/);
+    expect(error.message).toMatch(
+      /^Cached content is too small\. total_token_count=\d+, min_total_token_count=1024$/,
+    );
   });
 
   it("checks the model, the display name and the expiration fields", async () => {
     const contents = [{ parts: [{ text: LONG_TEXT }] }];
-    expect((await rejection(() => create({ model: "models/gemini-9-ultra", contents }))).httpStatus).toBe(404);
+    expect(
+      (await rejection(() => create({ model: "models/gemini-9-ultra", contents }))).httpStatus,
+    ).toBe(404);
     expect((await rejection(() => create({ contents }))).httpStatus).toBe(400);
-    const long = await rejection(() => create({ model: FLASH, contents, displayName: "x".repeat(129) }));
+    const long = await rejection(() =>
+      create({ model: FLASH, contents, displayName: "x".repeat(129) }),
+    );
     expect(long.httpStatus).toBe(400);
     expect(long.message).toContain("display_name");
-    await expect(create({ model: FLASH, contents, displayName: "é".repeat(128) })).resolves.toMatchObject({ displayName: "é".repeat(128) });
-    const both = await rejection(() => create({ model: FLASH, contents, ttl: "60s", expireTime: "2025-01-15T13:00:00Z" }));
+    await expect(
+      create({ model: FLASH, contents, displayName: "é".repeat(128) }),
+    ).resolves.toMatchObject({ displayName: "é".repeat(128) });
+    const both = await rejection(() =>
+      create({ model: FLASH, contents, ttl: "60s", expireTime: "2025-01-15T13:00:00Z" }),
+    );
     expect(both.message).toContain("mutually exclusive");
-    expect((await rejection(() => create({ model: FLASH, contents, ttl: "10 minutes" }))).message).toContain("ttl");
-    expect((await rejection(() => create({ model: FLASH, contents, expireTime: "tomorrow" }))).message).toContain("expire_time");
-    expect((await rejection(() => create({ model: FLASH, contents, expireTime: "2025-01-15T11:00:00Z" }))).message).toContain("future");
-    const offset = await create({ model: FLASH, contents, expireTime: "2025-01-15T14:30:00.5+01:00" });
+    expect(
+      (await rejection(() => create({ model: FLASH, contents, ttl: "10 minutes" }))).message,
+    ).toContain("ttl");
+    expect(
+      (await rejection(() => create({ model: FLASH, contents, expireTime: "tomorrow" }))).message,
+    ).toContain("expire_time");
+    expect(
+      (
+        await rejection(() =>
+          create({ model: FLASH, contents, expireTime: "2025-01-15T11:00:00Z" }),
+        )
+      ).message,
+    ).toContain("future");
+    const offset = await create({
+      model: FLASH,
+      contents,
+      expireTime: "2025-01-15T14:30:00.5+01:00",
+    });
     expect(offset.expireTime).toBe("2025-01-15T13:30:00.500Z");
     const fraction = await create({ model: FLASH, contents, ttl: "1.123456789s" });
     expect(fraction.expireTime).toBe("2025-01-15T12:00:01.123Z");
   });
 
   it("belongs to its creator, expires for real, and updates only its expiration", async () => {
-    const cache = await create({ model: FLASH, contents: [{ parts: [{ text: LONG_TEXT }] }], displayName: "book", ttl: "60s" });
-    const denied = await rejection(() => storage.operations.getCachedContent(cache.name, context(bob)));
+    const cache = await create({
+      model: FLASH,
+      contents: [{ parts: [{ text: LONG_TEXT }] }],
+      displayName: "book",
+      ttl: "60s",
+    });
+    const denied = await rejection(() =>
+      storage.operations.getCachedContent(cache.name, context(bob)),
+    );
     expect(denied.httpStatus).toBe(403);
     expect(denied.message).toBe("CachedContent not found (or permission denied)");
-    expect((await rejection(() => storage.operations.deleteCachedContent(cache.name, context(bob)))).httpStatus).toBe(403);
+    expect(
+      (await rejection(() => storage.operations.deleteCachedContent(cache.name, context(bob))))
+        .httpStatus,
+    ).toBe(403);
 
     clock.advance(30_000);
-    const updated = await storage.operations.updateCachedContent(cache.name, { ttl: "3600s" }, undefined, context());
+    const updated = await storage.operations.updateCachedContent(
+      cache.name,
+      { ttl: "3600s" },
+      undefined,
+      context(),
+    );
     expect(updated.expireTime).toBe("2025-01-15T13:00:30Z");
     expect(updated.updateTime).toBe("2025-01-15T12:00:30Z");
     expect(updated.createTime).toBe(cache.createTime);
-    const masked = await storage.operations.updateCachedContent(cache.name, { expireTime: "2025-01-15T12:05:00Z" }, "expireTime", context());
+    const masked = await storage.operations.updateCachedContent(
+      cache.name,
+      { expireTime: "2025-01-15T12:05:00Z" },
+      "expireTime",
+      context(),
+    );
     expect(masked.expireTime).toBe("2025-01-15T12:05:00Z");
-    expect((await rejection(() => storage.operations.updateCachedContent(cache.name, { displayName: "new" }, undefined, context()))).httpStatus).toBe(400);
+    expect(
+      (
+        await rejection(() =>
+          storage.operations.updateCachedContent(
+            cache.name,
+            { displayName: "new" },
+            undefined,
+            context(),
+          ),
+        )
+      ).httpStatus,
+    ).toBe(400);
 
     clock.advance(5 * 60_000);
-    expect((await rejection(() => storage.operations.getCachedContent(cache.name, context()))).httpStatus).toBe(403);
+    expect(
+      (await rejection(() => storage.operations.getCachedContent(cache.name, context())))
+        .httpStatus,
+    ).toBe(403);
     expect(await storage.operations.listCachedContents({}, context())).toEqual({});
-    expect((await rejection(() => storage.operations.updateCachedContent(cache.name, { ttl: "60s" }, undefined, context()))).httpStatus).toBe(403);
+    expect(
+      (
+        await rejection(() =>
+          storage.operations.updateCachedContent(cache.name, { ttl: "60s" }, undefined, context()),
+        )
+      ).httpStatus,
+    ).toBe(403);
     expect(storage.caches.sweep()).toBe(1);
   });
 
   it("deletes", async () => {
     const cache = await create({ model: FLASH, contents: [{ parts: [{ text: LONG_TEXT }] }] });
     await storage.operations.deleteCachedContent(cache.name, context());
-    expect((await rejection(() => storage.operations.getCachedContent(cache.name, context()))).httpStatus).toBe(403);
+    expect(
+      (await rejection(() => storage.operations.getCachedContent(cache.name, context())))
+        .httpStatus,
+    ).toBe(403);
   });
 
   it("lists newest first with keyset page tokens bound to the page size", async () => {
@@ -165,9 +235,16 @@ describe("cachedContents on the local engine", () => {
       token = page.nextPageToken;
     }
     expect(names).toEqual(Array.from({ length: 250 }, (_, index) => `c${249 - index}`));
-    const wrongSize = await rejection(() => storage.operations.listCachedContents({ pageSize: 7, pageToken: first.nextPageToken }, context()));
+    const wrongSize = await rejection(() =>
+      storage.operations.listCachedContents(
+        { pageSize: 7, pageToken: first.nextPageToken },
+        context(),
+      ),
+    );
     expect(wrongSize.message).toContain("page_token");
-    const otherOwner = await rejection(() => storage.operations.listCachedContents({ pageToken: first.nextPageToken }, context(bob)));
+    const otherOwner = await rejection(() =>
+      storage.operations.listCachedContents({ pageToken: first.nextPageToken }, context(bob)),
+    );
     expect(otherOwner.httpStatus).toBe(400);
     const all = await storage.operations.listCachedContents({ pageSize: 5000 }, context());
     expect(all.cachedContents).toHaveLength(250);
@@ -183,54 +260,101 @@ describe("cachedContents on the local engine", () => {
     });
     const traits = requireModel(FLASH, "generateContent").traits;
     const question = { role: "user", parts: [{ text: "What does the fox do?" }] };
-    const merge = storage.resolveCachedContentForRequest({ contents: [question], cachedContent: cache.name }, traits, alice);
+    const merge = storage.resolveCachedContentForRequest(
+      { contents: [question], cachedContent: cache.name },
+      traits,
+      alice,
+    );
     expect(merge.mergedRequest.contents).toHaveLength(2);
     expect(merge.mergedRequest.contents[1]).toEqual(question);
-    expect(merge.mergedRequest.systemInstruction).toEqual({ parts: [{ text: "Answer in French." }] });
+    expect(merge.mergedRequest.systemInstruction).toEqual({
+      parts: [{ text: "Answer in French." }],
+    });
     expect(merge.mergedRequest.tools?.[0]?.functionDeclarations?.[0]?.name).toBe("lookup");
     expect(merge.mergedRequest).not.toHaveProperty("cachedContent");
     expect(merge.cachedContentTokenCount).toBe(cache.usageMetadata.totalTokenCount);
 
     const conflict = await rejection(() =>
-      storage.resolveCachedContentForRequest({ contents: [question], cachedContent: cache.name, systemInstruction: { parts: [{ text: "x" }] } }, traits, alice),
+      storage.resolveCachedContentForRequest(
+        {
+          contents: [question],
+          cachedContent: cache.name,
+          systemInstruction: { parts: [{ text: "x" }] },
+        },
+        traits,
+        alice,
+      ),
     );
     expect(conflict.httpStatus).toBe(400);
     expect(conflict.message).toContain("system_instruction, tools or tool_config");
     const otherModel = await rejection(() =>
-      storage.resolveCachedContentForRequest({ contents: [question], cachedContent: cache.name }, requireModel("models/gemini-2.5-flash-lite", "generateContent").traits, alice),
+      storage.resolveCachedContentForRequest(
+        { contents: [question], cachedContent: cache.name },
+        requireModel("models/gemini-2.5-flash-lite", "generateContent").traits,
+        alice,
+      ),
     );
     expect(otherModel.httpStatus).toBe(400);
     expect(otherModel.message).toContain("has to be the same");
-    const notYours = await rejection(() => storage.resolveCachedContentForRequest({ contents: [question], cachedContent: cache.name }, traits, bob));
+    const notYours = await rejection(() =>
+      storage.resolveCachedContentForRequest(
+        { contents: [question], cachedContent: cache.name },
+        traits,
+        bob,
+      ),
+    );
     expect(notYours.httpStatus).toBe(403);
-    expect(storage.resolveCachedContentForRequest({ contents: [question] }, traits, alice)).toEqual({ mergedRequest: { contents: [question] } });
+    expect(storage.resolveCachedContentForRequest({ contents: [question] }, traits, alice)).toEqual(
+      { mergedRequest: { contents: [question] } },
+    );
   });
 
   it("counts a request with its cache: totalTokens includes the cached tokens", async () => {
-    const cache = await create({ model: FLASH, contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }] });
+    const cache = await create({
+      model: FLASH,
+      contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }],
+    });
     const traits = requireModel(FLASH, "countTokens").traits;
     const question = { role: "user", parts: [{ text: "What does the fox do?" }] };
     const own = await countRequestTokens(traits, { contents: [question] });
-    const counted = await storage.countTokensWithCache({ contents: [question], cachedContent: cache.name }, traits, context());
+    const counted = await storage.countTokensWithCache(
+      { contents: [question], cachedContent: cache.name },
+      traits,
+      context(),
+    );
     expect(counted.cachedContentTokenCount).toBe(cache.usageMetadata.totalTokenCount);
     expect(counted.totalTokens).toBe(own.totalTokens + cache.usageMetadata.totalTokenCount);
-    expect(counted.cacheTokensDetails).toEqual([{ modality: "TEXT", tokenCount: cache.usageMetadata.totalTokenCount }]);
-    expect(counted.promptTokensDetails).toEqual([{ modality: "TEXT", tokenCount: counted.totalTokens }]);
+    expect(counted.cacheTokensDetails).toEqual([
+      { modality: "TEXT", tokenCount: cache.usageMetadata.totalTokenCount },
+    ]);
+    expect(counted.promptTokensDetails).toEqual([
+      { modality: "TEXT", tokenCount: counted.totalTokens },
+    ]);
   });
 
   it("sizes files referenced by a cache, and only the creator's files", async () => {
-    const { uploadId } = await storage.operations.startUpload({ contentLength: String(PNG_1X1.length), contentType: "image/png", body: {} }, context());
+    const { uploadId } = await storage.operations.startUpload(
+      { contentLength: String(PNG_1X1.length), contentType: "image/png", body: {} },
+      context(),
+    );
     const final = await storage.operations.uploadChunk(
       uploadId,
       { upload: true, finalize: true, offset: 0, body: streamOf(PNG_1X1) },
       { ...context(), origin: "http://127.0.0.1:3000" },
     );
     expect(final.file?.state).toBe("ACTIVE");
-    const parts = [{ fileData: { fileUri: final.file!.uri, mimeType: "image/png" } }, { text: SENTENCE.repeat(80) }];
+    const parts = [
+      { fileData: { fileUri: final.file!.uri, mimeType: "image/png" } },
+      { text: SENTENCE.repeat(80) },
+    ];
     const cache = await create({ model: FLASH, contents: [{ role: "user", parts }] });
-    const textOnly = await countRequestTokens(requireModel(FLASH, "countTokens").traits, { contents: [{ role: "user", parts: [parts[1]!] }] });
+    const textOnly = await countRequestTokens(requireModel(FLASH, "countTokens").traits, {
+      contents: [{ role: "user", parts: [parts[1]!] }],
+    });
     expect(cache.usageMetadata.totalTokenCount).toBe(textOnly.totalTokens + 258);
-    const denied = await rejection(() => create({ model: FLASH, contents: [{ role: "user", parts }] }, bob));
+    const denied = await rejection(() =>
+      create({ model: FLASH, contents: [{ role: "user", parts }] }, bob),
+    );
     expect(denied.httpStatus).toBe(403);
     expect(denied.message).toContain("You do not have permission to access the File");
   });

@@ -41,7 +41,12 @@ export interface CountableInput {
 }
 
 /** Counts a request's input tokens with the model's tokenizer; file URIs resolve for the caller. */
-export type InputTokenCounter = (traits: ModelTraits, input: CountableInput, caller: Caller, signal?: AbortSignal) => Promise<CountTokensResponse>;
+export type InputTokenCounter = (
+  traits: ModelTraits,
+  input: CountableInput,
+  caller: Caller,
+  signal?: AbortSignal,
+) => Promise<CountTokensResponse>;
 
 export interface CacheServiceOptions {
   db: Db;
@@ -81,7 +86,10 @@ function toWire(record: CacheRecord): CachedContent {
 
 function positionFromToken(position: string | number): { createTime: number; id: string } {
   const match = typeof position === "string" ? /^(\d+)\.([a-z0-9-]+)$/.exec(position) : null;
-  if (!match) throw ApiError.invalidArgument("Invalid page_token.", [{ field: "page_token", description: "is not a token returned by a previous list call" }]);
+  if (!match)
+    throw ApiError.invalidArgument("Invalid page_token.", [
+      { field: "page_token", description: "is not a token returned by a previous list call" },
+    ]);
   return { createTime: Number(match[1]), id: match[2]! };
 }
 
@@ -95,30 +103,43 @@ export class CacheService {
   }
 
   /** Expiration in epoch ms from ttl or expireTime (already checked for shape and exclusivity). */
-  private expiration(input: { ttl?: string; expireTime?: string }, now: number, fallbackTtlMs: number | null): number {
+  private expiration(
+    input: { ttl?: string; expireTime?: string },
+    now: number,
+    fallbackTtlMs: number | null,
+  ): number {
     if (input.ttl !== undefined) {
       const ttl = parseDuration(input.ttl, "ttl");
-      if (!(ttl > 0)) throw ApiError.invalidArgument(`* ttl: must be a positive duration; got "${input.ttl}".`, [{ field: "ttl", description: "must be positive" }]);
+      if (!(ttl > 0))
+        throw ApiError.invalidArgument(`* ttl: must be a positive duration; got "${input.ttl}".`, [
+          { field: "ttl", description: "must be positive" },
+        ]);
       return now + Math.floor(ttl);
     }
     if (input.expireTime !== undefined) {
       const expireTime = parseTimestamp(input.expireTime, "expire_time");
       if (expireTime <= now) {
-        throw ApiError.invalidArgument(`* expire_time: must be in the future; got "${input.expireTime}".`, [
-          { field: "expire_time", description: "must be in the future" },
-        ]);
+        throw ApiError.invalidArgument(
+          `* expire_time: must be in the future; got "${input.expireTime}".`,
+          [{ field: "expire_time", description: "must be in the future" }],
+        );
       }
       return expireTime;
     }
     if (fallbackTtlMs === null) {
-      throw ApiError.invalidArgument("* Only the expiration can be updated: set ttl or expire_time.", [
-        { field: "update_mask", description: "ttl or expire_time must be set" },
-      ]);
+      throw ApiError.invalidArgument(
+        "* Only the expiration can be updated: set ttl or expire_time.",
+        [{ field: "update_mask", description: "ttl or expire_time must be set" }],
+      );
     }
     return now + fallbackTtlMs;
   }
 
-  async create(request: CachedContentCreate, caller: Caller, signal?: AbortSignal): Promise<CachedContent> {
+  async create(
+    request: CachedContentCreate,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<CachedContent> {
     const { traits } = requireModel(request.model, "createCachedContent");
     const now = this.now();
     const expireTime = this.expiration(request, now, DEFAULT_CACHE_TTL_MS);
@@ -160,7 +181,8 @@ export class CacheService {
   private require(name: string, caller: Caller): CacheRecord {
     const id = cacheIdFrom(name);
     const record = id ? this.store.get(id) : undefined;
-    if (!record || record.ownerId !== caller.ownerId || record.expireTime <= this.now()) throw cachedContentDenied();
+    if (!record || record.ownerId !== caller.ownerId || record.expireTime <= this.now())
+      throw cachedContentDenied();
     return record;
   }
 
@@ -169,10 +191,18 @@ export class CacheService {
   }
 
   /** The caller's live caches, newest first; tokens are bound to the page size. */
-  list(query: { pageSize?: number; pageToken?: string }, caller: Caller): ListCachedContentsResponse {
-    const pageSize = Math.min(Math.max(query.pageSize || CACHES_PAGE.defaultSize, 1), CACHES_PAGE.maxSize);
+  list(
+    query: { pageSize?: number; pageToken?: string },
+    caller: Caller,
+  ): ListCachedContentsResponse {
+    const pageSize = Math.min(
+      Math.max(query.pageSize || CACHES_PAGE.defaultSize, 1),
+      CACHES_PAGE.maxSize,
+    );
     const scope = `cachedContents:${caller.ownerId}:${pageSize}`;
-    const after = query.pageToken ? positionFromToken(decodePageToken(query.pageToken, scope)) : null;
+    const after = query.pageToken
+      ? positionFromToken(decodePageToken(query.pageToken, scope))
+      : null;
     const rows = this.store.list(caller.ownerId, this.now(), pageSize + 1, after);
     const page = rows.slice(0, pageSize);
     const response: ListCachedContentsResponse = {};
@@ -208,13 +238,23 @@ export class CacheService {
    * systemInstruction, tools or toolConfig, 400 when the cache is for another model, 403
    * when it is missing, expired or not the caller's.
    */
-  resolveCachedContentForRequest(request: GenerateContentRequest, traits: ModelTraits, caller: Caller): CacheMerge {
+  resolveCachedContentForRequest(
+    request: GenerateContentRequest,
+    traits: ModelTraits,
+    caller: Caller,
+  ): CacheMerge {
     if (!request.cachedContent) return { mergedRequest: request };
-    const conflicting = (["systemInstruction", "tools", "toolConfig"] as const).filter((field) => request[field] !== undefined);
+    const conflicting = (["systemInstruction", "tools", "toolConfig"] as const).filter(
+      (field) => request[field] !== undefined,
+    );
     if (conflicting.length > 0) {
       throw ApiError.invalidArgument(
         `CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config (this request sets ${conflicting.join(", ")}).\n\nProposed fix: move those values to CachedContent from GenerateContent request.`,
-        conflicting.map((field) => ({ field, description: "must not be set together with cached_content; put it in the cached content instead" })),
+        conflicting.map((field) => ({
+          field,
+          description:
+            "must not be set together with cached_content; put it in the cached content instead",
+        })),
       );
     }
     const record = this.require(request.cachedContent, caller);
@@ -243,9 +283,13 @@ export class CacheService {
 }
 
 /** Adds per-modality counts of two breakdowns. */
-export function addModalityCounts(first: ModalityTokenCount[] | undefined, second: ModalityTokenCount[] | undefined): ModalityTokenCount[] | undefined {
+export function addModalityCounts(
+  first: ModalityTokenCount[] | undefined,
+  second: ModalityTokenCount[] | undefined,
+): ModalityTokenCount[] | undefined {
   if (!first && !second) return undefined;
   const totals = new Map<ModalityTokenCount["modality"], number>();
-  for (const item of [...(first ?? []), ...(second ?? [])]) totals.set(item.modality, (totals.get(item.modality) ?? 0) + item.tokenCount);
+  for (const item of [...(first ?? []), ...(second ?? [])])
+    totals.set(item.modality, (totals.get(item.modality) ?? 0) + item.tokenCount);
   return [...totals].map(([modality, tokenCount]) => ({ modality, tokenCount }));
 }

@@ -39,7 +39,8 @@ interface CacheRow {
 }
 
 /** Every column but the cached input itself. */
-const SUMMARY_COLUMNS = "id, owner_id, model, display_name, total_token_count, token_details_json, create_time, update_time, expire_time";
+const SUMMARY_COLUMNS =
+  "id, owner_id, model, display_name, total_token_count, token_details_json, create_time, update_time, expire_time";
 
 function fromRow(row: CacheRow): CacheRecord {
   return {
@@ -48,7 +49,9 @@ function fromRow(row: CacheRow): CacheRecord {
     model: row.model,
     displayName: row.display_name,
     totalTokenCount: row.total_token_count,
-    tokenDetails: row.token_details_json ? (JSON.parse(row.token_details_json) as ModalityTokenCount[]) : null,
+    tokenDetails: row.token_details_json
+      ? (JSON.parse(row.token_details_json) as ModalityTokenCount[])
+      : null,
     createTime: row.create_time,
     updateTime: row.update_time,
     expireTime: row.expire_time,
@@ -75,7 +78,9 @@ export class CacheStore {
         `SELECT ${SUMMARY_COLUMNS} FROM cached_contents WHERE owner_id = ? AND expire_time > ? AND (create_time, id) < (?, ?)
          ORDER BY create_time DESC, id DESC LIMIT ?`,
       ),
-      updateExpiry: db.prepare("UPDATE cached_contents SET expire_time = ?, update_time = ? WHERE id = ?"),
+      updateExpiry: db.prepare(
+        "UPDATE cached_contents SET expire_time = ?, update_time = ? WHERE id = ?",
+      ),
       delete: db.prepare("DELETE FROM cached_contents WHERE id = ?"),
       deleteExpired: db.prepare("DELETE FROM cached_contents WHERE expire_time <= ?"),
     };
@@ -111,7 +116,12 @@ export class CacheStore {
   }
 
   /** One page of an owner's live caches, newest first, after `after` (keyset pagination). */
-  list(ownerId: string, now: number, limit: number, after: { createTime: number; id: string } | null): CacheRecord[] {
+  list(
+    ownerId: string,
+    now: number,
+    limit: number,
+    after: { createTime: number; id: string } | null,
+  ): CacheRecord[] {
     const rows = after
       ? this.statements.listAfter.all(ownerId, now, after.createTime, after.id, limit)
       : this.statements.listFirst.all(ownerId, now, limit);

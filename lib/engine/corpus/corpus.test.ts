@@ -20,11 +20,13 @@ describe("the shipped corpus", () => {
   it("never triggers the safety classifier on its own", () => {
     for (const document of documents) {
       const levels = classifyText(document.text);
-      for (const category of SUPPORTED_HARM_CATEGORIES) expect(levels[category], `${category}: ${document.text.slice(0, 60)}`).toBe(0);
+      for (const category of SUPPORTED_HARM_CATEGORIES)
+        expect(levels[category], `${category}: ${document.text.slice(0, 60)}`).toBe(0);
     }
   });
 
   it("opens every thought with a bold title, as thought summaries do", () => {
-    for (const document of documents.filter((item) => item.kind === "thought")) expect(document.text).toMatch(/^\*\*[^*]+\*\*\n\n/);
+    for (const document of documents.filter((item) => item.kind === "thought"))
+      expect(document.text).toMatch(/^\*\*[^*]+\*\*\n\n/);
   });
 });

@@ -7,7 +7,11 @@ import type { ProbedMedia } from "../media/probe";
 import type { FileRecord, FileStore } from "./file-store";
 
 /** Learns what a file's bytes are (lib/engine/media/probe). */
-export type MediaProber = (filePath: string, mimeType: string, signal?: AbortSignal) => Promise<ProbedMedia>;
+export type MediaProber = (
+  filePath: string,
+  mimeType: string,
+  signal?: AbortSignal,
+) => Promise<ProbedMedia>;
 
 export interface FileProcessorOptions {
   store: FileStore;
@@ -96,9 +100,20 @@ export class FileProcessor {
     const deadline = this.options.probeTimeoutMs ?? PROBE_TIMEOUT_MS;
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ProbeTimeoutError(`Processing the file took longer than ${Math.round(deadline / 1000)} s.`)), deadline);
+      timer = setTimeout(
+        () =>
+          reject(
+            new ProbeTimeoutError(
+              `Processing the file took longer than ${Math.round(deadline / 1000)} s.`,
+            ),
+          ),
+        deadline,
+      );
     });
-    return Promise.race([this.options.probe(this.options.filePath(fileId), mimeType, this.controller.signal), timeout]).finally(() => clearTimeout(timer));
+    return Promise.race([
+      this.options.probe(this.options.filePath(fileId), mimeType, this.controller.signal),
+      timeout,
+    ]).finally(() => clearTimeout(timer));
   }
 
   private async process(fileId: string): Promise<void> {
@@ -115,10 +130,17 @@ export class FileProcessor {
       if (!store.getFile(fileId)) return;
       const mediaProblem = this.options.isMediaProblem(error) || error instanceof ProbeTimeoutError;
       if (!mediaProblem) this.options.onError?.(`probing files/${fileId} failed`, error);
-      const message = mediaProblem && error instanceof Error ? error.message : "The file could not be processed because of an internal error.";
+      const message =
+        mediaProblem && error instanceof Error
+          ? error.message
+          : "The file could not be processed because of an internal error.";
       store.finishProcessing(
         fileId,
-        { state: "FAILED", error: { code: mediaProblem ? RPC_INVALID_ARGUMENT : RPC_INTERNAL, message }, probe: null },
+        {
+          state: "FAILED",
+          error: { code: mediaProblem ? RPC_INVALID_ARGUMENT : RPC_INTERNAL, message },
+          probe: null,
+        },
         this.options.now(),
       );
     }

@@ -37,8 +37,18 @@ describe("files: lifecycle, access and expiry", () => {
   }
 
   async function upload(bytes: Uint8Array, mimeType: string, owner = alice, displayName?: string) {
-    const { uploadId } = await files.startUpload({ ownerId: owner.ownerId, declaredSize: bytes.length, mimeType, ...(displayName ? { displayName } : {}) });
-    const state = await files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 0, body: streamOf(bytes) });
+    const { uploadId } = await files.startUpload({
+      ownerId: owner.ownerId,
+      declaredSize: bytes.length,
+      mimeType,
+      ...(displayName ? { displayName } : {}),
+    });
+    const state = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 0,
+      body: streamOf(bytes),
+    });
     return state.file!;
   }
 
@@ -85,14 +95,20 @@ describe("files: lifecycle, access and expiry", () => {
   });
 
   it("marks corrupt and unsupported media FAILED with an error", async () => {
-    const corrupt = await settled((await upload(Buffer.from("this is not a png at all"), "image/png")).id);
+    const corrupt = await settled(
+      (await upload(Buffer.from("this is not a png at all"), "image/png")).id,
+    );
     expect(corrupt.state).toBe("FAILED");
     expect(corrupt.error).toMatchObject({ code: 3 });
     expect(corrupt.error!.message).toMatch(/image/);
-    const zip = await settled((await upload(Buffer.from("PK\u0003\u0004 zip bytes"), "application/zip")).id);
+    const zip = await settled(
+      (await upload(Buffer.from("PK\u0003\u0004 zip bytes"), "application/zip")).id,
+    );
     expect(zip.state).toBe("FAILED");
     expect(toWireFile(zip, ORIGIN).error?.message).toContain("Unsupported MIME type");
-    const badText = await settled((await upload(Buffer.from([0xff, 0xfe, 0xc3, 0x28]), "text/plain")).id);
+    const badText = await settled(
+      (await upload(Buffer.from([0xff, 0xfe, 0xc3, 0x28]), "text/plain")).id,
+    );
     expect(badText.state).toBe("FAILED");
   });
 
@@ -121,9 +137,15 @@ describe("files: lifecycle, access and expiry", () => {
     const file = await upload(PNG_1X1, "image/png");
     const denied = catchApiError(() => files.getFile(`files/${file.id}`, bob, ORIGIN));
     expect(denied.httpStatus).toBe(403);
-    expect(denied.message).toBe(`You do not have permission to access the File ${file.id} or it may not exist.`);
-    expect(catchApiError(() => files.getFile("files/doesnotexist", alice, ORIGIN)).httpStatus).toBe(403);
-    await expect(files.deleteFile(`files/${file.id}`, bob)).rejects.toMatchObject({ httpStatus: 403 });
+    expect(denied.message).toBe(
+      `You do not have permission to access the File ${file.id} or it may not exist.`,
+    );
+    expect(catchApiError(() => files.getFile("files/doesnotexist", alice, ORIGIN)).httpStatus).toBe(
+      403,
+    );
+    await expect(files.deleteFile(`files/${file.id}`, bob)).rejects.toMatchObject({
+      httpStatus: 403,
+    });
     expect(files.listFiles({}, bob, ORIGIN)).toEqual({});
   });
 
@@ -142,17 +164,27 @@ describe("files: lifecycle, access and expiry", () => {
       seen.push(...(page.files ?? []));
       token = page.nextPageToken;
     }
-    expect(seen.map((file) => file.displayName)).toEqual(Array.from({ length: 23 }, (_, index) => `n${22 - index}`));
+    expect(seen.map((file) => file.displayName)).toEqual(
+      Array.from({ length: 23 }, (_, index) => `n${22 - index}`),
+    );
     expect(files.listFiles({ pageSize: 500 }, alice, ORIGIN).files).toHaveLength(23);
-    expect(catchApiError(() => files.listFiles({ pageSize: 5, pageToken: first.nextPageToken }, alice, ORIGIN)).message).toContain("page_token");
-    expect(catchApiError(() => files.listFiles({ pageToken: "garbage" }, alice, ORIGIN)).httpStatus).toBe(400);
+    expect(
+      catchApiError(() =>
+        files.listFiles({ pageSize: 5, pageToken: first.nextPageToken }, alice, ORIGIN),
+      ).message,
+    ).toContain("page_token");
+    expect(
+      catchApiError(() => files.listFiles({ pageToken: "garbage" }, alice, ORIGIN)).httpStatus,
+    ).toBe(400);
   });
 
   it("deletes a file's row and bytes", async () => {
     const file = await upload(PNG_1X1, "image/png");
     await files.deleteFile(`files/${file.id}`, alice);
     expect(fs.existsSync(files.uploads.filePath(file.id))).toBe(false);
-    expect(catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN)).httpStatus).toBe(403);
+    expect(catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN)).httpStatus).toBe(
+      403,
+    );
   });
 
   it("expires after 48 hours: 403, gone from lists, bytes swept", async () => {
@@ -160,9 +192,13 @@ describe("files: lifecycle, access and expiry", () => {
     clock.advance(FILE_LIFETIME_MS - 1);
     expect(files.getFile(`files/${file.id}`, alice, ORIGIN).state).toBe("ACTIVE");
     clock.advance(1);
-    expect(catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN)).httpStatus).toBe(403);
+    expect(catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN)).httpStatus).toBe(
+      403,
+    );
     expect(files.listFiles({}, alice, ORIGIN).files).toBeUndefined();
-    await expect(files.resolveFileForCaller(`files/${file.id}`, alice)).rejects.toMatchObject({ httpStatus: 403 });
+    await expect(files.resolveFileForCaller(`files/${file.id}`, alice)).rejects.toMatchObject({
+      httpStatus: 403,
+    });
     expect(fs.existsSync(files.uploads.filePath(file.id))).toBe(true);
     await files.sweep();
     expect(fs.existsSync(files.uploads.filePath(file.id))).toBe(false);
@@ -172,16 +208,27 @@ describe("files: lifecycle, access and expiry", () => {
   it("resolves a file URI for generation: ACTIVE only, the caller's only", async () => {
     const text = await upload(Buffer.from("The quick brown fox."), "text/plain", alice, "fox.txt");
     const resolved = await files.resolveFileForCaller(`${ORIGIN}/v1beta/files/${text.id}`, alice);
-    expect(resolved).toMatchObject({ mimeType: "text/plain", displayName: "fox.txt", probed: { kind: "text", text: "The quick brown fox." } });
+    expect(resolved).toMatchObject({
+      mimeType: "text/plain",
+      displayName: "fox.txt",
+      probed: { kind: "text", text: "The quick brown fox." },
+    });
     expect(files.store.getFile(text.id)!.probe).not.toHaveProperty("text");
-    await expect(files.resolveFileForCaller(`https://elsewhere.example/v1/files/${text.id}`, bob)).rejects.toMatchObject({ httpStatus: 403 });
+    await expect(
+      files.resolveFileForCaller(`https://elsewhere.example/v1/files/${text.id}`, bob),
+    ).rejects.toMatchObject({ httpStatus: 403 });
 
     const audio = await upload(wavBytes(1), "audio/wav");
     if (files.store.getFile(audio.id)!.state === "PROCESSING") {
-      await expect(files.resolveFileForCaller(`files/${audio.id}`, alice)).rejects.toMatchObject({ httpStatus: 400, rpcStatus: "FAILED_PRECONDITION" });
+      await expect(files.resolveFileForCaller(`files/${audio.id}`, alice)).rejects.toMatchObject({
+        httpStatus: 400,
+        rpcStatus: "FAILED_PRECONDITION",
+      });
     }
     await settled(audio.id);
-    expect((await files.resolveFileForCaller(`files/${audio.id}`, alice)).probed.kind).toBe("audio");
+    expect((await files.resolveFileForCaller(`files/${audio.id}`, alice)).probed.kind).toBe(
+      "audio",
+    );
   });
 
   it("reads file ids from names and URIs", () => {

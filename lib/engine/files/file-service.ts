@@ -15,7 +15,13 @@ import type { ProbedMedia } from "../media/probe";
 import { decodePageToken, encodePageToken } from "../page-token";
 import { FileProcessor, type MediaProber } from "./file-processor";
 import { FileStore, type FileRecord, type ListPosition } from "./file-store";
-import { DEFAULT_FILE_QUOTA_BYTES, UploadSessions, type UploadChunkInput, type UploadStartInput, type UploadState } from "./upload-sessions";
+import {
+  DEFAULT_FILE_QUOTA_BYTES,
+  UploadSessions,
+  type UploadChunkInput,
+  type UploadStartInput,
+  type UploadState,
+} from "./upload-sessions";
 
 export const FILES_PAGE = { defaultSize: 10, maxSize: 100 };
 /** How long a finalize waits for a quick probe (images, text, PDF) so it can answer ACTIVE at once. */
@@ -46,7 +52,9 @@ export interface ResolvedFile {
 
 /** The service's 403 for a file that is missing, expired or someone else's. */
 export function fileDenied(id: string): ApiError {
-  return ApiError.permissionDenied(`You do not have permission to access the File ${id} or it may not exist.`);
+  return ApiError.permissionDenied(
+    `You do not have permission to access the File ${id} or it may not exist.`,
+  );
 }
 
 /** The id in `files/{id}`, a bare id, or a file URI ending in `/files/{id}`; null when it is none of these. */
@@ -65,7 +73,9 @@ function isAudioOrVideo(mimeType: string): boolean {
 
 function videoDurationSeconds(probe: unknown): number | undefined {
   const seconds = (probe as ProbedMedia | null)?.durationSeconds;
-  return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0 ? seconds : undefined;
+  return typeof seconds === "number" && Number.isFinite(seconds) && seconds >= 0
+    ? seconds
+    : undefined;
 }
 
 /** The File resource as the wire carries it. */
@@ -86,7 +96,8 @@ export function toWireFile(file: FileRecord, origin: string): File {
   if (file.error) wire.error = file.error;
   if (file.state === "ACTIVE" && /^video\//i.test(file.mimeType)) {
     const seconds = videoDurationSeconds(file.probe);
-    if (seconds !== undefined) wire.videoMetadata = { videoDuration: formatDuration(seconds * 1000) };
+    if (seconds !== undefined)
+      wire.videoMetadata = { videoDuration: formatDuration(seconds * 1000) };
   }
   return wire;
 }
@@ -162,7 +173,11 @@ export class FileService {
    * already ACTIVE (their probe is quick, waited for briefly); audio and video PROCESSING,
    * since their probe runs in the background while clients poll.
    */
-  async uploadChunk(uploadId: string, input: UploadChunkInput, signal?: AbortSignal): Promise<UploadState> {
+  async uploadChunk(
+    uploadId: string,
+    input: UploadChunkInput,
+    signal?: AbortSignal,
+  ): Promise<UploadState> {
     const state = await this.uploads.chunk(uploadId, input, signal);
     if (state.status === "final" && state.file && !isAudioOrVideo(state.file.mimeType)) {
       await this.processor.waitFor(state.file.id, QUICK_PROBE_WAIT_MS);
@@ -184,7 +199,8 @@ export class FileService {
     const id = fileIdFrom(reference);
     if (id === null) throw fileDenied(reference.replace(/^.*files\//, "").slice(0, 80));
     const file = this.store.getFile(id);
-    if (!file || file.ownerId !== caller.ownerId || file.expireTime <= this.now()) throw fileDenied(id);
+    if (!file || file.ownerId !== caller.ownerId || file.expireTime <= this.now())
+      throw fileDenied(id);
     return file;
   }
 
@@ -193,10 +209,19 @@ export class FileService {
   }
 
   /** The caller's live files, newest first, with keyset page tokens. */
-  listFiles(query: { pageSize?: number; pageToken?: string }, caller: Caller, origin: string): ListFilesResponse {
-    const pageSize = Math.min(Math.max(query.pageSize || FILES_PAGE.defaultSize, 1), FILES_PAGE.maxSize);
+  listFiles(
+    query: { pageSize?: number; pageToken?: string },
+    caller: Caller,
+    origin: string,
+  ): ListFilesResponse {
+    const pageSize = Math.min(
+      Math.max(query.pageSize || FILES_PAGE.defaultSize, 1),
+      FILES_PAGE.maxSize,
+    );
     const scope = `files:${caller.ownerId}:${pageSize}`;
-    const after = query.pageToken ? positionFromToken(decodePageToken(query.pageToken, scope)) : null;
+    const after = query.pageToken
+      ? positionFromToken(decodePageToken(query.pageToken, scope))
+      : null;
     const rows = this.store.listFiles(caller.ownerId, this.now(), pageSize + 1, after);
     const page = rows.slice(0, pageSize);
     const response: ListFilesResponse = {};
@@ -210,7 +235,8 @@ export class FileService {
 
   async deleteFile(name: string, caller: Caller): Promise<void> {
     const file = this.requireFile(name, caller);
-    if (this.store.deleteFile(file.id)) await fs.rm(this.uploads.filePath(file.id), { force: true });
+    if (this.store.deleteFile(file.id))
+      await fs.rm(this.uploads.filePath(file.id), { force: true });
   }
 
   /**
@@ -218,10 +244,18 @@ export class FileService {
    * expired or not theirs; 400 while it is not ACTIVE. Text files are decoded again from
    * disk (their text is not kept in the database).
    */
-  async resolveFileForCaller(fileUri: string, caller: Caller, signal?: AbortSignal): Promise<ResolvedFile> {
+  async resolveFileForCaller(
+    fileUri: string,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<ResolvedFile> {
     const file = this.requireFile(fileUri, caller);
     if (file.state !== "ACTIVE") {
-      throw new ApiError(400, "FAILED_PRECONDITION", `The File ${file.id} is not in an ACTIVE state and usage is not allowed.`);
+      throw new ApiError(
+        400,
+        "FAILED_PRECONDITION",
+        `The File ${file.id} is not in an ACTIVE state and usage is not allowed.`,
+      );
     }
     const filePath = this.uploads.filePath(file.id);
     let probed = file.probe as ProbedMedia;
@@ -244,6 +278,9 @@ export class FileService {
 
 function positionFromToken(position: string | number): ListPosition {
   const match = typeof position === "string" ? /^(\d+)\.([a-z0-9-]+)$/.exec(position) : null;
-  if (!match) throw ApiError.invalidArgument("Invalid page_token.", [{ field: "page_token", description: "is not a token returned by a previous list call" }]);
+  if (!match)
+    throw ApiError.invalidArgument("Invalid page_token.", [
+      { field: "page_token", description: "is not a token returned by a previous list call" },
+    ]);
   return { createTime: Number(match[1]), id: match[2]! };
 }

@@ -119,7 +119,9 @@ export class FileStore {
          VALUES (@id, @owner_id, @display_name, @mime_type, @size_bytes, @sha256_hash, @state, @error_json, @probe_json, @create_time, @update_time, @expire_time)`,
       ),
       getFile: db.prepare("SELECT * FROM files WHERE id = ?"),
-      fileIdTaken: db.prepare("SELECT 1 FROM files WHERE id = ? UNION ALL SELECT 1 FROM upload_sessions WHERE file_id = ? LIMIT 1"),
+      fileIdTaken: db.prepare(
+        "SELECT 1 FROM files WHERE id = ? UNION ALL SELECT 1 FROM upload_sessions WHERE file_id = ? LIMIT 1",
+      ),
       listFirst: db.prepare(
         `SELECT * FROM files WHERE owner_id = ? AND expire_time > ?
          ORDER BY create_time DESC, id DESC LIMIT ?`,
@@ -132,10 +134,14 @@ export class FileStore {
       finishProcessing: db.prepare(
         "UPDATE files SET state = @state, error_json = @error_json, probe_json = @probe_json, update_time = @update_time WHERE id = @id AND state = 'PROCESSING'",
       ),
-      processingIds: db.prepare("SELECT id FROM files WHERE state = 'PROCESSING' ORDER BY create_time"),
+      processingIds: db.prepare(
+        "SELECT id FROM files WHERE state = 'PROCESSING' ORDER BY create_time",
+      ),
       expiredFileIds: db.prepare("SELECT id FROM files WHERE expire_time <= ?"),
       allFileIds: db.prepare("SELECT id FROM files"),
-      storedBytes: db.prepare("SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE owner_id = ? AND expire_time > ?"),
+      storedBytes: db.prepare(
+        "SELECT COALESCE(SUM(size_bytes), 0) AS total FROM files WHERE owner_id = ? AND expire_time > ?",
+      ),
       reservedBytes: db.prepare(
         "SELECT COALESCE(SUM(declared_size), 0) AS total FROM upload_sessions WHERE owner_id = ? AND status = 'active' AND expires_at > ?",
       ),
@@ -144,11 +150,15 @@ export class FileStore {
          VALUES (@id, @owner_id, @file_id, @display_name, @mime_type, @declared_size, @received_size, @status, @created_at, @updated_at, @expires_at)`,
       ),
       getSession: db.prepare("SELECT * FROM upload_sessions WHERE id = ?"),
-      setReceived: db.prepare("UPDATE upload_sessions SET received_size = ?, updated_at = ? WHERE id = ? AND status = 'active'"),
+      setReceived: db.prepare(
+        "UPDATE upload_sessions SET received_size = ?, updated_at = ? WHERE id = ? AND status = 'active'",
+      ),
       setStatus: db.prepare("UPDATE upload_sessions SET status = ?, updated_at = ? WHERE id = ?"),
       expiredSessions: db.prepare("SELECT * FROM upload_sessions WHERE expires_at <= ?"),
       deleteSession: db.prepare("DELETE FROM upload_sessions WHERE id = ?"),
-      activeSessionFileIds: db.prepare("SELECT file_id FROM upload_sessions WHERE status = 'active'"),
+      activeSessionFileIds: db.prepare(
+        "SELECT file_id FROM upload_sessions WHERE status = 'active'",
+      ),
     };
   }
 
@@ -162,7 +172,8 @@ export class FileStore {
       sha256_hash: file.sha256Hash,
       state: file.state,
       error_json: file.error ? JSON.stringify(file.error) : null,
-      probe_json: file.probe === null || file.probe === undefined ? null : JSON.stringify(file.probe),
+      probe_json:
+        file.probe === null || file.probe === undefined ? null : JSON.stringify(file.probe),
       create_time: file.createTime,
       update_time: file.updateTime,
       expire_time: file.expireTime,
@@ -192,13 +203,20 @@ export class FileStore {
   }
 
   /** Moves a PROCESSING file to its outcome; false when it is no longer PROCESSING (deleted meanwhile). */
-  finishProcessing(id: string, outcome: { state: "ACTIVE" | "FAILED"; error: FileRecord["error"]; probe: unknown }, now: number): boolean {
+  finishProcessing(
+    id: string,
+    outcome: { state: "ACTIVE" | "FAILED"; error: FileRecord["error"]; probe: unknown },
+    now: number,
+  ): boolean {
     return (
       this.statements.finishProcessing.run({
         id,
         state: outcome.state,
         error_json: outcome.error ? JSON.stringify(outcome.error) : null,
-        probe_json: outcome.probe === null || outcome.probe === undefined ? null : JSON.stringify(outcome.probe),
+        probe_json:
+          outcome.probe === null || outcome.probe === undefined
+            ? null
+            : JSON.stringify(outcome.probe),
         update_time: now,
       }).changes > 0
     );
@@ -261,7 +279,11 @@ export class FileStore {
   }
 
   activeSessionFileIds(): Set<string> {
-    return new Set((this.statements.activeSessionFileIds.all() as { file_id: string }[]).map((row) => row.file_id));
+    return new Set(
+      (this.statements.activeSessionFileIds.all() as { file_id: string }[]).map(
+        (row) => row.file_id,
+      ),
+    );
   }
 
   /** Runs `work` in one SQLite transaction. */

@@ -9,8 +9,17 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, Caller, OperationContext, UploadStatus } from "@/lib/gemini/backend";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
-import { parseCachedContentCreate, parseCachedContentUpdate, parseUploadStartBody } from "@/lib/gemini/validate";
-import { addModalityCounts, CacheService, type CacheMerge, type CountableInput } from "../caches/cache-service";
+import {
+  parseCachedContentCreate,
+  parseCachedContentUpdate,
+  parseUploadStartBody,
+} from "@/lib/gemini/validate";
+import {
+  addModalityCounts,
+  CacheService,
+  type CacheMerge,
+  type CountableInput,
+} from "../caches/cache-service";
 import type { MediaProber } from "./file-processor";
 import { FileService, toWireFile, type ResolvedFile } from "./file-service";
 import type { UploadState } from "./upload-sessions";
@@ -58,11 +67,23 @@ export interface Storage {
   caches: CacheService;
   operations: StorageBackendOperations;
   /** `fileData.fileUri` → what generation needs; 403 missing/expired/not yours, 400 not ACTIVE. */
-  resolveFileForCaller(fileUri: string, caller: Caller, signal?: AbortSignal): Promise<ResolvedFile>;
+  resolveFileForCaller(
+    fileUri: string,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<ResolvedFile>;
   /** Merges `request.cachedContent` into the request (see CacheService). */
-  resolveCachedContentForRequest(request: GenerateContentRequest, traits: ModelTraits, caller: Caller): CacheMerge;
+  resolveCachedContentForRequest(
+    request: GenerateContentRequest,
+    traits: ModelTraits,
+    caller: Caller,
+  ): CacheMerge;
   /** countTokens of a generate request, the named cache included. */
-  countTokensWithCache(request: GenerateContentRequest, traits: ModelTraits, context: OperationContext): Promise<CountTokensResponse>;
+  countTokensWithCache(
+    request: GenerateContentRequest,
+    traits: ModelTraits,
+    context: OperationContext,
+  ): Promise<CountTokensResponse>;
   /** Finishes start-up work (sweep, re-probe of files left PROCESSING). */
   ready: Promise<void>;
   close(): void;
@@ -90,13 +111,19 @@ export function createStorage(options: StorageOptions): Storage {
     maxFileBytes: options.maxFileBytes,
     onError: options.onError,
   });
-  const resolveFileForCaller = (fileUri: string, caller: Caller, signal?: AbortSignal): Promise<ResolvedFile> =>
-    files.resolveFileForCaller(fileUri, caller, signal);
+  const resolveFileForCaller = (
+    fileUri: string,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<ResolvedFile> => files.resolveFileForCaller(fileUri, caller, signal);
   const caches = new CacheService({
     db: options.db,
     now: options.now,
     countTokens: (traits, input, caller, signal) =>
-      options.countTokens(traits, input, { resolveFile: (fileUri) => resolveFileForCaller(fileUri, caller, signal), signal }),
+      options.countTokens(traits, input, {
+        resolveFile: (fileUri) => resolveFileForCaller(fileUri, caller, signal),
+        signal,
+      }),
   });
 
   const report = (message: string) => (error: unknown) => options.onError?.(message, error);
@@ -122,7 +149,12 @@ export function createStorage(options: StorageOptions): Storage {
       if (length !== undefined && !DECIMAL.test(length)) {
         throw ApiError.invalidArgument(
           `X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length) must be a whole number of bytes; got "${length.slice(0, 40)}".`,
-          [{ field: "X-Goog-Upload-Header-Content-Length", description: "must be a whole number of bytes" }],
+          [
+            {
+              field: "X-Goog-Upload-Header-Content-Length",
+              description: "must be a whole number of bytes",
+            },
+          ],
         );
       }
       return files.startUpload({
@@ -162,7 +194,11 @@ export function createStorage(options: StorageOptions): Storage {
       return caches.get(name, context.caller);
     },
     async updateCachedContent(name, body, updateMask, context) {
-      return caches.update(name, parseCachedContentUpdate(body, updateMask ?? null), context.caller);
+      return caches.update(
+        name,
+        parseCachedContentUpdate(body, updateMask ?? null),
+        context.caller,
+      );
     },
     async deleteCachedContent(name, context) {
       caches.delete(name, context.caller);
@@ -174,9 +210,11 @@ export function createStorage(options: StorageOptions): Storage {
     caches,
     operations,
     resolveFileForCaller,
-    resolveCachedContentForRequest: (request, traits, caller) => caches.resolveCachedContentForRequest(request, traits, caller),
+    resolveCachedContentForRequest: (request, traits, caller) =>
+      caches.resolveCachedContentForRequest(request, traits, caller),
     async countTokensWithCache(request, traits, context) {
-      const resolveFile = (fileUri: string) => resolveFileForCaller(fileUri, context.caller, context.signal);
+      const resolveFile = (fileUri: string) =>
+        resolveFileForCaller(fileUri, context.caller, context.signal);
       const merge = caches.resolveCachedContentForRequest(request, traits, context.caller);
       const mediaResolution = request.generationConfig?.mediaResolution;
       if (merge.cachedContentTokenCount === undefined) {
@@ -193,8 +231,15 @@ export function createStorage(options: StorageOptions): Storage {
         );
       }
       // The cache was sized once at creation; only the request's own turns are counted now.
-      const own = await options.countTokens(traits, { contents: request.contents, mediaResolution }, { resolveFile, signal: context.signal });
-      const promptTokensDetails = addModalityCounts(own.promptTokensDetails, merge.cacheTokensDetails);
+      const own = await options.countTokens(
+        traits,
+        { contents: request.contents, mediaResolution },
+        { resolveFile, signal: context.signal },
+      );
+      const promptTokensDetails = addModalityCounts(
+        own.promptTokensDetails,
+        merge.cacheTokensDetails,
+      );
       return {
         totalTokens: own.totalTokens + merge.cachedContentTokenCount,
         cachedContentTokenCount: merge.cachedContentTokenCount,

@@ -101,7 +101,10 @@ export function wavBytes(seconds: number, sampleRate = 8000): Buffer {
   buffer.write("data", 36, "ascii");
   buffer.writeUInt32LE(samples * 2, 40);
   for (let index = 0; index < samples; index++) {
-    buffer.writeInt16LE(Math.round(Math.sin((index / sampleRate) * 2 * Math.PI * 440) * 8000), 44 + index * 2);
+    buffer.writeInt16LE(
+      Math.round(Math.sin((index / sampleRate) * 2 * Math.PI * 440) * 8000),
+      44 + index * 2,
+    );
   }
   return buffer;
 }

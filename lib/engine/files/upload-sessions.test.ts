@@ -6,11 +6,22 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { FileService } from "./file-service";
 import { FILE_LIFETIME_MS, UPLOAD_SESSION_LIFETIME_MS } from "./upload-sessions";
-import { brokenStreamOf, patternBytes, streamOf, tempData, TestClock, type TempData } from "./test-support";
+import {
+  brokenStreamOf,
+  patternBytes,
+  streamOf,
+  tempData,
+  TestClock,
+  type TempData,
+} from "./test-support";
 
 const alice = { ownerId: "key:alice" };
 
-function service(data: TempData, clock: TestClock, extra: Partial<ConstructorParameters<typeof FileService>[0]> = {}): FileService {
+function service(
+  data: TempData,
+  clock: TestClock,
+  extra: Partial<ConstructorParameters<typeof FileService>[0]> = {},
+): FileService {
   return new FileService({
     db: data.db,
     dataDir: data.dataDir,
@@ -52,19 +63,44 @@ describe("resumable upload sessions", () => {
 
   it("streams chunks to disk, hashes them and shows the file only when whole", async () => {
     const bytes = patternBytes(300_000);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: bytes.length, mimeType: "text/plain", displayName: "notes" });
-    const first = await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(bytes.subarray(0, 100_000)) });
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: bytes.length,
+      mimeType: "text/plain",
+      displayName: "notes",
+    });
+    const first = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 0,
+      body: streamOf(bytes.subarray(0, 100_000)),
+    });
     expect(first).toEqual({ status: "active", sizeReceived: 100_000 });
     expect(files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
     const filesDir = path.join(data.dataDir, "files");
     expect(fs.existsSync(filesDir) ? fs.readdirSync(filesDir) : []).toEqual([]);
 
-    await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 100_000, body: streamOf(bytes.subarray(100_000, 200_000), 7_000) });
+    await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 100_000,
+      body: streamOf(bytes.subarray(100_000, 200_000), 7_000),
+    });
     expect(await files.queryUpload(uploadId)).toEqual({ status: "active", sizeReceived: 200_000 });
 
-    const final = await files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 200_000, body: streamOf(bytes.subarray(200_000)) });
+    const final = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 200_000,
+      body: streamOf(bytes.subarray(200_000)),
+    });
     expect(final.status).toBe("final");
-    expect(final.file).toMatchObject({ mimeType: "text/plain", sizeBytes: 300_000, displayName: "notes", sha256Hash: serviceHash(bytes) });
+    expect(final.file).toMatchObject({
+      mimeType: "text/plain",
+      sizeBytes: 300_000,
+      displayName: "notes",
+      sha256Hash: serviceHash(bytes),
+    });
     const stored = fs.readFileSync(path.join(data.dataDir, "files", final.file!.id));
     expect(Buffer.compare(stored, Buffer.from(bytes))).toBe(0);
     expect(fs.readdirSync(path.join(data.dataDir, "uploads"))).toEqual([]);
@@ -72,27 +108,63 @@ describe("resumable upload sessions", () => {
   });
 
   it("refuses a zero-byte upload, a missing or oversized length, and a missing type", async () => {
-    const zero = await rejection(files.startUpload({ ownerId: alice.ownerId, declaredSize: 0, mimeType: "text/plain" }));
+    const zero = await rejection(
+      files.startUpload({ ownerId: alice.ownerId, declaredSize: 0, mimeType: "text/plain" }),
+    );
     expect(zero.httpStatus).toBe(400);
     expect(zero.message).toContain("zero-byte files cannot be uploaded");
-    expect((await rejection(files.startUpload({ ownerId: alice.ownerId, declaredSize: undefined, mimeType: "text/plain" }))).message).toContain(
-      "total length is required",
+    expect(
+      (
+        await rejection(
+          files.startUpload({
+            ownerId: alice.ownerId,
+            declaredSize: undefined,
+            mimeType: "text/plain",
+          }),
+        )
+      ).message,
+    ).toContain("total length is required");
+    const huge = await rejection(
+      files.startUpload({
+        ownerId: alice.ownerId,
+        declaredSize: 3 * 1024 ** 3,
+        mimeType: "video/mp4",
+      }),
     );
-    const huge = await rejection(files.startUpload({ ownerId: alice.ownerId, declaredSize: 3 * 1024 ** 3, mimeType: "video/mp4" }));
     expect(huge.message).toContain("too large");
-    expect((await rejection(files.startUpload({ ownerId: alice.ownerId, declaredSize: 10, mimeType: undefined }))).message).toContain("MIME type is required");
-    expect((await rejection(files.startUpload({ ownerId: alice.ownerId, declaredSize: 10, mimeType: "not a type" }))).message).toContain("not a valid type/subtype");
+    expect(
+      (
+        await rejection(
+          files.startUpload({ ownerId: alice.ownerId, declaredSize: 10, mimeType: undefined }),
+        )
+      ).message,
+    ).toContain("MIME type is required");
+    expect(
+      (
+        await rejection(
+          files.startUpload({ ownerId: alice.ownerId, declaredSize: 10, mimeType: "not a type" }),
+        )
+      ).message,
+    ).toContain("not a valid type/subtype");
   });
 
   it("enforces the per-owner quota, counting open uploads, and only for that owner", async () => {
     const small = service(data, clock, { quotaBytes: 1000 });
     try {
-      await small.startUpload({ ownerId: alice.ownerId, declaredSize: 600, mimeType: "text/plain" });
-      const over = await rejection(small.startUpload({ ownerId: alice.ownerId, declaredSize: 500, mimeType: "text/plain" }));
+      await small.startUpload({
+        ownerId: alice.ownerId,
+        declaredSize: 600,
+        mimeType: "text/plain",
+      });
+      const over = await rejection(
+        small.startUpload({ ownerId: alice.ownerId, declaredSize: 500, mimeType: "text/plain" }),
+      );
       expect(over.httpStatus).toBe(429);
       expect(over.rpcStatus).toBe("RESOURCE_EXHAUSTED");
       expect(over.message).toContain("quota");
-      await expect(small.startUpload({ ownerId: "key:bob", declaredSize: 900, mimeType: "text/plain" })).resolves.toHaveProperty("uploadId");
+      await expect(
+        small.startUpload({ ownerId: "key:bob", declaredSize: 900, mimeType: "text/plain" }),
+      ).resolves.toHaveProperty("uploadId");
     } finally {
       small.stop();
     }
@@ -100,38 +172,105 @@ describe("resumable upload sessions", () => {
 
   it("refuses a wrong offset without touching the bytes received", async () => {
     const bytes = patternBytes(1000);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 1000, mimeType: "text/plain" });
-    await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(bytes.subarray(0, 400)) });
-    const wrong = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 500, body: streamOf(bytes.subarray(500)) }));
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 1000,
+      mimeType: "text/plain",
+    });
+    await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 0,
+      body: streamOf(bytes.subarray(0, 400)),
+    });
+    const wrong = await rejection(
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: false,
+        offset: 500,
+        body: streamOf(bytes.subarray(500)),
+      }),
+    );
     expect(wrong.httpStatus).toBe(400);
     expect(wrong.message).toContain("has received 400 bytes");
-    const missing = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: false, body: streamOf(bytes.subarray(400)) }));
+    const missing = await rejection(
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: false,
+        body: streamOf(bytes.subarray(400)),
+      }),
+    );
     expect(missing.message).toContain("Upload-Offset) is required");
     expect((await files.queryUpload(uploadId)).sizeReceived).toBe(400);
-    const final = await files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 400, body: streamOf(bytes.subarray(400)) });
+    const final = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 400,
+      body: streamOf(bytes.subarray(400)),
+    });
     expect(final.file!.sha256Hash).toBe(serviceHash(bytes));
   });
 
   it("discards a chunk that brings more bytes than declared, whether or not its length was announced", async () => {
     const bytes = patternBytes(1000);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 600, mimeType: "text/plain" });
-    await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(bytes.subarray(0, 200)) });
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 600,
+      mimeType: "text/plain",
+    });
+    await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 0,
+      body: streamOf(bytes.subarray(0, 200)),
+    });
     const announced = await rejection(
-      files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 200, contentLength: 800, body: streamOf(bytes.subarray(200)) }),
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: true,
+        offset: 200,
+        contentLength: 800,
+        body: streamOf(bytes.subarray(200)),
+      }),
     );
     expect(announced.message).toContain("more bytes than declared");
-    const streamed = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 200, body: streamOf(bytes.subarray(200), 100) }));
+    const streamed = await rejection(
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: true,
+        offset: 200,
+        body: streamOf(bytes.subarray(200), 100),
+      }),
+    );
     expect(streamed.message).toContain("more bytes than declared");
     expect((await files.queryUpload(uploadId)).sizeReceived).toBe(200);
-    expect(fs.statSync(files.uploads.partPath(files.uploads["store"].getSession(uploadId)!.fileId)).size).toBe(200);
-    const final = await files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 200, body: streamOf(bytes.subarray(200, 600)) });
+    expect(
+      fs.statSync(files.uploads.partPath(files.uploads["store"].getSession(uploadId)!.fileId)).size,
+    ).toBe(200);
+    const final = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 200,
+      body: streamOf(bytes.subarray(200, 600)),
+    });
     expect(final.file!.sha256Hash).toBe(serviceHash(bytes.subarray(0, 600)));
   });
 
   it("will not finalize short of the declared length, and keeps what arrived", async () => {
     const bytes = patternBytes(500);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 500, mimeType: "text/plain" });
-    const short = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 0, body: streamOf(bytes.subarray(0, 300)) }));
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 500,
+      mimeType: "text/plain",
+    });
+    const short = await rejection(
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: true,
+        offset: 0,
+        body: streamOf(bytes.subarray(0, 300)),
+      }),
+    );
     expect(short.message).toContain("300 of the 500 declared bytes");
     expect((await files.queryUpload(uploadId)).sizeReceived).toBe(300);
     expect(files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
@@ -139,9 +278,25 @@ describe("resumable upload sessions", () => {
 
   it("refuses a second finalize, and answers query with the final file", async () => {
     const bytes = patternBytes(100);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 100, mimeType: "text/plain" });
-    const final = await files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 0, body: streamOf(bytes) });
-    const again = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 0, body: streamOf(bytes) }));
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 100,
+      mimeType: "text/plain",
+    });
+    const final = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 0,
+      body: streamOf(bytes),
+    });
+    const again = await rejection(
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: true,
+        offset: 0,
+        body: streamOf(bytes),
+      }),
+    );
     expect(again.httpStatus).toBe(400);
     expect(again.message).toContain("already finalized");
     const query = await files.queryUpload(uploadId);
@@ -150,23 +305,51 @@ describe("resumable upload sessions", () => {
   });
 
   it("answers unknown, cancelled and expired sessions with a clear 400", async () => {
-    expect((await rejection(files.queryUpload("no-such-session"))).message).toContain("Unknown upload session");
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 100, mimeType: "text/plain" });
-    await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(patternBytes(50)) });
+    expect((await rejection(files.queryUpload("no-such-session"))).message).toContain(
+      "Unknown upload session",
+    );
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 100,
+      mimeType: "text/plain",
+    });
+    await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 0,
+      body: streamOf(patternBytes(50)),
+    });
     expect(await files.cancelUpload(uploadId)).toMatchObject({ status: "cancelled" });
-    const cancelled = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 50, body: streamOf(patternBytes(50)) }));
+    const cancelled = await rejection(
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: false,
+        offset: 50,
+        body: streamOf(patternBytes(50)),
+      }),
+    );
     expect(cancelled.message).toContain("cancelled");
     expect(fs.readdirSync(path.join(data.dataDir, "uploads"))).toEqual([]);
 
-    const later = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 100, mimeType: "text/plain" });
+    const later = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 100,
+      mimeType: "text/plain",
+    });
     clock.advance(UPLOAD_SESSION_LIFETIME_MS + 1);
-    expect((await rejection(files.queryUpload(later.uploadId))).message).toContain("Unknown upload session");
+    expect((await rejection(files.queryUpload(later.uploadId))).message).toContain(
+      "Unknown upload session",
+    );
     await files.sweep();
     expect(fs.readdirSync(path.join(data.dataDir, "uploads"))).toEqual([]);
   });
 
   it("refuses a second request while a chunk is being received", async () => {
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 100, mimeType: "text/plain" });
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 100,
+      mimeType: "text/plain",
+    });
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const slow = new ReadableStream<Uint8Array>({
@@ -176,9 +359,21 @@ describe("resumable upload sessions", () => {
         controller.close();
       },
     });
-    const first = files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: slow });
+    const first = files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 0,
+      body: slow,
+    });
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const busy = await rejection(files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(patternBytes(10)) }));
+    const busy = await rejection(
+      files.uploadChunk(uploadId, {
+        upload: true,
+        finalize: false,
+        offset: 0,
+        body: streamOf(patternBytes(10)),
+      }),
+    );
     expect(busy.httpStatus).toBe(409);
     expect(await files.queryUpload(uploadId)).toEqual({ status: "active", sizeReceived: 0 });
     release();
@@ -187,37 +382,81 @@ describe("resumable upload sessions", () => {
 
   it("keeps the bytes of a body cut off midway, so the upload resumes from there", async () => {
     const bytes = patternBytes(2000);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 2000, mimeType: "text/plain" });
-    const broken = await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: brokenStreamOf(bytes.subarray(0, 700)) }).catch((error) => error);
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 2000,
+      mimeType: "text/plain",
+    });
+    const broken = await files
+      .uploadChunk(uploadId, {
+        upload: true,
+        finalize: false,
+        offset: 0,
+        body: brokenStreamOf(bytes.subarray(0, 700)),
+      })
+      .catch((error) => error);
     expect(broken).toBeInstanceOf(ApiError);
     expect((broken as ApiError).message).toContain("ended unexpectedly");
     expect((await files.queryUpload(uploadId)).sizeReceived).toBe(700);
-    const final = await files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 700, body: streamOf(bytes.subarray(700)) });
+    const final = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 700,
+      body: streamOf(bytes.subarray(700)),
+    });
     expect(final.file!.sha256Hash).toBe(serviceHash(bytes));
   });
 
   it("resumes after a restart: unacknowledged bytes are cut off and the hash covers exactly the file", async () => {
     const bytes = patternBytes(5000);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 5000, mimeType: "text/plain" });
-    await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(bytes.subarray(0, 3000)) });
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 5000,
+      mimeType: "text/plain",
+    });
+    await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 0,
+      body: streamOf(bytes.subarray(0, 3000)),
+    });
     const fileId = files.uploads["store"].getSession(uploadId)!.fileId;
     // A crash mid-chunk: bytes on disk that were never acknowledged.
-    fs.appendFileSync(files.uploads.partPath(fileId), Buffer.from("garbage that never was acknowledged"));
+    fs.appendFileSync(
+      files.uploads.partPath(fileId),
+      Buffer.from("garbage that never was acknowledged"),
+    );
     files.stop();
 
     files = service(data, clock);
     await files.recover();
     expect(await files.queryUpload(uploadId)).toEqual({ status: "active", sizeReceived: 3000 });
     expect(fs.statSync(files.uploads.partPath(fileId)).size).toBe(3000);
-    const final = await files.uploadChunk(uploadId, { upload: true, finalize: true, offset: 3000, body: streamOf(bytes.subarray(3000)) });
+    const final = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 3000,
+      body: streamOf(bytes.subarray(3000)),
+    });
     expect(final.file!.sha256Hash).toBe(serviceHash(bytes));
-    expect(Buffer.compare(fs.readFileSync(files.uploads.filePath(fileId)), Buffer.from(bytes))).toBe(0);
+    expect(
+      Buffer.compare(fs.readFileSync(files.uploads.filePath(fileId)), Buffer.from(bytes)),
+    ).toBe(0);
   });
 
   it("recovers a finalize cut off between the rename and the database commit", async () => {
     const bytes = patternBytes(300);
-    const { uploadId } = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 300, mimeType: "text/plain" });
-    await files.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, body: streamOf(bytes) });
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 300,
+      mimeType: "text/plain",
+    });
+    await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: false,
+      offset: 0,
+      body: streamOf(bytes),
+    });
     const fileId = files.uploads["store"].getSession(uploadId)!.fileId;
     fs.mkdirSync(files.uploads.filesDir, { recursive: true });
     fs.renameSync(files.uploads.partPath(fileId), files.uploads.filePath(fileId));
@@ -226,17 +465,50 @@ describe("resumable upload sessions", () => {
     files = service(data, clock);
     await files.recover();
     expect(files.store.getFile(fileId)).toBeUndefined();
-    const final = await files.uploadChunk(uploadId, { upload: false, finalize: true, offset: 300, body: null });
+    const final = await files.uploadChunk(uploadId, {
+      upload: false,
+      finalize: true,
+      offset: 300,
+      body: null,
+    });
     expect(final.status).toBe("final");
     expect(final.file!.sha256Hash).toBe(serviceHash(bytes));
   });
 
   it("lets a client choose the file id, once", async () => {
-    const first = await files.startUpload({ ownerId: alice.ownerId, declaredSize: 5, mimeType: "text/plain", requestedName: "files/my-notes" });
-    await files.uploadChunk(first.uploadId, { upload: true, finalize: true, offset: 0, body: streamOf(Buffer.from("hello")) });
+    const first = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: 5,
+      mimeType: "text/plain",
+      requestedName: "files/my-notes",
+    });
+    await files.uploadChunk(first.uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 0,
+      body: streamOf(Buffer.from("hello")),
+    });
     expect(files.store.getFile("my-notes")?.sizeBytes).toBe(5);
-    const again = await rejection(files.startUpload({ ownerId: "key:bob", declaredSize: 5, mimeType: "text/plain", requestedName: "files/my-notes" }));
+    const again = await rejection(
+      files.startUpload({
+        ownerId: "key:bob",
+        declaredSize: 5,
+        mimeType: "text/plain",
+        requestedName: "files/my-notes",
+      }),
+    );
     expect(again.httpStatus).toBe(409);
-    expect((await rejection(files.startUpload({ ownerId: alice.ownerId, declaredSize: 5, mimeType: "text/plain", requestedName: "files/-bad" }))).httpStatus).toBe(400);
+    expect(
+      (
+        await rejection(
+          files.startUpload({
+            ownerId: alice.ownerId,
+            declaredSize: 5,
+            mimeType: "text/plain",
+            requestedName: "files/-bad",
+          }),
+        )
+      ).httpStatus,
+    ).toBe(400);
   });
 });

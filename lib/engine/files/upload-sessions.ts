@@ -29,7 +29,8 @@ export const FILE_LIFETIME_MS = 48 * 3_600_000;
 const OFFSET_HEADER = "X-Goog-Upload-Offset (or X-Svc-Upload-Offset)";
 const LENGTH_HEADER = "X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length)";
 const FILE_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-const MIME_TYPE_PATTERN = /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(?:\s*;.*)?$/;
+const MIME_TYPE_PATTERN =
+  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(?:\s*;.*)?$/;
 
 export interface UploadStartInput {
   ownerId: string;
@@ -103,7 +104,11 @@ const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 const WRITE_BATCH_BYTES = 1024 * 1024;
 
 /** Writes every byte of `pieces` at `position`, finishing any short write piece by piece. */
-async function writeAll(handle: fs.FileHandle, pieces: Uint8Array[], position: number): Promise<void> {
+async function writeAll(
+  handle: fs.FileHandle,
+  pieces: Uint8Array[],
+  position: number,
+): Promise<void> {
   const total = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
   let done = (await handle.writev(pieces, position)).bytesWritten;
   if (done === total) return;
@@ -116,18 +121,26 @@ async function writeAll(handle: fs.FileHandle, pieces: Uint8Array[], position: n
     let sent = skip;
     skip = 0;
     while (sent < piece.byteLength) {
-      const { bytesWritten } = await handle.write(piece, sent, piece.byteLength - sent, position + done);
+      const { bytesWritten } = await handle.write(
+        piece,
+        sent,
+        piece.byteLength - sent,
+        position + done,
+      );
       sent += bytesWritten;
       done += bytesWritten;
     }
   }
 }
 
-
 async function hashFilePrefix(file: string, length: number): Promise<Hash> {
   const hash = createHash("sha256");
   if (length === 0) return hash;
-  for await (const chunk of createReadStream(file, { start: 0, end: length - 1, highWaterMark: 1024 * 1024 })) {
+  for await (const chunk of createReadStream(file, {
+    start: 0,
+    end: length - 1,
+    highWaterMark: 1024 * 1024,
+  })) {
     hash.update(chunk as Buffer);
   }
   return hash;
@@ -162,16 +175,28 @@ export class UploadSessions {
   async start(input: UploadStartInput): Promise<UploadSessionRecord> {
     const declaredSize = input.declaredSize;
     if (declaredSize === undefined) {
-      throw invalid(`The upload's total length is required: send ${LENGTH_HEADER} with the start command.`, "X-Goog-Upload-Header-Content-Length");
+      throw invalid(
+        `The upload's total length is required: send ${LENGTH_HEADER} with the start command.`,
+        "X-Goog-Upload-Header-Content-Length",
+      );
     }
     if (!Number.isSafeInteger(declaredSize) || declaredSize < 0) {
-      throw invalid(`${LENGTH_HEADER} must be a whole number of bytes; got ${declaredSize}.`, "X-Goog-Upload-Header-Content-Length");
+      throw invalid(
+        `${LENGTH_HEADER} must be a whole number of bytes; got ${declaredSize}.`,
+        "X-Goog-Upload-Header-Content-Length",
+      );
     }
     if (declaredSize === 0) {
-      throw invalid(`${LENGTH_HEADER} is 0: zero-byte files cannot be uploaded.`, "X-Goog-Upload-Header-Content-Length");
+      throw invalid(
+        `${LENGTH_HEADER} is 0: zero-byte files cannot be uploaded.`,
+        "X-Goog-Upload-Header-Content-Length",
+      );
     }
     if (declaredSize > this.maxFileBytes) {
-      throw invalid(`The file is too large: ${declaredSize} bytes declared, the limit is ${this.maxFileBytes} bytes per file.`, "X-Goog-Upload-Header-Content-Length");
+      throw invalid(
+        `The file is too large: ${declaredSize} bytes declared, the limit is ${this.maxFileBytes} bytes per file.`,
+        "X-Goog-Upload-Header-Content-Length",
+      );
     }
     const mimeType = input.mimeType?.trim();
     if (!mimeType) {
@@ -181,11 +206,16 @@ export class UploadSessions {
       );
     }
     if (!MIME_TYPE_PATTERN.test(mimeType) || mimeType.length > 255) {
-      throw invalid(`The file's MIME type "${mimeType.slice(0, 100)}" is not a valid type/subtype.`, "X-Goog-Upload-Header-Content-Type");
+      throw invalid(
+        `The file's MIME type "${mimeType.slice(0, 100)}" is not a valid type/subtype.`,
+        "X-Goog-Upload-Header-Content-Type",
+      );
     }
     let fileId: string | undefined;
     if (input.requestedName !== undefined) {
-      const requested = input.requestedName.startsWith("files/") ? input.requestedName.slice("files/".length) : input.requestedName;
+      const requested = input.requestedName.startsWith("files/")
+        ? input.requestedName.slice("files/".length)
+        : input.requestedName;
       if (!FILE_ID_PATTERN.test(requested)) {
         throw invalid(
           `* file.name: "${input.requestedName.slice(0, 80)}" is not a valid file name: use files/{id} where id has at most 40 lower-case letters, digits or dashes, and does not begin or end with a dash.`,
@@ -219,7 +249,8 @@ export class UploadSessions {
         );
       }
       if (fileId !== undefined) {
-        if (this.store.isFileIdTaken(fileId)) throw new ApiError(409, "ALREADY_EXISTS", `File files/${fileId} already exists.`);
+        if (this.store.isFileIdTaken(fileId))
+          throw new ApiError(409, "ALREADY_EXISTS", `File files/${fileId} already exists.`);
       } else {
         do session.fileId = randomResourceId();
         while (this.store.isFileIdTaken(session.fileId));
@@ -232,10 +263,17 @@ export class UploadSessions {
   }
 
   /** Receives one chunk (and/or finalizes). Never leaves a partial file visible. */
-  async chunk(uploadId: string, input: UploadChunkInput, signal?: AbortSignal): Promise<UploadState> {
+  async chunk(
+    uploadId: string,
+    input: UploadChunkInput,
+    signal?: AbortSignal,
+  ): Promise<UploadState> {
     const session = this.activeSession(uploadId, input.upload ? "upload" : "finalize");
     if (input.offset === undefined) {
-      throw invalid(`${OFFSET_HEADER} is required with the upload and finalize commands: it is the number of bytes already sent.`, "X-Goog-Upload-Offset");
+      throw invalid(
+        `${OFFSET_HEADER} is required with the upload and finalize commands: it is the number of bytes already sent.`,
+        "X-Goog-Upload-Offset",
+      );
     }
     const live = this.claim(session.id);
     try {
@@ -246,7 +284,10 @@ export class UploadSessions {
           "X-Goog-Upload-Offset",
         );
       }
-      if (input.contentLength !== undefined && input.contentLength > session.declaredSize - session.receivedSize) {
+      if (
+        input.contentLength !== undefined &&
+        input.contentLength > session.declaredSize - session.receivedSize
+      ) {
         throw this.tooManyBytes(session, session.receivedSize + input.contentLength);
       }
       if (input.upload && input.body) await this.receive(session, live, input.body, signal);
@@ -271,7 +312,8 @@ export class UploadSessions {
     if (session.status === "final") return this.finalState(session);
     // Once reconciled (or while a chunk is being received) the database's count is the truth.
     const known = this.live.get(session.id);
-    if (known && (known.busy || known.hash !== null)) return { status: "active", sizeReceived: session.receivedSize };
+    if (known && (known.busy || known.hash !== null))
+      return { status: "active", sizeReceived: session.receivedSize };
     const live = this.claim(session.id);
     try {
       await this.reconcile(session, live);
@@ -352,7 +394,11 @@ export class UploadSessions {
       this.live.set(sessionId, live);
     }
     if (live.busy) {
-      throw new ApiError(409, "ABORTED", "Another request is using this upload session right now; wait for it to finish, then query the received size.");
+      throw new ApiError(
+        409,
+        "ABORTED",
+        "Another request is using this upload session right now; wait for it to finish, then query the received size.",
+      );
     }
     live.busy = true;
     return live;
@@ -368,7 +414,8 @@ export class UploadSessions {
     const part = this.partPath(session.fileId);
     if (!(await exists(part))) {
       const whole = this.filePath(session.fileId);
-      if ((await exists(whole)) && !this.store.getFile(session.fileId)) await fs.rename(whole, part);
+      if ((await exists(whole)) && !this.store.getFile(session.fileId))
+        await fs.rename(whole, part);
       else await fs.writeFile(part, new Uint8Array(0));
     }
     const size = (await fs.stat(part)).size;
@@ -392,7 +439,12 @@ export class UploadSessions {
    * discard the whole chunk; a body cut off midway keeps what arrived, so `query` and a
    * resumed upload continue from there.
    */
-  private async receive(session: UploadSessionRecord, live: LiveSession, body: ReadableStream<Uint8Array>, signal?: AbortSignal): Promise<void> {
+  private async receive(
+    session: UploadSessionRecord,
+    live: LiveSession,
+    body: ReadableStream<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const start = session.receivedSize;
     const room = session.declaredSize - start;
     const hashBefore = live.hash!.copy();
@@ -418,11 +470,13 @@ export class UploadSessions {
     let storageFailure = false;
     try {
       for (;;) {
-        if (signal?.aborted) throw signal.reason ?? new DOMException("The upload was aborted.", "AbortError");
+        if (signal?.aborted)
+          throw signal.reason ?? new DOMException("The upload was aborted.", "AbortError");
         const { done, value } = await reader.read();
         if (done) break;
         if (value.byteLength === 0) continue;
-        if (written + batchBytes + value.byteLength > room) throw this.tooManyBytes(session, start + written + batchBytes + value.byteLength);
+        if (written + batchBytes + value.byteLength > room)
+          throw this.tooManyBytes(session, start + written + batchBytes + value.byteLength);
         batch.push(value);
         batchBytes += value.byteLength;
         if (batchBytes >= WRITE_BATCH_BYTES) await flush();
@@ -470,7 +524,6 @@ export class UploadSessions {
     }
   }
 
-
   private async finalize(session: UploadSessionRecord, live: LiveSession): Promise<FileRecord> {
     const now = this.now();
     const file: FileRecord = {
@@ -516,6 +569,8 @@ export class UploadSessions {
 
   private finalState(session: UploadSessionRecord): UploadState {
     const file = this.store.getFile(session.fileId);
-    return file ? { status: "final", sizeReceived: session.declaredSize, file } : { status: "final", sizeReceived: session.declaredSize };
+    return file
+      ? { status: "final", sizeReceived: session.declaredSize, file }
+      : { status: "final", sizeReceived: session.declaredSize };
   }
 }

@@ -5,11 +5,23 @@
  * with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
  * logprobs and the candidate safety check applied as the text is produced.
  */
-import type { FinishReason, FunctionCall, LogprobsCandidate, Part, SafetyRating } from "@/lib/gemini/types";
+import type {
+  FinishReason,
+  FunctionCall,
+  LogprobsCandidate,
+  Part,
+  SafetyRating,
+} from "@/lib/gemini/types";
 import type { CandidateSafety } from "@/lib/engine/safety";
 import { forcedText, pushHistory, sampleStep, type DecodingState, type Emission } from "./decoding";
 import { JsonGrammar, type SchemaNode } from "./json-output";
-import { pcmBytes, SPEECH_MIME_TYPE, SPEECH_SAMPLE_RATE, SPEECH_TOKENS_PER_SECOND, synthesizeSpeech } from "./speech";
+import {
+  pcmBytes,
+  SPEECH_MIME_TYPE,
+  SPEECH_SAMPLE_RATE,
+  SPEECH_TOKENS_PER_SECOND,
+  synthesizeSpeech,
+} from "./speech";
 import { StopSequenceFilter } from "./stop-sequences";
 import { TokenTextDecoder } from "./vocabulary";
 
@@ -17,7 +29,13 @@ export type AnswerMode =
   | { kind: "text"; literal?: string }
   | { kind: "json"; root: SchemaNode; resolve?: (ref: string) => SchemaNode }
   | { kind: "enum"; values: (string | number | boolean | null)[] }
-  | { kind: "function"; name: string; parameters: SchemaNode; resolve?: (ref: string) => SchemaNode; hints: string[] }
+  | {
+      kind: "function";
+      name: string;
+      parameters: SchemaNode;
+      resolve?: (ref: string) => SchemaNode;
+      hints: string[];
+    }
   | { kind: "audio"; text: string; voiceName?: string };
 
 export interface CandidateOptions {
@@ -80,7 +98,12 @@ export class CandidateRun {
 
   /** True while the candidate thinks without showing its thoughts: nothing to send yet. */
   get thinkingSilently(): boolean {
-    return !this.finished && !this.answering && this.options.thinkingBudget > 0 && !this.options.includeThoughts;
+    return (
+      !this.finished &&
+      !this.answering &&
+      this.options.thinkingBudget > 0 &&
+      !this.options.includeThoughts
+    );
   }
 
   /** Whether the answer is audio (usage is then reported as the AUDIO modality). */
@@ -100,7 +123,7 @@ export class CandidateRun {
     const top: { candidates: LogprobsCandidate[] }[] = [];
     let reason: FinishReason | undefined;
     const silent = this.thinkingSilently;
-    for (let produced = 0; produced < budget; ) {
+    for (let produced = 0; produced < budget;) {
       // Send the first answer token at once rather than filling a long silent-thinking slice.
       if (silent && this.answering) break;
       if (this.thoughtTokens + this.answerTokens >= options.maxOutputTokens) {
@@ -123,9 +146,19 @@ export class CandidateRun {
         this.answerTokens += 1;
         this.logprobSum += step.emission.logProbability;
         if (options.responseLogprobs) {
-          chosen.push({ token: vocabulary.tokenText(step.emission.id), tokenId: step.emission.id, logProbability: step.emission.logProbability });
+          chosen.push({
+            token: vocabulary.tokenText(step.emission.id),
+            tokenId: step.emission.id,
+            logProbability: step.emission.logProbability,
+          });
           if (step.emission.top.length) {
-            top.push({ candidates: step.emission.top.map((entry) => ({ token: vocabulary.tokenText(entry.id), tokenId: entry.id, logProbability: entry.logProbability })) });
+            top.push({
+              candidates: step.emission.top.map((entry) => ({
+                token: vocabulary.tokenText(entry.id),
+                tokenId: entry.id,
+                logProbability: entry.logProbability,
+              })),
+            });
           }
         }
         const filtered = this.stops.push(this.decoder.push(step.emission.id));
@@ -142,11 +175,18 @@ export class CandidateRun {
         this.answerTokens += step.tokens;
         this.audioTokens += step.tokens;
         produced += step.tokens;
-        extraParts.push({ inlineData: { mimeType: SPEECH_MIME_TYPE, data: Buffer.from(step.data).toString("base64") } });
+        extraParts.push({
+          inlineData: {
+            mimeType: SPEECH_MIME_TYPE,
+            data: Buffer.from(step.data).toString("base64"),
+          },
+        });
       }
     }
-    if (reason === "STOP" || reason === "MAX_TOKENS") answerText += this.decoder.end() + this.stops.flush();
-    if (reason === "MAX_TOKENS" && options.includeThoughts) thoughtText += this.thoughtDecoder.end();
+    if (reason === "STOP" || reason === "MAX_TOKENS")
+      answerText += this.decoder.end() + this.stops.flush();
+    if (reason === "MAX_TOKENS" && options.includeThoughts)
+      thoughtText += this.thoughtDecoder.end();
 
     const verdict = options.safety.check(answerText);
     const delta: CandidateDelta = { index: options.index, parts: [], chosen, top };
@@ -167,7 +207,8 @@ export class CandidateRun {
       this.finished = true;
       this.finishReason = reason;
       delta.finishReason = reason;
-      if (options.responseLogprobs && this.answerTokens > 0 && !this.audio) delta.avgLogprobs = this.logprobSum / this.answerTokens;
+      if (options.responseLogprobs && this.answerTokens > 0 && !this.audio)
+        delta.avgLogprobs = this.logprobSum / this.answerTokens;
       if (reason === "SAFETY") {
         delta.chosen = [];
         delta.top = [];
@@ -186,26 +227,42 @@ export class CandidateRun {
     switch (mode.kind) {
       case "text":
         if (mode.literal !== undefined) {
-          for (const emission of forcedText(state, mode.literal)) yield { type: "token", phase: "answer", emission };
+          for (const emission of forcedText(state, mode.literal))
+            yield { type: "token", phase: "answer", emission };
         } else {
-          yield* this.freeText(state, state.model.symbols.answerStart, "answer", Number.POSITIVE_INFINITY);
+          yield* this.freeText(
+            state,
+            state.model.symbols.answerStart,
+            "answer",
+            Number.POSITIVE_INFINITY,
+          );
         }
         return;
       case "json": {
         const grammar = new JsonGrammar(state, { pretty: true, resolve: mode.resolve });
         const tokens = grammar.value(mode.root);
-        for (let next = tokens.next(); !next.done; next = tokens.next()) yield { type: "token", phase: "answer", emission: next.value };
+        for (let next = tokens.next(); !next.done; next = tokens.next())
+          yield { type: "token", phase: "answer", emission: next.value };
         return;
       }
       case "enum": {
         const grammar = new JsonGrammar(state, { pretty: false });
         const tokens = grammar.bareEnum(mode.values);
-        for (let next = tokens.next(); !next.done; next = tokens.next()) yield { type: "token", phase: "answer", emission: next.value };
+        for (let next = tokens.next(); !next.done; next = tokens.next())
+          yield { type: "token", phase: "answer", emission: next.value };
         return;
       }
       case "function": {
-        const grammar = new JsonGrammar(state, { pretty: false, resolve: mode.resolve, stringHints: mode.hints });
-        const tokens = grammar.value(mode.parameters.kind === "any" ? { kind: "object", properties: [], free: false } : mode.parameters);
+        const grammar = new JsonGrammar(state, {
+          pretty: false,
+          resolve: mode.resolve,
+          stringHints: mode.hints,
+        });
+        const tokens = grammar.value(
+          mode.parameters.kind === "any"
+            ? { kind: "object", properties: [], free: false }
+            : mode.parameters,
+        );
         let count = 0;
         let next = tokens.next();
         for (; !next.done; next = tokens.next()) count += 1;
@@ -218,7 +275,14 @@ export class CandidateRun {
         const perChunk = Math.round(AUDIO_CHUNK_SECONDS * SPEECH_SAMPLE_RATE);
         for (let offset = 0; offset < samples.length; offset += perChunk) {
           const slice = samples.subarray(offset, Math.min(samples.length, offset + perChunk));
-          yield { type: "audio", data: pcmBytes(slice), tokens: Math.max(1, Math.round((slice.length / SPEECH_SAMPLE_RATE) * SPEECH_TOKENS_PER_SECOND)) };
+          yield {
+            type: "audio",
+            data: pcmBytes(slice),
+            tokens: Math.max(
+              1,
+              Math.round((slice.length / SPEECH_SAMPLE_RATE) * SPEECH_TOKENS_PER_SECOND),
+            ),
+          };
         }
         return;
       }
@@ -227,11 +291,21 @@ export class CandidateRun {
 
   private *thinking(): Generator<Step, void> {
     const state = this.options.thought;
-    yield* this.freeText(state, state.model.symbols.thoughtStart, "thought", this.options.thinkingBudget);
+    yield* this.freeText(
+      state,
+      state.model.symbols.thoughtStart,
+      "thought",
+      this.options.thinkingBudget,
+    );
     // The visible answer starts on its own after the thought summary.
   }
 
-  private *freeText(state: DecodingState, start: number, phase: "thought" | "answer", limit: number): Generator<Step, void> {
+  private *freeText(
+    state: DecodingState,
+    start: number,
+    phase: "thought" | "answer",
+    limit: number,
+  ): Generator<Step, void> {
     const history = [start];
     const end = state.model.symbols.end;
     let previous = "";

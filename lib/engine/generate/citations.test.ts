@@ -4,19 +4,47 @@ import { findCitations, gatherCitableSources, MIN_CITED_WORDS } from "./citation
 import { answerText, collect, generateContent, plain } from "./test-helpers";
 
 const FILE_URI = "https://generativelanguage.googleapis.com/v1beta/files/notes-1";
-const FILE_TEXT = "Field notes. The lighthouse keeper climbs ninety steps every evening at dusk. Nothing else happened.";
+const FILE_TEXT =
+  "Field notes. The lighthouse keeper climbs ninety steps every evening at dusk. Nothing else happened.";
 
 function bytesOf(text: string, start: number, end: number): string {
   return Buffer.from(text, "utf8").subarray(start, end).toString("utf8");
 }
 
 const withFile = (prompt: string) =>
-  plain(prompt, { temperature: 0 }, {
-    contents: [{ role: "user", parts: [{ fileData: { fileUri: FILE_URI, mimeType: "text/plain" } }, { text: prompt }] }],
-  });
+  plain(
+    prompt,
+    { temperature: 0 },
+    {
+      contents: [
+        {
+          role: "user",
+          parts: [{ fileData: { fileUri: FILE_URI, mimeType: "text/plain" } }, { text: prompt }],
+        },
+      ],
+    },
+  );
 
-function resolvingFile(input: ReturnType<typeof plain>, text = FILE_TEXT): ReturnType<typeof plain> {
-  return { ...input, resolveFile: async (uri) => (uri === FILE_URI ? { mimeType: "text/plain", displayName: "notes.txt", probed: { kind: "text", mimeType: "text/plain", sizeBytes: Buffer.byteLength(text), text } } : Promise.reject(new Error(uri))) };
+function resolvingFile(
+  input: ReturnType<typeof plain>,
+  text = FILE_TEXT,
+): ReturnType<typeof plain> {
+  return {
+    ...input,
+    resolveFile: async (uri) =>
+      uri === FILE_URI
+        ? {
+            mimeType: "text/plain",
+            displayName: "notes.txt",
+            probed: {
+              kind: "text",
+              mimeType: "text/plain",
+              sizeBytes: Buffer.byteLength(text),
+              text,
+            },
+          }
+        : Promise.reject(new Error(uri)),
+  };
 }
 
 describe("findCitations", () => {
@@ -25,7 +53,9 @@ describe("findCitations", () => {
     const [citation, ...rest] = findCitations(answer, [{ text: FILE_TEXT, uri: FILE_URI }]);
     expect(rest).toEqual([]);
     expect(citation!.uri).toBe(FILE_URI);
-    expect(bytesOf(answer, citation!.startIndex!, citation!.endIndex!)).toBe("lighthouse keeper climbs ninety steps every");
+    expect(bytesOf(answer, citation!.startIndex!, citation!.endIndex!)).toBe(
+      "lighthouse keeper climbs ninety steps every",
+    );
     // Verbatim is case-sensitive: "the" is not "The".
     expect(citation!.startIndex).toBe(answer.indexOf("lighthouse"));
   });
@@ -37,7 +67,11 @@ describe("findCitations", () => {
     const expected = "«café con leche, señor, y un cruasán»";
     const start = Buffer.byteLength(answer.slice(0, answer.indexOf(expected)));
     expect(start).not.toBe(answer.indexOf(expected));
-    expect(citation).toEqual({ startIndex: start, endIndex: start + Buffer.byteLength(expected), uri: "cachedContents/abc" });
+    expect(citation).toEqual({
+      startIndex: start,
+      endIndex: start + Buffer.byteLength(expected),
+      uri: "cachedContents/abc",
+    });
     expect(bytesOf(answer, citation!.startIndex!, citation!.endIndex!)).toBe(expected);
   });
 
@@ -52,8 +86,12 @@ describe("findCitations", () => {
     const first = { text: "alpha beta gamma delta epsilon zeta", uri: "files/a" };
     const second = { text: "red orange yellow green blue indigo violet", uri: "files/b" };
     const shorter = { text: "so orange yellow green blue indigo" };
-    const answer = "alpha beta gamma delta epsilon zeta, then red orange yellow green blue indigo. And orange yellow green blue indigo violet";
-    const cited = findCitations(answer, [first, shorter, second]).map((citation) => [bytesOf(answer, citation.startIndex!, citation.endIndex!), citation.uri]);
+    const answer =
+      "alpha beta gamma delta epsilon zeta, then red orange yellow green blue indigo. And orange yellow green blue indigo violet";
+    const cited = findCitations(answer, [first, shorter, second]).map((citation) => [
+      bytesOf(answer, citation.startIndex!, citation.endIndex!),
+      citation.uri,
+    ]);
     expect(cited).toEqual([
       ["alpha beta gamma delta epsilon", "files/a"],
       // "indigo." with its full stop is not the source's "indigo".
@@ -65,7 +103,20 @@ describe("findCitations", () => {
   // How fast this is belongs in a bench, not in an assertion (about 0.9 s here); the 30 s limit
   // only catches a search gone badly wrong.
   it("finds a copy deep inside a large file from a long answer", () => {
-    const vocabulary = ["river", "stone", "lantern", "copper", "meadow", "harbour", "candle", "orchard", "falcon", "silver", "window", "ember"];
+    const vocabulary = [
+      "river",
+      "stone",
+      "lantern",
+      "copper",
+      "meadow",
+      "harbour",
+      "candle",
+      "orchard",
+      "falcon",
+      "silver",
+      "window",
+      "ember",
+    ];
     let state = 7;
     const word = () => {
       state = (state * 1103515245 + 12345) % 2 ** 31;
@@ -75,12 +126,20 @@ describe("findCitations", () => {
     const copied = source.split(" ").slice(120_000, 120_040).join(" ");
     const answer = `${Array.from({ length: 3000 }, () => "zebra").join(" ")} ${copied} ${Array.from({ length: 3000 }, () => "quartz").join(" ")}`;
     const citations = findCitations(answer, [{ text: source, uri: "files/big" }]);
-    expect(citations.some((citation) => bytesOf(answer, citation.startIndex!, citation.endIndex!).includes(copied))).toBe(true);
+    expect(
+      citations.some((citation) =>
+        bytesOf(answer, citation.startIndex!, citation.endIndex!).includes(copied),
+      ),
+    ).toBe(true);
   }, 30_000);
 });
 
 function citationsOf(chunks: GenerateContentResponse[]) {
-  return chunks.flatMap((chunk, position) => (chunk.candidates ?? []).filter((candidate) => candidate.citationMetadata).map((candidate) => ({ position, candidate })));
+  return chunks.flatMap((chunk, position) =>
+    (chunk.candidates ?? [])
+      .filter((candidate) => candidate.citationMetadata)
+      .map((candidate) => ({ position, candidate })),
+  );
 }
 
 describe("citations from the local engine", () => {
@@ -94,46 +153,69 @@ describe("citations from the local engine", () => {
     expect(cited).toHaveLength(1);
     expect(cited[0]!.position).toBe(chunks.length - 1);
     expect(cited[0]!.candidate.finishReason).toBe("STOP");
-    expect(cited[0]!.candidate.citationMetadata!.citationSources).toEqual([{ startIndex: 0, endIndex: Buffer.byteLength(copied), uri: FILE_URI }]);
+    expect(cited[0]!.candidate.citationMetadata!.citationSources).toEqual([
+      { startIndex: 0, endIndex: Buffer.byteLength(copied), uri: FILE_URI },
+    ]);
     const merged = await generateContent(resolvingFile(withFile(`Repeat after me: ${copied}`)));
-    expect(merged.candidates![0]!.citationMetadata!.citationSources).toEqual([{ startIndex: 0, endIndex: Buffer.byteLength(copied), uri: FILE_URI }]);
+    expect(merged.candidates![0]!.citationMetadata!.citationSources).toEqual([
+      { startIndex: 0, endIndex: Buffer.byteLength(copied), uri: FILE_URI },
+    ]);
   });
 
   it("cites non-ASCII copies with byte offsets", async () => {
     const fileText = "Notizen: Die Brücke über den Fluß wurde 1890 gebaut und steht noch.";
     const answerWanted = "Ja — die Brücke über den Fluß wurde 1890 gebaut";
-    const response = await generateContent(resolvingFile(withFile(`Repeat after me: ${answerWanted}`), fileText));
+    const response = await generateContent(
+      resolvingFile(withFile(`Repeat after me: ${answerWanted}`), fileText),
+    );
     expect(answerText(response)).toBe(answerWanted);
     const [citation] = response.candidates![0]!.citationMetadata!.citationSources!;
-    expect(bytesOf(answerWanted, citation!.startIndex!, citation!.endIndex!)).toBe("Brücke über den Fluß wurde 1890 gebaut");
+    expect(bytesOf(answerWanted, citation!.startIndex!, citation!.endIndex!)).toBe(
+      "Brücke über den Fluß wurde 1890 gebaut",
+    );
     expect(citation!.startIndex).toBe(Buffer.byteLength("Ja — die "));
     expect(citation!.uri).toBe(FILE_URI);
   });
 
   it("cites the history without a uri, and the question itself not at all", async () => {
     const said = "my grandmother planted seven apple trees behind the old mill";
-    const history = plain("", { temperature: 0 }, {
-      contents: [
-        { role: "user", parts: [{ text: `Remember this: ${said} and nothing else.` }] },
-        { role: "model", parts: [{ text: "I will remember it." }] },
-        { role: "user", parts: [{ text: `Repeat after me: ${said}` }] },
-      ],
-    });
+    const history = plain(
+      "",
+      { temperature: 0 },
+      {
+        contents: [
+          { role: "user", parts: [{ text: `Remember this: ${said} and nothing else.` }] },
+          { role: "model", parts: [{ text: "I will remember it." }] },
+          { role: "user", parts: [{ text: `Repeat after me: ${said}` }] },
+        ],
+      },
+    );
     const response = await generateContent(history);
-    expect(response.candidates![0]!.citationMetadata!.citationSources).toEqual([{ startIndex: 0, endIndex: Buffer.byteLength(said) }]);
+    expect(response.candidates![0]!.citationMetadata!.citationSources).toEqual([
+      { startIndex: 0, endIndex: Buffer.byteLength(said) },
+    ]);
     const alone = await generateContent(plain(`Repeat after me: ${said}`, { temperature: 0 }));
     expect(answerText(alone)).toBe(said);
     expect(alone.candidates![0]!.citationMetadata).toBeUndefined();
   });
 
   it("has no citation when nothing was copied", async () => {
-    const response = await generateContent(resolvingFile(withFile("Repeat after me: Completely different words appear in this reply today")));
+    const response = await generateContent(
+      resolvingFile(
+        withFile("Repeat after me: Completely different words appear in this reply today"),
+      ),
+    );
     expect(response.candidates![0]!.citationMetadata).toBeUndefined();
   });
 
   it("names the cache for cached contents", async () => {
     const sources = await gatherCitableSources(
-      { contents: [{ role: "user", parts: [{ text: "cached words" }] }, { role: "user", parts: [{ text: "question" }] }] },
+      {
+        contents: [
+          { role: "user", parts: [{ text: "cached words" }] },
+          { role: "user", parts: [{ text: "question" }] },
+        ],
+      },
       async () => Promise.reject(new Error("no files")),
       { cachedContent: { name: "cachedContents/xyz", contents: 1 } },
     );

@@ -31,12 +31,18 @@ export interface CitationContext {
  * no uri — a conversation-local source). The last user turn's own text is the question
  * itself and is not a source ("Repeat after me: …" is not a citation of the prompt).
  */
-export async function gatherCitableSources(request: GenerateContentRequest, resolveFile: ResolveFile, context: CitationContext = {}): Promise<CitableSource[]> {
+export async function gatherCitableSources(
+  request: GenerateContentRequest,
+  resolveFile: ResolveFile,
+  context: CitationContext = {},
+): Promise<CitableSource[]> {
   const withUri: CitableSource[] = [];
   const history: CitableSource[] = [];
   const cacheCount = context.cachedContent?.contents ?? 0;
   const cacheName = context.cachedContent?.name;
-  const system = (request.systemInstruction?.parts ?? []).map((part) => (part.thought ? "" : (part.text ?? ""))).join("\n");
+  const system = (request.systemInstruction?.parts ?? [])
+    .map((part) => (part.thought ? "" : (part.text ?? "")))
+    .join("\n");
   // With cached content the system instruction can only have come from the cache (the request may not set one).
   if (system.trim()) {
     if (cacheName) withUri.push({ text: system, uri: cacheName });
@@ -82,13 +88,17 @@ async function fileText(part: Part, resolveFile: ResolveFile): Promise<CitableSo
 }
 
 function isTextual(mimeType: string): boolean {
-  return /^text\//.test(mimeType) || /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType);
+  return (
+    /^text\//.test(mimeType) ||
+    /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType)
+  );
 }
 
 function probedText(probed: unknown): string | undefined {
   if (typeof probed !== "object" || probed === null) return undefined;
   const record = probed as Record<string, unknown>;
-  for (const key of ["text", "textContent", "textPreview"]) if (typeof record[key] === "string") return record[key] as string;
+  for (const key of ["text", "textContent", "textPreview"])
+    if (typeof record[key] === "string") return record[key] as string;
   return undefined;
 }
 
@@ -105,7 +115,8 @@ interface IndexedSource {
 function indexSource(source: CitableSource): IndexedSource {
   const words = source.text.slice(0, MAX_SOURCE_CHARACTERS).split(/\s+/).filter(Boolean);
   const grams = new Set<string>();
-  for (let index = 0; index + MIN_CITED_WORDS <= words.length; index++) grams.add(words.slice(index, index + MIN_CITED_WORDS).join(" "));
+  for (let index = 0; index + MIN_CITED_WORDS <= words.length; index++)
+    grams.add(words.slice(index, index + MIN_CITED_WORDS).join(" "));
   return { haystack: ` ${words.join(" ")} `, grams };
 }
 
@@ -138,9 +149,19 @@ export function findCitations(answer: string, sources: readonly CitableSource[])
   const words = wordsWithBytes(answer);
   if (words.length < MIN_CITED_WORDS || sources.length === 0) return [];
   const indexed = sources.map(indexSource);
-  const gram = (from: number): string => words.slice(from, from + MIN_CITED_WORDS).map((word) => word.text).join(" ");
-  const grams = words.map((_word, index) => (index + MIN_CITED_WORDS <= words.length ? gram(index) : ""));
-  const phrase = (from: number, to: number): string => ` ${words.slice(from, to).map((word) => word.text).join(" ")} `;
+  const gram = (from: number): string =>
+    words
+      .slice(from, from + MIN_CITED_WORDS)
+      .map((word) => word.text)
+      .join(" ");
+  const grams = words.map((_word, index) =>
+    index + MIN_CITED_WORDS <= words.length ? gram(index) : "",
+  );
+  const phrase = (from: number, to: number): string =>
+    ` ${words
+      .slice(from, to)
+      .map((word) => word.text)
+      .join(" ")} `;
   const citations: CitationSource[] = [];
   let start = 0;
   while (start + MIN_CITED_WORDS <= words.length) {
@@ -151,7 +172,8 @@ export function findCitations(answer: string, sources: readonly CitableSource[])
       // Overlapping grams found in the source suggest how far the copy goes; the whole run is then checked in one search.
       let end = start + MIN_CITED_WORDS;
       while (end < words.length && source.grams.has(grams[end + 1 - MIN_CITED_WORDS]!)) end += 1;
-      while (end > start + MIN_CITED_WORDS && !source.haystack.includes(phrase(start, end))) end -= 1;
+      while (end > start + MIN_CITED_WORDS && !source.haystack.includes(phrase(start, end)))
+        end -= 1;
       if (!source.haystack.includes(phrase(start, end))) continue;
       if (end > bestEnd) {
         bestEnd = end;
@@ -162,7 +184,10 @@ export function findCitations(answer: string, sources: readonly CitableSource[])
       start += 1;
       continue;
     }
-    const citation: CitationSource = { startIndex: words[start]!.startByte, endIndex: words[bestEnd - 1]!.endByte };
+    const citation: CitationSource = {
+      startIndex: words[start]!.startByte,
+      endIndex: words[bestEnd - 1]!.endByte,
+    };
     const uri = sources[bestSource]!.uri;
     if (uri) citation.uri = uri;
     citations.push(citation);

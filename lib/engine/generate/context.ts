@@ -36,7 +36,8 @@ function textOfPart(part: Part): string[] {
   const texts: string[] = [];
   if (part.text !== undefined && !part.thought) texts.push(part.text);
   if (part.functionCall) texts.push(`${part.functionCall.name} ${flatten(part.functionCall.args)}`);
-  if (part.functionResponse) texts.push(`${part.functionResponse.name}: ${flatten(part.functionResponse.response)}`);
+  if (part.functionResponse)
+    texts.push(`${part.functionResponse.name}: ${flatten(part.functionResponse.response)}`);
   if (part.executableCode) texts.push(part.executableCode.code);
   if (part.codeExecutionResult?.output) texts.push(part.codeExecutionResult.output);
   return texts;
@@ -63,7 +64,10 @@ function formatBytes(size: number): string {
 }
 
 function isTextual(mimeType: string): boolean {
-  return /^text\//.test(mimeType) || /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType);
+  return (
+    /^text\//.test(mimeType) ||
+    /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType)
+  );
 }
 
 function kindOf(mimeType: string): string {
@@ -76,9 +80,14 @@ function kindOf(mimeType: string): string {
 }
 
 /** One sentence about a medium from whatever facts are known. */
-export function describeMedium(mimeType: string, facts: Record<string, unknown>, name?: string): string {
+export function describeMedium(
+  mimeType: string,
+  facts: Record<string, unknown>,
+  name?: string,
+): string {
   const details: string[] = [mimeType];
-  const number = (key: string): number | undefined => (typeof facts[key] === "number" ? (facts[key] as number) : undefined);
+  const number = (key: string): number | undefined =>
+    typeof facts[key] === "number" ? (facts[key] as number) : undefined;
   const size = number("sizeBytes") ?? number("size");
   if (size !== undefined) details.push(formatBytes(size));
   const width = number("width");
@@ -94,7 +103,8 @@ export function describeMedium(mimeType: string, facts: Record<string, unknown>,
 function probedText(probed: unknown): string | undefined {
   if (typeof probed !== "object" || probed === null) return undefined;
   const record = probed as Record<string, unknown>;
-  for (const key of ["text", "textContent", "textPreview"]) if (typeof record[key] === "string") return record[key] as string;
+  for (const key of ["text", "textContent", "textPreview"])
+    if (typeof record[key] === "string") return record[key] as string;
   return undefined;
 }
 
@@ -115,7 +125,10 @@ async function mediaTexts(part: Part, resolveFile: ResolveFile): Promise<string[
   }
   if (part.fileData) {
     const file = await resolveFile(part.fileData.fileUri);
-    const facts = typeof file.probed === "object" && file.probed !== null ? (file.probed as Record<string, unknown>) : {};
+    const facts =
+      typeof file.probed === "object" && file.probed !== null
+        ? (file.probed as Record<string, unknown>)
+        : {};
     const texts = [describeMedium(file.mimeType, facts, file.displayName)];
     const text = probedText(file.probed);
     if (text) texts.push(text);
@@ -137,7 +150,10 @@ export function promptHints(text: string): string[] {
 }
 
 /** Gathers the context of a (validated, cache-merged) request. */
-export async function gatherContext(request: GenerateContentRequest, resolveFile: ResolveFile): Promise<RequestContext> {
+export async function gatherContext(
+  request: GenerateContentRequest,
+  resolveFile: ResolveFile,
+): Promise<RequestContext> {
   const documents: string[] = [];
   const prompt: string[] = [];
   const system = request.systemInstruction?.parts.flatMap(textOfPart).join("\n") ?? "";
@@ -161,7 +177,8 @@ export async function gatherContext(request: GenerateContentRequest, resolveFile
     }
     if (index === contents.length - 1) {
       answersFunction = content.parts.some((part) => part.functionResponse !== undefined);
-      if (content.role !== "model") lastUserText = content.parts.map((part) => part.text ?? "").join("\n");
+      if (content.role !== "model")
+        lastUserText = content.parts.map((part) => part.text ?? "").join("\n");
     }
   }
   return {
@@ -179,7 +196,9 @@ function trimToBudget(documents: string[], budget: number): string[] {
   let remaining = budget;
   for (let index = documents.length - 1; index >= 0 && remaining > 0; index--) {
     const document = documents[index]!;
-    kept.unshift(document.length <= remaining ? document : document.slice(document.length - remaining));
+    kept.unshift(
+      document.length <= remaining ? document : document.slice(document.length - remaining),
+    );
     remaining -= document.length;
   }
   return kept;

@@ -32,7 +32,11 @@ export function* forcedText(state: DecodingState, text: string): Generator<Emiss
 }
 
 /** One sampled step after `history`; null when no candidate passes `allow`. */
-export function sampleStep(state: DecodingState, history: readonly number[], allow?: (id: number) => boolean): Emission | null {
+export function sampleStep(
+  state: DecodingState,
+  history: readonly number[],
+  allow?: (id: number) => boolean,
+): Emission | null {
   state.model.distribution(history, state.distribution);
   const sampled = sampleToken(state.distribution, state.settings, state.random, state.counts, {
     allow,
@@ -40,7 +44,8 @@ export function sampleStep(state: DecodingState, history: readonly number[], all
     endId: state.model.symbols.end,
   });
   if (!sampled) return null;
-  if (sampled.id !== state.model.symbols.end) state.counts.set(sampled.id, (state.counts.get(sampled.id) ?? 0) + 1);
+  if (sampled.id !== state.model.symbols.end)
+    state.counts.set(sampled.id, (state.counts.get(sampled.id) ?? 0) + 1);
   return sampled;
 }
 
@@ -52,7 +57,8 @@ export function chooseWeighted(state: DecodingState, weights: readonly number[])
   if (weights.length <= 1) return 0;
   if (state.settings.temperature <= 0) {
     let best = 0;
-    for (let index = 1; index < weights.length; index++) if (weights[index]! > weights[best]!) best = index;
+    for (let index = 1; index < weights.length; index++)
+      if (weights[index]! > weights[best]!) best = index;
     return best;
   }
   const exponent = 1 / state.settings.temperature;

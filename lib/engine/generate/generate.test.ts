@@ -17,49 +17,87 @@ describe("generateContent on the local model", () => {
     expect(usage.candidatesTokenCount).toBeGreaterThan(0);
     expect(usage.totalTokenCount).toBe(usage.promptTokenCount! + usage.candidatesTokenCount!);
     expect(usage.thoughtsTokenCount).toBeUndefined();
-    expect(usage.candidatesTokensDetails).toEqual([{ modality: "TEXT", tokenCount: usage.candidatesTokenCount }]);
+    expect(usage.candidatesTokensDetails).toEqual([
+      { modality: "TEXT", tokenCount: usage.candidatesTokenCount },
+    ]);
   });
 
   it("repeats the answer for the same seed and varies it without one", async () => {
     const config = { seed: 1234, temperature: 1 };
-    const first = answerText(await generateContent(plain("Tell me about the moon and the stars.", config)));
-    const second = answerText(await generateContent(plain("Tell me about the moon and the stars.", config)));
+    const first = answerText(
+      await generateContent(plain("Tell me about the moon and the stars.", config)),
+    );
+    const second = answerText(
+      await generateContent(plain("Tell me about the moon and the stars.", config)),
+    );
     expect(second).toBe(first);
     const unseeded = new Set<string>();
-    for (let attempt = 0; attempt < 6; attempt++) unseeded.add(answerText(await generateContent(plain("Tell me about the moon and the stars.", { temperature: 1 }))));
+    for (let attempt = 0; attempt < 6; attempt++)
+      unseeded.add(
+        answerText(
+          await generateContent(plain("Tell me about the moon and the stars.", { temperature: 1 })),
+        ),
+      );
     expect(unseeded.size).toBeGreaterThan(1);
     const otherSeeds = new Set<string>();
-    for (let seed = 0; seed < 6; seed++) otherSeeds.add(answerText(await generateContent(plain("Tell me about the moon and the stars.", { seed, temperature: 1 }))));
+    for (let seed = 0; seed < 6; seed++)
+      otherSeeds.add(
+        answerText(
+          await generateContent(
+            plain("Tell me about the moon and the stars.", { seed, temperature: 1 }),
+          ),
+        ),
+      );
     expect(otherSeeds.size).toBeGreaterThan(1);
   });
 
   it("is greedy at temperature 0 and with topK 1", async () => {
-    const greedy = answerText(await generateContent(plain("Explain how rainbows form.", { temperature: 0 })));
-    expect(answerText(await generateContent(plain("Explain how rainbows form.", { temperature: 0 })))).toBe(greedy);
-    expect(answerText(await generateContent(plain("Explain how rainbows form.", { temperature: 1, topK: 1, seed: 9 })))).toBe(greedy);
+    const greedy = answerText(
+      await generateContent(plain("Explain how rainbows form.", { temperature: 0 })),
+    );
+    expect(
+      answerText(await generateContent(plain("Explain how rainbows form.", { temperature: 0 }))),
+    ).toBe(greedy);
+    expect(
+      answerText(
+        await generateContent(
+          plain("Explain how rainbows form.", { temperature: 1, topK: 1, seed: 9 }),
+        ),
+      ),
+    ).toBe(greedy);
   });
 
   it("cuts at a stop sequence and leaves it out, in the stream as well", async () => {
-    const full = answerText(await generateContent(plain("Explain how rainbows form.", { temperature: 0 })));
+    const full = answerText(
+      await generateContent(plain("Explain how rainbows form.", { temperature: 0 })),
+    );
     const words = full.split(" ");
     expect(words.length).toBeGreaterThan(6);
     const stop = ` ${words[4]} ${words[5]}`;
     const cut = full.slice(0, full.indexOf(stop));
-    const response = await generateContent(plain("Explain how rainbows form.", { temperature: 0, stopSequences: [stop] }));
+    const response = await generateContent(
+      plain("Explain how rainbows form.", { temperature: 0, stopSequences: [stop] }),
+    );
     expect(answerText(response)).toBe(cut);
     expect(response.candidates![0]!.finishReason).toBe("STOP");
-    const chunks = await collect(plain("Explain how rainbows form.", { temperature: 0, stopSequences: [stop] }));
+    const chunks = await collect(
+      plain("Explain how rainbows form.", { temperature: 0, stopSequences: [stop] }),
+    );
     expect(chunks.map((chunk) => answerText(chunk)).join("")).toBe(cut);
   });
 
   it("bounds the answer with maxOutputTokens and says MAX_TOKENS", async () => {
-    const response = await generateContent(plain("Write a long story about a lighthouse.", { maxOutputTokens: 5, temperature: 0 }));
+    const response = await generateContent(
+      plain("Write a long story about a lighthouse.", { maxOutputTokens: 5, temperature: 0 }),
+    );
     expect(response.candidates![0]!.finishReason).toBe("MAX_TOKENS");
     expect(response.usageMetadata!.candidatesTokenCount).toBe(5);
   });
 
   it("returns candidateCount candidates with their index, not all identical", async () => {
-    const response = await generateContent(plain("Give me an idea for dinner.", { candidateCount: 3, seed: 5, temperature: 1.2 }));
+    const response = await generateContent(
+      plain("Give me an idea for dinner.", { candidateCount: 3, seed: 5, temperature: 1.2 }),
+    );
     expect(response.candidates!.map((candidate) => candidate.index)).toEqual([0, 1, 2]);
     const texts = response.candidates!.map((_, index) => answerText(response, index));
     expect(new Set(texts).size).toBeGreaterThan(1);
@@ -68,7 +106,9 @@ describe("generateContent on the local model", () => {
   });
 
   it("reports logprobs: chosen and top candidates with real probabilities", async () => {
-    const response = await generateContent(plain("What is a database?", { responseLogprobs: true, logprobs: 5, seed: 3 }));
+    const response = await generateContent(
+      plain("What is a database?", { responseLogprobs: true, logprobs: 5, seed: 3 }),
+    );
     const candidate = response.candidates![0]!;
     const chosen = candidate.logprobsResult!.chosenCandidates!;
     const top = candidate.logprobsResult!.topCandidates!;
@@ -80,7 +120,10 @@ describe("generateContent on the local model", () => {
       expect(candidates.length).toBeLessThanOrEqual(5);
       const probabilities = candidates.map((item) => Math.exp(item.logProbability!));
       expect(probabilities.reduce((sum, value) => sum + value, 0)).toBeLessThanOrEqual(1 + 1e-9);
-      for (let index = 1; index < candidates.length; index++) expect(candidates[index]!.logProbability!).toBeLessThanOrEqual(candidates[index - 1]!.logProbability!);
+      for (let index = 1; index < candidates.length; index++)
+        expect(candidates[index]!.logProbability!).toBeLessThanOrEqual(
+          candidates[index - 1]!.logProbability!,
+        );
       expect(chosen[step]!.logProbability!).toBeLessThanOrEqual(0);
       expect(typeof chosen[step]!.token).toBe("string");
       expect(Number.isInteger(chosen[step]!.tokenId)).toBe(true);
@@ -97,7 +140,14 @@ describe("generateContent on the local model", () => {
     const looping = async (frequencyPenalty: number) => {
       let count = 0;
       for (let seed = 0; seed < 6; seed++) {
-        const response = await generateContent(plain("Say something.", { frequencyPenalty, maxOutputTokens: 600, seed, responseLogprobs: true }));
+        const response = await generateContent(
+          plain("Say something.", {
+            frequencyPenalty,
+            maxOutputTokens: 600,
+            seed,
+            responseLogprobs: true,
+          }),
+        );
         const candidate = response.candidates![0]!;
         if (candidate.finishReason !== "MAX_TOKENS") continue;
         const ids = candidate.logprobsResult!.chosenCandidates!.map((item) => item.tokenId);
@@ -112,11 +162,16 @@ describe("generateContent on the local model", () => {
   });
 
   it("streams deltas with running usage, one responseId and finishReason only on the last chunk", async () => {
-    const story = "Once there was a lighthouse keeper who counted the ships that passed each night. ".repeat(5).trim();
+    const story =
+      "Once there was a lighthouse keeper who counted the ships that passed each night. "
+        .repeat(5)
+        .trim();
     const long = await collect(plain(`Repeat after me: ${story}`));
     expect(long.length).toBeGreaterThan(3);
     expect(long.map((chunk) => answerText(chunk)).join("")).toBe(story);
-    const chunks = await collect(plain("Write a long story about a lighthouse.", { maxOutputTokens: 120, seed: 4 }));
+    const chunks = await collect(
+      plain("Write a long story about a lighthouse.", { maxOutputTokens: 120, seed: 4 }),
+    );
     const ids = new Set(chunks.map((chunk) => chunk.responseId));
     expect(ids.size).toBe(1);
     let previous = 0;
@@ -129,16 +184,22 @@ describe("generateContent on the local model", () => {
       if (index < chunks.length - 1) expect(reason).toBeUndefined();
       else expect(reason).toBeDefined();
     }
-    const unary = await generateContent(plain("Write a long story about a lighthouse.", { maxOutputTokens: 120, seed: 4 }));
+    const unary = await generateContent(
+      plain("Write a long story about a lighthouse.", { maxOutputTokens: 120, seed: 4 }),
+    );
     expect(chunks.map((chunk) => answerText(chunk)).join("")).toBe(answerText(unary));
     expect(chunks.at(-1)!.usageMetadata).toEqual(unary.usageMetadata);
   });
 
   it("refuses input over the model's input token limit before streaming", async () => {
-    const input = inputFor("gemini-2.5-flash-preview-tts", "word ".repeat(9000), { responseModalities: ["AUDIO"] });
+    const input = inputFor("gemini-2.5-flash-preview-tts", "word ".repeat(9000), {
+      responseModalities: ["AUDIO"],
+    });
     await expect(generateContent(input)).rejects.toMatchObject({
       httpStatus: 400,
-      message: expect.stringMatching(/^The input token count \(\d+\) exceeds the maximum number of tokens allowed \(8192\)\.$/),
+      message: expect.stringMatching(
+        /^The input token count \(\d+\) exceeds the maximum number of tokens allowed \(8192\)\.$/,
+      ),
     });
   });
 
@@ -156,9 +217,21 @@ describe("generateContent on the local model", () => {
     let hits = 0;
     for (let seed = 0; seed < 5; seed++) {
       const text = answerText(
-        await generateContent(plain("Tell me more about the zanzibarian quillotine and why the zanzibarian quillotine matters.", { seed, maxOutputTokens: 120 }, {
-          systemInstruction: { parts: [{ text: "You talk about the zanzibarian quillotine, a zanzibarian quillotine invention." }] },
-        })),
+        await generateContent(
+          plain(
+            "Tell me more about the zanzibarian quillotine and why the zanzibarian quillotine matters.",
+            { seed, maxOutputTokens: 120 },
+            {
+              systemInstruction: {
+                parts: [
+                  {
+                    text: "You talk about the zanzibarian quillotine, a zanzibarian quillotine invention.",
+                  },
+                ],
+              },
+            },
+          ),
+        ),
       );
       if (words.some((word) => text.toLowerCase().includes(word))) hits += 1;
     }
@@ -168,13 +241,22 @@ describe("generateContent on the local model", () => {
 
 describe("thinking", () => {
   it("counts thoughts and shows them only with includeThoughts", async () => {
-    const hidden = await generateContent(inputFor("gemini-2.5-flash", "Why is the sky blue?", { seed: 1 }));
+    const hidden = await generateContent(
+      inputFor("gemini-2.5-flash", "Why is the sky blue?", { seed: 1 }),
+    );
     expect(hidden.usageMetadata!.thoughtsTokenCount).toBeGreaterThan(0);
     expect(hidden.candidates![0]!.content!.parts.some((part) => part.thought)).toBe(false);
     expect(hidden.usageMetadata!.totalTokenCount).toBe(
-      hidden.usageMetadata!.promptTokenCount! + hidden.usageMetadata!.candidatesTokenCount! + hidden.usageMetadata!.thoughtsTokenCount!,
+      hidden.usageMetadata!.promptTokenCount! +
+        hidden.usageMetadata!.candidatesTokenCount! +
+        hidden.usageMetadata!.thoughtsTokenCount!,
     );
-    const shown = await generateContent(inputFor("gemini-2.5-flash", "Why is the sky blue?", { seed: 1, thinkingConfig: { includeThoughts: true } }));
+    const shown = await generateContent(
+      inputFor("gemini-2.5-flash", "Why is the sky blue?", {
+        seed: 1,
+        thinkingConfig: { includeThoughts: true },
+      }),
+    );
     const parts = shown.candidates![0]!.content!.parts;
     expect(parts[0]!.thought).toBe(true);
     expect(parts[0]!.text!.length).toBeGreaterThan(0);
@@ -183,9 +265,18 @@ describe("thinking", () => {
   });
 
   it("honours thinkingBudget: 0 turns thinking off, a small budget bounds it", async () => {
-    const off = await generateContent(inputFor("gemini-2.5-flash", "Why is the sky blue?", { thinkingConfig: { thinkingBudget: 0 } }));
+    const off = await generateContent(
+      inputFor("gemini-2.5-flash", "Why is the sky blue?", {
+        thinkingConfig: { thinkingBudget: 0 },
+      }),
+    );
     expect(off.usageMetadata!.thoughtsTokenCount).toBeUndefined();
-    const small = await generateContent(inputFor("gemini-2.5-flash", "Why is the sky blue?", { thinkingConfig: { thinkingBudget: 8 }, seed: 2 }));
+    const small = await generateContent(
+      inputFor("gemini-2.5-flash", "Why is the sky blue?", {
+        thinkingConfig: { thinkingBudget: 8 },
+        seed: 2,
+      }),
+    );
     expect(small.usageMetadata!.thoughtsTokenCount).toBeGreaterThan(0);
     expect(small.usageMetadata!.thoughtsTokenCount).toBeLessThanOrEqual(8);
   });
@@ -199,7 +290,12 @@ describe("thinking", () => {
   });
 
   it("streams thought parts before the answer", async () => {
-    const chunks = await collect(inputFor("gemini-2.5-flash", "Why is the sky blue?", { seed: 3, thinkingConfig: { includeThoughts: true } }));
+    const chunks = await collect(
+      inputFor("gemini-2.5-flash", "Why is the sky blue?", {
+        seed: 3,
+        thinkingConfig: { includeThoughts: true },
+      }),
+    );
     const parts = chunks.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []);
     const firstAnswer = parts.findIndex((part) => !part.thought);
     const lastThought = parts.map((part) => Boolean(part.thought)).lastIndexOf(true);
@@ -225,9 +321,12 @@ describe("speech", () => {
     const seconds = bytes.length / 2 / 24_000;
     expect(seconds).toBeGreaterThan(1);
     let energy = 0;
-    for (let offset = 0; offset < bytes.length; offset += 2) energy += Math.abs(bytes.readInt16LE(offset));
+    for (let offset = 0; offset < bytes.length; offset += 2)
+      energy += Math.abs(bytes.readInt16LE(offset));
     expect(energy / (bytes.length / 2)).toBeGreaterThan(100);
-    expect(response.usageMetadata!.candidatesTokensDetails).toEqual([{ modality: "AUDIO", tokenCount: response.usageMetadata!.candidatesTokenCount }]);
+    expect(response.usageMetadata!.candidatesTokensDetails).toEqual([
+      { modality: "AUDIO", tokenCount: response.usageMetadata!.candidatesTokenCount },
+    ]);
   });
 });
 
@@ -236,7 +335,13 @@ describe("stream control", () => {
     const chunks: string[] = [];
     let failure: unknown;
     try {
-      for await (const chunk of streamGenerateContent(plain("Write a long story about a lighthouse.", { stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=10"], maxOutputTokens: 400, frequencyPenalty: -1.9 }))) {
+      for await (const chunk of streamGenerateContent(
+        plain("Write a long story about a lighthouse.", {
+          stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=10"],
+          maxOutputTokens: 400,
+          frequencyPenalty: -1.9,
+        }),
+      )) {
         chunks.push(answerText(chunk));
       }
     } catch (error) {
@@ -249,7 +354,13 @@ describe("stream control", () => {
 
   it("stops generating at once when the client aborts", async () => {
     const controller = new AbortController();
-    const input = inputFor("gemini-2.5-flash", "Write a long story.", { maxOutputTokens: 60_000, frequencyPenalty: -1.9, thinkingConfig: { thinkingBudget: 0 } }, {}, controller.signal);
+    const input = inputFor(
+      "gemini-2.5-flash",
+      "Write a long story.",
+      { maxOutputTokens: 60_000, frequencyPenalty: -1.9, thinkingConfig: { thinkingBudget: 0 } },
+      {},
+      controller.signal,
+    );
     const iterator = streamGenerateContent(input)[Symbol.asyncIterator]();
     const before = generationStats();
     await iterator.next();

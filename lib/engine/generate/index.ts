@@ -74,7 +74,9 @@ export async function warmUpGeneration(family: ModelTraits["tokenizer"]): Promis
 }
 
 /** Streams the answer to a request as the service's chunks. */
-export async function* streamGenerateContent(input: GenerationInput): AsyncGenerator<GenerateContentResponse, void, undefined> {
+export async function* streamGenerateContent(
+  input: GenerationInput,
+): AsyncGenerator<GenerateContentResponse, void, undefined> {
   const { request, traits, signal } = input;
   throwIfAborted(signal);
   activeGenerations += 1;
@@ -82,8 +84,14 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     const responseId = randomBytes(15).toString("base64url");
     const modelVersion = traits.name.replace(/^models\//, "");
     const config = request.generationConfig ?? {};
-    const speechOnly = traits.responseModalities.length > 0 && traits.responseModalities.every((combination) => combination.length === 1 && combination[0] === "AUDIO");
-    const audio = speechOnly || (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
+    const speechOnly =
+      traits.responseModalities.length > 0 &&
+      traits.responseModalities.every(
+        (combination) => combination.length === 1 && combination[0] === "AUDIO",
+      );
+    const audio =
+      speechOnly ||
+      (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
 
     const [context, model, citable] = await Promise.all([
       gatherContext(request, input.resolveFile),
@@ -110,33 +118,53 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
     throwIfAborted(signal);
     const promptTokenCount = counted.totalTokens;
     if (promptTokenCount > traits.inputTokenLimit) {
-      throw ApiError.invalidArgument(`The input token count (${promptTokenCount}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`);
+      throw ApiError.invalidArgument(
+        `The input token count (${promptTokenCount}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`,
+      );
     }
     const baseUsage: UsageMetadata = { promptTokenCount };
-    if (input.cachedContentTokenCount) baseUsage.cachedContentTokenCount = input.cachedContentTokenCount;
+    if (input.cachedContentTokenCount)
+      baseUsage.cachedContentTokenCount = input.cachedContentTokenCount;
     const usage = (candidates: number, thoughts: number, audioAnswer: boolean): UsageMetadata => {
       const result: UsageMetadata = { ...baseUsage };
       if (candidates > 0) result.candidatesTokenCount = candidates;
       if (thoughts > 0) result.thoughtsTokenCount = thoughts;
       result.totalTokenCount = promptTokenCount + candidates + thoughts;
-      if (counted.promptTokensDetails?.length) result.promptTokensDetails = counted.promptTokensDetails;
+      if (counted.promptTokensDetails?.length)
+        result.promptTokensDetails = counted.promptTokensDetails;
       const cacheDetails = input.cacheTokensDetails ?? counted.cacheTokensDetails;
-      if (cacheDetails?.length && input.cachedContentTokenCount) result.cacheTokensDetails = cacheDetails;
-      if (candidates > 0) result.candidatesTokensDetails = [{ modality: audioAnswer ? "AUDIO" : "TEXT", tokenCount: candidates } satisfies ModalityTokenCount];
+      if (cacheDetails?.length && input.cachedContentTokenCount)
+        result.cacheTokensDetails = cacheDetails;
+      if (candidates > 0)
+        result.candidatesTokensDetails = [
+          {
+            modality: audioAnswer ? "AUDIO" : "TEXT",
+            tokenCount: candidates,
+          } satisfies ModalityTokenCount,
+        ];
       return result;
     };
 
     const thresholds = effectiveThresholds(request.safetySettings, traits);
     const promptVerdict = judge(context.promptText, thresholds);
     if (promptVerdict.blocked) {
-      yield { promptFeedback: { blockReason: "SAFETY", safetyRatings: promptVerdict.ratings }, usageMetadata: usage(0, 0, false), modelVersion, responseId };
+      yield {
+        promptFeedback: { blockReason: "SAFETY", safetyRatings: promptVerdict.ratings },
+        usageMetadata: usage(0, 0, false),
+        modelVersion,
+        responseId,
+      };
       return;
     }
 
     const contextual = model.withContext(counts);
 
-    const stopSequences = (config.stopSequences ?? []).filter((sequence) => !FAIL_AFTER_TOKENS_HOOK.test(sequence));
-    const failAfter = (config.stopSequences ?? []).map((sequence) => FAIL_AFTER_TOKENS_HOOK.exec(sequence)).find(Boolean);
+    const stopSequences = (config.stopSequences ?? []).filter(
+      (sequence) => !FAIL_AFTER_TOKENS_HOOK.test(sequence),
+    );
+    const failAfter = (config.stopSequences ?? [])
+      .map((sequence) => FAIL_AFTER_TOKENS_HOOK.exec(sequence))
+      .find(Boolean);
     const failAfterTokens = failAfter ? Number(failAfter[1]) : undefined;
 
     const settings: SamplingSettings = {
@@ -147,7 +175,11 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
       frequencyPenalty: config.frequencyPenalty ?? 0,
     };
     const seed =
-      config.seed !== undefined ? config.seed >>> 0 : settings.temperature <= 0 ? hashString(JSON.stringify(request)) : freshSeed();
+      config.seed !== undefined
+        ? config.seed >>> 0
+        : settings.temperature <= 0
+          ? hashString(JSON.stringify(request))
+          : freshSeed();
     const thinkingBudget = resolveThinkingBudget(request, traits, promptTokenCount);
     const includeThoughts = thinkingBudget > 0 && config.thinkingConfig?.includeThoughts === true;
     const distribution = new Distribution();
@@ -172,7 +204,8 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
           mode: answerMode(request, context, answer, audio),
           thinkingBudget,
           includeThoughts,
-          thoughtSignature: traits.thinking && thinkingBudget > 0 ? randomBytes(48).toString("base64") : undefined,
+          thoughtSignature:
+            traits.thinking && thinkingBudget > 0 ? randomBytes(48).toString("base64") : undefined,
           maxOutputTokens: config.maxOutputTokens ?? traits.outputTokenLimit,
           stopSequences,
           responseLogprobs: config.responseLogprobs === true,
@@ -183,7 +216,11 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
 
     let first = true;
     while (runs.some((run) => !run.finished)) {
-      const budget = runs.every((run) => run.finished || run.thinkingSilently) ? SILENT_SLICE_TOKENS : first ? FIRST_CHUNK_TOKENS : CHUNK_TOKENS;
+      const budget = runs.every((run) => run.finished || run.thinkingSilently)
+        ? SILENT_SLICE_TOKENS
+        : first
+          ? FIRST_CHUNK_TOKENS
+          : CHUNK_TOKENS;
       const before = totalTokens(runs);
       const deltas: CandidateDelta[] = [];
       for (const run of runs) {
@@ -203,7 +240,10 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
       const candidates = deltas.map(toCandidate);
       for (const [position, delta] of deltas.entries()) {
         const text = answerTexts.get(delta.index) ?? "";
-        const added = delta.parts.filter((part) => part.text !== undefined && !part.thought && !part.functionCall).map((part) => part.text).join("");
+        const added = delta.parts
+          .filter((part) => part.text !== undefined && !part.thought && !part.functionCall)
+          .map((part) => part.text)
+          .join("");
         answerTexts.set(delta.index, text + added);
         if (delta.finishReason && delta.finishReason !== "SAFETY" && citable.length) {
           const citationSources = findCitations(text + added, citable);
@@ -212,11 +252,18 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
       }
       const chunk: GenerateContentResponse = {
         candidates,
-        usageMetadata: usage(candidatesTokens, thoughtTokens, runs.some((run) => run.audio)),
+        usageMetadata: usage(
+          candidatesTokens,
+          thoughtTokens,
+          runs.some((run) => run.audio),
+        ),
         modelVersion,
         responseId,
       };
-      if (failAfterTokens !== undefined && (candidatesTokens >= failAfterTokens || runs.every((run) => run.finished))) {
+      if (
+        failAfterTokens !== undefined &&
+        (candidatesTokens >= failAfterTokens || runs.every((run) => run.finished))
+      ) {
         // The test hook: send this chunk's text as an ordinary delta, then fail as a broken stream would.
         for (const candidate of chunk.candidates ?? []) {
           delete candidate.finishReason;
@@ -224,7 +271,11 @@ export async function* streamGenerateContent(input: GenerationInput): AsyncGener
           delete candidate.citationMetadata;
         }
         yield chunk;
-        throw new ApiError(500, "INTERNAL", "Simulated failure in the middle of the stream (local engine test hook GENSTUDIO_TEST_FAIL_AFTER_TOKENS).");
+        throw new ApiError(
+          500,
+          "INTERNAL",
+          "Simulated failure in the middle of the stream (local engine test hook GENSTUDIO_TEST_FAIL_AFTER_TOKENS).",
+        );
       }
       yield chunk;
       if (signal.aborted) return;
@@ -250,7 +301,8 @@ function totalTokens(runs: CandidateRun[]): number {
 }
 
 function throwIfAborted(signal: AbortSignal): void {
-  if (signal.aborted) throw new ApiError(499, "CANCELLED", "The request was cancelled by the client.");
+  if (signal.aborted)
+    throw new ApiError(499, "CANCELLED", "The request was cancelled by the client.");
 }
 
 function toCandidate(delta: CandidateDelta): Candidate {
@@ -270,16 +322,30 @@ function toCandidate(delta: CandidateDelta): Candidate {
   return candidate;
 }
 
-function resolveThinkingBudget(request: GenerateContentRequest, traits: ModelTraits, promptTokens: number): number {
+function resolveThinkingBudget(
+  request: GenerateContentRequest,
+  traits: ModelTraits,
+  promptTokens: number,
+): number {
   const thinking = traits.thinking;
   if (!thinking) return 0;
-  const requested = request.generationConfig?.thinkingConfig?.thinkingBudget ?? thinking.defaultBudget;
+  const requested =
+    request.generationConfig?.thinkingConfig?.thinkingBudget ?? thinking.defaultBudget;
   if (requested === 0) return thinking.canDisable ? 0 : thinking.minBudget;
-  if (requested < 0) return Math.min(thinking.maxBudget, Math.max(thinking.minBudget, Math.min(512, 48 + Math.floor(promptTokens / 8))));
+  if (requested < 0)
+    return Math.min(
+      thinking.maxBudget,
+      Math.max(thinking.minBudget, Math.min(512, 48 + Math.floor(promptTokens / 8))),
+    );
   return Math.min(thinking.maxBudget, Math.max(thinking.minBudget, requested));
 }
 
-function answerMode(request: GenerateContentRequest, context: RequestContext, state: DecodingState, audio: boolean): AnswerMode {
+function answerMode(
+  request: GenerateContentRequest,
+  context: RequestContext,
+  state: DecodingState,
+  audio: boolean,
+): AnswerMode {
   const config = request.generationConfig ?? {};
   if (audio) {
     const voiceName = config.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName;
@@ -291,9 +357,20 @@ function answerMode(request: GenerateContentRequest, context: RequestContext, st
     const chosen = plan.options[chooseIndex(state, weights)]!.declaration;
     if (chosen.parametersJsonSchema !== undefined) {
       const document = new JsonSchemaDocument(chosen.parametersJsonSchema);
-      return { kind: "function", name: chosen.name, parameters: document.rootNode(), resolve: (ref) => document.resolve(ref), hints: context.hints };
+      return {
+        kind: "function",
+        name: chosen.name,
+        parameters: document.rootNode(),
+        resolve: (ref) => document.resolve(ref),
+        hints: context.hints,
+      };
     }
-    return { kind: "function", name: chosen.name, parameters: fromOpenApiSchema(chosen.parameters), hints: context.hints };
+    return {
+      kind: "function",
+      name: chosen.name,
+      parameters: fromOpenApiSchema(chosen.parameters),
+      hints: context.hints,
+    };
   }
   const mimeType = config.responseMimeType?.toLowerCase();
   if (mimeType === "application/json") {
@@ -313,7 +390,11 @@ function answerMode(request: GenerateContentRequest, context: RequestContext, st
 function enumOf(schema: unknown): (string | number)[] | undefined {
   if (typeof schema !== "object" || schema === null) return undefined;
   const values = (schema as { enum?: unknown }).enum;
-  return Array.isArray(values) ? values.filter((value): value is string | number => typeof value === "string" || typeof value === "number") : undefined;
+  return Array.isArray(values)
+    ? values.filter(
+        (value): value is string | number => typeof value === "string" || typeof value === "number",
+      )
+    : undefined;
 }
 
 function chooseIndex(state: DecodingState, weights: number[]): number {
@@ -349,8 +430,10 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
       if (delta.citationMetadata) candidate.citationMetadata = delta.citationMetadata;
       if (delta.logprobsResult) {
         const into = (candidate.logprobsResult ??= {});
-        if (delta.logprobsResult.chosenCandidates) (into.chosenCandidates ??= []).push(...delta.logprobsResult.chosenCandidates);
-        if (delta.logprobsResult.topCandidates) (into.topCandidates ??= []).push(...delta.logprobsResult.topCandidates);
+        if (delta.logprobsResult.chosenCandidates)
+          (into.chosenCandidates ??= []).push(...delta.logprobsResult.chosenCandidates);
+        if (delta.logprobsResult.topCandidates)
+          (into.topCandidates ??= []).push(...delta.logprobsResult.topCandidates);
       }
     }
   }
@@ -374,14 +457,29 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
 
 function appendPart(parts: Part[], part: Part): void {
   const previous = parts[parts.length - 1];
-  if (previous && part.text !== undefined && previous.text !== undefined && !previous.functionCall && Boolean(previous.thought) === Boolean(part.thought) && !part.thoughtSignature) {
+  if (
+    previous &&
+    part.text !== undefined &&
+    previous.text !== undefined &&
+    !previous.functionCall &&
+    Boolean(previous.thought) === Boolean(part.thought) &&
+    !part.thoughtSignature
+  ) {
     previous.text += part.text;
     return;
   }
-  if (previous && part.inlineData && previous.inlineData && previous.inlineData.mimeType === part.inlineData.mimeType) {
+  if (
+    previous &&
+    part.inlineData &&
+    previous.inlineData &&
+    previous.inlineData.mimeType === part.inlineData.mimeType
+  ) {
     previous.inlineData = {
       mimeType: previous.inlineData.mimeType,
-      data: Buffer.concat([Buffer.from(previous.inlineData.data, "base64"), Buffer.from(part.inlineData.data, "base64")]).toString("base64"),
+      data: Buffer.concat([
+        Buffer.from(previous.inlineData.data, "base64"),
+        Buffer.from(part.inlineData.data, "base64"),
+      ]).toString("base64"),
     };
     return;
   }

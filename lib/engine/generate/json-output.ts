@@ -10,7 +10,14 @@
  */
 import { resolveJsonSchemaRef } from "@/lib/gemini/json-schema-subset";
 import type { Schema } from "@/lib/gemini/types";
-import { chooseWeighted, forcedText, pushHistory, sampleStep, type DecodingState, type Emission } from "./decoding";
+import {
+  chooseWeighted,
+  forcedText,
+  pushHistory,
+  sampleStep,
+  type DecodingState,
+  type Emission,
+} from "./decoding";
 
 type Literal = string | number | boolean | null;
 
@@ -20,7 +27,13 @@ export type SchemaNode =
   | { kind: "boolean" }
   | { kind: "null" }
   | { kind: "literal"; values: Literal[] }
-  | { kind: "array"; items?: SchemaNode; prefixItems: SchemaNode[]; minItems: number; maxItems?: number }
+  | {
+      kind: "array";
+      items?: SchemaNode;
+      prefixItems: SchemaNode[];
+      minItems: number;
+      maxItems?: number;
+    }
   | { kind: "object"; properties: PropertyNode[]; free: boolean }
   | { kind: "union"; options: SchemaNode[]; weights: number[] }
   | { kind: "ref"; ref: string }
@@ -40,12 +53,15 @@ const NULL_WEIGHT = 0.15;
 
 function toNumber(value: unknown): number | undefined {
   if (typeof value === "number" && Number.isFinite(value)) return value;
-  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value))) return Number(value);
+  if (typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)))
+    return Number(value);
   return undefined;
 }
 
 function withNull(node: SchemaNode, nullable: unknown): SchemaNode {
-  return nullable === true ? { kind: "union", options: [node, { kind: "null" }], weights: [1 - NULL_WEIGHT, NULL_WEIGHT] } : node;
+  return nullable === true
+    ? { kind: "union", options: [node, { kind: "null" }], weights: [1 - NULL_WEIGHT, NULL_WEIGHT] }
+    : node;
 }
 
 /** Normalises an OpenAPI-subset Schema (responseSchema, function `parameters`). */
@@ -61,11 +77,21 @@ export function fromOpenApiSchema(schema: Schema | undefined): SchemaNode {
   } else {
     switch (type) {
       case "STRING":
-        node = { kind: "string", format: schema.format, minLength: toNumber(schema.minLength) ?? 0, maxLength: toNumber(schema.maxLength) };
+        node = {
+          kind: "string",
+          format: schema.format,
+          minLength: toNumber(schema.minLength) ?? 0,
+          maxLength: toNumber(schema.maxLength),
+        };
         break;
       case "NUMBER":
       case "INTEGER":
-        node = { kind: "number", integer: type === "INTEGER", minimum: schema.minimum, maximum: schema.maximum };
+        node = {
+          kind: "number",
+          integer: type === "INTEGER",
+          minimum: schema.minimum,
+          maximum: schema.maximum,
+        };
         break;
       case "BOOLEAN":
         node = { kind: "boolean" };
@@ -90,7 +116,11 @@ export function fromOpenApiSchema(schema: Schema | undefined): SchemaNode {
         node = {
           kind: "object",
           free: false,
-          properties: names.map((name) => ({ name, schema: fromOpenApiSchema(properties[name]), required: required.has(name) })),
+          properties: names.map((name) => ({
+            name,
+            schema: fromOpenApiSchema(properties[name]),
+            required: required.has(name),
+          })),
         };
         break;
       }
@@ -102,7 +132,9 @@ export function fromOpenApiSchema(schema: Schema | undefined): SchemaNode {
 }
 
 function orderedNames(names: string[], ordering: unknown, alphabetical: boolean): string[] {
-  const listed = Array.isArray(ordering) ? ordering.filter((name): name is string => typeof name === "string" && names.includes(name)) : [];
+  const listed = Array.isArray(ordering)
+    ? ordering.filter((name): name is string => typeof name === "string" && names.includes(name))
+    : [];
   const rest = names.filter((name) => !listed.includes(name));
   if (alphabetical) rest.sort();
   return [...listed, ...rest];
@@ -143,10 +175,26 @@ export class JsonSchemaDocument {
   private build(schema: Record<string, unknown>): SchemaNode {
     if (typeof schema.$ref === "string") return { kind: "ref", ref: schema.$ref };
     if (Array.isArray(schema.enum) && schema.enum.length) {
-      return { kind: "literal", values: schema.enum.filter((value): value is Literal => value === null || ["string", "number", "boolean"].includes(typeof value)) };
+      return {
+        kind: "literal",
+        values: schema.enum.filter(
+          (value): value is Literal =>
+            value === null || ["string", "number", "boolean"].includes(typeof value),
+        ),
+      };
     }
-    const alternatives = (Array.isArray(schema.anyOf) ? schema.anyOf : Array.isArray(schema.oneOf) ? schema.oneOf : undefined) as unknown[] | undefined;
-    const types = Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === "string" ? [schema.type] : [];
+    const alternatives = (
+      Array.isArray(schema.anyOf)
+        ? schema.anyOf
+        : Array.isArray(schema.oneOf)
+          ? schema.oneOf
+          : undefined
+    ) as unknown[] | undefined;
+    const types = Array.isArray(schema.type)
+      ? (schema.type as string[])
+      : typeof schema.type === "string"
+        ? [schema.type]
+        : [];
     const typed = types.map((type) => this.typed(type, schema));
     if (alternatives?.length) {
       const options = alternatives.map((option) => this.normalise(option));
@@ -155,7 +203,11 @@ export class JsonSchemaDocument {
     }
     if (typed.length === 1) return typed[0]!;
     if (typed.length > 1) {
-      return { kind: "union", options: typed, weights: typed.map((node) => (node.kind === "null" ? NULL_WEIGHT : 1)) };
+      return {
+        kind: "union",
+        options: typed,
+        weights: typed.map((node) => (node.kind === "null" ? NULL_WEIGHT : 1)),
+      };
     }
     if (schema.properties || schema.required) return this.typed("object", schema);
     if (schema.items || schema.prefixItems) return this.typed("array", schema);
@@ -165,10 +217,20 @@ export class JsonSchemaDocument {
   private typed(type: string, schema: Record<string, unknown>): SchemaNode {
     switch (type) {
       case "string":
-        return { kind: "string", format: typeof schema.format === "string" ? schema.format : undefined, minLength: toNumber(schema.minLength) ?? 0, maxLength: toNumber(schema.maxLength) };
+        return {
+          kind: "string",
+          format: typeof schema.format === "string" ? schema.format : undefined,
+          minLength: toNumber(schema.minLength) ?? 0,
+          maxLength: toNumber(schema.maxLength),
+        };
       case "number":
       case "integer":
-        return { kind: "number", integer: type === "integer", minimum: toNumber(schema.minimum), maximum: toNumber(schema.maximum) };
+        return {
+          kind: "number",
+          integer: type === "integer",
+          minimum: toNumber(schema.minimum),
+          maximum: toNumber(schema.maximum),
+        };
       case "boolean":
         return { kind: "boolean" };
       case "null":
@@ -177,19 +239,31 @@ export class JsonSchemaDocument {
         return {
           kind: "array",
           items: schema.items === undefined ? undefined : this.normalise(schema.items),
-          prefixItems: Array.isArray(schema.prefixItems) ? schema.prefixItems.map((item) => this.normalise(item)) : [],
+          prefixItems: Array.isArray(schema.prefixItems)
+            ? schema.prefixItems.map((item) => this.normalise(item))
+            : [],
           minItems: toNumber(schema.minItems) ?? 0,
           maxItems: toNumber(schema.maxItems),
         };
       case "object": {
-        const properties = (typeof schema.properties === "object" && schema.properties !== null ? schema.properties : {}) as Record<string, unknown>;
-        const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+        const properties = (
+          typeof schema.properties === "object" && schema.properties !== null
+            ? schema.properties
+            : {}
+        ) as Record<string, unknown>;
+        const required = new Set(
+          Array.isArray(schema.required) ? (schema.required as string[]) : [],
+        );
         const names = orderedNames(Object.keys(properties), schema.propertyOrdering, false);
         for (const name of required) if (!names.includes(name)) names.push(name);
         return {
           kind: "object",
           free: false,
-          properties: names.map((name) => ({ name, schema: this.normalise(properties[name]), required: required.has(name) })),
+          properties: names.map((name) => ({
+            name,
+            schema: this.normalise(properties[name]),
+            required: required.has(name),
+          })),
         };
       }
       default:
@@ -229,8 +303,16 @@ export class JsonGrammar {
           .map((option, index) => ({ option, weight: node.weights[index] ?? 1 }))
           .filter(({ option }) => option.kind !== "never")
           .filter(({ option }) => refDepth < SOFT_REF_DEPTH || !this.containsRef(option));
-        const pool = usable.length ? usable : node.options.map((option, index) => ({ option, weight: node.weights[index] ?? 1 }));
-        const chosen = pool[chooseWeighted(this.state, pool.map(({ weight }) => weight))]!;
+        const pool = usable.length
+          ? usable
+          : node.options.map((option, index) => ({ option, weight: node.weights[index] ?? 1 }));
+        const chosen =
+          pool[
+            chooseWeighted(
+              this.state,
+              pool.map(({ weight }) => weight),
+            )
+          ]!;
         return yield* this.value(chosen.option, depth, refDepth);
       }
       case "literal": {
@@ -256,7 +338,8 @@ export class JsonGrammar {
       case "string":
         return yield* this.stringValue(node);
       case "any":
-        if (depth === 0) return yield* this.value({ kind: "object", properties: [], free: true }, depth, refDepth);
+        if (depth === 0)
+          return yield* this.value({ kind: "object", properties: [], free: true }, depth, refDepth);
         return yield* this.stringValue({ kind: "string", minLength: 0 });
       case "array":
         return yield* this.arrayValue(node, depth, refDepth);
@@ -287,7 +370,9 @@ export class JsonGrammar {
         result = node.options.some((option) => this.containsRef(option, seen));
         break;
       case "array":
-        result = (node.items !== undefined && this.containsRef(node.items, seen)) || node.prefixItems.some((item) => this.containsRef(item, seen));
+        result =
+          (node.items !== undefined && this.containsRef(node.items, seen)) ||
+          node.prefixItems.some((item) => this.containsRef(item, seen));
         break;
       case "object":
         result = node.properties.some((property) => this.containsRef(property.schema, seen));
@@ -331,7 +416,11 @@ export class JsonGrammar {
       high = Math.floor(high);
       if (high < low) return String(low);
       const span = Math.min(high - low, 1_000_000);
-      return String(this.state.settings.temperature <= 0 ? low + Math.floor(span / 2) : low + random.integer(0, span));
+      return String(
+        this.state.settings.temperature <= 0
+          ? low + Math.floor(span / 2)
+          : low + random.integer(0, span),
+      );
     }
     const fraction = this.state.settings.temperature <= 0 ? 0.5 : random.next();
     const raw = low + (high - low) * fraction;
@@ -348,9 +437,20 @@ export class JsonGrammar {
       yield* forcedText(this.state, text);
       return text;
     }
-    const hints = (this.options.stringHints ?? []).filter((hint) => hint.length >= node.minLength && (node.maxLength === undefined || hint.length <= node.maxLength));
+    const hints = (this.options.stringHints ?? []).filter(
+      (hint) =>
+        hint.length >= node.minLength &&
+        (node.maxLength === undefined || hint.length <= node.maxLength),
+    );
     if (hints.length) {
-      const text = JSON.stringify(hints[chooseWeighted(this.state, hints.map((_, index) => 1 / (index + 1)))]!);
+      const text = JSON.stringify(
+        hints[
+          chooseWeighted(
+            this.state,
+            hints.map((_, index) => 1 / (index + 1)),
+          )
+        ]!,
+      );
       yield* forcedText(this.state, text);
       return text;
     }
@@ -361,7 +461,10 @@ export class JsonGrammar {
   }
 
   /** Samples the inside of a string: only tokens legal in a JSON string, within the length bounds. */
-  private *stringContent(minLength: number, maxLength: number | undefined): Generator<Emission, string> {
+  private *stringContent(
+    minLength: number,
+    maxLength: number | undefined,
+  ): Generator<Emission, string> {
     const state = this.state;
     const model = state.model;
     const vocabulary = model.vocabulary;
@@ -386,7 +489,13 @@ export class JsonGrammar {
       // Short strings stop at the first word boundary past the target; long ones (prose) run
       // on to the end of their sentence, within a dozen more words.
       const prose = targetWords >= 6;
-      if (words >= targetWords && piece.startsWith(" ") && length >= minLength && (!prose || words >= targetWords + 12)) break;
+      if (
+        words >= targetWords &&
+        piece.startsWith(" ") &&
+        length >= minLength &&
+        (!prose || words >= targetWords + 12)
+      )
+        break;
       yield emission;
       pushHistory(history, emission.id);
       text += piece;
@@ -434,16 +543,29 @@ export class JsonGrammar {
     }
   }
 
-  private *arrayValue(node: Extract<SchemaNode, { kind: "array" }>, depth: number, refDepth: number): Generator<Emission, string> {
+  private *arrayValue(
+    node: Extract<SchemaNode, { kind: "array" }>,
+    depth: number,
+    refDepth: number,
+  ): Generator<Emission, string> {
     const minimum = Math.max(0, Math.ceil(node.minItems));
     const maximum = Math.max(minimum, Math.floor(node.maxItems ?? minimum + 3));
-    const recursive = (node.items && this.containsRef(node.items)) || node.prefixItems.some((item) => this.containsRef(item));
+    const recursive =
+      (node.items && this.containsRef(node.items)) ||
+      node.prefixItems.some((item) => this.containsRef(item));
     let count: number;
     if (recursive && refDepth >= SOFT_REF_DEPTH) count = minimum;
     else {
       const lengths: number[] = [];
-      for (let length = minimum; length <= Math.min(maximum, minimum + 4); length++) lengths.push(length);
-      count = lengths[chooseWeighted(this.state, lengths.map((length) => (length === 0 ? 0.3 : 1)))]!;
+      for (let length = minimum; length <= Math.min(maximum, minimum + 4); length++)
+        lengths.push(length);
+      count =
+        lengths[
+          chooseWeighted(
+            this.state,
+            lengths.map((length) => (length === 0 ? 0.3 : 1)),
+          )
+        ]!;
     }
     if (refDepth >= HARD_REF_DEPTH) count = minimum;
     if (count === 0) {
@@ -462,7 +584,11 @@ export class JsonGrammar {
     return `[${parts.join(",")}]`;
   }
 
-  private *objectValue(node: Extract<SchemaNode, { kind: "object" }>, depth: number, refDepth: number): Generator<Emission, string> {
+  private *objectValue(
+    node: Extract<SchemaNode, { kind: "object" }>,
+    depth: number,
+    refDepth: number,
+  ): Generator<Emission, string> {
     let properties = node.properties;
     if (node.free) properties = this.freeProperties();
     const chosen = properties.filter((property) => {
@@ -480,7 +606,10 @@ export class JsonGrammar {
     yield* forcedText(this.state, "{" + inner.open);
     for (const [index, property] of chosen.entries()) {
       const key = JSON.stringify(property.name);
-      yield* forcedText(this.state, (index > 0 ? "," + inner.separator : "") + key + ":" + (this.options.pretty ? " " : ""));
+      yield* forcedText(
+        this.state,
+        (index > 0 ? "," + inner.separator : "") + key + ":" + (this.options.pretty ? " " : ""),
+      );
       this.currentKey = property.name;
       parts.push(`${key}:${yield* this.value(property.schema, depth + 1, refDepth)}`);
     }
@@ -499,13 +628,25 @@ export class JsonGrammar {
       const words: { word: string; weight: number }[] = [];
       for (let index = 0; index < state.distribution.length; index++) {
         const word = vocabulary.tokenText(state.distribution.ids[index]!).trim().toLowerCase();
-        if (/^[a-z]{3,12}$/.test(word) && !names.includes(word)) words.push({ word, weight: state.distribution.probabilities[index]! });
+        if (/^[a-z]{3,12}$/.test(word) && !names.includes(word))
+          words.push({ word, weight: state.distribution.probabilities[index]! });
       }
       if (!words.length) break;
-      names.push(words[chooseWeighted(state, words.map(({ weight }) => weight))]!.word);
+      names.push(
+        words[
+          chooseWeighted(
+            state,
+            words.map(({ weight }) => weight),
+          )
+        ]!.word,
+      );
     }
     if (!names.length) names.push("answer");
-    return names.map((name) => ({ name, schema: { kind: "string", minLength: 0 }, required: true }));
+    return names.map((name) => ({
+      name,
+      schema: { kind: "string", minLength: 0 },
+      required: true,
+    }));
   }
 
   private indent(depth: number): { open: string; separator: string; close: string } {
@@ -522,8 +663,18 @@ export class JsonGrammar {
  */
 function wordsFor(key: string | undefined, draw: number): number {
   const name = (key ?? "").toLowerCase();
-  if (/name|title|label|city|country|brand|author|category|type|kind|color|colour|unit|code|tag|id$/.test(name)) return 1 + (draw % 3);
-  if (/description|summary|text|content|body|reason|explanation|answer|comment|note|message|details|instructions|step/.test(name)) return 8 + (draw % 12);
+  if (
+    /name|title|label|city|country|brand|author|category|type|kind|color|colour|unit|code|tag|id$/.test(
+      name,
+    )
+  )
+    return 1 + (draw % 3);
+  if (
+    /description|summary|text|content|body|reason|explanation|answer|comment|note|message|details|instructions|step/.test(
+      name,
+    )
+  )
+    return 8 + (draw % 12);
   return 2 + (draw % 8);
 }
 

@@ -153,7 +153,11 @@ export class LanguageModel {
     readonly vocabulary: Vocabulary,
     readonly corpus: NgramCounts,
     /** The corpus documents as trained (start symbol, ids, end), for retrieval per request. */
-    readonly documents: readonly { kind: "answer" | "thought"; text: string; ids: readonly number[] }[] = [],
+    readonly documents: readonly {
+      kind: "answer" | "thought";
+      text: string;
+      ids: readonly number[];
+    }[] = [],
   ) {
     this.symbols = symbolsFor(vocabulary.size);
     this.symbolCount = vocabulary.size + 4;
@@ -212,24 +216,40 @@ export class LanguageModel {
       if (total === 0) continue;
       const escape = ESCAPE_SCALE * distinct;
       const share = mass / (total + escape);
-      for (const node of nodes) for (const [id, child] of node.children!) add(id, share * child.count);
+      for (const node of nodes)
+        for (const [id, child] of node.children!) add(id, share * child.count);
       mass *= escape / (total + escape);
     }
     return mass;
   }
 
   /** @internal used by ContextualModel */
-  fill(counts: RequestCounts, contextTop: readonly number[], history: readonly number[], out: Distribution): void {
+  fill(
+    counts: RequestCounts,
+    contextTop: readonly number[],
+    history: readonly number[],
+    out: Distribution,
+  ): void {
     this.touchedCount = 0;
     const mark = (id: number, value: number) => this.mark(id, value);
     const conversation = counts.conversation;
     const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
 
-    const left = cacheWeight > 0 ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, mark) : 0;
-    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight + left, mark);
+    const left =
+      cacheWeight > 0
+        ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, mark)
+        : 0;
+    const main = LanguageModel.levels(
+      [this.corpus, counts.related],
+      history,
+      MAX_ORDER,
+      1 - cacheWeight + left,
+      mark,
+    );
     const relatedUnigrams = counts.related.root.children;
     const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
-    const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
+    const unigramEscape =
+      UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
     const unigramShare = main / (unigramTotal + unigramEscape);
     const floor = (main * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
 
@@ -261,12 +281,24 @@ export class LanguageModel {
     };
     const conversation = counts.conversation;
     const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
-    const left = cacheWeight > 0 ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, add) : 0;
-    const main = LanguageModel.levels([this.corpus, counts.related], history, MAX_ORDER, 1 - cacheWeight + left, add);
+    const left =
+      cacheWeight > 0
+        ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, add)
+        : 0;
+    const main = LanguageModel.levels(
+      [this.corpus, counts.related],
+      history,
+      MAX_ORDER,
+      1 - cacheWeight + left,
+      add,
+    );
     const relatedUnigrams = counts.related.root.children;
     const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
-    const unigramEscape = UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
-    probability += (main * (this.corpusUnigrams[id]! + (relatedUnigrams?.get(id)?.count ?? 0))) / (unigramTotal + unigramEscape);
+    const unigramEscape =
+      UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
+    probability +=
+      (main * (this.corpusUnigrams[id]! + (relatedUnigrams?.get(id)?.count ?? 0))) /
+      (unigramTotal + unigramEscape);
     probability += (main * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
     return probability;
   }
@@ -280,7 +312,9 @@ export class ContextualModel {
     readonly base: LanguageModel,
     readonly counts: RequestCounts,
   ) {
-    this.contextTop = counts.conversation.topUnigrams(TOP_CONTEXT_UNIGRAMS).filter((id) => base.generatable(id));
+    this.contextTop = counts.conversation
+      .topUnigrams(TOP_CONTEXT_UNIGRAMS)
+      .filter((id) => base.generatable(id));
   }
 
   get symbols(): Symbols {

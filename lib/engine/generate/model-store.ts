@@ -8,7 +8,8 @@ import { controlTokenIds, encodeText, vocabularyPieces } from "@/lib/engine/toke
 import { LanguageModel, NgramCounts, symbolsFor, type RequestCounts } from "./language-model";
 import { Vocabulary } from "./vocabulary";
 
-const CONTROL_PIECE = /^(?:<(?:pad|eos|bos|unk|mask|unused\d+|start_of_\w+|end_of_\w+|\w+_soft_token|\/?s)>|\[multimodal\]|\[@BOS@\]|<\|[^|]*\|>)$/;
+const CONTROL_PIECE =
+  /^(?:<(?:pad|eos|bos|unk|mask|unused\d+|start_of_\w+|end_of_\w+|\w+_soft_token|\/?s)>|\[multimodal\]|\[@BOS@\]|<\|[^|]*\|>)$/;
 
 const models = new Map<TokenizerFamily, Promise<LanguageModel>>();
 
@@ -52,7 +53,9 @@ async function train(family: TokenizerFamily): Promise<LanguageModel> {
 const RETRIEVED_WEIGHTS = [40, 15];
 
 function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((word) => (word.length > 5 ? word.slice(0, 5) : word));
+  return (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((word) =>
+    word.length > 5 ? word.slice(0, 5) : word,
+  );
 }
 
 /**
@@ -65,11 +68,15 @@ export function relatedDocuments(model: LanguageModel, prompt: string): number[]
   const wanted = new Set(words(prompt));
   const scored = index.sets.map((set, position) => {
     let score = 0;
-    for (const word of wanted) if (set.has(word)) score += Math.log(index.sets.length / index.frequency.get(word)!);
+    for (const word of wanted)
+      if (set.has(word)) score += Math.log(index.sets.length / index.frequency.get(word)!);
     return { index: index.documents[position]!, score };
   });
   scored.sort((a, b) => b.score - a.score || a.index - b.index);
-  return scored.filter(({ score }) => score >= 2).slice(0, RETRIEVED_WEIGHTS.length).map(({ index: document }) => document);
+  return scored
+    .filter(({ score }) => score >= 2)
+    .slice(0, RETRIEVED_WEIGHTS.length)
+    .map(({ index: document }) => document);
 }
 
 interface RetrievalIndex {
@@ -84,10 +91,13 @@ const retrievalIndexes = new WeakMap<LanguageModel, RetrievalIndex>();
 function retrievalIndex(model: LanguageModel): RetrievalIndex {
   let index = retrievalIndexes.get(model);
   if (!index) {
-    const documents = model.documents.flatMap((document, position) => (document.kind === "answer" ? [position] : []));
+    const documents = model.documents.flatMap((document, position) =>
+      document.kind === "answer" ? [position] : [],
+    );
     const sets = documents.map((position) => new Set(words(model.documents[position]!.text)));
     const frequency = new Map<string, number>();
-    for (const set of sets) for (const word of set) frequency.set(word, (frequency.get(word) ?? 0) + 1);
+    for (const set of sets)
+      for (const word of set) frequency.set(word, (frequency.get(word) ?? 0) + 1);
     index = { documents, sets, frequency };
     retrievalIndexes.set(model, index);
   }
@@ -103,9 +113,13 @@ export async function contextCounts(
   signal?: AbortSignal,
 ): Promise<RequestCounts> {
   const related = new NgramCounts();
-  relatedDocuments(model, prompt).forEach((index, rank) => related.addDocument(model.documents[index]!.ids, RETRIEVED_WEIGHTS[rank]));
+  relatedDocuments(model, prompt).forEach((index, rank) =>
+    related.addDocument(model.documents[index]!.ids, RETRIEVED_WEIGHTS[rank]),
+  );
   const conversation = new NgramCounts();
-  const encoded = await Promise.all(documents.map((document) => encodeText(family, document, signal)));
+  const encoded = await Promise.all(
+    documents.map((document) => encodeText(family, document, signal)),
+  );
   // No end symbol: the context teaches words and phrases, not where an answer stops.
   for (const ids of encoded) conversation.addDocument([model.symbols.contextStart, ...ids]);
   return { related, conversation };

@@ -46,7 +46,9 @@ export class SeededRandom {
 
   /** A new independent generator derived from this one (one per candidate). */
   fork(salt: number): SeededRandom {
-    return new SeededRandom((Math.floor(this.next() * 4294967296) ^ Math.imul(salt + 1, 0x27d4eb2d)) >>> 0);
+    return new SeededRandom(
+      (Math.floor(this.next() * 4294967296) ^ Math.imul(salt + 1, 0x27d4eb2d)) >>> 0,
+    );
   }
 }
 

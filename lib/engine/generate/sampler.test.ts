@@ -13,7 +13,11 @@ function distribution(entries: [number, number][]): Distribution {
 
 const BASE: SamplingSettings = { temperature: 1, topP: 1, presencePenalty: 0, frequencyPenalty: 0 };
 
-function frequencies(settings: Partial<SamplingSettings>, counts = new Map<number, number>(), draws = 4000): Map<number, number> {
+function frequencies(
+  settings: Partial<SamplingSettings>,
+  counts = new Map<number, number>(),
+  draws = 4000,
+): Map<number, number> {
   const source = distribution([
     [1, 0.5],
     [2, 0.3],
@@ -43,8 +47,14 @@ describe("sampleToken", () => {
 
   it("tends to greedy as the temperature tends to 0, down to the smallest double", () => {
     for (const temperature of [1e-3, 1e-300, 2.5e-323, Number.MIN_VALUE]) {
-      expect([...frequencies({ temperature }, new Map(), 50).keys()], `temperature ${temperature}`).toEqual([1]);
-      expect([...frequencies({ temperature, topP: 0.5 }, new Map(), 50).keys()], `temperature ${temperature}, topP 0.5`).toEqual([1]);
+      expect(
+        [...frequencies({ temperature }, new Map(), 50).keys()],
+        `temperature ${temperature}`,
+      ).toEqual([1]);
+      expect(
+        [...frequencies({ temperature, topP: 0.5 }, new Map(), 50).keys()],
+        `temperature ${temperature}, topP 0.5`,
+      ).toEqual([1]);
     }
   });
 
@@ -75,10 +85,19 @@ describe("sampleToken", () => {
       [2, 0.4],
       [END, 0.2],
     ]);
-    const token = sampleToken(source, { ...BASE, temperature: 0 }, new SeededRandom(1), new Map(), { endId: END, topLogprobs: 3 })!;
+    const token = sampleToken(source, { ...BASE, temperature: 0 }, new SeededRandom(1), new Map(), {
+      endId: END,
+      topLogprobs: 3,
+    })!;
     expect(token.logProbability).toBeCloseTo(Math.log(0.4));
     expect(token.top.map((entry) => entry.id)).toEqual([1, 2, END]);
-    const constrained = sampleToken(source, { ...BASE, temperature: 0 }, new SeededRandom(1), new Map(), { endId: END, topLogprobs: 3, allow: (id) => id !== 2 })!;
+    const constrained = sampleToken(
+      source,
+      { ...BASE, temperature: 0 },
+      new SeededRandom(1),
+      new Map(),
+      { endId: END, topLogprobs: 3, allow: (id) => id !== 2 },
+    )!;
     expect(constrained.logProbability).toBeCloseTo(Math.log(0.4 / 0.6));
     expect(constrained.top.map((entry) => entry.id)).toEqual([1, END]);
   });
@@ -92,7 +111,10 @@ describe("sampleToken", () => {
     ]);
     const draw = (seed: number) => {
       const random = new SeededRandom(seed);
-      return Array.from({ length: 20 }, () => sampleToken(source, BASE, random, new Map(), { endId: END })!.id).join(",");
+      return Array.from(
+        { length: 20 },
+        () => sampleToken(source, BASE, random, new Map(), { endId: END })!.id,
+      ).join(",");
     };
     expect(draw(5)).toBe(draw(5));
     expect(draw(5)).not.toBe(draw(6));

@@ -64,7 +64,8 @@ export function sampleToken(
     chosen = 0;
     for (let position = 1; position < entries.length; position++) {
       const better = logits[position]! > logits[chosen]!;
-      const tie = logits[position] === logits[chosen] && ids[entries[position]!]! < ids[entries[chosen]!]!;
+      const tie =
+        logits[position] === logits[chosen] && ids[entries[position]!]! < ids[entries[chosen]!]!;
       if (better || tie) chosen = position;
     }
   } else {
@@ -80,7 +81,10 @@ export function sampleToken(
   const wanted = options.topLogprobs ?? 0;
   if (wanted > 0) {
     const best = topPositions(entries, probabilities, ids, wanted);
-    result.top = best.map((index) => ({ id: ids[index]!, logProbability: Math.log(probabilities[index]! / normaliser) }));
+    result.top = best.map((index) => ({
+      id: ids[index]!,
+      logProbability: Math.log(probabilities[index]! / normaliser),
+    }));
   }
   return result;
 }
@@ -92,7 +96,8 @@ function drawPosition(
   settings: SamplingSettings,
   random: SeededRandom,
 ): number {
-  const wanted = settings.topK && settings.topK > 0 ? Math.min(settings.topK, logits.length) : logits.length;
+  const wanted =
+    settings.topK && settings.topK > 0 ? Math.min(settings.topK, logits.length) : logits.length;
   const order = bestPositions(logits, wanted, (position) => ids[entries[position]!]!);
   // Ties break on the token id so a seed always walks the same order.
   order.sort((a, b) => logits[b]! - logits[a]! || ids[entries[a]!]! - ids[entries[b]!]!);
@@ -129,7 +134,12 @@ function drawPosition(
   return order[kept - 1]!;
 }
 
-function topPositions(entries: number[], probabilities: Float64Array, ids: Int32Array, wanted: number): number[] {
+function topPositions(
+  entries: number[],
+  probabilities: Float64Array,
+  ids: Int32Array,
+  wanted: number,
+): number[] {
   const best: number[] = [];
   for (const index of entries) {
     const probability = probabilities[index]!;
@@ -138,7 +148,8 @@ function topPositions(entries: number[], probabilities: Float64Array, ids: Int32
     while (
       position > 0 &&
       (probabilities[best[position - 1]!]! < probability ||
-        (probabilities[best[position - 1]!]! === probability && ids[best[position - 1]!]! > ids[index]!))
+        (probabilities[best[position - 1]!]! === probability &&
+          ids[best[position - 1]!]! > ids[index]!))
     ) {
       position--;
     }
@@ -153,7 +164,11 @@ function topPositions(entries: number[], probabilities: Float64Array, ids: Int32
  * token id, as in the full sort). Selecting first keeps a step linear in the number of
  * candidates when topK is small.
  */
-function bestPositions(logits: Float64Array, wanted: number, idOf: (position: number) => number): number[] {
+function bestPositions(
+  logits: Float64Array,
+  wanted: number,
+  idOf: (position: number) => number,
+): number[] {
   const count = logits.length;
   if (wanted >= count) return Array.from(logits.keys());
   const threshold = kthLargest(Float64Array.from(logits), wanted);

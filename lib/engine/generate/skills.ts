@@ -7,7 +7,8 @@
  */
 
 const REPEAT = /(?:repeat after me|say exactly)\s*[:,-]?\s*([\s\S]+?)\s*$/i;
-const DECODE = /decode\s+(?:this|the following)?\s*base64\s*(?:string|text)?\s*[:,-]?\s*([A-Za-z0-9+/_-]{4,}={0,2})\s*$/i;
+const DECODE =
+  /decode\s+(?:this|the following)?\s*base64\s*(?:string|text)?\s*[:,-]?\s*([A-Za-z0-9+/_-]{4,}={0,2})\s*$/i;
 
 /** The literal answer a skill gives to the last user turn, if one applies. */
 export function literalAnswer(lastUserText: string): string | undefined {

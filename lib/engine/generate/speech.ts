@@ -40,8 +40,8 @@ export function synthesizeSpeech(text: string, voiceName = "Kore"): Int16Array {
     const voiced = VOWELS.includes(character) || /\p{N}/u.test(character);
     const code = character.codePointAt(0) ?? 97;
     // Two formants per letter give vowels distinct colours.
-    const first = 300 + (code * 37) % 500;
-    const second = 900 + (code * 91) % 1500;
+    const first = 300 + ((code * 37) % 500);
+    const second = 900 + ((code * 91) % 1500);
     const pitch = basePitch * (1 + 0.08 * Math.sin(samples.length / 4000));
     for (let index = 0; index < count; index++) {
       const envelope = Math.sin((Math.PI * index) / count);
@@ -49,9 +49,15 @@ export function synthesizeSpeech(text: string, voiceName = "Kore"): Int16Array {
       if (voiced) {
         phase += (2 * Math.PI * pitch) / SPEECH_SAMPLE_RATE;
         const time = index / SPEECH_SAMPLE_RATE;
-        value = 0.5 * Math.sin(phase) + 0.3 * Math.sin(2 * Math.PI * first * time) + 0.2 * Math.sin(2 * Math.PI * second * time);
+        value =
+          0.5 * Math.sin(phase) +
+          0.3 * Math.sin(2 * Math.PI * first * time) +
+          0.2 * Math.sin(2 * Math.PI * second * time);
       } else {
-        value = (random.next() * 2 - 1) * 0.35 * (0.5 + 0.5 * Math.sin((2 * Math.PI * second * index) / SPEECH_SAMPLE_RATE));
+        value =
+          (random.next() * 2 - 1) *
+          0.35 *
+          (0.5 + 0.5 * Math.sin((2 * Math.PI * second * index) / SPEECH_SAMPLE_RATE));
       }
       samples.push(Math.round(value * envelope * 12_000));
     }
@@ -64,6 +70,7 @@ export function synthesizeSpeech(text: string, voiceName = "Kore"): Int16Array {
 export function pcmBytes(samples: Int16Array): Uint8Array {
   const bytes = new Uint8Array(samples.length * 2);
   const view = new DataView(bytes.buffer);
-  for (let index = 0; index < samples.length; index++) view.setInt16(index * 2, samples[index]!, true);
+  for (let index = 0; index < samples.length; index++)
+    view.setInt16(index * 2, samples[index]!, true);
   return bytes;
 }

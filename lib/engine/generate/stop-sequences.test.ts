@@ -18,7 +18,10 @@ describe("StopSequenceFilter", () => {
   });
 
   it("catches a sequence split across pieces", () => {
-    expect(run(["STOP"], ["one tw", "o S", "TO", "P three"])).toEqual({ text: "one two ", stopped: true });
+    expect(run(["STOP"], ["one tw", "o S", "TO", "P three"])).toEqual({
+      text: "one two ",
+      stopped: true,
+    });
   });
 
   it("holds back a possible prefix, then releases it when it is not a stop", () => {

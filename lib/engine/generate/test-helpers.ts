@@ -1,6 +1,10 @@
 /** Shared helpers of the generation tests: requests against the real catalog, tokenizer and model. */
 import { requireModel } from "@/lib/engine/catalog";
-import type { GenerateContentRequest, GenerateContentResponse, GenerationConfig } from "@/lib/gemini/types";
+import type {
+  GenerateContentRequest,
+  GenerateContentResponse,
+  GenerationConfig,
+} from "@/lib/gemini/types";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./index";
 
 export function inputFor(
@@ -21,8 +25,17 @@ export function inputFor(
 }
 
 /** Flash without thinking: the plain text path. */
-export function plain(text: string, generationConfig: GenerationConfig = {}, extra: Partial<GenerateContentRequest> = {}): GenerationInput {
-  return inputFor("gemini-2.5-flash", text, { thinkingConfig: { thinkingBudget: 0 }, ...generationConfig }, extra);
+export function plain(
+  text: string,
+  generationConfig: GenerationConfig = {},
+  extra: Partial<GenerateContentRequest> = {},
+): GenerationInput {
+  return inputFor(
+    "gemini-2.5-flash",
+    text,
+    { thinkingConfig: { thinkingBudget: 0 }, ...generationConfig },
+    extra,
+  );
 }
 
 export function answerText(response: GenerateContentResponse, index = 0): string {

@@ -39,7 +39,11 @@ function stem(word: string): string {
 export function relevance(prompt: string, declaration: FunctionDeclaration): number {
   const lower = prompt.toLowerCase();
   const words = nameWords(declaration.name);
-  if (lower.includes(declaration.name.toLowerCase()) || (words.length > 1 && lower.includes(words.join(" ")))) return 10;
+  if (
+    lower.includes(declaration.name.toLowerCase()) ||
+    (words.length > 1 && lower.includes(words.join(" ")))
+  )
+    return 10;
   const wanted = significant(`${words.join(" ")} ${declaration.description ?? ""}`);
   let shared = 0;
   for (const word of significant(prompt)) if (wanted.has(word)) shared += 1;
@@ -54,7 +58,11 @@ export interface FunctionPlan {
 }
 
 /** Decides whether this request may or must answer with a function call. Null: text only. */
-export function planFunctionCall(request: GenerateContentRequest, lastUserText: string, answersFunction: boolean): FunctionPlan | null {
+export function planFunctionCall(
+  request: GenerateContentRequest,
+  lastUserText: string,
+  answersFunction: boolean,
+): FunctionPlan | null {
   const declarations = (request.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
   if (declarations.length === 0) return null;
   const config = request.toolConfig?.functionCallingConfig;
@@ -62,7 +70,8 @@ export function planFunctionCall(request: GenerateContentRequest, lastUserText: 
   if (mode === "NONE") return null;
   const forced = mode === "ANY";
   if (!forced && answersFunction) return null;
-  const allowed = forced && config?.allowedFunctionNames?.length ? new Set(config.allowedFunctionNames) : null;
+  const allowed =
+    forced && config?.allowedFunctionNames?.length ? new Set(config.allowedFunctionNames) : null;
   const options = declarations
     .filter((declaration) => !allowed || allowed.has(declaration.name))
     .map((declaration) => ({ declaration, relevance: relevance(lastUserText, declaration) }));

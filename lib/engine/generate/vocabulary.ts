@@ -71,7 +71,11 @@ export class Vocabulary {
     let cached = this.texts[id];
     if (cached === undefined) {
       const piece = this.pieces[id] ?? "";
-      cached = BYTE_PIECE.test(piece) ? byteText(this.tokenBytes(id)) : this.isControl(id) ? "" : piece.replaceAll(SPACE_MARK, " ");
+      cached = BYTE_PIECE.test(piece)
+        ? byteText(this.tokenBytes(id))
+        : this.isControl(id)
+          ? ""
+          : piece.replaceAll(SPACE_MARK, " ");
       this.texts[id] = cached;
     }
     return cached;
@@ -83,7 +87,13 @@ export class Vocabulary {
     let known = this.jsonPlain[id]!;
     if (known === 0) {
       const piece = this.pieces[id] ?? "";
-      known = !this.isControl(id) && piece.length > 0 && !BYTE_PIECE.test(piece) && !/["\\\u0000-\u001f\u007f]/.test(piece) ? 1 : 2;
+      known =
+        !this.isControl(id) &&
+        piece.length > 0 &&
+        !BYTE_PIECE.test(piece) &&
+        !/["\\\u0000-\u001f\u007f]/.test(piece)
+          ? 1
+          : 2;
       this.jsonPlain[id] = known;
     }
     return known === 1;

@@ -17,10 +17,15 @@ export interface MovieFacts {
 }
 
 /** Movie facts of an ISO BMFF medium given as bytes or a path; undefined when it is not one. */
-export async function readMovieFacts(input: { path: string } | { bytes: Uint8Array }): Promise<MovieFacts | undefined> {
+export async function readMovieFacts(
+  input: { path: string } | { bytes: Uint8Array },
+): Promise<MovieFacts | undefined> {
   if ("bytes" in input) {
     const bytes = input.bytes;
-    return readFrom(async (offset, length) => bytes.subarray(offset, Math.min(bytes.byteLength, offset + length)), bytes.byteLength);
+    return readFrom(
+      async (offset, length) => bytes.subarray(offset, Math.min(bytes.byteLength, offset + length)),
+      bytes.byteLength,
+    );
   }
   const handle = await open(input.path, "r");
   try {
@@ -29,7 +34,12 @@ export async function readMovieFacts(input: { path: string } | { bytes: Uint8Arr
       const buffer = new Uint8Array(Math.max(0, Math.min(length, size - offset)));
       let filled = 0;
       while (filled < buffer.length) {
-        const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, offset + filled);
+        const { bytesRead } = await handle.read(
+          buffer,
+          filled,
+          buffer.length - filled,
+          offset + filled,
+        );
         if (bytesRead === 0) break;
         filled += bytesRead;
       }
@@ -50,7 +60,12 @@ interface Box {
 function boxAt(view: DataView, offset: number, limit: number): Box | undefined {
   if (offset + 8 > limit) return undefined;
   let size = view.getUint32(offset);
-  const type = String.fromCharCode(view.getUint8(offset + 4), view.getUint8(offset + 5), view.getUint8(offset + 6), view.getUint8(offset + 7));
+  const type = String.fromCharCode(
+    view.getUint8(offset + 4),
+    view.getUint8(offset + 5),
+    view.getUint8(offset + 6),
+    view.getUint8(offset + 7),
+  );
   let header = 8;
   if (size === 1) {
     if (offset + 16 > limit) return undefined;
@@ -67,12 +82,17 @@ async function readFrom(readAt: ReadAt, size: number): Promise<MovieFacts | unde
   const first = await readAt(0, 16);
   if (first.byteLength < 16) return undefined;
   const firstBox = boxAt(new DataView(first.buffer, first.byteOffset, first.byteLength), 0, size);
-  if (!firstBox || !["ftyp", "moov", "mdat", "free", "wide", "skip"].includes(firstBox.type)) return undefined;
+  if (!firstBox || !["ftyp", "moov", "mdat", "free", "wide", "skip"].includes(firstBox.type))
+    return undefined;
 
   let offset = 0;
   while (offset < size) {
     const head = await readAt(offset, 16);
-    const box = boxAt(new DataView(head.buffer, head.byteOffset, head.byteLength), 0, size - offset);
+    const box = boxAt(
+      new DataView(head.buffer, head.byteOffset, head.byteLength),
+      0,
+      size - offset,
+    );
     if (!box) return undefined;
     if (box.type === "moov") {
       if (box.length > MAX_MOOV_BYTES) return undefined;
@@ -103,15 +123,24 @@ function parseMoov(view: DataView): MovieFacts | undefined {
   for (const box of children(view, 0, view.byteLength)) {
     if (box.type === "mvhd" && box.length >= 20) {
       const version = view.getUint8(box.start);
-      const timescale = version === 1 ? view.getUint32(box.start + 20) : view.getUint32(box.start + 12);
-      const duration = version === 1 ? Number(view.getBigUint64(box.start + 24)) : view.getUint32(box.start + 16);
-      if (timescale > 0 && duration > 0 && duration !== 0xffffffff) durationSeconds = duration / timescale;
+      const timescale =
+        version === 1 ? view.getUint32(box.start + 20) : view.getUint32(box.start + 12);
+      const duration =
+        version === 1 ? Number(view.getBigUint64(box.start + 24)) : view.getUint32(box.start + 16);
+      if (timescale > 0 && duration > 0 && duration !== 0xffffffff)
+        durationSeconds = duration / timescale;
     }
     if (box.type === "trak") {
-      for (const media of children(view, box.start, box.start + box.length).filter((child) => child.type === "mdia")) {
-        for (const handler of children(view, media.start, media.start + media.length).filter((child) => child.type === "hdlr")) {
+      for (const media of children(view, box.start, box.start + box.length).filter(
+        (child) => child.type === "mdia",
+      )) {
+        for (const handler of children(view, media.start, media.start + media.length).filter(
+          (child) => child.type === "hdlr",
+        )) {
           if (handler.length < 12) continue;
-          const kind = String.fromCharCode(...[8, 9, 10, 11].map((index) => view.getUint8(handler.start + index)));
+          const kind = String.fromCharCode(
+            ...[8, 9, 10, 11].map((index) => view.getUint8(handler.start + index)),
+          );
           if (kind === "soun") hasAudio = true;
           if (kind === "vide") hasVideo = true;
         }

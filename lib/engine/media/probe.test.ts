@@ -25,7 +25,13 @@ afterAll(async () => {
 describe("probeMedia", () => {
   it("reads the size of a PNG from bytes and from a file", async () => {
     const png = makePng(37, 21);
-    const expected = { kind: "image", mimeType: "image/png", sizeBytes: png.byteLength, width: 37, height: 21 };
+    const expected = {
+      kind: "image",
+      mimeType: "image/png",
+      sizeBytes: png.byteLength,
+      width: 37,
+      height: 21,
+    };
     expect(await probeMedia({ bytes: png }, "image/png")).toEqual(expected);
     expect(await probeMedia({ path: await asFile(png) }, "image/png")).toEqual(expected);
   });
@@ -49,15 +55,24 @@ describe("probeMedia", () => {
     const mp4 = await probeMedia({ bytes: makeMp4(7.25) }, "video/mp4");
     expect(mp4.durationSeconds).toBeCloseTo(7.25, 3);
     expect(mp4.hasAudio).toBe(false);
-    const mp4File = await probeMedia({ path: await asFile(makeMp4(61, { audio: true, mediaDataBytes: 3_000_000 })) }, "video/mp4");
+    const mp4File = await probeMedia(
+      { path: await asFile(makeMp4(61, { audio: true, mediaDataBytes: 3_000_000 })) },
+      "video/mp4",
+    );
     expect(mp4File).toMatchObject({ kind: "video", hasAudio: true });
     expect(mp4File.durationSeconds).toBeCloseTo(61, 3);
   });
 
   it("counts the pages of a PDF", async () => {
     const pdf = await makePdf(3);
-    expect(await probeMedia({ bytes: pdf }, "application/pdf")).toMatchObject({ kind: "document", pages: 3 });
-    expect(await probeMedia({ path: await asFile(pdf) }, "application/pdf")).toMatchObject({ kind: "document", pages: 3 });
+    expect(await probeMedia({ bytes: pdf }, "application/pdf")).toMatchObject({
+      kind: "document",
+      pages: 3,
+    });
+    expect(await probeMedia({ path: await asFile(pdf) }, "application/pdf")).toMatchObject({
+      kind: "document",
+      pages: 3,
+    });
   });
 
   it("decodes text files, honouring a charset and flagging truncation", async () => {
@@ -69,8 +84,12 @@ describe("probeMedia", () => {
       text,
     });
     const latin1 = Buffer.from("café", "latin1");
-    expect((await probeMedia({ bytes: latin1 }, "text/plain; charset=ISO-8859-1")).text).toBe("café");
-    expect((await probeMedia({ bytes: Buffer.from('{"a": 1}') }, "application/json")).kind).toBe("text");
+    expect((await probeMedia({ bytes: latin1 }, "text/plain; charset=ISO-8859-1")).text).toBe(
+      "café",
+    );
+    expect((await probeMedia({ bytes: Buffer.from('{"a": 1}') }, "application/json")).kind).toBe(
+      "text",
+    );
 
     const long = Buffer.from("é".repeat(MAX_TEXT_BYTES / 2 + 10), "utf8");
     const probed = await probeMedia({ path: await asFile(long) }, "text/markdown");
@@ -105,6 +124,8 @@ describe("probeMedia", () => {
   });
 
   it("stops when the signal is already aborted", async () => {
-    await expect(probeMedia({ bytes: makePng(2, 2) }, "image/png", AbortSignal.abort())).rejects.toThrow(/abort/i);
+    await expect(
+      probeMedia({ bytes: makePng(2, 2) }, "image/png", AbortSignal.abort()),
+    ).rejects.toThrow(/abort/i);
   });
 });

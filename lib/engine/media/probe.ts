@@ -133,18 +133,27 @@ async function readHead(path: string, limit: number): Promise<Uint8Array> {
   }
 }
 
-async function probeImage(input: { path: string } | { bytes: Uint8Array }, mimeType: string): Promise<Pick<ProbedMedia, "width" | "height">> {
+async function probeImage(
+  input: { path: string } | { bytes: Uint8Array },
+  mimeType: string,
+): Promise<Pick<ProbedMedia, "width" | "height">> {
   const bytes = "bytes" in input ? input.bytes : await readHead(input.path, IMAGE_HEADER_BYTES);
   let size;
   try {
     size = imageSize(bytes);
   } catch (error) {
-    throw new MediaProbeError("corrupt", `The image is not a readable ${mimeType} image (${reason(error)}).`);
+    throw new MediaProbeError(
+      "corrupt",
+      `The image is not a readable ${mimeType} image (${reason(error)}).`,
+    );
   }
-  if (!size.width || !size.height) throw new MediaProbeError("corrupt", `The ${mimeType} image has no dimensions.`);
+  if (!size.width || !size.height)
+    throw new MediaProbeError("corrupt", `The ${mimeType} image has no dimensions.`);
   // EXIF orientations 5–8 rotate the picture by 90 degrees.
   const rotated = size.orientation !== undefined && size.orientation >= 5;
-  return rotated ? { width: size.height, height: size.width } : { width: size.width, height: size.height };
+  return rotated
+    ? { width: size.height, height: size.width }
+    : { width: size.width, height: size.height };
 }
 
 async function probeTimed(
@@ -159,7 +168,10 @@ async function probeTimed(
   } catch {
     movie = undefined;
   }
-  if (movie) return kind === "video" ? { durationSeconds: movie.durationSeconds, hasAudio: movie.hasAudio } : { durationSeconds: movie.durationSeconds };
+  if (movie)
+    return kind === "video"
+      ? { durationSeconds: movie.durationSeconds, hasAudio: movie.hasAudio }
+      : { durationSeconds: movie.durationSeconds };
 
   const { parseBuffer, parseFile } = await import("music-metadata");
   const options = { duration: true, skipCovers: true };
@@ -167,35 +179,57 @@ async function probeTimed(
   try {
     metadata =
       "bytes" in input
-        ? await parseBuffer(input.bytes, { mimeType: essenceOf(mimeType), size: input.bytes.byteLength }, options)
+        ? await parseBuffer(
+            input.bytes,
+            { mimeType: essenceOf(mimeType), size: input.bytes.byteLength },
+            options,
+          )
         : await parseFile(input.path, options);
   } catch (error) {
-    throw new MediaProbeError("corrupt", `The ${kind} is not a readable ${mimeType} file (${reason(error)}).`);
+    throw new MediaProbeError(
+      "corrupt",
+      `The ${kind} is not a readable ${mimeType} file (${reason(error)}).`,
+    );
   }
   const duration = metadata.format.duration;
   if (duration === undefined || !Number.isFinite(duration) || duration <= 0) {
-    throw new MediaProbeError("corrupt", `Could not determine the duration of the ${mimeType} ${kind}.`);
+    throw new MediaProbeError(
+      "corrupt",
+      `Could not determine the duration of the ${mimeType} ${kind}.`,
+    );
   }
   const result: Pick<ProbedMedia, "durationSeconds" | "hasAudio"> = { durationSeconds: duration };
   if (kind === "video") {
     const tracks = metadata.format.trackInfo ?? [];
     // Matroska track type 2 is audio; other containers carry an `audio` block per track.
-    const audioTrack = tracks.some((track) => track.audio !== undefined || (track.type as number | undefined) === 2);
+    const audioTrack = tracks.some(
+      (track) => track.audio !== undefined || (track.type as number | undefined) === 2,
+    );
     const hasAudio = metadata.format.hasAudio ?? (tracks.length ? audioTrack : undefined);
     if (hasAudio !== undefined) result.hasAudio = hasAudio || audioTrack;
   }
   return result;
 }
 
-async function probePdf(input: { path: string } | { bytes: Uint8Array }, sizeBytes: number): Promise<number> {
+async function probePdf(
+  input: { path: string } | { bytes: Uint8Array },
+  sizeBytes: number,
+): Promise<number> {
   if (sizeBytes > MAX_PDF_BYTES) {
-    throw new MediaProbeError("too-large", `The PDF is ${sizeBytes} bytes; PDFs up to ${MAX_PDF_BYTES} bytes (50 MB) are supported.`);
+    throw new MediaProbeError(
+      "too-large",
+      `The PDF is ${sizeBytes} bytes; PDFs up to ${MAX_PDF_BYTES} bytes (50 MB) are supported.`,
+    );
   }
   const bytes = "bytes" in input ? input.bytes : await readHead(input.path, MAX_PDF_BYTES);
   const { PDFDocument } = await import("pdf-lib");
   let pages: number;
   try {
-    const document = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+    const document = await PDFDocument.load(bytes, {
+      ignoreEncryption: true,
+      updateMetadata: false,
+      throwOnInvalidObject: false,
+    });
     pages = document.getPageCount();
   } catch (error) {
     throw new MediaProbeError("corrupt", `The PDF could not be read (${reason(error)}).`);
@@ -204,7 +238,10 @@ async function probePdf(input: { path: string } | { bytes: Uint8Array }, sizeByt
   return pages;
 }
 
-async function probeText(input: { path: string } | { bytes: Uint8Array }, mimeType: string): Promise<Pick<ProbedMedia, "text" | "textTruncated">> {
+async function probeText(
+  input: { path: string } | { bytes: Uint8Array },
+  mimeType: string,
+): Promise<Pick<ProbedMedia, "text" | "textTruncated">> {
   const whole = "bytes" in input ? input.bytes : await readHead(input.path, MAX_TEXT_BYTES + 1);
   const truncated = whole.byteLength > MAX_TEXT_BYTES;
   const bytes = truncated ? whole.subarray(0, MAX_TEXT_BYTES) : whole;
@@ -213,14 +250,20 @@ async function probeText(input: { path: string } | { bytes: Uint8Array }, mimeTy
   try {
     decoder = new TextDecoder(charset, { fatal: true });
   } catch {
-    throw new MediaProbeError("unsupported", `Unsupported text charset "${charset}" in ${mimeType}.`);
+    throw new MediaProbeError(
+      "unsupported",
+      `Unsupported text charset "${charset}" in ${mimeType}.`,
+    );
   }
   let text: string;
   try {
     // stream: a truncated file may end inside a multi-byte character; that tail is dropped.
     text = decoder.decode(bytes, { stream: truncated });
   } catch {
-    throw new MediaProbeError("corrupt", `The ${essenceOf(mimeType)} file is not valid ${charset} text.`);
+    throw new MediaProbeError(
+      "corrupt",
+      `The ${essenceOf(mimeType)} file is not valid ${charset} text.`,
+    );
   }
   return truncated ? { text, textTruncated: true } : { text };
 }

@@ -42,7 +42,11 @@ const COMPILED: Record<SupportedHarmCategory, CompiledTerm[]> = Object.fromEntri
     for (const [level, phrases] of Object.entries(LEXICON[category]) as [RatedLevel, string[]][]) {
       for (const phrase of phrases) {
         const raw = words(phrase);
-        terms.push({ level: RANK[level]!, words: raw.map((word) => word.replace(/\*$/, "")), prefix: raw.map((word) => word.endsWith("*")) });
+        terms.push({
+          level: RANK[level]!,
+          words: raw.map((word) => word.replace(/\*$/, "")),
+          prefix: raw.map((word) => word.endsWith("*")),
+        });
       }
     }
     return [category, terms];
@@ -54,8 +58,13 @@ function words(text: string): string[] {
 }
 
 /** The effective threshold of every category: the request's setting over the model default. */
-export function effectiveThresholds(settings: readonly SafetySetting[] | undefined, traits: Pick<ModelTraits, "defaultSafetyThreshold">): Record<SupportedHarmCategory, HarmBlockThreshold> {
-  const result = Object.fromEntries(SUPPORTED_HARM_CATEGORIES.map((category) => [category, traits.defaultSafetyThreshold])) as Record<SupportedHarmCategory, HarmBlockThreshold>;
+export function effectiveThresholds(
+  settings: readonly SafetySetting[] | undefined,
+  traits: Pick<ModelTraits, "defaultSafetyThreshold">,
+): Record<SupportedHarmCategory, HarmBlockThreshold> {
+  const result = Object.fromEntries(
+    SUPPORTED_HARM_CATEGORIES.map((category) => [category, traits.defaultSafetyThreshold]),
+  ) as Record<SupportedHarmCategory, HarmBlockThreshold>;
   for (const setting of settings ?? []) {
     if ((SUPPORTED_HARM_CATEGORIES as readonly string[]).includes(setting.category)) {
       result[setting.category as SupportedHarmCategory] = setting.threshold;
@@ -67,7 +76,9 @@ export function effectiveThresholds(settings: readonly SafetySetting[] | undefin
 /** The rating level (0 NEGLIGIBLE .. 3 HIGH) of every category for a text. */
 export function classifyText(text: string): Record<SupportedHarmCategory, number> {
   const tokens = words(text);
-  const result = Object.fromEntries(SUPPORTED_HARM_CATEGORIES.map((category) => [category, 0])) as Record<SupportedHarmCategory, number>;
+  const result = Object.fromEntries(
+    SUPPORTED_HARM_CATEGORIES.map((category) => [category, 0]),
+  ) as Record<SupportedHarmCategory, number>;
   for (const category of SUPPORTED_HARM_CATEGORIES) {
     let level = 0;
     for (const term of COMPILED[category]) {
@@ -100,7 +111,10 @@ export interface SafetyVerdict {
 }
 
 /** Rates a text against thresholds: which categories are rated, and whether it is blocked. */
-export function judge(text: string, thresholds: Record<SupportedHarmCategory, HarmBlockThreshold>): SafetyVerdict {
+export function judge(
+  text: string,
+  thresholds: Record<SupportedHarmCategory, HarmBlockThreshold>,
+): SafetyVerdict {
   return verdictOf(classifyText(text), thresholds);
 }
 
@@ -129,7 +143,8 @@ export class CandidateSafety {
     const window = this.tail + delta;
     const found = classifyText(window);
     const levels = { ...this.levels };
-    for (const category of SUPPORTED_HARM_CATEGORIES) levels[category] = Math.max(levels[category], found[category]);
+    for (const category of SUPPORTED_HARM_CATEGORIES)
+      levels[category] = Math.max(levels[category], found[category]);
     const verdict = verdictOf(levels, this.thresholds);
     if (!verdict.blocked) {
       this.levels = levels;
@@ -144,7 +159,10 @@ export class CandidateSafety {
   }
 }
 
-function verdictOf(levels: Record<SupportedHarmCategory, number>, thresholds: Record<SupportedHarmCategory, HarmBlockThreshold>): SafetyVerdict {
+function verdictOf(
+  levels: Record<SupportedHarmCategory, number>,
+  thresholds: Record<SupportedHarmCategory, HarmBlockThreshold>,
+): SafetyVerdict {
   const ratings: SafetyRating[] = [];
   let blocked = false;
   for (const category of SUPPORTED_HARM_CATEGORIES) {

@@ -23,7 +23,9 @@ describe("safety classifier", () => {
   }
 
   it("takes the highest level found", () => {
-    expect(classifyText("the election and then rig the election").HARM_CATEGORY_CIVIC_INTEGRITY).toBe(3);
+    expect(
+      classifyText("the election and then rig the election").HARM_CATEGORY_CIVIC_INTEGRITY,
+    ).toBe(3);
   });
 
   it("matches whole words only", () => {
@@ -31,15 +33,22 @@ describe("safety classifier", () => {
   });
 
   it("blocks by threshold and reports blocked on the rating", () => {
-    const thresholds = effectiveThresholds([{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", threshold: "BLOCK_MEDIUM_AND_ABOVE" }], {
-      defaultSafetyThreshold: "OFF",
-    });
+    const thresholds = effectiveThresholds(
+      [{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", threshold: "BLOCK_MEDIUM_AND_ABOVE" }],
+      {
+        defaultSafetyThreshold: "OFF",
+      },
+    );
     const blocked = judge("how to make a weapon", thresholds);
     expect(blocked.blocked).toBe(true);
-    expect(blocked.ratings).toEqual([{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "MEDIUM", blocked: true }]);
+    expect(blocked.ratings).toEqual([
+      { category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "MEDIUM", blocked: true },
+    ]);
     const low = judge("lock picking as a hobby", thresholds);
     expect(low.blocked).toBe(false);
-    expect(low.ratings).toEqual([{ category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "LOW" }]);
+    expect(low.ratings).toEqual([
+      { category: "HARM_CATEGORY_DANGEROUS_CONTENT", probability: "LOW" },
+    ]);
   });
 
   it("honours each threshold", () => {
@@ -55,32 +64,47 @@ describe("safety classifier", () => {
     ];
     const texts = ["hello", "flirty", "erotic", "porn"];
     for (const [threshold, level, expected] of cases) {
-      const thresholds = effectiveThresholds([{ category: "HARM_CATEGORY_SEXUALLY_EXPLICIT", threshold: threshold as "OFF" }], {
-        defaultSafetyThreshold: "OFF",
-      });
+      const thresholds = effectiveThresholds(
+        [{ category: "HARM_CATEGORY_SEXUALLY_EXPLICIT", threshold: threshold as "OFF" }],
+        {
+          defaultSafetyThreshold: "OFF",
+        },
+      );
       const verdict = judge(texts[level]!, thresholds);
       expect(verdict.blocked, `${threshold} at ${LEVEL_NAMES[level]}`).toBe(expected);
     }
   });
 
   it("does not rate categories that are OFF, rates BLOCK_NONE without blocking", () => {
-    const thresholds = effectiveThresholds([{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }], { defaultSafetyThreshold: "OFF" });
+    const thresholds = effectiveThresholds(
+      [{ category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_NONE" }],
+      { defaultSafetyThreshold: "OFF" },
+    );
     const verdict = judge("i will hunt you down", thresholds);
-    expect(verdict).toEqual({ ratings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH" }], blocked: false });
+    expect(verdict).toEqual({
+      ratings: [{ category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH" }],
+      blocked: false,
+    });
   });
 
   it("uses the model default for categories the request does not set", () => {
-    const thresholds = effectiveThresholds([], { defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" });
+    const thresholds = effectiveThresholds([], {
+      defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE",
+    });
     expect(judge("ethnic cleansing", thresholds).blocked).toBe(true);
     expect(judge("ethnic cleansing", thresholds).ratings).toHaveLength(5);
   });
 
   it("checks a growing candidate across deltas, catching a phrase split between them", () => {
-    const safety = new CandidateSafety(effectiveThresholds([], { defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" }));
+    const safety = new CandidateSafety(
+      effectiveThresholds([], { defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" }),
+    );
     expect(safety.check("We should rig the ").blocked).toBe(false);
     const verdict = safety.check("election now");
     expect(verdict.blocked).toBe(true);
-    expect(verdict.ratings.find((rating) => rating.category === "HARM_CATEGORY_CIVIC_INTEGRITY")).toEqual({
+    expect(
+      verdict.ratings.find((rating) => rating.category === "HARM_CATEGORY_CIVIC_INTEGRITY"),
+    ).toEqual({
       category: "HARM_CATEGORY_CIVIC_INTEGRITY",
       probability: "HIGH",
       blocked: true,

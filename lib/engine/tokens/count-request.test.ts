@@ -4,7 +4,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Part } from "@/lib/gemini/types";
-import { makeMp4, makePdf, makePng, makeWav, makeWebm } from "@/lib/engine/media/__fixtures__/generate-media";
+import {
+  makeMp4,
+  makePdf,
+  makePng,
+  makeWav,
+  makeWebm,
+} from "@/lib/engine/media/__fixtures__/generate-media";
 import { probeMedia } from "@/lib/engine/media/probe";
 import { countRequestTokens, countTexts, terminateTokenizerWorkers } from "./index";
 
@@ -25,20 +31,36 @@ describe("countRequestTokens on media", () => {
       [16, 16],
       [1600, 900],
     ] as const) {
-      const response = await countRequestTokens(flash20, { contents: [{ role: "user", parts: [inline("image/png", makePng(width, height))] }] });
-      expect(response).toEqual({ totalTokens: 258, promptTokensDetails: [{ modality: "IMAGE", tokenCount: 258 }] });
+      const response = await countRequestTokens(flash20, {
+        contents: [{ role: "user", parts: [inline("image/png", makePng(width, height))] }],
+      });
+      expect(response).toEqual({
+        totalTokens: 258,
+        promptTokensDetails: [{ modality: "IMAGE", tokenCount: 258 }],
+      });
     }
     const image = inline("image/png", makePng(8, 8));
-    const low = await countRequestTokens(flash20, { contents: [{ parts: [image] }], mediaResolution: "MEDIA_RESOLUTION_LOW" });
+    const low = await countRequestTokens(flash20, {
+      contents: [{ parts: [image] }],
+      mediaResolution: "MEDIA_RESOLUTION_LOW",
+    });
     expect(low.totalTokens).toBe(64);
-    const high = await countRequestTokens(flash20, { contents: [{ parts: [image] }], mediaResolution: "MEDIA_RESOLUTION_HIGH" });
+    const high = await countRequestTokens(flash20, {
+      contents: [{ parts: [image] }],
+      mediaResolution: "MEDIA_RESOLUTION_HIGH",
+    });
     expect(high.totalTokens).toBe(256);
   });
 
   it("counts text and an image with per-modality details and the role token on 2.5", async () => {
     const [pieces] = await countTexts("gemma3", ["Describe this picture."]);
     const response = await countRequestTokens(flash25, {
-      contents: [{ role: "user", parts: [{ text: "Describe this picture." }, inline("image/png", makePng(40, 30))] }],
+      contents: [
+        {
+          role: "user",
+          parts: [{ text: "Describe this picture." }, inline("image/png", makePng(40, 30))],
+        },
+      ],
     });
     expect(response).toEqual({
       totalTokens: pieces! + 1 + 258,
@@ -50,25 +72,44 @@ describe("countRequestTokens on media", () => {
   });
 
   it("counts audio at 32 tokens per second", async () => {
-    const response = await countRequestTokens(flash20, { contents: [{ parts: [inline("audio/wav", makeWav(3))] }] });
-    expect(response).toEqual({ totalTokens: 96, promptTokensDetails: [{ modality: "AUDIO", tokenCount: 96 }] });
-    const partial = await countRequestTokens(flash20, { contents: [{ parts: [inline("audio/wav", makeWav(2.5))] }] });
+    const response = await countRequestTokens(flash20, {
+      contents: [{ parts: [inline("audio/wav", makeWav(3))] }],
+    });
+    expect(response).toEqual({
+      totalTokens: 96,
+      promptTokensDetails: [{ modality: "AUDIO", tokenCount: 96 }],
+    });
+    const partial = await countRequestTokens(flash20, {
+      contents: [{ parts: [inline("audio/wav", makeWav(2.5))] }],
+    });
     expect(partial.totalTokens).toBe(80);
   });
 
   it("counts a PDF at 258 tokens per page as DOCUMENT", async () => {
-    const response = await countRequestTokens(flash20, { contents: [{ parts: [inline("application/pdf", await makePdf(3))] }] });
-    expect(response).toEqual({ totalTokens: 774, promptTokensDetails: [{ modality: "DOCUMENT", tokenCount: 774 }] });
+    const response = await countRequestTokens(flash20, {
+      contents: [{ parts: [inline("application/pdf", await makePdf(3))] }],
+    });
+    expect(response).toEqual({
+      totalTokens: 774,
+      promptTokensDetails: [{ modality: "DOCUMENT", tokenCount: 774 }],
+    });
   });
 
   it("counts video at 263 tokens per second at 1 fps, honouring clipping and fps", async () => {
     const webm = inline("video/webm", makeWebm(5, { audio: true }));
     const whole = await countRequestTokens(flash20, { contents: [{ parts: [webm] }] });
-    expect(whole).toEqual({ totalTokens: 1315, promptTokensDetails: [{ modality: "VIDEO", tokenCount: 1315 }] });
-    const mp4 = await countRequestTokens(flash20, { contents: [{ parts: [inline("video/mp4", makeMp4(4))] }] });
+    expect(whole).toEqual({
+      totalTokens: 1315,
+      promptTokensDetails: [{ modality: "VIDEO", tokenCount: 1315 }],
+    });
+    const mp4 = await countRequestTokens(flash20, {
+      contents: [{ parts: [inline("video/mp4", makeMp4(4))] }],
+    });
     expect(mp4.totalTokens).toBe(4 * 263);
     const clipped = await countRequestTokens(flash20, {
-      contents: [{ parts: [{ ...webm, videoMetadata: { startOffset: "1s", endOffset: "2.5s", fps: 2 } }] }],
+      contents: [
+        { parts: [{ ...webm, videoMetadata: { startOffset: "1s", endOffset: "2.5s", fps: 2 } }] },
+      ],
     });
     expect(clipped.totalTokens).toBe(3 * 263);
   });
@@ -76,13 +117,23 @@ describe("countRequestTokens on media", () => {
   it("counts a text file as its text, in the TEXT modality", async () => {
     const text = "A plain text attachment.\nIt has two lines.";
     const [pieces] = await countTexts("gemma", [text]);
-    const response = await countRequestTokens(flash20, { contents: [{ parts: [inline("text/plain", new TextEncoder().encode(text))] }] });
-    expect(response).toEqual({ totalTokens: pieces, promptTokensDetails: [{ modality: "TEXT", tokenCount: pieces }] });
+    const response = await countRequestTokens(flash20, {
+      contents: [{ parts: [inline("text/plain", new TextEncoder().encode(text))] }],
+    });
+    expect(response).toEqual({
+      totalTokens: pieces,
+      promptTokensDetails: [{ modality: "TEXT", tokenCount: pieces }],
+    });
   });
 
   it("resolves file references through the file store's callback, probed or stored", async () => {
     const pdf = await probeMedia({ bytes: await makePdf(2) }, "application/pdf");
-    const stored = { mimeType: "image/png", probed: await probeMedia({ bytes: makePng(5, 5) }, "image/png"), path: "/nonexistent", sizeBytes: 1 };
+    const stored = {
+      mimeType: "image/png",
+      probed: await probeMedia({ bytes: makePng(5, 5) }, "image/png"),
+      path: "/nonexistent",
+      sizeBytes: 1,
+    };
     const seen: string[] = [];
     const response = await countRequestTokens(
       flash20,
@@ -114,27 +165,62 @@ describe("countRequestTokens on media", () => {
   });
 
   it("passes the file store's own error through", async () => {
-    const denied = ApiError.permissionDenied("You do not have permission to access the File nope or it may not exist.");
+    const denied = ApiError.permissionDenied(
+      "You do not have permission to access the File nope or it may not exist.",
+    );
     await expect(
-      countRequestTokens(flash20, { contents: [{ parts: [{ fileData: { fileUri: "files/nope" } }] }] }, { resolveFile: () => Promise.reject(denied) }),
+      countRequestTokens(
+        flash20,
+        { contents: [{ parts: [{ fileData: { fileUri: "files/nope" } }] }] },
+        { resolveFile: () => Promise.reject(denied) },
+      ),
     ).rejects.toBe(denied);
   });
 
   it("answers 400 naming the part for corrupt inline media, and for file references without a file store", async () => {
     const corrupt = countRequestTokens(flash20, {
-      contents: [{ parts: [{ text: "look" }] }, { parts: [{ text: "at" }, inline("image/png", new TextEncoder().encode("not a png"))] }],
+      contents: [
+        { parts: [{ text: "look" }] },
+        { parts: [{ text: "at" }, inline("image/png", new TextEncoder().encode("not a png"))] },
+      ],
     });
     await expect(corrupt).rejects.toBeInstanceOf(ApiError);
-    await expect(corrupt).rejects.toMatchObject({ httpStatus: 400, rpcStatus: "INVALID_ARGUMENT", message: expect.stringContaining("contents[1].parts[1].inline_data") });
-    const system = countRequestTokens(flash20, { systemInstruction: { parts: [inline("audio/wav", new Uint8Array(10))] }, contents: [] });
-    await expect(system).rejects.toMatchObject({ httpStatus: 400, message: expect.stringContaining("system_instruction.parts[0].inline_data") });
-    const unsupported = countRequestTokens(flash20, { contents: [{ parts: [inline("application/zip", new Uint8Array([1, 2]))] }] });
-    await expect(unsupported).rejects.toMatchObject({ httpStatus: 400, message: expect.stringContaining("Unsupported MIME type") });
-    const noStore = countRequestTokens(flash20, { contents: [{ parts: [{ fileData: { fileUri: "files/abc" } }] }] });
-    await expect(noStore).rejects.toMatchObject({ httpStatus: 400, message: expect.stringContaining("contents[0].parts[0].file_data") });
+    await expect(corrupt).rejects.toMatchObject({
+      httpStatus: 400,
+      rpcStatus: "INVALID_ARGUMENT",
+      message: expect.stringContaining("contents[1].parts[1].inline_data"),
+    });
+    const system = countRequestTokens(flash20, {
+      systemInstruction: { parts: [inline("audio/wav", new Uint8Array(10))] },
+      contents: [],
+    });
+    await expect(system).rejects.toMatchObject({
+      httpStatus: 400,
+      message: expect.stringContaining("system_instruction.parts[0].inline_data"),
+    });
+    const unsupported = countRequestTokens(flash20, {
+      contents: [{ parts: [inline("application/zip", new Uint8Array([1, 2]))] }],
+    });
+    await expect(unsupported).rejects.toMatchObject({
+      httpStatus: 400,
+      message: expect.stringContaining("Unsupported MIME type"),
+    });
+    const noStore = countRequestTokens(flash20, {
+      contents: [{ parts: [{ fileData: { fileUri: "files/abc" } }] }],
+    });
+    await expect(noStore).rejects.toMatchObject({
+      httpStatus: 400,
+      message: expect.stringContaining("contents[0].parts[0].file_data"),
+    });
   });
 
   it("stops at once when the signal is aborted", async () => {
-    await expect(countRequestTokens(flash20, { contents: [{ parts: [{ text: "hi" }] }] }, { signal: AbortSignal.abort() })).rejects.toThrow(/abort/i);
+    await expect(
+      countRequestTokens(
+        flash20,
+        { contents: [{ parts: [{ text: "hi" }] }] },
+        { signal: AbortSignal.abort() },
+      ),
+    ).rejects.toThrow(/abort/i);
   });
 });

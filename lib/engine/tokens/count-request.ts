@@ -19,7 +19,12 @@ import type {
   Tool,
   ToolConfig,
 } from "@/lib/gemini/types";
-import { MediaProbeError, mediaKindOf, probeMedia, type ProbedMedia } from "@/lib/engine/media/probe";
+import {
+  MediaProbeError,
+  mediaKindOf,
+  probeMedia,
+  type ProbedMedia,
+} from "@/lib/engine/media/probe";
 import { mediaTokenCount } from "./media-tokens";
 import { countTexts } from "./tokenizer-api";
 
@@ -32,7 +37,8 @@ export interface CountableRequest {
 }
 
 /** What a file reference resolves to: the probe itself, or a stored file carrying its probe. */
-export type FileReference = ProbedMedia | { mimeType: string; probed?: unknown; path?: string; sizeBytes?: number };
+export type FileReference =
+  ProbedMedia | { mimeType: string; probed?: unknown; path?: string; sizeBytes?: number };
 
 export interface CountRequestOptions {
   /** Resolves `fileData.fileUri` (the file store supplies it; it throws the service's 403 itself). */
@@ -54,13 +60,17 @@ export async function countRequestTokens(
   const { signal } = options;
   signal?.throwIfAborted();
   const totals = new Map<MediaModality, number>();
-  const add = (modality: MediaModality, tokens: number) => totals.set(modality, (totals.get(modality) ?? 0) + tokens);
+  const add = (modality: MediaModality, tokens: number) =>
+    totals.set(modality, (totals.get(modality) ?? 0) + tokens);
   /** Texts to tokenize, each with the factor its count is scaled by (1 unless extrapolated). */
   const texts: { text: string; scale: number }[] = [];
 
   const contents: { content: Content; field: string }[] = [];
-  if (input.systemInstruction) contents.push({ content: input.systemInstruction, field: "system_instruction" });
-  input.contents.forEach((content, index) => contents.push({ content, field: `contents[${index}]` }));
+  if (input.systemInstruction)
+    contents.push({ content: input.systemInstruction, field: "system_instruction" });
+  input.contents.forEach((content, index) =>
+    contents.push({ content, field: `contents[${index}]` }),
+  );
 
   for (const { content, field } of contents) {
     if (traits.roleTokenPerContent) add("TEXT", 1);
@@ -69,7 +79,8 @@ export async function countRequestTokens(
     }
   }
   for (const tool of input.tools ?? []) {
-    for (const declaration of tool.functionDeclarations ?? []) texts.push({ text: JSON.stringify(declaration), scale: 1 });
+    for (const declaration of tool.functionDeclarations ?? [])
+      texts.push({ text: JSON.stringify(declaration), scale: 1 });
   }
 
   const counts = await countTexts(
@@ -79,29 +90,37 @@ export async function countRequestTokens(
   );
   counts.forEach((count, index) => add("TEXT", Math.round(count * texts[index]!.scale)));
 
-  const promptTokensDetails: ModalityTokenCount[] = MODALITY_ORDER.filter((modality) => (totals.get(modality) ?? 0) > 0).map(
-    (modality) => ({ modality, tokenCount: totals.get(modality)! }),
-  );
+  const promptTokensDetails: ModalityTokenCount[] = MODALITY_ORDER.filter(
+    (modality) => (totals.get(modality) ?? 0) > 0,
+  ).map((modality) => ({ modality, tokenCount: totals.get(modality)! }));
   const totalTokens = promptTokensDetails.reduce((sum, item) => sum + item.tokenCount, 0);
   return promptTokensDetails.length ? { totalTokens, promptTokensDetails } : { totalTokens };
 
   async function collectPart(part: Part, field: string): Promise<void> {
     if (part.text !== undefined) texts.push({ text: part.text, scale: 1 });
     if (part.functionCall) texts.push({ text: JSON.stringify(part.functionCall), scale: 1 });
-    if (part.functionResponse) texts.push({ text: JSON.stringify(part.functionResponse), scale: 1 });
+    if (part.functionResponse)
+      texts.push({ text: JSON.stringify(part.functionResponse), scale: 1 });
     if (part.executableCode) texts.push({ text: part.executableCode.code, scale: 1 });
-    if (part.codeExecutionResult?.output) texts.push({ text: part.codeExecutionResult.output, scale: 1 });
+    if (part.codeExecutionResult?.output)
+      texts.push({ text: part.codeExecutionResult.output, scale: 1 });
     if (part.inlineData) {
       const mediaField = `${field}.inline_data`;
       const bytes = Buffer.from(part.inlineData.data, "base64");
-      const media = await probeOrFail(() => probeMedia({ bytes }, part.inlineData!.mimeType, signal), mediaField);
+      const media = await probeOrFail(
+        () => probeMedia({ bytes }, part.inlineData!.mimeType, signal),
+        mediaField,
+      );
       countMedia(media, part, mediaField);
     }
     if (part.fileData) {
       const mediaField = `${field}.file_data`;
       if (!options.resolveFile) {
         throw ApiError.invalidArgument(`${mediaField}: file references cannot be resolved here.`, [
-          { field: `${mediaField}.file_uri`, description: "No file store is available to resolve this file." },
+          {
+            field: `${mediaField}.file_uri`,
+            description: "No file store is available to resolve this file.",
+          },
         ]);
       }
       const reference = await options.resolveFile(part.fileData.fileUri);
@@ -112,7 +131,11 @@ export async function countRequestTokens(
 
   function countMedia(media: ProbedMedia, part: Part, field: string): void {
     if (media.kind !== "text") {
-      const { modality, tokens } = mediaTokenCount(media, input.mediaResolution, part.videoMetadata);
+      const { modality, tokens } = mediaTokenCount(
+        media,
+        input.mediaResolution,
+        part.videoMetadata,
+      );
       add(modality, tokens);
       return;
     }
@@ -126,23 +149,32 @@ export async function countRequestTokens(
     texts.push({ text: media.text, scale });
   }
 
-  async function mediaOfReference(reference: FileReference, mimeTypeHint: string | undefined, field: string): Promise<ProbedMedia> {
+  async function mediaOfReference(
+    reference: FileReference,
+    mimeTypeHint: string | undefined,
+    field: string,
+  ): Promise<ProbedMedia> {
     if (isProbedMedia(reference)) return reference;
     if (isProbedMedia(reference.probed)) return reference.probed;
     const mimeType = reference.mimeType || mimeTypeHint;
     if (reference.path && mimeType && mediaKindOf(mimeType)) {
       return probeOrFail(() => probeMedia({ path: reference.path! }, mimeType, signal), field);
     }
-    throw ApiError.invalidArgument(`${field}: the file has not been processed; wait until its state is ACTIVE.`, [
-      { field, description: "File is not ACTIVE." },
-    ]);
+    throw ApiError.invalidArgument(
+      `${field}: the file has not been processed; wait until its state is ACTIVE.`,
+      [{ field, description: "File is not ACTIVE." }],
+    );
   }
 }
 
 function isProbedMedia(value: unknown): value is ProbedMedia {
   if (typeof value !== "object" || value === null) return false;
   const record = value as Record<string, unknown>;
-  return typeof record.kind === "string" && typeof record.mimeType === "string" && typeof record.sizeBytes === "number";
+  return (
+    typeof record.kind === "string" &&
+    typeof record.mimeType === "string" &&
+    typeof record.sizeBytes === "number"
+  );
 }
 
 async function probeOrFail(probe: () => Promise<ProbedMedia>, field: string): Promise<ProbedMedia> {
@@ -150,9 +182,10 @@ async function probeOrFail(probe: () => Promise<ProbedMedia>, field: string): Pr
     return await probe();
   } catch (error) {
     if (error instanceof MediaProbeError) {
-      throw ApiError.invalidArgument(`Unable to process input media at ${field}: ${error.message}`, [
-        { field, description: error.message },
-      ]);
+      throw ApiError.invalidArgument(
+        `Unable to process input media at ${field}: ${error.message}`,
+        [{ field, description: error.message }],
+      );
     }
     throw error;
   }

@@ -2,7 +2,22 @@ import { describe, expect, it } from "vitest";
 import { bytePieceValue, decodeTokenIds } from "./decode";
 
 // A toy piece table in the Gemma layout: control pieces, byte pieces, "▁"-prefixed words.
-const pieces = ["<pad>", "<eos>", "<bos>", "<unk>", "▁Hello", ",", "▁world", "<0xE2>", "<0x82>", "<0xAC>", "<0xF0>", "!", "\n", "▁▁"];
+const pieces = [
+  "<pad>",
+  "<eos>",
+  "<bos>",
+  "<unk>",
+  "▁Hello",
+  ",",
+  "▁world",
+  "<0xE2>",
+  "<0x82>",
+  "<0xAC>",
+  "<0xF0>",
+  "!",
+  "\n",
+  "▁▁",
+];
 
 describe("decodeTokenIds", () => {
   it("turns ▁ into spaces and joins pieces", () => {

@@ -21,7 +21,8 @@ export function decodeTokenIds(pieces: readonly string[], ids: readonly number[]
   };
   for (const id of ids) {
     const piece = Number.isInteger(id) ? pieces[id] : undefined;
-    if (piece === undefined) throw new RangeError(`Token id ${id} is not in the vocabulary (${pieces.length} pieces).`);
+    if (piece === undefined)
+      throw new RangeError(`Token id ${id} is not in the vocabulary (${pieces.length} pieces).`);
     const byte = piece.length === 6 ? BYTE_PIECE.exec(piece) : null;
     if (byte) {
       bytes.push(Number.parseInt(byte[1]!, 16));

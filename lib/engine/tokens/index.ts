@@ -5,8 +5,24 @@
 import "server-only";
 
 export type { TokenizerFamily } from "@/lib/gemini/model-traits";
-export { countTexts, encodeText, vocabularyPieces, controlTokenIds, warmUpTokenizer } from "./tokenizer-api";
+export {
+  countTexts,
+  encodeText,
+  vocabularyPieces,
+  controlTokenIds,
+  warmUpTokenizer,
+} from "./tokenizer-api";
 export { decodeTokenIds, bytePieceValue } from "./decode";
-export { countRequestTokens, type CountableRequest, type CountRequestOptions, type FileReference } from "./count-request";
-export { imageTokens, mediaTokenCount, AUDIO_TOKENS_PER_SECOND, IMAGE_TOKENS } from "./media-tokens";
+export {
+  countRequestTokens,
+  type CountableRequest,
+  type CountRequestOptions,
+  type FileReference,
+} from "./count-request";
+export {
+  imageTokens,
+  mediaTokenCount,
+  AUDIO_TOKENS_PER_SECOND,
+  IMAGE_TOKENS,
+} from "./media-tokens";
 export { TokenizerError, terminateTokenizerWorkers } from "./tokenizer-client";

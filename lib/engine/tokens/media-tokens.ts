@@ -49,7 +49,10 @@ export function mediaTokenCount(
     case "document":
       return { modality: "DOCUMENT", tokens: (media.pages ?? 1) * imageTokens(resolution) };
     case "audio":
-      return { modality: "AUDIO", tokens: Math.ceil((media.durationSeconds ?? 0) * AUDIO_TOKENS_PER_SECOND - 1e-9) };
+      return {
+        modality: "AUDIO",
+        tokens: Math.ceil((media.durationSeconds ?? 0) * AUDIO_TOKENS_PER_SECOND - 1e-9),
+      };
     case "video": {
       const total = media.durationSeconds ?? 0;
       const start = Math.min(total, durationSeconds(videoMetadata?.startOffset) ?? 0);
@@ -57,7 +60,10 @@ export function mediaTokenCount(
       const seconds = Math.max(0, end - start);
       const fps = videoMetadata?.fps && videoMetadata.fps > 0 ? videoMetadata.fps : 1;
       const frames = Math.max(1, Math.ceil(seconds * fps - 1e-9));
-      return { modality: "VIDEO", tokens: frames * (imageTokens(resolution) + VIDEO_EXTRA_TOKENS_PER_FRAME) };
+      return {
+        modality: "VIDEO",
+        tokens: frames * (imageTokens(resolution) + VIDEO_EXTRA_TOKENS_PER_FRAME),
+      };
     }
     case "text":
       throw new Error("text media are counted with the tokenizer");

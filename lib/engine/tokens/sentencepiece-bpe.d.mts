@@ -13,7 +13,13 @@ export interface TokenizerJson {
     end_of_word_suffix?: string | null;
     continuing_subword_prefix?: string | null;
   };
-  added_tokens: { id: number; content: string; special?: boolean; lstrip?: boolean; rstrip?: boolean }[];
+  added_tokens: {
+    id: number;
+    content: string;
+    special?: boolean;
+    lstrip?: boolean;
+    rstrip?: boolean;
+  }[];
   normalizer: unknown;
   pre_tokenizer: unknown;
 }
@@ -48,7 +54,16 @@ export interface SentencePieceEncoder {
 }
 
 export function buildEncoder(json: TokenizerJson): SentencePieceEncoder;
-export function partsFromJson(json: TokenizerJson): { parts: EncoderParts; pieceToId: Map<string, number> };
-export function assembleEncoder(parts: EncoderParts, pieceToId?: Map<string, number>): SentencePieceEncoder;
+export function partsFromJson(json: TokenizerJson): {
+  parts: EncoderParts;
+  pieceToId: Map<string, number>;
+};
+export function assembleEncoder(
+  parts: EncoderParts,
+  pieceToId?: Map<string, number>,
+): SentencePieceEncoder;
 export function serializeParts(parts: EncoderParts, identity: Record<string, unknown>): Uint8Array;
-export function deserializeParts(blob: Uint8Array, identity: Record<string, unknown>): EncoderParts | undefined;
+export function deserializeParts(
+  blob: Uint8Array,
+  identity: Record<string, unknown>,
+): EncoderParts | undefined;

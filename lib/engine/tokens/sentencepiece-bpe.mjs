@@ -66,7 +66,8 @@ export function partsFromJson(json) {
 
   let size = 0;
   for (const id of pieceToId.values()) size = Math.max(size, id + 1);
-  if (size > ID_FACTOR) throw new Error(`vocabulary of ${size} pieces is larger than this encoder supports`);
+  if (size > ID_FACTOR)
+    throw new Error(`vocabulary of ${size} pieces is larger than this encoder supports`);
   /** @type {string[]} */
   const pieces = new Array(size).fill("");
   for (const [piece, id] of pieceToId) pieces[id] = piece;
@@ -91,12 +92,18 @@ export function partsFromJson(json) {
     // The package would apply such a merge to raw characters or produce a non-piece; symbols
     // here are piece ids, so refuse rather than differ.
     if (leftId === undefined || rightId === undefined || mergedId === undefined) {
-      throw new Error(`unsupported tokenizer configuration: merge ${JSON.stringify([left, right])} involves a string that is not a piece`);
+      throw new Error(
+        `unsupported tokenizer configuration: merge ${JSON.stringify([left, right])} involves a string that is not a piece`,
+      );
     }
     merges.set([leftId, rightId, rank, mergedId], rank * 4);
   }
   if (!pieceToId.has(model.unk_token)) throw new Error("the vocabulary has no unknown-token piece");
-  const addedTokens = json.added_tokens.map((token) => ({ id: token.id, content: token.content, special: Boolean(token.special) }));
+  const addedTokens = json.added_tokens.map((token) => ({
+    id: token.id,
+    content: token.content,
+    special: Boolean(token.special),
+  }));
   return { parts: { pieces, merges, addedTokens, unkToken: model.unk_token }, pieceToId };
 }
 
@@ -142,7 +149,11 @@ export function assembleEncoder(parts, pieceToId) {
       if (value) byteIds[Number.parseInt(/** @type {string} */ (value[1]), 16)] = id;
     }
     if (piece === parts.unkToken) unkId = id;
-    for (let index = piece.indexOf(SPACE_PIECE, 1); index > 0; index = piece.indexOf(SPACE_PIECE, index + 1)) {
+    for (
+      let index = piece.indexOf(SPACE_PIECE, 1);
+      index > 0;
+      index = piece.indexOf(SPACE_PIECE, index + 1)
+    ) {
       if (piece[index - 1] !== SPACE_PIECE) bridging.push({ piece, offset: index });
     }
   }
@@ -187,7 +198,13 @@ export function serializeParts(parts, identity) {
   parts.pieces.forEach((piece, id) => (lengths[id] = piece.length));
   const text = Buffer.from(parts.pieces.join(""), "utf16le");
   const header = Buffer.from(
-    JSON.stringify({ identity, pieceCount: parts.pieces.length, mergeCount: parts.merges.length / 4, addedTokens: parts.addedTokens, unkToken: parts.unkToken }),
+    JSON.stringify({
+      identity,
+      pieceCount: parts.pieces.length,
+      mergeCount: parts.merges.length / 4,
+      addedTokens: parts.addedTokens,
+      unkToken: parts.unkToken,
+    }),
     "utf8",
   );
   const headerPadded = header.length + ((4 - (header.length % 4)) % 4);
@@ -201,7 +218,10 @@ export function serializeParts(parts, identity) {
   let offset = 12 + headerPadded;
   blob.set(new Uint8Array(lengths.buffer), offset);
   offset += lengths.byteLength;
-  blob.set(new Uint8Array(parts.merges.buffer, parts.merges.byteOffset, parts.merges.byteLength), offset);
+  blob.set(
+    new Uint8Array(parts.merges.buffer, parts.merges.byteOffset, parts.merges.byteLength),
+    offset,
+  );
   offset += parts.merges.byteLength;
   blob.set(text, offset);
   return blob;
@@ -217,7 +237,8 @@ export function serializeParts(parts, identity) {
 export function deserializeParts(blob, identity) {
   if (blob.byteLength < 12) return undefined;
   const view = new DataView(blob.buffer, blob.byteOffset, blob.byteLength);
-  if (view.getUint32(0, true) !== CACHE_MAGIC || view.getUint32(4, true) !== CACHE_FORMAT) return undefined;
+  if (view.getUint32(0, true) !== CACHE_MAGIC || view.getUint32(4, true) !== CACHE_FORMAT)
+    return undefined;
   const headerLength = view.getUint32(8, true);
   if (12 + headerLength > blob.byteLength) return undefined;
   let header;
@@ -233,7 +254,9 @@ export function deserializeParts(blob, identity) {
   const mergesBytes = mergeCount * 16;
   if (offset + lengthsBytes + mergesBytes > blob.byteLength) return undefined;
   // Copies (not views): a Buffer's bytes may sit unaligned inside a shared pool.
-  const lengths = new Uint32Array(new Uint8Array(blob.subarray(offset, offset + lengthsBytes)).buffer);
+  const lengths = new Uint32Array(
+    new Uint8Array(blob.subarray(offset, offset + lengthsBytes)).buffer,
+  );
   offset += lengthsBytes;
   const merges = new Int32Array(new Uint8Array(blob.subarray(offset, offset + mergesBytes)).buffer);
   offset += mergesBytes;
@@ -260,15 +283,24 @@ function assertSupported(json) {
   if (!model.byte_fallback) problems.push("no byte fallback");
   if (model.ignore_merges) problems.push("ignore_merges");
   if (model.end_of_word_suffix || model.continuing_subword_prefix) problems.push("subword affixes");
-  if (!(normalizer?.type === "Replace" && normalizer.pattern?.String === " " && normalizer.content === SPACE_PIECE)) {
+  if (!(
+    normalizer?.type === "Replace" &&
+    normalizer.pattern?.String === " " &&
+    normalizer.content === SPACE_PIECE
+  )) {
     problems.push("normalizer other than ' ' -> '▁'");
   }
   // Gemma 3's pre-tokenizer splits on " ", which the normalizer has already replaced: a no-op.
-  if (preTokenizer !== null && !(preTokenizer?.type === "Split" && preTokenizer.pattern?.String === " ")) {
+  if (
+    preTokenizer !== null &&
+    !(preTokenizer?.type === "Split" && preTokenizer.pattern?.String === " ")
+  ) {
     problems.push("pre-tokenizer");
   }
-  if (json.added_tokens.some((token) => token.lstrip || token.rstrip)) problems.push("stripping added tokens");
-  if (problems.length) throw new Error(`unsupported tokenizer configuration: ${problems.join(", ")}`);
+  if (json.added_tokens.some((token) => token.lstrip || token.rstrip))
+    problems.push("stripping added tokens");
+  if (problems.length)
+    throw new Error(`unsupported tokenizer configuration: ${problems.join(", ")}`);
 }
 
 /**
@@ -352,7 +384,9 @@ class SentencePieceEncoder {
     this.addedIds = parts.addedIds;
     this.bridging = parts.bridging;
     /** Characters that precede the "▁" of a bridging piece: a quick filter for `isBridged`. */
-    this.bridgingBefore = new Set(parts.bridging.map(({ piece, offset }) => piece.charCodeAt(offset - 1)));
+    this.bridgingBefore = new Set(
+      parts.bridging.map(({ piece, offset }) => piece.charCodeAt(offset - 1)),
+    );
     this.maxPieceUnits = parts.maxPieceUnits;
     /** ids a sampler must never produce: special and control tokens */
     this.controlIds = parts.controlIds;
@@ -383,7 +417,8 @@ class SentencePieceEncoder {
     /** @type {number[]} */
     const ids = [];
     for (const slice of this.encodeSlices(text, Infinity)) {
-      for (let index = 0; index < slice.ids.length; index++) ids.push(/** @type {number} */ (slice.ids[index]));
+      for (let index = 0; index < slice.ids.length; index++)
+        ids.push(/** @type {number} */ (slice.ids[index]));
     }
     return ids;
   }
@@ -413,7 +448,10 @@ class SentencePieceEncoder {
     let ids = [];
     let budget = sliceUnits;
     for (const section of this.addedSplitter(text)) {
-      const addedId = section.end - section.start <= this.maxPieceUnits ? this.addedIds.get(text.slice(section.start, section.end)) : undefined;
+      const addedId =
+        section.end - section.start <= this.maxPieceUnits
+          ? this.addedIds.get(text.slice(section.start, section.end))
+          : undefined;
       if (addedId !== undefined) {
         ids.push(addedId);
         budget -= section.end - section.start;
@@ -476,7 +514,13 @@ class SentencePieceEncoder {
     for (let index = from; index < sectionEnd; index++) {
       const code = text.charCodeAt(index);
       const space = code === 32 || code === SPACE_CODE;
-      if (space && previous !== 32 && previous !== SPACE_CODE && !this.isBridged(text, index, previous, sectionStart, sectionEnd)) return index;
+      if (
+        space &&
+        previous !== 32 &&
+        previous !== SPACE_CODE &&
+        !this.isBridged(text, index, previous, sectionStart, sectionEnd)
+      )
+        return index;
       previous = code;
     }
     return sectionEnd;
@@ -624,7 +668,12 @@ class SentencePieceEncoder {
     for (let index = 0; index < word.length; index++) {
       const code = word.charCodeAt(index);
       let id;
-      if (code >= 0xd800 && code <= 0xdbff && index + 1 < word.length && (word.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      if (
+        code >= 0xd800 &&
+        code <= 0xdbff &&
+        index + 1 < word.length &&
+        (word.charCodeAt(index + 1) & 0xfc00) === 0xdc00
+      ) {
         const character = word.slice(index, index + 2);
         id = this.astralIds.get(character);
         if (id === undefined) (unknown ??= []).push(character);
@@ -638,7 +687,8 @@ class SentencePieceEncoder {
       }
       symbols[count++] = id === undefined ? -(unknown?.length ?? 0) : id;
     }
-    for (let index = 0; index + 1 < count; index++) pairs[index] = this.mergeOf(symbols[index], symbols[index + 1]);
+    for (let index = 0; index + 1 < count; index++)
+      pairs[index] = this.mergeOf(symbols[index], symbols[index + 1]);
     for (;;) {
       let best = -1;
       let bestValue = Infinity;
@@ -680,8 +730,10 @@ class SentencePieceEncoder {
       }
       const bytes = this.encoder.encode(/** @type {string} */ (unknown[-symbol - 1]));
       let allPresent = true;
-      for (const value of bytes) if (/** @type {number} */ (this.byteIds[value]) < 0) allPresent = false;
-      if (allPresent) for (const value of bytes) ids.push(/** @type {number} */ (this.byteIds[value]));
+      for (const value of bytes)
+        if (/** @type {number} */ (this.byteIds[value]) < 0) allPresent = false;
+      if (allPresent)
+        for (const value of bytes) ids.push(/** @type {number} */ (this.byteIds[value]));
       else ids.push(this.unkId);
     }
     return Int32Array.from(ids);
@@ -703,7 +755,12 @@ class SentencePieceEncoder {
       const code = word.charCodeAt(index);
       let id;
       let character;
-      if (code >= 0xd800 && code <= 0xdbff && index + 1 < word.length && (word.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      if (
+        code >= 0xd800 &&
+        code <= 0xdbff &&
+        index + 1 < word.length &&
+        (word.charCodeAt(index + 1) & 0xfc00) === 0xdc00
+      ) {
         character = word.slice(index, index + 2);
         id = this.astralIds.get(character) ?? -1;
         index++;
@@ -820,7 +877,8 @@ class MergeTable {
    */
   set(left, right, rank, merged) {
     let slot = this.slot(left, right);
-    while (this.lefts[slot] !== -1 && !(this.lefts[slot] === left && this.rights[slot] === right)) slot = (slot + 1) & this.mask;
+    while (this.lefts[slot] !== -1 && !(this.lefts[slot] === left && this.rights[slot] === right))
+      slot = (slot + 1) & this.mask;
     this.lefts[slot] = left;
     this.rights[slot] = right;
     this.values[slot] = rank * ID_FACTOR + merged;
@@ -834,7 +892,8 @@ class MergeTable {
     for (;;) {
       const stored = this.lefts[slot];
       if (stored === -1) return -1;
-      if (stored === left && this.rights[slot] === right) return /** @type {number} */ (this.values[slot]);
+      if (stored === left && this.rights[slot] === right)
+        return /** @type {number} */ (this.values[slot]);
       slot = (slot + 1) & this.mask;
     }
   }
@@ -873,7 +932,11 @@ class MinHeap {
         const left = 2 * index + 1;
         if (left >= length) break;
         const right = left + 1;
-        const child = right < length && /** @type {number} */ (items[right]) < /** @type {number} */ (items[left]) ? right : left;
+        const child =
+          right < length &&
+          /** @type {number} */ (items[right]) < /** @type {number} */ (items[left])
+            ? right
+            : left;
         if (/** @type {number} */ (items[child]) >= last) break;
         items[index] = /** @type {number} */ (items[child]);
         index = child;

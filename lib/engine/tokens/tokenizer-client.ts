@@ -57,7 +57,11 @@ class TokenizerWorker {
         if (!this.pending.delete(id)) return;
         worker.postMessage({ type: "cancel", id });
         this.updateReference();
-        reject(signal?.reason instanceof Error ? signal.reason : new DOMException("The operation was aborted.", "AbortError"));
+        reject(
+          signal?.reason instanceof Error
+            ? signal.reason
+            : new DOMException("The operation was aborted.", "AbortError"),
+        );
       };
       signal?.addEventListener("abort", onAbort, { once: true });
       const settle = () => signal?.removeEventListener("abort", onAbort);
@@ -87,7 +91,8 @@ class TokenizerWorker {
       if (!pending) return;
       this.pending.delete(reply.id);
       this.updateReference();
-      if (reply.type === "error") pending.reject(new TokenizerError(`The ${this.family} tokenizer failed: ${reply.message}`));
+      if (reply.type === "error")
+        pending.reject(new TokenizerError(`The ${this.family} tokenizer failed: ${reply.message}`));
       else pending.resolve(reply);
     });
     const fail = (error: Error) => {
@@ -95,7 +100,10 @@ class TokenizerWorker {
       this.worker = undefined;
       const failures = [...this.pending.values()];
       this.pending.clear();
-      for (const pending of failures) pending.reject(new TokenizerError(`The ${this.family} tokenizer stopped: ${error.message}`));
+      for (const pending of failures)
+        pending.reject(
+          new TokenizerError(`The ${this.family} tokenizer stopped: ${error.message}`),
+        );
     };
     worker.on("error", fail);
     worker.on("exit", (code) => fail(new Error(`worker exited with code ${code}`)));
@@ -119,12 +127,15 @@ class TokenizerWorker {
 }
 
 // One set of workers per process, also across Next's hot reloads in development.
-const registry = globalThis as typeof globalThis & { __genstudioTokenizerWorkers?: Map<TokenizerFamily, TokenizerWorker> };
+const registry = globalThis as typeof globalThis & {
+  __genstudioTokenizerWorkers?: Map<TokenizerFamily, TokenizerWorker>;
+};
 const workers = (registry.__genstudioTokenizerWorkers ??= new Map());
 
 /** The worker of a family, started on first use. */
 export function tokenizerWorker(family: TokenizerFamily): TokenizerWorker {
-  if (family !== "gemma" && family !== "gemma3") throw new TokenizerError(`Unknown tokenizer family: ${String(family)}`);
+  if (family !== "gemma" && family !== "gemma3")
+    throw new TokenizerError(`Unknown tokenizer family: ${String(family)}`);
   let worker = workers.get(family);
   if (!worker) {
     worker = new TokenizerWorker(family);

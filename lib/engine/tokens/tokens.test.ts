@@ -24,7 +24,23 @@ function traitsOf(model: string): ModelTraits {
 
 /** About `bytes` of English-like text, deterministic, with varied words so caching cannot hide the cost. */
 function longText(bytes: number): string {
-  const words = ["alpha", "beta", "gamma", "delta", "token", "counting", "service", "studio", "engine", "river", "mountain", "quickly", "the", "of", "and"];
+  const words = [
+    "alpha",
+    "beta",
+    "gamma",
+    "delta",
+    "token",
+    "counting",
+    "service",
+    "studio",
+    "engine",
+    "river",
+    "mountain",
+    "quickly",
+    "the",
+    "of",
+    "and",
+  ];
   let seed = 7;
   const parts: string[] = [];
   let length = 0;
@@ -43,13 +59,23 @@ afterAll(async () => {
 
 describe("countRequestTokens on text", () => {
   it("counts the fox sentence as 11 on gemini-2.5-flash (10 pieces + 1 role token)", async () => {
-    const response = await countRequestTokens(findModel("gemini-2.5-flash")!.traits, { contents: [{ role: "user", parts: [{ text: FOX }] }] });
-    expect(response).toEqual({ totalTokens: 11, promptTokensDetails: [{ modality: "TEXT", tokenCount: 11 }] });
+    const response = await countRequestTokens(findModel("gemini-2.5-flash")!.traits, {
+      contents: [{ role: "user", parts: [{ text: FOX }] }],
+    });
+    expect(response).toEqual({
+      totalTokens: 11,
+      promptTokensDetails: [{ modality: "TEXT", tokenCount: 11 }],
+    });
   });
 
   it("counts the fox sentence as 10 on gemini-2.0-flash (no role token)", async () => {
-    const response = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, { contents: [{ role: "user", parts: [{ text: FOX }] }] });
-    expect(response).toEqual({ totalTokens: 10, promptTokensDetails: [{ modality: "TEXT", tokenCount: 10 }] });
+    const response = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, {
+      contents: [{ role: "user", parts: [{ text: FOX }] }],
+    });
+    expect(response).toEqual({
+      totalTokens: 10,
+      promptTokensDetails: [{ modality: "TEXT", tokenCount: 10 }],
+    });
   });
 
   it("counts parts separately, one role token per Content, the system instruction as one Content", async () => {
@@ -64,17 +90,28 @@ describe("countRequestTokens on text", () => {
     });
     expect(response.totalTokens).toBe(fox! + sky! + 2 * hello! + 3);
     const older = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, {
-      contents: [{ role: "user", parts: [{ text: FOX }] }, { role: "model", parts: [{ text: FOX }] }],
+      contents: [
+        { role: "user", parts: [{ text: FOX }] },
+        { role: "model", parts: [{ text: FOX }] },
+      ],
     });
     expect(older.totalTokens).toBe(20);
   });
 
   it("counts function declarations, calls and responses as their JSON text", async () => {
     const traits = findModel("gemini-2.0-flash")!.traits;
-    const declaration = { name: "get_weather", description: "Weather of a city", parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } } };
+    const declaration = {
+      name: "get_weather",
+      description: "Weather of a city",
+      parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } },
+    };
     const call = { name: "get_weather", args: { city: "Paris" } };
     const answer = { name: "get_weather", response: { temperature: 21 } };
-    const expected = await countTexts("gemma", [JSON.stringify(declaration), JSON.stringify(call), JSON.stringify(answer)]);
+    const expected = await countTexts("gemma", [
+      JSON.stringify(declaration),
+      JSON.stringify(call),
+      JSON.stringify(answer),
+    ]);
     const response = await countRequestTokens(traits, {
       contents: [
         { role: "model", parts: [{ functionCall: call }] },
@@ -86,7 +123,9 @@ describe("countRequestTokens on text", () => {
   });
 
   it("answers 0 tokens and no details for an empty text on 2.0", async () => {
-    const response = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, { contents: [{ role: "user", parts: [{ text: "" }] }] });
+    const response = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, {
+      contents: [{ role: "user", parts: [{ text: "" }] }],
+    });
     expect(response).toEqual({ totalTokens: 0 });
   });
 });
@@ -102,11 +141,19 @@ interface TokenFact {
 }
 
 describe("the recorded token facts", () => {
-  const facts = readFileSync(path.join(import.meta.dirname, "__fixtures__/token-facts.jsonl"), "utf8")
+  const facts = readFileSync(
+    path.join(import.meta.dirname, "__fixtures__/token-facts.jsonl"),
+    "utf8",
+  )
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line) as TokenFact)
-    .filter((fact) => fact.api === "gemini" && ["prompt", "countTokens", "output"].includes(fact.kind) && typeof fact.text === "string");
+    .filter(
+      (fact) =>
+        fact.api === "gemini" &&
+        ["prompt", "countTokens", "output"].includes(fact.kind) &&
+        typeof fact.text === "string",
+    );
 
   /** Exact matches among the facts, predicted with the family vocabulary and the role-token rule. */
   async function evaluate(selected: TokenFact[]) {
@@ -114,14 +161,19 @@ describe("the recorded token facts", () => {
     const misses: string[] = [];
     for (const family of ["gemma", "gemma3"] as TokenizerFamily[]) {
       const ofFamily = selected.filter((fact) => traitsOf(fact.model).tokenizer === family);
-      const counts = await countTexts(family, ofFamily.map((fact) => fact.text!));
+      const counts = await countTexts(
+        family,
+        ofFamily.map((fact) => fact.text!),
+      );
       ofFamily.forEach((fact, index) => {
         const traits = traitsOf(fact.model);
         // Prompts of several turns were recorded as their texts joined; each turn is a Content.
         const contents = Number(/multi-turn \((\d+) turns/.exec(fact.notes)?.[1] ?? 1);
-        const predicted = counts[index]! + (fact.kind !== "output" && traits.roleTokenPerContent ? contents : 0);
+        const predicted =
+          counts[index]! + (fact.kind !== "output" && traits.roleTokenPerContent ? contents : 0);
         if (predicted === fact.tokens) exact++;
-        else misses.push(`${fact.model} ${fact.kind}: recorded ${fact.tokens}, counted ${predicted}`);
+        else
+          misses.push(`${fact.model} ${fact.kind}: recorded ${fact.tokens}, counted ${predicted}`);
       });
     }
     return { exact, total: selected.length, misses };
@@ -136,7 +188,11 @@ describe("the recorded token facts", () => {
 
   it("match exactly on every single-turn recorded prompt of the 2.5+ models", async () => {
     const prompts = facts.filter(
-      (fact) => fact.origin.endsWith("-recording") && fact.kind === "prompt" && traitsOf(fact.model).roleTokenPerContent && !/multi-turn/.test(fact.notes),
+      (fact) =>
+        fact.origin.endsWith("-recording") &&
+        fact.kind === "prompt" &&
+        traitsOf(fact.model).roleTokenPerContent &&
+        !/multi-turn/.test(fact.notes),
     );
     expect(prompts.length).toBeGreaterThan(50);
     const { exact, total, misses } = await evaluate(prompts);
@@ -152,13 +208,17 @@ describe("ids and vocabulary", () => {
     expect(decodeTokenIds(await vocabularyPieces("gemma3"), ids)).toBe(FOX);
   });
 
-  it.each(["gemma", "gemma3"] as const)("round-trips multilingual text, emoji and byte-fallback characters (%s)", async (family) => {
-    const text = "Grüße aus Köln! 日本語のテキスト, 한국어, मैं ठीक हूँ. Emoji 😀👍🏽 and rare 𓀀 𒀀 \u2603\n\tindented  twice";
-    const pieces = await vocabularyPieces(family);
-    const ids = await encodeText(family, text);
-    expect(ids.length).toBe((await countTexts(family, [text]))[0]);
-    expect(decodeTokenIds(pieces, ids)).toBe(text);
-  });
+  it.each(["gemma", "gemma3"] as const)(
+    "round-trips multilingual text, emoji and byte-fallback characters (%s)",
+    async (family) => {
+      const text =
+        "Grüße aus Köln! 日本語のテキスト, 한국어, मैं ठीक हूँ. Emoji 😀👍🏽 and rare 𓀀 𒀀 \u2603\n\tindented  twice";
+      const pieces = await vocabularyPieces(family);
+      const ids = await encodeText(family, text);
+      expect(ids.length).toBe((await countTexts(family, [text]))[0]);
+      expect(decodeTokenIds(pieces, ids)).toBe(text);
+    },
+  );
 
   it.each([
     ["gemma", 256_000],
@@ -168,7 +228,8 @@ describe("ids and vocabulary", () => {
     expect(pieces).toHaveLength(size);
     expect(await vocabularyPieces(family)).toBe(pieces);
     const control = await controlTokenIds(family);
-    for (const piece of ["<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>"]) expect(control.has(pieces.indexOf(piece))).toBe(true);
+    for (const piece of ["<pad>", "<eos>", "<bos>", "<unk>", "<start_of_turn>", "<end_of_turn>"])
+      expect(control.has(pieces.indexOf(piece))).toBe(true);
     expect(control.has(pieces.indexOf("▁the"))).toBe(false);
   });
 });
@@ -197,7 +258,11 @@ describe("scheduling in the worker", () => {
   it("counts a large text in slices exactly like its pieces cut at spaces", async () => {
     const big = longText(300_000);
     const cut = big.indexOf(" ", 150_000);
-    const [whole, left, right] = await countTexts("gemma3", [big, big.slice(0, cut), big.slice(cut)]);
+    const [whole, left, right] = await countTexts("gemma3", [
+      big,
+      big.slice(0, cut),
+      big.slice(cut),
+    ]);
     expect(whole).toBe(left! + right!);
   });
 

@@ -56,7 +56,12 @@ export const executableCodeSchema = wireObject("ExecutableCode", {
 });
 
 export const codeExecutionResultSchema = wireObject("CodeExecutionResult", {
-  outcome: wireEnum("CodeExecutionResult.Outcome", ["OUTCOME_UNSPECIFIED", "OUTCOME_OK", "OUTCOME_FAILED", "OUTCOME_DEADLINE_EXCEEDED"]),
+  outcome: wireEnum("CodeExecutionResult.Outcome", [
+    "OUTCOME_UNSPECIFIED",
+    "OUTCOME_OK",
+    "OUTCOME_FAILED",
+    "OUTCOME_DEADLINE_EXCEEDED",
+  ]),
   output: wireString().optional(),
 });
 

@@ -3,10 +3,31 @@
  * field of the spec's GenerationConfig table plus responseJsonSchema.
  */
 import { z } from "zod";
-import type { GenerationConfig, SafetySetting, SpeechConfig, ThinkingConfig, VoiceConfig } from "../types";
-import { HARM_BLOCK_THRESHOLDS, HARM_CATEGORIES, MEDIA_RESOLUTIONS, RESPONSE_MODALITIES } from "./constants";
+import type {
+  GenerationConfig,
+  SafetySetting,
+  SpeechConfig,
+  ThinkingConfig,
+  VoiceConfig,
+} from "../types";
+import {
+  HARM_BLOCK_THRESHOLDS,
+  HARM_CATEGORIES,
+  MEDIA_RESOLUTIONS,
+  RESPONSE_MODALITIES,
+} from "./constants";
 import { schemaSchema } from "./schema";
-import { repeated, repeatedOrEmpty, wireBoolean, wireEnum, wireInteger, wireNumber, wireObject, wireString, wireValue } from "./wire";
+import {
+  repeated,
+  repeatedOrEmpty,
+  wireBoolean,
+  wireEnum,
+  wireInteger,
+  wireNumber,
+  wireObject,
+  wireString,
+  wireValue,
+} from "./wire";
 
 export const prebuiltVoiceConfigSchema = wireObject("PrebuiltVoiceConfig", {
   voiceName: wireString().optional(),
@@ -31,32 +52,40 @@ export const speechConfigSchema: z.ZodType<SpeechConfig, unknown> = wireObject("
   languageCode: wireString().optional(),
 });
 
-export const thinkingConfigSchema: z.ZodType<ThinkingConfig, unknown> = wireObject("ThinkingConfig", {
-  includeThoughts: wireBoolean().optional(),
-  thinkingBudget: wireInteger().optional(),
-});
+export const thinkingConfigSchema: z.ZodType<ThinkingConfig, unknown> = wireObject(
+  "ThinkingConfig",
+  {
+    includeThoughts: wireBoolean().optional(),
+    thinkingBudget: wireInteger().optional(),
+  },
+);
 
-export const generationConfigSchema: z.ZodType<GenerationConfig, unknown> = wireObject("GenerationConfig", {
-  stopSequences: repeated(wireString()).optional(),
-  responseMimeType: wireString().optional(),
-  responseSchema: schemaSchema.optional(),
-  responseJsonSchema: wireValue().optional(),
-  responseModalities: repeated(wireEnum("GenerationConfig.Modality", RESPONSE_MODALITIES)).optional(),
-  candidateCount: wireInteger().optional(),
-  maxOutputTokens: wireInteger().optional(),
-  temperature: wireNumber().optional(),
-  topP: wireNumber().optional(),
-  topK: wireInteger().optional(),
-  seed: wireInteger().optional(),
-  presencePenalty: wireNumber().optional(),
-  frequencyPenalty: wireNumber().optional(),
-  responseLogprobs: wireBoolean().optional(),
-  logprobs: wireInteger().optional(),
-  enableEnhancedCivicAnswers: wireBoolean().optional(),
-  speechConfig: speechConfigSchema.optional(),
-  thinkingConfig: thinkingConfigSchema.optional(),
-  mediaResolution: wireEnum("GenerationConfig.MediaResolution", MEDIA_RESOLUTIONS).optional(),
-});
+export const generationConfigSchema: z.ZodType<GenerationConfig, unknown> = wireObject(
+  "GenerationConfig",
+  {
+    stopSequences: repeated(wireString()).optional(),
+    responseMimeType: wireString().optional(),
+    responseSchema: schemaSchema.optional(),
+    responseJsonSchema: wireValue().optional(),
+    responseModalities: repeated(
+      wireEnum("GenerationConfig.Modality", RESPONSE_MODALITIES),
+    ).optional(),
+    candidateCount: wireInteger().optional(),
+    maxOutputTokens: wireInteger().optional(),
+    temperature: wireNumber().optional(),
+    topP: wireNumber().optional(),
+    topK: wireInteger().optional(),
+    seed: wireInteger().optional(),
+    presencePenalty: wireNumber().optional(),
+    frequencyPenalty: wireNumber().optional(),
+    responseLogprobs: wireBoolean().optional(),
+    logprobs: wireInteger().optional(),
+    enableEnhancedCivicAnswers: wireBoolean().optional(),
+    speechConfig: speechConfigSchema.optional(),
+    thinkingConfig: thinkingConfigSchema.optional(),
+    mediaResolution: wireEnum("GenerationConfig.MediaResolution", MEDIA_RESOLUTIONS).optional(),
+  },
+);
 
 export const safetySettingSchema: z.ZodType<SafetySetting, unknown> = wireObject("SafetySetting", {
   category: wireEnum("HarmCategory", HARM_CATEGORIES),

@@ -3,7 +3,14 @@
  * `lib/gemini/validate` instead; these are for forms and tools that need one piece.
  */
 export * from "./constants";
-export { blobSchema, contentSchema, fileDataSchema, partSchema, PART_DATA_FIELDS, type PartDataField } from "./content";
+export {
+  blobSchema,
+  contentSchema,
+  fileDataSchema,
+  partSchema,
+  PART_DATA_FIELDS,
+  type PartDataField,
+} from "./content";
 export {
   generationConfigSchema,
   safetySettingSchema,
@@ -22,5 +29,10 @@ export {
 export { CONTENT_ROLES, partDataField } from "./rules/content-rules";
 export { FUNCTION_NAME_PATTERN } from "./rules/tool-rules";
 export { SCHEMA_TYPES, schemaSchema, type SchemaType } from "./schema";
-export { FUNCTION_CALLING_MODES, functionDeclarationSchema, toolConfigSchema, toolSchema } from "./tool";
+export {
+  FUNCTION_CALLING_MODES,
+  functionDeclarationSchema,
+  toolConfigSchema,
+  toolSchema,
+} from "./tool";
 export { camelToSnake } from "./wire";

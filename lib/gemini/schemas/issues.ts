@@ -43,7 +43,10 @@ function at(path: string): string {
 }
 
 /** Splits `path` into the containing path and the last field name (skipping trailing indices). */
-function splitLast(path: readonly PropertyKey[]): { parent: PropertyKey[]; field: string | undefined } {
+function splitLast(path: readonly PropertyKey[]): {
+  parent: PropertyKey[];
+  field: string | undefined;
+} {
   let end = path.length;
   while (end > 0 && typeof path[end - 1] === "number") end--;
   if (end === 0) return { parent: [], field: undefined };
@@ -53,7 +56,8 @@ function splitLast(path: readonly PropertyKey[]): { parent: PropertyKey[]; field
 /** Sorts each issue of `error` into payload errors or missing fields. `root` prefixes every path. */
 export function wireProblems(error: z.ZodError, root: readonly PropertyKey[] = []): WireProblems {
   const problems: WireProblems = { payload: [], required: [] };
-  const payload = (field: string, description: string) => problems.payload.push({ field, description });
+  const payload = (field: string, description: string) =>
+    problems.payload.push({ field, description });
   for (const issue of error.issues) {
     const relative = issue.path;
     const full = [...root, ...relative];
@@ -66,18 +70,29 @@ export function wireProblems(error: z.ZodError, root: readonly PropertyKey[] = [
     switch (params.wire) {
       case "unknown-field": {
         const parentPath = wirePath(full.slice(0, -1));
-        payload(parentPath, `${PAYLOAD} Unknown name "${String(full[full.length - 1])}"${at(parentPath)}: Cannot find field.`);
+        payload(
+          parentPath,
+          `${PAYLOAD} Unknown name "${String(full[full.length - 1])}"${at(parentPath)}: Cannot find field.`,
+        );
         break;
       }
       case "duplicate-field":
-        payload(path, `${PAYLOAD} Field "${camelToSnake(params.name)}"${at(path)} is set twice, as "${params.spellings[0]}" and as "${params.spellings[1]}".`);
+        payload(
+          path,
+          `${PAYLOAD} Field "${camelToSnake(params.name)}"${at(path)} is set twice, as "${params.spellings[0]}" and as "${params.spellings[1]}".`,
+        );
         break;
       case "oneof-already-set":
-        payload(path, `${PAYLOAD} Invalid value${at(path)} (oneof), oneof field '${params.oneof}' is already set. Cannot set '${params.name}'`);
+        payload(
+          path,
+          `${PAYLOAD} Invalid value${at(path)} (oneof), oneof field '${params.oneof}' is already set. Cannot set '${params.name}'`,
+        );
         break;
       case "invalid-value":
-        if (relative.length === 0) payload(path, `${PAYLOAD} Unknown name "": Root element must be a message.`);
-        else payload(path, `${PAYLOAD} Invalid value${at(path)} (${params.type}), ${params.rendered}`);
+        if (relative.length === 0)
+          payload(path, `${PAYLOAD} Unknown name "": Root element must be a message.`);
+        else
+          payload(path, `${PAYLOAD} Invalid value${at(path)} (${params.type}), ${params.rendered}`);
         break;
       case "not-repeating": {
         if (relative.length === 0) {
@@ -86,11 +101,16 @@ export function wireProblems(error: z.ZodError, root: readonly PropertyKey[] = [
         }
         const { parent, field } = splitLast(full);
         const parentPath = wirePath(parent);
-        payload(parentPath, `${PAYLOAD} Unknown name "${camelToSnake(field ?? "")}"${at(parentPath)}: Proto field is not repeating, cannot start list.`);
+        payload(
+          parentPath,
+          `${PAYLOAD} Unknown name "${camelToSnake(field ?? "")}"${at(parentPath)}: Proto field is not repeating, cannot start list.`,
+        );
         break;
       }
       case "required": {
-        const names = full.filter((segment): segment is string => typeof segment === "string").map(camelToSnake);
+        const names = full
+          .filter((segment): segment is string => typeof segment === "string")
+          .map(camelToSnake);
         const described = names.slice(-2).join(".");
         problems.required.push({ field: path, description: `${described} is required.` });
         break;

@@ -10,16 +10,19 @@ import { generationConfigSchema, safetySettingSchema } from "./generation-config
 import { toolConfigSchema, toolSchema } from "./tool";
 import { repeated, repeatedOrEmpty, wireInteger, wireObject, wireString, wireValue } from "./wire";
 
-export const generateContentRequestSchema: z.ZodType<GenerateContentRequest, unknown> = wireObject("GenerateContentRequest", {
-  model: wireString().optional(),
-  contents: repeatedOrEmpty(contentSchema),
-  tools: repeated(toolSchema).optional(),
-  toolConfig: toolConfigSchema.optional(),
-  safetySettings: repeated(safetySettingSchema).optional(),
-  systemInstruction: contentSchema.optional(),
-  generationConfig: generationConfigSchema.optional(),
-  cachedContent: wireString().optional(),
-});
+export const generateContentRequestSchema: z.ZodType<GenerateContentRequest, unknown> = wireObject(
+  "GenerateContentRequest",
+  {
+    model: wireString().optional(),
+    contents: repeatedOrEmpty(contentSchema),
+    tools: repeated(toolSchema).optional(),
+    toolConfig: toolConfigSchema.optional(),
+    safetySettings: repeated(safetySettingSchema).optional(),
+    systemInstruction: contentSchema.optional(),
+    generationConfig: generationConfigSchema.optional(),
+    cachedContent: wireString().optional(),
+  },
+);
 
 export const countTokensRequestSchema = wireObject("CountTokensRequest", {
   contents: repeated(contentSchema).optional(),
@@ -39,8 +42,18 @@ export const cachedContentCreateSchema = wireObject("CachedContent", {
   name: wireString().optional(),
   createTime: wireString().optional(),
   updateTime: wireString().optional(),
-  usageMetadata: wireObject("CachedContent.UsageMetadata", { totalTokenCount: wireInteger().optional() }).optional(),
-}).transform(({ name: _name, createTime: _createTime, updateTime: _updateTime, usageMetadata: _usageMetadata, ...create }) => create as CachedContentCreateShape);
+  usageMetadata: wireObject("CachedContent.UsageMetadata", {
+    totalTokenCount: wireInteger().optional(),
+  }).optional(),
+}).transform(
+  ({
+    name: _name,
+    createTime: _createTime,
+    updateTime: _updateTime,
+    usageMetadata: _usageMetadata,
+    ...create
+  }) => create as CachedContentCreateShape,
+);
 
 interface CachedContentCreateShape {
   model: string;

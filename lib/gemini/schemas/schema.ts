@@ -5,9 +5,28 @@
  */
 import { z } from "zod";
 import type { Schema } from "../types";
-import { repeated, wireBoolean, wireEnum, wireInteger, wireMap, wireNumber, wireObject, wireString, wireValue } from "./wire";
+import {
+  repeated,
+  wireBoolean,
+  wireEnum,
+  wireInteger,
+  wireMap,
+  wireNumber,
+  wireObject,
+  wireString,
+  wireValue,
+} from "./wire";
 
-export const SCHEMA_TYPES = ["TYPE_UNSPECIFIED", "STRING", "NUMBER", "INTEGER", "BOOLEAN", "ARRAY", "OBJECT", "NULL"] as const;
+export const SCHEMA_TYPES = [
+  "TYPE_UNSPECIFIED",
+  "STRING",
+  "NUMBER",
+  "INTEGER",
+  "BOOLEAN",
+  "ARRAY",
+  "OBJECT",
+  "NULL",
+] as const;
 export type SchemaType = (typeof SCHEMA_TYPES)[number];
 
 export const schemaSchema: z.ZodType<Schema, unknown> = z.lazy(() =>

@@ -37,7 +37,14 @@ export const PRO: ModelTraits = {
 };
 
 /** No thinking, 8k output. */
-export const FLASH_2_0: ModelTraits = { ...base, name: "models/gemini-2.0-flash", outputTokenLimit: 8192, topK: 40, tokenizer: "gemma", roleTokenPerContent: false };
+export const FLASH_2_0: ModelTraits = {
+  ...base,
+  name: "models/gemini-2.0-flash",
+  outputTokenLimit: 8192,
+  topK: 40,
+  tokenizer: "gemma",
+  roleTokenPerContent: false,
+};
 
 /** Previous generation: one candidate only, no thinking. */
 export const LEGACY: ModelTraits = {
@@ -54,7 +61,13 @@ export const LEGACY: ModelTraits = {
 /** A model that does not apply top-K and caps temperature at 1. */
 export const NO_TOP_K: ModelTraits = (() => {
   const { topK: _topK, ...rest } = base;
-  return { ...rest, name: "models/gemini-1.0-pro", outputTokenLimit: 2048, maxTemperature: 1, singleCandidateOnly: true };
+  return {
+    ...rest,
+    name: "models/gemini-1.0-pro",
+    outputTokenLimit: 2048,
+    maxTemperature: 1,
+    singleCandidateOnly: true,
+  };
 })();
 
 /** Speech: answers with audio only. */
@@ -68,4 +81,8 @@ export const TTS: ModelTraits = {
 };
 
 /** Answers text, or text with images. */
-export const IMAGE: ModelTraits = { ...base, name: "models/gemini-2.0-flash-preview-image-generation", responseModalities: [["TEXT"], ["TEXT", "IMAGE"]] };
+export const IMAGE: ModelTraits = {
+  ...base,
+  name: "models/gemini-2.0-flash-preview-image-generation",
+  responseModalities: [["TEXT"], ["TEXT", "IMAGE"]],
+};

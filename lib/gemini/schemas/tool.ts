@@ -5,19 +5,40 @@
 import { z } from "zod";
 import type { FunctionDeclaration, Tool, ToolConfig } from "../types";
 import { schemaSchema } from "./schema";
-import { repeated, wireEmpty, wireEnum, wireNumber, wireObject, wireString, wireValue } from "./wire";
+import {
+  repeated,
+  wireEmpty,
+  wireEnum,
+  wireNumber,
+  wireObject,
+  wireString,
+  wireValue,
+} from "./wire";
 
-export const FUNCTION_CALLING_MODES = ["MODE_UNSPECIFIED", "AUTO", "ANY", "NONE", "VALIDATED"] as const;
+export const FUNCTION_CALLING_MODES = [
+  "MODE_UNSPECIFIED",
+  "AUTO",
+  "ANY",
+  "NONE",
+  "VALIDATED",
+] as const;
 
-export const functionDeclarationSchema: z.ZodType<FunctionDeclaration, unknown> = wireObject("FunctionDeclaration", {
-  name: wireString(),
-  description: wireString().optional(),
-  parameters: schemaSchema.optional(),
-  parametersJsonSchema: wireValue().optional(),
-  response: schemaSchema.optional(),
-  responseJsonSchema: wireValue().optional(),
-  behavior: wireEnum("FunctionDeclaration.Behavior", ["UNSPECIFIED", "BLOCKING", "NON_BLOCKING"]).optional(),
-});
+export const functionDeclarationSchema: z.ZodType<FunctionDeclaration, unknown> = wireObject(
+  "FunctionDeclaration",
+  {
+    name: wireString(),
+    description: wireString().optional(),
+    parameters: schemaSchema.optional(),
+    parametersJsonSchema: wireValue().optional(),
+    response: schemaSchema.optional(),
+    responseJsonSchema: wireValue().optional(),
+    behavior: wireEnum("FunctionDeclaration.Behavior", [
+      "UNSPECIFIED",
+      "BLOCKING",
+      "NON_BLOCKING",
+    ]).optional(),
+  },
+);
 
 const intervalSchema = wireObject("Interval", {
   startTime: wireString().optional(),

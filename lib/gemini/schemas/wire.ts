@@ -20,7 +20,15 @@ export type WireIssue =
 /** Prefix of the service's message type names in error messages. */
 const TYPE_PREFIX = "type.googleapis.com/google.ai.generativelanguage.v1beta.";
 
-type IssueContext = { addIssue(issue: { code: "custom"; message: string; params: WireIssue; path?: PropertyKey[]; input?: unknown }): void };
+type IssueContext = {
+  addIssue(issue: {
+    code: "custom";
+    message: string;
+    params: WireIssue;
+    path?: PropertyKey[];
+    input?: unknown;
+  }): void;
+};
 
 function report(context: IssueContext, params: WireIssue, path: PropertyKey[] = []): never {
   context.addIssue({ code: "custom", message: params.wire, params, path, input: undefined });
@@ -42,7 +50,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 export function renderValue(value: unknown): string {
   let text: string;
   try {
-    text = typeof value === "number" || typeof value === "boolean" ? String(value) : (JSON.stringify(value) ?? String(value));
+    text =
+      typeof value === "number" || typeof value === "boolean"
+        ? String(value)
+        : (JSON.stringify(value) ?? String(value));
   } catch {
     text = String(value);
   }
@@ -60,14 +71,20 @@ interface WireObjectOptions {
 }
 
 /** Unknown keys stay in the object under their own name and fail here, so sibling fields are still checked. */
-const unknownField = z.transform((_input: unknown, context): unknown => report(context, { wire: "unknown-field" }));
+const unknownField = z.transform((_input: unknown, context): unknown =>
+  report(context, { wire: "unknown-field" }),
+);
 
 /**
  * A message of the API: a strict object whose known keys may be spelled camelCase or
  * snake_case (renamed to camelCase here, one level only), whose `null` values mean unset
  * (proto3 JSON), and whose unknown keys are reported as `Unknown name`.
  */
-export function wireObject<Shape extends z.ZodRawShape>(typeName: string, shape: Shape, options: WireObjectOptions = {}) {
+export function wireObject<Shape extends z.ZodRawShape>(
+  typeName: string,
+  shape: Shape,
+  options: WireObjectOptions = {},
+) {
   const names = new Map<string, string>();
   for (const key of Object.keys(shape)) {
     names.set(key, key);
@@ -77,7 +94,11 @@ export function wireObject<Shape extends z.ZodRawShape>(typeName: string, shape:
     if (input === undefined) return report(context, { wire: "required" });
     if (!isPlainObject(input)) {
       if (Array.isArray(input)) return report(context, { wire: "not-repeating" });
-      return report(context, { wire: "invalid-value", type: TYPE_PREFIX + typeName, rendered: renderValue(input) });
+      return report(context, {
+        wire: "invalid-value",
+        type: TYPE_PREFIX + typeName,
+        rendered: renderValue(input),
+      });
     }
     const output: Record<string, unknown> = {};
     const spelledAs = new Map<string, string>();
@@ -114,12 +135,18 @@ export function wireObject<Shape extends z.ZodRawShape>(typeName: string, shape:
  * of a one-element list (which is how `"contents": {...}` works for single-turn input).
  */
 export function repeated<Item extends z.ZodType>(item: Item) {
-  return z.preprocess((input) => (input === undefined || Array.isArray(input) ? input : [input]), z.array(item));
+  return z.preprocess(
+    (input) => (input === undefined || Array.isArray(input) ? input : [input]),
+    z.array(item),
+  );
 }
 
 /** A repeated field the output always carries: absent becomes `[]` so rules can say why it must not be empty. */
 export function repeatedOrEmpty<Item extends z.ZodType>(item: Item) {
-  return z.preprocess((input) => (input === undefined ? [] : Array.isArray(input) ? input : [input]), z.array(item));
+  return z.preprocess(
+    (input) => (input === undefined ? [] : Array.isArray(input) ? input : [input]),
+    z.array(item),
+  );
 }
 
 /** A string field (TYPE_STRING). */
@@ -155,11 +182,15 @@ export function wireNumber(type: "TYPE_FLOAT" | "TYPE_DOUBLE" = "TYPE_FLOAT") {
 
 /** An int32 (or, with `type` TYPE_INT64, a safe-integer int64) field; integer strings allowed. */
 export function wireInteger(type: "TYPE_INT32" | "TYPE_INT64" = "TYPE_INT32") {
-  const [minimum, maximum] = type === "TYPE_INT32" ? [-(2 ** 31), 2 ** 31 - 1] : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+  const [minimum, maximum] =
+    type === "TYPE_INT32"
+      ? [-(2 ** 31), 2 ** 31 - 1]
+      : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
   return z.transform((input: unknown, context): number => {
     if (input === undefined) return report(context, { wire: "required" });
     const value = typeof input === "string" && INTEGER.test(input) ? Number(input) : input;
-    if (typeof value !== "number" || !Number.isInteger(value) || value < minimum || value > maximum) return invalid(context, type, input);
+    if (typeof value !== "number" || !Number.isInteger(value) || value < minimum || value > maximum)
+      return invalid(context, type, input);
     return value;
   });
 }
@@ -179,7 +210,11 @@ export function wireBytes() {
     if (typeof input !== "string") return invalid(context, "TYPE_BYTES", input);
     if (!isBase64(input)) {
       const shown = input.length > 40 ? `${input.slice(0, 37)}...` : input;
-      return report(context, { wire: "invalid-value", type: "TYPE_BYTES", rendered: `Base64 decoding failed for "${shown}"` });
+      return report(context, {
+        wire: "invalid-value",
+        type: "TYPE_BYTES",
+        rendered: `Base64 decoding failed for "${shown}"`,
+      });
     }
     return input;
   });
@@ -198,7 +233,8 @@ export function wireEnum<const Values extends readonly [string, ...string[]]>(
   return z.transform((input: unknown, context): Values[number] => {
     if (input === undefined) return report(context, { wire: "required" });
     const value = typeof input === "string" ? normalise(input) : input;
-    if (typeof value !== "string" || !allowed.has(value)) return invalid(context, TYPE_PREFIX + typeName, input);
+    if (typeof value !== "string" || !allowed.has(value))
+      return invalid(context, TYPE_PREFIX + typeName, input);
     return value;
   });
 }
@@ -207,7 +243,8 @@ export function wireEnum<const Values extends readonly [string, ...string[]]>(
 export function wireStruct() {
   return z.transform((input: unknown, context): Record<string, unknown> => {
     if (input === undefined) return report(context, { wire: "required" });
-    if (!isPlainObject(input)) return invalid(context, "type.googleapis.com/google.protobuf.Struct", input);
+    if (!isPlainObject(input))
+      return invalid(context, "type.googleapis.com/google.protobuf.Struct", input);
     return input;
   });
 }
@@ -239,11 +276,18 @@ export function wireMap<Value extends z.ZodType>(value: Value) {
       const result = value.safeParse(child);
       if (!result.success) {
         for (const issue of result.error.issues) {
-          context.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<IssueContext["addIssue"]>[0]);
+          context.addIssue({ ...issue, path: [key, ...issue.path] } as Parameters<
+            IssueContext["addIssue"]
+          >[0]);
         }
         continue;
       }
-      Object.defineProperty(output, key, { value: result.data, enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(output, key, {
+        value: result.data,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return output;
   });

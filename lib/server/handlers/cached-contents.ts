@@ -25,8 +25,13 @@ export async function getCachedContentHandler(context: RequestContext): Promise<
 
 export async function updateCachedContentHandler(context: RequestContext): Promise<Response> {
   const body = await readJsonBody(context.request);
-  const updateMask = context.url.searchParams.get("updateMask") ?? context.url.searchParams.get("update_mask") ?? undefined;
-  return jsonResponse(await context.backend.updateCachedContent(cacheName(context), body, updateMask, context));
+  const updateMask =
+    context.url.searchParams.get("updateMask") ??
+    context.url.searchParams.get("update_mask") ??
+    undefined;
+  return jsonResponse(
+    await context.backend.updateCachedContent(cacheName(context), body, updateMask, context),
+  );
 }
 
 export async function deleteCachedContentHandler(context: RequestContext): Promise<Response> {

@@ -34,11 +34,18 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
 function assertJson(request: Request): void {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
-    throw new ApiError(415, "INVALID_ARGUMENT", "Conversation requests must be sent as application/json.");
+    throw new ApiError(
+      415,
+      "INVALID_ARGUMENT",
+      "Conversation requests must be sent as application/json.",
+    );
   }
 }
 
-async function parseBody<Schema extends z.ZodType>(request: Request, schema: Schema): Promise<z.infer<Schema>> {
+async function parseBody<Schema extends z.ZodType>(
+  request: Request,
+  schema: Schema,
+): Promise<z.infer<Schema>> {
   assertJson(request);
   const body = await readJsonBody(request, MAX_BODY_BYTES);
   const result = schema.safeParse(body);
@@ -47,7 +54,10 @@ async function parseBody<Schema extends z.ZodType>(request: Request, schema: Sch
     field: issue.path.join(".") || "(body)",
     description: issue.message,
   }));
-  throw ApiError.invalidArgument(violations.map((violation) => `* ${violation.field}: ${violation.description}`).join("\n"), violations);
+  throw ApiError.invalidArgument(
+    violations.map((violation) => `* ${violation.field}: ${violation.description}`).join("\n"),
+    violations,
+  );
 }
 
 function notFound(id: string): ApiError {
@@ -63,7 +73,9 @@ async function list(request: Request): Promise<Response> {
   try {
     const caller = authenticate(request);
     const search = new URL(request.url).searchParams.get("q") ?? "";
-    const body: ConversationList = { conversations: listConversations(database(), caller.ownerId, search.slice(0, 200)) };
+    const body: ConversationList = {
+      conversations: listConversations(database(), caller.ownerId, search.slice(0, 200)),
+    };
     return jsonResponse(body);
   } catch (error) {
     return errorResponse(error);
@@ -127,10 +139,15 @@ async function appendMessages(request: Request, id: string): Promise<Response> {
     const input = await parseBody(request, saveMessagesSchema);
     let messages: StoredMessage[] | null;
     try {
-      messages = saveMessages(database(), caller.ownerId, id, { after: input.after, messages: input.messages as StoredMessage[] });
+      messages = saveMessages(database(), caller.ownerId, id, {
+        after: input.after,
+        messages: input.messages as StoredMessage[],
+      });
     } catch (error) {
       if (error instanceof UnknownMessageError) {
-        throw ApiError.invalidArgument(`* after: ${error.message}`, [{ field: "after", description: error.message }]);
+        throw ApiError.invalidArgument(`* after: ${error.message}`, [
+          { field: "after", description: error.message },
+        ]);
       }
       throw error;
     }

@@ -5,5 +5,7 @@ import type { RequestContext } from "../router";
 
 export async function countTokensHandler(context: RequestContext): Promise<Response> {
   const body = await readJsonBody(context.request);
-  return jsonResponse(await context.backend.countTokens(`models/${context.params.model}`, body, context));
+  return jsonResponse(
+    await context.backend.countTokens(`models/${context.params.model}`, body, context),
+  );
 }

@@ -7,11 +7,18 @@ import { requestOrigin } from "../upload-protocol";
 
 export async function listFilesHandler(context: RequestContext): Promise<Response> {
   const query = readPageQuery(context.url, FILES_PAGE);
-  return jsonResponse(await context.backend.listFiles(query, { ...context, origin: requestOrigin(context.request) }));
+  return jsonResponse(
+    await context.backend.listFiles(query, { ...context, origin: requestOrigin(context.request) }),
+  );
 }
 
 export async function getFileHandler(context: RequestContext): Promise<Response> {
-  return jsonResponse(await context.backend.getFile(`files/${context.params.file}`, { ...context, origin: requestOrigin(context.request) }));
+  return jsonResponse(
+    await context.backend.getFile(`files/${context.params.file}`, {
+      ...context,
+      origin: requestOrigin(context.request),
+    }),
+  );
 }
 
 export async function deleteFileHandler(context: RequestContext): Promise<Response> {

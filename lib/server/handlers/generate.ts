@@ -8,7 +8,9 @@ import { sseResponse } from "../sse-response";
 /** `POST models/{model}:generateContent`: the whole answer as one JSON body. */
 export async function generateContentHandler(context: RequestContext): Promise<Response> {
   const body = await readJsonBody(context.request);
-  return jsonResponse(await context.backend.generateContent(`models/${context.params.model}`, body, context));
+  return jsonResponse(
+    await context.backend.generateContent(`models/${context.params.model}`, body, context),
+  );
 }
 
 /**
@@ -17,7 +19,13 @@ export async function generateContentHandler(context: RequestContext): Promise<R
  */
 export async function streamGenerateContentHandler(context: RequestContext): Promise<Response> {
   const body = await readJsonBody(context.request);
-  const source = context.backend.streamGenerateContent(`models/${context.params.model}`, body, context);
+  const source = context.backend.streamGenerateContent(
+    `models/${context.params.model}`,
+    body,
+    context,
+  );
   const options = { signal: context.signal };
-  return context.url.searchParams.get("alt") === "sse" ? sseResponse(source, options) : jsonArrayStreamResponse(source, options);
+  return context.url.searchParams.get("alt") === "sse"
+    ? sseResponse(source, options)
+    : jsonArrayStreamResponse(source, options);
 }

@@ -5,7 +5,14 @@ import { serverEnv } from "../env";
 import { readJsonBody } from "../request-body";
 import { errorResponse, jsonResponse } from "../responses";
 import { secretsEqual } from "../secure-compare";
-import { clearedSessionCookie, createSession, deleteSession, findSessionOwner, readSessionToken, sessionCookie } from "../sessions";
+import {
+  clearedSessionCookie,
+  createSession,
+  deleteSession,
+  findSessionOwner,
+  readSessionToken,
+  sessionCookie,
+} from "../sessions";
 
 /**
  * `/api/session`: how pages sign in. GET tells whether this browser has a session and
@@ -22,7 +29,11 @@ export interface SessionState {
 function assertJson(request: Request): void {
   const type = request.headers.get("content-type") ?? "";
   if (!/^application\/json\b/i.test(type)) {
-    throw new ApiError(415, "INVALID_ARGUMENT", "Session requests must be sent as application/json.");
+    throw new ApiError(
+      415,
+      "INVALID_ARGUMENT",
+      "Session requests must be sent as application/json.",
+    );
   }
 }
 
@@ -52,12 +63,17 @@ async function POST(request: Request): Promise<Response> {
     const body = await readJsonBody(request, 4096);
     const env = serverEnv();
     if (env.accessCode !== null) {
-      const given = typeof body === "object" && body !== null ? (body as { accessCode?: unknown }).accessCode : undefined;
+      const given =
+        typeof body === "object" && body !== null
+          ? (body as { accessCode?: unknown }).accessCode
+          : undefined;
       if (typeof given !== "string" || !secretsEqual(given, env.accessCode)) {
         throw ApiError.permissionDenied("The access code is not correct.");
       }
     } else if (!env.developmentDefaults) {
-      throw ApiError.permissionDenied("Browser sign-in is disabled: no STUDIO_ACCESS_CODE is configured. Use a studio API key.");
+      throw ApiError.permissionDenied(
+        "Browser sign-in is disabled: no STUDIO_ACCESS_CODE is configured. Use a studio API key.",
+      );
     }
     const session = createSession();
     const secure = new URL(request.url).protocol === "https:";

@@ -32,15 +32,17 @@ function statusAnswer(status: UploadStatus): Response {
 async function startUpload(context: RequestContext): Promise<Response> {
   const { request } = context;
   if (request.method !== "POST") {
-    throw ApiError.invalidArgument("An upload starts with POST; PUT is for the upload session URL (with upload_id).", [
-      { field: "upload_id", description: "is required with PUT" },
-    ]);
+    throw ApiError.invalidArgument(
+      "An upload starts with POST; PUT is for the upload session URL (with upload_id).",
+      [{ field: "upload_id", description: "is required with PUT" }],
+    );
   }
   const commands = readUploadCommands(request.headers);
   if (!commands.has("start")) {
-    throw ApiError.invalidArgument("Without upload_id the only command is start: send X-Goog-Upload-Command: start to open an upload session.", [
-      { field: "upload_id", description: "is required for upload, finalize, query and cancel" },
-    ]);
+    throw ApiError.invalidArgument(
+      "Without upload_id the only command is start: send X-Goog-Upload-Command: start to open an upload session.",
+      [{ field: "upload_id", description: "is required for upload, finalize, query and cancel" }],
+    );
   }
   const protocol = readUploadHeader(request.headers, "Protocol");
   if (protocol?.toLowerCase() !== "resumable") {
@@ -53,10 +55,20 @@ async function startUpload(context: RequestContext): Promise<Response> {
   const contentLength = readUploadHeader(request.headers, "Header-Content-Length");
   const contentType = readUploadHeader(request.headers, "Header-Content-Type");
   const { uploadId } = await context.backend.startUpload(
-    { ...(contentLength !== undefined ? { contentLength } : {}), ...(contentType !== undefined ? { contentType } : {}), body },
+    {
+      ...(contentLength !== undefined ? { contentLength } : {}),
+      ...(contentType !== undefined ? { contentType } : {}),
+      body,
+    },
     context,
   );
-  return emptyAnswer(uploadAnswerHeaders({ status: "active", url: uploadSessionUrl(request, uploadId), chunkGranularity: CHUNK_GRANULARITY }));
+  return emptyAnswer(
+    uploadAnswerHeaders({
+      status: "active",
+      url: uploadSessionUrl(request, uploadId),
+      chunkGranularity: CHUNK_GRANULARITY,
+    }),
+  );
 }
 
 async function sessionRequest(context: RequestContext, uploadId: string): Promise<Response> {
@@ -65,12 +77,14 @@ async function sessionRequest(context: RequestContext, uploadId: string): Promis
   try {
     const commands = readUploadCommands(request.headers);
     if (commands.has("start")) {
-      throw ApiError.invalidArgument("This URL is an upload session; start a new upload at the upload URL without upload_id.", [
-        { field: "X-Goog-Upload-Command", description: "start is not allowed on a session URL" },
-      ]);
+      throw ApiError.invalidArgument(
+        "This URL is an upload session; start a new upload at the upload URL without upload_id.",
+        [{ field: "X-Goog-Upload-Command", description: "start is not allowed on a session URL" }],
+      );
     }
     if (commands.has("query")) return statusAnswer(await backend.queryUpload(uploadId, operation));
-    if (commands.has("cancel")) return statusAnswer(await backend.cancelUpload(uploadId, operation));
+    if (commands.has("cancel"))
+      return statusAnswer(await backend.cancelUpload(uploadId, operation));
     const offset = readUploadOffset(request.headers);
     const contentLength = readByteCount(request.headers.get("content-length"), "Content-Length");
     const status = await backend.uploadChunk(

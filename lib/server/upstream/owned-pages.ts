@@ -16,11 +16,17 @@ export interface OwnedPagePosition {
 const PREFIX = "g1.";
 
 export function encodeOwnedPageToken(position: OwnedPagePosition): string {
-  return PREFIX + Buffer.from(JSON.stringify([position.upstreamToken, position.skip])).toString("base64url");
+  return (
+    PREFIX +
+    Buffer.from(JSON.stringify([position.upstreamToken, position.skip])).toString("base64url")
+  );
 }
 
 export function decodeOwnedPageToken(token: string): OwnedPagePosition {
-  const invalid = () => ApiError.invalidArgument("Invalid page token.", [{ field: "page_token", description: "Invalid page token." }]);
+  const invalid = () =>
+    ApiError.invalidArgument("Invalid page token.", [
+      { field: "page_token", description: "Invalid page token." },
+    ]);
   if (!token.startsWith(PREFIX)) throw invalid();
   let value: unknown;
   try {
@@ -30,6 +36,11 @@ export function decodeOwnedPageToken(token: string): OwnedPagePosition {
   }
   if (!Array.isArray(value) || value.length !== 2) throw invalid();
   const [upstreamToken, skip] = value as unknown[];
-  if ((upstreamToken !== null && typeof upstreamToken !== "string") || !Number.isInteger(skip) || (skip as number) < 0) throw invalid();
+  if (
+    (upstreamToken !== null && typeof upstreamToken !== "string") ||
+    !Number.isInteger(skip) ||
+    (skip as number) < 0
+  )
+    throw invalid();
   return { upstreamToken: upstreamToken as string | null, skip: skip as number };
 }

@@ -20,7 +20,9 @@ export function fileIdOfUri(uri: string): string | null {
   let candidate = uri.trim();
   const query = candidate.search(/[?#]/);
   if (query >= 0) candidate = candidate.slice(0, query);
-  const match = new RegExp(`(?:^|/)files/(${FILE_ID})$`).exec(candidate) ?? new RegExp(`^(${FILE_ID})$`).exec(candidate);
+  const match =
+    new RegExp(`(?:^|/)files/(${FILE_ID})$`).exec(candidate) ??
+    new RegExp(`^(${FILE_ID})$`).exec(candidate);
   return match ? match[1]! : null;
 }
 
@@ -48,7 +50,10 @@ function rewritePart(part: unknown, check: ReferenceCheck): unknown {
       const id = fileIdOfUri(uri);
       if (id === null) continue;
       check.ownership.assertOwner("file", `files/${id}`, check.ownerId);
-      return { ...part, [key]: { ...fileData, [uriKey]: `${check.upstreamBaseUrl}/v1beta/files/${id}` } };
+      return {
+        ...part,
+        [key]: { ...fileData, [uriKey]: `${check.upstreamBaseUrl}/v1beta/files/${id}` },
+      };
     }
   }
   return part;
@@ -75,10 +80,15 @@ export function checkReferences(body: unknown, check: ReferenceCheck): unknown {
   const result: Json = { ...body };
   for (const key of ["cachedContent", "cached_content"]) {
     const name = result[key];
-    if (typeof name === "string") check.ownership.assertOwner("cachedContent", name.trim(), check.ownerId);
+    if (typeof name === "string")
+      check.ownership.assertOwner("cachedContent", name.trim(), check.ownerId);
   }
   for (const key of ["contents", "systemInstruction", "system_instruction"]) {
-    if (key in result) result[key] = key === "contents" ? rewriteContents(result[key], check) : rewriteContent(result[key], check);
+    if (key in result)
+      result[key] =
+        key === "contents"
+          ? rewriteContents(result[key], check)
+          : rewriteContent(result[key], check);
   }
   for (const key of ["generateContentRequest", "generate_content_request"]) {
     if (key in result) result[key] = checkReferences(result[key], check);

@@ -6,7 +6,9 @@ import { UpstreamError } from "./upstream-errors";
 const settings = { maxAttempts: 4, retryBaseDelayMs: 100, retryMaxDelayMs: 5_000 };
 const overloaded = new ApiError(503, "UNAVAILABLE", "The model is overloaded.");
 const quota = (delay: string) =>
-  new ApiError(429, "RESOURCE_EXHAUSTED", "quota", [{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay }]);
+  new ApiError(429, "RESOURCE_EXHAUSTED", "quota", [
+    { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay },
+  ]);
 
 describe("parseDurationMs", () => {
   it("reads protobuf durations", () => {
@@ -40,10 +42,14 @@ describe("retryDelayMs", () => {
 
   it("retries only the retryable statuses", () => {
     for (const status of [429, 500, 502, 503, 504]) {
-      expect(retryDelayMs(1, new ApiError(status, "UNAVAILABLE", "x"), "idempotent", settings)).not.toBeNull();
+      expect(
+        retryDelayMs(1, new ApiError(status, "UNAVAILABLE", "x"), "idempotent", settings),
+      ).not.toBeNull();
     }
     for (const status of [400, 403, 404, 409]) {
-      expect(retryDelayMs(1, new ApiError(status, "INVALID_ARGUMENT", "x"), "idempotent", settings)).toBeNull();
+      expect(
+        retryDelayMs(1, new ApiError(status, "INVALID_ARGUMENT", "x"), "idempotent", settings),
+      ).toBeNull();
     }
     expect(retryDelayMs(1, new Error("bug"), "idempotent", settings)).toBeNull();
   });
@@ -51,15 +57,57 @@ describe("retryDelayMs", () => {
   it("never retries a streamed request, and a create only when it never left", () => {
     expect(retryDelayMs(1, overloaded, "never", settings)).toBeNull();
     expect(retryDelayMs(1, overloaded, "create", settings)).toBeNull();
-    expect(retryDelayMs(1, new UpstreamError(503, "UNAVAILABLE", "unreachable", "not-sent"), "create", settings)).not.toBeNull();
-    expect(retryDelayMs(1, new UpstreamError(502, "UNAVAILABLE", "closed", "connection-lost"), "create", settings)).toBeNull();
+    expect(
+      retryDelayMs(
+        1,
+        new UpstreamError(503, "UNAVAILABLE", "unreachable", "not-sent"),
+        "create",
+        settings,
+      ),
+    ).not.toBeNull();
+    expect(
+      retryDelayMs(
+        1,
+        new UpstreamError(502, "UNAVAILABLE", "closed", "connection-lost"),
+        "create",
+        settings,
+      ),
+    ).toBeNull();
   });
 
   it("does not retry the gateway's own timeouts or refusals, but does retry a lost connection of a read", () => {
-    expect(retryDelayMs(1, new UpstreamError(504, "DEADLINE_EXCEEDED", "slow", "timeout"), "idempotent", settings)).toBeNull();
-    expect(retryDelayMs(1, new UpstreamError(502, "UNAVAILABLE", "redirect", "gateway"), "idempotent", settings)).toBeNull();
-    expect(retryDelayMs(1, new UpstreamError(502, "UNAVAILABLE", "closed", "connection-lost"), "idempotent", settings)).not.toBeNull();
-    expect(retryDelayMs(1, new UpstreamError(503, "UNAVAILABLE", "overloaded", "status"), "idempotent", settings)).not.toBeNull();
+    expect(
+      retryDelayMs(
+        1,
+        new UpstreamError(504, "DEADLINE_EXCEEDED", "slow", "timeout"),
+        "idempotent",
+        settings,
+      ),
+    ).toBeNull();
+    expect(
+      retryDelayMs(
+        1,
+        new UpstreamError(502, "UNAVAILABLE", "redirect", "gateway"),
+        "idempotent",
+        settings,
+      ),
+    ).toBeNull();
+    expect(
+      retryDelayMs(
+        1,
+        new UpstreamError(502, "UNAVAILABLE", "closed", "connection-lost"),
+        "idempotent",
+        settings,
+      ),
+    ).not.toBeNull();
+    expect(
+      retryDelayMs(
+        1,
+        new UpstreamError(503, "UNAVAILABLE", "overloaded", "status"),
+        "idempotent",
+        settings,
+      ),
+    ).not.toBeNull();
   });
 });
 
@@ -71,7 +119,12 @@ describe("withRetries", () => {
         if (attempt < 3) throw overloaded;
         return attempt;
       },
-      { safety: "idempotent", settings: { ...settings, retryBaseDelayMs: 1 }, signal: new AbortController().signal, onRetry: (attempt) => seen.push(attempt) },
+      {
+        safety: "idempotent",
+        settings: { ...settings, retryBaseDelayMs: 1 },
+        signal: new AbortController().signal,
+        onRetry: (attempt) => seen.push(attempt),
+      },
     );
     expect(result).toBe(3);
     expect(seen).toEqual([1, 2]);
@@ -84,7 +137,11 @@ describe("withRetries", () => {
       async () => {
         throw overloaded;
       },
-      { safety: "idempotent", settings: { ...settings, retryBaseDelayMs: 10_000, retryMaxDelayMs: 10_000 }, signal: controller.signal },
+      {
+        safety: "idempotent",
+        settings: { ...settings, retryBaseDelayMs: 10_000, retryMaxDelayMs: 10_000 },
+        signal: controller.signal,
+      },
     );
     setTimeout(() => controller.abort(), 50);
     await expect(pending).rejects.toMatchObject({ name: "AbortError" });

@@ -31,7 +31,10 @@ export function parseDurationMs(value: string): number | null {
 /** The retryDelay of an error's RetryInfo detail, in ms, or null. */
 export function retryInfoDelayMs(error: ApiError): number | null {
   for (const detail of error.details ?? []) {
-    if (detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo" && typeof detail.retryDelay === "string") {
+    if (
+      detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo" &&
+      typeof detail.retryDelay === "string"
+    ) {
       return parseDurationMs(detail.retryDelay);
     }
   }
@@ -40,7 +43,8 @@ export function retryInfoDelayMs(error: ApiError): number | null {
 
 function retryableError(error: unknown, safety: RetrySafety): boolean {
   if (safety === "never" || !(error instanceof ApiError)) return false;
-  if (!(error instanceof UpstreamError)) return safety === "idempotent" && RETRYABLE_STATUSES.has(error.httpStatus);
+  if (!(error instanceof UpstreamError))
+    return safety === "idempotent" && RETRYABLE_STATUSES.has(error.httpStatus);
   switch (error.failure) {
     case "not-sent":
       return true;
@@ -75,9 +79,14 @@ export function retryDelayMs(
   const requested = error instanceof ApiError ? retryInfoDelayMs(error) : null;
   if (requested !== null) {
     if (requested > settings.retryMaxDelayMs) return null;
-    return Math.round(requested + random() * Math.min(settings.retryBaseDelayMs, requested * 0.2 + 1));
+    return Math.round(
+      requested + random() * Math.min(settings.retryBaseDelayMs, requested * 0.2 + 1),
+    );
   }
-  const ceiling = Math.min(settings.retryMaxDelayMs, settings.retryBaseDelayMs * 2 ** (attempt - 1));
+  const ceiling = Math.min(
+    settings.retryMaxDelayMs,
+    settings.retryBaseDelayMs * 2 ** (attempt - 1),
+  );
   // "Equal jitter": at least half the backoff, so retries never bunch up at zero.
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
@@ -99,13 +108,20 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 function abortError(): Error {
-  return Object.assign(new Error("The request was cancelled by the client."), { name: "AbortError" });
+  return Object.assign(new Error("The request was cancelled by the client."), {
+    name: "AbortError",
+  });
 }
 
 /** Runs `attempt` until it succeeds or the policy says stop; the last error is thrown. */
 export async function withRetries<T>(
   run: (attempt: number) => Promise<T>,
-  options: { safety: RetrySafety; settings: RetrySettings; signal: AbortSignal; onRetry?: (attempt: number, delayMs: number, error: unknown) => void },
+  options: {
+    safety: RetrySafety;
+    settings: RetrySettings;
+    signal: AbortSignal;
+    onRetry?: (attempt: number, delayMs: number, error: unknown) => void;
+  },
 ): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {

@@ -7,7 +7,11 @@ const timeouts = { connectTimeoutMs: 1, firstByteTimeoutMs: 1, idleTimeoutMs: 1 
 const scrub = (text: string) => text.split("SECRET").join("[redacted]");
 
 function chunk(text: string, final = false) {
-  return { candidates: [{ content: { role: "model", parts: [{ text }] }, ...(final ? { finishReason: "STOP" } : {}) }] };
+  return {
+    candidates: [
+      { content: { role: "model", parts: [{ text }] }, ...(final ? { finishReason: "STOP" } : {}) },
+    ],
+  };
 }
 
 async function* pieces(buffers: Buffer[]) {
@@ -42,7 +46,10 @@ function split(bytes: Buffer, cuts: number[]): Buffer[] {
 describe("readUpstreamEvents", () => {
   it("yields the same events however the bytes are cut (multi-byte characters included)", async () => {
     const events = [chunk("Grüße, "), chunk("世界 "), chunk("🙂 done", true)];
-    const wire = Buffer.from(events.map((value) => `data: ${JSON.stringify(value)}\r\n\r\n`).join(": ping\r\n\r\n"), "utf8");
+    const wire = Buffer.from(
+      events.map((value) => `data: ${JSON.stringify(value)}\r\n\r\n`).join(": ping\r\n\r\n"),
+      "utf8",
+    );
     await fc.assert(
       fc.asyncProperty(fc.array(fc.nat(), { maxLength: 12 }), async (cuts) => {
         const { texts, error } = await read(split(wire, cuts));
@@ -67,7 +74,9 @@ describe("readUpstreamEvents", () => {
   });
 
   it("refuses a data line that is not JSON, and a stream without a finish", async () => {
-    const malformed = await read([Buffer.from(`data: ${JSON.stringify(chunk("a"))}\r\n\r\ndata: {nope\r\n\r\n`)]);
+    const malformed = await read([
+      Buffer.from(`data: ${JSON.stringify(chunk("a"))}\r\n\r\ndata: {nope\r\n\r\n`),
+    ]);
     expect(malformed.texts).toEqual(["a"]);
     expect(malformed.error?.message).toContain("malformed");
     const truncated = await read([Buffer.from(`data: ${JSON.stringify(chunk("a"))}\r\n\r\n`)]);
@@ -77,6 +86,8 @@ describe("readUpstreamEvents", () => {
 
   it("counts a blocked prompt as a finished stream", async () => {
     const blocked = { promptFeedback: { blockReason: "SAFETY" } };
-    expect((await read([Buffer.from(`data: ${JSON.stringify(blocked)}\r\n\r\n`)])).error).toBeNull();
+    expect(
+      (await read([Buffer.from(`data: ${JSON.stringify(blocked)}\r\n\r\n`)])).error,
+    ).toBeNull();
   });
 });

@@ -1,7 +1,12 @@
 import "server-only";
 import { parseErrorBody } from "@/lib/gemini/api-error";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
-import { errorFromTransport, malformedUpstream, type Scrubber, type TimeoutSettings } from "./upstream-errors";
+import {
+  errorFromTransport,
+  malformedUpstream,
+  type Scrubber,
+  type TimeoutSettings,
+} from "./upstream-errors";
 
 /**
  * Reads the upstream's `text/event-stream` body event by event, as bytes arrive, and yields
@@ -18,7 +23,11 @@ const MAX_EVENT_BYTES = 64 * 1024 * 1024;
 
 function finished(chunk: GenerateContentResponse): boolean {
   if (chunk.promptFeedback?.blockReason) return true;
-  return (chunk.candidates ?? []).some((candidate) => candidate.finishReason !== undefined && candidate.finishReason !== "FINISH_REASON_UNSPECIFIED");
+  return (chunk.candidates ?? []).some(
+    (candidate) =>
+      candidate.finishReason !== undefined &&
+      candidate.finishReason !== "FINISH_REASON_UNSPECIFIED",
+  );
 }
 
 function parseBlock(block: string, scrub: Scrubber): GenerateContentResponse | null {
@@ -70,7 +79,8 @@ export async function* readUpstreamEvents(
           yield chunk;
         }
       }
-      if (buffer.length > MAX_EVENT_BYTES) throw malformedUpstream("an event larger than the gateway accepts");
+      if (buffer.length > MAX_EVENT_BYTES)
+        throw malformedUpstream("an event larger than the gateway accepts");
     }
   } catch (error) {
     throw errorFromTransport(error, options.timeouts);

@@ -27,7 +27,9 @@ export class UploadSessionStore {
     const now = Date.now();
     this.db.prepare("DELETE FROM upstream_upload_sessions WHERE expires_at < ?").run(now);
     this.db
-      .prepare("INSERT INTO upstream_upload_sessions (id, owner_id, upstream_url, created_at, expires_at) VALUES (?, ?, ?, ?, ?)")
+      .prepare(
+        "INSERT INTO upstream_upload_sessions (id, owner_id, upstream_url, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      )
       .run(id, ownerId, upstreamUrl, now, now + SESSION_LIFETIME_MS);
     return id;
   }
@@ -35,7 +37,9 @@ export class UploadSessionStore {
   /** The live session with this id, or null. */
   find(id: string): UpstreamUploadSession | null {
     const row = this.db
-      .prepare("SELECT id, owner_id, upstream_url FROM upstream_upload_sessions WHERE id = ? AND expires_at >= ?")
+      .prepare(
+        "SELECT id, owner_id, upstream_url FROM upstream_upload_sessions WHERE id = ? AND expires_at >= ?",
+      )
       .get(id, Date.now()) as { id: string; owner_id: string; upstream_url: string } | undefined;
     return row ? { id: row.id, ownerId: row.owner_id, upstreamUrl: row.upstream_url } : null;
   }

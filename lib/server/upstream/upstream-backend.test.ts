@@ -26,10 +26,13 @@ function model(scenario: string): string {
 }
 const prompt = { contents: [{ role: "user", parts: [{ text: "Hi" }] }] };
 
-async function collect(iterable: AsyncIterable<GenerateContentResponse>): Promise<{ texts: string[]; error: ApiError | null }> {
+async function collect(
+  iterable: AsyncIterable<GenerateContentResponse>,
+): Promise<{ texts: string[]; error: ApiError | null }> {
   const texts: string[] = [];
   try {
-    for await (const chunk of iterable) texts.push(chunk.candidates?.[0]?.content?.parts?.[0]?.text ?? "");
+    for await (const chunk of iterable)
+      texts.push(chunk.candidates?.[0]?.content?.parts?.[0]?.text ?? "");
     return { texts, error: null };
   } catch (error) {
     if (error instanceof ApiError) return { texts, error };
@@ -75,18 +78,27 @@ describe("forwarding", () => {
   });
 
   it("refuses names that are not resource names before anything leaves", async () => {
-    await expect(backend.getModel("models/../../admin", context())).rejects.toMatchObject({ httpStatus: 400 });
-    await expect(backend.getModel("files/abc", context())).rejects.toMatchObject({ httpStatus: 400 });
+    await expect(backend.getModel("models/../../admin", context())).rejects.toMatchObject({
+      httpStatus: 400,
+    });
+    await expect(backend.getModel("files/abc", context())).rejects.toMatchObject({
+      httpStatus: 400,
+    });
   });
 
   it("does not follow redirects", async () => {
     const name = model("redirect");
-    await expect(backend.getModel(name, context())).rejects.toMatchObject({ httpStatus: 502, message: expect.stringContaining("redirect") });
+    await expect(backend.getModel(name, context())).rejects.toMatchObject({
+      httpStatus: 502,
+      message: expect.stringContaining("redirect"),
+    });
     expect(upstream.requestsFor(name)).toHaveLength(1);
   });
 
   it("scrubs the key and the upstream address from upstream error messages", async () => {
-    const error = await backend.countTokens(model("echo-key"), prompt, context()).catch((caught: unknown) => caught);
+    const error = await backend
+      .countTokens(model("echo-key"), prompt, context())
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     const text = JSON.stringify((error as ApiError).toBody());
     expect(text).not.toContain(KEY);
@@ -95,10 +107,12 @@ describe("forwarding", () => {
   });
 
   it("answers a rejected server key as a gateway problem, not the client's", async () => {
-    await expect(backend.countTokens(model("reject-key"), prompt, context())).rejects.toMatchObject({
-      httpStatus: 502,
-      message: expect.stringContaining("GEMINI_API_KEY"),
-    });
+    await expect(backend.countTokens(model("reject-key"), prompt, context())).rejects.toMatchObject(
+      {
+        httpStatus: 502,
+        message: expect.stringContaining("GEMINI_API_KEY"),
+      },
+    );
   });
 });
 
@@ -113,9 +127,13 @@ describe("retries", () => {
 
   it("passes on a 429 whose RetryInfo asks for longer than it waits", async () => {
     const name = model("long-429");
-    const error = (await backend.generateContent(name, prompt, context()).catch((caught: unknown) => caught)) as ApiError;
+    const error = (await backend
+      .generateContent(name, prompt, context())
+      .catch((caught: unknown) => caught)) as ApiError;
     expect(error.httpStatus).toBe(429);
-    expect(error.details).toEqual([{ "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "120s" }]);
+    expect(error.details).toEqual([
+      { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "120s" },
+    ]);
     expect(upstream.requestsFor(name)).toHaveLength(1);
   });
 
@@ -127,7 +145,9 @@ describe("retries", () => {
     await expect(backend.getModel(down, context())).rejects.toMatchObject({ httpStatus: 503 });
     expect(upstream.requestsFor(down)).toHaveLength(3);
     const bad = model("bad-request");
-    await expect(backend.generateContent(bad, prompt, context())).rejects.toMatchObject({ httpStatus: 400 });
+    await expect(backend.generateContent(bad, prompt, context())).rejects.toMatchObject({
+      httpStatus: 400,
+    });
     expect(upstream.requestsFor(bad)).toHaveLength(1);
   });
 
@@ -144,7 +164,10 @@ describe("timeouts and broken streams", () => {
   it("gives up waiting for headers after the first-byte timeout", async () => {
     const name = model("stall-headers");
     const started = Date.now();
-    await expect(backend.generateContent(name, prompt, context())).rejects.toMatchObject({ httpStatus: 504, rpcStatus: "DEADLINE_EXCEEDED" });
+    await expect(backend.generateContent(name, prompt, context())).rejects.toMatchObject({
+      httpStatus: 504,
+      rpcStatus: "DEADLINE_EXCEEDED",
+    });
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(upstream.requestsFor(name)).toHaveLength(1);
   });
@@ -159,7 +182,9 @@ describe("timeouts and broken streams", () => {
     ];
     for (const [scenario, good, status] of cases) {
       const name = model(scenario);
-      const { texts, error } = await collect(backend.streamGenerateContent(name, prompt, context()));
+      const { texts, error } = await collect(
+        backend.streamGenerateContent(name, prompt, context()),
+      );
       expect(texts, scenario).toHaveLength(good);
       expect(error?.rpcStatus, scenario).toBe(status);
       // Never retried once a chunk may have reached the client.
@@ -174,21 +199,28 @@ describe("timeouts and broken streams", () => {
     const closedAt = Date.now();
     await expect(
       (async () => {
-        for await (const chunk of backend.streamGenerateContent(name, prompt, context(controller.signal))) {
+        for await (const chunk of backend.streamGenerateContent(
+          name,
+          prompt,
+          context(controller.signal),
+        )) {
           texts.push(chunk.candidates?.[0]?.content?.parts?.[0]?.text ?? "");
           if (texts.length === 3) controller.abort();
         }
       })(),
     ).rejects.toMatchObject({ name: "AbortError" });
     expect(texts).toHaveLength(3);
-    await expect.poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 2_000 }).not.toBeNull();
+    await expect
+      .poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 2_000 })
+      .not.toBeNull();
     expect(upstream.requestsFor(name)[0]!.abortedAt! - closedAt).toBeLessThan(2_000);
   });
 
   it("passes stream events on one by one as they arrive", async () => {
     const name = model("slow-stream");
     const arrivals: number[] = [];
-    for await (const _chunk of backend.streamGenerateContent(name, prompt, context())) arrivals.push(Date.now());
+    for await (const _chunk of backend.streamGenerateContent(name, prompt, context()))
+      arrivals.push(Date.now());
     expect(arrivals).toHaveLength(40);
     // The upstream sends one event every 100 ms; buffering would bunch them up.
     const spread = arrivals[arrivals.length - 1]! - arrivals[0]!;
@@ -201,17 +233,31 @@ describe("ownership of references", () => {
     backend.ownership.record("cachedContent", "cachedContents/bobs", "key:bob");
     backend.ownership.record("file", "files/bobsfile", "key:bob");
     const name = model("ok");
-    await expect(backend.generateContent(name, { ...prompt, cachedContent: "cachedContents/bobs" }, context())).rejects.toMatchObject({
+    await expect(
+      backend.generateContent(name, { ...prompt, cachedContent: "cachedContents/bobs" }, context()),
+    ).rejects.toMatchObject({
       httpStatus: 403,
       message: "CachedContent not found (or permission denied)",
     });
     await expect(
       backend.countTokens(
         name,
-        { generateContentRequest: { model: name, contents: [{ parts: [{ file_data: { file_uri: "http://studio.example/v1beta/files/bobsfile" } }] }] } },
+        {
+          generateContentRequest: {
+            model: name,
+            contents: [
+              {
+                parts: [{ file_data: { file_uri: "http://studio.example/v1beta/files/bobsfile" } }],
+              },
+            ],
+          },
+        },
         context(),
       ),
-    ).rejects.toMatchObject({ httpStatus: 403, message: "You do not have permission to access the File bobsfile or it may not exist." });
+    ).rejects.toMatchObject({
+      httpStatus: 403,
+      message: "You do not have permission to access the File bobsfile or it may not exist.",
+    });
     expect(upstream.requestsFor(name)).toHaveLength(0);
   });
 
@@ -220,11 +266,27 @@ describe("ownership of references", () => {
     const name = model("ok");
     await backend.countTokens(
       name,
-      { contents: [{ parts: [{ fileData: { mimeType: "text/plain", fileUri: "http://studio.example/v1beta/files/alicesfile" } }, { text: "x" }] }] },
+      {
+        contents: [
+          {
+            parts: [
+              {
+                fileData: {
+                  mimeType: "text/plain",
+                  fileUri: "http://studio.example/v1beta/files/alicesfile",
+                },
+              },
+              { text: "x" },
+            ],
+          },
+        ],
+      },
       context(),
     );
     const sent = JSON.parse(upstream.requestsFor(name)[0]!.bodyText);
-    expect(sent.contents[0].parts[0].fileData.fileUri).toBe(`${upstream.url}/v1beta/files/alicesfile`);
+    expect(sent.contents[0].parts[0].fileData.fileUri).toBe(
+      `${upstream.url}/v1beta/files/alicesfile`,
+    );
   });
 });
 
@@ -240,16 +302,33 @@ function streamOf(text: string): ReadableStream<Uint8Array> {
 describe("uploads through the gateway", () => {
   const origin = "http://studio.example";
   const aliceAt = () => ({ ...context(), origin });
-  const bobAt = () => ({ caller: { ownerId: "key:bob" }, signal: new AbortController().signal, origin });
+  const bobAt = () => ({
+    caller: { ownerId: "key:bob" },
+    signal: new AbortController().signal,
+    origin,
+  });
 
   async function upload(displayName: string, parts: string[], who = aliceAt()) {
-    const { uploadId } = await backend.startUpload({ contentLength: String(parts.join("").length), contentType: "text/plain", body: { file: { displayName } } }, who);
+    const { uploadId } = await backend.startUpload(
+      {
+        contentLength: String(parts.join("").length),
+        contentType: "text/plain",
+        body: { file: { displayName } },
+      },
+      who,
+    );
     let offset = 0;
     let last;
     for (const [index, part] of parts.entries()) {
       last = await backend.uploadChunk(
         uploadId,
-        { upload: true, finalize: index === parts.length - 1, offset, contentLength: part.length, body: streamOf(part) },
+        {
+          upload: true,
+          finalize: index === parts.length - 1,
+          offset,
+          contentLength: part.length,
+          body: streamOf(part),
+        },
         who,
       );
       offset += part.length;
@@ -259,32 +338,61 @@ describe("uploads through the gateway", () => {
 
   it("maps the upstream session to an opaque id, streams chunks, and records the owner", async () => {
     const before = upstream.requests.length;
-    const { uploadId } = await backend.startUpload({ contentLength: "11", contentType: "text/plain", body: { file: { displayName: "notes" } } }, aliceAt());
+    const { uploadId } = await backend.startUpload(
+      { contentLength: "11", contentType: "text/plain", body: { file: { displayName: "notes" } } },
+      aliceAt(),
+    );
     expect(uploadId).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const start = upstream.requests[before]!;
     expect(start.headers["x-goog-upload-command"]).toBe("start");
     expect(start.headers["x-goog-upload-header-content-length"]).toBe("11");
     expect(start.headers["x-goog-api-key"]).toBe(KEY);
-    const first = await backend.uploadChunk(uploadId, { upload: true, finalize: false, offset: 0, contentLength: 6, body: streamOf("hello ") }, aliceAt());
+    const first = await backend.uploadChunk(
+      uploadId,
+      { upload: true, finalize: false, offset: 0, contentLength: 6, body: streamOf("hello ") },
+      aliceAt(),
+    );
     expect(first).toEqual({ status: "active", sizeReceived: 6 });
-    expect(await backend.queryUpload(uploadId, aliceAt())).toEqual({ status: "active", sizeReceived: 6 });
-    const done = await backend.uploadChunk(uploadId, { upload: true, finalize: true, offset: 6, contentLength: 5, body: streamOf("world") }, aliceAt());
+    expect(await backend.queryUpload(uploadId, aliceAt())).toEqual({
+      status: "active",
+      sizeReceived: 6,
+    });
+    const done = await backend.uploadChunk(
+      uploadId,
+      { upload: true, finalize: true, offset: 6, contentLength: 5, body: streamOf("world") },
+      aliceAt(),
+    );
     expect(done.status).toBe("final");
     expect(done.file?.sizeBytes).toBe("11");
     const id = done.file!.name.slice("files/".length);
     expect(done.file?.uri).toBe(`${origin}/v1beta/files/${id}`);
-    const chunks = upstream.requests.slice(before + 1).filter((item) => item.headers["x-goog-upload-command"]?.toString().includes("upload"));
+    const chunks = upstream.requests
+      .slice(before + 1)
+      .filter((item) => item.headers["x-goog-upload-command"]?.toString().includes("upload"));
     expect(chunks.map((item) => item.bodyBytes)).toEqual([6, 5]);
-    expect(chunks.every((item) => item.headers["x-goog-api-key"] === KEY && !item.url.includes("key="))).toBe(true);
-    expect((await backend.getFile(done.file!.name, aliceAt())).uri).toBe(`${origin}/v1beta/files/${id}`);
-    await expect(backend.getFile(done.file!.name, bobAt())).rejects.toMatchObject({ httpStatus: 403 });
-    await expect(backend.deleteFile(done.file!.name, bobAt())).rejects.toMatchObject({ httpStatus: 403 });
+    expect(
+      chunks.every((item) => item.headers["x-goog-api-key"] === KEY && !item.url.includes("key=")),
+    ).toBe(true);
+    expect((await backend.getFile(done.file!.name, aliceAt())).uri).toBe(
+      `${origin}/v1beta/files/${id}`,
+    );
+    await expect(backend.getFile(done.file!.name, bobAt())).rejects.toMatchObject({
+      httpStatus: 403,
+    });
+    await expect(backend.deleteFile(done.file!.name, bobAt())).rejects.toMatchObject({
+      httpStatus: 403,
+    });
     // The finished session is forgotten.
-    await expect(backend.queryUpload(uploadId, aliceAt())).rejects.toMatchObject({ httpStatus: 404 });
+    await expect(backend.queryUpload(uploadId, aliceAt())).rejects.toMatchObject({
+      httpStatus: 404,
+    });
   });
 
   it("streams a chunk that arrives slower than the first-byte timeout without cutting it off", async () => {
-    const { uploadId } = await backend.startUpload({ contentLength: "8", contentType: "text/plain", body: { file: { displayName: "slow" } } }, aliceAt());
+    const { uploadId } = await backend.startUpload(
+      { contentLength: "8", contentType: "text/plain", body: { file: { displayName: "slow" } } },
+      aliceAt(),
+    );
     let sent = 0;
     const slow = new ReadableStream<Uint8Array>({
       async pull(controller) {
@@ -295,13 +403,26 @@ describe("uploads through the gateway", () => {
       },
     });
     // 4 pieces 300 ms apart: twice the 600 ms first-byte timeout before the last byte leaves.
-    const done = await backend.uploadChunk(uploadId, { upload: true, finalize: true, offset: 0, contentLength: 8, body: slow }, aliceAt());
+    const done = await backend.uploadChunk(
+      uploadId,
+      { upload: true, finalize: true, offset: 0, contentLength: 8, body: slow },
+      aliceAt(),
+    );
     expect(done.status).toBe("final");
     expect(done.file?.sizeBytes).toBe("8");
   });
 
   it("refuses an upstream upload URL on another origin", async () => {
-    await expect(backend.startUpload({ contentLength: "1", contentType: "text/plain", body: { file: { displayName: "foreign-url" } } }, aliceAt())).rejects.toMatchObject({
+    await expect(
+      backend.startUpload(
+        {
+          contentLength: "1",
+          contentType: "text/plain",
+          body: { file: { displayName: "foreign-url" } },
+        },
+        aliceAt(),
+      ),
+    ).rejects.toMatchObject({
       httpStatus: 502,
     });
   });
@@ -325,7 +446,9 @@ describe("uploads through the gateway", () => {
     expect(seen.filter((name) => mine.includes(name))).toEqual(mine);
     expect(seen).not.toContain(theirs.last.file!.name);
     expect(seen.every((name) => !name.startsWith("files/other"))).toBe(true);
-    await expect(backend.listFiles({ pageSize: 2, pageToken: "forged" }, aliceAt())).rejects.toMatchObject({ httpStatus: 400 });
+    await expect(
+      backend.listFiles({ pageSize: 2, pageToken: "forged" }, aliceAt()),
+    ).rejects.toMatchObject({ httpStatus: 400 });
   });
 
   it("deletes one's own file and forgets it", async () => {
@@ -339,16 +462,34 @@ describe("cached contents through the gateway", () => {
   const bob = () => ({ caller: { ownerId: "key:bob" }, signal: new AbortController().signal });
 
   it("records the creator, filters lists, and refuses another's get, update, delete and use", async () => {
-    const created = await backend.createCachedContent({ model: "models/ok-cache", contents: [{ role: "user", parts: [{ text: "context" }] }] }, context());
+    const created = await backend.createCachedContent(
+      { model: "models/ok-cache", contents: [{ role: "user", parts: [{ text: "context" }] }] },
+      context(),
+    );
     expect(backend.ownership.ownerOf("cachedContent", created.name)).toBe("key:alice");
-    expect((await backend.listCachedContents({ pageSize: 10 }, context())).cachedContents?.map((item) => item.name)).toContain(created.name);
-    expect((await backend.listCachedContents({ pageSize: 10 }, bob())).cachedContents ?? []).toEqual([]);
+    expect(
+      (await backend.listCachedContents({ pageSize: 10 }, context())).cachedContents?.map(
+        (item) => item.name,
+      ),
+    ).toContain(created.name);
+    expect(
+      (await backend.listCachedContents({ pageSize: 10 }, bob())).cachedContents ?? [],
+    ).toEqual([]);
     const denied = { httpStatus: 403, message: "CachedContent not found (or permission denied)" };
     await expect(backend.getCachedContent(created.name, bob())).rejects.toMatchObject(denied);
-    await expect(backend.updateCachedContent(created.name, { ttl: "60s" }, undefined, bob())).rejects.toMatchObject(denied);
+    await expect(
+      backend.updateCachedContent(created.name, { ttl: "60s" }, undefined, bob()),
+    ).rejects.toMatchObject(denied);
     await expect(backend.deleteCachedContent(created.name, bob())).rejects.toMatchObject(denied);
-    await expect(backend.generateContent(model("ok"), { ...prompt, cachedContent: created.name }, bob())).rejects.toMatchObject(denied);
-    const updated = await backend.updateCachedContent(created.name, { expireTime: "2099-01-01T00:00:00Z" }, "expireTime", context());
+    await expect(
+      backend.generateContent(model("ok"), { ...prompt, cachedContent: created.name }, bob()),
+    ).rejects.toMatchObject(denied);
+    const updated = await backend.updateCachedContent(
+      created.name,
+      { expireTime: "2099-01-01T00:00:00Z" },
+      "expireTime",
+      context(),
+    );
     expect(updated.expireTime).toBe("2099-01-01T00:00:00Z");
     expect(upstream.requests.at(-1)!.url).toContain("updateMask=expireTime");
     await backend.deleteCachedContent(created.name, context());
@@ -359,7 +500,13 @@ describe("cached contents through the gateway", () => {
     backend.ownership.record("file", "files/bobonly", "key:bob");
     const before = upstream.requestsFor("/cachedContents").length;
     await expect(
-      backend.createCachedContent({ model: "models/ok-cache", contents: [{ parts: [{ fileData: { fileUri: "files/bobonly" } }] }] }, context()),
+      backend.createCachedContent(
+        {
+          model: "models/ok-cache",
+          contents: [{ parts: [{ fileData: { fileUri: "files/bobonly" } }] }],
+        },
+        context(),
+      ),
     ).rejects.toMatchObject({ httpStatus: 403 });
     expect(upstream.requestsFor("/cachedContents")).toHaveLength(before);
   });
@@ -374,10 +521,18 @@ describe("an unreachable upstream", () => {
         server.close(() => resolve(port));
       });
     });
-    const unreachable = createUpstreamBackend({ settings: { ...settings, baseUrl: `http://127.0.0.1:${closed}` }, db });
+    const unreachable = createUpstreamBackend({
+      settings: { ...settings, baseUrl: `http://127.0.0.1:${closed}` },
+      db,
+    });
     const started = Date.now();
-    await expect(unreachable.getModel("models/ok-x", context())).rejects.toMatchObject({ httpStatus: 503, rpcStatus: "UNAVAILABLE" });
-    await expect(unreachable.createCachedContent({ model: "models/ok-x" }, context())).rejects.toMatchObject({ httpStatus: 503 });
+    await expect(unreachable.getModel("models/ok-x", context())).rejects.toMatchObject({
+      httpStatus: 503,
+      rpcStatus: "UNAVAILABLE",
+    });
+    await expect(
+      unreachable.createCachedContent({ model: "models/ok-x" }, context()),
+    ).rejects.toMatchObject({ httpStatus: 503 });
     // Two waits between three attempts each, of at least half a 20 ms step: retried, quickly.
     expect(Date.now() - started).toBeGreaterThanOrEqual(2 * (10 + 20));
     await unreachable.client.close();

@@ -112,10 +112,19 @@ export class UpstreamBackend implements Backend {
   }
 
   async getModel(model: string, context: OperationContext): Promise<Model> {
-    return this.client.json<Model>({ method: "GET", target: resourcePath(model, "models"), signal: context.signal, safety: "idempotent" });
+    return this.client.json<Model>({
+      method: "GET",
+      target: resourcePath(model, "models"),
+      signal: context.signal,
+      safety: "idempotent",
+    });
   }
 
-  async countTokens(model: string, body: unknown, context: OperationContext): Promise<CountTokensResponse> {
+  async countTokens(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): Promise<CountTokensResponse> {
     return this.client.json<CountTokensResponse>({
       method: "POST",
       target: `${resourcePath(model, "models")}:countTokens`,
@@ -125,7 +134,11 @@ export class UpstreamBackend implements Backend {
     });
   }
 
-  async generateContent(model: string, body: unknown, context: OperationContext): Promise<GenerateContentResponse> {
+  async generateContent(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): Promise<GenerateContentResponse> {
     // Nothing reaches the client before the whole answer is here, so a retry is invisible.
     return this.client.json<GenerateContentResponse>({
       method: "POST",
@@ -136,7 +149,11 @@ export class UpstreamBackend implements Backend {
     });
   }
 
-  async *streamGenerateContent(model: string, body: unknown, context: OperationContext): AsyncGenerator<GenerateContentResponse> {
+  async *streamGenerateContent(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): AsyncGenerator<GenerateContentResponse> {
     const forwarded = this.checked(body, context);
     // Retried only until the upstream answers 200: after that, chunks may have reached the client.
     const response = await this.client.open({
@@ -148,7 +165,10 @@ export class UpstreamBackend implements Backend {
       safety: "idempotent",
     });
     try {
-      yield* readUpstreamEvents(response.body, { scrub: this.client.scrub, timeouts: this.settings });
+      yield* readUpstreamEvents(response.body, {
+        scrub: this.client.scrub,
+        timeouts: this.settings,
+      });
     } finally {
       // Ends the upstream exchange at once when the client went away or the stream failed.
       if (!response.body.destroyed) response.body.destroy();
@@ -173,24 +193,41 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<{ items: T[]; nextPageToken?: string }> {
     const wanted = query.pageSize ?? 10;
-    let position = query.pageToken ? decodeOwnedPageToken(query.pageToken) : { upstreamToken: null, skip: 0 };
+    let position = query.pageToken
+      ? decodeOwnedPageToken(query.pageToken)
+      : { upstreamToken: null, skip: 0 };
     const items: T[] = [];
     for (let pages = 0; pages < MAX_PAGES_PER_LIST; pages++) {
       const page = await this.client.json<Record<string, unknown>>({
         method: "GET",
         target: `${API}/${collection}`,
-        query: { pageSize: String(UPSTREAM_PAGE[kind]), pageToken: position.upstreamToken ?? undefined },
+        query: {
+          pageSize: String(UPSTREAM_PAGE[kind]),
+          pageToken: position.upstreamToken ?? undefined,
+        },
         signal: context.signal,
         safety: "idempotent",
       });
       const raw = Array.isArray(page[collection]) ? (page[collection] as T[]) : [];
-      const upstreamNext = typeof page.nextPageToken === "string" && page.nextPageToken !== "" ? page.nextPageToken : null;
+      const upstreamNext =
+        typeof page.nextPageToken === "string" && page.nextPageToken !== ""
+          ? page.nextPageToken
+          : null;
       for (let index = position.skip; index < raw.length; index++) {
         const item = raw[index]!;
-        if (typeof item?.name !== "string" || !this.ownership.owns(kind, item.name, context.caller.ownerId)) continue;
+        if (
+          typeof item?.name !== "string" ||
+          !this.ownership.owns(kind, item.name, context.caller.ownerId)
+        )
+          continue;
         items.push(item);
         if (items.length === wanted) {
-          const rest = index + 1 < raw.length ? { upstreamToken: position.upstreamToken, skip: index + 1 } : upstreamNext ? { upstreamToken: upstreamNext, skip: 0 } : null;
+          const rest =
+            index + 1 < raw.length
+              ? { upstreamToken: position.upstreamToken, skip: index + 1 }
+              : upstreamNext
+                ? { upstreamToken: upstreamNext, skip: 0 }
+                : null;
           return rest ? { items, nextPageToken: encodeOwnedPageToken(rest) } : { items };
         }
       }
@@ -200,10 +237,18 @@ export class UpstreamBackend implements Backend {
     return { items, nextPageToken: encodeOwnedPageToken(position) };
   }
 
-  async startUpload(request: UploadStartRequest, context: OperationContext): Promise<{ uploadId: string }> {
-    const headers: Record<string, string> = { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" };
-    if (request.contentLength !== undefined) headers["x-goog-upload-header-content-length"] = request.contentLength;
-    if (request.contentType !== undefined) headers["x-goog-upload-header-content-type"] = request.contentType;
+  async startUpload(
+    request: UploadStartRequest,
+    context: OperationContext,
+  ): Promise<{ uploadId: string }> {
+    const headers: Record<string, string> = {
+      "x-goog-upload-protocol": "resumable",
+      "x-goog-upload-command": "start",
+    };
+    if (request.contentLength !== undefined)
+      headers["x-goog-upload-header-content-length"] = request.contentLength;
+    if (request.contentType !== undefined)
+      headers["x-goog-upload-header-content-type"] = request.contentType;
     // A start only opens a session; an unused one expires, so a retry cannot duplicate a file.
     const response = await this.client.open({
       method: "POST",
@@ -227,9 +272,15 @@ export class UpstreamBackend implements Backend {
     return session;
   }
 
-  async uploadChunk(uploadId: string, chunk: UploadChunkRequest, context: OriginOperationContext): Promise<UploadStatus> {
+  async uploadChunk(
+    uploadId: string,
+    chunk: UploadChunkRequest,
+    context: OriginOperationContext,
+  ): Promise<UploadStatus> {
     const session = this.session(uploadId);
-    const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null].filter(Boolean).join(", ");
+    const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null]
+      .filter(Boolean)
+      .join(", ");
     const headers: Record<string, string> = { "x-goog-upload-command": command };
     if (chunk.offset !== undefined) headers["x-goog-upload-offset"] = String(chunk.offset);
     let sent = 0;
@@ -253,7 +304,8 @@ export class UpstreamBackend implements Backend {
           if (!finished) await reader.cancel().catch(() => undefined);
         }
       })();
-      if (chunk.contentLength !== undefined) headers["content-length"] = String(chunk.contentLength);
+      if (chunk.contentLength !== undefined)
+        headers["content-length"] = String(chunk.contentLength);
     } else {
       headers["content-length"] = "0";
     }
@@ -277,7 +329,11 @@ export class UpstreamBackend implements Backend {
     const status = uploadStatusOf(header(response, "x-goog-upload-status"));
     const receivedHeader = Number(header(response, "x-goog-upload-size-received"));
     const text = await readBodyText(response.body, 16 * 1024 * 1024);
-    const sizeReceived = Number.isFinite(receivedHeader) && header(response, "x-goog-upload-size-received") !== undefined ? receivedHeader : fallbackReceived;
+    const sizeReceived =
+      Number.isFinite(receivedHeader) &&
+      header(response, "x-goog-upload-size-received") !== undefined
+        ? receivedHeader
+        : fallbackReceived;
     if (status !== "final") return { status, sizeReceived };
     let file: File | undefined;
     try {
@@ -285,10 +341,15 @@ export class UpstreamBackend implements Backend {
     } catch {
       throw malformedUpstream("an upload answer that is not JSON");
     }
-    if (!file || typeof file.name !== "string") throw malformedUpstream("a finished upload without its file");
+    if (!file || typeof file.name !== "string")
+      throw malformedUpstream("a finished upload without its file");
     this.ownership.record("file", file.name, session.ownerId);
     this.uploadSessions.delete(session.id);
-    return { status, sizeReceived: Number(file.sizeBytes ?? sizeReceived), file: this.clientFile(file, context) };
+    return {
+      status,
+      sizeReceived: Number(file.sizeBytes ?? sizeReceived),
+      file: this.clientFile(file, context),
+    };
   }
 
   async queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus> {
@@ -314,26 +375,42 @@ export class UpstreamBackend implements Backend {
     });
     await response.body.dump().catch(() => undefined);
     this.uploadSessions.delete(session.id);
-    return { status: "cancelled", sizeReceived: Number(header(response, "x-goog-upload-size-received") ?? 0) || 0 };
+    return {
+      status: "cancelled",
+      sizeReceived: Number(header(response, "x-goog-upload-size-received") ?? 0) || 0,
+    };
   }
 
   async getFile(name: string, context: OriginOperationContext): Promise<File> {
     const path = resourcePath(name, "files");
     this.ownership.assertOwner("file", name, context.caller.ownerId);
-    const file = await this.client.json<File>({ method: "GET", target: path, signal: context.signal, safety: "idempotent" });
+    const file = await this.client.json<File>({
+      method: "GET",
+      target: path,
+      signal: context.signal,
+      safety: "idempotent",
+    });
     return this.clientFile(file, context);
   }
 
   async listFiles(query: PageQuery, context: OriginOperationContext): Promise<ListFilesResponse> {
     const page = await this.listOwned<File>("file", "files", query, context);
     const files = page.items.map((file) => this.clientFile(file, context));
-    return { ...(files.length ? { files } : {}), ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}) };
+    return {
+      ...(files.length ? { files } : {}),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
   }
 
   async deleteFile(name: string, context: OperationContext): Promise<void> {
     const path = resourcePath(name, "files");
     if (!this.ownership.owns("file", name, context.caller.ownerId)) throw fileDenied(name);
-    await this.client.json({ method: "DELETE", target: path, signal: context.signal, safety: "idempotent" });
+    await this.client.json({
+      method: "DELETE",
+      target: path,
+      signal: context.signal,
+      safety: "idempotent",
+    });
     this.ownership.forget("file", name);
   }
 
@@ -346,13 +423,22 @@ export class UpstreamBackend implements Backend {
       signal: context.signal,
       safety: "create",
     });
-    if (typeof created?.name !== "string") throw malformedUpstream("a created cached content without a name");
+    if (typeof created?.name !== "string")
+      throw malformedUpstream("a created cached content without a name");
     this.ownership.record("cachedContent", created.name, context.caller.ownerId);
     return created;
   }
 
-  async listCachedContents(query: PageQuery, context: OperationContext): Promise<ListCachedContentsResponse> {
-    const page = await this.listOwned<CachedContent>("cachedContent", "cachedContents", query, context);
+  async listCachedContents(
+    query: PageQuery,
+    context: OperationContext,
+  ): Promise<ListCachedContentsResponse> {
+    const page = await this.listOwned<CachedContent>(
+      "cachedContent",
+      "cachedContents",
+      query,
+      context,
+    );
     return {
       ...(page.items.length ? { cachedContents: page.items } : {}),
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
@@ -361,13 +447,25 @@ export class UpstreamBackend implements Backend {
 
   async getCachedContent(name: string, context: OperationContext): Promise<CachedContent> {
     const path = resourcePath(name, "cachedContents");
-    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId)) throw cachedContentDenied();
-    return this.client.json<CachedContent>({ method: "GET", target: path, signal: context.signal, safety: "idempotent" });
+    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId))
+      throw cachedContentDenied();
+    return this.client.json<CachedContent>({
+      method: "GET",
+      target: path,
+      signal: context.signal,
+      safety: "idempotent",
+    });
   }
 
-  async updateCachedContent(name: string, body: unknown, updateMask: string | undefined, context: OperationContext): Promise<CachedContent> {
+  async updateCachedContent(
+    name: string,
+    body: unknown,
+    updateMask: string | undefined,
+    context: OperationContext,
+  ): Promise<CachedContent> {
     const path = resourcePath(name, "cachedContents");
-    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId)) throw cachedContentDenied();
+    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId))
+      throw cachedContentDenied();
     // Setting an expiration twice leaves the same state: safe to retry.
     return this.client.json<CachedContent>({
       method: "PATCH",
@@ -381,8 +479,14 @@ export class UpstreamBackend implements Backend {
 
   async deleteCachedContent(name: string, context: OperationContext): Promise<void> {
     const path = resourcePath(name, "cachedContents");
-    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId)) throw cachedContentDenied();
-    await this.client.json({ method: "DELETE", target: path, signal: context.signal, safety: "idempotent" });
+    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId))
+      throw cachedContentDenied();
+    await this.client.json({
+      method: "DELETE",
+      target: path,
+      signal: context.signal,
+      safety: "idempotent",
+    });
     this.ownership.forget("cachedContent", name);
   }
 }

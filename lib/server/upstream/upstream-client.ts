@@ -58,7 +58,10 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 const JSON_BODY_LIMIT = 256 * 1024 * 1024;
 
 /** Reads a body as UTF-8 text, refusing more than `limit` bytes. */
-export async function readBodyText(body: AsyncIterable<Buffer | string>, limit: number): Promise<string> {
+export async function readBodyText(
+  body: AsyncIterable<Buffer | string>,
+  limit: number,
+): Promise<string> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const piece of body) {
@@ -101,7 +104,9 @@ export class UpstreamClient {
   }
 
   private url(call: UpstreamCall): URL {
-    const url = /^https?:\/\//i.test(call.target) ? new URL(call.target) : new URL(this.settings.baseUrl + call.target);
+    const url = /^https?:\/\//i.test(call.target)
+      ? new URL(call.target)
+      : new URL(this.settings.baseUrl + call.target);
     if (url.origin !== this.origin) throw malformedUpstream("an address outside its own origin");
     url.searchParams.delete("key");
     for (const [name, value] of Object.entries(call.query ?? {})) {
@@ -126,7 +131,9 @@ export class UpstreamClient {
   /** The call's path for log lines: upload session ids are credentials, so they are cut. */
   private describe(call: UpstreamCall): string {
     try {
-      const url = /^https?:\/\//i.test(call.target) ? new URL(call.target) : new URL(this.settings.baseUrl + call.target);
+      const url = /^https?:\/\//i.test(call.target)
+        ? new URL(call.target)
+        : new URL(this.settings.baseUrl + call.target);
       return url.searchParams.has("upload_id") ? `${url.pathname}?upload_id=…` : url.pathname;
     } catch {
       return "(invalid target)";
@@ -142,19 +149,27 @@ export class UpstreamClient {
       response = await request(this.url(call), {
         method: call.method,
         headers: this.headers(call),
-        body: call.json !== undefined ? JSON.stringify(call.json) : call.body ? Readable.from(call.body, { objectMode: false }) : undefined,
+        body:
+          call.json !== undefined
+            ? JSON.stringify(call.json)
+            : call.body
+              ? Readable.from(call.body, { objectMode: false })
+              : undefined,
         signal: call.signal,
         dispatcher: this.dispatcher,
       });
     } catch (error) {
       const mapped = errorFromTransport(error, this.settings);
-      if (mapped instanceof Error && mapped.name !== "AbortError") logger.warn(`upstream ${call.method} ${this.describe(call)} failed`, mapped.message);
+      if (mapped instanceof Error && mapped.name !== "AbortError")
+        logger.warn(`upstream ${call.method} ${this.describe(call)} failed`, mapped.message);
       throw mapped;
     }
     const { statusCode: status, headers, body } = response;
     if (status >= 300 && status < 400) {
       await body.dump().catch(() => undefined);
-      logger.warn(`upstream ${call.method} ${this.describe(call)} answered ${status} (redirect refused)`);
+      logger.warn(
+        `upstream ${call.method} ${this.describe(call)} answered ${status} (redirect refused)`,
+      );
       throw redirectRefused(status);
     }
     if (status >= 400) {
@@ -168,7 +183,10 @@ export class UpstreamClient {
       // The upstream's own words go to the log (the logger redacts secrets); the client's
       // own mistakes (4xx other than 429) only as information.
       const serious = status === 429 || status >= 500 || error.failure === "gateway";
-      (serious ? logger.warn : logger.info)(`upstream ${call.method} ${this.describe(call)} answered ${status}`, text.slice(0, 2000));
+      (serious ? logger.warn : logger.info)(
+        `upstream ${call.method} ${this.describe(call)} answered ${status}`,
+        text.slice(0, 2000),
+      );
       throw error;
     }
     return { status, headers, body };

@@ -67,7 +67,8 @@ function credentialProblem(status: number, error: ApiError): boolean {
   const reasons = (error.details ?? []).flatMap((detail) =>
     detail["@type"] === "type.googleapis.com/google.rpc.ErrorInfo" ? [detail.reason] : [],
   );
-  if (reasons.some((reason) => typeof reason === "string" && reason.startsWith("API_KEY_"))) return true;
+  if (reasons.some((reason) => typeof reason === "string" && reason.startsWith("API_KEY_")))
+    return true;
   return /unregistered callers|API key not valid/i.test(error.message);
 }
 
@@ -82,7 +83,11 @@ export function credentialsRejected(): UpstreamError {
 }
 
 /** The error for an upstream answer with status >= 400 (body read as text, possibly empty). */
-export function errorFromUpstreamStatus(status: number, bodyText: string, scrub: Scrubber): UpstreamError {
+export function errorFromUpstreamStatus(
+  status: number,
+  bodyText: string,
+  scrub: Scrubber,
+): UpstreamError {
   let parsed: ApiError | null = null;
   try {
     parsed = parseErrorBody(JSON.parse(bodyText));
@@ -92,22 +97,47 @@ export function errorFromUpstreamStatus(status: number, bodyText: string, scrub:
   if (parsed && credentialProblem(status, parsed)) return credentialsRejected();
   const rpcStatus = RPC_BY_HTTP[status] ?? (status >= 500 ? "UNAVAILABLE" : "UNKNOWN");
   if (!parsed) {
-    return new UpstreamError(status, rpcStatus, `The upstream service answered HTTP ${status}.`, "status");
+    return new UpstreamError(
+      status,
+      rpcStatus,
+      `The upstream service answered HTTP ${status}.`,
+      "status",
+    );
   }
-  const details = parsed.details ? (JSON.parse(scrub(JSON.stringify(parsed.details))) as ErrorDetail[]) : undefined;
-  return new UpstreamError(status, parsed.rpcStatus ?? rpcStatus, scrub(parsed.message), "status", details);
+  const details = parsed.details
+    ? (JSON.parse(scrub(JSON.stringify(parsed.details))) as ErrorDetail[])
+    : undefined;
+  return new UpstreamError(
+    status,
+    parsed.rpcStatus ?? rpcStatus,
+    scrub(parsed.message),
+    "status",
+    details,
+  );
 }
 
 /** A 3xx from the upstream: never followed, so never a way to send the key elsewhere. */
 export function redirectRefused(status: number): UpstreamError {
-  return new UpstreamError(502, "UNAVAILABLE", `The upstream service answered with a redirect (HTTP ${status}), which the gateway does not follow.`, "gateway");
+  return new UpstreamError(
+    502,
+    "UNAVAILABLE",
+    `The upstream service answered with a redirect (HTTP ${status}), which the gateway does not follow.`,
+    "gateway",
+  );
 }
 
 export function malformedUpstream(what: string): UpstreamError {
   return new UpstreamError(502, "UNAVAILABLE", `The upstream service sent ${what}.`, "gateway");
 }
 
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "UND_ERR_CONNECT_TIMEOUT"]);
+const NOT_SENT_CODES = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "UND_ERR_CONNECT_TIMEOUT",
+]);
 
 function errorCode(error: unknown): string {
   if (typeof error !== "object" || error === null) return "";
@@ -133,18 +163,50 @@ export function errorFromTransport(error: unknown, timeouts: TimeoutSettings): u
   const code = errorCode(error);
   switch (code) {
     case "UND_ERR_REQ_CONTENT_LENGTH_MISMATCH":
-      return new UpstreamError(400, "INVALID_ARGUMENT", "The request body did not match its Content-Length.", "gateway");
+      return new UpstreamError(
+        400,
+        "INVALID_ARGUMENT",
+        "The request body did not match its Content-Length.",
+        "gateway",
+      );
     case "UND_ERR_ABORTED":
-      return Object.assign(new Error("The request was cancelled by the client."), { name: "AbortError" });
+      return Object.assign(new Error("The request was cancelled by the client."), {
+        name: "AbortError",
+      });
     case "UND_ERR_CONNECT_TIMEOUT":
-      return new UpstreamError(504, "DEADLINE_EXCEEDED", `The upstream service did not accept a connection within ${timeouts.connectTimeoutMs} ms.`, "not-sent");
+      return new UpstreamError(
+        504,
+        "DEADLINE_EXCEEDED",
+        `The upstream service did not accept a connection within ${timeouts.connectTimeoutMs} ms.`,
+        "not-sent",
+      );
     case "UND_ERR_HEADERS_TIMEOUT":
-      return new UpstreamError(504, "DEADLINE_EXCEEDED", `The upstream service did not answer within ${timeouts.firstByteTimeoutMs} ms.`, "timeout");
+      return new UpstreamError(
+        504,
+        "DEADLINE_EXCEEDED",
+        `The upstream service did not answer within ${timeouts.firstByteTimeoutMs} ms.`,
+        "timeout",
+      );
     case "UND_ERR_BODY_TIMEOUT":
-      return new UpstreamError(504, "DEADLINE_EXCEEDED", `The upstream service stopped sending for ${timeouts.idleTimeoutMs} ms.`, "timeout");
+      return new UpstreamError(
+        504,
+        "DEADLINE_EXCEEDED",
+        `The upstream service stopped sending for ${timeouts.idleTimeoutMs} ms.`,
+        "timeout",
+      );
   }
   if (NOT_SENT_CODES.has(code)) {
-    return new UpstreamError(503, "UNAVAILABLE", "The upstream service is unreachable.", "not-sent");
+    return new UpstreamError(
+      503,
+      "UNAVAILABLE",
+      "The upstream service is unreachable.",
+      "not-sent",
+    );
   }
-  return new UpstreamError(502, "UNAVAILABLE", "The connection to the upstream service closed before the response was complete.", "connection-lost");
+  return new UpstreamError(
+    502,
+    "UNAVAILABLE",
+    "The connection to the upstream service closed before the response was complete.",
+    "connection-lost",
+  );
 }

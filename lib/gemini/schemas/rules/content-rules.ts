@@ -23,19 +23,33 @@ function checkPart(part: Part, path: string, violations: Violations): void {
     violations.add(`${path}.data`, "required oneof field 'data' must have one initialized field");
     return;
   }
-  if (part.inlineData && part.inlineData.mimeType === "") violations.add(`${path}.inline_data.mime_type`, "inline_data.mime_type is required.");
-  if (part.fileData && part.fileData.fileUri === "") violations.add(`${path}.file_data.file_uri`, "file_data.file_uri is required.");
-  if (part.functionCall && part.functionCall.name === "") violations.add(`${path}.function_call.name`, "function_call.name is required.");
-  if (part.functionResponse && part.functionResponse.name === "") violations.add(`${path}.function_response.name`, "function_response.name is required.");
+  if (part.inlineData && part.inlineData.mimeType === "")
+    violations.add(`${path}.inline_data.mime_type`, "inline_data.mime_type is required.");
+  if (part.fileData && part.fileData.fileUri === "")
+    violations.add(`${path}.file_data.file_uri`, "file_data.file_uri is required.");
+  if (part.functionCall && part.functionCall.name === "")
+    violations.add(`${path}.function_call.name`, "function_call.name is required.");
+  if (part.functionResponse && part.functionResponse.name === "")
+    violations.add(`${path}.function_response.name`, "function_response.name is required.");
   if (part.videoMetadata) {
     for (const key of ["startOffset", "endOffset"] as const) {
       const offset = part.videoMetadata[key];
       if (offset === undefined) continue;
-      const problem = durationProblem(offset) ?? (offset.startsWith("-") ? "an offset must not be negative" : undefined);
-      if (problem) violations.add(`${path}.video_metadata.${camelToSnake(key)}`, `${problem}; got ${JSON.stringify(offset)}.`);
+      const problem =
+        durationProblem(offset) ??
+        (offset.startsWith("-") ? "an offset must not be negative" : undefined);
+      if (problem)
+        violations.add(
+          `${path}.video_metadata.${camelToSnake(key)}`,
+          `${problem}; got ${JSON.stringify(offset)}.`,
+        );
     }
     const fps = part.videoMetadata.fps;
-    if (fps !== undefined && !(fps > 0 && fps <= 24)) violations.add(`${path}.video_metadata.fps`, `fps must be in the range (0.0, 24.0]; got ${fps}.`);
+    if (fps !== undefined && !(fps > 0 && fps <= 24))
+      violations.add(
+        `${path}.video_metadata.fps`,
+        `fps must be in the range (0.0, 24.0]; got ${fps}.`,
+      );
   }
 }
 
@@ -43,26 +57,44 @@ function checkPart(part: Part, path: string, violations: Violations): void {
  * Checks a `contents` list at `path` (`contents`, `generate_content_request.contents`,
  * `cached_content.contents`). With `required`, an empty list is a violation too.
  */
-export function checkContents(contents: readonly Content[], path: string, violations: Violations, required: boolean): void {
+export function checkContents(
+  contents: readonly Content[],
+  path: string,
+  violations: Violations,
+  required: boolean,
+): void {
   if (contents.length === 0) {
     if (required) violations.add(path, "contents is not specified");
     return;
   }
   contents.forEach((content, index) => {
     const contentPath = `${path}[${index}]`;
-    if (content.role !== undefined && content.role !== "" && !(CONTENT_ROLES as readonly string[]).includes(content.role)) {
-      violations.add(`${contentPath}.role`, `Please use a valid role: user, model. Got ${JSON.stringify(content.role)}.`);
+    if (
+      content.role !== undefined &&
+      content.role !== "" &&
+      !(CONTENT_ROLES as readonly string[]).includes(content.role)
+    ) {
+      violations.add(
+        `${contentPath}.role`,
+        `Please use a valid role: user, model. Got ${JSON.stringify(content.role)}.`,
+      );
     }
     if (content.parts.length === 0) {
       violations.add(`${contentPath}.parts`, "contents.parts must not be empty.");
       return;
     }
-    content.parts.forEach((part, partIndex) => checkPart(part, `${contentPath}.parts[${partIndex}]`, violations));
+    content.parts.forEach((part, partIndex) =>
+      checkPart(part, `${contentPath}.parts[${partIndex}]`, violations),
+    );
   });
 }
 
 /** Checks a systemInstruction at `path`: at least one part, text parts only. */
-export function checkSystemInstruction(content: Content, path: string, violations: Violations): void {
+export function checkSystemInstruction(
+  content: Content,
+  path: string,
+  violations: Violations,
+): void {
   if (content.parts.length === 0) {
     violations.add(`${path}.parts`, "system_instruction.parts must not be empty.");
     return;
@@ -70,7 +102,15 @@ export function checkSystemInstruction(content: Content, path: string, violation
   content.parts.forEach((part, index) => {
     const partPath = `${fieldPath(path, "parts")}[${index}]`;
     const data = partDataField(part);
-    if (data === undefined) violations.add(`${partPath}.data`, "required oneof field 'data' must have one initialized field");
-    else if (data !== "text") violations.add(`${partPath}.${camelToSnake(data)}`, `system_instruction supports text parts only; got ${camelToSnake(data)}.`);
+    if (data === undefined)
+      violations.add(
+        `${partPath}.data`,
+        "required oneof field 'data' must have one initialized field",
+      );
+    else if (data !== "text")
+      violations.add(
+        `${partPath}.${camelToSnake(data)}`,
+        `system_instruction supports text parts only; got ${camelToSnake(data)}.`,
+      );
   });
 }

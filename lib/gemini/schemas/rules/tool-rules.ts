@@ -15,22 +15,30 @@ const INVALID_FUNCTION_NAME =
 export function checkSchema(schema: Schema, path: string, violations: Violations): void {
   const type = schema.type ?? "TYPE_UNSPECIFIED";
   if (type === "TYPE_UNSPECIFIED" && !schema.anyOf?.length) {
-    violations.add(`${path}.type`, "must be specified when not using one_of, any_of or all_of fields");
+    violations.add(
+      `${path}.type`,
+      "must be specified when not using one_of, any_of or all_of fields",
+    );
   }
   if (schema.enum !== undefined) {
-    if (type !== "STRING" && type !== "TYPE_UNSPECIFIED") violations.add(`${path}.enum`, "only allowed for STRING type");
+    if (type !== "STRING" && type !== "TYPE_UNSPECIFIED")
+      violations.add(`${path}.enum`, "only allowed for STRING type");
     schema.enum.forEach((value, index) => {
       if (value === "") violations.add(`${path}.enum[${index}]`, "enum values must not be empty.");
     });
-    if (new Set(schema.enum).size !== schema.enum.length) violations.add(`${path}.enum`, "enum values must be distinct.");
+    if (new Set(schema.enum).size !== schema.enum.length)
+      violations.add(`${path}.enum`, "enum values must be distinct.");
   }
-  if (type === "ARRAY" && schema.items === undefined) violations.add(`${path}.items`, "missing field.");
+  if (type === "ARRAY" && schema.items === undefined)
+    violations.add(`${path}.items`, "missing field.");
   const properties = schema.properties ?? {};
   schema.required?.forEach((name, index) => {
-    if (!Object.prototype.hasOwnProperty.call(properties, name)) violations.add(`${path}.required[${index}]`, "property is not defined");
+    if (!Object.prototype.hasOwnProperty.call(properties, name))
+      violations.add(`${path}.required[${index}]`, "property is not defined");
   });
   schema.propertyOrdering?.forEach((name, index) => {
-    if (!Object.prototype.hasOwnProperty.call(properties, name)) violations.add(`${path}.property_ordering[${index}]`, "property is not defined");
+    if (!Object.prototype.hasOwnProperty.call(properties, name))
+      violations.add(`${path}.property_ordering[${index}]`, "property is not defined");
   });
   const pairs = [
     ["minItems", "maxItems", "min_items", "max_items"],
@@ -41,29 +49,48 @@ export function checkSchema(schema: Schema, path: string, violations: Violations
   for (const [lowKey, highKey, lowName, highName] of pairs) {
     const low = schema[lowKey];
     const high = schema[highKey];
-    if (typeof low === "number" && low < 0 && lowKey !== "minimum") violations.add(`${path}.${lowName}`, `${lowName} must not be negative; got ${low}.`);
-    if (typeof high === "number" && high < 0 && highKey !== "maximum") violations.add(`${path}.${highName}`, `${highName} must not be negative; got ${high}.`);
+    if (typeof low === "number" && low < 0 && lowKey !== "minimum")
+      violations.add(`${path}.${lowName}`, `${lowName} must not be negative; got ${low}.`);
+    if (typeof high === "number" && high < 0 && highKey !== "maximum")
+      violations.add(`${path}.${highName}`, `${highName} must not be negative; got ${high}.`);
     if (typeof low === "number" && typeof high === "number" && low > high) {
-      violations.add(`${path}.${lowName}`, `${lowName} (${low}) must not be greater than ${highName} (${high}).`);
+      violations.add(
+        `${path}.${lowName}`,
+        `${lowName} (${low}) must not be greater than ${highName} (${high}).`,
+      );
     }
   }
   if (schema.items) checkSchema(schema.items, `${path}.items`, violations);
-  for (const [name, child] of Object.entries(properties)) checkSchema(child, `${path}.properties[${name}]`, violations);
-  schema.anyOf?.forEach((child, index) => checkSchema(child, `${path}.any_of[${index}]`, violations));
+  for (const [name, child] of Object.entries(properties))
+    checkSchema(child, `${path}.properties[${name}]`, violations);
+  schema.anyOf?.forEach((child, index) =>
+    checkSchema(child, `${path}.any_of[${index}]`, violations),
+  );
 }
 
 /** Names of every function declared in `tools`. */
 export function declaredFunctionNames(tools: readonly Tool[] | undefined): string[] {
-  return (tools ?? []).flatMap((tool) => (tool.functionDeclarations ?? []).map((declaration) => declaration.name));
+  return (tools ?? []).flatMap((tool) =>
+    (tool.functionDeclarations ?? []).map((declaration) => declaration.name),
+  );
 }
 
-function checkJsonSchemaValue(value: unknown, path: string, name: string, violations: Violations): void {
+function checkJsonSchemaValue(
+  value: unknown,
+  path: string,
+  name: string,
+  violations: Violations,
+): void {
   if (typeof value === "boolean") return;
   if (!isPlainObject(value)) {
     violations.add(path, `${name} must be a JSON Schema object.`);
     return;
   }
-  if (value.type !== undefined && value.type !== "object") violations.add(`${path}.type`, `${name} must describe an object (type "object"); got ${JSON.stringify(value.type)}.`);
+  if (value.type !== undefined && value.type !== "object")
+    violations.add(
+      `${path}.type`,
+      `${name} must describe an object (type "object"); got ${JSON.stringify(value.type)}.`,
+    );
 }
 
 /** Checks `tools` at `path` (`tools`, `cached_content.tools`). */
@@ -72,42 +99,74 @@ export function checkTools(tools: readonly Tool[], path: string, violations: Vio
   tools.forEach((tool, toolIndex) => {
     tool.functionDeclarations?.forEach((declaration, index) => {
       const declarationPath = `${path}[${toolIndex}].function_declarations[${index}]`;
-      if (!FUNCTION_NAME_PATTERN.test(declaration.name)) violations.add(`${declarationPath}.name`, INVALID_FUNCTION_NAME);
-      else if (seen.has(declaration.name)) violations.add(`${declarationPath}.name`, `function "${declaration.name}" is declared more than once; function names must be unique.`);
+      if (!FUNCTION_NAME_PATTERN.test(declaration.name))
+        violations.add(`${declarationPath}.name`, INVALID_FUNCTION_NAME);
+      else if (seen.has(declaration.name))
+        violations.add(
+          `${declarationPath}.name`,
+          `function "${declaration.name}" is declared more than once; function names must be unique.`,
+        );
       seen.add(declaration.name);
       if (declaration.parameters !== undefined && declaration.parametersJsonSchema !== undefined) {
-        violations.add(`${declarationPath}.parameters_json_schema`, "parameters and parameters_json_schema are mutually exclusive; set only one of them.");
+        violations.add(
+          `${declarationPath}.parameters_json_schema`,
+          "parameters and parameters_json_schema are mutually exclusive; set only one of them.",
+        );
       }
       if (declaration.response !== undefined && declaration.responseJsonSchema !== undefined) {
-        violations.add(`${declarationPath}.response_json_schema`, "response and response_json_schema are mutually exclusive; set only one of them.");
+        violations.add(
+          `${declarationPath}.response_json_schema`,
+          "response and response_json_schema are mutually exclusive; set only one of them.",
+        );
       }
-      if (declaration.parameters) checkSchema(declaration.parameters, `${declarationPath}.parameters`, violations);
-      if (declaration.response) checkSchema(declaration.response, `${declarationPath}.response`, violations);
+      if (declaration.parameters)
+        checkSchema(declaration.parameters, `${declarationPath}.parameters`, violations);
+      if (declaration.response)
+        checkSchema(declaration.response, `${declarationPath}.response`, violations);
       if (declaration.parametersJsonSchema !== undefined) {
-        checkJsonSchemaValue(declaration.parametersJsonSchema, `${declarationPath}.parameters_json_schema`, "parameters_json_schema", violations);
+        checkJsonSchemaValue(
+          declaration.parametersJsonSchema,
+          `${declarationPath}.parameters_json_schema`,
+          "parameters_json_schema",
+          violations,
+        );
       }
     });
   });
 }
 
 /** Checks `toolConfig` at `path` against the functions `tools` (of the same body) declares. */
-export function checkToolConfig(toolConfig: ToolConfig, tools: readonly Tool[] | undefined, path: string, violations: Violations): void {
+export function checkToolConfig(
+  toolConfig: ToolConfig,
+  tools: readonly Tool[] | undefined,
+  path: string,
+  violations: Violations,
+): void {
   const config = toolConfig.functionCallingConfig;
   if (!config) return;
   const configPath = fieldPath(path, "function_calling_config");
   const mode = config.mode ?? "MODE_UNSPECIFIED";
   const declared = declaredFunctionNames(tools);
   if ((mode === "ANY" || mode === "VALIDATED") && declared.length === 0) {
-    violations.add(`${configPath}.mode`, `mode ${mode} needs function declarations in tools; none are declared.`);
+    violations.add(
+      `${configPath}.mode`,
+      `mode ${mode} needs function declarations in tools; none are declared.`,
+    );
   }
   if (config.allowedFunctionNames?.length) {
     if (mode !== "ANY" && mode !== "VALIDATED") {
-      violations.add(`${configPath}.allowed_function_names`, `allowed_function_names may only be set when mode is ANY or VALIDATED; mode is ${mode}.`);
+      violations.add(
+        `${configPath}.allowed_function_names`,
+        `allowed_function_names may only be set when mode is ANY or VALIDATED; mode is ${mode}.`,
+      );
       return;
     }
     config.allowedFunctionNames.forEach((name, index) => {
       if (declared.length > 0 && !declared.includes(name)) {
-        violations.add(`${configPath}.allowed_function_names[${index}]`, `"${name}" is not a declared function; declared functions are ${listWords(declared)}.`);
+        violations.add(
+          `${configPath}.allowed_function_names[${index}]`,
+          `"${name}" is not a declared function; declared functions are ${listWords(declared)}.`,
+        );
       }
     });
   }

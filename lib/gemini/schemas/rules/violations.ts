@@ -27,8 +27,13 @@ export function fieldPath(base: string, field: string): string {
 }
 
 /** The 400 for a list of violations of `requestName` (GenerateContentRequest, ...). */
-export function violationError(requestName: string, violations: readonly FieldViolation[]): ApiError {
-  const message = violations.map((violation) => `* ${requestName}.${violation.field}: ${violation.description}`).join("\n");
+export function violationError(
+  requestName: string,
+  violations: readonly FieldViolation[],
+): ApiError {
+  const message = violations
+    .map((violation) => `* ${requestName}.${violation.field}: ${violation.description}`)
+    .join("\n");
   return ApiError.invalidArgument(message, [...violations]);
 }
 
