@@ -2,7 +2,7 @@ import type { Metadata, Viewport } from "next";
 import type { ReactNode } from "react";
 import { StudioHeader } from "@/components/shell/studio-header";
 import { SessionGate } from "@/components/shell/session-gate";
-import { serverEnv } from "@/lib/server/env";
+import { serverEnv } from "@/lib/server/config/env";
 import { Providers } from "./providers";
 import "./globals.css";
 

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { serverEnv } from "@/lib/server/env";
+import { serverEnv } from "@/lib/server/config/env";
 import { CATALOG } from "@/lib/engine/catalog";
 
 const SECTIONS = [

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import { expect, test, type Page, type Request } from "@playwright/test";
-import { makePdf } from "@/lib/engine/media/__fixtures__/generate-media";
+import { makePdf } from "@/lib/testing/media-fixtures";
 import { corruptPng, makePng, makeWav, serviceSha256, wordsText } from "./fixtures/media";
 import { ChatPage } from "./pages/chat-page";
 import {

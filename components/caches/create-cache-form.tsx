@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
-import { historyContents } from "@/components/chat/chat-request";
-import { formatBytes } from "@/components/files/attachment-model";
+import { historyContents } from "@/lib/studio/chat-request";
+import { formatBytes } from "@/lib/studio/attachment-model";
 import { Button } from "@/components/ui/button";
 import { Field, inputClassName } from "@/components/ui/field";
 import { ApiError } from "@/lib/gemini/api-error";
@@ -16,7 +16,7 @@ import { useModels } from "@/lib/hooks/use-models";
 import { useTokenCount, type TokenCountInput } from "@/lib/hooks/use-token-count";
 import { modalityBreakdown } from "@/components/tokens/token-counter";
 import { ExpiryFields } from "./expiry-fields";
-import { DEFAULT_EXPIRY, expiryFields, type ExpiryChoice } from "./expiry-input";
+import { DEFAULT_EXPIRY, expiryFields, type ExpiryChoice } from "@/lib/studio/expiry-input";
 
 const DEFAULT_CACHE_MODEL = "models/gemini-2.5-flash";
 

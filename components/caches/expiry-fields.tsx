@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import { inputClassName } from "@/components/ui/field";
-import type { ExpiryChoice, TtlUnit } from "./expiry-input";
+import type { ExpiryChoice, TtlUnit } from "@/lib/studio/expiry-input";
 
 /** The two ways to say when a cache expires: a time to live from now, or a date and time. */
 export function ExpiryFields({

@@ -12,7 +12,7 @@ import {
   expiryFields,
   toLocalDateTimeValue,
   type ExpiryChoice,
-} from "./expiry-input";
+} from "@/lib/studio/expiry-input";
 
 /**
  * Changes a cache's expiration (the only field that can change): +1 hour or +1 day from its

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useEffect, useRef } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
-import { violationCount } from "@/components/settings/settings-model";
+import { violationCount } from "@/lib/studio/settings-model";
 import { Button } from "@/components/ui/button";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import { useConversationSettings } from "@/lib/hooks/use-conversation-settings";
@@ -11,7 +11,7 @@ import { useConversation } from "@/lib/hooks/use-conversations";
 import { useSession } from "@/lib/hooks/use-session";
 import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { ChatAttachments, useChatAttachments } from "@/components/files/chat-attachments";
-import type { StoredMessage } from "@/app/api/conversations/schema";
+import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { Composer, type ComposerHandle } from "./composer";
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";

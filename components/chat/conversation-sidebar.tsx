@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { ConversationSummary } from "@/app/api/conversations/schema";
+import type { ConversationSummary } from "@/lib/studio/conversation-schema";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { inputClassName } from "@/components/ui/field";

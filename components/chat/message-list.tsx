@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import type { StoredMessage } from "@/app/api/conversations/schema";
+import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { MessageSlot } from "./message-view";
 

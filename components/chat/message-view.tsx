@@ -1,7 +1,7 @@
 "use client";
 
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { StoredMessage } from "@/app/api/conversations/schema";
+import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { BlockedCard } from "@/components/safety/blocked-card";
 import { SafetyRatings } from "@/components/safety/safety-ratings";
 import { Button } from "@/components/ui/button";
@@ -9,9 +9,9 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { inputClassName } from "@/components/ui/field";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import { useModels } from "@/lib/hooks/use-models";
-import { candidateText } from "@/lib/stores/accumulate-response";
+import { candidateText } from "@/lib/studio/accumulate-response";
 import { useChatStore, type InflightAnswer } from "@/lib/stores/chat-store";
-import { answerMessage } from "./chat-request";
+import { answerMessage } from "@/lib/studio/chat-request";
 import { LogprobsView } from "./logprobs-view";
 import { AnnotatedAnswer, hasAnnotations } from "./metadata/annotated-answer";
 import { AnswerMetadata } from "./metadata/answer-metadata";

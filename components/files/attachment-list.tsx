@@ -8,7 +8,7 @@ import {
   percentSent,
   type Attachment,
   type AttachmentStatus,
-} from "./attachment-model";
+} from "@/lib/studio/attachment-model";
 import { useScopeAttachments } from "./upload-drop-zone";
 
 const STATUS_LABELS: Record<AttachmentStatus, string> = {

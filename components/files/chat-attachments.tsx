@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
-import type { ConversationSettings, StoredMessage } from "@/app/api/conversations/schema";
-import { buildGenerateContentRequest, historyContents } from "@/components/chat/chat-request";
+import type { ConversationSettings, StoredMessage } from "@/lib/studio/conversation-schema";
+import { buildGenerateContentRequest, historyContents } from "@/lib/studio/chat-request";
 import { TokenCounter, isOverLimit } from "@/components/tokens/token-counter";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -22,7 +22,7 @@ import { useUploader } from "@/lib/hooks/use-upload";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { useQueryClient } from "@tanstack/react-query";
 import { AttachmentList } from "./attachment-list";
-import { attachmentParts, sendBlockReason } from "./attachment-model";
+import { attachmentParts, sendBlockReason } from "@/lib/studio/attachment-model";
 import { ExpiryCountdown, useNow } from "./expiry-countdown";
 import {
   InlineImagesToggle,

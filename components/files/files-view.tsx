@@ -7,7 +7,7 @@ import { ConfirmDialog } from "@/components/ui/dialog";
 import { useDeleteFile, useFiles } from "@/lib/hooks/use-files";
 import type { File as WireFile } from "@/lib/gemini/types";
 import { AttachmentList } from "./attachment-list";
-import { formatBytes } from "./attachment-model";
+import { formatBytes } from "@/lib/studio/attachment-model";
 import { ExpiryCountdown, formatDateTime, useNow } from "./expiry-countdown";
 import { UploadDropZone } from "./upload-drop-zone";
 

@@ -6,7 +6,7 @@ import { useShallow } from "zustand/react/shallow";
 import { Button } from "@/components/ui/button";
 import { useUploader } from "@/lib/hooks/use-upload";
 import { useAttachmentsStore } from "@/lib/stores/attachments-store";
-import { INLINE_IMAGE_LIMIT_BYTES, formatBytes } from "./attachment-model";
+import { INLINE_IMAGE_LIMIT_BYTES, formatBytes } from "@/lib/studio/attachment-model";
 
 interface DropZoneApi {
   /** Opens the file picker. */

@@ -5,9 +5,9 @@ import {
   THRESHOLD_LABELS,
   thresholdAllowing,
   thresholdInForce,
-} from "@/components/settings/settings-model";
+} from "@/lib/studio/settings-model";
 import { Button } from "@/components/ui/button";
-import type { ConversationSettings } from "@/app/api/conversations/schema";
+import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { HarmBlockThreshold, SafetyRating } from "@/lib/gemini/types";
 import { strongestRating } from "./safety-ratings";

@@ -1,7 +1,7 @@
 "use client";
 
 import { memo } from "react";
-import { categoryLabel } from "@/components/settings/settings-model";
+import { categoryLabel } from "@/lib/studio/settings-model";
 import type { SafetyRating } from "@/lib/gemini/types";
 
 const ORDER = ["HARM_PROBABILITY_UNSPECIFIED", "NEGLIGIBLE", "LOW", "MEDIUM", "HIGH"];

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ConversationSettings } from "@/app/api/conversations/schema";
+import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import { Field, inputClassName } from "@/components/ui/field";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { SUPPORTED_HARM_CATEGORIES, type HarmBlockThreshold } from "@/lib/gemini/types";
@@ -9,7 +9,7 @@ import {
   SELECTABLE_THRESHOLDS,
   THRESHOLD_LABELS,
   withSafetyThreshold,
-} from "./settings-model";
+} from "@/lib/studio/settings-model";
 
 /** One threshold per harm category the models rate; "default" leaves the category out of the request. */
 export function SafetySettingsFields({

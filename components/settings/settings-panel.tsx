@@ -1,7 +1,7 @@
 "use client";
 
 import { useCallback, useId, type ReactNode } from "react";
-import type { ConversationSettings } from "@/app/api/conversations/schema";
+import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import { Field, inputClassName } from "@/components/ui/field";
 import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-settings";
 import {
@@ -15,7 +15,7 @@ import { useChatStore } from "@/lib/stores/chat-store";
 import { JsonEditor } from "./json-editor";
 import { NumberInput } from "./number-input";
 import { SafetySettingsFields } from "./safety-settings-fields";
-import { violationCount } from "./settings-model";
+import { violationCount } from "@/lib/studio/settings-model";
 
 type ConfigKey = keyof GenerationConfig;
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ConversationSettings, StoredMessage } from "@/app/api/conversations/schema";
+import type { ConversationSettings, StoredMessage } from "@/lib/studio/conversation-schema";
 import {
   conversationUpdatedAt,
   createConversation,

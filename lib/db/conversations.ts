@@ -6,7 +6,7 @@ import type {
   ConversationSettings,
   ConversationSummary,
   StoredMessage,
-} from "@/app/api/conversations/schema";
+} from "@/lib/studio/conversation-schema";
 import type { Db } from "./database";
 
 /**

@@ -3,7 +3,7 @@
  * lib/gemini/validate and answers it offline. Models come from the catalog.
  */
 import type { Db } from "@/lib/db/database";
-import type { Backend, OperationContext, PageQuery } from "@/lib/gemini/backend";
+import type { Backend, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type {
   CountTokensResponse,
   GenerateContentResponse,

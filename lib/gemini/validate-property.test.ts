@@ -11,7 +11,7 @@ import {
   MEDIA_RESOLUTIONS,
   PREBUILT_VOICE_NAMES,
 } from "./schemas/constants";
-import { FLASH, TTS } from "./schemas/test-traits";
+import { FLASH, TTS } from "../testing/model-traits";
 import { camelToSnake } from "./schemas/wire";
 import { SUPPORTED_HARM_CATEGORIES } from "./types";
 import {
@@ -57,12 +57,10 @@ function list(
   item: fc.Arbitrary<Spelled>,
   constraints: fc.ArrayConstraints = {},
 ): fc.Arbitrary<Spelled> {
-  return fc
-    .array(item, constraints)
-    .map((items) => ({
-      camel: items.map((entry) => entry.camel),
-      wire: items.map((entry) => entry.wire),
-    }));
+  return fc.array(item, constraints).map((items) => ({
+    camel: items.map((entry) => entry.camel),
+    wire: items.map((entry) => entry.wire),
+  }));
 }
 
 const base64 = fc.uint8Array({ maxLength: 48 }).map((bytes) => btoa(String.fromCharCode(...bytes)));

@@ -12,7 +12,7 @@ import {
 } from "@google/genai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { FLASH, TTS } from "./schemas/test-traits";
+import { FLASH, TTS } from "../testing/model-traits";
 import {
   parseCachedContentCreate,
   parseCachedContentUpdate,

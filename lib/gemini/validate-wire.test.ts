@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api-error";
-import { FLASH } from "./schemas/test-traits";
+import { FLASH } from "../testing/model-traits";
 import { MAX_NESTING_DEPTH, parseGenerateContentRequest } from "./validate";
 
 function errorOf(run: () => unknown): ApiError {

@@ -3,7 +3,7 @@ import { ApiError } from "./api-error";
 import { JSON_SCHEMA_KEYWORDS } from "./json-schema-subset";
 import type { ModelTraits } from "./model-traits";
 import { PREBUILT_VOICE_NAMES, SPEECH_LANGUAGE_CODES } from "./schemas/constants";
-import { FLASH, FLASH_2_0, IMAGE, LEGACY, NO_TOP_K, PRO, TTS } from "./schemas/test-traits";
+import { FLASH, FLASH_2_0, IMAGE, LEGACY, NO_TOP_K, PRO, TTS } from "../testing/model-traits";
 import {
   parseCachedContentCreate,
   parseCachedContentUpdate,

@@ -7,7 +7,7 @@ import {
   useQuery,
   useQueryClient,
 } from "@tanstack/react-query";
-import { readApiError } from "@/lib/gemini/read-api-error";
+import { readApiError } from "@/lib/gemini/client/read-api-error";
 import type {
   CachedContent,
   CachedContentCreate,

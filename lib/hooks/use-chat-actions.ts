@@ -9,17 +9,17 @@ import type {
   ConversationSettings,
   SaveMessages,
   StoredMessage,
-} from "@/app/api/conversations/schema";
+} from "@/lib/studio/conversation-schema";
 import {
   answerMessage,
   buildGenerateContentRequest,
   historyContents,
   newMessageId,
   titleFromPrompt,
-} from "@/components/chat/chat-request";
-import { defaultSettings, withSafetyThreshold } from "@/components/settings/settings-model";
+} from "@/lib/studio/chat-request";
+import { defaultSettings, withSafetyThreshold } from "@/lib/studio/settings-model";
 import { ApiError } from "@/lib/gemini/api-error";
-import { isAbortError, streamGenerateContent } from "@/lib/gemini/sse-client";
+import { isAbortError, streamGenerateContent } from "@/lib/gemini/client/sse-client";
 import type { HarmBlockThreshold, Part } from "@/lib/gemini/types";
 import {
   accumulateResponse,
@@ -27,7 +27,7 @@ import {
   responseTextLength,
   revealPrefix,
   type AccumulatedResponse,
-} from "@/lib/stores/accumulate-response";
+} from "@/lib/studio/accumulate-response";
 import { NEW_CHAT_KEY, useChatStoreApi, type ChatStore } from "@/lib/stores/chat-store";
 import {
   conversationKeys,
@@ -106,12 +106,10 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
   ): Promise<Result | undefined> {
     const previous = saveChains.get(conversationId) ?? Promise.resolve();
     const next = previous.then(work).catch((error: unknown) => {
-      store
-        .getState()
-        .setNotice({
-          kind: "error",
-          text: `Could not save the conversation: ${errorSummary(error).message}`,
-        });
+      store.getState().setNotice({
+        kind: "error",
+        text: `Could not save the conversation: ${errorSummary(error).message}`,
+      });
       return undefined;
     });
     saveChains.set(conversationId, next);
@@ -146,19 +144,17 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     const settings = settingsOf(conversationId);
     const controller = new AbortController();
     const messageId = newMessageId();
-    store
-      .getState()
-      .beginAnswer(
-        {
-          conversationId,
-          messageId,
-          promptMessageId: prompt.id,
-          settings,
-          startedAt: Date.now(),
-          candidates: [],
-        },
-        controller,
-      );
+    store.getState().beginAnswer(
+      {
+        conversationId,
+        messageId,
+        promptMessageId: prompt.id,
+        settings,
+        startedAt: Date.now(),
+        candidates: [],
+      },
+      controller,
+    );
     let response: AccumulatedResponse = EMPTY_RESPONSE;
     // At most one store update per frame, and at most REVEAL_PER_FRAME new characters in it:
     // a burst (a fast engine, a stalled tab catching up) is shown over a few frames instead
@@ -214,12 +210,10 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
           settings: settingsOf(null),
         });
       } catch (error) {
-        store
-          .getState()
-          .setNotice({
-            kind: "error",
-            text: `Could not create the conversation: ${errorSummary(error).message}`,
-          });
+        store.getState().setNotice({
+          kind: "error",
+          text: `Could not create the conversation: ${errorSummary(error).message}`,
+        });
         return;
       }
       queryClient.setQueryData(conversationKeys.detail(created.id), created);

@@ -1,12 +1,12 @@
 "use client";
 
 import { useMemo } from "react";
-import type { ConversationSettings } from "@/app/api/conversations/schema";
+import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import {
   defaultSettings,
   validateSettings,
   type SettingsViolations,
-} from "@/components/settings/settings-model";
+} from "@/lib/studio/settings-model";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { useChatActions } from "./use-chat-actions";

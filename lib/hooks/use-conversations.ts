@@ -15,8 +15,8 @@ import type {
   SaveMessages,
   StoredMessage,
   UpdateConversation,
-} from "@/app/api/conversations/schema";
-import { readApiError } from "@/lib/gemini/read-api-error";
+} from "@/lib/studio/conversation-schema";
+import { readApiError } from "@/lib/gemini/client/read-api-error";
 
 /** Server state of the studio's conversations (`/api/conversations`), through react-query. */
 

@@ -7,7 +7,7 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
-import { readApiError } from "@/lib/gemini/read-api-error";
+import { readApiError } from "@/lib/gemini/client/read-api-error";
 import type { File as WireFile, ListFilesResponse } from "@/lib/gemini/types";
 
 /** Server state of the caller's files (`/v1beta/files`), through react-query. */

@@ -2,7 +2,7 @@
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { traitsFromModel, type ModelTraits } from "@/lib/gemini/model-traits";
-import { readApiError } from "@/lib/gemini/read-api-error";
+import { readApiError } from "@/lib/gemini/client/read-api-error";
 import type { ListModelsResponse, Model } from "@/lib/gemini/types";
 
 export interface ModelChoice {

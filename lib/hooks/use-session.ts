@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { readApiError } from "@/lib/gemini/read-api-error";
+import { readApiError } from "@/lib/gemini/client/read-api-error";
 
 export interface SessionState {
   authenticated: boolean;

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { readApiError } from "@/lib/gemini/read-api-error";
+import { readApiError } from "@/lib/gemini/client/read-api-error";
 import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
 
 /**

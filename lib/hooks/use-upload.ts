@@ -13,13 +13,13 @@ import {
   TEXT_SNIPPET_CHARACTERS,
   type Attachment,
   type AttachmentPreview,
-} from "@/components/files/attachment-model";
+} from "@/lib/studio/attachment-model";
 import { ApiError } from "@/lib/gemini/api-error";
 import {
   isUploadAbort,
   uploadResumable,
   UploadInterruptedError,
-} from "@/lib/gemini/resumable-upload";
+} from "@/lib/gemini/client/resumable-upload";
 import type { File as WireFile } from "@/lib/gemini/types";
 import { useAttachmentsStoreApi, type AttachmentsStore } from "@/lib/stores/attachments-store";
 import { fileKeys, getFileRequest } from "./use-files";

@@ -8,7 +8,7 @@
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import { createStore, useStore, type StoreApi } from "zustand";
-import type { Attachment } from "@/components/files/attachment-model";
+import type { Attachment } from "@/lib/studio/attachment-model";
 
 export interface AttachmentsState {
   attachments: Attachment[];

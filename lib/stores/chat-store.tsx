@@ -7,8 +7,8 @@
  */
 import { createContext, useContext, useState, type ReactNode } from "react";
 import { createStore, useStore, type StoreApi } from "zustand";
-import type { ConversationSettings } from "@/app/api/conversations/schema";
-import type { AccumulatedResponse } from "./accumulate-response";
+import type { ConversationSettings } from "@/lib/studio/conversation-schema";
+import type { AccumulatedResponse } from "../studio/accumulate-response";
 
 /** Key of drafts and settings for the chat that has not been created yet. */
 export const NEW_CHAT_KEY = "new";

@@ -1,5 +1,5 @@
-import { sessionHandlers } from "@/lib/server/handlers/session";
-import { methodNotAllowed } from "@/lib/server/responses";
+import { sessionHandlers } from "@/lib/server/api/session";
+import { methodNotAllowed } from "@/lib/server/http/responses";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { OperationContext } from "@/lib/gemini/backend";
+import type { OperationContext } from "@/lib/gemini/backend/contract";
 import type { CachedContent } from "@/lib/gemini/types";
 import { requireModel } from "../catalog";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { countRequestTokens, terminateTokenizerWorkers } from "../tokens";
 import { createStorage, type Storage } from "../files/storage-operations";
-import { PNG_1X1, streamOf, tempData, TestClock, type TempData } from "../files/test-support";
+import { PNG_1X1, streamOf, tempData, TestClock, type TempData } from "@/lib/testing/engine-files";
 
 const alice = { ownerId: "key:alice" };
 const bob = { ownerId: "key:bob" };

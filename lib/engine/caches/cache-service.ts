@@ -6,7 +6,7 @@
  */
 import type { Db } from "@/lib/db/database";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { Caller } from "@/lib/gemini/backend";
+import type { Caller } from "@/lib/gemini/backend/contract";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type {
   CachedContent,

@@ -4,7 +4,14 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { FileService, fileIdFrom, toWireFile } from "./file-service";
 import { FILE_LIFETIME_MS } from "./upload-sessions";
-import { PNG_1X1, streamOf, tempData, TestClock, wavBytes, type TempData } from "./test-support";
+import {
+  PNG_1X1,
+  streamOf,
+  tempData,
+  TestClock,
+  wavBytes,
+  type TempData,
+} from "@/lib/testing/engine-files";
 
 const alice = { ownerId: "key:alice" };
 const bob = { ownerId: "key:bob" };

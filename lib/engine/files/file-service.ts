@@ -8,7 +8,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { Db } from "@/lib/db/database";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { Caller } from "@/lib/gemini/backend";
+import type { Caller } from "@/lib/gemini/backend/contract";
 import type { File, ListFilesResponse } from "@/lib/gemini/types";
 import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
 import type { ProbedMedia } from "../media/probe";

@@ -6,7 +6,12 @@
  */
 import type { Db } from "@/lib/db/database";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { Backend, Caller, OperationContext, UploadStatus } from "@/lib/gemini/backend";
+import type {
+  Backend,
+  Caller,
+  OperationContext,
+  UploadStatus,
+} from "@/lib/gemini/backend/contract";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
 import {

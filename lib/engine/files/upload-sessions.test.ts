@@ -13,7 +13,7 @@ import {
   tempData,
   TestClock,
   type TempData,
-} from "./test-support";
+} from "@/lib/testing/engine-files";
 
 const alice = { ownerId: "key:alice" };
 

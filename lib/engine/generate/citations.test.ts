@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { findCitations, gatherCitableSources, MIN_CITED_WORDS } from "./citations";
-import { answerText, collect, generateContent, plain } from "./test-helpers";
+import { answerText, collect, generateContent, plain } from "@/lib/testing/generation";
 
 const FILE_URI = "https://generativelanguage.googleapis.com/v1beta/files/notes-1";
 const FILE_TEXT =

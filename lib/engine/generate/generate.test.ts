@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import { generationStats, streamGenerateContent } from "./index";
-import { answerText, collect, generateContent, inputFor, plain } from "./test-helpers";
+import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 describe("generateContent on the local model", () => {
   it("answers with text, usage, modelVersion and responseId", async () => {

@@ -2,7 +2,7 @@ import Ajv from "ajv";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { Schema } from "@/lib/gemini/types";
-import { answerText, generateContent, plain } from "./test-helpers";
+import { answerText, generateContent, plain } from "@/lib/testing/generation";
 
 const ajv = new Ajv({ strict: false, validateFormats: false });
 

@@ -6,7 +6,7 @@ import {
   type SupportedHarmCategory,
 } from "@/lib/gemini/types";
 import { gatherContext } from "./context";
-import { answerText, collect, generateContent, inputFor, plain } from "./test-helpers";
+import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 const ajv = new Ajv({ strict: false });
 

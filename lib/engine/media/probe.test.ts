@@ -4,7 +4,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeMp4, makePdf, makePng, makeWav, makeWebm } from "./__fixtures__/generate-media";
+import { makeMp4, makePdf, makePng, makeWav, makeWebm } from "@/lib/testing/media-fixtures";
 import { MAX_TEXT_BYTES, MediaProbeError, mediaKindOf, probeMedia } from "./probe";
 
 let folder: string;

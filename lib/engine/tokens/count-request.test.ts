@@ -4,13 +4,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Part } from "@/lib/gemini/types";
-import {
-  makeMp4,
-  makePdf,
-  makePng,
-  makeWav,
-  makeWebm,
-} from "@/lib/engine/media/__fixtures__/generate-media";
+import { makeMp4, makePdf, makePng, makeWav, makeWebm } from "@/lib/testing/media-fixtures";
 import { probeMedia } from "@/lib/engine/media/probe";
 import { countRequestTokens, countTexts, terminateTokenizerWorkers } from "./index";
 

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { openDatabase } from "@/lib/db/database";
-import { OwnershipStore } from "../ownership";
+import { OwnershipStore } from "../persistence/ownership";
 import { checkReferences, fileIdOfUri } from "./request-references";
 
 let ownership: OwnershipStore;

@@ -1,5 +1,5 @@
 import "server-only";
-import type { OwnershipStore } from "../ownership";
+import type { OwnershipStore } from "../persistence/ownership";
 
 /**
  * The references a request body makes to resources that have owners: `cachedContent` and the

@@ -7,7 +7,7 @@ import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstrea
 import { openDatabase, type Db } from "@/lib/db/database";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
-import type { UpstreamSettings } from "../env";
+import type { UpstreamSettings } from "../config/env";
 import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend";
 
 const KEY = "upstream-secret-key-for-tests-0001";

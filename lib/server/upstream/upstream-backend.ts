@@ -9,7 +9,7 @@ import type {
   UploadChunkRequest,
   UploadStartRequest,
   UploadStatus,
-} from "@/lib/gemini/backend";
+} from "@/lib/gemini/backend/contract";
 import type {
   CachedContent,
   CountTokensResponse,
@@ -20,14 +20,19 @@ import type {
   ListModelsResponse,
   Model,
 } from "@/lib/gemini/types";
-import type { UpstreamSettings } from "../env";
-import { OwnershipStore, cachedContentDenied, fileDenied, type OwnedKind } from "../ownership";
+import type { UpstreamSettings } from "../config/env";
+import {
+  OwnershipStore,
+  cachedContentDenied,
+  fileDenied,
+  type OwnedKind,
+} from "../persistence/ownership";
 import { decodeOwnedPageToken, encodeOwnedPageToken } from "./owned-pages";
 import { checkReferences, fileIdOfUri } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
 import { readBodyText, UpstreamClient, type UpstreamResponse } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
-import { UploadSessionStore } from "./upload-sessions";
+import { UploadSessionStore } from "./upload-session-map";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured

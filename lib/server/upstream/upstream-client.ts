@@ -1,8 +1,8 @@
 import "server-only";
 import { Readable } from "node:stream";
 import { Agent, request, type Dispatcher } from "undici";
-import type { UpstreamSettings } from "../env";
-import { logger } from "../logger";
+import type { UpstreamSettings } from "../config/env";
+import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
 import {
   createScrubber,

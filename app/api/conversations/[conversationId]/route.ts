@@ -1,5 +1,5 @@
-import { conversationHandlers } from "@/lib/server/handlers/conversations";
-import { methodNotAllowed } from "@/lib/server/responses";
+import { conversationHandlers } from "@/lib/server/api/conversations";
+import { methodNotAllowed } from "@/lib/server/http/responses";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";

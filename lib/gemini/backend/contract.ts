@@ -1,0 +1,127 @@
+/**
+ * The one interface both backends implement: the local engine (lib/engine) and the upstream
+ * proxy (lib/server/upstream). One method per API operation. Request bodies arrive as parsed
+ * JSON (`unknown`): the local engine validates them with lib/gemini/validate, the upstream
+ * forwards them. Every method may throw ApiError.
+ */
+import type {
+  CachedContent,
+  CountTokensResponse,
+  File,
+  GenerateContentResponse,
+  ListCachedContentsResponse,
+  ListFilesResponse,
+  ListModelsResponse,
+  Model,
+} from "../types";
+
+/** Who is calling: files, caches and conversations belong to an owner. */
+export interface Caller {
+  /** Stable owner id: `key:{name}` for a studio key, `studio` for browser sessions. */
+  ownerId: string;
+}
+
+export interface PageQuery {
+  pageSize?: number;
+  pageToken?: string;
+}
+
+export interface OperationContext {
+  caller: Caller;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}
+
+/** Context of operations whose answers carry absolute URLs (file `uri`). */
+export interface OriginOperationContext extends OperationContext {
+  /** `scheme://host[:port]` the client used to reach us. */
+  origin: string;
+}
+
+/** The start of a resumable upload: the `X-*-Upload-Header-*` values as sent, and the JSON body `{"file": {...}}`. */
+export interface UploadStartRequest {
+  /** X-*-Upload-Header-Content-Length, unparsed. */
+  contentLength?: string;
+  /** X-*-Upload-Header-Content-Type. */
+  contentType?: string;
+  body: unknown;
+}
+
+/** One request to an upload session with the `upload` and/or `finalize` command. */
+export interface UploadChunkRequest {
+  upload: boolean;
+  finalize: boolean;
+  /** X-*-Upload-Offset: bytes the client believes were already received. */
+  offset?: number;
+  /** Content-Length of this chunk when the client declared it. */
+  contentLength?: number;
+  /** The raw bytes, streamed: never parsed, never buffered whole. */
+  body: ReadableStream<Uint8Array> | null;
+}
+
+/** What an upload session answers: `X-*-Upload-Status`, the bytes received, and the file once final. */
+export interface UploadStatus {
+  status: "active" | "final" | "cancelled";
+  sizeReceived: number;
+  file?: File;
+}
+
+export interface Backend {
+  readonly mode: "local" | "upstream";
+  listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse>;
+  getModel(model: string, context: OperationContext): Promise<Model>;
+  countTokens(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): Promise<CountTokensResponse>;
+  generateContent(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): Promise<GenerateContentResponse>;
+  /** Chunks carry text deltas; throwing after the first chunk is a mid-stream failure. */
+  streamGenerateContent(
+    model: string,
+    body: unknown,
+    context: OperationContext,
+  ): AsyncIterable<GenerateContentResponse>;
+
+  /** Opens a resumable upload; answers the opaque id the upload URL carries. */
+  startUpload(
+    request: UploadStartRequest,
+    context: OperationContext,
+  ): Promise<{ uploadId: string }>;
+  /**
+   * Sends bytes to (and/or finalizes) a session. The upload id is the capability: the
+   * context's caller may be anonymous for these session calls, as with the service.
+   */
+  uploadChunk(
+    uploadId: string,
+    chunk: UploadChunkRequest,
+    context: OriginOperationContext,
+  ): Promise<UploadStatus>;
+  queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus>;
+  cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus>;
+  /** `name` is `files/{id}`. */
+  getFile(name: string, context: OriginOperationContext): Promise<File>;
+  listFiles(query: PageQuery, context: OriginOperationContext): Promise<ListFilesResponse>;
+  deleteFile(name: string, context: OperationContext): Promise<void>;
+
+  /** Body: the CachedContent resource to create. */
+  createCachedContent(body: unknown, context: OperationContext): Promise<CachedContent>;
+  listCachedContents(
+    query: PageQuery,
+    context: OperationContext,
+  ): Promise<ListCachedContentsResponse>;
+  /** `name` is `cachedContents/{id}`. */
+  getCachedContent(name: string, context: OperationContext): Promise<CachedContent>;
+  /** Only the expiration (ttl or expireTime) is updatable; `updateMask` as sent, if any. */
+  updateCachedContent(
+    name: string,
+    body: unknown,
+    updateMask: string | undefined,
+    context: OperationContext,
+  ): Promise<CachedContent>;
+  deleteCachedContent(name: string, context: OperationContext): Promise<void>;
+}

@@ -1,0 +1,151 @@
+/**
+ * Browser reader of `:streamGenerateContent?alt=sse` (api-notes §2): response bytes → text →
+ * eventsource-parser → one GenerateContentResponse per `data:` event. An error after the
+ * stream started (`data: {"error":...}`, or the raw JSON object the real service writes) is
+ * thrown as an ApiError after the chunks that came before it. Safe in the browser.
+ */
+import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
+import { ApiError, parseErrorBody } from "../api-error";
+import { readApiError } from "./read-api-error";
+import type { GenerateContentRequest, GenerateContentResponse } from "../types";
+
+export interface StreamGenerateContentOptions {
+  /** Model id or resource name (`gemini-2.5-flash` or `models/gemini-2.5-flash`). */
+  model: string;
+  request: GenerateContentRequest;
+  /** Aborting it cancels the fetch; the iterator then throws the signal's AbortError. */
+  signal?: AbortSignal;
+  /** Origin of the API; defaults to this page's origin (the session cookie authenticates). */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+}
+
+/** The path of the streaming method for a model id or resource name. */
+export function streamGenerateContentPath(model: string): string {
+  const id = model.replace(/^models\//, "");
+  return `/v1beta/models/${encodeURIComponent(id)}:streamGenerateContent?alt=sse`;
+}
+
+/**
+ * Streams a generation: yields each chunk as it arrives. Throws the service's ApiError when
+ * the request fails before streaming or when an error object arrives mid-stream.
+ */
+export async function* streamGenerateContent(
+  options: StreamGenerateContentOptions,
+): AsyncGenerator<GenerateContentResponse> {
+  const fetchFunction = options.fetch ?? fetch;
+  const response = await fetchFunction(
+    `${options.baseUrl ?? ""}${streamGenerateContentPath(options.model)}`,
+    {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "text/event-stream" },
+      body: JSON.stringify(options.request),
+      signal: options.signal,
+      credentials: "same-origin",
+    },
+  );
+  if (!response.ok) throw await readApiError(response);
+  if (!response.body) throw new ApiError(response.status, "UNKNOWN", "The stream has no body.");
+  yield* readGenerateContentStream(response.body, options.signal);
+}
+
+/** Parses an SSE body of GenerateContentResponse events (exposed for tests and other callers). */
+export async function* readGenerateContentStream(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<GenerateContentResponse> {
+  const pending: (GenerateContentResponse | ApiError)[] = [];
+  // Lines outside the SSE grammar: the real service writes its mid-stream error raw.
+  let rawText = "";
+  const parser = createParser({
+    onEvent(event: EventSourceMessage) {
+      pending.push(decodeEvent(event.data));
+    },
+    onError(error: ParseError) {
+      if (error.type === "unknown-field" && error.line !== undefined) rawText += `${error.line}\n`;
+    },
+  });
+  const reader = body
+    .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
+    .getReader();
+  const abort = () => void reader.cancel().catch(() => {});
+  signal?.addEventListener("abort", abort, { once: true });
+  try {
+    for (;;) {
+      if (signal?.aborted) throw abortReason(signal);
+      const { done, value } = await reader.read();
+      if (signal?.aborted) throw abortReason(signal);
+      if (done) break;
+      parser.feed(value);
+      while (pending.length > 0) {
+        const item = pending.shift()!;
+        if (item instanceof ApiError) throw item;
+        yield item;
+      }
+      const rawError = readRawError(rawText);
+      if (rawError) throw rawError;
+    }
+    parser.feed("\n\n");
+    for (const item of pending.splice(0)) {
+      if (item instanceof ApiError) throw item;
+      yield item;
+    }
+    const rawError = readRawError(rawText);
+    if (rawError) throw rawError;
+    if (rawText.trim() !== "")
+      throw new ApiError(
+        502,
+        "UNKNOWN",
+        `The stream ended with text that is not an event: ${rawText.trim().slice(0, 200)}`,
+      );
+  } finally {
+    signal?.removeEventListener("abort", abort);
+    reader.releaseLock();
+  }
+}
+
+function decodeEvent(data: string): GenerateContentResponse | ApiError {
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return new ApiError(
+      502,
+      "UNKNOWN",
+      `The stream sent an event that is not JSON: ${data.slice(0, 200)}`,
+    );
+  }
+  const error = parseErrorBody(value);
+  if (error) return error;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return new ApiError(502, "UNKNOWN", "The stream sent an event that is not a response object.");
+  }
+  return value as GenerateContentResponse;
+}
+
+function readRawError(text: string): ApiError | null {
+  const trimmed = text
+    .trim()
+    .replace(/^\[|\]$/g, "")
+    .trim();
+  if (!trimmed.startsWith("{")) return null;
+  try {
+    return parseErrorBody(JSON.parse(trimmed));
+  } catch {
+    return null;
+  }
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException("The stream was aborted.", "AbortError");
+}
+
+/** Whether a thrown value is the abort of a stream (so it is a stop, not a failure). */
+export function isAbortError(error: unknown): boolean {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "name" in error &&
+    (error as { name: string }).name === "AbortError"
+  );
+}

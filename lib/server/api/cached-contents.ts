@@ -1,0 +1,40 @@
+import "server-only";
+import { CACHES_PAGE } from "@/lib/engine/caches/cache-service";
+import { readPageQuery } from "../http/page-query";
+import { readJsonBody } from "../http/request-body";
+import { jsonResponse } from "../http/responses";
+import type { RequestContext } from "./request-context";
+
+function cacheName(context: RequestContext): string {
+  return `cachedContents/${context.params.cache}`;
+}
+
+export async function createCachedContentHandler(context: RequestContext): Promise<Response> {
+  const body = await readJsonBody(context.request);
+  return jsonResponse(await context.backend.createCachedContent(body, context));
+}
+
+export async function listCachedContentsHandler(context: RequestContext): Promise<Response> {
+  const query = readPageQuery(context.url, CACHES_PAGE);
+  return jsonResponse(await context.backend.listCachedContents(query, context));
+}
+
+export async function getCachedContentHandler(context: RequestContext): Promise<Response> {
+  return jsonResponse(await context.backend.getCachedContent(cacheName(context), context));
+}
+
+export async function updateCachedContentHandler(context: RequestContext): Promise<Response> {
+  const body = await readJsonBody(context.request);
+  const updateMask =
+    context.url.searchParams.get("updateMask") ??
+    context.url.searchParams.get("update_mask") ??
+    undefined;
+  return jsonResponse(
+    await context.backend.updateCachedContent(cacheName(context), body, updateMask, context),
+  );
+}
+
+export async function deleteCachedContentHandler(context: RequestContext): Promise<Response> {
+  await context.backend.deleteCachedContent(cacheName(context), context);
+  return jsonResponse({});
+}

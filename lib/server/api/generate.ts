@@ -1,0 +1,31 @@
+import "server-only";
+import { readJsonBody } from "../http/request-body";
+import { jsonResponse } from "../http/responses";
+import type { RequestContext } from "./request-context";
+import { jsonArrayStreamResponse } from "../http/json-array-stream";
+import { sseResponse } from "../http/sse-response";
+
+/** `POST models/{model}:generateContent`: the whole answer as one JSON body. */
+export async function generateContentHandler(context: RequestContext): Promise<Response> {
+  const body = await readJsonBody(context.request);
+  return jsonResponse(
+    await context.backend.generateContent(`models/${context.params.model}`, body, context),
+  );
+}
+
+/**
+ * `POST models/{model}:streamGenerateContent`: server-sent events with `?alt=sse`, else a
+ * streamed JSON array. Failures before the first chunk are ordinary error responses.
+ */
+export async function streamGenerateContentHandler(context: RequestContext): Promise<Response> {
+  const body = await readJsonBody(context.request);
+  const source = context.backend.streamGenerateContent(
+    `models/${context.params.model}`,
+    body,
+    context,
+  );
+  const options = { signal: context.signal };
+  return context.url.searchParams.get("alt") === "sse"
+    ? sseResponse(source, options)
+    : jsonArrayStreamResponse(source, options);
+}

@@ -1,0 +1,161 @@
+import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Caller } from "@/lib/gemini/backend/contract";
+import type { Handler } from "./request-context";
+import { authenticate } from "../auth/authenticate";
+import { backend } from "../config/active-backend";
+import { admitRequest, isStreamOperation, releaseWhenDone } from "../http/limits";
+import { errorResponse } from "../http/responses";
+import { countTokensHandler } from "./count-tokens";
+import { generateContentHandler, streamGenerateContentHandler } from "./generate";
+import { getModelHandler, listModelsHandler } from "./models";
+import { deleteFileHandler, getFileHandler, listFilesHandler } from "./files";
+import { uploadHandler } from "./uploads";
+import {
+  createCachedContentHandler,
+  deleteCachedContentHandler,
+  getCachedContentHandler,
+  listCachedContentsHandler,
+  updateCachedContentHandler,
+} from "./cached-contents";
+import { authenticateUpload } from "../http/upload-protocol";
+
+/**
+ * The API surface: one table from (method, path) to handler, served under `/v1beta` and its
+ * alias `/v1` (and `/upload/...` for uploads). A path that exists with another method
+ * answers 405; anything else 404, both as the service's error body.
+ */
+
+interface Route {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** Matched against the path after the version segment, e.g. `models/gemini-2.5-flash:countTokens`. */
+  pattern: RegExp;
+  handler: Handler;
+  /** Replaces the usual authentication (upload session URLs are their own credential). */
+  authenticate?: (request: Request) => Caller;
+}
+
+const MODEL = "(?<model>[A-Za-z0-9][A-Za-z0-9._-]*)";
+
+const API_ROUTES: Route[] = [
+  { method: "GET", pattern: /^models$/, handler: listModelsHandler },
+  { method: "GET", pattern: new RegExp(`^models/${MODEL}$`), handler: getModelHandler },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:countTokens$`),
+    handler: countTokensHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:generateContent$`),
+    handler: generateContentHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:streamGenerateContent$`),
+    handler: streamGenerateContentHandler,
+  },
+  { method: "GET", pattern: /^files$/, handler: listFilesHandler },
+  { method: "GET", pattern: /^files\/(?<file>[^/:]+)$/, handler: getFileHandler },
+  { method: "DELETE", pattern: /^files\/(?<file>[^/:]+)$/, handler: deleteFileHandler },
+  { method: "POST", pattern: /^cachedContents$/, handler: createCachedContentHandler },
+  { method: "GET", pattern: /^cachedContents$/, handler: listCachedContentsHandler },
+  {
+    method: "GET",
+    pattern: /^cachedContents\/(?<cache>[^/:]+)$/,
+    handler: getCachedContentHandler,
+  },
+  {
+    method: "PATCH",
+    pattern: /^cachedContents\/(?<cache>[^/:]+)$/,
+    handler: updateCachedContentHandler,
+  },
+  {
+    method: "DELETE",
+    pattern: /^cachedContents\/(?<cache>[^/:]+)$/,
+    handler: deleteCachedContentHandler,
+  },
+];
+
+const UPLOAD_ROUTES: Route[] = [
+  { method: "POST", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
+  { method: "PUT", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
+];
+
+const VERSION_PREFIX = /^\/(?:upload\/)?v1(?:beta)?\/(?<rest>.*)$/;
+
+function match(
+  routes: Route[],
+  method: string,
+  rest: string,
+): { route: Route; params: Record<string, string> } | "wrong-method" | null {
+  let pathKnown = false;
+  for (const route of routes) {
+    const found = route.pattern.exec(rest);
+    if (!found) continue;
+    if (route.method !== method) {
+      pathKnown = true;
+      continue;
+    }
+    return { route, params: { ...found.groups } };
+  }
+  return pathKnown ? "wrong-method" : null;
+}
+
+function allowedMethods(routes: Route[], rest: string): string {
+  return routes
+    .filter((route) => route.pattern.test(rest))
+    .map((route) => route.method)
+    .join(", ");
+}
+
+/** Serves one request of the API surface. Never throws: every failure is an error body. */
+export async function handleApiRequest(request: Request): Promise<Response> {
+  try {
+    const url = new URL(request.url);
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(url.pathname);
+    } catch {
+      throw ApiError.invalidArgument("The request path is not valid percent-encoding.");
+    }
+    const routes = pathname.startsWith("/upload/") ? UPLOAD_ROUTES : API_ROUTES;
+    const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
+    const found = match(routes, request.method, rest);
+    if (found === null)
+      throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
+    if (found === "wrong-method") {
+      return errorResponse(
+        new ApiError(
+          405,
+          "UNIMPLEMENTED",
+          `Method ${request.method} is not allowed for ${url.pathname}.`,
+        ),
+        {
+          Allow: allowedMethods(routes, rest),
+        },
+      );
+    }
+    const caller = (found.route.authenticate ?? authenticate)(request);
+    // Chunks of an upload session belong to the upload its start already counted.
+    const uploadSession = routes === UPLOAD_ROUTES && url.searchParams.has("upload_id");
+    const release = uploadSession ? null : admitRequest(caller, isStreamOperation(rest));
+    let response: Response;
+    try {
+      response = await found.route.handler({
+        request,
+        url,
+        params: found.params,
+        caller,
+        backend: backend(),
+        signal: request.signal,
+      });
+    } catch (error) {
+      release?.();
+      throw error;
+    }
+    return release ? releaseWhenDone(response, release, request.signal) : response;
+  } catch (error) {
+    return errorResponse(error);
+  }
+}

@@ -1,0 +1,99 @@
+import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
+import { assertDevelopmentHost, assertSameOrigin } from "../auth/authenticate";
+import { serverEnv } from "../config/env";
+import { readJsonBody } from "../http/request-body";
+import { errorResponse, jsonResponse } from "../http/responses";
+import { secretsEqual } from "../auth/secure-compare";
+import {
+  clearedSessionCookie,
+  createSession,
+  deleteSession,
+  findSessionOwner,
+  readSessionToken,
+  sessionCookie,
+} from "../auth/sessions";
+
+/**
+ * `/api/session`: how pages sign in. GET tells whether this browser has a session and
+ * whether an access code is needed; POST `{accessCode}` opens one; DELETE signs out.
+ * State-changing calls accept only JSON from the same origin.
+ */
+
+export interface SessionState {
+  authenticated: boolean;
+  accessCodeRequired: boolean;
+  mode: "local" | "upstream";
+}
+
+function assertJson(request: Request): void {
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^application\/json\b/i.test(type)) {
+    throw new ApiError(
+      415,
+      "INVALID_ARGUMENT",
+      "Session requests must be sent as application/json.",
+    );
+  }
+}
+
+function sessionState(request: Request): SessionState {
+  const env = serverEnv();
+  const token = readSessionToken(request);
+  return {
+    authenticated: token !== null && findSessionOwner(token) !== null,
+    accessCodeRequired: env.accessCode !== null,
+    mode: env.mode,
+  };
+}
+
+async function GET(request: Request): Promise<Response> {
+  try {
+    return jsonResponse(sessionState(request));
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+async function POST(request: Request): Promise<Response> {
+  try {
+    assertDevelopmentHost(request);
+    assertSameOrigin(request);
+    assertJson(request);
+    const body = await readJsonBody(request, 4096);
+    const env = serverEnv();
+    if (env.accessCode !== null) {
+      const given =
+        typeof body === "object" && body !== null
+          ? (body as { accessCode?: unknown }).accessCode
+          : undefined;
+      if (typeof given !== "string" || !secretsEqual(given, env.accessCode)) {
+        throw ApiError.permissionDenied("The access code is not correct.");
+      }
+    } else if (!env.developmentDefaults) {
+      throw ApiError.permissionDenied(
+        "Browser sign-in is disabled: no STUDIO_ACCESS_CODE is configured. Use a studio API key.",
+      );
+    }
+    const session = createSession();
+    const secure = new URL(request.url).protocol === "https:";
+    return jsonResponse({ ...sessionState(request), authenticated: true } satisfies SessionState, {
+      headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+async function DELETE(request: Request): Promise<Response> {
+  try {
+    assertSameOrigin(request);
+    const token = readSessionToken(request);
+    if (token !== null) deleteSession(token);
+    return jsonResponse({}, { headers: { "Set-Cookie": clearedSessionCookie() } });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
+export const sessionHandlers = { GET, POST, DELETE };

@@ -1,0 +1,98 @@
+import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Caller } from "@/lib/gemini/backend/contract";
+import { serverEnv } from "../config/env";
+import { isLoopbackHost } from "../config/loopback";
+import { secretsEqual } from "./secure-compare";
+import { findSessionOwner, readSessionToken } from "./sessions";
+
+/**
+ * Authentication, called inside every handler (never only in middleware). Programs send a
+ * studio key (`x-goog-api-key` or `?key=`, as the service's clients do); pages send the
+ * session cookie, accepted only from the same origin.
+ */
+
+const UNREGISTERED_CALLER =
+  "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
+
+function invalidKey(): ApiError {
+  return new ApiError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [
+    {
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+      reason: "API_KEY_INVALID",
+      domain: "googleapis.com",
+      metadata: { service: "generativelanguage.googleapis.com" },
+    },
+  ]);
+}
+
+function presentedKey(request: Request): string | null {
+  const header = request.headers.get("x-goog-api-key");
+  if (header !== null) return header.trim();
+  return new URL(request.url).searchParams.get("key");
+}
+
+/** Requests that change state with a cookie must come from our own pages. */
+export function assertSameOrigin(request: Request): void {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite !== null) {
+    if (fetchSite === "same-origin" || fetchSite === "none") return;
+    throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
+  }
+  const origin = request.headers.get("origin");
+  if (origin === null) return;
+  const host = request.headers.get("host");
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
+  }
+  if (originHost !== host)
+    throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
+}
+
+/** The host name a request was addressed to (its Host header), without the port. */
+function addressedHost(request: Request): string {
+  const host = (request.headers.get("host") ?? "").trim();
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1);
+  return host.replace(/:\d*$/, "");
+}
+
+/**
+ * The development defaults (loopback, no credentials) serve only requests addressed to this
+ * machine by a loopback name. A page elsewhere that rebinds its own DNS name to 127.0.0.1
+ * is same-origin with itself, so without this check it could open a session or use the
+ * published development key from any browser on the machine.
+ */
+export function assertDevelopmentHost(request: Request): void {
+  if (!serverEnv().developmentDefaults) return;
+  const host = addressedHost(request);
+  if (!isLoopbackHost(host)) {
+    throw ApiError.permissionDenied(
+      `The development defaults serve only this machine: this request was addressed to "${host.slice(0, 80)}", not a loopback name (localhost, 127.0.0.1, [::1]). Configure STUDIO_API_KEYS or STUDIO_ACCESS_CODE to serve other names.`,
+    );
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** Who is calling, or the service's 403/400. */
+export function authenticate(request: Request): Caller {
+  assertDevelopmentHost(request);
+  const key = presentedKey(request);
+  if (key !== null) {
+    const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));
+    if (!match) throw invalidKey();
+    return { ownerId: `key:${match.name}` };
+  }
+  const token = readSessionToken(request);
+  if (token !== null) {
+    const ownerId = findSessionOwner(token);
+    if (ownerId !== null) {
+      if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
+      return { ownerId };
+    }
+  }
+  throw ApiError.permissionDenied(UNREGISTERED_CALLER);
+}

@@ -1,0 +1,112 @@
+import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
+import { logger } from "../config/logger";
+
+const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
+
+function jsonHeaders(extra?: HeadersInit): Headers {
+  const headers = new Headers(extra);
+  headers.set("Content-Type", JSON_CONTENT_TYPE);
+  headers.set("Cache-Control", "private, no-store");
+  return headers;
+}
+
+/** A unary answer as the service sends it: pretty-printed JSON, 200 unless told. */
+export function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: HeadersInit } = {},
+): Response {
+  return new Response(JSON.stringify(body, null, 2) + "\n", {
+    status: init.status ?? 200,
+    headers: jsonHeaders(init.headers),
+  });
+}
+
+/**
+ * A JSON answer too large to hold whole, produced piece by piece as the client reads: the
+ * next piece is made only when the previous one has been taken, so a client that stops
+ * reading holds one piece, not the answer. A piece that throws ends the stream as an error
+ * (the client sees a broken answer, never a wrong one).
+ */
+export function streamedJsonResponse(pieces: Iterator<string>): Response {
+  const encoder = new TextEncoder();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        try {
+          const next = pieces.next();
+          if (next.done) controller.close();
+          else controller.enqueue(encoder.encode(next.value));
+        } catch (error) {
+          logger.warn("streamed answer ended early", {
+            reason: error instanceof Error ? error.message : String(error),
+          });
+          controller.error(error);
+        }
+      },
+      cancel() {
+        pieces.return?.();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return new Response(body, { status: 200, headers: jsonHeaders() });
+}
+
+/**
+ * Renders any thrown value as the service's error body. ApiErrors keep their status;
+ * anything else is a bug of ours: logged (without secrets) and answered 500 INTERNAL.
+ */
+export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Response {
+  const apiError = toApiError(error);
+  const headers = new Headers(extraHeaders);
+  const retryInfo = apiError.details?.find(
+    (detail) => detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo",
+  );
+  if (retryInfo && "retryDelay" in retryInfo)
+    headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
+  return jsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
+}
+
+/**
+ * A route handler for the methods a studio route does not serve: 405 with the service's
+ * error body (Next's own 405 for an unexported method has no body at all).
+ */
+export function methodNotAllowed(allowed: string[]): (request: Request) => Response {
+  return (request) =>
+    errorResponse(
+      new ApiError(
+        405,
+        "UNIMPLEMENTED",
+        `Method ${request.method} is not allowed for ${new URL(request.url).pathname}.`,
+      ),
+      {
+        Allow: allowed.join(", "),
+      },
+    );
+}
+
+/** A full disk or quota, from the file system or from SQLite: the server's condition, answered 503. */
+function isStorageFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === "ENOSPC" || code === "EDQUOT" || code === "SQLITE_FULL";
+}
+
+/** The ApiError a thrown value stands for; unexpected errors are logged once here. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  // A client that went away: the fetch abort, or Next's own error for a closed response.
+  if (error instanceof Error && (error.name === "AbortError" || error.name === "ResponseAborted")) {
+    return new ApiError(499, "CANCELLED", "The request was cancelled by the client.");
+  }
+  if (isStorageFull(error)) {
+    logger.warn("storage is full", error);
+    return new ApiError(
+      503,
+      "UNAVAILABLE",
+      "The studio's storage is full (no space left in its data directory). Free some space, then retry.",
+    );
+  }
+  logger.error("unexpected error", error);
+  return ApiError.internal();
+}

@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import { ApiError } from "@/lib/gemini/api-error";
+import { parseSseText } from "@/lib/gemini/sse";
+import type { GenerateContentResponse } from "@/lib/gemini/types";
+import { generationStats, streamGenerateContent } from "@/lib/engine/generate";
+import { inputFor } from "@/lib/testing/generation";
+import { jsonArrayStreamResponse, sseResponse } from "./sse-response";
+
+function chunk(text: string): GenerateContentResponse {
+  return {
+    candidates: [{ content: { role: "model", parts: [{ text }] }, index: 0 }],
+    responseId: "id",
+  };
+}
+
+async function* source(chunks: GenerateContentResponse[], failWith?: unknown, delayMs = 0) {
+  for (const item of chunks) {
+    if (delayMs) await new Promise((resolve) => setTimeout(resolve, delayMs));
+    yield item;
+  }
+  if (failWith) throw failWith;
+}
+
+describe("sseResponse", () => {
+  it("opens with a ping and frames every chunk as its own event", async () => {
+    const response = await sseResponse(source([chunk("Hel"), chunk("lo")]), {
+      signal: new AbortController().signal,
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    expect(response.headers.get("cache-control")).toBe("no-cache, no-transform");
+    expect(response.headers.get("x-accel-buffering")).toBe("no");
+    const text = await response.text();
+    expect(text).toBe(
+      `: ping\r\n\r\ndata: ${JSON.stringify(chunk("Hel"))}\r\n\r\ndata: ${JSON.stringify(chunk("lo"))}\r\n\r\n`,
+    );
+  });
+
+  it("answers an error before the first chunk as an ordinary HTTP error", async () => {
+    const response = await sseResponse(source([], ApiError.invalidArgument("bad field")), {
+      signal: new AbortController().signal,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { code: 400, message: "bad field", status: "INVALID_ARGUMENT" },
+    });
+  });
+
+  it("writes the error object after partial output, then closes", async () => {
+    const response = await sseResponse(
+      source([chunk("partial")], new ApiError(500, "INTERNAL", "mid-stream")),
+      { signal: new AbortController().signal },
+    );
+    expect(response.status).toBe(200);
+    const text = await response.text();
+    expect(
+      text.endsWith(
+        'data: {"error":{"code":500,"message":"mid-stream","status":"INTERNAL"}}\r\n\r\n',
+      ),
+    ).toBe(true);
+    const messages = parseSseText(text);
+    expect(messages.map((message) => message.kind)).toEqual(["data", "error"]);
+  });
+
+  it("hides unexpected errors behind 500 INTERNAL", async () => {
+    const response = await sseResponse(source([chunk("a")], new Error("secret detail")), {
+      signal: new AbortController().signal,
+    });
+    const text = await response.text();
+    expect(text).not.toContain("secret detail");
+    expect(parseSseText(text).at(-1)).toMatchObject({
+      kind: "error",
+      error: { code: 500, status: "INTERNAL" },
+    });
+  });
+
+  it("sends keep-alive comments while the source is idle", async () => {
+    const response = await sseResponse(source([chunk("a"), chunk("b")], undefined, 250), {
+      signal: new AbortController().signal,
+      keepAliveMs: 60,
+      firstChunkWaitMs: 20,
+    });
+    const text = await response.text();
+    const pings = text.split(": ping\r\n\r\n").length - 1;
+    expect(pings).toBeGreaterThanOrEqual(2);
+    expect(parseSseText(text).filter((message) => message.kind === "data")).toHaveLength(2);
+  });
+
+  it("stops the source when the client aborts", async () => {
+    const controller = new AbortController();
+    let finished = false;
+    let produced = 0;
+    async function* endless() {
+      try {
+        for (;;) {
+          produced += 1;
+          yield chunk("x");
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      } finally {
+        finished = true;
+      }
+    }
+    const response = await sseResponse(endless(), { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(finished).toBe(true);
+    const count = produced;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(produced).toBe(count);
+  });
+
+  it("stops the source when the reader cancels", async () => {
+    let finished = false;
+    async function* endless() {
+      try {
+        for (;;) yield chunk("x");
+      } finally {
+        finished = true;
+      }
+    }
+    const response = await sseResponse(endless(), { signal: new AbortController().signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.cancel();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(finished).toBe(true);
+  });
+});
+
+describe("sseResponse over the local engine", () => {
+  it("frees a real generation when the client goes away", async () => {
+    const controller = new AbortController();
+    const input = inputFor(
+      "gemini-2.5-flash",
+      // A long literal answer: thousands of tokens, whatever the corpus.
+      `Repeat after me: ${"The keeper counted the ships that passed each night. ".repeat(400)}`,
+      { thinkingConfig: { thinkingBudget: 0 } },
+      {},
+      controller.signal,
+    );
+    const before = generationStats().active;
+    const response = await sseResponse(streamGenerateContent(input), { signal: controller.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    await reader.read();
+    expect(generationStats().active).toBe(before + 1);
+    controller.abort();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(generationStats().active).toBe(before);
+    const tokens = generationStats().tokens;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(generationStats().tokens).toBe(tokens);
+  });
+});
+
+describe("jsonArrayStreamResponse", () => {
+  it("writes a JSON array of the chunks", async () => {
+    const response = await jsonArrayStreamResponse(source([chunk("a"), chunk("b")]), {
+      signal: new AbortController().signal,
+    });
+    expect(response.headers.get("content-type")).toBe("application/json; charset=UTF-8");
+    const text = await response.text();
+    expect(text).toContain("},\r\n{");
+    expect(JSON.parse(text)).toEqual([chunk("a"), chunk("b")]);
+  });
+
+  it("ends with the error object after a mid-stream failure and stays valid JSON", async () => {
+    const response = await jsonArrayStreamResponse(
+      source([chunk("a")], new ApiError(503, "UNAVAILABLE", "overloaded")),
+      {
+        signal: new AbortController().signal,
+      },
+    );
+    expect(JSON.parse(await response.text())).toEqual([
+      chunk("a"),
+      { error: { code: 503, message: "overloaded", status: "UNAVAILABLE" } },
+    ]);
+  });
+
+  it("answers an empty stream as an empty array", async () => {
+    const response = await jsonArrayStreamResponse(source([]), {
+      signal: new AbortController().signal,
+    });
+    expect(JSON.parse(await response.text())).toEqual([]);
+  });
+});

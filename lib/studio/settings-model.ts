@@ -1,0 +1,127 @@
+/**
+ * Pure helpers of the chat settings: defaults, safety thresholds in force, the threshold that
+ * lets a rating through, and the inline validation (the server's own rules, through
+ * lib/gemini/validate, keyed by the form field they belong to).
+ */
+import type { ConversationSettings } from "@/lib/studio/conversation-schema";
+import type { FieldViolation } from "@/lib/gemini/api-error";
+import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type { HarmBlockThreshold, HarmCategory, HarmProbability } from "@/lib/gemini/types";
+import { SUPPORTED_HARM_CATEGORIES } from "@/lib/gemini/types";
+import { validateGenerationConfigFields } from "@/lib/gemini/validate";
+
+export const DEFAULT_MODEL = "models/gemini-2.5-flash";
+
+export function defaultSettings(model = DEFAULT_MODEL): ConversationSettings {
+  return { model, systemInstruction: "", generationConfig: {}, safetySettings: [] };
+}
+
+export const HARM_CATEGORY_LABELS: Record<string, string> = {
+  HARM_CATEGORY_HARASSMENT: "Harassment",
+  HARM_CATEGORY_HATE_SPEECH: "Hate speech",
+  HARM_CATEGORY_SEXUALLY_EXPLICIT: "Sexually explicit",
+  HARM_CATEGORY_DANGEROUS_CONTENT: "Dangerous content",
+  HARM_CATEGORY_CIVIC_INTEGRITY: "Civic integrity",
+};
+
+export function categoryLabel(category: string): string {
+  return (
+    HARM_CATEGORY_LABELS[category] ??
+    category
+      .replace(/^HARM_CATEGORY_/, "")
+      .toLowerCase()
+      .replace(/_/g, " ")
+  );
+}
+
+export const THRESHOLD_LABELS: Record<string, string> = {
+  BLOCK_LOW_AND_ABOVE: "Block low and above",
+  BLOCK_MEDIUM_AND_ABOVE: "Block medium and above",
+  BLOCK_ONLY_HIGH: "Block only high",
+  BLOCK_NONE: "Block none",
+  OFF: "Off",
+};
+
+export const SELECTABLE_THRESHOLDS: HarmBlockThreshold[] = [
+  "BLOCK_LOW_AND_ABOVE",
+  "BLOCK_MEDIUM_AND_ABOVE",
+  "BLOCK_ONLY_HIGH",
+  "BLOCK_NONE",
+  "OFF",
+];
+
+/** The threshold the request carries for a category, or the model's default when it sets none. */
+export function thresholdInForce(
+  settings: ConversationSettings | undefined,
+  category: HarmCategory | string,
+  traits?: ModelTraits,
+): HarmBlockThreshold {
+  const set = settings?.safetySettings.find((setting) => setting.category === category)?.threshold;
+  if (set && set !== "HARM_BLOCK_THRESHOLD_UNSPECIFIED") return set;
+  return traits?.defaultSafetyThreshold ?? "BLOCK_MEDIUM_AND_ABOVE";
+}
+
+/** The strictest threshold that still lets a rating of this probability through. */
+export function thresholdAllowing(probability: HarmProbability | string): HarmBlockThreshold {
+  switch (probability) {
+    case "NEGLIGIBLE":
+      return "BLOCK_LOW_AND_ABOVE";
+    case "LOW":
+      return "BLOCK_MEDIUM_AND_ABOVE";
+    case "MEDIUM":
+      return "BLOCK_ONLY_HIGH";
+    default:
+      return "BLOCK_NONE";
+  }
+}
+
+/** Settings with one category's threshold replaced (unset when `threshold` is null). */
+export function withSafetyThreshold(
+  settings: ConversationSettings,
+  category: string,
+  threshold: HarmBlockThreshold | null,
+): ConversationSettings {
+  const others = settings.safetySettings.filter((setting) => setting.category !== category);
+  const safetySettings =
+    threshold === null ? others : [...others, { category: category as HarmCategory, threshold }];
+  safetySettings.sort(
+    (left, right) =>
+      SUPPORTED_HARM_CATEGORIES.indexOf(
+        left.category as (typeof SUPPORTED_HARM_CATEGORIES)[number],
+      ) -
+      SUPPORTED_HARM_CATEGORIES.indexOf(
+        right.category as (typeof SUPPORTED_HARM_CATEGORIES)[number],
+      ),
+  );
+  return { ...settings, safetySettings };
+}
+
+/** The form field (snake_case, as in the server's field paths) a violation belongs to. */
+export function violationField(violation: FieldViolation): string {
+  const path = violation.field.replace(/^(generation_config|generationConfig)\.?/, "");
+  const first = path.split(/[.[]/)[0] ?? "";
+  return first.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`) || "generation_config";
+}
+
+export type SettingsViolations = Record<string, string[]>;
+
+/**
+ * Inline validation of the settings: the server's generationConfig rules for the chosen model,
+ * grouped by form field. Empty when the server will accept them.
+ */
+export function validateSettings(
+  settings: ConversationSettings,
+  traits: ModelTraits | undefined,
+): SettingsViolations {
+  const grouped: SettingsViolations = {};
+  if (!traits) return grouped;
+  for (const violation of validateGenerationConfigFields(settings.generationConfig, traits)) {
+    const field = violationField(violation);
+    (grouped[field] ??= []).push(violation.description);
+  }
+  return grouped;
+}
+
+export function violationCount(violations: SettingsViolations): number {
+  return Object.values(violations).reduce((total, list) => total + list.length, 0);
+}

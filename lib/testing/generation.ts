@@ -1,0 +1,58 @@
+/** Shared helpers of the generation tests: requests against the real catalog, tokenizer and model. */
+import { requireModel } from "@/lib/engine/catalog";
+import type {
+  GenerateContentRequest,
+  GenerateContentResponse,
+  GenerationConfig,
+} from "@/lib/gemini/types";
+import {
+  generateContent,
+  streamGenerateContent,
+  type GenerationInput,
+} from "../engine/generate/index";
+
+export function inputFor(
+  model: string,
+  text: string,
+  generationConfig: GenerationConfig = {},
+  extra: Partial<GenerateContentRequest> = {},
+  signal: AbortSignal = new AbortController().signal,
+): GenerationInput {
+  return {
+    request: { contents: [{ role: "user", parts: [{ text }] }], generationConfig, ...extra },
+    traits: requireModel(model, "generateContent").traits,
+    resolveFile: async (uri) => {
+      throw new Error(`no file ${uri}`);
+    },
+    signal,
+  };
+}
+
+/** Flash without thinking: the plain text path. */
+export function plain(
+  text: string,
+  generationConfig: GenerationConfig = {},
+  extra: Partial<GenerateContentRequest> = {},
+): GenerationInput {
+  return inputFor(
+    "gemini-2.5-flash",
+    text,
+    { thinkingConfig: { thinkingBudget: 0 }, ...generationConfig },
+    extra,
+  );
+}
+
+export function answerText(response: GenerateContentResponse, index = 0): string {
+  return (response.candidates?.[index]?.content?.parts ?? [])
+    .filter((part) => !part.thought && part.text !== undefined)
+    .map((part) => part.text)
+    .join("");
+}
+
+export async function collect(input: GenerationInput): Promise<GenerateContentResponse[]> {
+  const chunks: GenerateContentResponse[] = [];
+  for await (const chunk of streamGenerateContent(input)) chunks.push(chunk);
+  return chunks;
+}
+
+export { generateContent };
