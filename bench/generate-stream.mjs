@@ -8,7 +8,7 @@
 // loopback port with a fresh DATA_DIR and the development defaults, so the first request is
 // truly cold (tokenizer load and model training). It then measures, over POST
 // :streamGenerateContent?alt=sse with a small undici-free fetch reader:
-//   - time to the first byte (the `: ping` comment) and to the first `data:` event, cold and warm;
+//   - time to the first byte and to the first `data:` event (now the same: no comment comes first), cold and warm;
 //   - streamed tokens per second of long answers (maxOutputTokens 4000, frequencyPenalty -1.99
 //     keeps the model from ending early), from the first to the last event;
 //   - tokens per second over many ordinary short answers back to back (request overhead included).

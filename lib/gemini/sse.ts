@@ -1,7 +1,8 @@
 /**
  * Server-sent events as the service frames them (api-notes §2): every event is exactly one
- * `data: <single-line JSON>` line followed by `\r\n\r\n`; comments (`: ping`) keep the
- * connection alive; an error after the stream started is sent as `data: {"error": ...}`.
+ * `data: <single-line JSON>` line followed by `\r\n\r\n`, and nothing else (no comment lines:
+ * the Python SDK and the legacy JS SDK fail on them); an error after the stream started is
+ * sent as `data: {"error": ...}`.
  * Safe in the browser.
  */
 import type { ErrorBody } from "./api-error";
@@ -21,11 +22,6 @@ export function encodeSseEvent(value: GenerateContentResponse | ErrorBody): stri
 /** The error object sent after a mid-stream failure, framed as an event (accepted by SDK 2.32+). */
 export function encodeSseError(body: ErrorBody): string {
   return encodeSseEvent(body);
-}
-
-/** An SSE comment line: ignored by every client, keeps proxies from closing an idle stream. */
-export function encodeSseComment(text = "ping"): string {
-  return `: ${text.replace(/[\r\n]+/g, " ")}${SSE_EVENT_END}`;
 }
 
 export type SseMessage =

@@ -22,7 +22,7 @@ async function* source(chunks: GenerateContentResponse[], failWith?: unknown, de
 }
 
 describe("sseResponse", () => {
-  it("opens with a ping and frames every chunk as its own event", async () => {
+  it("writes data events only: every chunk its own event, nothing before or between", async () => {
     const response = await sseResponse(source([chunk("Hel"), chunk("lo")]), {
       signal: new AbortController().signal,
     });
@@ -32,7 +32,7 @@ describe("sseResponse", () => {
     expect(response.headers.get("x-accel-buffering")).toBe("no");
     const text = await response.text();
     expect(text).toBe(
-      `: ping\r\n\r\ndata: ${JSON.stringify(chunk("Hel"))}\r\n\r\ndata: ${JSON.stringify(chunk("lo"))}\r\n\r\n`,
+      `data: ${JSON.stringify(chunk("Hel"))}\r\n\r\ndata: ${JSON.stringify(chunk("lo"))}\r\n\r\n`,
     );
   });
 
@@ -74,16 +74,47 @@ describe("sseResponse", () => {
     });
   });
 
-  it("sends keep-alive comments while the source is idle", async () => {
-    const response = await sseResponse(source([chunk("a"), chunk("b")], undefined, 250), {
-      signal: new AbortController().signal,
-      keepAliveMs: 60,
-      firstChunkWaitMs: 20,
-    });
+  it("sends nothing while the source is idle, and holds the status until the first chunk", async () => {
+    async function* slow() {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      yield chunk("a");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      yield chunk("b");
+    }
+    const response = await sseResponse(slow(), { signal: new AbortController().signal });
     const text = await response.text();
-    const pings = text.split(": ping\r\n\r\n").length - 1;
-    expect(pings).toBeGreaterThanOrEqual(2);
-    expect(parseSseText(text).filter((message) => message.kind === "data")).toHaveLength(2);
+    expect(text).toBe(
+      `data: ${JSON.stringify(chunk("a"))}\r\n\r\ndata: ${JSON.stringify(chunk("b"))}\r\n\r\n`,
+    );
+  });
+
+  it("answers a late failure before the first chunk as an HTTP error, however long it took", async () => {
+    async function* late() {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      throw new ApiError(503, "UNAVAILABLE", "overloaded");
+    }
+    const response = await sseResponse(late(), { signal: new AbortController().signal });
+    expect(response.status).toBe(503);
+    expect((await response.json()).error.status).toBe("UNAVAILABLE");
+  });
+
+  it("stops a source still preparing its first chunk when the client aborts", async () => {
+    const controller = new AbortController();
+    let finished = false;
+    async function* never(signal: AbortSignal) {
+      try {
+        await new Promise((resolve) => signal.addEventListener("abort", resolve));
+        yield chunk("late");
+      } finally {
+        finished = true;
+      }
+    }
+    const answer = sseResponse(never(controller.signal), { signal: controller.signal });
+    setTimeout(() => controller.abort(), 20);
+    const response = await answer;
+    expect(response.status).toBe(499);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(finished).toBe(true);
   });
 
   it("stops the source when the client aborts", async () => {

@@ -1,167 +1,143 @@
 import "server-only";
-import { encodeSseComment, encodeSseError, encodeSseEvent } from "@/lib/gemini/sse";
+import { encodeSseError, encodeSseEvent } from "@/lib/gemini/sse";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
+import { ApiError } from "@/lib/gemini/api-error";
 import { errorResponse, toApiError } from "./responses";
-
-/** Idle time after which a keep-alive comment is sent. */
-export const KEEP_ALIVE_MS = 10_000;
-/** How long the writer waits for the first chunk before it commits to a 200 stream. */
-export const FIRST_CHUNK_WAIT_MS = 5_000;
 
 export interface StreamResponseOptions {
   /** The client's signal: when it aborts, the source is stopped (`return()`). */
   signal: AbortSignal;
-  keepAliveMs?: number;
-  firstChunkWaitMs?: number;
 }
 
-type First<T> =
-  | { kind: "value"; result: IteratorResult<T> }
-  | { kind: "error"; error: unknown }
-  | { kind: "timeout" };
+type First<T> = { kind: "value"; result: IteratorResult<T> } | { kind: "error"; error: unknown };
 
 /**
- * Waits for the source's first chunk (bounded), so a failure before anything was produced
- * (validation, unknown model, upstream refusal) is still an ordinary HTTP error response.
+ * Waits for the source's first chunk, its failure, or the client going away. Nothing is
+ * written before it: response headers leave with the first event, so a failure before any
+ * chunk (validation, unknown model, upstream refusal) is an ordinary HTTP error status.
+ *
+ * Trade-off, chosen on purpose: a client sees no response headers until the first chunk is
+ * ready (as for a unary call). The alternative, committing to 200 early with a comment line
+ * or a keep-alive comment, breaks the Python SDK and the legacy JS SDK (api-notes §2).
  */
-async function firstChunk<T>(
-  iterator: AsyncIterator<T>,
-  waitMs: number,
-): Promise<{ first: First<T>; pending: Promise<IteratorResult<T>> }> {
-  const pending = iterator.next();
-  pending.catch(() => undefined);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<First<T>>((resolve) => {
-    timer = setTimeout(() => resolve({ kind: "timeout" }), waitMs);
+async function firstChunk<T>(iterator: AsyncIterator<T>, signal: AbortSignal): Promise<First<T>> {
+  const pending = iterator.next().then(
+    (result): First<T> => ({ kind: "value", result }),
+    (error: unknown): First<T> => ({ kind: "error", error }),
+  );
+  if (signal.aborted) return { kind: "error", error: cancelled() };
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<First<T>>((resolve) => {
+    onAbort = () => resolve({ kind: "error", error: cancelled() });
+    signal.addEventListener("abort", onAbort, { once: true });
   });
-  const first = await Promise.race([
-    pending.then(
-      (result): First<T> => ({ kind: "value", result }),
-      (error: unknown): First<T> => ({ kind: "error", error }),
-    ),
-    timeout,
-  ]);
-  clearTimeout(timer);
-  return { first, pending };
+  try {
+    return await Promise.race([pending, aborted]);
+  } finally {
+    signal.removeEventListener("abort", onAbort!);
+  }
+}
+
+function cancelled(): ApiError {
+  return new ApiError(499, "CANCELLED", "The request was cancelled by the client.");
 }
 
 interface Framing<T> {
   contentType: string;
-  extraHeaders: Record<string, string>;
   open: string;
   event: (value: T, index: number) => string;
   error: (body: ReturnType<ReturnType<typeof toApiError>["toBody"]>, index: number) => string;
   close: (count: number) => string;
-  keepAlive: string;
 }
 
-function streamResponse<T>(
+async function streamResponse<T>(
   source: AsyncIterable<T>,
   options: StreamResponseOptions,
   framing: Framing<T>,
 ): Promise<Response> {
-  return (async () => {
-    const iterator = source[Symbol.asyncIterator]();
-    const { first, pending } = await firstChunk(
-      iterator,
-      options.firstChunkWaitMs ?? FIRST_CHUNK_WAIT_MS,
-    );
-    if (first.kind === "error") return errorResponse(first.error);
+  const iterator = source[Symbol.asyncIterator]();
+  const first = await firstChunk(iterator, options.signal);
+  if (first.kind === "error") {
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+    return errorResponse(first.error);
+  }
 
-    const encoder = new TextEncoder();
-    let count = 0;
-    let closed = false;
-    let lastWrite = Date.now();
-    let timer: ReturnType<typeof setInterval> | undefined;
-    let firstPending: Promise<IteratorResult<T>> | null = first.kind === "timeout" ? pending : null;
-    let firstResult: IteratorResult<T> | null = first.kind === "value" ? first.result : null;
+  const encoder = new TextEncoder();
+  let count = 0;
+  let closed = false;
+  let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
 
-    const stop = () => {
-      if (closed) return;
-      closed = true;
-      if (timer) clearInterval(timer);
-      options.signal.removeEventListener("abort", onAbort);
-      void Promise.resolve(iterator.return?.()).catch(() => undefined);
-    };
-    const onAbort = () => {
+  const stop = () => {
+    if (closed) return;
+    closed = true;
+    options.signal.removeEventListener("abort", onAbort);
+    void Promise.resolve(iterator.return?.()).catch(() => undefined);
+  };
+  const onAbort = () => {
+    stop();
+    try {
+      controllerRef?.close();
+    } catch {
+      // Already closed or errored by the runtime.
+    }
+  };
+  const write = (
+    controller: ReadableStreamDefaultController<Uint8Array>,
+    result: IteratorResult<T>,
+  ) => {
+    if (result.done) {
+      controller.enqueue(encoder.encode(framing.close(count)));
       stop();
+      controller.close();
+      return;
+    }
+    controller.enqueue(encoder.encode(framing.event(result.value, count)));
+    count += 1;
+  };
+
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controllerRef = controller;
+      controller.enqueue(encoder.encode(framing.open));
+      write(controller, first.result);
+      if (closed) return;
+      if (options.signal.aborted) onAbort();
+      else options.signal.addEventListener("abort", onAbort, { once: true });
+    },
+    async pull(controller) {
+      if (closed) return;
       try {
-        controllerRef?.close();
-      } catch {
-        // Already closed or errored by the runtime.
-      }
-    };
-    let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
-
-    const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controllerRef = controller;
-        controller.enqueue(encoder.encode(framing.open));
-        const interval = options.keepAliveMs ?? KEEP_ALIVE_MS;
-        timer = setInterval(
-          () => {
-            if (closed || Date.now() - lastWrite < interval) return;
-            lastWrite = Date.now();
-            controller.enqueue(encoder.encode(framing.keepAlive));
-          },
-          Math.max(50, Math.floor(interval / 2)),
-        );
-        if (options.signal.aborted) onAbort();
-        else options.signal.addEventListener("abort", onAbort, { once: true });
-      },
-      async pull(controller) {
+        const result = await iterator.next();
         if (closed) return;
-        try {
-          let result: IteratorResult<T>;
-          if (firstResult) {
-            result = firstResult;
-            firstResult = null;
-          } else if (firstPending) {
-            const waiting = firstPending;
-            firstPending = null;
-            result = await waiting;
-          } else {
-            result = await iterator.next();
-          }
-          if (closed) return;
-          if (result.done) {
-            controller.enqueue(encoder.encode(framing.close(count)));
-            stop();
-            controller.close();
-            return;
-          }
-          controller.enqueue(encoder.encode(framing.event(result.value, count)));
-          count += 1;
-          lastWrite = Date.now();
-        } catch (error) {
-          if (closed) return;
-          controller.enqueue(encoder.encode(framing.error(toApiError(error).toBody(), count)));
-          stop();
-          controller.close();
-        }
-      },
-      cancel() {
+        write(controller, result);
+      } catch (error) {
+        if (closed) return;
+        controller.enqueue(encoder.encode(framing.error(toApiError(error).toBody(), count)));
         stop();
-      },
-    });
+        controller.close();
+      }
+    },
+    cancel() {
+      stop();
+    },
+  });
 
-    return new Response(body, {
-      status: 200,
-      headers: {
-        "Content-Type": framing.contentType,
-        "Cache-Control": "no-cache, no-transform",
-        "X-Accel-Buffering": "no",
-        ...framing.extraHeaders,
-      },
-    });
-  })();
+  return new Response(body, {
+    status: 200,
+    headers: {
+      "Content-Type": framing.contentType,
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
 }
 
 /**
  * The one SSE writer (`?alt=sse`): each chunk is one `data: <JSON>\r\n\r\n` event, flushed on
- * its own; a `: ping` comment opens the stream and repeats while idle; a failure after the
- * stream started is written as `data: {"error": {...}}` and the stream closes; a client that
- * goes away stops the source. A failure before the first chunk is a normal HTTP error.
+ * its own, and nothing else is ever written (no comment lines, first or idle: the service
+ * sends none and the Python SDK and the legacy JS SDK fail on them). A failure after the
+ * first chunk is written as `data: {"error": {...}}` and the stream closes; a client that goes
+ * away stops the source. A failure before the first chunk is a normal HTTP error.
  */
 export function sseResponse(
   source: AsyncIterable<GenerateContentResponse>,
@@ -169,19 +145,17 @@ export function sseResponse(
 ): Promise<Response> {
   return streamResponse(source, options, {
     contentType: "text/event-stream",
-    extraHeaders: {},
-    open: encodeSseComment("ping"),
+    open: "",
     event: (value) => encodeSseEvent(value),
     error: (body) => encodeSseError(body),
     close: () => "",
-    keepAlive: encodeSseComment("ping"),
   });
 }
 
 /**
  * The streamed form without `alt=sse`: one JSON array of responses, `[{...},\r\n{...}]`,
  * written element by element. A failure after the start becomes a last element holding the
- * error object; idle time is filled with JSON whitespace.
+ * error object.
  */
 export function jsonArrayStreamResponse(
   source: AsyncIterable<GenerateContentResponse>,
@@ -189,11 +163,9 @@ export function jsonArrayStreamResponse(
 ): Promise<Response> {
   return streamResponse(source, options, {
     contentType: "application/json; charset=UTF-8",
-    extraHeaders: {},
     open: "[",
     event: (value, index) => (index > 0 ? ",\r\n" : "") + JSON.stringify(value, null, 2),
     error: (body, index) => (index > 0 ? ",\r\n" : "") + JSON.stringify(body, null, 2) + "]",
     close: () => "]",
-    keepAlive: "\n",
   });
 }
