@@ -1,5 +1,13 @@
 import { expect, test } from "@playwright/test";
+import { GoogleGenAI } from "@google/genai";
 import { api, sdkClient } from "./support/api";
+import {
+  DEVELOPMENT_KEY,
+  GATEWAY_KEYS,
+  gatewayServer,
+  localServer,
+  type ServerInfo,
+} from "./support/servers";
 
 interface ErrorBody {
   error: {
@@ -126,5 +134,92 @@ test.describe("raw API behaviour", () => {
     });
     expect(unknown.status).toBe(400);
     expect((unknown.body as ErrorBody).error.message).toContain('Unknown name "bogus"');
+  });
+});
+
+test.describe("version segments and paths outside the API", () => {
+  const modes: { name: string; server: ServerInfo; key: string }[] = [
+    { name: "local engine", server: localServer, key: DEVELOPMENT_KEY },
+    { name: "gateway", server: gatewayServer, key: GATEWAY_KEYS.alice },
+  ];
+
+  for (const mode of modes) {
+    test(`v1beta, v1 and v1alpha and their upload forms are all served (${mode.name})`, async () => {
+      for (const version of ["v1beta", "v1", "v1alpha"]) {
+        const model = await api(`/${version}/models/gemini-2.5-flash`, {
+          server: mode.server,
+          key: mode.key,
+        });
+        expect(model.status, version).toBe(200);
+        expect((model.body as { name: string }).name).toBe("models/gemini-2.5-flash");
+        // The upload path exists: a start without its protocol header is the service's 400.
+        const upload = await api(`/upload/${version}/files`, {
+          method: "POST",
+          server: mode.server,
+          key: mode.key,
+          body: {},
+        });
+        expect(upload.status, version).toBe(400);
+        expect((upload.body as ErrorBody).error.status).toBe("INVALID_ARGUMENT");
+      }
+    });
+
+    test(`API-looking paths that are no operation answer JSON 404 or 405, never HTML (${mode.name})`, async () => {
+      const notFound: [string, string][] = [
+        ["GET", "/v2/models"],
+        ["POST", "/v1beta3/models/gemini-2.5-flash:generateContent"],
+        ["GET", "/v1beta"],
+        ["GET", "/v9"],
+        ["GET", "/v1alpha/nothing/here"],
+        ["POST", "/upload/v9/files"],
+        ["GET", "/upload/anything"],
+        ["PATCH", "/upload"],
+      ];
+      for (const [method, path] of notFound) {
+        const response = await api(path, { method, server: mode.server, key: mode.key });
+        expect(response.headers.get("content-type"), path).toBe("application/json; charset=UTF-8");
+        expect(response.status, `${method} ${path}`).toBe(404);
+        expect((response.body as ErrorBody).error).toMatchObject({
+          code: 404,
+          status: "NOT_FOUND",
+        });
+      }
+      const wrongMethod: [string, string][] = [
+        ["DELETE", "/v1alpha/models"],
+        ["GET", "/upload/v1alpha/files"],
+      ];
+      for (const [method, path] of wrongMethod) {
+        const response = await api(path, { method, server: mode.server, key: mode.key });
+        expect(response.status, `${method} ${path}`).toBe(405);
+        expect((response.body as ErrorBody).error.code).toBe(405);
+      }
+    });
+  }
+
+  test("studio pages and /api paths keep Next's own answers", async () => {
+    for (const path of ["/chat", "/files", "/caches"]) {
+      const response = await fetch(`${localServer.baseUrl}${path}`);
+      expect(response.status, path).toBe(200);
+      expect(response.headers.get("content-type"), path).toContain("text/html");
+    }
+    const unknownPage = await fetch(`${localServer.baseUrl}/no-such-page/here`);
+    expect(unknownPage.status).toBe(404);
+    expect(unknownPage.headers.get("content-type")).toContain("text/html");
+    const session = await api("/api/session");
+    expect(session.status).toBe(200);
+    expect(session.body).toMatchObject({ authenticated: expect.any(Boolean) });
+  });
+
+  test("the official SDK with apiVersion v1alpha works unchanged", async () => {
+    const ai = new GoogleGenAI({
+      apiKey: DEVELOPMENT_KEY,
+      apiVersion: "v1alpha",
+      httpOptions: { baseUrl: localServer.baseUrl },
+    });
+    const { totalTokens } = await ai.models.countTokens({
+      model: "gemini-2.5-flash",
+      contents: "The quick brown fox jumps over the lazy dog.",
+    });
+    expect(totalTokens).toBe(11);
   });
 });

@@ -36,7 +36,8 @@ const BODY_MIN_BYTES_PER_SECOND = setting("STUDIO_BODY_MIN_BYTES_PER_SECOND", 50
 const WRITE_STALL_TIMEOUT_MS = setting("STUDIO_WRITE_STALL_TIMEOUT_MS", 60_000);
 const TICK_MS = 500;
 
-const API_PATH = /^\/(?:v1beta|v1|upload|api)\//;
+// API-looking paths: any version segment (`v1beta`, `v2`, `v1beta3`), uploads and studio endpoints.
+const API_PATH = /^\/(?:v\d+[a-z0-9]*|upload|api)\//;
 const ALLOWED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const RPC_STATUS = {
   400: "INVALID_ARGUMENT",

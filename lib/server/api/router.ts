@@ -22,8 +22,9 @@ import { authenticateUpload } from "../http/upload-protocol";
 
 /**
  * The API surface: one table from (method, path) to handler, served under `/v1beta` and its
- * alias `/v1` (and `/upload/...` for uploads). A path that exists with another method
- * answers 405; anything else 404, both as the service's error body.
+ * aliases `/v1` and `/v1alpha` (and `/upload/...` for uploads). A path that exists with
+ * another method answers 405; anything else 404 (unknown version segments included), both as
+ * the service's error body.
  */
 
 interface Route {
@@ -82,7 +83,8 @@ const UPLOAD_ROUTES: Route[] = [
   { method: "PUT", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
 ];
 
-const VERSION_PREFIX = /^\/(?:upload\/)?v1(?:beta)?\/(?<rest>.*)$/;
+/** The version segments served: the service's `v1beta`, and `v1` / `v1alpha` as aliases. */
+const VERSION_PREFIX = /^\/(?:upload\/)?v1(?:beta|alpha)?\/(?<rest>.*)$/;
 
 function match(
   routes: Route[],
