@@ -2,9 +2,10 @@ import "server-only";
 import { handleApiRequest } from "./router";
 
 /**
- * The route module of every API catch-all (`app/v1beta/[...path]`, `app/v1/[...path]`, their
- * `upload/` forms): each route file re-exports these and declares its segment config, which
- * Next only reads from the route file itself.
+ * The route module of every API catch-all (`app/v1beta/[...path]`, `app/v1/[...path]`,
+ * `app/v1alpha/[...path]`, their `upload/` forms, and `app/unknown-api-path`): each route
+ * file re-exports these and declares its segment config, which Next only reads from the
+ * route file itself.
  */
 export const GET = handleApiRequest;
 export const POST = handleApiRequest;
