@@ -1,0 +1,55 @@
+/** Types of run.mjs (the replay conformance run). */
+import type { RecordedExchange } from "./exchanges.mjs";
+export interface Verdict {
+  applies: boolean;
+  problems: string[];
+  explained?: { problem: string; reason: string }[];
+  open?: string[];
+  expected?: number;
+  actual?: number;
+}
+export interface Judged {
+  exchange: RecordedExchange;
+  ms: number;
+  verdicts: Record<string, Verdict | undefined>;
+}
+export interface Figure {
+  applicable: number;
+  passed: number;
+  explained: number;
+  open: number;
+}
+export interface AllowList {
+  entries: {
+    category: string;
+    reason: string;
+    ids: string[];
+    fields?: string[];
+    targets?: string[];
+  }[];
+}
+export interface Conformance {
+  judged: Judged[];
+  stale: { category: string; id: string; reason: string }[];
+  table: Record<string, Figure>;
+  elapsedMs: number;
+}
+export const CATEGORIES: [string, string][];
+export function conformance(options: {
+  baseUrl: string;
+  key: string;
+  exchanges: RecordedExchange[];
+  allowList: AllowList;
+  target: "local" | "gateway";
+  onGroup?: (group: string) => void;
+}): Promise<Conformance>;
+export function formatFigures(
+  title: string,
+  table: Record<string, Figure>,
+  elapsedMs: number,
+): string;
+export function commonProblems(
+  judged: Judged[],
+  category: string,
+  limit?: number,
+): [string, number][];

@@ -1,0 +1,322 @@
+/**
+ * The replay conformance run: every recorded request sent to a server (the local engine, or
+ * a gateway in front of the replay upstream), recording by recording in recorded order, and
+ * each answer compared with the service's (compare.mjs). Names the server gives to what a
+ * recording creates (caches, files, upload sessions) are used in that recording's later
+ * requests, as a client would. A request recorded with a key the service refused is sent
+ * with a key this server refuses too (the recordings drop key values).
+ */
+import {
+  compareFormats,
+  compareFraming,
+  compareShape,
+  detailTypes,
+  errorOf,
+  learnFormats,
+  parseAnswer,
+  promptTokens,
+} from "./compare.mjs";
+import { groupExchanges, isGeneration } from "./exchanges.mjs";
+
+export const CATEGORIES = [
+  ["status", "same status"],
+  ["errorStatus", "error.status of recorded errors"],
+  ["errorMessage", "error message of recorded errors"],
+  ["shape", "fields as recorded (none missing or extra)"],
+  ["formats", "formats and resolved model"],
+  ["framing", "stream framing"],
+  ["promptTokens", "prompt tokens exact"],
+  ["cacheTokens", "cache tokens exact"],
+];
+
+const INVALID_KEY = "replay-invalid-key-not-configured";
+
+function refusedKey(exchange) {
+  if (exchange.status < 400) return false;
+  try {
+    const details = JSON.parse(exchange.responseBody)?.error?.details ?? [];
+    return details.some((detail) => detail?.reason === "API_KEY_INVALID");
+  } catch {
+    return false;
+  }
+}
+
+function substitute(text, names) {
+  let result = text;
+  for (const [recorded, ours] of names) result = result.replaceAll(recorded, ours);
+  return result;
+}
+
+function uploadIdOf(url) {
+  try {
+    return new URL(url).searchParams.get("upload_id");
+  } catch {
+    return null;
+  }
+}
+
+/** The request to send for a recorded exchange, with the names learned so far put in. */
+function buildRequest(exchange, state, baseUrl, key) {
+  let target;
+  const recordedUpload = exchange.query?.upload_id;
+  if (recordedUpload && state.uploads.has(recordedUpload)) {
+    target = new URL(state.uploads.get(recordedUpload), baseUrl);
+  } else {
+    target = new URL(substitute(exchange.path, state.names), baseUrl);
+    for (const [name, value] of Object.entries(exchange.query ?? {}))
+      target.searchParams.set(name, substitute(value, state.names));
+  }
+  const headers = {
+    ...exchange.requestHeaders,
+    "x-goog-api-key": refusedKey(exchange) ? INVALID_KEY : key,
+  };
+  let body;
+  if (exchange.requestBodyEncoding === "json")
+    body = substitute(JSON.stringify(exchange.requestBody), state.names);
+  else if (exchange.requestBodyEncoding === "base64")
+    body = Buffer.from(exchange.requestBody, "base64");
+  return { url: target, init: { method: exchange.method, headers, body } };
+}
+
+/** Remembers the names our answer gave to what the recorded answer created. */
+function learnNames(exchange, recorded, ours, state) {
+  if (exchange.status >= 300 || ours.status >= 300) return;
+  const pairs = [];
+  const resourceOf = (json) => json?.file ?? json;
+  const recordedResource = resourceOf(recorded.json);
+  const ourResource = resourceOf(ours.json);
+  if (typeof recordedResource?.name === "string" && typeof ourResource?.name === "string")
+    pairs.push([recordedResource.name, ourResource.name]);
+  if (typeof recordedResource?.uri === "string" && typeof ourResource?.uri === "string")
+    pairs.push([recordedResource.uri, ourResource.uri]);
+  for (const [recordedName, ourName] of pairs)
+    if (recordedName !== ourName && /^(?:cachedContents|files)\/|\/files\//.test(recordedName))
+      state.names.set(recordedName, ourName);
+  const recordedUpload = uploadIdOf(recorded.headers["x-goog-upload-url"]);
+  const ourUpload = ours.headers["x-goog-upload-url"];
+  if (recordedUpload && ourUpload) {
+    const url = new URL(ourUpload);
+    state.uploads.set(recordedUpload, `${url.pathname}${url.search}`);
+  }
+}
+
+/**
+ * Sends every recorded request to `baseUrl` with studio key `key`. `onGroup` is called before
+ * each recording (the gateway run points the replay upstream at it). Answers the raw results.
+ */
+export async function replayExchanges({ baseUrl, key, exchanges, onGroup, timeoutMs = 120_000 }) {
+  const results = [];
+  for (const { group, exchanges: list } of groupExchanges(exchanges)) {
+    onGroup?.(group);
+    const state = { names: new Map(), uploads: new Map() };
+    for (const exchange of list) {
+      const recorded = parseAnswer({
+        operation: exchange.operation,
+        status: exchange.status,
+        headers: exchange.responseHeaders,
+        body: exchange.responseBody,
+      });
+      const { url, init } = buildRequest(exchange, state, baseUrl, key);
+      const started = performance.now();
+      let ours;
+      try {
+        const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+        const body = await response.text();
+        ours = parseAnswer({
+          operation: exchange.operation,
+          status: response.status,
+          headers: Object.fromEntries(response.headers),
+          body,
+        });
+      } catch (error) {
+        ours = { status: 0, headers: {}, body: "", failure: String(error?.message ?? error) };
+      }
+      results.push({ exchange, recorded, ours, ms: performance.now() - started });
+      learnNames(exchange, recorded, ours, state);
+    }
+  }
+  return results;
+}
+
+/**
+ * Judges each result per category. Each verdict: `applies`, `pass`, and `problems` (strings
+ * naming what differs). Shape problems are field paths prefixed `missing ` or `extra `.
+ */
+export function judge(results, formatRules) {
+  return results.map(({ exchange, recorded, ours, ms }) => {
+    const verdicts = {};
+    const sameStatus = ours.status === exchange.status;
+    const statusProblem = `status ${ours.status}${ours.failure ? ` (${ours.failure})` : ""}; the service ${exchange.status}`;
+    verdicts.status = { applies: true, problems: sameStatus ? [] : [statusProblem] };
+    const recordedError = errorOf(recorded);
+    const ourError = errorOf(ours);
+    if (exchange.status >= 400) {
+      verdicts.errorStatus = {
+        applies: true,
+        problems:
+          ourError?.status === recordedError?.status
+            ? []
+            : [`error.status ${ourError?.status}; the service ${recordedError?.status}`],
+      };
+      const message = (value) => String(value ?? "").trim();
+      verdicts.errorMessage = {
+        applies: true,
+        problems:
+          message(ourError?.message) === message(recordedError?.message)
+            ? []
+            : [
+                `message ${JSON.stringify(ourError?.message)}; the service ${JSON.stringify(recordedError?.message)}`,
+              ],
+      };
+    }
+    if (sameStatus) {
+      const { missing, extra } = compareShape(recorded, ours);
+      const problems = [
+        ...missing.map((path) => `missing ${path}`),
+        ...extra.map((path) => `extra ${path}`),
+      ];
+      if (recordedError && ourError) {
+        const expected = detailTypes(recordedError).join(",");
+        const actual = detailTypes(ourError).join(",");
+        if (expected !== actual) problems.push(`details [${actual}]; the service [${expected}]`);
+      }
+      if (ours.parseProblem) problems.push(ours.parseProblem);
+      verdicts.shape = { applies: true, problems };
+    } else verdicts.shape = { applies: true, problems: [statusProblem] };
+    if (exchange.status < 300) {
+      verdicts.formats = {
+        applies: true,
+        problems: sameStatus ? compareFormats(formatRules, recorded, ours) : [statusProblem],
+      };
+    }
+    if (exchange.operation === "streamGenerateContent" && exchange.status === 200) {
+      verdicts.framing = {
+        applies: true,
+        problems: sameStatus ? compareFraming(recorded, ours) : [statusProblem],
+      };
+    }
+    if (isGeneration(exchange.operation) && exchange.status < 300) {
+      const expected = promptTokens(exchange.operation, recorded);
+      if (expected !== undefined) {
+        const actual = sameStatus ? promptTokens(exchange.operation, ours) : undefined;
+        verdicts.promptTokens = {
+          applies: true,
+          expected,
+          actual,
+          problems:
+            actual === expected
+              ? []
+              : [sameStatus ? `prompt tokens ${actual}; the service ${expected}` : statusProblem],
+        };
+      }
+    }
+    if (exchange.operation === "cachedContents.create" && exchange.status < 300) {
+      const expected = recorded.json?.usageMetadata?.totalTokenCount;
+      const actual = ours.json?.usageMetadata?.totalTokenCount;
+      verdicts.cacheTokens = {
+        applies: true,
+        problems: actual === expected ? [] : [`cache tokens ${actual}; the service ${expected}`],
+      };
+    }
+    return { exchange, ms, verdicts };
+  });
+}
+
+/**
+ * Applies the allow-list: each entry `{category, reason, ids, fields?}` explains the named
+ * exchanges' failures in that category (for shape, only the listed field problems). Answers
+ * per exchange and category what is left unexplained, and entries that explain nothing.
+ */
+export function applyAllowList(judged, allowList, target) {
+  const entries = (allowList.entries ?? []).filter((entry) =>
+    (entry.targets ?? ["local"]).includes(target),
+  );
+  const used = new Set();
+  for (const item of judged) {
+    for (const [category, verdict] of Object.entries(item.verdicts)) {
+      verdict.explained = [];
+      verdict.open = verdict.problems;
+      for (const [index, entry] of entries.entries()) {
+        if (entry.category !== category || !entry.ids.includes(item.exchange.id)) continue;
+        const explains = (problem) => !entry.fields || entry.fields.includes(problem);
+        const explained = verdict.open.filter(explains);
+        if (explained.length) used.add(`${index}:${item.exchange.id}`);
+        verdict.explained.push(...explained.map((problem) => ({ problem, reason: entry.reason })));
+        verdict.open = verdict.open.filter((problem) => !explains(problem));
+      }
+    }
+  }
+  const stale = [];
+  for (const [index, entry] of entries.entries())
+    for (const id of entry.ids)
+      if (!used.has(`${index}:${id}`))
+        stale.push({ category: entry.category, id, reason: entry.reason });
+  return { judged, stale };
+}
+
+/** Per category: exchanges it applies to, passed, explained by the allow-list, open. */
+export function figures(judged) {
+  const result = {};
+  for (const [category] of CATEGORIES) {
+    const applicable = judged.filter((item) => item.verdicts[category]?.applies);
+    const passed = applicable.filter((item) => item.verdicts[category].problems.length === 0);
+    const open = applicable.filter(
+      (item) => (item.verdicts[category].open ?? item.verdicts[category].problems).length > 0,
+    );
+    result[category] = {
+      applicable: applicable.length,
+      passed: passed.length,
+      explained: applicable.length - passed.length - open.length,
+      open: open.length,
+    };
+  }
+  return result;
+}
+
+/** The most frequent open problems of a category (fields missing or extra, formats, ...). */
+export function commonProblems(judged, category, limit = 12) {
+  const counts = new Map();
+  for (const item of judged) {
+    const verdict = item.verdicts[category];
+    for (const problem of new Set((verdict?.open ?? verdict?.problems ?? []).map(generalise)))
+      counts.set(problem, (counts.get(problem) ?? 0) + 1);
+  }
+  return [...counts.entries()].sort((left, right) => right[1] - left[1]).slice(0, limit);
+}
+
+/** Problems without their per-request values, so alike ones count together. */
+function generalise(problem) {
+  return problem
+    .replace(/"[^"]*"/g, '"…"')
+    .replace(/\b\d+\b/g, "N")
+    .slice(0, 160);
+}
+
+/** The figures as printed lines. */
+export function formatFigures(title, table, elapsedMs) {
+  const lines = [`${title} (${(elapsedMs / 1000).toFixed(1)} s)`];
+  for (const [category, label] of CATEGORIES) {
+    const figure = table[category];
+    if (!figure || figure.applicable === 0) continue;
+    const percent = ((100 * figure.passed) / figure.applicable).toFixed(1);
+    const rest = [
+      figure.explained ? `${figure.explained} allow-listed` : "",
+      figure.open ? `${figure.open} open` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    lines.push(
+      `  ${label.padEnd(44)} ${String(figure.passed).padStart(4)} / ${String(figure.applicable).padEnd(4)} ${percent.padStart(5)}%${rest ? `  (${rest})` : ""}`,
+    );
+  }
+  return lines.join("\n");
+}
+
+/** Runs, judges and applies the allow-list in one call. */
+export async function conformance({ baseUrl, key, exchanges, allowList, target, onGroup }) {
+  const started = performance.now();
+  const results = await replayExchanges({ baseUrl, key, exchanges, onGroup });
+  const judged = judge(results, learnFormats(exchanges));
+  const { stale } = applyAllowList(judged, allowList, target);
+  return { judged, stale, table: figures(judged), elapsedMs: performance.now() - started };
+}
