@@ -30,8 +30,13 @@ const Database = createRequire(path.join(process.cwd(), "package.json"))("better
 
 async function startServer(dataDir) {
   const port = await freePort();
-  const { GEMINI_API_KEY, GOOGLE_API_KEY, STUDIO_API_KEYS, STUDIO_ACCESS_CODE, ...environment } =
-    process.env;
+  const {
+    GEMINI_API_KEY: _gemini,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...environment
+  } = process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     // The per-key request rate limit is off: this measures listing, not the limiter.
     env: {

@@ -31,8 +31,13 @@ const CHUNK = 8 * 1024 * 1024;
 async function startServer() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-upload-"));
   const port = await freePort();
-  const { GEMINI_API_KEY, GOOGLE_API_KEY, STUDIO_API_KEYS, STUDIO_ACCESS_CODE, ...environment } =
-    process.env;
+  const {
+    GEMINI_API_KEY: _gemini,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...environment
+  } = process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
     env: {
       ...environment,

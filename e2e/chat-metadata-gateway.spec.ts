@@ -36,7 +36,6 @@ interface RecordedGateway {
 
 const test = base.extend<object, { recordedGateway: RecordedGateway }>({
   recordedGateway: [
-    // eslint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const upstream = await startTestUpstream();
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-recorded-"));

@@ -121,7 +121,7 @@ function guard(server) {
   const timer = setInterval(() => {
     const now = Date.now();
     for (const exchange of exchanges) {
-      const { request, response, socket } = exchange;
+      const { request, socket } = exchange;
       const elapsed = now - exchange.lastTick;
       exchange.lastTick = now;
       if (exchange.cut || socket.destroyed) continue;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything the tests need (Debian's chromium when missing, the npm packages),
-# then runs every suite: type check, unit tests, production build, browser and API specs.
+# then runs every suite: type check, lint and format check, unit tests, production build, browser and API specs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +18,10 @@ PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=e
 
 echo "== type check"
 npx tsc --noEmit
+
+echo "== lint and format"
+npx eslint .
+npx prettier --check . --log-level warn
 
 echo "== unit tests"
 npx vitest run

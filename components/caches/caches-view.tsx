@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useSearchParams } from "next/navigation";
+import { useState } from "react";
 import { ExpiryCountdown, formatDateTime, useNow } from "@/components/files/expiry-countdown";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -98,16 +99,10 @@ export function CachesView() {
   const [extending, setExtending] = useState<CachedContent | null>(null);
   const [deleting, setDeleting] = useState<CachedContent | null>(null);
   const [created, setCreated] = useState<CachedContent | null>(null);
-  const [initialConversation, setInitialConversation] = useState<string | null | undefined>(
-    undefined,
-  );
+  // `?conversation=id` (from the chat's "Cache this chat") preselects that conversation.
+  const initialConversation = useSearchParams().get("conversation");
   const now = useNow(1000);
   const caches = page.data?.cachedContents ?? [];
-
-  // `?conversation=id` (from the chat's "Cache this chat") preselects that conversation.
-  useEffect(() => {
-    setInitialConversation(new URLSearchParams(window.location.search).get("conversation"));
-  }, []);
 
   function confirmDelete() {
     const cache = deleting;
@@ -126,15 +121,13 @@ export function CachesView() {
         </p>
       </header>
 
-      {initialConversation !== undefined && (
-        <CreateCacheForm
-          initialConversationId={initialConversation}
-          onCreated={(cache) => {
-            setCreated(cache);
-            setTokens([""]);
-          }}
-        />
-      )}
+      <CreateCacheForm
+        initialConversationId={initialConversation}
+        onCreated={(cache) => {
+          setCreated(cache);
+          setTokens([""]);
+        }}
+      />
       {created && (
         <p
           role="status"

@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from "react";
+import { useId, useMemo, useState, type FormEvent } from "react";
 import { historyContents } from "@/lib/studio/chat-request";
 import { formatBytes } from "@/lib/studio/attachment-model";
 import { Button } from "@/components/ui/button";
@@ -76,17 +76,16 @@ export function CreateCacheForm({
   // A conversation chosen from the chat (or here) suggests its model and title, once; the
   // title only into a display name the person has not started on (focused or typed in), so
   // it never lands in front of what they type while the conversation loads.
-  const suggested = useRef<string | null>(null);
-  const displayNameTouched = useRef(false);
-  useEffect(() => {
-    const data = conversation.data;
-    if (!data || !cacheModels.length || suggested.current === data.id) return;
-    suggested.current = data.id;
-    if (!displayNameTouched.current)
-      setDisplayName((current) => current || data.title.slice(0, 128));
-    if (cacheModels.some((choice) => choice.model.name === data.settings.model))
-      setModel(data.settings.model);
-  }, [conversation.data, cacheModels]);
+  // Adjusted while rendering (React's pattern for state that follows loaded data), not in an effect.
+  const [suggestedFor, setSuggestedFor] = useState<string | null>(null);
+  const [displayNameTouched, setDisplayNameTouched] = useState(false);
+  const loaded = conversation.data;
+  if (loaded && cacheModels.length && suggestedFor !== loaded.id) {
+    setSuggestedFor(loaded.id);
+    if (!displayNameTouched) setDisplayName((current) => current || loaded.title.slice(0, 128));
+    if (cacheModels.some((choice) => choice.model.name === loaded.settings.model))
+      setModel(loaded.settings.model);
+  }
 
   const contents = useMemo<Content[]>(() => {
     const chosen = activeFiles.filter((file) => fileNames.includes(file.name));
@@ -170,7 +169,7 @@ export function CreateCacheForm({
               className={inputClassName}
               value={displayName}
               maxLength={200}
-              onFocus={() => (displayNameTouched.current = true)}
+              onFocus={() => setDisplayNameTouched(true)}
               onChange={(event) => setDisplayName(event.target.value)}
             />
           )}

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from "react";
 import type { ConversationSettings, StoredMessage } from "@/lib/studio/conversation-schema";
 import { buildGenerateContentRequest, historyContents } from "@/lib/studio/chat-request";
 import { TokenCounter, isOverLimit } from "@/components/tokens/token-counter";
@@ -83,8 +83,8 @@ function useChatLinks(
   const uploader = useUploader();
   const queryClient = useQueryClient();
   const handled = useRef(false);
-  const latest = useRef(options);
-  latest.current = options;
+  // Read when the links resolve, after awaits: the chat's scope and settings as they are then.
+  const current = useEffectEvent(() => options);
   useEffect(() => {
     if (handled.current || options.conversationId !== null || typeof window === "undefined") return;
     handled.current = true;
@@ -100,7 +100,7 @@ function useChatLinks(
     void (async () => {
       for (const name of attach) {
         try {
-          uploader.attachExisting(latest.current.scope, await getFileRequest(name));
+          uploader.attachExisting(current().scope, await getFileRequest(name));
         } catch (error) {
           problems.push(
             `Could not attach ${name}: ${error instanceof Error ? error.message : String(error)}`,
@@ -110,8 +110,9 @@ function useChatLinks(
       if (cache) {
         try {
           const cached = await queryClient.fetchQuery(cacheQueryOptions(cache));
-          latest.current.updateSettings({
-            ...latest.current.settings,
+          const { updateSettings, settings } = current();
+          updateSettings({
+            ...settings,
             model: cached.model,
             cachedContent: cached.name,
           });

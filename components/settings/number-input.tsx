@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { inputClassName } from "@/components/ui/field";
 
 export interface NumberInputProps {
@@ -32,15 +32,13 @@ export function NumberInput({
   ...aria
 }: NumberInputProps) {
   const [text, setText] = useState(value === undefined ? "" : String(value));
-  useEffect(() => {
-    setText((current) =>
-      current.trim() !== "" && Number(current) === value
-        ? current
-        : value === undefined
-          ? ""
-          : String(value),
-    );
-  }, [value]);
+  // A value changed from outside replaces the text, unless the text already reads as it.
+  const [shownValue, setShownValue] = useState(value);
+  if (!Object.is(value, shownValue)) {
+    setShownValue(value);
+    if (text.trim() === "" || Number(text) !== value)
+      setText(value === undefined ? "" : String(value));
+  }
   return (
     <input
       id={id}

@@ -1,15 +1,22 @@
 "use client";
 
-import { useEffect, useState } from "react";
+import { useSyncExternalStore } from "react";
+
+/** Follows the `dark` class on <html>, whoever sets it (this toggle, the start-up script). */
+function subscribeToTheme(onChange: () => void): () => void {
+  const observer = new MutationObserver(onChange);
+  observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+  return () => observer.disconnect();
+}
+
+const isDark = () => document.documentElement.classList.contains("dark");
 
 export function ThemeToggle() {
-  const [dark, setDark] = useState(false);
-  useEffect(() => setDark(document.documentElement.classList.contains("dark")), []);
+  const dark = useSyncExternalStore(subscribeToTheme, isDark, () => false);
   function toggle() {
     const next = !dark;
     document.documentElement.classList.toggle("dark", next);
     localStorage.setItem("genstudio-theme", next ? "dark" : "light");
-    setDark(next);
   }
   return (
     <button

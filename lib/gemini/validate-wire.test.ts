@@ -353,7 +353,10 @@ describe("JSON types", () => {
     const walk = (value: unknown) => {
       if (Array.isArray(value)) value.forEach(walk);
       else if (value && typeof value === "object")
-        for (const [key, child] of Object.entries(value)) (keys.push(key), walk(child));
+        for (const [key, child] of Object.entries(value)) {
+          keys.push(key);
+          walk(child);
+        }
     };
     walk(parsed);
     expect(keys.filter((key) => key.includes("_"))).toEqual([]);

@@ -23,6 +23,9 @@ function useObjectUrl(inline: InlineBlob): { url: string | null; type: string; s
     const bytes = base64Bytes(inline.data);
     const body = pcm ? wavFromPcm(bytes, pcm) : bytes;
     const created = URL.createObjectURL(new Blob([body as BlobPart], { type }));
+    // The URL is an outside resource whose life is this effect's (revoked in its cleanup), so
+    // it is made here rather than while rendering, where Strict Mode would revoke one in use.
+    // eslint-disable-next-line react-hooks/set-state-in-effect
     setUrl(created);
     return () => URL.revokeObjectURL(created);
     // The format is derived from the MIME type, already a dependency.

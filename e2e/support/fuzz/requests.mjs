@@ -601,14 +601,12 @@ function validContentsArbitrary(world) {
     ...(ownFiles.length
       ? [
           {
-            arbitrary: fc
-              .constantFrom(...ownFiles)
-              .map((name) => ({
-                fileData: {
-                  mimeType: "text/plain",
-                  fileUri: `http://${world.host}/v1beta/${name}`,
-                },
-              })),
+            arbitrary: fc.constantFrom(...ownFiles).map((name) => ({
+              fileData: {
+                mimeType: "text/plain",
+                fileUri: `http://${world.host}/v1beta/${name}`,
+              },
+            })),
             weight: 1,
           },
         ]
@@ -1076,17 +1074,15 @@ function uploadEndpoints(world) {
   const uploadId = idFrom(world.uploadIds);
   // A well-formed query of an open session (its state changes as the fuzz goes on, so the other commands mostly fail).
   const openSession = world.uploadIds.length ? fc.constantFrom(...world.uploadIds) : uploadId;
-  const wellFormedQuery = fc
-    .record({ version, uploadId: openSession })
-    .map((draw) =>
-      build({
-        label: "upload.session",
-        method: "POST",
-        path: `${draw.version}/files`,
-        query: [["upload_id", draw.uploadId]],
-        headers: { "x-goog-upload-command": "query" },
-      }),
-    );
+  const wellFormedQuery = fc.record({ version, uploadId: openSession }).map((draw) =>
+    build({
+      label: "upload.session",
+      method: "POST",
+      path: `${draw.version}/files`,
+      query: [["upload_id", draw.uploadId]],
+      headers: { "x-goog-upload-command": "query" },
+    }),
+  );
   const hostileSession = fc
     .record({
       version,
@@ -1320,16 +1316,14 @@ function conversationEndpoints(world) {
           body,
         }),
       ),
-    fc
-      .record({ id: deletable, credentials })
-      .map(({ id, credentials }) =>
-        build({
-          label: "conversations.delete",
-          method: "DELETE",
-          path: `/api/conversations/${id}`,
-          credentials,
-        }),
-      ),
+    fc.record({ id: deletable, credentials }).map(({ id, credentials }) =>
+      build({
+        label: "conversations.delete",
+        method: "DELETE",
+        path: `/api/conversations/${id}`,
+        credentials,
+      }),
+    ),
     fc
       .record({
         id: conversationId,

@@ -10,7 +10,6 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { Caller } from "@/lib/gemini/backend/contract";
 import type { FileRecord, FileStore, UploadSessionRecord } from "./file-store";
 import { randomResourceId, randomUploadId } from "./random-id";
 import { drainStream } from "./drain-stream";

@@ -126,8 +126,10 @@ describe.each(["gemma", "gemma3"] as const)("the %s encoder", (family) => {
       readFileSync(require.resolve(`${PACKAGES[family]}/models/tokenizer.json`), "utf8"),
     );
     encoder = buildEncoder(json);
-    const module = (await import(PACKAGES[family])) as { fromPreTrained: () => PackageTokenizer };
-    reference = module.fromPreTrained();
+    const tokenizerModule = (await import(PACKAGES[family])) as {
+      fromPreTrained: () => PackageTokenizer;
+    };
+    reference = tokenizerModule.fromPreTrained();
   });
   afterAll(() => {
     // ~450 MB each: let the next family's run reclaim it.

@@ -1,0 +1,104 @@
+import nextVitals from "eslint-config-next/core-web-vitals";
+import nextTypescript from "eslint-config-next/typescript";
+
+/**
+ * Lint: Next's rules (React, hooks, accessibility, TypeScript) and the layers of ARCHITECTURE.md.
+ * Each zone names the folders a folder may not import from; `import/no-restricted-paths`
+ * resolves every specifier (alias or relative), so a layer cannot be crossed by spelling.
+ * Tests, e2e specs and benches may reach across layers to drive the real parts.
+ */
+
+const zone = (target, from, message) => ({ target, from, message });
+
+const SERVER_SIDE = ["./lib/server", "./lib/db", "./lib/engine"];
+const BROWSER_STATE = ["./lib/hooks", "./lib/stores"];
+
+const LAYERS = [
+  zone("./lib", ["./app", "./components"], "lib never imports app or components."),
+  zone("./components", SERVER_SIDE, "Components run in the browser: no server, db or engine."),
+  zone("./lib/hooks", SERVER_SIDE, "Hooks run in the browser: no server, db or engine."),
+  zone("./lib/stores", SERVER_SIDE, "Stores run in the browser: no server, db or engine."),
+  zone(
+    "./lib/studio",
+    [...SERVER_SIDE, ...BROWSER_STATE],
+    "The studio's domain is plain data and rules: no server, db, engine, hooks or stores.",
+  ),
+  zone(
+    "./lib/gemini",
+    [...SERVER_SIDE, ...BROWSER_STATE, "./lib/studio"],
+    "The wire contract depends on nothing else of ours.",
+  ),
+  zone(
+    "./lib/engine",
+    ["./lib/server", "./lib/studio", ...BROWSER_STATE],
+    "The engine is plain TypeScript below the server: no Next glue, no studio or browser state.",
+  ),
+  zone(
+    "./lib/db",
+    ["./lib/server", "./lib/engine", ...BROWSER_STATE],
+    "Data access sits below the server and the engine.",
+  ),
+  zone("./", "./lib/testing", "Test support is only for tests."),
+  zone("./", "./e2e", "Test code is only for tests."),
+];
+
+const SOURCE_FILES = ["**/*.{js,jsx,mjs,ts,tsx,mts,cts}"];
+const TEST_FILES = [
+  "**/*.test.ts",
+  "**/*.test.tsx",
+  "e2e/**",
+  "bench/**",
+  "lib/testing/**",
+  "scripts/fuzz.mjs",
+  "playwright.config.ts",
+  "vitest.config.ts",
+];
+
+const config = [
+  ...nextVitals,
+  ...nextTypescript,
+  {
+    ignores: [
+      ".next/**",
+      "node_modules/**",
+      ".data/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
+  },
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", destructuredArrayIgnorePattern: "^_" },
+      ],
+    },
+  },
+  {
+    files: SOURCE_FILES,
+    ignores: TEST_FILES,
+    rules: { "import/no-restricted-paths": ["error", { zones: LAYERS }] },
+  },
+  {
+    files: ["lib/engine/**"],
+    ignores: TEST_FILES,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ group: ["next", "next/*"], message: "The engine never imports Next." }] },
+      ],
+    },
+  },
+  {
+    // Playwright fixtures call their callback `use`, which is not React's.
+    files: ["e2e/**"],
+    rules: { "react-hooks/rules-of-hooks": "off" },
+  },
+  {
+    files: ["**/*.cjs"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
+];
+
+export default config;
