@@ -50,6 +50,7 @@ const TEST_FILES = [
   "bench/**",
   "lib/testing/**",
   "scripts/fuzz.mjs",
+  "scripts/replay.mjs",
   "playwright.config.ts",
   "vitest.config.ts",
 ];

@@ -26,3 +26,33 @@ test("the dark mode toggle switches and remembers the scheme", async ({ page }) 
     .poll(() => page.evaluate(() => document.documentElement.classList.contains("dark")))
     .toBe(!wasDark);
 });
+
+test("the page names its icons and manifest, and each one is served as what it says", async ({
+  page,
+  request,
+}) => {
+  await page.goto("/");
+  const linked = await page
+    .locator('head link[rel="icon"], head link[rel="apple-touch-icon"], head link[rel="manifest"]')
+    .evaluateAll((links) => links.map((link) => link.getAttribute("href")!));
+  expect(linked).toEqual(
+    expect.arrayContaining([
+      "/icon.svg",
+      "/icon-light-32.png",
+      "/icon-dark-32.png",
+      "/apple-touch-icon.png",
+      "/manifest.webmanifest",
+    ]),
+  );
+  const manifest = await (await request.get("/manifest.webmanifest")).json();
+  expect(manifest.name).toBe("Genstudio");
+  const icons: { src: string; type: string }[] = manifest.icons;
+  for (const path of [...linked, ...icons.map((icon) => icon.src), "/favicon.ico"]) {
+    const response = await request.get(path.split("?")[0]!);
+    expect(response.status(), path).toBe(200);
+    const type = response.headers()["content-type"] ?? "";
+    if (path.endsWith(".png")) expect(type, path).toContain("image/png");
+    if (path.endsWith(".svg")) expect(type, path).toContain("image/svg+xml");
+    if (path.endsWith(".ico")) expect(type, path).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
+  }
+});
