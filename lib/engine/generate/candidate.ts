@@ -26,7 +26,13 @@ import { StopSequenceFilter } from "./stop-sequences";
 import { TokenTextDecoder } from "./vocabulary";
 
 export type AnswerMode =
-  | { kind: "text"; literal?: string }
+  | {
+      kind: "text";
+      /** The whole answer, forced (literal skills, questions back). */
+      literal?: string;
+      /** Forced opening text the model's own text follows (the result of a function call). */
+      lead?: string;
+    }
   | { kind: "json"; root: SchemaNode; resolve?: (ref: string) => SchemaNode }
   | { kind: "enum"; values: (string | number | boolean | null)[] }
   | {
@@ -35,6 +41,8 @@ export type AnswerMode =
       parameters: SchemaNode;
       resolve?: (ref: string) => SchemaNode;
       hints: string[];
+      /** Argument values taken from the prompt, emitted as they are. */
+      presets?: Record<string, unknown>;
     }
   | { kind: "audio"; text: string; voiceName?: string };
 
@@ -230,6 +238,9 @@ export class CandidateRun {
           for (const emission of forcedText(state, mode.literal))
             yield { type: "token", phase: "answer", emission };
         } else {
+          if (mode.lead !== undefined)
+            for (const emission of forcedText(state, `${mode.lead} `))
+              yield { type: "token", phase: "answer", emission };
           yield* this.freeText(
             state,
             state.model.symbols.answerStart,
@@ -257,6 +268,7 @@ export class CandidateRun {
           pretty: false,
           resolve: mode.resolve,
           stringHints: mode.hints,
+          presets: mode.presets,
         });
         const tokens = grammar.value(
           mode.parameters.kind === "any"

@@ -28,8 +28,6 @@ export interface RequestContext {
   lastUserText: string;
   /** Whether the last turn answers a function call. */
   answersFunction: boolean;
-  /** Phrases of the last user turn (names, numbers, quoted text) that function arguments may reuse. */
-  hints: string[];
 }
 
 function textOfPart(part: Part): string[] {
@@ -137,18 +135,6 @@ async function mediaTexts(part: Part, resolveFile: ResolveFile): Promise<string[
   return [];
 }
 
-/** Phrases a function argument may reuse: quoted text, capitalised names, numbers. */
-export function promptHints(text: string): string[] {
-  const hints: string[] = [];
-  for (const match of text.matchAll(/["“']([^"”']{1,60})["”']/g)) hints.push(match[1]!.trim());
-  for (const match of text.matchAll(/\b(?:[A-Z][\p{L}'-]+)(?:\s+[A-Z][\p{L}'-]+)*/gu)) {
-    if (match.index === 0 || /[.!?]\s*$/.test(text.slice(0, match.index))) continue;
-    hints.push(match[0]);
-  }
-  for (const match of text.matchAll(/\b\d+(?:[.,]\d+)?\b/g)) hints.push(match[0]);
-  return [...new Set(hints.filter((hint) => hint.length > 0))];
-}
-
 /** Gathers the context of a (validated, cache-merged) request. */
 export async function gatherContext(
   request: GenerateContentRequest,
@@ -186,7 +172,6 @@ export async function gatherContext(
     promptText: prompt.join("\n"),
     lastUserText,
     answersFunction,
-    hints: promptHints(lastUserText),
   };
 }
 

@@ -29,7 +29,8 @@ import { contextCounts, languageModel } from "./model-store";
 import { freshSeed, hashString, SeededRandom } from "./random";
 import type { SamplingSettings } from "./sampler";
 import { literalAnswer } from "./skills";
-import { planFunctionCall } from "./tools";
+import { promptHints } from "./prompt-words";
+import { analysedText, decideFunctionCall, functionResultLead } from "./tools";
 
 export interface GenerationInput {
   /** Validated; cached content already merged in front of contents (and its systemInstruction/tools/toolConfig). */
@@ -351,10 +352,16 @@ function answerMode(
     const voiceName = config.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName;
     return { kind: "audio", text: context.lastUserText, voiceName };
   }
-  const plan = planFunctionCall(request, context.lastUserText, context.answersFunction);
-  if (plan) {
-    const weights = plan.options.map((option) => Math.exp(option.relevance));
-    const chosen = plan.options[chooseIndex(state, weights)]!.declaration;
+  const decision = decideFunctionCall(
+    request,
+    context.lastUserText,
+    context.answersFunction,
+    (count) => chooseIndex(state, new Array<number>(count).fill(1)),
+  );
+  if (decision?.kind === "ask") return { kind: "text", literal: decision.text };
+  if (decision?.kind === "call") {
+    const chosen = decision.declaration;
+    const hints = promptHints(analysedText(context.lastUserText));
     if (chosen.parametersJsonSchema !== undefined) {
       const document = new JsonSchemaDocument(chosen.parametersJsonSchema);
       return {
@@ -362,14 +369,16 @@ function answerMode(
         name: chosen.name,
         parameters: document.rootNode(),
         resolve: (ref) => document.resolve(ref),
-        hints: context.hints,
+        hints,
+        presets: decision.arguments,
       };
     }
     return {
       kind: "function",
       name: chosen.name,
       parameters: fromOpenApiSchema(chosen.parameters),
-      hints: context.hints,
+      hints,
+      presets: decision.arguments,
     };
   }
   const mimeType = config.responseMimeType?.toLowerCase();
@@ -384,7 +393,11 @@ function answerMode(
     const values = config.responseSchema?.enum ?? enumOf(config.responseJsonSchema);
     if (values?.length) return { kind: "enum", values };
   }
-  return { kind: "text", literal: literalAnswer(context.lastUserText) };
+  const literal = literalAnswer(context.lastUserText);
+  if (literal !== undefined) return { kind: "text", literal };
+  const last = request.contents.at(-1);
+  const lead = context.answersFunction && last ? functionResultLead(last.parts) : undefined;
+  return lead ? { kind: "text", lead } : { kind: "text" };
 }
 
 function enumOf(schema: unknown): (string | number)[] | undefined {

@@ -278,6 +278,11 @@ export interface JsonGrammarOptions {
   /** Phrases from the prompt that free string values may reuse (function arguments). */
   stringHints?: string[];
   resolve?: (ref: string) => SchemaNode;
+  /**
+   * Values of the top-level object's properties that are already known (function arguments
+   * read from the prompt): emitted as they are, and optional properties without one are left out.
+   */
+  presets?: Record<string, unknown>;
 }
 
 /** Walks a schema and yields the tokens of one valid JSON value. */
@@ -591,8 +596,10 @@ export class JsonGrammar {
   ): Generator<Emission, string> {
     let properties = node.properties;
     if (node.free) properties = this.freeProperties();
+    const presets = depth === 0 ? this.options.presets : undefined;
     const chosen = properties.filter((property) => {
       if (property.required) return true;
+      if (presets) return Object.hasOwn(presets, property.name);
       if (property.schema.kind === "never") return false;
       if (this.containsRef(property.schema) && refDepth >= SOFT_REF_DEPTH) return false;
       return chooseWeighted(this.state, [0.7, 0.3]) === 0;
@@ -611,6 +618,12 @@ export class JsonGrammar {
         (index > 0 ? "," + inner.separator : "") + key + ":" + (this.options.pretty ? " " : ""),
       );
       this.currentKey = property.name;
+      if (presets && Object.hasOwn(presets, property.name)) {
+        const text = JSON.stringify(presets[property.name]);
+        yield* forcedText(this.state, text);
+        parts.push(`${key}:${text}`);
+        continue;
+      }
       parts.push(`${key}:${yield* this.value(property.schema, depth + 1, refDepth)}`);
     }
     yield* forcedText(this.state, inner.close + "}");
