@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { FunctionDeclaration, GenerateContentRequest } from "@/lib/gemini/types";
-import { answerText, generateContent, plain } from "../test-helpers";
+import { answerText, generateContent, plain } from "@/lib/testing/generation";
 import { decideFunctionCall } from "./index";
 
 const getWeather: FunctionDeclaration = {
