@@ -145,6 +145,15 @@ function prose(value: unknown, budget = { left: 400 }): string {
   return text;
 }
 
+/** The Python SDK wraps a callable's return value as {"result": value}; "output" is the documented key. */
+function unwrapped(response: unknown): unknown {
+  if (typeof response !== "object" || response === null || Array.isArray(response)) return response;
+  const keys = Object.keys(response);
+  return keys.length === 1 && (keys[0] === "result" || keys[0] === "output")
+    ? (response as Record<string, unknown>)[keys[0]]
+    : response;
+}
+
 /**
  * The opening sentence of a text answer to function responses: what each function returned,
  * so the answer uses the result (the model's own text follows).
@@ -154,7 +163,7 @@ export function functionResultLead(parts: readonly Part[]): string | undefined {
   for (const part of parts) {
     const response = part.functionResponse;
     if (!response) continue;
-    const result = prose(response.response);
+    const result = prose(unwrapped(response.response));
     sentences.push(
       result ? `${response.name} returned ${result}.` : `${response.name} returned nothing.`,
     );

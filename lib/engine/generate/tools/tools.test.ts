@@ -269,5 +269,12 @@ describe("function calling through generateContent", () => {
     const parts = response.candidates![0]!.content!.parts;
     expect(parts.every((part) => part.functionCall === undefined)).toBe(true);
     expect(answerText(response)).toMatch(/^get_weather returned temperature 21, sky sunny\. \S/);
+    // The Python SDK wraps a callable's return value in {"result": ...}.
+    input.request.contents.at(-1)!.parts[0]!.functionResponse!.response = {
+      result: { temperature: 21 },
+    };
+    expect(answerText(await generateContent(input))).toMatch(
+      /^get_weather returned temperature 21\. /,
+    );
   });
 });
