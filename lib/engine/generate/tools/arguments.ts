@@ -391,7 +391,7 @@ export function extractArguments(
   const usedRanges: Phrase[] = [];
   const isUsed = (phrase: Phrase) =>
     usedRanges.some((used) => phrase.start < used.end && used.start < phrase.end);
-  const use = (phrase: Phrase) => usedRanges.push(phrase);
+  const claim = (phrase: Phrase) => usedRanges.push(phrase);
   const usedNumbers = new Set<NumberMention>();
   const numericParameters = parameters.filter(
     (parameter) => parameter.type === "number" || parameter.type === "integer",
@@ -430,7 +430,7 @@ export function extractArguments(
         const list = bestPhrase(phrases, parameter, own, described, isUsed, 1);
         if (list) {
           const items = listFrom(list, phrases, words, isUsed);
-          for (const item of items) use(item);
+          for (const item of items) claim(item);
           value = items.map((item) => item.text);
         }
       }
@@ -444,7 +444,7 @@ export function extractArguments(
         parameter.required ? 1 : 2,
       );
       if (best) {
-        use(best);
+        claim(best);
         value = best.text;
       }
     }
