@@ -16,6 +16,8 @@ fi
 echo "== npm install"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
 
+bash scripts/python-venv.sh
+
 echo "== type check"
 npx tsc --noEmit
 

@@ -12,6 +12,7 @@ import { useSession } from "@/lib/hooks/use-session";
 import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { ChatAttachments, useChatAttachments } from "@/components/files/chat-attachments";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
+import { NextTurnCodeButton } from "@/components/devtools/next-turn-code-button";
 import { Composer, type ComposerHandle } from "./composer";
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
@@ -126,6 +127,12 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
           <h1 id="chat-title" className="min-w-0 flex-1 truncate text-base font-semibold">
             {title}
           </h1>
+          <NextTurnCodeButton
+            draftKey={draftKey}
+            settings={settingsState.settings}
+            messages={conversation.data?.messages ?? NO_MESSAGES}
+            partsFor={attachments.partsFor}
+          />
           <Button
             ref={settingsButton}
             size="sm"

@@ -12,6 +12,7 @@ import { useModels } from "@/lib/hooks/use-models";
 import { candidateText } from "@/lib/studio/accumulate-response";
 import { useChatStore, type InflightAnswer } from "@/lib/stores/chat-store";
 import { answerMessage } from "@/lib/studio/chat-request";
+import { AnswerTools } from "@/components/devtools/answer-tools";
 import { LogprobsView } from "./logprobs-view";
 import { AnnotatedAnswer, hasAnnotations } from "./metadata/annotated-answer";
 import { AnswerMetadata } from "./metadata/answer-metadata";
@@ -363,6 +364,7 @@ const ModelMessage = memo(function ModelMessage({
           />
           <LogprobsView candidate={candidate} />
           <div className="ml-auto flex gap-1">
+            <AnswerTools conversationId={conversationId} message={message} />
             <CopyButton
               text={() => candidateText(candidate) || parts.map((part) => part.text ?? "").join("")}
               label="Copy answer"

@@ -61,3 +61,58 @@ export function ConfirmDialog({
     </dialog>
   );
 }
+
+export interface ModalDialogProps {
+  open: boolean;
+  title: string;
+  onClose(): void;
+  children: ReactNode;
+  /** Width class; dialogs with code or tables are wider than confirmations. */
+  widthClassName?: string;
+}
+
+/**
+ * A modal panel on the native <dialog> (focus moves in and returns on close, Escape closes,
+ * the page behind is inert) with a title and a Close button.
+ */
+export function ModalDialog({
+  open,
+  title,
+  onClose,
+  children,
+  widthClassName = "w-[min(56rem,calc(100vw-2rem))]",
+}: ModalDialogProps) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const element = dialog.current;
+    if (!element) return;
+    if (open && !element.open) element.showModal();
+    if (!open && element.open) element.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={dialog}
+      aria-labelledby={titleId}
+      onCancel={(event) => {
+        event.preventDefault();
+        onClose();
+      }}
+      className={`m-auto max-h-[calc(100vh-2rem)] ${widthClassName} rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100`}
+    >
+      {open && (
+        <div className="flex flex-col gap-3 p-4">
+          <div className="flex items-center justify-between gap-2">
+            <h2 id={titleId} className="text-base font-semibold">
+              {title}
+            </h2>
+            <Button size="sm" onClick={onClose}>
+              Close
+            </Button>
+          </div>
+          {children}
+        </div>
+      )}
+    </dialog>
+  );
+}

@@ -7,8 +7,14 @@ import { expect, type Locator, type Page } from "@playwright/test";
 
 export const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
 
-/** No serious or critical accessibility violation in the answers, in light and dark. */
-export async function expectNoSeriousViolations(page: Page): Promise<void> {
+/**
+ * No serious or critical accessibility violation in the answers (or in what `include` selects,
+ * e.g. a dialog), in light and dark.
+ */
+export async function expectNoSeriousViolations(
+  page: Page,
+  include = "[aria-label='Answer']",
+): Promise<void> {
   for (const scheme of ["light", "dark"] as const) {
     await page.evaluate(
       (dark) => document.documentElement.classList.toggle("dark", dark),
@@ -16,7 +22,7 @@ export async function expectNoSeriousViolations(page: Page): Promise<void> {
     );
     // The search entry point is the service's own HTML in a script-less sandbox: axe cannot run inside it, and it is not ours to fix.
     const results = await new AxeBuilder({ page })
-      .include("[aria-label='Answer']")
+      .include(include)
       .exclude("iframe[data-search-entry-point]")
       .analyze();
     const serious = results.violations.filter(

@@ -1,0 +1,210 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { expect, test, type Locator } from "@playwright/test";
+import { parseGenerateContentRequest } from "@/lib/gemini/validate";
+import { FLASH } from "@/lib/testing/model-traits";
+import { ChatPage } from "./pages/chat-page";
+import { expectNoSeriousViolations } from "./pages/answer-metadata";
+import { DEVELOPMENT_KEY } from "./support/servers";
+
+/**
+ * Get code (issue 18): the snippets the chat shows are run as they are, by curl, the official
+ * Python SDK (google-genai, from the venv scripts/python-venv.sh makes) and the official JS SDK
+ * (@google/genai), against the local engine; and against a recording server, where the body
+ * each client sends must be the request the studio itself sends (compared in canonical form:
+ * the Python SDK writes some fields in snake_case).
+ */
+
+const PYTHON = path.resolve(process.env.GENSTUDIO_PYTHON_VENV ?? ".cache/python-venv", "bin/python");
+
+function run(
+  command: string,
+  args: string[],
+  environment: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { env: { ...process.env, ...environment }, timeout: 90_000, maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) =>
+        resolve({ code: error ? ((error.code as number) ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** A server that records each request body and answers one fixed streamed chunk. */
+async function recordingServer(): Promise<{
+  origin: string;
+  requests: { url: string; key: string | undefined; body: unknown }[];
+  close(): void;
+}> {
+  const requests: { url: string; key: string | undefined; body: unknown }[] = [];
+  const server = http.createServer((request, response) => {
+    let body = "";
+    request.setEncoding("utf8");
+    request.on("data", (chunk: string) => (body += chunk));
+    request.on("end", () => {
+      requests.push({
+        url: request.url ?? "",
+        key: request.headers["x-goog-api-key"] as string | undefined,
+        body: JSON.parse(body),
+      });
+      response.writeHead(200, { "Content-Type": "text/event-stream" });
+      response.end(
+        'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"recorded"}]},"finishReason":"STOP","index":0}]}\r\n\r\n',
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return { origin: `http://127.0.0.1:${port}`, requests, close: () => server.close() };
+}
+
+async function snippetOf(dialog: Locator, tab: string): Promise<string> {
+  await dialog.getByRole("tab", { name: tab, exact: true }).click();
+  return (await dialog.getByRole("tabpanel").locator("pre code").textContent()) ?? "";
+}
+
+function restBody(rest: string): unknown {
+  return JSON.parse(rest.slice(rest.indexOf("\n\n") + 2));
+}
+
+test("get code: the snippets send exactly the studio's request, and work against the local engine", async ({
+  page,
+}, testInfo) => {
+  test.setTimeout(240_000);
+  expect(fs.existsSync(PYTHON), `run scripts/python-venv.sh first (${PYTHON})`).toBe(true);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(64);
+  await chat.fillSetting("Temperature", "0.3");
+  await chat.setting("System instruction").fill("Answer in plain words.");
+  const phrase = `the lighthouse keeper counts ${Date.now()} gulls`;
+  await chat.prompt.fill(`Repeat after me: ${phrase}`);
+
+  await page.getByRole("button", { name: "Get code for the next message" }).click();
+  const dialog = page.getByRole("dialog", { name: "Code for the next message" });
+  await expect(dialog).toBeVisible();
+  const origin = new URL(page.url()).origin;
+  const snippets = {
+    curl: await snippetOf(dialog, "curl"),
+    python: await snippetOf(dialog, "Python"),
+    javascript: await snippetOf(dialog, "JavaScript"),
+    rest: await snippetOf(dialog, "REST JSON"),
+  };
+  for (const snippet of Object.values(snippets)) {
+    expect(snippet).toContain(origin);
+    expect(snippet).toContain("GEMINI_API_KEY");
+    // Never the development key, a studio key or the session.
+    expect(snippet).not.toContain(DEVELOPMENT_KEY);
+    expect(snippet.toLowerCase()).not.toContain("cookie");
+  }
+  const expected = restBody(snippets.rest) as {
+    contents: { parts: { text?: string }[] }[];
+    generationConfig: Record<string, unknown>;
+  };
+  expect(expected.contents.at(-1)?.parts[0]?.text).toBe(`Repeat after me: ${phrase}`);
+  expect(expected.generationConfig).toMatchObject({
+    temperature: 0.3,
+    maxOutputTokens: 64,
+    thinkingConfig: { thinkingBudget: 0 },
+  });
+  await expectNoSeriousViolations(page, "dialog[open]");
+
+  // Pointed at the service instead: the same request, the service's URL, no studio origin.
+  await dialog.getByRole("radio", { name: /The Gemini API/ }).check();
+  const serviceCurl = await snippetOf(dialog, "curl");
+  expect(serviceCurl).toContain(
+    "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+  );
+  expect(serviceCurl).not.toContain(origin);
+  expect(await snippetOf(dialog, "JavaScript")).not.toContain("baseUrl");
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole("button", { name: "Get code for the next message" })).toBeFocused();
+
+  // What the page itself sends is the REST body.
+  const sent = page.waitForRequest((request) => request.url().includes(":streamGenerateContent"));
+  await chat.prompt.press("Enter");
+  expect((await sent).postDataJSON()).toEqual(expected);
+  await chat.waitForAnswerDone();
+
+  // Each snippet, run unchanged against this studio, gets the answer.
+  const directory = testInfo.outputPath("snippets");
+  fs.mkdirSync(directory, { recursive: true });
+  const files = {
+    curl: path.join(directory, "request.sh"),
+    python: path.join(directory, "request.py"),
+    javascript: path.join(directory, "request.mjs"),
+  };
+  fs.writeFileSync(files.curl, snippets.curl);
+  fs.writeFileSync(files.python, snippets.python);
+  fs.writeFileSync(files.javascript, snippets.javascript);
+  const environment = { GEMINI_API_KEY: DEVELOPMENT_KEY };
+  const results = await Promise.all([
+    run("bash", [files.curl], environment),
+    run(PYTHON, [files.python], environment),
+    run(process.execPath, [files.javascript], environment),
+  ]);
+  for (const [index, result] of results.entries()) {
+    expect(result.stderr, ["curl", "python", "javascript"][index]).toBe("");
+    expect(result.code).toBe(0);
+  }
+  // curl prints the raw events; the SDK snippets print the text.
+  expect(results[0]!.stdout).toContain("data: {");
+  const curlText = results[0]!.stdout
+    .split(/\r?\n/)
+    .filter((line) => line.startsWith("data: "))
+    .map((line) => JSON.parse(line.slice(6)).candidates?.[0]?.content?.parts?.[0]?.text ?? "")
+    .join("");
+  expect(curlText).toBe(phrase);
+  expect(results[1]!.stdout.trim()).toBe(phrase);
+  expect(results[2]!.stdout.trim()).toBe(phrase);
+
+  // Against a recording server, each client's body is the studio's request.
+  const recorder = await recordingServer();
+  try {
+    for (const [name, file] of Object.entries(files)) {
+      const redirected = `${file}.recorded${path.extname(file)}`;
+      fs.writeFileSync(redirected, fs.readFileSync(file, "utf8").replaceAll(origin, recorder.origin));
+      const command = name === "curl" ? "bash" : name === "python" ? PYTHON : process.execPath;
+      const result = await run(command, [redirected], { GEMINI_API_KEY: "placeholder-key" });
+      expect(result.stderr, name).toBe("");
+    }
+    expect(recorder.requests).toHaveLength(3);
+    const canonical = parseGenerateContentRequest(expected, FLASH);
+    for (const recorded of recorder.requests) {
+      expect(recorded.url).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
+      expect(recorded.key).toBe("placeholder-key");
+      expect(parseGenerateContentRequest(recorded.body, FLASH)).toEqual(canonical);
+    }
+  } finally {
+    recorder.close();
+  }
+});
+
+test("get code of an answer: the request that produced it", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(32);
+  await chat.send("Repeat after me: first turn");
+  await chat.waitForAnswerDone();
+  await chat.send("Repeat after me: second turn");
+  await chat.waitForAnswerDone();
+  await chat.answers.first().getByRole("button", { name: "Get code for this answer" }).click();
+  const dialog = page.getByRole("dialog", { name: "Code for this answer's request" });
+  const first = restBody(await snippetOf(dialog, "REST JSON")) as { contents: unknown[] };
+  expect(first.contents).toEqual([
+    { role: "user", parts: [{ text: "Repeat after me: first turn" }] },
+  ]);
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await chat.lastAnswer().getByRole("button", { name: "Get code for this answer" }).click();
+  const second = restBody(await snippetOf(dialog, "REST JSON")) as {
+    contents: { role: string; parts: { text: string }[] }[];
+  };
+  expect(second.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
+  expect(second.contents[1]!.parts[0]!.text).toBe("first turn");
+});
