@@ -17,7 +17,10 @@ import { DEVELOPMENT_KEY } from "./support/servers";
  * the Python SDK writes some fields in snake_case).
  */
 
-const PYTHON = path.resolve(process.env.GENSTUDIO_PYTHON_VENV ?? ".cache/python-venv", "bin/python");
+const PYTHON = path.resolve(
+  process.env.GENSTUDIO_PYTHON_VENV ?? ".cache/python-venv",
+  "bin/python",
+);
 
 function run(
   command: string,
@@ -169,7 +172,10 @@ test("get code: the snippets send exactly the studio's request, and work against
   try {
     for (const [name, file] of Object.entries(files)) {
       const redirected = `${file}.recorded${path.extname(file)}`;
-      fs.writeFileSync(redirected, fs.readFileSync(file, "utf8").replaceAll(origin, recorder.origin));
+      fs.writeFileSync(
+        redirected,
+        fs.readFileSync(file, "utf8").replaceAll(origin, recorder.origin),
+      );
       const command = name === "curl" ? "bash" : name === "python" ? PYTHON : process.execPath;
       const result = await run(command, [redirected], { GEMINI_API_KEY: "placeholder-key" });
       expect(result.stderr, name).toBe("");

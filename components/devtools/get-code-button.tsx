@@ -36,13 +36,7 @@ export function GetCodeButton({ turn, title, label, className }: GetCodeButtonPr
         Get code
       </Button>
       {shown && (
-        <GetCodeDialog
-          open
-          onClose={close}
-          turn={shown.turn}
-          note={shown.note}
-          title={title}
-        />
+        <GetCodeDialog open onClose={close} turn={shown.turn} note={shown.note} title={title} />
       )}
     </>
   );

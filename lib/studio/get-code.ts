@@ -179,7 +179,10 @@ export function pythonSnippet(input: CodeInput): string {
     `    model=${JSON.stringify(modelId(input.model))},`,
     `    contents=${pythonValue(contents, "    ", true)},`,
   ];
-  if (Object.keys(config).length > 0) lines.push(`    config=${pythonValue(config, "    ", true)},`);
+  // The studio never runs functions itself (a person answers each call): the SDK's automatic
+  // function calling is off, which also keeps its warning about it off stderr. Not sent on the wire.
+  const pythonConfig = { ...config, automaticFunctionCalling: { disable: true } };
+  lines.push(`    config=${pythonValue(pythonConfig, "    ", true)},`);
   lines.push("):", '    print(chunk.text or "", end="", flush=True)', "print()", "");
   return lines.join("\n");
 }
