@@ -1,9 +1,10 @@
 /**
  * The local engine's safety classifier (spec: safetySettings, SafetyRating, promptFeedback):
- * a deterministic lexicon per category rates text NEGLIGIBLE..HIGH, and thresholds decide
- * what is blocked. It knowingly differs from the service: it matches listed words and
- * phrases only (README.md) instead of judging meaning. OFF means the category is neither
- * rated nor blocked; BLOCK_NONE rates it and never blocks.
+ * a deterministic word-list classifier (classifier.ts, over registry word lists and the
+ * documented trigger terms) rates text NEGLIGIBLE..HIGH per category, and thresholds decide
+ * what is blocked. It knowingly differs from the service: it weighs words and their
+ * company within a sentence instead of judging meaning (README.md). OFF means the category
+ * is neither rated nor blocked; BLOCK_NONE rates it and never blocks.
  */
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import {
@@ -14,10 +15,9 @@ import {
   type SafetySetting,
   type SupportedHarmCategory,
 } from "@/lib/gemini/types";
-import { LEXICON, type RatedLevel } from "./lexicon";
+import { rateText } from "./classifier";
 
 const LEVELS: readonly HarmProbability[] = ["NEGLIGIBLE", "LOW", "MEDIUM", "HIGH"];
-const RANK: Record<string, number> = { NEGLIGIBLE: 0, LOW: 1, MEDIUM: 2, HIGH: 3 };
 
 /** The lowest rating each threshold blocks (Infinity: never). */
 const BLOCKS_FROM: Record<HarmBlockThreshold, number> = {
@@ -28,34 +28,6 @@ const BLOCKS_FROM: Record<HarmBlockThreshold, number> = {
   BLOCK_NONE: Number.POSITIVE_INFINITY,
   OFF: Number.POSITIVE_INFINITY,
 };
-
-interface CompiledTerm {
-  level: number;
-  words: string[];
-  /** Per word: whether it matches any ending (`porn*`). */
-  prefix: boolean[];
-}
-
-const COMPILED: Record<SupportedHarmCategory, CompiledTerm[]> = Object.fromEntries(
-  SUPPORTED_HARM_CATEGORIES.map((category) => {
-    const terms: CompiledTerm[] = [];
-    for (const [level, phrases] of Object.entries(LEXICON[category]) as [RatedLevel, string[]][]) {
-      for (const phrase of phrases) {
-        const raw = words(phrase);
-        terms.push({
-          level: RANK[level]!,
-          words: raw.map((word) => word.replace(/\*$/, "")),
-          prefix: raw.map((word) => word.endsWith("*")),
-        });
-      }
-    }
-    return [category, terms];
-  }),
-) as Record<SupportedHarmCategory, CompiledTerm[]>;
-
-function words(text: string): string[] {
-  return text.toLowerCase().match(/[\p{L}\p{N}]+\*?/gu) ?? [];
-}
 
 /** The effective threshold of every category: the request's setting over the model default. */
 export function effectiveThresholds(
@@ -75,33 +47,7 @@ export function effectiveThresholds(
 
 /** The rating level (0 NEGLIGIBLE .. 3 HIGH) of every category for a text. */
 export function classifyText(text: string): Record<SupportedHarmCategory, number> {
-  const tokens = words(text);
-  const result = Object.fromEntries(
-    SUPPORTED_HARM_CATEGORIES.map((category) => [category, 0]),
-  ) as Record<SupportedHarmCategory, number>;
-  for (const category of SUPPORTED_HARM_CATEGORIES) {
-    let level = 0;
-    for (const term of COMPILED[category]) {
-      if (term.level <= level) continue;
-      if (containsTerm(tokens, term)) level = term.level;
-    }
-    result[category] = level;
-  }
-  return result;
-}
-
-function containsTerm(tokens: string[], term: CompiledTerm): boolean {
-  const first = term.words[0];
-  if (first === undefined) return false;
-  outer: for (let start = 0; start + term.words.length <= tokens.length; start++) {
-    for (let offset = 0; offset < term.words.length; offset++) {
-      const token = tokens[start + offset]!;
-      const word = term.words[offset]!;
-      if (term.prefix[offset] ? !token.startsWith(word) : token !== word) continue outer;
-    }
-    return true;
-  }
-  return false;
+  return rateText(text);
 }
 
 export interface SafetyVerdict {

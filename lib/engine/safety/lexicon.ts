@@ -1,7 +1,7 @@
 /**
- * The safety classifier's trigger terms. A category's rating is the highest level of any of
- * its terms found in the text (whole words or phrases, case-insensitive, `*` = any word
- * ending). README.md beside this file lists them for people who need to trigger a level.
+ * The safety classifier's documented trigger terms: each rates its level wherever it appears
+ * (whole words or phrases, case-insensitive, `*` = any word ending), whatever else the
+ * classifier finds. README.md beside this file lists them for people who need to trigger a level.
  */
 import type { SupportedHarmCategory } from "@/lib/gemini/types";
 
