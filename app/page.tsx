@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { serverEnv } from "@/lib/server/config/env";
-import { CATALOG } from "@/lib/engine/catalog";
+import { LISTED_MODELS } from "@/lib/engine/catalog";
 
 const SECTIONS = [
   {
@@ -65,7 +65,7 @@ export default function HomePage() {
         <section className="flex flex-col gap-2">
           <h2 className="font-medium">Local models</h2>
           <ul className="grid gap-1 text-sm sm:grid-cols-2">
-            {CATALOG.map(({ model }) => (
+            {LISTED_MODELS.map((model) => (
               <li key={model.name} className="text-zinc-700 dark:text-zinc-300">
                 <span className="font-mono">{model.name.replace("models/", "")}</span>
                 <span className="text-zinc-500">

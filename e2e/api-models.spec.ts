@@ -25,8 +25,26 @@ test.describe("models through the official SDK", () => {
     const names: string[] = [];
     for await (const model of pager) names.push(model.name ?? "");
     expect(names).toContain("models/gemini-2.5-flash");
-    expect(names).toContain("models/gemini-1.5-flash");
+    expect(names).toContain("models/gemini-flash-latest");
+    // Retired models stay served for old callers but are no longer listed, as at the service.
+    expect(names).not.toContain("models/gemini-1.5-flash");
     expect(new Set(names).size).toBe(names.length);
+  });
+
+  test("a retired model is still served, and an alias answers as the model it points to", async () => {
+    const ai = sdkClient();
+    expect((await ai.models.get({ model: "gemini-1.5-flash" })).name).toBe(
+      "models/gemini-1.5-flash",
+    );
+    const answer = await ai.models.generateContent({
+      model: "gemini-flash-latest",
+      contents: "Say hello.",
+      config: { maxOutputTokens: 8 },
+    });
+    const alias = await ai.models.get({ model: "gemini-flash-latest" });
+    expect(alias.displayName).toBe("Gemini Flash Latest");
+    expect(answer.modelVersion).toMatch(/^gemini-\d/);
+    expect(answer.modelVersion).not.toBe("gemini-flash-latest");
   });
 
   test("models.get returns limits and traits", async () => {

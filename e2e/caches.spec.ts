@@ -29,8 +29,8 @@ test("a cache made from a conversation is listed with its size, used in a new ch
   await caches.form.getByLabel("Display name", { exact: true }).fill(displayName);
 
   // The minimum of the chosen model is shown before creating; too small cannot be created.
-  await caches.form.getByLabel("Model", { exact: true }).selectOption("models/gemini-1.5-flash");
-  await expect(caches.size).toContainText("minimum for gemini-1.5-flash: 32,768");
+  await caches.form.getByLabel("Model", { exact: true }).selectOption("models/gemini-2.5-pro");
+  await expect(caches.size).toContainText("minimum for gemini-2.5-pro: 4,096");
   await expect(caches.size).toContainText("Too small");
   await expect(caches.createButton).toBeDisabled();
   await caches.form.getByLabel("Model", { exact: true }).selectOption("models/gemini-2.5-flash");

@@ -12,7 +12,7 @@ import type {
 } from "@/lib/gemini/types";
 import { parseCountTokensRequest, parseGenerateContentRequest } from "@/lib/gemini/validate";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
-import { CATALOG, requireModel } from "./catalog";
+import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "./page-token";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage } from "./files/storage-operations";
@@ -54,7 +54,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     async listModels(query: PageQuery): Promise<ListModelsResponse> {
       const pageSize = query.pageSize ?? 50;
       const page = pageByOffset(
-        CATALOG.map((item) => item.model),
+        [...LISTED_MODELS],
         pageSize,
         query.pageToken,
         `models:${pageSize}`,
@@ -105,12 +105,13 @@ function generationInput(
   body: unknown,
   context: OperationContext,
 ): GenerationInput {
-  const { traits } = requireModel(model, "generateContent");
+  const { traits, modelVersion } = requireModel(model, "generateContent");
   const request = parseGenerateContentRequest(body, traits);
   const merge = storage.resolveCachedContentForRequest(request, traits, context.caller);
   return {
     request: merge.mergedRequest,
     traits,
+    modelVersion,
     cachedContentTokenCount: merge.cachedContentTokenCount,
     cacheTokensDetails: merge.cacheTokensDetails,
     resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, context.caller, context.signal),

@@ -8,9 +8,16 @@
 const MINIMUMS: readonly [pattern: RegExp, tokens: number][] = [
   [/^models\/gemini-1\.5-flash/, 32_768],
   [/^models\/gemini-1\.5-pro/, 32_768],
+  // Answered by a 2.5 Flash preview in 2025 (its modelVersion), so 2.5 Flash's minimum.
+  [/^models\/gemini-2\.0-flash-thinking-exp/, 1024],
   [/^models\/gemini-2\.0-/, 4096],
   [/^models\/gemini-2\.5-pro/, 4096],
   [/^models\/gemini-2\.5-flash/, 1024],
+  [/^models\/gemini-3[.\d]*-pro/, 4096],
+  [/^models\/gemini-pro-latest$/, 4096],
+  [/^models\/gemini-3/, 1024],
+  [/^models\/gemini-flash(?:-lite)?-latest$/, 1024],
+  [/^models\/gemini-robotics-er-/, 1024],
 ];
 
 /** Used for models the table does not know (the service's smallest minimum). */

@@ -37,10 +37,21 @@ export interface ModelTraits {
   singleCandidateOnly: boolean;
   /** Which SentencePiece vocabulary counts this model's text. */
   tokenizer: TokenizerFamily;
-  /** 2.5 and later add one token per Content (the role token). */
+  /** 2.5 and later add one token per Content (the role token) to a prompt's count. */
   roleTokenPerContent: boolean;
+  /** Whether countTokens adds the role tokens (1.5 did there, not in its generation answers). */
+  countTokensRoleTokens: boolean;
   /** Default safety threshold when a request sets none for a category. */
   defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" | "OFF";
+  /** Whether `responseLogprobs` is enabled ("Logprobs is not enabled for this model" if not). */
+  logprobs: boolean;
+  /** Whether `fileData.fileUri` may be an http(s) URL outside the Files API. */
+  externalFileUris: boolean;
+  /**
+   * How an unsupported responseModalities combination is refused: naming the combinations the
+   * model accepts, or the service's generic "Request contains an invalid argument." (speech).
+   */
+  unsupportedModalities: "combinations" | "generic";
 }
 
 /** Best-effort traits for a model known only by its wire resource (upstream mode). */
@@ -64,6 +75,10 @@ export function traitsFromModel(model: Model): ModelTraits {
     singleCandidateOnly: /gemini-1\.0|gemini-pro$/.test(name),
     tokenizer: modern ? "gemma3" : "gemma",
     roleTokenPerContent: modern,
+    countTokensRoleTokens: modern,
     defaultSafetyThreshold: modern ? "OFF" : "BLOCK_MEDIUM_AND_ABOVE",
+    logprobs: !/gemini-3|-latest$/.test(name),
+    externalFileUris: modern,
+    unsupportedModalities: /tts/.test(name) ? "generic" : "combinations",
   };
 }

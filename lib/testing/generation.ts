@@ -18,9 +18,11 @@ export function inputFor(
   extra: Partial<GenerateContentRequest> = {},
   signal: AbortSignal = new AbortController().signal,
 ): GenerationInput {
+  const entry = requireModel(model, "generateContent");
   return {
     request: { contents: [{ role: "user", parts: [{ text }] }], generationConfig, ...extra },
-    traits: requireModel(model, "generateContent").traits,
+    traits: entry.traits,
+    modelVersion: entry.modelVersion,
     resolveFile: async (uri) => {
       throw new Error(`no file ${uri}`);
     },

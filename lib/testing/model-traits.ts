@@ -18,7 +18,11 @@ const base: Omit<ModelTraits, "name"> = {
   singleCandidateOnly: false,
   tokenizer: "gemma3",
   roleTokenPerContent: true,
+  countTokensRoleTokens: true,
   defaultSafetyThreshold: "OFF",
+  logprobs: true,
+  externalFileUris: true,
+  unsupportedModalities: "combinations",
 };
 
 /** Thinking that can be turned off (budget 0), budget 1–24576. */
@@ -44,6 +48,8 @@ export const FLASH_2_0: ModelTraits = {
   topK: 40,
   tokenizer: "gemma",
   roleTokenPerContent: false,
+  countTokensRoleTokens: false,
+  externalFileUris: false,
 };
 
 /** Previous generation: one candidate only, no thinking. */
@@ -55,7 +61,9 @@ export const LEGACY: ModelTraits = {
   singleCandidateOnly: true,
   tokenizer: "gemma",
   roleTokenPerContent: false,
+  countTokensRoleTokens: false,
   defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE",
+  externalFileUris: false,
 };
 
 /** A model that does not apply top-K and caps temperature at 1. */
@@ -78,6 +86,7 @@ export const TTS: ModelTraits = {
   outputTokenLimit: 16_384,
   responseModalities: [["AUDIO"]],
   singleCandidateOnly: true,
+  unsupportedModalities: "generic",
 };
 
 /** Answers text, or text with images. */

@@ -36,6 +36,8 @@ export interface GenerationInput {
   /** Validated; cached content already merged in front of contents (and its systemInstruction/tools/toolConfig). */
   request: GenerateContentRequest;
   traits: ModelTraits;
+  /** What answers carry as `modelVersion` (the catalog's: an alias answers as its target). */
+  modelVersion: string;
   /** Size of the cache used, reported in usage (and included in promptTokenCount). */
   cachedContentTokenCount?: number;
   /** The cache's tokens per modality, reported as usageMetadata.cacheTokensDetails. */
@@ -83,7 +85,7 @@ export async function* streamGenerateContent(
   activeGenerations += 1;
   try {
     const responseId = randomBytes(15).toString("base64url");
-    const modelVersion = traits.name.replace(/^models\//, "");
+    const modelVersion = input.modelVersion;
     const config = request.generationConfig ?? {};
     const speechOnly =
       traits.responseModalities.length > 0 &&

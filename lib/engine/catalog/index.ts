@@ -1,0 +1,159 @@
+/**
+ * The local engine's model catalog, read from models.json (the one data file of every model
+ * and its traits; `npm run catalog:update` rebuilds it, see its `about`). Listed models are
+ * what `GET models` answers; models no longer listed stay served. An alias answers as its
+ * target: the target's traits and `modelVersion`, under the alias's own name and resource.
+ */
+import { ApiError } from "@/lib/gemini/api-error";
+import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
+import type { Model } from "@/lib/gemini/types";
+import data from "./models.json";
+
+/** Which optional fields a family's answers carry (as recorded of the service). */
+export interface AnswerTraits {
+  /** `candidates[].index`. */
+  candidateIndex: boolean;
+  /** `candidates[].avgLogprobs`, sent without being asked for. */
+  avgLogprobs: boolean;
+  /** `usageMetadata.candidatesTokensDetails`. */
+  candidatesTokensDetails: boolean;
+  /** `usageMetadata.serviceTier` ("standard"). */
+  serviceTier: boolean;
+  /** `functionCall.id` on calls the model makes. */
+  functionCallIds: boolean;
+  /** `finishMessage` on a candidate that ends with function calls. */
+  finishMessage: boolean;
+  /** Where `thoughtSignature`s go: nowhere, on function calls, or on the first answer part. */
+  thoughtSignatures: "none" | "function-calls" | "first-part";
+}
+
+export interface CatalogEntry {
+  traits: ModelTraits;
+  /** The wire resource, as models.list and models.get answer it. */
+  model: Model;
+  /** Named by the service's newest models.list (false: kept for old callers, not listed). */
+  listed: boolean;
+  /** What answers carry in `modelVersion`: the model that actually answers. */
+  modelVersion: string;
+  answer: AnswerTraits;
+  family: string;
+}
+
+interface FamilyData {
+  extends?: string;
+  tokenizer?: TokenizerFamily;
+  roleTokenPerContent?: boolean;
+  countTokensRoleTokens?: boolean;
+  minCacheTokens?: number;
+  responseModalities?: string[][];
+  singleCandidateOnly?: boolean;
+  defaultSafetyThreshold?: ModelTraits["defaultSafetyThreshold"];
+  thinking?: ThinkingTraits | null;
+  logprobs?: boolean;
+  externalFileUris?: boolean;
+  unsupportedModalities?: ModelTraits["unsupportedModalities"];
+  answer?: AnswerTraits;
+}
+
+interface ModelData {
+  name: string;
+  listed: boolean;
+  family: string;
+  aliasOf?: string;
+  modelVersion?: string;
+  traits?: FamilyData;
+  resource: Model;
+}
+
+const FAMILIES = data.families as Record<string, FamilyData>;
+const MODELS = data.models as ModelData[];
+const BY_DATA_NAME = new Map(MODELS.map((model) => [model.name, model]));
+
+/** A family's traits with those of the families it extends underneath. */
+function familyTraits(name: string, seen: string[] = []): FamilyData {
+  const family = FAMILIES[name];
+  if (!family || seen.includes(name))
+    throw new Error(`catalog: unknown or circular family ${name}`);
+  const base = family.extends ? familyTraits(family.extends, [...seen, name]) : {};
+  return { ...base, ...family };
+}
+
+/** The model that answers for `model`: itself, or the end of its alias chain. */
+function answeringModel(model: ModelData, seen: string[] = []): ModelData {
+  if (!model.aliasOf || seen.includes(model.name)) return model;
+  const target = BY_DATA_NAME.get(model.aliasOf);
+  return target ? answeringModel(target, [...seen, model.name]) : model;
+}
+
+function required<T>(value: T | undefined, field: string, model: string): T {
+  if (value === undefined) throw new Error(`catalog: ${model} has no ${field}`);
+  return value;
+}
+
+function buildEntry(model: ModelData): CatalogEntry {
+  const answering = answeringModel(model);
+  const traits = { ...familyTraits(answering.family), ...answering.traits };
+  const resource = model.resource;
+  const name = model.name;
+  const thinking = traits.thinking ?? undefined;
+  return {
+    model: resource,
+    listed: model.listed,
+    modelVersion:
+      model.modelVersion ?? answering.modelVersion ?? answering.name.replace(/^models\//, ""),
+    answer: required(traits.answer, "answer traits", name),
+    family: answering.family,
+    traits: {
+      name,
+      inputTokenLimit: resource.inputTokenLimit ?? 1_048_576,
+      outputTokenLimit: resource.outputTokenLimit ?? 8_192,
+      supportedGenerationMethods: resource.supportedGenerationMethods ?? [],
+      temperature: resource.temperature ?? 1,
+      maxTemperature: resource.maxTemperature ?? 2,
+      topP: resource.topP ?? 0.95,
+      ...(resource.topK !== undefined ? { topK: resource.topK } : {}),
+      ...(thinking ? { thinking } : {}),
+      minCacheTokens: required(traits.minCacheTokens, "minCacheTokens", name),
+      responseModalities: required(traits.responseModalities, "responseModalities", name),
+      singleCandidateOnly: required(traits.singleCandidateOnly, "singleCandidateOnly", name),
+      tokenizer: required(traits.tokenizer, "tokenizer", name),
+      roleTokenPerContent: required(traits.roleTokenPerContent, "roleTokenPerContent", name),
+      countTokensRoleTokens: required(traits.countTokensRoleTokens, "countTokensRoleTokens", name),
+      defaultSafetyThreshold: required(
+        traits.defaultSafetyThreshold,
+        "defaultSafetyThreshold",
+        name,
+      ),
+      logprobs: required(traits.logprobs, "logprobs", name),
+      externalFileUris: required(traits.externalFileUris, "externalFileUris", name),
+      unsupportedModalities: required(traits.unsupportedModalities, "unsupportedModalities", name),
+    },
+  };
+}
+
+/** Every model the engine serves: listed ones in the service's order, then the others. */
+export const CATALOG: readonly CatalogEntry[] = MODELS.map(buildEntry);
+
+/** What `GET models` lists. */
+export const LISTED_MODELS: readonly Model[] = CATALOG.filter((entry) => entry.listed).map(
+  (entry) => entry.model,
+);
+
+const BY_NAME = new Map(CATALOG.map((item) => [item.traits.name, item]));
+
+/** Accepts `models/x` or a bare `x`. */
+export function findModel(name: string): CatalogEntry | undefined {
+  return BY_NAME.get(name.startsWith("models/") ? name : `models/${name}`);
+}
+
+/** The catalog entry for a model path segment, or the service's 404 naming the method. */
+export function requireModel(name: string, method: string): CatalogEntry {
+  const found = findModel(name);
+  const resource = name.startsWith("models/") ? name : `models/${name}`;
+  if (!found || (method !== "get" && !found.traits.supportedGenerationMethods.includes(method))) {
+    throw ApiError.notFound(
+      `${resource} is not found for API version v1beta, or is not supported for ${method}. Call ModelService.ListModels to see the list of available models and their supported methods.`,
+    );
+  }
+  return found;
+}
