@@ -352,7 +352,7 @@ test.describe("upload errors", () => {
     expect(errorOf(after.body).message).toContain("cancelled");
   });
 
-  test("a zero-byte upload, a malformed length, a missing protocol and an unknown command are refused", async () => {
+  test("a zero-byte upload, a malformed length, an unknown protocol and an unknown command are refused", async () => {
     const zero = await startRaw({ length: 0 });
     expect(zero.status).toBe(400);
     expect(((await zero.json()) as ErrorBody).error.message).toContain(
@@ -366,12 +366,14 @@ test.describe("upload errors", () => {
     const tooBig = await startRaw({ length: 3 * 1024 * 1024 * 1024 });
     expect(tooBig.status).toBe(400);
     expect(((await tooBig.json()) as ErrorBody).error.message).toContain("too large");
-    const noProtocol = await startRaw({
+    const unknownProtocol = await startRaw({
       length: 10,
-      headers: { "X-Svc-Upload-Protocol": "multipart" },
+      headers: { "X-Svc-Upload-Protocol": "raw" },
     });
-    expect(noProtocol.status).toBe(400);
-    expect(((await noProtocol.json()) as ErrorBody).error.message).toContain("resumable");
+    expect(unknownProtocol.status).toBe(400);
+    expect(((await unknownProtocol.json()) as ErrorBody).error.message).toContain(
+      "use resumable or multipart",
+    );
     const url = await startUrl({ length: 10 });
     const unknownCommand = await sendChunk(url, textBytes(10), 0, "upload, explode");
     expect(unknownCommand.status).toBe(400);

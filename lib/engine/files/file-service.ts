@@ -1,5 +1,5 @@
 /**
- * The files API of the local engine: resumable uploads, the PROCESSING → ACTIVE/FAILED
+ * The files API of the local engine: resumable and single-request (multipart) uploads, the PROCESSING → ACTIVE/FAILED
  * lifecycle, get/list/delete with 48 h expiry and per-owner access, and the lookup the
  * generation and counting paths use for `fileData.fileUri`. Metadata in SQLite, bytes
  * under DATA_DIR. Differs knowingly: `uri` is built from the origin of each request.
@@ -21,6 +21,7 @@ import {
   type UploadChunkInput,
   type UploadStartInput,
   type UploadState,
+  type WholeUploadInput,
 } from "./upload-sessions";
 
 export const FILES_PAGE = { defaultSize: 10, maxSize: 100 };
@@ -134,6 +135,7 @@ export class FileService {
 
   /** Start-up: sweep what expired or was left half-done, and re-probe files a stop left PROCESSING. */
   async recover(): Promise<void> {
+    await this.uploads.dropInterruptedWholeUploads();
     await this.sweep();
     for (const id of this.store.processingFileIds()) this.processor.enqueue(id);
   }
@@ -184,6 +186,17 @@ export class FileService {
       return { ...state, file: this.store.getFile(state.file.id) ?? state.file };
     }
     return state;
+  }
+
+  /** A whole file in one request (multipart); answered like a final chunk (see uploadChunk). */
+  async uploadWhole(
+    input: WholeUploadInput,
+    body: ReadableStream<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<FileRecord> {
+    const file = await this.uploads.storeWhole(input, body, signal);
+    if (!isAudioOrVideo(file.mimeType)) await this.processor.waitFor(file.id, QUICK_PROBE_WAIT_MS);
+    return this.store.getFile(file.id) ?? file;
   }
 
   queryUpload(uploadId: string): Promise<UploadState> {

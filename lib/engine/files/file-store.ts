@@ -156,6 +156,9 @@ export class FileStore {
       setStatus: db.prepare("UPDATE upload_sessions SET status = ?, updated_at = ? WHERE id = ?"),
       expiredSessions: db.prepare("SELECT * FROM upload_sessions WHERE expires_at <= ?"),
       deleteSession: db.prepare("DELETE FROM upload_sessions WHERE id = ?"),
+      activeSessionsWithIdPrefix: db.prepare(
+        "SELECT * FROM upload_sessions WHERE status = 'active' AND substr(id, 1, length(?)) = ?",
+      ),
       activeSessionFileIds: db.prepare(
         "SELECT file_id FROM upload_sessions WHERE status = 'active'",
       ),
@@ -276,6 +279,13 @@ export class FileStore {
 
   deleteSession(id: string): void {
     this.statements.deleteSession.run(id);
+  }
+
+  /** Open sessions whose id starts with `prefix`. */
+  activeSessionsWithIdPrefix(prefix: string): UploadSessionRecord[] {
+    return (this.statements.activeSessionsWithIdPrefix.all(prefix, prefix) as SessionRow[]).map(
+      sessionFromRow,
+    );
   }
 
   activeSessionFileIds(): Set<string> {

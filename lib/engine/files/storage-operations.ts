@@ -1,5 +1,5 @@
 /**
- * The local engine's stored resources behind the Backend interface: the resumable upload,
+ * The local engine's stored resources behind the Backend interface: the resumable and multipart uploads,
  * files and cachedContents operations, plus the lookups generation and token counting use
  * (`resolveFileForCaller`, `resolveCachedContentForRequest`, `countTokensWithCache`).
  * Owns the housekeeping timer: expired files, caches and upload sessions are swept.
@@ -56,6 +56,7 @@ export type StorageBackendOperations = Pick<
   | "startUpload"
   | "uploadChunk"
   | "queryUpload"
+  | "uploadFile"
   | "cancelUpload"
   | "getFile"
   | "listFiles"
@@ -172,6 +173,22 @@ export function createStorage(options: StorageOptions): Storage {
     },
     async uploadChunk(uploadId, chunk, context) {
       return wireStatus(await files.uploadChunk(uploadId, chunk, context.signal), context.origin);
+    },
+    async uploadFile(request, context) {
+      const metadata = parseUploadStartBody(request.metadata);
+      const file = await files.uploadWhole(
+        {
+          ownerId: context.caller.ownerId,
+          // The metadata states the type; a bytes part's own Content-Type is the fallback.
+          mimeType: metadata.mimeType ?? request.contentType?.trim(),
+          ...(metadata.displayName !== undefined ? { displayName: metadata.displayName } : {}),
+          ...(metadata.name !== undefined ? { requestedName: metadata.name } : {}),
+          ...(request.maxLength !== undefined ? { maxLength: request.maxLength } : {}),
+        },
+        request.body,
+        context.signal,
+      );
+      return toWireFile(file, context.origin);
     },
     async queryUpload(uploadId, context) {
       return wireStatus(await files.queryUpload(uploadId), context.origin);

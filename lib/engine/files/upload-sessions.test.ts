@@ -512,3 +512,116 @@ describe("resumable upload sessions", () => {
     ).toBe(400);
   });
 });
+
+/** Valid UTF-8 text of `length` bytes, so a text/plain file becomes ACTIVE. */
+function textBytes(length: number): Buffer {
+  return Buffer.from(
+    "The keeper counted the ships. ".repeat(Math.ceil(length / 30)).slice(0, length),
+  );
+}
+
+describe("single-request (multipart) uploads", () => {
+  let data: TempData;
+  let clock: TestClock;
+  let files: FileService;
+
+  beforeEach(() => {
+    data = tempData();
+    clock = new TestClock();
+    files = service(data, clock, { quotaBytes: 1_000_000, maxFileBytes: 600_000 });
+  });
+  afterEach(() => {
+    files.stop();
+    data.cleanup();
+  });
+
+  const partFiles = () => {
+    const uploads = path.join(data.dataDir, "uploads");
+    return fs.existsSync(uploads) ? fs.readdirSync(uploads) : [];
+  };
+  const whole = (body: ReadableStream<Uint8Array>, maxLength?: number) =>
+    files.uploadWhole(
+      {
+        ownerId: alice.ownerId,
+        mimeType: "text/plain",
+        displayName: "notes",
+        ...(maxLength !== undefined ? { maxLength } : {}),
+      },
+      body,
+    );
+
+  it("stores the bytes at their real size, hashed, ACTIVE, with no reservation left", async () => {
+    const bytes = textBytes(300_000);
+    // maxLength counts the closing boundary too: the real size is found at the end.
+    const file = await whole(streamOf(bytes), bytes.length + 40);
+    expect(file).toMatchObject({ sizeBytes: bytes.length, state: "ACTIVE", displayName: "notes" });
+    expect(file.sha256Hash).toBe(serviceHash(bytes));
+    expect(fs.readFileSync(path.join(data.dataDir, "files", file.id)).equals(bytes)).toBe(true);
+    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(bytes.length);
+    expect(partFiles()).toEqual([]);
+    // Without a declared length it works the same.
+    const unsized = await whole(streamOf(bytes.subarray(0, 1000)));
+    expect(unsized.sizeBytes).toBe(1000);
+  });
+
+  it("stores nothing when the body turns out malformed or is cut off", async () => {
+    const malformed = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(textBytes(50_000));
+        controller.error(ApiError.invalidArgument("cut before the closing boundary"));
+      },
+    });
+    const refused = await rejection(whole(malformed, 100_000));
+    expect(refused.message).toContain("closing boundary");
+    await expect(whole(brokenStreamOf(textBytes(50_000)), 100_000)).rejects.toThrow();
+    expect(files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
+    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(0);
+    expect(partFiles()).toEqual([]);
+  });
+
+  it("refuses empty files, files over the size limit and over the quota, naming the part", async () => {
+    const empty = await rejection(whole(streamOf(new Uint8Array(0)), 10));
+    expect(empty.httpStatus).toBe(400);
+    expect(empty.message).toContain("zero-byte");
+    const tooLarge = await rejection(whole(streamOf(textBytes(700_000)), 700_040));
+    expect(tooLarge.httpStatus).toBe(400);
+    expect(tooLarge.details).toEqual([
+      expect.objectContaining({ fieldViolations: [expect.objectContaining({ field: "media" })] }),
+    ]);
+    await whole(streamOf(textBytes(500_000)), 500_040);
+    // Known length: refused before any byte is read; unknown: when the bytes pass what is left.
+    expect((await rejection(whole(streamOf(textBytes(550_000)), 550_040))).httpStatus).toBe(429);
+    expect((await rejection(whole(streamOf(textBytes(550_000))))).httpStatus).toBe(429);
+    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(500_000);
+    expect(partFiles()).toEqual([]);
+  });
+
+  it("drops an upload a stop interrupted at the next start-up, and no upload URL reaches it", async () => {
+    let started!: () => void;
+    const receiving = new Promise<void>((resolve) => (started = resolve));
+    const endless = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          controller.enqueue(textBytes(10_000));
+          started();
+          return new Promise(() => undefined);
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    void whole(endless, 500_000).catch(() => undefined);
+    await receiving;
+    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(500_000);
+    const [session] = files.store.activeSessionsWithIdPrefix("whole.");
+    const chunk = await rejection(
+      files.uploadChunk(session!.id, { upload: true, finalize: true, offset: 0, body: null }),
+    );
+    expect(chunk.message).toContain("Unknown upload session");
+    // A new process over the same data (the old one's work is gone with it).
+    const restarted = service(data, clock, { quotaBytes: 1_000_000 });
+    await restarted.recover();
+    expect(restarted.store.usedBytes(alice.ownerId, clock.now())).toBe(0);
+    expect(partFiles()).toEqual([]);
+    restarted.stop();
+  });
+});

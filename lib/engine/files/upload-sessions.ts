@@ -24,6 +24,12 @@ export const DEFAULT_FILE_QUOTA_BYTES = 20 * 1024 * 1024 * 1024;
 export const UPLOAD_SESSION_LIFETIME_MS = 48 * 3_600_000;
 /** Files expire 48 h after creation. */
 export const FILE_LIFETIME_MS = 48 * 3_600_000;
+/**
+ * Id prefix of the sessions behind single-request (multipart) uploads. Issued upload ids are
+ * base64url and never hold a dot, so no upload URL can reach one, and start-up can tell the
+ * ones a crash interrupted (nobody can resume them) and drop them with their reservation.
+ */
+const WHOLE_UPLOAD_PREFIX = "whole.";
 
 const OFFSET_HEADER = "X-Goog-Upload-Offset (or X-Svc-Upload-Offset)";
 const LENGTH_HEADER = "X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length)";
@@ -39,6 +45,12 @@ export interface UploadStartInput {
   displayName?: string;
   /** `files/{id}` the client asked for, if any. */
   requestedName?: string;
+}
+
+/** A whole file in one request: the start's fields, without a declared size. */
+export interface WholeUploadInput extends Omit<UploadStartInput, "declaredSize"> {
+  /** Most bytes the request's body can still hold, when it declared its length. */
+  maxLength?: number;
 }
 
 export interface UploadChunkInput {
@@ -145,6 +157,38 @@ async function hashFilePrefix(file: string, length: number): Promise<Hash> {
   return hash;
 }
 
+/** `body`, failing with `overflow()` as soon as it carries more than `limit` bytes. */
+function limitBytes(
+  body: ReadableStream<Uint8Array>,
+  limit: number,
+  overflow: () => ApiError,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let seen = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await reader.read();
+          if (done) return controller.close();
+          seen += value.byteLength;
+          if (seen > limit) {
+            void reader.cancel().catch(() => undefined);
+            return controller.error(overflow());
+          }
+          controller.enqueue(value);
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      cancel(reason) {
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 /** Resumable upload sessions over the file store and the data directory. */
 export class UploadSessions {
   private readonly live = new Map<string, LiveSession>();
@@ -171,7 +215,7 @@ export class UploadSessions {
   }
 
   /** Opens a session after checking the declared size, type, name and the owner's quota. */
-  async start(input: UploadStartInput): Promise<UploadSessionRecord> {
+  async start(input: UploadStartInput, idPrefix = ""): Promise<UploadSessionRecord> {
     const declaredSize = input.declaredSize;
     if (declaredSize === undefined) {
       throw invalid(
@@ -225,7 +269,7 @@ export class UploadSessions {
     }
     const now = this.now();
     const session: UploadSessionRecord = {
-      id: randomUploadId(),
+      id: idPrefix + randomUploadId(),
       ownerId: input.ownerId,
       fileId: fileId ?? "",
       displayName: input.displayName ?? null,
@@ -239,14 +283,8 @@ export class UploadSessions {
     };
     await fs.mkdir(this.uploadsDir, { recursive: true });
     this.store.transaction(() => {
-      const used = this.store.usedBytes(input.ownerId, now);
-      if (used + declaredSize > this.options.quotaBytes) {
-        throw new ApiError(
-          429,
-          "RESOURCE_EXHAUSTED",
-          `File storage quota exceeded: ${used} bytes are stored or reserved by open uploads, ${declaredSize} more were requested, and the limit is ${this.options.quotaBytes} bytes. Delete files or let them expire.`,
-        );
-      }
+      if (this.store.usedBytes(input.ownerId, now) + declaredSize > this.options.quotaBytes)
+        throw this.quotaExceeded(input.ownerId, declaredSize);
       if (fileId !== undefined) {
         if (this.store.isFileIdTaken(fileId))
           throw new ApiError(409, "ALREADY_EXISTS", `File files/${fileId} already exists.`);
@@ -301,6 +339,72 @@ export class UploadSessions {
       return { status: "final", sizeReceived: session.declaredSize, file };
     } finally {
       live.busy = false;
+    }
+  }
+
+  /**
+   * Stores a whole file sent in one request (multipart). A session no client can address
+   * reserves the most the body can hold; the bytes stream in as a chunk's do (hashed, never
+   * held whole), and the file is recorded at its real size. Any failure, a malformed body
+   * included, removes the session and its bytes: nothing is half-stored.
+   */
+  async storeWhole(
+    input: WholeUploadInput,
+    body: ReadableStream<Uint8Array>,
+    signal?: AbortSignal,
+  ): Promise<FileRecord> {
+    const { maxLength, ...start } = input;
+    const tooLarge = () =>
+      invalid(`The file is too large: the limit is ${this.maxFileBytes} bytes per file.`, "media");
+    let bound: number;
+    let overflow: () => ApiError;
+    if (maxLength !== undefined) {
+      bound = Math.min(maxLength, this.maxFileBytes);
+      overflow = tooLarge;
+    } else {
+      // No declared length: reserve what the owner may still store, up to the size limit.
+      const room = this.options.quotaBytes - this.store.usedBytes(input.ownerId, this.now());
+      bound = Math.min(this.maxFileBytes, room);
+      overflow =
+        bound === this.maxFileBytes
+          ? tooLarge
+          : () =>
+              new ApiError(
+                429,
+                "RESOURCE_EXHAUSTED",
+                `File storage quota exceeded: the file is larger than the ${Math.max(0, room)} bytes left of the ${this.options.quotaBytes}-byte limit. Delete files or let them expire.`,
+              );
+      if (bound <= 0) throw overflow();
+    }
+    if (bound <= 0)
+      throw invalid("The file is empty: zero-byte files cannot be uploaded.", "media");
+    const session = await this.start({ ...start, declaredSize: bound }, WHOLE_UPLOAD_PREFIX);
+    const live = this.claim(session.id);
+    try {
+      await this.receive(session, live, limitBytes(body, bound, overflow), signal);
+      if (session.receivedSize === 0)
+        throw invalid("The file is empty: zero-byte files cannot be uploaded.", "media");
+      session.declaredSize = session.receivedSize;
+      return await this.finalize(session, live);
+    } catch (error) {
+      this.store.deleteSession(session.id);
+      this.live.delete(session.id);
+      await fs.rm(this.partPath(session.fileId), { force: true });
+      throw error;
+    } finally {
+      live.busy = false;
+    }
+  }
+
+  /**
+   * Start-up: drops the sessions of single-request uploads a stop interrupted (their client
+   * got no answer and cannot resume), releasing their reservation and bytes.
+   */
+  async dropInterruptedWholeUploads(): Promise<void> {
+    for (const session of this.store.activeSessionsWithIdPrefix(WHOLE_UPLOAD_PREFIX)) {
+      if (this.live.has(session.id)) continue;
+      this.store.deleteSession(session.id);
+      await fs.rm(this.partPath(session.fileId), { force: true });
     }
   }
 
@@ -365,7 +469,10 @@ export class UploadSessions {
   }
 
   private existingSession(uploadId: string): UploadSessionRecord {
-    const session = uploadId ? this.store.getSession(uploadId) : undefined;
+    const session =
+      uploadId && !uploadId.startsWith(WHOLE_UPLOAD_PREFIX)
+        ? this.store.getSession(uploadId)
+        : undefined;
     if (!session || session.expiresAt <= this.now()) throw unknownSession();
     return session;
   }
@@ -380,6 +487,15 @@ export class UploadSessions {
       );
     }
     return session;
+  }
+
+  private quotaExceeded(ownerId: string, requested: number): ApiError {
+    const used = this.store.usedBytes(ownerId, this.now());
+    return new ApiError(
+      429,
+      "RESOURCE_EXHAUSTED",
+      `File storage quota exceeded: ${used} bytes are stored or reserved by open uploads, ${requested} more were requested, and the limit is ${this.options.quotaBytes} bytes. Delete files or let them expire.`,
+    );
   }
 
   private cancelledError(): ApiError {

@@ -59,6 +59,24 @@ export interface UploadChunkRequest {
   body: ReadableStream<Uint8Array> | null;
 }
 
+/**
+ * A single-request upload (`X-Goog-Upload-Protocol: multipart`): the metadata and the bytes
+ * in one request, the bytes streamed.
+ */
+export interface FileUploadRequest {
+  /** The metadata part as parsed JSON (`{"file": {...}}`, as a resumable start's body). */
+  metadata: unknown;
+  /** Content-Type of the bytes part, when it had one. */
+  contentType?: string;
+  /** Most bytes the file can have: the request's Content-Length less what came before the bytes. */
+  maxLength?: number;
+  /**
+   * The file's bytes, streamed: never buffered whole. It fails with the service's 400 when
+   * the request turns out malformed or cut short; nothing may then be stored.
+   */
+  body: ReadableStream<Uint8Array>;
+}
+
 /** What an upload session answers: `X-*-Upload-Status`, the bytes received, and the file once final. */
 export interface UploadStatus {
   status: "active" | "final" | "cancelled";
@@ -102,6 +120,8 @@ export interface Backend {
     context: OriginOperationContext,
   ): Promise<UploadStatus>;
   queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus>;
+  /** Stores a whole file sent in one request; answers the file (ACTIVE or PROCESSING). */
+  uploadFile(request: FileUploadRequest, context: OriginOperationContext): Promise<File>;
   cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus>;
   /** `name` is `files/{id}`. */
   getFile(name: string, context: OriginOperationContext): Promise<File>;

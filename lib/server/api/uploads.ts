@@ -5,6 +5,11 @@ import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 import {
+  discardMultipartBody,
+  multipartBoundary,
+  readMultipartUpload,
+} from "../http/multipart-upload";
+import {
   CHUNK_GRANULARITY,
   discardUnreadBody,
   readByteCount,
@@ -29,12 +34,51 @@ function statusAnswer(status: UploadStatus): Response {
   return status.file ? jsonResponse({ file: status.file }, { headers }) : emptyAnswer(headers);
 }
 
+/** `X-Goog-Upload-Protocol: multipart`: metadata and bytes in one request, answered with the file. */
+async function multipartUpload(context: RequestContext): Promise<Response> {
+  const { request } = context;
+  const boundary = multipartBoundary(request.headers.get("content-type"));
+  const contentLength = readByteCount(request.headers.get("content-length"), "Content-Length");
+  if (!request.body) {
+    throw ApiError.invalidArgument("The multipart upload has no body.", [
+      { field: "metadata", description: "is required" },
+    ]);
+  }
+  const reader = request.body.getReader();
+  try {
+    const upload = await readMultipartUpload(reader, boundary);
+    const file = await context.backend.uploadFile(
+      {
+        metadata: upload.metadata,
+        ...(upload.mediaType !== undefined ? { contentType: upload.mediaType } : {}),
+        ...(contentLength !== undefined ? { maxLength: contentLength - upload.headBytes } : {}),
+        body: upload.media,
+      },
+      { ...context, origin: requestOrigin(request) },
+    );
+    return jsonResponse({ file }, { headers: uploadAnswerHeaders({ status: "final" }) });
+  } catch (error) {
+    await discardMultipartBody(reader);
+    throw error;
+  }
+}
+
 async function startUpload(context: RequestContext): Promise<Response> {
   const { request } = context;
   if (request.method !== "POST") {
     throw ApiError.invalidArgument(
       "An upload starts with POST; PUT is for the upload session URL (with upload_id).",
       [{ field: "upload_id", description: "is required with PUT" }],
+    );
+  }
+  // Protocols Google-written clients send: resumable (@google/genai, google-genai) and
+  // multipart (@google/generative-ai's GoogleAIFileManager). None sends `raw`, so it is refused.
+  const protocol = readUploadHeader(request.headers, "Protocol")?.toLowerCase();
+  if (protocol === "multipart") return multipartUpload(context);
+  if (protocol !== undefined && protocol !== "resumable") {
+    throw ApiError.invalidArgument(
+      `X-Goog-Upload-Protocol "${protocol.slice(0, 40)}" is not supported: use resumable or multipart.`,
+      [{ field: "X-Goog-Upload-Protocol", description: "must be resumable or multipart" }],
     );
   }
   const commands = readUploadCommands(request.headers);
@@ -44,11 +88,10 @@ async function startUpload(context: RequestContext): Promise<Response> {
       [{ field: "upload_id", description: "is required for upload, finalize, query and cancel" }],
     );
   }
-  const protocol = readUploadHeader(request.headers, "Protocol");
-  if (protocol?.toLowerCase() !== "resumable") {
+  if (protocol === undefined) {
     throw ApiError.invalidArgument(
-      `Only the resumable upload protocol is supported: send X-Goog-Upload-Protocol: resumable${protocol ? ` (got "${protocol.slice(0, 40)}")` : ""}.`,
-      [{ field: "X-Goog-Upload-Protocol", description: "must be resumable" }],
+      "X-Goog-Upload-Protocol is required: send resumable (with X-Goog-Upload-Command: start) or multipart.",
+      [{ field: "X-Goog-Upload-Protocol", description: "must be resumable or multipart" }],
     );
   }
   const body = await readJsonBody(request, START_BODY_LIMIT);
@@ -106,8 +149,9 @@ async function sessionRequest(context: RequestContext, uploadId: string): Promis
 }
 
 /**
- * `POST /upload/v1beta/files` (and `/upload/v1`): without `upload_id` it starts a resumable
- * upload; with it (POST or PUT) it is the session URL taking chunks, query and cancel.
+ * `POST /upload/v1beta/files` (and `/upload/v1`, `/upload/v1alpha`): without `upload_id` it
+ * starts a resumable upload or takes a whole multipart one; with it (POST or PUT) it is the
+ * session URL taking chunks, query and cancel.
  */
 export async function uploadHandler(context: RequestContext): Promise<Response> {
   const uploadId = context.url.searchParams.get("upload_id");

@@ -1,8 +1,10 @@
 import "server-only";
 import type { Db } from "@/lib/db/database";
 import { ApiError } from "@/lib/gemini/api-error";
+import { randomBytes } from "node:crypto";
 import type {
   Backend,
+  FileUploadRequest,
   OperationContext,
   OriginOperationContext,
   PageQuery,
@@ -49,6 +51,8 @@ export interface UpstreamBackendDependencies {
 }
 
 const API = "/v1beta";
+/** A bytes part's Content-Type worth passing on (type/subtype, optional parameters, one line). */
+const MEDIA_TYPE = /^[\w!#$&^.+-]{1,127}\/[\w!#$&^.+-]{1,127}(?:\s*;[^\r\n]{0,200})?$/;
 const UPLOAD_API = "/upload/v1beta/files";
 /** Upstream page sizes used while filtering lists down to one owner's items (the service's maxima). */
 const UPSTREAM_PAGE = { file: 100, cachedContent: 1000 } as const;
@@ -340,6 +344,17 @@ export class UpstreamBackend implements Backend {
         ? receivedHeader
         : fallbackReceived;
     if (status !== "final") return { status, sizeReceived };
+    const file = this.recordUploadedFile(text, session.ownerId);
+    this.uploadSessions.delete(session.id);
+    return {
+      status,
+      sizeReceived: Number(file.sizeBytes ?? sizeReceived),
+      file: this.clientFile(file, context),
+    };
+  }
+
+  /** The file of a finished upload's answer `{"file": {...}}`, recorded as the owner's. */
+  private recordUploadedFile(text: string, ownerId: string): File {
     let file: File | undefined;
     try {
       file = text.trim() ? ((JSON.parse(text) as { file?: File }).file ?? undefined) : undefined;
@@ -348,13 +363,66 @@ export class UpstreamBackend implements Backend {
     }
     if (!file || typeof file.name !== "string")
       throw malformedUpstream("a finished upload without its file");
-    this.ownership.record("file", file.name, session.ownerId);
-    this.uploadSessions.delete(session.id);
-    return {
-      status,
-      sizeReceived: Number(file.sizeBytes ?? sizeReceived),
-      file: this.clientFile(file, context),
-    };
+    this.ownership.record("file", file.name, ownerId);
+    return file;
+  }
+
+  /**
+   * A multipart upload, forwarded as one: a multipart body of our own framing (the client's
+   * metadata, then its bytes streamed as they arrive, never held whole), so the upstream
+   * sees nothing of the client's request but these. When the client's body turns out
+   * malformed the upstream request is cut off before its closing boundary (the upstream
+   * stores nothing) and the client gets the 400.
+   */
+  async uploadFile(request: FileUploadRequest, context: OriginOperationContext): Promise<File> {
+    const boundary = `genstudio-${randomBytes(18).toString("hex")}`;
+    const mediaType =
+      request.contentType && MEDIA_TYPE.test(request.contentType)
+        ? request.contentType
+        : "application/octet-stream";
+    const head =
+      `--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n` +
+      `${JSON.stringify(request.metadata ?? {})}\r\n` +
+      `--${boundary}\r\nContent-Type: ${mediaType}\r\n\r\n`;
+    const reader = request.body.getReader();
+    let clientFailure: unknown;
+    const body = (async function* multipart() {
+      yield Buffer.from(head, "utf8");
+      let finished = false;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read().catch((error: unknown) => {
+            clientFailure = error;
+            throw error;
+          });
+          if (done) break;
+          yield value;
+        }
+        finished = true;
+      } finally {
+        // The upstream stopped listening: stop reading the client's bytes too.
+        if (!finished && clientFailure === undefined) await reader.cancel().catch(() => undefined);
+      }
+      yield Buffer.from(`\r\n--${boundary}--`, "utf8");
+    })();
+    let response: UpstreamResponse;
+    try {
+      response = await this.client.open({
+        method: "POST",
+        target: UPLOAD_API,
+        body,
+        headers: {
+          "x-goog-upload-protocol": "multipart",
+          "content-type": `multipart/related; boundary=${boundary}`,
+        },
+        signal: context.signal,
+        safety: "never",
+      });
+    } catch (error) {
+      throw clientFailure instanceof ApiError ? clientFailure : error;
+    }
+    const text = await readBodyText(response.body, 16 * 1024 * 1024);
+    return this.clientFile(this.recordUploadedFile(text, context.caller.ownerId), context);
   }
 
   async queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus> {
