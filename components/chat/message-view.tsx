@@ -12,6 +12,7 @@ import { useModels } from "@/lib/hooks/use-models";
 import { candidateText } from "@/lib/studio/accumulate-response";
 import { useChatStore, type InflightAnswer } from "@/lib/stores/chat-store";
 import { answerMessage } from "@/lib/studio/chat-request";
+import { AnswerFacts } from "@/components/devtools/answer-facts";
 import { AnswerTools } from "@/components/devtools/answer-tools";
 import { LogprobsView } from "./logprobs-view";
 import { AnnotatedAnswer, hasAnnotations } from "./metadata/annotated-answer";
@@ -357,6 +358,7 @@ const ModelMessage = memo(function ModelMessage({
       {!streaming && (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <UsageLine usage={message.usageMetadata} />
+          <AnswerFacts message={message} />
           <SafetyRatings ratings={message.promptFeedback?.safetyRatings} subject="Prompt" />
           <SafetyRatings
             ratings={candidate?.safetyRatings}

@@ -15,34 +15,13 @@ import { useChatStore } from "@/lib/stores/chat-store";
 import { JsonEditor } from "./json-editor";
 import { NumberInput } from "./number-input";
 import { SafetySettingsFields } from "./safety-settings-fields";
-import { violationCount } from "@/lib/studio/settings-model";
+import {
+  settingsForModel,
+  violationCount,
+  withGenerationConfig,
+} from "@/lib/studio/settings-model";
 
 type ConfigKey = keyof GenerationConfig;
-
-function withConfig(
-  settings: ConversationSettings,
-  changes: Partial<Record<ConfigKey, unknown>>,
-): ConversationSettings {
-  const generationConfig: Record<string, unknown> = { ...settings.generationConfig };
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === undefined) delete generationConfig[key];
-    else generationConfig[key] = value;
-  }
-  return { ...settings, generationConfig: generationConfig as GenerationConfig };
-}
-
-/** Fields the new model cannot take are dropped, so a hidden field never holds an error. */
-function forModel(
-  settings: ConversationSettings,
-  model: string,
-  traits: ModelTraits | undefined,
-): ConversationSettings {
-  let next: ConversationSettings = { ...settings, model };
-  if (traits && traits.topK === undefined) next = withConfig(next, { topK: undefined });
-  if (traits && !traits.thinking) next = withConfig(next, { thinkingConfig: undefined });
-  if (traits?.singleCandidateOnly) next = withConfig(next, { candidateCount: undefined });
-  return next;
-}
 
 function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
@@ -126,7 +105,7 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
   const setFormError = useChatStore((store) => store.setFormError);
   const errorsOf = (field: string) => violations[field];
   const setConfig = (changes: Partial<Record<ConfigKey, unknown>>) =>
-    update(withConfig(settings, changes));
+    update(withGenerationConfig(settings, changes));
   const schemaError = useCallback(
     (error: string | null) => setFormError(key, "response_schema", error),
     [key, setFormError],
@@ -191,7 +170,7 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
             onChange={(event) => {
               const next = event.target.value;
               update(
-                forModel(
+                settingsForModel(
                   settings,
                   next,
                   models?.find((choice) => choice.model.name === next)?.traits,

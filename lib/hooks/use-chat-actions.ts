@@ -19,7 +19,12 @@ import {
 } from "@/lib/studio/chat-request";
 import { defaultSettings, withSafetyThreshold } from "@/lib/studio/settings-model";
 import { ApiError } from "@/lib/gemini/api-error";
-import { isAbortError, streamGenerateContent } from "@/lib/gemini/client/sse-client";
+import {
+  isAbortError,
+  streamGenerateContent,
+  streamGenerateContentPath,
+} from "@/lib/gemini/client/sse-client";
+import { recordTrace, traceTiming } from "@/lib/studio/answer-trace";
 import type { HarmBlockThreshold, Part } from "@/lib/gemini/types";
 import {
   accumulateResponse,
@@ -171,12 +176,20 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       else caughtUp?.();
     };
     let ending: { stopped?: boolean; error?: ReturnType<typeof errorSummary> } = {};
+    const request = buildGenerateContentRequest(settings, historyContents(history));
+    // The raw exchange, for the inspector and the answer's timings.
+    const recorder = recordTrace({
+      model: settings.model,
+      url: streamGenerateContentPath(settings.model),
+      request,
+    });
+    store.getState().keepTrace(messageId, recorder.trace());
     try {
-      const request = buildGenerateContentRequest(settings, historyContents(history));
       for await (const chunk of streamGenerateContent({
         model: settings.model,
         request,
         signal: controller.signal,
+        observer: recorder.observer,
       })) {
         response = accumulateResponse(response, chunk);
         cancelFrame ??= scheduleFrame(flush);
@@ -189,7 +202,10 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       caughtUp = resolve;
       cancelFrame ??= scheduleFrame(flush);
     });
-    const answer = answerMessage(messageId, response, settings, ending);
+    const answer = {
+      ...answerMessage(messageId, response, settings, ending),
+      timing: traceTiming(recorder.end()),
+    };
     setCachedMessages(queryClient, conversationId, (messages) => [
       ...messages.filter((message) => message.id !== messageId),
       answer,

@@ -9,6 +9,10 @@ import { createContext, useContext, useState, type ReactNode } from "react";
 import { createStore, useStore, type StoreApi } from "zustand";
 import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import type { AccumulatedResponse } from "../studio/accumulate-response";
+import type { AnswerTrace } from "../studio/answer-trace";
+
+/** Answers whose raw exchange this tab keeps for the inspector (the newest ones). */
+const KEPT_TRACES = 30;
 
 /** Key of drafts and settings for the chat that has not been created yet. */
 export const NEW_CHAT_KEY = "new";
@@ -36,6 +40,8 @@ export interface ChatState {
   settingsOpen: boolean;
   /** A message for the person outside any one answer (settings to fix, a save that failed). */
   notice: ChatNotice | null;
+  /** The raw exchange of answers generated in this tab, by message id (the inspector's record). */
+  traces: Record<string, AnswerTrace>;
 }
 
 export interface ChatNotice {
@@ -56,6 +62,8 @@ export interface ChatActions {
   endAnswer(messageId: string): void;
   /** Aborts the in-flight answer's request; the stream's reader then ends as "stopped". */
   stop(): void;
+  /** Keeps an answer's raw exchange (the oldest is let go past KEPT_TRACES). */
+  keepTrace(messageId: string, trace: AnswerTrace): void;
 }
 
 export type ChatStore = ChatState & ChatActions;
@@ -72,6 +80,7 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
     sidebarOpen: false,
     settingsOpen: false,
     notice: null,
+    traces: {},
     ...initial,
     setDraft: (key, text) => set((state) => ({ drafts: { ...state.drafts, [key]: text } })),
     setSettingsDraft: (key, settings) =>
@@ -120,6 +129,11 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
       set({ inflight: null });
     },
     stop: () => controller?.abort(),
+    keepTrace: (messageId, trace) =>
+      set((state) => {
+        const entries = Object.entries({ ...state.traces, [messageId]: trace });
+        return { traces: Object.fromEntries(entries.slice(-KEPT_TRACES)) };
+      }),
   }));
 }
 

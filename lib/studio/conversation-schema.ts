@@ -71,6 +71,12 @@ export const storedMessageSchema = z.object({
   settings: conversationSettingsSchema.optional(),
   error: messageErrorSchema.optional(),
   stopped: z.boolean().optional(),
+  timing: z
+    .object({
+      firstTokenMs: z.number().min(0).max(1e9).optional(),
+      totalMs: z.number().min(0).max(1e9),
+    })
+    .optional(),
   createdAt: z.string().max(40).optional(),
 });
 
@@ -93,6 +99,8 @@ export interface StoredMessage {
   error?: { code: number; message: string; status: string };
   /** The person stopped the stream: the content is partial. */
   stopped?: boolean;
+  /** Milliseconds from sending to the first answer token and to the end, as this studio saw them. */
+  timing?: { firstTokenMs?: number; totalMs: number };
   createdAt?: string;
 }
 

@@ -6,7 +6,12 @@
 import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import type { FieldViolation } from "@/lib/gemini/api-error";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
-import type { HarmBlockThreshold, HarmCategory, HarmProbability } from "@/lib/gemini/types";
+import type {
+  GenerationConfig,
+  HarmBlockThreshold,
+  HarmCategory,
+  HarmProbability,
+} from "@/lib/gemini/types";
 import { SUPPORTED_HARM_CATEGORIES } from "@/lib/gemini/types";
 import { validateGenerationConfigFields } from "@/lib/gemini/validate";
 
@@ -14,6 +19,35 @@ export const DEFAULT_MODEL = "models/gemini-2.5-flash";
 
 export function defaultSettings(model = DEFAULT_MODEL): ConversationSettings {
   return { model, systemInstruction: "", generationConfig: {}, safetySettings: [] };
+}
+
+/** Settings with generationConfig fields set (or removed, for `undefined`). */
+export function withGenerationConfig(
+  settings: ConversationSettings,
+  changes: Partial<Record<keyof GenerationConfig, unknown>>,
+): ConversationSettings {
+  const generationConfig: Record<string, unknown> = { ...settings.generationConfig };
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) delete generationConfig[key];
+    else generationConfig[key] = value;
+  }
+  return { ...settings, generationConfig: generationConfig as GenerationConfig };
+}
+
+/**
+ * Settings moved to another model. Fields the new model cannot take are dropped, so a hidden
+ * field never holds an error.
+ */
+export function settingsForModel(
+  settings: ConversationSettings,
+  model: string,
+  traits: ModelTraits | undefined,
+): ConversationSettings {
+  let next: ConversationSettings = { ...settings, model };
+  if (traits && traits.topK === undefined) next = withGenerationConfig(next, { topK: undefined });
+  if (traits && !traits.thinking) next = withGenerationConfig(next, { thinkingConfig: undefined });
+  if (traits?.singleCandidateOnly) next = withGenerationConfig(next, { candidateCount: undefined });
+  return next;
 }
 
 export const HARM_CATEGORY_LABELS: Record<string, string> = {

@@ -18,6 +18,18 @@ export interface StreamGenerateContentOptions {
   /** Origin of the API; defaults to this page's origin (the session cookie authenticates). */
   baseUrl?: string;
   fetch?: typeof fetch;
+  /** Sees the exchange as it happens (the studio's raw inspector). */
+  observer?: StreamObserver;
+}
+
+/** What a reader of the stream may watch, raw: the response, each event's data, a failure's body. */
+export interface StreamObserver {
+  /** The response's status and headers, before its body is read. */
+  onResponse?(response: Response): void;
+  /** The body of a failed response, as it was sent. */
+  onErrorBody?(text: string): void;
+  /** Each event's data as it arrived (and any line outside the SSE grammar, such as a raw error). */
+  onEvent?(data: string): void;
 }
 
 /** The path of the streaming method for a model id or resource name. */
@@ -44,25 +56,40 @@ export async function* streamGenerateContent(
       credentials: "same-origin",
     },
   );
-  if (!response.ok) throw await readApiError(response);
+  options.observer?.onResponse?.(response);
+  if (!response.ok) {
+    if (options.observer?.onErrorBody)
+      options.observer.onErrorBody(
+        await response
+          .clone()
+          .text()
+          .catch(() => ""),
+      );
+    throw await readApiError(response);
+  }
   if (!response.body) throw new ApiError(response.status, "UNKNOWN", "The stream has no body.");
-  yield* readGenerateContentStream(response.body, options.signal);
+  yield* readGenerateContentStream(response.body, options.signal, options.observer);
 }
 
 /** Parses an SSE body of GenerateContentResponse events (exposed for tests and other callers). */
 export async function* readGenerateContentStream(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
+  observer?: StreamObserver,
 ): AsyncGenerator<GenerateContentResponse> {
   const pending: (GenerateContentResponse | ApiError)[] = [];
   // Lines outside the SSE grammar: the real service writes its mid-stream error raw.
   let rawText = "";
   const parser = createParser({
     onEvent(event: EventSourceMessage) {
+      observer?.onEvent?.(event.data);
       pending.push(decodeEvent(event.data));
     },
     onError(error: ParseError) {
-      if (error.type === "unknown-field" && error.line !== undefined) rawText += `${error.line}\n`;
+      if (error.type === "unknown-field" && error.line !== undefined) {
+        observer?.onEvent?.(error.line);
+        rawText += `${error.line}\n`;
+      }
     },
   });
   const reader = body

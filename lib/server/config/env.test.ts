@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigurationError, parseServerEnv } from "./env";
 
@@ -70,5 +73,24 @@ describe("gateway and limit settings", () => {
     expect(() => parseServerEnv({ UPSTREAM_IDLE_TIMEOUT_MS: "soon" })).toThrow(
       /UPSTREAM_IDLE_TIMEOUT_MS/,
     );
+  });
+
+  it("reads a price table file over the default prices, and refuses a broken one", () => {
+    expect(parseServerEnv({}).prices.models["gemini-2.5-flash"]?.input).toBe(0.3);
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-prices-"));
+    const file = path.join(directory, "prices.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ currency: "EUR", models: { "gemini-2.5-flash": { input: 1, output: 2 } } }),
+    );
+    const prices = parseServerEnv({ STUDIO_PRICES_FILE: file }).prices;
+    expect(prices.currency).toBe("EUR");
+    expect(prices.models["gemini-2.5-flash"]).toEqual({ input: 1, output: 2 });
+    expect(prices.models["gemini-2.5-pro"]?.input).toBe(1.25);
+    fs.writeFileSync(file, JSON.stringify({ currency: "EUR", models: { m: { input: "1" } } }));
+    expect(() => parseServerEnv({ STUDIO_PRICES_FILE: file })).toThrow(/models\.m\.input/);
+    fs.writeFileSync(file, "{not json");
+    expect(() => parseServerEnv({ STUDIO_PRICES_FILE: file })).toThrow(ConfigurationError);
+    fs.rmSync(directory, { recursive: true });
   });
 });

@@ -1,6 +1,8 @@
 import "server-only";
+import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { DEFAULT_PRICE_TABLE, priceTableSchema, type PriceTable } from "@/lib/studio/price-table";
 import { isLoopbackHost } from "./loopback";
 
 /**
@@ -39,6 +41,8 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(20 * 1024 * 1024 * 1024),
+  /** JSON price table (README, "Prices") merged over the defaults. */
+  STUDIO_PRICES_FILE: z.string().min(1).optional(),
 });
 
 export interface StudioKey {
@@ -83,6 +87,8 @@ export interface ServerEnv {
   sessionTtlMs: number;
   /** Per-owner file storage of the local engine, in bytes. */
   fileQuotaBytes: number;
+  /** Prices the studio shows per answer: the defaults with STUDIO_PRICES_FILE's models over them. */
+  prices: PriceTable;
 }
 
 export class ConfigurationError extends Error {}
@@ -99,6 +105,30 @@ function parseStudioKeys(value: string | undefined): StudioKey[] {
       if (separator <= 0) return { name: `key-${index + 1}`, key: item };
       return { name: item.slice(0, separator), key: item.slice(separator + 1) };
     });
+}
+
+/** The default price table with the configured file's currency and models over it. */
+function readPriceTable(file: string | undefined): PriceTable {
+  if (!file) return DEFAULT_PRICE_TABLE;
+  let value: unknown;
+  try {
+    value = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new ConfigurationError(
+      `STUDIO_PRICES_FILE: cannot read ${file} as JSON (${(error as Error).message}).`,
+    );
+  }
+  const parsed = priceTableSchema.safeParse(value);
+  if (!parsed.success) {
+    const problems = parsed.error.issues
+      .map((issue) => `${issue.path.join(".") || "(file)"}: ${issue.message}`)
+      .join("; ");
+    throw new ConfigurationError(`STUDIO_PRICES_FILE ${file}: ${problems}`);
+  }
+  return {
+    currency: parsed.data.currency,
+    models: { ...DEFAULT_PRICE_TABLE.models, ...parsed.data.models },
+  };
 }
 
 export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
@@ -159,6 +189,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     hostname: values.HOSTNAME,
     sessionTtlMs: values.STUDIO_SESSION_TTL_HOURS * 3_600_000,
     fileQuotaBytes: values.STUDIO_FILE_QUOTA_BYTES,
+    prices: readPriceTable(values.STUDIO_PRICES_FILE),
   };
 }
 

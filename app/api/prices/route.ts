@@ -1,0 +1,12 @@
+import { getPricesHandler } from "@/lib/server/api/prices";
+import { methodNotAllowed } from "@/lib/server/http/responses";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export const GET = getPricesHandler;
+
+export const POST = methodNotAllowed(["GET", "HEAD", "OPTIONS"]);
+export const PUT = POST;
+export const PATCH = POST;
+export const DELETE = POST;
