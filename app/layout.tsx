@@ -45,10 +45,22 @@ export default function RootLayout({ children }: { children: ReactNode }) {
         <script dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body className="flex h-full flex-col bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
+        <a
+          href="#main-content"
+          className="sr-only z-50 rounded-md bg-zinc-900 px-3 py-2 text-sm text-white focus:not-sr-only focus:absolute focus:top-2 focus:left-2 dark:bg-zinc-100 dark:text-zinc-900"
+        >
+          Skip to main content
+        </a>
         <Providers>
           <StudioHeader mode={mode} />
           <SessionGate>
-            <main className="flex min-h-0 flex-1 flex-col">{children}</main>
+            <main
+              id="main-content"
+              tabIndex={-1}
+              className="flex min-h-0 flex-1 flex-col outline-none"
+            >
+              {children}
+            </main>
           </SessionGate>
         </Providers>
       </body>

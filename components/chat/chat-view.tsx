@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef } from "react";
+import { useRouter } from "next/navigation";
+import { useEffect, useRef, useState } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
 import { Button } from "@/components/ui/button";
@@ -14,6 +15,8 @@ import { ChatAttachments, useChatAttachments } from "@/components/files/chat-att
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { NextTurnCodeButton } from "@/components/devtools/next-turn-code-button";
 import { Composer, type ComposerHandle } from "./composer";
+import { ModelPicker } from "./model-picker";
+import { ShortcutsHelpButton, useChatShortcuts } from "./keyboard-shortcuts";
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
 
@@ -43,6 +46,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   const notice = useChatStore((state) => state.notice);
   const setNotice = useChatStore((state) => state.setNotice);
   const composer = useRef<ComposerHandle>(null);
+  const router = useRouter();
   const scroller = useStickToBottom<HTMLDivElement>();
   const settingsButton = useRef<HTMLButtonElement>(null);
   const problems = violationCount(settingsState.violations);
@@ -62,22 +66,27 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
 
   useEffect(() => preloadHighlighter(), []);
 
-  useEffect(() => {
-    if (!streaming) return;
-    function onKeyDown(event: KeyboardEvent) {
-      if (
-        event.key !== "Escape" ||
-        event.defaultPrevented ||
-        document.querySelector("dialog[open]")
-      )
-        return;
-      event.preventDefault();
+  const [helpOpen, setHelpOpen] = useState(false);
+  useChatShortcuts({
+    "new-chat": () => router.push("/chat"),
+    "focus-composer": () => composer.current?.focus(),
+    stop: () => {
+      if (!streaming) return false;
       actions.stop();
       composer.current?.focus();
-    }
-    window.addEventListener("keydown", onKeyDown);
-    return () => window.removeEventListener("keydown", onKeyDown);
-  }, [streaming, actions]);
+    },
+    regenerate: () => {
+      const last = conversation.data?.messages.at(-1);
+      if (streaming || conversationId === null || last?.role !== "model") return false;
+      void actions.regenerate(conversationId, last.id);
+    },
+    "open-settings": () => setSettingsOpen(!settingsOpen),
+    search: () => {
+      setSidebarOpen(true);
+      requestAnimationFrame(() => document.getElementById("conversation-search")?.focus());
+    },
+    help: () => setHelpOpen(true),
+  });
 
   useEffect(() => {
     if (problems === 0 && notice?.text.startsWith("Fix")) setNotice(null);
@@ -127,6 +136,8 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
           <h1 id="chat-title" className="min-w-0 flex-1 truncate text-base font-semibold">
             {title}
           </h1>
+          <ModelPicker state={settingsState} />
+          <ShortcutsHelpButton open={helpOpen} onOpenChange={setHelpOpen} />
           <NextTurnCodeButton
             draftKey={draftKey}
             settings={settingsState.settings}

@@ -1,0 +1,77 @@
+import { expect, test } from "@playwright/test";
+import { ChatPage } from "./pages/chat-page";
+import { expectNoSeriousViolations } from "./pages/answer-metadata";
+import { emulateNetwork } from "./support/network-conditions";
+
+/** Keyboard (issue 18): a skip link, the chat's shortcuts and their `?` help sheet. */
+
+test("a skip link is the first stop and moves focus to the main content", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await page.locator("body").focus();
+  await page.keyboard.press("Tab");
+  const skip = page.getByRole("link", { name: "Skip to main content" });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page.locator("main")).toBeFocused();
+});
+
+test("the shortcuts do what the help sheet says", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(24);
+  await chat.send("Repeat after me: keyboard first");
+  await chat.waitForAnswerDone();
+  const firstId = await chat.lastAnswer().getAttribute("data-response-id");
+
+  // ? (outside a text field) opens the help sheet listing every shortcut.
+  await page.getByRole("heading", { level: 1 }).click();
+  await page.keyboard.press("?");
+  const help = page.getByRole("dialog", { name: "Keyboard shortcuts" });
+  await expect(help).toBeVisible();
+  await expect(help.getByRole("row")).toHaveCount(8);
+  await expect(help).toContainText("Regenerate the last answer");
+  await expectNoSeriousViolations(page, "dialog[open]");
+  await page.keyboard.press("Escape");
+  await expect(help).toBeHidden();
+  // Typed in the message box, ? is just a character.
+  await chat.prompt.focus();
+  await page.keyboard.press("?");
+  await expect(chat.prompt).toHaveValue("?");
+  await expect(help).toBeHidden();
+  await chat.prompt.fill("");
+
+  // Mod+Shift+G regenerates the last answer.
+  await page.keyboard.press("Control+Shift+G");
+  await expect(chat.lastAnswer()).not.toHaveAttribute("data-response-id", firstId!);
+  await chat.waitForAnswerDone();
+
+  // Mod+, opens and closes the settings.
+  await page.keyboard.press("Control+,");
+  await expect(chat.settings).toBeVisible();
+  await page.keyboard.press("Control+,");
+  await expect(chat.settings).toBeHidden();
+
+  // Mod+K goes to the conversation search; Shift+Esc back to the message box.
+  await page.keyboard.press("Control+K");
+  await expect(page.getByRole("searchbox", { name: "Search conversations" })).toBeFocused();
+  await page.keyboard.press("Shift+Escape");
+  await expect(chat.prompt).toBeFocused();
+
+  // Esc stops a running answer (on a slow connection, so it is still in flight whatever the machine).
+  await chat.limitAnswers(20_000);
+  await emulateNetwork(page, { downloadBytesPerSecond: 50_000 });
+  await chat.prompt.fill(ChatPage.longAnswerPrompt(1500));
+  await chat.prompt.press("Enter");
+  await expect(chat.lastAnswer()).toHaveAttribute("aria-busy", "true");
+  await page.keyboard.press("Escape");
+  await expect(chat.lastAnswer().locator("[data-message-status=stopped]")).toBeVisible();
+  await emulateNetwork(page, {});
+
+  // Mod+Shift+O starts a new chat.
+  const id = chat.conversationId();
+  expect(id).not.toBeNull();
+  await page.keyboard.press("Control+Shift+O");
+  await expect(page).toHaveURL(/\/chat$/);
+});
