@@ -6,9 +6,9 @@ import { emulateNetwork } from "./support/network-conditions";
 /** Keyboard (issue 18): a skip link, the chat's shortcuts and their `?` help sheet. */
 
 test("a skip link is the first stop and moves focus to the main content", async ({ page }) => {
-  const chat = new ChatPage(page);
-  await chat.open();
-  await page.locator("body").focus();
+  // The files page (the chat page puts the focus in its message box at once).
+  await page.goto("/files");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
   await page.keyboard.press("Tab");
   const skip = page.getByRole("link", { name: "Skip to main content" });
   await expect(skip).toBeFocused();
@@ -23,6 +23,7 @@ test("the shortcuts do what the help sheet says", async ({ page }) => {
   await chat.limitAnswers(24);
   await chat.send("Repeat after me: keyboard first");
   await chat.waitForAnswerDone();
+  await page.getByRole("button", { name: "Close settings" }).click();
   const firstId = await chat.lastAnswer().getAttribute("data-response-id");
 
   // ? (outside a text field) opens the help sheet listing every shortcut.

@@ -1,7 +1,6 @@
 "use client";
 
 import { useCallback, useId, type ReactNode } from "react";
-import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import { Field, inputClassName } from "@/components/ui/field";
 import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-settings";
 import {
