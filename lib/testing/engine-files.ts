@@ -1,29 +1,15 @@
 /**
- * Shared pieces of the files and caches unit tests: a real database in a temp folder, a
+ * Shared pieces of the files and caches unit tests: a real database with a temp folder for
+ * bytes (lib/testing/databases: SQLite, and PostgreSQL when the test script started one), a
  * movable clock, streamed bodies, and small but valid media made in code.
  */
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { openDatabase, type Db } from "@/lib/db/database";
+import { testDatabaseKinds, type TestDatabase, type TestDatabaseKind } from "./databases";
 
-export interface TempData {
-  dataDir: string;
-  db: Db;
-  cleanup(): void;
-}
+export type TempData = TestDatabase;
 
-export function tempData(): TempData {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-files-test-"));
-  const db = openDatabase(dataDir);
-  return {
-    dataDir,
-    db,
-    cleanup() {
-      db.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+/** A fresh database and data folder of `kind` (SQLite unless told). */
+export function tempData(kind: TestDatabaseKind = testDatabaseKinds()[0]!): Promise<TempData> {
+  return kind.open();
 }
 
 export class TestClock {

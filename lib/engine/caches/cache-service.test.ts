@@ -6,6 +6,7 @@ import { requireModel } from "../catalog";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { countRequestTokens, terminateTokenizerWorkers } from "../tokens";
 import { createStorage, type Storage } from "../files/storage-operations";
+import { testDatabaseKinds } from "@/lib/testing/databases";
 import { PNG_1X1, streamOf, tempData, TestClock, type TempData } from "@/lib/testing/engine-files";
 
 const alice = { ownerId: "key:alice" };
@@ -30,16 +31,16 @@ async function rejection(work: () => unknown): Promise<ApiError> {
   throw new Error("expected an ApiError");
 }
 
-describe("cachedContents on the local engine", () => {
+describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect)", (kind) => {
   let data: TempData;
   let clock: TestClock;
   let storage: Storage;
 
-  beforeEach(() => {
-    data = tempData();
+  beforeEach(async () => {
+    data = await tempData(kind);
     clock = new TestClock();
     storage = createStorage({
-      db: data.db,
+      stores: data.stores,
       dataDir: data.dataDir,
       now: clock.now,
       sweepIntervalMs: 0,
@@ -48,9 +49,9 @@ describe("cachedContents on the local engine", () => {
       isMediaProblem: (error) => error instanceof MediaProbeError,
     });
   });
-  afterEach(() => {
+  afterEach(async () => {
     storage.close();
-    data.cleanup();
+    await data.cleanup();
   });
   afterAll(() => terminateTokenizerWorkers());
 
@@ -194,7 +195,7 @@ describe("cachedContents on the local engine", () => {
         )
       ).httpStatus,
     ).toBe(403);
-    expect(storage.caches.sweep()).toBe(1);
+    expect(await storage.caches.sweep()).toBe(1);
   });
 
   it("deletes", async () => {
@@ -209,7 +210,7 @@ describe("cachedContents on the local engine", () => {
   it("lists newest first with keyset page tokens bound to the page size", async () => {
     const record = storage.caches.store;
     for (let index = 0; index < 250; index++) {
-      record.insert(
+      await record.insert(
         {
           id: `cache${String(index).padStart(4, "0")}`,
           ownerId: alice.ownerId,
@@ -260,7 +261,7 @@ describe("cachedContents on the local engine", () => {
     });
     const traits = requireModel(FLASH, "generateContent").traits;
     const question = { role: "user", parts: [{ text: "What does the fox do?" }] };
-    const merge = storage.resolveCachedContentForRequest(
+    const merge = await storage.resolveCachedContentForRequest(
       { contents: [question], cachedContent: cache.name },
       traits,
       alice,
@@ -304,9 +305,9 @@ describe("cachedContents on the local engine", () => {
       ),
     );
     expect(notYours.httpStatus).toBe(403);
-    expect(storage.resolveCachedContentForRequest({ contents: [question] }, traits, alice)).toEqual(
-      { mergedRequest: { contents: [question] } },
-    );
+    expect(
+      await storage.resolveCachedContentForRequest({ contents: [question] }, traits, alice),
+    ).toEqual({ mergedRequest: { contents: [question] } });
   });
 
   it("counts a request with its cache: totalTokens includes the cached tokens", async () => {

@@ -4,7 +4,7 @@
  * delete, real expiry, and the merge of a cache into a generate/count request. Differs
  * knowingly: timestamps carry millisecond precision (0 or 3 fractional digits).
  */
-import type { Db } from "@/lib/db/database";
+import type { CacheRecord, CacheStore, CachedInput } from "@/lib/db/stores/cache-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
@@ -25,7 +25,6 @@ import { formatTimestamp, parseDuration, parseTimestamp } from "@/lib/gemini/wir
 import { requireModel } from "../catalog";
 import { randomResourceId } from "../files/random-id";
 import { decodePageToken, encodePageToken } from "../page-token";
-import { CacheStore, type CacheRecord, type CachedInput } from "./cache-store";
 
 /** pageSize when unset (the spec leaves it open) and the maximum larger values are coerced to. */
 export const CACHES_PAGE = { defaultSize: 100, maxSize: 1000 };
@@ -49,7 +48,7 @@ export type InputTokenCounter = (
 ) => Promise<CountTokensResponse>;
 
 export interface CacheServiceOptions {
-  db: Db;
+  store: CacheStore;
   countTokens: InputTokenCounter;
   now?: () => number;
 }
@@ -98,7 +97,7 @@ export class CacheService {
   private readonly now: () => number;
 
   constructor(private readonly options: CacheServiceOptions) {
-    this.store = new CacheStore(options.db);
+    this.store = options.store;
     this.now = options.now ?? Date.now;
   }
 
@@ -161,7 +160,7 @@ export class CacheService {
       );
     }
     let id = randomResourceId();
-    while (this.store.exists(id)) id = randomResourceId();
+    while (await this.store.exists(id)) id = randomResourceId();
     const record: CacheRecord = {
       id,
       ownerId: caller.ownerId,
@@ -173,28 +172,28 @@ export class CacheService {
       updateTime: now,
       expireTime,
     };
-    this.store.insert(record, input);
+    await this.store.insert(record, input);
     return toWire(record);
   }
 
   /** A live cache of the caller's, or the service's 403. */
-  private require(name: string, caller: Caller): CacheRecord {
+  private async require(name: string, caller: Caller): Promise<CacheRecord> {
     const id = cacheIdFrom(name);
-    const record = id ? this.store.get(id) : undefined;
+    const record = id ? await this.store.get(id) : undefined;
     if (!record || record.ownerId !== caller.ownerId || record.expireTime <= this.now())
       throw cachedContentDenied();
     return record;
   }
 
-  get(name: string, caller: Caller): CachedContent {
-    return toWire(this.require(name, caller));
+  async get(name: string, caller: Caller): Promise<CachedContent> {
+    return toWire(await this.require(name, caller));
   }
 
   /** The caller's live caches, newest first; tokens are bound to the page size. */
-  list(
+  async list(
     query: { pageSize?: number; pageToken?: string },
     caller: Caller,
-  ): ListCachedContentsResponse {
+  ): Promise<ListCachedContentsResponse> {
     const pageSize = Math.min(
       Math.max(query.pageSize || CACHES_PAGE.defaultSize, 1),
       CACHES_PAGE.maxSize,
@@ -203,7 +202,7 @@ export class CacheService {
     const after = query.pageToken
       ? positionFromToken(decodePageToken(query.pageToken, scope))
       : null;
-    const rows = this.store.list(caller.ownerId, this.now(), pageSize + 1, after);
+    const rows = await this.store.list(caller.ownerId, this.now(), pageSize + 1, after);
     const page = rows.slice(0, pageSize);
     const response: ListCachedContentsResponse = {};
     if (page.length > 0) response.cachedContents = page.map(toWire);
@@ -215,21 +214,21 @@ export class CacheService {
   }
 
   /** Sets a new expiration (ttl from now, or expireTime); nothing else is updatable. */
-  update(name: string, update: CachedContentUpdate, caller: Caller): CachedContent {
-    const record = this.require(name, caller);
+  async update(name: string, update: CachedContentUpdate, caller: Caller): Promise<CachedContent> {
+    const record = await this.require(name, caller);
     const now = this.now();
     const expireTime = this.expiration(update, now, null);
-    this.store.updateExpiry(record.id, expireTime, now);
+    await this.store.updateExpiry(record.id, expireTime, now);
     return toWire({ ...record, expireTime, updateTime: now });
   }
 
-  delete(name: string, caller: Caller): void {
-    const record = this.require(name, caller);
-    this.store.delete(record.id);
+  async delete(name: string, caller: Caller): Promise<void> {
+    const record = await this.require(name, caller);
+    await this.store.delete(record.id);
   }
 
   /** Forgets expired caches; they already answer 403 and are left out of lists. */
-  sweep(): number {
+  sweep(): Promise<number> {
     return this.store.deleteExpired(this.now());
   }
 
@@ -238,11 +237,11 @@ export class CacheService {
    * systemInstruction, tools or toolConfig, 400 when the cache is for another model, 403
    * when it is missing, expired or not the caller's.
    */
-  resolveCachedContentForRequest(
+  async resolveCachedContentForRequest(
     request: GenerateContentRequest,
     traits: ModelTraits,
     caller: Caller,
-  ): CacheMerge {
+  ): Promise<CacheMerge> {
     if (!request.cachedContent) return { mergedRequest: request };
     const conflicting = (["systemInstruction", "tools", "toolConfig"] as const).filter(
       (field) => request[field] !== undefined,
@@ -257,14 +256,14 @@ export class CacheService {
         })),
       );
     }
-    const record = this.require(request.cachedContent, caller);
+    const record = await this.require(request.cachedContent, caller);
     if (record.model !== traits.name) {
       throw ApiError.invalidArgument(
         `Model used by GenerateContent request (${traits.name}) and CachedContent (${record.model}) has to be the same.`,
         [{ field: "cached_content", description: `was created for ${record.model}` }],
       );
     }
-    const input = this.store.input(record.id);
+    const input = await this.store.input(record.id);
     if (!input) throw cachedContentDenied();
     const { cachedContent: _cachedContent, ...rest } = request;
     const mergedRequest: GenerateContentRequest = {

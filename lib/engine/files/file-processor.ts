@@ -4,7 +4,7 @@
  * PROCESSING → ACTIVE, or → FAILED with `error` when its media is corrupt or unsupported.
  */
 import type { ProbedMedia } from "../media/probe";
-import type { FileRecord, FileStore } from "./file-store";
+import type { FileRecord, FileStore } from "@/lib/db/stores/file-store";
 
 /** Learns what a file's bytes are (lib/engine/media/probe). */
 export type MediaProber = (
@@ -118,23 +118,27 @@ export class FileProcessor {
 
   private async process(fileId: string): Promise<void> {
     const { store } = this.options;
-    const file: FileRecord | undefined = store.getFile(fileId);
+    const file: FileRecord | undefined = await store.getFile(fileId);
     if (!file || file.state !== "PROCESSING") return;
     try {
       const probed = await this.probeWithDeadline(fileId, file.mimeType);
       // Decoded text stays on disk: it is read again when a request uses the file.
       const { text: _text, ...probe } = probed;
-      store.finishProcessing(fileId, { state: "ACTIVE", error: null, probe }, this.options.now());
+      await store.finishProcessing(
+        fileId,
+        { state: "ACTIVE", error: null, probe },
+        this.options.now(),
+      );
     } catch (error) {
       if (this.controller.signal.aborted) return;
-      if (!store.getFile(fileId)) return;
+      if (!(await store.getFile(fileId))) return;
       const mediaProblem = this.options.isMediaProblem(error) || error instanceof ProbeTimeoutError;
       if (!mediaProblem) this.options.onError?.(`probing files/${fileId} failed`, error);
       const message =
         mediaProblem && error instanceof Error
           ? error.message
           : "The file could not be processed because of an internal error.";
-      store.finishProcessing(
+      await store.finishProcessing(
         fileId,
         {
           state: "FAILED",

@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { FileService, fileIdFrom, toWireFile } from "./file-service";
 import { FILE_LIFETIME_MS } from "./upload-sessions";
+import { testDatabaseKinds } from "@/lib/testing/databases";
 import {
   PNG_1X1,
   streamOf,
@@ -17,9 +18,9 @@ const alice = { ownerId: "key:alice" };
 const bob = { ownerId: "key:bob" };
 const ORIGIN = "http://127.0.0.1:3000";
 
-function catchApiError(work: () => unknown): ApiError {
+async function catchApiError(work: () => unknown): Promise<ApiError> {
   try {
-    work();
+    await work();
   } catch (error) {
     if (error instanceof ApiError) return error;
     throw error;
@@ -27,14 +28,14 @@ function catchApiError(work: () => unknown): ApiError {
   throw new Error("expected an ApiError");
 }
 
-describe("files: lifecycle, access and expiry", () => {
+describe.each(testDatabaseKinds())("files: lifecycle, access and expiry ($dialect)", (kind) => {
   let data: TempData;
   let clock: TestClock;
   let files: FileService;
 
   function create(extra: Partial<ConstructorParameters<typeof FileService>[0]> = {}): FileService {
     return new FileService({
-      db: data.db,
+      store: data.stores.files,
       dataDir: data.dataDir,
       now: clock.now,
       probe: (filePath, mimeType, signal) => probeMedia({ path: filePath }, mimeType, signal),
@@ -61,24 +62,24 @@ describe("files: lifecycle, access and expiry", () => {
 
   async function settled(id: string) {
     await files.processor.waitFor(id, 10_000);
-    return files.store.getFile(id)!;
+    return (await files.store.getFile(id))!;
   }
 
-  beforeEach(() => {
-    data = tempData();
+  beforeEach(async () => {
+    data = await tempData(kind);
     clock = new TestClock();
     files = create();
   });
-  afterEach(() => {
+  afterEach(async () => {
     files.stop();
-    data.cleanup();
+    await data.cleanup();
   });
 
   it("answers an image ACTIVE at once, with what the probe learnt", async () => {
     const file = await upload(PNG_1X1, "image/png", alice, "pixel.png");
     expect(file.state).toBe("ACTIVE");
     expect(file.probe).toMatchObject({ kind: "image", width: 1, height: 1 });
-    const wire = files.getFile(`files/${file.id}`, alice, ORIGIN);
+    const wire = await files.getFile(`files/${file.id}`, alice, ORIGIN);
     expect(wire).toMatchObject({
       name: `files/${file.id}`,
       displayName: "pixel.png",
@@ -124,7 +125,7 @@ describe("files: lifecycle, access and expiry", () => {
     files.stop();
     files = slow;
     const file = await upload(PNG_1X1, "image/png");
-    expect(files.store.getFile(file.id)!.state).toBe("PROCESSING");
+    expect((await files.store.getFile(file.id))!.state).toBe("PROCESSING");
     files.stop();
     files = create();
     await files.recover();
@@ -142,18 +143,18 @@ describe("files: lifecycle, access and expiry", () => {
 
   it("belongs to its owner: others get the service's 403", async () => {
     const file = await upload(PNG_1X1, "image/png");
-    const denied = catchApiError(() => files.getFile(`files/${file.id}`, bob, ORIGIN));
+    const denied = await catchApiError(() => files.getFile(`files/${file.id}`, bob, ORIGIN));
     expect(denied.httpStatus).toBe(403);
     expect(denied.message).toBe(
       `You do not have permission to access the File ${file.id} or it may not exist.`,
     );
-    expect(catchApiError(() => files.getFile("files/doesnotexist", alice, ORIGIN)).httpStatus).toBe(
-      403,
-    );
+    expect(
+      (await catchApiError(() => files.getFile("files/doesnotexist", alice, ORIGIN))).httpStatus,
+    ).toBe(403);
     await expect(files.deleteFile(`files/${file.id}`, bob)).rejects.toMatchObject({
       httpStatus: 403,
     });
-    expect(files.listFiles({}, bob, ORIGIN)).toEqual({});
+    expect(await files.listFiles({}, bob, ORIGIN)).toEqual({});
   });
 
   it("lists newest first, 10 by default and at most 100, with tokens bound to the page size", async () => {
@@ -161,27 +162,30 @@ describe("files: lifecycle, access and expiry", () => {
       await upload(Buffer.from(`file ${index}`), "text/plain", alice, `n${index}`);
       clock.advance(1000);
     }
-    const first = files.listFiles({}, alice, ORIGIN);
+    const first = await files.listFiles({}, alice, ORIGIN);
     expect(first.files).toHaveLength(10);
     expect(first.files![0]!.displayName).toBe("n22");
     const seen = [...first.files!];
     let token = first.nextPageToken;
     while (token) {
-      const page = files.listFiles({ pageToken: token }, alice, ORIGIN);
+      const page = await files.listFiles({ pageToken: token }, alice, ORIGIN);
       seen.push(...(page.files ?? []));
       token = page.nextPageToken;
     }
     expect(seen.map((file) => file.displayName)).toEqual(
       Array.from({ length: 23 }, (_, index) => `n${22 - index}`),
     );
-    expect(files.listFiles({ pageSize: 500 }, alice, ORIGIN).files).toHaveLength(23);
+    expect((await files.listFiles({ pageSize: 500 }, alice, ORIGIN)).files).toHaveLength(23);
     expect(
-      catchApiError(() =>
-        files.listFiles({ pageSize: 5, pageToken: first.nextPageToken }, alice, ORIGIN),
+      (
+        await catchApiError(() =>
+          files.listFiles({ pageSize: 5, pageToken: first.nextPageToken }, alice, ORIGIN),
+        )
       ).message,
     ).toContain("page_token");
     expect(
-      catchApiError(() => files.listFiles({ pageToken: "garbage" }, alice, ORIGIN)).httpStatus,
+      (await catchApiError(() => files.listFiles({ pageToken: "garbage" }, alice, ORIGIN)))
+        .httpStatus,
     ).toBe(400);
   });
 
@@ -189,27 +193,27 @@ describe("files: lifecycle, access and expiry", () => {
     const file = await upload(PNG_1X1, "image/png");
     await files.deleteFile(`files/${file.id}`, alice);
     expect(fs.existsSync(files.uploads.filePath(file.id))).toBe(false);
-    expect(catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN)).httpStatus).toBe(
-      403,
-    );
+    expect(
+      (await catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN))).httpStatus,
+    ).toBe(403);
   });
 
   it("expires after 48 hours: 403, gone from lists, bytes swept", async () => {
     const file = await upload(PNG_1X1, "image/png");
     clock.advance(FILE_LIFETIME_MS - 1);
-    expect(files.getFile(`files/${file.id}`, alice, ORIGIN).state).toBe("ACTIVE");
+    expect((await files.getFile(`files/${file.id}`, alice, ORIGIN)).state).toBe("ACTIVE");
     clock.advance(1);
-    expect(catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN)).httpStatus).toBe(
-      403,
-    );
-    expect(files.listFiles({}, alice, ORIGIN).files).toBeUndefined();
+    expect(
+      (await catchApiError(() => files.getFile(`files/${file.id}`, alice, ORIGIN))).httpStatus,
+    ).toBe(403);
+    expect((await files.listFiles({}, alice, ORIGIN)).files).toBeUndefined();
     await expect(files.resolveFileForCaller(`files/${file.id}`, alice)).rejects.toMatchObject({
       httpStatus: 403,
     });
     expect(fs.existsSync(files.uploads.filePath(file.id))).toBe(true);
     await files.sweep();
     expect(fs.existsSync(files.uploads.filePath(file.id))).toBe(false);
-    expect(files.store.getFile(file.id)).toBeUndefined();
+    expect(await files.store.getFile(file.id)).toBeUndefined();
   });
 
   it("resolves a file URI for generation: ACTIVE only, the caller's only", async () => {
@@ -220,13 +224,13 @@ describe("files: lifecycle, access and expiry", () => {
       displayName: "fox.txt",
       probed: { kind: "text", text: "The quick brown fox." },
     });
-    expect(files.store.getFile(text.id)!.probe).not.toHaveProperty("text");
+    expect((await files.store.getFile(text.id))!.probe).not.toHaveProperty("text");
     await expect(
       files.resolveFileForCaller(`https://elsewhere.example/v1/files/${text.id}`, bob),
     ).rejects.toMatchObject({ httpStatus: 403 });
 
     const audio = await upload(wavBytes(1), "audio/wav");
-    if (files.store.getFile(audio.id)!.state === "PROCESSING") {
+    if ((await files.store.getFile(audio.id))!.state === "PROCESSING") {
       await expect(files.resolveFileForCaller(`files/${audio.id}`, alice)).rejects.toMatchObject({
         httpStatus: 400,
         rpcStatus: "FAILED_PRECONDITION",

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Db } from "@/lib/db/database";
+import type { FileRecord, FileStore, ListPosition } from "@/lib/db/stores/file-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { File, ListFilesResponse } from "@/lib/gemini/types";
@@ -14,7 +14,6 @@ import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
 import type { ProbedMedia } from "../media/probe";
 import { decodePageToken, encodePageToken } from "../page-token";
 import { FileProcessor, type MediaProber } from "./file-processor";
-import { FileStore, type FileRecord, type ListPosition } from "./file-store";
 import {
   DEFAULT_FILE_QUOTA_BYTES,
   UploadSessions,
@@ -29,7 +28,7 @@ export const FILES_PAGE = { defaultSize: 10, maxSize: 100 };
 const QUICK_PROBE_WAIT_MS = 2_000;
 
 export interface FileServiceOptions {
-  db: Db;
+  store: FileStore;
   dataDir: string;
   probe: MediaProber;
   isMediaProblem: (error: unknown) => boolean;
@@ -113,7 +112,7 @@ export class FileService {
   constructor(options: FileServiceOptions) {
     this.now = options.now ?? Date.now;
     this.probe = options.probe;
-    this.store = new FileStore(options.db);
+    this.store = options.store;
     this.uploads = new UploadSessions({
       store: this.store,
       dataDir: options.dataDir,
@@ -137,14 +136,14 @@ export class FileService {
   async recover(): Promise<void> {
     await this.uploads.dropInterruptedWholeUploads();
     await this.sweep();
-    for (const id of this.store.processingFileIds()) this.processor.enqueue(id);
+    for (const id of await this.store.processingFileIds()) this.processor.enqueue(id);
   }
 
   /** Deletes expired files (rows and bytes), expired upload sessions, and bytes nothing refers to. */
   async sweep(): Promise<void> {
     const now = this.now();
-    for (const id of this.store.expiredFileIds(now)) {
-      if (this.store.deleteFile(id)) await fs.rm(this.uploads.filePath(id), { force: true });
+    for (const id of await this.store.expiredFileIds(now)) {
+      if (await this.store.deleteFile(id)) await fs.rm(this.uploads.filePath(id), { force: true });
     }
     await this.uploads.sweep();
     let entries: string[] = [];
@@ -153,8 +152,8 @@ export class FileService {
     } catch {
       return;
     }
-    const known = this.store.allFileIds();
-    const finalizing = this.store.activeSessionFileIds();
+    const known = await this.store.allFileIds();
+    const finalizing = await this.store.activeSessionFileIds();
     for (const entry of entries) {
       if (known.has(entry) || finalizing.has(entry)) continue;
       await fs.rm(path.join(this.uploads.filesDir, entry), { force: true });
@@ -183,7 +182,7 @@ export class FileService {
     const state = await this.uploads.chunk(uploadId, input, signal);
     if (state.status === "final" && state.file && !isAudioOrVideo(state.file.mimeType)) {
       await this.processor.waitFor(state.file.id, QUICK_PROBE_WAIT_MS);
-      return { ...state, file: this.store.getFile(state.file.id) ?? state.file };
+      return { ...state, file: (await this.store.getFile(state.file.id)) ?? state.file };
     }
     return state;
   }
@@ -196,7 +195,7 @@ export class FileService {
   ): Promise<FileRecord> {
     const file = await this.uploads.storeWhole(input, body, signal);
     if (!isAudioOrVideo(file.mimeType)) await this.processor.waitFor(file.id, QUICK_PROBE_WAIT_MS);
-    return this.store.getFile(file.id) ?? file;
+    return (await this.store.getFile(file.id)) ?? file;
   }
 
   queryUpload(uploadId: string): Promise<UploadState> {
@@ -208,25 +207,25 @@ export class FileService {
   }
 
   /** A live file the caller owns, or the service's 403. */
-  requireFile(reference: string, caller: Caller): FileRecord {
+  async requireFile(reference: string, caller: Caller): Promise<FileRecord> {
     const id = fileIdFrom(reference);
     if (id === null) throw fileDenied(reference.replace(/^.*files\//, "").slice(0, 80));
-    const file = this.store.getFile(id);
+    const file = await this.store.getFile(id);
     if (!file || file.ownerId !== caller.ownerId || file.expireTime <= this.now())
       throw fileDenied(id);
     return file;
   }
 
-  getFile(name: string, caller: Caller, origin: string): File {
-    return toWireFile(this.requireFile(name, caller), origin);
+  async getFile(name: string, caller: Caller, origin: string): Promise<File> {
+    return toWireFile(await this.requireFile(name, caller), origin);
   }
 
   /** The caller's live files, newest first, with keyset page tokens. */
-  listFiles(
+  async listFiles(
     query: { pageSize?: number; pageToken?: string },
     caller: Caller,
     origin: string,
-  ): ListFilesResponse {
+  ): Promise<ListFilesResponse> {
     const pageSize = Math.min(
       Math.max(query.pageSize || FILES_PAGE.defaultSize, 1),
       FILES_PAGE.maxSize,
@@ -235,7 +234,7 @@ export class FileService {
     const after = query.pageToken
       ? positionFromToken(decodePageToken(query.pageToken, scope))
       : null;
-    const rows = this.store.listFiles(caller.ownerId, this.now(), pageSize + 1, after);
+    const rows = await this.store.listFiles(caller.ownerId, this.now(), pageSize + 1, after);
     const page = rows.slice(0, pageSize);
     const response: ListFilesResponse = {};
     if (page.length > 0) response.files = page.map((file) => toWireFile(file, origin));
@@ -247,8 +246,8 @@ export class FileService {
   }
 
   async deleteFile(name: string, caller: Caller): Promise<void> {
-    const file = this.requireFile(name, caller);
-    if (this.store.deleteFile(file.id))
+    const file = await this.requireFile(name, caller);
+    if (await this.store.deleteFile(file.id))
       await fs.rm(this.uploads.filePath(file.id), { force: true });
   }
 
@@ -262,7 +261,7 @@ export class FileService {
     caller: Caller,
     signal?: AbortSignal,
   ): Promise<ResolvedFile> {
-    const file = this.requireFile(fileUri, caller);
+    const file = await this.requireFile(fileUri, caller);
     if (file.state !== "ACTIVE") {
       throw new ApiError(
         400,

@@ -4,7 +4,8 @@
  * (`resolveFileForCaller`, `resolveCachedContentForRequest`, `countTokensWithCache`).
  * Owns the housekeeping timer: expired files, caches and upload sessions are swept.
  */
-import type { Db } from "@/lib/db/database";
+import type { CacheStore } from "@/lib/db/stores/cache-store";
+import type { FileStore } from "@/lib/db/stores/file-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type {
   Backend,
@@ -37,7 +38,7 @@ export type RequestTokenCounter = (
 ) => Promise<CountTokensResponse>;
 
 export interface StorageOptions {
-  db: Db;
+  stores: { files: FileStore; caches: CacheStore };
   dataDir: string;
   countTokens: RequestTokenCounter;
   probe: MediaProber;
@@ -83,7 +84,7 @@ export interface Storage {
     request: GenerateContentRequest,
     traits: ModelTraits,
     caller: Caller,
-  ): CacheMerge;
+  ): Promise<CacheMerge>;
   /** countTokens of a generate request, the named cache included. */
   countTokensWithCache(
     request: GenerateContentRequest,
@@ -108,7 +109,7 @@ function wireStatus(state: UploadState, origin: string): UploadStatus {
 /** Builds the files and caches services over one database and data directory. */
 export function createStorage(options: StorageOptions): Storage {
   const files = new FileService({
-    db: options.db,
+    store: options.stores.files,
     dataDir: options.dataDir,
     probe: options.probe,
     isMediaProblem: options.isMediaProblem,
@@ -123,7 +124,7 @@ export function createStorage(options: StorageOptions): Storage {
     signal?: AbortSignal,
   ): Promise<ResolvedFile> => files.resolveFileForCaller(fileUri, caller, signal);
   const caches = new CacheService({
-    db: options.db,
+    store: options.stores.caches,
     now: options.now,
     countTokens: (traits, input, caller, signal) =>
       options.countTokens(traits, input, {
@@ -139,11 +140,7 @@ export function createStorage(options: StorageOptions): Storage {
     intervalMs > 0
       ? setInterval(() => {
           void files.sweep().catch(report("sweeping files failed"));
-          try {
-            caches.sweep();
-          } catch (error) {
-            report("sweeping caches failed")(error);
-          }
+          void caches.sweep().catch(report("sweeping caches failed"));
         }, intervalMs)
       : null;
   timer?.unref();
@@ -223,7 +220,7 @@ export function createStorage(options: StorageOptions): Storage {
       );
     },
     async deleteCachedContent(name, context) {
-      caches.delete(name, context.caller);
+      await caches.delete(name, context.caller);
     },
   };
 
@@ -237,7 +234,7 @@ export function createStorage(options: StorageOptions): Storage {
     async countTokensWithCache(request, traits, context) {
       const resolveFile = (fileUri: string) =>
         resolveFileForCaller(fileUri, context.caller, context.signal);
-      const merge = caches.resolveCachedContentForRequest(request, traits, context.caller);
+      const merge = await caches.resolveCachedContentForRequest(request, traits, context.caller);
       const mediaResolution = request.generationConfig?.mediaResolution;
       if (merge.cachedContentTokenCount === undefined) {
         return options.countTokens(

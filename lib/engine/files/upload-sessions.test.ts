@@ -6,6 +6,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { FileService } from "./file-service";
 import { FILE_LIFETIME_MS, UPLOAD_SESSION_LIFETIME_MS } from "./upload-sessions";
+import { testDatabaseKinds } from "@/lib/testing/databases";
 import {
   brokenStreamOf,
   patternBytes,
@@ -23,7 +24,7 @@ function service(
   extra: Partial<ConstructorParameters<typeof FileService>[0]> = {},
 ): FileService {
   return new FileService({
-    db: data.db,
+    store: data.stores.files,
     dataDir: data.dataDir,
     now: clock.now,
     probe: (filePath, mimeType, signal) => probeMedia({ path: filePath }, mimeType, signal),
@@ -46,19 +47,19 @@ function serviceHash(bytes: Uint8Array): string {
   return Buffer.from(createHash("sha256").update(bytes).digest("hex"), "utf8").toString("base64");
 }
 
-describe("resumable upload sessions", () => {
+describe.each(testDatabaseKinds())("resumable upload sessions ($dialect)", (kind) => {
   let data: TempData;
   let clock: TestClock;
   let files: FileService;
 
-  beforeEach(() => {
-    data = tempData();
+  beforeEach(async () => {
+    data = await tempData(kind);
     clock = new TestClock();
     files = service(data, clock);
   });
-  afterEach(() => {
+  afterEach(async () => {
     files.stop();
-    data.cleanup();
+    await data.cleanup();
   });
 
   it("streams chunks to disk, hashes them and shows the file only when whole", async () => {
@@ -76,7 +77,7 @@ describe("resumable upload sessions", () => {
       body: streamOf(bytes.subarray(0, 100_000)),
     });
     expect(first).toEqual({ status: "active", sizeReceived: 100_000 });
-    expect(files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
+    expect(await files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
     const filesDir = path.join(data.dataDir, "files");
     expect(fs.existsSync(filesDir) ? fs.readdirSync(filesDir) : []).toEqual([]);
 
@@ -245,7 +246,7 @@ describe("resumable upload sessions", () => {
     expect(streamed.message).toContain("more bytes than declared");
     expect((await files.queryUpload(uploadId)).sizeReceived).toBe(200);
     expect(
-      fs.statSync(files.uploads.partPath(files.uploads["store"].getSession(uploadId)!.fileId)).size,
+      fs.statSync(files.uploads.partPath((await files.store.getSession(uploadId))!.fileId)).size,
     ).toBe(200);
     const final = await files.uploadChunk(uploadId, {
       upload: true,
@@ -273,7 +274,7 @@ describe("resumable upload sessions", () => {
     );
     expect(short.message).toContain("300 of the 500 declared bytes");
     expect((await files.queryUpload(uploadId)).sizeReceived).toBe(300);
-    expect(files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
+    expect(await files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
   });
 
   it("refuses a second finalize, and answers query with the final file", async () => {
@@ -420,7 +421,7 @@ describe("resumable upload sessions", () => {
       offset: 0,
       body: streamOf(bytes.subarray(0, 3000)),
     });
-    const fileId = files.uploads["store"].getSession(uploadId)!.fileId;
+    const fileId = (await files.store.getSession(uploadId))!.fileId;
     // A crash mid-chunk: bytes on disk that were never acknowledged.
     fs.appendFileSync(
       files.uploads.partPath(fileId),
@@ -457,14 +458,14 @@ describe("resumable upload sessions", () => {
       offset: 0,
       body: streamOf(bytes),
     });
-    const fileId = files.uploads["store"].getSession(uploadId)!.fileId;
+    const fileId = (await files.store.getSession(uploadId))!.fileId;
     fs.mkdirSync(files.uploads.filesDir, { recursive: true });
     fs.renameSync(files.uploads.partPath(fileId), files.uploads.filePath(fileId));
     files.stop();
 
     files = service(data, clock);
     await files.recover();
-    expect(files.store.getFile(fileId)).toBeUndefined();
+    expect(await files.store.getFile(fileId)).toBeUndefined();
     const final = await files.uploadChunk(uploadId, {
       upload: false,
       finalize: true,
@@ -488,7 +489,7 @@ describe("resumable upload sessions", () => {
       offset: 0,
       body: streamOf(Buffer.from("hello")),
     });
-    expect(files.store.getFile("my-notes")?.sizeBytes).toBe(5);
+    expect((await files.store.getFile("my-notes"))?.sizeBytes).toBe(5);
     const again = await rejection(
       files.startUpload({
         ownerId: "key:bob",
@@ -520,19 +521,19 @@ function textBytes(length: number): Buffer {
   );
 }
 
-describe("single-request (multipart) uploads", () => {
+describe.each(testDatabaseKinds())("single-request (multipart) uploads ($dialect)", (kind) => {
   let data: TempData;
   let clock: TestClock;
   let files: FileService;
 
-  beforeEach(() => {
-    data = tempData();
+  beforeEach(async () => {
+    data = await tempData(kind);
     clock = new TestClock();
     files = service(data, clock, { quotaBytes: 1_000_000, maxFileBytes: 600_000 });
   });
-  afterEach(() => {
+  afterEach(async () => {
     files.stop();
-    data.cleanup();
+    await data.cleanup();
   });
 
   const partFiles = () => {
@@ -557,7 +558,7 @@ describe("single-request (multipart) uploads", () => {
     expect(file).toMatchObject({ sizeBytes: bytes.length, state: "ACTIVE", displayName: "notes" });
     expect(file.sha256Hash).toBe(serviceHash(bytes));
     expect(fs.readFileSync(path.join(data.dataDir, "files", file.id)).equals(bytes)).toBe(true);
-    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(bytes.length);
+    expect(await files.store.usedBytes(alice.ownerId, clock.now())).toBe(bytes.length);
     expect(partFiles()).toEqual([]);
     // Without a declared length it works the same.
     const unsized = await whole(streamOf(bytes.subarray(0, 1000)));
@@ -574,8 +575,8 @@ describe("single-request (multipart) uploads", () => {
     const refused = await rejection(whole(malformed, 100_000));
     expect(refused.message).toContain("closing boundary");
     await expect(whole(brokenStreamOf(textBytes(50_000)), 100_000)).rejects.toThrow();
-    expect(files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
-    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(0);
+    expect(await files.store.listFiles(alice.ownerId, clock.now(), 10, null)).toHaveLength(0);
+    expect(await files.store.usedBytes(alice.ownerId, clock.now())).toBe(0);
     expect(partFiles()).toEqual([]);
   });
 
@@ -592,7 +593,7 @@ describe("single-request (multipart) uploads", () => {
     // Known length: refused before any byte is read; unknown: when the bytes pass what is left.
     expect((await rejection(whole(streamOf(textBytes(550_000)), 550_040))).httpStatus).toBe(429);
     expect((await rejection(whole(streamOf(textBytes(550_000))))).httpStatus).toBe(429);
-    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(500_000);
+    expect(await files.store.usedBytes(alice.ownerId, clock.now())).toBe(500_000);
     expect(partFiles()).toEqual([]);
   });
 
@@ -611,8 +612,8 @@ describe("single-request (multipart) uploads", () => {
     );
     void whole(endless, 500_000).catch(() => undefined);
     await receiving;
-    expect(files.store.usedBytes(alice.ownerId, clock.now())).toBe(500_000);
-    const [session] = files.store.activeSessionsWithIdPrefix("whole.");
+    expect(await files.store.usedBytes(alice.ownerId, clock.now())).toBe(500_000);
+    const [session] = await files.store.activeSessionsWithIdPrefix("whole.");
     const chunk = await rejection(
       files.uploadChunk(session!.id, { upload: true, finalize: true, offset: 0, body: null }),
     );
@@ -620,7 +621,7 @@ describe("single-request (multipart) uploads", () => {
     // A new process over the same data (the old one's work is gone with it).
     const restarted = service(data, clock, { quotaBytes: 1_000_000 });
     await restarted.recover();
-    expect(restarted.store.usedBytes(alice.ownerId, clock.now())).toBe(0);
+    expect(await restarted.store.usedBytes(alice.ownerId, clock.now())).toBe(0);
     expect(partFiles()).toEqual([]);
     restarted.stop();
   });

@@ -10,7 +10,7 @@ import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { FileRecord, FileStore, UploadSessionRecord } from "./file-store";
+import type { FileRecord, FileStore, UploadSessionRecord } from "@/lib/db/stores/file-store";
 import { randomResourceId, randomUploadId } from "./random-id";
 import { drainStream } from "./drain-stream";
 
@@ -282,18 +282,14 @@ export class UploadSessions {
       expiresAt: now + UPLOAD_SESSION_LIFETIME_MS,
     };
     await fs.mkdir(this.uploadsDir, { recursive: true });
-    this.store.transaction(() => {
-      if (this.store.usedBytes(input.ownerId, now) + declaredSize > this.options.quotaBytes)
-        throw this.quotaExceeded(input.ownerId, declaredSize);
-      if (fileId !== undefined) {
-        if (this.store.isFileIdTaken(fileId))
-          throw new ApiError(409, "ALREADY_EXISTS", `File files/${fileId} already exists.`);
-      } else {
-        do session.fileId = randomResourceId();
-        while (this.store.isFileIdTaken(session.fileId));
-      }
-      this.store.insertSession(session);
+    const refusal = await this.store.reserveSession(session, {
+      quotaBytes: this.options.quotaBytes,
+      ...(fileId !== undefined ? { requestedFileId: fileId } : {}),
+      drawFileId: randomResourceId,
     });
+    if (refusal?.reason === "quota") throw this.quotaExceeded(refusal.usedBytes, declaredSize);
+    if (refusal?.reason === "name taken")
+      throw new ApiError(409, "ALREADY_EXISTS", `File files/${fileId} already exists.`);
     await fs.writeFile(this.partPath(session.fileId), new Uint8Array(0));
     this.live.set(session.id, { hash: createHash("sha256"), busy: false });
     return session;
@@ -305,7 +301,7 @@ export class UploadSessions {
     input: UploadChunkInput,
     signal?: AbortSignal,
   ): Promise<UploadState> {
-    const session = this.activeSession(uploadId, input.upload ? "upload" : "finalize");
+    const session = await this.activeSession(uploadId, input.upload ? "upload" : "finalize");
     if (input.offset === undefined) {
       throw invalid(
         `${OFFSET_HEADER} is required with the upload and finalize commands: it is the number of bytes already sent.`,
@@ -363,7 +359,8 @@ export class UploadSessions {
       overflow = tooLarge;
     } else {
       // No declared length: reserve what the owner may still store, up to the size limit.
-      const room = this.options.quotaBytes - this.store.usedBytes(input.ownerId, this.now());
+      const room =
+        this.options.quotaBytes - (await this.store.usedBytes(input.ownerId, this.now()));
       bound = Math.min(this.maxFileBytes, room);
       overflow =
         bound === this.maxFileBytes
@@ -387,7 +384,7 @@ export class UploadSessions {
       session.declaredSize = session.receivedSize;
       return await this.finalize(session, live);
     } catch (error) {
-      this.store.deleteSession(session.id);
+      await this.store.deleteSession(session.id);
       this.live.delete(session.id);
       await fs.rm(this.partPath(session.fileId), { force: true });
       throw error;
@@ -401,16 +398,16 @@ export class UploadSessions {
    * got no answer and cannot resume), releasing their reservation and bytes.
    */
   async dropInterruptedWholeUploads(): Promise<void> {
-    for (const session of this.store.activeSessionsWithIdPrefix(WHOLE_UPLOAD_PREFIX)) {
+    for (const session of await this.store.activeSessionsWithIdPrefix(WHOLE_UPLOAD_PREFIX)) {
       if (this.live.has(session.id)) continue;
-      this.store.deleteSession(session.id);
+      await this.store.deleteSession(session.id);
       await fs.rm(this.partPath(session.fileId), { force: true });
     }
   }
 
   /** The session's status and received size (and the file once final). */
   async query(uploadId: string): Promise<UploadState> {
-    const session = this.existingSession(uploadId);
+    const session = await this.existingSession(uploadId);
     if (session.status === "cancelled") throw this.cancelledError();
     if (session.status === "final") return this.finalState(session);
     // Once reconciled (or while a chunk is being received) the database's count is the truth.
@@ -428,10 +425,10 @@ export class UploadSessions {
 
   /** Ends a session and deletes its bytes. */
   async cancel(uploadId: string): Promise<UploadState> {
-    const session = this.activeSession(uploadId, "cancel");
+    const session = await this.activeSession(uploadId, "cancel");
     const live = this.claim(session.id);
     try {
-      this.store.setSessionStatus(session.id, "cancelled", this.now());
+      await this.store.setSessionStatus(session.id, "cancelled", this.now());
       this.live.delete(session.id);
       await fs.rm(this.partPath(session.fileId), { force: true });
     } finally {
@@ -446,9 +443,9 @@ export class UploadSessions {
    */
   async sweep(): Promise<void> {
     const now = this.now();
-    for (const session of this.store.expiredSessions(now)) {
+    for (const session of await this.store.expiredSessions(now)) {
       if (this.live.get(session.id)?.busy) continue;
-      this.store.deleteSession(session.id);
+      await this.store.deleteSession(session.id);
       this.live.delete(session.id);
       if (session.status === "active") await fs.rm(this.partPath(session.fileId), { force: true });
     }
@@ -460,7 +457,7 @@ export class UploadSessions {
     }
     // Read after the listing: a session's row is written before its bytes, so every part
     // file listed belongs to a row this sees.
-    const open = this.store.activeSessionFileIds();
+    const open = await this.store.activeSessionFileIds();
     for (const entry of entries) {
       const fileId = entry.endsWith(".part") ? entry.slice(0, -".part".length) : null;
       if (fileId !== null && open.has(fileId)) continue;
@@ -468,17 +465,17 @@ export class UploadSessions {
     }
   }
 
-  private existingSession(uploadId: string): UploadSessionRecord {
+  private async existingSession(uploadId: string): Promise<UploadSessionRecord> {
     const session =
       uploadId && !uploadId.startsWith(WHOLE_UPLOAD_PREFIX)
-        ? this.store.getSession(uploadId)
+        ? await this.store.getSession(uploadId)
         : undefined;
     if (!session || session.expiresAt <= this.now()) throw unknownSession();
     return session;
   }
 
-  private activeSession(uploadId: string, command: string): UploadSessionRecord {
-    const session = this.existingSession(uploadId);
+  private async activeSession(uploadId: string, command: string): Promise<UploadSessionRecord> {
+    const session = await this.existingSession(uploadId);
     if (session.status === "cancelled") throw this.cancelledError();
     if (session.status === "final") {
       throw invalid(
@@ -489,8 +486,7 @@ export class UploadSessions {
     return session;
   }
 
-  private quotaExceeded(ownerId: string, requested: number): ApiError {
-    const used = this.store.usedBytes(ownerId, this.now());
+  private quotaExceeded(used: number, requested: number): ApiError {
     return new ApiError(
       429,
       "RESOURCE_EXHAUSTED",
@@ -529,7 +525,7 @@ export class UploadSessions {
     const part = this.partPath(session.fileId);
     if (!(await exists(part))) {
       const whole = this.filePath(session.fileId);
-      if ((await exists(whole)) && !this.store.getFile(session.fileId))
+      if ((await exists(whole)) && !(await this.store.getFile(session.fileId)))
         await fs.rename(whole, part);
       else await fs.writeFile(part, new Uint8Array(0));
     }
@@ -537,7 +533,7 @@ export class UploadSessions {
     if (size > session.receivedSize) await fs.truncate(part, session.receivedSize);
     if (size < session.receivedSize) {
       session.receivedSize = size;
-      this.store.setReceived(session.id, size, this.now());
+      await this.store.setReceived(session.id, size, this.now());
     }
     live.hash = await hashFilePrefix(part, session.receivedSize);
   }
@@ -620,7 +616,7 @@ export class UploadSessions {
     if (written > 0) {
       session.receivedSize = start + written;
       try {
-        this.store.setReceived(session.id, session.receivedSize, this.now());
+        await this.store.setReceived(session.id, session.receivedSize, this.now());
       } catch (error) {
         // The database still holds the old size (a full disk): the next request re-reads the
         // bytes on disk against it instead of trusting this process's hash.
@@ -668,10 +664,7 @@ export class UploadSessions {
     }
     await fs.rename(part, whole);
     try {
-      this.store.transaction(() => {
-        this.store.insertFile(file);
-        this.store.setSessionStatus(session.id, "final", now);
-      });
+      await this.store.finalizeSession(session.id, file, now);
     } catch (error) {
       await fs.rename(whole, part).catch(() => undefined);
       throw error;
@@ -679,11 +672,12 @@ export class UploadSessions {
     session.status = "final";
     this.live.delete(session.id);
     this.options.onFinalized(file);
-    return this.store.getFile(file.id) ?? file;
+    // As recorded: PROCESSING. FileService waits briefly for quick probes and reads it again.
+    return file;
   }
 
-  private finalState(session: UploadSessionRecord): UploadState {
-    const file = this.store.getFile(session.fileId);
+  private async finalState(session: UploadSessionRecord): Promise<UploadState> {
+    const file = await this.store.getFile(session.fileId);
     return file
       ? { status: "final", sizeReceived: session.declaredSize, file }
       : { status: "final", sizeReceived: session.declaredSize };

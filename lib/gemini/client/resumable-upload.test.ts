@@ -68,8 +68,8 @@ function bodyStream(
 }
 
 beforeAll(async () => {
-  data = tempData();
-  backend = createLocalBackend({ db: data.db, dataDir: data.dataDir, sweepIntervalMs: 0 });
+  data = await tempData();
+  backend = createLocalBackend({ stores: data.stores, dataDir: data.dataDir, sweepIntervalMs: 0 });
   server = http.createServer(async (incoming, outgoing) => {
     const url = new URL(incoming.url ?? "/", baseUrl);
     const headers = new Headers();
@@ -119,7 +119,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
-  data.cleanup();
+  await data.cleanup();
 });
 
 function bytesOf(length: number, seed: number): Uint8Array<ArrayBuffer> {

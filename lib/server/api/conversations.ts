@@ -8,19 +8,11 @@ import {
   type ConversationSettings,
   type StoredMessage,
 } from "@/lib/studio/conversation-schema";
-import {
-  createConversation,
-  deleteConversation,
-  getConversationHead,
-  listConversations,
-  saveMessages,
-  UnknownMessageError,
-  updateConversation,
-} from "@/lib/db/conversations";
+import { UnknownMessageError } from "@/lib/db/stores/conversation-store";
 import { ApiError, type FieldViolation } from "@/lib/gemini/api-error";
 import { authenticate } from "../auth/authenticate";
 import { conversationJson } from "../persistence/conversation-json";
-import { database } from "../persistence/database-handle";
+import { dataStores } from "../persistence/database-handle";
 import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse, streamedJsonResponse } from "../http/responses";
 
@@ -71,10 +63,12 @@ function titleFrom(text: string | undefined): string {
 
 async function list(request: Request): Promise<Response> {
   try {
-    const caller = authenticate(request);
+    const caller = await authenticate(request);
     const search = new URL(request.url).searchParams.get("q") ?? "";
     const body: ConversationList = {
-      conversations: listConversations(database(), caller.ownerId, search.slice(0, 200)),
+      conversations: await (
+        await dataStores()
+      ).conversations.list(caller.ownerId, search.slice(0, 200)),
     };
     return jsonResponse(body);
   } catch (error) {
@@ -84,9 +78,11 @@ async function list(request: Request): Promise<Response> {
 
 async function create(request: Request): Promise<Response> {
   try {
-    const caller = authenticate(request);
+    const caller = await authenticate(request);
     const input = await parseBody(request, createConversationSchema);
-    const conversation = createConversation(database(), caller.ownerId, {
+    const conversation = await (
+      await dataStores()
+    ).conversations.create(caller.ownerId, {
       title: titleFrom(input.title),
       settings: input.settings as ConversationSettings,
     });
@@ -98,11 +94,11 @@ async function create(request: Request): Promise<Response> {
 
 async function read(request: Request, id: string): Promise<Response> {
   try {
-    const caller = authenticate(request);
-    const db = database();
-    const head = getConversationHead(db, caller.ownerId, id);
+    const caller = await authenticate(request);
+    const { conversations } = await dataStores();
+    const head = await conversations.getHead(caller.ownerId, id);
     if (!head) throw notFound(id);
-    return streamedJsonResponse(conversationJson(db, caller.ownerId, head));
+    return streamedJsonResponse(conversationJson(conversations, caller.ownerId, head));
   } catch (error) {
     return errorResponse(error);
   }
@@ -110,9 +106,11 @@ async function read(request: Request, id: string): Promise<Response> {
 
 async function update(request: Request, id: string): Promise<Response> {
   try {
-    const caller = authenticate(request);
+    const caller = await authenticate(request);
     const input = await parseBody(request, updateConversationSchema);
-    const conversation = updateConversation(database(), caller.ownerId, id, {
+    const conversation = await (
+      await dataStores()
+    ).conversations.update(caller.ownerId, id, {
       title: input.title,
       settings: input.settings as ConversationSettings | undefined,
     });
@@ -125,8 +123,8 @@ async function update(request: Request, id: string): Promise<Response> {
 
 async function remove(request: Request, id: string): Promise<Response> {
   try {
-    const caller = authenticate(request);
-    if (!deleteConversation(database(), caller.ownerId, id)) throw notFound(id);
+    const caller = await authenticate(request);
+    if (!(await (await dataStores()).conversations.delete(caller.ownerId, id))) throw notFound(id);
     return jsonResponse({});
   } catch (error) {
     return errorResponse(error);
@@ -135,11 +133,13 @@ async function remove(request: Request, id: string): Promise<Response> {
 
 async function appendMessages(request: Request, id: string): Promise<Response> {
   try {
-    const caller = authenticate(request);
+    const caller = await authenticate(request);
     const input = await parseBody(request, saveMessagesSchema);
     let messages: StoredMessage[] | null;
     try {
-      messages = saveMessages(database(), caller.ownerId, id, {
+      messages = await (
+        await dataStores()
+      ).conversations.saveMessages(caller.ownerId, id, {
         after: input.after,
         messages: input.messages as StoredMessage[],
       });

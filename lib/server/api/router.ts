@@ -33,7 +33,7 @@ interface Route {
   pattern: RegExp;
   handler: Handler;
   /** Replaces the usual authentication (upload session URLs are their own credential). */
-  authenticate?: (request: Request) => Caller;
+  authenticate?: (request: Request) => Promise<Caller>;
 }
 
 const MODEL = "(?<model>[A-Za-z0-9][A-Za-z0-9._-]*)";
@@ -138,7 +138,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
-    const caller = (found.route.authenticate ?? authenticate)(request);
+    const caller = await (found.route.authenticate ?? authenticate)(request);
     // Chunks of an upload session belong to the upload its start already counted.
     const uploadSession = routes === UPLOAD_ROUTES && url.searchParams.has("upload_id");
     const release = uploadSession ? null : admitRequest(caller, isStreamOperation(rest));
@@ -149,7 +149,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         url,
         params: found.params,
         caller,
-        backend: backend(),
+        backend: await backend(),
         signal: request.signal,
       });
     } catch (error) {

@@ -37,11 +37,11 @@ function assertJson(request: Request): void {
   }
 }
 
-function sessionState(request: Request): SessionState {
+async function sessionState(request: Request): Promise<SessionState> {
   const env = serverEnv();
   const token = readSessionToken(request);
   return {
-    authenticated: token !== null && findSessionOwner(token) !== null,
+    authenticated: token !== null && (await findSessionOwner(token)) !== null,
     accessCodeRequired: env.accessCode !== null,
     mode: env.mode,
   };
@@ -49,7 +49,7 @@ function sessionState(request: Request): SessionState {
 
 async function GET(request: Request): Promise<Response> {
   try {
-    return jsonResponse(sessionState(request));
+    return jsonResponse(await sessionState(request));
   } catch (error) {
     return errorResponse(error);
   }
@@ -75,11 +75,14 @@ async function POST(request: Request): Promise<Response> {
         "Browser sign-in is disabled: no STUDIO_ACCESS_CODE is configured. Use a studio API key.",
       );
     }
-    const session = createSession();
+    const session = await createSession();
     const secure = new URL(request.url).protocol === "https:";
-    return jsonResponse({ ...sessionState(request), authenticated: true } satisfies SessionState, {
-      headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) },
-    });
+    return jsonResponse(
+      { ...(await sessionState(request)), authenticated: true } satisfies SessionState,
+      {
+        headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) },
+      },
+    );
   } catch (error) {
     return errorResponse(error);
   }
@@ -89,7 +92,7 @@ async function DELETE(request: Request): Promise<Response> {
   try {
     assertSameOrigin(request);
     const token = readSessionToken(request);
-    if (token !== null) deleteSession(token);
+    if (token !== null) await deleteSession(token);
     return jsonResponse({}, { headers: { "Set-Cookie": clearedSessionCookie() } });
   } catch (error) {
     return errorResponse(error);

@@ -78,7 +78,7 @@ export function assertDevelopmentHost(request: Request): void {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Who is calling, or the service's 403/400. */
-export function authenticate(request: Request): Caller {
+export async function authenticate(request: Request): Promise<Caller> {
   assertDevelopmentHost(request);
   const key = presentedKey(request);
   if (key !== null) {
@@ -88,7 +88,7 @@ export function authenticate(request: Request): Caller {
   }
   const token = readSessionToken(request);
   if (token !== null) {
-    const ownerId = findSessionOwner(token);
+    const ownerId = await findSessionOwner(token);
     if (ownerId !== null) {
       if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
       return { ownerId };

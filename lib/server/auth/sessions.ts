@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { database } from "../persistence/database-handle";
+import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "../config/env";
 import { sha256Hex } from "./secure-compare";
 
@@ -10,28 +10,28 @@ export const SESSION_COOKIE = "genstudio_session";
 /** Browser sessions share one owner: whoever holds the access code is the studio's user. */
 export const BROWSER_OWNER_ID = "studio";
 
-export function createSession(): { token: string; expiresAt: number } {
+export async function createSession(): Promise<{ token: string; expiresAt: number }> {
   const token = randomBytes(32).toString("base64url");
   const now = Date.now();
   const expiresAt = now + serverEnv().sessionTtlMs;
-  const db = database();
-  db.prepare("DELETE FROM sessions WHERE expires_at < ?").run(now);
-  db.prepare(
-    "INSERT INTO sessions (token_hash, owner_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-  ).run(sha256Hex(token), BROWSER_OWNER_ID, now, expiresAt);
+  await (
+    await dataStores()
+  ).sessions.create({
+    tokenHash: sha256Hex(token),
+    ownerId: BROWSER_OWNER_ID,
+    createdAt: now,
+    expiresAt,
+  });
   return { token, expiresAt };
 }
 
 /** The owner of a live session, or null. */
-export function findSessionOwner(token: string): string | null {
-  const row = database()
-    .prepare("SELECT owner_id FROM sessions WHERE token_hash = ? AND expires_at > ?")
-    .get(sha256Hex(token), Date.now()) as { owner_id: string } | undefined;
-  return row?.owner_id ?? null;
+export async function findSessionOwner(token: string): Promise<string | null> {
+  return (await dataStores()).sessions.findOwner(sha256Hex(token), Date.now());
 }
 
-export function deleteSession(token: string): void {
-  database().prepare("DELETE FROM sessions WHERE token_hash = ?").run(sha256Hex(token));
+export async function deleteSession(token: string): Promise<void> {
+  await (await dataStores()).sessions.delete(sha256Hex(token));
 }
 
 export function readSessionToken(request: Request): string | null {

@@ -2,26 +2,38 @@ import "server-only";
 import type { Backend } from "@/lib/gemini/backend/contract";
 import { createLocalBackend } from "@/lib/engine/local-backend";
 import { createUpstreamBackend } from "../upstream/upstream-backend";
-import { database } from "../persistence/database-handle";
+import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "./env";
 import { logger } from "./logger";
 
-const holder = globalThis as typeof globalThis & { genstudioBackend?: Backend };
+const holder = globalThis as typeof globalThis & { genstudioBackend?: Promise<Backend> };
+
+async function createBackend(): Promise<Backend> {
+  const env = serverEnv();
+  const stores = await dataStores();
+  if (env.mode === "upstream" && env.upstream) {
+    return createUpstreamBackend({
+      settings: env.upstream,
+      ownership: stores.ownership,
+      uploadSessions: stores.upstreamUploads,
+    });
+  }
+  return createLocalBackend({
+    stores,
+    dataDir: env.dataDir,
+    fileQuotaBytes: env.fileQuotaBytes,
+    onError: (message, error) => logger.error(message, error),
+  });
+}
 
 /** The backend chosen once from configuration: the upstream when a key is set, else local. */
-export function backend(): Backend {
+export function backend(): Promise<Backend> {
   if (!holder.genstudioBackend) {
-    const env = serverEnv();
-    if (env.mode === "upstream" && env.upstream) {
-      holder.genstudioBackend = createUpstreamBackend({ settings: env.upstream, db: database() });
-      return holder.genstudioBackend;
-    }
-    holder.genstudioBackend = createLocalBackend({
-      db: database(),
-      dataDir: env.dataDir,
-      fileQuotaBytes: env.fileQuotaBytes,
-      onError: (message, error) => logger.error(message, error),
+    const creating = createBackend();
+    creating.catch(() => {
+      if (holder.genstudioBackend === creating) holder.genstudioBackend = undefined;
     });
+    holder.genstudioBackend = creating;
   }
   return holder.genstudioBackend;
 }

@@ -20,6 +20,11 @@ const envSchema = z.object({
   STUDIO_ACCESS_CODE: z.string().min(1).optional(),
   STUDIO_API_KEYS: z.string().trim().min(1).optional(),
   DATA_DIR: z.string().min(1).default(".data"),
+  DATABASE_URL: z
+    .string()
+    .trim()
+    .regex(/^postgres(?:ql)?:\/\//, "must be a postgres:// (or postgresql://) URL")
+    .optional(),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOSTNAME: z.string().min(1).default("127.0.0.1"),
   STUDIO_SESSION_TTL_HOURS: z.coerce
@@ -81,7 +86,10 @@ export interface ServerEnv {
   accessCode: string | null;
   /** True on loopback with no credentials configured: the documented development default. */
   developmentDefaults: boolean;
+  /** File bytes of the local engine (and the SQLite file without `databaseUrl`); several instances mount one. */
   dataDir: string;
+  /** `postgres://…`: every piece of state in PostgreSQL. Null: SQLite under `dataDir`. */
+  databaseUrl: string | null;
   port: number;
   hostname: string;
   sessionTtlMs: number;
@@ -185,6 +193,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     accessCode,
     developmentDefaults,
     dataDir: path.resolve(values.DATA_DIR),
+    databaseUrl: values.DATABASE_URL ?? null,
     port: values.PORT,
     hostname: values.HOSTNAME,
     sessionTtlMs: values.STUDIO_SESSION_TTL_HOURS * 3_600_000,

@@ -1,21 +1,26 @@
 import "server-only";
+import { describeDatabaseUrl } from "@/lib/db/open-database";
+import { DatabaseStartError } from "@/lib/db/sql-database";
 import { ConfigurationError, serverEnv } from "./env";
-import { database } from "../persistence/database-handle";
+import { dataStores } from "../persistence/database-handle";
 import { logger } from "./logger";
 
-/** Validates configuration and prepares storage; exits the process on a configuration error. */
-export function startServer(): void {
+/**
+ * Validates configuration and opens the database (running its migrations) before traffic;
+ * exits the process with a message saying what to fix when either is wrong.
+ */
+export async function startServer(): Promise<void> {
   try {
     const env = serverEnv();
-    database();
+    await dataStores();
     logger.info(
-      `mode=${env.mode} data=${env.dataDir}` +
+      `mode=${env.mode} data=${env.dataDir} database=${env.databaseUrl === null ? "sqlite" : describeDatabaseUrl(env.databaseUrl)}` +
         (env.developmentDefaults
           ? " auth=development defaults (loopback only; studio key genstudio-dev-key)"
           : ""),
     );
   } catch (error) {
-    if (error instanceof ConfigurationError) {
+    if (error instanceof ConfigurationError || error instanceof DatabaseStartError) {
       process.stderr.write(`[genstudio] ${error.message}\n`);
       process.exit(1);
     }

@@ -28,13 +28,13 @@ export function jsonResponse(
  * reading holds one piece, not the answer. A piece that throws ends the stream as an error
  * (the client sees a broken answer, never a wrong one).
  */
-export function streamedJsonResponse(pieces: Iterator<string>): Response {
+export function streamedJsonResponse(pieces: AsyncIterator<string>): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {
-      pull(controller) {
+      async pull(controller) {
         try {
-          const next = pieces.next();
+          const next = await pieces.next();
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));
         } catch (error) {
@@ -44,8 +44,8 @@ export function streamedJsonResponse(pieces: Iterator<string>): Response {
           controller.error(error);
         }
       },
-      cancel() {
-        pieces.return?.();
+      async cancel() {
+        await pieces.return?.();
       },
     },
     { highWaterMark: 0 },

@@ -151,10 +151,10 @@ export function uploadSessionUrl(request: Request, uploadId: string): string {
  * service's): requests to it may come without a key, as the spec's second step does. A key
  * that is sent must still be valid.
  */
-export function authenticateUpload(request: Request): Caller {
+export async function authenticateUpload(request: Request): Promise<Caller> {
   if (!new URL(request.url).searchParams.has("upload_id")) return authenticate(request);
   try {
-    return authenticate(request);
+    return await authenticate(request);
   } catch (error) {
     if (error instanceof ApiError && error.httpStatus === 403) return { ownerId: "upload-session" };
     throw error;

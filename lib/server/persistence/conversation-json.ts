@@ -1,7 +1,6 @@
 import "server-only";
 import type { ConversationHead } from "@/lib/studio/conversation-schema";
-import { conversationUpdatedAt, messageAfter } from "@/lib/db/conversations";
-import type { Db } from "@/lib/db/database";
+import type { ConversationStore } from "@/lib/db/stores/conversation-store";
 
 /** Pieces of a streamed answer: messages are added to one until it reaches this many characters. */
 export const PIECE_CHARACTERS = 256 * 1024;
@@ -11,18 +10,18 @@ export const PIECE_CHARACTERS = 256 * 1024;
  * is never held whole for a slow reader. A write that lands while it is read ends the answer
  * as an error rather than mixing two versions.
  */
-export function* conversationJson(
-  db: Db,
+export async function* conversationJson(
+  conversations: ConversationStore,
   ownerId: string,
   head: ConversationHead,
-): Generator<string> {
+): AsyncGenerator<string> {
   const opening = JSON.stringify(head);
   let piece = `${opening.slice(0, -1)},"messages":[`;
   let position = -1;
   for (;;) {
-    if (conversationUpdatedAt(db, ownerId, head.id) !== head.updatedAt)
+    if ((await conversations.updatedAt(ownerId, head.id)) !== head.updatedAt)
       throw new Error(`conversation ${head.id} changed while it was read`);
-    const next = messageAfter(db, head.id, position);
+    const next = await conversations.messageAfter(head.id, position);
     if (!next) break;
     piece += `${position === -1 ? "" : ","}${JSON.stringify(next.message)}`;
     position = next.position;

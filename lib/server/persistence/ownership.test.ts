@@ -1,43 +1,39 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { describe, expect, it } from "vitest";
-import { openDatabase } from "@/lib/db/database";
-import { OwnershipStore } from "./ownership";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { tempData, type TempData } from "@/lib/testing/engine-files";
+import { assertOwner, withOwnersLoaded } from "./ownership";
 
-function store(now: () => number) {
-  return new OwnershipStore(
-    openDatabase(fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-ownership-"))),
-    now,
-  );
-}
+let data: TempData;
+beforeEach(async () => {
+  data = await tempData();
+});
+afterEach(async () => {
+  await data.cleanup();
+});
 
-describe("OwnershipStore", () => {
-  it("records the first owner only and answers the service's 403 to anyone else", () => {
-    const owners = store(Date.now);
-    owners.record("file", "files/a", "key:alice");
-    owners.record("file", "files/a", "key:bob");
-    expect(owners.ownerOf("file", "files/a")).toBe("key:alice");
-    expect(owners.owns("cachedContent", "files/a", "key:alice")).toBe(false);
-    expect(() => owners.assertOwner("file", "files/a", "key:bob")).toThrow(
+describe("ownership checks", () => {
+  it("answer the service's 403 to anyone but the recorded owner", async () => {
+    const owners = data.stores.ownership;
+    await owners.record("file", "files/a", "key:alice");
+    await assertOwner(owners, "file", "files/a", "key:alice");
+    await expect(assertOwner(owners, "file", "files/a", "key:bob")).rejects.toThrow(
       "You do not have permission to access the File a or it may not exist.",
     );
-    expect(() => owners.assertOwner("cachedContent", "cachedContents/x", "key:bob")).toThrow(
-      "CachedContent not found (or permission denied)",
-    );
-    owners.forget("file", "files/a");
-    expect(owners.ownerOf("file", "files/a")).toBeNull();
+    await expect(
+      assertOwner(owners, "cachedContent", "cachedContents/x", "key:bob"),
+    ).rejects.toThrow("CachedContent not found (or permission denied)");
   });
 
-  it("forgets files once they have expired upstream, but not caches", () => {
-    let now = 0;
-    const owners = store(() => now);
-    owners.record("file", "files/old", "key:alice");
-    owners.record("cachedContent", "cachedContents/old", "key:alice");
-    now += 50 * 3_600_000;
-    owners.record("file", "files/new", "key:alice");
-    expect(owners.ownerOf("file", "files/old")).toBeNull();
-    expect(owners.ownerOf("file", "files/new")).toBe("key:alice");
-    expect(owners.ownerOf("cachedContent", "cachedContents/old")).toBe("key:alice");
+  it("check every resource a body names with owners read beforehand", async () => {
+    const owners = data.stores.ownership;
+    await owners.record("file", "files/a", "key:alice");
+    await owners.record("file", "files/b", "key:bob");
+    const walk =
+      (names: string[], ownerId: string) =>
+      (check: { assertOwner(kind: "file", name: string, ownerId: string): void }) =>
+        names.map((name) => check.assertOwner("file", name, ownerId)).length;
+    expect(await withOwnersLoaded(owners, walk(["files/a"], "key:alice"))).toBe(1);
+    await expect(
+      withOwnersLoaded(owners, walk(["files/a", "files/b"], "key:alice")),
+    ).rejects.toThrow("the File b");
   });
 });

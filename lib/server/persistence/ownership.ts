@@ -1,15 +1,14 @@
 import "server-only";
-import type { Db } from "@/lib/db/database";
+import type { OwnedKind, OwnershipStore } from "@/lib/db/stores/ownership-store";
 import { ApiError } from "@/lib/gemini/api-error";
 
 /**
- * Who created which file and cached content through the gateway. The upstream sees one
- * project (the server's key); this table is what keeps one studio key from listing, reading,
- * deleting or using another's resources. Anything not recorded here is nobody's, so it is
- * refused exactly like a resource that does not exist.
+ * Who created which file and cached content through the gateway (lib/db/stores/ownership-store):
+ * anything not recorded is nobody's, so it is refused exactly like a resource that does not
+ * exist.
  */
 
-export type OwnedKind = "file" | "cachedContent";
+export type { OwnedKind };
 
 /** The service's answer for a cached content that is missing, expired or someone else's. */
 export function cachedContentDenied(): ApiError {
@@ -24,48 +23,39 @@ export function fileDenied(name: string): ApiError {
   );
 }
 
-function denied(kind: OwnedKind, name: string): ApiError {
+export function ownershipDenied(kind: OwnedKind, name: string): ApiError {
   return kind === "file" ? fileDenied(name) : cachedContentDenied();
 }
 
-/** Files live 48 hours upstream; a record older than that (plus slack) names nothing. */
-const FILE_RECORD_LIFETIME_MS = 49 * 3_600_000;
+/** Throws the service's 403 unless `ownerId` created `name`. */
+export async function assertOwner(
+  store: OwnershipStore,
+  kind: OwnedKind,
+  name: string,
+  ownerId: string,
+): Promise<void> {
+  if (!(await store.owns(kind, name, ownerId))) throw ownershipDenied(kind, name);
+}
 
-export class OwnershipStore {
-  constructor(
-    private readonly db: Db,
-    private readonly now: () => number = Date.now,
-  ) {}
+/** A synchronous ownership check over owners looked up beforehand (one query per request). */
+export interface OwnershipCheck {
+  assertOwner(kind: OwnedKind, name: string, ownerId: string): void;
+}
 
-  /** Records that `ownerId` created `name`; idempotent. Forgets files that have expired by now. */
-  record(kind: OwnedKind, name: string, ownerId: string): void {
-    this.db
-      .prepare("DELETE FROM resource_owners WHERE kind = 'file' AND created_at < ?")
-      .run(this.now() - FILE_RECORD_LIFETIME_MS);
-    this.db
-      .prepare(
-        "INSERT INTO resource_owners (kind, name, owner_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, name) DO NOTHING",
-      )
-      .run(kind, name, ownerId, this.now());
-  }
-
-  ownerOf(kind: OwnedKind, name: string): string | null {
-    const row = this.db
-      .prepare("SELECT owner_id FROM resource_owners WHERE kind = ? AND name = ?")
-      .get(kind, name) as { owner_id: string } | undefined;
-    return row?.owner_id ?? null;
-  }
-
-  owns(kind: OwnedKind, name: string, ownerId: string): boolean {
-    return this.ownerOf(kind, name) === ownerId;
-  }
-
-  /** Throws the service's 403 unless `ownerId` created `name`. */
-  assertOwner(kind: OwnedKind, name: string, ownerId: string): void {
-    if (!this.owns(kind, name, ownerId)) throw denied(kind, name);
-  }
-
-  forget(kind: OwnedKind, name: string): void {
-    this.db.prepare("DELETE FROM resource_owners WHERE kind = ? AND name = ?").run(kind, name);
-  }
+/**
+ * Runs `walk` twice: once to learn every resource it names, then, with their owners read in
+ * one query, to check them. `walk` is a synchronous reader of a request body.
+ */
+export async function withOwnersLoaded<T>(
+  store: OwnershipStore,
+  walk: (check: OwnershipCheck) => T,
+): Promise<T> {
+  const wanted: { kind: OwnedKind; name: string }[] = [];
+  walk({ assertOwner: (kind, name) => void wanted.push({ kind, name }) });
+  const owners = await store.ownersOf(wanted);
+  return walk({
+    assertOwner(kind, name, ownerId) {
+      if (owners.get(`${kind}:${name}`) !== ownerId) throw ownershipDenied(kind, name);
+    },
+  });
 }

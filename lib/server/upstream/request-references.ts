@@ -1,5 +1,5 @@
 import "server-only";
-import type { OwnershipStore } from "../persistence/ownership";
+import type { OwnershipCheck } from "../persistence/ownership";
 
 /**
  * The references a request body makes to resources that have owners: `cachedContent` and the
@@ -34,7 +34,7 @@ function isObject(value: unknown): value is Json {
 
 export interface ReferenceCheck {
   ownerId: string;
-  ownership: OwnershipStore;
+  ownership: OwnershipCheck;
   /** The upstream's base URL: rewritten file URIs point there. */
   upstreamBaseUrl: string;
 }

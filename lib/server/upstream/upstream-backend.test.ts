@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstream";
-import { openDatabase, type Db } from "@/lib/db/database";
+import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import type { UpstreamSettings } from "../config/env";
@@ -12,7 +12,7 @@ import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend"
 
 const KEY = "upstream-secret-key-for-tests-0001";
 let upstream: TestUpstream;
-let db: Db;
+let data: TempData;
 let backend: UpstreamBackend;
 let settings: UpstreamSettings;
 let unique = 0;
@@ -42,8 +42,7 @@ async function collect(
 
 beforeAll(async () => {
   upstream = await startTestUpstream();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-upstream-test-"));
-  db = openDatabase(dataDir);
+  data = await tempData();
   settings = {
     apiKey: KEY,
     baseUrl: upstream.url,
@@ -54,13 +53,17 @@ beforeAll(async () => {
     retryBaseDelayMs: 20,
     retryMaxDelayMs: 2_000,
   };
-  backend = createUpstreamBackend({ settings, db });
+  backend = createUpstreamBackend({
+    settings,
+    ownership: data.stores.ownership,
+    uploadSessions: data.stores.upstreamUploads,
+  });
 });
 
 afterAll(async () => {
   await backend.client.close();
   await upstream.close();
-  db.close();
+  await data.cleanup();
 });
 
 describe("forwarding", () => {
@@ -230,8 +233,8 @@ describe("timeouts and broken streams", () => {
 
 describe("ownership of references", () => {
   it("refuses another's cached content or file before anything goes upstream", async () => {
-    backend.ownership.record("cachedContent", "cachedContents/bobs", "key:bob");
-    backend.ownership.record("file", "files/bobsfile", "key:bob");
+    await backend.ownership.record("cachedContent", "cachedContents/bobs", "key:bob");
+    await backend.ownership.record("file", "files/bobsfile", "key:bob");
     const name = model("ok");
     await expect(
       backend.generateContent(name, { ...prompt, cachedContent: "cachedContents/bobs" }, context()),
@@ -262,7 +265,7 @@ describe("ownership of references", () => {
   });
 
   it("rewrites one's own file URIs to the upstream's form", async () => {
-    backend.ownership.record("file", "files/alicesfile", "key:alice");
+    await backend.ownership.record("file", "files/alicesfile", "key:alice");
     const name = model("ok");
     await backend.countTokens(
       name,
@@ -454,7 +457,7 @@ describe("uploads through the gateway", () => {
   it("deletes one's own file and forgets it", async () => {
     const { last } = await upload("to-delete", ["x"]);
     await backend.deleteFile(last.file!.name, aliceAt());
-    expect(backend.ownership.ownerOf("file", last.file!.name)).toBeNull();
+    expect(await backend.ownership.ownerOf("file", last.file!.name)).toBeNull();
   });
 });
 
@@ -466,7 +469,7 @@ describe("cached contents through the gateway", () => {
       { model: "models/ok-cache", contents: [{ role: "user", parts: [{ text: "context" }] }] },
       context(),
     );
-    expect(backend.ownership.ownerOf("cachedContent", created.name)).toBe("key:alice");
+    expect(await backend.ownership.ownerOf("cachedContent", created.name)).toBe("key:alice");
     expect(
       (await backend.listCachedContents({ pageSize: 10 }, context())).cachedContents?.map(
         (item) => item.name,
@@ -497,7 +500,7 @@ describe("cached contents through the gateway", () => {
   });
 
   it("refuses to cache another's file, and never retries a create that reached the upstream", async () => {
-    backend.ownership.record("file", "files/bobonly", "key:bob");
+    await backend.ownership.record("file", "files/bobonly", "key:bob");
     const before = upstream.requestsFor("/cachedContents").length;
     await expect(
       backend.createCachedContent(
@@ -523,7 +526,8 @@ describe("an unreachable upstream", () => {
     });
     const unreachable = createUpstreamBackend({
       settings: { ...settings, baseUrl: `http://127.0.0.1:${closed}` },
-      db,
+      ownership: data.stores.ownership,
+      uploadSessions: data.stores.upstreamUploads,
     });
     const started = Date.now();
     await expect(unreachable.getModel("models/ok-x", context())).rejects.toMatchObject({

@@ -1,5 +1,6 @@
 import "server-only";
-import type { Db } from "@/lib/db/database";
+import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
+import type { UpstreamUploadStore } from "@/lib/db/stores/upstream-upload-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import { randomBytes } from "node:crypto";
 import type {
@@ -24,9 +25,10 @@ import type {
 } from "@/lib/gemini/types";
 import type { UpstreamSettings } from "../config/env";
 import {
-  OwnershipStore,
+  assertOwner,
   cachedContentDenied,
   fileDenied,
+  withOwnersLoaded,
   type OwnedKind,
 } from "../persistence/ownership";
 import { decodeOwnedPageToken, encodeOwnedPageToken } from "./owned-pages";
@@ -34,7 +36,6 @@ import { checkReferences, fileIdOfUri } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
 import { readBodyText, UpstreamClient, type UpstreamResponse } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
-import { UploadSessionStore } from "./upload-session-map";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
@@ -45,7 +46,10 @@ import { UploadSessionStore } from "./upload-session-map";
 
 export interface UpstreamBackendDependencies {
   settings: UpstreamSettings;
-  db: Db;
+  /** Who created which file and cache through the gateway. */
+  ownership: OwnershipStore;
+  /** Our upload ids → the upstream's session URLs. */
+  uploadSessions: UpstreamUploadStore;
   /** For tests: a pre-built client (its own dispatcher). */
   client?: UpstreamClient;
 }
@@ -89,12 +93,12 @@ export class UpstreamBackend implements Backend {
   readonly mode = "upstream" as const;
   readonly client: UpstreamClient;
   readonly ownership: OwnershipStore;
-  readonly uploadSessions: UploadSessionStore;
+  readonly uploadSessions: UpstreamUploadStore;
 
   constructor(private readonly dependencies: UpstreamBackendDependencies) {
     this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
-    this.ownership = new OwnershipStore(dependencies.db);
-    this.uploadSessions = new UploadSessionStore(dependencies.db);
+    this.ownership = dependencies.ownership;
+    this.uploadSessions = dependencies.uploadSessions;
   }
 
   private get settings(): UpstreamSettings {
@@ -102,12 +106,14 @@ export class UpstreamBackend implements Backend {
   }
 
   /** The body with its cache and file references checked against the caller and rewritten. */
-  private checked(body: unknown, context: OperationContext): unknown {
-    return checkReferences(body, {
-      ownerId: context.caller.ownerId,
-      ownership: this.ownership,
-      upstreamBaseUrl: this.settings.baseUrl,
-    });
+  private checked(body: unknown, context: OperationContext): Promise<unknown> {
+    return withOwnersLoaded(this.ownership, (ownership) =>
+      checkReferences(body, {
+        ownerId: context.caller.ownerId,
+        ownership,
+        upstreamBaseUrl: this.settings.baseUrl,
+      }),
+    );
   }
 
   async listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse> {
@@ -137,7 +143,7 @@ export class UpstreamBackend implements Backend {
     return this.client.json<CountTokensResponse>({
       method: "POST",
       target: `${resourcePath(model, "models")}:countTokens`,
-      json: this.checked(body, context),
+      json: await this.checked(body, context),
       signal: context.signal,
       safety: "idempotent",
     });
@@ -152,7 +158,7 @@ export class UpstreamBackend implements Backend {
     return this.client.json<GenerateContentResponse>({
       method: "POST",
       target: `${resourcePath(model, "models")}:generateContent`,
-      json: this.checked(body, context),
+      json: await this.checked(body, context),
       signal: context.signal,
       safety: "idempotent",
     });
@@ -163,7 +169,7 @@ export class UpstreamBackend implements Backend {
     body: unknown,
     context: OperationContext,
   ): AsyncGenerator<GenerateContentResponse> {
-    const forwarded = this.checked(body, context);
+    const forwarded = await this.checked(body, context);
     // Retried only until the upstream answers 200: after that, chunks may have reached the client.
     const response = await this.client.open({
       method: "POST",
@@ -222,11 +228,17 @@ export class UpstreamBackend implements Backend {
         typeof page.nextPageToken === "string" && page.nextPageToken !== ""
           ? page.nextPageToken
           : null;
+      const owners = await this.ownership.ownersOf(
+        raw
+          .slice(position.skip)
+          .filter((item) => typeof item?.name === "string")
+          .map((item) => ({ kind, name: item.name })),
+      );
       for (let index = position.skip; index < raw.length; index++) {
         const item = raw[index]!;
         if (
           typeof item?.name !== "string" ||
-          !this.ownership.owns(kind, item.name, context.caller.ownerId)
+          owners.get(`${kind}:${item.name}`) !== context.caller.ownerId
         )
           continue;
         items.push(item);
@@ -272,11 +284,11 @@ export class UpstreamBackend implements Backend {
     if (!upstreamUrl || !this.client.isUpstreamUrl(upstreamUrl)) {
       throw malformedUpstream("an upload session URL outside its own origin");
     }
-    return { uploadId: this.uploadSessions.create(context.caller.ownerId, upstreamUrl) };
+    return { uploadId: await this.uploadSessions.create(context.caller.ownerId, upstreamUrl) };
   }
 
-  private session(uploadId: string) {
-    const session = this.uploadSessions.find(uploadId);
+  private async session(uploadId: string) {
+    const session = await this.uploadSessions.find(uploadId);
     if (!session) throw ApiError.notFound("The upload session does not exist or has expired.");
     return session;
   }
@@ -286,7 +298,7 @@ export class UpstreamBackend implements Backend {
     chunk: UploadChunkRequest,
     context: OriginOperationContext,
   ): Promise<UploadStatus> {
-    const session = this.session(uploadId);
+    const session = await this.session(uploadId);
     const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null]
       .filter(Boolean)
       .join(", ");
@@ -344,8 +356,8 @@ export class UpstreamBackend implements Backend {
         ? receivedHeader
         : fallbackReceived;
     if (status !== "final") return { status, sizeReceived };
-    const file = this.recordUploadedFile(text, session.ownerId);
-    this.uploadSessions.delete(session.id);
+    const file = await this.recordUploadedFile(text, session.ownerId);
+    await this.uploadSessions.delete(session.id);
     return {
       status,
       sizeReceived: Number(file.sizeBytes ?? sizeReceived),
@@ -354,7 +366,7 @@ export class UpstreamBackend implements Backend {
   }
 
   /** The file of a finished upload's answer `{"file": {...}}`, recorded as the owner's. */
-  private recordUploadedFile(text: string, ownerId: string): File {
+  private async recordUploadedFile(text: string, ownerId: string): Promise<File> {
     let file: File | undefined;
     try {
       file = text.trim() ? ((JSON.parse(text) as { file?: File }).file ?? undefined) : undefined;
@@ -363,7 +375,7 @@ export class UpstreamBackend implements Backend {
     }
     if (!file || typeof file.name !== "string")
       throw malformedUpstream("a finished upload without its file");
-    this.ownership.record("file", file.name, ownerId);
+    await this.ownership.record("file", file.name, ownerId);
     return file;
   }
 
@@ -422,11 +434,11 @@ export class UpstreamBackend implements Backend {
       throw clientFailure instanceof ApiError ? clientFailure : error;
     }
     const text = await readBodyText(response.body, 16 * 1024 * 1024);
-    return this.clientFile(this.recordUploadedFile(text, context.caller.ownerId), context);
+    return this.clientFile(await this.recordUploadedFile(text, context.caller.ownerId), context);
   }
 
   async queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus> {
-    const session = this.session(uploadId);
+    const session = await this.session(uploadId);
     const response = await this.client.open({
       method: "POST",
       target: session.upstreamUrl,
@@ -438,7 +450,7 @@ export class UpstreamBackend implements Backend {
   }
 
   async cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus> {
-    const session = this.session(uploadId);
+    const session = await this.session(uploadId);
     const response = await this.client.open({
       method: "POST",
       target: session.upstreamUrl,
@@ -447,7 +459,7 @@ export class UpstreamBackend implements Backend {
       safety: "idempotent",
     });
     await response.body.dump().catch(() => undefined);
-    this.uploadSessions.delete(session.id);
+    await this.uploadSessions.delete(session.id);
     return {
       status: "cancelled",
       sizeReceived: Number(header(response, "x-goog-upload-size-received") ?? 0) || 0,
@@ -456,7 +468,7 @@ export class UpstreamBackend implements Backend {
 
   async getFile(name: string, context: OriginOperationContext): Promise<File> {
     const path = resourcePath(name, "files");
-    this.ownership.assertOwner("file", name, context.caller.ownerId);
+    await assertOwner(this.ownership, "file", name, context.caller.ownerId);
     const file = await this.client.json<File>({
       method: "GET",
       target: path,
@@ -477,14 +489,14 @@ export class UpstreamBackend implements Backend {
 
   async deleteFile(name: string, context: OperationContext): Promise<void> {
     const path = resourcePath(name, "files");
-    if (!this.ownership.owns("file", name, context.caller.ownerId)) throw fileDenied(name);
+    if (!(await this.ownership.owns("file", name, context.caller.ownerId))) throw fileDenied(name);
     await this.client.json({
       method: "DELETE",
       target: path,
       signal: context.signal,
       safety: "idempotent",
     });
-    this.ownership.forget("file", name);
+    await this.ownership.forget("file", name);
   }
 
   async createCachedContent(body: unknown, context: OperationContext): Promise<CachedContent> {
@@ -492,13 +504,13 @@ export class UpstreamBackend implements Backend {
     const created = await this.client.json<CachedContent>({
       method: "POST",
       target: `${API}/cachedContents`,
-      json: this.checked(body, context),
+      json: await this.checked(body, context),
       signal: context.signal,
       safety: "create",
     });
     if (typeof created?.name !== "string")
       throw malformedUpstream("a created cached content without a name");
-    this.ownership.record("cachedContent", created.name, context.caller.ownerId);
+    await this.ownership.record("cachedContent", created.name, context.caller.ownerId);
     return created;
   }
 
@@ -520,7 +532,7 @@ export class UpstreamBackend implements Backend {
 
   async getCachedContent(name: string, context: OperationContext): Promise<CachedContent> {
     const path = resourcePath(name, "cachedContents");
-    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId))
+    if (!(await this.ownership.owns("cachedContent", name, context.caller.ownerId)))
       throw cachedContentDenied();
     return this.client.json<CachedContent>({
       method: "GET",
@@ -537,7 +549,7 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<CachedContent> {
     const path = resourcePath(name, "cachedContents");
-    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId))
+    if (!(await this.ownership.owns("cachedContent", name, context.caller.ownerId)))
       throw cachedContentDenied();
     // Setting an expiration twice leaves the same state: safe to retry.
     return this.client.json<CachedContent>({
@@ -552,7 +564,7 @@ export class UpstreamBackend implements Backend {
 
   async deleteCachedContent(name: string, context: OperationContext): Promise<void> {
     const path = resourcePath(name, "cachedContents");
-    if (!this.ownership.owns("cachedContent", name, context.caller.ownerId))
+    if (!(await this.ownership.owns("cachedContent", name, context.caller.ownerId)))
       throw cachedContentDenied();
     await this.client.json({
       method: "DELETE",
@@ -560,7 +572,7 @@ export class UpstreamBackend implements Backend {
       signal: context.signal,
       safety: "idempotent",
     });
-    this.ownership.forget("cachedContent", name);
+    await this.ownership.forget("cachedContent", name);
   }
 }
 

@@ -1,0 +1,39 @@
+import "server-only";
+import type { SqlDatabase } from "./sql-database";
+import { CacheStore } from "./stores/cache-store";
+import { ConversationStore } from "./stores/conversation-store";
+import { FileStore } from "./stores/file-store";
+import { OwnershipStore } from "./stores/ownership-store";
+import { SessionStore } from "./stores/session-store";
+import { UpstreamUploadStore } from "./stores/upstream-upload-store";
+
+/**
+ * Every store of the studio over one database: the one data-access layer. Each store keeps
+ * all the SQL of its tables; the database (SQLite or PostgreSQL) is chosen once at start
+ * (lib/db/open-database.ts).
+ */
+export interface DataStores {
+  database: SqlDatabase;
+  sessions: SessionStore;
+  conversations: ConversationStore;
+  /** Gateway mode: who created which upstream file and cache. */
+  ownership: OwnershipStore;
+  /** Gateway mode: our upload ids → the upstream's session URLs. */
+  upstreamUploads: UpstreamUploadStore;
+  /** Local engine: files and resumable upload sessions. */
+  files: FileStore;
+  /** Local engine: cached contents. */
+  caches: CacheStore;
+}
+
+export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
+  return {
+    database,
+    sessions: new SessionStore(database),
+    conversations: new ConversationStore(database),
+    ownership: new OwnershipStore(database, now),
+    upstreamUploads: new UpstreamUploadStore(database, now),
+    files: new FileStore(database),
+    caches: new CacheStore(database),
+  };
+}

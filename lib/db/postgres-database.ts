@@ -1,0 +1,278 @@
+import "server-only";
+import pg from "pg";
+import {
+  DatabaseUnavailableError,
+  type SqlDatabase,
+  type SqlExecutor,
+  type SqlTransaction,
+  type SqlValue,
+} from "./sql-database";
+
+/**
+ * The PostgreSQL driver (`DATABASE_URL=postgres://…`): a pool of `pg` connections shared by
+ * every request of this instance. Statements are written with `?` placeholders (as for
+ * SQLite) and numbered here. 64-bit integers and sums come back as JS numbers: every one we
+ * store (times in ms, sizes in bytes) is below 2^53. A lost or refused connection becomes
+ * DatabaseUnavailableError (503 UNAVAILABLE); the pool reconnects by itself once the server
+ * is back.
+ */
+
+const INT8_OID = 20;
+const NUMERIC_OID = 1700;
+
+const parsers = {
+  getTypeParser(oid: number, format?: "text" | "binary") {
+    if (oid === INT8_OID || oid === NUMERIC_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+/** `?` → `$1, $2, …`, outside quoted strings and identifiers. Linear in the statement. */
+export function numberPlaceholders(sql: string): string {
+  let result = "";
+  let index = 0;
+  let quote: string | null = null;
+  for (const character of sql) {
+    if (quote !== null) {
+      if (character === quote) quote = null;
+      result += character;
+    } else if (character === "'" || character === '"') {
+      quote = character;
+      result += character;
+    } else if (character === "?") {
+      result += `$${++index}`;
+    } else {
+      result += character;
+    }
+  }
+  return result;
+}
+
+const CONNECTION_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/** The reason, for the 503's message, when `error` means the database cannot do work now; else null. */
+export function unavailableReason(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (CONNECTION_CODES.has(code) || code.startsWith("08")) return "no connection";
+    // admin_shutdown, crash_shutdown, cannot_connect_now: a restart in progress.
+    if (code === "57P01" || code === "57P02" || code === "57P03") return "restarting";
+    if (code === "53300") return "too many connections";
+    if (code === "25006") return "it is read-only";
+    if (code === "42501") return "the database user may not write";
+    if (code === "53100") return "its disk is full";
+  }
+  if (
+    /Connection terminated|timeout exceeded when trying to connect|not queryable/i.test(
+      error.message,
+    )
+  )
+    return "no connection";
+  return null;
+}
+
+function translated(error: unknown): unknown {
+  const reason = unavailableReason(error);
+  return reason === null ? error : new DatabaseUnavailableError(reason, error);
+}
+
+function executor(
+  query: (sql: string, params: readonly SqlValue[]) => Promise<pg.QueryResult>,
+): SqlExecutor {
+  return {
+    dialect: "postgres",
+    async all<Row>(sql: string, params: readonly SqlValue[] = []) {
+      return (await query(sql, params)).rows as Row[];
+    },
+    async get<Row>(sql: string, params: readonly SqlValue[] = []) {
+      return (await query(sql, params)).rows[0] as Row | undefined;
+    },
+    async run(sql: string, params: readonly SqlValue[] = []) {
+      return { changes: (await query(sql, params)).rowCount ?? 0 };
+    },
+  };
+}
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** Connections this instance may hold (default 10). */
+  maxConnections?: number;
+  /** Longest wait for a connection before a request answers 503 (default 5 s). */
+  connectTimeoutMs?: number;
+  onError?: (message: string, error: unknown) => void;
+}
+
+export class PostgresDatabase implements SqlDatabase {
+  readonly dialect = "postgres" as const;
+  private readonly pool: pg.Pool;
+  private readonly texts = new Map<string, string>();
+  private readonly direct: SqlExecutor;
+  /** The connection that holds this instance's claims; they end with it. */
+  private claimConnection: Promise<pg.Client> | null = null;
+  /** Claims held here: a session advisory lock is re-entrant, so the connection alone would grant one twice. */
+  private readonly claims = new Set<string>();
+
+  constructor(private readonly options: PostgresOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.maxConnections ?? 10,
+      connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
+      idleTimeoutMillis: 30_000,
+      types: parsers,
+    });
+    // An idle connection the server closed (a restart) must not take the process down.
+    this.pool.on("error", (error) => options.onError?.("idle database connection lost", error));
+    this.direct = executor((sql, params) => this.query(this.pool, sql, params));
+  }
+
+  private text(sql: string): string {
+    let text = this.texts.get(sql);
+    if (text === undefined) {
+      text = numberPlaceholders(sql);
+      this.texts.set(sql, text);
+    }
+    return text;
+  }
+
+  private async query(
+    target: pg.Pool | pg.PoolClient | pg.Client,
+    sql: string,
+    params: readonly SqlValue[],
+  ): Promise<pg.QueryResult> {
+    try {
+      return await target.query(this.text(sql), params as SqlValue[]);
+    } catch (error) {
+      throw translated(error);
+    }
+  }
+
+  all<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
+    return this.direct.all<Row>(sql, params);
+  }
+
+  get<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
+    return this.direct.get<Row>(sql, params);
+  }
+
+  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
+    return this.direct.run(sql, params);
+  }
+
+  async transaction<T>(work: (transaction: SqlTransaction) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translated(error);
+    }
+    const transaction: SqlTransaction = {
+      ...executor((sql, params) => this.query(client, sql, params)),
+      serialize: async (key) => {
+        await this.query(client, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [key]);
+      },
+      exec: async (script) => {
+        try {
+          await client.query(script);
+        } catch (error) {
+          throw translated(error);
+        }
+      },
+    };
+    let broken: unknown;
+    try {
+      await this.query(client, "BEGIN", []);
+      try {
+        const result = await work(transaction);
+        await this.query(client, "COMMIT", []);
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch((rollbackError: unknown) => {
+          broken = rollbackError;
+        });
+        throw error;
+      }
+    } catch (error) {
+      if (unavailableReason(error) !== null || error instanceof DatabaseUnavailableError)
+        broken ??= error;
+      throw error;
+    } finally {
+      // A connection that failed mid-transaction is closed rather than handed to the next request.
+      client.release(broken === undefined ? undefined : true);
+    }
+  }
+
+  private claimClient(): Promise<pg.Client> {
+    if (!this.claimConnection) {
+      const client = new pg.Client({
+        connectionString: this.options.connectionString,
+        connectionTimeoutMillis: this.options.connectTimeoutMs ?? 5_000,
+        types: parsers,
+      });
+      const forget = (error?: unknown) => {
+        if (error) this.options.onError?.("claims connection lost", error);
+        if (this.claimConnection === connecting) this.claimConnection = null;
+      };
+      client.on("error", forget);
+      client.on("end", () => forget());
+      const connecting = client.connect().then(
+        () => client,
+        (error: unknown) => {
+          forget();
+          throw translated(error);
+        },
+      );
+      this.claimConnection = connecting;
+    }
+    return this.claimConnection;
+  }
+
+  async tryClaim(key: string): Promise<(() => Promise<void>) | null> {
+    if (this.claims.has(key)) return null;
+    this.claims.add(key);
+    let client: pg.Client;
+    try {
+      client = await this.claimClient();
+      const row = (
+        await this.query(client, "SELECT pg_try_advisory_lock(hashtextextended(?, 0)) AS claimed", [
+          key,
+        ])
+      ).rows[0] as { claimed: boolean };
+      if (!row.claimed) {
+        this.claims.delete(key);
+        return null;
+      }
+    } catch (error) {
+      this.claims.delete(key);
+      throw error;
+    }
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      this.claims.delete(key);
+      // A claim on a connection that has since dropped is already gone.
+      if (this.claimConnection !== null && (await this.claimConnection) === client) {
+        await this.query(client, "SELECT pg_advisory_unlock(hashtextextended(?, 0))", [key]).catch(
+          () => undefined,
+        );
+      }
+    };
+  }
+
+  async close(): Promise<void> {
+    const claims = this.claimConnection;
+    this.claimConnection = null;
+    if (claims) await (await claims.catch(() => null))?.end().catch(() => undefined);
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Every statement of the local engine's cachedContents (migration 2). The cached input
+ * (contents, system instruction, tools, tool config) is stored as JSON and read only when a
+ * request uses the cache, never for lists. Times are epoch milliseconds.
+ */
+import type { SqlDatabase } from "../sql-database";
+import type { Content, ModalityTokenCount, Tool, ToolConfig } from "@/lib/gemini/types";
+
+export interface CachedInput {
+  contents: Content[];
+  systemInstruction?: Content;
+  tools?: Tool[];
+  toolConfig?: ToolConfig;
+}
+
+export interface CacheRecord {
+  id: string;
+  ownerId: string;
+  model: string;
+  displayName: string;
+  totalTokenCount: number;
+  /** Per-modality token counts of the cached input (cacheTokensDetails). */
+  tokenDetails: ModalityTokenCount[] | null;
+  createTime: number;
+  updateTime: number;
+  expireTime: number;
+}
+
+interface CacheRow {
+  id: string;
+  owner_id: string;
+  model: string;
+  display_name: string;
+  total_token_count: number;
+  token_details_json: string | null;
+  create_time: number;
+  update_time: number;
+  expire_time: number;
+}
+
+/** Every column but the cached input itself. */
+const SUMMARY_COLUMNS =
+  "id, owner_id, model, display_name, total_token_count, token_details_json, create_time, update_time, expire_time";
+
+function fromRow(row: CacheRow): CacheRecord {
+  return {
+    id: row.id,
+    ownerId: row.owner_id,
+    model: row.model,
+    displayName: row.display_name,
+    totalTokenCount: row.total_token_count,
+    tokenDetails: row.token_details_json
+      ? (JSON.parse(row.token_details_json) as ModalityTokenCount[])
+      : null,
+    createTime: row.create_time,
+    updateTime: row.update_time,
+    expireTime: row.expire_time,
+  };
+}
+
+export class CacheStore {
+  constructor(private readonly database: SqlDatabase) {}
+
+  async insert(record: CacheRecord, input: CachedInput): Promise<void> {
+    await this.database.run(
+      `INSERT INTO cached_contents (id, owner_id, model, display_name, content_json, total_token_count, token_details_json, create_time, update_time, expire_time)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        record.id,
+        record.ownerId,
+        record.model,
+        record.displayName,
+        JSON.stringify(input),
+        record.totalTokenCount,
+        record.tokenDetails ? JSON.stringify(record.tokenDetails) : null,
+        record.createTime,
+        record.updateTime,
+        record.expireTime,
+      ],
+    );
+  }
+
+  async get(id: string): Promise<CacheRecord | undefined> {
+    const row = await this.database.get<CacheRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM cached_contents WHERE id = ?`,
+      [id],
+    );
+    return row ? fromRow(row) : undefined;
+  }
+
+  async input(id: string): Promise<CachedInput | undefined> {
+    const row = await this.database.get<{ content_json: string }>(
+      "SELECT content_json FROM cached_contents WHERE id = ?",
+      [id],
+    );
+    return row ? (JSON.parse(row.content_json) as CachedInput) : undefined;
+  }
+
+  async exists(id: string): Promise<boolean> {
+    return (
+      (await this.database.get("SELECT 1 AS found FROM cached_contents WHERE id = ?", [id])) !==
+      undefined
+    );
+  }
+
+  /** One page of an owner's live caches, newest first, after `after` (keyset pagination). */
+  async list(
+    ownerId: string,
+    now: number,
+    limit: number,
+    after: { createTime: number; id: string } | null,
+  ): Promise<CacheRecord[]> {
+    const rows = after
+      ? await this.database.all<CacheRow>(
+          `SELECT ${SUMMARY_COLUMNS} FROM cached_contents WHERE owner_id = ? AND expire_time > ? AND (create_time, id) < (?, ?)
+           ORDER BY create_time DESC, id DESC LIMIT ?`,
+          [ownerId, now, after.createTime, after.id, limit],
+        )
+      : await this.database.all<CacheRow>(
+          `SELECT ${SUMMARY_COLUMNS} FROM cached_contents WHERE owner_id = ? AND expire_time > ?
+           ORDER BY create_time DESC, id DESC LIMIT ?`,
+          [ownerId, now, limit],
+        );
+    return rows.map(fromRow);
+  }
+
+  async updateExpiry(id: string, expireTime: number, now: number): Promise<void> {
+    await this.database.run(
+      "UPDATE cached_contents SET expire_time = ?, update_time = ? WHERE id = ?",
+      [expireTime, now, id],
+    );
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.database.run("DELETE FROM cached_contents WHERE id = ?", [id])).changes > 0;
+  }
+
+  async deleteExpired(now: number): Promise<number> {
+    return (await this.database.run("DELETE FROM cached_contents WHERE expire_time <= ?", [now]))
+      .changes;
+  }
+}
