@@ -1,7 +1,4 @@
-import fs from "node:fs";
 import net from "node:net";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstream";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
