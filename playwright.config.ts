@@ -44,7 +44,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 2,
   retries: 0,
-  reporter: process.env.CI ? [["list"]] : [["list"]],
+  // The matrix reporter summarises the client conformance suite (e2e/clients) at the end.
+  reporter: [["list"], ["./e2e/support/client-matrix-reporter.ts"]],
   use: {
     baseURL: localServer.baseUrl,
     launchOptions: {

@@ -53,6 +53,8 @@ export const GATEWAY_KEYS = {
   bob: "gateway-bob-key-0123456789ab",
   limited: "gateway-limited-key-01234567",
   streams: "gateway-streams-key-01234567",
+  /** The client conformance suite's (e2e/clients). */
+  clients: "gateway-clients-key-01234567",
 } as const;
 export const GATEWAY_ACCESS_CODE = "gateway-open-sesame";
 /** Local engine that only the gateway calls (its one studio key is UPSTREAM_KEY). */
