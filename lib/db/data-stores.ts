@@ -3,6 +3,7 @@ import type { SqlDatabase } from "./sql-database";
 import { CacheStore } from "./stores/cache-store";
 import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
+import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { SessionStore } from "./stores/session-store";
 import { UpstreamUploadStore } from "./stores/upstream-upload-store";
@@ -16,6 +17,8 @@ export interface DataStores {
   database: SqlDatabase;
   sessions: SessionStore;
   conversations: ConversationStore;
+  /** Request rate, sign-in attempts and open streams, shared by every instance. */
+  limits: LimitStore;
   /** Gateway mode: who created which upstream file and cache. */
   ownership: OwnershipStore;
   /** Gateway mode: our upload ids → the upstream's session URLs. */
@@ -31,6 +34,7 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     database,
     sessions: new SessionStore(database),
     conversations: new ConversationStore(database),
+    limits: new LimitStore(database),
     ownership: new OwnershipStore(database, now),
     upstreamUploads: new UpstreamUploadStore(database, now),
     files: new FileStore(database),

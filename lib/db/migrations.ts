@@ -132,4 +132,40 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX upstream_upload_sessions_expires_at ON upstream_upload_sessions (expires_at);
     `,
   },
+  {
+    version: 5,
+    name: "shared limits",
+    sql: `
+      CREATE TABLE rate_buckets (
+        bucket TEXT PRIMARY KEY,
+        tokens REAL NOT NULL,
+        taken INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE stream_slots (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        instance_id TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX stream_slots_owner ON stream_slots (owner_id, expires_at);
+      CREATE INDEX stream_slots_instance ON stream_slots (instance_id);
+    `,
+    postgres: `
+      CREATE TABLE rate_buckets (
+        bucket TEXT PRIMARY KEY,
+        tokens DOUBLE PRECISION NOT NULL,
+        taken INTEGER NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+      CREATE TABLE stream_slots (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        instance_id TEXT NOT NULL,
+        expires_at BIGINT NOT NULL
+      );
+      CREATE INDEX stream_slots_owner ON stream_slots (owner_id, expires_at);
+      CREATE INDEX stream_slots_instance ON stream_slots (instance_id);
+    `,
+  },
 ];

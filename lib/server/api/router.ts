@@ -2,9 +2,9 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { Handler } from "./request-context";
-import { authenticate } from "../auth/authenticate";
+import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
 import { backend } from "../config/active-backend";
-import { admitRequest, isStreamOperation, releaseWhenDone } from "../http/limits";
+import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { errorResponse } from "../http/responses";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
@@ -33,7 +33,7 @@ interface Route {
   pattern: RegExp;
   handler: Handler;
   /** Replaces the usual authentication (upload session URLs are their own credential). */
-  authenticate?: (request: Request) => Promise<Caller>;
+  authenticate?: (request: Request, options?: AuthenticateOptions) => Promise<Caller>;
 }
 
 const MODEL = "(?<model>[A-Za-z0-9][A-Za-z0-9._-]*)";
@@ -138,10 +138,13 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
-    const caller = await (found.route.authenticate ?? authenticate)(request);
     // Chunks of an upload session belong to the upload its start already counted.
     const uploadSession = routes === UPLOAD_ROUTES && url.searchParams.has("upload_id");
-    const release = uploadSession ? null : admitRequest(caller, isStreamOperation(rest));
+    const caller = await (found.route.authenticate ?? authenticate)(request, {
+      countRequest: !uploadSession,
+    });
+    const release =
+      !uploadSession && isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
     let response: Response;
     try {
       response = await found.route.handler({

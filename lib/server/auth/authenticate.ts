@@ -3,8 +3,10 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { serverEnv } from "../config/env";
 import { isLoopbackHost } from "../config/loopback";
-import { secretsEqual } from "./secure-compare";
-import { findSessionOwner, readSessionToken } from "./sessions";
+import { assertRateAllowed, rateSettings } from "../http/limits";
+import { dataStores } from "../persistence/database-handle";
+import { secretsEqual, sha256Hex } from "./secure-compare";
+import { readSessionToken } from "./sessions";
 
 /**
  * Authentication, called inside every handler (never only in middleware). Programs send a
@@ -77,21 +79,39 @@ export function assertDevelopmentHost(request: Request): void {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Who is calling, or the service's 403/400. */
-export async function authenticate(request: Request): Promise<Caller> {
+export interface AuthenticateOptions {
+  /** Also takes a token of the caller's request rate (429 when none is left). */
+  countRequest?: boolean;
+}
+
+/**
+ * Who is calling, or the service's 403/400; with `countRequest`, also the rate limit's 429.
+ * The session lookup and the rate token share one database round trip.
+ */
+export async function authenticate(
+  request: Request,
+  options: AuthenticateOptions = {},
+): Promise<Caller> {
   assertDevelopmentHost(request);
+  const rate = options.countRequest ? rateSettings() : null;
   const key = presentedKey(request);
   if (key !== null) {
     const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));
     if (!match) throw invalidKey();
-    return { ownerId: `key:${match.name}` };
+    const ownerId = `key:${match.name}`;
+    if (rate !== null)
+      assertRateAllowed(await (await dataStores()).limits.take(ownerId, rate, Date.now()));
+    return { ownerId };
   }
   const token = readSessionToken(request);
   if (token !== null) {
-    const ownerId = await findSessionOwner(token);
-    if (ownerId !== null) {
+    const found = await (
+      await dataStores()
+    ).limits.findSessionOwnerAndTake(sha256Hex(token), Date.now(), rate);
+    if (found.ownerId !== null) {
       if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
-      return { ownerId };
+      assertRateAllowed(found.rate);
+      return { ownerId: found.ownerId };
     }
   }
   throw ApiError.permissionDenied(UNREGISTERED_CALLER);

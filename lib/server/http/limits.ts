@@ -1,74 +1,107 @@
 import "server-only";
+import { randomBytes } from "node:crypto";
+import type { LimitStore, RateDecision, RateSettings } from "@/lib/db/stores/limit-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
-import { serverEnv, type LimitSettings } from "../config/env";
+import { serverEnv } from "../config/env";
+import { logger } from "../config/logger";
+import { dataStores } from "../persistence/database-handle";
 
 /**
- * Per-caller limits, in both modes: a request rate (token bucket: `burst` requests at once,
- * refilled at `requestsPerMinute`) and a cap on concurrent streams. Either answers the
- * service's 429 RESOURCE_EXHAUSTED with RetryInfo (and, through errorResponse, Retry-After).
- * The caller is the owner id, so every studio key and the browser session count separately.
+ * Per-caller limits, in both modes and across every instance sharing the database: a request
+ * rate (token bucket: `burst` requests at once, refilled at `requestsPerMinute`; taken while
+ * authenticating, lib/server/auth/authenticate.ts) and a cap on concurrent streams (a slot per
+ * open stream, lib/db/stores/limit-store.ts). Either answers the service's 429
+ * RESOURCE_EXHAUSTED with RetryInfo (and, through errorResponse, Retry-After). The caller is
+ * the owner id, so every studio key and the browser session count separately.
  */
 
-export class RateLimiter {
-  private readonly buckets = new Map<string, { tokens: number; updatedAt: number }>();
-
-  constructor(
-    private readonly settings: Pick<LimitSettings, "requestsPerMinute" | "burst">,
-    private readonly now: () => number = Date.now,
-  ) {}
-
-  /** Takes one token for `ownerId`, or throws 429 saying when the next one is due. */
-  take(ownerId: string): void {
-    const { requestsPerMinute, burst } = this.settings;
-    if (requestsPerMinute <= 0 || burst <= 0) return;
-    const perMs = requestsPerMinute / 60_000;
-    const now = this.now();
-    const bucket = this.buckets.get(ownerId) ?? { tokens: burst, updatedAt: now };
-    bucket.tokens = Math.min(burst, bucket.tokens + (now - bucket.updatedAt) * perMs);
-    bucket.updatedAt = now;
-    this.buckets.set(ownerId, bucket);
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
-      return;
-    }
-    const waitSeconds = (1 - bucket.tokens) / perMs / 1000;
-    throw ApiError.resourceExhausted(
-      `Quota exceeded: more than ${requestsPerMinute} requests per minute for this caller. Please retry later.`,
-      waitSeconds,
-    );
-  }
+/** The rate settings, or null when the rate limit is off. */
+export function rateSettings(): RateSettings | null {
+  const { requestsPerMinute, burst } = serverEnv().limits;
+  return requestsPerMinute > 0 && burst > 0 ? { requestsPerMinute, burst } : null;
 }
 
-export class StreamLimiter {
-  private readonly open = new Map<string, number>();
+/** Throws the service's 429 when the bucket had no token for this request. */
+export function assertRateAllowed(decision: RateDecision | null): void {
+  if (decision === null || decision.taken) return;
+  throw ApiError.resourceExhausted(
+    `Quota exceeded: more than ${serverEnv().limits.requestsPerMinute} requests per minute for this caller. Please retry later.`,
+    decision.waitSeconds,
+  );
+}
 
-  constructor(private readonly settings: Pick<LimitSettings, "maxStreamsPerKey">) {}
+/** A stream slot outlives its instance by at most this long; the instance renews it a third as often. */
+const STREAM_SLOT_LIFETIME_MS = 30_000;
 
-  /** Counts one more open stream for `ownerId` and returns its release (idempotent), or throws 429. */
-  acquire(ownerId: string): () => void {
-    const limit = this.settings.maxStreamsPerKey;
-    const current = this.open.get(ownerId) ?? 0;
-    if (limit > 0 && current >= limit) {
-      throw ApiError.resourceExhausted(
-        `Too many concurrent streams: at most ${limit} open streams per caller. Please retry when one has finished.`,
-        1,
+interface StreamSlots {
+  instanceId: string;
+  held: number;
+  /** Slots whose release failed (database away): released again at the next renewal. */
+  unreleased: Set<string>;
+  timer: NodeJS.Timeout | null;
+}
+
+const holder = globalThis as typeof globalThis & { genstudioStreamSlots?: StreamSlots };
+
+function streamSlots(): StreamSlots {
+  holder.genstudioStreamSlots ??= {
+    instanceId: randomBytes(12).toString("base64url"),
+    held: 0,
+    unreleased: new Set(),
+    timer: null,
+  };
+  return holder.genstudioStreamSlots;
+}
+
+async function renewStreamSlots(limits: LimitStore, slots: StreamSlots): Promise<void> {
+  for (const id of [...slots.unreleased]) {
+    await limits.releaseStream(id);
+    slots.unreleased.delete(id);
+  }
+  const now = Date.now();
+  await limits.renewStreams(slots.instanceId, now, now + STREAM_SLOT_LIFETIME_MS);
+}
+
+/**
+ * Takes a stream slot for `caller`, or throws 429 when the caller already holds the cap on any
+ * instance. Returns the slot's release (idempotent; hand it to releaseWhenDone).
+ */
+export async function acquireStreamSlot(caller: Caller): Promise<() => void> {
+  const limit = serverEnv().limits.maxStreamsPerKey;
+  if (limit <= 0) return () => undefined;
+  const { limits } = await dataStores();
+  const slots = streamSlots();
+  const now = Date.now();
+  const id = await limits.acquireStream(
+    caller.ownerId,
+    limit,
+    slots.instanceId,
+    now,
+    now + STREAM_SLOT_LIFETIME_MS,
+  );
+  if (id === null) {
+    throw ApiError.resourceExhausted(
+      `Too many concurrent streams: at most ${limit} open streams per caller. Please retry when one has finished.`,
+      1,
+    );
+  }
+  slots.held++;
+  if (slots.timer === null) {
+    slots.timer = setInterval(() => {
+      renewStreamSlots(limits, slots).catch((error: unknown) =>
+        logger.warn("renewing stream slots failed", error),
       );
-    }
-    this.open.set(ownerId, current + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const left = (this.open.get(ownerId) ?? 1) - 1;
-      if (left <= 0) this.open.delete(ownerId);
-      else this.open.set(ownerId, left);
-    };
+    }, STREAM_SLOT_LIFETIME_MS / 3);
+    slots.timer.unref();
   }
-
-  count(ownerId: string): number {
-    return this.open.get(ownerId) ?? 0;
-  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    slots.held--;
+    limits.releaseStream(id).catch(() => slots.unreleased.add(id));
+  };
 }
 
 /**
@@ -113,29 +146,7 @@ export function releaseWhenDone(
   });
 }
 
-const holder = globalThis as typeof globalThis & {
-  genstudioLimits?: { rate: RateLimiter; streams: StreamLimiter };
-};
-
-function limiters(): { rate: RateLimiter; streams: StreamLimiter } {
-  holder.genstudioLimits ??= {
-    rate: new RateLimiter(serverEnv().limits),
-    streams: new StreamLimiter(serverEnv().limits),
-  };
-  return holder.genstudioLimits;
-}
-
 /** True for the operations that hold a stream open (the stream cap applies to them). */
 export function isStreamOperation(path: string): boolean {
   return /:streamGenerateContent$/.test(path);
-}
-
-/**
- * Admits one request of `caller`: takes a rate token and, for streams, a stream slot.
- * Returns the slot's release for streams (hand it to releaseWhenDone), else null.
- */
-export function admitRequest(caller: Caller, stream: boolean): (() => void) | null {
-  const { rate, streams } = limiters();
-  rate.take(caller.ownerId);
-  return stream ? streams.acquire(caller.ownerId) : null;
 }

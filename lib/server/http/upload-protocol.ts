@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
-import { authenticate } from "../auth/authenticate";
+import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
 import { drainStream } from "@/lib/engine/files/drain-stream";
 
 /**
@@ -151,10 +151,13 @@ export function uploadSessionUrl(request: Request, uploadId: string): string {
  * service's): requests to it may come without a key, as the spec's second step does. A key
  * that is sent must still be valid.
  */
-export async function authenticateUpload(request: Request): Promise<Caller> {
-  if (!new URL(request.url).searchParams.has("upload_id")) return authenticate(request);
+export async function authenticateUpload(
+  request: Request,
+  options: AuthenticateOptions = {},
+): Promise<Caller> {
+  if (!new URL(request.url).searchParams.has("upload_id")) return authenticate(request, options);
   try {
-    return await authenticate(request);
+    return await authenticate(request, options);
   } catch (error) {
     if (error instanceof ApiError && error.httpStatus === 403) return { ownerId: "upload-session" };
     throw error;
