@@ -14,6 +14,7 @@ import { useChatStore } from "@/lib/stores/chat-store";
 import { JsonEditor } from "./json-editor";
 import { NumberInput } from "./number-input";
 import { SafetySettingsFields } from "./safety-settings-fields";
+import { BuiltInToolsFields } from "./built-in-tools-fields";
 import {
   settingsForModel,
   violationCount,
@@ -622,6 +623,7 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
       </Section>
 
       <Section title="Tools">
+        <BuiltInToolsFields settings={settings} traits={traits} onChange={update} />
         <Field
           label="Function declarations (JSON array)"
           errors={errorsOf("tools")}

@@ -52,6 +52,8 @@ export interface ModelTraits {
    * model accepts, or the service's generic "Request contains an invalid argument." (speech).
    */
   unsupportedModalities: "combinations" | "generic";
+  /** Built-in tools the model offers (absent: none). */
+  builtInTools?: ("googleSearch" | "urlContext" | "codeExecution")[];
 }
 
 /** Best-effort traits for a model known only by its wire resource (upstream mode). */
@@ -80,5 +82,20 @@ export function traitsFromModel(model: Model): ModelTraits {
     logprobs: !/gemini-3|-latest$/.test(name),
     externalFileUris: modern,
     unsupportedModalities: /tts/.test(name) ? "generic" : "combinations",
+    builtInTools: builtInToolsByName(name),
   };
+}
+
+/**
+ * The built-in tools of a model known only by name: the service's models offer search, URL
+ * context and code execution from 2.5 on (2.0: no URL context; 1.5: code execution), except
+ * speech, image, embedding and open (Gemma) models. Best effort, like the rest of these traits;
+ * the local engine's catalog says it per model family.
+ */
+function builtInToolsByName(name: string): NonNullable<ModelTraits["builtInTools"]> {
+  if (/tts|image|embedding|imagen|veo|gemma|lyria|aqa|live|audio/.test(name)) return [];
+  if (/gemini-1\./.test(name)) return ["codeExecution"];
+  if (/gemini-2\.0/.test(name))
+    return /lite|thinking|exp/.test(name) ? [] : ["googleSearch", "codeExecution"];
+  return ["googleSearch", "urlContext", "codeExecution"];
 }

@@ -262,6 +262,8 @@ export interface LogprobsResult {
 
 export interface GroundingChunk {
   web?: { uri?: string; title?: string };
+  /** A retrieved document (the local engine's document set; Vertex's retrieval). */
+  retrievedContext?: { uri?: string; title?: string; text?: string };
 }
 
 export interface GroundingSupport {

@@ -47,7 +47,52 @@ export function settingsForModel(
   if (traits && traits.topK === undefined) next = withGenerationConfig(next, { topK: undefined });
   if (traits && !traits.thinking) next = withGenerationConfig(next, { thinkingConfig: undefined });
   if (traits?.singleCandidateOnly) next = withGenerationConfig(next, { candidateCount: undefined });
+  for (const tool of BUILT_IN_TOOLS)
+    if (traits && !traits.builtInTools?.includes(tool.key))
+      next = withBuiltInTool(next, tool.key, false);
   return next;
+}
+
+export type BuiltInToolKey = NonNullable<ModelTraits["builtInTools"]>[number];
+
+export const BUILT_IN_TOOLS: { key: BuiltInToolKey; label: string; hint: string }[] = [
+  {
+    key: "googleSearch",
+    label: "Google Search grounding",
+    hint: "Answers cite their sources (the local engine searches its own document set).",
+  },
+  {
+    key: "urlContext",
+    label: "URL context",
+    hint: "Reads the URLs in the prompt (locally: this studio's file URIs).",
+  },
+  {
+    key: "codeExecution",
+    label: "Code execution",
+    hint: "Writes and runs Python for calculations (locally: sandboxed, time and memory limited).",
+  },
+];
+
+export function hasBuiltInTool(settings: ConversationSettings, key: BuiltInToolKey): boolean {
+  return (settings.tools ?? []).some((tool) => tool[key] !== undefined);
+}
+
+/** Settings with a built-in tool turned on (its own Tool entry) or off. */
+export function withBuiltInTool(
+  settings: ConversationSettings,
+  key: BuiltInToolKey,
+  on: boolean,
+): ConversationSettings {
+  const others = (settings.tools ?? []).flatMap((tool) => {
+    if (tool[key] === undefined) return [tool];
+    const { [key]: _removed, ...rest } = tool;
+    return Object.keys(rest).length ? [rest] : [];
+  });
+  const tools = on ? [...others, { [key]: {} }] : others;
+  if (tools.length === (settings.tools?.length ?? 0) && !on && !hasBuiltInTool(settings, key))
+    return settings;
+  const { tools: _tools, ...rest } = settings;
+  return tools.length ? { ...rest, tools } : rest;
 }
 
 export const HARM_CATEGORY_LABELS: Record<string, string> = {

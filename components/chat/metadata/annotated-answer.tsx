@@ -1,7 +1,7 @@
 "use client";
 
 import { memo, useId, type ReactNode } from "react";
-import type { Candidate } from "@/lib/gemini/types";
+import type { Candidate, GroundingChunk } from "@/lib/gemini/types";
 import { byteOffsetsToIndices } from "./byte-offsets";
 
 /** The visible answer text the offsets of citations and grounding supports count in (thoughts excluded). */
@@ -62,7 +62,7 @@ function marksOf(candidate: Candidate, text: string): Mark[] {
       description: `Supported by ${indices
         .map(
           (chunk, position) =>
-            `web source ${chunk + 1} (${chunks[chunk]?.web?.title ?? chunks[chunk]?.web?.uri ?? "unknown"}${scores[position] !== undefined ? `, confidence ${scores[position]!.toFixed(2)}` : ""})`,
+            `${chunks[chunk]?.retrievedContext ? "document" : "web source"} ${chunk + 1} (${chunkTitle(chunks[chunk])}${scores[position] !== undefined ? `, confidence ${scores[position]!.toFixed(2)}` : ""})`,
         )
         .join("; ")}`,
     });
@@ -154,3 +154,9 @@ export const AnnotatedAnswer = memo(function AnnotatedAnswer({
     </div>
   );
 });
+
+/** A grounding chunk's name: a web page's title or address, or a retrieved document's. */
+export function chunkTitle(chunk: GroundingChunk | undefined, fallback = "unknown"): string {
+  const source = chunk?.web ?? chunk?.retrievedContext;
+  return source?.title ?? source?.uri ?? fallback;
+}

@@ -2,7 +2,7 @@
 
 import { memo } from "react";
 import type { Candidate } from "@/lib/gemini/types";
-import { answerTextOf, citationSourceLabel } from "./annotated-answer";
+import { answerTextOf, chunkTitle, citationSourceLabel } from "./annotated-answer";
 import { sliceBytes } from "./byte-offsets";
 
 const URL_STATUS_TEXT: Record<string, string> = {
@@ -55,6 +55,9 @@ export const AnswerMetadata = memo(function AnswerMetadata({
   const supports = grounding?.groundingSupports ?? [];
   const queries = grounding?.webSearchQueries ?? [];
   const entryPoint = grounding?.searchEntryPoint?.renderedContent;
+  // Chunks of retrieved documents (the local engine's document set) rather than web pages.
+  const documents =
+    chunks.length > 0 && chunks.every((chunk) => chunk.retrievedContext && !chunk.web);
   return (
     <>
       {citations.length > 0 && (
@@ -81,10 +84,12 @@ export const AnswerMetadata = memo(function AnswerMetadata({
       )}
       {grounding && (chunks.length > 0 || queries.length > 0 || entryPoint) && (
         <section aria-label="Grounding" className={sectionClass} data-grounding="">
-          <h3 className="font-semibold">Grounded in Google Search</h3>
+          <h3 className="font-semibold">
+            {documents ? "Grounded in local documents" : "Grounded in Google Search"}
+          </h3>
           {chunks.length > 0 && (
             <>
-              <h4 className="mt-1 font-medium">Web sources</h4>
+              <h4 className="mt-1 font-medium">{documents ? "Documents" : "Web sources"}</h4>
               <ol className="list-decimal pl-5">
                 {chunks.map((chunk, index) => (
                   <li
@@ -94,8 +99,13 @@ export const AnswerMetadata = memo(function AnswerMetadata({
                     data-web-source=""
                   >
                     <SourceLink uri={chunk.web?.uri}>
-                      {chunk.web?.title ?? chunk.web?.uri ?? "untitled source"}
+                      {chunkTitle(chunk, "untitled source")}
                     </SourceLink>
+                    {chunk.retrievedContext?.uri && (
+                      <span className="ml-1 font-mono break-all" data-document-uri="">
+                        {chunk.retrievedContext.uri}
+                      </span>
+                    )}
                   </li>
                 ))}
               </ol>

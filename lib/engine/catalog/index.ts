@@ -52,6 +52,7 @@ interface FamilyData {
   logprobs?: boolean;
   externalFileUris?: boolean;
   unsupportedModalities?: ModelTraits["unsupportedModalities"];
+  builtInTools?: ModelTraits["builtInTools"];
   answer?: AnswerTraits;
 }
 
@@ -127,6 +128,7 @@ function buildEntry(model: ModelData): CatalogEntry {
       logprobs: required(traits.logprobs, "logprobs", name),
       externalFileUris: required(traits.externalFileUris, "externalFileUris", name),
       unsupportedModalities: required(traits.unsupportedModalities, "unsupportedModalities", name),
+      builtInTools: traits.builtInTools ?? [],
     },
   };
 }

@@ -20,31 +20,33 @@ export type CorpusKind = "answer" | "thought";
 export interface CorpusDocument {
   kind: CorpusKind;
   text: string;
+  /** The text file it comes from (`science-and-nature`): the document set grounding cites. */
+  topic: string;
 }
 
 const SEPARATOR = /\n-{3,}\n/;
 
-function split(kind: CorpusKind, source: string): CorpusDocument[] {
+function split(kind: CorpusKind, source: string, topic: string): CorpusDocument[] {
   return source
     .split(SEPARATOR)
     .map((text) => text.trim())
     .filter((text) => text.length > 0)
-    .map((text) => ({ kind, text }));
+    .map((text) => ({ kind, text, topic }));
 }
 
 /** Every corpus document, answers first. */
 export function corpusDocuments(): CorpusDocument[] {
   return [
-    ...split("answer", answersConversation),
-    ...split("answer", answersCooking),
-    ...split("answer", answersNature),
-    ...split("answer", answersTechnology),
-    ...split("answer", answersTravel),
-    ...split("answer", answersLiving),
-    ...split("answer", answersCulture),
-    ...split("answer", answersStructured),
-    ...split("answer", answersEveryday),
-    ...split("answer", answersIdeas),
-    ...split("thought", thoughts),
+    ...split("answer", answersConversation, "conversation"),
+    ...split("answer", answersCooking, "cooking-and-home"),
+    ...split("answer", answersNature, "science-and-nature"),
+    ...split("answer", answersTechnology, "software-and-computing"),
+    ...split("answer", answersTravel, "travel-and-places"),
+    ...split("answer", answersLiving, "work-money-and-health"),
+    ...split("answer", answersCulture, "history-and-culture"),
+    ...split("answer", answersStructured, "structured-answers"),
+    ...split("answer", answersEveryday, "everyday-questions"),
+    ...split("answer", answersIdeas, "ideas-and-explanations"),
+    ...split("thought", thoughts, "thoughts"),
   ];
 }

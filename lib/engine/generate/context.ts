@@ -98,7 +98,7 @@ export function describeMedium(
   return `The ${kindOf(mimeType)}${name ? ` ${name}` : ""} is ${details.join(", ")}.`;
 }
 
-function probedText(probed: unknown): string | undefined {
+export function probedText(probed: unknown): string | undefined {
   if (typeof probed !== "object" || probed === null) return undefined;
   const record = probed as Record<string, unknown>;
   for (const key of ["text", "textContent", "textPreview"])

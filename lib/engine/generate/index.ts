@@ -3,7 +3,8 @@
  * becomes a stream of GenerateContentResponse chunks (text deltas, running usage, finishReason
  * and final usage on the last chunk) from the in-process language model; generateContent is
  * the same stream merged. Knowingly different from the service: the text is statistical
- * (see language-model.ts), tools are never executed, and speech is a simple vocoder.
+ * (see language-model.ts), built-in tools are emulated offline (lib/engine/tools), and speech is
+ * a simple vocoder.
  */
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/gemini/api-error";
@@ -29,6 +30,7 @@ import { contextCounts, languageModel } from "./model-store";
 import { freshSeed, hashString, SeededRandom } from "./random";
 import type { SamplingSettings } from "./sampler";
 import { literalAnswer } from "./skills";
+import { answerWithTools, type ToolAnswer } from "@/lib/engine/tools";
 import { promptHints } from "./prompt-words";
 import { analysedText, decideFunctionCall, functionResultLead } from "./tools";
 
@@ -101,6 +103,9 @@ export async function* streamGenerateContent(
       languageModel(traits.tokenizer),
       gatherCitableSources(request, input.resolveFile, { cachedContent: input.cachedContent }),
     ]);
+    // Code execution, grounding or URL context answer the turn when the request enables them.
+    const toolAnswer = await answerWithTools(request, traits, context, input.resolveFile, signal);
+    const toolPartsSent = new Set<number>();
     // Each candidate's answer text so far; its citations go on the candidate's last chunk (the one with finishReason).
     const answerTexts = new Map<number, string>();
     // Counting the prompt and encoding the context share the tokenizer worker: ask both at once.
@@ -204,7 +209,10 @@ export async function* streamGenerateContent(
           index,
           answer,
           thought: state(2),
-          mode: answerMode(request, context, answer, audio),
+          mode:
+            toolAnswer?.text !== undefined && !audio
+              ? { kind: "text", literal: toolAnswer.text }
+              : answerMode(request, context, answer, audio),
           thinkingBudget,
           includeThoughts,
           thoughtSignature:
@@ -241,6 +249,7 @@ export async function* streamGenerateContent(
       const candidatesTokens = runs.reduce((sum, run) => sum + run.answerTokens, 0);
       const thoughtTokens = runs.reduce((sum, run) => sum + run.thoughtTokens, 0);
       const candidates = deltas.map(toCandidate);
+      if (toolAnswer) attachToolAnswer(toolAnswer, deltas, candidates, toolPartsSent);
       for (const [position, delta] of deltas.entries()) {
         const text = answerTexts.get(delta.index) ?? "";
         const added = delta.parts
@@ -297,6 +306,41 @@ export async function generateContent(input: GenerationInput): Promise<GenerateC
   for await (const chunk of streamGenerateContent(input)) chunks.push(chunk);
   throwIfAborted(input.signal);
   return mergeChunks(chunks);
+}
+
+/**
+ * Puts a built-in tool's parts (executable code and its result) in each candidate's first
+ * chunk with answer parts, after any thoughts and before the text, and its metadata on the
+ * candidate's last chunk.
+ */
+function attachToolAnswer(
+  toolAnswer: ToolAnswer,
+  deltas: readonly CandidateDelta[],
+  candidates: Candidate[],
+  partsSent: Set<number>,
+): void {
+  deltas.forEach((delta, position) => {
+    const candidate = candidates[position]!;
+    const parts = candidate.content?.parts ?? [];
+    const answerAt = parts.findIndex((part) => !part.thought);
+    if (
+      toolAnswer.parts.length &&
+      !partsSent.has(delta.index) &&
+      (answerAt >= 0 || delta.finishReason)
+    ) {
+      partsSent.add(delta.index);
+      const at = answerAt >= 0 ? answerAt : parts.length;
+      candidate.content = {
+        role: "model",
+        parts: [...parts.slice(0, at), ...toolAnswer.parts, ...parts.slice(at)],
+      };
+    }
+    if (delta.finishReason && delta.finishReason !== "SAFETY") {
+      if (toolAnswer.groundingMetadata) candidate.groundingMetadata = toolAnswer.groundingMetadata;
+      if (toolAnswer.urlContextMetadata)
+        candidate.urlContextMetadata = toolAnswer.urlContextMetadata;
+    }
+  });
 }
 
 function totalTokens(runs: CandidateRun[]): number {
@@ -443,6 +487,8 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
       if (delta.safetyRatings) candidate.safetyRatings = delta.safetyRatings;
       if (delta.avgLogprobs !== undefined) candidate.avgLogprobs = delta.avgLogprobs;
       if (delta.citationMetadata) candidate.citationMetadata = delta.citationMetadata;
+      if (delta.groundingMetadata) candidate.groundingMetadata = delta.groundingMetadata;
+      if (delta.urlContextMetadata) candidate.urlContextMetadata = delta.urlContextMetadata;
       if (delta.logprobsResult) {
         const into = (candidate.logprobsResult ??= {});
         if (delta.logprobsResult.chosenCandidates)

@@ -4,6 +4,7 @@
  */
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
 import { corpusDocuments } from "@/lib/engine/corpus";
+import { buildSearchIndex, searchIndex, type SearchIndex } from "@/lib/engine/corpus/search";
 import { controlTokenIds, encodeText, vocabularyPieces } from "@/lib/engine/tokens";
 import { LanguageModel, NgramCounts, symbolsFor, type RequestCounts } from "./language-model";
 import { Vocabulary } from "./vocabulary";
@@ -52,53 +53,34 @@ async function train(family: TokenizerFamily): Promise<LanguageModel> {
 /** How strongly the corpus answers most related to the prompt are repeated in its context. */
 const RETRIEVED_WEIGHTS = [40, 15];
 
-function words(text: string): string[] {
-  return (text.toLowerCase().match(/[\p{L}\p{N}]{3,}/gu) ?? []).map((word) =>
-    word.length > 5 ? word.slice(0, 5) : word,
-  );
-}
-
 /**
  * The corpus answers that share the most (idf-weighted) words with the prompt: they join the
  * request's context so the answer leans toward the prompt's topic.
  */
 export function relatedDocuments(model: LanguageModel, prompt: string): number[] {
   const index = retrievalIndex(model);
-  if (!index.sets.length) return [];
-  const wanted = new Set(words(prompt));
-  const scored = index.sets.map((set, position) => {
-    let score = 0;
-    for (const word of wanted)
-      if (set.has(word)) score += Math.log(index.sets.length / index.frequency.get(word)!);
-    return { index: index.documents[position]!, score };
-  });
-  scored.sort((a, b) => b.score - a.score || a.index - b.index);
-  return scored
-    .filter(({ score }) => score >= 2)
+  if (!index.search.sets.length) return [];
+  return searchIndex(index.search, prompt, 2)
     .slice(0, RETRIEVED_WEIGHTS.length)
-    .map(({ index: document }) => document);
+    .map(({ position }) => index.documents[position]!);
 }
 
 interface RetrievalIndex {
   documents: number[];
-  sets: Set<string>[];
-  frequency: Map<string, number>;
+  search: SearchIndex;
 }
 
 const retrievalIndexes = new WeakMap<LanguageModel, RetrievalIndex>();
 
-/** Word sets and document frequencies of the corpus answers, built once per model. */
+/** The corpus answers' search index, built once per model. */
 function retrievalIndex(model: LanguageModel): RetrievalIndex {
   let index = retrievalIndexes.get(model);
   if (!index) {
     const documents = model.documents.flatMap((document, position) =>
       document.kind === "answer" ? [position] : [],
     );
-    const sets = documents.map((position) => new Set(words(model.documents[position]!.text)));
-    const frequency = new Map<string, number>();
-    for (const set of sets)
-      for (const word of set) frequency.set(word, (frequency.get(word) ?? 0) + 1);
-    index = { documents, sets, frequency };
+    const search = buildSearchIndex(documents.map((position) => model.documents[position]!.text));
+    index = { documents, search };
     retrievalIndexes.set(model, index);
   }
   return index;
