@@ -16,9 +16,11 @@ import {
 } from "./e2e/support/servers";
 
 const startCommand = "node scripts/start.mjs";
-const gatewayKeys = Object.entries(GATEWAY_KEYS)
-  .map(([name, key]) => `${name}:${key}`)
-  .join(",");
+const keyList = (keys: Record<string, string>) =>
+  Object.entries(keys)
+    .map(([name, key]) => `${name}:${key}`)
+    .join(",");
+const gatewayKeys = keyList(GATEWAY_KEYS);
 
 function serverEnvironment(extra: Record<string, string>): Record<string, string> {
   const {
@@ -83,7 +85,7 @@ export default defineConfig({
       env: serverEnvironment({
         PORT: String(keyedServer.port),
         DATA_DIR: keyedServer.dataDir,
-        STUDIO_API_KEYS: `alice:${STUDIO_KEYS.alice},bob:${STUDIO_KEYS.bob}`,
+        STUDIO_API_KEYS: keyList(STUDIO_KEYS),
         STUDIO_ACCESS_CODE: ACCESS_CODE,
       }),
     },

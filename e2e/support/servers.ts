@@ -11,6 +11,9 @@ import path from "node:path";
 export const STUDIO_KEYS = {
   alice: "alice-studio-key-0123456789",
   bob: "bob-studio-key-0123456789ab",
+  /** Owner and intruder of the tenant-references spec, whose many calls touch no one else's limits. */
+  carol: "carol-studio-key-0123456789",
+  mallory: "mallory-studio-key-01234567",
 } as const;
 export const ACCESS_CODE = "open-sesame-e2e";
 export const DEVELOPMENT_KEY = "genstudio-dev-key";
@@ -55,6 +58,8 @@ export const GATEWAY_KEYS = {
   streams: "gateway-streams-key-01234567",
   /** The client conformance suite's (e2e/clients). */
   clients: "gateway-clients-key-01234567",
+  carol: "gateway-carol-key-0123456789",
+  mallory: "gateway-mallory-key-01234567",
 } as const;
 export const GATEWAY_ACCESS_CODE = "gateway-open-sesame";
 /** Local engine that only the gateway calls (its one studio key is UPSTREAM_KEY). */

@@ -1,17 +1,19 @@
 /**
- * The local engine behind the Backend interface: validates each request with
- * lib/gemini/validate and answers it offline. Models come from the catalog.
+ * The local engine behind the Backend interface: checks each canonical request against its
+ * model's rules (lib/gemini/validate) and answers it offline. Models come from the catalog.
  */
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
 import type { Backend, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type {
+  CountTokensRequest,
   CountTokensResponse,
+  GenerateContentRequest,
   GenerateContentResponse,
   ListModelsResponse,
   Model,
 } from "@/lib/gemini/types";
-import { parseCountTokensRequest, parseGenerateContentRequest } from "@/lib/gemini/validate";
+import { checkCountTokensRequest, checkGenerateContentRequest } from "@/lib/gemini/validate";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "./page-token";
@@ -71,30 +73,30 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 
     async countTokens(
       model: string,
-      body: unknown,
+      request: CountTokensRequest,
       context: OperationContext,
     ): Promise<CountTokensResponse> {
       const { traits } = requireModel(model, "countTokens");
-      const request = parseCountTokensRequest(body, traits);
+      checkCountTokensRequest(request, traits);
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
       return storage.countTokensWithCache(source, traits, context);
     },
 
     async generateContent(
       model: string,
-      body: unknown,
+      request: GenerateContentRequest,
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
-      return generateContent(await generationInput(storage, model, body, context));
+      return generateContent(await generationInput(storage, model, request, context));
     },
 
     async *streamGenerateContent(
       model: string,
-      body: unknown,
+      request: GenerateContentRequest,
       context: OperationContext,
     ): AsyncGenerator<GenerateContentResponse> {
       // Validation runs at the first pull, so its errors arrive before any chunk (an HTTP error, not a stream error).
-      yield* streamGenerateContent(await generationInput(storage, model, body, context));
+      yield* streamGenerateContent(await generationInput(storage, model, request, context));
     },
   };
 }
@@ -103,11 +105,11 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 async function generationInput(
   storage: Storage,
   model: string,
-  body: unknown,
+  request: GenerateContentRequest,
   context: OperationContext,
 ): Promise<GenerationInput> {
   const { traits, modelVersion } = requireModel(model, "generateContent");
-  const request = parseGenerateContentRequest(body, traits);
+  checkGenerateContentRequest(request, traits);
   const merge = await storage.resolveCachedContentForRequest(request, traits, context.caller);
   return {
     request: merge.mergedRequest,

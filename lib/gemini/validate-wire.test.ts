@@ -74,6 +74,7 @@ describe("field names", () => {
       ],
       tool_config: { function_calling_config: { mode: "ANY", allowed_function_names: ["lookup"] } },
     };
+    // File references come out as their names: the canonical shape every backend reads.
     expect(parse(body)).toEqual({
       contents: [
         {
@@ -83,10 +84,10 @@ describe("field names", () => {
             { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } },
             { inlineData: { mimeType: "image/jpeg", data: "/9j/4AAQ" } },
             {
-              fileData: { fileUri: "https://example.com/v1beta/files/abc", mimeType: "video/mp4" },
+              fileData: { fileUri: "files/abc", mimeType: "video/mp4" },
               videoMetadata: { startOffset: "1s", fps: 1 },
             },
-            { fileData: { fileUri: "https://example.com/v1beta/files/def" } },
+            { fileData: { fileUri: "files/def" } },
           ],
         },
         { role: "model", parts: [{ text: "ok", thoughtSignature: "c2ln" }] },

@@ -197,29 +197,41 @@ function checkGenerateContentRules(
 }
 
 /**
- * Parses and validates a generateContent / streamGenerateContent body for the model whose
- * traits are given. `contents` may be a single Content; the result always has a list.
- * Throws ApiError 400 (INVALID_ARGUMENT).
+ * Reads a generateContent / streamGenerateContent body into its canonical shape (camelCase,
+ * single objects as lists, file references as `files/{id}`), checking the wire shape only.
+ * This is the parse every request gets once at the edge; `checkGenerateContentRequest` adds
+ * the rules that depend on the model. Throws ApiError 400 (INVALID_ARGUMENT).
  */
-export function parseGenerateContentRequest(
-  body: unknown,
-  traits: ModelTraits,
-): GenerateContentRequest {
-  const request = runSchema(generateContentRequestSchema, body ?? {}, {
+export function readGenerateContentRequest(body: unknown): GenerateContentRequest {
+  return runSchema(generateContentRequestSchema, body ?? {}, {
     requestName: "GenerateContentRequest",
   });
+}
+
+/** The rules of a canonical generate request for the model whose traits are given. Throws ApiError 400. */
+export function checkGenerateContentRequest(
+  request: GenerateContentRequest,
+  traits: ModelTraits,
+): GenerateContentRequest {
   const violations = new Violations();
   checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: true });
   if (!violations.empty) throw violationError("GenerateContentRequest", violations.list);
   return request;
 }
 
+/** readGenerateContentRequest, then checkGenerateContentRequest. */
+export function parseGenerateContentRequest(
+  body: unknown,
+  traits: ModelTraits,
+): GenerateContentRequest {
+  return checkGenerateContentRequest(readGenerateContentRequest(body), traits);
+}
+
 /**
- * Parses and validates a countTokens body: exactly one of `contents` and
- * `generateContentRequest`; the inner request follows the generateContent rules and its
- * `model`, when given, must be `models/...`. Throws ApiError 400.
+ * Reads a countTokens body into its canonical shape: exactly one of `contents` and
+ * `generateContentRequest` (the other left out). Throws ApiError 400.
  */
-export function parseCountTokensRequest(body: unknown, traits: ModelTraits): CountTokensRequest {
+export function readCountTokensRequest(body: unknown): CountTokensRequest {
   const request = runSchema(countTokensRequestSchema, body ?? {}, {
     requestName: "CountTokensRequest",
   });
@@ -242,14 +254,31 @@ export function parseCountTokensRequest(body: unknown, traits: ModelTraits): Cou
       ],
     );
   }
+  return inner ? { generateContentRequest: inner } : { contents: request.contents ?? [] };
+}
+
+/**
+ * The rules of a canonical countTokens request: the inner request follows the
+ * generateContent rules and its `model`, when given, must be `models/...`. Throws ApiError 400.
+ */
+export function checkCountTokensRequest(
+  request: CountTokensRequest,
+  traits: ModelTraits,
+): CountTokensRequest {
   const violations = new Violations();
+  const inner = request.generateContentRequest;
   if (inner)
     checkGenerateContentRules(inner, traits, "generate_content_request", violations, {
       modalitiesRequired: false,
     });
   else checkContents(request.contents ?? [], "contents", violations, true);
   if (!violations.empty) throw violationError("CountTokensRequest", violations.list);
-  return inner ? { generateContentRequest: inner } : { contents: request.contents ?? [] };
+  return request;
+}
+
+/** readCountTokensRequest, then checkCountTokensRequest. */
+export function parseCountTokensRequest(body: unknown, traits: ModelTraits): CountTokensRequest {
+  return checkCountTokensRequest(readCountTokensRequest(body), traits);
 }
 
 function checkTtl(ttl: string, path: string, violations: Violations): void {

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { OperationContext } from "@/lib/gemini/backend/contract";
 import type { CachedContent } from "@/lib/gemini/types";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate";
 import { requireModel } from "../catalog";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { countRequestTokens, terminateTokenizerWorkers } from "../tokens";
@@ -56,7 +57,15 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
   afterAll(() => terminateTokenizerWorkers());
 
   function create(body: Record<string, unknown>, caller = alice): Promise<CachedContent> {
-    return storage.operations.createCachedContent(body, context(caller));
+    return storage.operations.createCachedContent(parseCachedContentCreate(body), context(caller));
+  }
+
+  async function update(name: string, body: unknown, updateMask: string | null = null) {
+    return storage.operations.updateCachedContent(
+      name,
+      parseCachedContentUpdate(body, updateMask),
+      context(),
+    );
   }
 
   it("creates a cache sized with the model's tokenizer and answers only its metadata", async () => {
@@ -153,34 +162,15 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     ).toBe(403);
 
     clock.advance(30_000);
-    const updated = await storage.operations.updateCachedContent(
-      cache.name,
-      { ttl: "3600s" },
-      undefined,
-      context(),
-    );
+    const updated = await update(cache.name, { ttl: "3600s" });
     expect(updated.expireTime).toBe("2025-01-15T13:00:30Z");
     expect(updated.updateTime).toBe("2025-01-15T12:00:30Z");
     expect(updated.createTime).toBe(cache.createTime);
-    const masked = await storage.operations.updateCachedContent(
-      cache.name,
-      { expireTime: "2025-01-15T12:05:00Z" },
-      "expireTime",
-      context(),
-    );
+    const masked = await update(cache.name, { expireTime: "2025-01-15T12:05:00Z" }, "expireTime");
     expect(masked.expireTime).toBe("2025-01-15T12:05:00Z");
-    expect(
-      (
-        await rejection(() =>
-          storage.operations.updateCachedContent(
-            cache.name,
-            { displayName: "new" },
-            undefined,
-            context(),
-          ),
-        )
-      ).httpStatus,
-    ).toBe(400);
+    expect((await rejection(() => update(cache.name, { displayName: "new" }))).httpStatus).toBe(
+      400,
+    );
 
     clock.advance(5 * 60_000);
     expect(
@@ -188,13 +178,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
         .httpStatus,
     ).toBe(403);
     expect(await storage.operations.listCachedContents({}, context())).toEqual({});
-    expect(
-      (
-        await rejection(() =>
-          storage.operations.updateCachedContent(cache.name, { ttl: "60s" }, undefined, context()),
-        )
-      ).httpStatus,
-    ).toBe(403);
+    expect((await rejection(() => update(cache.name, { ttl: "60s" }))).httpStatus).toBe(403);
     expect(await storage.caches.sweep()).toBe(1);
   });
 
@@ -335,7 +319,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
 
   it("sizes files referenced by a cache, and only the creator's files", async () => {
     const { uploadId } = await storage.operations.startUpload(
-      { contentLength: String(PNG_1X1.length), contentType: "image/png", body: {} },
+      { declaredSize: PNG_1X1.length, contentType: "image/png", file: {} },
       context(),
     );
     const final = await storage.operations.uploadChunk(

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { FileRecord, FileStore, ListPosition } from "@/lib/db/stores/file-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
+import { fileNameOfUri } from "@/lib/gemini/references";
 import type { File, ListFilesResponse } from "@/lib/gemini/types";
 import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
 import type { ProbedMedia } from "../media/probe";
@@ -57,14 +58,10 @@ export function fileDenied(id: string): ApiError {
   );
 }
 
-/** The id in `files/{id}`, a bare id, or a file URI ending in `/files/{id}`; null when it is none of these. */
+/** The id of the file a reference names (any spelling lib/gemini/references knows); null when it names none we could hold. */
 export function fileIdFrom(reference: string): string | null {
-  let candidate = reference.trim();
-  const query = candidate.search(/[?#]/);
-  if (query >= 0) candidate = candidate.slice(0, query);
-  const match = /(?:^|\/)files\/([^/]+)$/.exec(candidate);
-  const id = match ? match[1]! : candidate;
-  return /^[a-z0-9](?:[a-z0-9-]{0,62})$/.test(id) ? id : null;
+  const id = fileNameOfUri(reference)?.slice("files/".length) ?? null;
+  return id !== null && /^[a-z0-9](?:[a-z0-9-]{0,62})$/.test(id) ? id : null;
 }
 
 function isAudioOrVideo(mimeType: string): boolean {

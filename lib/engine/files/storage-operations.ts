@@ -16,11 +16,6 @@ import type {
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
 import {
-  parseCachedContentCreate,
-  parseCachedContentUpdate,
-  parseUploadStartBody,
-} from "@/lib/gemini/validate";
-import {
   addModalityCounts,
   CacheService,
   type CacheMerge,
@@ -96,8 +91,6 @@ export interface Storage {
   close(): void;
 }
 
-const DECIMAL = /^\d{1,16}$/;
-
 function wireStatus(state: UploadState, origin: string): UploadStatus {
   return {
     status: state.status,
@@ -147,23 +140,11 @@ export function createStorage(options: StorageOptions): Storage {
 
   const operations: StorageBackendOperations = {
     async startUpload(request, context) {
-      const start = parseUploadStartBody(request.body);
-      const length = request.contentLength?.trim();
-      if (length !== undefined && !DECIMAL.test(length)) {
-        throw ApiError.invalidArgument(
-          `X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length) must be a whole number of bytes; got "${length.slice(0, 40)}".`,
-          [
-            {
-              field: "X-Goog-Upload-Header-Content-Length",
-              description: "must be a whole number of bytes",
-            },
-          ],
-        );
-      }
+      const start = request.file;
       return files.startUpload({
         ownerId: context.caller.ownerId,
-        declaredSize: length === undefined ? undefined : Number(length),
-        mimeType: request.contentType?.trim() || start.mimeType,
+        declaredSize: request.declaredSize,
+        mimeType: request.contentType || start.mimeType,
         ...(start.displayName !== undefined ? { displayName: start.displayName } : {}),
         ...(start.name !== undefined ? { requestedName: start.name } : {}),
       });
@@ -172,7 +153,7 @@ export function createStorage(options: StorageOptions): Storage {
       return wireStatus(await files.uploadChunk(uploadId, chunk, context.signal), context.origin);
     },
     async uploadFile(request, context) {
-      const metadata = parseUploadStartBody(request.metadata);
+      const metadata = request.file;
       const file = await files.uploadWhole(
         {
           ownerId: context.caller.ownerId,
@@ -203,8 +184,8 @@ export function createStorage(options: StorageOptions): Storage {
     async deleteFile(name, context) {
       await files.deleteFile(name, context.caller);
     },
-    async createCachedContent(body, context) {
-      return caches.create(parseCachedContentCreate(body), context.caller, context.signal);
+    async createCachedContent(request, context) {
+      return caches.create(request, context.caller, context.signal);
     },
     async listCachedContents(query, context) {
       return caches.list(query, context.caller);
@@ -212,12 +193,8 @@ export function createStorage(options: StorageOptions): Storage {
     async getCachedContent(name, context) {
       return caches.get(name, context.caller);
     },
-    async updateCachedContent(name, body, updateMask, context) {
-      return caches.update(
-        name,
-        parseCachedContentUpdate(body, updateMask ?? null),
-        context.caller,
-      );
+    async updateCachedContent(name, update, context) {
+      return caches.update(name, update, context.caller);
     },
     async deleteCachedContent(name, context) {
       await caches.delete(name, context.caller);

@@ -1,12 +1,19 @@
 /**
  * The one interface both backends implement: the local engine (lib/engine) and the upstream
- * proxy (lib/server/upstream). One method per API operation. Request bodies arrive as parsed
- * JSON (`unknown`): the local engine validates them with lib/gemini/validate, the upstream
- * forwards them. Every method may throw ApiError.
+ * proxy (lib/server/upstream). One method per API operation. Requests arrive in their
+ * canonical shape, read once at the edge by lib/gemini/validate's `read…`/`parse…` entry
+ * points: the local engine adds the model's rules, the upstream checks ownership of every
+ * reference (lib/gemini/references) and forwards exactly what it checked. Every method may
+ * throw ApiError.
  */
+import type { UploadStart } from "../validate";
 import type {
   CachedContent,
+  CachedContentCreate,
+  CachedContentUpdate,
+  CountTokensRequest,
   CountTokensResponse,
+  GenerateContentRequest,
   File,
   GenerateContentResponse,
   ListCachedContentsResponse,
@@ -38,13 +45,14 @@ export interface OriginOperationContext extends OperationContext {
   origin: string;
 }
 
-/** The start of a resumable upload: the `X-*-Upload-Header-*` values as sent, and the JSON body `{"file": {...}}`. */
+/** The start of a resumable upload: the `X-*-Upload-Header-*` values and the body's `file`. */
 export interface UploadStartRequest {
-  /** X-*-Upload-Header-Content-Length, unparsed. */
-  contentLength?: string;
-  /** X-*-Upload-Header-Content-Type. */
+  /** X-*-Upload-Header-Content-Length: the size the client announces, in bytes. */
+  declaredSize?: number;
+  /** X-*-Upload-Header-Content-Type, trimmed. */
   contentType?: string;
-  body: unknown;
+  /** What the start body `{"file": {...}}` chose for the new File. */
+  file: UploadStart;
 }
 
 /** One request to an upload session with the `upload` and/or `finalize` command. */
@@ -64,8 +72,8 @@ export interface UploadChunkRequest {
  * in one request, the bytes streamed.
  */
 export interface FileUploadRequest {
-  /** The metadata part as parsed JSON (`{"file": {...}}`, as a resumable start's body). */
-  metadata: unknown;
+  /** What the metadata part (`{"file": {...}}`, as a resumable start's body) chose for the new File. */
+  file: UploadStart;
   /** Content-Type of the bytes part, when it had one. */
   contentType?: string;
   /** Most bytes the file can have: the request's Content-Length less what came before the bytes. */
@@ -90,18 +98,18 @@ export interface Backend {
   getModel(model: string, context: OperationContext): Promise<Model>;
   countTokens(
     model: string,
-    body: unknown,
+    request: CountTokensRequest,
     context: OperationContext,
   ): Promise<CountTokensResponse>;
   generateContent(
     model: string,
-    body: unknown,
+    request: GenerateContentRequest,
     context: OperationContext,
   ): Promise<GenerateContentResponse>;
   /** Chunks carry text deltas; throwing after the first chunk is a mid-stream failure. */
   streamGenerateContent(
     model: string,
-    body: unknown,
+    request: GenerateContentRequest,
     context: OperationContext,
   ): AsyncIterable<GenerateContentResponse>;
 
@@ -128,19 +136,20 @@ export interface Backend {
   listFiles(query: PageQuery, context: OriginOperationContext): Promise<ListFilesResponse>;
   deleteFile(name: string, context: OperationContext): Promise<void>;
 
-  /** Body: the CachedContent resource to create. */
-  createCachedContent(body: unknown, context: OperationContext): Promise<CachedContent>;
+  createCachedContent(
+    request: CachedContentCreate,
+    context: OperationContext,
+  ): Promise<CachedContent>;
   listCachedContents(
     query: PageQuery,
     context: OperationContext,
   ): Promise<ListCachedContentsResponse>;
   /** `name` is `cachedContents/{id}`. */
   getCachedContent(name: string, context: OperationContext): Promise<CachedContent>;
-  /** Only the expiration (ttl or expireTime) is updatable; `updateMask` as sent, if any. */
+  /** Only the expiration (ttl or expireTime) is updatable; the update mask was read at the edge. */
   updateCachedContent(
     name: string,
-    body: unknown,
-    updateMask: string | undefined,
+    update: CachedContentUpdate,
     context: OperationContext,
   ): Promise<CachedContent>;
   deleteCachedContent(name: string, context: OperationContext): Promise<void>;

@@ -15,6 +15,7 @@ import {
   wireString,
   wireStruct,
 } from "./wire";
+import { fileUriSchema } from "./reference-fields";
 
 /** Fields of Part's `data` oneof, in the proto's order. */
 export const PART_DATA_FIELDS = [
@@ -35,7 +36,7 @@ export const blobSchema = wireObject("Blob", {
 
 export const fileDataSchema = wireObject("FileData", {
   mimeType: wireString().optional(),
-  fileUri: wireString(),
+  fileUri: fileUriSchema,
 });
 
 export const functionCallSchema = wireObject("FunctionCall", {

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import type { Content, GenerateContentRequest, Tool } from "../types";
 import { contentSchema } from "./content";
+import { cachedContentNameSchema } from "./reference-fields";
 import { generationConfigSchema, safetySettingSchema } from "./generation-config";
 import { toolConfigSchema, toolSchema } from "./tool";
 import { repeated, repeatedOrEmpty, wireInteger, wireObject, wireString, wireValue } from "./wire";
@@ -20,7 +21,7 @@ export const generateContentRequestSchema: z.ZodType<GenerateContentRequest, unk
     safetySettings: repeated(safetySettingSchema).optional(),
     systemInstruction: contentSchema.optional(),
     generationConfig: generationConfigSchema.optional(),
-    cachedContent: wireString().optional(),
+    cachedContent: cachedContentNameSchema.optional(),
   },
 );
 

@@ -1,5 +1,6 @@
 import "server-only";
 import { CACHES_PAGE } from "@/lib/engine/caches/cache-service";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate";
 import { readPageQuery } from "../http/page-query";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
@@ -10,8 +11,8 @@ function cacheName(context: RequestContext): string {
 }
 
 export async function createCachedContentHandler(context: RequestContext): Promise<Response> {
-  const body = await readJsonBody(context.request);
-  return jsonResponse(await context.backend.createCachedContent(body, context));
+  const request = parseCachedContentCreate(await readJsonBody(context.request));
+  return jsonResponse(await context.backend.createCachedContent(request, context));
 }
 
 export async function listCachedContentsHandler(context: RequestContext): Promise<Response> {
@@ -26,11 +27,10 @@ export async function getCachedContentHandler(context: RequestContext): Promise<
 export async function updateCachedContentHandler(context: RequestContext): Promise<Response> {
   const body = await readJsonBody(context.request);
   const updateMask =
-    context.url.searchParams.get("updateMask") ??
-    context.url.searchParams.get("update_mask") ??
-    undefined;
+    context.url.searchParams.get("updateMask") ?? context.url.searchParams.get("update_mask");
+  const update = parseCachedContentUpdate(body, updateMask);
   return jsonResponse(
-    await context.backend.updateCachedContent(cacheName(context), body, updateMask, context),
+    await context.backend.updateCachedContent(cacheName(context), update, context),
   );
 }
 

@@ -1,4 +1,5 @@
 import "server-only";
+import { readGenerateContentRequest } from "@/lib/gemini/validate";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
@@ -7,9 +8,9 @@ import { sseResponse } from "../http/sse-response";
 
 /** `POST models/{model}:generateContent`: the whole answer as one JSON body. */
 export async function generateContentHandler(context: RequestContext): Promise<Response> {
-  const body = await readJsonBody(context.request);
+  const request = readGenerateContentRequest(await readJsonBody(context.request));
   return jsonResponse(
-    await context.backend.generateContent(`models/${context.params.model}`, body, context),
+    await context.backend.generateContent(`models/${context.params.model}`, request, context),
   );
 }
 
@@ -18,10 +19,10 @@ export async function generateContentHandler(context: RequestContext): Promise<R
  * streamed JSON array. Failures before the first chunk are ordinary error responses.
  */
 export async function streamGenerateContentHandler(context: RequestContext): Promise<Response> {
-  const body = await readJsonBody(context.request);
+  const request = readGenerateContentRequest(await readJsonBody(context.request));
   const source = context.backend.streamGenerateContent(
     `models/${context.params.model}`,
-    body,
+    request,
     context,
   );
   const options = { signal: context.signal };

@@ -1,6 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { UploadStatus } from "@/lib/gemini/backend/contract";
+import { parseUploadStartBody } from "@/lib/gemini/validate";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
@@ -49,7 +50,7 @@ async function multipartUpload(context: RequestContext): Promise<Response> {
     const upload = await readMultipartUpload(reader, boundary);
     const file = await context.backend.uploadFile(
       {
-        metadata: upload.metadata,
+        file: parseUploadStartBody(upload.metadata),
         ...(upload.mediaType !== undefined ? { contentType: upload.mediaType } : {}),
         ...(contentLength !== undefined ? { maxLength: contentLength - upload.headBytes } : {}),
         body: upload.media,
@@ -94,14 +95,17 @@ async function startUpload(context: RequestContext): Promise<Response> {
       [{ field: "X-Goog-Upload-Protocol", description: "must be resumable or multipart" }],
     );
   }
-  const body = await readJsonBody(request, START_BODY_LIMIT);
-  const contentLength = readUploadHeader(request.headers, "Header-Content-Length");
+  const file = parseUploadStartBody(await readJsonBody(request, START_BODY_LIMIT));
+  const declaredSize = readByteCount(
+    readUploadHeader(request.headers, "Header-Content-Length"),
+    "X-Goog-Upload-Header-Content-Length",
+  );
   const contentType = readUploadHeader(request.headers, "Header-Content-Type");
   const { uploadId } = await context.backend.startUpload(
     {
-      ...(contentLength !== undefined ? { contentLength } : {}),
-      ...(contentType !== undefined ? { contentType } : {}),
-      body,
+      ...(declaredSize !== undefined ? { declaredSize } : {}),
+      ...(contentType ? { contentType } : {}),
+      file,
     },
     context,
   );

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
-import { assertOwner, withOwnersLoaded } from "./ownership";
+import { assertOwner } from "./ownership";
 
 let data: TempData;
 beforeEach(async () => {
@@ -21,19 +21,5 @@ describe("ownership checks", () => {
     await expect(
       assertOwner(owners, "cachedContent", "cachedContents/x", "key:bob"),
     ).rejects.toThrow("CachedContent not found (or permission denied)");
-  });
-
-  it("check every resource a body names with owners read beforehand", async () => {
-    const owners = data.stores.ownership;
-    await owners.record("file", "files/a", "key:alice");
-    await owners.record("file", "files/b", "key:bob");
-    const walk =
-      (names: string[], ownerId: string) =>
-      (check: { assertOwner(kind: "file", name: string, ownerId: string): void }) =>
-        names.map((name) => check.assertOwner("file", name, ownerId)).length;
-    expect(await withOwnersLoaded(owners, walk(["files/a"], "key:alice"))).toBe(1);
-    await expect(
-      withOwnersLoaded(owners, walk(["files/a", "files/b"], "key:alice")),
-    ).rejects.toThrow("the File b");
   });
 });

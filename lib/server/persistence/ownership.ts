@@ -36,26 +36,3 @@ export async function assertOwner(
 ): Promise<void> {
   if (!(await store.owns(kind, name, ownerId))) throw ownershipDenied(kind, name);
 }
-
-/** A synchronous ownership check over owners looked up beforehand (one query per request). */
-export interface OwnershipCheck {
-  assertOwner(kind: OwnedKind, name: string, ownerId: string): void;
-}
-
-/**
- * Runs `walk` twice: once to learn every resource it names, then, with their owners read in
- * one query, to check them. `walk` is a synchronous reader of a request body.
- */
-export async function withOwnersLoaded<T>(
-  store: OwnershipStore,
-  walk: (check: OwnershipCheck) => T,
-): Promise<T> {
-  const wanted: { kind: OwnedKind; name: string }[] = [];
-  walk({ assertOwner: (kind, name) => void wanted.push({ kind, name }) });
-  const owners = await store.ownersOf(wanted);
-  return walk({
-    assertOwner(kind, name, ownerId) {
-      if (owners.get(`${kind}:${name}`) !== ownerId) throw ownershipDenied(kind, name);
-    },
-  });
-}

@@ -1,16 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readCountTokensRequest, readGenerateContentRequest } from "@/lib/gemini/validate";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
-import { withOwnersLoaded } from "../persistence/ownership";
-import { checkReferences, fileIdOfUri } from "./request-references";
+import { checkReferences } from "./request-references";
 
 let data: TempData;
-
-/** The body checked for `ownerId` as the gateway checks it: owners read once, then the walk. */
-function checked(body: unknown, ownerId: string): Promise<unknown> {
-  return withOwnersLoaded(data.stores.ownership, (ownership) =>
-    checkReferences(body, { ownerId, ownership, upstreamBaseUrl: "https://upstream.example" }),
-  );
-}
+const check = (ownerId: string) => ({
+  ownerId,
+  ownership: data.stores.ownership,
+  upstreamBaseUrl: "https://upstream.example",
+});
+const generate = (body: unknown) => ({
+  operation: "generateContent" as const,
+  request: readGenerateContentRequest(body),
+});
 
 beforeAll(async () => {
   data = await tempData();
@@ -22,22 +24,9 @@ afterAll(async () => {
   await data.cleanup();
 });
 
-describe("fileIdOfUri", () => {
-  it("finds file ids in URIs, names and bare ids, and nothing in other URIs", async () => {
-    expect(fileIdOfUri("http://studio.example/v1beta/files/abc123")).toBe("abc123");
-    expect(
-      fileIdOfUri("https://generativelanguage.googleapis.com/v1beta/files/abc123?alt=media"),
-    ).toBe("abc123");
-    expect(fileIdOfUri("files/abc123")).toBe("abc123");
-    expect(fileIdOfUri(" abc123 ")).toBe("abc123");
-    expect(fileIdOfUri("https://www.youtube.com/watch?v=9hE5-98ZeCg")).toBeNull();
-    expect(fileIdOfUri("gs://bucket/object.mp4")).toBeNull();
-  });
-});
-
 describe("checkReferences", () => {
-  it("rewrites one's own file references in every spelling and place to the upstream's URI", async () => {
-    const body = {
+  it("writes one's own file references, in every spelling and place, as the upstream's URI", async () => {
+    const input = generate({
       contents: [
         {
           parts: [
@@ -48,27 +37,16 @@ describe("checkReferences", () => {
           ],
         },
       ],
-      system_instruction: { parts: [{ text: "be brief" }] },
+      system_instruction: { parts: { file_data: { file_uri: "files/alicefile" } } },
       cachedContent: "cachedContents/alicecache",
-    };
-    const result = (await checked(body, "key:alice")) as typeof body;
-    expect(result.contents[0]!.parts[0]).toEqual({
-      file_data: { file_uri: "https://upstream.example/v1beta/files/alicefile" },
     });
-    expect(result.contents[0]!.parts[1]).toEqual({
-      fileData: {
-        fileUri: "https://upstream.example/v1beta/files/alicefile",
-        mimeType: "text/plain",
-      },
-    });
-    expect(body.contents[0]!.parts[0]).toEqual({ file_data: { file_uri: "alicefile" } });
-    const single = (await checked(
-      { contents: { parts: [{ fileData: { fileUri: "files/alicefile" } }] } },
-      "key:alice",
-    )) as { contents: { parts: unknown[] } };
-    expect(single.contents.parts[0]).toEqual({
-      fileData: { fileUri: "https://upstream.example/v1beta/files/alicefile" },
-    });
+    await checkReferences(input, check("key:alice"));
+    const uri = "https://upstream.example/v1beta/files/alicefile";
+    expect(input.request.contents[0]!.parts).toEqual([
+      { fileData: { fileUri: uri } },
+      { fileData: { fileUri: uri, mimeType: "text/plain" } },
+    ]);
+    expect(input.request.systemInstruction!.parts).toEqual([{ fileData: { fileUri: uri } }]);
   });
 
   it("refuses another's file or cache, however it is spelled or nested", async () => {
@@ -77,45 +55,59 @@ describe("checkReferences", () => {
       message: "You do not have permission to access the File alicefile or it may not exist.",
     };
     await expect(
-      checked({ contents: [{ parts: [{ fileData: { fileUri: "alicefile" } }] }] }, "key:bob"),
-    ).rejects.toThrow(expect.objectContaining(fileDenied));
-    await expect(
-      checked(
-        {
-          generate_content_request: {
-            contents: [{ parts: [{ file_data: { file_uri: "x/files/alicefile" } }] }],
-          },
-        },
-        "key:bob",
+      checkReferences(
+        generate({ contents: { parts: { fileData: { fileUri: "alicefile" } } } }),
+        check("key:bob"),
       ),
-    ).rejects.toThrow(expect.objectContaining(fileDenied));
+    ).rejects.toMatchObject(fileDenied);
+    await expect(
+      checkReferences(
+        {
+          operation: "countTokens",
+          request: readCountTokensRequest({
+            generate_content_request: {
+              contents: [{ parts: [{ file_data: { file_uri: "x/files%2Falicefile" } }] }],
+            },
+          }),
+        },
+        check("key:bob"),
+      ),
+    ).rejects.toMatchObject(fileDenied);
     for (const name of [
       "cachedContents/alicecache",
       " cachedContents/alicecache ",
       "cachedContents/ALICECACHE",
       "alicecache",
     ]) {
-      await expect(checked({ cached_content: name }, "key:bob"), name).rejects.toThrow(
-        expect.objectContaining({
-          httpStatus: 403,
-          message: "CachedContent not found (or permission denied)",
-        }),
-      );
+      await expect(
+        checkReferences(generate({ cached_content: name }), check("key:bob")),
+        name,
+      ).rejects.toMatchObject({
+        httpStatus: 403,
+        message: "CachedContent not found (or permission denied)",
+      });
     }
-    await expect(
-      checked(
-        { generateContentRequest: { cachedContent: "cachedContents/alicecache" } },
-        "key:bob",
-      ),
-    ).rejects.toThrow(expect.objectContaining({ httpStatus: 403 }));
   });
 
-  it("leaves URIs that are not files of the API alone", async () => {
-    const body = {
+  it("leaves URIs that are not files of the API alone, except on the upstream's own origin", async () => {
+    const input = generate({
       contents: [
         { parts: [{ fileData: { fileUri: "https://www.youtube.com/watch?v=9hE5-98ZeCg" } }] },
       ],
-    };
-    expect(await checked(body, "key:bob")).toEqual(body);
+    });
+    await checkReferences(input, check("key:bob"));
+    expect(input.request.contents[0]!.parts[0]!.fileData!.fileUri).toBe(
+      "https://www.youtube.com/watch?v=9hE5-98ZeCg",
+    );
+    await expect(
+      checkReferences(
+        generate({
+          contents: [
+            { parts: [{ fileData: { fileUri: "https://upstream.example/v1beta/Files" } }] },
+          ],
+        }),
+        check("key:bob"),
+      ),
+    ).rejects.toMatchObject({ httpStatus: 403 });
   });
 });

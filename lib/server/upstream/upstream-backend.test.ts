@@ -4,6 +4,7 @@ import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstrea
 import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
+import { readCountTokensRequest } from "@/lib/gemini/validate";
 import type { UpstreamSettings } from "../config/env";
 import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend";
 
@@ -242,7 +243,7 @@ describe("ownership of references", () => {
     await expect(
       backend.countTokens(
         name,
-        {
+        readCountTokensRequest({
           generateContentRequest: {
             model: name,
             contents: [
@@ -251,7 +252,7 @@ describe("ownership of references", () => {
               },
             ],
           },
-        },
+        }),
         context(),
       ),
     ).rejects.toMatchObject({
@@ -266,7 +267,7 @@ describe("ownership of references", () => {
     const name = model("ok");
     await backend.countTokens(
       name,
-      {
+      readCountTokensRequest({
         contents: [
           {
             parts: [
@@ -280,7 +281,7 @@ describe("ownership of references", () => {
             ],
           },
         ],
-      },
+      }),
       context(),
     );
     const sent = JSON.parse(upstream.requestsFor(name)[0]!.bodyText);
@@ -311,9 +312,9 @@ describe("uploads through the gateway", () => {
   async function upload(displayName: string, parts: string[], who = aliceAt()) {
     const { uploadId } = await backend.startUpload(
       {
-        contentLength: String(parts.join("").length),
+        declaredSize: parts.join("").length,
         contentType: "text/plain",
-        body: { file: { displayName } },
+        file: { displayName },
       },
       who,
     );
@@ -339,7 +340,7 @@ describe("uploads through the gateway", () => {
   it("maps the upstream session to an opaque id, streams chunks, and records the owner", async () => {
     const before = upstream.requests.length;
     const { uploadId } = await backend.startUpload(
-      { contentLength: "11", contentType: "text/plain", body: { file: { displayName: "notes" } } },
+      { declaredSize: 11, contentType: "text/plain", file: { displayName: "notes" } },
       aliceAt(),
     );
     expect(uploadId).toMatch(/^[A-Za-z0-9_-]{32}$/);
@@ -390,7 +391,7 @@ describe("uploads through the gateway", () => {
 
   it("streams a chunk that arrives slower than the first-byte timeout without cutting it off", async () => {
     const { uploadId } = await backend.startUpload(
-      { contentLength: "8", contentType: "text/plain", body: { file: { displayName: "slow" } } },
+      { declaredSize: 8, contentType: "text/plain", file: { displayName: "slow" } },
       aliceAt(),
     );
     let sent = 0;
@@ -416,9 +417,9 @@ describe("uploads through the gateway", () => {
     await expect(
       backend.startUpload(
         {
-          contentLength: "1",
+          declaredSize: 1,
           contentType: "text/plain",
-          body: { file: { displayName: "foreign-url" } },
+          file: { displayName: "foreign-url" },
         },
         aliceAt(),
       ),
@@ -478,7 +479,7 @@ describe("cached contents through the gateway", () => {
     const denied = { httpStatus: 403, message: "CachedContent not found (or permission denied)" };
     await expect(backend.getCachedContent(created.name, bob())).rejects.toMatchObject(denied);
     await expect(
-      backend.updateCachedContent(created.name, { ttl: "60s" }, undefined, bob()),
+      backend.updateCachedContent(created.name, { ttl: "60s" }, bob()),
     ).rejects.toMatchObject(denied);
     await expect(backend.deleteCachedContent(created.name, bob())).rejects.toMatchObject(denied);
     await expect(
@@ -487,11 +488,12 @@ describe("cached contents through the gateway", () => {
     const updated = await backend.updateCachedContent(
       created.name,
       { expireTime: "2099-01-01T00:00:00Z" },
-      "expireTime",
       context(),
     );
     expect(updated.expireTime).toBe("2099-01-01T00:00:00Z");
-    expect(upstream.requests.at(-1)!.url).toContain("updateMask=expireTime");
+    expect(JSON.parse(upstream.requests.at(-1)!.bodyText)).toEqual({
+      expireTime: "2099-01-01T00:00:00Z",
+    });
     await backend.deleteCachedContent(created.name, context());
     await expect(backend.getCachedContent(created.name, context())).rejects.toMatchObject(denied);
   });

@@ -13,10 +13,15 @@ import type {
   UploadStartRequest,
   UploadStatus,
 } from "@/lib/gemini/backend/contract";
+import type { ReferencingRequest } from "@/lib/gemini/references";
 import type {
   CachedContent,
+  CachedContentCreate,
+  CachedContentUpdate,
+  CountTokensRequest,
   CountTokensResponse,
   File,
+  GenerateContentRequest,
   GenerateContentResponse,
   ListCachedContentsResponse,
   ListFilesResponse,
@@ -28,11 +33,11 @@ import {
   assertOwner,
   cachedContentDenied,
   fileDenied,
-  withOwnersLoaded,
   type OwnedKind,
 } from "../persistence/ownership";
 import { decodeOwnedPageToken, encodeOwnedPageToken } from "./owned-pages";
-import { checkReferences, fileIdOfUri } from "./request-references";
+import { fileNameOfUri } from "@/lib/gemini/references";
+import { checkReferences } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
 import { readBodyText, UpstreamClient, type UpstreamResponse } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
@@ -105,15 +110,17 @@ export class UpstreamBackend implements Backend {
     return this.dependencies.settings;
   }
 
-  /** The body with its cache and file references checked against the caller and rewritten. */
-  private checked(body: unknown, context: OperationContext): Promise<unknown> {
-    return withOwnersLoaded(this.ownership, (ownership) =>
-      checkReferences(body, {
-        ownerId: context.caller.ownerId,
-        ownership,
-        upstreamBaseUrl: this.settings.baseUrl,
-      }),
-    );
+  /** The request, its cache and file references checked against the caller and written for the upstream. */
+  private async checked<Input extends ReferencingRequest>(
+    input: Input,
+    context: OperationContext,
+  ): Promise<Input["request"]> {
+    await checkReferences(input, {
+      ownerId: context.caller.ownerId,
+      ownership: this.ownership,
+      upstreamBaseUrl: this.settings.baseUrl,
+    });
+    return input.request;
   }
 
   async listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse> {
@@ -137,13 +144,13 @@ export class UpstreamBackend implements Backend {
 
   async countTokens(
     model: string,
-    body: unknown,
+    request: CountTokensRequest,
     context: OperationContext,
   ): Promise<CountTokensResponse> {
     return this.client.json<CountTokensResponse>({
       method: "POST",
       target: `${resourcePath(model, "models")}:countTokens`,
-      json: await this.checked(body, context),
+      json: await this.checked({ operation: "countTokens", request }, context),
       signal: context.signal,
       safety: "idempotent",
     });
@@ -151,14 +158,14 @@ export class UpstreamBackend implements Backend {
 
   async generateContent(
     model: string,
-    body: unknown,
+    request: GenerateContentRequest,
     context: OperationContext,
   ): Promise<GenerateContentResponse> {
     // Nothing reaches the client before the whole answer is here, so a retry is invisible.
     return this.client.json<GenerateContentResponse>({
       method: "POST",
       target: `${resourcePath(model, "models")}:generateContent`,
-      json: await this.checked(body, context),
+      json: await this.checked({ operation: "generateContent", request }, context),
       signal: context.signal,
       safety: "idempotent",
     });
@@ -166,10 +173,10 @@ export class UpstreamBackend implements Backend {
 
   async *streamGenerateContent(
     model: string,
-    body: unknown,
+    request: GenerateContentRequest,
     context: OperationContext,
   ): AsyncGenerator<GenerateContentResponse> {
-    const forwarded = await this.checked(body, context);
+    const forwarded = await this.checked({ operation: "generateContent", request }, context);
     // Retried only until the upstream answers 200: after that, chunks may have reached the client.
     const response = await this.client.open({
       method: "POST",
@@ -192,8 +199,8 @@ export class UpstreamBackend implements Backend {
 
   /** A file as the client sees it: its `uri` on the studio, like the local engine's. */
   private clientFile(file: File, context: OriginOperationContext): File {
-    const id = fileIdOfUri(file.name ?? "");
-    return id === null ? file : { ...file, uri: `${context.origin}/v1beta/files/${id}` };
+    const name = typeof file.name === "string" ? fileNameOfUri(file.name) : null;
+    return name === null ? file : { ...file, uri: `${context.origin}/v1beta/${name}` };
   }
 
   /**
@@ -266,15 +273,15 @@ export class UpstreamBackend implements Backend {
       "x-goog-upload-protocol": "resumable",
       "x-goog-upload-command": "start",
     };
-    if (request.contentLength !== undefined)
-      headers["x-goog-upload-header-content-length"] = request.contentLength;
+    if (request.declaredSize !== undefined)
+      headers["x-goog-upload-header-content-length"] = String(request.declaredSize);
     if (request.contentType !== undefined)
       headers["x-goog-upload-header-content-type"] = request.contentType;
     // A start only opens a session; an unused one expires, so a retry cannot duplicate a file.
     const response = await this.client.open({
       method: "POST",
       target: UPLOAD_API,
-      json: request.body ?? {},
+      json: { file: request.file },
       headers,
       signal: context.signal,
       safety: "idempotent",
@@ -394,7 +401,7 @@ export class UpstreamBackend implements Backend {
         : "application/octet-stream";
     const head =
       `--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n` +
-      `${JSON.stringify(request.metadata ?? {})}\r\n` +
+      `${JSON.stringify({ file: request.file })}\r\n` +
       `--${boundary}\r\nContent-Type: ${mediaType}\r\n\r\n`;
     const reader = request.body.getReader();
     let clientFailure: unknown;
@@ -499,12 +506,15 @@ export class UpstreamBackend implements Backend {
     await this.ownership.forget("file", name);
   }
 
-  async createCachedContent(body: unknown, context: OperationContext): Promise<CachedContent> {
+  async createCachedContent(
+    request: CachedContentCreate,
+    context: OperationContext,
+  ): Promise<CachedContent> {
     // No idempotency key exists upstream, so a create is retried only if it never left.
     const created = await this.client.json<CachedContent>({
       method: "POST",
       target: `${API}/cachedContents`,
-      json: await this.checked(body, context),
+      json: await this.checked({ operation: "createCachedContent", request }, context),
       signal: context.signal,
       safety: "create",
     });
@@ -544,8 +554,7 @@ export class UpstreamBackend implements Backend {
 
   async updateCachedContent(
     name: string,
-    body: unknown,
-    updateMask: string | undefined,
+    update: CachedContentUpdate,
     context: OperationContext,
   ): Promise<CachedContent> {
     const path = resourcePath(name, "cachedContents");
@@ -555,8 +564,7 @@ export class UpstreamBackend implements Backend {
     return this.client.json<CachedContent>({
       method: "PATCH",
       target: path,
-      query: { updateMask },
-      json: body,
+      json: update,
       signal: context.signal,
       safety: "idempotent",
     });

@@ -1,0 +1,275 @@
+/**
+ * Tenants stay apart however a reference is spelled. For every place a request can name a
+ * file or a cached content (found from the request schemas by lib/gemini/references, so a
+ * new place is enumerated here without editing this spec), every operation that reads it,
+ * every spelling of the field names (camelCase, snake_case, mixed), lists and single
+ * objects, and every spelling of a file reference: the owner's request is served, and the
+ * same request from another tenant is refused with the service's 403. Both through the
+ * gateway (which must not forward what it did not check) and against the local engine.
+ */
+import { expect, test } from "@playwright/test";
+import {
+  referencePlaces,
+  type ReferencePlace,
+  type ReferencingOperation,
+} from "@/lib/gemini/references";
+import { camelToSnake } from "@/lib/gemini/schemas/wire";
+import {
+  GATEWAY_KEYS,
+  STUDIO_KEYS,
+  gatewayServer,
+  keyedServer,
+  type ServerInfo,
+} from "./support/servers";
+
+const MODEL = "models/gemini-2.5-flash";
+/** Long enough for a cache of it alone (the model's minimum is 1,024 tokens). */
+const FILE_TEXT =
+  "Rivers carry water from the mountains to the sea, shaping valleys as they go. ".repeat(120);
+
+interface Tenants {
+  server: ServerInfo;
+  owner: string;
+  intruder: string;
+}
+
+const SETUPS: [string, Tenants][] = [
+  ["gateway", { server: gatewayServer, owner: GATEWAY_KEYS.carol, intruder: GATEWAY_KEYS.mallory }],
+  [
+    "local engine",
+    { server: keyedServer, owner: STUDIO_KEYS.carol, intruder: STUDIO_KEYS.mallory },
+  ],
+];
+
+interface Answer {
+  status: number;
+  text: string;
+}
+
+/** One call; a 429 (these specs send many) is waited out as its Retry-After says. */
+async function call(
+  server: ServerInfo,
+  key: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(`${server.baseUrl}${path}`, {
+      method,
+      headers: {
+        "x-goog-api-key": key,
+        ...(body !== undefined ? { "content-type": "application/json" } : {}),
+        ...headers,
+      },
+      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== 429 || attempt >= 20) return { status: response.status, text };
+    const wait = Number(response.headers.get("retry-after") ?? "1");
+    await new Promise((resolve) => setTimeout(resolve, Math.min(10, Math.max(1, wait)) * 1000));
+  }
+}
+
+async function uploadText(tenants: Tenants): Promise<{ name: string; uri: string }> {
+  const bytes = Buffer.from(FILE_TEXT);
+  const start = await fetch(`${tenants.server.baseUrl}/upload/v1beta/files`, {
+    method: "POST",
+    headers: {
+      "x-goog-api-key": tenants.owner,
+      "content-type": "application/json",
+      "x-goog-upload-protocol": "resumable",
+      "x-goog-upload-command": "start",
+      "x-goog-upload-header-content-length": String(bytes.length),
+      "x-goog-upload-header-content-type": "text/plain",
+    },
+    body: JSON.stringify({ file: { displayName: "rivers" } }),
+  });
+  expect(start.status, await start.text()).toBe(200);
+  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
+    method: "POST",
+    headers: {
+      "x-goog-api-key": tenants.owner,
+      "x-goog-upload-command": "upload, finalize",
+      "x-goog-upload-offset": "0",
+    },
+    body: bytes,
+  });
+  const text = await final.text();
+  expect(final.status, text).toBe(200);
+  const file = (JSON.parse(text) as { file: { name: string; uri: string; state: string } }).file;
+  for (let polls = 0; polls < 100; polls++) {
+    const got = await call(tenants.server, tenants.owner, "GET", `/v1beta/${file.name}`);
+    if ((JSON.parse(got.text) as { state?: string }).state === "ACTIVE") break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return file;
+}
+
+type KeyCase = "camel" | "snake" | "mixed";
+type ListForm = "lists" | "single";
+
+function spell(field: string, depth: number, keyCase: KeyCase): string {
+  const snake = keyCase === "snake" || (keyCase === "mixed" && depth % 2 === 1);
+  return snake ? camelToSnake(field) : field;
+}
+
+/** A body fragment holding `value` at `place`, in the given spelling of names and lists. */
+function nest(
+  place: ReferencePlace,
+  value: unknown,
+  keyCase: KeyCase,
+  listForm: ListForm,
+): Record<string, unknown> {
+  let inner: unknown = value;
+  for (let index = place.segments.length - 1; index >= 0; index--) {
+    const segment = place.segments[index]!;
+    const holder: Record<string, unknown> = {
+      [spell(segment.field, index, keyCase)]:
+        segment.list && listForm === "lists" ? [inner] : inner,
+    };
+    if (segment.field === "fileUri") holder[spell("mimeType", index, keyCase)] = "text/plain";
+    inner = holder;
+  }
+  return inner as Record<string, unknown>;
+}
+
+/** Adds what a request needs besides the reference (a user turn, the model, a ttl), without touching it. */
+function withContext(
+  operation: ReferencingOperation,
+  place: ReferencePlace,
+  fragment: Record<string, unknown>,
+): Record<string, unknown> {
+  const turn = [{ role: "user", parts: [{ text: "Say something about rivers." }] }];
+  const fields = place.segments.map((segment) => segment.field);
+  const generateShape = (under: string[], body: Record<string, unknown>) => {
+    const needsTurn = under[0] !== "contents";
+    return needsTurn ? { ...body, contents: turn } : body;
+  };
+  if (operation === "generateContent")
+    return { ...generateShape(fields, fragment), generationConfig: { maxOutputTokens: 8 } };
+  if (operation === "countTokens") {
+    if (fields[0] !== "generateContentRequest") return fragment;
+    const [key, inner] = Object.entries(fragment)[0]!;
+    return {
+      [key]: { ...generateShape(fields.slice(1), inner as Record<string, unknown>), model: MODEL },
+    };
+  }
+  return { ...fragment, model: MODEL, ttl: "120s" };
+}
+
+interface Case {
+  operation: ReferencingOperation;
+  method: string;
+  path: string;
+  title: string;
+  body: Record<string, unknown>;
+}
+
+const ROUTES: Record<ReferencingOperation, { path: string; stream?: string }> = {
+  generateContent: {
+    path: `/v1beta/${MODEL}:generateContent`,
+    stream: `/v1beta/${MODEL}:streamGenerateContent?alt=sse`,
+  },
+  countTokens: { path: `/v1beta/${MODEL}:countTokens` },
+  createCachedContent: { path: "/v1beta/cachedContents" },
+};
+
+function fileSpellings(file: { name: string; uri: string }): Record<string, string> {
+  const id = file.name.slice("files/".length);
+  const uri = new URL(file.uri);
+  return {
+    name: file.name,
+    "bare id": id,
+    "uri as answered": file.uri,
+    "the service's uri": `https://generativelanguage.googleapis.com/v1beta/files/${id}`,
+    "uri with a query": `${file.uri}?alt=media`,
+    "percent-encoded slash": `${uri.origin}/v1beta/files%2F${id}`,
+    "dot segments": `${uri.origin}/v1beta/x/../files/${id}`,
+    "upper-case FILES": `FILES/${id}`,
+    "padded with spaces": `  ${file.name}  `,
+  };
+}
+
+function casesFor(resources: { file: { name: string; uri: string }; cache: string }): Case[] {
+  const cases: Case[] = [];
+  const operations: ReferencingOperation[] = [
+    "generateContent",
+    "countTokens",
+    "createCachedContent",
+  ];
+  for (const operation of operations) {
+    for (const place of referencePlaces(operation)) {
+      const where = place.segments.map((segment) => segment.field).join(".");
+      const values: [string, string][] =
+        place.kind === "file"
+          ? Object.entries(fileSpellings(resources.file))
+          : [["name", resources.cache]];
+      const forms: [KeyCase, ListForm, string, string][] = [];
+      for (const keyCase of ["camel", "snake", "mixed"] as const)
+        for (const listForm of ["lists", "single"] as const)
+          forms.push([keyCase, listForm, values[0]![0], values[0]![1]]);
+      for (const [label, value] of values.slice(1)) forms.push(["camel", "lists", label, value]);
+      const routes = ROUTES[operation];
+      for (const [keyCase, listForm, label, value] of forms) {
+        const body = withContext(operation, place, nest(place, value, keyCase, listForm));
+        const title = `${operation} ${where}, ${keyCase} names, ${listForm}, ${label}`;
+        cases.push({ operation, method: "POST", path: routes.path, title, body });
+        if (routes.stream)
+          cases.push({
+            operation,
+            method: "POST",
+            path: routes.stream,
+            title: `stream ${title}`,
+            body,
+          });
+      }
+    }
+  }
+  return cases;
+}
+
+for (const [label, tenants] of SETUPS) {
+  test(`${label}: every place and spelling of another tenant's file or cache is refused with 403`, async () => {
+    test.setTimeout(300_000);
+    const file = await uploadText(tenants);
+    const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
+      model: MODEL,
+      contents: [{ role: "user", parts: [{ text: FILE_TEXT }] }],
+      ttl: "600s",
+    });
+    expect(created.status, created.text).toBe(200);
+    const cache = (JSON.parse(created.text) as { name: string }).name;
+
+    const cases = casesFor({ file, cache });
+    expect(cases.length).toBeGreaterThan(100);
+    const refusedToOwner: string[] = [];
+    const leaks: string[] = [];
+    for (const item of cases) {
+      const own = await call(tenants.server, tenants.owner, item.method, item.path, item.body);
+      const other = await call(tenants.server, tenants.intruder, item.method, item.path, item.body);
+      if (own.status === 200 && item.operation === "createCachedContent") {
+        const name = (JSON.parse(own.text) as { name: string }).name;
+        await call(tenants.server, tenants.owner, "DELETE", `/v1beta/${name}`);
+      }
+      if (own.status !== 200) {
+        // A place this mode refuses to everyone (a file in a text-only system instruction):
+        // the other tenant must learn nothing more than the owner does.
+        refusedToOwner.push(`${item.title}: ${own.status}`);
+        if (other.status !== 403 && other.text !== own.text)
+          leaks.push(`${item.title}: owner ${own.status}, other ${other.status} ${other.text}`);
+        continue;
+      }
+      if (other.status !== 403)
+        leaks.push(`${item.title}: ${other.status} ${other.text.slice(0, 300)}`);
+      else expect(other.text, item.title).toMatch(/PERMISSION_DENIED/);
+    }
+    expect(leaks).toEqual([]);
+    // Only places that this mode's rules refuse to everyone are allowed to fail for the owner.
+    expect(
+      refusedToOwner.filter((entry) => !entry.includes("systemInstruction.")),
+      "the owner's own requests",
+    ).toEqual([]);
+  });
+}

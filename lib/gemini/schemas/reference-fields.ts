@@ -1,0 +1,65 @@
+/**
+ * The fields of the request types that name a stored resource: a file (`fileData.fileUri`)
+ * or a cached content (`cachedContent`). Each is a schema registered in `referenceFields`;
+ * lib/gemini/references finds every place they are used by walking the request schemas, so
+ * a request type that gains one of these fields has it checked for ownership with nothing
+ * else to change.
+ */
+import { z } from "zod";
+import { wireString } from "./wire";
+
+export type ReferenceKind = "file" | "cachedContent";
+
+/** Schemas whose value names a stored resource, with the kind of resource. */
+export const referenceFields = z.registry<{ kind: ReferenceKind }>();
+
+const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
+
+function decodedPath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/**
+ * The `files/{id}` a fileUri names, or null when it names no file of the API. Every
+ * spelling a client or an upstream might resolve to a file counts: the name, a bare id, a
+ * URL of any host whose (percent-decoded) path has a `files/{id}` segment pair, the
+ * studio's or the upstream's file URI. Other URLs (a video page, a bucket) are not files.
+ * Ids are not checked here: a malformed one names a file nobody owns.
+ */
+export function fileNameOfUri(uri: string): string | null {
+  const text = uri.trim();
+  const hasScheme = URL_SCHEME.test(text);
+  let path: string;
+  if (hasScheme) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return null;
+    }
+    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+    path = url.pathname;
+  } else {
+    path = text.split(/[?#]/, 1)[0]!;
+  }
+  const segments = decodedPath(path)
+    .split("/")
+    .filter((segment) => segment !== "");
+  for (let index = segments.length - 2; index >= 0; index--) {
+    if (segments[index]!.toLowerCase() === "files") return `files/${segments[index + 1]}`;
+  }
+  if (hasScheme || segments.length === 0) return null;
+  return `files/${segments[segments.length - 1]}`;
+}
+
+/** `fileData.fileUri`: a reference to a file comes out as its name, `files/{id}`; other URIs as sent. */
+export const fileUriSchema = wireString().transform((uri) => fileNameOfUri(uri) ?? uri);
+referenceFields.add(fileUriSchema, { kind: "file" });
+
+/** `cachedContent` of a generate request: the name of a cached content, as sent. */
+export const cachedContentNameSchema = wireString();
+referenceFields.add(cachedContentNameSchema, { kind: "cachedContent" });
