@@ -6,7 +6,6 @@
  */
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
-import { ApiError } from "@/lib/gemini/api-error";
 import type {
   Backend,
   Caller,
