@@ -8,8 +8,11 @@
 //   upstream  local engine, the gateway's only upstream for 1 and 3;
 //   gateway   upstream mode -> upstream;
 //   hold      upstream mode -> a slow SSE server inside this script (one event every 2 s).
+// With --compare <folder>, a second gateway is started from another checkout's production build
+// (e.g. a worktree of the previous commit) and the countTokens latency of both gateways is
+// measured alternately against the same upstream, side by side in one run.
 // Usage: node bench/gateway.mjs [--samples 300] [--stream-samples 100] [--streams 1000] [--upload-mib 1024]
-//                               [--sections latency,streams,upload]
+//                               [--sections latency,streams,upload] [--compare ../other-checkout]
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
 import http from "node:http";
@@ -25,11 +28,15 @@ const options = {
   streams: 1000,
   "upload-mib": 1024,
   sections: "latency,streams,upload",
+  compare: "",
 };
 for (let index = 2; index < process.argv.length; index += 2) {
   const name = process.argv[index].replace(/^--/, "");
   if (!(name in options)) throw new Error(`unknown option --${name}`);
-  options[name] = name === "sections" ? process.argv[index + 1] : Number(process.argv[index + 1]);
+  options[name] =
+    name === "sections" || name === "compare"
+      ? process.argv[index + 1]
+      : Number(process.argv[index + 1]);
 }
 const sections = new Set(options.sections.split(","));
 
@@ -67,12 +74,12 @@ function freePort() {
   });
 }
 
-async function startStudio(name, environment) {
+async function startStudio(name, environment, folder = root) {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(os.tmpdir(), `genstudio-bench-${name}-`));
   temporary.push(dataDir);
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: root,
+    cwd: folder,
     detached: true,
     stdio: ["ignore", "ignore", "inherit"],
     env: {
@@ -147,6 +154,30 @@ function headersFor(server) {
     "content-type": "application/json",
     "x-goog-api-key": server.name === "upstream" ? UPSTREAM_KEY : GATEWAY_KEY,
   };
+}
+
+/** countTokens through this build's gateway and another build's, alternately, against one upstream. */
+async function compareBuilds(upstream, gateway, other, count) {
+  for (let index = 0; index < 50; index++) {
+    await countOnce(other);
+    await countOnce(gateway);
+  }
+  const theirs = [];
+  const ours = [];
+  for (let index = 0; index < count; index++) {
+    theirs.push(await countOnce(other));
+    ours.push(await countOnce(gateway));
+  }
+  const a = summary(theirs);
+  const b = summary(ours);
+  console.log(`\nUnary countTokens through two gateway builds (${count} each, alternating)`);
+  console.log(`| | p50 | p99 | mean |`);
+  console.log(`|---|---|---|---|`);
+  console.log(`| other build (${options.compare}) | ${ms(a.p50)} | ${ms(a.p99)} | ${ms(a.mean)} |`);
+  console.log(`| this build | ${ms(b.p50)} | ${ms(b.p99)} | ${ms(b.mean)} |`);
+  console.log(
+    `| difference | ${ms(b.p50 - a.p50)} | ${ms(b.p99 - a.p99)} | ${ms(b.mean - a.mean)} |`,
+  );
 }
 
 async function countOnce(server) {
@@ -450,6 +481,18 @@ async function main() {
     STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
   });
 
+  if (options.compare) {
+    const other = await startStudio(
+      "gateway",
+      {
+        GEMINI_API_KEY: UPSTREAM_KEY,
+        GEMINI_BASE_URL: upstream.baseUrl,
+        STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
+      },
+      path.resolve(options.compare),
+    );
+    await compareBuilds(upstream, gateway, other, options.samples);
+  }
   if (sections.has("latency")) {
     await floor(gateway, options.samples);
     await sideBySide(
