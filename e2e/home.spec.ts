@@ -13,18 +13,34 @@ test("the home page loads, opens a session and shows the local engine mode", asy
   await expect(page.getByText("genstudio-dev-key")).toBeVisible();
 });
 
-test("the dark mode toggle switches and remembers the scheme", async ({ page }) => {
+test("the theme setting: light and dark are remembered, System follows the device live", async ({
+  page,
+}) => {
+  const dark = () => page.evaluate(() => document.documentElement.classList.contains("dark"));
+  await page.emulateMedia({ colorScheme: "light" });
   await page.goto("/");
-  const toggle = page.getByRole("button", { name: "Dark mode" });
-  const wasDark = await page.evaluate(() => document.documentElement.classList.contains("dark"));
-  await toggle.click();
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.classList.contains("dark")))
-    .toBe(!wasDark);
+  const theme = page.getByRole("combobox", { name: "Theme" });
+  await expect(theme).toHaveValue("system");
+  expect(await dark()).toBe(false);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect.poll(dark).toBe(true);
+
+  await theme.selectOption("light");
+  await expect.poll(dark).toBe(false);
   await page.reload();
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.classList.contains("dark")))
-    .toBe(!wasDark);
+  await expect(theme).toHaveValue("light");
+  expect(await dark()).toBe(false);
+
+  await theme.selectOption("dark");
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.reload();
+  await expect(theme).toHaveValue("dark");
+  await expect.poll(dark).toBe(true);
+
+  await theme.selectOption("system");
+  await expect.poll(dark).toBe(false);
+  await page.reload();
+  await expect(theme).toHaveValue("system");
 });
 
 test("the page names its icons and manifest, and each one is served as what it says", async ({

@@ -33,6 +33,17 @@ function StreamStatus({ conversationId }: { conversationId: string | null }) {
 
 const NO_MESSAGES: StoredMessage[] = [];
 
+/** Scrolls the settings panel to the first field that blocks sending and focuses it (once it is shown). */
+function revealFirstInvalidSetting(): void {
+  requestAnimationFrame(() =>
+    requestAnimationFrame(() => {
+      const field = document.querySelector<HTMLElement>('#chat-settings [aria-invalid="true"]');
+      field?.scrollIntoView({ block: "center" });
+      field?.focus();
+    }),
+  );
+}
+
 /** One conversation (or a new one): messages, composer, settings; Escape stops the answer. */
 export function ChatView({ conversationId }: { conversationId: string | null }) {
   const conversation = useConversation(conversationId);
@@ -99,6 +110,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
         text: `Fix ${problems === 1 ? "the setting" : `the ${problems} settings`} marked in the settings panel before sending.`,
       });
       setSettingsOpen(true);
+      revealFirstInvalidSetting();
       return;
     }
     // Waits for attachments to be ACTIVE; over the input limit it asks first.

@@ -35,6 +35,21 @@ export function withGenerationConfig(
 }
 
 /**
+ * A nested config object (thinkingConfig, speechConfig) with one field set, or removed when
+ * `value` is undefined; undefined when nothing is left, so the field leaves the request.
+ */
+export function withNestedField<Nested extends object, Key extends keyof Nested>(
+  nested: Nested | undefined,
+  key: Key,
+  value: Nested[Key] | undefined,
+): Nested | undefined {
+  const next = { ...nested } as Nested;
+  if (value === undefined) delete next[key];
+  else next[key] = value;
+  return Object.keys(next).length ? next : undefined;
+}
+
+/**
  * Settings moved to another model. Fields the new model cannot take are dropped, so a hidden
  * field never holds an error.
  */
