@@ -121,6 +121,7 @@ export class PostgresDatabase implements SqlDatabase {
   private claimConnection: Promise<pg.Client> | null = null;
   /** Claims held here: a session advisory lock is re-entrant, so the connection alone would grant one twice. */
   private readonly claims = new Set<string>();
+  private closed = false;
 
   constructor(private readonly options: PostgresOptions) {
     this.pool = new pg.Pool({
@@ -270,6 +271,8 @@ export class PostgresDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     const claims = this.claimConnection;
     this.claimConnection = null;
     if (claims) await (await claims.catch(() => null))?.end().catch(() => undefined);

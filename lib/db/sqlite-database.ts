@@ -131,6 +131,6 @@ export class SqliteDatabase implements SqlDatabase {
   }
 
   async close(): Promise<void> {
-    this.connection.close();
+    if (this.connection.open) this.connection.close();
   }
 }

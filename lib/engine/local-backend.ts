@@ -32,6 +32,8 @@ export interface LocalBackendDependencies {
   now?: () => number;
   /** 0 turns the periodic sweep of expired files, caches and uploads off. */
   sweepIntervalMs?: number;
+  /** True when this instance is the one to sweep now (instances sharing one database take turns). */
+  housekeepingTurn?: () => Promise<boolean>;
   onError?: (message: string, error: unknown) => void;
 }
 

@@ -21,6 +21,8 @@ export interface TestDatabase {
   dataDir: string;
   /** The URL of this database (PostgreSQL only), for a second connection to the same schema. */
   databaseUrl: string | null;
+  /** A second connection to the same data, as another instance (or a restarted process) opens it. */
+  reopen(options?: { now?: () => number }): Promise<{ database: SqlDatabase; stores: DataStores }>;
   cleanup(): Promise<void>;
 }
 
@@ -41,13 +43,20 @@ const sqlite: TestDatabaseKind = {
   async open(options = {}) {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-store-test-"));
     const database = await openDatabase({ databaseUrl: null, dataDir });
+    const opened: SqlDatabase[] = [];
     return {
       dialect: "sqlite",
       database,
       stores: createDataStores(database, options.now),
       dataDir,
       databaseUrl: null,
+      async reopen(again = options) {
+        const other = await openDatabase({ databaseUrl: null, dataDir });
+        opened.push(other);
+        return { database: other, stores: createDataStores(other, again.now) };
+      },
       async cleanup() {
+        for (const other of opened) await other.close();
         await database.close();
         fs.rmSync(dataDir, { recursive: true, force: true });
       },
@@ -67,13 +76,20 @@ function postgres(serverUrl: string): TestDatabaseKind {
       const databaseUrl = urlWithSchema(serverUrl, schema);
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-store-test-"));
       const database = await openDatabase({ databaseUrl, dataDir });
+      const opened: SqlDatabase[] = [];
       return {
         dialect: "postgres",
         database,
         stores: createDataStores(database, options.now),
         dataDir,
         databaseUrl,
+        async reopen(again = options) {
+          const other = await openDatabase({ databaseUrl, dataDir });
+          opened.push(other);
+          return { database: other, stores: createDataStores(other, again.now) };
+        },
         async cleanup() {
+          for (const other of opened) await other.close();
           await database.close();
           const dropper = new pg.Client({ connectionString: serverUrl });
           await dropper.connect();

@@ -236,10 +236,6 @@ export class FileStore {
     return rows.map((row) => row.id);
   }
 
-  async allFileIds(): Promise<Set<string>> {
-    const rows = await this.database.all<{ id: string }>("SELECT id FROM files");
-    return new Set(rows.map((row) => row.id));
-  }
 
   /** Bytes an owner holds or has reserved: live files plus the declared size of open upload sessions. */
   async usedBytes(
@@ -342,6 +338,26 @@ export class FileStore {
       [prefix, prefix],
     );
     return rows.map(sessionFromRow);
+  }
+
+  /**
+   * The session for one instance's request alone, until released or until that instance dies
+   * (see SqlDatabase.tryClaim); null when another holds it.
+   */
+  claimSession(id: string): Promise<(() => Promise<void>) | null> {
+    return this.database.tryClaim(`upload:${id}`);
+  }
+
+  /**
+   * Ids whose bytes must stay in the files folder: every recorded file and every open
+   * session's (finalizing ones included). One statement, so a finalize committed meanwhile
+   * is seen on one side or the other.
+   */
+  async referencedFileIds(): Promise<Set<string>> {
+    const rows = await this.database.all<{ id: string }>(
+      "SELECT id FROM files UNION SELECT file_id AS id FROM upload_sessions WHERE status = 'active'",
+    );
+    return new Set(rows.map((row) => row.id));
   }
 
   async activeSessionFileIds(): Promise<Set<string>> {

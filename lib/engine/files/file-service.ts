@@ -149,10 +149,9 @@ export class FileService {
     } catch {
       return;
     }
-    const known = await this.store.allFileIds();
-    const finalizing = await this.store.activeSessionFileIds();
+    const referenced = await this.store.referencedFileIds();
     for (const entry of entries) {
-      if (known.has(entry) || finalizing.has(entry)) continue;
+      if (referenced.has(entry)) continue;
       await fs.rm(path.join(this.uploads.filesDir, entry), { force: true });
     }
   }

@@ -43,6 +43,8 @@ export interface StorageOptions {
   now?: () => number;
   /** How often expired resources are swept; 0 turns the timer off (tests sweep by hand). */
   sweepIntervalMs?: number;
+  /** True when this instance is the one to sweep now (several share one database); default always. */
+  housekeepingTurn?: () => Promise<boolean>;
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -131,8 +133,14 @@ export function createStorage(options: StorageOptions): Storage {
   const timer =
     intervalMs > 0
       ? setInterval(() => {
-          void files.sweep().catch(report("sweeping files failed"));
-          void caches.sweep().catch(report("sweeping caches failed"));
+          // Instances sharing one database take turns: expiry runs once per interval, not once each.
+          void (options.housekeepingTurn?.() ?? Promise.resolve(true))
+            .then(async (turn) => {
+              if (!turn) return;
+              await files.sweep().catch(report("sweeping files failed"));
+              await caches.sweep().catch(report("sweeping caches failed"));
+            })
+            .catch(report("housekeeping failed"));
         }, intervalMs)
       : null;
   timer?.unref();

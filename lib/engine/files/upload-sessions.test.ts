@@ -381,6 +381,88 @@ describe.each(testDatabaseKinds())("resumable upload sessions ($dialect)", (kind
     expect(await first).toEqual({ status: "active", sizeReceived: 10 });
   });
 
+  it("continues on another instance chunk by chunk, and the hash covers exactly the file", async () => {
+    const other = service({ ...data, stores: (await data.reopen()).stores }, clock);
+    try {
+      const bytes = patternBytes(3 * 40_000 + 123);
+      const { uploadId } = await files.startUpload({
+        ownerId: alice.ownerId,
+        declaredSize: bytes.length,
+        mimeType: "application/octet-stream",
+      });
+      const send = (by: FileService, from: number, to: number, finalize = false) =>
+        by.uploadChunk(uploadId, {
+          upload: true,
+          finalize,
+          offset: from,
+          body: streamOf(bytes.slice(from, to)),
+        });
+      await send(files, 0, 40_000);
+      await send(other, 40_000, 80_000);
+      // Back on the first: its hash is behind the recorded size and is carried forward.
+      await send(files, 80_000, 120_000);
+      expect(await other.queryUpload(uploadId)).toEqual({ status: "active", sizeReceived: 120_000 });
+      const final = await send(other, 120_000, bytes.length, true);
+      expect(final.file?.sha256Hash).toBe(serviceHash(bytes));
+      expect(fs.readFileSync(path.join(data.dataDir, "files", final.file!.id))).toEqual(
+        Buffer.from(bytes),
+      );
+    } finally {
+      other.stop();
+    }
+  });
+
+  it.runIf(kind.dialect === "postgres")(
+    "lets one instance at a time receive a session; the other answers its count",
+    async () => {
+      const other = service({ ...data, stores: (await data.reopen()).stores }, clock);
+      try {
+        const { uploadId } = await files.startUpload({
+          ownerId: alice.ownerId,
+          declaredSize: 100,
+          mimeType: "text/plain",
+        });
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const first = files.uploadChunk(uploadId, {
+          upload: true,
+          finalize: false,
+          offset: 0,
+          body: new ReadableStream<Uint8Array>({
+            async pull(controller) {
+              await gate;
+              controller.enqueue(patternBytes(10));
+              controller.close();
+            },
+          }),
+        });
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const busy = await rejection(
+          other.uploadChunk(uploadId, {
+            upload: true,
+            finalize: false,
+            offset: 0,
+            body: streamOf(patternBytes(10)),
+          }),
+        );
+        expect(busy.httpStatus).toBe(409);
+        expect(await other.queryUpload(uploadId)).toEqual({ status: "active", sizeReceived: 0 });
+        release();
+        expect(await first).toEqual({ status: "active", sizeReceived: 10 });
+        expect(
+          await other.uploadChunk(uploadId, {
+            upload: true,
+            finalize: false,
+            offset: 10,
+            body: streamOf(patternBytes(10)),
+          }),
+        ).toEqual({ status: "active", sizeReceived: 20 });
+      } finally {
+        other.stop();
+      }
+    },
+  );
+
   it("keeps the bytes of a body cut off midway, so the upload resumes from there", async () => {
     const bytes = patternBytes(2000);
     const { uploadId } = await files.startUpload({
@@ -618,8 +700,10 @@ describe.each(testDatabaseKinds())("single-request (multipart) uploads ($dialect
       files.uploadChunk(session!.id, { upload: true, finalize: true, offset: 0, body: null }),
     );
     expect(chunk.message).toContain("Unknown upload session");
-    // A new process over the same data (the old one's work is gone with it).
-    const restarted = service(data, clock, { quotaBytes: 1_000_000 });
+    // A new process over the same data; the old one is gone, and its claims with it.
+    const next = await data.reopen();
+    await data.database.close();
+    const restarted = service(data, clock, { quotaBytes: 1_000_000, store: next.stores.files });
     await restarted.recover();
     expect(await restarted.store.usedBytes(alice.ownerId, clock.now())).toBe(0);
     expect(partFiles()).toEqual([]);

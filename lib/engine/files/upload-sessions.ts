@@ -81,6 +81,10 @@ export interface UploadSessionsOptions {
 }
 
 interface LiveSession {
+  /** Bytes `hash` covers; another instance may have taken the session further since. */
+  hashedSize: number;
+  /** The session's claim across instances while `busy`. */
+  release: (() => Promise<void>) | null;
   /** SHA-256 of the bytes received so far; null until needed after a restart. */
   hash: Hash | null;
   busy: boolean;
@@ -144,17 +148,25 @@ async function writeAll(
   }
 }
 
-async function hashFilePrefix(file: string, length: number): Promise<Hash> {
-  const hash = createHash("sha256");
-  if (length === 0) return hash;
+/** Adds the bytes `[start, end)` of `file` to `hash`. */
+async function hashFileRange(hash: Hash, file: string, start: number, end: number): Promise<Hash> {
+  if (end <= start) return hash;
   for await (const chunk of createReadStream(file, {
-    start: 0,
-    end: length - 1,
+    start,
+    end: end - 1,
     highWaterMark: 1024 * 1024,
   })) {
     hash.update(chunk as Buffer);
   }
   return hash;
+}
+
+async function sizeOf(file: string): Promise<number | null> {
+  try {
+    return (await fs.stat(file)).size;
+  } catch {
+    return null;
+  }
 }
 
 /** `body`, failing with `overflow()` as soon as it carries more than `limit` bytes. */
@@ -291,7 +303,12 @@ export class UploadSessions {
     if (refusal?.reason === "name taken")
       throw new ApiError(409, "ALREADY_EXISTS", `File files/${fileId} already exists.`);
     await fs.writeFile(this.partPath(session.fileId), new Uint8Array(0));
-    this.live.set(session.id, { hash: createHash("sha256"), busy: false });
+    this.live.set(session.id, {
+      hash: createHash("sha256"),
+      hashedSize: 0,
+      busy: false,
+      release: null,
+    });
     return session;
   }
 
@@ -308,7 +325,7 @@ export class UploadSessions {
         "X-Goog-Upload-Offset",
       );
     }
-    const live = this.claim(session.id);
+    const live = await this.claim(session.id);
     try {
       await this.reconcile(session, live);
       if (input.offset !== session.receivedSize) {
@@ -334,7 +351,7 @@ export class UploadSessions {
       const file = await this.finalize(session, live);
       return { status: "final", sizeReceived: session.declaredSize, file };
     } finally {
-      live.busy = false;
+      await this.unclaim(live);
     }
   }
 
@@ -376,7 +393,7 @@ export class UploadSessions {
     if (bound <= 0)
       throw invalid("The file is empty: zero-byte files cannot be uploaded.", "media");
     const session = await this.start({ ...start, declaredSize: bound }, WHOLE_UPLOAD_PREFIX);
-    const live = this.claim(session.id);
+    const live = await this.claim(session.id);
     try {
       await this.receive(session, live, limitBytes(body, bound, overflow), signal);
       if (session.receivedSize === 0)
@@ -389,7 +406,7 @@ export class UploadSessions {
       await fs.rm(this.partPath(session.fileId), { force: true });
       throw error;
     } finally {
-      live.busy = false;
+      await this.unclaim(live);
     }
   }
 
@@ -400,8 +417,15 @@ export class UploadSessions {
   async dropInterruptedWholeUploads(): Promise<void> {
     for (const session of await this.store.activeSessionsWithIdPrefix(WHOLE_UPLOAD_PREFIX)) {
       if (this.live.has(session.id)) continue;
-      await this.store.deleteSession(session.id);
-      await fs.rm(this.partPath(session.fileId), { force: true });
+      // Still being received by another instance: its claim says so.
+      const release = await this.store.claimSession(session.id);
+      if (!release) continue;
+      try {
+        await this.store.deleteSession(session.id);
+        await fs.rm(this.partPath(session.fileId), { force: true });
+      } finally {
+        await release();
+      }
     }
   }
 
@@ -414,11 +438,13 @@ export class UploadSessions {
     const known = this.live.get(session.id);
     if (known && (known.busy || known.hash !== null))
       return { status: "active", sizeReceived: session.receivedSize };
-    const live = this.claim(session.id);
+    // Busy on another instance: the count it last recorded is the answer.
+    const live = await this.claimIfFree(session.id);
+    if (!live) return { status: "active", sizeReceived: session.receivedSize };
     try {
       await this.reconcile(session, live);
     } finally {
-      live.busy = false;
+      await this.unclaim(live);
     }
     return { status: "active", sizeReceived: session.receivedSize };
   }
@@ -426,13 +452,13 @@ export class UploadSessions {
   /** Ends a session and deletes its bytes. */
   async cancel(uploadId: string): Promise<UploadState> {
     const session = await this.activeSession(uploadId, "cancel");
-    const live = this.claim(session.id);
+    const live = await this.claim(session.id);
     try {
       await this.store.setSessionStatus(session.id, "cancelled", this.now());
       this.live.delete(session.id);
       await fs.rm(this.partPath(session.fileId), { force: true });
     } finally {
-      live.busy = false;
+      await this.unclaim(live);
     }
     return { status: "cancelled", sizeReceived: session.receivedSize };
   }
@@ -444,10 +470,16 @@ export class UploadSessions {
   async sweep(): Promise<void> {
     const now = this.now();
     for (const session of await this.store.expiredSessions(now)) {
-      if (this.live.get(session.id)?.busy) continue;
-      await this.store.deleteSession(session.id);
-      this.live.delete(session.id);
-      if (session.status === "active") await fs.rm(this.partPath(session.fileId), { force: true });
+      const live = await this.claimIfFree(session.id);
+      if (!live) continue;
+      try {
+        await this.store.deleteSession(session.id);
+        this.live.delete(session.id);
+        if (session.status === "active")
+          await fs.rm(this.partPath(session.fileId), { force: true });
+      } finally {
+        await this.unclaim(live);
+      }
     }
     let entries: string[] = [];
     try {
@@ -498,31 +530,67 @@ export class UploadSessions {
     return invalid("The upload session was cancelled; start a new upload.", "upload_id");
   }
 
-  private claim(sessionId: string): LiveSession {
+  /**
+   * The session for this request alone, or null when another request (here or on another
+   * instance) is using it. The claim across instances dies with its holder, so a session an
+   * instance was killed in the middle of is free again at once.
+   */
+  private async claimIfFree(sessionId: string): Promise<LiveSession | null> {
     let live = this.live.get(sessionId);
     if (!live) {
-      live = { hash: null, busy: false };
+      live = { hash: null, hashedSize: 0, busy: false, release: null };
       this.live.set(sessionId, live);
     }
-    if (live.busy) {
-      throw new ApiError(
-        409,
-        "ABORTED",
-        "Another request is using this upload session right now; wait for it to finish, then query the received size.",
-      );
-    }
+    if (live.busy) return null;
     live.busy = true;
+    try {
+      live.release = await this.store.claimSession(sessionId);
+    } catch (error) {
+      live.busy = false;
+      throw error;
+    }
+    if (live.release === null) {
+      live.busy = false;
+      return null;
+    }
     return live;
   }
 
+  private async claim(sessionId: string): Promise<LiveSession> {
+    const live = await this.claimIfFree(sessionId);
+    if (live) return live;
+    throw new ApiError(
+      409,
+      "ABORTED",
+      "Another request is using this upload session right now; wait for it to finish, then query the received size.",
+    );
+  }
+
+  private async unclaim(live: LiveSession): Promise<void> {
+    const release = live.release;
+    live.release = null;
+    live.busy = false;
+    await release?.().catch(() => undefined);
+  }
+
   /**
-   * Makes the bytes on disk agree with the recorded received size, once per process per
-   * session: after a crash the file may hold the start of a chunk that was never
-   * acknowledged (cut off), or the finished file may already have been renamed.
+   * Makes the bytes on disk agree with the recorded received size: after a crash the file may
+   * hold the start of a chunk that was never acknowledged (cut off), or the finished file may
+   * already have been renamed. A hash this process holds is carried forward over the bytes
+   * other instances added since (read once, never the whole file again).
    */
   private async reconcile(session: UploadSessionRecord, live: LiveSession): Promise<void> {
-    if (live.hash !== null) return;
     const part = this.partPath(session.fileId);
+    if (live.hash !== null) {
+      const size = await sizeOf(part);
+      if (size !== null && size >= session.receivedSize && live.hashedSize <= session.receivedSize) {
+        if (size > session.receivedSize) await fs.truncate(part, session.receivedSize);
+        await hashFileRange(live.hash, part, live.hashedSize, session.receivedSize);
+        live.hashedSize = session.receivedSize;
+        return;
+      }
+      live.hash = null;
+    }
     if (!(await exists(part))) {
       const whole = this.filePath(session.fileId);
       if ((await exists(whole)) && !(await this.store.getFile(session.fileId)))
@@ -535,7 +603,8 @@ export class UploadSessions {
       session.receivedSize = size;
       await this.store.setReceived(session.id, size, this.now());
     }
-    live.hash = await hashFilePrefix(part, session.receivedSize);
+    live.hash = await hashFileRange(createHash("sha256"), part, 0, session.receivedSize);
+    live.hashedSize = session.receivedSize;
   }
 
   private tooManyBytes(session: UploadSessionRecord, attempted: number): ApiError {
@@ -617,6 +686,7 @@ export class UploadSessions {
       session.receivedSize = start + written;
       try {
         await this.store.setReceived(session.id, session.receivedSize, this.now());
+        live.hashedSize = session.receivedSize;
       } catch (error) {
         // The database still holds the old size (a full disk): the next request re-reads the
         // bytes on disk against it instead of trusting this process's hash.

@@ -6,6 +6,9 @@ import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "./env";
 import { logger } from "./logger";
 
+/** How often an instance offers to sweep expired files, caches and upload sessions. */
+const HOUSEKEEPING_INTERVAL_MS = 60_000;
+
 const holder = globalThis as typeof globalThis & { genstudioBackend?: Promise<Backend> };
 
 async function createBackend(): Promise<Backend> {
@@ -22,6 +25,16 @@ async function createBackend(): Promise<Backend> {
     stores,
     dataDir: env.dataDir,
     fileQuotaBytes: env.fileQuotaBytes,
+    sweepIntervalMs: HOUSEKEEPING_INTERVAL_MS,
+    // One token a minute shared by every instance: whoever takes it sweeps.
+    housekeepingTurn: async () =>
+      (
+        await stores.limits.take(
+          "housekeeping",
+          { requestsPerMinute: 60_000 / HOUSEKEEPING_INTERVAL_MS, burst: 1 },
+          Date.now(),
+        )
+      ).taken,
     onError: (message, error) => logger.error(message, error),
   });
 }
