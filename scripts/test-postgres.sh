@@ -3,6 +3,7 @@
 # missing), run as the postgres user on a temporary directory and a free port.
 #   eval "$(bash scripts/test-postgres.sh start)"   # exports TEST_DATABASE_URL and TEST_POSTGRES_DIR
 #   bash scripts/test-postgres.sh stop "$TEST_POSTGRES_DIR"
+#   bash scripts/test-postgres.sh pause|resume "$TEST_POSTGRES_DIR"   # a restart, for fault specs
 set -euo pipefail
 
 as_root() { if [ "$(id -u)" = "0" ]; then "$@"; else sudo "$@"; fi; }
@@ -19,6 +20,13 @@ as_postgres() {
 }
 server_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 
+start_server() {
+  # Test data is thrown away: no fsync, so the suites do not wait on the disk.
+  as_postgres "$1/pg_ctl" -D "$2/data" -l "$2/server.log" -w \
+    -o "-c listen_addresses=127.0.0.1 -p $(cat "$2/port") -k $2 -c fsync=off -c synchronous_commit=off -c max_connections=300" \
+    start >/dev/null
+}
+
 case "${1:-}" in
   start)
     if [ -z "$(server_bin)" ]; then
@@ -33,10 +41,8 @@ case "${1:-}" in
     as_root chown postgres "$dir"
     port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
     as_postgres "$bin/initdb" -D "$dir/data" -U postgres -A trust --no-sync >/dev/null
-    # Test data is thrown away: no fsync, so the suites do not wait on the disk.
-    as_postgres "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c max_connections=300" \
-      start >/dev/null
+    echo "$port" > "$dir/port"
+    start_server "$bin" "$dir"
     as_postgres "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres genstudio_test
     echo "export TEST_DATABASE_URL=postgres://postgres@127.0.0.1:$port/genstudio_test"
     echo "export TEST_POSTGRES_DIR=$dir"
@@ -49,8 +55,18 @@ case "${1:-}" in
     as_postgres "$bin/pg_ctl" -D "$dir/data" -m immediate -w stop >/dev/null 2>&1 || true
     as_root rm -rf "$dir"
     ;;
+  pause)
+    dir="${2:?the directory start printed}"
+    NULL_DEVICE="$dir/null"
+    as_postgres "$(server_bin)/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+  resume)
+    dir="${2:?the directory start printed}"
+    NULL_DEVICE="$dir/null"
+    start_server "$(server_bin)" "$dir"
+    ;;
   *)
-    echo "usage: $0 start | stop DIR" >&2
+    echo "usage: $0 start | stop DIR | pause DIR | resume DIR" >&2
     exit 2
     ;;
 esac

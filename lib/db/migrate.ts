@@ -14,9 +14,18 @@ export async function migrate(
 ): Promise<void> {
   await database.transaction(async (transaction) => {
     await transaction.serialize("genstudio:migrations");
-    await transaction.exec(
-      "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+    // Created only when missing: a user that may not change the schema can still start on a
+    // current one (and is then told it may not write, lib/db/open-database.ts).
+    const found = await transaction.get(
+      transaction.dialect === "sqlite"
+        ? "SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+        : "SELECT 1 AS found WHERE to_regclass('schema_migrations') IS NOT NULL",
     );
+    if (!found) {
+      await transaction.exec(
+        "CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+      );
+    }
     const applied = new Set(
       (await transaction.all<{ version: number }>("SELECT version FROM schema_migrations")).map(
         (row) => row.version,

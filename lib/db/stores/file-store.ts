@@ -236,7 +236,6 @@ export class FileStore {
     return rows.map((row) => row.id);
   }
 
-
   /** Bytes an owner holds or has reserved: live files plus the declared size of open upload sessions. */
   async usedBytes(
     ownerId: string,

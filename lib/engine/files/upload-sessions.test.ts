@@ -401,7 +401,10 @@ describe.each(testDatabaseKinds())("resumable upload sessions ($dialect)", (kind
       await send(other, 40_000, 80_000);
       // Back on the first: its hash is behind the recorded size and is carried forward.
       await send(files, 80_000, 120_000);
-      expect(await other.queryUpload(uploadId)).toEqual({ status: "active", sizeReceived: 120_000 });
+      expect(await other.queryUpload(uploadId)).toEqual({
+        status: "active",
+        sizeReceived: 120_000,
+      });
       const final = await send(other, 120_000, bytes.length, true);
       expect(final.file?.sha256Hash).toBe(serviceHash(bytes));
       expect(fs.readFileSync(path.join(data.dataDir, "files", final.file!.id))).toEqual(

@@ -583,7 +583,11 @@ export class UploadSessions {
     const part = this.partPath(session.fileId);
     if (live.hash !== null) {
       const size = await sizeOf(part);
-      if (size !== null && size >= session.receivedSize && live.hashedSize <= session.receivedSize) {
+      if (
+        size !== null &&
+        size >= session.receivedSize &&
+        live.hashedSize <= session.receivedSize
+      ) {
         if (size > session.receivedSize) await fs.truncate(part, session.receivedSize);
         await hashFileRange(live.hash, part, live.hashedSize, session.receivedSize);
         live.hashedSize = session.receivedSize;
