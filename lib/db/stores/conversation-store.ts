@@ -66,9 +66,18 @@ function nextStamp(row: ConversationRow, now: number): number {
 }
 
 export class UnknownMessageError extends Error {
+  override readonly name = "UnknownMessageError";
   constructor(readonly messageId: string) {
     super(`Message ${messageId} is not in this conversation.`);
   }
+}
+
+/**
+ * By name, not `instanceof`: the stores are one per process (made by whichever route bundle
+ * asked first), so their classes can come from another of Next's module graphs than the caller's.
+ */
+export function isUnknownMessageError(error: unknown): error is UnknownMessageError {
+  return error instanceof Error && error.name === "UnknownMessageError";
 }
 
 export class ConversationStore {

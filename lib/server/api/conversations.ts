@@ -8,7 +8,7 @@ import {
   type ConversationSettings,
   type StoredMessage,
 } from "@/lib/studio/conversation-schema";
-import { UnknownMessageError } from "@/lib/db/stores/conversation-store";
+import { isUnknownMessageError } from "@/lib/db/stores/conversation-store";
 import { ApiError, type FieldViolation } from "@/lib/gemini/api-error";
 import { authenticate } from "../auth/authenticate";
 import { conversationJson } from "../persistence/conversation-json";
@@ -144,7 +144,7 @@ async function appendMessages(request: Request, id: string): Promise<Response> {
         messages: input.messages as StoredMessage[],
       });
     } catch (error) {
-      if (error instanceof UnknownMessageError) {
+      if (isUnknownMessageError(error)) {
         throw ApiError.invalidArgument(`* after: ${error.message}`, [
           { field: "after", description: error.message },
         ]);
