@@ -26,7 +26,7 @@ const tokens = Number(option("tokens", "20000"));
 /**
  * The answer to stream: the local model's "Repeat after me:" skill answers its text exactly,
  * token by token, so the page renders real markdown (headings, paragraphs, lists, tables,
- * highlighted code) at the engine's full speed. Longer than `tokens`, so the answer is cut at
+ * highlighted code, inline and display formulas) at the engine's full speed. Longer than `tokens`, so the answer is cut at
  * exactly maxOutputTokens.
  */
 function longMarkdown(minimumCharacters) {
@@ -42,6 +42,9 @@ function longMarkdown(minimumCharacters) {
           `export function tonnage(boats: number, load = ${index}): number {\n  // every boat carries the same load\n  return boats * load;\n}` +
           "\n```",
         `1. Count the boats at dawn.\n2. Weigh a sample of the grain.\n3. Write the totals in the ledger, with \`${index}\` as the page.`,
+        // Formulas (issue 18): inline and display TeX, typeset by KaTeX as they stream.
+        `The load follows $L_{${index}} = \\sum_{k=1}^{${index}} b_k \\cdot w_k$ with $w_k \\approx ${index}.5$ tonnes per boat.`,
+        `$$\\int_0^{${index}} \\frac{x^2}{1 + x}\\,dx \\le \\sqrt{${index}^2 + ${index * 7}}$$`,
       ].join("\n\n"),
     );
   }

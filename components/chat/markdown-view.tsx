@@ -10,8 +10,10 @@ import {
 } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import remarkMath from "remark-math";
 import { CopyButton } from "@/components/ui/copy-button";
 import { splitMarkdownBlocks } from "./markdown-blocks";
+import { MathFormula } from "./math-formula";
 import "./code-theme.css";
 
 type Highlighter = (code: string, language: string | undefined) => string;
@@ -88,6 +90,10 @@ const COMPONENTS: Components = {
   }: ComponentPropsWithoutRef<"code"> & { node?: unknown }) => {
     const language = /language-([\w+#-]+)/.exec(className ?? "")?.[1];
     const text = textOf(children);
+    // remark-math marks $…$ as math-inline and $$…$$ as math-display.
+    if (className?.includes("math-inline")) return <MathFormula tex={text} display={false} />;
+    if (className?.includes("math-display"))
+      return <MathFormula tex={text.replace(/\n$/, "")} display />;
     const block = language !== undefined || text.includes("\n");
     if (!block) {
       const { node: _node, ...rest } = props;
@@ -148,13 +154,24 @@ const COMPONENTS: Components = {
   ),
 };
 
-const REMARK_PLUGINS = [remarkGfm];
+// Models write inline TeX as $…$ (and display as $$…$$), so single dollars are math, as in
+// remark-math's default; a "$" meant as money is written \$ by models that also write TeX.
+const REMARK_PLUGINS = [remarkGfm, remarkMath];
+
+/**
+ * A block that is one `$$…$$` on a line is display math, as models write it (remark-math reads
+ * display math only between `$$` lines): rewritten to that form.
+ */
+function asDisplayMath(block: string): string {
+  const match = /^\$\$([^$]+)\$\$$/.exec(block.trim());
+  return match ? `$$\n${match[1]!.trim()}\n$$` : block;
+}
 
 /** One block, parsed once per distinct text: blocks before the growing tail are never re-parsed. */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
   return (
     <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-      {text}
+      {asDisplayMath(text)}
     </ReactMarkdown>
   );
 });

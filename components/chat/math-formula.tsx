@@ -1,0 +1,85 @@
+"use client";
+
+import { memo, useState, useSyncExternalStore } from "react";
+
+/**
+ * A TeX formula of an answer ($…$ inline, $$…$$ display), typeset by KaTeX with its MathML
+ * for screen readers; the TeX source is one click away. KaTeX (and its fonts and CSS) loads
+ * when the first formula appears, so answers without math never download it; until then the
+ * formula shows as its source.
+ */
+type Render = (tex: string, display: boolean) => string;
+
+let render: Render | null = null;
+let loading: Promise<void> | null = null;
+const listeners = new Set<() => void>();
+
+function loadKatex(): void {
+  loading ??= Promise.all([import("katex"), import("katex/dist/katex.min.css")]).then(
+    ([module]) => {
+      const katex = module.default;
+      render = (tex, display) =>
+        katex.renderToString(tex, {
+          displayMode: display,
+          throwOnError: false,
+          output: "htmlAndMathml",
+          // Answers are untrusted: no \href, \includegraphics or HTML extensions.
+          trust: false,
+          maxSize: 50,
+          maxExpand: 1000,
+        });
+      for (const listener of listeners) listener();
+    },
+  );
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  loadKatex();
+  return () => listeners.delete(listener);
+}
+
+export const MathFormula = memo(function MathFormula({
+  tex,
+  display,
+}: {
+  tex: string;
+  display: boolean;
+}) {
+  const renderer = useSyncExternalStore(
+    subscribe,
+    () => render,
+    () => null,
+  );
+  const [source, setSource] = useState(false);
+  const html = renderer && !source ? renderer(tex, display) : null;
+  const toggle = (
+    <button
+      type="button"
+      aria-pressed={source}
+      onClick={() => setSource(!source)}
+      className="rounded px-1 text-[11px] text-zinc-600 underline-offset-2 hover:underline dark:text-zinc-400"
+      data-math-source-toggle=""
+    >
+      {source ? "Formula" : "TeX"}
+    </button>
+  );
+  const body = html ? (
+    <span dangerouslySetInnerHTML={{ __html: html }} />
+  ) : (
+    <code className="rounded bg-zinc-100 px-1 font-mono text-[0.9em] dark:bg-zinc-800" data-tex="">
+      {display ? `$$${tex}$$` : `$${tex}$`}
+    </code>
+  );
+  return display ? (
+    <span className="my-2 flex items-center gap-2 overflow-x-auto" data-math="display">
+      <span className="min-w-0 flex-1">{body}</span>
+      {toggle}
+    </span>
+  ) : (
+    <span data-math="inline">
+      {body}
+      {toggle}
+    </span>
+  );
+});
