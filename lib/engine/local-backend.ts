@@ -16,7 +16,7 @@ import type {
 import { checkCountTokensRequest, checkGenerateContentRequest } from "@/lib/gemini/validate";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
 import { LISTED_MODELS, requireModel } from "./catalog";
-import { pageByOffset } from "./page-token";
+import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage } from "./files/storage-operations";
 import { MediaProbeError, probeMedia } from "./media/probe";

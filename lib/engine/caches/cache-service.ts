@@ -24,7 +24,7 @@ import type {
 import { formatTimestamp, parseDuration, parseTimestamp } from "@/lib/gemini/wire-time";
 import { requireModel } from "../catalog";
 import { randomResourceId } from "../files/random-id";
-import { decodePageToken, encodePageToken } from "../page-token";
+import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 
 /** pageSize when unset (the spec leaves it open) and the maximum larger values are coerced to. */
 export const CACHES_PAGE = { defaultSize: 100, maxSize: 1000 };
@@ -81,15 +81,6 @@ function toWire(record: CacheRecord): CachedContent {
     expireTime: formatTimestamp(record.expireTime),
     usageMetadata: { totalTokenCount: record.totalTokenCount },
   };
-}
-
-function positionFromToken(position: string | number): { createTime: number; id: string } {
-  const match = typeof position === "string" ? /^(\d+)\.([a-z0-9-]+)$/.exec(position) : null;
-  if (!match)
-    throw ApiError.invalidArgument("Invalid page_token.", [
-      { field: "page_token", description: "is not a token returned by a previous list call" },
-    ]);
-  return { createTime: Number(match[1]), id: match[2]! };
 }
 
 export class CacheService {
@@ -199,16 +190,14 @@ export class CacheService {
       CACHES_PAGE.maxSize,
     );
     const scope = `cachedContents:${caller.ownerId}:${pageSize}`;
-    const after = query.pageToken
-      ? positionFromToken(decodePageToken(query.pageToken, scope))
-      : null;
+    const after = query.pageToken ? decodeKeysetToken(query.pageToken, scope) : null;
     const rows = await this.store.list(caller.ownerId, this.now(), pageSize + 1, after);
     const page = rows.slice(0, pageSize);
     const response: ListCachedContentsResponse = {};
     if (page.length > 0) response.cachedContents = page.map(toWire);
     if (rows.length > pageSize) {
       const last = page[page.length - 1]!;
-      response.nextPageToken = encodePageToken(`${last.createTime}.${last.id}`, scope);
+      response.nextPageToken = encodeKeysetToken(last, scope);
     }
     return response;
   }

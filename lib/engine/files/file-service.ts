@@ -6,14 +6,14 @@
  */
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { FileRecord, FileStore, ListPosition } from "@/lib/db/stores/file-store";
+import type { FileRecord, FileStore } from "@/lib/db/stores/file-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import type { File, ListFilesResponse } from "@/lib/gemini/types";
 import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
 import type { ProbedMedia } from "../media/probe";
-import { decodePageToken, encodePageToken } from "../page-token";
+import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import { FileProcessor, type MediaProber } from "./file-processor";
 import {
   DEFAULT_FILE_QUOTA_BYTES,
@@ -227,16 +227,14 @@ export class FileService {
       FILES_PAGE.maxSize,
     );
     const scope = `files:${caller.ownerId}:${pageSize}`;
-    const after = query.pageToken
-      ? positionFromToken(decodePageToken(query.pageToken, scope))
-      : null;
+    const after = query.pageToken ? decodeKeysetToken(query.pageToken, scope) : null;
     const rows = await this.store.listFiles(caller.ownerId, this.now(), pageSize + 1, after);
     const page = rows.slice(0, pageSize);
     const response: ListFilesResponse = {};
     if (page.length > 0) response.files = page.map((file) => toWireFile(file, origin));
     if (rows.length > pageSize) {
       const last = page[page.length - 1]!;
-      response.nextPageToken = encodePageToken(`${last.createTime}.${last.id}`, scope);
+      response.nextPageToken = encodeKeysetToken(last, scope);
     }
     return response;
   }
@@ -282,13 +280,4 @@ export class FileService {
       sizeBytes: file.sizeBytes,
     };
   }
-}
-
-function positionFromToken(position: string | number): ListPosition {
-  const match = typeof position === "string" ? /^(\d+)\.([a-z0-9-]+)$/.exec(position) : null;
-  if (!match)
-    throw ApiError.invalidArgument("Invalid page_token.", [
-      { field: "page_token", description: "is not a token returned by a previous list call" },
-    ]);
-  return { createTime: Number(match[1]), id: match[2]! };
 }

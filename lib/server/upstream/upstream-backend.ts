@@ -35,7 +35,7 @@ import {
   fileDenied,
   type OwnedKind,
 } from "../persistence/ownership";
-import { decodeOwnedPageToken, encodeOwnedPageToken } from "./owned-pages";
+import { decodePageToken, encodePageToken, invalidPageToken } from "@/lib/gemini/page-token";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import { checkReferences } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
@@ -73,6 +73,23 @@ function resourcePath(name: string, collection: "models" | "cachedContents" | "f
   const match = new RegExp(`^${collection}/([A-Za-z0-9][A-Za-z0-9._-]*)$`).exec(name);
   if (!match) throw ApiError.invalidArgument(`Invalid resource name "${name.slice(0, 80)}".`);
   return `${API}/${collection}/${match[1]}`;
+}
+
+interface OwnedPagePosition {
+  upstreamToken: string | null;
+  skip: number;
+}
+
+function ownedPosition(value: unknown): OwnedPagePosition {
+  if (!Array.isArray(value) || value.length !== 2) throw invalidPageToken();
+  const [upstreamToken, skip] = value as unknown[];
+  if (
+    (upstreamToken !== null && typeof upstreamToken !== "string") ||
+    !Number.isInteger(skip) ||
+    (skip as number) < 0
+  )
+    throw invalidPageToken();
+  return { upstreamToken: upstreamToken as string | null, skip: skip as number };
 }
 
 function header(response: UpstreamResponse, name: string): string | undefined {
@@ -215,9 +232,14 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<{ items: T[]; nextPageToken?: string }> {
     const wanted = query.pageSize ?? 10;
+    // Where in the upstream's list the next page starts: its page token (null: the first) and
+    // how many of that page's items were looked at. Bound to the caller and the list.
+    const scope = `owned:${collection}:${context.caller.ownerId}`;
     let position = query.pageToken
-      ? decodeOwnedPageToken(query.pageToken)
+      ? ownedPosition(decodePageToken(query.pageToken, scope))
       : { upstreamToken: null, skip: 0 };
+    const token = (next: OwnedPagePosition) =>
+      encodePageToken([next.upstreamToken, next.skip], scope);
     const items: T[] = [];
     for (let pages = 0; pages < MAX_PAGES_PER_LIST; pages++) {
       const page = await this.client.json<Record<string, unknown>>({
@@ -256,13 +278,13 @@ export class UpstreamBackend implements Backend {
               : upstreamNext
                 ? { upstreamToken: upstreamNext, skip: 0 }
                 : null;
-          return rest ? { items, nextPageToken: encodeOwnedPageToken(rest) } : { items };
+          return rest ? { items, nextPageToken: token(rest) } : { items };
         }
       }
       if (!upstreamNext) return { items };
       position = { upstreamToken: upstreamNext, skip: 0 };
     }
-    return { items, nextPageToken: encodeOwnedPageToken(position) };
+    return { items, nextPageToken: token(position) };
   }
 
   async startUpload(
