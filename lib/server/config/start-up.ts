@@ -20,7 +20,12 @@ export async function startServer(): Promise<void> {
           : ""),
     );
   } catch (error) {
-    if (error instanceof ConfigurationError || error instanceof DatabaseStartError) {
+    // By name too: the database may have been opened by another of Next's module graphs.
+    if (
+      error instanceof ConfigurationError ||
+      error instanceof DatabaseStartError ||
+      (error instanceof Error && error.name === "DatabaseStartError")
+    ) {
       process.stderr.write(`[genstudio] ${error.message}\n`);
       process.exit(1);
     }
