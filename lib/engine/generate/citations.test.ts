@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
-import { findCitations, gatherCitableSources, MIN_CITED_WORDS } from "./citations";
+import {
+  findCitations,
+  gatherCitableSources,
+  indexCitableSources,
+  MIN_CITED_WORDS,
+  type CitableSource,
+} from "./citations";
 import { answerText, collect, generateContent, plain } from "@/lib/testing/generation";
 
 const FILE_URI = "https://generativelanguage.googleapis.com/v1beta/files/notes-1";
@@ -47,10 +53,14 @@ function resolvingFile(
   };
 }
 
+async function cite(answer: string, sources: CitableSource[]) {
+  return findCitations(answer, await indexCitableSources(sources));
+}
+
 describe("findCitations", () => {
-  it("gives exact byte offsets of a copied run on ASCII text", () => {
+  it("gives exact byte offsets of a copied run on ASCII text", async () => {
     const answer = "As noted, the lighthouse keeper climbs ninety steps every evening, they say.";
-    const [citation, ...rest] = findCitations(answer, [{ text: FILE_TEXT, uri: FILE_URI }]);
+    const [citation, ...rest] = await cite(answer, [{ text: FILE_TEXT, uri: FILE_URI }]);
     expect(rest).toEqual([]);
     expect(citation!.uri).toBe(FILE_URI);
     expect(bytesOf(answer, citation!.startIndex!, citation!.endIndex!)).toBe(
@@ -60,10 +70,10 @@ describe("findCitations", () => {
     expect(citation!.startIndex).toBe(answer.indexOf("lighthouse"));
   });
 
-  it("counts UTF-8 bytes, not UTF-16 units, before and inside the span", () => {
+  it("counts UTF-8 bytes, not UTF-16 units, before and inside the span", async () => {
     const source = "Él dijo: «café con leche, señor, y un cruasán» — y se fue.";
     const answer = "Résumé 😀 → «café con leche, señor, y un cruasán» fin";
-    const [citation] = findCitations(answer, [{ text: source, uri: "cachedContents/abc" }]);
+    const [citation] = await cite(answer, [{ text: source, uri: "cachedContents/abc" }]);
     const expected = "«café con leche, señor, y un cruasán»";
     const start = Buffer.byteLength(answer.slice(0, answer.indexOf(expected)));
     expect(start).not.toBe(answer.indexOf(expected));
@@ -75,20 +85,20 @@ describe("findCitations", () => {
     expect(bytesOf(answer, citation!.startIndex!, citation!.endIndex!)).toBe(expected);
   });
 
-  it("cites nothing below the minimum run, nor words that only match inside other words", () => {
+  it("cites nothing below the minimum run, nor words that only match inside other words", async () => {
     const source = "one two three four five six";
-    expect(findCitations("one two three four and more", [{ text: source }])).toEqual([]);
-    expect(findCitations("xone two three four five", [{ text: source }])).toEqual([]);
+    expect(await cite("one two three four and more", [{ text: source }])).toEqual([]);
+    expect(await cite("xone two three four five", [{ text: source }])).toEqual([]);
     expect(MIN_CITED_WORDS).toBe(5);
   });
 
-  it("points each run at the source it came from, and prefers the longer copy", () => {
+  it("points each run at the source it came from, and prefers the longer copy", async () => {
     const first = { text: "alpha beta gamma delta epsilon zeta", uri: "files/a" };
     const second = { text: "red orange yellow green blue indigo violet", uri: "files/b" };
     const shorter = { text: "so orange yellow green blue indigo" };
     const answer =
       "alpha beta gamma delta epsilon zeta, then red orange yellow green blue indigo. And orange yellow green blue indigo violet";
-    const cited = findCitations(answer, [first, shorter, second]).map((citation) => [
+    const cited = (await cite(answer, [first, shorter, second])).map((citation) => [
       bytesOf(answer, citation.startIndex!, citation.endIndex!),
       citation.uri,
     ]);
@@ -102,7 +112,7 @@ describe("findCitations", () => {
 
   // How fast this is belongs in a bench, not in an assertion (about 0.9 s here); the 30 s limit
   // only catches a search gone badly wrong.
-  it("finds a copy deep inside a large file from a long answer", () => {
+  it("finds a copy deep inside a large file from a long answer", async () => {
     const vocabulary = [
       "river",
       "stone",
@@ -125,7 +135,7 @@ describe("findCitations", () => {
     const source = Array.from({ length: 250_000 }, word).join(" ");
     const copied = source.split(" ").slice(120_000, 120_040).join(" ");
     const answer = `${Array.from({ length: 3000 }, () => "zebra").join(" ")} ${copied} ${Array.from({ length: 3000 }, () => "quartz").join(" ")}`;
-    const citations = findCitations(answer, [{ text: source, uri: "files/big" }]);
+    const citations = await cite(answer, [{ text: source, uri: "files/big" }]);
     expect(
       citations.some((citation) =>
         bytesOf(answer, citation.startIndex!, citation.endIndex!).includes(copied),

@@ -7,6 +7,7 @@
  * compared with runs of whitespace treated as one space.
  */
 import type { CitationSource, Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
+import { sliceEnd, TimeSlices } from "@/lib/engine/time-slices";
 import type { ResolveFile } from "./context";
 
 /** The shortest copied run, in words, that is cited (shorter runs are common phrases, not copies). */
@@ -104,20 +105,51 @@ function probedText(probed: unknown): string | undefined {
 
 /** Longest source text compared (a bigger text file is cited from its beginning). */
 const MAX_SOURCE_CHARACTERS = 2_000_000;
+/** Places in one source where a 5-word run starts that are followed to find the longest copy. */
+const MAX_PLACES_FOLLOWED = 64;
 
 interface IndexedSource {
-  /** The source's words joined by single spaces, padded so a phrase only matches whole words. */
-  haystack: string;
-  /** Every run of MIN_CITED_WORDS consecutive words: a copy must start with one of them. */
-  grams: Set<string>;
+  words: string[];
+  /** Where each run of MIN_CITED_WORDS consecutive words starts (a copy must start with one). */
+  places: Map<string, number[]>;
 }
 
-function indexSource(source: CitableSource): IndexedSource {
-  const words = source.text.slice(0, MAX_SOURCE_CHARACTERS).split(/\s+/).filter(Boolean);
-  const grams = new Set<string>();
-  for (let index = 0; index + MIN_CITED_WORDS <= words.length; index++)
-    grams.add(words.slice(index, index + MIN_CITED_WORDS).join(" "));
-  return { haystack: ` ${words.join(" ")} `, grams };
+/** The request's sources, indexed once for every candidate's citations. */
+export interface CitationIndex {
+  sources: readonly CitableSource[];
+  indexed: readonly IndexedSource[];
+}
+
+/**
+ * Indexes the sources' words and 5-word runs, in slices with event-loop turns between them
+ * (a request may carry megabytes of history), so other requests are served meanwhile.
+ */
+export async function indexCitableSources(
+  sources: readonly CitableSource[],
+  signal?: AbortSignal,
+): Promise<CitationIndex> {
+  const indexed: IndexedSource[] = [];
+  const slices = new TimeSlices();
+  for (const source of sources) {
+    const text = source.text.slice(0, MAX_SOURCE_CHARACTERS);
+    const words: string[] = [];
+    for (let from = 0; from < text.length && !signal?.aborted;) {
+      const to = sliceEnd(text, from);
+      for (const word of text.slice(from, to).split(/\s+/)) if (word) words.push(word);
+      from = to;
+      await slices.pause();
+    }
+    const places = new Map<string, number[]>();
+    for (let index = 0; index + MIN_CITED_WORDS <= words.length; index++) {
+      const gram = words.slice(index, index + MIN_CITED_WORDS).join(" ");
+      const found = places.get(gram);
+      if (!found) places.set(gram, [index]);
+      else if (found.length < MAX_PLACES_FOLLOWED) found.push(index);
+      if (index % 4096 === 0) await slices.pause();
+    }
+    indexed.push({ words, places });
+  }
+  return { sources, indexed };
 }
 
 interface Word {
@@ -144,40 +176,36 @@ function wordsWithBytes(text: string): Word[] {
  * The citations of an answer: each maximal run of at least MIN_CITED_WORDS words that one
  * source contains verbatim, with byte offsets into the UTF-8 answer. Runs do not overlap;
  * where two sources contain the same run, the longer copy wins, then the earlier source.
+ * Each copy is followed word by word from the places its first five words occur, so the
+ * cost is the answer's length times the copies found, never the sources' length.
  */
-export function findCitations(answer: string, sources: readonly CitableSource[]): CitationSource[] {
+export function findCitations(answer: string, index: CitationIndex): CitationSource[] {
   const words = wordsWithBytes(answer);
-  if (words.length < MIN_CITED_WORDS || sources.length === 0) return [];
-  const indexed = sources.map(indexSource);
+  if (words.length < MIN_CITED_WORDS || index.indexed.length === 0) return [];
   const gram = (from: number): string =>
     words
       .slice(from, from + MIN_CITED_WORDS)
       .map((word) => word.text)
       .join(" ");
-  const grams = words.map((_word, index) =>
-    index + MIN_CITED_WORDS <= words.length ? gram(index) : "",
-  );
-  const phrase = (from: number, to: number): string =>
-    ` ${words
-      .slice(from, to)
-      .map((word) => word.text)
-      .join(" ")} `;
   const citations: CitationSource[] = [];
   let start = 0;
   while (start + MIN_CITED_WORDS <= words.length) {
+    const first = gram(start);
     let bestEnd = -1;
     let bestSource = -1;
-    for (const [index, source] of indexed.entries()) {
-      if (!source.grams.has(grams[start]!)) continue;
-      // Overlapping grams found in the source suggest how far the copy goes; the whole run is then checked in one search.
-      let end = start + MIN_CITED_WORDS;
-      while (end < words.length && source.grams.has(grams[end + 1 - MIN_CITED_WORDS]!)) end += 1;
-      while (end > start + MIN_CITED_WORDS && !source.haystack.includes(phrase(start, end)))
-        end -= 1;
-      if (!source.haystack.includes(phrase(start, end))) continue;
-      if (end > bestEnd) {
-        bestEnd = end;
-        bestSource = index;
+    for (const [position, source] of index.indexed.entries()) {
+      for (const place of source.places.get(first) ?? []) {
+        let end = start + MIN_CITED_WORDS;
+        while (
+          end < words.length &&
+          place + (end - start) < source.words.length &&
+          source.words[place + (end - start)] === words[end]!.text
+        )
+          end += 1;
+        if (end > bestEnd) {
+          bestEnd = end;
+          bestSource = position;
+        }
       }
     }
     if (bestSource < 0) {
@@ -188,7 +216,7 @@ export function findCitations(answer: string, sources: readonly CitableSource[])
       startIndex: words[start]!.startByte,
       endIndex: words[bestEnd - 1]!.endByte,
     };
-    const uri = sources[bestSource]!.uri;
+    const uri = index.sources[bestSource]!.uri;
     if (uri) citation.uri = uri;
     citations.push(citation);
     start = bestEnd;

@@ -24,9 +24,12 @@ export interface DecodingState {
   topLogprobs: number;
 }
 
-/** Yields the tokens of text a grammar forces (probability 1 under the constraint). */
+/**
+ * Yields the tokens of text a grammar forces (probability 1 under the constraint), encoded
+ * as they are taken: a long literal answer cut by maxOutputTokens is never encoded whole.
+ */
 export function* forcedText(state: DecodingState, text: string): Generator<Emission> {
-  for (const id of state.model.vocabulary.encodeForced(text)) {
+  for (const id of state.model.vocabulary.encodeForcedLazily(text)) {
     yield { id, logProbability: 0, top: state.topLogprobs > 0 ? [{ id, logProbability: 0 }] : [] };
   }
 }

@@ -18,10 +18,10 @@ import type {
   Part,
   UsageMetadata,
 } from "@/lib/gemini/types";
-import { CandidateSafety, effectiveThresholds, judge } from "@/lib/engine/safety";
+import { CandidateSafety, effectiveThresholds, judgeInSlices } from "@/lib/engine/safety";
 import { countRequestTokens } from "@/lib/engine/tokens";
 import { CandidateRun, type AnswerMode, type CandidateDelta } from "./candidate";
-import { findCitations, gatherCitableSources } from "./citations";
+import { findCitations, gatherCitableSources, indexCitableSources } from "./citations";
 import { gatherContext, type RequestContext, type ResolveFile } from "./context";
 import type { DecodingState } from "./decoding";
 import { fromOpenApiSchema, JsonSchemaDocument } from "./json-output";
@@ -98,18 +98,9 @@ export async function* streamGenerateContent(
       speechOnly ||
       (config.responseModalities ?? []).some((modality) => modality.toUpperCase() === "AUDIO");
 
-    const [context, model, citable] = await Promise.all([
-      gatherContext(request, input.resolveFile),
-      languageModel(traits.tokenizer),
-      gatherCitableSources(request, input.resolveFile, { cachedContent: input.cachedContent }),
-    ]);
-    // Code execution, grounding or URL context answer the turn when the request enables them.
-    const toolAnswer = await answerWithTools(request, traits, context, input.resolveFile, signal);
-    const toolPartsSent = new Set<number>();
-    // Each candidate's answer text so far; its citations go on the candidate's last chunk (the one with finishReason).
-    const answerTexts = new Map<number, string>();
-    // Counting the prompt and encoding the context share the tokenizer worker: ask both at once.
-    const [counted, counts] = await Promise.all([
+    // The input token limit is checked before any other work on the request's text, so a
+    // request the limit refuses costs only its count (done in the tokenizer worker).
+    const [counted, model] = await Promise.all([
       countRequestTokens(
         traits,
         {
@@ -121,7 +112,7 @@ export async function* streamGenerateContent(
         },
         { resolveFile: input.resolveFile, signal },
       ),
-      contextCounts(traits.tokenizer, model, context.documents, context.lastUserText, signal),
+      languageModel(traits.tokenizer),
     ]);
     throwIfAborted(signal);
     const promptTokenCount = counted.totalTokens;
@@ -130,6 +121,26 @@ export async function* streamGenerateContent(
         `The input token count (${promptTokenCount}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`,
       );
     }
+    const [context, citable] = await Promise.all([
+      gatherContext(request, input.resolveFile),
+      gatherCitableSources(request, input.resolveFile, { cachedContent: input.cachedContent }),
+    ]);
+    const [counts, citations] = await Promise.all([
+      contextCounts(
+        traits.tokenizer,
+        model,
+        context.documents,
+        analysedText(context.lastUserText),
+        signal,
+      ),
+      indexCitableSources(citable, signal),
+    ]);
+    throwIfAborted(signal);
+    // Code execution, grounding or URL context answer the turn when the request enables them.
+    const toolAnswer = await answerWithTools(request, traits, context, input.resolveFile, signal);
+    const toolPartsSent = new Set<number>();
+    // Each candidate's answer text so far; its citations go on the candidate's last chunk (the one with finishReason).
+    const answerTexts = new Map<number, string>();
     const baseUsage: UsageMetadata = { promptTokenCount };
     if (input.cachedContentTokenCount)
       baseUsage.cachedContentTokenCount = input.cachedContentTokenCount;
@@ -154,7 +165,8 @@ export async function* streamGenerateContent(
     };
 
     const thresholds = effectiveThresholds(request.safetySettings, traits);
-    const promptVerdict = judge(context.promptText, thresholds);
+    const promptVerdict = await judgeInSlices(context.promptText, thresholds, signal);
+    throwIfAborted(signal);
     if (promptVerdict.blocked) {
       yield {
         promptFeedback: { blockReason: "SAFETY", safetyRatings: promptVerdict.ratings },
@@ -257,8 +269,8 @@ export async function* streamGenerateContent(
           .map((part) => part.text)
           .join("");
         answerTexts.set(delta.index, text + added);
-        if (delta.finishReason && delta.finishReason !== "SAFETY" && citable.length) {
-          const citationSources = findCitations(text + added, citable);
+        if (delta.finishReason && delta.finishReason !== "SAFETY" && citations.sources.length) {
+          const citationSources = findCitations(text + added, citations);
           if (citationSources.length) candidates[position]!.citationMetadata = { citationSources };
         }
       }

@@ -8,8 +8,22 @@
  * whitespace: a prompt of "repeat after me: a", 300,000 spaces and "b" took half a minute).
  */
 
-const REPEAT_MARKERS = ["repeat after me", "say exactly"];
-const BASE64_CHARACTERS = /[A-Za-z0-9+/_-]/;
+/** Matched left to right without backtracking (a literal alternation). */
+const REPEAT_MARKER = /repeat after me|say exactly/i;
+/** Longest base64 data the decode skill reads (a longer run at the end is not the skill). */
+const MAX_DATA_CHARACTERS = 1_000_000;
+
+function isBase64Character(code: number): boolean {
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 43 ||
+    code === 47 ||
+    code === 95 ||
+    code === 45
+  );
+}
 
 function isSpace(character: string | undefined): boolean {
   return character !== undefined && /\s/.test(character);
@@ -28,25 +42,19 @@ function skipSpacesBack(text: string, end: number): number {
 }
 
 /** "Repeat after me: <text>": the text after the first marker, trimmed, quotes removed. */
-function repeated(text: string, lower: string): string | undefined {
-  let at = -1;
-  let marker = "";
-  for (const candidate of REPEAT_MARKERS) {
-    const found = lower.indexOf(candidate);
-    if (found >= 0 && (at < 0 || found < at)) {
-      at = found;
-      marker = candidate;
-    }
-  }
-  if (at < 0) return undefined;
-  let start = skipSpaces(text, at + marker.length);
+function repeated(text: string): string | undefined {
+  const marker = REPEAT_MARKER.exec(text);
+  if (!marker) return undefined;
+  let start = skipSpaces(text, marker.index + marker[0].length);
   if (text[start] === ":" || text[start] === "," || text[start] === "-")
     start = skipSpaces(text, start + 1);
   const end = skipSpacesBack(text, text.length);
   if (end <= start) return undefined;
   const body = text.slice(start, end);
   const quoted =
-    body.length >= 2 && (body[0] === '"' || body[0] === "“") && (body.at(-1) === '"' || body.at(-1) === "”");
+    body.length >= 2 &&
+    (body[0] === '"' || body[0] === "“") &&
+    (body.at(-1) === '"' || body.at(-1) === "”");
   return quoted ? body.slice(1, -1) : body;
 }
 
@@ -54,11 +62,13 @@ function repeated(text: string, lower: string): string | undefined {
  * "Decode [this | the following] base64 [string | text][:,-] <data>" at the end of the text:
  * read backwards from the end, word by word, so the cost is the length of the phrase.
  */
-function decodedData(text: string, lower: string): string | undefined {
+function decodedData(text: string): string | undefined {
   const end = skipSpacesBack(text, text.length);
   let start = end;
   while (start > 0 && text[start - 1] === "=" && end - start < 2) start -= 1;
-  while (start > 0 && BASE64_CHARACTERS.test(text[start - 1]!)) start -= 1;
+  const limit = Math.max(0, start - MAX_DATA_CHARACTERS - 1);
+  while (start > limit && isBase64Character(text.charCodeAt(start - 1))) start -= 1;
+  if (start === limit && limit > 0) return undefined;
   const data = text.slice(start, end);
   if (data.replace(/=+$/, "").length < 4) return undefined;
   let cursor = skipSpacesBack(text, start);
@@ -66,8 +76,8 @@ function decodedData(text: string, lower: string): string | undefined {
     cursor = skipSpacesBack(text, cursor - 1);
   const wordBefore = (position: number): [string, number] => {
     let from = position;
-    while (from > 0 && /[a-z0-9]/.test(lower[from - 1]!)) from -= 1;
-    return [lower.slice(from, position), from];
+    while (from > 0 && position - from <= 16 && /[A-Za-z0-9]/.test(text[from - 1]!)) from -= 1;
+    return [text.slice(from, position).toLowerCase(), from];
   };
   let [word, from] = wordBefore(cursor);
   if (word === "string" || word === "text") {
@@ -95,12 +105,11 @@ function decodedData(text: string, lower: string): string | undefined {
 
 /** The literal answer a skill gives to the last user turn, if one applies. */
 export function literalAnswer(lastUserText: string): string | undefined {
-  const lower = lastUserText.toLowerCase();
-  const data = decodedData(lastUserText, lower);
+  const data = decodedData(lastUserText);
   if (data) {
     const bytes = Buffer.from(data.replace(/-/g, "+").replace(/_/g, "/"), "base64");
     const text = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
     if (text && !text.includes("\uFFFD")) return text;
   }
-  return repeated(lastUserText, lower);
+  return repeated(lastUserText);
 }

@@ -101,8 +101,12 @@ export class Vocabulary {
 
   /** Encodes forced text by greedy longest match over the pieces, with byte fallback. */
   encodeForced(text: string): number[] {
+    return [...this.encodeForcedLazily(text)];
+  }
+
+  /** `encodeForced` piece by piece, so a long forced text is encoded only as far as it is used. */
+  *encodeForcedLazily(text: string): Generator<number> {
     const map = this.lookup();
-    const ids: number[] = [];
     let position = 0;
     while (position < text.length) {
       let found = -1;
@@ -115,7 +119,7 @@ export class Vocabulary {
         }
       }
       if (found >= 0) {
-        ids.push(found);
+        yield found;
         position += length;
         continue;
       }
@@ -123,11 +127,10 @@ export class Vocabulary {
       const character = String.fromCodePoint(codePoint);
       for (const byte of this.encoder.encode(character)) {
         const id = this.byteIds[byte]!;
-        if (id >= 0) ids.push(id);
+        if (id >= 0) yield id;
       }
       position += character.length;
     }
-    return ids;
   }
 
   private lookup(): Map<string, number> {

@@ -129,9 +129,11 @@ export class TextRater {
   private segment = new Segment();
   private active: TrieNode[] = [];
   private readonly root = dictionary();
+  private sentenceEnded = false;
 
+  /** Rates `text` from `from` to `to` (a slice ending at whitespace, see time-slices.ts). */
   feed(text: string, from = 0, to = text.length): void {
-    forEachWord(
+    this.sentenceEnded = forEachWord(
       text,
       (word, sentenceEnded) => {
         if (sentenceEnded || this.segment.words >= SEGMENT_WORDS) this.endSegment();
@@ -140,6 +142,7 @@ export class TextRater {
       },
       from,
       to,
+      this.sentenceEnded,
     );
   }
 
@@ -154,6 +157,10 @@ export class TextRater {
   }
 
   private match(word: string): void {
+    if (word === "") {
+      this.active = [];
+      return;
+    }
     const next: TrieNode[] = [];
     const step = (from: TrieNode) => {
       const child = from.children.get(word);

@@ -15,7 +15,8 @@ import {
   type SafetySetting,
   type SupportedHarmCategory,
 } from "@/lib/gemini/types";
-import { rateText } from "./classifier";
+import { SLICE_CHARACTERS, sliceEnd, TimeSlices } from "@/lib/engine/time-slices";
+import { emptyLevels, rateText, TextRater } from "./classifier";
 
 const LEVELS: readonly HarmProbability[] = ["NEGLIGIBLE", "LOW", "MEDIUM", "HIGH"];
 
@@ -62,6 +63,30 @@ export function judge(
   thresholds: Record<SupportedHarmCategory, HarmBlockThreshold>,
 ): SafetyVerdict {
   return verdictOf(classifyText(text), thresholds);
+}
+
+/**
+ * `judge` for a long text (a whole prompt): rated in slices with event-loop turns between
+ * them, so a 16 MB prompt does not hold up other requests. Not rated at all when every
+ * category is OFF (nothing would be reported).
+ */
+export async function judgeInSlices(
+  text: string,
+  thresholds: Record<SupportedHarmCategory, HarmBlockThreshold>,
+  signal?: AbortSignal,
+): Promise<SafetyVerdict> {
+  if (SUPPORTED_HARM_CATEGORIES.every((category) => thresholds[category] === "OFF"))
+    return verdictOf(emptyLevels(), thresholds);
+  if (text.length <= SLICE_CHARACTERS) return judge(text, thresholds);
+  const rater = new TextRater();
+  const slices = new TimeSlices();
+  for (let from = 0; from < text.length && !signal?.aborted;) {
+    const to = sliceEnd(text, from);
+    rater.feed(text, from, to);
+    from = to;
+    await slices.pause();
+  }
+  return verdictOf(rater.finish(), thresholds);
 }
 
 /** An incremental judge for a growing candidate text (streams re-check as text arrives). */

@@ -71,18 +71,23 @@ function isWordCharacter(character: string): boolean {
   return /[\p{L}\p{N}]/u.test(character);
 }
 
+/** Words longer than this are in no list: they are visited as "" instead of being copied. */
+const LONGEST_WORD = 64;
+
 /**
  * Calls `visit` with each lower-cased word and whether a sentence ended before it, in one
- * pass. `'` and `’` inside a word join it ("you're"); `*` is kept (the lexicon's prefix mark).
+ * pass over `text` from `from` to `to`. `'` and `’` inside a word join it ("you're"); `*` is
+ * kept (the lexicon's prefix mark). `ended` carries a sentence end from the previous slice;
+ * the return value is the one to carry into the next.
  */
 export function forEachWord(
   text: string,
   visit: (word: string, sentenceEnded: boolean) => void,
   from = 0,
   to = text.length,
-): void {
+  ended = false,
+): boolean {
   let start = -1;
-  let ended = false;
   for (let index = from; index <= to; index++) {
     const character = index < to ? text[index]! : " ";
     if (isWordCharacter(character)) {
@@ -97,7 +102,12 @@ export function forEachWord(
     )
       continue;
     if (start >= 0) {
-      visit(text.slice(start, index).toLowerCase().replace(/’/g, "'"), ended);
+      visit(
+        index - start > LONGEST_WORD
+          ? ""
+          : text.slice(start, index).toLowerCase().replace(/’/g, "'"),
+        ended,
+      );
       ended = false;
       start = -1;
     }
@@ -110,6 +120,7 @@ export function forEachWord(
     )
       ended = true;
   }
+  return ended;
 }
 
 let built: TrieNode | undefined;

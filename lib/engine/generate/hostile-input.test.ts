@@ -1,0 +1,101 @@
+// Issue 14 item 2: one request's text must not stop the engine for everyone. Each case runs a
+// hostile generateContent while a light countTokens is sent every 50 ms, and checks how long
+// the light requests waited. The bounds are generous ("did not hang": the code before this
+// held the event loop for 19 s, 32 s and 5.7 s on these inputs); bench/hostile-input.mjs
+// carries the real figures.
+import { describe, expect, it } from "vitest";
+import { requireModel } from "@/lib/engine/catalog";
+import { countRequestTokens } from "@/lib/engine/tokens";
+import { generateContent, plain } from "@/lib/testing/generation";
+
+const LIGHT_BOUND_MS = 3_000;
+const flash = requireModel("gemini-2.5-flash", "countTokens").traits;
+
+/** Runs `hostile` while light countTokens requests go every 50 ms; their latencies and the outcome. */
+async function whileLightRequestsRun<T>(hostile: () => Promise<T>) {
+  // Warm the tokenizer and the model first, so only the hostile request is measured.
+  await countRequestTokens(flash, { contents: [{ role: "user", parts: [{ text: "warm" }] }] });
+  await generateContent(plain("Hello", { maxOutputTokens: 4 }));
+  const latencies: number[] = [];
+  const pending = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const begun = performance.now();
+    const done = countRequestTokens(flash, {
+      contents: [{ role: "user", parts: [{ text: "Still here?" }] }],
+    }).then(() => {
+      latencies.push(performance.now() - begun);
+      pending.delete(done);
+    });
+    pending.add(done);
+  }, 50);
+  let outcome: { value?: T; error?: unknown };
+  try {
+    outcome = { value: await hostile() };
+  } catch (error) {
+    outcome = { error };
+  } finally {
+    clearInterval(timer);
+  }
+  await Promise.all(pending);
+  return { latencies, ...outcome };
+}
+
+describe("hostile request text", () => {
+  it("an 800 KB prompt of 'Ab x ' does not hold up a light countTokens", async () => {
+    const run = await whileLightRequestsRun(() =>
+      generateContent(plain("Ab x ".repeat(160_000), { maxOutputTokens: 16 })),
+    );
+    expect(run.error).toBeUndefined();
+    expect(run.latencies.length).toBeGreaterThan(0);
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+
+  it("'repeat after me: a' + 300,000 spaces + 'b' does not hold up a light countTokens", async () => {
+    const run = await whileLightRequestsRun(() =>
+      generateContent(plain(`repeat after me: a${" ".repeat(300_000)}b`, { maxOutputTokens: 16 })),
+    );
+    expect(run.error).toBeUndefined();
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+
+  it("a request the input token limit refuses costs only its count", async () => {
+    let resolved = 0;
+    const input = plain("Ab x ".repeat(800_000), { maxOutputTokens: 16 });
+    input.request.contents[0]!.parts.push({
+      fileData: { fileUri: "files/notes", mimeType: "text/plain" },
+    });
+    input.resolveFile = async () => {
+      resolved += 1;
+      const text = "The keeper's notes.";
+      return {
+        mimeType: "text/plain",
+        probed: { kind: "text", mimeType: "text/plain", sizeBytes: text.length, text },
+      };
+    };
+    const run = await whileLightRequestsRun(() => generateContent(input));
+    expect(String((run.error as Error | undefined)?.message)).toMatch(
+      /exceeds the maximum number of tokens allowed \(1048576\)/,
+    );
+    // Counted once; not read again for context or citations, which only follow the limit check.
+    expect(resolved).toBe(1);
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+
+  it("rates a 4 MB prompt for safety in slices without holding up others", async () => {
+    const run = await whileLightRequestsRun(() =>
+      generateContent(
+        plain(
+          "you idiot ".repeat(400_000),
+          { maxOutputTokens: 16 },
+          {
+            safetySettings: [
+              { category: "HARM_CATEGORY_HARASSMENT", threshold: "BLOCK_MEDIUM_AND_ABOVE" },
+            ],
+          },
+        ),
+      ),
+    );
+    expect(run.value?.promptFeedback?.blockReason).toBe("SAFETY");
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+});
