@@ -296,6 +296,21 @@ describe("JSON types", () => {
     );
   });
 
+  it("refuses a megabyte of digits sent as a number in linear time (did not hang)", () => {
+    const started = performance.now();
+    for (const temperature of ["1".repeat(1_000_000) + "x", "1".repeat(1_000_000) + ".5e"])
+      expect(
+        refusal({ ...hello, generationConfig: { temperature } }).message.startsWith(
+          "Invalid JSON payload received. Invalid value at 'generation_config.temperature' (TYPE_FLOAT)",
+        ),
+      ).toBe(true);
+    expect(parse({ ...hello, generationConfig: { temperature: "1." } }).generationConfig).toEqual({
+      temperature: 1,
+    });
+    // A generous bound: the ambiguous pattern before took about 5 s for 20,000 digits.
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it("treats null as unset", () => {
     expect(
       parse({

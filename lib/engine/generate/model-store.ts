@@ -37,6 +37,7 @@ export function languageModel(family: TokenizerFamily): Promise<LanguageModel> {
 async function train(family: TokenizerFamily): Promise<LanguageModel> {
   const [pieces, control] = await Promise.all([vocabularyPieces(family), controlTokenIds(family)]);
   const vocabulary = new Vocabulary(pieces, [...control, ...controlIds(pieces)]);
+  vocabulary.prepareForcedText();
   const symbols = symbolsFor(vocabulary.size);
   const counts = new NgramCounts();
   const documents = corpusDocuments();

@@ -133,6 +133,11 @@ export class Vocabulary {
     }
   }
 
+  /** Builds the text → id map forced text needs (about a second): at training, not in a request. */
+  prepareForcedText(): void {
+    this.lookup();
+  }
+
   private lookup(): Map<string, number> {
     if (!this.textToId) {
       const map = new Map<string, number>();

@@ -467,7 +467,13 @@ class SentencePieceEncoder {
           if (length > sliceUnits) {
             // A long run without word starts (CJK, base64, ...): cut it at safe points.
             const run = normalize(text.slice(wordStart, wordEnd));
-            for (const [from, to] of this.cutLongRun(run, 0, run.length, sliceUnits)) {
+            for (const cut of this.cutLongRun(run, 0, run.length, sliceUnits)) {
+              // Looking for cuts in a run that has none takes time too: pause between windows.
+              if (cut === null) {
+                yield { ids: [], end: -1 };
+                continue;
+              }
+              const [from, to] = cut;
               // A piece with no safe cut inside is merged in steps, pausing with empty slices.
               const steps = this.bytePairSteps(run.slice(from, to), sliceUnits);
               let step = steps.next();
@@ -575,7 +581,8 @@ class SentencePieceEncoder {
    * @param {number} from
    * @param {number} to
    * @param {number} sliceUnits
-   * @returns {Generator<[number, number], void, void>}
+   * @returns {Generator<[number, number] | null, void, void>} null: a window without a cut
+   *   was searched (a point to pause at)
    */
   *cutLongRun(text, from, to, sliceUnits) {
     let start = from;
@@ -593,6 +600,7 @@ class SentencePieceEncoder {
       }
       if (cut < 0) {
         searchFrom = limit + sliceUnits;
+        yield null;
         continue;
       }
       yield [start, cut];
@@ -751,7 +759,14 @@ class SentencePieceEncoder {
     /** @type {string[]} */
     const unknown = [];
     const unitIds = this.unitIds;
+    // Reading a megabyte-long word into symbols takes a few hundred milliseconds: pause too.
+    const unitsPerPause = mergesPerStep * 16;
+    let untilPause = unitsPerPause;
     for (let index = 0; index < word.length; index++) {
+      if (--untilPause <= 0) {
+        yield;
+        untilPause = unitsPerPause;
+      }
       const code = word.charCodeAt(index);
       let id;
       let character;

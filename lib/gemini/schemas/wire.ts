@@ -167,7 +167,8 @@ export function wireBoolean() {
   });
 }
 
-const DECIMAL = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+// Unambiguous (digits, then a fraction only after a point): no backtracking over long digit strings.
+const DECIMAL = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const INTEGER = /^-?\d+$/;
 
 /** A float or double field; proto3 JSON also allows the number as a decimal string. */

@@ -1,0 +1,180 @@
+#!/usr/bin/env node
+// Hostile request text against the local engine (issue 14 item 2): for each shape and size,
+// one generateContent whose prompt is that text, while a light countTokens runs every 50 ms.
+// Reports the hostile request's time (it should grow linearly with the size) and the light
+// requests' latency meanwhile, against their latency when the server is idle (the wait a
+// hostile request imposes on others). Needs a production build (`npm run build`).
+//
+//   node bench/hostile-input.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
+//                                [--app-dir DIR]
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { Agent, request } from "undici";
+import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "1,2,4,8,16" },
+    shapes: { type: "string", default: "all" },
+    "timeout-s": { type: "string", default: "120" },
+    "app-dir": { type: "string" },
+  },
+});
+const MiB = 2 ** 20;
+const SIZES = values.sizes.split(",").map(Number);
+const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
+const KEY = "hostile-input-bench-key-0123456789";
+
+/** Each shape: text of about `bytes` bytes that once cost super-linear time somewhere. */
+const SHAPES = {
+  // "repeat after me: a" + spaces + "b": the skill regex backtracked over the run.
+  "whitespace runs": (bytes) => `repeat after me: a${" ".repeat(bytes - 20)}b`,
+  // promptHints re-tested the whole prefix for every capitalised word.
+  "capitalised words": (bytes) => "Ab x ".repeat(Math.floor(bytes / 5)),
+  // One line, one word: scanners that look for the end of a word or line.
+  "long lines": (bytes) => "abcdefghij".repeat(Math.floor(bytes / 10)),
+  // Deep brackets in text.
+  "deep brackets": (bytes) =>
+    "([{".repeat(Math.floor(bytes / 6)) + "}])".repeat(Math.floor(bytes / 6)),
+  // The skill phrases with whitespace runs between their words, many times over.
+  "skill phrases": (bytes) =>
+    `${"decode this base64   string:   say exactly   ".repeat(Math.floor(bytes / 45))}QUJDRA==`,
+};
+const shapes =
+  values.shapes === "all"
+    ? Object.keys(SHAPES)
+    : values.shapes.split(",").filter((name) => name in SHAPES);
+
+const cwd = values["app-dir"] ? path.resolve(values["app-dir"]) : process.cwd();
+const server = await startOwnServer({
+  dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-hostile-bench-")),
+  cwd,
+  env: { STUDIO_API_KEYS: `bench:${KEY}`, STUDIO_RATE_LIMIT_PER_MINUTE: "0" },
+});
+const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
+const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
+
+async function call(operation, body, signal) {
+  const response = await request(`${server.baseUrl}/v1beta/models/gemini-2.5-flash:${operation}`, {
+    method: "POST",
+    headers,
+    body,
+    dispatcher: agent,
+    signal,
+  });
+  const text = await response.body.text();
+  return { status: response.statusCode, text };
+}
+
+const LIGHT = JSON.stringify({ contents: [{ parts: [{ text: "Still here?" }] }] });
+
+/** Longest a light request is waited for; past it, it counts as this long (and as timed out). */
+const LIGHT_TIMEOUT_MS = 30_000;
+
+/** Light countTokens every 50 ms (start to start) until stopped: their latencies in ms. */
+function lightRequests() {
+  const latencies = [];
+  const inFlight = new Set();
+  const timer = setInterval(() => {
+    const begun = performance.now();
+    const done = call("countTokens", LIGHT, AbortSignal.timeout(LIGHT_TIMEOUT_MS)).then(
+      ({ status }) => {
+        if (status !== 200) throw new Error(`light request answered ${status}`);
+        latencies.push(performance.now() - begun);
+        inFlight.delete(done);
+      },
+      () => {
+        latencies.push(LIGHT_TIMEOUT_MS);
+        inFlight.delete(done);
+      },
+    );
+    inFlight.add(done);
+  }, 50);
+  return async () => {
+    clearInterval(timer);
+    await Promise.all(inFlight);
+    return latencies;
+  };
+}
+
+function percentile(sorted, fraction) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
+}
+
+const round = (value) => Math.round(value * 10) / 10;
+
+try {
+  // Warm up: tokenizer and model loaded, connections open.
+  for (let index = 0; index < 5; index++) await call("countTokens", LIGHT);
+  await call(
+    "generateContent",
+    JSON.stringify({
+      contents: [{ parts: [{ text: "Hello" }] }],
+      generationConfig: { maxOutputTokens: 8 },
+    }),
+  );
+  const stopIdle = lightRequests();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  const idle = (await stopIdle()).sort((left, right) => left - right);
+  const idleP50 = percentile(idle, 0.5);
+  console.log(
+    `idle light countTokens: n=${idle.length} p50 ${round(idleP50)} ms, p99 ${round(percentile(idle, 0.99))} ms`,
+  );
+  const rows = [];
+  for (const shape of shapes) {
+    for (const size of SIZES) {
+      const body = JSON.stringify({
+        contents: [{ role: "user", parts: [{ text: SHAPES[shape](size * MiB) }] }],
+        generationConfig: { maxOutputTokens: 32, thinkingConfig: { thinkingBudget: 0 } },
+      });
+      const stopLight = lightRequests();
+      const begun = performance.now();
+      let status;
+      try {
+        ({ status } = await call("generateContent", body, AbortSignal.timeout(TIMEOUT_MS)));
+      } catch (error) {
+        status =
+          error.name === "TimeoutError" || error.code === "UND_ERR_ABORTED"
+            ? "timeout"
+            : error.message;
+      }
+      const hostileMs = performance.now() - begun;
+      const light = (await stopLight()).sort((left, right) => left - right);
+      const row = {
+        shape,
+        MiB: size,
+        status,
+        hostileSeconds: round(hostileMs / 1000),
+        light: light.length,
+        lightP50: round(percentile(light, 0.5)),
+        lightP99: round(percentile(light, 0.99)),
+        lightMax: round(light.at(-1) ?? NaN),
+        waitP99: round(percentile(light, 0.99) - idleP50),
+      };
+      rows.push(row);
+      console.log(JSON.stringify(row));
+      // Let the server settle (a timed-out request may still be working).
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  console.log(
+    "\n| shape | MiB | status | hostile s | light n | light p50 ms | light p99 ms | max ms | p99 wait ms |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|");
+  for (const row of rows)
+    console.log(
+      `| ${row.shape} | ${row.MiB} | ${row.status} | ${row.hostileSeconds} | ${row.light} | ${row.lightP50} | ${row.lightP99} | ${row.lightMax} | ${row.waitP99} |`,
+    );
+  console.log(
+    `\nmachine: ${os.cpus().length} cpus, load ${os
+      .loadavg()
+      .map((load) => load.toFixed(1))
+      .join(" ")}`,
+  );
+} finally {
+  await agent.close();
+  await server.stop();
+}
