@@ -5,7 +5,7 @@
  */
 import "server-only";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
-import { TokenizerError, tokenizerWorker } from "./tokenizer-client";
+import { laneFor, TokenizerError, tokenizerWorker } from "./tokenizer-client";
 
 /** Token counts of texts, one per text, in order. Rejects with the signal's reason on abort. */
 export async function countTexts(
@@ -16,7 +16,10 @@ export async function countTexts(
   signal?.throwIfAborted();
   // Nothing to tokenize: no reason to start (and load) a worker.
   if (texts.every((text) => text.length === 0)) return texts.map(() => 0);
-  const reply = await tokenizerWorker(family).request({ type: "count", texts }, signal);
+  const reply = await tokenizerWorker(family, laneFor(texts)).request(
+    { type: "count", texts },
+    signal,
+  );
   if (reply.type !== "result" || !reply.counts)
     throw new TokenizerError("The tokenizer answered a count without counts.");
   return reply.counts;
@@ -30,7 +33,10 @@ export async function encodeText(
 ): Promise<number[]> {
   signal?.throwIfAborted();
   if (text.length === 0) return [];
-  const reply = await tokenizerWorker(family).request({ type: "encode", texts: [text] }, signal);
+  const reply = await tokenizerWorker(family, laneFor([text])).request(
+    { type: "encode", texts: [text] },
+    signal,
+  );
   if (reply.type !== "result" || !reply.ids)
     throw new TokenizerError("The tokenizer answered an encode without ids.");
   return Array.from(reply.ids);

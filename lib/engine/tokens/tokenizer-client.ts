@@ -1,6 +1,10 @@
 /**
- * Main-thread side of the tokenizer workers (api-notes §4): one worker per vocabulary family,
- * started on first use and kept for the process; requests are cancellable with an AbortSignal.
+ * Main-thread side of the tokenizer workers (api-notes §4): per vocabulary family, one worker
+ * for ordinary requests and one for bulk texts (BULK_CHARACTERS or more), each started on
+ * first use and kept for the process; requests are cancellable with an AbortSignal. Two
+ * lanes, because a worker shares its time fairly between jobs only between slices, and a
+ * hostile megabyte-long run (spaces, one long line) has slices of hundreds of milliseconds:
+ * ordinary counts never queue behind it (issue 14 item 2). A loaded worker costs about 85 MB.
  * The worker is a plain .mjs file started from the repository root, never bundled.
  */
 import "server-only";
@@ -41,12 +45,20 @@ export class TokenizerError extends Error {
   }
 }
 
+/** Texts of this many characters or more (all of a request's together) go to the bulk worker. */
+export const BULK_CHARACTERS = 262_144;
+
+export type TokenizerLane = "interactive" | "bulk";
+
 class TokenizerWorker {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
 
-  constructor(private readonly family: TokenizerFamily) {}
+  constructor(
+    private readonly family: TokenizerFamily,
+    private readonly lane: TokenizerLane,
+  ) {}
 
   request(message: Request, signal?: AbortSignal): Promise<Reply> {
     signal?.throwIfAborted();
@@ -84,7 +96,7 @@ class TokenizerWorker {
     if (this.worker) return this.worker;
     const worker = new Worker(workerScriptUrl(), {
       workerData: { family: this.family },
-      name: `tokenizer-${this.family}`,
+      name: `tokenizer-${this.family}-${this.lane}`,
     });
     worker.on("message", (reply: Reply) => {
       const pending = this.pending.get(reply.id);
@@ -128,20 +140,31 @@ class TokenizerWorker {
 
 // One set of workers per process, also across Next's hot reloads in development.
 const registry = globalThis as typeof globalThis & {
-  __genstudioTokenizerWorkers?: Map<TokenizerFamily, TokenizerWorker>;
+  __genstudioTokenizerWorkers?: Map<string, TokenizerWorker>;
 };
 const workers = (registry.__genstudioTokenizerWorkers ??= new Map());
 
-/** The worker of a family, started on first use. */
-export function tokenizerWorker(family: TokenizerFamily): TokenizerWorker {
+/** The worker of a family and lane, started on first use. */
+export function tokenizerWorker(
+  family: TokenizerFamily,
+  lane: TokenizerLane = "interactive",
+): TokenizerWorker {
   if (family !== "gemma" && family !== "gemma3")
     throw new TokenizerError(`Unknown tokenizer family: ${String(family)}`);
-  let worker = workers.get(family);
+  const key = `${family}:${lane}`;
+  let worker = workers.get(key);
   if (!worker) {
-    worker = new TokenizerWorker(family);
-    workers.set(family, worker);
+    worker = new TokenizerWorker(family, lane);
+    workers.set(key, worker);
   }
   return worker;
+}
+
+/** The lane for a request's texts: bulk when they are long together. */
+export function laneFor(texts: readonly string[]): TokenizerLane {
+  let characters = 0;
+  for (const text of texts) characters += text.length;
+  return characters >= BULK_CHARACTERS ? "bulk" : "interactive";
 }
 
 /** Stops every tokenizer worker (tests, shutdown). */
