@@ -326,6 +326,72 @@ test.describe("timeouts and broken streams", () => {
   });
 });
 
+test.describe("a hostile upstream (issue 14)", () => {
+  test("a 48 MiB event that never ends is read in linear time and refused while others are served", async () => {
+    const waits: number[] = [];
+    let running = true;
+    const light = (async () => {
+      while (running) {
+        const started = Date.now();
+        await fetch(`${gateway.baseUrl}/api/session`).then((response) => response.text());
+        waits.push(Date.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    const started = Date.now();
+    const result = await streamRaw(
+      gateway,
+      GATEWAY_KEYS.alice,
+      model("hostile-long-event"),
+      prompt,
+    );
+    const took = Date.now() - started;
+    running = false;
+    await light;
+    expect(result.status).toBe(200);
+    expect(streamTexts(result)).toEqual(["First part. "]);
+    expect(streamError(result)?.status).toBe("UNAVAILABLE");
+    // Generous "did not hang" bounds (the reader before this took about two minutes of CPU).
+    expect(took).toBeLessThan(30_000);
+    waits.sort((a, b) => a - b);
+    expect(waits[Math.floor(waits.length * 0.99)] ?? 0).toBeLessThan(5_000);
+  });
+
+  test("a large unary answer is passed on while it arrives, not held whole", async () => {
+    const name = model("huge-answer");
+    const response = await fetch(`${gateway.baseUrl}/v1beta/models/${name}:generateContent`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-goog-api-key": GATEWAY_KEYS.alice },
+      body: JSON.stringify(prompt),
+    });
+    expect(response.status).toBe(200);
+    // The answer's head reached the client while the upstream was still sending the rest.
+    expect(upstream.requestsFor(name)[0]!.answeredAt).toBeNull();
+    const answer = (await response.json()) as {
+      candidates: { content: { parts: { inlineData: { data: string } }[] } }[];
+    };
+    expect(answer.candidates[0]!.content.parts[0]!.inlineData.data).toHaveLength(6 * 1024 * 1024);
+  });
+
+  test("2xx answers reach the client without the key in any encoding or the upstream's address", async () => {
+    const unary = await call(`/v1beta/models/${model("leaky-answer")}:generateContent`, {
+      body: prompt,
+    });
+    const streamed = await streamRaw(gateway, GATEWAY_KEYS.alice, model("leaky-answer"), prompt);
+    for (const text of [unary.text, streamed.text]) {
+      const lower = text.toLowerCase();
+      expect(lower).not.toContain(FAULT_UPSTREAM_KEY.toLowerCase());
+      expect(lower).not.toContain(Buffer.from(FAULT_UPSTREAM_KEY).toString("hex"));
+      expect(text).not.toContain(
+        Buffer.from(`x${FAULT_UPSTREAM_KEY}`).toString("base64").slice(4, -4),
+      );
+      expect(lower).not.toContain(`127.0.0.1:${faultUpstreamPort}`);
+      expect(text).toContain("[redacted]");
+      expect(text).toContain('"uri":');
+    }
+  });
+});
+
 test.describe("limits", () => {
   test("a burst over the per-key rate is answered 429 RESOURCE_EXHAUSTED with RetryInfo and Retry-After", async () => {
     const responses = await Promise.all(

@@ -19,6 +19,10 @@
  *   models/redirect-*           302 to another origin
  *   models/echo-key-*           400 whose message quotes the key it received and a `?key=` URL
  *   models/reject-key-*         400 API_KEY_INVALID, as the service answers a bad upstream key
+ *   models/leaky-answer-*       answers (unary and streamed) quoting the key it received in several
+ *                               encodings and citing a file by this server's own address
+ *   models/huge-answer-*        generateContent: a 6 MiB answer (an inline image) in 64 KiB pieces 5 ms apart
+ *   models/hostile-long-event-* streams 1 event, then a 48 MiB event that never ends, in 64 KiB pieces
  *   models/answer-<name>-v1     streams the recorded answer <name> of e2e/fixtures/recorded-answers.ts
  *                               (grounding, URL context, citations, logprobs, audio); listed by GET models
  *
@@ -46,6 +50,8 @@ export interface RecordedRequest {
   bodyText: string;
   /** Set when the client closed the connection before the answer was complete. */
   abortedAt: number | null;
+  /** Set when the answer was completely handed to the connection. */
+  answeredAt: number | null;
   receivedAt: number;
 }
 
@@ -136,9 +142,13 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       bodyBytes: 0,
       bodyText: "",
       abortedAt: null,
+      answeredAt: null,
       receivedAt: Date.now(),
     };
     requests.push(record);
+    response.on("finish", () => {
+      record.answeredAt = Date.now();
+    });
     response.on("close", () => {
       if (!response.writableFinished) record.abortedAt = Date.now();
     });
@@ -280,6 +290,15 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         outputTokenLimit: 100,
       });
     if (method === "countTokens") return sendJson(response, 200, { totalTokens: 7 });
+    const key = String(request.headers["x-goog-api-key"] ?? "");
+    if (scenario === "leaky-answer" && method === "generateContent")
+      return sendJson(response, 200, leakyAnswer(key));
+    if (scenario === "leaky-answer" && method === "streamGenerateContent") {
+      response.writeHead(200, { "Content-Type": "text/event-stream" });
+      response.end(sseEvent(leakyAnswer(key)));
+      return;
+    }
+    if (scenario === "huge-answer" && method === "generateContent") return hugeAnswer(response);
     if (method === "generateContent")
       return sendJson(response, 200, chunk("Hello from the test upstream.", 0, true));
     if (method === "streamGenerateContent") return stream(response, scenario);
@@ -360,6 +379,41 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     );
   }
 
+  /** An answer that quotes the server key in several encodings and cites this server's address. */
+  function leakyAnswer(key: string): unknown {
+    const bytes = Buffer.from(key);
+    const answer = chunk(
+      `plain ${key}, upper ${key.toUpperCase()}, url ${encodeURIComponent(key).replace(/-/g, "%2D")}, ` +
+        `base64 ${Buffer.from(`x${key}`).toString("base64")}, hex ${bytes.toString("hex")}`,
+      0,
+      true,
+    ) as { candidates: Record<string, unknown>[] };
+    answer.candidates[0]!.citationMetadata = {
+      citationSources: [{ uri: `${origin}/v1beta/files/leaky`, startIndex: 0, endIndex: 5 }],
+    };
+    return answer;
+  }
+
+  async function hugeAnswer(response: http.ServerResponse): Promise<void> {
+    const data = "A".repeat(6 * 1024 * 1024);
+    const text = JSON.stringify({
+      candidates: [
+        {
+          content: { role: "model", parts: [{ inlineData: { mimeType: "image/png", data } }] },
+          finishReason: "STOP",
+          index: 0,
+        },
+      ],
+      modelVersion: "test-upstream",
+    });
+    response.writeHead(200, { "Content-Type": JSON_TYPE });
+    for (let start = 0; start < text.length && !response.destroyed; start += 64 * 1024) {
+      response.write(text.slice(start, start + 64 * 1024));
+      await sleep(5);
+    }
+    response.end();
+  }
+
   async function stream(response: http.ServerResponse, scenario: string): Promise<void> {
     response.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-cache" });
     const write = (text: string) => {
@@ -374,6 +428,15 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       return;
     }
     write(sseEvent(chunk("First part. ", 0, false)));
+    if (scenario === "hostile-long-event") {
+      const piece = "x".repeat(64 * 1024);
+      write('data: "');
+      for (let index = 0; index < 768 && !response.destroyed; index++) {
+        if (!response.write(piece)) await new Promise((resolve) => response.once("drain", resolve));
+      }
+      response.end();
+      return;
+    }
     if (scenario === "malformed-sse") {
       await sleep(50);
       write("data: {this is not json\r\n\r\n");

@@ -92,6 +92,14 @@ export interface UploadStatus {
   file?: File;
 }
 
+/**
+ * A JSON answer passed on as it arrives, as text, instead of as a value: how the gateway
+ * answers a generation too large to hold (images, audio). Each piece is ready to send.
+ */
+export interface PassedOnJson {
+  passedOnJson: AsyncIterator<string>;
+}
+
 export interface Backend {
   readonly mode: "local" | "upstream";
   listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse>;
@@ -105,7 +113,7 @@ export interface Backend {
     model: string,
     request: GenerateContentRequest,
     context: OperationContext,
-  ): Promise<GenerateContentResponse>;
+  ): Promise<GenerateContentResponse | PassedOnJson>;
   /** Chunks carry text deltas; throwing after the first chunk is a mid-stream failure. */
   streamGenerateContent(
     model: string,

@@ -1,11 +1,12 @@
 /**
  * Browser reader of `:streamGenerateContent?alt=sse` (api-notes §2): response bytes → text →
- * eventsource-parser → one GenerateContentResponse per `data:` event. An error after the
+ * the one SSE reader (lib/gemini/sse, on eventsource-parser) → one GenerateContentResponse
+ * per `data:` event. An error after the
  * stream started (`data: {"error":...}`, or the raw JSON object the real service writes) is
  * thrown as an ApiError after the chunks that came before it. Safe in the browser.
  */
-import { createParser, type EventSourceMessage, type ParseError } from "eventsource-parser";
 import { ApiError, parseErrorBody } from "../api-error";
+import { SseReader, type SseMessage } from "../sse";
 import { readApiError } from "./read-api-error";
 import type { GenerateContentRequest, GenerateContentResponse } from "../types";
 
@@ -71,95 +72,69 @@ export async function* streamGenerateContent(
   yield* readGenerateContentStream(response.body, options.signal, options.observer);
 }
 
+/** The chunk a message of the stream holds, or the ApiError it stands for. */
+function chunkOf(message: SseMessage): GenerateContentResponse | ApiError {
+  switch (message.kind) {
+    case "data":
+      if (
+        typeof message.value !== "object" ||
+        message.value === null ||
+        Array.isArray(message.value)
+      )
+        return new ApiError(
+          502,
+          "UNKNOWN",
+          "The stream sent an event that is not a response object.",
+        );
+      return message.value as GenerateContentResponse;
+    case "error":
+      return (
+        parseErrorBody({ error: message.error }) ??
+        new ApiError(
+          502,
+          "UNKNOWN",
+          "The stream sent an error object without a code and a message.",
+        )
+      );
+    case "invalid":
+      return new ApiError(
+        502,
+        "UNKNOWN",
+        message.reason === "not-json"
+          ? `The stream sent an event that is not JSON: ${message.text.slice(0, 200)}`
+          : `The stream sent text that is not an event: ${message.text.slice(0, 200)}`,
+      );
+  }
+}
+
 /** Parses an SSE body of GenerateContentResponse events (exposed for tests and other callers). */
 export async function* readGenerateContentStream(
   body: ReadableStream<Uint8Array>,
   signal?: AbortSignal,
   observer?: StreamObserver,
 ): AsyncGenerator<GenerateContentResponse> {
-  const pending: (GenerateContentResponse | ApiError)[] = [];
-  // Lines outside the SSE grammar: the real service writes its mid-stream error raw.
-  let rawText = "";
-  const parser = createParser({
-    onEvent(event: EventSourceMessage) {
-      observer?.onEvent?.(event.data);
-      pending.push(decodeEvent(event.data));
-    },
-    onError(error: ParseError) {
-      if (error.type === "unknown-field" && error.line !== undefined) {
-        observer?.onEvent?.(error.line);
-        rawText += `${error.line}\n`;
-      }
-    },
-  });
+  const events = new SseReader();
   const reader = body
     .pipeThrough(new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>)
     .getReader();
   const abort = () => void reader.cancel().catch(() => {});
   signal?.addEventListener("abort", abort, { once: true });
   try {
-    for (;;) {
+    for (let done = false; !done;) {
       if (signal?.aborted) throw abortReason(signal);
-      const { done, value } = await reader.read();
+      const next = await reader.read();
       if (signal?.aborted) throw abortReason(signal);
-      if (done) break;
-      parser.feed(value);
-      while (pending.length > 0) {
-        const item = pending.shift()!;
-        if (item instanceof ApiError) throw item;
-        yield item;
+      done = next.done;
+      for (const message of done ? events.end() : events.feed(next.value!)) {
+        observer?.onEvent?.(message.text);
+        const chunk = chunkOf(message);
+        if (chunk instanceof ApiError) throw chunk;
+        yield chunk;
       }
-      const rawError = readRawError(rawText);
-      if (rawError) throw rawError;
     }
-    parser.feed("\n\n");
-    for (const item of pending.splice(0)) {
-      if (item instanceof ApiError) throw item;
-      yield item;
-    }
-    const rawError = readRawError(rawText);
-    if (rawError) throw rawError;
-    if (rawText.trim() !== "")
-      throw new ApiError(
-        502,
-        "UNKNOWN",
-        `The stream ended with text that is not an event: ${rawText.trim().slice(0, 200)}`,
-      );
   } finally {
     signal?.removeEventListener("abort", abort);
     reader.releaseLock();
-  }
-}
-
-function decodeEvent(data: string): GenerateContentResponse | ApiError {
-  let value: unknown;
-  try {
-    value = JSON.parse(data);
-  } catch {
-    return new ApiError(
-      502,
-      "UNKNOWN",
-      `The stream sent an event that is not JSON: ${data.slice(0, 200)}`,
-    );
-  }
-  const error = parseErrorBody(value);
-  if (error) return error;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return new ApiError(502, "UNKNOWN", "The stream sent an event that is not a response object.");
-  }
-  return value as GenerateContentResponse;
-}
-
-function readRawError(text: string): ApiError | null {
-  const trimmed = text
-    .trim()
-    .replace(/^\[|\]$/g, "")
-    .trim();
-  if (!trimmed.startsWith("{")) return null;
-  try {
-    return parseErrorBody(JSON.parse(trimmed));
-  } catch {
-    return null;
   }
 }
 

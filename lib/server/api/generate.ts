@@ -1,7 +1,7 @@
 import "server-only";
 import { readGenerateContentRequest } from "@/lib/gemini/validate";
 import { readJsonBody } from "../http/request-body";
-import { jsonResponse } from "../http/responses";
+import { jsonResponse, streamedJsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 import { jsonArrayStreamResponse } from "../http/json-array-stream";
 import { sseResponse } from "../http/sse-response";
@@ -9,9 +9,14 @@ import { sseResponse } from "../http/sse-response";
 /** `POST models/{model}:generateContent`: the whole answer as one JSON body. */
 export async function generateContentHandler(context: RequestContext): Promise<Response> {
   const request = readGenerateContentRequest(await readJsonBody(context.request));
-  return jsonResponse(
-    await context.backend.generateContent(`models/${context.params.model}`, request, context),
+  const answer = await context.backend.generateContent(
+    `models/${context.params.model}`,
+    request,
+    context,
   );
+  return "passedOnJson" in answer
+    ? streamedJsonResponse(answer.passedOnJson)
+    : jsonResponse(answer);
 }
 
 /**

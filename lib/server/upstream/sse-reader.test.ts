@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { ApiError } from "@/lib/gemini/api-error";
+import { createScrubber } from "./scrubber";
 import { readUpstreamEvents } from "./sse-reader";
 
 const timeouts = { connectTimeoutMs: 1, firstByteTimeoutMs: 1, idleTimeoutMs: 1 };
-const scrub = (text: string) => text.split("SECRET").join("[redacted]");
+const scrub = createScrubber("SECRET-KEY-0123456789", "http://upstream.internal:8080");
 
 function chunk(text: string, final = false) {
   return {
@@ -66,7 +67,7 @@ describe("readUpstreamEvents", () => {
   });
 
   it("ends with the upstream's raw error object after the good events, scrubbed", async () => {
-    const wire = `data: ${JSON.stringify(chunk("a"))}\r\n\r\n{"error": {"code": 500, "message": "broke near SECRET", "status": "INTERNAL"}}`;
+    const wire = `data: ${JSON.stringify(chunk("a"))}\r\n\r\n{"error": {"code": 500, "message": "broke near SECRET-KEY-0123456789", "status": "INTERNAL"}}`;
     const { texts, error } = await read([Buffer.from(wire)]);
     expect(texts).toEqual(["a"]);
     expect(error?.httpStatus).toBe(500);
@@ -89,5 +90,62 @@ describe("readUpstreamEvents", () => {
     expect(
       (await read([Buffer.from(`data: ${JSON.stringify(blocked)}\r\n\r\n`)])).error,
     ).toBeNull();
+  });
+});
+
+describe("readUpstreamEvents against a hostile upstream", () => {
+  it("reads a 48 MB event without a blank line in linear time and refuses one over the cap", async () => {
+    // The reader before this one searched the whole buffer again for every piece: minutes here.
+    const piece = Buffer.alloc(64 * 1024, 0x78);
+    const started = performance.now();
+    const long = await read([
+      Buffer.from(`data: ${JSON.stringify(chunk("a"))}\n\ndata: "`),
+      ...Array.from({ length: 768 }, () => piece),
+    ]);
+    expect(long.texts).toEqual(["a"]);
+    expect(long.error?.message).toContain("malformed event");
+    const huge = await read([
+      Buffer.from('data: "'),
+      ...Array.from({ length: 1100 }, () => piece),
+      Buffer.from(`"\n\n`),
+    ]);
+    expect(huge.error?.message).toContain("larger than the gateway accepts");
+    // A generous "did not hang" bound.
+    expect(performance.now() - started).toBeLessThan(30_000);
+  });
+
+  it("reads pieces of empty lines that end in a carriage return in linear time", async () => {
+    const started = performance.now();
+    const hostile = Buffer.from(`${"\n".repeat(65_535)}\r`);
+    const result = await read([
+      ...Array.from({ length: 64 }, () => hostile),
+      Buffer.from(`data: ${JSON.stringify(chunk("end", true))}\r\n\r\n`),
+    ]);
+    expect(result).toEqual({ texts: ["end"], error: null });
+    expect(performance.now() - started).toBeLessThan(10_000);
+  });
+
+  it("scrubs the key and the upstream's address from every chunk", async () => {
+    const key = "SECRET-KEY-0123456789";
+    const leaky = {
+      ...chunk(
+        `key ${key.toLowerCase()} base64 ${Buffer.from(`ab${key}`).toString("base64")}`,
+        true,
+      ),
+      citationMetadata: {
+        citationSources: [{ uri: "http://upstream.internal:8080/v1beta/files/x" }],
+      },
+    };
+    const events: unknown[] = [];
+    for await (const value of readUpstreamEvents(
+      pieces([Buffer.from(`data: ${JSON.stringify(leaky)}\n\n`)]),
+      { scrub, timeouts },
+    ))
+      events.push(value);
+    const text = JSON.stringify(events);
+    expect(text.toLowerCase()).not.toContain(key.toLowerCase());
+    expect(text).not.toContain(Buffer.from(key).toString("base64").slice(4, -4));
+    expect(text).not.toContain("upstream.internal");
+    expect(text).toContain('"uri":"/v1beta/files/x"');
   });
 });

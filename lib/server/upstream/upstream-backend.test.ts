@@ -67,7 +67,11 @@ afterAll(async () => {
 describe("forwarding", () => {
   it("sends the server key in the header, never in the URL, and nothing of the client", async () => {
     const name = model("ok");
-    const answer = await backend.generateContent(name, prompt, context());
+    const answer = (await backend.generateContent(
+      name,
+      prompt,
+      context(),
+    )) as GenerateContentResponse;
     expect(answer.candidates?.[0]?.content?.parts?.[0]?.text).toContain("test upstream");
     const [seen] = upstream.requestsFor(name);
     expect(seen!.headers["x-goog-api-key"]).toBe(KEY);
@@ -113,6 +117,48 @@ describe("forwarding", () => {
         httpStatus: 502,
         message: expect.stringContaining("GEMINI_API_KEY"),
       },
+    );
+  });
+});
+
+describe("what the upstream answers", () => {
+  function leaks(text: string): string[] {
+    const lower = text.toLowerCase();
+    const bytes = Buffer.from(KEY);
+    return [
+      lower.includes(KEY.toLowerCase()) && "the key",
+      lower.includes(bytes.toString("hex")) && "the key in hex",
+      text.includes(Buffer.from(`x${KEY}`).toString("base64").slice(4, -4)) && "the key in base64",
+      lower.includes(encodeURIComponent(KEY).replace(/-/g, "%2d").toLowerCase()) &&
+        "the key percent-encoded",
+      text.includes(upstream.url) && "the upstream's address",
+    ].filter((found): found is string => found !== false);
+  }
+
+  it("scrubs the key in every encoding and the upstream's address from 2xx answers", async () => {
+    const unary = await backend.generateContent(model("leaky-answer"), prompt, context());
+    expect(leaks(JSON.stringify(unary))).toEqual([]);
+    expect(JSON.stringify(unary)).toContain('"uri":"/v1beta/files/leaky"');
+    const streamed = await collect(
+      backend.streamGenerateContent(model("leaky-answer"), prompt, context()),
+    );
+    expect(streamed.error).toBeNull();
+    expect(leaks(streamed.texts.join(""))).toEqual([]);
+    expect(streamed.texts.join("")).toContain("[redacted]");
+  });
+
+  it("passes a large answer on while it arrives instead of holding it whole", async () => {
+    const name = model("huge-answer");
+    const answer = await backend.generateContent(name, prompt, context());
+    expect("passedOnJson" in answer).toBe(true);
+    // The upstream was still writing when the answer was handed over.
+    expect(upstream.requestsFor(name)[0]!.answeredAt).toBeNull();
+    let text = "";
+    const pieces = (answer as { passedOnJson: AsyncIterator<string> }).passedOnJson;
+    for (let next = await pieces.next(); !next.done; next = await pieces.next()) text += next.value;
+    const parsed = JSON.parse(text) as GenerateContentResponse;
+    expect(parsed.candidates?.[0]?.content?.parts?.[0]?.inlineData?.data).toHaveLength(
+      6 * 1024 * 1024,
     );
   });
 });

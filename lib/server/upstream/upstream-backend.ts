@@ -9,6 +9,7 @@ import type {
   OperationContext,
   OriginOperationContext,
   PageQuery,
+  PassedOnJson,
   UploadChunkRequest,
   UploadStartRequest,
   UploadStatus,
@@ -177,15 +178,17 @@ export class UpstreamBackend implements Backend {
     model: string,
     request: GenerateContentRequest,
     context: OperationContext,
-  ): Promise<GenerateContentResponse> {
-    // Nothing reaches the client before the whole answer is here, so a retry is invisible.
-    return this.client.json<GenerateContentResponse>({
+  ): Promise<GenerateContentResponse | PassedOnJson> {
+    // An answer that fits the buffer reaches the client only once whole, so its retry is
+    // invisible; a longer one is passed on as it arrives and never held whole.
+    const answer = await this.client.jsonOrPassedOn<GenerateContentResponse>({
       method: "POST",
       target: `${resourcePath(model, "models")}:generateContent`,
       json: await this.checked({ operation: "generateContent", request }, context),
       signal: context.signal,
       safety: "idempotent",
     });
+    return "value" in answer ? answer.value : { passedOnJson: answer.pieces };
   }
 
   async *streamGenerateContent(

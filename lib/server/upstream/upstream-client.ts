@@ -5,13 +5,12 @@ import type { UpstreamSettings } from "../config/env";
 import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
 import {
-  createScrubber,
   errorFromTransport,
   errorFromUpstreamStatus,
   malformedUpstream,
   redirectRefused,
-  type Scrubber,
 } from "./upstream-errors";
+import { createScrubber, type Scrubber } from "./scrubber";
 
 /**
  * The one place that talks to the upstream. Requests are built here from parts the gateway
@@ -55,7 +54,17 @@ export interface UpstreamResponse {
 }
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
-const JSON_BODY_LIMIT = 256 * 1024 * 1024;
+/** The largest answer parsed whole: lists, files, caches, models, token counts. */
+const JSON_BODY_LIMIT = 32 * 1024 * 1024;
+/**
+ * Most of a generation's answer held before it is passed on: one that ends within it is
+ * checked (and retried like a lost request when cut); a longer one (images, audio) is
+ * streamed through to the client as it arrives, so no answer is ever held whole.
+ */
+export const ANSWER_BUFFER_BYTES = 1024 * 1024;
+
+/** An answer read whole (parsed and scrubbed), or too long for that: its text, scrubbed, as it arrives. */
+export type HeldOrPassedOn<T> = { value: T } | { pieces: AsyncGenerator<string> };
 
 /** Reads a body as UTF-8 text, refusing more than `limit` bytes. */
 export async function readBodyText(
@@ -201,6 +210,18 @@ export class UpstreamClient {
     });
   }
 
+  /** A JSON answer's text, parsed and scrubbed of the key and the upstream's address. */
+  private parsed<T>(text: string): T {
+    if (text.trim() === "") return {} as T;
+    let value: T;
+    try {
+      value = JSON.parse(text) as T;
+    } catch {
+      throw malformedUpstream("a response that is not JSON");
+    }
+    return this.scrub.json(value);
+  }
+
   /** Sends `call` and parses the JSON answer; a lost body is retried like a lost request. */
   async json<T>(call: UpstreamCall): Promise<T> {
     return withRetries(
@@ -212,15 +233,77 @@ export class UpstreamClient {
         } catch (error) {
           throw errorFromTransport(error, this.settings);
         }
-        if (text.trim() === "") return {} as T;
-        try {
-          return JSON.parse(text) as T;
-        } catch {
-          throw malformedUpstream("a response that is not JSON");
-        }
+        return this.parsed<T>(text);
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
+  }
+
+  /**
+   * Sends `call` and reads its JSON answer into a buffer of `bufferBytes`: an answer that
+   * ends within it is parsed (retried like `json` when lost); a longer one is passed on as
+   * scrubbed text while it arrives, and can no longer be retried.
+   */
+  async jsonOrPassedOn<T>(
+    call: UpstreamCall,
+    bufferBytes = ANSWER_BUFFER_BYTES,
+  ): Promise<HeldOrPassedOn<T>> {
+    return withRetries(
+      async () => {
+        const response = await this.attempt(call);
+        const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+        const held: Buffer[] = [];
+        let size = 0;
+        try {
+          for (;;) {
+            const next = await pieces.next();
+            if (next.done) return { value: this.parsed<T>(Buffer.concat(held).toString("utf8")) };
+            const piece = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
+            held.push(piece);
+            size += piece.length;
+            if (size > bufferBytes) break;
+          }
+        } catch (error) {
+          response.body.destroy();
+          throw errorFromTransport(error, this.settings);
+        }
+        return { pieces: this.passOn(held, pieces, response.body) };
+      },
+      { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
+    );
+  }
+
+  private async *passOn(
+    held: Buffer[],
+    pieces: AsyncIterator<Buffer | string>,
+    body: UpstreamResponse["body"],
+  ): AsyncGenerator<string> {
+    const decoder = new TextDecoder("utf-8");
+    const scrubbing = this.scrub.pieces();
+    let finished = false;
+    try {
+      yield scrubbing.push(decoder.decode(Buffer.concat(held.splice(0)), { stream: true }));
+      for (;;) {
+        let next: IteratorResult<Buffer | string>;
+        try {
+          next = await pieces.next();
+        } catch (error) {
+          throw errorFromTransport(error, this.settings);
+        }
+        if (next.done) break;
+        const text = scrubbing.push(
+          typeof next.value === "string"
+            ? next.value
+            : decoder.decode(next.value, { stream: true }),
+        );
+        if (text !== "") yield text;
+      }
+      yield scrubbing.push(decoder.decode()) + scrubbing.end();
+      finished = true;
+    } finally {
+      // The client went away or the upstream broke: end the upstream exchange at once.
+      if (!finished && !body.destroyed) body.destroy();
+    }
   }
 
   /** Closes pooled connections (tests, shutdown). */

@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError, parseErrorBody, type ErrorDetail, type RpcStatus } from "@/lib/gemini/api-error";
+import type { Scrubber } from "./scrubber";
 
 /**
  * Turns what went wrong upstream into the service's error bodies for our clients: upstream
@@ -49,18 +50,6 @@ export class UpstreamError extends ApiError {
   }
 }
 
-/** Removes the server key and the upstream's own address from text bound for a client. */
-export type Scrubber = (text: string) => string;
-
-export function createScrubber(apiKey: string, baseUrl: string): Scrubber {
-  const origin = new URL(baseUrl).origin;
-  return (text) => {
-    let result = text.split(apiKey).join("[redacted]");
-    result = result.replace(/([?&]key=)[^&\s"'\\]+/gi, "$1[redacted]");
-    return result.split(origin).join("");
-  };
-}
-
 function credentialProblem(status: number, error: ApiError): boolean {
   if (status === 401) return true;
   if (status !== 400 && status !== 403) return false;
@@ -104,13 +93,11 @@ export function errorFromUpstreamStatus(
       "status",
     );
   }
-  const details = parsed.details
-    ? (JSON.parse(scrub(JSON.stringify(parsed.details))) as ErrorDetail[])
-    : undefined;
+  const details = parsed.details ? scrub.json(parsed.details, { queryKeys: true }) : undefined;
   return new UpstreamError(
     status,
     parsed.rpcStatus ?? rpcStatus,
-    scrub(parsed.message),
+    scrub.text(parsed.message),
     "status",
     details,
   );
