@@ -34,9 +34,13 @@ function CacheRow({
     >
       <th scope="row" className="max-w-64 px-2 py-2 text-left font-normal">
         <span className="block truncate font-medium" title={label}>
-          {cache.displayName || <span className="italic text-zinc-500">no display name</span>}
+          {cache.displayName || (
+            <span className="text-zinc-600 italic dark:text-zinc-400">no display name</span>
+          )}
         </span>
-        <span className="block font-mono text-xs text-zinc-500">{cache.name}</span>
+        <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">
+          {cache.name}
+        </span>
       </th>
       <td className="px-2 py-2 font-mono text-xs">{cache.model.replace(/^models\//, "")}</td>
       <td

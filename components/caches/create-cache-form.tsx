@@ -229,9 +229,11 @@ export function CreateCacheForm({
             Files (ACTIVE)
           </legend>
           {files.isPending ? (
-            <p className="text-xs text-zinc-500">Loading files…</p>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">Loading files…</p>
           ) : activeFiles.length === 0 ? (
-            <p className="text-xs text-zinc-500">No ACTIVE files. Upload some on the Files page.</p>
+            <p className="text-xs text-zinc-600 dark:text-zinc-400">
+              No ACTIVE files. Upload some on the Files page.
+            </p>
           ) : (
             <ul className="max-h-32 overflow-y-auto text-sm">
               {activeFiles.map((file) => (
@@ -249,7 +251,7 @@ export function CreateCacheForm({
                       }
                     />
                     {file.displayName || file.name}
-                    <span className="text-xs text-zinc-500">
+                    <span className="text-xs text-zinc-600 dark:text-zinc-400">
                       {file.mimeType} · {formatBytes(Number(file.sizeBytes))}
                     </span>
                   </label>

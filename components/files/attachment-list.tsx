@@ -218,7 +218,8 @@ export const AttachmentCard = memo(function AttachmentCard({
               size="sm"
               variant="ghost"
               onClick={() => uploader.remove(attachment.id)}
-              aria-label={`Remove ${attachment.displayName}`}
+              aria-label={`Remove ${attachment.displayName} (the file is kept)`}
+              title="Takes it off this list; the file stays in Files"
             >
               Remove
             </Button>

@@ -48,17 +48,23 @@ function FileRow({
   const expired = Date.parse(file.expirationTime) <= now;
   return (
     <tr className="border-t border-zinc-200 align-top dark:border-zinc-800" aria-label={label}>
-      <th scope="row" className="max-w-64 px-2 py-2 text-left font-normal">
+      <th scope="row" className="max-w-24 px-1 py-2 text-left font-normal sm:max-w-64 sm:px-2">
         <span className="block truncate font-medium" title={label}>
           {label}
         </span>
-        <span className="block font-mono text-xs text-zinc-500">{file.name}</span>
+        <span className="block font-mono text-xs break-all text-zinc-600 dark:text-zinc-400">
+          {file.name}
+        </span>
+        {/* On a phone the type column is folded in here. */}
+        <span className="block text-xs text-zinc-600 sm:hidden dark:text-zinc-400">
+          {file.mimeType}
+        </span>
       </th>
-      <td className="px-2 py-2 text-xs">{file.mimeType}</td>
-      <td className="px-2 py-2 text-right tabular-nums text-xs">
+      <td className="hidden px-2 py-2 text-xs sm:table-cell">{file.mimeType}</td>
+      <td className="px-1 py-2 sm:px-2 text-right tabular-nums text-xs">
         {formatBytes(Number(file.sizeBytes))}
       </td>
-      <td className="px-2 py-2 text-xs">
+      <td className="px-1 py-2 sm:px-2 text-xs">
         <StateBadge file={file} />
         {file.state === "FAILED" && file.error?.message && (
           <p className="mt-1 max-w-56 break-words text-red-700 dark:text-red-400">
@@ -66,15 +72,19 @@ function FileRow({
           </p>
         )}
         {file.videoMetadata?.videoDuration && (
-          <p className="mt-1 text-zinc-500">{file.videoMetadata.videoDuration}</p>
+          <p className="mt-1 text-zinc-600 dark:text-zinc-400">
+            {file.videoMetadata.videoDuration}
+          </p>
         )}
       </td>
-      <td className="px-2 py-2 text-xs">
+      <td className="px-1 py-2 sm:px-2 text-xs">
         <ExpiryCountdown expireTime={file.expirationTime} now={now} />
-        <span className="block text-zinc-500">created {formatDateTime(file.createTime)}</span>
+        <span className="hidden text-zinc-600 sm:block dark:text-zinc-400">
+          created {formatDateTime(file.createTime)}
+        </span>
       </td>
-      <td className="px-2 py-2">
-        <div className="flex flex-wrap justify-end gap-1">
+      <td className="px-1 py-2 sm:px-2">
+        <div className="flex flex-col items-end gap-1 sm:flex-row sm:flex-wrap sm:justify-end">
           {file.state !== "FAILED" && !expired ? (
             <Link
               href={attachToChatHref([file.name])}
@@ -87,8 +97,10 @@ function FileRow({
           <Button
             size="sm"
             variant="ghost"
+            className="text-red-700! dark:text-red-400!"
             onClick={() => onDelete(file)}
             aria-label={`Delete ${label}`}
+            title="Deletes the file from the server"
           >
             Delete
           </Button>
@@ -169,14 +181,14 @@ export function FilesView() {
           </p>
         ) : (
           <div className="overflow-x-auto">
-            <table className="w-full min-w-[40rem] text-sm">
+            <table className="w-full text-sm">
               <caption className="sr-only">Your files, newest first</caption>
               <thead>
                 <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
                   <th scope="col" className="px-2 py-1 font-medium">
                     Name
                   </th>
-                  <th scope="col" className="px-2 py-1 font-medium">
+                  <th scope="col" className="hidden px-2 py-1 font-medium sm:table-cell">
                     Type
                   </th>
                   <th scope="col" className="px-2 py-1 text-right font-medium">
