@@ -19,10 +19,10 @@ import {
   DEFAULT_FILE_QUOTA_BYTES,
   UploadSessions,
   type UploadChunkInput,
-  type UploadStartInput,
   type UploadState,
   type WholeUploadInput,
 } from "./upload-sessions";
+import type { UploadStartInput } from "./upload-start";
 
 export const FILES_PAGE = { defaultSize: 10, maxSize: 100 };
 /** How long a finalize waits for a quick probe (images, text, PDF) so it can answer ACTIVE at once. */

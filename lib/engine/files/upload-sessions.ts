@@ -6,13 +6,14 @@
  * and a finalize with fewer bytes than declared is refused rather than shortening the file.
  */
 import { createHash, type Hash } from "node:crypto";
-import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { FileRecord, FileStore, UploadSessionRecord } from "@/lib/db/stores/file-store";
 import { randomResourceId, randomUploadId } from "./random-id";
 import { drainStream } from "./drain-stream";
+import { exists, hashFileRange, limitBytes, serviceSha256, sizeOf, writeAll } from "./part-file";
+import { checkUploadStart, invalid, LENGTH_HEADER, type UploadStartInput } from "./upload-start";
 
 /** Chunk size the protocol advertises (the official SDK sends 8 MiB chunks). */
 export const UPLOAD_CHUNK_GRANULARITY = 8 * 1024 * 1024;
@@ -32,22 +33,6 @@ export const FILE_LIFETIME_MS = 48 * 3_600_000;
 const WHOLE_UPLOAD_PREFIX = "whole.";
 
 const OFFSET_HEADER = "X-Goog-Upload-Offset (or X-Svc-Upload-Offset)";
-const LENGTH_HEADER = "X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length)";
-const FILE_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
-const MIME_TYPE_PATTERN =
-  /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(?:\s*;.*)?$/;
-
-export interface UploadStartInput {
-  ownerId: string;
-  /** The declared total length in bytes, as sent (header or body); validated here. */
-  declaredSize: number | undefined;
-  mimeType: string | undefined;
-  displayName?: string;
-  /** `files/{id}` the client asked for, if any. */
-  requestedName?: string;
-}
-
-/** A whole file in one request: the start's fields, without a declared size. */
 export interface WholeUploadInput extends Omit<UploadStartInput, "declaredSize"> {
   /** Most bytes the request's body can still hold, when it declared its length. */
   maxLength?: number;
@@ -90,10 +75,6 @@ interface LiveSession {
   busy: boolean;
 }
 
-function invalid(message: string, field?: string): ApiError {
-  return ApiError.invalidArgument(message, field ? [{ field, description: message }] : undefined);
-}
-
 function unknownSession(): ApiError {
   return invalid(
     "Unknown upload session: this upload_id was never issued, has expired or belongs to a deleted upload. Start a new upload with the command `start`.",
@@ -101,105 +82,8 @@ function unknownSession(): ApiError {
   );
 }
 
-/** base64 of the lower-case hex digest string: the service's (unusual) sha256Hash spelling. */
-export function serviceSha256(hash: Hash): string {
-  return Buffer.from(hash.digest("hex"), "utf8").toString("base64");
-}
-
-async function exists(target: string): Promise<boolean> {
-  try {
-    await fs.access(target);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 const WRITE_BATCH_BYTES = 1024 * 1024;
-
-/** Writes every byte of `pieces` at `position`, finishing any short write piece by piece. */
-async function writeAll(
-  handle: fs.FileHandle,
-  pieces: Uint8Array[],
-  position: number,
-): Promise<void> {
-  const total = pieces.reduce((sum, piece) => sum + piece.byteLength, 0);
-  let done = (await handle.writev(pieces, position)).bytesWritten;
-  if (done === total) return;
-  let skip = done;
-  for (const piece of pieces) {
-    if (skip >= piece.byteLength) {
-      skip -= piece.byteLength;
-      continue;
-    }
-    let sent = skip;
-    skip = 0;
-    while (sent < piece.byteLength) {
-      const { bytesWritten } = await handle.write(
-        piece,
-        sent,
-        piece.byteLength - sent,
-        position + done,
-      );
-      sent += bytesWritten;
-      done += bytesWritten;
-    }
-  }
-}
-
-/** Adds the bytes `[start, end)` of `file` to `hash`. */
-async function hashFileRange(hash: Hash, file: string, start: number, end: number): Promise<Hash> {
-  if (end <= start) return hash;
-  for await (const chunk of createReadStream(file, {
-    start,
-    end: end - 1,
-    highWaterMark: 1024 * 1024,
-  })) {
-    hash.update(chunk as Buffer);
-  }
-  return hash;
-}
-
-async function sizeOf(file: string): Promise<number | null> {
-  try {
-    return (await fs.stat(file)).size;
-  } catch {
-    return null;
-  }
-}
-
-/** `body`, failing with `overflow()` as soon as it carries more than `limit` bytes. */
-function limitBytes(
-  body: ReadableStream<Uint8Array>,
-  limit: number,
-  overflow: () => ApiError,
-): ReadableStream<Uint8Array> {
-  const reader = body.getReader();
-  let seen = 0;
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const { done, value } = await reader.read();
-          if (done) return controller.close();
-          seen += value.byteLength;
-          if (seen > limit) {
-            void reader.cancel().catch(() => undefined);
-            return controller.error(overflow());
-          }
-          controller.enqueue(value);
-        } catch (error) {
-          controller.error(error);
-        }
-      },
-      cancel(reason) {
-        return reader.cancel(reason);
-      },
-    },
-    { highWaterMark: 0 },
-  );
-}
 
 /** Resumable upload sessions over the file store and the data directory. */
 export class UploadSessions {
@@ -228,57 +112,7 @@ export class UploadSessions {
 
   /** Opens a session after checking the declared size, type, name and the owner's quota. */
   async start(input: UploadStartInput, idPrefix = ""): Promise<UploadSessionRecord> {
-    const declaredSize = input.declaredSize;
-    if (declaredSize === undefined) {
-      throw invalid(
-        `The upload's total length is required: send ${LENGTH_HEADER} with the start command.`,
-        "X-Goog-Upload-Header-Content-Length",
-      );
-    }
-    if (!Number.isSafeInteger(declaredSize) || declaredSize < 0) {
-      throw invalid(
-        `${LENGTH_HEADER} must be a whole number of bytes; got ${declaredSize}.`,
-        "X-Goog-Upload-Header-Content-Length",
-      );
-    }
-    if (declaredSize === 0) {
-      throw invalid(
-        `${LENGTH_HEADER} is 0: zero-byte files cannot be uploaded.`,
-        "X-Goog-Upload-Header-Content-Length",
-      );
-    }
-    if (declaredSize > this.maxFileBytes) {
-      throw invalid(
-        `The file is too large: ${declaredSize} bytes declared, the limit is ${this.maxFileBytes} bytes per file.`,
-        "X-Goog-Upload-Header-Content-Length",
-      );
-    }
-    const mimeType = input.mimeType?.trim();
-    if (!mimeType) {
-      throw invalid(
-        "The file's MIME type is required: send X-Goog-Upload-Header-Content-Type (or X-Svc-Upload-Header-Content-Type, or file.mimeType in the body).",
-        "X-Goog-Upload-Header-Content-Type",
-      );
-    }
-    if (!MIME_TYPE_PATTERN.test(mimeType) || mimeType.length > 255) {
-      throw invalid(
-        `The file's MIME type "${mimeType.slice(0, 100)}" is not a valid type/subtype.`,
-        "X-Goog-Upload-Header-Content-Type",
-      );
-    }
-    let fileId: string | undefined;
-    if (input.requestedName !== undefined) {
-      const requested = input.requestedName.startsWith("files/")
-        ? input.requestedName.slice("files/".length)
-        : input.requestedName;
-      if (!FILE_ID_PATTERN.test(requested)) {
-        throw invalid(
-          `* file.name: "${input.requestedName.slice(0, 80)}" is not a valid file name: use files/{id} where id has at most 40 lower-case letters, digits or dashes, and does not begin or end with a dash.`,
-          "file.name",
-        );
-      }
-      fileId = requested;
-    }
+    const { declaredSize, mimeType, fileId } = checkUploadStart(input, this.maxFileBytes);
     const now = this.now();
     const session: UploadSessionRecord = {
       id: idPrefix + randomUploadId(),
