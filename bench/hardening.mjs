@@ -47,7 +47,7 @@ const server = await startOwnServer({
   cwd,
   env: {
     STUDIO_API_KEYS: `bench:${KEY}`,
-    STUDIO_ACCESS_CODE: "bench-code",
+    STUDIO_ACCESS_CODE: "bench-access-code",
     STUDIO_RATE_LIMIT_PER_MINUTE: "0",
     STUDIO_WRITE_STALL_TIMEOUT_MS: String(STALL_MS),
   },

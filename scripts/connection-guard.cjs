@@ -14,6 +14,8 @@
 //   throws), paths with `.` or `..` segments (resolved before routing, so an id of `..`
 //   would name another resource) and API paths with an empty segment (which Next redirects
 //   away): 400; requests Node's parser refuses get a JSON body too.
+// - every request carries the socket's address in `x-genstudio-client-address` (replacing
+//   any such header the client sent), for the sign-in throttle.
 "use strict";
 const http = require("node:http");
 
@@ -217,6 +219,9 @@ http.createServer = function guardedCreateServer(...args) {
         return;
       }
       track(request, response);
+      // The sign-in throttle counts attempts per client address: the socket's, never a
+      // header the client could choose (lib/server/auth/sign-in-throttle.ts).
+      request.headers["x-genstudio-client-address"] = request.socket.remoteAddress ?? "";
       return listener(request, response);
     });
   }

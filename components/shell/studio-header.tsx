@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { SignOutButtons } from "./sign-out-buttons";
 import { ThemeToggle } from "./theme-toggle";
 
 const NAVIGATION = [
@@ -34,6 +35,7 @@ export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
       </nav>
       <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
         <ModeBadge mode={mode} />
+        <SignOutButtons />
         <ThemeToggle />
       </div>
     </header>

@@ -168,4 +168,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX stream_slots_instance ON stream_slots (instance_id);
     `,
   },
+  {
+    version: 6,
+    name: "sessions bound to the access code",
+    // Sessions opened before the binding existed name no code, so they end here.
+    sql: `
+      ALTER TABLE sessions ADD COLUMN code_binding TEXT NOT NULL DEFAULT '';
+    `,
+  },
 ];

@@ -38,3 +38,19 @@ export function useSignIn() {
     onSuccess: (state) => queryClient.setQueryData(sessionQueryKey, state),
   });
 }
+
+async function closeSession(everywhere: boolean): Promise<void> {
+  const response = await fetch(`/api/session${everywhere ? "?everywhere=true" : ""}`, {
+    method: "DELETE",
+  });
+  if (!response.ok) throw await readApiError(response);
+}
+
+/** Signs this browser out, or (`everywhere`) every browser signed in to the studio. */
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ everywhere }: { everywhere: boolean }) => closeSession(everywhere),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+  });
+}

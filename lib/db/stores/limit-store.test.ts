@@ -46,29 +46,48 @@ describe.each(testDatabaseKinds())("LimitStore ($dialect)", (kind) => {
     await data.stores.sessions.create({
       tokenHash: "hash-1",
       ownerId: "studio",
+      codeBinding: "code-a",
       createdAt: 0,
       expiresAt: 10_000,
     });
-    expect(await limits.findSessionOwnerAndTake("hash-1", 1_000, rate)).toEqual({
+    expect(await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).toEqual({
       ownerId: "studio",
       rate: { taken: true, waitSeconds: 0 },
     });
-    expect(await limits.findSessionOwnerAndTake("hash-1", 1_000, null)).toEqual({
+    expect(await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, null)).toEqual({
       ownerId: "studio",
       rate: null,
     });
-    expect((await limits.findSessionOwnerAndTake("hash-1", 1_000, rate)).rate?.taken).toBe(true);
-    expect((await limits.findSessionOwnerAndTake("hash-1", 1_000, rate)).rate?.taken).toBe(false);
+    expect((await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).rate?.taken).toBe(true);
+    expect((await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).rate?.taken).toBe(false);
     // The bucket is the owner's: a key-less take by owner id sees the same budget.
     expect((await limits.take("studio", rate, 1_000)).taken).toBe(false);
-    expect(await limits.findSessionOwnerAndTake("nope", 1_000, rate)).toEqual({
+    expect(await limits.findSessionOwnerAndTake("nope", "code-a", 1_000, rate)).toEqual({
       ownerId: null,
       rate: null,
     });
-    expect(await limits.findSessionOwnerAndTake("hash-1", 20_000, rate)).toEqual({
+    expect(await limits.findSessionOwnerAndTake("hash-1", "code-a", 20_000, rate)).toEqual({
       ownerId: null,
       rate: null,
     });
+    // A session opened with another access code is no session now.
+    expect(await limits.findSessionOwnerAndTake("hash-1", "code-b", 1_000, rate)).toEqual({
+      ownerId: null,
+      rate: null,
+    });
+  });
+
+  it("gives back a refunded token, never beyond the bucket's size", async () => {
+    const rate = { requestsPerMinute: 1, burst: 2 };
+    expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(true);
+    expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(true);
+    expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(false);
+    await limits.refund("sign-in:x", rate);
+    expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(true);
+    for (let index = 0; index < 5; index++) await limits.refund("sign-in:x", rate);
+    expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(true);
+    expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(true);
+    expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(false);
   });
 
   it("caps open streams per owner across instances; a dead instance's slots expire", async () => {

@@ -65,18 +65,33 @@ export class LimitStore {
     return this.decision(row!, rate);
   }
 
+  /** Gives back the token a take spent (a sign-in that turned out right), never above `burst`. */
+  async refund(bucket: string, rate: RateSettings): Promise<void> {
+    const least = this.database.dialect === "sqlite" ? "MIN" : "LEAST";
+    await this.database.run(
+      `UPDATE rate_buckets SET tokens = ${least}(CAST(? AS DOUBLE PRECISION), tokens + 1) WHERE bucket = ?`,
+      [rate.burst, bucket],
+    );
+  }
+
   /**
    * A browser session's owner and, when `rate` is given, a token from the owner's bucket: on
    * PostgreSQL one round trip for both (the hot path of every page request).
    */
   async findSessionOwnerAndTake(
     tokenHash: string,
+    codeBinding: string,
     now: number,
     rate: RateSettings | null,
   ): Promise<{ ownerId: string | null; rate: RateDecision | null }> {
-    const ownerSql = "SELECT owner_id FROM sessions WHERE token_hash = ? AND expires_at > ?";
+    const ownerSql =
+      "SELECT owner_id FROM sessions WHERE token_hash = ? AND code_binding = ? AND expires_at > ?";
     if (rate === null || this.database.dialect === "sqlite") {
-      const owner = await this.database.get<{ owner_id: string }>(ownerSql, [tokenHash, now]);
+      const owner = await this.database.get<{ owner_id: string }>(ownerSql, [
+        tokenHash,
+        codeBinding,
+        now,
+      ]);
       if (!owner) return { ownerId: null, rate: null };
       return {
         ownerId: owner.owner_id,
@@ -93,7 +108,7 @@ export class LimitStore {
         bucket AS (INSERT INTO rate_buckets (bucket, tokens, taken, updated_at)
           SELECT owner_id, CAST(? AS DOUBLE PRECISION) - 1, 1, ? FROM session_owner ${clause.sql})
        SELECT session_owner.owner_id, bucket.tokens, bucket.taken FROM session_owner LEFT JOIN bucket ON true`,
-      [tokenHash, now, rate.burst, now, ...clause.params],
+      [tokenHash, codeBinding, now, rate.burst, now, ...clause.params],
     );
     if (!row) return { ownerId: null, rate: null };
     return {

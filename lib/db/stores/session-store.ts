@@ -1,6 +1,11 @@
 import type { SqlDatabase } from "../sql-database";
 
-/** Browser sessions (migration 1): stored only as the hash of the cookie's token. */
+/**
+ * Browser sessions (migrations 1 and 6): stored only as the hash of the cookie's token, each
+ * bound to the access code it was opened with (`codeBinding`, a slow hash of the code). A
+ * session is live only while the configured code still binds to the same value, so changing
+ * or removing the code ends every session opened with the old one.
+ */
 export class SessionStore {
   constructor(private readonly database: SqlDatabase) {}
 
@@ -8,26 +13,44 @@ export class SessionStore {
   async create(session: {
     tokenHash: string;
     ownerId: string;
+    codeBinding: string;
     createdAt: number;
     expiresAt: number;
   }): Promise<void> {
     await this.database.run("DELETE FROM sessions WHERE expires_at < ?", [session.createdAt]);
     await this.database.run(
-      "INSERT INTO sessions (token_hash, owner_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-      [session.tokenHash, session.ownerId, session.createdAt, session.expiresAt],
+      "INSERT INTO sessions (token_hash, owner_id, code_binding, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      [
+        session.tokenHash,
+        session.ownerId,
+        session.codeBinding,
+        session.createdAt,
+        session.expiresAt,
+      ],
     );
   }
 
-  /** The owner of a live session, or null. */
-  async findOwner(tokenHash: string, now: number): Promise<string | null> {
+  /** The owner of a live session opened with the code that binds to `codeBinding`, or null. */
+  async findOwner(tokenHash: string, codeBinding: string, now: number): Promise<string | null> {
     const row = await this.database.get<{ owner_id: string }>(
-      "SELECT owner_id FROM sessions WHERE token_hash = ? AND expires_at > ?",
-      [tokenHash, now],
+      "SELECT owner_id FROM sessions WHERE token_hash = ? AND code_binding = ? AND expires_at > ?",
+      [tokenHash, codeBinding, now],
     );
     return row?.owner_id ?? null;
   }
 
   async delete(tokenHash: string): Promise<void> {
     await this.database.run("DELETE FROM sessions WHERE token_hash = ?", [tokenHash]);
+  }
+
+  /** Ends every session not bound to `codeBinding` (the code changed or was removed); answers how many. */
+  async deleteUnbound(codeBinding: string): Promise<number> {
+    return (await this.database.run("DELETE FROM sessions WHERE code_binding <> ?", [codeBinding]))
+      .changes;
+  }
+
+  /** Ends every session of `ownerId` ("sign out everywhere"); answers how many there were. */
+  async deleteOwner(ownerId: string): Promise<number> {
+    return (await this.database.run("DELETE FROM sessions WHERE owner_id = ?", [ownerId])).changes;
   }
 }

@@ -5,9 +5,11 @@ import { serverEnv } from "../config/env";
 import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { secretsEqual } from "../auth/secure-compare";
+import { admitSignInAttempt } from "../auth/sign-in-throttle";
 import {
   clearedSessionCookie,
   createSession,
+  deleteAllSessions,
   deleteSession,
   findSessionOwner,
   readSessionToken,
@@ -16,7 +18,8 @@ import {
 
 /**
  * `/api/session`: how pages sign in. GET tells whether this browser has a session and
- * whether an access code is needed; POST `{accessCode}` opens one; DELETE signs out.
+ * whether an access code is needed; POST `{accessCode}` opens one (attempts throttled per
+ * client address and overall); DELETE signs out, `?everywhere=true` every browser at once.
  * State-changing calls accept only JSON from the same origin.
  */
 
@@ -63,6 +66,7 @@ async function POST(request: Request): Promise<Response> {
     const body = await readJsonBody(request, 4096);
     const env = serverEnv();
     if (env.accessCode !== null) {
+      const attempt = await admitSignInAttempt(request);
       const given =
         typeof body === "object" && body !== null
           ? (body as { accessCode?: unknown }).accessCode
@@ -70,6 +74,7 @@ async function POST(request: Request): Promise<Response> {
       if (typeof given !== "string" || !secretsEqual(given, env.accessCode)) {
         throw ApiError.permissionDenied("The access code is not correct.");
       }
+      await attempt.succeeded();
     } else if (!env.developmentDefaults) {
       throw ApiError.permissionDenied(
         "Browser sign-in is disabled: no STUDIO_ACCESS_CODE is configured. Use a studio API key.",
@@ -88,11 +93,21 @@ async function POST(request: Request): Promise<Response> {
   }
 }
 
+/**
+ * Signs this browser out; with `?everywhere=true`, every browser (only a live session may
+ * ask, so no one else can sign the studio's users out).
+ */
 async function DELETE(request: Request): Promise<Response> {
   try {
     assertSameOrigin(request);
     const token = readSessionToken(request);
-    if (token !== null) await deleteSession(token);
+    if (new URL(request.url).searchParams.get("everywhere") === "true") {
+      if (token === null || (await findSessionOwner(token)) === null)
+        throw ApiError.permissionDenied("Only a signed-in browser can sign out everywhere.");
+      await deleteAllSessions();
+    } else if (token !== null) {
+      await deleteSession(token);
+    }
     return jsonResponse({}, { headers: { "Set-Cookie": clearedSessionCookie() } });
   } catch (error) {
     return errorResponse(error);

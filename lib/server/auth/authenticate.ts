@@ -6,7 +6,7 @@ import { isLoopbackHost } from "../config/loopback";
 import { assertRateAllowed, rateSettings } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
 import { secretsEqual, sha256Hex } from "./secure-compare";
-import { readSessionToken } from "./sessions";
+import { readSessionToken, sessionBinding } from "./sessions";
 
 /**
  * Authentication, called inside every handler (never only in middleware). Programs send a
@@ -107,7 +107,7 @@ export async function authenticate(
   if (token !== null) {
     const found = await (
       await dataStores()
-    ).limits.findSessionOwnerAndTake(sha256Hex(token), Date.now(), rate);
+    ).limits.findSessionOwnerAndTake(sha256Hex(token), sessionBinding(), Date.now(), rate);
     if (found.ownerId !== null) {
       if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
       assertRateAllowed(found.rate);

@@ -1,14 +1,39 @@
 import "server-only";
-import { randomBytes } from "node:crypto";
+import { randomBytes, scryptSync } from "node:crypto";
 import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "../config/env";
 import { sha256Hex } from "./secure-compare";
 
-/** Browser sessions: an opaque random token in an HttpOnly cookie, stored only as a hash. */
+/**
+ * Browser sessions: an opaque random token in an HttpOnly cookie, stored only as a hash and
+ * bound to the access code configured when it was opened (sessionBinding): a changed or
+ * removed code ends every session opened with the old one.
+ */
 
 export const SESSION_COOKIE = "genstudio_session";
 /** Browser sessions share one owner: whoever holds the access code is the studio's user. */
 export const BROWSER_OWNER_ID = "studio";
+
+let binding: { code: string | null; development: boolean; value: string } | undefined;
+
+/**
+ * What a session is bound to: a slow hash (scrypt) of the configured access code, so the
+ * database never holds anything a code could be guessed from quickly; under the development
+ * default, or without any code, a fixed word of its own.
+ */
+export function sessionBinding(): string {
+  const { accessCode, developmentDefaults } = serverEnv();
+  if (binding?.code !== accessCode || binding.development !== developmentDefaults) {
+    const value =
+      accessCode !== null
+        ? scryptSync(accessCode, "genstudio session binding", 32).toString("base64url")
+        : developmentDefaults
+          ? "development-default"
+          : "no-browser-sign-in";
+    binding = { code: accessCode, development: developmentDefaults, value };
+  }
+  return binding.value;
+}
 
 export async function createSession(): Promise<{ token: string; expiresAt: number }> {
   const token = randomBytes(32).toString("base64url");
@@ -19,6 +44,7 @@ export async function createSession(): Promise<{ token: string; expiresAt: numbe
   ).sessions.create({
     tokenHash: sha256Hex(token),
     ownerId: BROWSER_OWNER_ID,
+    codeBinding: sessionBinding(),
     createdAt: now,
     expiresAt,
   });
@@ -27,7 +53,12 @@ export async function createSession(): Promise<{ token: string; expiresAt: numbe
 
 /** The owner of a live session, or null. */
 export async function findSessionOwner(token: string): Promise<string | null> {
-  return (await dataStores()).sessions.findOwner(sha256Hex(token), Date.now());
+  return (await dataStores()).sessions.findOwner(sha256Hex(token), sessionBinding(), Date.now());
+}
+
+/** Ends every browser session ("sign out everywhere"); answers how many there were. */
+export async function deleteAllSessions(): Promise<number> {
+  return (await dataStores()).sessions.deleteOwner(BROWSER_OWNER_ID);
 }
 
 export async function deleteSession(token: string): Promise<void> {

@@ -19,7 +19,10 @@ describe("parseServerEnv", () => {
   });
 
   it("accepts a public interface with an access code or keys, and drops the development key", () => {
-    const withCode = parseServerEnv({ HOSTNAME: "0.0.0.0", STUDIO_ACCESS_CODE: "secret" });
+    const withCode = parseServerEnv({
+      HOSTNAME: "0.0.0.0",
+      STUDIO_ACCESS_CODE: "a-long-enough-secret",
+    });
     expect(withCode.developmentDefaults).toBe(false);
     expect(withCode.studioKeys).toEqual([]);
     const withKeys = parseServerEnv({
@@ -30,6 +33,12 @@ describe("parseServerEnv", () => {
       { name: "ci", key: "0123456789abcdefXYZ" },
       { name: "key-2", key: "0123456789abcdef-second" },
     ]);
+  });
+
+  it("refuses an access code shorter than 12 characters", () => {
+    for (const code of ["x", "short-code1"])
+      expect(() => parseServerEnv({ STUDIO_ACCESS_CODE: code })).toThrow(/at least 12 characters/);
+    expect(parseServerEnv({ STUDIO_ACCESS_CODE: "twelve-chars" }).accessCode).toBe("twelve-chars");
   });
 
   it("refuses short studio keys and malformed base URLs", () => {
@@ -56,7 +65,12 @@ describe("gateway and limit settings", () => {
   it("has patient defaults and reads overrides", () => {
     const defaults = parseServerEnv({ GEMINI_API_KEY: "upstream-secret" });
     expect(defaults.upstream).toMatchObject({ connectTimeoutMs: 10_000, maxAttempts: 3 });
-    expect(defaults.limits).toEqual({ requestsPerMinute: 600, burst: 120, maxStreamsPerKey: 16 });
+    expect(defaults.limits).toEqual({
+      requestsPerMinute: 600,
+      burst: 120,
+      maxStreamsPerKey: 16,
+      signInAttemptsPerMinute: 10,
+    });
     const tuned = parseServerEnv({
       GEMINI_API_KEY: "upstream-secret",
       UPSTREAM_FIRST_BYTE_TIMEOUT_MS: "1500",

@@ -17,7 +17,10 @@ const envSchema = z.object({
   GEMINI_API_KEY: z.string().trim().min(1).optional(),
   GOOGLE_API_KEY: z.string().trim().min(1).optional(),
   GEMINI_BASE_URL: z.url().default("https://generativelanguage.googleapis.com"),
-  STUDIO_ACCESS_CODE: z.string().min(1).optional(),
+  STUDIO_ACCESS_CODE: z
+    .string()
+    .min(12, "the access code must be at least 12 characters long")
+    .optional(),
   STUDIO_API_KEYS: z.string().trim().min(1).optional(),
   DATA_DIR: z.string().min(1).default(".data"),
   DATABASE_URL: z
@@ -40,6 +43,8 @@ const envSchema = z.object({
   STUDIO_RATE_LIMIT_PER_MINUTE: z.coerce.number().min(0).default(600),
   STUDIO_RATE_LIMIT_BURST: z.coerce.number().int().min(0).optional(),
   STUDIO_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(0).default(16),
+  /** Sign-in attempts a client address may make per minute (all addresses together: ten times as many). */
+  STUDIO_SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(0).default(10),
   /** Local engine: bytes of files (plus open uploads) each key or the studio may hold. */
   STUDIO_FILE_QUOTA_BYTES: z.coerce
     .number()
@@ -76,6 +81,8 @@ export interface LimitSettings {
   requestsPerMinute: number;
   burst: number;
   maxStreamsPerKey: number;
+  /** Sign-in attempts per client address and minute; 0 turns the sign-in throttle off. */
+  signInAttemptsPerMinute: number;
 }
 
 export interface ServerEnv {
@@ -188,6 +195,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
         values.STUDIO_RATE_LIMIT_BURST ??
         Math.max(1, Math.ceil(values.STUDIO_RATE_LIMIT_PER_MINUTE / 5)),
       maxStreamsPerKey: values.STUDIO_MAX_STREAMS_PER_KEY,
+      signInAttemptsPerMinute: values.STUDIO_SIGN_IN_ATTEMPTS_PER_MINUTE,
     },
     studioKeys: developmentDefaults ? [{ name: "dev", key: DEVELOPMENT_KEY }] : configuredKeys,
     accessCode,

@@ -4,15 +4,20 @@ import { DatabaseStartError } from "@/lib/db/sql-database";
 import { ConfigurationError, serverEnv } from "./env";
 import { dataStores } from "../persistence/database-handle";
 import { logger } from "./logger";
+import { sessionBinding } from "../auth/sessions";
 
 /**
- * Validates configuration and opens the database (running its migrations) before traffic;
- * exits the process with a message saying what to fix when either is wrong.
+ * Validates configuration and opens the database (running its migrations) before traffic,
+ * and ends browser sessions that belong to another access code; exits the process with a
+ * message saying what to fix when the configuration or the database is wrong.
  */
 export async function startServer(): Promise<void> {
   try {
     const env = serverEnv();
-    await dataStores();
+    const stores = await dataStores();
+    // Sessions opened with another access code (or none) than the one configured now end.
+    const ended = await stores.sessions.deleteUnbound(sessionBinding());
+    if (ended > 0) logger.info(`ended ${ended} browser sessions opened with another access code`);
     logger.info(
       `mode=${env.mode} data=${env.dataDir} database=${env.databaseUrl === null ? "sqlite" : describeDatabaseUrl(env.databaseUrl)}` +
         (env.developmentDefaults
