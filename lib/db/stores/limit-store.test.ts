@@ -58,8 +58,12 @@ describe.each(testDatabaseKinds())("LimitStore ($dialect)", (kind) => {
       ownerId: "studio",
       rate: null,
     });
-    expect((await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).rate?.taken).toBe(true);
-    expect((await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).rate?.taken).toBe(false);
+    expect(
+      (await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).rate?.taken,
+    ).toBe(true);
+    expect(
+      (await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).rate?.taken,
+    ).toBe(false);
     // The bucket is the owner's: a key-less take by owner id sees the same budget.
     expect((await limits.take("studio", rate, 1_000)).taken).toBe(false);
     expect(await limits.findSessionOwnerAndTake("nope", "code-a", 1_000, rate)).toEqual({
