@@ -519,7 +519,8 @@ test.describe("streaming on the wire", () => {
       body: { contents: [{ parts: [{ text: "hi" }] }], generationConfig: { candidateCount: 0 } },
     });
     expect(response.status).toBe(400);
-    expect(response.headers.get("content-type")).toContain("application/json");
+    // The JSON error body, typed as the stream would have been, as the service types it.
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect((response.body as { error: { status: string } }).error.status).toBe("INVALID_ARGUMENT");
   });
 

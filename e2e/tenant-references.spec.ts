@@ -130,6 +130,11 @@ function nest(
         segment.list && listForm === "lists" ? [inner] : inner,
     };
     if (segment.field === "fileUri") holder[spell("mimeType", index, keyCase)] = "text/plain";
+    // A function response needs its name and response beside the media it returns.
+    if (segment.field === "parts" && place.segments[index - 1]?.field === "functionResponse") {
+      holder[spell("name", index, keyCase)] = "lookup";
+      holder[spell("response", index, keyCase)] = {};
+    }
     inner = holder;
   }
   return inner as Record<string, unknown>;

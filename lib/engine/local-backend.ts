@@ -89,7 +89,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       request: GenerateContentRequest,
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
-      return generateContent(await generationInput(storage, model, request, context));
+      return generateContent(await generationInput(storage, model, request, context, false));
     },
 
     async *streamGenerateContent(
@@ -98,7 +98,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): AsyncGenerator<GenerateContentResponse> {
       // Validation runs at the first pull, so its errors arrive before any chunk (an HTTP error, not a stream error).
-      yield* streamGenerateContent(await generationInput(storage, model, request, context));
+      yield* streamGenerateContent(await generationInput(storage, model, request, context, true));
     },
   };
 }
@@ -109,9 +109,10 @@ async function generationInput(
   model: string,
   request: GenerateContentRequest,
   context: OperationContext,
+  stream: boolean,
 ): Promise<GenerationInput> {
   const { traits, modelVersion } = requireModel(model, "generateContent");
-  checkGenerateContentRequest(request, traits);
+  checkGenerateContentRequest(request, traits, { stream });
   const merge = await storage.resolveCachedContentForRequest(request, traits, context.caller);
   return {
     request: merge.mergedRequest,

@@ -33,7 +33,8 @@ export type ErrorDetail =
   | {
       "@type": "type.googleapis.com/google.rpc.Help";
       links: { description: string; url: string }[];
-    };
+    }
+  | { "@type": "type.googleapis.com/google.rpc.LocalizedMessage"; locale: string; message: string };
 
 export interface FieldViolation {
   field: string;

@@ -125,7 +125,7 @@ describe("checkJsonSchemaSubset: refused documents", () => {
     ]);
   });
 
-  it("refuses every keyword outside the subset, naming it", () => {
+  it("accepts the rest of JSON Schema's keywords, as the service does", () => {
     for (const keyword of [
       "minLength",
       "maxLength",
@@ -140,22 +140,20 @@ describe("checkJsonSchemaSubset: refused documents", () => {
       "uniqueItems",
       "patternProperties",
     ]) {
-      expect(check({ type: "string", [keyword]: 1 })).toEqual([
-        {
-          field: `${FIELD}.${keyword}`,
-          description: `keyword "${keyword}" is not supported in response_json_schema; supported keywords are ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
-        },
-      ]);
+      expect(check({ type: "string", [keyword]: 1 }), keyword).toEqual([]);
     }
   });
 
-  it("finds unsupported keywords deep inside", () => {
+  it("refuses a key that is no JSON Schema keyword, naming it, deep inside too", () => {
     const schema = {
       type: "object",
-      properties: { "user name": { type: "array", items: { type: "string", maxLength: 5 } } },
+      properties: { "user name": { type: "array", items: { type: "string", colour: "red" } } },
     };
-    expect(check(schema).map((violation) => violation.field)).toEqual([
-      `${FIELD}.properties[user name].items.maxLength`,
+    expect(check(schema)).toEqual([
+      {
+        field: `${FIELD}.properties[user name].items.colour`,
+        description: `"colour" is not a JSON Schema keyword; response_json_schema supports ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
+      },
     ]);
   });
 

@@ -4,8 +4,12 @@
  * resolution (`#`, JSON pointers, `$anchor`s, `$id`s), and the rule that a cycle of $ref may
  * only pass through properties that are not required (the service unrolls cycles to a
  * limited depth, so a forced cycle has no finite answer). Browser-safe.
- * Knowingly lenient: other `$` keys (`$schema`, `$comment`) pass, because JSON Schema
- * generators put `$schema` on every document and the service's own examples send it.
+ * Lenient as the service is: other `$` keys (`$schema`, `$comment`) and the other keywords
+ * of JSON Schema (draft-07 and 2020-12: `minLength`, `pattern`, `const`, ...) pass, because the
+ * service accepts documents using them (recorded: `minLength`/`maxLength` in a
+ * responseJsonSchema, `pattern` in a parametersJsonSchema); the engine's output honours the
+ * ones its JSON grammar knows and ignores the rest. A key that is no JSON Schema keyword at
+ * all is refused.
  */
 import type { FieldViolation } from "./api-error";
 
@@ -34,6 +38,46 @@ export const JSON_SCHEMA_KEYWORDS = [
   "propertyOrdering",
 ] as const;
 
+/** The rest of JSON Schema's vocabulary (draft-07, 2020-12, and OpenAPI's `nullable`): accepted as the service accepts them. */
+const OTHER_JSON_SCHEMA_KEYWORDS = [
+  "minLength",
+  "maxLength",
+  "pattern",
+  "const",
+  "default",
+  "examples",
+  "deprecated",
+  "readOnly",
+  "writeOnly",
+  "multipleOf",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minProperties",
+  "maxProperties",
+  "uniqueItems",
+  "contains",
+  "minContains",
+  "maxContains",
+  "allOf",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "propertyNames",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "additionalItems",
+  "definitions",
+  "contentEncoding",
+  "contentMediaType",
+  "contentSchema",
+  "nullable",
+];
+
 export const JSON_SCHEMA_TYPES = [
   "string",
   "number",
@@ -44,7 +88,7 @@ export const JSON_SCHEMA_TYPES = [
   "null",
 ] as const;
 
-const KEYWORDS = new Set<string>(JSON_SCHEMA_KEYWORDS);
+const KEYWORDS = new Set<string>([...JSON_SCHEMA_KEYWORDS, ...OTHER_JSON_SCHEMA_KEYWORDS]);
 const TYPES = new Set<string>(JSON_SCHEMA_TYPES);
 const ANCHOR_PATTERN = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 
@@ -212,7 +256,7 @@ export function checkJsonSchemaSubset(value: unknown, field: string): FieldViola
       if (!KEYWORDS.has(key) && !key.startsWith("$")) {
         add(
           full(`${path}.${key}`),
-          `keyword "${key}" is not supported in response_json_schema; supported keywords are ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
+          `"${key}" is not a JSON Schema keyword; response_json_schema supports ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
         );
       }
     }

@@ -15,6 +15,8 @@ export interface ThinkingTraits {
   canDisable: boolean;
   /** Budget used when the request sets none (-1: dynamic). */
   defaultBudget: number;
+  /** Accepts budget 0 without turning thinking off (2.5 Pro previews of 2025, recorded). */
+  ignoresZeroBudget?: boolean;
 }
 
 export interface ModelTraits {

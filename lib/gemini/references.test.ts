@@ -14,20 +14,28 @@ const describePlaces = (operation: Parameters<typeof referencePlaces>[0]) =>
 
 describe("referencePlaces", () => {
   it("finds every field of the request types that names a file or a cached content", () => {
+    // functionResponse.parts: media a function returned, sent back by the SDKs (issue 13 item 5).
     expect(describePlaces("generateContent")).toEqual([
       "contents[].parts[].fileData.fileUri file",
+      "contents[].parts[].functionResponse.parts[].fileData.fileUri file",
       "systemInstruction.parts[].fileData.fileUri file",
+      "systemInstruction.parts[].functionResponse.parts[].fileData.fileUri file",
       "cachedContent cachedContent",
     ]);
     expect(describePlaces("countTokens")).toEqual([
       "contents[].parts[].fileData.fileUri file",
+      "contents[].parts[].functionResponse.parts[].fileData.fileUri file",
       "generateContentRequest.contents[].parts[].fileData.fileUri file",
+      "generateContentRequest.contents[].parts[].functionResponse.parts[].fileData.fileUri file",
       "generateContentRequest.systemInstruction.parts[].fileData.fileUri file",
+      "generateContentRequest.systemInstruction.parts[].functionResponse.parts[].fileData.fileUri file",
       "generateContentRequest.cachedContent cachedContent",
     ]);
     expect(describePlaces("createCachedContent")).toEqual([
       "contents[].parts[].fileData.fileUri file",
+      "contents[].parts[].functionResponse.parts[].fileData.fileUri file",
       "systemInstruction.parts[].fileData.fileUri file",
+      "systemInstruction.parts[].functionResponse.parts[].fileData.fileUri file",
     ]);
   });
 });

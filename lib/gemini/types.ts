@@ -71,17 +71,56 @@ export interface FunctionResponse {
   id?: string;
   name: string;
   response: Record<string, unknown>;
+  /** Media the function returned. */
+  parts?: FunctionResponsePart[];
+  /** Live API: when the model takes the response in (no meaning in a unary call). */
+  scheduling?: "SCHEDULING_UNSPECIFIED" | "SILENT" | "WHEN_IDLE" | "INTERRUPT";
+  willContinue?: boolean;
+}
+
+export interface FunctionResponsePart {
+  inlineData?: Blob;
+  fileData?: FileData;
 }
 
 export interface ExecutableCode {
   language: string;
   code: string;
+  id?: string;
 }
 
 export interface CodeExecutionResult {
   outcome: string;
   output?: string;
+  id?: string;
 }
+
+/** A server-side tool's invocation (Gemini 3), sent back in history as the model gave it. */
+export interface ToolCall {
+  id?: string;
+  toolType?: string;
+  args?: Record<string, unknown>;
+}
+
+/** A server-side tool's result, sent back in history. */
+export interface ToolResponse {
+  id?: string;
+  toolType?: string;
+  response?: Record<string, unknown>;
+}
+
+/** The resolution one media part is read at (Gemini 3), overriding generationConfig's. */
+export interface PartMediaResolution {
+  level?: PartMediaResolutionLevel;
+  numTokens?: number;
+}
+
+export type PartMediaResolutionLevel =
+  | "MEDIA_RESOLUTION_UNSPECIFIED"
+  | "MEDIA_RESOLUTION_LOW"
+  | "MEDIA_RESOLUTION_MEDIUM"
+  | "MEDIA_RESOLUTION_HIGH"
+  | "MEDIA_RESOLUTION_ULTRA_HIGH";
 
 export interface VideoMetadata {
   startOffset?: string;
@@ -97,9 +136,16 @@ export interface Part {
   functionResponse?: FunctionResponse;
   executableCode?: ExecutableCode;
   codeExecutionResult?: CodeExecutionResult;
+  toolCall?: ToolCall;
+  toolResponse?: ToolResponse;
   thought?: boolean;
   thoughtSignature?: string;
   videoMetadata?: VideoMetadata;
+  mediaResolution?: PartMediaResolution;
+  /** The caller's own metadata, carried and never read. */
+  partMetadata?: Record<string, unknown>;
+  /** Output only (a transcription the service gave); accepted back in history, ignored. */
+  audioTranscription?: unknown;
 }
 
 export interface Content {
@@ -149,12 +195,18 @@ export interface Tool {
   googleSearch?: Record<string, unknown>;
   googleSearchRetrieval?: Record<string, unknown>;
   urlContext?: Record<string, never>;
+  fileSearch?: { fileSearchStoreNames?: string[]; metadataFilter?: string; topK?: number };
+  googleMaps?: Record<string, unknown>;
+  computerUse?: Record<string, unknown>;
+  mcpServers?: Record<string, unknown>[];
 }
 
 export type FunctionCallingMode = "MODE_UNSPECIFIED" | "AUTO" | "ANY" | "NONE" | "VALIDATED";
 
 export interface ToolConfig {
   functionCallingConfig?: { mode?: FunctionCallingMode; allowedFunctionNames?: string[] };
+  retrievalConfig?: { latLng?: { latitude?: number; longitude?: number }; languageCode?: string };
+  includeServerSideToolInvocations?: boolean;
 }
 
 export interface SafetySetting {
@@ -168,6 +220,8 @@ export interface PrebuiltVoiceConfig {
 }
 export interface VoiceConfig {
   prebuiltVoiceConfig?: PrebuiltVoiceConfig;
+  /** A voice cloned from a sample (the engine speaks in its default voice). */
+  replicatedVoiceConfig?: Record<string, unknown>;
 }
 export interface SpeakerVoiceConfig {
   speaker: string;
@@ -182,7 +236,11 @@ export interface SpeechConfig {
 export interface ThinkingConfig {
   includeThoughts?: boolean;
   thinkingBudget?: number;
+  /** Gemini 3's coarse alternative to a budget. */
+  thinkingLevel?: ThinkingLevel;
 }
+
+export type ThinkingLevel = "THINKING_LEVEL_UNSPECIFIED" | "MINIMAL" | "LOW" | "MEDIUM" | "HIGH";
 
 export interface GenerationConfig {
   stopSequences?: string[];
@@ -204,6 +262,10 @@ export interface GenerationConfig {
   speechConfig?: SpeechConfig;
   thinkingConfig?: ThinkingConfig;
   mediaResolution?: MediaResolution;
+  /** Transcription of audio input (no transcript in the engine's answers). */
+  audioTranscriptionConfig?: Record<string, unknown>;
+  /** Generated images' aspect ratio and size. */
+  imageConfig?: { aspectRatio?: string; imageSize?: string };
 }
 
 export interface GenerateContentRequest {
@@ -216,7 +278,11 @@ export interface GenerateContentRequest {
   systemInstruction?: Content;
   generationConfig?: GenerationConfig;
   cachedContent?: string;
+  /** The capacity tier asked for; answers report it in usageMetadata.serviceTier. */
+  serviceTier?: ServiceTier;
 }
+
+export type ServiceTier = "UNSPECIFIED" | "FLEX" | "STANDARD" | "PRIORITY";
 
 export interface CountTokensRequest {
   contents?: Content[];
@@ -412,6 +478,8 @@ export interface CachedContentCreate {
 export interface CachedContentUpdate {
   ttl?: string;
   expireTime?: string;
+  /** Sent back unchanged by some clients; any other model is refused (it cannot change). */
+  model?: string;
 }
 
 export interface ListCachedContentsResponse {

@@ -258,3 +258,124 @@ describe("bodies of the official SDK", () => {
     });
   });
 });
+
+describe("every request field the newest official SDK sends to this API", () => {
+  it("is accepted: the generateContent body with each field set", async () => {
+    const { GoogleGenAI: GoogleGenAI3 } = await import("google-genai-3");
+    const client = new GoogleGenAI3({
+      apiKey: "test-key",
+      httpOptions: { baseUrl: "http://127.0.0.1:9" },
+    });
+    await client.models.generateContent({
+      model: "gemini-3.5-flash",
+      contents: [
+        {
+          role: "user",
+          parts: [
+            { text: "Where is it?", partMetadata: { source: "camera" } },
+            {
+              fileData: { fileUri: "https://example.com/a.jpg", mimeType: "image/jpeg" },
+              mediaResolution: { level: "MEDIA_RESOLUTION_HIGH" },
+            } as never,
+            {
+              inlineData: { mimeType: "video/mp4", data: "AAAA" },
+              videoMetadata: { fps: 2, startOffset: "1s" },
+            },
+          ],
+        },
+        {
+          role: "model",
+          parts: [
+            {
+              toolCall: { id: "t1", toolType: "GOOGLE_SEARCH_WEB", args: { query: "x" } },
+            } as never,
+            { executableCode: { language: "PYTHON", code: "print(1)", id: "c1" } } as never,
+            { functionCall: { id: "f1", name: "locate", args: {} }, thoughtSignature: "c2ln" },
+          ],
+        },
+        {
+          role: "user",
+          parts: [
+            {
+              toolResponse: { id: "t1", toolType: "GOOGLE_SEARCH_WEB", response: { ok: true } },
+            } as never,
+            { codeExecutionResult: { outcome: "OUTCOME_OK", output: "1", id: "c1" } } as never,
+            {
+              functionResponse: {
+                id: "f1",
+                name: "locate",
+                response: { place: "Paris" },
+                parts: [{ inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } }],
+                scheduling: "WHEN_IDLE",
+                willContinue: false,
+              },
+            } as never,
+          ],
+        },
+      ],
+      config: {
+        serviceTier: "FLEX",
+        mediaResolution: "MEDIA_RESOLUTION_LOW",
+        thinkingConfig: { includeThoughts: true, thinkingLevel: "LOW" },
+        audioTranscriptionConfig: { languageCodes: ["en-US"], wordTimestamp: true },
+        imageConfig: { aspectRatio: "16:9", imageSize: "2K" },
+        enableEnhancedCivicAnswers: true,
+        tools: [
+          { googleSearch: { searchTypes: { webSearch: {}, imageSearch: {} } } },
+          { urlContext: {} },
+          { codeExecution: {} },
+          {
+            fileSearch: {
+              fileSearchStoreNames: ["fileSearchStores/s1"],
+              topK: 3,
+              metadataFilter: "a=1",
+            },
+          },
+          { googleMaps: { enableWidget: true } },
+          {
+            computerUse: {
+              environment: "ENVIRONMENT_BROWSER",
+              excludedPredefinedFunctions: ["drag"],
+            },
+          },
+          {
+            mcpServers: [
+              {
+                name: "m",
+                streamableHttpTransport: { url: "https://example.com/mcp", timeout: "5s" },
+              },
+            ],
+          },
+          {
+            googleSearchRetrieval: {
+              dynamicRetrievalConfig: { mode: "MODE_DYNAMIC", dynamicThreshold: 0.5 },
+            },
+          },
+        ],
+        toolConfig: {
+          retrievalConfig: { latLng: { latitude: 48.85, longitude: 2.35 }, languageCode: "fr" },
+          includeServerSideToolInvocations: true,
+        },
+      } as never,
+    });
+    const body = lastBody() as Record<string, unknown>;
+    // What the SDK put on the wire, checked so this test notices when it stops sending a field.
+    expect(body).toMatchObject({ serviceTier: "FLEX" });
+    expect(JSON.stringify(body)).toContain("includeServerSideToolInvocations");
+    const request = parseGenerateContentRequest(body, FLASH);
+    expect(request.serviceTier).toBe("FLEX");
+    expect(request.generationConfig?.thinkingConfig?.thinkingLevel).toBe("LOW");
+    expect(request.contents[0]!.parts[1]!.mediaResolution).toEqual({
+      level: "MEDIA_RESOLUTION_HIGH",
+    });
+    expect(request.toolConfig?.retrievalConfig?.latLng).toEqual({
+      latitude: 48.85,
+      longitude: 2.35,
+    });
+  });
+
+  it("still refuses a name no SDK sends, naming it", () => {
+    const body = { contents: [{ parts: [{ text: "hi" }] }], generationConfig: { colour: "red" } };
+    expect(() => parseGenerateContentRequest(body, FLASH)).toThrow(/Unknown name "colour"/);
+  });
+});

@@ -365,16 +365,16 @@ describe("generationConfig: output format", () => {
     );
   });
 
-  it("holds responseJsonSchema to the supported keyword subset", () => {
+  it("holds responseJsonSchema to JSON Schema's keywords", () => {
     expect(
       configRefusal({
         responseMimeType: "application/json",
-        responseJsonSchema: { type: "string", minLength: 2 },
+        responseJsonSchema: { type: "string", minLength: 2, colour: "red" },
       }),
     ).toBe(
       line(
-        "generation_config.response_json_schema.minLength",
-        `keyword "minLength" is not supported in response_json_schema; supported keywords are ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
+        "generation_config.response_json_schema.colour",
+        `"colour" is not a JSON Schema keyword; response_json_schema supports ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
       ),
     );
     expect(
@@ -460,26 +460,18 @@ describe("generationConfig: modalities, candidates and sampling", () => {
   it("needs responseModalities to match a supported combination exactly", () => {
     acceptsConfig({ responseModalities: [] });
     acceptsConfig({ responseModalities: ["TEXT"] });
+    // The service's own words (recorded): the combinations the model accepts, one per line.
     expect(configRefusal({ responseModalities: ["AUDIO"] })).toBe(
-      line(
-        "generation_config.response_modalities",
-        "the requested combination of response modalities [AUDIO] is not supported by models/gemini-2.5-flash; it supports [TEXT].",
-      ),
+      "The requested combination of response modalities is not supported by the model. models/gemini-2.5-flash accepts the following combination of response modalities:\n* TEXT\n",
     );
     expect(configRefusal({ responseModalities: ["IMAGE"] }, IMAGE)).toBe(
-      line(
-        "generation_config.response_modalities",
-        "the requested combination of response modalities [IMAGE] is not supported by models/gemini-2.0-flash-preview-image-generation; it supports [TEXT] or [TEXT, IMAGE].",
-      ),
+      "The requested combination of response modalities is not supported by the model. models/gemini-2.0-flash-preview-image-generation accepts the following combination of response modalities:\n* TEXT\n* TEXT, IMAGE\n",
     );
     acceptsConfig({ responseModalities: ["IMAGE", "TEXT"] }, IMAGE);
+    acceptsConfig({ responseModalities: ["text"] }, IMAGE);
     acceptsConfig({ responseModalities: ["AUDIO"] }, TTS);
-    expect(refusal(hello, TTS)).toBe(
-      line(
-        "generation_config.response_modalities",
-        "the requested combination of response modalities [TEXT] is not supported by models/gemini-2.5-flash-preview-tts; it supports [AUDIO].",
-      ),
-    );
+    // Speech models answer a text request with the service's generic refusal (recorded).
+    expect(refusal(hello, TTS)).toBe("Request contains an invalid argument.");
   });
 
   it("needs candidateCount of at least 1, and 1 on the previous generation", () => {
@@ -607,19 +599,23 @@ describe("generationConfig: modalities, candidates and sampling", () => {
 });
 
 describe("generationConfig: thinking", () => {
-  it("is refused on a model without thinking", () => {
+  it("is refused on a model without thinking when it asks for thinking, in the service's words", () => {
     expect(configRefusal({ thinkingConfig: { thinkingBudget: 1024 } }, FLASH_2_0)).toBe(
-      line(
-        "generation_config.thinking_config",
-        "thinking is not supported by models/gemini-2.0-flash; remove thinking_config.",
-      ),
+      "Thinking is not enabled for this model",
     );
-    expect(configRefusal({ thinkingConfig: {} }, FLASH_2_0)).toBe(
-      line(
-        "generation_config.thinking_config",
-        "thinking is not supported by models/gemini-2.0-flash; remove thinking_config.",
-      ),
+    expect(configRefusal({ thinkingConfig: { includeThoughts: true } }, FLASH_2_0)).toBe(
+      "Thinking is not enabled for this model",
     );
+    expect(configRefusal({ thinkingConfig: { thinkingLevel: "low" } }, FLASH_2_0)).toBe(
+      "Thinking is not enabled for this model",
+    );
+    // Asking for no thinking is harmless.
+    acceptsConfig({ thinkingConfig: {} }, FLASH_2_0);
+    acceptsConfig({ thinkingConfig: { thinkingBudget: 0, includeThoughts: false } }, FLASH_2_0);
+    // Before the modalities: a speech model asked for text and thoughts names the thoughts.
+    expect(
+      configRefusal({ responseModalities: ["TEXT"], thinkingConfig: { thinkingBudget: 512 } }, TTS),
+    ).toBe("Thinking is not enabled for this model");
   });
 
   it("takes -1, 0 where thinking can be turned off, or a budget in range", () => {
@@ -1129,9 +1125,7 @@ describe("parseCountTokensRequest", () => {
       errorOf(() =>
         count({ generateContentRequest: withConfig({ responseModalities: ["TEXT"] }) }, TTS),
       ).message,
-    ).toBe(
-      "* CountTokensRequest.generate_content_request.generation_config.response_modalities: the requested combination of response modalities [TEXT] is not supported by models/gemini-2.5-flash-preview-tts; it supports [AUDIO].",
-    );
+    ).toBe("Request contains an invalid argument.");
   });
 });
 
@@ -1333,7 +1327,7 @@ describe("parseCachedContentUpdate", () => {
         "display_name cannot be updated; only ttl or expire_time can be updated.",
       ),
     );
-    expect(updateRefusal({ ttl: "600s", model: "models/x" })).toBe(
+    expect(updateRefusal({ ttl: "600s", model: 5 })).toBe(
       updateLine(
         "cached_content.model",
         "model cannot be updated; only ttl or expire_time can be updated.",
@@ -1495,5 +1489,74 @@ describe("validateGenerationConfigFields", () => {
         ),
       ),
     ).toBe(true);
+  });
+});
+
+describe("what a model cannot do, in the service's words (recorded)", () => {
+  const logprobs = withConfig({ responseLogprobs: true, logprobs: 2 });
+  const noLogprobs: ModelTraits = { ...FLASH, logprobs: false };
+
+  it("refuses logprobs on a model without them: in a stream first, else as not enabled", () => {
+    expect(
+      errorOf(() => parseGenerateContentRequest(logprobs, noLogprobs, { stream: true })).message,
+    ).toBe("LogProbs is not supported in streaming mode");
+    expect(refusal(logprobs, noLogprobs)).toBe("Logprobs is not enabled for this model");
+    accepts(logprobs);
+    expect(() => parseGenerateContentRequest(logprobs, FLASH, { stream: true })).not.toThrow();
+  });
+
+  it("takes an outside https file URI only on models that read them; Files API URIs on all", () => {
+    const uri = "https://example.com/media/banana.jpg";
+    const remote = {
+      contents: [
+        {
+          parts: [{ text: "What is it?" }, { fileData: { mimeType: "image/jpeg", fileUri: uri } }],
+        },
+      ],
+    };
+    accepts(remote);
+    expect(refusal(remote, FLASH_2_0)).toBe(`Invalid or unsupported file uri: ${uri}`);
+    expect(
+      errorOf(() => parseCountTokensRequest({ contents: remote.contents }, FLASH_2_0)).message,
+    ).toBe(`Invalid or unsupported file uri: ${uri}`);
+    for (const fileUri of [
+      "https://generativelanguage.googleapis.com/v1beta/files/abc123",
+      "http://127.0.0.1:3000/v1beta/files/abc123",
+      "files/abc123",
+      // A Files API path, however mangled, is resolved (and refused there), never fetched.
+      "http://127.0.0.1:3000/v1beta/files/../../genstudio.sqlite",
+    ])
+      accepts(
+        { contents: [{ parts: [{ fileData: { mimeType: "image/png", fileUri } }] }] },
+        FLASH_2_0,
+      );
+  });
+
+  it("reads enum names in any letter case, as the service does", () => {
+    const request = parseGenerateContentRequest(
+      {
+        ...withConfig({ responseModalities: ["Text"] }),
+        tools: [{ functionDeclarations: [{ name: "beep" }] }],
+        toolConfig: { functionCallingConfig: { mode: "any" } },
+      },
+      FLASH,
+    );
+    expect(request.generationConfig?.responseModalities).toEqual(["TEXT"]);
+    expect(request.toolConfig?.functionCallingConfig?.mode).toBe("ANY");
+  });
+
+  it("keeps a model sent with an update for the backend to compare with the cache's own", () => {
+    expect(
+      parseCachedContentUpdate({ ttl: "1200s", model: "models/gemini-2.0-flash-lite" }, null),
+    ).toEqual({
+      ttl: "1200s",
+      model: "models/gemini-2.0-flash-lite",
+    });
+    expect(
+      parseCachedContentUpdate({ ttl: "1200s", model: "gemini-2.0-flash-lite" }, null),
+    ).toEqual({
+      ttl: "1200s",
+      model: "models/gemini-2.0-flash-lite",
+    });
   });
 });

@@ -27,6 +27,7 @@ import {
   checkGenerationConfig,
   type GenerationConfigRuleOptions,
 } from "./schemas/rules/generation-config-rules";
+import { capabilityRefusal } from "./schemas/rules/model-capability-rules";
 import { checkTools, checkToolConfig } from "./schemas/rules/tool-rules";
 import { Violations, codePointLength, fieldPath, violationError } from "./schemas/rules/violations";
 import { camelToSnake } from "./schemas/wire";
@@ -49,6 +50,8 @@ export type { FieldViolation } from "./api-error";
 export const MAX_NESTING_DEPTH = 100;
 
 export const MODEL_NAME_PATTERN = /^models\/[^/\s]+$/;
+/** A model id the service recognises as one (`gemini-2.5-flash`, `gemma-3-1b-it`, ...). */
+const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const CACHED_CONTENT_NAME_PATTERN = /^cachedContents\/[a-z0-9-]+$/;
 export const FILE_NAME_PATTERN = /^files\/[a-z0-9-]{1,40}$/;
 /** Longest File displayName, in characters (the service's limit). */
@@ -76,6 +79,21 @@ export function nestingDepthExceeds(value: unknown, limit: number): boolean {
     }
   }
   return false;
+}
+
+/**
+ * Checks the `{model}` segment of a request path (URL-decoded) before anything else: an id
+ * that is no model name at all (a space, a slash) is the service's 400 naming `model`, with
+ * no details (recorded); an unknown but well-formed one is left to the 404 of the lookup.
+ * `requestName` is the operation's request message (`GenerateContentRequest`, ...).
+ */
+export function checkModelSegment(model: string, requestName: string): void {
+  if (!MODEL_ID_PATTERN.test(model))
+    throw new ApiError(
+      400,
+      "INVALID_ARGUMENT",
+      `* ${requestName}.model: unexpected model name format\n`,
+    );
 }
 
 /** Parses `body` with a wire schema, throwing the service's 400 for shape errors. */
@@ -212,7 +230,14 @@ export function readGenerateContentRequest(body: unknown): GenerateContentReques
 export function checkGenerateContentRequest(
   request: GenerateContentRequest,
   traits: ModelTraits,
+  options: { stream?: boolean } = {},
 ): GenerateContentRequest {
+  // What the model cannot do at all is refused first, with the service's one plain message.
+  const refusal = capabilityRefusal(request, traits, {
+    stream: options.stream,
+    modalitiesRequired: true,
+  });
+  if (refusal) throw refusal;
   const violations = new Violations();
   checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: true });
   if (!violations.empty) throw violationError("GenerateContentRequest", violations.list);
@@ -223,8 +248,9 @@ export function checkGenerateContentRequest(
 export function parseGenerateContentRequest(
   body: unknown,
   traits: ModelTraits,
+  options: { stream?: boolean } = {},
 ): GenerateContentRequest {
-  return checkGenerateContentRequest(readGenerateContentRequest(body), traits);
+  return checkGenerateContentRequest(readGenerateContentRequest(body), traits, options);
 }
 
 /**
@@ -265,6 +291,10 @@ export function checkCountTokensRequest(
   request: CountTokensRequest,
   traits: ModelTraits,
 ): CountTokensRequest {
+  const refusal = request.generateContentRequest
+    ? capabilityRefusal(request.generateContentRequest, traits, { modalitiesRequired: false })
+    : externalUriRefusal(request.contents ?? [], traits);
+  if (refusal) throw refusal;
   const violations = new Violations();
   const inner = request.generateContentRequest;
   if (inner)
@@ -279,6 +309,14 @@ export function checkCountTokensRequest(
 /** readCountTokensRequest, then checkCountTokensRequest. */
 export function parseCountTokensRequest(body: unknown, traits: ModelTraits): CountTokensRequest {
   return checkCountTokensRequest(readCountTokensRequest(body), traits);
+}
+
+/** countTokens' bare contents: only the file URI rule of the capability checks concerns them. */
+function externalUriRefusal(
+  contents: readonly Content[],
+  traits: ModelTraits,
+): ApiError | undefined {
+  return capabilityRefusal({ contents: [...contents] }, traits, { modalitiesRequired: false });
 }
 
 function checkTtl(ttl: string, path: string, violations: Violations): void {
@@ -349,7 +387,9 @@ const IGNORED_UPDATE_FIELDS = new Set(["name", "createTime", "updateTime", "usag
 /**
  * Parses and validates a cachedContents PATCH body. Only the expiration can change: `ttl` or
  * `expireTime`, one of them. `updateMask` (the query parameter, comma-separated; null when
- * absent) may name `ttl` and `expire_time`/`expireTime` only. Throws ApiError 400.
+ * absent) may name `ttl` and `expire_time`/`expireTime` only. A `model` is kept (as
+ * `models/{id}`) for the backend to compare with the cache's own: the service accepts one
+ * that repeats it (recorded: clients send the model back with a new ttl). Throws ApiError 400.
  */
 export function parseCachedContentUpdate(
   body: unknown,
@@ -366,7 +406,8 @@ export function parseCachedContentUpdate(
       value === undefined ||
       key === "ttl" ||
       key === "expireTime" ||
-      IGNORED_UPDATE_FIELDS.has(key)
+      IGNORED_UPDATE_FIELDS.has(key) ||
+      (key === "model" && typeof value === "string" && value !== "")
     )
       continue;
     violations.add(
@@ -411,6 +452,8 @@ export function parseCachedContentUpdate(
       "ttl and expire_time are mutually exclusive; set only one of them.",
     );
   const result: CachedContentUpdate = {};
+  if (typeof update.model === "string" && update.model !== "")
+    result.model = update.model.startsWith("models/") ? update.model : `models/${update.model}`;
   if (fields.includes("ttl") && update.ttl !== undefined) {
     checkTtl(update.ttl, "cached_content.ttl", violations);
     result.ttl = update.ttl;

@@ -171,6 +171,13 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect((await rejection(() => update(cache.name, { displayName: "new" }))).httpStatus).toBe(
       400,
     );
+    // The cache's own model may be sent back with the new expiration (as the service takes it).
+    expect((await update(cache.name, { ttl: "120s", model: FLASH })).model).toBe(cache.model);
+    expect(
+      (await rejection(() => update(cache.name, { ttl: "120s", model: "models/gemini-2.5-pro" })))
+        .message,
+    ).toContain("model cannot be updated");
+    await update(cache.name, { expireTime: "2025-01-15T12:05:00Z" });
 
     clock.advance(5 * 60_000);
     expect(

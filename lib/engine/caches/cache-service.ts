@@ -205,6 +205,17 @@ export class CacheService {
   /** Sets a new expiration (ttl from now, or expireTime); nothing else is updatable. */
   async update(name: string, update: CachedContentUpdate, caller: Caller): Promise<CachedContent> {
     const record = await this.require(name, caller);
+    if (update.model !== undefined && update.model !== record.model) {
+      throw ApiError.invalidArgument(
+        "* UpdateCachedContentRequest.cached_content.model: model cannot be updated; only ttl or expire_time can be updated.",
+        [
+          {
+            field: "cached_content.model",
+            description: "model cannot be updated; only ttl or expire_time can be updated.",
+          },
+        ],
+      );
+    }
     const now = this.now();
     const expireTime = this.expiration(update, now, null);
     await this.store.updateExpiry(record.id, expireTime, now);

@@ -93,7 +93,8 @@ function required<T>(value: T | undefined, field: string, model: string): T {
 
 function buildEntry(model: ModelData): CatalogEntry {
   const answering = answeringModel(model);
-  const traits = { ...familyTraits(answering.family), ...answering.traits };
+  // An alias's own overrides (what it did differently in recordings) go over its target's.
+  const traits = { ...familyTraits(answering.family), ...answering.traits, ...model.traits };
   const resource = model.resource;
   const name = model.name;
   const thinking = traits.thinking ?? undefined;

@@ -237,9 +237,9 @@ describe.each(testDatabaseKinds())("files: lifecycle, access and expiry ($dialec
       });
     }
     await settled(audio.id);
-    expect((await files.resolveFileForCaller(`files/${audio.id}`, alice)).probed.kind).toBe(
-      "audio",
-    );
+    expect(await files.resolveFileForCaller(`files/${audio.id}`, alice)).toMatchObject({
+      probed: { kind: "audio" },
+    });
   });
 
   it("reads file ids from names and URIs", () => {

@@ -4,6 +4,7 @@
  * generation and counting paths use for `fileData.fileUri`. Metadata in SQLite, bytes
  * under DATA_DIR. Differs knowingly: `uri` is built from the origin of each request.
  */
+import { isExternalUri } from "@/lib/gemini/schemas/rules/model-capability-rules";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { FileRecord, FileStore } from "@/lib/db/stores/file-store";
@@ -49,6 +50,16 @@ export interface ResolvedFile {
   /** Where the bytes are, for engines that read them (text files). */
   path: string;
   sizeBytes: number;
+}
+
+/**
+ * A medium at an http(s) URL outside the Files API, which current models accept and fetch
+ * themselves. The engine is offline: it knows only the URL (and the part's MIME type).
+ */
+export interface RemoteFile {
+  remote: true;
+  uri: string;
+  mimeType: string;
 }
 
 /** The service's 403 for a file that is missing, expired or someone else's. */
@@ -248,13 +259,15 @@ export class FileService {
   /**
    * What a request's `fileData.fileUri` refers to, for the caller: 403 when missing,
    * expired or not theirs; 400 while it is not ACTIVE. Text files are decoded again from
-   * disk (their text is not kept in the database).
+   * disk (their text is not kept in the database). An outside URL is a RemoteFile.
    */
   async resolveFileForCaller(
     fileUri: string,
     caller: Caller,
     signal?: AbortSignal,
-  ): Promise<ResolvedFile> {
+  ): Promise<ResolvedFile | RemoteFile> {
+    // Validation already refused outside URLs for models that cannot read them.
+    if (isExternalUri(fileUri)) return { remote: true, uri: fileUri, mimeType: "" };
     const file = await this.requireFile(fileUri, caller);
     if (file.state !== "ACTIVE") {
       throw new ApiError(

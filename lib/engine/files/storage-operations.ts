@@ -21,14 +21,17 @@ import {
   type CountableInput,
 } from "../caches/cache-service";
 import type { MediaProber } from "./file-processor";
-import { FileService, toWireFile, type ResolvedFile } from "./file-service";
+import { FileService, toWireFile, type RemoteFile, type ResolvedFile } from "./file-service";
 import type { UploadState } from "./upload-sessions";
 
 /** The token counter of lib/engine/tokens, with file references resolved by the caller's rights. */
 export type RequestTokenCounter = (
   traits: ModelTraits,
   input: CountableInput,
-  options: { resolveFile: (fileUri: string) => Promise<ResolvedFile>; signal?: AbortSignal },
+  options: {
+    resolveFile: (fileUri: string) => Promise<ResolvedFile | RemoteFile>;
+    signal?: AbortSignal;
+  },
 ) => Promise<CountTokensResponse>;
 
 export interface StorageOptions {
@@ -74,7 +77,7 @@ export interface Storage {
     fileUri: string,
     caller: Caller,
     signal?: AbortSignal,
-  ): Promise<ResolvedFile>;
+  ): Promise<ResolvedFile | RemoteFile>;
   /** Merges `request.cachedContent` into the request (see CacheService). */
   resolveCachedContentForRequest(
     request: GenerateContentRequest,
@@ -116,7 +119,7 @@ export function createStorage(options: StorageOptions): Storage {
     fileUri: string,
     caller: Caller,
     signal?: AbortSignal,
-  ): Promise<ResolvedFile> => files.resolveFileForCaller(fileUri, caller, signal);
+  ): Promise<ResolvedFile | RemoteFile> => files.resolveFileForCaller(fileUri, caller, signal);
   const caches = new CacheService({
     store: options.stores.caches,
     now: options.now,

@@ -108,23 +108,41 @@ describe.each(testDatabaseKinds())("resumable upload sessions ($dialect)", (kind
     expect(final.file!.expireTime - final.file!.createTime).toBe(FILE_LIFETIME_MS);
   });
 
-  it("refuses a zero-byte upload, a missing or oversized length, and a missing type", async () => {
+  it("takes an upload started without a length (as the service does): the file gets the size finalized", async () => {
+    const bytes = patternBytes(34);
+    const { uploadId } = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: undefined,
+      mimeType: "text/plain",
+      displayName: "test.txt",
+    });
+    const final = await files.uploadChunk(uploadId, {
+      upload: true,
+      finalize: true,
+      offset: 0,
+      body: streamOf(bytes),
+    });
+    expect(final).toMatchObject({ status: "final", sizeReceived: 34 });
+    expect(final.file).toMatchObject({ sizeBytes: 34, sha256Hash: serviceHash(bytes) });
+    // Its reservation is released: the owner's usage is the file alone.
+    expect(await files.store.usedBytes(alice.ownerId, clock.now())).toBe(34);
+    const empty = await files.startUpload({
+      ownerId: alice.ownerId,
+      declaredSize: undefined,
+      mimeType: "text/plain",
+    });
+    const refusal = await rejection(
+      files.uploadChunk(empty.uploadId, { upload: false, finalize: true, offset: 0, body: null }),
+    );
+    expect(refusal.message).toContain("zero-byte files cannot be uploaded");
+  });
+
+  it("refuses a zero-byte upload, an oversized length, and a missing type", async () => {
     const zero = await rejection(
       files.startUpload({ ownerId: alice.ownerId, declaredSize: 0, mimeType: "text/plain" }),
     );
     expect(zero.httpStatus).toBe(400);
     expect(zero.message).toContain("zero-byte files cannot be uploaded");
-    expect(
-      (
-        await rejection(
-          files.startUpload({
-            ownerId: alice.ownerId,
-            declaredSize: undefined,
-            mimeType: "text/plain",
-          }),
-        )
-      ).message,
-    ).toContain("total length is required");
     const huge = await rejection(
       files.startUpload({
         ownerId: alice.ownerId,

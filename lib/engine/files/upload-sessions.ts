@@ -31,6 +31,12 @@ export const FILE_LIFETIME_MS = 48 * 3_600_000;
  * ones a crash interrupted (nobody can resume them) and drop them with their reservation.
  */
 const WHOLE_UPLOAD_PREFIX = "whole.";
+/**
+ * Resumable sessions started without X-Goog-Upload-Header-Content-Length (the service accepts
+ * that; recorded): they reserve what the owner may still store, up to the size limit, and the
+ * file takes the size received when the client finalizes.
+ */
+const OPEN_LENGTH_PREFIX = "open.";
 
 const OFFSET_HEADER = "X-Goog-Upload-Offset (or X-Svc-Upload-Offset)";
 export interface WholeUploadInput extends Omit<UploadStartInput, "declaredSize"> {
@@ -112,6 +118,19 @@ export class UploadSessions {
 
   /** Opens a session after checking the declared size, type, name and the owner's quota. */
   async start(input: UploadStartInput, idPrefix = ""): Promise<UploadSessionRecord> {
+    if (input.declaredSize === undefined) {
+      const room =
+        this.options.quotaBytes - (await this.store.usedBytes(input.ownerId, this.now()));
+      const bound = Math.min(this.maxFileBytes, room);
+      if (bound <= 0) {
+        throw new ApiError(
+          429,
+          "RESOURCE_EXHAUSTED",
+          `File storage quota exceeded: nothing is left of the ${this.options.quotaBytes}-byte limit. Delete files or let them expire.`,
+        );
+      }
+      return this.start({ ...input, declaredSize: bound }, OPEN_LENGTH_PREFIX);
+    }
     const { declaredSize, mimeType, fileId } = checkUploadStart(input, this.maxFileBytes);
     const now = this.now();
     const session: UploadSessionRecord = {
@@ -176,6 +195,14 @@ export class UploadSessions {
       }
       if (input.upload && input.body) await this.receive(session, live, input.body, signal);
       if (!input.finalize) return { status: "active", sizeReceived: session.receivedSize };
+      if (session.id.startsWith(OPEN_LENGTH_PREFIX)) {
+        if (session.receivedSize === 0)
+          throw invalid(
+            "The file is empty: zero-byte files cannot be uploaded.",
+            "X-Goog-Upload-Command",
+          );
+        session.declaredSize = session.receivedSize;
+      }
       if (session.receivedSize !== session.declaredSize) {
         throw invalid(
           `Cannot finalize: ${session.receivedSize} of the ${session.declaredSize} declared bytes have been received. Send the remaining bytes from offset ${session.receivedSize}, then finalize.`,

@@ -38,6 +38,8 @@ function textOfPart(part: Part): string[] {
     texts.push(`${part.functionResponse.name}: ${flatten(part.functionResponse.response)}`);
   if (part.executableCode) texts.push(part.executableCode.code);
   if (part.codeExecutionResult?.output) texts.push(part.codeExecutionResult.output);
+  if (part.toolCall) texts.push(flatten(part.toolCall.args));
+  if (part.toolResponse) texts.push(flatten(part.toolResponse.response));
   return texts;
 }
 

@@ -8,7 +8,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type { ModelTraits, ThinkingTraits } from "@/lib/gemini/model-traits";
 import type {
   Candidate,
   GenerateContentRequest,
@@ -390,13 +390,18 @@ function resolveThinkingBudget(
   if (!thinking) return 0;
   const requested =
     request.generationConfig?.thinkingConfig?.thinkingBudget ?? thinking.defaultBudget;
+  if (requested === 0 && thinking.ignoresZeroBudget) return dynamicBudget(thinking, promptTokens);
   if (requested === 0) return thinking.canDisable ? 0 : thinking.minBudget;
-  if (requested < 0)
-    return Math.min(
-      thinking.maxBudget,
-      Math.max(thinking.minBudget, Math.min(512, 48 + Math.floor(promptTokens / 8))),
-    );
+  if (requested < 0) return dynamicBudget(thinking, promptTokens);
   return Math.min(thinking.maxBudget, Math.max(thinking.minBudget, requested));
+}
+
+/** Dynamic thinking (-1): a budget that grows with the prompt, within the model's range. */
+function dynamicBudget(thinking: ThinkingTraits, promptTokens: number): number {
+  return Math.min(
+    thinking.maxBudget,
+    Math.max(thinking.minBudget, Math.min(512, 48 + Math.floor(promptTokens / 8))),
+  );
 }
 
 function answerMode(

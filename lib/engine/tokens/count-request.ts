@@ -36,9 +36,14 @@ export interface CountableRequest {
   mediaResolution?: MediaResolution;
 }
 
-/** What a file reference resolves to: the probe itself, or a stored file carrying its probe. */
+/**
+ * What a file reference resolves to: the probe itself, a stored file carrying its probe, or a
+ * medium at an outside URL (`remote`), which the engine cannot fetch offline.
+ */
 export type FileReference =
-  ProbedMedia | { mimeType: string; probed?: unknown; path?: string; sizeBytes?: number };
+  | ProbedMedia
+  | { mimeType: string; probed?: unknown; path?: string; sizeBytes?: number }
+  | { remote: true; uri: string; mimeType: string };
 
 export interface CountRequestOptions {
   /** Resolves `fileData.fileUri` (the file store supplies it; it throws the service's 403 itself). */
@@ -99,11 +104,18 @@ export async function countRequestTokens(
   async function collectPart(part: Part, field: string): Promise<void> {
     if (part.text !== undefined) texts.push({ text: part.text, scale: 1 });
     if (part.functionCall) texts.push({ text: JSON.stringify(part.functionCall), scale: 1 });
-    if (part.functionResponse)
-      texts.push({ text: JSON.stringify(part.functionResponse), scale: 1 });
+    if (part.functionResponse) {
+      const { parts: media, ...response } = part.functionResponse;
+      texts.push({ text: JSON.stringify(response), scale: 1 });
+      // Media a function returned count as media (their references resolved for the caller).
+      for (const [index, item] of (media ?? []).entries())
+        await collectPart(item, `${field}.function_response.parts[${index}]`);
+    }
     if (part.executableCode) texts.push({ text: part.executableCode.code, scale: 1 });
     if (part.codeExecutionResult?.output)
       texts.push({ text: part.codeExecutionResult.output, scale: 1 });
+    if (part.toolCall) texts.push({ text: JSON.stringify(part.toolCall), scale: 1 });
+    if (part.toolResponse) texts.push({ text: JSON.stringify(part.toolResponse), scale: 1 });
     if (part.inlineData) {
       const mediaField = `${field}.inline_data`;
       const bytes = Buffer.from(part.inlineData.data, "base64");
@@ -155,6 +167,7 @@ export async function countRequestTokens(
     field: string,
   ): Promise<ProbedMedia> {
     if (isProbedMedia(reference)) return reference;
+    if ("remote" in reference) return remoteMedia(reference.mimeType || mimeTypeHint || "");
     if (isProbedMedia(reference.probed)) return reference.probed;
     const mimeType = reference.mimeType || mimeTypeHint;
     if (reference.path && mimeType && mediaKindOf(mimeType)) {
@@ -165,6 +178,15 @@ export async function countRequestTokens(
       [{ field, description: "File is not ACTIVE." }],
     );
   }
+}
+
+/**
+ * An outside URL's medium as far as it can be known offline: its kind from the MIME type, one
+ * image or page, no duration, no text. (The service fetches it and counts what it finds.)
+ */
+function remoteMedia(mimeType: string): ProbedMedia {
+  const kind = mediaKindOf(mimeType) ?? "document";
+  return { kind, mimeType, sizeBytes: 0, pages: 1, ...(kind === "text" ? { text: "" } : {}) };
 }
 
 function isProbedMedia(value: unknown): value is ProbedMedia {

@@ -126,3 +126,12 @@ export const MAX_DISPLAY_NAME_CHARACTERS = 128;
  * bound keeps every expireTime a four-digit-year RFC 3339 timestamp.
  */
 export const MAX_CACHE_TTL_SECONDS = 3650 * 24 * 3600;
+
+/** ThinkingConfig.thinkingLevel values (Gemini 3). */
+export const THINKING_LEVELS = [
+  "THINKING_LEVEL_UNSPECIFIED",
+  "MINIMAL",
+  "LOW",
+  "MEDIUM",
+  "HIGH",
+] as const;

@@ -15,17 +15,20 @@ import {
   HARM_CATEGORIES,
   MEDIA_RESOLUTIONS,
   RESPONSE_MODALITIES,
+  THINKING_LEVELS,
 } from "./constants";
 import { schemaSchema } from "./schema";
 import {
   repeated,
   repeatedOrEmpty,
   wireBoolean,
+  wireBytes,
   wireEnum,
   wireInteger,
   wireNumber,
   wireObject,
   wireString,
+  wireStruct,
   wireValue,
 } from "./wire";
 
@@ -33,8 +36,16 @@ export const prebuiltVoiceConfigSchema = wireObject("PrebuiltVoiceConfig", {
   voiceName: wireString().optional(),
 });
 
+export const replicatedVoiceConfigSchema = wireObject("ReplicatedVoiceConfig", {
+  mimeType: wireString().optional(),
+  voiceSampleAudio: wireBytes().optional(),
+  consentAudio: wireBytes().optional(),
+  voiceConsentSignature: wireStruct().optional(),
+});
+
 export const voiceConfigSchema: z.ZodType<VoiceConfig, unknown> = wireObject("VoiceConfig", {
   prebuiltVoiceConfig: prebuiltVoiceConfigSchema.optional(),
+  replicatedVoiceConfig: replicatedVoiceConfigSchema.optional(),
 });
 
 export const speakerVoiceConfigSchema = wireObject("SpeakerVoiceConfig", {
@@ -57,6 +68,7 @@ export const thinkingConfigSchema: z.ZodType<ThinkingConfig, unknown> = wireObje
   {
     includeThoughts: wireBoolean().optional(),
     thinkingBudget: wireInteger().optional(),
+    thinkingLevel: wireEnum("ThinkingConfig.ThinkingLevel", THINKING_LEVELS).optional(),
   },
 );
 
@@ -84,6 +96,21 @@ export const generationConfigSchema: z.ZodType<GenerationConfig, unknown> = wire
     speechConfig: speechConfigSchema.optional(),
     thinkingConfig: thinkingConfigSchema.optional(),
     mediaResolution: wireEnum("GenerationConfig.MediaResolution", MEDIA_RESOLUTIONS).optional(),
+    audioTranscriptionConfig: wireObject("AudioTranscriptionConfig", {
+      languageCodes: repeated(wireString()).optional(),
+      languageAuto: wireStruct().optional(),
+      languageHints: wireObject("LanguageHints", {
+        languageCodes: repeated(wireString()).optional(),
+      }).optional(),
+      customVocabulary: repeated(wireString()).optional(),
+      adaptationPhrases: repeated(wireString()).optional(),
+      wordTimestamp: wireBoolean().optional(),
+      diarization: wireBoolean().optional(),
+    }).optional(),
+    imageConfig: wireObject("ImageConfig", {
+      aspectRatio: wireString().optional(),
+      imageSize: wireString().optional(),
+    }).optional(),
   },
 );
 

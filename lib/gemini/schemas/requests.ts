@@ -9,7 +9,15 @@ import { contentSchema } from "./content";
 import { cachedContentNameSchema } from "./reference-fields";
 import { generationConfigSchema, safetySettingSchema } from "./generation-config";
 import { toolConfigSchema, toolSchema } from "./tool";
-import { repeated, repeatedOrEmpty, wireInteger, wireObject, wireString, wireValue } from "./wire";
+import {
+  repeated,
+  repeatedOrEmpty,
+  wireEnum,
+  wireInteger,
+  wireObject,
+  wireString,
+  wireValue,
+} from "./wire";
 
 export const generateContentRequestSchema: z.ZodType<GenerateContentRequest, unknown> = wireObject(
   "GenerateContentRequest",
@@ -22,6 +30,12 @@ export const generateContentRequestSchema: z.ZodType<GenerateContentRequest, unk
     systemInstruction: contentSchema.optional(),
     generationConfig: generationConfigSchema.optional(),
     cachedContent: cachedContentNameSchema.optional(),
+    serviceTier: wireEnum("ServiceTier", [
+      "UNSPECIFIED",
+      "FLEX",
+      "STANDARD",
+      "PRIORITY",
+    ]).optional(),
   },
 );
 

@@ -31,7 +31,7 @@ export type SchemaType = (typeof SCHEMA_TYPES)[number];
 
 export const schemaSchema: z.ZodType<Schema, unknown> = z.lazy(() =>
   wireObject("Schema", {
-    type: wireEnum("Type", SCHEMA_TYPES, (text) => text.toUpperCase()).optional(),
+    type: wireEnum("Type", SCHEMA_TYPES).optional(),
     format: wireString().optional(),
     title: wireString().optional(),
     description: wireString().optional(),

@@ -222,13 +222,14 @@ export function wireBytes() {
 }
 
 /**
- * An enum field, by value name. `normalise` lets a field accept other spellings (Schema.type
- * takes lower case too) and still output the canonical name.
+ * An enum field, by value name, in any letter case: the service's reader accepts `"any"` for
+ * ANY and `"Text"` for TEXT (recorded), and the canonical upper-case name is what the rest
+ * reads.
  */
 export function wireEnum<const Values extends readonly [string, ...string[]]>(
   typeName: string,
   values: Values,
-  normalise: (text: string) => string = (text) => text,
+  normalise: (text: string) => string = (text) => text.toUpperCase(),
 ) {
   const allowed = new Set<string>(values);
   return z.transform((input: unknown, context): Values[number] => {

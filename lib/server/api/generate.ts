@@ -1,5 +1,5 @@
 import "server-only";
-import { readGenerateContentRequest } from "@/lib/gemini/validate";
+import { checkModelSegment, readGenerateContentRequest } from "@/lib/gemini/validate";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse, streamedJsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
@@ -8,6 +8,7 @@ import { sseResponse } from "../http/sse-response";
 
 /** `POST models/{model}:generateContent`: the whole answer as one JSON body. */
 export async function generateContentHandler(context: RequestContext): Promise<Response> {
+  checkModelSegment(context.params.model!, "GenerateContentRequest");
   const request = readGenerateContentRequest(await readJsonBody(context.request));
   const answer = await context.backend.generateContent(
     `models/${context.params.model}`,
@@ -24,6 +25,7 @@ export async function generateContentHandler(context: RequestContext): Promise<R
  * streamed JSON array. Failures before the first chunk are ordinary error responses.
  */
 export async function streamGenerateContentHandler(context: RequestContext): Promise<Response> {
+  checkModelSegment(context.params.model!, "GenerateContentRequest");
   const request = readGenerateContentRequest(await readJsonBody(context.request));
   const source = context.backend.streamGenerateContent(
     `models/${context.params.model}`,

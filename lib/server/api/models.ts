@@ -1,4 +1,5 @@
 import "server-only";
+import { checkModelSegment } from "@/lib/gemini/validate";
 import { jsonResponse } from "../http/responses";
 import { readPageQuery } from "../http/page-query";
 import type { RequestContext } from "./request-context";
@@ -11,5 +12,6 @@ export async function listModelsHandler(context: RequestContext): Promise<Respon
 }
 
 export async function getModelHandler(context: RequestContext): Promise<Response> {
+  checkModelSegment(context.params.model!, "GetModelRequest");
   return jsonResponse(await context.backend.getModel(`models/${context.params.model}`, context));
 }

@@ -5,7 +5,7 @@ import type { Handler } from "./request-context";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
 import { backend } from "../config/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
-import { errorResponse } from "../http/responses";
+import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
@@ -36,7 +36,8 @@ interface Route {
   authenticate?: (request: Request, options?: AuthenticateOptions) => Promise<Caller>;
 }
 
-const MODEL = "(?<model>[A-Za-z0-9][A-Za-z0-9._-]*)";
+/** Any segment: the handlers refuse one that is no model name with the service's 400. */
+const MODEL = "(?<model>[^/:]+)";
 
 const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
@@ -113,8 +114,10 @@ function allowedMethods(routes: Route[], rest: string): string {
 
 /** Serves one request of the API surface. Never throws: every failure is an error body. */
 export async function handleApiRequest(request: Request): Promise<Response> {
+  let eventStream = false;
   try {
     const url = new URL(request.url);
+    eventStream = isEventStreamRequest(url);
     let pathname: string;
     try {
       pathname = decodeURIComponent(url.pathname);
@@ -159,8 +162,10 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       release?.();
       throw error;
     }
+    if (eventStream) asEventStreamError(response);
     return release ? releaseWhenDone(response, release, request.signal) : response;
   } catch (error) {
-    return errorResponse(error);
+    const response = errorResponse(error);
+    return eventStream ? asEventStreamError(response) : response;
   }
 }

@@ -17,13 +17,21 @@ import { readSessionToken, sessionBinding } from "./sessions";
 const UNREGISTERED_CALLER =
   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
 
+const INVALID_KEY_MESSAGE = "API key not valid. Please pass a valid API key.";
+
+/** The service's answer to a wrong key, details included (recorded). */
 function invalidKey(): ApiError {
-  return new ApiError(400, "INVALID_ARGUMENT", "API key not valid. Please pass a valid API key.", [
+  return new ApiError(400, "INVALID_ARGUMENT", INVALID_KEY_MESSAGE, [
     {
       "@type": "type.googleapis.com/google.rpc.ErrorInfo",
       reason: "API_KEY_INVALID",
       domain: "googleapis.com",
       metadata: { service: "generativelanguage.googleapis.com" },
+    },
+    {
+      "@type": "type.googleapis.com/google.rpc.LocalizedMessage",
+      locale: "en-US",
+      message: INVALID_KEY_MESSAGE,
     },
   ]);
 }

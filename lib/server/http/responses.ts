@@ -69,6 +69,21 @@ export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Respo
 }
 
 /**
+ * An error answer to a `streamGenerateContent?alt=sse` request that failed before its stream
+ * started keeps its JSON error body but is typed `text/event-stream`, as the service types it
+ * (recorded); clients read an error status's body whatever its type.
+ */
+export function asEventStreamError(response: Response): Response {
+  if (response.status >= 400) response.headers.set("Content-Type", "text/event-stream");
+  return response;
+}
+
+/** Whether a request asks for server-sent events (`:streamGenerateContent?alt=sse`). */
+export function isEventStreamRequest(url: URL): boolean {
+  return url.searchParams.get("alt") === "sse" && /:streamGenerateContent$/.test(url.pathname);
+}
+
+/**
  * A route handler for the methods a studio route does not serve: 405 with the service's
  * error body (Next's own 405 for an unexported method has no body at all).
  */

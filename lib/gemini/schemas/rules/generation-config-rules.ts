@@ -17,6 +17,7 @@ import {
 } from "../constants";
 import { isPlainObject } from "../wire";
 import { Violations, listWords } from "./violations";
+import { asksForThinking } from "./model-capability-rules";
 import { checkSchema } from "./tool-rules";
 
 export interface GenerationConfigRuleOptions {
@@ -139,14 +140,16 @@ function checkThinking(
   if (!thinkingConfig) return;
   const thinking = traits.thinking;
   if (!thinking) {
-    violations.add(path, `thinking is not supported by ${traits.name}; remove thinking_config.`);
+    // A config that asks for no thinking is harmless on a model without it.
+    if (asksForThinking(config))
+      violations.add(path, `thinking is not supported by ${traits.name}; remove thinking_config.`);
     return;
   }
   const budget = thinkingConfig.thinkingBudget;
   if (budget === undefined || budget === -1) return;
   const choices = `use -1 (dynamic)${thinking.canDisable ? ", 0 (off)" : ""} or a value between ${thinking.minBudget} and ${thinking.maxBudget}`;
   if (budget === 0) {
-    if (!thinking.canDisable)
+    if (!thinking.canDisable && !thinking.ignoresZeroBudget)
       violations.add(
         `${path}.thinking_budget`,
         `thinking_budget 0 is invalid: ${traits.name} only works in thinking mode; ${choices}.`,
