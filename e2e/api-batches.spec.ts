@@ -295,7 +295,13 @@ for (const mode of MODES) {
       await expectError(
         call("/v1beta/models/no-such-model:batchGenerateContent", {
           method: "POST",
-          body: { batch: { input_config: { file_name: "files/abc" } } },
+          body: {
+            batch: {
+              input_config: {
+                requests: { requests: [{ request: { contents: [{ parts: [{ text: "Hi" }] }] } }] },
+              },
+            },
+          },
         }),
         404,
         "NOT_FOUND",
