@@ -9,7 +9,7 @@ const nextConfig: NextConfig = {
   // Large native and data-heavy packages stay outside the server bundle: faster builds,
   // and the tokenizer vocabularies are loaded lazily in a worker thread.
   // API-looking paths that no route serves (unknown version segments such as `/v2/...` or
-  // `/v1beta3/...`, anything under `/upload/`) get the service's JSON error body from the
+  // `/v1beta3/...`, anything under `/upload/` or `/download/`) get the service's JSON error body from the
   // router, never the studio's HTML 404 page. Fallback rewrites run only after every page
   // and route was tried, so studio pages and `/api/*` are untouched.
   async rewrites() {
@@ -22,6 +22,7 @@ const nextConfig: NextConfig = {
           destination: "/unknown-api-path/:version/:rest*",
         },
         { source: "/upload/:rest*", destination: "/unknown-api-path/upload/:rest*" },
+        { source: "/download/:rest*", destination: "/unknown-api-path/download/:rest*" },
       ],
     };
   },

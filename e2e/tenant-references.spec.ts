@@ -161,6 +161,20 @@ function withContext(
       [key]: { ...generateShape(fields.slice(1), inner as Record<string, unknown>), model: MODEL },
     };
   }
+  if (operation === "batchGenerateContent") {
+    // The inline request the reference sits in needs its own user turn too; the input file
+    // place (batch.inputConfig.fileName) needs nothing more.
+    const at = fields.indexOf("request");
+    if (at < 0) return fragment;
+    let holder = fragment;
+    for (let index = 0; index < at; index++) {
+      const value = holder[Object.keys(holder)[0]!];
+      holder = (Array.isArray(value) ? value[0] : value) as Record<string, unknown>;
+    }
+    const key = Object.keys(holder)[0]!;
+    holder[key] = generateShape(fields.slice(at + 1), holder[key] as Record<string, unknown>);
+    return fragment;
+  }
   return { ...fragment, model: MODEL, ttl: "120s" };
 }
 
@@ -179,6 +193,7 @@ const ROUTES: Record<ReferencingOperation, { path: string; stream?: string }> = 
   },
   countTokens: { path: `/v1beta/${MODEL}:countTokens` },
   createCachedContent: { path: "/v1beta/cachedContents" },
+  batchGenerateContent: { path: `/v1beta/${MODEL}:batchGenerateContent` },
 };
 
 function fileSpellings(file: { name: string; uri: string }): Record<string, string> {
@@ -203,6 +218,7 @@ function casesFor(resources: { file: { name: string; uri: string }; cache: strin
     "generateContent",
     "countTokens",
     "createCachedContent",
+    "batchGenerateContent",
   ];
   for (const operation of operations) {
     for (const place of referencePlaces(operation)) {
@@ -254,7 +270,10 @@ for (const [label, tenants] of SETUPS) {
     for (const item of cases) {
       const own = await call(tenants.server, tenants.owner, item.method, item.path, item.body);
       const other = await call(tenants.server, tenants.intruder, item.method, item.path, item.body);
-      if (own.status === 200 && item.operation === "createCachedContent") {
+      if (
+        own.status === 200 &&
+        (item.operation === "createCachedContent" || item.operation === "batchGenerateContent")
+      ) {
         const name = (JSON.parse(own.text) as { name: string }).name;
         await call(tenants.server, tenants.owner, "DELETE", `/v1beta/${name}`);
       }

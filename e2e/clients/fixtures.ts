@@ -65,7 +65,14 @@ export const WEATHER_FUNCTION = {
 } as const;
 export const WEATHER_PROMPT = "What's the weather in Paris?";
 
-export const SKIP_BATCHES = "needs batch mode (issue 13 item 4, batches)";
+/** Two short requests every batch case sends, and the states in which a batch has ended. */
+export const BATCH_PROMPTS = ["What is the capital of France?", "Name a colour of the sea."];
+export const BATCH_ENDED = [
+  "JOB_STATE_SUCCEEDED",
+  "JOB_STATE_FAILED",
+  "JOB_STATE_CANCELLED",
+  "JOB_STATE_EXPIRED",
+];
 
 /** Text of a file the cases upload: its words come back in the answer, so use is visible. */
 export const FILE_TEXT = `Harbour log. ${"The Harbourmaster counted seventeen herring boats. ".repeat(40)}`;

@@ -3,6 +3,9 @@
  * 2.x devDependency), unchanged but for `httpOptions.baseUrl` and the key. 3.x calls
  * `/v1/...` by default, 1.x and 2.x `/v1beta/...` (their src/_api_client.ts).
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect } from "@playwright/test";
 import * as genai2 from "@google/genai";
 import * as genai1 from "google-genai-1";
@@ -22,7 +25,8 @@ import {
   LIGHTS_PROMPT,
   MODEL,
   NO_THINKING,
-  SKIP_BATCHES,
+  BATCH_ENDED,
+  BATCH_PROMPTS,
   SYSTEM_INSTRUCTION,
   WEATHER_FUNCTION,
   WEATHER_PROMPT,
@@ -331,9 +335,76 @@ function cases(sdk: Module): ClientCase[] {
       },
     },
     {
-      name: "batches",
-      skip: SKIP_BATCHES,
-      async run() {},
+      name: "batches: inline and JSONL file, results read and downloaded",
+      async run({ baseUrl, apiKey }) {
+        const ai = connect(baseUrl, apiKey);
+        const ended = async (name: string) => {
+          for (let attempt = 0; attempt < 600; attempt++) {
+            const job = await ai.batches.get({ name });
+            if (BATCH_ENDED.includes(String(job.state))) return job;
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+          throw new Error(`${name} did not end`);
+        };
+        const inline = await ai.batches.create({
+          model: MODEL,
+          src: BATCH_PROMPTS.map((text, index) => ({
+            contents: [{ role: "user", parts: [{ text }] }],
+            metadata: { key: `q${index}` },
+            config: { ...config, maxOutputTokens: 40 },
+          })),
+          config: { displayName: "client suite" },
+        });
+        expect(String(inline.state)).toBe("JOB_STATE_PENDING");
+        const inlineDone = await ended(inline.name!);
+        expect(String(inlineDone.state)).toBe("JOB_STATE_SUCCEEDED");
+        const answers = inlineDone.dest!.inlinedResponses!;
+        expect(answers.map((answer) => answer.metadata?.key)).toEqual(["q0", "q1"]);
+        for (const answer of answers)
+          expect(answer.response?.candidates?.[0]?.content?.parts?.[0]?.text).toBeTruthy();
+
+        const lines = BATCH_PROMPTS.map((text, index) =>
+          JSON.stringify({
+            key: `f${index}`,
+            request: {
+              contents: [{ parts: [{ text }] }],
+              generationConfig: { ...config, maxOutputTokens: 40 },
+            },
+          }),
+        );
+        const input = await ai.files.upload({
+          file: new Blob([lines.join("\n") + "\n"], { type: "application/jsonl" }),
+          config: { mimeType: "application/jsonl" },
+        });
+        const fromFile = await ai.batches.create({ model: MODEL, src: input.name! });
+        const fileDone = await ended(fromFile.name!);
+        expect(String(fileDone.state)).toBe("JOB_STATE_SUCCEEDED");
+        const directory = fs.mkdtempSync(path.join(os.tmpdir(), "client-batch-"));
+        const downloadPath = path.join(directory, "results.jsonl");
+        await ai.files.download({ file: fileDone.dest!.fileName!, downloadPath });
+        // The SDK resolves once the response is piped; the file may still be closing.
+        await expect
+          .poll(
+            () =>
+              fs.existsSync(downloadPath) &&
+              fs.readFileSync(downloadPath, "utf8").split("\n").length,
+          )
+          .toBe(BATCH_PROMPTS.length + 1);
+        const keys = fs
+          .readFileSync(downloadPath, "utf8")
+          .trimEnd()
+          .split("\n")
+          .map((line) => (JSON.parse(line) as { key: string }).key);
+        expect(keys).toEqual(["f0", "f1"]);
+
+        const listed: string[] = [];
+        for await (const job of await ai.batches.list({ config: { pageSize: 5 } }))
+          listed.push(job.name!);
+        expect(listed).toEqual(expect.arrayContaining([inline.name, fromFile.name]));
+        await ai.batches.delete({ name: inline.name! });
+        await ai.batches.delete({ name: fromFile.name! });
+        await expect(ai.batches.get({ name: inline.name! })).rejects.toThrow(/NOT_FOUND|not found/);
+      },
     },
   ];
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import type { SqlDatabase } from "./sql-database";
+import { BatchStore } from "./stores/batch-store";
 import { CacheStore } from "./stores/cache-store";
 import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
@@ -27,9 +28,12 @@ export interface DataStores {
   files: FileStore;
   /** Local engine: cached contents. */
   caches: CacheStore;
+  /** Local engine: batches and their inline requests. */
+  batches: BatchStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
+  const files = new FileStore(database);
   return {
     database,
     sessions: new SessionStore(database),
@@ -37,7 +41,8 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     limits: new LimitStore(database),
     ownership: new OwnershipStore(database, now),
     upstreamUploads: new UpstreamUploadStore(database, now),
-    files: new FileStore(database),
+    files,
     caches: new CacheStore(database),
+    batches: new BatchStore(database, files),
   };
 }

@@ -176,4 +176,41 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE sessions ADD COLUMN code_binding TEXT NOT NULL DEFAULT '';
     `,
   },
+  {
+    version: 7,
+    name: "batches",
+    sql: `
+      ALTER TABLE files ADD COLUMN source TEXT NOT NULL DEFAULT 'UPLOADED';
+      CREATE TABLE batches (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        display_name TEXT NOT NULL DEFAULT '',
+        priority INTEGER NOT NULL DEFAULT 0,
+        input_file_name TEXT,
+        state TEXT NOT NULL,
+        request_count INTEGER NOT NULL,
+        done_count INTEGER NOT NULL DEFAULT 0,
+        succeeded_count INTEGER NOT NULL DEFAULT 0,
+        failed_count INTEGER NOT NULL DEFAULT 0,
+        input_offset INTEGER NOT NULL DEFAULT 0,
+        output_bytes INTEGER NOT NULL DEFAULT 0,
+        results_file_id TEXT,
+        error_json TEXT,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL,
+        end_time INTEGER
+      );
+      CREATE INDEX batches_owner_order ON batches (owner_id, create_time, id);
+      CREATE INDEX batches_queue ON batches (state, priority, create_time);
+      CREATE TABLE batch_requests (
+        batch_id TEXT NOT NULL REFERENCES batches (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        request_json TEXT NOT NULL,
+        metadata_json TEXT,
+        outcome_json TEXT,
+        PRIMARY KEY (batch_id, position)
+      );
+      `,
+  },
 ];

@@ -2,10 +2,12 @@
  * The local engine behind the Backend interface: checks each canonical request against its
  * model's rules (lib/gemini/validate) and answers it offline. Models come from the catalog.
  */
+import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
-import type { Backend, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
+import type { Backend, Caller, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type {
+  BatchGenerateContentRequest,
   CountTokensRequest,
   CountTokensResponse,
   GenerateContentRequest,
@@ -14,6 +16,8 @@ import type {
   Model,
 } from "@/lib/gemini/types";
 import { checkCountTokensRequest, checkGenerateContentRequest } from "@/lib/gemini/validate";
+import { BatchRunner, type BatchGeneration } from "./batches/batch-runner";
+import { InteractiveWork } from "./batches/interactive-work";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
@@ -22,18 +26,20 @@ import { createStorage, type Storage } from "./files/storage-operations";
 import { MediaProbeError, probeMedia } from "./media/probe";
 
 export interface LocalBackendDependencies {
-  /** Where files, upload sessions and caches are recorded (lib/db). */
-  stores: { files: FileStore; caches: CacheStore };
+  /** Where files, upload sessions, caches and batches are recorded (lib/db). */
+  stores: { files: FileStore; caches: CacheStore; batches: BatchStore };
   /** Root folder for file bytes. */
   dataDir: string;
   /** Storage per owner for files and open uploads, in bytes (default 20 GiB). */
   fileQuotaBytes?: number;
   /** Clock for expiry; tests move it. */
   now?: () => number;
-  /** 0 turns the periodic sweep of expired files, caches and uploads off. */
+  /** 0 turns the periodic sweep of expired files, caches, uploads and batches off. */
   sweepIntervalMs?: number;
   /** True when this instance is the one to sweep now (instances sharing one database take turns). */
   housekeepingTurn?: () => Promise<boolean>;
+  /** Requests of a batch run at once in the background while no interactive caller is around (default 2). */
+  batchConcurrency?: number;
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -42,7 +48,13 @@ export interface LocalBackendDependencies {
  * `storage.resolveFileForCaller(uri, caller)` and merges `cachedContent` with
  * `storage.resolveCachedContentForRequest(request, traits, caller)`.
  */
-export type LocalBackend = Backend & { storage: Storage };
+export type LocalBackend = Backend & {
+  storage: Storage;
+  /** Runs batches behind interactive work. */
+  batchRunner: BatchRunner;
+  /** Stops background work (batches resume at the next start). */
+  close(): Promise<void>;
+};
 
 export function createLocalBackend(dependencies: LocalBackendDependencies): LocalBackend {
   const storage = createStorage({
@@ -51,10 +63,35 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     probe: (filePath, mimeType, signal) => probeMedia({ path: filePath }, mimeType, signal),
     isMediaProblem: (error) => error instanceof MediaProbeError,
   });
+  // Interactive calls are counted so batch work only runs while none is in flight.
+  const interactive = new InteractiveWork();
+  const batchRunner = new BatchRunner({
+    service: storage.batches,
+    files: storage.files,
+    generate: batchGeneration(storage),
+    interactive,
+    ...(dependencies.batchConcurrency !== undefined
+      ? { concurrency: dependencies.batchConcurrency }
+      : {}),
+    now: dependencies.now,
+    onError: dependencies.onError,
+  });
+  storage.batches.attach(batchRunner);
+  void storage.ready.then(() => batchRunner.start());
+  const { createCachedContent } = storage.operations;
   return {
     mode: "local",
     storage,
+    batchRunner,
     ...storage.operations,
+
+    createCachedContent: (body, context) =>
+      interactive.run(() => createCachedContent(body, context)),
+
+    async close() {
+      await batchRunner.close();
+      storage.close();
+    },
 
     async listModels(query: PageQuery): Promise<ListModelsResponse> {
       const pageSize = query.pageSize ?? 50;
@@ -81,7 +118,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       const { traits } = requireModel(model, "countTokens");
       checkCountTokensRequest(request, traits);
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
-      return storage.countTokensWithCache(source, traits, context);
+      return interactive.run(() => storage.countTokensWithCache(source, traits, context));
     },
 
     async generateContent(
@@ -89,7 +126,9 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       request: GenerateContentRequest,
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
-      return generateContent(await generationInput(storage, model, request, context, false));
+      return interactive.run(async () =>
+        generateContent(await generationInput(storage, model, request, context, false)),
+      );
     },
 
     async *streamGenerateContent(
@@ -98,8 +137,40 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): AsyncGenerator<GenerateContentResponse> {
       // Validation runs at the first pull, so its errors arrive before any chunk (an HTTP error, not a stream error).
-      yield* streamGenerateContent(await generationInput(storage, model, request, context, true));
+      yield* interactive.stream(async function* () {
+        yield* streamGenerateContent(await generationInput(storage, model, request, context, true));
+      });
     },
+
+    async createBatch(model: string, request: BatchGenerateContentRequest, context) {
+      return storage.batches.create(model, request, context.caller);
+    },
+    async getBatch(name, context) {
+      return storage.batches.get(name, context.caller);
+    },
+    async listBatches(query, context) {
+      return storage.batches.list(query, context.caller);
+    },
+    async cancelBatch(name, context) {
+      await storage.batches.cancel(name, context.caller);
+    },
+    async deleteBatch(name, context) {
+      await storage.batches.delete(name, context.caller);
+    },
+    async downloadFile(name, context) {
+      return storage.files.download(name, context.caller);
+    },
+  };
+}
+
+/** How a batch's request runs: the rules of generateContent, then the same generation for the batch's owner. */
+function batchGeneration(storage: Storage): BatchGeneration {
+  return async function* ({ model, request, ownerId, signal }) {
+    const { traits, modelVersion } = requireModel(model, "generateContent");
+    checkGenerateContentRequest(request, traits, { stream: false });
+    yield* streamGenerateContent(
+      await resolvedInput(storage, { traits, modelVersion }, request, { ownerId }, signal),
+    );
   };
 }
 
@@ -113,15 +184,26 @@ async function generationInput(
 ): Promise<GenerationInput> {
   const { traits, modelVersion } = requireModel(model, "generateContent");
   checkGenerateContentRequest(request, traits, { stream });
-  const merge = await storage.resolveCachedContentForRequest(request, traits, context.caller);
+  return resolvedInput(storage, { traits, modelVersion }, request, context.caller, context.signal);
+}
+
+/** A request already checked, with its cache merged and its files resolved for `caller`. */
+async function resolvedInput(
+  storage: Storage,
+  { traits, modelVersion }: Pick<GenerationInput, "traits" | "modelVersion">,
+  request: GenerateContentRequest,
+  caller: Caller,
+  signal: AbortSignal,
+): Promise<GenerationInput> {
+  const merge = await storage.resolveCachedContentForRequest(request, traits, caller);
   return {
     request: merge.mergedRequest,
     traits,
     modelVersion,
     cachedContentTokenCount: merge.cachedContentTokenCount,
     cacheTokensDetails: merge.cacheTokensDetails,
-    resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, context.caller, context.signal),
-    signal: context.signal,
+    resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, caller, signal),
+    signal,
     ...(request.cachedContent
       ? {
           cachedContent: {

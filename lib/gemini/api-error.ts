@@ -131,3 +131,28 @@ export function parseErrorBody(value: unknown): ApiError | null {
     Array.isArray(details) ? (details as ErrorDetail[]) : undefined,
   );
 }
+
+/** The numeric google.rpc.Code of each status, as google.rpc.Status carries it in operations. */
+export const RPC_CODES: Readonly<Record<RpcStatus, number>> = {
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+};
+
+/** An error as a google.rpc.Status (`{code, message}`), the form a batch's per-request errors take. */
+export function rpcStatusOf(error: ApiError): { code: number; message: string } {
+  return { code: RPC_CODES[error.rpcStatus] ?? RPC_CODES.UNKNOWN, message: error.message };
+}

@@ -6,21 +6,33 @@
  * reference cannot hide in a place someone forgot.
  */
 import type { z } from "zod";
+import { batchCreateSchema } from "./schemas/batch";
 import {
   cachedContentCreateSchema,
   countTokensRequestSchema,
   generateContentRequestSchema,
 } from "./schemas/requests";
-import { fileNameOfUri, referenceFields, type ReferenceKind } from "./schemas/reference-fields";
-import type { CachedContentCreate, CountTokensRequest, GenerateContentRequest } from "./types";
+import {
+  fileNameOfUri,
+  referenceFields,
+  type ReferenceKind,
+  type ReferenceSpelling,
+} from "./schemas/reference-fields";
+import type {
+  BatchGenerateContentRequest,
+  CachedContentCreate,
+  CountTokensRequest,
+  GenerateContentRequest,
+} from "./types";
 
-export { fileNameOfUri, type ReferenceKind };
+export { fileNameOfUri, type ReferenceKind, type ReferenceSpelling };
 
 /** A canonical request of an operation whose body may name stored resources. */
 export type ReferencingRequest =
   | { operation: "generateContent"; request: GenerateContentRequest }
   | { operation: "countTokens"; request: CountTokensRequest }
-  | { operation: "createCachedContent"; request: CachedContentCreate };
+  | { operation: "createCachedContent"; request: CachedContentCreate }
+  | { operation: "batchGenerateContent"; request: BatchGenerateContentRequest };
 
 export type ReferencingOperation = ReferencingRequest["operation"];
 
@@ -28,10 +40,13 @@ const SCHEMAS: Record<ReferencingOperation, z.ZodType> = {
   generateContent: generateContentRequestSchema,
   countTokens: countTokensRequestSchema,
   createCachedContent: cachedContentCreateSchema,
+  batchGenerateContent: batchCreateSchema,
 };
 
 export interface ResourceReference {
   kind: ReferenceKind;
+  /** How the place spells a checked reference for the upstream. */
+  spelling: ReferenceSpelling;
   /** The value as it stands in the request. */
   value: string;
   /**
@@ -52,6 +67,7 @@ export interface ResourceReference {
  */
 interface Places {
   kind?: ReferenceKind;
+  spelling?: ReferenceSpelling;
   /** The value is a list; each item is what the inner schemas check. */
   list: boolean;
   fields: Map<string, Places>;
@@ -107,8 +123,10 @@ function placesOf(root: z.ZodType): Places | null {
     const known = memo.get(schema);
     if (known) return known;
     const def = definition(schema);
+    const registered = referenceFields.get(schema);
     const node: Places = {
-      kind: referenceFields.get(schema)?.kind,
+      kind: registered?.kind,
+      spelling: registered?.spelling,
       list: def.type === "array",
       fields: new Map(),
       through: [],
@@ -167,6 +185,7 @@ function visit(
     const kind = node.kind;
     found.push({
       kind,
+      spelling: node.spelling ?? "uri",
       value,
       name: kind === "file" ? fileNameOfUri(value) : value,
       path,

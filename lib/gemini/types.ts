@@ -445,6 +445,8 @@ export interface File {
   uri: string;
   state: FileState;
   source?: "UPLOADED" | "GENERATED";
+  /** Generated files only (a batch's results): where `files.download` fetches the bytes. */
+  downloadUri?: string;
   error?: { code: number; message: string };
   videoMetadata?: { videoDuration: string };
 }
@@ -484,5 +486,103 @@ export interface CachedContentUpdate {
 
 export interface ListCachedContentsResponse {
   cachedContents?: CachedContent[];
+  nextPageToken?: string;
+}
+
+/**
+ * Batch mode (`models/{m}:batchGenerateContent`, `batches/{id}`). The wire shapes are the
+ * service's as recorded and as the official SDKs read them (js-genai
+ * `converters/_batches_converters.ts` `batchJobFromMldev`, python-genai `batches.py`): a
+ * batch travels as a google.longrunning.Operation whose `metadata` is the batch.
+ */
+export const BATCH_STATES = [
+  "BATCH_STATE_UNSPECIFIED",
+  "BATCH_STATE_PENDING",
+  "BATCH_STATE_RUNNING",
+  "BATCH_STATE_SUCCEEDED",
+  "BATCH_STATE_FAILED",
+  "BATCH_STATE_CANCELLED",
+  "BATCH_STATE_EXPIRED",
+] as const;
+export type BatchState = (typeof BATCH_STATES)[number];
+
+/** google.rpc.Status as operations and per-request results carry it: `code` is the RPC code (3 = INVALID_ARGUMENT). */
+export interface OperationStatus {
+  code: number;
+  message?: string;
+}
+
+/** One request of an inline batch: the GenerateContentRequest and the caller's own metadata. */
+export interface InlinedRequest {
+  request: GenerateContentRequest;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * The body of `models/{m}:batchGenerateContent` in canonical form: the batch under `batch`,
+ * camelCase, with exactly one input (`fileName` as `files/{id}`, or inline `requests`).
+ */
+export interface BatchGenerateContentRequest {
+  batch: {
+    /** `models/{id}` when the body repeats the path's model. */
+    model?: string;
+    displayName?: string;
+    inputConfig: { fileName?: string; requests?: { requests: InlinedRequest[] } };
+    /** int64; higher runs first. */
+    priority?: number;
+    /** Newer SDKs send it; the local engine calls nobody back. */
+    webhookConfig?: unknown;
+  };
+}
+
+export interface InlinedResponse {
+  response?: GenerateContentResponse;
+  error?: OperationStatus;
+  metadata?: Record<string, unknown>;
+}
+
+export interface GenerateContentBatchOutput {
+  /** `files/{id}` of the JSONL results (file input). */
+  responsesFile?: string;
+  /** The results in request order (inline input). */
+  inlinedResponses?: { inlinedResponses: InlinedResponse[] };
+}
+
+/** int64 counts as strings; zero counts are left out. */
+export interface BatchStats {
+  requestCount: string;
+  successfulRequestCount?: string;
+  failedRequestCount?: string;
+  pendingRequestCount?: string;
+}
+
+/** GenerateContentBatch, the operation's metadata, fields in the service's order. */
+export interface GenerateContentBatch {
+  "@type": string;
+  model: string;
+  displayName?: string;
+  inputConfig?: { fileName: string };
+  output?: GenerateContentBatchOutput;
+  createTime: string;
+  endTime?: string;
+  updateTime: string;
+  batchStats: BatchStats;
+  state: BatchState;
+  /** int64 as a string; left out when 0. */
+  priority?: string;
+  name: string;
+}
+
+/** A batch as every batch operation answers it. `done` is left out until the batch ends. */
+export interface BatchOperation {
+  name: string;
+  metadata: GenerateContentBatch;
+  done?: true;
+  response?: { "@type": string } & GenerateContentBatchOutput;
+  error?: OperationStatus;
+}
+
+export interface ListBatchesResponse {
+  operations?: BatchOperation[];
   nextPageToken?: string;
 }

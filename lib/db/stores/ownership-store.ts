@@ -1,12 +1,12 @@
 import type { SqlDatabase } from "../sql-database";
 
 /**
- * Who created which file and cached content through the gateway (migration 4). The upstream
+ * Who created which file, cached content and batch through the gateway (migration 4). The upstream
  * sees one project (the server's key); these records keep one studio key from another's
  * resources. lib/server/persistence/ownership.ts turns a missing record into the service's 403.
  */
 
-export type OwnedKind = "file" | "cachedContent";
+export type OwnedKind = "file" | "cachedContent" | "batch";
 
 /** Files live 48 hours upstream; a record older than that (plus slack) names nothing. */
 const FILE_RECORD_LIFETIME_MS = 49 * 3_600_000;

@@ -4,20 +4,24 @@
  * generation and counting paths use for `fileData.fileUri`. Metadata in SQLite, bytes
  * under DATA_DIR. Differs knowingly: `uri` is built from the origin of each request.
  */
+import { createHash } from "node:crypto";
 import { isExternalUri } from "@/lib/gemini/schemas/rules/model-capability-rules";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { FileRecord, FileStore } from "@/lib/db/stores/file-store";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { Caller } from "@/lib/gemini/backend/contract";
+import type { Caller, FileDownload } from "@/lib/gemini/backend/contract";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import type { File, ListFilesResponse } from "@/lib/gemini/types";
 import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
 import type { ProbedMedia } from "../media/probe";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
+import { openFileBytes } from "./file-bytes";
 import { FileProcessor, type MediaProber } from "./file-processor";
+import { hashFileRange, serviceSha256 } from "./part-file";
 import {
   DEFAULT_FILE_QUOTA_BYTES,
+  FILE_LIFETIME_MS,
   UploadSessions,
   type UploadChunkInput,
   type UploadState,
@@ -28,6 +32,16 @@ import type { UploadStartInput } from "./upload-start";
 export const FILES_PAGE = { defaultSize: 10, maxSize: 100 };
 /** How long a finalize waits for a quick probe (images, text, PDF) so it can answer ACTIVE at once. */
 const QUICK_PROBE_WAIT_MS = 2_000;
+
+/** What the engine hands over to become a GENERATED file. */
+export interface GeneratedFileInput {
+  id: string;
+  ownerId: string;
+  displayName: string | null;
+  mimeType: string;
+  /** Where the finished bytes are now; they are linked in, the caller removes this name. */
+  sourcePath: string;
+}
 
 export interface FileServiceOptions {
   store: FileStore;
@@ -99,8 +113,10 @@ export function toWireFile(file: FileRecord, origin: string): File {
     sha256Hash: file.sha256Hash,
     uri: `${origin}/v1beta/files/${file.id}`,
     state: file.state,
-    source: "UPLOADED",
+    source: file.source,
   };
+  if (file.source === "GENERATED")
+    wire.downloadUri = `${origin}/download/v1beta/files/${file.id}:download?alt=media`;
   if (file.error) wire.error = file.error;
   if (file.state === "ACTIVE" && /^video\//i.test(file.mimeType)) {
     const seconds = videoDurationSeconds(file.probe);
@@ -254,6 +270,75 @@ export class FileService {
     const file = await this.requireFile(name, caller);
     if (await this.store.deleteFile(file.id))
       await fs.rm(this.uploads.filePath(file.id), { force: true });
+  }
+
+  /**
+   * Opens a file's bytes for `files/{id}:download`: the caller's own live file, and only a
+   * GENERATED one (the service downloads only what it made; uploads cannot be downloaded).
+   */
+  async download(name: string, caller: Caller): Promise<FileDownload> {
+    const file = await this.requireFile(name, caller);
+    if (file.source !== "GENERATED") {
+      throw new ApiError(
+        400,
+        "FAILED_PRECONDITION",
+        `Only generated files can be downloaded; files/${file.id} was uploaded (its source is UPLOADED).`,
+        [
+          {
+            "@type": "type.googleapis.com/google.rpc.BadRequest",
+            fieldViolations: [
+              { field: "name", description: "is an uploaded file, not a generated one" },
+            ],
+          },
+        ],
+      );
+    }
+    let body: ReadableStream<Uint8Array>;
+    try {
+      body = await openFileBytes(this.uploads.filePath(file.id));
+    } catch {
+      throw fileDenied(file.id);
+    }
+    return { mimeType: file.mimeType, sizeBytes: file.sizeBytes, body };
+  }
+
+  /**
+   * Readies finished bytes to become the owner's ACTIVE, GENERATED file (48 h like any
+   * file): hashed, probed and linked into place. The caller stores the returned record (in
+   * its own transaction), or calls discardGenerated; bytes nothing records are swept.
+   */
+  async prepareGenerated(input: GeneratedFileInput): Promise<FileRecord> {
+    const { size } = await fs.stat(input.sourcePath);
+    const sha256Hash = serviceSha256(
+      await hashFileRange(createHash("sha256"), input.sourcePath, 0, size),
+    );
+    // Decoded text stays on disk, as for uploads: it is read again when a request uses the file.
+    const { text: _text, ...probe } = await this.probe(input.sourcePath, input.mimeType);
+    const now = this.now();
+    const target = this.uploads.filePath(input.id);
+    await fs.mkdir(path.dirname(target), { recursive: true });
+    await fs.rm(target, { force: true });
+    await fs.link(input.sourcePath, target);
+    return {
+      id: input.id,
+      ownerId: input.ownerId,
+      displayName: input.displayName,
+      mimeType: input.mimeType,
+      sizeBytes: size,
+      sha256Hash,
+      state: "ACTIVE",
+      source: "GENERATED",
+      error: null,
+      probe,
+      createTime: now,
+      updateTime: now,
+      expireTime: now + FILE_LIFETIME_MS,
+    };
+  }
+
+  /** Removes the bytes of a prepared file that was not stored after all. */
+  async discardGenerated(id: string): Promise<void> {
+    if (!(await this.store.getFile(id))) await fs.rm(this.uploads.filePath(id), { force: true });
   }
 
   /**

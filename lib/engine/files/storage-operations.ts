@@ -2,8 +2,10 @@
  * The local engine's stored resources behind the Backend interface: the resumable and multipart uploads,
  * files and cachedContents operations, plus the lookups generation and token counting use
  * (`resolveFileForCaller`, `resolveCachedContentForRequest`, `countTokensWithCache`).
- * Owns the housekeeping timer: expired files, caches and upload sessions are swept.
+ * Batches are stored here too (their runner is the local backend's). Owns the housekeeping
+ * timer: expired files, caches, upload sessions and batches are swept.
  */
+import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
 import type {
@@ -20,6 +22,7 @@ import {
   type CacheMerge,
   type CountableInput,
 } from "../caches/cache-service";
+import { BatchService } from "../batches/batch-service";
 import type { MediaProber } from "./file-processor";
 import { FileService, toWireFile, type RemoteFile, type ResolvedFile } from "./file-service";
 import type { UploadState } from "./upload-sessions";
@@ -35,7 +38,7 @@ export type RequestTokenCounter = (
 ) => Promise<CountTokensResponse>;
 
 export interface StorageOptions {
-  stores: { files: FileStore; caches: CacheStore };
+  stores: { files: FileStore; caches: CacheStore; batches: BatchStore };
   dataDir: string;
   countTokens: RequestTokenCounter;
   probe: MediaProber;
@@ -71,6 +74,7 @@ export type StorageBackendOperations = Pick<
 export interface Storage {
   files: FileService;
   caches: CacheService;
+  batches: BatchService;
   operations: StorageBackendOperations;
   /** `fileData.fileUri` → what generation needs; 403 missing/expired/not yours, 400 not ACTIVE. */
   resolveFileForCaller(
@@ -130,8 +134,19 @@ export function createStorage(options: StorageOptions): Storage {
       }),
   });
 
+  const batches = new BatchService({
+    store: options.stores.batches,
+    dataDir: options.dataDir,
+    files,
+    caches,
+    now: options.now,
+  });
+
   const report = (message: string) => (error: unknown) => options.onError?.(message, error);
-  const ready = files.recover().catch(report("start-up sweep of files failed"));
+  const ready = Promise.all([
+    files.recover().catch(report("start-up sweep of files failed")),
+    batches.sweep().catch(report("start-up sweep of batches failed")),
+  ]).then(() => undefined);
   const intervalMs = options.sweepIntervalMs ?? 60_000;
   const timer =
     intervalMs > 0
@@ -142,6 +157,7 @@ export function createStorage(options: StorageOptions): Storage {
               if (!turn) return;
               await files.sweep().catch(report("sweeping files failed"));
               await caches.sweep().catch(report("sweeping caches failed"));
+              await batches.sweep().catch(report("sweeping batches failed"));
             })
             .catch(report("housekeeping failed"));
         }, intervalMs)
@@ -214,6 +230,7 @@ export function createStorage(options: StorageOptions): Storage {
   return {
     files,
     caches,
+    batches,
     operations,
     resolveFileForCaller,
     resolveCachedContentForRequest: (request, traits, caller) =>

@@ -580,6 +580,7 @@ export class UploadSessions {
       sizeBytes: session.declaredSize,
       sha256Hash: serviceSha256(live.hash!),
       state: "PROCESSING",
+      source: "UPLOADED",
       error: null,
       probe: null,
       createTime: now,

@@ -50,6 +50,13 @@ const IMAGE_HEADER_BYTES = 512 * 1024;
 const TEXT_APPLICATION_TYPES = new Set([
   "application/json",
   "application/ld+json",
+  // JSON Lines, the input and results of batch mode, under the names clients send.
+  "application/jsonl",
+  "application/x-jsonl",
+  "application/jsonlines",
+  "application/x-jsonlines",
+  "application/ndjson",
+  "application/x-ndjson",
   "application/xml",
   "application/javascript",
   "application/x-javascript",

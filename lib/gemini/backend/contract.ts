@@ -8,6 +8,8 @@
  */
 import type { UploadStart } from "../validate";
 import type {
+  BatchGenerateContentRequest,
+  BatchOperation,
   CachedContent,
   CachedContentCreate,
   CachedContentUpdate,
@@ -17,6 +19,7 @@ import type {
   File,
   GenerateContentResponse,
   ListCachedContentsResponse,
+  ListBatchesResponse,
   ListFilesResponse,
   ListModelsResponse,
   Model,
@@ -100,6 +103,19 @@ export interface PassedOnJson {
   passedOnJson: AsyncIterator<string>;
 }
 
+/** The query of `GET batches`: a page, and optionally a `filter` (`state=BATCH_STATE_...`). */
+export interface BatchListQuery extends PageQuery {
+  filter?: string;
+}
+
+/** A file's bytes for `files/{id}:download`, streamed: never held whole. */
+export interface FileDownload {
+  mimeType: string;
+  /** Known for local files; the gateway passes the upstream's length on when it sends one. */
+  sizeBytes?: number;
+  body: ReadableStream<Uint8Array>;
+}
+
 export interface Backend {
   readonly mode: "local" | "upstream";
   listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse>;
@@ -161,4 +177,18 @@ export interface Backend {
     context: OperationContext,
   ): Promise<CachedContent>;
   deleteCachedContent(name: string, context: OperationContext): Promise<void>;
+
+  /** `models/{m}:batchGenerateContent`. Answers the new batch's operation. */
+  createBatch(
+    model: string,
+    request: BatchGenerateContentRequest,
+    context: OperationContext,
+  ): Promise<BatchOperation>;
+  /** `name` is `batches/{id}`. */
+  getBatch(name: string, context: OperationContext): Promise<BatchOperation>;
+  listBatches(query: BatchListQuery, context: OperationContext): Promise<ListBatchesResponse>;
+  cancelBatch(name: string, context: OperationContext): Promise<void>;
+  deleteBatch(name: string, context: OperationContext): Promise<void>;
+  /** `files/{id}:download?alt=media`: the bytes of one of the caller's generated files. */
+  downloadFile(name: string, context: OperationContext): Promise<FileDownload>;
 }

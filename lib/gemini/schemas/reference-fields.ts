@@ -10,8 +10,14 @@ import { wireString } from "./wire";
 
 export type ReferenceKind = "file" | "cachedContent";
 
+/**
+ * How a checked reference is written for the upstream: a file URI (what `fileData.fileUri`
+ * takes), or the resource's name (`files/{id}`, what a batch's input file takes).
+ */
+export type ReferenceSpelling = "uri" | "name";
+
 /** Schemas whose value names a stored resource, with the kind of resource. */
-export const referenceFields = z.registry<{ kind: ReferenceKind }>();
+export const referenceFields = z.registry<{ kind: ReferenceKind; spelling?: ReferenceSpelling }>();
 
 const URL_SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 
@@ -59,6 +65,10 @@ export function fileNameOfUri(uri: string): string | null {
 /** `fileData.fileUri`: a reference to a file comes out as its name, `files/{id}`; other URIs as sent. */
 export const fileUriSchema = wireString().transform((uri) => fileNameOfUri(uri) ?? uri);
 referenceFields.add(fileUriSchema, { kind: "file" });
+
+/** A batch's input file (`batch.inputConfig.fileName`): a file named as `files/{id}`, in any spelling. */
+export const batchInputFileSchema = wireString().transform((uri) => fileNameOfUri(uri) ?? uri);
+referenceFields.add(batchInputFileSchema, { kind: "file", spelling: "name" });
 
 /** `cachedContent` of a generate request: the name of a cached content, as sent. */
 export const cachedContentNameSchema = wireString();

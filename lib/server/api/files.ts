@@ -1,4 +1,5 @@
 import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
 import { FILES_PAGE } from "@/lib/engine/files/file-service";
 import { readPageQuery } from "../http/page-query";
 import { jsonResponse } from "../http/responses";
@@ -24,4 +25,24 @@ export async function getFileHandler(context: RequestContext): Promise<Response>
 export async function deleteFileHandler(context: RequestContext): Promise<Response> {
   await context.backend.deleteFile(`files/${context.params.file}`, context);
   return jsonResponse({});
+}
+
+/**
+ * `GET files/{id}:download?alt=media` (under `/download/v1beta/...` too): the bytes of a
+ * generated file, streamed as they are read, with its MIME type.
+ */
+export async function downloadFileHandler(context: RequestContext): Promise<Response> {
+  if (context.url.searchParams.get("alt") !== "media") {
+    throw ApiError.invalidArgument(
+      "A file download needs alt=media: the file's metadata is at GET files/{id}.",
+      [{ field: "alt", description: "must be media" }],
+    );
+  }
+  const download = await context.backend.downloadFile(`files/${context.params.file}`, context);
+  const headers = new Headers({
+    "Content-Type": download.mimeType,
+    "Cache-Control": "private, no-store",
+  });
+  if (download.sizeBytes !== undefined) headers.set("Content-Length", String(download.sizeBytes));
+  return new Response(download.body, { status: 200, headers });
 }

@@ -9,7 +9,14 @@ import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
-import { deleteFileHandler, getFileHandler, listFilesHandler } from "./files";
+import { deleteFileHandler, downloadFileHandler, getFileHandler, listFilesHandler } from "./files";
+import {
+  cancelBatchHandler,
+  createBatchHandler,
+  deleteBatchHandler,
+  getBatchHandler,
+  listBatchesHandler,
+} from "./batches";
 import { uploadHandler } from "./uploads";
 import {
   createCachedContentHandler,
@@ -22,7 +29,8 @@ import { authenticateUpload } from "../http/upload-protocol";
 
 /**
  * The API surface: one table from (method, path) to handler, served under `/v1beta` and its
- * aliases `/v1` and `/v1alpha` (and `/upload/...` for uploads). A path that exists with
+ * aliases `/v1` and `/v1alpha` (and `/upload/...` for uploads, `/download/...` for the bytes
+ * of generated files). A path that exists with
  * another method answers 405; anything else 404 (unknown version segments included), both as
  * the service's error body.
  */
@@ -57,7 +65,17 @@ const API_ROUTES: Route[] = [
     pattern: new RegExp(`^models/${MODEL}:streamGenerateContent$`),
     handler: streamGenerateContentHandler,
   },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:batchGenerateContent$`),
+    handler: createBatchHandler,
+  },
+  { method: "GET", pattern: /^batches$/, handler: listBatchesHandler },
+  { method: "GET", pattern: /^batches\/(?<batch>[^/:]+)$/, handler: getBatchHandler },
+  { method: "DELETE", pattern: /^batches\/(?<batch>[^/:]+)$/, handler: deleteBatchHandler },
+  { method: "POST", pattern: /^batches\/(?<batch>[^/:]+):cancel$/, handler: cancelBatchHandler },
   { method: "GET", pattern: /^files$/, handler: listFilesHandler },
+  { method: "GET", pattern: /^files\/(?<file>[^/:]+):download$/, handler: downloadFileHandler },
   { method: "GET", pattern: /^files\/(?<file>[^/:]+)$/, handler: getFileHandler },
   { method: "DELETE", pattern: /^files\/(?<file>[^/:]+)$/, handler: deleteFileHandler },
   { method: "POST", pattern: /^cachedContents$/, handler: createCachedContentHandler },
@@ -79,13 +97,18 @@ const API_ROUTES: Route[] = [
   },
 ];
 
+/** `/download/v1beta/...`: where a generated file's `downloadUri` points. */
+const DOWNLOAD_ROUTES: Route[] = [
+  { method: "GET", pattern: /^files\/(?<file>[^/:]+):download$/, handler: downloadFileHandler },
+];
+
 const UPLOAD_ROUTES: Route[] = [
   { method: "POST", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
   { method: "PUT", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
 ];
 
 /** The version segments served: the service's `v1beta`, and `v1` / `v1alpha` as aliases. */
-const VERSION_PREFIX = /^\/(?:upload\/)?v1(?:beta|alpha)?\/(?<rest>.*)$/;
+const VERSION_PREFIX = /^\/(?:upload\/|download\/)?v1(?:beta|alpha)?\/(?<rest>.*)$/;
 
 function match(
   routes: Route[],
@@ -124,7 +147,11 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     } catch {
       throw ApiError.invalidArgument("The request path is not valid percent-encoding.");
     }
-    const routes = pathname.startsWith("/upload/") ? UPLOAD_ROUTES : API_ROUTES;
+    const routes = pathname.startsWith("/upload/")
+      ? UPLOAD_ROUTES
+      : pathname.startsWith("/download/")
+        ? DOWNLOAD_ROUTES
+        : API_ROUTES;
     const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
     const found = match(routes, request.method, rest);
     if (found === null)

@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { UploadStatus } from "@/lib/gemini/backend/contract";
-import { parseUploadStartBody } from "@/lib/gemini/validate";
+import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
@@ -51,7 +51,9 @@ async function multipartUpload(context: RequestContext): Promise<Response> {
     const file = await context.backend.uploadFile(
       {
         file: parseUploadStartBody(upload.metadata),
-        ...(upload.mediaType !== undefined ? { contentType: upload.mediaType } : {}),
+        ...(upload.mediaType !== undefined
+          ? { contentType: canonicalMimeType(upload.mediaType) }
+          : {}),
         ...(contentLength !== undefined ? { maxLength: contentLength - upload.headBytes } : {}),
         body: upload.media,
       },
@@ -100,7 +102,8 @@ async function startUpload(context: RequestContext): Promise<Response> {
     readUploadHeader(request.headers, "Header-Content-Length"),
     "X-Goog-Upload-Header-Content-Length",
   );
-  const contentType = readUploadHeader(request.headers, "Header-Content-Type");
+  const announced = readUploadHeader(request.headers, "Header-Content-Type");
+  const contentType = announced ? canonicalMimeType(announced) : announced;
   const { uploadId } = await context.backend.startUpload(
     {
       ...(declaredSize !== undefined ? { declaredSize } : {}),

@@ -3,6 +3,7 @@ import { describeDatabaseUrl } from "@/lib/db/open-database";
 import { DatabaseStartError } from "@/lib/db/sql-database";
 import { ConfigurationError, serverEnv } from "./env";
 import { dataStores } from "../persistence/database-handle";
+import { backend } from "./active-backend";
 import { logger } from "./logger";
 import { sessionBinding } from "../auth/sessions";
 
@@ -18,6 +19,9 @@ export async function startServer(): Promise<void> {
     // Sessions opened with another access code (or none) than the one configured now end.
     const ended = await stores.sessions.deleteUnbound(sessionBinding());
     if (ended > 0) logger.info(`ended ${ended} browser sessions opened with another access code`);
+    // Made now rather than at the first request: the local engine's background work
+    // (files left processing, batches a stop interrupted) resumes as soon as the server is up.
+    await backend();
     logger.info(
       `mode=${env.mode} data=${env.dataDir} database=${env.databaseUrl === null ? "sqlite" : describeDatabaseUrl(env.databaseUrl)}` +
         (env.developmentDefaults

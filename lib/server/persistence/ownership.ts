@@ -1,9 +1,10 @@
 import "server-only";
 import type { OwnedKind, OwnershipStore } from "@/lib/db/stores/ownership-store";
+import { batchNotFound } from "@/lib/engine/batches/batch-service";
 import { ApiError } from "@/lib/gemini/api-error";
 
 /**
- * Who created which file and cached content through the gateway (lib/db/stores/ownership-store):
+ * Who created which file, cached content and batch through the gateway (lib/db/stores/ownership-store):
  * anything not recorded is nobody's, so it is refused exactly like a resource that does not
  * exist.
  */
@@ -24,6 +25,7 @@ export function fileDenied(name: string): ApiError {
 }
 
 export function ownershipDenied(kind: OwnedKind, name: string): ApiError {
+  if (kind === "batch") return batchNotFound(name);
   return kind === "file" ? fileDenied(name) : cachedContentDenied();
 }
 

@@ -49,6 +49,10 @@ export async function checkReferences(
   }
   for (const reference of references) {
     if (reference.kind === "file" && reference.name !== null)
-      reference.replace(`${check.upstreamBaseUrl}/v1beta/${reference.name}`);
+      reference.replace(
+        reference.spelling === "name"
+          ? reference.name
+          : `${check.upstreamBaseUrl}/v1beta/${reference.name}`,
+      );
   }
 }

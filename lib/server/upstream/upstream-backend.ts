@@ -5,6 +5,8 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { randomBytes } from "node:crypto";
 import type {
   Backend,
+  BatchListQuery,
+  FileDownload,
   FileUploadRequest,
   OperationContext,
   OriginOperationContext,
@@ -16,6 +18,8 @@ import type {
 } from "@/lib/gemini/backend/contract";
 import type { ReferencingRequest } from "@/lib/gemini/references";
 import type {
+  BatchGenerateContentRequest,
+  BatchOperation,
   CachedContent,
   CachedContentCreate,
   CachedContentUpdate,
@@ -24,6 +28,7 @@ import type {
   File,
   GenerateContentRequest,
   GenerateContentResponse,
+  ListBatchesResponse,
   ListCachedContentsResponse,
   ListFilesResponse,
   ListModelsResponse,
@@ -40,7 +45,12 @@ import { decodePageToken, encodePageToken, invalidPageToken } from "@/lib/gemini
 import { fileNameOfUri } from "@/lib/gemini/references";
 import { checkReferences } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
-import { readBodyText, UpstreamClient, type UpstreamResponse } from "./upstream-client";
+import {
+  readBodyText,
+  UpstreamClient,
+  webStreamOf,
+  type UpstreamResponse,
+} from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
 
 /**
@@ -65,12 +75,15 @@ const API = "/v1beta";
 const MEDIA_TYPE = /^[\w!#$&^.+-]{1,127}\/[\w!#$&^.+-]{1,127}(?:\s*;[^\r\n]{0,200})?$/;
 const UPLOAD_API = "/upload/v1beta/files";
 /** Upstream page sizes used while filtering lists down to one owner's items (the service's maxima). */
-const UPSTREAM_PAGE = { file: 100, cachedContent: 1000 } as const;
+const UPSTREAM_PAGE = { file: 100, cachedContent: 1000, batch: 100 } as const;
 /** Upstream pages read for one list call before answering with what was found so far. */
 const MAX_PAGES_PER_LIST = 20;
 
-/** `models/x`, `cachedContents/x`, `files/x`: the only names ever put in an upstream path. */
-function resourcePath(name: string, collection: "models" | "cachedContents" | "files"): string {
+/** `models/x`, `cachedContents/x`, `files/x`, `batches/x`: the only names ever put in an upstream path. */
+function resourcePath(
+  name: string,
+  collection: "models" | "cachedContents" | "files" | "batches",
+): string {
   const match = new RegExp(`^${collection}/([A-Za-z0-9][A-Za-z0-9._-]*)$`).exec(name);
   if (!match) throw ApiError.invalidArgument(`Invalid resource name "${name.slice(0, 80)}".`);
   return `${API}/${collection}/${match[1]}`;
@@ -220,7 +233,11 @@ export class UpstreamBackend implements Backend {
   /** A file as the client sees it: its `uri` on the studio, like the local engine's. */
   private clientFile(file: File, context: OriginOperationContext): File {
     const name = typeof file.name === "string" ? fileNameOfUri(file.name) : null;
-    return name === null ? file : { ...file, uri: `${context.origin}/v1beta/${name}` };
+    if (name === null) return file;
+    const local: File = { ...file, uri: `${context.origin}/v1beta/${name}` };
+    if (file.downloadUri !== undefined)
+      local.downloadUri = `${context.origin}/download/v1beta/${name}:download?alt=media`;
+    return local;
   }
 
   /**
@@ -230,9 +247,11 @@ export class UpstreamBackend implements Backend {
    */
   private async listOwned<T extends { name: string }>(
     kind: OwnedKind,
-    collection: "files" | "cachedContents",
-    query: PageQuery,
+    collection: "files" | "cachedContents" | "batches",
+    query: PageQuery & { filter?: string },
     context: OperationContext,
+    /** The list's field in the upstream answer, when it is not the collection's name (`operations`). */
+    itemsKey: string = collection,
   ): Promise<{ items: T[]; nextPageToken?: string }> {
     const wanted = query.pageSize ?? 10;
     // Where in the upstream's list the next page starts: its page token (null: the first) and
@@ -251,11 +270,12 @@ export class UpstreamBackend implements Backend {
         query: {
           pageSize: String(UPSTREAM_PAGE[kind]),
           pageToken: position.upstreamToken ?? undefined,
+          filter: query.filter,
         },
         signal: context.signal,
         safety: "idempotent",
       });
-      const raw = Array.isArray(page[collection]) ? (page[collection] as T[]) : [];
+      const raw = Array.isArray(page[itemsKey]) ? (page[itemsKey] as T[]) : [];
       const upstreamNext =
         typeof page.nextPageToken === "string" && page.nextPageToken !== ""
           ? page.nextPageToken
@@ -606,6 +626,111 @@ export class UpstreamBackend implements Backend {
       safety: "idempotent",
     });
     await this.ownership.forget("cachedContent", name);
+  }
+
+  /** The batch's results File, once it has one, becomes its owner's (the upstream made it for the batch). */
+  private async adoptResults(operation: BatchOperation, ownerId: string): Promise<BatchOperation> {
+    const file = operation.response?.responsesFile ?? operation.metadata?.output?.responsesFile;
+    const name = typeof file === "string" ? fileNameOfUri(file) : null;
+    if (name !== null) await this.ownership.record("file", name, ownerId);
+    return operation;
+  }
+
+  async createBatch(
+    model: string,
+    request: BatchGenerateContentRequest,
+    context: OperationContext,
+  ): Promise<BatchOperation> {
+    // The input file and every reference of the inline requests: the caller's, or 403.
+    const forwarded = await this.checked({ operation: "batchGenerateContent", request }, context);
+    // Creating a batch is not idempotent upstream: retried only when it never left.
+    const created = await this.client.json<BatchOperation>({
+      method: "POST",
+      target: `${resourcePath(model, "models")}:batchGenerateContent`,
+      json: forwarded,
+      signal: context.signal,
+      safety: "create",
+    });
+    if (typeof created?.name !== "string" || !/^batches\/[^/]+$/.test(created.name))
+      throw malformedUpstream("a created batch without a name");
+    await this.ownership.record("batch", created.name, context.caller.ownerId);
+    return created;
+  }
+
+  async getBatch(name: string, context: OperationContext): Promise<BatchOperation> {
+    const path = resourcePath(name, "batches");
+    await assertOwner(this.ownership, "batch", name, context.caller.ownerId);
+    const operation = await this.client.json<BatchOperation>({
+      method: "GET",
+      target: path,
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    return this.adoptResults(operation, context.caller.ownerId);
+  }
+
+  async listBatches(
+    query: BatchListQuery,
+    context: OperationContext,
+  ): Promise<ListBatchesResponse> {
+    const page = await this.listOwned<BatchOperation>(
+      "batch",
+      "batches",
+      query,
+      context,
+      "operations",
+    );
+    const operations: BatchOperation[] = [];
+    for (const operation of page.items)
+      operations.push(await this.adoptResults(operation, context.caller.ownerId));
+    return {
+      ...(operations.length ? { operations } : {}),
+      ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
+    };
+  }
+
+  async cancelBatch(name: string, context: OperationContext): Promise<void> {
+    const path = resourcePath(name, "batches");
+    await assertOwner(this.ownership, "batch", name, context.caller.ownerId);
+    // Cancelling twice leaves the same state: safe to retry.
+    await this.client.json({
+      method: "POST",
+      target: `${path}:cancel`,
+      json: {},
+      signal: context.signal,
+      safety: "idempotent",
+    });
+  }
+
+  async deleteBatch(name: string, context: OperationContext): Promise<void> {
+    const path = resourcePath(name, "batches");
+    await assertOwner(this.ownership, "batch", name, context.caller.ownerId);
+    await this.client.json({
+      method: "DELETE",
+      target: path,
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    await this.ownership.forget("batch", name);
+  }
+
+  /** The bytes of a generated file, passed through as the upstream sends them, never held whole. */
+  async downloadFile(name: string, context: OperationContext): Promise<FileDownload> {
+    const path = resourcePath(name, "files");
+    await assertOwner(this.ownership, "file", name, context.caller.ownerId);
+    const response = await this.client.open({
+      method: "GET",
+      target: `/download${path}:download`,
+      query: { alt: "media" },
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    const length = Number(header(response, "content-length"));
+    return {
+      mimeType: header(response, "content-type") ?? "application/octet-stream",
+      ...(Number.isSafeInteger(length) && length >= 0 ? { sizeBytes: length } : {}),
+      body: webStreamOf(response.body),
+    };
   }
 }
 

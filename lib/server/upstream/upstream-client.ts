@@ -82,6 +82,31 @@ export async function readBodyText(
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/**
+ * An upstream body as a web stream for our own response: a piece is read only when the
+ * client has taken the previous one, and a client that goes away ends the upstream exchange.
+ */
+export function webStreamOf(body: UpstreamResponse["body"]): ReadableStream<Uint8Array> {
+  const pieces = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const { done, value } = await pieces.next();
+          if (done) controller.close();
+          else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+        } catch (error) {
+          controller.error(error);
+        }
+      },
+      async cancel() {
+        if (!body.destroyed) body.destroy();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 export class UpstreamClient {
   readonly scrub: Scrubber;
   private readonly origin: string;

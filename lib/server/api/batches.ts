@@ -1,0 +1,45 @@
+import "server-only";
+import { BATCHES_PAGE } from "@/lib/engine/batches/batch-service";
+import { readBatchGenerateContentRequest } from "@/lib/gemini/validate";
+import { readPageQuery } from "../http/page-query";
+import { readJsonBody } from "../http/request-body";
+import { jsonResponse } from "../http/responses";
+import type { RequestContext } from "./request-context";
+
+/** Batch mode: `models/{model}:batchGenerateContent` and the `batches/{id}` operations. */
+
+function batchName(context: RequestContext): string {
+  return `batches/${context.params.batch}`;
+}
+
+/** `POST models/{model}:batchGenerateContent`: answers the new batch's operation. */
+export async function createBatchHandler(context: RequestContext): Promise<Response> {
+  const request = readBatchGenerateContentRequest(await readJsonBody(context.request));
+  return jsonResponse(
+    await context.backend.createBatch(`models/${context.params.model}`, request, context),
+  );
+}
+
+/** `GET batches`: `{operations, nextPageToken}`, the caller's own batches only. */
+export async function listBatchesHandler(context: RequestContext): Promise<Response> {
+  const query = readPageQuery(context.url, BATCHES_PAGE);
+  const filter = context.url.searchParams.get("filter");
+  return jsonResponse(
+    await context.backend.listBatches(filter ? { ...query, filter } : query, context),
+  );
+}
+
+export async function getBatchHandler(context: RequestContext): Promise<Response> {
+  return jsonResponse(await context.backend.getBatch(batchName(context), context));
+}
+
+/** `POST batches/{id}:cancel`: answers `{}` (the SDKs then poll the batch). */
+export async function cancelBatchHandler(context: RequestContext): Promise<Response> {
+  await context.backend.cancelBatch(batchName(context), context);
+  return jsonResponse({});
+}
+
+export async function deleteBatchHandler(context: RequestContext): Promise<Response> {
+  await context.backend.deleteBatch(batchName(context), context);
+  return jsonResponse({});
+}
