@@ -23,18 +23,23 @@ test("each answer shows its model, timings and cost; the inspector holds the exc
   await expect(chat.setting("Model")).toHaveValue("models/gemini-2.5-pro");
   await chat.fillSetting("Thinking budget (tokens)", "128");
 
-  const sent = page.waitForRequest((request) => request.url().includes(":streamGenerateContent"));
+  // Answers are generated on the studio's server (issue 17): the page reads the turn's stream,
+  // whose first event carries the request the server sent and whose chunk events are the
+  // backend's events as the server received them.
   const answered = page.waitForResponse((response) =>
-    response.url().includes(":streamGenerateContent"),
+    /\/api\/conversations\/[^/]+\/turns$/.test(response.url()),
   );
   await chat.send(`Repeat after me: ${"Gulls circle the harbour at dawn. ".repeat(40)}`);
-  const request = await sent;
   const response = await answered;
   await chat.waitForAnswerDone();
-  const wireEvents = (await response.text())
+  const turnEvents = (await response.text())
     .split("\r\n\r\n")
     .filter((event) => event.startsWith("data: "))
-    .map((event) => event.slice("data: ".length));
+    .map((event) => JSON.parse(event.slice("data: ".length)) as Record<string, unknown>);
+  const sentRequest = (turnEvents[0]!.turn as { request: unknown }).request;
+  const wireEvents = turnEvents
+    .filter((event) => event.chunk)
+    .map((event) => JSON.stringify(event.chunk));
   expect(wireEvents.length).toBeGreaterThan(3);
 
   const facts = chat.lastAnswer().locator("[data-answer-facts]");
@@ -65,7 +70,7 @@ test("each answer shows its model, timings and cost; the inspector holds the exc
 
   await dialog.getByRole("tab", { name: "Request" }).click();
   expect(JSON.parse((await dialog.locator("[data-inspector-request]").textContent())!)).toEqual(
-    request.postDataJSON(),
+    sentRequest,
   );
   await dialog.getByRole("tab", { name: "Response headers" }).click();
   await expect(dialog.locator("[data-inspector-headers]")).toContainText("HTTP 200");

@@ -24,9 +24,9 @@ test("code execution: the engine writes Python, runs it and answers with its res
   await chat.open();
   await chat.limitAnswers(200);
   await (await toolSwitch(chat, /^Code execution/)).check();
-  const sent = page.waitForRequest((request) => request.url().includes(":streamGenerateContent"));
+  const sent = chat.nextTurnRequest();
   await chat.send("What is 17 * 23 + 4?");
-  expect((await sent).postDataJSON().tools).toEqual([{ codeExecution: {} }]);
+  expect((await sent).tools).toEqual([{ codeExecution: {} }]);
   await chat.waitForAnswerDone();
   const answer = chat.answerText();
   await expect(answer.locator("figure.chat-code code")).toHaveText(

@@ -129,10 +129,10 @@ test("get code: the snippets send exactly the studio's request, and work against
   await expect(dialog).toBeHidden();
   await expect(page.getByRole("button", { name: "Get code for the next message" })).toBeFocused();
 
-  // What the page itself sends is the REST body.
-  const sent = page.waitForRequest((request) => request.url().includes(":streamGenerateContent"));
+  // What the studio's server sends for the answer is the REST body.
+  const sent = chat.nextTurnRequest();
   await chat.prompt.press("Enter");
-  expect((await sent).postDataJSON()).toEqual(expected);
+  expect(await sent).toEqual(expected);
   await chat.waitForAnswerDone();
 
   // Each snippet, run unchanged against this studio, gets the answer.

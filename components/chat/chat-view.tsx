@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
 import { Button } from "@/components/ui/button";
@@ -14,9 +14,11 @@ import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { ChatAttachments, useChatAttachments } from "@/components/files/chat-attachments";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { NextTurnCodeButton } from "@/components/devtools/next-turn-code-button";
+import { buildTree, currentPath } from "@/lib/studio/conversation-tree";
 import { Composer, type ComposerHandle } from "./composer";
 import { ModelPicker } from "./model-picker";
 import { ShortcutsHelpButton, useChatShortcuts } from "./keyboard-shortcuts";
+import { ConversationExportMenu } from "./conversation-transfer";
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
 
@@ -44,6 +46,23 @@ function revealFirstInvalidSetting(): void {
   );
 }
 
+/**
+ * Asks before the page is left while a sent prompt has not reached the server yet (leaving
+ * then would lose it); once the server has it, the answer no longer depends on this page.
+ */
+function useLeaveWarning(active: boolean) {
+  useEffect(() => {
+    if (!active) return;
+    const warn = (event: BeforeUnloadEvent) => {
+      event.preventDefault();
+      // Older browsers show the dialog only when returnValue is set.
+      event.returnValue = "";
+    };
+    window.addEventListener("beforeunload", warn);
+    return () => window.removeEventListener("beforeunload", warn);
+  }, [active]);
+}
+
 /** One conversation (or a new one): messages, composer, settings; Escape stops the answer. */
 export function ChatView({ conversationId }: { conversationId: string | null }) {
   const conversation = useConversation(conversationId);
@@ -51,6 +70,8 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   const actions = useChatActions();
   const session = useSession();
   const streaming = useChatStore((state) => state.inflight !== null);
+  const sending = useChatStore((state) => state.inflight?.phase === "sending");
+  useLeaveWarning(sending);
   const settingsOpen = useChatStore((state) => state.settingsOpen);
   const setSettingsOpen = useChatStore((state) => state.setSettingsOpen);
   const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
@@ -62,14 +83,27 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   const settingsButton = useRef<HTMLButtonElement>(null);
   const problems = violationCount(settingsState.violations);
   const draftKey = conversationId ?? NEW_CHAT_KEY;
+  const tree = useMemo(
+    () => buildTree(conversation.data?.messages ?? NO_MESSAGES),
+    [conversation.data?.messages],
+  );
+  const path = useMemo(
+    () => (conversation.data ? currentPath(conversation.data, tree) : NO_MESSAGES),
+    [conversation.data, tree],
+  );
   const attachments = useChatAttachments({
     conversationId,
     scope: draftKey,
     settings: settingsState.settings,
     traits: settingsState.traits,
-    messages: conversation.data?.messages ?? NO_MESSAGES,
+    messages: path,
     updateSettings: settingsState.update,
   });
+  // An answer the server is still generating (after a reload, or sent from another page): join it.
+  const generatingId = path.findLast((message) => message.streaming)?.id;
+  useEffect(() => {
+    if (conversationId && generatingId) void actions.attach(conversationId, generatingId);
+  }, [conversationId, generatingId, actions]);
 
   useEffect(() => {
     composer.current?.focus();
@@ -87,7 +121,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
       composer.current?.focus();
     },
     regenerate: () => {
-      const last = conversation.data?.messages.at(-1);
+      const last = path.at(-1);
       if (streaming || conversationId === null || last?.role !== "model") return false;
       void actions.regenerate(conversationId, last.id);
     },
@@ -120,7 +154,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
 
   function sendNow(text: string) {
     setNotice(null);
-    void actions.send(conversationId, attachments.partsFor(text));
+    void actions.send(conversationId, attachments.partsFor(text), attachments.records());
     attachments.clear();
   }
 
@@ -153,9 +187,12 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
           <NextTurnCodeButton
             draftKey={draftKey}
             settings={settingsState.settings}
-            messages={conversation.data?.messages ?? NO_MESSAGES}
+            messages={path}
             partsFor={attachments.partsFor}
           />
+          {conversationId && conversation.data && (
+            <ConversationExportMenu conversationId={conversationId} />
+          )}
           <Button
             ref={settingsButton}
             size="sm"
@@ -192,10 +229,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
                 Send a message to start a conversation. It is saved on this studio&apos;s server.
               </p>
             ) : (
-              <MessageList
-                conversationId={conversationId}
-                messages={conversation.data?.messages ?? []}
-              />
+              <MessageList conversationId={conversationId} messages={path} tree={tree} />
             )}
           </div>
         </div>
@@ -217,6 +251,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
               ref={composer}
               draftKey={draftKey}
               streaming={streaming}
+              sending={sending}
               onSend={send}
               onStop={() => {
                 actions.stop();

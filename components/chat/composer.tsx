@@ -7,6 +7,8 @@ import { useChatStore } from "@/lib/stores/chat-store";
 export interface ComposerProps {
   draftKey: string;
   streaming: boolean;
+  /** A prompt was sent and the server has not acknowledged it yet. */
+  sending?: boolean;
   onSend(text: string): void;
   onStop(): void;
   /** Controls at the start of the toolbar row (attach files, attached cache). */
@@ -24,7 +26,7 @@ export interface ComposerHandle {
  * The toolbar row holds the attachment controls.
  */
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(
-  { draftKey, streaming, onSend, onStop, toolbar, sendBlockedReason },
+  { draftKey, streaming, sending, onSend, onStop, toolbar, sendBlockedReason },
   handle,
 ) {
   const text = useChatStore((state) => state.drafts[draftKey] ?? "");
@@ -76,7 +78,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
             {sendBlockedReason}
           </p>
         )}
-        {streaming ? (
+        {sending ? (
+          <Button variant="primary" disabled aria-busy="true">
+            Sending…
+          </Button>
+        ) : streaming ? (
           <Button variant="secondary" onClick={onStop} aria-keyshortcuts="Escape">
             Stop
           </Button>

@@ -3,16 +3,18 @@
 import Link from "next/link";
 import { useParams, useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
-import type { ConversationSummary } from "@/lib/studio/conversation-schema";
+import type { ConversationSearchResult } from "@/lib/studio/conversation-schema";
 import { Button } from "@/components/ui/button";
-import { ConfirmDialog } from "@/components/ui/dialog";
 import { inputClassName } from "@/components/ui/field";
 import {
   useConversationList,
   useDeleteConversation,
+  useRestoreConversation,
   useUpdateConversation,
 } from "@/lib/hooks/use-conversations";
 import { useChatStore } from "@/lib/stores/chat-store";
+import { MatchPassage } from "./match-passage";
+import { ConversationTransfer } from "./conversation-transfer";
 
 function useDebounced<Value>(value: Value, delay: number): Value {
   const [settled, setSettled] = useState(value);
@@ -28,7 +30,7 @@ function ConversationItem({
   active,
   onDelete,
 }: {
-  conversation: ConversationSummary;
+  conversation: ConversationSearchResult;
   active: boolean;
   onDelete(): void;
 }) {
@@ -82,15 +84,18 @@ function ConversationItem({
     <li
       className={`group flex items-center gap-1 rounded-md ${active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-900"}`}
     >
-      <Link
-        href={`/chat/${encodeURIComponent(conversation.id)}`}
-        aria-current={active ? "page" : undefined}
-        onClick={() => setSidebarOpen(false)}
-        className="min-w-0 flex-1 truncate px-2 py-1.5 text-sm"
-        title={conversation.title}
-      >
-        {conversation.title}
-      </Link>
+      <div className="min-w-0 flex-1">
+        <Link
+          href={`/chat/${encodeURIComponent(conversation.id)}`}
+          aria-current={active ? "page" : undefined}
+          onClick={() => setSidebarOpen(false)}
+          className="block truncate px-2 py-1.5 text-sm"
+          title={conversation.title}
+        >
+          {conversation.title}
+        </Link>
+        {conversation.match && <MatchPassage passage={conversation.match} />}
+      </div>
       <Button
         ref={renameButton}
         size="sm"
@@ -112,7 +117,46 @@ function ConversationItem({
   );
 }
 
-/** Saved conversations: search by title, open, rename, delete (after confirmation). */
+/** How long the undo offer stays after a delete (the server keeps the conversation longer). */
+const UNDO_SHOWN_MS = 15_000;
+
+interface Deleted {
+  conversation: ConversationSearchResult;
+  /** It was the open conversation: Undo opens it again. */
+  wasOpen: boolean;
+}
+
+/** "Deleted “…”. Undo" after a delete, for a while. */
+function UndoDelete({ deleted, onDone }: { deleted: Deleted; onDone(): void }) {
+  const restore = useRestoreConversation();
+  const router = useRouter();
+  useEffect(() => {
+    const timer = setTimeout(onDone, UNDO_SHOWN_MS);
+    return () => clearTimeout(timer);
+  }, [deleted, onDone]);
+  function undo() {
+    restore.mutate(deleted.conversation.id, {
+      onSuccess: () => {
+        onDone();
+        if (deleted.wasOpen) router.push(`/chat/${encodeURIComponent(deleted.conversation.id)}`);
+      },
+    });
+  }
+  return (
+    <div
+      role="status"
+      className="flex items-center gap-2 rounded-md bg-zinc-900 px-3 py-2 text-xs text-white dark:bg-zinc-100 dark:text-zinc-900"
+    >
+      <span className="min-w-0 flex-1 truncate">Deleted “{deleted.conversation.title}”.</span>
+      <button type="button" className="font-semibold underline" onClick={undo}>
+        Undo
+      </button>
+      {restore.isError && <span role="alert">Could not undo: {restore.error.message}</span>}
+    </div>
+  );
+}
+
+/** Saved conversations: search every message, open, rename, delete (with undo). */
 export function ConversationSidebar() {
   const params = useParams<{ conversationId?: string }>();
   const activeId = params.conversationId ? decodeURIComponent(params.conversationId) : null;
@@ -121,17 +165,16 @@ export function ConversationSidebar() {
   const settledSearch = useDebounced(search.trim(), 200);
   const list = useConversationList(settledSearch);
   const remove = useDeleteConversation();
-  const [pendingDelete, setPendingDelete] = useState<ConversationSummary | null>(null);
+  const [deleted, setDeleted] = useState<Deleted | null>(null);
   const open = useChatStore((state) => state.sidebarOpen);
   const setOpen = useChatStore((state) => state.setSidebarOpen);
 
-  function confirmDelete() {
-    const target = pendingDelete;
-    setPendingDelete(null);
-    if (!target) return;
+  function deleteNow(target: ConversationSearchResult) {
     remove.mutate(target.id, {
       onSuccess: () => {
-        if (target.id === activeId) router.push("/chat");
+        const wasOpen = target.id === activeId;
+        setDeleted({ conversation: target, wasOpen });
+        if (wasOpen) router.push("/chat");
       },
     });
   }
@@ -163,7 +206,7 @@ export function ConversationSidebar() {
       <input
         id="conversation-search"
         type="search"
-        placeholder="Search by title"
+        placeholder="Search all messages"
         value={search}
         onChange={(event) => setSearch(event.target.value)}
         className={inputClassName}
@@ -176,7 +219,7 @@ export function ConversationSidebar() {
         )}
         {list.data && list.data.conversations.length === 0 && (
           <p className="p-2 text-xs text-zinc-600 dark:text-zinc-400">
-            {settledSearch ? "No conversation has that in its title." : "No conversations yet."}
+            {settledSearch ? "No conversation mentions that." : "No conversations yet."}
           </p>
         )}
         <ul className="flex flex-col gap-0.5">
@@ -185,7 +228,7 @@ export function ConversationSidebar() {
               key={conversation.id}
               conversation={conversation}
               active={conversation.id === activeId}
-              onDelete={() => setPendingDelete(conversation)}
+              onDelete={() => deleteNow(conversation)}
             />
           ))}
         </ul>
@@ -195,15 +238,8 @@ export function ConversationSidebar() {
           </p>
         )}
       </nav>
-      <ConfirmDialog
-        open={pendingDelete !== null}
-        title="Delete this conversation?"
-        confirmLabel="Delete"
-        onConfirm={confirmDelete}
-        onCancel={() => setPendingDelete(null)}
-      >
-        “{pendingDelete?.title}” and all its messages will be deleted for good.
-      </ConfirmDialog>
+      <ConversationTransfer />
+      {deleted && <UndoDelete deleted={deleted} onDone={() => setDeleted(null)} />}
     </aside>
   );
 }

@@ -2,19 +2,23 @@
 
 import { useEffect, useRef } from "react";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
+import { versionsOf, type ConversationTree } from "@/lib/studio/conversation-tree";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { MessageSlot } from "./message-view";
 
 /**
- * The conversation's rows. It re-renders when a message is added or removed, never per
- * token: the in-flight answer is one more row that reads the stream itself.
+ * The rows of the branch shown. It re-renders when a message is added or a version switched,
+ * never per token: the in-flight answer is one more row that reads the stream itself.
  */
 export function MessageList({
   conversationId,
   messages,
+  tree,
 }: {
   conversationId: string;
+  /** The branch shown, first message to last. */
   messages: readonly StoredMessage[];
+  tree: ConversationTree;
 }) {
   const inflightId = useChatStore((state) =>
     state.inflight?.conversationId === conversationId ? state.inflight.messageId : null,
@@ -30,15 +34,22 @@ export function MessageList({
   if (pendingSlot) rows.push({ id: inflightId });
   return (
     <div className="flex flex-col gap-6">
-      {rows.map(({ id, message }) => (
-        <MessageSlot
-          key={id}
-          id={id}
-          conversationId={conversationId}
-          message={message}
-          isLast={id === lastId}
-        />
-      ))}
+      {rows.map(({ id, message }) => {
+        const versions = message ? versionsOf(tree, message) : undefined;
+        return (
+          <MessageSlot
+            key={id}
+            id={id}
+            conversationId={conversationId}
+            message={message}
+            isLast={id === lastId}
+            versionIndex={versions?.index ?? 1}
+            versionCount={versions?.count ?? 1}
+            previousVersionId={versions?.previousId}
+            nextVersionId={versions?.nextId}
+          />
+        );
+      })}
     </div>
   );
 }

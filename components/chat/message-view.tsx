@@ -19,7 +19,9 @@ import { AnnotatedAnswer, hasAnnotations } from "./metadata/annotated-answer";
 import { AnswerMetadata } from "./metadata/answer-metadata";
 import { LogprobsHeatMap } from "./metadata/logprobs-heat-map";
 import { PartsView } from "./message-parts";
+import { PromptAttachment } from "./prompt-attachment";
 import { UsageLine } from "./usage-line";
+import { focusVersionControl, VersionSwitcher } from "./version-switcher";
 
 function userText(message: StoredMessage): string {
   return message.content.parts.map((part) => part.text ?? "").join("");
@@ -28,15 +30,35 @@ function userText(message: StoredMessage): string {
 /** Longer prompts show their beginning until expanded (a pasted document need not fill the page). */
 const COLLAPSED_PROMPT_CHARACTERS = 3000;
 
+interface VersionProps {
+  versionIndex: number;
+  versionCount: number;
+  previousVersionId?: string;
+  nextVersionId?: string;
+}
+
+function useSwitchVersion(conversationId: string) {
+  const actions = useChatActions();
+  return (messageId: string, direction: "previous" | "next") => {
+    actions.switchVersion(conversationId, messageId);
+    focusVersionControl(messageId, direction);
+  };
+}
+
 const UserMessage = memo(function UserMessage({
   message,
   conversationId,
   busy,
+  versionIndex,
+  versionCount,
+  previousVersionId,
+  nextVersionId,
 }: {
   message: StoredMessage;
   conversationId: string;
   busy: boolean;
-}) {
+} & VersionProps) {
+  const switchVersion = useSwitchVersion(conversationId);
   const actions = useChatActions();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(() => userText(message));
@@ -73,6 +95,7 @@ const UserMessage = memo(function UserMessage({
   return (
     <article
       aria-label="Your message"
+      data-message-id={message.id}
       className="group flex flex-col items-end gap-1 [contain-intrinsic-size:auto_4rem] [content-visibility:auto]"
     >
       {editing ? (
@@ -117,6 +140,13 @@ const UserMessage = memo(function UserMessage({
                 Function response {part.functionResponse.name}:{" "}
                 {JSON.stringify(part.functionResponse.response)}
               </span>
+            ) : part.fileData || part.inlineData ? (
+              <span key={index} className="my-1 block">
+                <PromptAttachment
+                  part={part}
+                  record={message.attachments?.find((record) => record.part === index)}
+                />
+              </span>
             ) : (
               <span key={index} className="block text-xs text-zinc-600 dark:text-zinc-400">
                 [{Object.keys(part)[0]}]
@@ -126,7 +156,16 @@ const UserMessage = memo(function UserMessage({
         </div>
       )}
       {!editing && (
-        <div className="flex gap-1">
+        <div className="flex items-center gap-1">
+          <VersionSwitcher
+            index={versionIndex}
+            count={versionCount}
+            previousId={previousVersionId}
+            nextId={nextVersionId}
+            disabled={busy}
+            subject="message"
+            onSwitch={switchVersion}
+          />
           {long && (
             <Button
               size="sm"
@@ -170,12 +209,23 @@ const FINISH_REASON_TEXT: Record<string, string> = {
   OTHER: "Stopped for another reason (OTHER)",
 };
 
-interface ModelMessageProps {
+interface ModelMessageProps extends VersionProps {
   message: StoredMessage;
   conversationId: string;
   streaming: boolean;
   isLast: boolean;
   busy: boolean;
+  /** A stop was asked and not yet confirmed. */
+  stopping?: boolean;
+}
+
+/** Whether an answer failed because the conversation's cache is gone (expired, deleted or not the caller's). */
+function failedOnDeadCache(message: StoredMessage): boolean {
+  return (
+    Boolean(message.settings?.cachedContent) &&
+    message.error?.status === "PERMISSION_DENIED" &&
+    /cachedcontent/i.test(message.error.message)
+  );
 }
 
 const ModelMessage = memo(function ModelMessage({
@@ -184,8 +234,16 @@ const ModelMessage = memo(function ModelMessage({
   streaming,
   isLast,
   busy,
+  stopping,
+  versionIndex,
+  versionCount,
+  previousVersionId,
+  nextVersionId,
 }: ModelMessageProps) {
   const actions = useChatActions();
+  const switchVersion = useSwitchVersion(conversationId);
+  // Being generated on the server, not yet joined by this page (it joins at once).
+  const elsewhere = !streaming && message.streaming === true;
   const models = useModels();
   const traits = models.data?.find(
     (choice) => choice.model.name === message.settings?.model,
@@ -220,9 +278,10 @@ const ModelMessage = memo(function ModelMessage({
   return (
     <article
       aria-label="Answer"
-      aria-busy={streaming}
+      aria-busy={streaming || elsewhere}
       className="flex flex-col gap-1 [contain-intrinsic-size:auto_8rem] [content-visibility:auto]"
-      data-streaming={streaming ? "true" : undefined}
+      data-streaming={streaming || elsewhere ? "true" : undefined}
+      data-message-id={message.id}
       data-response-id={message.responseId}
     >
       {candidates.length > 1 && (
@@ -296,8 +355,10 @@ const ModelMessage = memo(function ModelMessage({
         )}
       </div>
       {!streaming && <AnswerMetadata candidate={candidate} idPrefix={metadataId} />}
-      {streaming && parts.length === 0 && !promptBlocked && (
-        <p className="text-sm text-zinc-600 dark:text-zinc-400">Waiting for the first tokens…</p>
+      {(streaming || elsewhere) && parts.length === 0 && !promptBlocked && (
+        <p className="text-sm text-zinc-600 dark:text-zinc-400">
+          {stopping ? "Stopping…" : "Waiting for the first tokens…"}
+        </p>
       )}
       {candidateBlocked && (
         <BlockedCard
@@ -326,6 +387,16 @@ const ModelMessage = memo(function ModelMessage({
           Stopped — the answer above is partial.
         </p>
       )}
+      {message.interrupted && !streaming && (
+        <p
+          role="status"
+          className="text-xs font-medium text-amber-800 dark:text-amber-300"
+          data-message-status="interrupted"
+        >
+          Interrupted — the studio server stopped before this answer was finished; the text above is
+          partial. Regenerate to ask again.
+        </p>
+      )}
       {finishReason && finishReason !== "STOP" && !candidateBlocked && (
         <p
           className="text-xs font-medium text-amber-800 dark:text-amber-300"
@@ -343,19 +414,27 @@ const ModelMessage = memo(function ModelMessage({
             Error {message.error.code || ""} {message.error.status}
           </p>
           <p className="whitespace-pre-wrap">{message.error.message}</p>
-          {isLast && (
+          <div className="mt-2 flex flex-wrap gap-2">
             <Button
               size="sm"
-              className="mt-2"
               onClick={() => void actions.regenerate(conversationId, message.id)}
               disabled={!canAct}
             >
               Retry
             </Button>
-          )}
+            {failedOnDeadCache(message) && (
+              <Button
+                size="sm"
+                onClick={() => void actions.continueWithoutCache(conversationId, message.id)}
+                disabled={!canAct}
+              >
+                Continue without the cache
+              </Button>
+            )}
+          </div>
         </div>
       )}
-      {!streaming && (
+      {!streaming && !elsewhere && (
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
           <UsageLine usage={message.usageMetadata} />
           <AnswerFacts message={message} />
@@ -365,13 +444,22 @@ const ModelMessage = memo(function ModelMessage({
             subject={candidates.length > 1 ? `Candidate ${selected + 1}` : "Answer"}
           />
           <LogprobsView candidate={candidate} />
-          <div className="ml-auto flex gap-1">
+          <div className="ml-auto flex items-center gap-1">
+            <VersionSwitcher
+              index={versionIndex}
+              count={versionCount}
+              previousId={previousVersionId}
+              nextId={nextVersionId}
+              disabled={busy}
+              subject="answer"
+              onSwitch={switchVersion}
+            />
             <AnswerTools conversationId={conversationId} message={message} />
             <CopyButton
               text={() => candidateText(candidate) || parts.map((part) => part.text ?? "").join("")}
               label="Copy answer"
             />
-            {isLast && (
+            {!actions.isUnsent(message.id) && (
               <Button
                 size="sm"
                 variant="ghost"
@@ -393,7 +481,7 @@ function liveMessage(inflight: InflightAnswer): StoredMessage {
   return answerMessage(inflight.messageId, inflight, inflight.settings, {});
 }
 
-export interface MessageSlotProps {
+export interface MessageSlotProps extends VersionProps {
   id: string;
   conversationId: string;
   /** The saved message; absent while its answer is still streaming. */
@@ -411,6 +499,7 @@ export const MessageSlot = memo(function MessageSlot({
   conversationId,
   message,
   isLast,
+  ...versions
 }: MessageSlotProps) {
   const inflight = useChatStore((state) =>
     state.inflight?.messageId === id ? state.inflight : null,
@@ -419,14 +508,18 @@ export const MessageSlot = memo(function MessageSlot({
   const shown = inflight ? liveMessage(inflight) : message;
   if (!shown) return null;
   if (shown.role === "user")
-    return <UserMessage message={shown} conversationId={conversationId} busy={busy} />;
+    return (
+      <UserMessage message={shown} conversationId={conversationId} busy={busy} {...versions} />
+    );
   return (
     <ModelMessage
       message={shown}
       conversationId={conversationId}
       streaming={inflight !== null}
+      stopping={inflight?.stopping}
       isLast={isLast}
       busy={busy}
+      {...versions}
     />
   );
 });

@@ -2,8 +2,16 @@
 
 import Link from "next/link";
 import { useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from "react";
-import type { ConversationSettings, StoredMessage } from "@/lib/studio/conversation-schema";
-import { buildGenerateContentRequest, historyContents } from "@/lib/studio/chat-request";
+import type {
+  AttachmentRecord,
+  ConversationSettings,
+  StoredMessage,
+} from "@/lib/studio/conversation-schema";
+import {
+  buildGenerateContentRequest,
+  historyContents,
+  isSpeechOnly,
+} from "@/lib/studio/chat-request";
 import { TokenCounter, isOverLimit } from "@/components/tokens/token-counter";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
@@ -22,7 +30,7 @@ import { useUploader } from "@/lib/hooks/use-upload";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { useQueryClient } from "@tanstack/react-query";
 import { AttachmentList } from "./attachment-list";
-import { attachmentParts, sendBlockReason } from "@/lib/studio/attachment-model";
+import { attachmentParts, attachmentRecords, sendBlockReason } from "@/lib/studio/attachment-model";
 import { ExpiryCountdown, useNow } from "./expiry-countdown";
 import {
   InlineImagesToggle,
@@ -56,7 +64,9 @@ export interface ChatAttachmentsState {
   uncounted: number;
   /** The prompt's parts: attachments first, then the text. */
   partsFor(text: string): Part[];
-  /** Detaches everything after a send. */
+  /** What the transcript keeps of each attachment, by part. */
+  records(): AttachmentRecord[];
+  /** Detaches everything after a send (media sent stay playable in the transcript). */
   clear(): void;
   /**
    * Call before sending: true when the prompt may go now; false when it is blocked, or when
@@ -140,7 +150,11 @@ export function useChatAttachments(
   useChatLinks(options, setLinkError);
 
   const parts = useMemo(() => attachmentParts(attachments), [attachments]);
-  const history = useMemo(() => historyContents(messages), [messages]);
+  // The next request's history: none for speech, which reads only the new prompt.
+  const history = useMemo(
+    () => (isSpeechOnly(settings) ? [] : historyContents(messages)),
+    [settings, messages],
+  );
   const input = useMemo<TokenCountInput | null>(() => {
     const turn = userTurn(parts, draft);
     const contents = turn ? [...history, turn] : history;
@@ -162,7 +176,8 @@ export function useChatAttachments(
     linkError,
     setLinkError,
     partsFor: (text) => userTurn(parts, text)?.parts ?? [{ text }],
-    clear: () => uploader.clear(scope),
+    records: () => attachmentRecords(attachments),
+    clear: () => uploader.clear(scope, { keepMedia: true }),
     confirmSend(text) {
       if (blockReason) return false;
       const total = count.result?.totalTokens;

@@ -1,12 +1,14 @@
 "use client";
 
 import Link from "next/link";
+import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { useDeleteFile, useFiles } from "@/lib/hooks/use-files";
 import type { File as WireFile } from "@/lib/gemini/types";
 import { AttachmentList } from "./attachment-list";
+import { FileCard } from "./file-card";
 import { formatBytes } from "@/lib/studio/attachment-model";
 import { ExpiryCountdown, formatDateTime, useNow } from "./expiry-countdown";
 import { UploadDropZone } from "./upload-drop-zone";
@@ -117,6 +119,8 @@ export function FilesView() {
   const [pending, setPending] = useState<WireFile | null>(null);
   const now = useNow(1000);
   const list = files.data?.pages.flatMap((page) => page.files ?? []) ?? [];
+  // `?file=files/{id}`: one file's card, linked from the attachments of a chat.
+  const cardName = useSearchParams().get("file");
 
   function confirmDelete() {
     const file = pending;
@@ -133,6 +137,8 @@ export function FilesView() {
           service probes them; a file can be used in a prompt once it is ACTIVE.
         </p>
       </header>
+
+      {cardName && /^files\/[A-Za-z0-9_-]+$/.test(cardName) && <FileCard name={cardName} />}
 
       <section aria-labelledby="upload-heading" className="flex flex-col gap-3">
         <h2 id="upload-heading" className="sr-only">

@@ -43,6 +43,27 @@ export class ChatPage {
     return this.answers.last();
   }
 
+  /**
+   * The request the studio's server sends for the next answer: answers are generated on the
+   * server, which names the request in the first event of the turn's stream.
+   */
+  async nextTurnRequest(): Promise<Record<string, unknown>> {
+    const response = await this.page.waitForResponse((candidate) =>
+      /\/api\/conversations\/[^/]+\/turns$/.test(candidate.url()),
+    );
+    const first = (await response.text())
+      .split("\r\n\r\n")
+      .find((event) => event.startsWith("data: "));
+    return (
+      JSON.parse(first!.slice("data: ".length)) as { turn: { request: Record<string, unknown> } }
+    ).turn.request;
+  }
+
+  /** "2 / 3" under a message that has other versions. */
+  versionPosition(message: Locator): Locator {
+    return message.locator("[data-version-position]");
+  }
+
   /** The visible text of an answer (markdown rendered), without its controls. */
   answerText(answer: Locator = this.lastAnswer()): Locator {
     return answer.locator("[data-answer-text]");

@@ -5,6 +5,7 @@
  *
  *   models/ok-*                 answers normally (generate, stream, countTokens, get)
  *   models/slow-stream-*        streams 40 events, one every 100 ms
+ *   models/paced-*              streams 600 events, one every 100 ms (a minute), until the client goes
  *   models/flaky-429-*          first call 429 with RetryInfo retryDelay 1s, then normal
  *   models/long-429-*           always 429 with RetryInfo retryDelay 120s
  *   models/flaky-503-*          first call 503, then normal
@@ -197,6 +198,14 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         outputTokenLimit: 65_536,
         supportedGenerationMethods: ["generateContent", "streamGenerateContent", "countTokens"],
       }));
+      // Models the studio's chat can pick: a stream paced by the clock, and one that fails midway.
+      const chat = ["paced-chat", "error-midstream-chat"].map((id) => ({
+        name: `models/${id}`,
+        displayName: id,
+        inputTokenLimit: 1_048_576,
+        outputTokenLimit: 65_536,
+        supportedGenerationMethods: ["generateContent", "streamGenerateContent", "countTokens"],
+      }));
       return sendJson(response, 200, {
         models: [
           {
@@ -205,6 +214,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
             supportedGenerationMethods: ["generateContent"],
           },
           ...answers,
+          ...chat,
         ],
       });
     }
@@ -419,6 +429,14 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     const write = (text: string) => {
       if (!response.destroyed) response.write(text);
     };
+    if (scenario === "paced") {
+      for (let index = 0; index < 600 && !response.destroyed; index++) {
+        write(sseEvent(chunk(`word${index} `, index, index === 599)));
+        await sleep(100);
+      }
+      response.end();
+      return;
+    }
     if (scenario === "slow-stream") {
       for (let index = 0; index < 40 && !response.destroyed; index++) {
         write(sseEvent(chunk(`piece ${index} `, index, index === 39)));

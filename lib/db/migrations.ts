@@ -213,4 +213,118 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       `,
   },
+  {
+    version: 8,
+    name: "conversation trees, answers generated on the server, full-text search, undoable deletes",
+    // Messages move to a table keyed by a stable integer `sequence` (the order they were
+    // written; the search index refers to it). Existing conversations become one branch: each
+    // message's parent is the one before it, and every choice is the one that was shown.
+    sql: `
+      CREATE TABLE conversation_messages_tree (
+        sequence INTEGER PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        parent_id TEXT,
+        selected_child_id TEXT,
+        role TEXT NOT NULL,
+        message_json TEXT NOT NULL,
+        search_text TEXT NOT NULL DEFAULT '',
+        generating_until INTEGER,
+        stop_requested INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        UNIQUE (conversation_id, id)
+      );
+      INSERT INTO conversation_messages_tree
+        (conversation_id, id, parent_id, selected_child_id, role, message_json, search_text, created_at)
+      SELECT m.conversation_id, m.id,
+        LAG(m.id) OVER (PARTITION BY m.conversation_id ORDER BY m.position),
+        LEAD(m.id) OVER (PARTITION BY m.conversation_id ORDER BY m.position),
+        m.role, m.message_json,
+        coalesce((SELECT group_concat(json_extract(part.value, '$.text'), char(10))
+          FROM json_each(m.message_json, '$.content.parts') AS part
+          WHERE json_type(part.value, '$.text') = 'text'
+            AND coalesce(json_extract(part.value, '$.thought'), 0) = 0), ''),
+        m.created_at
+      FROM conversation_messages AS m
+      ORDER BY m.conversation_id, m.position;
+      DROP TABLE conversation_messages;
+      ALTER TABLE conversation_messages_tree RENAME TO conversation_messages;
+      CREATE INDEX conversation_messages_order ON conversation_messages (conversation_id, sequence);
+      CREATE INDEX conversation_messages_replies ON conversation_messages (conversation_id, parent_id, sequence);
+      CREATE INDEX conversation_messages_generating ON conversation_messages (generating_until)
+        WHERE generating_until IS NOT NULL;
+      ALTER TABLE conversations ADD COLUMN selected_root_id TEXT;
+      ALTER TABLE conversations ADD COLUMN deleted_at INTEGER;
+      UPDATE conversations SET selected_root_id = (
+        SELECT id FROM conversation_messages
+        WHERE conversation_id = conversations.id AND parent_id IS NULL
+        ORDER BY sequence LIMIT 1);
+      CREATE VIRTUAL TABLE conversation_search USING fts5 (
+        search_text,
+        content = 'conversation_messages',
+        content_rowid = 'sequence',
+        tokenize = 'unicode61 remove_diacritics 2'
+      );
+      INSERT INTO conversation_search (conversation_search) VALUES ('rebuild');
+      CREATE TRIGGER conversation_search_insert AFTER INSERT ON conversation_messages BEGIN
+        INSERT INTO conversation_search (rowid, search_text) VALUES (new.sequence, new.search_text);
+      END;
+      CREATE TRIGGER conversation_search_delete AFTER DELETE ON conversation_messages BEGIN
+        INSERT INTO conversation_search (conversation_search, rowid, search_text)
+          VALUES ('delete', old.sequence, old.search_text);
+      END;
+      CREATE TRIGGER conversation_search_update AFTER UPDATE OF search_text ON conversation_messages BEGIN
+        INSERT INTO conversation_search (conversation_search, rowid, search_text)
+          VALUES ('delete', old.sequence, old.search_text);
+        INSERT INTO conversation_search (rowid, search_text) VALUES (new.sequence, new.search_text);
+      END;
+    `,
+    // PostgreSQL: the search text is indexed as a generated tsvector ('simple': no stemming,
+    // as FTS5's unicode61), GIN-indexed.
+    postgres: `
+      CREATE TABLE conversation_messages_tree (
+        sequence BIGSERIAL PRIMARY KEY,
+        conversation_id TEXT NOT NULL REFERENCES conversations (id) ON DELETE CASCADE,
+        id TEXT NOT NULL,
+        parent_id TEXT,
+        selected_child_id TEXT,
+        role TEXT NOT NULL,
+        message_json TEXT NOT NULL,
+        search_text TEXT NOT NULL DEFAULT '',
+        search_vector tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED,
+        generating_until BIGINT,
+        stop_requested INTEGER NOT NULL DEFAULT 0,
+        created_at BIGINT NOT NULL,
+        UNIQUE (conversation_id, id)
+      );
+      INSERT INTO conversation_messages_tree
+        (conversation_id, id, parent_id, selected_child_id, role, message_json, search_text, created_at)
+      SELECT m.conversation_id, m.id,
+        LAG(m.id) OVER (PARTITION BY m.conversation_id ORDER BY m.position),
+        LEAD(m.id) OVER (PARTITION BY m.conversation_id ORDER BY m.position),
+        m.role, m.message_json,
+        coalesce((SELECT string_agg(part.value ->> 'text', chr(10))
+          FROM jsonb_array_elements(
+            CASE WHEN jsonb_typeof(m.message_json::jsonb -> 'content' -> 'parts') = 'array'
+              THEN m.message_json::jsonb -> 'content' -> 'parts' ELSE '[]'::jsonb END) AS part
+          WHERE jsonb_typeof(part.value -> 'text') = 'string'
+            AND coalesce(part.value ->> 'thought', 'false') <> 'true'), ''),
+        m.created_at
+      FROM conversation_messages AS m
+      ORDER BY m.conversation_id, m.position;
+      DROP TABLE conversation_messages;
+      ALTER TABLE conversation_messages_tree RENAME TO conversation_messages;
+      CREATE INDEX conversation_messages_order ON conversation_messages (conversation_id, sequence);
+      CREATE INDEX conversation_messages_replies ON conversation_messages (conversation_id, parent_id, sequence);
+      CREATE INDEX conversation_messages_generating ON conversation_messages (generating_until)
+        WHERE generating_until IS NOT NULL;
+      CREATE INDEX conversation_messages_search ON conversation_messages USING GIN (search_vector);
+      ALTER TABLE conversations ADD COLUMN selected_root_id TEXT;
+      ALTER TABLE conversations ADD COLUMN deleted_at BIGINT;
+      UPDATE conversations SET selected_root_id = (
+        SELECT id FROM conversation_messages
+        WHERE conversation_id = conversations.id AND parent_id IS NULL
+        ORDER BY sequence LIMIT 1);
+    `,
+  },
 ];

@@ -17,7 +17,7 @@ export const SSE_EVENT_END = "\r\n\r\n";
  * Frames one value as one SSE event. JSON.stringify never emits a raw line break (they are
  * escaped inside strings), so the event is always a single `data:` line.
  */
-export function encodeSseEvent(value: GenerateContentResponse | ErrorBody): string {
+export function encodeSseEvent(value: GenerateContentResponse | ErrorBody | object): string {
   return `data: ${JSON.stringify(value)}${SSE_EVENT_END}`;
 }
 

@@ -13,10 +13,14 @@ import type {
   ConversationList,
   CreateConversation,
   SaveMessages,
+  StartTurn,
   StoredMessage,
   UpdateConversation,
 } from "@/lib/studio/conversation-schema";
+import type { TurnEvent } from "@/lib/studio/turn-events";
+import { ApiError } from "@/lib/gemini/api-error";
 import { readApiError } from "@/lib/gemini/client/read-api-error";
+import { readJsonEventStream } from "@/lib/gemini/client/sse-client";
 
 /** Server state of the studio's conversations (`/api/conversations`), through react-query. */
 
@@ -42,7 +46,7 @@ export const conversationKeys = {
   detail: (id: string) => [...conversationKeys.all, "detail", id] as const,
 };
 
-/** Query options of the conversation list, filtered by title. */
+/** Query options of the conversation list; a search matches titles and every message. */
 export function conversationListQueryOptions(search = "") {
   return queryOptions({
     queryKey: conversationKeys.list(search),
@@ -96,6 +100,81 @@ export function updateConversationRequest(
   });
 }
 
+function conversationPath(id: string): string {
+  return `/api/conversations/${encodeURIComponent(id)}`;
+}
+
+async function eventStream(
+  path: string,
+  init: {
+    method: string;
+    body?: unknown;
+    signal: AbortSignal;
+    onResponse?: (response: Response) => void;
+  },
+): Promise<AsyncGenerator<TurnEvent>> {
+  const response = await fetch(path, {
+    method: init.method,
+    headers: {
+      Accept: "text/event-stream",
+      ...(init.body !== undefined ? { "Content-Type": "application/json" } : {}),
+    },
+    body: init.body !== undefined ? JSON.stringify(init.body) : undefined,
+    credentials: "same-origin",
+    cache: "no-store",
+    signal: init.signal,
+  });
+  init.onResponse?.(response);
+  if (!response.ok) throw await readApiError(response);
+  if (!response.body) throw new ApiError(response.status, "UNKNOWN", "The stream has no body.");
+  return readJsonEventStream<TurnEvent>(response.body, init.signal);
+}
+
+/** Sends a turn; its events follow (the same turn sent again returns the one already started). */
+export function startTurnRequest(
+  id: string,
+  turn: StartTurn,
+  signal: AbortSignal,
+  onResponse?: (response: Response) => void,
+): Promise<AsyncGenerator<TurnEvent>> {
+  return eventStream(`${conversationPath(id)}/turns`, {
+    method: "POST",
+    body: turn,
+    signal,
+    onResponse,
+  });
+}
+
+/** Joins an answer being generated: a snapshot, then what follows. */
+export function attachTurnRequest(
+  id: string,
+  answerId: string,
+  signal: AbortSignal,
+): Promise<AsyncGenerator<TurnEvent>> {
+  return eventStream(`${conversationPath(id)}/turns/${encodeURIComponent(answerId)}`, {
+    method: "GET",
+    signal,
+  });
+}
+
+export function stopTurnRequest(id: string, answerId: string): Promise<{ stopped: boolean }> {
+  return requestJson(`${conversationPath(id)}/turns/${encodeURIComponent(answerId)}/stop`, {
+    method: "POST",
+  });
+}
+
+/** Shows another version of a message (its branch as it was left). */
+export function selectMessageRequest(id: string, messageId: string): Promise<ConversationHead> {
+  return requestJson(`${conversationPath(id)}/selection`, {
+    method: "POST",
+    body: { messageId },
+  });
+}
+
+export function restoreConversationRequest(id: string): Promise<ConversationHead> {
+  return requestJson(`${conversationPath(id)}/restore`, { method: "POST" });
+}
+
 /** Replaces the cached messages of a conversation (optimistic edits of the chat). */
 export function setCachedMessages(
   queryClient: QueryClient,
@@ -134,11 +213,19 @@ export function useUpdateConversation() {
 export function useDeleteConversation() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) =>
-      requestJson<object>(`/api/conversations/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    mutationFn: (id: string) => requestJson<object>(conversationPath(id), { method: "DELETE" }),
     onSuccess: (_result, id) => {
       queryClient.removeQueries({ queryKey: conversationKeys.detail(id) });
       void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });
     },
+  });
+}
+
+/** Brings back a conversation deleted moments ago. */
+export function useRestoreConversation() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => restoreConversationRequest(id),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() }),
   });
 }

@@ -23,6 +23,7 @@ import {
 import type { File as WireFile } from "@/lib/gemini/types";
 import { useAttachmentsStoreApi, type AttachmentsStore } from "@/lib/stores/attachments-store";
 import { fileKeys, getFileRequest } from "./use-files";
+import { imageThumbnail, mediaDuration } from "./media-facts";
 
 /**
  * What happens to an attached file: its preview is made from the local bytes, the bytes go up
@@ -41,7 +42,11 @@ export interface Uploader {
   /** Continues an interrupted upload from the bytes the session holds. */
   resume(id: string): void;
   /** Detaches every attachment of a scope (after the prompt was sent). */
-  clear(scope: string): void;
+  /**
+   * Removes a scope's attachments. With `keepMedia` (after a send), the local bytes of uploaded
+   * media stay playable in the transcript until the page closes.
+   */
+  clear(scope: string, options?: { keepMedia?: boolean }): void;
 }
 
 interface Runtime {
@@ -123,12 +128,25 @@ export function createUploader(
     for (const attachment of store.getState().attachments) {
       if (attachment.preview.objectUrl) URL.revokeObjectURL(attachment.preview.objectUrl);
     }
+    for (const url of Object.values(store.getState().sentMedia)) URL.revokeObjectURL(url);
   }
 
   function previewOf(id: string, blob: Blob, mimeType: string): AttachmentPreview {
     const kind = previewKindOf(mimeType);
-    if (kind === "image" || kind === "audio" || kind === "video")
-      return { kind, objectUrl: URL.createObjectURL(blob) };
+    if (kind === "image" || kind === "audio" || kind === "video") {
+      const objectUrl = URL.createObjectURL(blob);
+      const keep = (facts: Partial<AttachmentPreview>) => {
+        const preview = get(id)?.preview;
+        if (preview) update(id, { preview: { ...preview, ...facts } });
+      };
+      if (kind === "image")
+        void imageThumbnail(objectUrl).then((thumbnail) => thumbnail && keep({ thumbnail }));
+      else
+        void mediaDuration(objectUrl, kind).then(
+          (durationSeconds) => durationSeconds && keep({ durationSeconds }),
+        );
+      return { kind, objectUrl };
+    }
     if (kind === "pdf") {
       void pdfPageCount(blob).then((pages) => update(id, { preview: { kind, pdfPages: pages } }));
       return { kind };
@@ -278,11 +296,17 @@ export function createUploader(
     resume(id) {
       if (get(id)?.status === "interrupted") void upload(id);
     },
-    clear(scope) {
+    clear(scope, options) {
       for (const item of store
         .getState()
-        .attachments.filter((attachment) => attachment.scope === scope))
+        .attachments.filter((attachment) => attachment.scope === scope)) {
+        const url = item.preview.objectUrl;
+        if (options?.keepMedia && url && item.file) {
+          store.getState().keepSentMedia(item.file.name, url);
+          update(item.id, { preview: { ...item.preview, objectUrl: undefined } });
+        }
         forget(item.id);
+      }
     },
   };
 }

@@ -14,6 +14,8 @@ export interface AttachmentsState {
   attachments: Attachment[];
   /** The person's choice: send images under the inline limit as inline_data instead of uploading. */
   inlineSmallImages: boolean;
+  /** `blob:` URLs of media sent this visit, by file name: the transcript plays them (the service never gives uploaded bytes back). */
+  sentMedia: Record<string, string>;
 }
 
 export interface AttachmentsActions {
@@ -21,6 +23,7 @@ export interface AttachmentsActions {
   update(id: string, change: Partial<Attachment>): void;
   remove(id: string): void;
   setInlineSmallImages(inline: boolean): void;
+  keepSentMedia(name: string, objectUrl: string): void;
   /** Moves one scope's attachments to another (the new chat becoming a conversation). */
   moveScope(fromScope: string, toScope: string): void;
   /** Registers work to stop when the store's provider goes away (uploads in flight). */
@@ -38,6 +41,7 @@ export function createAttachmentsStore(
   return createStore<AttachmentsStore>()((set) => ({
     attachments: [],
     inlineSmallImages: false,
+    sentMedia: {},
     ...initial,
     add: (attachment) => set((state) => ({ attachments: [...state.attachments, attachment] })),
     update: (id, change) =>
@@ -51,6 +55,8 @@ export function createAttachmentsStore(
     remove: (id) =>
       set((state) => ({ attachments: state.attachments.filter((item) => item.id !== id) })),
     setInlineSmallImages: (inline) => set({ inlineSmallImages: inline }),
+    keepSentMedia: (name, objectUrl) =>
+      set((state) => ({ sentMedia: { ...state.sentMedia, [name]: objectUrl } })),
     moveScope: (fromScope, toScope) =>
       set((state) => ({
         attachments: state.attachments.map((item) =>

@@ -19,12 +19,19 @@ export const NEW_CHAT_KEY = "new";
 
 export interface InflightAnswer extends AccumulatedResponse {
   conversationId: string;
-  /** Id the answer will be saved under; its message row renders from here until then. */
+  /** The answer's id; its message row renders from here until it is finished. */
   messageId: string;
   /** The user message it answers. */
   promptMessageId: string;
   settings: ConversationSettings;
   startedAt: number;
+  /**
+   * `sending` until the server has stored the turn (leaving the page then would lose it);
+   * `streaming` once it generates the answer, which no longer depends on this page.
+   */
+  phase: "sending" | "streaming";
+  /** A stop was asked; the answer ends as soon as the server confirms. */
+  stopping?: boolean;
 }
 
 export interface ChatState {
@@ -57,18 +64,21 @@ export interface ChatActions {
   setSidebarOpen(open: boolean): void;
   setSettingsOpen(open: boolean): void;
   setNotice(notice: ChatNotice | null): void;
+  /** Shows an answer being read; `controller` stops this page's reading (never the server's work). */
   beginAnswer(answer: InflightAnswer, controller: AbortController): void;
   updateAnswer(response: AccumulatedResponse): void;
+  setAnswerPhase(
+    messageId: string,
+    change: Partial<Pick<InflightAnswer, "phase" | "stopping">>,
+  ): void;
   endAnswer(messageId: string): void;
-  /** Aborts the in-flight answer's request; the stream's reader then ends as "stopped". */
-  stop(): void;
   /** Keeps an answer's raw exchange (the oldest is let go past KEPT_TRACES). */
   keepTrace(messageId: string, trace: AnswerTrace): void;
 }
 
 export type ChatStore = ChatState & ChatActions;
 
-/** A fresh chat store; the abort controller of the running request stays in its closure. */
+/** A fresh chat store; the abort controller of the answer being read stays in its closure. */
 export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<ChatStore> {
   let controller: AbortController | null = null;
   return createStore<ChatStore>()((set, get) => ({
@@ -123,12 +133,17 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
     },
     updateAnswer: (response) =>
       set((state) => (state.inflight ? { inflight: { ...state.inflight, ...response } } : {})),
+    setAnswerPhase: (messageId, change) =>
+      set((state) =>
+        state.inflight?.messageId === messageId
+          ? { inflight: { ...state.inflight, ...change } }
+          : {},
+      ),
     endAnswer: (messageId) => {
       if (get().inflight?.messageId !== messageId) return;
       controller = null;
       set({ inflight: null });
     },
-    stop: () => controller?.abort(),
     keepTrace: (messageId, trace) =>
       set((state) => {
         const entries = Object.entries({ ...state.traces, [messageId]: trace });

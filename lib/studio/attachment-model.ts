@@ -4,6 +4,7 @@
  * the chat composer, the Files page and the token counter.
  */
 import type { File as WireFile, Part } from "@/lib/gemini/types";
+import type { AttachmentRecord } from "./conversation-schema";
 
 export type AttachmentStatus =
   /** Bytes are being sent with the resumable protocol. */
@@ -27,6 +28,10 @@ export interface AttachmentPreview {
   pdfPages?: number | null;
   /** The first characters of a local text file. */
   textSnippet?: string;
+  /** A small JPEG data URL of a local image, kept with the sent prompt. */
+  thumbnail?: string;
+  /** Length of local audio or video, once the browser has read it. */
+  durationSeconds?: number;
 }
 
 export interface Attachment {
@@ -136,6 +141,36 @@ export function attachmentPart(attachment: Attachment): Part | null {
 /** The parts of every sendable attachment, in the order they were added. */
 export function attachmentParts(attachments: readonly Attachment[]): Part[] {
   return attachments.map(attachmentPart).filter((part): part is Part => part !== null);
+}
+
+/**
+ * What the transcript keeps of each attachment sent, by the index of its part in the prompt
+ * (attachments come first, in order): name, type, size, pages, length, a thumbnail, the file.
+ */
+export function attachmentRecords(attachments: readonly Attachment[]): AttachmentRecord[] {
+  const records: AttachmentRecord[] = [];
+  for (const attachment of attachments) {
+    if (!attachmentPart(attachment)) continue;
+    const record: AttachmentRecord = {
+      part: records.length,
+      displayName: attachment.displayName,
+      mimeType: attachment.file?.mimeType ?? attachment.mimeType,
+    };
+    const size = attachment.file ? Number(attachment.file.sizeBytes) : attachment.sizeBytes;
+    if (Number.isFinite(size) && size > 0) record.sizeBytes = size;
+    if (attachment.file) {
+      record.name = attachment.file.name;
+      record.expirationTime = attachment.file.expirationTime;
+    }
+    const { pdfPages, durationSeconds, thumbnail } = attachment.preview;
+    if (typeof pdfPages === "number") record.pageCount = pdfPages;
+    if (durationSeconds !== undefined && Number.isFinite(durationSeconds))
+      record.durationSeconds = Math.round(durationSeconds * 10) / 10;
+    // Inline images carry their own bytes; an uploaded one cannot be read back from the service.
+    if (thumbnail && attachment.status !== "inline") record.thumbnail = thumbnail;
+    records.push(record);
+  }
+  return records;
 }
 
 /** Whole-percent progress of an upload. */

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { StoredMessage } from "@/lib/studio/conversation-schema";
+import type { ConversationSettings, StoredMessage } from "@/lib/studio/conversation-schema";
 import {
   answerMessage,
   buildGenerateContentRequest,
   historyContents,
-  titleFromPrompt,
+  requestContents,
 } from "./chat-request";
 import { defaultSettings } from "@/lib/studio/settings-model";
 
@@ -92,9 +92,25 @@ describe("answerMessage", () => {
   });
 });
 
-describe("titleFromPrompt", () => {
-  it("shortens long prompts to one line", () => {
-    expect(titleFromPrompt("  a\nb  ")).toBe("a b");
-    expect(titleFromPrompt("x".repeat(100))).toHaveLength(58);
+describe("requestContents", () => {
+  it("sends a speech-only turn its own prompt alone, and other turns the whole history", () => {
+    const messages = [
+      user("u1", "say hello"),
+      model("m1", null, {
+        content: {
+          role: "model",
+          parts: [{ inlineData: { mimeType: "audio/L16;codec=pcm;rate=24000", data: "AAAA" } }],
+        },
+      }),
+      user("u2", "say goodbye"),
+    ];
+    const speech = {
+      ...defaultSettings(),
+      generationConfig: { responseModalities: ["AUDIO"] },
+    } as ConversationSettings;
+    expect(requestContents(speech, messages)).toEqual([
+      { role: "user", parts: [{ text: "say goodbye" }] },
+    ]);
+    expect(requestContents(defaultSettings(), messages)).toHaveLength(3);
   });
 });

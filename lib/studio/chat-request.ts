@@ -41,6 +41,27 @@ export function historyContents(messages: readonly StoredMessage[]): Content[] {
   return contents;
 }
 
+/** Settings that ask for speech only (a text-to-speech model's configuration). */
+export function isSpeechOnly(settings: ConversationSettings): boolean {
+  const modalities = settings.generationConfig.responseModalities;
+  return modalities?.length === 1 && modalities[0] === "AUDIO";
+}
+
+/**
+ * The contents of the next turn's request. Speech synthesis reads one prompt: the service's
+ * speech models refuse earlier turns ("Multiturn chat is not enabled for this model") and
+ * audio input, so a text-to-speech chat sends only its last prompt, each turn on its own.
+ */
+export function requestContents(
+  settings: ConversationSettings,
+  messages: readonly StoredMessage[],
+): Content[] {
+  const contents = historyContents(messages);
+  if (!isSpeechOnly(settings)) return contents;
+  const last = contents[contents.length - 1];
+  return last ? [last] : [];
+}
+
 /** The request of the next turn with these settings. */
 export function buildGenerateContentRequest(
   settings: ConversationSettings,
@@ -81,10 +102,4 @@ export function answerMessage(
   if (ending.stopped) message.stopped = true;
   if (ending.error) message.error = ending.error;
   return message;
-}
-
-/** A short title from the first prompt. */
-export function titleFromPrompt(text: string): string {
-  const line = text.replace(/\s+/g, " ").trim();
-  return line.length > 60 ? `${line.slice(0, 57)}…` : line || "New chat";
 }

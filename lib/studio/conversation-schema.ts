@@ -58,8 +58,66 @@ export const messageErrorSchema = z.object({
   status: z.string().max(64),
 });
 
+/** Ids the browser makes for conversations and messages (URL-safe, so they travel in paths). */
+export const messageIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "message ids are 1–64 letters, digits, '-' or '_'");
+export const conversationIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{12,64}$/, "conversation ids are 12–64 letters, digits, '-' or '_'");
+
+/** A markup tag (`<script>`, `</b>`, `<!-- -->`): titles are plain text and never hold one. */
+const MARKUP_TAG = /<[/!]?[A-Za-z!][^<>]{0,200}>/;
+
+/** A title: plain text of 1–200 characters, no markup tags. */
+export const titleSchema = z
+  .string()
+  .trim()
+  .min(1, "title must not be empty")
+  .max(200)
+  .refine((title) => !MARKUP_TAG.test(title), "title must be plain text, without markup tags");
+
+export const attachmentRecordSchema = z.strictObject({
+  part: z.number().int().min(0).max(999),
+  displayName: z.string().max(512),
+  mimeType: z.string().max(255),
+  name: z
+    .string()
+    .regex(/^files\/[A-Za-z0-9_-]{1,64}$/, "name must be files/{id}")
+    .optional(),
+  sizeBytes: z.number().int().min(0).max(1e13).optional(),
+  pageCount: z.number().int().min(0).max(1_000_000).optional(),
+  durationSeconds: z.number().min(0).max(1e7).optional(),
+  thumbnail: z
+    .string()
+    .max(64 * 1024)
+    .regex(
+      /^data:image\/(?:jpeg|png|webp);base64,[A-Za-z0-9+/]+={0,2}$/,
+      "thumbnail must be a base64 data URL of a JPEG, PNG or WebP image",
+    )
+    .optional(),
+  expirationTime: z.string().max(40).optional(),
+});
+
+/** The identity of one attachment of a prompt: what the transcript shows for its part. */
+export interface AttachmentRecord {
+  /** Index of the part of the prompt's content it describes. */
+  part: number;
+  displayName: string;
+  mimeType: string;
+  /** `files/{id}` of an uploaded file; absent for inline data. */
+  name?: string;
+  sizeBytes?: number;
+  pageCount?: number;
+  durationSeconds?: number;
+  /** A small data URL of an image, made by the browser when it was sent (uploaded bytes cannot be read back). */
+  thumbnail?: string;
+  /** When an uploaded file expires (the service keeps files 48 hours). */
+  expirationTime?: string;
+}
+
 export const storedMessageSchema = z.object({
-  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, "message ids are 1–64 letters, digits, '-' or '_'"),
+  id: messageIdSchema,
   role: z.enum(["user", "model"]),
   content: contentSchema,
   candidates: z.array(wireObject).max(8).optional(),
@@ -77,12 +135,15 @@ export const storedMessageSchema = z.object({
       totalMs: z.number().min(0).max(1e9),
     })
     .optional(),
+  interrupted: z.boolean().optional(),
+  attachments: z.array(attachmentRecordSchema).max(1000).optional(),
   createdAt: z.string().max(40).optional(),
 });
 
 /**
  * One turn as stored: the wire Content (what goes back into history), and for answers the
- * candidates, usage, feedback, the settings in force and how it ended.
+ * candidates, usage, feedback, the settings in force and how it ended. A conversation is a
+ * tree of them: an edit or a regeneration is a sibling (same parent), never a replacement.
  */
 export interface StoredMessage {
   id: string;
@@ -101,31 +162,74 @@ export interface StoredMessage {
   stopped?: boolean;
   /** Milliseconds from sending to the first answer token and to the end, as this studio saw them. */
   timing?: { firstTokenMs?: number; totalMs: number };
+  /** The server went away before the answer finished: the content is partial. */
+  interrupted?: boolean;
+  /** What was attached to a prompt, part by part, so the transcript shows it after a reload. */
+  attachments?: AttachmentRecord[];
   createdAt?: string;
+  /** The message this one follows; null for a first message. Set by the server. */
+  parentId?: string | null;
+  /** Which reply to this message is shown: the branch below it chosen last. Set by the server. */
+  selectedChildId?: string;
+  /** The server is still generating this answer; its content is what has arrived so far. */
+  streaming?: boolean;
 }
 
 export const createConversationSchema = z.strictObject({
-  title: z.string().trim().max(200).optional(),
+  /** Made by the browser, so a send repeated after a lost answer finds the same conversation. */
+  id: conversationIdSchema.optional(),
+  title: titleSchema.optional(),
   settings: conversationSettingsSchema,
 });
-export type CreateConversation = { title?: string; settings: ConversationSettings };
+export type CreateConversation = { id?: string; title?: string; settings: ConversationSettings };
 
 export const updateConversationSchema = z.strictObject({
-  title: z.string().trim().min(1, "title must not be empty").max(200).optional(),
+  title: titleSchema.optional(),
   settings: conversationSettingsSchema.optional(),
 });
 export type UpdateConversation = { title?: string; settings?: ConversationSettings };
 
 export const saveMessagesSchema = z.strictObject({
   /**
-   * Keep the messages up to and including this id and drop the later ones (edit, regenerate);
-   * null drops them all; absent keeps every message. Given messages whose id is kept replace
-   * it in place; the others are appended in order.
+   * Where new messages go: under this message (null: as a first message, beside any other);
+   * absent: after the last message of the branch shown. Given messages whose id exists replace
+   * it in place; the others follow one another in order. Nothing is ever dropped: an earlier
+   * reply to the same message stays as a sibling.
    */
-  after: z.string().max(64).nullable().optional(),
+  after: messageIdSchema.nullable().optional(),
   messages: z.array(storedMessageSchema).max(100),
 });
 export type SaveMessages = { after?: string | null; messages: StoredMessage[] };
+
+export const selectMessageSchema = z.strictObject({
+  /** The message to show: its branch becomes the one shown, down to where it was left. */
+  messageId: messageIdSchema,
+});
+
+export const startTurnSchema = z.strictObject({
+  /** The message the new prompt follows (null: a first message); for a regeneration, the prompt answered. */
+  parentId: messageIdSchema.nullable(),
+  /** The new prompt; absent to regenerate the answer to `parentId`. */
+  prompt: z
+    .strictObject({
+      id: messageIdSchema,
+      content: contentSchema,
+      attachments: z.array(attachmentRecordSchema).max(1000).optional(),
+    })
+    .optional(),
+  /** Id of the answer, made by the browser: the same turn sent twice is one turn. */
+  answerId: messageIdSchema,
+  settings: conversationSettingsSchema,
+  /** Creates the conversation with this id when it does not exist yet (the first send of a new chat). */
+  create: z.strictObject({ title: titleSchema.optional() }).optional(),
+});
+export interface StartTurn {
+  parentId: string | null;
+  prompt?: { id: string; content: Content; attachments?: AttachmentRecord[] };
+  answerId: string;
+  settings: ConversationSettings;
+  create?: { title?: string };
+}
 
 export interface ConversationSummary {
   id: string;
@@ -134,15 +238,31 @@ export interface ConversationSummary {
   updatedAt: string;
 }
 
+/** A conversation whose messages match a search, with the best matching passage. */
+export interface ConversationSearchResult extends ConversationSummary {
+  /**
+   * A passage of a matching message with the matched words between SEARCH_MARK_START and
+   * SEARCH_MARK_END; absent when only the title matched.
+   */
+  match?: string;
+}
+
+/** Markers around matched words in a search passage (private-use characters, never in stored text). */
+export const SEARCH_MARK_START = "\uE000";
+export const SEARCH_MARK_END = "\uE001";
+
 /** A conversation without its messages: what a rename or a settings change answers. */
 export interface ConversationHead extends ConversationSummary {
   settings: ConversationSettings;
+  /** Which first message is shown (its branch); absent before the first message. */
+  selectedRootId?: string;
 }
 
 export interface Conversation extends ConversationHead {
+  /** Every message of every branch, oldest first; `parentId` makes the tree. */
   messages: StoredMessage[];
 }
 
 export interface ConversationList {
-  conversations: ConversationSummary[];
+  conversations: ConversationSearchResult[];
 }

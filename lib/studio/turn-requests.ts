@@ -5,32 +5,37 @@
  */
 import type { ConversationSettings, StoredMessage } from "@/lib/studio/conversation-schema";
 import type { GenerateContentRequest, Part } from "@/lib/gemini/types";
-import { buildGenerateContentRequest, historyContents } from "./chat-request";
+import { buildGenerateContentRequest, requestContents } from "./chat-request";
+import { buildTree, pathTo } from "./conversation-tree";
 
 export interface TurnRequest {
   model: string;
   request: GenerateContentRequest;
 }
 
-/** The request that produced the answer `answerId` (null when it is not an answer of `messages`). */
+/**
+ * The request that produced the answer `answerId` (null when it is not an answer of
+ * `messages`, every message of a conversation's tree): its branch up to its prompt.
+ */
 export function requestOfAnswer(
   messages: readonly StoredMessage[],
   answerId: string,
   fallbackSettings: ConversationSettings,
 ): TurnRequest | null {
-  const index = messages.findIndex((message) => message.id === answerId);
-  if (index < 1 || messages[index]?.role !== "model") return null;
-  const settings = messages[index]!.settings ?? fallbackSettings;
+  const path = pathTo(buildTree(messages), answerId);
+  const answer = path.pop();
+  if (!answer || answer.role !== "model" || path.length === 0) return null;
+  const settings = answer.settings ?? fallbackSettings;
   return {
     model: settings.model,
-    request: buildGenerateContentRequest(settings, historyContents(messages.slice(0, index))),
+    request: buildGenerateContentRequest(settings, requestContents(settings, path)),
   };
 }
 
 /** Prompt of the next turn while the composer is empty. */
 export const PLACEHOLDER_PROMPT = "Hello";
 
-/** The request of the next turn: the history, then the draft's parts (a placeholder prompt when empty). */
+/** The request of the next turn: the branch shown, then the draft's parts (a placeholder prompt when empty). */
 export function requestOfNextTurn(
   messages: readonly StoredMessage[],
   settings: ConversationSettings,
@@ -43,6 +48,9 @@ export function requestOfNextTurn(
   };
   return {
     model: settings.model,
-    request: buildGenerateContentRequest(settings, historyContents([...messages, prompt])),
+    request: buildGenerateContentRequest(
+      settings,
+      requestContents(settings, [...messages, prompt]),
+    ),
   };
 }

@@ -1,7 +1,28 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ConversationSettings, StoredMessage } from "@/lib/studio/conversation-schema";
-import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
-import { UnknownMessageError, type ConversationStore } from "./conversation-store";
+import {
+  SEARCH_MARK_END,
+  SEARCH_MARK_START,
+  type ConversationSettings,
+  type StoredMessage,
+} from "@/lib/studio/conversation-schema";
+import { currentPath } from "@/lib/studio/conversation-tree";
+import { testDatabaseKinds, urlWithSchema, type TestDatabase } from "@/lib/testing/databases";
+import { migrate } from "../migrate";
+import { MIGRATIONS } from "../migrations";
+import { PostgresDatabase } from "../postgres-database";
+import type { SqlDatabase } from "../sql-database";
+import { SqliteDatabase } from "../sqlite-database";
+import {
+  fullTextQuery,
+  UNDO_DELETE_MS,
+  UnknownMessageError,
+  type ConversationStore,
+} from "./conversation-store";
 
 const settings: ConversationSettings = {
   model: "models/gemini-2.5-flash",
@@ -32,158 +53,489 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
     await data.cleanup();
   });
 
-  it("creates, lists newest first, searches titles and keeps owners apart", async () => {
-    const first = await store.create("studio", { title: "Recipes for soup", settings }, 1000);
-    await store.create("studio", { title: "Trip to 100% Lisbon", settings }, 2000);
-    await store.create("key:alice", { title: "Alice soup", settings }, 3000);
-    expect((await store.list("studio")).map((item) => item.title)).toEqual([
-      "Trip to 100% Lisbon",
-      "Recipes for soup",
-    ]);
-    expect((await store.list("studio", "SOUP")).map((item) => item.id)).toEqual([first.id]);
-    expect((await store.list("studio", "100%")).map((item) => item.title)).toEqual([
-      "Trip to 100% Lisbon",
-    ]);
-    expect(await store.list("studio", "_")).toEqual([]);
-    expect(await store.get("key:alice", first.id)).toBeNull();
-    expect((await store.get("studio", first.id))?.settings.generationConfig.temperature).toBe(0.5);
-  });
+  async function shown(id: string, owner = "studio"): Promise<string[]> {
+    return currentPath((await store.get(owner, id))!).map((item) => item.id);
+  }
 
-  it("renames, replaces settings and deletes with the messages", async () => {
-    const conversation = await store.create("studio", { title: "a", settings }, 1000);
-    await store.saveMessages(
-      "studio",
-      conversation.id,
-      { messages: [message("m1", "user", "hi")] },
-      2000,
+  async function texts(id: string): Promise<string[]> {
+    return currentPath((await store.get("studio", id))!).map(
+      (item) => item.content.parts[0]?.text ?? "",
     );
-    const renamed = await store.update(
-      "studio",
-      conversation.id,
-      { title: "b", settings: { ...settings, systemInstruction: "be brief" } },
-      5000,
-    );
-    expect(renamed?.title).toBe("b");
-    expect(renamed?.settings.systemInstruction).toBe("be brief");
-    expect(renamed?.updatedAt).toBe(new Date(5000).toISOString());
-    expect(await store.update("key:alice", conversation.id, { title: "x" })).toBeNull();
-    expect(await store.delete("key:alice", conversation.id)).toBe(false);
-    expect(await store.delete("studio", conversation.id)).toBe(true);
-    expect(await data.database.get("SELECT COUNT(*) AS n FROM conversation_messages")).toEqual({
-      n: 0,
+  }
+
+  async function count(sql: string): Promise<number> {
+    return Number((await data.database.get<{ n: number }>(sql))!.n);
+  }
+
+  describe("conversations", () => {
+    it("creates, lists newest first and keeps owners apart", async () => {
+      const first = await store.create("studio", { title: "Recipes for soup", settings }, 1000);
+      await store.create("studio", { title: "Trip to 100% Lisbon", settings }, 2000);
+      await store.create("key:alice", { title: "Alice soup", settings }, 3000);
+      expect((await store.list("studio")).map((item) => item.title)).toEqual([
+        "Trip to 100% Lisbon",
+        "Recipes for soup",
+      ]);
+      expect((await store.search("studio", "SOUP")).map((item) => item.id)).toEqual([first.id]);
+      expect((await store.search("studio", "100%")).map((item) => item.title)).toEqual([
+        "Trip to 100% Lisbon",
+      ]);
+      expect(await store.search("studio", "_")).toEqual([]);
+      expect(await store.get("key:alice", first.id)).toBeNull();
+      expect((await store.get("studio", first.id))?.settings.generationConfig.temperature).toBe(
+        0.5,
+      );
     });
-  });
 
-  it("appends, replaces in place and truncates after a message", async () => {
-    const { id } = await store.create("studio", { title: "t", settings });
-    await store.saveMessages("studio", id, {
-      messages: [
-        message("u1", "user", "one"),
-        message("m1", "model", "answer one", { stopped: true }),
-      ],
+    it("creates with the browser's id once: the same create again returns the same conversation", async () => {
+      const id = "client-made-id-1";
+      const created = await store.create("studio", { id, title: "t", settings }, 1000);
+      expect(created.id).toBe(id);
+      expect((await store.create("studio", { id, title: "other", settings })).title).toBe("t");
+      expect(await store.list("studio")).toHaveLength(1);
+      await expect(store.create("key:alice", { id, title: "t", settings })).rejects.toThrow(
+        /already taken/,
+      );
     });
-    await store.saveMessages("studio", id, {
-      messages: [message("u2", "user", "two"), message("m2", "model", "answer two")],
+
+    it("renames, replaces settings, deletes undoably and purges after the window", async () => {
+      const conversation = await store.create("studio", { title: "a", settings }, 1000);
+      await store.saveMessages(
+        "studio",
+        conversation.id,
+        { messages: [message("m1", "user", "hi")] },
+        2000,
+      );
+      const renamed = await store.update(
+        "studio",
+        conversation.id,
+        { title: "b", settings: { ...settings, systemInstruction: "be brief" } },
+        5000,
+      );
+      expect(renamed?.title).toBe("b");
+      expect(renamed?.settings.systemInstruction).toBe("be brief");
+      expect(renamed?.updatedAt).toBe(new Date(5000).toISOString());
+      expect(await store.update("key:alice", conversation.id, { title: "x" })).toBeNull();
+      expect(await store.delete("key:alice", conversation.id, 6000)).toBe(false);
+      expect(await store.delete("studio", conversation.id, 6000)).toBe(true);
+      expect(await store.get("studio", conversation.id)).toBeNull();
+      expect(await store.list("studio")).toEqual([]);
+      expect(await store.search("studio", "hi")).toEqual([]);
+      expect(await store.restore("key:alice", conversation.id, 7000)).toBeNull();
+      expect((await store.restore("studio", conversation.id, 7000))?.title).toBe("b");
+      expect(await shown(conversation.id)).toEqual(["m1"]);
+
+      expect(await store.delete("studio", conversation.id, 8000)).toBe(true);
+      expect(await store.restore("studio", conversation.id, 8000 + UNDO_DELETE_MS)).toBeNull();
+      expect(await store.purgeDeleted(8000)).toBe(1);
+      expect(await count("SELECT COUNT(*) AS n FROM conversation_messages")).toBe(0);
     });
-    const ids = async () => (await store.get("studio", id))?.messages.map((item) => item.id);
-    expect(await ids()).toEqual(["u1", "m1", "u2", "m2"]);
-    expect((await store.get("studio", id))?.messages[1]?.stopped).toBe(true);
 
-    // Regenerate the last answer: keep through u2, add a new answer; the answer is what was saved.
-    const saved = await store.saveMessages("studio", id, {
-      after: "u2",
-      messages: [message("m3", "model", "another answer")],
-    });
-    expect(saved?.map((item) => [item.id, typeof item.createdAt])).toEqual([["m3", "string"]]);
-    expect(await ids()).toEqual(["u1", "m1", "u2", "m3"]);
-
-    // Edit the first prompt: keep nothing, then replace.
-    await store.saveMessages("studio", id, {
-      after: null,
-      messages: [message("u4", "user", "edited")],
-    });
-    expect(await ids()).toEqual(["u4"]);
-
-    // Replace in place (choosing a candidate) keeps the order.
-    await store.saveMessages("studio", id, { messages: [message("m5", "model", "x")] });
-    await store.saveMessages("studio", id, { messages: [message("u4", "user", "edited again")] });
-    expect(
-      (await store.get("studio", id))?.messages.map((item) => item.content.parts[0]?.text),
-    ).toEqual(["edited again", "x"]);
-
-    await expect(store.saveMessages("studio", id, { after: "nope", messages: [] })).rejects.toThrow(
-      UnknownMessageError,
-    );
-    expect(await store.saveMessages("key:alice", id, { messages: [] })).toBeNull();
-  });
-
-  it("keeps every message when two writers append to one conversation at once", async () => {
-    const { id } = await store.create("studio", { title: "t", settings });
-    await Promise.all(
-      Array.from({ length: 20 }, (_, index) =>
-        store.saveMessages("studio", id, { messages: [message(`m${index}`, "user", `${index}`)] }),
-      ),
-    );
-    const stored = (await store.get("studio", id))!.messages.map((item) => item.id);
-    expect(stored.sort()).toEqual(Array.from({ length: 20 }, (_, index) => `m${index}`).sort());
-  });
-
-  it("reads messages one at a time in order, and every write moves updated_at forward", async () => {
-    const { id } = await store.create("studio", { title: "t", settings }, 1000);
-    await store.saveMessages(
-      "studio",
-      id,
-      {
+    it("adds messages after the branch shown, replaces in place, and never drops a message", async () => {
+      const { id } = await store.create("studio", { title: "t", settings });
+      await store.saveMessages("studio", id, {
         messages: [
           message("u1", "user", "one"),
-          message("m1", "model", "two"),
-          message("u2", "user", "three"),
+          message("m1", "model", "answer one", { stopped: true }),
         ],
-      },
-      1000,
-    );
-    const read: string[] = [];
-    for (
-      let next = await store.messageAfter(id, -1);
-      next;
-      next = await store.messageAfter(id, next.position)
-    )
-      read.push(next.message.content.parts[0]?.text ?? "");
-    expect(read).toEqual(["one", "two", "three"]);
-    expect(await store.messageAfter("no-such-conversation", -1)).toBeNull();
+      });
+      await store.saveMessages("studio", id, {
+        messages: [message("u2", "user", "two"), message("m2", "model", "answer two")],
+      });
+      expect(await shown(id)).toEqual(["u1", "m1", "u2", "m2"]);
+      expect((await store.get("studio", id))?.messages[1]?.stopped).toBe(true);
 
-    // Writes within one millisecond still change the revision a streamed read compares.
-    const before = await store.updatedAt("studio", id);
-    await store.update("studio", id, { title: "renamed" }, 1000);
-    const renamed = await store.updatedAt("studio", id);
-    await store.saveMessages("studio", id, { messages: [message("m2", "model", "four")] }, 1000);
-    expect(new Set([before, renamed, await store.updatedAt("studio", id)]).size).toBe(3);
-    expect(await store.updatedAt("key:alice", id)).toBeNull();
-  });
+      // Another answer to u2 is a sibling of m2 and is shown; m2 stays.
+      const saved = await store.saveMessages("studio", id, {
+        after: "u2",
+        messages: [message("m3", "model", "another answer")],
+      });
+      expect(saved?.map((item) => [item.id, item.parentId, typeof item.createdAt])).toEqual([
+        ["m3", "u2", "string"],
+      ]);
+      expect(await shown(id)).toEqual(["u1", "m1", "u2", "m3"]);
 
-  it("round-trips the whole wire content, candidates, usage and error state", async () => {
-    const { id } = await store.create("studio", { title: "t", settings });
-    const answer = message("m1", "model", "partial", {
-      candidates: [
+      // A new first message is a sibling of u1.
+      await store.saveMessages("studio", id, {
+        after: null,
+        messages: [message("u4", "user", "edited")],
+      });
+      expect(await shown(id)).toEqual(["u4"]);
+      expect((await store.get("studio", id))?.messages.map((item) => item.id)).toEqual([
+        "u1",
+        "m1",
+        "u2",
+        "m2",
+        "m3",
+        "u4",
+      ]);
+
+      // Replace in place (choosing a candidate) keeps the tree.
+      await store.saveMessages("studio", id, { messages: [message("m5", "model", "x")] });
+      await store.saveMessages("studio", id, { messages: [message("u4", "user", "edited again")] });
+      expect(await texts(id)).toEqual(["edited again", "x"]);
+
+      await expect(
+        store.saveMessages("studio", id, { after: "nope", messages: [] }),
+      ).rejects.toThrow(UnknownMessageError);
+      expect(await store.saveMessages("key:alice", id, { messages: [] })).toBeNull();
+    });
+
+    it("switching a version restores the whole branch below it as it was left", async () => {
+      const { id } = await store.create("studio", { title: "t", settings });
+      await store.saveMessages("studio", id, {
+        messages: [
+          message("u1", "user", "q1"),
+          message("a1", "model", "r1"),
+          message("u2", "user", "q2"),
+          message("a2", "model", "r2"),
+        ],
+      });
+      // Edit u1: a sibling with its own answer.
+      await store.saveMessages("studio", id, {
+        after: null,
+        messages: [message("u1b", "user", "q1 edited"), message("a1b", "model", "r1b")],
+      });
+      expect(await shown(id)).toEqual(["u1b", "a1b"]);
+      expect(await store.selectMessage("studio", id, "u1")).toBe(true);
+      expect(await shown(id)).toEqual(["u1", "a1", "u2", "a2"]);
+      // Deeper: regenerate a2, then switch back to it.
+      await store.saveMessages("studio", id, {
+        after: "u2",
+        messages: [message("a2b", "model", "r2b")],
+      });
+      expect(await shown(id)).toEqual(["u1", "a1", "u2", "a2b"]);
+      await store.selectMessage("studio", id, "u1b");
+      await store.selectMessage("studio", id, "u1");
+      expect(await shown(id)).toEqual(["u1", "a1", "u2", "a2b"]);
+      await store.selectMessage("studio", id, "a2");
+      expect(await shown(id)).toEqual(["u1", "a1", "u2", "a2"]);
+      expect(await store.selectMessage("studio", id, "nope")).toBe(false);
+      expect(await store.selectMessage("key:alice", id, "a2")).toBeNull();
+    });
+
+    it("reads messages one at a time in order, and every write moves updated_at forward", async () => {
+      const { id } = await store.create("studio", { title: "t", settings }, 1000);
+      await store.saveMessages(
+        "studio",
+        id,
         {
-          index: 0,
-          content: { role: "model", parts: [{ text: "partial" }] },
-          finishReason: "SAFETY",
-          safetyRatings: [
-            { category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true },
+          messages: [
+            message("u1", "user", "one"),
+            message("m1", "model", "two"),
+            message("u2", "user", "three"),
           ],
         },
-      ],
-      usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 2, totalTokenCount: 6 },
-      settings,
-      error: { code: 503, message: "overloaded", status: "UNAVAILABLE" },
+        1000,
+      );
+      const read: string[] = [];
+      for (
+        let next = await store.messageAfter(id, 0);
+        next;
+        next = await store.messageAfter(id, next.sequence)
+      )
+        read.push(next.message.content.parts[0]?.text ?? "");
+      expect(read).toEqual(["one", "two", "three"]);
+      expect(await store.messageAfter("no-such-conversation", 0)).toBeNull();
+
+      // Writes within one millisecond still change the revision a streamed read compares.
+      const before = await store.updatedAt("studio", id);
+      await store.update("studio", id, { title: "renamed" }, 1000);
+      const renamed = await store.updatedAt("studio", id);
+      await store.saveMessages("studio", id, { messages: [message("m2", "model", "four")] }, 1000);
+      expect(new Set([before, renamed, await store.updatedAt("studio", id)]).size).toBe(3);
+      expect(await store.updatedAt("key:alice", id)).toBeNull();
     });
-    await store.saveMessages("studio", id, { messages: [answer] });
-    const stored = (await store.get("studio", id))!.messages[0]!;
-    expect(stored.candidates?.[0]?.safetyRatings?.[0]?.blocked).toBe(true);
-    expect(stored.usageMetadata?.totalTokenCount).toBe(6);
-    expect(stored.error?.status).toBe("UNAVAILABLE");
-    expect(stored.settings?.model).toBe("models/gemini-2.5-flash");
-    expect(typeof stored.createdAt).toBe("string");
+
+    it("round-trips the whole wire content, candidates, usage and error state", async () => {
+      const { id } = await store.create("studio", { title: "t", settings });
+      const answer = message("m1", "model", "partial", {
+        candidates: [
+          {
+            index: 0,
+            content: { role: "model", parts: [{ text: "partial" }] },
+            finishReason: "SAFETY",
+            safetyRatings: [
+              { category: "HARM_CATEGORY_HARASSMENT", probability: "HIGH", blocked: true },
+            ],
+          },
+        ],
+        usageMetadata: { promptTokenCount: 4, candidatesTokenCount: 2, totalTokenCount: 6 },
+        settings,
+        error: { code: 503, message: "overloaded", status: "UNAVAILABLE" },
+      });
+      await store.saveMessages("studio", id, { messages: [answer] });
+      const stored = (await store.get("studio", id))!.messages[0]!;
+      expect(stored.candidates?.[0]?.safetyRatings?.[0]?.blocked).toBe(true);
+      expect(stored.usageMetadata?.totalTokenCount).toBe(6);
+      expect(stored.error?.status).toBe("UNAVAILABLE");
+      expect(stored.settings?.model).toBe("models/gemini-2.5-flash");
+      expect(typeof stored.createdAt).toBe("string");
+    });
+  });
+
+  describe("turns", () => {
+    const answer = (id: string) => message(id, "model", "", { settings });
+
+    it("adds the prompt and a streaming answer once, creating the conversation with a title from the prompt", async () => {
+      const id = "browser-chat-0001";
+      const input = {
+        parentId: null,
+        prompt: message("p1", "user", "## Explain **the tides**\n\nin detail"),
+        answer: answer("a1"),
+        leaseUntil: 10_000,
+        create: { settings },
+      };
+      const first = (await store.beginTurn("studio", id, input, 1000))!;
+      expect(first.created).toBe(true);
+      expect(first.title).toBe("Explain the tides in detail");
+      expect(first.history.map((item) => item.id)).toEqual(["p1"]);
+      expect(first.answer.streaming).toBe(true);
+      // The same send again (a retry after a lost answer): nothing new.
+      const again = (await store.beginTurn("studio", id, input, 1500))!;
+      expect(again.created).toBe(false);
+      expect(again.prompt?.id).toBe("p1");
+      expect((await store.get("studio", id))!.messages).toHaveLength(2);
+      expect(await store.list("studio")).toHaveLength(1);
+      // Another owner cannot use that id, nor reach the turn.
+      await expect(store.beginTurn("key:alice", id, input)).rejects.toThrow(/already taken/);
+      expect(await store.beginTurn("key:alice", id, { ...input, create: undefined })).toBeNull();
+    });
+
+    it("persists progress, reports a stop, finishes searchable; an expired lease reads as interrupted", async () => {
+      const { id } = await store.create("studio", { title: "New chat", settings });
+      await store.beginTurn(
+        "studio",
+        id,
+        {
+          parentId: null,
+          prompt: message("p1", "user", "hello"),
+          answer: answer("a1"),
+          leaseUntil: 5000,
+        },
+        1000,
+      );
+      expect(
+        await store.saveAnswerProgress(id, message("a1", "model", "partial zebra"), 6000),
+      ).toEqual({
+        stopRequested: false,
+      });
+      expect(await store.requestAnswerStop("key:alice", id, "a1")).toBeNull();
+      expect(await store.requestAnswerStop("studio", id, "a1")).toBe(true);
+      expect(
+        await store.saveAnswerProgress(id, message("a1", "model", "partial zebra more"), 7000),
+      ).toEqual({
+        stopRequested: true,
+      });
+      // Not searchable until finished (a partial index entry per write would cost a write each).
+      expect(await store.search("studio", "zebra")).toEqual([]);
+      const finished = (await store.finishAnswer(
+        id,
+        message("a1", "model", "zebra done", { stopped: true }),
+      ))!;
+      expect(finished.message.streaming).toBeUndefined();
+      expect(finished.message.stopped).toBe(true);
+      expect((await store.search("studio", "zebra"))[0]?.match).toBe(
+        `${SEARCH_MARK_START}zebra${SEARCH_MARK_END} done`,
+      );
+      expect(await store.finishAnswer(id, message("a1", "model", "again"))).toBeNull();
+
+      await store.beginTurn(
+        "studio",
+        id,
+        { parentId: "p1", answer: answer("a2"), leaseUntil: 9000 },
+        8000,
+      );
+      await store.saveAnswerProgress(id, message("a2", "model", "half an answer"), 9000);
+      const before = (await store.get("studio", id))!.messages.find((item) => item.id === "a2")!;
+      expect(before.streaming ?? before.interrupted).toBeTruthy();
+      expect(await store.finishInterruptedAnswers(id, 9500)).toBe(1);
+      const after = (await store.get("studio", id))!.messages.find((item) => item.id === "a2")!;
+      expect(after).toMatchObject({ interrupted: true, parentId: "p1" });
+      expect(after.streaming).toBeUndefined();
+      expect(after.content.parts[0]?.text).toBe("half an answer");
+      expect(await shown(id)).toEqual(["p1", "a2"]);
+    });
+
+    it("regenerates as a sibling and refuses a regeneration of something that is not a prompt", async () => {
+      const { id } = await store.create("studio", { title: "t", settings });
+      await store.beginTurn("studio", id, {
+        parentId: null,
+        prompt: message("p1", "user", "q"),
+        answer: answer("a1"),
+        leaseUntil: Date.now() + 60_000,
+      });
+      await store.finishAnswer(id, message("a1", "model", "first"));
+      const second = (await store.beginTurn("studio", id, {
+        parentId: "p1",
+        answer: answer("a2"),
+        leaseUntil: Date.now() + 60_000,
+      }))!;
+      expect(second.history.map((item) => item.id)).toEqual(["p1"]);
+      expect(await shown(id)).toEqual(["p1", "a2"]);
+      await expect(
+        store.beginTurn("studio", id, { parentId: "a1", answer: answer("a3"), leaseUntil: 1 }),
+      ).rejects.toThrow(/not a prompt/);
+      await expect(
+        store.beginTurn("studio", id, { parentId: "zz", answer: answer("a4"), leaseUntil: 1 }),
+      ).rejects.toThrow(UnknownMessageError);
+    });
+
+    it("two tabs editing the same message keep both branches", async () => {
+      const { id } = await store.create("studio", { title: "t", settings });
+      await store.saveMessages("studio", id, {
+        messages: [message("u1", "user", "q"), message("a1", "model", "r")],
+      });
+      for (const tab of ["x", "y"])
+        await store.beginTurn("studio", id, {
+          parentId: null,
+          prompt: message(`u1${tab}`, "user", `edit ${tab}`),
+          answer: answer(`a1${tab}`),
+          leaseUntil: Date.now() + 60_000,
+        });
+      const roots = (await store.get("studio", id))!.messages.filter((item) => !item.parentId);
+      expect(roots.map((item) => item.id)).toEqual(["u1", "u1x", "u1y"]);
+    });
+  });
+
+  describe("search", () => {
+    it("finds words in any message of any branch, newest first, with the passage marked", async () => {
+      const old = await store.create("studio", { title: "Old", settings }, 1000);
+      await store.saveMessages(
+        "studio",
+        old.id,
+        { messages: [message("u1", "user", "Tell me about the Lighthouse of Alexandria")] },
+        1000,
+      );
+      const recent = await store.create("studio", { title: "Recent", settings }, 2000);
+      await store.saveMessages(
+        "studio",
+        recent.id,
+        {
+          messages: [
+            message("u1", "user", "Ships"),
+            message("a1", "model", "A lighthouse guides ships; lighthouses are tall."),
+          ],
+        },
+        2000,
+      );
+      await store.saveMessages("studio", recent.id, {
+        after: null,
+        messages: [message("u2", "user", "x")],
+      });
+      await store.create("key:alice", { title: "lighthouse", settings });
+
+      const results = await store.search("studio", "lighthou");
+      expect(results.map((item) => item.title)).toEqual(["Recent", "Old"]);
+      expect(results[0]!.match).toContain(`${SEARCH_MARK_START}lighthouse${SEARCH_MARK_END}`);
+      expect(results[1]!.match).toContain(`${SEARCH_MARK_START}Lighthouse${SEARCH_MARK_END}`);
+      // Every word must match; quotes, brackets and operators are just words (or nothing).
+      expect((await store.search("studio", "lighthouse alexandria")).map((r) => r.title)).toEqual([
+        "Old",
+      ]);
+      expect((await store.search("studio", '"ships)*')).map((r) => r.title)).toEqual(["Recent"]);
+      expect(fullTextQuery('a "b" c*')).toBe('"a" "b" "c"*');
+      expect(fullTextQuery("  ... ")).toBeNull();
+    });
+  });
+
+  describe("import", () => {
+    it("stores conversations with their tree and choices under new ids", async () => {
+      const [id] = await store.importConversations("studio", [
+        {
+          title: "Imported",
+          settings,
+          createdAt: 1000,
+          updatedAt: 3000,
+          selectedRootId: "u1",
+          messages: [
+            { ...message("u1", "user", "q"), parentId: null, selectedChildId: "a1" },
+            { ...message("a1", "model", "r1"), parentId: "u1" },
+            { ...message("a2", "model", "r2"), parentId: "u1" },
+            { ...message("u9", "user", "other"), parentId: null },
+          ],
+        },
+      ]);
+      expect(await shown(id!)).toEqual(["u1", "a1"]);
+      expect((await store.get("studio", id!))?.updatedAt).toBe(new Date(3000).toISOString());
+      expect((await store.search("studio", "r2")).map((item) => item.id)).toEqual([id]);
+    });
+  });
+});
+
+/** A database with the schema of migrations 1–6 (before trees), for the migration test. */
+async function oldDatabase(
+  dialect: "sqlite" | "postgres",
+): Promise<{ database: SqlDatabase; cleanup(): Promise<void> }> {
+  const before = MIGRATIONS.filter((migration) => migration.version < 7);
+  if (dialect === "sqlite") {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-migration-test-"));
+    const database = SqliteDatabase.open(dataDir);
+    await migrate(database, before);
+    return {
+      database,
+      async cleanup() {
+        await database.close();
+        fs.rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const serverUrl = process.env.TEST_DATABASE_URL!;
+  const schema = `test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  await admin.end();
+  const database = new PostgresDatabase({ connectionString: urlWithSchema(serverUrl, schema) });
+  await migrate(database, before);
+  return {
+    database,
+    async cleanup() {
+      await database.close();
+      const dropper = new pg.Client({ connectionString: serverUrl });
+      await dropper.connect();
+      await dropper.query(`DROP SCHEMA ${schema} CASCADE`);
+      await dropper.end();
+    },
+  };
+}
+
+describe.each(testDatabaseKinds())("migration 7 ($dialect)", (kind) => {
+  it("turns every existing conversation into one branch, shown as before, and indexes it", async () => {
+    const { database, cleanup } = await oldDatabase(kind.dialect);
+    try {
+      await database.run(
+        "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at) VALUES ('c1', 'studio', 'Old chat', ?, 1, 2)",
+        [JSON.stringify(settings)],
+      );
+      const insert = (id: string, position: number, role: string, value: unknown) =>
+        database.run(
+          "INSERT INTO conversation_messages (conversation_id, id, position, role, message_json, created_at) VALUES ('c1', ?, ?, ?, ?, 1)",
+          [id, position, role, JSON.stringify(value)],
+        );
+      await insert("u1", 0, "user", message("u1", "user", "first question"));
+      await insert("a1", 1, "model", {
+        role: "model",
+        content: {
+          role: "model",
+          parts: [{ text: "secret thoughts", thought: true }, { text: "an answer about otters" }],
+        },
+      });
+      await insert("u2", 5, "user", message("u2", "user", "second"));
+      await migrate(database);
+      const { ConversationStore } = await import("./conversation-store");
+      const store = new ConversationStore(database);
+      const conversation = (await store.get("studio", "c1"))!;
+      expect(conversation.messages.map((item) => [item.id, item.parentId])).toEqual([
+        ["u1", null],
+        ["a1", "u1"],
+        ["u2", "a1"],
+      ]);
+      expect(currentPath(conversation).map((item) => item.id)).toEqual(["u1", "a1", "u2"]);
+      expect((await store.search("studio", "otters")).map((item) => item.id)).toEqual(["c1"]);
+      expect(await store.search("studio", "secret")).toEqual([]);
+    } finally {
+      await cleanup();
+    }
   });
 });

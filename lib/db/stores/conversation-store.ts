@@ -1,16 +1,27 @@
 import { randomBytes } from "node:crypto";
-import type {
-  Conversation,
-  ConversationHead,
-  ConversationSettings,
-  ConversationSummary,
-  StoredMessage,
+import {
+  SEARCH_MARK_END,
+  SEARCH_MARK_START,
+  type Conversation,
+  type ConversationHead,
+  type ConversationSearchResult,
+  type ConversationSettings,
+  type ConversationSummary,
+  type StoredMessage,
 } from "@/lib/studio/conversation-schema";
-import type { SqlDatabase, SqlExecutor } from "../sql-database";
+import { DEFAULT_TITLE, searchTextOf, titleFromPrompt } from "@/lib/studio/message-text";
+import type { SqlDatabase, SqlExecutor, SqlTransaction } from "../sql-database";
 
 /**
- * Conversations of the studio and their messages (migration 3). Every query is scoped by
- * owner, so one caller can never read or change another's conversation.
+ * Every query of the studio's conversations (migrations 3 and 7), in one store. A
+ * conversation is a tree of messages (`parent_id`); each message remembers the reply shown
+ * below it (`selected_child_id`) and the conversation its first message shown
+ * (`selected_root_id`). Answers the server is generating carry a lease (`generating_until`)
+ * their runner renews; one whose lease ran out was interrupted. Deleted conversations are
+ * kept for a while (`deleted_at`) so a delete can be undone. Full-text search: SQLite FTS5
+ * over `search_text` (the `conversation_search` index, kept by triggers); PostgreSQL a
+ * tsvector of the same column (`search_vector`, GIN-indexed). Every query is scoped by owner,
+ * so one caller can never read or change another's conversation.
  */
 
 interface ConversationRow {
@@ -20,41 +31,82 @@ interface ConversationRow {
   settings_json: string;
   created_at: number;
   updated_at: number;
+  selected_root_id: string | null;
+  deleted_at: number | null;
 }
 
 interface MessageRow {
+  sequence: number;
   id: string;
-  position: number;
+  parent_id: string | null;
+  selected_child_id: string | null;
   message_json: string;
+  generating_until: number | null;
   created_at: number;
 }
 
-const CONVERSATION_COLUMNS = "id, owner_id, title, settings_json, created_at, updated_at";
-const MESSAGE_COLUMNS = "id, position, message_json, created_at";
+const CONVERSATION_COLUMNS =
+  "id, owner_id, title, settings_json, created_at, updated_at, selected_root_id, deleted_at";
+const MESSAGE_COLUMNS =
+  "sequence, id, parent_id, selected_child_id, message_json, generating_until, created_at";
+
+/** How long a deleted conversation can still be brought back. */
+export const UNDO_DELETE_MS = 10 * 60 * 1000;
+
+/** Matches read at most, newest first, before a search stops looking for more conversations. */
+const SEARCH_SCAN_LIMIT = 2000;
 
 function summaryOf(row: ConversationRow): ConversationSummary {
   return {
     id: row.id,
     title: row.title,
-    createdAt: new Date(row.created_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
-function messageOf(row: MessageRow): StoredMessage {
-  return {
-    ...(JSON.parse(row.message_json) as StoredMessage),
-    id: row.id,
-    createdAt: new Date(row.created_at).toISOString(),
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+    updatedAt: new Date(Number(row.updated_at)).toISOString(),
   };
 }
 
 function headOf(row: ConversationRow): ConversationHead {
-  return { ...summaryOf(row), settings: JSON.parse(row.settings_json) as ConversationSettings };
+  const head: ConversationHead = {
+    ...summaryOf(row),
+    settings: JSON.parse(row.settings_json) as ConversationSettings,
+  };
+  if (row.selected_root_id) head.selectedRootId = row.selected_root_id;
+  return head;
+}
+
+/** What the server sets for display is not stored in the message's JSON. */
+function storedJson(message: StoredMessage): string {
+  const {
+    createdAt: _createdAt,
+    parentId: _parentId,
+    selectedChildId: _selectedChildId,
+    streaming: _streaming,
+    ...stored
+  } = message;
+  return JSON.stringify(stored);
+}
+
+/**
+ * A stored row as the API shows it. An answer still being generated is `streaming`; one whose
+ * runner stopped renewing its lease (the server went down) reads as interrupted, partial text kept.
+ */
+function messageOf(row: MessageRow, now = Date.now()): StoredMessage {
+  const message: StoredMessage = {
+    ...(JSON.parse(row.message_json) as StoredMessage),
+    id: row.id,
+    parentId: row.parent_id,
+    createdAt: new Date(Number(row.created_at)).toISOString(),
+  };
+  if (row.selected_child_id) message.selectedChildId = row.selected_child_id;
+  if (row.generating_until !== null) {
+    if (Number(row.generating_until) > now) message.streaming = true;
+    else message.interrupted = true;
+  }
+  return message;
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
 }
 
 /**
@@ -62,7 +114,29 @@ function headOf(row: ConversationRow): ConversationHead {
  * also the conversation's revision (a streamed read notices any write that lands meanwhile).
  */
 function nextStamp(row: ConversationRow, now: number): number {
-  return Math.max(now, row.updated_at + 1);
+  return Math.max(now, Number(row.updated_at) + 1);
+}
+
+/** The words of what a person typed (letters and digits; everything else is a separator). */
+export function searchWords(text: string): string[] {
+  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
+}
+
+/**
+ * The FTS5 query for those words: each quoted (nothing typed is FTS syntax), all required,
+ * the last one a prefix since the person may still be typing it.
+ */
+export function fullTextQuery(text: string): string | null {
+  const words = searchWords(text);
+  if (!words.length) return null;
+  return words.map((word, index) => `"${word}"${index === words.length - 1 ? "*" : ""}`).join(" ");
+}
+
+/** The same for PostgreSQL's to_tsquery: `word & word:*` (words are letters and digits only). */
+function tsQuery(text: string): string | null {
+  const words = searchWords(text).map((word) => word.toLowerCase());
+  if (!words.length) return null;
+  return words.map((word, index) => `${word}${index === words.length - 1 ? ":*" : ""}`).join(" & ");
 }
 
 export class UnknownMessageError extends Error {
@@ -70,6 +144,18 @@ export class UnknownMessageError extends Error {
   constructor(readonly messageId: string) {
     super(`Message ${messageId} is not in this conversation.`);
   }
+}
+
+export class ConversationIdTakenError extends Error {
+  override readonly name = "ConversationIdTakenError";
+  constructor(readonly conversationId: string) {
+    super(`Conversation id ${conversationId} is already taken.`);
+  }
+}
+
+/** A turn that cannot be added as asked (a prompt id used elsewhere, a regeneration of no prompt). */
+export class TurnConflictError extends Error {
+  override readonly name = "TurnConflictError";
 }
 
 /**
@@ -80,27 +166,52 @@ export function isUnknownMessageError(error: unknown): error is UnknownMessageEr
   return error instanceof Error && error.name === "UnknownMessageError";
 }
 
+export function isConversationIdTakenError(error: unknown): error is ConversationIdTakenError {
+  return error instanceof Error && error.name === "ConversationIdTakenError";
+}
+
+export function isTurnConflictError(error: unknown): error is TurnConflictError {
+  return error instanceof Error && error.name === "TurnConflictError";
+}
+
+export interface BeginTurnInput {
+  parentId: string | null;
+  prompt?: StoredMessage;
+  answer: StoredMessage;
+  /** Until when the answer's runner holds it (renewed as it writes). */
+  leaseUntil: number;
+  /** Create the conversation under this title (or one made from the prompt) when it does not exist. */
+  create?: { title?: string; settings: ConversationSettings };
+}
+
+export interface BeginTurnResult {
+  prompt?: StoredMessage;
+  answer: StoredMessage;
+  /** The messages the answer follows, first to prompt: the history of its request. */
+  history: StoredMessage[];
+  /** False when the turn existed already (the same send again): nothing was written. */
+  created: boolean;
+  title: string;
+  /** The conversation's revision before this turn (a page holding another one reloads it). */
+  previousUpdatedAt: string;
+  updatedAt: string;
+}
+
+/** A conversation to import: its head and every message, parents before their replies. */
+export interface ImportedConversation {
+  title: string;
+  settings: ConversationSettings;
+  createdAt: number;
+  updatedAt: number;
+  selectedRootId?: string;
+  messages: (StoredMessage & { parentId: string | null; selectedChildId?: string })[];
+}
+
 export class ConversationStore {
   constructor(private readonly database: SqlDatabase) {}
 
-  /** The owner's conversations, most recently updated first; `search` filters titles (case-insensitive). */
-  async list(ownerId: string, search = "", limit = 200): Promise<ConversationSummary[]> {
-    // Ties on updated_at: the later created first (SQLite's rowid is the insertion order).
-    const order =
-      this.database.dialect === "sqlite"
-        ? "updated_at DESC, rowid DESC"
-        : "updated_at DESC, created_at DESC, id DESC";
-    const like = this.database.dialect === "sqlite" ? "LIKE" : "ILIKE";
-    const rows = search.trim()
-      ? await this.database.all<ConversationRow>(
-          `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE owner_id = ? AND title ${like} ? ESCAPE '\\' ORDER BY ${order} LIMIT ?`,
-          [ownerId, `%${escapeLike(search.trim())}%`, limit],
-        )
-      : await this.database.all<ConversationRow>(
-          `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE owner_id = ? ORDER BY ${order} LIMIT ?`,
-          [ownerId, limit],
-        );
-    return rows.map(summaryOf);
+  private get sqlite(): boolean {
+    return this.database.dialect === "sqlite";
   }
 
   private findRow(
@@ -109,9 +220,139 @@ export class ConversationStore {
     executor: SqlExecutor = this.database,
   ): Promise<ConversationRow | undefined> {
     return executor.get<ConversationRow>(
-      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND owner_id = ?`,
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ? AND owner_id = ? AND deleted_at IS NULL`,
       [id, ownerId],
     );
+  }
+
+  private findMessageRow(
+    conversationId: string,
+    id: string,
+    executor: SqlExecutor = this.database,
+  ): Promise<MessageRow | undefined> {
+    return executor.get<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND id = ?`,
+      [conversationId, id],
+    );
+  }
+
+  private async touch(transaction: SqlExecutor, row: ConversationRow, now: number) {
+    const stamp = nextStamp(row, now);
+    await transaction.run("UPDATE conversations SET updated_at = ? WHERE id = ?", [stamp, row.id]);
+    row.updated_at = stamp;
+    return new Date(stamp).toISOString();
+  }
+
+  /** The owner's conversations, most recently updated first. */
+  async list(ownerId: string, limit = 200): Promise<ConversationSummary[]> {
+    // Ties on updated_at: the later created first.
+    const rows = await this.database.all<ConversationRow>(
+      `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE owner_id = ? AND deleted_at IS NULL ORDER BY updated_at DESC, created_at DESC, id DESC LIMIT ?`,
+      [ownerId, limit],
+    );
+    return rows.map(summaryOf);
+  }
+
+  /**
+   * Conversations whose title or any message (of any branch) matches `text`, most recently
+   * updated first, each with a passage of its newest matching message, the words marked.
+   */
+  async search(ownerId: string, text: string, limit = 50): Promise<ConversationSearchResult[]> {
+    const found = new Map<string, { row?: ConversationRow; sequence?: number }>();
+    // Newest matches first, a bounded number: the cost follows the page, not the matches.
+    const matches = await this.matchingMessages(ownerId, text);
+    for (const match of matches) {
+      if (found.size >= limit) break;
+      if (!found.has(match.conversation_id))
+        found.set(match.conversation_id, { sequence: Number(match.sequence) });
+    }
+    const trimmed = text.trim();
+    if (trimmed) {
+      const like = this.sqlite ? "LIKE" : "ILIKE";
+      const titled = await this.database.all<ConversationRow>(
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE owner_id = ? AND deleted_at IS NULL AND title ${like} ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT ?`,
+        [ownerId, `%${escapeLike(trimmed)}%`, limit],
+      );
+      for (const row of titled) found.set(row.id, { ...found.get(row.id), row });
+    }
+    const results: (ConversationSearchResult & { order: number })[] = [];
+    for (const [id, entry] of found) {
+      const row =
+        entry.row ??
+        (await this.database.get<ConversationRow>(
+          `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`,
+          [id],
+        ))!;
+      const result: ConversationSearchResult & { order: number } = {
+        ...summaryOf(row),
+        order: Number(row.updated_at),
+      };
+      if (entry.sequence !== undefined) {
+        const passage = await this.passage(text, entry.sequence);
+        if (passage) result.match = passage;
+      }
+      results.push(result);
+    }
+    return results
+      .sort((first, second) => second.order - first.order)
+      .slice(0, limit)
+      .map(({ order: _order, ...result }) => result);
+  }
+
+  private async matchingMessages(
+    ownerId: string,
+    text: string,
+  ): Promise<{ sequence: number; conversation_id: string }[]> {
+    if (this.sqlite) {
+      const query = fullTextQuery(text);
+      if (!query) return [];
+      // FTS5 walks its rowids backwards without sorting, and stops at the limit.
+      return this.database.all(
+        `SELECT conversation_search.rowid AS sequence, m.conversation_id AS conversation_id
+         FROM conversation_search
+         JOIN conversation_messages AS m ON m.sequence = conversation_search.rowid
+         JOIN conversations AS c ON c.id = m.conversation_id
+         WHERE conversation_search MATCH ? AND c.owner_id = ? AND c.deleted_at IS NULL
+         ORDER BY conversation_search.rowid DESC LIMIT ?`,
+        [query, ownerId, SEARCH_SCAN_LIMIT],
+      );
+    }
+    const query = tsQuery(text);
+    if (!query) return [];
+    return this.database.all(
+      `SELECT m.sequence AS sequence, m.conversation_id AS conversation_id
+       FROM conversation_messages AS m
+       JOIN conversations AS c ON c.id = m.conversation_id
+       WHERE m.search_vector @@ to_tsquery('simple', ?) AND c.owner_id = ? AND c.deleted_at IS NULL
+       ORDER BY m.sequence DESC LIMIT ?`,
+      [query, ownerId, SEARCH_SCAN_LIMIT],
+    );
+  }
+
+  /** A passage of one matching message, the matched words between the search marks. */
+  private async passage(text: string, sequence: number): Promise<string | null> {
+    if (this.sqlite) {
+      const query = fullTextQuery(text);
+      if (!query) return null;
+      // CAST: FTS5 applies `rowid = ?` only to an integer, and numbers may be bound as reals.
+      const row = await this.database.get<{ passage: string }>(
+        "SELECT snippet(conversation_search, 0, ?, ?, '…', 16) AS passage FROM conversation_search WHERE conversation_search MATCH ? AND rowid = CAST(? AS INTEGER)",
+        [SEARCH_MARK_START, SEARCH_MARK_END, query, sequence],
+      );
+      return row?.passage || null;
+    }
+    const query = tsQuery(text);
+    if (!query) return null;
+    const row = await this.database.get<{ passage: string }>(
+      `SELECT ts_headline('simple', search_text, to_tsquery('simple', ?), ?) AS passage
+       FROM conversation_messages WHERE sequence = ?`,
+      [
+        query,
+        `StartSel=${SEARCH_MARK_START}, StopSel=${SEARCH_MARK_END}, MaxWords=16, MinWords=6, ShortWord=0`,
+        sequence,
+      ],
+    );
+    return row?.passage || null;
   }
 
   /** A conversation without its messages, or null when the owner has none by that id. */
@@ -120,30 +361,31 @@ export class ConversationStore {
     return row ? headOf(row) : null;
   }
 
-  /** One conversation with its messages in order, or null when the owner has none by that id. */
+  /** One conversation with every message of every branch, oldest first, or null when the owner has none by that id. */
   async get(ownerId: string, id: string): Promise<Conversation | null> {
     const row = await this.findRow(ownerId, id);
     if (!row) return null;
+    const now = Date.now();
     const messages = await this.database.all<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? ORDER BY position`,
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? ORDER BY sequence`,
       [id],
     );
-    return { ...headOf(row), messages: messages.map(messageOf) };
+    return { ...headOf(row), messages: messages.map((message) => messageOf(message, now)) };
   }
 
   /**
-   * The conversation's next message after `position` (-1: the first), with its position, or
-   * null at the end: a long conversation is read a message at a time, never held whole.
+   * The conversation's next message after `sequence` (0: the first), with its sequence, or null
+   * at the end: a long conversation is read a message at a time, never held whole.
    */
   async messageAfter(
     conversationId: string,
-    position: number,
-  ): Promise<{ message: StoredMessage; position: number } | null> {
+    sequence: number,
+  ): Promise<{ message: StoredMessage; sequence: number } | null> {
     const row = await this.database.get<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND position > ? ORDER BY position LIMIT 1`,
-      [conversationId, position],
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND sequence > ? ORDER BY sequence LIMIT 1`,
+      [conversationId, sequence],
     );
-    return row ? { message: messageOf(row), position: row.position } : null;
+    return row ? { message: messageOf(row), sequence: Number(row.sequence) } : null;
   }
 
   /** When the conversation last changed (any rename, settings change or message save), or null once deleted. */
@@ -152,18 +394,40 @@ export class ConversationStore {
     return row ? summaryOf(row).updatedAt : null;
   }
 
-  /** Creates an empty conversation and returns it. */
-  async create(
+  private async insertConversation(
+    transaction: SqlExecutor,
     ownerId: string,
-    input: { title: string; settings: ConversationSettings },
-    now = Date.now(),
-  ): Promise<Conversation> {
-    const id = randomBytes(9).toString("base64url");
-    await this.database.run(
-      `INSERT INTO conversations (${CONVERSATION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)`,
+    input: { id?: string; title: string; settings: ConversationSettings },
+    now: number,
+  ): Promise<ConversationRow> {
+    const id = input.id ?? randomBytes(9).toString("base64url");
+    const taken = await transaction.get("SELECT 1 AS taken FROM conversations WHERE id = ?", [id]);
+    if (taken) throw new ConversationIdTakenError(id);
+    await transaction.run(
+      "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
       [id, ownerId, input.title, JSON.stringify(input.settings), now, now],
     );
-    return (await this.get(ownerId, id))!;
+    return (await this.findRow(ownerId, id, transaction))!;
+  }
+
+  /**
+   * Creates an empty conversation and returns it. With an id the browser chose, creating it
+   * again returns the one that exists (a send retried after a lost answer makes one conversation).
+   */
+  async create(
+    ownerId: string,
+    input: { id?: string; title: string; settings: ConversationSettings },
+    now = Date.now(),
+  ): Promise<Conversation> {
+    const row = await this.database.transaction(async (transaction) => {
+      if (input.id) {
+        await transaction.serialize(`conversation:${input.id}`);
+        const existing = await this.findRow(ownerId, input.id, transaction);
+        if (existing) return existing;
+      }
+      return this.insertConversation(transaction, ownerId, input, now);
+    });
+    return (await this.get(ownerId, row.id))!;
   }
 
   /** Renames and/or replaces the settings; null when there is no such conversation. */
@@ -192,19 +456,129 @@ export class ConversationStore {
     return updated ? this.getHead(ownerId, id) : null;
   }
 
-  /** Deletes a conversation and its messages; false when there was none. */
-  async delete(ownerId: string, id: string): Promise<boolean> {
+  /**
+   * Deletes a conversation, undoably for UNDO_DELETE_MS: it disappears at once from every read,
+   * and is purged with its messages once the undo window is over. False when there was none.
+   */
+  async delete(ownerId: string, id: string, now = Date.now()): Promise<boolean> {
+    await this.purgeDeleted(now - UNDO_DELETE_MS);
     const result = await this.database.run(
-      "DELETE FROM conversations WHERE id = ? AND owner_id = ?",
-      [id, ownerId],
+      "UPDATE conversations SET deleted_at = ? WHERE id = ? AND owner_id = ? AND deleted_at IS NULL",
+      [now, id, ownerId],
     );
     return result.changes > 0;
   }
 
+  /** Undoes a delete within its window; the conversation's head, or null when it cannot be brought back. */
+  async restore(ownerId: string, id: string, now = Date.now()): Promise<ConversationHead | null> {
+    const result = await this.database.run(
+      "UPDATE conversations SET deleted_at = NULL WHERE id = ? AND owner_id = ? AND deleted_at IS NOT NULL AND deleted_at > ?",
+      [id, ownerId, now - UNDO_DELETE_MS],
+    );
+    return result.changes ? this.getHead(ownerId, id) : null;
+  }
+
+  /** Removes for good the conversations deleted at or before `before` (their messages go with them). */
+  async purgeDeleted(before: number): Promise<number> {
+    const result = await this.database.run(
+      "DELETE FROM conversations WHERE deleted_at IS NOT NULL AND deleted_at <= ?",
+      [before],
+    );
+    return result.changes;
+  }
+
+  private async insertMessage(
+    transaction: SqlExecutor,
+    conversationId: string,
+    parentId: string | null,
+    message: StoredMessage,
+    now: number,
+    generatingUntil: number | null = null,
+  ): Promise<void> {
+    await transaction.run(
+      "INSERT INTO conversation_messages (conversation_id, id, parent_id, role, message_json, search_text, generating_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      [
+        conversationId,
+        message.id,
+        parentId,
+        message.role,
+        storedJson(message),
+        generatingUntil === null ? searchTextOf(message) : "",
+        generatingUntil,
+        now,
+      ],
+    );
+    await this.select(transaction, conversationId, parentId, message.id);
+  }
+
+  /** Makes `messageId` the reply shown below `parentId` (or the first message shown). */
+  private async select(
+    transaction: SqlExecutor,
+    conversationId: string,
+    parentId: string | null,
+    messageId: string,
+  ): Promise<void> {
+    if (parentId === null)
+      await transaction.run("UPDATE conversations SET selected_root_id = ? WHERE id = ?", [
+        messageId,
+        conversationId,
+      ]);
+    else
+      await transaction.run(
+        "UPDATE conversation_messages SET selected_child_id = ? WHERE conversation_id = ? AND id = ?",
+        [messageId, conversationId, parentId],
+      );
+  }
+
+  /** The ids of the branch shown, first to last (following each chosen reply). */
+  private async branchIds(
+    conversation: ConversationRow,
+    executor: SqlExecutor = this.database,
+  ): Promise<string[]> {
+    type Row = { id: string; selected_child_id: string | null };
+    const newestReply = (parentId: string | null) =>
+      executor.get<Row>(
+        `SELECT id, selected_child_id FROM conversation_messages WHERE conversation_id = ? AND ${parentId === null ? "parent_id IS NULL" : "parent_id = ?"} ORDER BY sequence DESC LIMIT 1`,
+        parentId === null ? [conversation.id] : [conversation.id, parentId],
+      );
+    const byId = (id: string) =>
+      executor.get<Row>(
+        "SELECT id, selected_child_id FROM conversation_messages WHERE conversation_id = ? AND id = ?",
+        [conversation.id, id],
+      );
+    let current =
+      (conversation.selected_root_id ? await byId(conversation.selected_root_id) : undefined) ??
+      (await newestReply(null));
+    const ids: string[] = [];
+    const seen = new Set<string>();
+    while (current && !seen.has(current.id)) {
+      seen.add(current.id);
+      ids.push(current.id);
+      current =
+        (current.selected_child_id ? await byId(current.selected_child_id) : undefined) ??
+        (await newestReply(current.id));
+    }
+    return ids;
+  }
+
+  /** The messages of the branch shown, first to last (an export to read). Null when there is no such conversation. */
+  async currentBranch(ownerId: string, conversationId: string): Promise<StoredMessage[] | null> {
+    const row = await this.findRow(ownerId, conversationId);
+    if (!row) return null;
+    const now = Date.now();
+    const messages: StoredMessage[] = [];
+    for (const id of await this.branchIds(row)) {
+      const message = await this.findMessageRow(conversationId, id);
+      if (message) messages.push(messageOf(message, now));
+    }
+    return messages;
+  }
+
   /**
-   * Saves messages in one transaction: with `after` given, later messages are dropped first
-   * (null drops all); a message whose id is kept replaces it in place, others are appended.
-   * Returns the messages saved, as stored, or null when there is no such conversation.
+   * Saves messages in one transaction. A message whose id exists replaces its content in place;
+   * the others are added one after another, the first under `after` (null: as a first message;
+   * absent: after the end of the branch shown), each becoming the reply shown. Nothing is
+   * removed. Returns the messages saved, as stored, or null when there is no such conversation.
    */
   async saveMessages(
     ownerId: string,
@@ -213,57 +587,349 @@ export class ConversationStore {
     now = Date.now(),
   ): Promise<StoredMessage[] | null> {
     return this.database.transaction(async (transaction) => {
-      // Two writers of one conversation (two instances) take turns, so positions never collide.
       await transaction.serialize(`conversation:${conversationId}`);
       const row = await this.findRow(ownerId, conversationId, transaction);
       if (!row) return null;
-      if (input.after !== undefined) {
-        let keepThrough = -1;
-        if (input.after !== null) {
-          const anchor = await transaction.get<{ position: number }>(
-            "SELECT position FROM conversation_messages WHERE conversation_id = ? AND id = ?",
-            [conversationId, input.after],
-          );
-          if (!anchor) throw new UnknownMessageError(input.after);
-          keepThrough = anchor.position;
-        }
-        await transaction.run(
-          "DELETE FROM conversation_messages WHERE conversation_id = ? AND position > ?",
-          [conversationId, keepThrough],
-        );
+      let parentId: string | null;
+      if (input.after === undefined)
+        parentId = (await this.branchIds(row, transaction)).at(-1) ?? null;
+      else if (input.after === null) parentId = null;
+      else {
+        if (!(await this.findMessageRow(conversationId, input.after, transaction)))
+          throw new UnknownMessageError(input.after);
+        parentId = input.after;
       }
-      const last = await transaction.get<{ last: number | null }>(
-        "SELECT MAX(position) AS last FROM conversation_messages WHERE conversation_id = ?",
-        [conversationId],
-      );
-      let next = (last?.last ?? -1) + 1;
       for (const message of input.messages) {
-        const { createdAt: _createdAt, ...stored } = message;
-        const json = JSON.stringify(stored);
         const replaced = await transaction.run(
-          "UPDATE conversation_messages SET role = ?, message_json = ? WHERE conversation_id = ? AND id = ?",
-          [message.role, json, conversationId, message.id],
+          "UPDATE conversation_messages SET role = ?, message_json = ?, search_text = ? WHERE conversation_id = ? AND id = ?",
+          [message.role, storedJson(message), searchTextOf(message), conversationId, message.id],
         );
         if (replaced.changes === 0) {
-          await transaction.run(
-            "INSERT INTO conversation_messages (conversation_id, id, position, role, message_json, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-            [conversationId, message.id, next++, message.role, json, now],
-          );
+          await this.insertMessage(transaction, conversationId, parentId, message, now);
+          parentId = message.id;
         }
       }
-      await transaction.run("UPDATE conversations SET updated_at = ? WHERE id = ?", [
-        nextStamp(row, now),
-        conversationId,
-      ]);
+      await this.touch(transaction, row, now);
       const saved: StoredMessage[] = [];
-      for (const message of input.messages) {
-        const stored = await transaction.get<MessageRow>(
-          `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND id = ?`,
-          [conversationId, message.id],
+      for (const message of input.messages)
+        saved.push(
+          messageOf((await this.findMessageRow(conversationId, message.id, transaction))!),
         );
-        saved.push(messageOf(stored!));
-      }
       return saved;
     });
+  }
+
+  /**
+   * Shows `messageId` instead of its siblings: its branch, down to where it was left, becomes
+   * the one shown. False when there is no such message; null when there is no such conversation.
+   */
+  async selectMessage(
+    ownerId: string,
+    conversationId: string,
+    messageId: string,
+    now = Date.now(),
+  ): Promise<boolean | null> {
+    return this.database.transaction(async (transaction) => {
+      await transaction.serialize(`conversation:${conversationId}`);
+      const row = await this.findRow(ownerId, conversationId, transaction);
+      if (!row) return null;
+      const message = await this.findMessageRow(conversationId, messageId, transaction);
+      if (!message) return false;
+      await this.select(transaction, conversationId, message.parent_id, messageId);
+      await this.touch(transaction, row, now);
+      return true;
+    });
+  }
+
+  /** The messages from the first one down to `messageId`, in order. */
+  private pathRows(
+    executor: SqlExecutor,
+    conversationId: string,
+    messageId: string,
+  ): Promise<MessageRow[]> {
+    const columns = MESSAGE_COLUMNS.split(", ")
+      .map((column) => `m.${column}`)
+      .join(", ");
+    return executor.all<MessageRow>(
+      `WITH RECURSIVE path (id, parent_id, depth) AS (
+         SELECT id, parent_id, 0 FROM conversation_messages WHERE conversation_id = ? AND id = ?
+         UNION ALL
+         SELECT m.id, m.parent_id, path.depth + 1 FROM conversation_messages AS m
+         JOIN path ON m.conversation_id = ? AND m.id = path.parent_id
+         WHERE path.depth < 1000000
+       )
+       SELECT ${columns}
+       FROM path JOIN conversation_messages AS m ON m.conversation_id = ? AND m.id = path.id
+       ORDER BY path.depth DESC`,
+      [conversationId, messageId, conversationId, conversationId],
+    );
+  }
+
+  /**
+   * Adds a turn in one transaction: the prompt (unless this regenerates the answer to
+   * `parentId`) and the answer the server is about to generate, both shown. The same turn sent
+   * again (same answer id) changes nothing and returns what is stored. Null when there is no
+   * such conversation and `create` was not given.
+   */
+  async beginTurn(
+    ownerId: string,
+    conversationId: string,
+    input: BeginTurnInput,
+    now = Date.now(),
+  ): Promise<BeginTurnResult | null> {
+    return this.database.transaction(async (transaction): Promise<BeginTurnResult | null> => {
+      await transaction.serialize(`conversation:${conversationId}`);
+      let row = await this.findRow(ownerId, conversationId, transaction);
+      if (!row && input.create) {
+        const title =
+          input.create.title ??
+          (input.prompt ? titleFromPrompt(input.prompt.content.parts) : DEFAULT_TITLE);
+        row = await this.insertConversation(
+          transaction,
+          ownerId,
+          { id: conversationId, title, settings: input.create.settings },
+          now - 1,
+        );
+      }
+      if (!row) return null;
+      const previousUpdatedAt = summaryOf(row).updatedAt;
+      const existing = await this.findMessageRow(conversationId, input.answer.id, transaction);
+      if (existing) {
+        const promptRow = existing.parent_id
+          ? await this.findMessageRow(conversationId, existing.parent_id, transaction)
+          : undefined;
+        return {
+          ...(promptRow ? { prompt: messageOf(promptRow, now) } : {}),
+          answer: messageOf(existing, now),
+          history: [],
+          created: false,
+          title: row.title,
+          previousUpdatedAt,
+          updatedAt: previousUpdatedAt,
+        };
+      }
+      if (
+        input.parentId !== null &&
+        !(await this.findMessageRow(conversationId, input.parentId, transaction))
+      )
+        throw new UnknownMessageError(input.parentId);
+      let promptId: string;
+      if (input.prompt) {
+        const stored = await this.findMessageRow(conversationId, input.prompt.id, transaction);
+        if (stored && stored.parent_id !== input.parentId)
+          throw new TurnConflictError(
+            `Message ${input.prompt.id} already exists elsewhere in this conversation.`,
+          );
+        const first = await transaction.get(
+          "SELECT 1 AS found FROM conversation_messages WHERE conversation_id = ? LIMIT 1",
+          [conversationId],
+        );
+        if (!stored)
+          await this.insertMessage(transaction, conversationId, input.parentId, input.prompt, now);
+        if (!first && row.title === DEFAULT_TITLE) {
+          row.title = titleFromPrompt(input.prompt.content.parts);
+          await transaction.run("UPDATE conversations SET title = ? WHERE id = ?", [
+            row.title,
+            row.id,
+          ]);
+        }
+        promptId = input.prompt.id;
+      } else {
+        if (input.parentId === null)
+          throw new TurnConflictError("A regeneration needs the prompt it answers (parentId).");
+        const prompt = (await this.findMessageRow(conversationId, input.parentId, transaction))!;
+        if ((JSON.parse(prompt.message_json) as StoredMessage).role !== "user")
+          throw new TurnConflictError(`Message ${input.parentId} is not a prompt.`);
+        promptId = input.parentId;
+      }
+      await this.insertMessage(
+        transaction,
+        conversationId,
+        promptId,
+        input.answer,
+        now,
+        input.leaseUntil,
+      );
+      const updatedAt = await this.touch(transaction, row, now);
+      const history = (await this.pathRows(transaction, conversationId, promptId)).map((message) =>
+        messageOf(message, now),
+      );
+      const answer = (await this.findMessageRow(conversationId, input.answer.id, transaction))!;
+      return {
+        prompt: history[history.length - 1],
+        answer: messageOf(answer, now),
+        history,
+        created: true,
+        title: row.title,
+        previousUpdatedAt,
+        updatedAt,
+      };
+    });
+  }
+
+  /**
+   * Writes what an answer being generated holds so far and extends its lease. Returns whether a
+   * stop was asked (by any instance), or null when the answer is gone (its conversation deleted).
+   */
+  async saveAnswerProgress(
+    conversationId: string,
+    answer: StoredMessage,
+    leaseUntil: number,
+  ): Promise<{ stopRequested: boolean } | null> {
+    const row = await this.database.get<{ stop_requested: number }>(
+      "UPDATE conversation_messages SET message_json = ?, generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested",
+      [storedJson(answer), leaseUntil, conversationId, answer.id],
+    );
+    return row ? { stopRequested: Number(row.stop_requested) === 1 } : null;
+  }
+
+  /** Extends an answer's lease without writing its text; the stop flag as saveAnswerProgress. */
+  async renewAnswerLease(
+    conversationId: string,
+    answerId: string,
+    leaseUntil: number,
+  ): Promise<{ stopRequested: boolean } | null> {
+    const row = await this.database.get<{ stop_requested: number }>(
+      "UPDATE conversation_messages SET generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested",
+      [leaseUntil, conversationId, answerId],
+    );
+    return row ? { stopRequested: Number(row.stop_requested) === 1 } : null;
+  }
+
+  /** Whether a stop was asked for an answer being generated (read, no write). */
+  async answerStopRequested(conversationId: string, answerId: string): Promise<boolean> {
+    const row = await this.database.get<{ stop_requested: number }>(
+      "SELECT stop_requested FROM conversation_messages WHERE conversation_id = ? AND id = ?",
+      [conversationId, answerId],
+    );
+    return Number(row?.stop_requested) === 1;
+  }
+
+  /** Stores an answer's final state: no longer generated, searchable. Null when it is gone. */
+  async finishAnswer(
+    conversationId: string,
+    answer: StoredMessage,
+    now = Date.now(),
+  ): Promise<{ message: StoredMessage; updatedAt: string; previousUpdatedAt: string } | null> {
+    return this.database.transaction(async (transaction) => {
+      await transaction.serialize(`conversation:${conversationId}`);
+      const changed = await transaction.run(
+        "UPDATE conversation_messages SET message_json = ?, search_text = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL",
+        [storedJson(answer), searchTextOf(answer), conversationId, answer.id],
+      );
+      if (!changed.changes) return null;
+      const row = (await transaction.get<ConversationRow>(
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`,
+        [conversationId],
+      ))!;
+      const previousUpdatedAt = summaryOf(row).updatedAt;
+      const updatedAt = await this.touch(transaction, row, now);
+      const stored = (await this.findMessageRow(conversationId, answer.id, transaction))!;
+      return { message: messageOf(stored, now), updatedAt, previousUpdatedAt };
+    });
+  }
+
+  /** Asks the runner of an answer to stop (it reads the flag as it writes). False when it is not being generated. */
+  async requestAnswerStop(
+    ownerId: string,
+    conversationId: string,
+    answerId: string,
+  ): Promise<boolean | null> {
+    if (!(await this.findRow(ownerId, conversationId))) return null;
+    const result = await this.database.run(
+      "UPDATE conversation_messages SET stop_requested = 1 WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL",
+      [conversationId, answerId],
+    );
+    return result.changes > 0;
+  }
+
+  /** One message as stored now (an answer being followed from another instance), or null. */
+  async readMessage(
+    ownerId: string,
+    conversationId: string,
+    messageId: string,
+    now = Date.now(),
+  ): Promise<StoredMessage | null> {
+    if (!(await this.findRow(ownerId, conversationId))) return null;
+    const row = await this.findMessageRow(conversationId, messageId);
+    return row ? messageOf(row, now) : null;
+  }
+
+  /**
+   * Marks the conversation's answers whose lease ran out as interrupted, for good (their
+   * runner went away): the partial text stays, searchable. Returns how many were marked.
+   */
+  async finishInterruptedAnswers(conversationId: string, now = Date.now()): Promise<number> {
+    const rows = await this.database.all<MessageRow>(
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND generating_until IS NOT NULL AND generating_until <= ?`,
+      [conversationId, now],
+    );
+    if (!rows.length) return 0;
+    await this.database.transaction(async (transaction) => {
+      for (const row of rows) {
+        const message = messageOf(row, now);
+        // Only if no runner renewed the lease meanwhile.
+        await transaction.run(
+          "UPDATE conversation_messages SET message_json = ?, search_text = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_id = ? AND id = ? AND generating_until = ?",
+          [
+            storedJson({ ...message, interrupted: true }),
+            searchTextOf(message),
+            conversationId,
+            row.id,
+            row.generating_until,
+          ],
+        );
+      }
+    });
+    return rows.length;
+  }
+
+  /** Stores imported conversations, all or none, each under a new id; returns the new ids in order. */
+  async importConversations(
+    ownerId: string,
+    conversations: readonly ImportedConversation[],
+  ): Promise<string[]> {
+    return this.database.transaction(async (transaction: SqlTransaction) => {
+      const ids: string[] = [];
+      for (const conversation of conversations) {
+        const row = await this.insertConversation(
+          transaction,
+          ownerId,
+          { title: conversation.title, settings: conversation.settings },
+          conversation.createdAt,
+        );
+        for (const message of conversation.messages) {
+          const created = message.createdAt ? Date.parse(message.createdAt) : NaN;
+          await this.insertMessage(
+            transaction,
+            row.id,
+            message.parentId,
+            message,
+            Number.isFinite(created) ? created : conversation.createdAt,
+          );
+        }
+        // The branches shown are the ones shown when it was exported.
+        for (const message of conversation.messages)
+          if (message.selectedChildId)
+            await this.select(transaction, row.id, message.id, message.selectedChildId);
+        if (conversation.selectedRootId)
+          await this.select(transaction, row.id, null, conversation.selectedRootId);
+        await transaction.run("UPDATE conversations SET updated_at = ? WHERE id = ?", [
+          Math.max(conversation.updatedAt, conversation.createdAt),
+          row.id,
+        ]);
+        ids.push(row.id);
+      }
+      return ids;
+    });
+  }
+
+  /** The ids of the owner's conversations, most recently updated first (an export of all of them). */
+  async ids(ownerId: string): Promise<string[]> {
+    const rows = await this.database.all<{ id: string }>(
+      "SELECT id FROM conversations WHERE owner_id = ? AND deleted_at IS NULL ORDER BY updated_at DESC, created_at DESC, id DESC",
+      [ownerId],
+    );
+    return rows.map((row) => row.id);
   }
 }

@@ -123,6 +123,25 @@ describe("probeMedia", () => {
     await expect(failure).rejects.toMatchObject({ problem });
   });
 
+  it("reads raw 16-bit PCM (a speech answer sent back in history) by its size and rate", async () => {
+    const second = new Uint8Array(48_000);
+    await expect(
+      probeMedia({ bytes: second }, "audio/L16;codec=pcm;rate=24000"),
+    ).resolves.toMatchObject({ kind: "audio", durationSeconds: 1 });
+    await expect(
+      probeMedia({ bytes: second }, "audio/l16; rate=12000; channels=2"),
+    ).resolves.toMatchObject({ durationSeconds: 1 });
+    await expect(probeMedia({ bytes: second }, "audio/pcm")).resolves.toMatchObject({
+      durationSeconds: 1.5,
+    });
+    await expect(probeMedia({ bytes: second }, "audio/L16")).rejects.toMatchObject({
+      problem: "unsupported",
+    });
+    await expect(
+      probeMedia({ bytes: new Uint8Array(3) }, "audio/L16;rate=24000"),
+    ).rejects.toMatchObject({ problem: "corrupt" });
+  });
+
   it("stops when the signal is already aborted", async () => {
     await expect(
       probeMedia({ bytes: makePng(2, 2) }, "image/png", AbortSignal.abort()),

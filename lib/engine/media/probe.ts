@@ -106,7 +106,10 @@ export async function probeMedia(
       break;
     case "audio":
     case "video":
-      result = { ...base, ...(await probeTimed(input, mimeType, kind)) };
+      result = {
+        ...base,
+        ...(rawPcmDuration(mimeType, sizeBytes) ?? (await probeTimed(input, mimeType, kind))),
+      };
       break;
     case "document":
       result = { ...base, pages: await probePdf(input, sizeBytes) };
@@ -117,6 +120,34 @@ export async function probeMedia(
   }
   signal?.throwIfAborted();
   return result;
+}
+
+/**
+ * Raw 16-bit PCM (`audio/L16`, `audio/pcm`) has no header to read: its length is its size over
+ * the rate and channels its MIME type names. This is what speech answers carry
+ * (`audio/L16;codec=pcm;rate=24000`), so a chat sends them back in its history.
+ */
+function rawPcmDuration(
+  mimeType: string,
+  sizeBytes: number,
+): Pick<ProbedMedia, "durationSeconds"> | null {
+  const essence = essenceOf(mimeType);
+  if (essence !== "audio/l16" && essence !== "audio/pcm") return null;
+  const parameter = (name: string) =>
+    new RegExp(`;\\s*${name}\\s*=\\s*"?(\\d{1,9})"?`, "i").exec(mimeType)?.[1];
+  const rate = Number(parameter("rate") ?? (essence === "audio/pcm" ? 16_000 : 0));
+  const channels = Number(parameter("channels") ?? 1);
+  if (!rate || !channels)
+    throw new MediaProbeError(
+      "unsupported",
+      `${mimeType} needs its sample rate (for example audio/L16;rate=24000).`,
+    );
+  if (sizeBytes % (2 * channels) !== 0)
+    throw new MediaProbeError(
+      "corrupt",
+      `The ${mimeType} audio is ${sizeBytes} bytes, not whole 16-bit samples.`,
+    );
+  return { durationSeconds: sizeBytes / (2 * channels * rate) };
 }
 
 function essenceOf(mimeType: string): string {

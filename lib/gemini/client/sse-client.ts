@@ -138,6 +138,17 @@ export async function* readGenerateContentStream(
   }
 }
 
+/**
+ * Parses an SSE body whose events are JSON objects of another shape (the studio's own streams),
+ * with the same framing and the same mid-stream errors.
+ */
+export function readJsonEventStream<Event extends object>(
+  body: ReadableStream<Uint8Array>,
+  signal?: AbortSignal,
+): AsyncGenerator<Event> {
+  return readGenerateContentStream(body, signal) as AsyncGenerator<object> as AsyncGenerator<Event>;
+}
+
 function abortReason(signal: AbortSignal): unknown {
   return signal.reason ?? new DOMException("The stream was aborted.", "AbortError");
 }

@@ -28,7 +28,26 @@ export function jsonResponse(
  * reading holds one piece, not the answer. A piece that throws ends the stream as an error
  * (the client sees a broken answer, never a wrong one).
  */
-export function streamedJsonResponse(pieces: AsyncIterator<string>): Response {
+export function streamedJsonResponse(
+  pieces: AsyncIterator<string>,
+  extraHeaders?: HeadersInit,
+): Response {
+  return streamedResponse(pieces, jsonHeaders(extraHeaders));
+}
+
+/** The same for a download of another type (an export as Markdown). */
+export function streamedTextResponse(
+  pieces: AsyncIterator<string>,
+  contentType: string,
+  extraHeaders?: HeadersInit,
+): Response {
+  const headers = new Headers(extraHeaders);
+  headers.set("Content-Type", contentType);
+  headers.set("Cache-Control", "private, no-store");
+  return streamedResponse(pieces, headers);
+}
+
+function streamedResponse(pieces: AsyncIterator<string>, headers: Headers): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {
@@ -50,7 +69,7 @@ export function streamedJsonResponse(pieces: AsyncIterator<string>): Response {
     },
     { highWaterMark: 0 },
   );
-  return new Response(body, { status: 200, headers: jsonHeaders() });
+  return new Response(body, { status: 200, headers });
 }
 
 /**

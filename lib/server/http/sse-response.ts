@@ -169,3 +169,20 @@ export function jsonArrayStreamResponse(
     close: () => "]",
   });
 }
+
+/**
+ * A stream of the studio's own events (`/api/...`, e.g. a chat turn's): each value one
+ * `data: <JSON>` event, with the same framing and ending as the API's streams.
+ */
+export function eventStreamResponse(
+  source: AsyncIterable<object>,
+  options: StreamResponseOptions,
+): Promise<Response> {
+  return streamResponse(source, options, {
+    contentType: "text/event-stream",
+    open: "",
+    event: (value) => encodeSseEvent(value),
+    error: (body) => encodeSseError(body),
+    close: () => "",
+  });
+}

@@ -17,14 +17,14 @@ export async function* conversationJson(
 ): AsyncGenerator<string> {
   const opening = JSON.stringify(head);
   let piece = `${opening.slice(0, -1)},"messages":[`;
-  let position = -1;
+  let sequence = 0;
   for (;;) {
     if ((await conversations.updatedAt(ownerId, head.id)) !== head.updatedAt)
       throw new Error(`conversation ${head.id} changed while it was read`);
-    const next = await conversations.messageAfter(head.id, position);
+    const next = await conversations.messageAfter(head.id, sequence);
     if (!next) break;
-    piece += `${position === -1 ? "" : ","}${JSON.stringify(next.message)}`;
-    position = next.position;
+    piece += `${sequence === 0 ? "" : ","}${JSON.stringify(next.message)}`;
+    sequence = next.sequence;
     if (piece.length >= PIECE_CHARACTERS) {
       yield piece;
       piece = "";

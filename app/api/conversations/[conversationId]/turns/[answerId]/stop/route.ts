@@ -1,0 +1,17 @@
+import { conversationHandlers } from "@/lib/server/api/conversations";
+import { methodNotAllowed } from "@/lib/server/http/responses";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+type Context = { params: Promise<{ conversationId: string; answerId: string }> };
+
+export async function POST(request: Request, { params }: Context): Promise<Response> {
+  const { conversationId, answerId } = await params;
+  return conversationHandlers.stopTurn(request, conversationId, answerId);
+}
+
+export const GET = methodNotAllowed(["POST", "OPTIONS"]);
+export const PUT = GET;
+export const PATCH = GET;
+export const DELETE = GET;
