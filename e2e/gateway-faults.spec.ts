@@ -115,7 +115,7 @@ test.describe("what reaches the upstream", () => {
       "/v1beta/models/ok-x:predict",
       "/v1beta/corpora/abc",
       "/v1beta/models/a/b",
-      "/v1/batches",
+      "/v1beta/models/ok-x:batchEmbedContents",
     ]) {
       const response = await call(path);
       expect([404, 405], path).toContain(response.status);
