@@ -2,6 +2,12 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
+import { z } from "zod";
+
+// In the browser zod must not compile validators with Function(): its probe for that is an
+// eval a Content-Security-Policy without 'unsafe-eval' reports (and blocks). The server keeps
+// the compiled validators.
+if (typeof window !== "undefined") z.config({ jitless: true });
 
 function makeQueryClient(): QueryClient {
   return new QueryClient({

@@ -5,7 +5,7 @@
  * task seen by a PerformanceObserver('longtask') while it streams and settles, plus the
  * JavaScript the /chat route downloads on first load.
  *
- *   npm run build && node bench/chat-render.mjs [--tokens 20000] [--base-url http://127.0.0.1:3000]
+ *   npm run build && node bench/chat-render.mjs [--tokens 20000] [--no-diagrams] [--base-url http://127.0.0.1:3000]
  *
  * Without --base-url it starts the built studio itself (local engine, fresh DATA_DIR, free port).
  */
@@ -22,11 +22,13 @@ function option(name, fallback) {
 }
 
 const tokens = Number(option("tokens", "20000"));
+/** `--no-diagrams`: the document without its Mermaid blocks (the run before issue 18's diagrams). */
+const withDiagrams = !process.argv.includes("--no-diagrams");
 
 /**
  * The answer to stream: the local model's "Repeat after me:" skill answers its text exactly,
  * token by token, so the page renders real markdown (headings, paragraphs, lists, tables,
- * highlighted code, inline and display formulas) at the engine's full speed. Longer than `tokens`, so the answer is cut at
+ * highlighted code, inline and display formulas, Mermaid diagrams) at the engine's full speed. Longer than `tokens`, so the answer is cut at
  * exactly maxOutputTokens.
  */
 function longMarkdown(minimumCharacters) {
@@ -45,7 +47,14 @@ function longMarkdown(minimumCharacters) {
         // Formulas (issue 18): inline and display TeX, typeset by KaTeX as they stream.
         `The load follows $L_{${index}} = \\sum_{k=1}^{${index}} b_k \\cdot w_k$ with $w_k \\approx ${index}.5$ tonnes per boat.`,
         `$$\\int_0^{${index}} \\frac{x^2}{1 + x}\\,dx \\le \\sqrt{${index}^2 + ${index * 7}}$$`,
-      ].join("\n\n"),
+        // A Mermaid diagram (issue 18), drawn by the sandboxed renderer frame once it stops growing.
+        withDiagrams &&
+          "```mermaid\n" +
+            `flowchart LR\n  A${index}[Dawn count: ${index * 7} boats] --> B${index}{Grain over ${index * 130} t?}\n  B${index} -->|yes| C${index}[Ship downstream]\n  B${index} -->|no| D${index}[Store at the mill]` +
+            "\n```",
+      ]
+        .filter(Boolean)
+        .join("\n\n"),
     );
   }
   return sections.join("\n\n");
@@ -269,8 +278,18 @@ try {
     null,
     { timeout: 600_000, polling: 200 },
   );
-  // Let the saved answer replace the streamed one and the layout settle.
+  // Let the saved answer replace the streamed one and the layout settle, and every diagram be
+  // drawn (they draw in the renderer frame, one after another, once their text stops changing).
   await page.waitForTimeout(1500);
+  await page.waitForFunction(
+    () => document.querySelector('figure[data-diagram="pending"]') === null,
+    null,
+    { timeout: 300_000, polling: 500 },
+  );
+  const diagrams = await page.evaluate(() => ({
+    drawn: document.querySelectorAll('figure[data-diagram="drawn"]').length,
+    failed: document.querySelectorAll('figure[data-diagram="failed"]').length,
+  }));
   const end = await page.evaluate(() => {
     performance.mark("chat-render:end");
     return performance.now();
@@ -322,6 +341,7 @@ try {
   console.log(
     `streamed answer: ${outputTokens.toLocaleString("en")} output tokens, ${result.characters.toLocaleString("en")} characters in ${((end - start) / 1000).toFixed(1)} s (incl. 1.5 s settle)`,
   );
+  console.log(`diagrams: ${diagrams.drawn} drawn, ${diagrams.failed} failed`);
   console.log(
     `long tasks while streaming: ${result.count}, longest ${result.longest.toFixed(0)} ms (goal < 50 ms), total blocking ${result.blocking.toFixed(0)} ms`,
   );

@@ -14,6 +14,7 @@ import remarkMath from "remark-math";
 import { CopyButton } from "@/components/ui/copy-button";
 import { splitMarkdownBlocks } from "./markdown-blocks";
 import { MathFormula } from "./math-formula";
+import { MermaidDiagram } from "./mermaid-diagram";
 import "./code-theme.css";
 
 type Highlighter = (code: string, language: string | undefined) => string;
@@ -94,6 +95,7 @@ const COMPONENTS: Components = {
     if (className?.includes("math-inline")) return <MathFormula tex={text} display={false} />;
     if (className?.includes("math-display"))
       return <MathFormula tex={text.replace(/\n$/, "")} display />;
+    if (language === "mermaid") return <MermaidDiagram source={text.replace(/\n$/, "")} />;
     const block = language !== undefined || text.includes("\n");
     if (!block) {
       const { node: _node, ...rest } = props;
@@ -204,7 +206,10 @@ const MarkdownChunk = memo(function MarkdownChunk({ blocks }: { blocks: readonly
   );
 }, sameBlocks);
 
-/** Markdown with GFM (tables, task lists, strikethrough), highlighted code with copy buttons. */
+/**
+ * Markdown with GFM (tables, task lists, strikethrough), highlighted code with copy buttons,
+ * TeX formulas and Mermaid diagrams.
+ */
 export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
   const chunks = useMemo(() => {
     const blocks = splitMarkdownBlocks(text);

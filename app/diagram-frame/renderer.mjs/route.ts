@@ -1,0 +1,6 @@
+import { rendererModuleHandler } from "@/lib/server/api/diagram-frame";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export const GET = rendererModuleHandler;
