@@ -65,8 +65,8 @@ async function readEvents(response, onEvent) {
   }
 }
 
-function startTurn(url, conversationId, answerId, text, maxOutputTokens) {
-  return fetch(`${url}/api/conversations/${conversationId}/turns`, {
+async function startTurn(url, conversationId, answerId, text, maxOutputTokens) {
+  const response = await fetch(`${url}/api/conversations/${conversationId}/turns`, {
     method: "POST",
     headers: HEADERS,
     body: JSON.stringify({
@@ -77,6 +77,8 @@ function startTurn(url, conversationId, answerId, text, maxOutputTokens) {
       create: {},
     }),
   });
+  if (!response.ok) throw new Error(`turn refused: ${response.status} ${await response.text()}`);
+  return response;
 }
 
 const chunkText = (event) =>

@@ -2,7 +2,9 @@
  * Several instances, one service: two production servers on one PostgreSQL database and one
  * shared DATA_DIR (the README's "Several instances" commands). Files, uploads, caches and
  * conversations made on one are used on the other; the rate limit is one budget across both;
- * kill -9 of one loses nothing acknowledged and its upload resumes on the other; a PostgreSQL
+ * kill -9 of one loses nothing acknowledged and its upload resumes on the other; a chat answer
+ * started on one is followed, stopped and finished from the other, and reads as interrupted
+ * when its instance is killed; the open-streams cap holds across both; a PostgreSQL
  * restart answers 503 UNAVAILABLE while it is down and recovers by itself; a database that is
  * unreachable, read-only for its user, or of a newer schema stops the start with a clear
  * message. Needs TEST_DATABASE_URL (scripts/test.sh starts a server).
@@ -17,6 +19,14 @@ import { expect, test } from "@playwright/test";
 import pg from "pg";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import { startUntilExit } from "./support/start-until-exit";
+import {
+  answerText,
+  eventAnswer,
+  joinTurn,
+  readTurnEvents,
+  startTurn,
+  stopTurn,
+} from "./support/turns";
 
 const SERVER_URL = process.env.TEST_DATABASE_URL;
 test.skip(!SERVER_URL, "needs TEST_DATABASE_URL (scripts/test.sh starts a PostgreSQL server)");
@@ -27,8 +37,13 @@ const KEYS = {
   bob: "bob-multi-instance-key-000002",
   carol: "carol-multi-instance-key-0003",
   dave: "dave-multi-instance-key-00004",
+  erin: "erin-multi-instance-key-00005",
+  frank: "frank-multi-instance-key-0006",
+  grace: "grace-multi-instance-key-0007",
 };
 const RATE = { perMinute: 60, burst: 30 };
+/** Open streams per caller, across both instances (studio turns and API streams alike). */
+const STREAM_CAP = 2;
 
 /** A fresh database on the test server, and its URL. */
 async function createDatabase(): Promise<string> {
@@ -60,6 +75,7 @@ function instanceEnv(databaseUrl: string): Record<string, string> {
       .join(","),
     STUDIO_RATE_LIMIT_PER_MINUTE: String(RATE.perMinute),
     STUDIO_RATE_LIMIT_BURST: String(RATE.burst),
+    STUDIO_MAX_STREAMS_PER_KEY: String(STREAM_CAP),
   };
 }
 
@@ -257,6 +273,155 @@ test("a conversation written on both instances reads whole on either", async () 
     messages: { id: string }[];
   };
   expect(read.messages.map((message) => message.id)).toEqual(["m0", "m1", "m2", "m3"]);
+});
+
+test("a chat answer started on one instance is followed and stopped from the other", async () => {
+  const conversationId = `turn-stop-${randomBytes(6).toString("hex")}`;
+  const started = await startTurn(first.baseUrl, KEYS.grace, conversationId, "answer-stopped");
+  // Instance one generates; its reader keeps reading to the end.
+  const ownReader = readTurnEvents(started);
+  const joined = await joinTurn(second.baseUrl, KEYS.grace, conversationId, "answer-stopped");
+  const seen: number[] = [];
+  let stoppedAt = 0;
+  const followed = await readTurnEvents(joined, (event) => {
+    const answer = eventAnswer(event);
+    if ("snapshot" in event) seen.push(answerText(answer).length);
+    // Instance two shows what instance one writes as it grows; once it has seen it grow, stop.
+    if (seen.length >= 2 && seen.at(-1)! > seen[0]! && !stoppedAt) {
+      stoppedAt = seen.at(-1)!;
+      void stopTurn(second.baseUrl, KEYS.grace, conversationId, "answer-stopped").then((asked) =>
+        expect(asked).toBe(true),
+      );
+    }
+  });
+  expect(stoppedAt, `the follower never saw the answer grow: ${seen.join(", ")}`).toBeGreaterThan(
+    0,
+  );
+  const followedAnswer = eventAnswer(followed)!;
+  expect("done" in followed!).toBe(true);
+  expect(followedAnswer.stopped).toBe(true);
+  const own = eventAnswer(await ownReader)!;
+  expect(own.stopped).toBe(true);
+  // Stopped: far short of the 65,536 tokens asked for, and the same text on both sides.
+  expect(own.usageMetadata?.candidatesTokenCount ?? 0).toBeLessThan(65_536);
+  expect(answerText(followedAnswer)).toBe(answerText(own));
+  const stored = (await (
+    await call(first, KEYS.grace, `/api/conversations/${conversationId}`)
+  ).json()) as { messages: { id: string; stopped?: boolean; streaming?: boolean }[] };
+  const answer = stored.messages.find((message) => message.id === "answer-stopped")!;
+  expect(answer.stopped).toBe(true);
+  expect(answer.streaming).toBeUndefined();
+});
+
+test("a chat answer whose page went away is finished on its instance and read whole from the other", async () => {
+  const conversationId = `turn-finish-${randomBytes(6).toString("hex")}`;
+  const page = new AbortController();
+  const started = await startTurn(first.baseUrl, KEYS.grace, conversationId, "answer-finished", {
+    maxOutputTokens: 3000,
+    signal: page.signal,
+  });
+  expect(started.status).toBe(200);
+  page.abort(); // the page that sent it goes away at once
+  const done = await readTurnEvents(
+    await joinTurn(second.baseUrl, KEYS.grace, conversationId, "answer-finished"),
+  );
+  expect(done && "done" in done).toBe(true);
+  const answer = eventAnswer(done)!;
+  expect(answer.stopped).toBeUndefined();
+  expect(answer.usageMetadata?.candidatesTokenCount).toBe(3000);
+  expect(answer.candidates?.[0]?.finishReason).toBe("MAX_TOKENS");
+  const stored = (await (
+    await call(second, KEYS.grace, `/api/conversations/${conversationId}`)
+  ).json()) as { messages: { id: string; content: { parts: { text?: string }[] } }[] };
+  expect(
+    answerText(stored.messages.find((message) => message.id === "answer-finished") as never),
+  ).toBe(answerText(answer));
+});
+
+test("the open-streams cap holds across both instances, for studio turns and API streams", async () => {
+  const conversation = () => `turn-cap-${randomBytes(6).toString("hex")}`;
+  const held = [conversation(), conversation()];
+  // Two long answers on instance one take both of erin's slots (each answers its first event
+  // once its slot is held).
+  const readers = await Promise.all(
+    held.map(async (id) => {
+      const response = await startTurn(first.baseUrl, KEYS.erin, id, "long");
+      expect(response.status).toBe(200);
+      return response;
+    }),
+  );
+  const third = await startTurn(second.baseUrl, KEYS.erin, conversation(), "third", {
+    maxOutputTokens: 10,
+  });
+  expect(third.status).toBe(429);
+  const refused = (await third.json()) as { error: { status: string; message: string } };
+  expect(refused.error.status).toBe("RESOURCE_EXHAUSTED");
+  expect(refused.error.message).toContain("open streams");
+  const stream = await call(
+    second,
+    KEYS.erin,
+    "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+    { body: { contents: [{ parts: [{ text: "Hi" }] }] } },
+  );
+  expect(stream.status).toBe(429);
+  // Another caller is not affected.
+  const other = await call(
+    second,
+    KEYS.frank,
+    "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+    { body: { contents: [{ parts: [{ text: "Hi" }] }] } },
+  );
+  expect(other.status).toBe(200);
+  await other.text();
+  // Both long answers were still running when the third was refused: the refusal was the cap.
+  for (const id of held) expect(await stopTurn(second.baseUrl, KEYS.erin, id, "long")).toBe(true);
+  await Promise.all(readers.map((response) => readTurnEvents(response)));
+  // The slots are free again, whichever instance asks.
+  await expect
+    .poll(
+      async () => {
+        const response = await call(
+          second,
+          KEYS.erin,
+          "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse",
+          { body: { contents: [{ parts: [{ text: "Hi" }] }] } },
+        );
+        await response.text();
+        return response.status;
+      },
+      { timeout: 15_000 },
+    )
+    .toBe(200);
+});
+
+test("kill -9 of the instance generating a chat answer: the other reads it as interrupted, partial text kept", async () => {
+  const conversationId = `turn-killed-${randomBytes(6).toString("hex")}`;
+  const started = await startTurn(second.baseUrl, KEYS.frank, conversationId, "answer-killed");
+  expect(started.status).toBe(200);
+  // Wait until instance one sees progress written by instance two, then kill instance two.
+  const joined = await joinTurn(first.baseUrl, KEYS.frank, conversationId, "answer-killed");
+  let partial = 0;
+  const follower = readTurnEvents(joined, (event) => {
+    if ("snapshot" in event && !partial) {
+      const length = answerText(event.snapshot).length;
+      if (length > 0) {
+        partial = length;
+        void second.stop("SIGKILL");
+      }
+    }
+  });
+  const done = await follower;
+  expect(partial).toBeGreaterThan(0);
+  expect(done && "done" in done).toBe(true);
+  const answer = eventAnswer(done)!;
+  expect(answer.interrupted).toBe(true);
+  expect(answer.streaming).toBeUndefined();
+  expect(answerText(answer).length).toBeGreaterThanOrEqual(partial);
+  const stored = (await (
+    await call(first, KEYS.frank, `/api/conversations/${conversationId}`)
+  ).json()) as { messages: { id: string; interrupted?: boolean }[] };
+  expect(stored.messages.find((message) => message.id === "answer-killed")!.interrupted).toBe(true);
+  second = await startOwnServer({ dataDir, env: instanceEnv(databaseUrl) });
 });
 
 test("the rate limit is one budget across both instances, not one each", async () => {

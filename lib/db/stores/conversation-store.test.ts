@@ -463,11 +463,11 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
   });
 });
 
-/** A database with the schema of migrations 1–6 (before trees), for the migration test. */
+/** A database with the schema of migrations 1–7 (before trees), for the migration test. */
 async function oldDatabase(
   dialect: "sqlite" | "postgres",
 ): Promise<{ database: SqlDatabase; cleanup(): Promise<void> }> {
-  const before = MIGRATIONS.filter((migration) => migration.version < 7);
+  const before = MIGRATIONS.filter((migration) => migration.version < 8);
   if (dialect === "sqlite") {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-migration-test-"));
     const database = SqliteDatabase.open(dataDir);
@@ -500,7 +500,7 @@ async function oldDatabase(
   };
 }
 
-describe.each(testDatabaseKinds())("migration 7 ($dialect)", (kind) => {
+describe.each(testDatabaseKinds())("migration 8 ($dialect)", (kind) => {
   it("turns every existing conversation into one branch, shown as before, and indexes it", async () => {
     const { database, cleanup } = await oldDatabase(kind.dialect);
     try {
