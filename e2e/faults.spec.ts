@@ -8,260 +8,44 @@
  */
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { errorBodyProblems } from "./support/fuzz/oracle.mjs";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import { auditStore, serviceHash } from "./support/fuzz/store-audit";
+import {
+  JSON_HEADERS,
+  KEY,
+  newAcknowledged,
+  pattern,
+  startUpload,
+  waitFor,
+  WriteLoad,
+  type Acknowledged,
+} from "./support/fault-load";
 
 test.describe.configure({ mode: "serial", timeout: 240_000 });
 
-const KEY = "genstudio-dev-key";
-const JSON_HEADERS = { "x-goog-api-key": KEY, "content-type": "application/json" };
 const ROUNDS = Number(process.env.FAULT_ROUNDS ?? 3);
-
-/** The byte at `index` of every upload here (printable text, so the files become ACTIVE), so a byte at a wrong offset shows in the hash. */
-function pattern(start: number, length: number): Buffer<ArrayBuffer> {
-  const bytes = Buffer.alloc(length);
-  for (let index = 0; index < length; index++)
-    bytes[index] = 33 + (((start + index) * 131 + 17) % 94);
-  return bytes;
-}
-
-async function startUpload(baseUrl: string, size: number): Promise<string> {
-  const response = await fetch(`${baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      ...JSON_HEADERS,
-      "X-Goog-Upload-Protocol": "resumable",
-      "X-Goog-Upload-Command": "start",
-      "X-Goog-Upload-Header-Content-Length": String(size),
-      "X-Goog-Upload-Header-Content-Type": "text/plain",
-    },
-    body: JSON.stringify({ file: { displayName: "fault" } }),
-  });
-  if (response.status !== 200)
-    throw new Error(`upload start: ${response.status} ${await response.text()}`);
-  const url = new URL(response.headers.get("x-goog-upload-url")!);
-  return `${url.pathname}${url.search}`;
-}
-
-/** Sends one chunk as a trickle (so a kill can land inside it); resolves with the answer or the connection error. */
-function trickleChunk(
-  baseUrl: string,
-  sessionPath: string,
-  bytes: Buffer,
-  offset: number,
-  finalize: boolean,
-): Promise<{ status: number; text: string } | { error: string }> {
-  return new Promise((resolve) => {
-    const request = http.request(`${baseUrl}${sessionPath}`, {
-      method: "POST",
-      headers: {
-        "X-Goog-Upload-Command": finalize ? "upload, finalize" : "upload",
-        "X-Goog-Upload-Offset": String(offset),
-        "Content-Length": String(bytes.length),
-      },
-    });
-    request.on("error", (error) => resolve({ error: error.message }));
-    request.on("response", (response) => {
-      let text = "";
-      response.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      response.on("end", () => resolve({ status: response.statusCode ?? 0, text }));
-      response.on("error", (error) => resolve({ error: error.message }));
-    });
-    let sent = 0;
-    const step = () => {
-      if (sent >= bytes.length || request.destroyed) return void request.end();
-      request.write(bytes.subarray(sent, sent + 128 * 1024));
-      sent += 128 * 1024;
-      setTimeout(step, 5);
-    };
-    step();
-  });
-}
-
-/** Which kinds of write have a request on the wire right now. */
-const inFlight = { upload: 0, cache: 0, conversation: 0 };
-
-async function tracked<T>(kind: keyof typeof inFlight, work: () => Promise<T>): Promise<T> {
-  inFlight[kind]++;
-  try {
-    return await work();
-  } finally {
-    inFlight[kind]--;
-  }
-}
-
-interface Acknowledged {
-  /** Upload session path → bytes the server acknowledged, with the size declared. */
-  uploads: Map<string, { declared: number; received: number }>;
-  files: Map<string, string>;
-  caches: Set<string>;
-  /** Conversation id → acknowledged message ids in order, and the length of each text. */
-  conversations: Map<string, { id: string; length: number }[]>;
-}
-
-async function postJson(
-  baseUrl: string,
-  route: string,
-  body: unknown,
-): Promise<{ status: number; json: unknown } | null> {
-  try {
-    const response = await fetch(`${baseUrl}${route}`, {
-      method: "POST",
-      headers: JSON_HEADERS,
-      body: JSON.stringify(body),
-    });
-    const text = await response.text();
-    return { status: response.status, json: text ? JSON.parse(text) : undefined };
-  } catch {
-    return null;
-  }
-}
-
-/** Uploads in 1 MiB trickled chunks until the server dies. */
-async function uploadLoop(
-  baseUrl: string,
-  acknowledged: Acknowledged,
-  stopped: () => boolean,
-): Promise<void> {
-  while (!stopped()) {
-    const declared = 3 * 1024 * 1024 + 4321;
-    let sessionPath: string;
-    try {
-      sessionPath = await startUpload(baseUrl, declared);
-    } catch {
-      return;
-    }
-    acknowledged.uploads.set(sessionPath, { declared, received: 0 });
-    let received = 0;
-    while (received < declared) {
-      const length = Math.min(1024 * 1024, declared - received);
-      const finalize = received + length === declared;
-      const answer = await tracked("upload", () =>
-        trickleChunk(baseUrl, sessionPath, pattern(received, length), received, finalize),
-      );
-      if ("error" in answer) return;
-      if (answer.status !== 200) throw new Error(`chunk answered ${answer.status}: ${answer.text}`);
-      received += length;
-      acknowledged.uploads.set(sessionPath, { declared, received });
-      if (finalize) {
-        const file = (JSON.parse(answer.text) as { file: { name: string } }).file;
-        acknowledged.files.set(file.name, serviceHash(pattern(0, declared)));
-        acknowledged.uploads.delete(sessionPath);
-      }
-    }
-  }
-}
-
-/** Creates caches big enough to take a while to count, until the server dies. */
-async function cacheLoop(
-  baseUrl: string,
-  acknowledged: Acknowledged,
-  stopped: () => boolean,
-  round: number,
-): Promise<void> {
-  for (let index = 0; !stopped(); index++) {
-    const text =
-      `Round ${round} cache ${index}: the ledger lists every cargo and its port of call. `.repeat(
-        1500,
-      );
-    const answer = await tracked("cache", () =>
-      postJson(baseUrl, "/v1beta/cachedContents", {
-        model: "models/gemini-2.5-flash",
-        contents: [{ role: "user", parts: [{ text }] }],
-        ttl: "86400s",
-      }),
-    );
-    if (answer === null) return;
-    if (answer.status !== 200)
-      throw new Error(`cache create answered ${answer.status}: ${JSON.stringify(answer.json)}`);
-    acknowledged.caches.add((answer.json as { name: string }).name);
-  }
-}
-
-/** Appends large messages to fresh conversations until the server dies. */
-async function conversationLoop(
-  baseUrl: string,
-  acknowledged: Acknowledged,
-  stopped: () => boolean,
-  round: number,
-): Promise<void> {
-  while (!stopped()) {
-    const created = await postJson(baseUrl, "/api/conversations", {
-      title: `fault round ${round}`,
-      settings: { model: "models/gemini-2.5-flash" },
-    });
-    if (created === null) return;
-    if (created.status !== 200) throw new Error(`conversation create answered ${created.status}`);
-    const id = (created.json as { id: string }).id;
-    const messages: { id: string; length: number }[] = [];
-    acknowledged.conversations.set(id, [...messages]);
-    for (let index = 0; index < 6 && !stopped(); index++) {
-      const text = `message ${index} of round ${round} `.repeat(20_000 + index * 1000);
-      const message = {
-        id: `r${round}-m${index}`,
-        role: index % 2 ? "model" : "user",
-        content: { role: index % 2 ? "model" : "user", parts: [{ text }] },
-      };
-      const answer = await tracked("conversation", () =>
-        postJson(baseUrl, `/api/conversations/${id}/messages`, { messages: [message] }),
-      );
-      if (answer === null) return;
-      if (answer.status !== 200)
-        throw new Error(`message append answered ${answer.status}: ${JSON.stringify(answer.json)}`);
-      messages.push({ id: message.id, length: text.length });
-      acknowledged.conversations.set(id, [...messages]);
-    }
-  }
-}
-
-async function waitFor<T>(
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs = 10_000,
-): Promise<T | undefined> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined || Date.now() > deadline) return value;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 test("kill -9 during uploads, cache creates and conversation writes: nothing acknowledged is lost, nothing partial is ACTIVE, uploads resume", async () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-faults-"));
-  const acknowledged: Acknowledged = {
-    uploads: new Map(),
-    files: new Map(),
-    caches: new Set(),
-    conversations: new Map(),
-  };
+  const acknowledged: Acknowledged = newAcknowledged();
   let server: OwnServer | undefined;
   let kills = 0;
   let checked = 0;
   try {
     for (let round = 0; round < ROUNDS; round++) {
       server = await startOwnServer({ dataDir, env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" } });
-      let stopped = false;
-      const loops = Promise.all([
-        uploadLoop(server.baseUrl, acknowledged, () => stopped),
-        cacheLoop(server.baseUrl, acknowledged, () => stopped, round),
-        conversationLoop(server.baseUrl, acknowledged, () => stopped, round),
-      ]);
+      const load = new WriteLoad(server.baseUrl, acknowledged, round);
       // Let the loops run a while (longer each round), then kill at a moment when an upload
       // chunk, a cache create and a conversation write are all on the wire.
       await new Promise((resolve) => setTimeout(resolve, 800 + round * 600));
-      const allBusy = await waitFor(
-        () => (inFlight.upload && inFlight.cache && inFlight.conversation ? true : undefined),
-        20_000,
-      );
+      const allBusy = await waitFor(() => (load.allBusy() ? true : undefined), 20_000);
       await server.stop("SIGKILL");
       kills++;
-      stopped = true;
-      await loops;
+      await load.stop();
       expect(allBusy, "the kill did not land while all three kinds of write were in flight").toBe(
         true,
       );

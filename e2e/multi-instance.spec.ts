@@ -16,9 +16,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import pg from "pg";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import { startUntilExit } from "./support/start-until-exit";
+import { TEST_SERVER_URL, createDatabase, sql } from "./support/test-postgres";
 import {
   answerText,
   eventAnswer,
@@ -28,7 +28,7 @@ import {
   stopTurn,
 } from "./support/turns";
 
-const SERVER_URL = process.env.TEST_DATABASE_URL;
+const SERVER_URL = TEST_SERVER_URL;
 test.skip(!SERVER_URL, "needs TEST_DATABASE_URL (scripts/test.sh starts a PostgreSQL server)");
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -44,28 +44,6 @@ const KEYS = {
 const RATE = { perMinute: 60, burst: 30 };
 /** Open streams per caller, across both instances (studio turns and API streams alike). */
 const STREAM_CAP = 2;
-
-/** A fresh database on the test server, and its URL. */
-async function createDatabase(): Promise<string> {
-  const name = `genstudio_multi_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: SERVER_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(SERVER_URL!);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function sql(databaseUrl: string, text: string): Promise<pg.QueryResult> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
 
 function instanceEnv(databaseUrl: string): Record<string, string> {
   return {
