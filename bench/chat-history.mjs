@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Chat history benchmark (bench/README.md, "Chat history").
 //
-//   npm run build && node bench/chat-history.mjs [--part writes|reattach|search] [--conversations 10000 --messages 100]
+//   npm run build && node bench/chat-history.mjs [--part writes|reattach|search] [--paces 1000,200]
+//     [--conversations 10000 --messages 100]
 //
 // Starts its own servers from the production build (fresh DATA_DIR each) and measures:
 //   writes    a 20,000-token answer generated server-side: database writes of the answer,
-//             counted by triggers in the database itself (each INSERT/UPDATE of its row);
+//             counted by triggers in the database itself (each INSERT/UPDATE of its row), from
+//             the local engine (seconds) and through the gateway from a stand-in upstream that
+//             streams at --paces tokens a second (the service's pace: a minute or two);
 //   reattach  joining a live answer (GET /api/conversations/{id}/turns/{answerId}) over and
 //             over while it is generated: time to the first event (the answer so far, which the
 //             page shows at once) and to the first new text after it; the same from a second
@@ -14,6 +17,7 @@
 //             (1,000,000 messages by default), bulk-loaded into the database, through
 //             GET /api/conversations?q=… (HTTP round trip included), p50/p90 per kind of query.
 import { mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -26,6 +30,8 @@ const option = (name, fallback) => {
   return index < 0 ? fallback : (args[index + 1] ?? fallback);
 };
 const PART = option("part", "all");
+/** Paces of the stand-in upstream for the writes part, tokens a second. */
+const PACES = option("paces", "1000,200").split(",").map(Number);
 const KEY = "genstudio-dev-key";
 const OWNER = "key:dev";
 const HEADERS = { "content-type": "application/json", "x-goog-api-key": KEY };
@@ -84,10 +90,61 @@ async function startTurn(url, conversationId, answerId, text, maxOutputTokens) {
 const chunkText = (event) =>
   (event.chunk?.candidates?.[0]?.content?.parts ?? []).map((part) => part.text ?? "").join("");
 
-async function measureWrites() {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-history-"));
-  let server = await startOwnServer({ dataDir });
-  await server.stop("SIGTERM"); // migrations applied; now count every write of a message row
+/**
+ * A stand-in for the service: streams `tokens` one-word tokens at `perSecond`, a chunk every
+ * 100 ms, with the usage the service reports, so the gateway's answer arrives at a real pace.
+ */
+async function pacedUpstream(tokens, perSecond) {
+  const words = ["tide", "sand", "shore", "wave", "gull", "dune", "reef", "salt"];
+  const server = http.createServer((request, response) => {
+    request.resume();
+    if (request.method !== "POST" || !request.url.includes(":streamGenerateContent")) {
+      response.writeHead(404, { "content-type": "application/json" });
+      response.end(
+        JSON.stringify({ error: { code: 404, message: "Not found.", status: "NOT_FOUND" } }),
+      );
+      return;
+    }
+    response.writeHead(200, { "content-type": "text/event-stream" });
+    const perChunk = Math.max(1, Math.round(perSecond / 10));
+    let sent = 0;
+    const timer = setInterval(() => {
+      const count = Math.min(perChunk, tokens - sent);
+      const text = Array.from(
+        { length: count },
+        (_, index) => words[(sent + index) % words.length],
+      ).join(" ");
+      sent += count;
+      const last = sent >= tokens;
+      const chunk = {
+        candidates: [
+          {
+            content: { role: "model", parts: [{ text: `${text} ` }] },
+            index: 0,
+            ...(last ? { finishReason: "STOP" } : {}),
+          },
+        ],
+        usageMetadata: {
+          promptTokenCount: 8,
+          candidatesTokenCount: sent,
+          totalTokenCount: sent + 8,
+        },
+        modelVersion: "gemini-2.5-flash",
+      };
+      response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
+      if (last) {
+        clearInterval(timer);
+        response.end();
+      }
+    }, 100);
+    response.on("close", () => clearInterval(timer));
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => server.close() };
+}
+
+/** Every INSERT and UPDATE of a message row, counted by triggers in the database itself. */
+function countMessageWrites(dataDir) {
   const db = new Database(path.join(dataDir, "genstudio.sqlite"));
   db.exec(`
     CREATE TABLE bench_writes (id TEXT, kind TEXT, at INTEGER);
@@ -97,10 +154,17 @@ async function measureWrites() {
       BEGIN INSERT INTO bench_writes VALUES (new.id, 'update', unixepoch('subsec') * 1000); END;
   `);
   db.close();
-  server = await startOwnServer({ dataDir });
+}
+
+async function writesOfOneAnswer(label, environment, runs) {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-history-"));
+  let server = await startOwnServer({ dataDir, env: environment });
+  await server.stop("SIGTERM"); // migrations applied; now count every write of a message row
+  countMessageWrites(dataDir);
+  server = await startOwnServer({ dataDir, env: environment });
+  const results = [];
   try {
-    const results = [];
-    for (let run = 0; run < 3; run++) {
+    for (let run = 0; run < runs; run++) {
       const answerId = `answer-${run}`;
       const started = performance.now();
       let chunks = 0;
@@ -129,6 +193,7 @@ async function measureWrites() {
       check.close();
       const count = (kind) => writes.find((row) => row.kind === kind)?.n ?? 0;
       results.push({
+        label,
         tokens: usage?.candidatesTokenCount,
         chunks,
         characters,
@@ -137,20 +202,42 @@ async function measureWrites() {
         updates: count("update"),
       });
     }
-    console.log("\n## Writes of a 20,000-token answer (local engine)\n");
-    console.log(
-      "| run | tokens | chunks streamed | characters | generation | row writes (insert + updates) |",
-    );
-    console.log("|---|---|---|---|---|---|");
-    results.forEach((result, index) =>
-      console.log(
-        `| ${index + 1} | ${result.tokens?.toLocaleString("en")} | ${result.chunks} | ${result.characters.toLocaleString("en")} | ${result.seconds.toFixed(1)} s | ${result.inserts + result.updates} (${result.inserts} + ${result.updates}) |`,
-      ),
-    );
   } finally {
     await server.stop("SIGTERM");
     rmSync(dataDir, { recursive: true, force: true });
   }
+  return results;
+}
+
+async function measureWrites() {
+  const results = await writesOfOneAnswer("local engine", {}, 3);
+  for (const perSecond of PACES) {
+    const upstream = await pacedUpstream(20_000, perSecond);
+    try {
+      results.push(
+        ...(await writesOfOneAnswer(
+          `gateway, upstream at ${perSecond} tokens/s`,
+          {
+            GEMINI_API_KEY: "bench-upstream-key-0123456789",
+            GEMINI_BASE_URL: upstream.url,
+            STUDIO_API_KEYS: `dev:${KEY}`,
+          },
+          1,
+        )),
+      );
+    } finally {
+      upstream.close();
+    }
+  }
+  console.log("\n## Writes of a 20,000-token answer\n");
+  console.log(
+    "| source | tokens | chunks streamed | characters | generation | row writes (insert + updates) |",
+  );
+  console.log("|---|---|---|---|---|---|");
+  for (const result of results)
+    console.log(
+      `| ${result.label} | ${result.tokens?.toLocaleString("en")} | ${result.chunks} | ${result.characters.toLocaleString("en")} | ${result.seconds.toFixed(1)} s | ${result.inserts + result.updates} (${result.inserts} + ${result.updates}) |`,
+    );
 }
 
 /** Joins a live answer again and again; the time to its first event and to its first new text. */

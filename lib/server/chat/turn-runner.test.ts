@@ -54,6 +54,7 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
       conversations: store,
       backend: () => backend,
       flushIntervalMs: 50,
+      quietMs: 200,
     });
     await countWrites(data);
   });
@@ -133,6 +134,46 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
       expect(await writesOf("a1")).toBeLessThan(chunks / 5);
     });
 
+    it("writes as often as the answer grows, not as often as its chunks arrive: fast or slow, the same few writes", async () => {
+      const writesAt = async (answerId: string, conversationId: string, pauseMs: number) => {
+        // The same engine, its chunks handed on with a pause between them (an upstream's pace).
+        const paced = {
+          ...backend,
+          async *streamGenerateContent(...args: Parameters<LocalBackend["streamGenerateContent"]>) {
+            for await (const chunk of backend.streamGenerateContent(...args)) {
+              await new Promise((resolve) => setTimeout(resolve, pauseMs));
+              yield chunk;
+            }
+          },
+        } as LocalBackend;
+        const pacedRunner = createTurnRunner({
+          conversations: store,
+          backend: () => paced,
+          flushIntervalMs: 20,
+          progressCharacters: 4000,
+          quietMs: 60_000,
+        });
+        const events = await readAll(
+          await pacedRunner.start(
+            caller,
+            conversationId,
+            turn(answerId, longPrompt, 4000),
+            new AbortController().signal,
+          ),
+        );
+        await pacedRunner.settled();
+        return { writes: await writesOf(answerId), characters: chunkText(events).length };
+      };
+      const fast = await writesAt("fast", "conversation-fast1", 0);
+      const slow = await writesAt("slow", "conversation-slow1", 4);
+      expect(slow.characters).toBe(fast.characters);
+      // A write per 4,000 characters arrived (the last may wait for the final one), plus the final write.
+      const most = Math.ceil(fast.characters / 4000) + 1;
+      expect(fast.writes).toBeLessThanOrEqual(most);
+      expect(slow.writes).toBeLessThanOrEqual(most);
+      expect(slow.writes).toBeGreaterThanOrEqual(Math.floor(fast.characters / 4000) - 1);
+    });
+
     it("finishes the answer when its reader goes away, and a reader that joins gets all of it", async () => {
       const gone = new AbortController();
       const early = await readAll(
@@ -205,6 +246,7 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
         conversations: store,
         backend: () => backend,
         flushIntervalMs: 50,
+        quietMs: 200,
         followIntervalMs: 20,
       });
       const reading = readAll(
