@@ -240,7 +240,7 @@ test("an answer whose server died mid-stream is marked interrupted with its part
     await chat.send(LONG_PROMPT);
     await expect(page).toHaveURL(/\/chat\/[A-Za-z0-9_-]+$/);
     const id = chat.conversationId()!;
-    // Wait until some progress is on disk (written every 16 KiB or 6 s), then kill the server.
+    // Wait until some progress is on disk (written every 16 KiB or 8 s), then kill the server.
     await expect
       .poll(async () => textOf((await serverConversation(page, id)).messages[1]).length, {
         timeout: 30_000,

@@ -129,7 +129,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   const now = options.now ?? Date.now;
   const flushIntervalMs = options.flushIntervalMs ?? 1000;
   const progressCharacters = options.progressCharacters ?? 16_384;
-  const quietMs = options.quietMs ?? 6000;
+  const quietMs = options.quietMs ?? 8000;
   const leaseMs = options.leaseMs ?? 20_000;
   const followIntervalMs = options.followIntervalMs ?? 250;
   const jobs = new Map<string, TurnJob>();
