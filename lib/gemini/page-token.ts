@@ -6,6 +6,7 @@
  * with other parameters, or by another caller, is refused, as the spec requires.
  */
 import { ApiError } from "./api-error";
+import { hashString } from "./hash-string";
 
 interface TokenPayload {
   /** Position of the next page: an offset, the last key seen, or a list's own position. */
@@ -16,12 +17,7 @@ interface TokenPayload {
 
 /** FNV-1a of the scope: short, and enough to tell two calls' parameters apart. */
 function fingerprint(scope: string): string {
-  let hash = 0x811c9dc5;
-  for (let index = 0; index < scope.length; index++) {
-    hash ^= scope.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash.toString(36);
+  return hashString(scope).toString(36);
 }
 
 export function invalidPageToken(): ApiError {

@@ -9,6 +9,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/gemini/api-error";
+import { batchNotFound } from "@/lib/gemini/resource-errors";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type {
   BatchGenerateContentRequest,
@@ -83,12 +84,6 @@ export function resultsFileId(batchId: string): string {
 }
 
 /** The 404 for a batch that does not exist, is gone, or is someone else's. */
-export function batchNotFound(name: string): ApiError {
-  return ApiError.notFound(
-    `Requested entity was not found: batch ${JSON.stringify(name.slice(0, 100))} does not exist.`,
-  );
-}
-
 function batchStats(record: BatchRecord): BatchStats {
   const stats: BatchStats = { requestCount: String(record.requestCount) };
   if (record.succeededCount > 0) stats.successfulRequestCount = String(record.succeededCount);

@@ -6,6 +6,7 @@
  */
 import type { CacheRecord, CacheStore, CachedInput } from "@/lib/db/stores/cache-store";
 import { ApiError } from "@/lib/gemini/api-error";
+import { cachedContentDenied } from "@/lib/gemini/resource-errors";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type {
@@ -59,11 +60,6 @@ export interface CacheMerge {
   /** Tokens the cache contributes (absent when the request names no cache). */
   cachedContentTokenCount?: number;
   cacheTokensDetails?: ModalityTokenCount[];
-}
-
-/** The service's 403 for a cache that is missing, expired or someone else's. */
-export function cachedContentDenied(): ApiError {
-  return ApiError.permissionDenied("CachedContent not found (or permission denied)");
 }
 
 function cacheIdFrom(name: string): string | null {

@@ -10,7 +10,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { FileRecord, FileStore } from "@/lib/db/stores/file-store";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { Caller, FileDownload } from "@/lib/gemini/backend/contract";
+import { fileDenied } from "@/lib/gemini/resource-errors";
+import type { Caller, FileDownload, UploadChunkRequest } from "@/lib/gemini/backend/contract";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import type { File, ListFilesResponse } from "@/lib/gemini/types";
 import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
@@ -23,7 +24,6 @@ import {
   DEFAULT_FILE_QUOTA_BYTES,
   FILE_LIFETIME_MS,
   UploadSessions,
-  type UploadChunkInput,
   type UploadState,
   type WholeUploadInput,
 } from "./upload-sessions";
@@ -74,13 +74,6 @@ export interface RemoteFile {
   remote: true;
   uri: string;
   mimeType: string;
-}
-
-/** The service's 403 for a file that is missing, expired or someone else's. */
-export function fileDenied(id: string): ApiError {
-  return ApiError.permissionDenied(
-    `You do not have permission to access the File ${id} or it may not exist.`,
-  );
 }
 
 /** The id of the file a reference names (any spelling lib/gemini/references knows); null when it names none we could hold. */
@@ -199,7 +192,7 @@ export class FileService {
    */
   async uploadChunk(
     uploadId: string,
-    input: UploadChunkInput,
+    input: UploadChunkRequest,
     signal?: AbortSignal,
   ): Promise<UploadState> {
     const state = await this.uploads.chunk(uploadId, input, signal);

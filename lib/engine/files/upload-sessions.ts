@@ -10,13 +10,12 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { FileRecord, FileStore, UploadSessionRecord } from "@/lib/db/stores/file-store";
+import type { UploadChunkRequest } from "@/lib/gemini/backend/contract";
 import { randomResourceId, randomUploadId } from "./random-id";
 import { drainStream } from "./drain-stream";
 import { exists, hashFileRange, limitBytes, serviceSha256, sizeOf, writeAll } from "./part-file";
 import { checkUploadStart, invalid, LENGTH_HEADER, type UploadStartInput } from "./upload-start";
 
-/** Chunk size the protocol advertises (the official SDK sends 8 MiB chunks). */
-export const UPLOAD_CHUNK_GRANULARITY = 8 * 1024 * 1024;
 /** Largest file accepted: 2 GB, as the service. */
 export const MAX_FILE_BYTES = 2 * 1024 * 1024 * 1024;
 /** Default storage per owner (files plus open uploads): 20 GB, as the service's per-project limit. */
@@ -42,16 +41,6 @@ const OFFSET_HEADER = "X-Goog-Upload-Offset (or X-Svc-Upload-Offset)";
 export interface WholeUploadInput extends Omit<UploadStartInput, "declaredSize"> {
   /** Most bytes the request's body can still hold, when it declared its length. */
   maxLength?: number;
-}
-
-export interface UploadChunkInput {
-  upload: boolean;
-  finalize: boolean;
-  /** Bytes the client believes the session has received; required with `upload`. */
-  offset?: number;
-  /** Length of this request's body when the client declared it. */
-  contentLength?: number;
-  body: ReadableStream<Uint8Array> | null;
 }
 
 export interface UploadState {
@@ -168,7 +157,7 @@ export class UploadSessions {
   /** Receives one chunk (and/or finalizes). Never leaves a partial file visible. */
   async chunk(
     uploadId: string,
-    input: UploadChunkInput,
+    input: UploadChunkRequest,
     signal?: AbortSignal,
   ): Promise<UploadState> {
     const session = await this.activeSession(uploadId, input.upload ? "upload" : "finalize");

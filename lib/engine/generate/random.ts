@@ -56,16 +56,6 @@ function rotate(value: number, bits: number): number {
   return ((value << bits) | (value >>> (32 - bits))) >>> 0;
 }
 
-/** FNV-1a over a string: derives stable seeds and ids from text. */
-export function hashString(text: string, seed = 0x811c9dc5): number {
-  let hash = seed >>> 0;
-  for (let index = 0; index < text.length; index++) {
-    hash ^= text.charCodeAt(index);
-    hash = Math.imul(hash, 0x01000193) >>> 0;
-  }
-  return hash >>> 0;
-}
-
 /** A seed for a request without one: different on every call. */
 export function freshSeed(): number {
   return (Math.floor(Math.random() * 4294967296) ^ (Date.now() & 0xffffffff)) >>> 0;

@@ -5,7 +5,8 @@
  * (vowels) or a burst of shaped noise (consonants), words are separated by short pauses and
  * sentences by longer ones; the voice name shifts the pitch.
  */
-import { hashString, SeededRandom } from "./random";
+import { hashString } from "@/lib/gemini/hash-string";
+import { SeededRandom } from "./random";
 
 export const SPEECH_SAMPLE_RATE = 24_000;
 export const SPEECH_MIME_TYPE = "audio/L16;codec=pcm;rate=24000";

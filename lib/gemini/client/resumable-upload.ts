@@ -7,11 +7,10 @@
  */
 import { ApiError, parseErrorBody } from "../api-error";
 import type { File } from "../types";
+import { UPLOAD_CHUNK_GRANULARITY } from "../upload-chunks";
 
 /** Where uploads start (same origin in the browser). */
 export const UPLOAD_START_PATH = "/upload/v1beta/files";
-/** The service's advertised chunk granularity, and the official SDK's chunk size. */
-export const DEFAULT_CHUNK_BYTES = 8 * 1024 * 1024;
 
 export interface UploadProgress {
   sentBytes: number;
@@ -256,7 +255,7 @@ function parseFile(response: TransportResponse): File {
 export async function uploadResumable(options: ResumableUploadOptions): Promise<File> {
   const transport = options.transport ?? defaultTransport();
   const startUrl = options.startUrl ?? UPLOAD_START_PATH;
-  const chunkBytes = Math.max(1, options.chunkBytes ?? DEFAULT_CHUNK_BYTES);
+  const chunkBytes = Math.max(1, options.chunkBytes ?? UPLOAD_CHUNK_GRANULARITY);
   const maxAttempts = options.maxAttempts ?? 6;
   const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
   const sleep = options.sleep ?? defaultSleep;

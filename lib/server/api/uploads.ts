@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { UploadStatus } from "@/lib/gemini/backend/contract";
 import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate";
+import { UPLOAD_CHUNK_GRANULARITY } from "@/lib/gemini/upload-chunks";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
@@ -11,7 +12,6 @@ import {
   readMultipartUpload,
 } from "../http/multipart-upload";
 import {
-  CHUNK_GRANULARITY,
   discardUnreadBody,
   readByteCount,
   readUploadCommands,
@@ -116,7 +116,7 @@ async function startUpload(context: RequestContext): Promise<Response> {
     uploadAnswerHeaders({
       status: "active",
       url: uploadSessionUrl(request, uploadId),
-      chunkGranularity: CHUNK_GRANULARITY,
+      chunkGranularity: UPLOAD_CHUNK_GRANULARITY,
     }),
   );
 }

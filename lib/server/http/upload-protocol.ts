@@ -13,9 +13,6 @@ import { drainStream } from "@/lib/engine/files/drain-stream";
 const PREFIXES = ["x-goog-upload-", "x-svc-upload-"] as const;
 const ANSWER_PREFIXES = ["X-Goog-Upload-", "X-Svc-Upload-"] as const;
 
-/** Chunk size advertised on start: the SDK's 8 MiB. */
-export const CHUNK_GRANULARITY = 8 * 1024 * 1024;
-
 export type UploadCommand = "start" | "upload" | "finalize" | "query" | "cancel";
 const COMMANDS = new Set<UploadCommand>(["start", "upload", "finalize", "query", "cancel"]);
 

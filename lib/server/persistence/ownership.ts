@@ -1,7 +1,7 @@
 import "server-only";
 import type { OwnedKind, OwnershipStore } from "@/lib/db/stores/ownership-store";
-import { batchNotFound } from "@/lib/engine/batches/batch-service";
 import { ApiError } from "@/lib/gemini/api-error";
+import { batchNotFound, cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
 
 /**
  * Who created which file, cached content and batch through the gateway (lib/db/stores/ownership-store):
@@ -10,19 +10,6 @@ import { ApiError } from "@/lib/gemini/api-error";
  */
 
 export type { OwnedKind };
-
-/** The service's answer for a cached content that is missing, expired or someone else's. */
-export function cachedContentDenied(): ApiError {
-  return ApiError.permissionDenied("CachedContent not found (or permission denied)");
-}
-
-/** The service's answer for a file that is missing, expired or someone else's. */
-export function fileDenied(name: string): ApiError {
-  const id = name.startsWith("files/") ? name.slice("files/".length) : name;
-  return ApiError.permissionDenied(
-    `You do not have permission to access the File ${id} or it may not exist.`,
-  );
-}
 
 export function ownershipDenied(kind: OwnedKind, name: string): ApiError {
   if (kind === "batch") return batchNotFound(name);

@@ -1,7 +1,8 @@
 import "server-only";
 import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
 import { requestReferences, type ReferencingRequest } from "@/lib/gemini/references";
-import { fileDenied, ownershipDenied } from "../persistence/ownership";
+import { fileDenied } from "@/lib/gemini/resource-errors";
+import { ownershipDenied } from "../persistence/ownership";
 
 /**
  * The gateway's check of a canonical request's references (every place lib/gemini/references

@@ -1,5 +1,7 @@
 import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError } from "@/lib/gemini/api-error";
+import { durationProblem, parseDuration } from "@/lib/gemini/wire-time";
 import { UpstreamError } from "./upstream-errors";
 
 /**
@@ -20,12 +22,10 @@ export interface RetrySettings {
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
 
-/** Reads a protobuf Duration string (`"3s"`, `"0.250s"`) as milliseconds; null if it is not one. */
+/** Reads a wire duration (`"3s"`, `"0.250s"`) as whole milliseconds; null if it is not one. */
 export function parseDurationMs(value: string): number | null {
-  const match = /^(\d+)(?:\.(\d{1,9}))?s$/.exec(value.trim());
-  if (!match) return null;
-  const fraction = match[2] ? Number(`0.${match[2]}`) : 0;
-  return Math.round((Number(match[1]) + fraction) * 1000);
+  if (durationProblem(value) !== undefined) return null;
+  return Math.max(0, Math.round(parseDuration(value, "retryDelay")));
 }
 
 /** The retryDelay of an error's RetryInfo detail, in ms, or null. */
@@ -91,28 +91,6 @@ export function retryDelayMs(
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
-/** Resolves after `ms`, or rejects with an AbortError as soon as `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(abortError());
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(abortError());
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
-function abortError(): Error {
-  return Object.assign(new Error("The request was cancelled by the client."), {
-    name: "AbortError",
-  });
-}
-
 /** Runs `attempt` until it succeeds or the policy says stop; the last error is thrown. */
 export async function withRetries<T>(
   run: (attempt: number) => Promise<T>,
@@ -130,7 +108,8 @@ export async function withRetries<T>(
       const delay = retryDelayMs(attempt, error, options.safety, options.settings);
       if (delay === null || options.signal.aborted) throw error;
       options.onRetry?.(attempt, delay, error);
-      await sleep(delay, options.signal);
+      // Rejects with an AbortError as soon as the client goes away.
+      await sleep(delay, undefined, { signal: options.signal });
     }
   }
 }

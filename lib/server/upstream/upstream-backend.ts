@@ -35,12 +35,8 @@ import type {
   Model,
 } from "@/lib/gemini/types";
 import type { UpstreamSettings } from "../config/env";
-import {
-  assertOwner,
-  cachedContentDenied,
-  fileDenied,
-  type OwnedKind,
-} from "../persistence/ownership";
+import { assertOwner, type OwnedKind } from "../persistence/ownership";
+import { cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
 import { decodePageToken, encodePageToken, invalidPageToken } from "@/lib/gemini/page-token";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import { checkReferences } from "./request-references";
