@@ -9,12 +9,10 @@
  *
  * Without --base-url it starts the built studio itself (local engine, fresh DATA_DIR, free port).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { chromium } from "@playwright/test";
+import { launchChromium, mainThreadTaskCpu, startServer } from "./chat-bench-support.mjs";
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -60,112 +58,10 @@ function longMarkdown(minimumCharacters) {
   return sections.join("\n\n");
 }
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitFor(url, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
-}
-
-async function startServer() {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
-  const {
-    GEMINI_API_KEY: _key,
-    GOOGLE_API_KEY: _google,
-    STUDIO_API_KEYS: _keys,
-    STUDIO_ACCESS_CODE: _code,
-    ...environment
-  } = process.env;
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    env: {
-      ...environment,
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      DATA_DIR: dataDir,
-      NEXT_TELEMETRY_DISABLED: "1",
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  await waitFor(`${baseUrl}/api/session`, 60_000);
-  return {
-    baseUrl,
-    stop() {
-      child.kill("SIGTERM");
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * Main-thread tasks of the page's renderer from a Chrome trace, in thread CPU time, between
- * the page's own marks (first answer text → end), the same window as the long-task figure.
- */
-function mainThreadTaskCpu(tracePath) {
-  const events = JSON.parse(fs.readFileSync(tracePath, "utf8")).traceEvents;
-  const mark = (name) => events.find((event) => event.name === name)?.ts;
-  const from = mark("chat-render:first-text");
-  const to = mark("chat-render:end");
-  const threadNames = new Map(
-    events
-      .filter((event) => event.name === "thread_name")
-      .map((event) => [`${event.pid}:${event.tid}`, event.args.name]),
-  );
-  const markEvent = events.find((event) => event.name === "chat-render:first-text");
-  const inWindow = events
-    .filter(
-      (event) =>
-        event.name === "RunTask" &&
-        event.ph === "X" &&
-        event.pid === markEvent?.pid &&
-        threadNames.get(`${event.pid}:${event.tid}`) === "CrRendererMain" &&
-        event.ts >= from &&
-        event.ts <= to,
-    )
-    .map((event) => (event.tdur ?? event.dur) / 1000)
-    .sort((left, right) => left - right);
-  return {
-    longest: inWindow[inWindow.length - 1] ?? 0,
-    p99: inWindow[Math.floor(inWindow.length * 0.99)] ?? 0,
-    over50: inWindow.filter((duration) => duration > 50).length,
-    tasks: inWindow.length,
-    total: inWindow.reduce((sum, duration) => sum + duration, 0),
-  };
-}
-
 const server = option("base-url")
   ? { baseUrl: option("base-url"), stop() {} }
   : await startServer();
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-  ],
-});
+const browser = await launchChromium();
 
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });

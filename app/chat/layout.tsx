@@ -2,6 +2,7 @@ import type { ReactNode } from "react";
 import { ConversationSidebar } from "@/components/chat/conversation-sidebar";
 import { AttachmentsStoreProvider } from "@/lib/stores/attachments-store";
 import { ChatStoreProvider } from "@/lib/stores/chat-store";
+import { CompareStoreProvider } from "@/lib/stores/compare-store";
 
 export const metadata = { title: "Chat · Genstudio" };
 
@@ -9,12 +10,14 @@ export const metadata = { title: "Chat · Genstudio" };
 export default function ChatLayout({ children }: { children: ReactNode }) {
   return (
     <ChatStoreProvider>
-      <AttachmentsStoreProvider>
-        <div className="relative flex min-h-0 flex-1">
-          <ConversationSidebar />
-          {children}
-        </div>
-      </AttachmentsStoreProvider>
+      <CompareStoreProvider>
+        <AttachmentsStoreProvider>
+          <div className="relative flex min-h-0 flex-1">
+            <ConversationSidebar />
+            {children}
+          </div>
+        </AttachmentsStoreProvider>
+      </CompareStoreProvider>
     </ChatStoreProvider>
   );
 }

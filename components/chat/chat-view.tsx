@@ -21,6 +21,8 @@ import { ShortcutsHelpButton, useChatShortcuts } from "./keyboard-shortcuts";
 import { ConversationExportMenu } from "./conversation-transfer";
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
+import { CompareView } from "./compare-view";
+import { useCompareStore } from "@/lib/stores/compare-store";
 
 function StreamStatus({ conversationId }: { conversationId: string | null }) {
   const streaming = useChatStore(
@@ -77,6 +79,9 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
   const notice = useChatStore((state) => state.notice);
   const setNotice = useChatStore((state) => state.setNotice);
+  const compareOpen = useCompareStore((state) => state.open);
+  const openCompare = useCompareStore((state) => state.openCompare);
+  const closeCompare = useCompareStore((state) => state.closeCompare);
   const composer = useRef<ComposerHandle>(null);
   const router = useRouter();
   const scroller = useStickToBottom<HTMLDivElement>();
@@ -101,9 +106,11 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   });
   // An answer the server is still generating (after a reload, or sent from another page): join it.
   const generatingId = path.findLast((message) => message.streaming)?.id;
+  // (Compare mode follows its own panes' answers.)
   useEffect(() => {
-    if (conversationId && generatingId) void actions.attach(conversationId, generatingId);
-  }, [conversationId, generatingId, actions]);
+    if (conversationId && generatingId && !compareOpen)
+      void actions.attach(conversationId, generatingId);
+  }, [conversationId, generatingId, actions, compareOpen]);
 
   useEffect(() => {
     composer.current?.focus();
@@ -167,6 +174,8 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
     conversation.isError && (conversation.error as { httpStatus?: number }).httpStatus === 404;
   const title = conversationId === null ? "New chat" : (conversation.data?.title ?? "Chat");
 
+  if (compareOpen) return <CompareView conversationId={conversationId} onClose={closeCompare} />;
+
   return (
     <div className="flex min-h-0 min-w-0 flex-1">
       <section aria-labelledby="chat-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
@@ -190,6 +199,14 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
             messages={path}
             partsFor={attachments.partsFor}
           />
+          <Button
+            size="sm"
+            disabled={streaming}
+            onClick={() => openCompare(settingsState.settings)}
+            title="Answer one prompt with two to four models side by side"
+          >
+            Compare
+          </Button>
           {conversationId && conversation.data && (
             <ConversationExportMenu conversationId={conversationId} />
           )}

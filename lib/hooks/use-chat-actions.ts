@@ -20,15 +20,9 @@ import { defaultSettings, withSafetyThreshold } from "@/lib/studio/settings-mode
 import { ApiError } from "@/lib/gemini/api-error";
 import { isAbortError, streamGenerateContentPath } from "@/lib/gemini/client/sse-client";
 import { recordTrace, type TraceRecorder } from "@/lib/studio/answer-trace";
-import type { GenerateContentResponse, HarmBlockThreshold, Part } from "@/lib/gemini/types";
-import {
-  accumulateResponse,
-  EMPTY_RESPONSE,
-  responseTextLength,
-  revealPrefix,
-  type AccumulatedResponse,
-} from "@/lib/studio/accumulate-response";
+import type { HarmBlockThreshold, Part } from "@/lib/gemini/types";
 import { NEW_CHAT_KEY, useChatStoreApi, type ChatStore } from "@/lib/stores/chat-store";
+import { createRevealer, type ResponseRevealer } from "./response-revealer";
 import {
   attachTurnRequest,
   conversationKeys,
@@ -96,25 +90,10 @@ function errorSummary(error: unknown): { code: number; message: string; status: 
   };
 }
 
-/** New characters shown per frame at most (about 10 ms of markdown parsing on a slow machine). */
-const REVEAL_PER_FRAME = 800;
 /** Sends of one turn before it is shown as not sent (the same ids each time: the server keeps one). */
 const SEND_ATTEMPTS = 4;
 /** Times a page reconnects to an answer whose stream broke before it is left to a reload. */
 const REATTACH_ATTEMPTS = 5;
-
-function scheduleFrame(callback: () => void): () => void {
-  if (
-    typeof document !== "undefined" &&
-    document.visibilityState === "visible" &&
-    typeof requestAnimationFrame === "function"
-  ) {
-    const frame = requestAnimationFrame(callback);
-    return () => cancelAnimationFrame(frame);
-  }
-  const timer = setTimeout(callback, 50);
-  return () => clearTimeout(timer);
-}
 
 function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -124,47 +103,6 @@ function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
       resolve();
     });
   });
-}
-
-/**
- * Shows a growing response at most once per frame and at most REVEAL_PER_FRAME new characters
- * per frame: a burst (a fast engine, a snapshot when joining, a tab catching up) is shown over
- * a few frames instead of one long parse.
- */
-function createRevealer(store: StoreApi<ChatStore>) {
-  let response: AccumulatedResponse = EMPTY_RESPONSE;
-  let shown = 0;
-  let cancelFrame: (() => void) | null = null;
-  let caughtUp: (() => void) | null = null;
-  const flush = () => {
-    cancelFrame = null;
-    const total = responseTextLength(response);
-    shown = Math.min(total, shown + REVEAL_PER_FRAME);
-    store.getState().updateAnswer(revealPrefix(response, shown));
-    if (shown < total) cancelFrame = scheduleFrame(flush);
-    else caughtUp?.();
-  };
-  return {
-    add(chunk: GenerateContentResponse) {
-      response = accumulateResponse(response, chunk);
-      cancelFrame ??= scheduleFrame(flush);
-    },
-    replace(next: AccumulatedResponse) {
-      response = next;
-      cancelFrame ??= scheduleFrame(flush);
-    },
-    /** Resolves once everything received is on screen. */
-    finish(): Promise<void> {
-      return new Promise((resolve) => {
-        caughtUp = resolve;
-        cancelFrame ??= scheduleFrame(flush);
-      });
-    },
-    cancel() {
-      cancelFrame?.();
-      cancelFrame = null;
-    },
-  };
 }
 
 function placeholderAnswer(
@@ -261,7 +199,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     conversationId: string,
     answerId: string,
     events: AsyncIterable<TurnEvent>,
-    revealer: ReturnType<typeof createRevealer>,
+    revealer: ResponseRevealer,
     onTurn: (event: Extract<TurnEvent, { turn: unknown }>["turn"]) => void,
     trace?: () => TraceRecorder | null,
   ): Promise<boolean> {
@@ -320,7 +258,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     conversationId: string,
     answerId: string,
     controller: AbortController,
-    revealer: ReturnType<typeof createRevealer>,
+    revealer: ResponseRevealer,
   ): Promise<void> {
     for (let attempt = 0; attempt < REATTACH_ATTEMPTS && !controller.signal.aborted; attempt++) {
       try {
@@ -361,7 +299,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       controller,
     );
     unsent.delete(answerId);
-    const revealer = createRevealer(store);
+    const revealer = createRevealer((response) => store.getState().updateAnswer(response));
     let stale = false;
     // The raw exchange for the inspector: the request the server sent for the answer, this
     // turn's response, and each chunk the server relayed as it arrived.
@@ -600,7 +538,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       },
       controller,
     );
-    const revealer = createRevealer(store);
+    const revealer = createRevealer((response) => store.getState().updateAnswer(response));
     revealer.replace(responseOfAnswer(answer));
     await follow(conversationId, answerId, controller, revealer);
   }

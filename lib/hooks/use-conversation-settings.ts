@@ -30,14 +30,26 @@ export function useConversationSettings(conversationId: string | null): Conversa
   const lastSettings = useChatStore((state) =>
     conversationId === null ? state.lastSettings : null,
   );
-  const formErrors = useChatStore((state) => state.formErrors[key]);
   const conversation = useConversation(conversationId);
-  const models = useModels();
   const actions = useChatActions();
   const settings = useMemo(
     () => draft ?? conversation.data?.settings ?? lastSettings ?? defaultSettings(),
     [draft, conversation.data?.settings, lastSettings],
   );
+  return useSettingsState(key, settings, (next) => actions.saveSettings(conversationId, next));
+}
+
+/**
+ * Settings under `key` (a conversation's, or a compare pane's) with the model list, the chosen
+ * model's traits and every rule they break (the server's, and text that does not parse yet).
+ */
+export function useSettingsState(
+  key: string,
+  settings: ConversationSettings,
+  update: (settings: ConversationSettings) => void,
+): ConversationSettingsState {
+  const formErrors = useChatStore((state) => state.formErrors[key]);
+  const models = useModels();
   const traits = models.data?.find((choice) => choice.model.name === settings.model)?.traits;
   const violations = useMemo(() => {
     const grouped = validateSettings(settings, traits);
@@ -47,12 +59,5 @@ export function useConversationSettings(conversationId: string | null): Conversa
       (grouped.model ??= []).push(`${settings.model} is not in the model list.`);
     return grouped;
   }, [settings, traits, formErrors, models.data]);
-  return {
-    key,
-    settings,
-    models: models.data,
-    traits,
-    violations,
-    update: (next) => actions.saveSettings(conversationId, next),
-  };
+  return { key, settings, models: models.data, traits, violations, update };
 }

@@ -1,0 +1,124 @@
+/**
+ * What the browser benches of the chat page share (chat-render.mjs, compare.mjs): the built
+ * studio started on a free port with a fresh DATA_DIR, Debian's chromium, and main-thread task
+ * CPU times read from a Chrome trace.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "@playwright/test";
+
+function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitFor(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export async function startServer() {
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
+  const {
+    GEMINI_API_KEY: _key,
+    GOOGLE_API_KEY: _google,
+    STUDIO_API_KEYS: _keys,
+    STUDIO_ACCESS_CODE: _code,
+    ...environment
+  } = process.env;
+  const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    env: {
+      ...environment,
+      PORT: String(port),
+      HOSTNAME: "127.0.0.1",
+      DATA_DIR: dataDir,
+      NEXT_TELEMETRY_DISABLED: "1",
+    },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitFor(`${baseUrl}/api/session`, 60_000);
+  return {
+    baseUrl,
+    stop() {
+      child.kill("SIGTERM");
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * Main-thread tasks of the page's renderer from a Chrome trace, in thread CPU time, between
+ * the page's own marks (first answer text → end), the same window as the long-task figure.
+ */
+export function mainThreadTaskCpu(tracePath, markPrefix = "chat-render") {
+  const events = JSON.parse(fs.readFileSync(tracePath, "utf8")).traceEvents;
+  const mark = (name) => events.find((event) => event.name === name)?.ts;
+  const from = mark(`${markPrefix}:first-text`);
+  const to = mark(`${markPrefix}:end`);
+  const threadNames = new Map(
+    events
+      .filter((event) => event.name === "thread_name")
+      .map((event) => [`${event.pid}:${event.tid}`, event.args.name]),
+  );
+  const markEvent = events.find((event) => event.name === `${markPrefix}:first-text`);
+  const tasks = events.filter(
+    (event) =>
+      event.name === "RunTask" &&
+      event.ph === "X" &&
+      event.pid === markEvent?.pid &&
+      threadNames.get(`${event.pid}:${event.tid}`) === "CrRendererMain" &&
+      event.ts >= from &&
+      event.ts <= to,
+  );
+  const inWindow = tasks
+    .map((event) => (event.tdur ?? event.dur) / 1000)
+    .sort((left, right) => left - right);
+  return {
+    longest: inWindow[inWindow.length - 1] ?? 0,
+    p99: inWindow[Math.floor(inWindow.length * 0.99)] ?? 0,
+    over50: inWindow.filter((duration) => duration > 50).length,
+    tasks: inWindow.length,
+    total: inWindow.reduce((sum, duration) => sum + duration, 0),
+    /** Tasks over 50 ms CPU: when (ms after the first text) and how long. */
+    overList: tasks
+      .filter((event) => (event.tdur ?? event.dur) > 50_000)
+      .map((event) => ({
+        at: Math.round((event.ts - from) / 1000),
+        cpu: Math.round((event.tdur ?? event.dur) / 1000),
+      })),
+  };
+}
+
+export function launchChromium() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+    ],
+  });
+}
