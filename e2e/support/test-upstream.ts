@@ -30,7 +30,9 @@
  * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
  * or on another origin when the display name is `foreign-url`); chunks are counted, not kept.
  * Files and cachedContents: list (pageSize/pageToken), get, delete; caches also create and
- * PATCH. Enough to exercise the gateway's ownership filtering, not a model of the service.
+ * PATCH (expireTime from ttl or expireTime, one hour by default; files expire in 48 hours).
+ * A generation naming a cache or file this server does not hold answers the service's 403.
+ * Enough to exercise the gateway's ownership records, not a model of the service.
  * Every request is recorded (method, URL, headers, body size, whether the client went away).
  */
 import http from "node:http";
@@ -64,6 +66,10 @@ export interface TestUpstream {
   requestsFor(fragment: string): RecordedRequest[];
   /** Adds a file directly, as if someone else created it with the same upstream key. */
   addFile(id: string): void;
+  /** Deletes a file or cache directly, as if someone did it outside the gateway. */
+  removeResource(name: string): void;
+  /** The next cache created or file uploaded gets `name` (the upstream handing a name out again). */
+  reissueName(name: string): void;
   close(): Promise<void>;
 }
 
@@ -112,6 +118,13 @@ function sseEvent(value: unknown): string {
   return `data: ${JSON.stringify(value)}\r\n\r\n`;
 }
 
+/** A create or PATCH body's expiry: its `expireTime`, or now plus its `ttl` (`"60s"`). */
+function expireTimeOf(body: Record<string, unknown>): string | null {
+  if (typeof body.expireTime === "string") return body.expireTime;
+  const seconds = typeof body.ttl === "string" ? Number(body.ttl.replace(/s$/, "")) : NaN;
+  return Number.isFinite(seconds) ? new Date(Date.now() + seconds * 1000).toISOString() : null;
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -133,7 +146,35 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
   let uploadCounter = 0;
   let fileCounter = 0;
   let cacheCounter = 0;
+  const reissued: string[] = [];
   let origin = "";
+
+  /** `files/testfileN` or `cachedContents/cacheN`, unless a name is to be handed out again. */
+  function newName(prefix: "files/" | "cachedContents/", fresh: () => string): string {
+    const index = reissued.findIndex((name) => name.startsWith(prefix));
+    return index >= 0 ? reissued.splice(index, 1)[0]! : `${prefix}${fresh()}`;
+  }
+
+  /** The service's 403 for a cache or file of the request that this server does not hold. */
+  function missingReference(bodyText: string): string | null {
+    let body: { cachedContent?: unknown; contents?: { parts?: unknown }[] };
+    try {
+      body = JSON.parse(bodyText || "{}") as typeof body;
+    } catch {
+      return null;
+    }
+    if (typeof body.cachedContent === "string" && !caches.has(body.cachedContent))
+      return "CachedContent not found (or permission denied)";
+    for (const content of body.contents ?? []) {
+      for (const part of Array.isArray(content.parts) ? content.parts : []) {
+        const uri = (part as { fileData?: { fileUri?: string } }).fileData?.fileUri;
+        const id = typeof uri === "string" ? /files\/([a-z0-9-]+)$/.exec(uri)?.[1] : undefined;
+        if (id !== undefined && !files.has(`files/${id}`))
+          return `You do not have permission to access the File ${id} or it may not exist.`;
+      }
+    }
+    return null;
+  }
 
   const server = http.createServer((request, response) => {
     const record: RecordedRequest = {
@@ -299,6 +340,9 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         inputTokenLimit: 1000,
         outputTokenLimit: 100,
       });
+    const missing = missingReference(record.bodyText);
+    if (missing !== null)
+      return sendJson(response, 403, errorBody(403, "PERMISSION_DENIED", missing));
     if (method === "countTokens") return sendJson(response, 200, { totalTokens: 7 });
     const key = String(request.headers["x-goog-api-key"] ?? "");
     if (scenario === "leaky-answer" && method === "generateContent")
@@ -339,7 +383,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     if (id === undefined) {
       if (request.method === "POST" && kind === "cachedContents") {
         const body = JSON.parse(record.bodyText || "{}") as Record<string, unknown>;
-        const name = `cachedContents/cache${++cacheCounter}`;
+        const name = newName("cachedContents/", () => `cache${++cacheCounter}`);
         const now = new Date().toISOString();
         const cache = {
           name,
@@ -347,7 +391,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
           displayName: body.displayName ?? "",
           createTime: now,
           updateTime: now,
-          expireTime: now,
+          expireTime: expireTimeOf(body) ?? new Date(Date.now() + 3_600_000).toISOString(),
           usageMetadata: { totalTokenCount: 1 },
         };
         caches.set(name, cache);
@@ -371,9 +415,10 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     }
     if (request.method === "PATCH") {
       const body = JSON.parse(record.bodyText || "{}") as Record<string, unknown>;
+      const expireTime = expireTimeOf(body);
       Object.assign(item, {
         updateTime: new Date().toISOString(),
-        ...(typeof body.expireTime === "string" ? { expireTime: body.expireTime } : {}),
+        ...(expireTime !== null ? { expireTime } : {}),
       });
     }
     return sendJson(response, 200, item);
@@ -558,12 +603,14 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       response.end();
       return;
     }
-    const id = `testfile${++fileCounter}`;
+    const name = newName("files/", () => `testfile${++fileCounter}`);
+    const id = name.slice("files/".length);
     const file = {
-      name: `files/${id}`,
+      name,
       displayName: session.displayName,
       mimeType: session.mimeType,
       sizeBytes: String(session.received),
+      expirationTime: new Date(Date.now() + 48 * 3_600_000).toISOString(),
       state: "ACTIVE",
       uri: `${origin}/v1beta/files/${id}`,
     };
@@ -591,6 +638,13 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         state: "ACTIVE",
         uri: `${origin}/v1beta/files/${id}`,
       });
+    },
+    removeResource: (name) => {
+      files.delete(name);
+      caches.delete(name);
+    },
+    reissueName: (name) => {
+      reissued.push(name);
     },
     close: () =>
       new Promise<void>((resolve) => {

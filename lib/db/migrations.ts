@@ -325,7 +325,7 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT id FROM conversation_messages
         WHERE conversation_id = conversations.id AND parent_id IS NULL
         ORDER BY sequence LIMIT 1);
-    `,
+      `,
   },
   {
     version: 9,
@@ -361,5 +361,22 @@ export const MIGRATIONS: readonly Migration[] = [
       END;
     `,
     postgres: "SELECT 1;",
+  },
+  {
+    version: 10,
+    name: "ownership records with an expiry; sizes for the per-owner quotas",
+    // Files recorded before live 48 hours from their record, as the upstream keeps them.
+    // Caches recorded before keep no expiry (kept until deleted or found gone). A cache's
+    // size is its cached input as stored (length() counts characters, close enough for rows
+    // written before sizes were kept).
+    sql: `
+      ALTER TABLE resource_owners ADD COLUMN expires_at INTEGER;
+      ALTER TABLE resource_owners ADD COLUMN size_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE resource_owners SET expires_at = created_at + 172800000 WHERE kind = 'file';
+      CREATE INDEX resource_owners_expires_at ON resource_owners (expires_at);
+      ALTER TABLE cached_contents ADD COLUMN size_bytes INTEGER NOT NULL DEFAULT 0;
+      UPDATE cached_contents SET size_bytes = length(content_json);
+      CREATE INDEX cached_contents_owner_expiry ON cached_contents (owner_id, expire_time);
+    `,
   },
 ];

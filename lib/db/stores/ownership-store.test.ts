@@ -7,14 +7,16 @@ describe.each(testDatabaseKinds())("OwnershipStore ($dialect)", (kind) => {
     await data.cleanup();
   });
 
-  it("records the first owner only, reads several owners in one query, and forgets", async () => {
+  it("gives a name to its newest creator, reads several owners in one query, and forgets", async () => {
     data = await kind.open();
     const owners = data.stores.ownership;
     await owners.record("file", "files/a", "key:alice");
+    // The upstream hands the name out again (the old file is gone): it is bob's now.
     await owners.record("file", "files/a", "key:bob");
     await owners.record("cachedContent", "cachedContents/c", "key:bob");
-    expect(await owners.ownerOf("file", "files/a")).toBe("key:alice");
-    expect(await owners.owns("cachedContent", "files/a", "key:alice")).toBe(false);
+    expect(await owners.ownerOf("file", "files/a")).toBe("key:bob");
+    expect(await owners.owns("file", "files/a", "key:alice")).toBe(false);
+    expect(await owners.owns("cachedContent", "files/a", "key:bob")).toBe(false);
     const found = await owners.ownersOf([
       { kind: "file", name: "files/a" },
       { kind: "cachedContent", name: "cachedContents/c" },
@@ -23,23 +25,39 @@ describe.each(testDatabaseKinds())("OwnershipStore ($dialect)", (kind) => {
     ]);
     expect([...found].sort()).toEqual([
       ["cachedContent:cachedContents/c", "key:bob"],
-      ["file:files/a", "key:alice"],
+      ["file:files/a", "key:bob"],
     ]);
     expect(await owners.ownersOf([])).toEqual(new Map());
     await owners.forget("file", "files/a");
     expect(await owners.ownerOf("file", "files/a")).toBeNull();
   });
 
-  it("forgets files once they have expired upstream, but not caches", async () => {
-    let now = 0;
+  it("ends a record at its resource's expiry, moved by setExpiry, and sweeps it", async () => {
+    let now = 1_000_000;
     data = await kind.open({ now: () => now });
     const owners = data.stores.ownership;
-    await owners.record("file", "files/old", "key:alice");
-    await owners.record("cachedContent", "cachedContents/old", "key:alice");
-    now += 50 * 3_600_000;
-    await owners.record("file", "files/new", "key:alice");
-    expect(await owners.ownerOf("file", "files/old")).toBeNull();
-    expect(await owners.ownerOf("file", "files/new")).toBe("key:alice");
-    expect(await owners.ownerOf("cachedContent", "cachedContents/old")).toBe("key:alice");
+    await owners.record("file", "files/f", "key:alice", { expiresAt: now + 48 * 3_600_000 });
+    await owners.record("cachedContent", "cachedContents/c", "key:alice", {
+      expiresAt: now + 60_000,
+    });
+    await owners.record("cachedContent", "cachedContents/moved", "key:alice", {
+      expiresAt: now + 60_000,
+    });
+    await owners.setExpiry("cachedContent", "cachedContents/moved", now + 3_600_000);
+    await owners.record("batch", "batches/b", "key:alice");
+    now += 60_000;
+    expect(await owners.ownerOf("cachedContent", "cachedContents/c")).toBeNull();
+    expect(await owners.ownersOf([{ kind: "cachedContent", name: "cachedContents/c" }])).toEqual(
+      new Map(),
+    );
+    expect(await owners.ownerOf("cachedContent", "cachedContents/moved")).toBe("key:alice");
+    expect(await owners.ownerOf("file", "files/f")).toBe("key:alice");
+    now += 48 * 3_600_000;
+    expect(await owners.ownerOf("file", "files/f")).toBeNull();
+    // Without an expiry (batches) a record lasts until forgotten.
+    expect(await owners.ownerOf("batch", "batches/b")).toBe("key:alice");
+    expect(await owners.sweep()).toBe(3);
+    const rows = await data.database.all<{ name: string }>("SELECT name FROM resource_owners");
+    expect(rows.map((row) => row.name)).toEqual(["batches/b"]);
   });
 });

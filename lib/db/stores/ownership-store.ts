@@ -1,15 +1,25 @@
 import type { SqlDatabase } from "../sql-database";
 
 /**
- * Who created which file, cached content and batch through the gateway (migration 4). The upstream
- * sees one project (the server's key); these records keep one studio key from another's
- * resources. lib/server/persistence/ownership.ts turns a missing record into the service's 403.
+ * Who created which file, cached content and batch through the gateway (migrations 4 and 10). The
+ * upstream sees one project (the server's key); these records keep one studio key from
+ * another's resources. A record lives as long as its resource: it is replaced when the
+ * upstream hands the name out again, ends at the resource's expiry (and is swept), and is
+ * dropped on delete or when the upstream says the name is gone.
+ * lib/server/persistence/ownership.ts turns a missing record into the service's 403.
  */
 
 export type OwnedKind = "file" | "cachedContent" | "batch";
 
-/** Files live 48 hours upstream; a record older than that (plus slack) names nothing. */
-const FILE_RECORD_LIFETIME_MS = 49 * 3_600_000;
+export interface OwnedLifetime {
+  /** When the resource expires upstream (epoch ms); null when unknown (kept until deleted). */
+  expiresAt: number | null;
+  /** What the resource holds, for quotas (a cache's input as sent). */
+  sizeBytes?: number;
+}
+
+/** A record is live until its expiry. */
+const LIVE = "(expires_at IS NULL OR expires_at > ?)";
 
 export class OwnershipStore {
   constructor(
@@ -17,27 +27,44 @@ export class OwnershipStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Records that `ownerId` created `name`; idempotent. Forgets files that have expired by now. */
-  async record(kind: OwnedKind, name: string, ownerId: string): Promise<void> {
+  /**
+   * Records that `ownerId` created `name`, replacing any earlier record of the name: the
+   * upstream hands a name out again only once the resource it named is gone, so the newest
+   * creator is its owner. Records of resources expired by now are dropped on the way.
+   */
+  async record(
+    kind: OwnedKind,
+    name: string,
+    ownerId: string,
+    lifetime: OwnedLifetime = { expiresAt: null },
+  ): Promise<void> {
     const now = this.now();
-    await this.database.run("DELETE FROM resource_owners WHERE kind = 'file' AND created_at < ?", [
-      now - FILE_RECORD_LIFETIME_MS,
-    ]);
+    await this.sweep(now);
     await this.database.run(
-      "INSERT INTO resource_owners (kind, name, owner_id, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (kind, name) DO NOTHING",
-      [kind, name, ownerId, now],
+      `INSERT INTO resource_owners (kind, name, owner_id, created_at, expires_at, size_bytes) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (kind, name) DO UPDATE SET owner_id = excluded.owner_id, created_at = excluded.created_at,
+         expires_at = excluded.expires_at, size_bytes = excluded.size_bytes`,
+      [kind, name, ownerId, now, lifetime.expiresAt, lifetime.sizeBytes ?? 0],
+    );
+  }
+
+  /** Moves a resource's expiry (a cache given a new ttl or expireTime). */
+  async setExpiry(kind: OwnedKind, name: string, expiresAt: number | null): Promise<void> {
+    await this.database.run(
+      "UPDATE resource_owners SET expires_at = ? WHERE kind = ? AND name = ?",
+      [expiresAt, kind, name],
     );
   }
 
   async ownerOf(kind: OwnedKind, name: string): Promise<string | null> {
     const row = await this.database.get<{ owner_id: string }>(
-      "SELECT owner_id FROM resource_owners WHERE kind = ? AND name = ?",
-      [kind, name],
+      `SELECT owner_id FROM resource_owners WHERE kind = ? AND name = ? AND ${LIVE}`,
+      [kind, name, this.now()],
     );
     return row?.owner_id ?? null;
   }
 
-  /** The owners of several resources in one query, keyed `kind:name`; unrecorded ones are absent. */
+  /** The owners of several live resources in one query, keyed `kind:name`; others are absent. */
   async ownersOf(resources: { kind: OwnedKind; name: string }[]): Promise<Map<string, string>> {
     const owners = new Map<string, string>();
     if (resources.length === 0) return owners;
@@ -45,8 +72,8 @@ export class OwnershipStore {
       ...new Map(resources.map((item) => [`${item.kind}:${item.name}`, item])).values(),
     ];
     const rows = await this.database.all<{ kind: string; name: string; owner_id: string }>(
-      `SELECT kind, name, owner_id FROM resource_owners WHERE ${unique.map(() => "(kind = ? AND name = ?)").join(" OR ")}`,
-      unique.flatMap((item) => [item.kind, item.name]),
+      `SELECT kind, name, owner_id FROM resource_owners WHERE ${LIVE} AND (${unique.map(() => "(kind = ? AND name = ?)").join(" OR ")})`,
+      [this.now(), ...unique.flatMap((item) => [item.kind, item.name])],
     );
     for (const row of rows) owners.set(`${row.kind}:${row.name}`, row.owner_id);
     return owners;
@@ -61,5 +88,15 @@ export class OwnershipStore {
       kind,
       name,
     ]);
+  }
+
+  /** Drops the records of resources that have expired by `now`; answers how many. */
+  async sweep(now = this.now()): Promise<number> {
+    return (
+      await this.database.run(
+        "DELETE FROM resource_owners WHERE expires_at IS NOT NULL AND expires_at <= ?",
+        [now],
+      )
+    ).changes;
   }
 }

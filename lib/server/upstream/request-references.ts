@@ -3,6 +3,7 @@ import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
 import { requestReferences, type ReferencingRequest } from "@/lib/gemini/references";
 import { fileDenied } from "@/lib/gemini/resource-errors";
 import { ownershipDenied } from "../persistence/ownership";
+import type { NamedResource } from "./gone-resources";
 
 /**
  * The gateway's check of a canonical request's references (every place lib/gemini/references
@@ -30,15 +31,16 @@ function originOf(uri: string): string | null {
  * Checks every reference of `input.request` against the caller (their owners read in one
  * query) and writes file references for the upstream, in place. Throws the service's 403
  * for a reference the caller does not own, and for any other address on the upstream's own
- * origin (which only the upstream could interpret).
+ * origin (which only the upstream could interpret). Answers the resources named, so an
+ * upstream answer saying one is gone can end its record.
  */
 export async function checkReferences(
   input: ReferencingRequest,
   check: ReferenceCheck,
-): Promise<void> {
+): Promise<NamedResource[]> {
   const upstreamOrigin = new URL(check.upstreamBaseUrl).origin;
   const references = requestReferences(input);
-  const named: { kind: "file" | "cachedContent"; name: string }[] = [];
+  const named: NamedResource[] = [];
   for (const reference of references) {
     if (reference.name !== null) named.push({ kind: reference.kind, name: reference.name });
     else if (originOf(reference.value) === upstreamOrigin)
@@ -56,4 +58,5 @@ export async function checkReferences(
           : `${check.upstreamBaseUrl}/v1beta/${reference.name}`,
       );
   }
+  return named;
 }

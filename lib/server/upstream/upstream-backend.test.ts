@@ -310,6 +310,7 @@ describe("ownership of references", () => {
 
   it("rewrites one's own file URIs to the upstream's form", async () => {
     await backend.ownership.record("file", "files/alicesfile", "key:alice");
+    upstream.addFile("alicesfile");
     const name = model("ok");
     await backend.countTokens(
       name,

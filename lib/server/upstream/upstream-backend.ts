@@ -39,6 +39,7 @@ import { assertOwner, type OwnedKind } from "../persistence/ownership";
 import { cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
 import { decodePageToken, encodePageToken, invalidPageToken } from "@/lib/gemini/page-token";
 import { fileNameOfUri } from "@/lib/gemini/references";
+import { goneReferences, saysGone, type NamedResource } from "./gone-resources";
 import { checkReferences } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
 import {
@@ -70,6 +71,8 @@ const API = "/v1beta";
 /** A bytes part's Content-Type worth passing on (type/subtype, optional parameters, one line). */
 const MEDIA_TYPE = /^[\w!#$&^.+-]{1,127}\/[\w!#$&^.+-]{1,127}(?:\s*;[^\r\n]{0,200})?$/;
 const UPLOAD_API = "/upload/v1beta/files";
+/** Files live 48 hours upstream: the expiry of a file whose answer gives none. */
+const FILE_LIFETIME_MS = 48 * 3_600_000;
 /** Upstream page sizes used while filtering lists down to one owner's items (the service's maxima). */
 const UPSTREAM_PAGE = { file: 100, cachedContent: 1000, batch: 100 } as const;
 /** Upstream pages read for one list call before answering with what was found so far. */
@@ -114,6 +117,13 @@ function uploadStatusOf(value: string | undefined): UploadStatus["status"] {
   return "active";
 }
 
+/** Epoch ms of an upstream RFC 3339 time, or null when absent or unreadable. */
+function upstreamTime(value: unknown): number | null {
+  if (typeof value !== "string") return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? time : null;
+}
+
 function pageQuery(query: PageQuery): Record<string, string | undefined> {
   return {
     pageSize: query.pageSize === undefined ? undefined : String(query.pageSize),
@@ -137,17 +147,51 @@ export class UpstreamBackend implements Backend {
     return this.dependencies.settings;
   }
 
-  /** The request, its cache and file references checked against the caller and written for the upstream. */
-  private async checked<Input extends ReferencingRequest>(
+  /**
+   * Sends `input.request` once its cache and file references are checked against the caller
+   * and written for the upstream; when the upstream answers that one of them is gone, its
+   * record ends with the answer.
+   */
+  private async withReferences<Input extends ReferencingRequest, Answer>(
     input: Input,
     context: OperationContext,
-  ): Promise<Input["request"]> {
-    await checkReferences(input, {
+    send: (request: Input["request"]) => Promise<Answer>,
+  ): Promise<Answer> {
+    const named = await checkReferences(input, {
       ownerId: context.caller.ownerId,
       ownership: this.ownership,
       upstreamBaseUrl: this.settings.baseUrl,
     });
-    return input.request;
+    try {
+      return await send(input.request);
+    } catch (error) {
+      for (const gone of goneReferences(error, named)) await this.forgetGone(gone);
+      throw error;
+    }
+  }
+
+  /** Runs an operation on `resource` itself; an answer saying it is gone ends its record. */
+  private async onOwned<Answer>(
+    resource: NamedResource,
+    send: () => Promise<Answer>,
+  ): Promise<Answer> {
+    try {
+      return await send();
+    } catch (error) {
+      if (saysGone(error, resource)) await this.forgetGone(resource);
+      throw error;
+    }
+  }
+
+  private async forgetGone(resource: NamedResource): Promise<void> {
+    await this.ownership.forget(resource.kind, resource.name);
+  }
+
+  /** A file's record lasts until its `expirationTime` (48 hours when the answer gives none). */
+  private async recordFile(file: File, ownerId: string): Promise<void> {
+    await this.ownership.record("file", file.name, ownerId, {
+      expiresAt: upstreamTime(file.expirationTime) ?? Date.now() + FILE_LIFETIME_MS,
+    });
   }
 
   async listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse> {
@@ -174,13 +218,16 @@ export class UpstreamBackend implements Backend {
     request: CountTokensRequest,
     context: OperationContext,
   ): Promise<CountTokensResponse> {
-    return this.client.json<CountTokensResponse>({
-      method: "POST",
-      target: `${resourcePath(model, "models")}:countTokens`,
-      json: await this.checked({ operation: "countTokens", request }, context),
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    const target = `${resourcePath(model, "models")}:countTokens`;
+    return this.withReferences({ operation: "countTokens", request }, context, (json) =>
+      this.client.json<CountTokensResponse>({
+        method: "POST",
+        target,
+        json,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
   }
 
   async generateContent(
@@ -190,13 +237,19 @@ export class UpstreamBackend implements Backend {
   ): Promise<GenerateContentResponse | PassedOnJson> {
     // An answer that fits the buffer reaches the client only once whole, so its retry is
     // invisible; a longer one is passed on as it arrives and never held whole.
-    const answer = await this.client.jsonOrPassedOn<GenerateContentResponse>({
-      method: "POST",
-      target: `${resourcePath(model, "models")}:generateContent`,
-      json: await this.checked({ operation: "generateContent", request }, context),
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    const target = `${resourcePath(model, "models")}:generateContent`;
+    const answer = await this.withReferences(
+      { operation: "generateContent", request },
+      context,
+      (json) =>
+        this.client.jsonOrPassedOn<GenerateContentResponse>({
+          method: "POST",
+          target,
+          json,
+          signal: context.signal,
+          safety: "idempotent",
+        }),
+    );
     return "value" in answer ? answer.value : { passedOnJson: answer.pieces };
   }
 
@@ -205,16 +258,21 @@ export class UpstreamBackend implements Backend {
     request: GenerateContentRequest,
     context: OperationContext,
   ): AsyncGenerator<GenerateContentResponse> {
-    const forwarded = await this.checked({ operation: "generateContent", request }, context);
+    const target = `${resourcePath(model, "models")}:streamGenerateContent`;
     // Retried only until the upstream answers 200: after that, chunks may have reached the client.
-    const response = await this.client.open({
-      method: "POST",
-      target: `${resourcePath(model, "models")}:streamGenerateContent`,
-      query: { alt: "sse" },
-      json: forwarded,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    const response = await this.withReferences(
+      { operation: "generateContent", request },
+      context,
+      (json) =>
+        this.client.open({
+          method: "POST",
+          target,
+          query: { alt: "sse" },
+          json,
+          signal: context.signal,
+          safety: "idempotent",
+        }),
+    );
     try {
       yield* readUpstreamEvents(response.body, {
         scrub: this.client.scrub,
@@ -423,7 +481,7 @@ export class UpstreamBackend implements Backend {
     }
     if (!file || typeof file.name !== "string")
       throw malformedUpstream("a finished upload without its file");
-    await this.ownership.record("file", file.name, ownerId);
+    await this.recordFile(file, ownerId);
     return file;
   }
 
@@ -517,12 +575,14 @@ export class UpstreamBackend implements Backend {
   async getFile(name: string, context: OriginOperationContext): Promise<File> {
     const path = resourcePath(name, "files");
     await assertOwner(this.ownership, "file", name, context.caller.ownerId);
-    const file = await this.client.json<File>({
-      method: "GET",
-      target: path,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    const file = await this.onOwned({ kind: "file", name }, () =>
+      this.client.json<File>({
+        method: "GET",
+        target: path,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
     return this.clientFile(file, context);
   }
 
@@ -538,12 +598,14 @@ export class UpstreamBackend implements Backend {
   async deleteFile(name: string, context: OperationContext): Promise<void> {
     const path = resourcePath(name, "files");
     if (!(await this.ownership.owns("file", name, context.caller.ownerId))) throw fileDenied(name);
-    await this.client.json({
-      method: "DELETE",
-      target: path,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    await this.onOwned({ kind: "file", name }, () =>
+      this.client.json({
+        method: "DELETE",
+        target: path,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
     await this.ownership.forget("file", name);
   }
 
@@ -552,16 +614,24 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<CachedContent> {
     // No idempotency key exists upstream, so a create is retried only if it never left.
-    const created = await this.client.json<CachedContent>({
-      method: "POST",
-      target: `${API}/cachedContents`,
-      json: await this.checked({ operation: "createCachedContent", request }, context),
-      signal: context.signal,
-      safety: "create",
-    });
+    const created = await this.withReferences(
+      { operation: "createCachedContent", request },
+      context,
+      (json) =>
+        this.client.json<CachedContent>({
+          method: "POST",
+          target: `${API}/cachedContents`,
+          json,
+          signal: context.signal,
+          safety: "create",
+        }),
+    );
     if (typeof created?.name !== "string")
       throw malformedUpstream("a created cached content without a name");
-    await this.ownership.record("cachedContent", created.name, context.caller.ownerId);
+    // The record lasts as long as the cache; without an expireTime, until deleted or found gone.
+    await this.ownership.record("cachedContent", created.name, context.caller.ownerId, {
+      expiresAt: upstreamTime(created.expireTime),
+    });
     return created;
   }
 
@@ -585,12 +655,14 @@ export class UpstreamBackend implements Backend {
     const path = resourcePath(name, "cachedContents");
     if (!(await this.ownership.owns("cachedContent", name, context.caller.ownerId)))
       throw cachedContentDenied();
-    return this.client.json<CachedContent>({
-      method: "GET",
-      target: path,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    return this.onOwned({ kind: "cachedContent", name }, () =>
+      this.client.json<CachedContent>({
+        method: "GET",
+        target: path,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
   }
 
   async updateCachedContent(
@@ -602,25 +674,32 @@ export class UpstreamBackend implements Backend {
     if (!(await this.ownership.owns("cachedContent", name, context.caller.ownerId)))
       throw cachedContentDenied();
     // Setting an expiration twice leaves the same state: safe to retry.
-    return this.client.json<CachedContent>({
-      method: "PATCH",
-      target: path,
-      json: update,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    const updated = await this.onOwned({ kind: "cachedContent", name }, () =>
+      this.client.json<CachedContent>({
+        method: "PATCH",
+        target: path,
+        json: update,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
+    const expiresAt = upstreamTime(updated?.expireTime);
+    if (expiresAt !== null) await this.ownership.setExpiry("cachedContent", name, expiresAt);
+    return updated;
   }
 
   async deleteCachedContent(name: string, context: OperationContext): Promise<void> {
     const path = resourcePath(name, "cachedContents");
     if (!(await this.ownership.owns("cachedContent", name, context.caller.ownerId)))
       throw cachedContentDenied();
-    await this.client.json({
-      method: "DELETE",
-      target: path,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    await this.onOwned({ kind: "cachedContent", name }, () =>
+      this.client.json({
+        method: "DELETE",
+        target: path,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
     await this.ownership.forget("cachedContent", name);
   }
 
@@ -628,7 +707,11 @@ export class UpstreamBackend implements Backend {
   private async adoptResults(operation: BatchOperation, ownerId: string): Promise<BatchOperation> {
     const file = operation.response?.responsesFile ?? operation.metadata?.output?.responsesFile;
     const name = typeof file === "string" ? fileNameOfUri(file) : null;
-    if (name !== null) await this.ownership.record("file", name, ownerId);
+    // Recorded once (a later read must not move the file's expiry), 48 hours like any file.
+    if (name !== null && !(await this.ownership.owns("file", name, ownerId)))
+      await this.ownership.record("file", name, ownerId, {
+        expiresAt: Date.now() + FILE_LIFETIME_MS,
+      });
     return operation;
   }
 
@@ -638,15 +721,20 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<BatchOperation> {
     // The input file and every reference of the inline requests: the caller's, or 403.
-    const forwarded = await this.checked({ operation: "batchGenerateContent", request }, context);
+    const target = `${resourcePath(model, "models")}:batchGenerateContent`;
     // Creating a batch is not idempotent upstream: retried only when it never left.
-    const created = await this.client.json<BatchOperation>({
-      method: "POST",
-      target: `${resourcePath(model, "models")}:batchGenerateContent`,
-      json: forwarded,
-      signal: context.signal,
-      safety: "create",
-    });
+    const created = await this.withReferences(
+      { operation: "batchGenerateContent", request },
+      context,
+      (json) =>
+        this.client.json<BatchOperation>({
+          method: "POST",
+          target,
+          json,
+          signal: context.signal,
+          safety: "create",
+        }),
+    );
     if (typeof created?.name !== "string" || !/^batches\/[^/]+$/.test(created.name))
       throw malformedUpstream("a created batch without a name");
     await this.ownership.record("batch", created.name, context.caller.ownerId);
@@ -656,12 +744,14 @@ export class UpstreamBackend implements Backend {
   async getBatch(name: string, context: OperationContext): Promise<BatchOperation> {
     const path = resourcePath(name, "batches");
     await assertOwner(this.ownership, "batch", name, context.caller.ownerId);
-    const operation = await this.client.json<BatchOperation>({
-      method: "GET",
-      target: path,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    const operation = await this.onOwned({ kind: "batch", name }, () =>
+      this.client.json<BatchOperation>({
+        method: "GET",
+        target: path,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
     return this.adoptResults(operation, context.caller.ownerId);
   }
 
@@ -689,24 +779,28 @@ export class UpstreamBackend implements Backend {
     const path = resourcePath(name, "batches");
     await assertOwner(this.ownership, "batch", name, context.caller.ownerId);
     // Cancelling twice leaves the same state: safe to retry.
-    await this.client.json({
-      method: "POST",
-      target: `${path}:cancel`,
-      json: {},
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    await this.onOwned({ kind: "batch", name }, () =>
+      this.client.json({
+        method: "POST",
+        target: `${path}:cancel`,
+        json: {},
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
   }
 
   async deleteBatch(name: string, context: OperationContext): Promise<void> {
     const path = resourcePath(name, "batches");
     await assertOwner(this.ownership, "batch", name, context.caller.ownerId);
-    await this.client.json({
-      method: "DELETE",
-      target: path,
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    await this.onOwned({ kind: "batch", name }, () =>
+      this.client.json({
+        method: "DELETE",
+        target: path,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
     await this.ownership.forget("batch", name);
   }
 
@@ -714,13 +808,15 @@ export class UpstreamBackend implements Backend {
   async downloadFile(name: string, context: OperationContext): Promise<FileDownload> {
     const path = resourcePath(name, "files");
     await assertOwner(this.ownership, "file", name, context.caller.ownerId);
-    const response = await this.client.open({
-      method: "GET",
-      target: `/download${path}:download`,
-      query: { alt: "media" },
-      signal: context.signal,
-      safety: "idempotent",
-    });
+    const response = await this.onOwned({ kind: "file", name }, () =>
+      this.client.open({
+        method: "GET",
+        target: `/download${path}:download`,
+        query: { alt: "media" },
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
     const length = Number(header(response, "content-length"));
     return {
       mimeType: header(response, "content-type") ?? "application/octet-stream",

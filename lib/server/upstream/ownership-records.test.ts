@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstream";
+import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
+import type { GenerateContentResponse } from "@/lib/gemini/types";
+import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend";
+
+/**
+ * The gateway's ownership records live exactly as long as what they name (issue 14 item 9):
+ * replaced when the upstream hands a name out again, ended at the resource's expiry and on
+ * delete, and ended when the upstream says the name is gone, on both database drivers.
+ */
+
+const origin = "http://studio.example";
+function as(ownerId: string) {
+  return { caller: { ownerId }, signal: new AbortController().signal, origin };
+}
+const alice = () => as("key:alice");
+const bob = () => as("key:bob");
+const denied = { httpStatus: 403, message: "CachedContent not found (or permission denied)" };
+
+function streamOf(text: string): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(new TextEncoder().encode(text));
+      controller.close();
+    },
+  });
+}
+
+describe.each(testDatabaseKinds())("gateway ownership records ($dialect)", (kind) => {
+  let upstream: TestUpstream;
+  let data: TestDatabase;
+  let backend: UpstreamBackend;
+
+  beforeAll(async () => {
+    upstream = await startTestUpstream();
+    data = await kind.open();
+    backend = createUpstreamBackend({
+      settings: {
+        apiKey: "upstream-secret-key-for-tests-0002",
+        baseUrl: upstream.url,
+        connectTimeoutMs: 1_000,
+        firstByteTimeoutMs: 2_000,
+        idleTimeoutMs: 2_000,
+        maxAttempts: 1,
+        retryBaseDelayMs: 20,
+        retryMaxDelayMs: 100,
+      },
+      ownership: data.stores.ownership,
+      uploadSessions: data.stores.upstreamUploads,
+    });
+  });
+
+  afterAll(async () => {
+    await backend.client.close();
+    await upstream.close();
+    await data.cleanup();
+  });
+
+  async function createCache(who = alice(), extra: Record<string, string> = {}) {
+    return backend.createCachedContent(
+      { model: "models/ok-cache", contents: [{ role: "user", parts: [{ text: "x" }] }], ...extra },
+      who,
+    );
+  }
+
+  async function uploadFile(who = alice()) {
+    const { uploadId } = await backend.startUpload(
+      { declaredSize: 2, contentType: "text/plain", file: { displayName: "f" } },
+      who,
+    );
+    const done = await backend.uploadChunk(
+      uploadId,
+      { upload: true, finalize: true, offset: 0, contentLength: 2, body: streamOf("hi") },
+      who,
+    );
+    return done.file!;
+  }
+
+  async function expiryOf(name: string): Promise<number | null> {
+    const row = await data.database.get<{ expires_at: number | null }>(
+      "SELECT expires_at FROM resource_owners WHERE name = ?",
+      [name],
+    );
+    return row ? (row.expires_at === null ? null : Number(row.expires_at)) : null;
+  }
+
+  it("gives a name the upstream hands out again to its new creator, not the previous one", async () => {
+    const first = await createCache(alice());
+    // Deleted outside the gateway; the upstream then gives the name to bob's new cache.
+    upstream.removeResource(first.name);
+    upstream.reissueName(first.name);
+    const second = await createCache(bob());
+    expect(second.name).toBe(first.name);
+    expect(await backend.ownership.ownerOf("cachedContent", first.name)).toBe("key:bob");
+    const before = upstream.requests.length;
+    await expect(backend.getCachedContent(first.name, alice())).rejects.toMatchObject(denied);
+    await expect(
+      backend.generateContent(
+        "models/ok-use",
+        { contents: [{ parts: [{ text: "hi" }] }], cachedContent: first.name },
+        alice(),
+      ),
+    ).rejects.toMatchObject(denied);
+    expect(upstream.requests.length).toBe(before);
+    expect((await backend.getCachedContent(first.name, bob())).name).toBe(first.name);
+  });
+
+  it("ends a cache's record at its expireTime, and moves it with an update", async () => {
+    const lasting = await createCache(alice(), { ttl: "3600s" });
+    expect(await expiryOf(lasting.name)).toBe(Date.parse(lasting.expireTime!));
+    const expired = await createCache(alice(), { expireTime: "2001-01-01T00:00:00Z" });
+    const before = upstream.requests.length;
+    await expect(backend.getCachedContent(expired.name, alice())).rejects.toMatchObject(denied);
+    expect(upstream.requests.length).toBe(before);
+    await backend.updateCachedContent(
+      lasting.name,
+      { expireTime: "2002-01-01T00:00:00Z" },
+      alice(),
+    );
+    expect(await expiryOf(lasting.name)).toBe(Date.parse("2002-01-01T00:00:00Z"));
+    await expect(backend.getCachedContent(lasting.name, alice())).rejects.toMatchObject(denied);
+  });
+
+  it("ends a file's record at its expirationTime and on delete", async () => {
+    const file = await uploadFile();
+    expect(await expiryOf(file.name)).toBe(Date.parse(file.expirationTime!));
+    await backend.deleteFile(file.name, alice());
+    expect(await backend.ownership.ownerOf("file", file.name)).toBeNull();
+  });
+
+  it("ends the record when the upstream says a cache or file is gone on get, update, delete or use", async () => {
+    const onGet = await createCache();
+    upstream.removeResource(onGet.name);
+    await expect(backend.getCachedContent(onGet.name, alice())).rejects.toMatchObject(denied);
+    expect(await backend.ownership.ownerOf("cachedContent", onGet.name)).toBeNull();
+
+    const onUpdate = await createCache();
+    upstream.removeResource(onUpdate.name);
+    await expect(
+      backend.updateCachedContent(onUpdate.name, { ttl: "60s" }, alice()),
+    ).rejects.toMatchObject(denied);
+    expect(await backend.ownership.ownerOf("cachedContent", onUpdate.name)).toBeNull();
+
+    const onUse = await createCache();
+    upstream.removeResource(onUse.name);
+    await expect(
+      backend.generateContent(
+        "models/ok-use",
+        { contents: [{ parts: [{ text: "hi" }] }], cachedContent: onUse.name },
+        alice(),
+      ),
+    ).rejects.toMatchObject(denied);
+    expect(await backend.ownership.ownerOf("cachedContent", onUse.name)).toBeNull();
+
+    const file = await uploadFile();
+    const kept = await uploadFile();
+    upstream.removeResource(file.name);
+    const stream = backend.streamGenerateContent(
+      "models/ok-use",
+      {
+        contents: [
+          {
+            parts: [
+              { fileData: { fileUri: kept.uri!, mimeType: "text/plain" } },
+              { fileData: { fileUri: file.uri!, mimeType: "text/plain" } },
+            ],
+          },
+        ],
+      },
+      alice(),
+    );
+    const chunks: GenerateContentResponse[] = [];
+    await expect(
+      (async () => {
+        for await (const chunk of stream) chunks.push(chunk);
+      })(),
+    ).rejects.toMatchObject({ httpStatus: 403 });
+    expect(await backend.ownership.ownerOf("file", file.name)).toBeNull();
+    // Only the file the upstream named is forgotten.
+    expect(await backend.ownership.ownerOf("file", kept.name)).toBe("key:alice");
+
+    const onFileGet = await uploadFile();
+    upstream.removeResource(onFileGet.name);
+    await expect(backend.getFile(onFileGet.name, alice())).rejects.toMatchObject({
+      httpStatus: 403,
+    });
+    expect(await backend.ownership.ownerOf("file", onFileGet.name)).toBeNull();
+  });
+
+  it("keeps the record when the upstream fails for another reason", async () => {
+    const cache = await createCache();
+    await expect(
+      backend.generateContent(
+        "models/always-503-keep",
+        { contents: [{ parts: [{ text: "hi" }] }], cachedContent: cache.name },
+        alice(),
+      ),
+    ).rejects.toMatchObject({ httpStatus: 503 });
+    expect(await backend.ownership.ownerOf("cachedContent", cache.name)).toBe("key:alice");
+  });
+});
