@@ -410,6 +410,57 @@ test.describe("limits", () => {
     expect((await call("/v1beta/models", { key: GATEWAY_KEYS.bob })).status).toBe(200);
   });
 
+  test("an upload session's keyless commands count against its owner, and query is answered at the gateway (issue 14 item 8)", async () => {
+    const start = await fetch(`${gateway.baseUrl}/upload/v1beta/files`, {
+      method: "POST",
+      headers: {
+        "x-goog-api-key": GATEWAY_KEYS.uploader,
+        "content-type": "application/json",
+        "x-goog-upload-protocol": "resumable",
+        "x-goog-upload-command": "start",
+        "x-goog-upload-header-content-length": "10",
+        "x-goog-upload-header-content-type": "text/plain",
+      },
+      body: JSON.stringify({ file: { displayName: "queried" } }),
+    });
+    expect(start.status).toBe(200);
+    const sessionUrl = start.headers.get("x-goog-upload-url")!;
+    const chunk = await fetch(sessionUrl, {
+      method: "POST",
+      headers: { "x-goog-upload-command": "upload", "x-goog-upload-offset": "0" },
+      body: "hello",
+    });
+    expect(chunk.status).toBe(200);
+    const before = upstream.requestsFor("/upload/").length;
+    const statuses: number[] = [];
+    const received = new Set<string | null>();
+    for (let round = 0; round < 6; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, () =>
+          fetch(sessionUrl, { method: "POST", headers: { "x-goog-upload-command": "query" } }),
+        ),
+      );
+      for (const answer of answers) {
+        statuses.push(answer.status);
+        if (answer.status === 200) received.add(answer.headers.get("x-goog-upload-size-received"));
+        await answer.arrayBuffer();
+      }
+    }
+    // None of the 300 reached the upstream: the gateway knows the 5 bytes it forwarded.
+    expect(upstream.requestsFor("/upload/").length - before).toBe(0);
+    expect([...received]).toEqual(["5"]);
+    // They used up the owner's rate (burst 20, 2 a second): most were refused, and so is the owner.
+    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(250);
+    expect((await call("/v1beta/models", { key: GATEWAY_KEYS.uploader })).status).toBe(429);
+    // A keyless command naming no session reaches nothing.
+    const unknown = await fetch(
+      `${gateway.baseUrl}/upload/v1beta/files?upload_id=${"x".repeat(32)}&upload_protocol=resumable`,
+      { method: "POST", headers: { "x-goog-upload-command": "query" } },
+    );
+    expect(unknown.status).toBe(404);
+    expect(upstream.requestsFor("/upload/").length - before).toBe(0);
+  });
+
   test("the concurrent stream cap refuses a third stream and frees slots when streams end", async () => {
     const controllers = [new AbortController(), new AbortController()];
     const open = controllers.map((controller) =>

@@ -60,6 +60,8 @@ export const GATEWAY_KEYS = {
   clients: "gateway-clients-key-01234567",
   carol: "gateway-carol-key-0123456789",
   mallory: "gateway-mallory-key-01234567",
+  /** Owner of the upload session whose keyless commands use up its rate (gateway-faults). */
+  uploader: "gateway-uploader-key-0123456",
 } as const;
 export const GATEWAY_ACCESS_CODE = "gateway-open-sesame";
 /** Local engine that only the gateway calls (its one studio key is UPSTREAM_KEY). */

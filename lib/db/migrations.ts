@@ -379,4 +379,12 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX cached_contents_owner_expiry ON cached_contents (owner_id, expire_time);
     `,
   },
+  {
+    version: 11,
+    name: "bytes the gateway forwarded to each upload session",
+    // NULL: unknown (a chunk is under way or broke off), so a query asks the upstream.
+    sql: `
+      ALTER TABLE upstream_upload_sessions ADD COLUMN size_received INTEGER;
+    `,
+  },
 ];

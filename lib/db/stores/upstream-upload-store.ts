@@ -5,7 +5,9 @@ import type { SqlDatabase } from "../sql-database";
  * Upload sessions started through the gateway (migration 4). The upstream answers a start
  * with its own session URL; the client gets ours instead, carrying a random opaque id, and
  * this table maps the id back (with its owner) so chunks, `query` and `cancel` reach the right
- * upstream session, from any instance. Clients never see the upstream's address.
+ * upstream session, from any instance. Clients never see the upstream's address. It also
+ * keeps how many bytes the upstream has confirmed (migration 11), so a `query` is answered
+ * without an upstream call while no chunk is under way.
  */
 
 /** The service keeps an unfinished upload for about a week; we forget ours after that. */
@@ -15,6 +17,8 @@ export interface UpstreamUploadSession {
   id: string;
   ownerId: string;
   upstreamUrl: string;
+  /** Bytes the upstream has confirmed; null while a chunk is under way or after one broke off. */
+  sizeReceived: number | null;
 }
 
 export class UpstreamUploadStore {
@@ -29,7 +33,7 @@ export class UpstreamUploadStore {
     const now = this.now();
     await this.database.run("DELETE FROM upstream_upload_sessions WHERE expires_at < ?", [now]);
     await this.database.run(
-      "INSERT INTO upstream_upload_sessions (id, owner_id, upstream_url, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO upstream_upload_sessions (id, owner_id, upstream_url, created_at, expires_at, size_received) VALUES (?, ?, ?, ?, ?, 0)",
       [id, ownerId, upstreamUrl, now, now + SESSION_LIFETIME_MS],
     );
     return id;
@@ -37,11 +41,31 @@ export class UpstreamUploadStore {
 
   /** The live session with this id, or null. */
   async find(id: string): Promise<UpstreamUploadSession | null> {
-    const row = await this.database.get<{ id: string; owner_id: string; upstream_url: string }>(
-      "SELECT id, owner_id, upstream_url FROM upstream_upload_sessions WHERE id = ? AND expires_at >= ?",
+    const row = await this.database.get<{
+      id: string;
+      owner_id: string;
+      upstream_url: string;
+      size_received: number | null;
+    }>(
+      "SELECT id, owner_id, upstream_url, size_received FROM upstream_upload_sessions WHERE id = ? AND expires_at >= ?",
       [id, this.now()],
     );
-    return row ? { id: row.id, ownerId: row.owner_id, upstreamUrl: row.upstream_url } : null;
+    return row
+      ? {
+          id: row.id,
+          ownerId: row.owner_id,
+          upstreamUrl: row.upstream_url,
+          sizeReceived: row.size_received === null ? null : Number(row.size_received),
+        }
+      : null;
+  }
+
+  /** Records the bytes the upstream confirmed, or null (unknown) before a chunk is sent. */
+  async setReceived(id: string, sizeReceived: number | null): Promise<void> {
+    await this.database.run("UPDATE upstream_upload_sessions SET size_received = ? WHERE id = ?", [
+      sizeReceived,
+      id,
+    ]);
   }
 
   async delete(id: string): Promise<void> {

@@ -59,6 +59,7 @@ export type StorageBackendOperations = Pick<
   | "startUpload"
   | "uploadChunk"
   | "queryUpload"
+  | "uploadSessionOwner"
   | "uploadFile"
   | "cancelUpload"
   | "getFile"
@@ -196,6 +197,13 @@ export function createStorage(options: StorageOptions): Storage {
     },
     async queryUpload(uploadId, context) {
       return wireStatus(await files.queryUpload(uploadId), context.origin);
+    },
+    async uploadSessionOwner(uploadId) {
+      const session = await options.stores.files.getSession(uploadId);
+      const now = options.now?.() ?? Date.now();
+      return session && session.status === "active" && session.expiresAt > now
+        ? session.ownerId
+        : null;
     },
     async cancelUpload(uploadId) {
       const state = await files.cancelUpload(uploadId);

@@ -152,6 +152,11 @@ export interface Backend {
     context: OriginOperationContext,
   ): Promise<UploadStatus>;
   queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus>;
+  /**
+   * Who started the live upload session `uploadId`, or null when there is none: the session's
+   * commands count against that owner's request rate, whoever sends them.
+   */
+  uploadSessionOwner(uploadId: string): Promise<string | null>;
   /** Stores a whole file sent in one request; answers the file (ACTIVE or PROCESSING). */
   uploadFile(request: FileUploadRequest, context: OriginOperationContext): Promise<File>;
   cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus>;

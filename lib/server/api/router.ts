@@ -168,13 +168,11 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
-    // Chunks of an upload session belong to the upload its start already counted.
-    const uploadSession = routes === UPLOAD_ROUTES && url.searchParams.has("upload_id");
+    // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request, {
-      countRequest: !uploadSession,
+      countRequest: true,
     });
-    const release =
-      !uploadSession && isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
+    const release = isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
     let response: Response;
     try {
       response = await found.route.handler({

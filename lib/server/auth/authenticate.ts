@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { serverEnv } from "../config/env";
 import { isLoopbackHost } from "../config/loopback";
-import { assertRateAllowed, rateSettings } from "../http/limits";
+import { assertRateAllowed, countRequest, rateSettings } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
 import { secretsEqual, sha256Hex } from "./secure-compare";
 import { readSessionToken, sessionBinding } from "./sessions";
@@ -107,8 +107,7 @@ export async function authenticate(
     const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));
     if (!match) throw invalidKey();
     const ownerId = `key:${match.name}`;
-    if (rate !== null)
-      assertRateAllowed(await (await dataStores()).limits.take(ownerId, rate, Date.now()));
+    if (rate !== null) await countRequest(ownerId);
     return { ownerId };
   }
   const token = readSessionToken(request);

@@ -31,6 +31,13 @@ export function assertRateAllowed(decision: RateDecision | null): void {
   );
 }
 
+/** Takes a token of `ownerId`'s request rate, or throws the service's 429 (nothing when the limit is off). */
+export async function countRequest(ownerId: string): Promise<void> {
+  const rate = rateSettings();
+  if (rate === null) return;
+  assertRateAllowed(await (await dataStores()).limits.take(ownerId, rate, Date.now()));
+}
+
 /** A stream slot outlives its instance by at most this long; the instance renews it a third as often. */
 const STREAM_SLOT_LIFETIME_MS = 30_000;
 

@@ -2,6 +2,8 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
+import { backend } from "../config/active-backend";
+import { countRequest } from "./limits";
 import { drainStream } from "@/lib/engine/files/drain-stream";
 
 /**
@@ -142,23 +144,37 @@ export function uploadSessionUrl(request: Request, uploadId: string): string {
   return `${requestOrigin(request)}${url.pathname}?upload_id=${encodeURIComponent(uploadId)}&upload_protocol=resumable`;
 }
 
+/** Whatever a keyless request to an unknown upload session is: no one, and nothing is done for it. */
+const NO_SESSION_CALLER: Caller = { ownerId: "upload-session" };
+
 /**
  * Authentication for the upload surface. Starting an upload needs a key or session like any
  * call. An upload session URL is itself the credential (its id is long and random, as the
- * service's): requests to it may come without a key, as the spec's second step does. A key
- * that is sent must still be valid.
+ * service's): its commands (upload, finalize, query, cancel) may come without a key, as the
+ * spec's second step and the service's own curl examples send them. Each counts against the
+ * rate of the session's owner, whoever sends it, so a session URL is no way around the
+ * limit. A key that is sent must still be valid. A keyless request naming no live session
+ * has no identity: it is answered the backend's unknown-session error and reaches nothing
+ * further (never the upstream).
  */
 export async function authenticateUpload(
   request: Request,
   options: AuthenticateOptions = {},
 ): Promise<Caller> {
-  if (!new URL(request.url).searchParams.has("upload_id")) return authenticate(request, options);
+  const uploadId = new URL(request.url).searchParams.get("upload_id");
+  if (uploadId === null) return authenticate(request, options);
+  const owner = await (await backend()).uploadSessionOwner(uploadId);
+  let presented: Caller | null = null;
   try {
-    return await authenticate(request, options);
+    presented = await authenticate(request, {
+      countRequest: owner === null && options.countRequest,
+    });
   } catch (error) {
-    if (error instanceof ApiError && error.httpStatus === 403) return { ownerId: "upload-session" };
-    throw error;
+    if (!(error instanceof ApiError && error.httpStatus === 403)) throw error;
   }
+  if (owner === null) return presented ?? NO_SESSION_CALLER;
+  if (options.countRequest) await countRequest(owner);
+  return { ownerId: owner };
 }
 
 /**

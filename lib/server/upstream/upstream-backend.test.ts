@@ -436,6 +436,39 @@ describe("uploads through the gateway", () => {
     });
   });
 
+  it("answers a query from the bytes it forwarded, and asks the upstream only after a failed chunk", async () => {
+    const { uploadId } = await backend.startUpload(
+      { declaredSize: 10, contentType: "text/plain", file: { displayName: "queried" } },
+      aliceAt(),
+    );
+    const before = upstream.requestsFor("/upload/").length;
+    await backend.uploadChunk(
+      uploadId,
+      { upload: true, finalize: false, offset: 0, contentLength: 4, body: streamOf("abcd") },
+      aliceAt(),
+    );
+    for (let index = 0; index < 300; index++)
+      expect(await backend.queryUpload(uploadId, aliceAt())).toEqual({
+        status: "active",
+        sizeReceived: 4,
+      });
+    // Only the chunk went upstream.
+    expect(upstream.requestsFor("/upload/").length - before).toBe(1);
+    // A chunk the upstream refuses leaves the count unknown: the next query asks, once.
+    await expect(
+      backend.uploadChunk(
+        uploadId,
+        { upload: true, finalize: false, offset: 9, contentLength: 1, body: streamOf("z") },
+        aliceAt(),
+      ),
+    ).rejects.toMatchObject({ httpStatus: 400 });
+    expect((await backend.queryUpload(uploadId, aliceAt())).sizeReceived).toBe(4);
+    expect((await backend.queryUpload(uploadId, aliceAt())).sizeReceived).toBe(4);
+    expect(upstream.requestsFor("/upload/").length - before).toBe(3);
+    expect(await backend.uploadSessionOwner(uploadId)).toBe("key:alice");
+    expect(await backend.uploadSessionOwner("no-such-session")).toBeNull();
+  });
+
   it("streams a chunk that arrives slower than the first-byte timeout without cutting it off", async () => {
     const { uploadId } = await backend.startUpload(
       { declaredSize: 8, contentType: "text/plain", file: { displayName: "slow" } },

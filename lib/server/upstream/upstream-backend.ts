@@ -405,6 +405,8 @@ export class UpstreamBackend implements Backend {
     context: OriginOperationContext,
   ): Promise<UploadStatus> {
     const session = await this.session(uploadId);
+    // Until the upstream answers, what it holds is unknown (a query then asks it).
+    await this.uploadSessions.setReceived(session.id, null);
     const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null]
       .filter(Boolean)
       .join(", ");
@@ -461,6 +463,7 @@ export class UpstreamBackend implements Backend {
       header(response, "x-goog-upload-size-received") !== undefined
         ? receivedHeader
         : fallbackReceived;
+    if (status === "active") await this.uploadSessions.setReceived(session.id, sizeReceived);
     if (status !== "final") return { status, sizeReceived };
     const file = await this.recordUploadedFile(text, session.ownerId);
     await this.uploadSessions.delete(session.id);
@@ -543,8 +546,18 @@ export class UpstreamBackend implements Backend {
     return this.clientFile(await this.recordUploadedFile(text, context.caller.ownerId), context);
   }
 
+  async uploadSessionOwner(uploadId: string): Promise<string | null> {
+    return (await this.uploadSessions.find(uploadId))?.ownerId ?? null;
+  }
+
+  /**
+   * The session's status: answered from what the gateway knows (the bytes the upstream
+   * confirmed) without an upstream call, unless a chunk is under way or broke off.
+   */
   async queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus> {
     const session = await this.session(uploadId);
+    if (session.sizeReceived !== null)
+      return { status: "active", sizeReceived: session.sizeReceived };
     const response = await this.client.open({
       method: "POST",
       target: session.upstreamUrl,
