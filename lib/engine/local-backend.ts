@@ -6,6 +6,7 @@ import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
 import type { Backend, Caller, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
+import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type {
   BatchGenerateContentRequest,
   CountTokensRequest,
@@ -32,6 +33,8 @@ export interface LocalBackendDependencies {
   dataDir: string;
   /** Storage per owner for files and open uploads, in bytes (default 20 GiB). */
   fileQuotaBytes?: number;
+  /** Cached contents per owner and their bytes; absent: no quota. */
+  cacheQuota?: CacheQuota;
   /** Clock for expiry; tests move it. */
   now?: () => number;
   /** 0 turns the periodic sweep of expired files, caches, uploads and batches off. */

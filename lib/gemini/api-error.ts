@@ -21,6 +21,14 @@ export type RpcStatus =
   | "UNAVAILABLE"
   | "DEADLINE_EXCEEDED";
 
+/** One quota a QuotaFailure names, as the service spells it. */
+export interface QuotaViolation {
+  quotaMetric: string;
+  quotaId: string;
+  /** The limit, as a decimal string. */
+  quotaValue: string;
+}
+
 export type ErrorDetail =
   | {
       "@type": "type.googleapis.com/google.rpc.ErrorInfo";
@@ -30,6 +38,10 @@ export type ErrorDetail =
     }
   | { "@type": "type.googleapis.com/google.rpc.BadRequest"; fieldViolations: FieldViolation[] }
   | { "@type": "type.googleapis.com/google.rpc.RetryInfo"; retryDelay: string }
+  | {
+      "@type": "type.googleapis.com/google.rpc.QuotaFailure";
+      violations: QuotaViolation[];
+    }
   | {
       "@type": "type.googleapis.com/google.rpc.Help";
       links: { description: string; url: string }[];
@@ -108,6 +120,20 @@ export class ApiError extends Error {
         retryDelay: `${Math.max(1, Math.ceil(retryAfterSeconds))}s`,
       },
     ]);
+  }
+
+  /**
+   * A quota is used up: the service's 429 RESOURCE_EXHAUSTED, its "You exceeded your current
+   * quota" message with the metric and limit, and a QuotaFailure spelled as the service's
+   * (quotaMetric, quotaId, quotaValue). Waiting alone does not help, so no RetryInfo.
+   */
+  static quotaExceeded(violation: QuotaViolation, advice: string): ApiError {
+    return new ApiError(
+      429,
+      "RESOURCE_EXHAUSTED",
+      `You exceeded your current quota. ${advice}\n* Quota exceeded for metric: ${violation.quotaMetric}, limit: ${violation.quotaValue}`,
+      [{ "@type": "type.googleapis.com/google.rpc.QuotaFailure", violations: [violation] }],
+    );
   }
 
   static internal(

@@ -1,5 +1,5 @@
 /**
- * Every statement of the local engine's cachedContents (migration 2). The cached input
+ * Every statement of the local engine's cachedContents (migrations 2 and 10). The cached input
  * (contents, system instruction, tools, tool config) is stored as JSON and read only when a
  * request uses the cache, never for lists. Times are epoch milliseconds.
  */
@@ -61,16 +61,18 @@ function fromRow(row: CacheRow): CacheRecord {
 export class CacheStore {
   constructor(private readonly database: SqlDatabase) {}
 
-  async insert(record: CacheRecord, input: CachedInput): Promise<void> {
+  /** Stores a cache; `input` is its cached input as JSON text, of `sizeBytes` UTF-8 bytes. */
+  async insert(record: CacheRecord, input: { json: string; sizeBytes: number }): Promise<void> {
     await this.database.run(
-      `INSERT INTO cached_contents (id, owner_id, model, display_name, content_json, total_token_count, token_details_json, create_time, update_time, expire_time)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO cached_contents (id, owner_id, model, display_name, content_json, size_bytes, total_token_count, token_details_json, create_time, update_time, expire_time)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         record.id,
         record.ownerId,
         record.model,
         record.displayName,
-        JSON.stringify(input),
+        input.json,
+        input.sizeBytes,
         record.totalTokenCount,
         record.tokenDetails ? JSON.stringify(record.tokenDetails) : null,
         record.createTime,
@@ -94,6 +96,15 @@ export class CacheStore {
       [id],
     );
     return row ? (JSON.parse(row.content_json) as CachedInput) : undefined;
+  }
+
+  /** How many live caches `ownerId` holds and the bytes of their cached input (the quota's measure). */
+  async usage(ownerId: string, now: number): Promise<{ count: number; bytes: number }> {
+    const row = await this.database.get<{ count: number; bytes: number | null }>(
+      "SELECT COUNT(*) AS count, SUM(size_bytes) AS bytes FROM cached_contents WHERE owner_id = ? AND expire_time > ?",
+      [ownerId, now],
+    );
+    return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };
   }
 
   async exists(id: string): Promise<boolean> {

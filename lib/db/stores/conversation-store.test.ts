@@ -87,6 +87,31 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       );
     });
 
+    it("measures an owner's stored bytes (titles, settings, every message; deleted ones until purged)", async () => {
+      expect(await store.usedBytes("studio")).toBe(0);
+      const first = await store.create("studio", { title: "é", settings }, 1000);
+      const head = 2 + JSON.stringify(settings).length;
+      expect(await store.usedBytes("studio")).toBe(head);
+      const long = "ü".repeat(1000);
+      const [saved] = (await store.saveMessages("studio", first.id, {
+        messages: [message("m1", "user", long)],
+      }))!;
+      const stored = await data.database.get<{ message_json: string }>(
+        "SELECT message_json FROM conversation_messages WHERE id = ?",
+        ["m1"],
+      );
+      expect(saved!.id).toBe("m1");
+      expect(await store.usedBytes("studio")).toBe(
+        head + Buffer.byteLength(stored!.message_json, "utf8"),
+      );
+      await store.create("key:alice", { title: "other", settings });
+      expect(await store.usedBytes("studio")).toBeGreaterThan(2000);
+      await store.delete("studio", first.id, 5000);
+      expect(await store.usedBytes("studio")).toBeGreaterThan(2000);
+      await store.purgeDeleted(5000);
+      expect(await store.usedBytes("studio")).toBe(0);
+    });
+
     it("creates with the browser's id once: the same create again returns the same conversation", async () => {
       const id = "client-made-id-1";
       const created = await store.create("studio", { id, title: "t", settings }, 1000);

@@ -243,6 +243,25 @@ export class ConversationStore {
     return new Date(stamp).toISOString();
   }
 
+  /**
+   * The bytes the owner's conversations take as stored (titles, settings and every message of
+   * every branch), the measure of the conversation quota. Deleted ones count until purged:
+   * they are still stored, and can be restored.
+   */
+  async usedBytes(ownerId: string): Promise<number> {
+    const row = await this.database.get<{
+      head_bytes: number | null;
+      message_bytes: number | null;
+    }>(
+      `SELECT
+         (SELECT SUM(octet_length(title) + octet_length(settings_json)) FROM conversations WHERE owner_id = ?) AS head_bytes,
+         (SELECT SUM(octet_length(m.message_json)) FROM conversation_messages AS m
+            JOIN conversations AS c ON c.id = m.conversation_id WHERE c.owner_id = ?) AS message_bytes`,
+      [ownerId, ownerId],
+    );
+    return Number(row?.head_bytes ?? 0) + Number(row?.message_bytes ?? 0);
+  }
+
   /** The owner's conversations, most recently updated first. */
   async list(ownerId: string, limit = 200): Promise<ConversationSummary[]> {
     // Ties on updated_at: the later created first.

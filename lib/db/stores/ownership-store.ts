@@ -83,6 +83,15 @@ export class OwnershipStore {
     return (await this.ownerOf(kind, name)) === ownerId;
   }
 
+  /** How many live resources of `kind` `ownerId` holds, and their recorded bytes. */
+  async usage(kind: OwnedKind, ownerId: string): Promise<{ count: number; bytes: number }> {
+    const row = await this.database.get<{ count: number; bytes: number | null }>(
+      `SELECT COUNT(*) AS count, SUM(size_bytes) AS bytes FROM resource_owners WHERE kind = ? AND owner_id = ? AND ${LIVE}`,
+      [kind, ownerId, this.now()],
+    );
+    return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };
+  }
+
   async forget(kind: OwnedKind, name: string): Promise<void> {
     await this.database.run("DELETE FROM resource_owners WHERE kind = ? AND name = ?", [
       kind,

@@ -68,6 +68,54 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     );
   }
 
+  it("holds each owner to its quota of caches and cached bytes, with the service's 429 (issue 14 item 5)", async () => {
+    const limited = createStorage({
+      stores: data.stores,
+      dataDir: data.dataDir,
+      now: clock.now,
+      sweepIntervalMs: 0,
+      cacheQuota: { count: 2, bytes: 4 * LONG_TEXT.length },
+      countTokens: (traits, input, options) => countRequestTokens(traits, input, options),
+      probe: (filePath, mimeType, signal) => probeMedia({ path: filePath }, mimeType, signal),
+      isMediaProblem: (error) => error instanceof MediaProbeError,
+    });
+    try {
+      const body = (ttl: string, text = LONG_TEXT) => ({
+        model: FLASH,
+        contents: [{ role: "user", parts: [{ text }] }],
+        ttl,
+      });
+      const make = (input: Record<string, unknown>, caller = alice) =>
+        limited.operations.createCachedContent(parseCachedContentCreate(input), context(caller));
+      // A ten-year TTL is accepted (the service sets no maximum) but counts until it ends.
+      await make(body("315360000s"));
+      const short = await make(body("60s"));
+      const third = await rejection(() => make(body("60s")));
+      expect(third.httpStatus).toBe(429);
+      expect(third.rpcStatus).toBe("RESOURCE_EXHAUSTED");
+      expect(third.message).toContain("You exceeded your current quota");
+      expect(third.details?.[0]).toMatchObject({
+        "@type": "type.googleapis.com/google.rpc.QuotaFailure",
+        violations: [{ quotaMetric: "genstudio/cached_contents", quotaValue: "2" }],
+      });
+      // Another owner has a quota of its own; bytes are refused before any token is counted.
+      const huge = await rejection(() => make(body("60s", LONG_TEXT.repeat(5)), bob));
+      expect(huge.details?.[0]).toMatchObject({
+        violations: [{ quotaMetric: "genstudio/cached_content_bytes" }],
+      });
+      await make(body("60s"), bob);
+      // An expired or deleted cache no longer counts.
+      expect(short.expireTime).toBeDefined();
+      clock.advance(61_000);
+      const next = await make(body("600s"));
+      expect((await rejection(() => make(body("600s")))).httpStatus).toBe(429);
+      await limited.operations.deleteCachedContent(next.name, context());
+      await make(body("600s"));
+    } finally {
+      limited.close();
+    }
+  });
+
   it("creates a cache sized with the model's tokenizer and answers only its metadata", async () => {
     const body = {
       model: FLASH,
@@ -213,7 +261,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
           updateTime: clock.time,
           expireTime: clock.time + 3_600_000,
         },
-        { contents: [] },
+        { json: '{"contents":[]}', sizeBytes: 15 },
       );
     }
     const first = await storage.operations.listCachedContents({}, context());

@@ -26,6 +26,12 @@ import { formatTimestamp, parseDuration, parseTimestamp } from "@/lib/gemini/wir
 import { requireModel } from "../catalog";
 import { randomResourceId } from "../files/random-id";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
+import {
+  assertCacheQuota,
+  cachedInputOf,
+  utf8Length,
+  type CacheQuota,
+} from "@/lib/gemini/backend/quotas";
 
 /** pageSize when unset (the spec leaves it open) and the maximum larger values are coerced to. */
 export const CACHES_PAGE = { defaultSize: 100, maxSize: 1000 };
@@ -51,6 +57,8 @@ export type InputTokenCounter = (
 export interface CacheServiceOptions {
   store: CacheStore;
   countTokens: InputTokenCounter;
+  /** Per-owner caches and bytes (lib/gemini/backend/quotas); absent or 0: no quota. */
+  quota?: CacheQuota;
   now?: () => number;
 }
 
@@ -129,12 +137,12 @@ export class CacheService {
     const { traits } = requireModel(request.model, "createCachedContent");
     const now = this.now();
     const expireTime = this.expiration(request, now, DEFAULT_CACHE_TTL_MS);
-    const input: CachedInput = {
-      contents: request.contents ?? [],
-      ...(request.systemInstruction ? { systemInstruction: request.systemInstruction } : {}),
-      ...(request.tools ? { tools: request.tools } : {}),
-      ...(request.toolConfig ? { toolConfig: request.toolConfig } : {}),
-    };
+    const input: CachedInput = cachedInputOf(request);
+    // Serialized once: measured for the quota (before the tokens are counted) and stored.
+    const json = JSON.stringify(input);
+    const sizeBytes = utf8Length(json);
+    if (this.options.quota)
+      assertCacheQuota(await this.store.usage(caller.ownerId, now), sizeBytes, this.options.quota);
     const counted = await this.options.countTokens(traits, input, caller, signal);
     if (counted.totalTokens < traits.minCacheTokens) {
       throw ApiError.invalidArgument(
@@ -159,7 +167,7 @@ export class CacheService {
       updateTime: now,
       expireTime,
     };
-    await this.store.insert(record, input);
+    await this.store.insert(record, { json, sizeBytes });
     return toWire(record);
   }
 

@@ -7,6 +7,7 @@
  */
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
+import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type { FileStore } from "@/lib/db/stores/file-store";
 import type {
   Backend,
@@ -45,6 +46,8 @@ export interface StorageOptions {
   isMediaProblem: (error: unknown) => boolean;
   /** Per-owner storage for files and open uploads, in bytes. */
   fileQuotaBytes?: number;
+  /** Per-owner cached contents and their bytes. */
+  cacheQuota?: CacheQuota;
   maxFileBytes?: number;
   now?: () => number;
   /** How often expired resources are swept; 0 turns the timer off (tests sweep by hand). */
@@ -128,6 +131,7 @@ export function createStorage(options: StorageOptions): Storage {
   const caches = new CacheService({
     store: options.stores.caches,
     now: options.now,
+    ...(options.cacheQuota ? { quota: options.cacheQuota } : {}),
     countTokens: (traits, input, caller, signal) =>
       options.countTokens(traits, input, {
         resolveFile: (fileUri) => resolveFileForCaller(fileUri, caller, signal),

@@ -21,8 +21,10 @@ import { DEFAULT_TITLE } from "@/lib/studio/message-text";
 import {
   isConversationIdTakenError,
   isUnknownMessageError,
+  UNDO_DELETE_MS,
 } from "@/lib/db/stores/conversation-store";
 import { ApiError, type FieldViolation } from "@/lib/gemini/api-error";
+import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { authenticate } from "../auth/authenticate";
 import { turnRunner } from "../chat/active-turn-runner";
 import {
@@ -34,6 +36,7 @@ import {
   storeArchive,
 } from "../chat/conversation-transfer";
 import { backend } from "../config/active-backend";
+import { serverEnv } from "../config/env";
 import { conversationJson } from "../persistence/conversation-json";
 import { dataStores } from "../persistence/database-handle";
 import { readJsonBody } from "../http/request-body";
@@ -50,7 +53,8 @@ import { requestOrigin } from "../http/upload-protocol";
  * `/api/conversations`: the studio's saved chats. JSON only; the session cookie (same-origin
  * for changes) or a studio key authenticates, and every conversation belongs to its owner.
  * A turn (a prompt and its answer) runs on the server (lib/server/chat/turn-runner.ts); its
- * events stream to whichever page reads them.
+ * events stream to whichever page reads them. Every call counts against the caller's rate
+ * (as the API's do), and what a call stores against the caller's conversation quota.
  */
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -106,6 +110,27 @@ async function parseBody<Schema extends z.ZodType>(
   return validated(await readJsonBody(request, MAX_BODY_BYTES), schema);
 }
 
+/**
+ * Throws the service's 429 when storing `added` (a validated body: what the call will write,
+ * as JSON) would take the caller's conversations over their quota. An answer being generated
+ * grows after its turn was admitted, so the quota can be passed by at most one answer.
+ */
+async function assertConversationRoom(ownerId: string, added: unknown): Promise<void> {
+  const quota = serverEnv().quotas.conversationBytes;
+  if (quota <= 0) return;
+  const addedBytes = utf8Length(JSON.stringify(added));
+  const used = await (await dataStores()).conversations.usedBytes(ownerId);
+  if (used + addedBytes <= quota) return;
+  throw ApiError.quotaExceeded(
+    {
+      quotaMetric: "genstudio/conversation_bytes",
+      quotaId: "ConversationBytesPerOwner",
+      quotaValue: String(quota),
+    },
+    `Conversations may take at most ${quota} bytes per caller; ${used} are stored and this needs ${addedBytes} more: delete conversations (a deleted one is freed once it can no longer be restored, after ${UNDO_DELETE_MS / 60_000} minutes).`,
+  );
+}
+
 function notFound(id: string): ApiError {
   return ApiError.notFound(`Conversation ${id} was not found.`);
 }
@@ -131,6 +156,7 @@ async function create(request: Request): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const input = await parseBody(request, createConversationSchema);
+    await assertConversationRoom(caller.ownerId, input);
     try {
       const conversation = await (
         await dataStores()
@@ -169,6 +195,7 @@ async function update(request: Request, id: string): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const input = await parseBody(request, updateConversationSchema);
+    await assertConversationRoom(caller.ownerId, input);
     const conversation = await (
       await dataStores()
     ).conversations.update(caller.ownerId, id, {
@@ -209,6 +236,7 @@ async function appendMessages(request: Request, id: string): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const input = await parseBody(request, saveMessagesSchema);
+    await assertConversationRoom(caller.ownerId, input.messages);
     let messages: StoredMessage[] | null;
     try {
       messages = await (
@@ -270,6 +298,7 @@ async function startTurn(request: Request, id: string): Promise<Response> {
       throw invalid([
         { field: "prompt.content.parts", description: "a prompt needs at least one part" },
       ]);
+    await assertConversationRoom(caller.ownerId, input);
     const events = await (await turnRunner()).start(caller, id, input, request.signal);
     return eventStreamResponse(events, { signal: request.signal });
   } catch (error) {
@@ -382,6 +411,7 @@ async function importArchive(request: Request): Promise<Response> {
     const archive = validated(body, conversationArchiveSchema) as ConversationArchive;
     const problems = checkArchive(archive);
     if (problems.length) throw invalid(problems);
+    await assertConversationRoom(caller.ownerId, archive.conversations);
     const notRestored = await missingReferences(
       await backend(),
       caller,

@@ -169,9 +169,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       );
     }
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
-    const caller = await (found.route.authenticate ?? authenticate)(request, {
-      countRequest: true,
-    });
+    const caller = await (found.route.authenticate ?? authenticate)(request);
     const release = isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
     let response: Response;
     try {

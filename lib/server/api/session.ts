@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { assertDevelopmentHost, assertSameOrigin } from "../auth/authenticate";
+import { assertDevelopmentHost, assertSameOrigin, countOpenRequest } from "../auth/authenticate";
 import { serverEnv } from "../config/env";
 import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse } from "../http/responses";
@@ -52,6 +52,7 @@ async function sessionState(request: Request): Promise<SessionState> {
 
 async function GET(request: Request): Promise<Response> {
   try {
+    await countOpenRequest(request);
     return jsonResponse(await sessionState(request));
   } catch (error) {
     return errorResponse(error);
@@ -100,6 +101,7 @@ async function POST(request: Request): Promise<Response> {
 async function DELETE(request: Request): Promise<Response> {
   try {
     assertSameOrigin(request);
+    await countOpenRequest(request);
     const token = readSessionToken(request);
     if (new URL(request.url).searchParams.get("everywhere") === "true") {
       if (token === null || (await findSessionOwner(token)) === null)

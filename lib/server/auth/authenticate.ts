@@ -7,6 +7,7 @@ import { assertRateAllowed, countRequest, rateSettings } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
 import { secretsEqual, sha256Hex } from "./secure-compare";
 import { readSessionToken, sessionBinding } from "./sessions";
+import { clientAddress } from "./sign-in-throttle";
 
 /**
  * Authentication, called inside every handler (never only in middleware). Programs send a
@@ -88,20 +89,23 @@ export function assertDevelopmentHost(request: Request): void {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 export interface AuthenticateOptions {
-  /** Also takes a token of the caller's request rate (429 when none is left). */
+  /**
+   * Also takes a token of the caller's request rate (429 when none is left): true unless
+   * told otherwise, for the API and the studio's own routes alike.
+   */
   countRequest?: boolean;
 }
 
 /**
- * Who is calling, or the service's 403/400; with `countRequest`, also the rate limit's 429.
- * The session lookup and the rate token share one database round trip.
+ * Who is calling, or the service's 403/400, and (unless `countRequest` is false) the rate
+ * limit's 429. The session lookup and the rate token share one database round trip.
  */
 export async function authenticate(
   request: Request,
   options: AuthenticateOptions = {},
 ): Promise<Caller> {
   assertDevelopmentHost(request);
-  const rate = options.countRequest ? rateSettings() : null;
+  const rate = options.countRequest === false ? null : rateSettings();
   const key = presentedKey(request);
   if (key !== null) {
     const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));
@@ -122,4 +126,17 @@ export async function authenticate(
     }
   }
   throw ApiError.permissionDenied(UNREGISTERED_CALLER);
+}
+
+/**
+ * Counts a request to a studio route that answers anyone (session state, prices) against a
+ * rate like every other: the caller's when it has a key or session, else its client address's.
+ */
+export async function countOpenRequest(request: Request): Promise<void> {
+  try {
+    await authenticate(request);
+  } catch (error) {
+    if (!(error instanceof ApiError && error.httpStatus === 403)) throw error;
+    await countRequest(`address:${clientAddress(request)}`);
+  }
 }

@@ -19,12 +19,14 @@ async function createBackend(): Promise<Backend> {
       settings: env.upstream,
       ownership: stores.ownership,
       uploadSessions: stores.upstreamUploads,
+      cacheQuota: env.quotas.cache,
     });
   }
   return createLocalBackend({
     stores,
     dataDir: env.dataDir,
     fileQuotaBytes: env.fileQuotaBytes,
+    cacheQuota: env.quotas.cache,
     sweepIntervalMs: HOUSEKEEPING_INTERVAL_MS,
     // One token a minute shared by every instance: whoever takes it sweeps.
     housekeepingTurn: async () =>

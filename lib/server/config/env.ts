@@ -2,6 +2,7 @@ import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import { DEFAULT_PRICE_TABLE, priceTableSchema, type PriceTable } from "@/lib/studio/price-table";
 import { isLoopbackHost } from "./loopback";
 
@@ -43,6 +44,23 @@ const envSchema = z.object({
   STUDIO_RATE_LIMIT_PER_MINUTE: z.coerce.number().min(0).default(600),
   STUDIO_RATE_LIMIT_BURST: z.coerce.number().int().min(0).optional(),
   STUDIO_MAX_STREAMS_PER_KEY: z.coerce.number().int().min(0).default(16),
+  /**
+   * Cached contents each owner may hold at once, and the bytes of their cached input as sent
+   * (lib/gemini/backend/quotas.ts says why bytes); 0 turns a quota off. The service sets no
+   * longest TTL, so none is imposed: a long-lived cache counts against these until it ends.
+   */
+  STUDIO_CACHE_QUOTA_COUNT: z.coerce.number().int().min(0).default(1000),
+  STUDIO_CACHE_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(2 * 1024 * 1024 * 1024),
+  /** Bytes of conversations (titles, settings, messages as stored) each owner may keep; 0 turns it off. */
+  STUDIO_CONVERSATION_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(1024 * 1024 * 1024),
   /** Sign-in attempts a client address may make per minute (all addresses together: ten times as many). */
   STUDIO_SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(0).default(10),
   /** Local engine: bytes of files (plus open uploads) each key or the studio may hold. */
@@ -102,8 +120,18 @@ export interface ServerEnv {
   sessionTtlMs: number;
   /** Per-owner file storage of the local engine, in bytes. */
   fileQuotaBytes: number;
+  /** Per-owner quotas (both modes); 0 turns one off. */
+  quotas: Quotas;
   /** Prices the studio shows per answer: the defaults with STUDIO_PRICES_FILE's models over them. */
   prices: PriceTable;
+}
+
+/** What each owner may keep, beyond files; 0 turns a quota off. */
+export interface Quotas {
+  /** Live cached contents and the bytes of their cached input. */
+  cache: CacheQuota;
+  /** Bytes of the owner's conversations (titles, settings and messages as stored). */
+  conversationBytes: number;
 }
 
 export class ConfigurationError extends Error {}
@@ -206,6 +234,10 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     hostname: values.HOSTNAME,
     sessionTtlMs: values.STUDIO_SESSION_TTL_HOURS * 3_600_000,
     fileQuotaBytes: values.STUDIO_FILE_QUOTA_BYTES,
+    quotas: {
+      cache: { count: values.STUDIO_CACHE_QUOTA_COUNT, bytes: values.STUDIO_CACHE_QUOTA_BYTES },
+      conversationBytes: values.STUDIO_CONVERSATION_QUOTA_BYTES,
+    },
     prices: readPriceTable(values.STUDIO_PRICES_FILE),
   };
 }

@@ -167,13 +167,13 @@ export async function authenticateUpload(
   let presented: Caller | null = null;
   try {
     presented = await authenticate(request, {
-      countRequest: owner === null && options.countRequest,
+      countRequest: owner === null && options.countRequest !== false,
     });
   } catch (error) {
     if (!(error instanceof ApiError && error.httpStatus === 403)) throw error;
   }
   if (owner === null) return presented ?? NO_SESSION_CALLER;
-  if (options.countRequest) await countRequest(owner);
+  if (options.countRequest !== false) await countRequest(owner);
   return { ownerId: owner };
 }
 

@@ -188,6 +188,56 @@ describe.each(testDatabaseKinds())("gateway ownership records ($dialect)", (kind
     expect(await backend.ownership.ownerOf("file", onFileGet.name)).toBeNull();
   });
 
+  it("holds each owner to its cache quota before anything goes upstream (issue 14 item 5)", async () => {
+    const limited = createUpstreamBackend({
+      settings: backend.client.settings,
+      ownership: data.stores.ownership,
+      uploadSessions: data.stores.upstreamUploads,
+      cacheQuota: { count: 2, bytes: 3000 },
+    });
+    try {
+      const carol = () => as("key:carol");
+      const first = await limited.createCachedContent(
+        { model: "models/ok-cache", contents: [{ parts: [{ text: "x".repeat(1000) }] }] },
+        carol(),
+      );
+      const before = upstream.requestsFor("/cachedContents").length;
+      const tooBig = await limited
+        .createCachedContent(
+          { model: "models/ok-cache", contents: [{ parts: [{ text: "x".repeat(2000) }] }] },
+          carol(),
+        )
+        .catch((error: unknown) => error);
+      expect(tooBig).toMatchObject({
+        httpStatus: 429,
+        rpcStatus: "RESOURCE_EXHAUSTED",
+        details: [{ violations: [{ quotaMetric: "genstudio/cached_content_bytes" }] }],
+      });
+      await limited.createCachedContent(
+        { model: "models/ok-cache", contents: [{ parts: [{ text: "y" }] }] },
+        carol(),
+      );
+      await expect(
+        limited.createCachedContent(
+          { model: "models/ok-cache", contents: [{ parts: [{ text: "z" }] }] },
+          carol(),
+        ),
+      ).rejects.toMatchObject({
+        httpStatus: 429,
+        details: [{ violations: [{ quotaMetric: "genstudio/cached_contents", quotaValue: "2" }] }],
+      });
+      expect(upstream.requestsFor("/cachedContents").length).toBe(before + 1);
+      // Deleted (or found gone, or expired): no longer counted.
+      await limited.deleteCachedContent(first.name, carol());
+      await limited.createCachedContent(
+        { model: "models/ok-cache", contents: [{ parts: [{ text: "z" }] }] },
+        carol(),
+      );
+    } finally {
+      await limited.client.close();
+    }
+  });
+
   it("keeps the record when the upstream fails for another reason", async () => {
     const cache = await createCache();
     await expect(

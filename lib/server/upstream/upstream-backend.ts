@@ -17,6 +17,12 @@ import type {
   UploadStatus,
 } from "@/lib/gemini/backend/contract";
 import type { ReferencingRequest } from "@/lib/gemini/references";
+import {
+  assertCacheQuota,
+  cachedInputOf,
+  utf8Length,
+  type CacheQuota,
+} from "@/lib/gemini/backend/quotas";
 import type {
   BatchGenerateContentRequest,
   BatchOperation,
@@ -63,6 +69,8 @@ export interface UpstreamBackendDependencies {
   ownership: OwnershipStore;
   /** Our upload ids → the upstream's session URLs. */
   uploadSessions: UpstreamUploadStore;
+  /** Cached contents per owner and their bytes (lib/gemini/backend/quotas); absent: none. */
+  cacheQuota?: CacheQuota;
   /** For tests: a pre-built client (its own dispatcher). */
   client?: UpstreamClient;
 }
@@ -626,6 +634,15 @@ export class UpstreamBackend implements Backend {
     request: CachedContentCreate,
     context: OperationContext,
   ): Promise<CachedContent> {
+    // The quota is checked before anything goes upstream; the size is the cached input as sent.
+    const sizeBytes = utf8Length(JSON.stringify(cachedInputOf(request)));
+    const quota = this.dependencies.cacheQuota;
+    if (quota)
+      assertCacheQuota(
+        await this.ownership.usage("cachedContent", context.caller.ownerId),
+        sizeBytes,
+        quota,
+      );
     // No idempotency key exists upstream, so a create is retried only if it never left.
     const created = await this.withReferences(
       { operation: "createCachedContent", request },
@@ -644,6 +661,7 @@ export class UpstreamBackend implements Backend {
     // The record lasts as long as the cache; without an expireTime, until deleted or found gone.
     await this.ownership.record("cachedContent", created.name, context.caller.ownerId, {
       expiresAt: upstreamTime(created.expireTime),
+      sizeBytes,
     });
     return created;
   }
