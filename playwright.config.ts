@@ -73,7 +73,14 @@ export default defineConfig({
       reuseExistingServer: false,
       stdout: "ignore",
       stderr: "pipe",
-      env: serverEnvironment({ PORT: String(localServer.port), DATA_DIR: localServer.dataDir }),
+      // Dozens of specs (and both workers) share this server's one development key and its
+      // browser sessions, far past a person's 600 requests a minute: no rate limit here. The
+      // limit itself is tested on the fault gateway's limited key and across two instances.
+      env: serverEnvironment({
+        PORT: String(localServer.port),
+        DATA_DIR: localServer.dataDir,
+        STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+      }),
     },
     {
       command: startCommand,

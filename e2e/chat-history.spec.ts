@@ -230,7 +230,9 @@ test("an answer whose server died mid-stream is marked interrupted with its part
 }) => {
   test.setTimeout(180_000);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-interrupted-"));
-  let server: OwnServer | undefined = await startOwnServer({ dataDir });
+  // At 1,000 tokens a second the 65,536-token answer is still being written when the server dies.
+  const env = { STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: "1000" };
+  let server: OwnServer | undefined = await startOwnServer({ dataDir, env });
   const context = await browser.newContext({ baseURL: server.baseUrl });
   try {
     const page = await context.newPage();
@@ -247,7 +249,7 @@ test("an answer whose server died mid-stream is marked interrupted with its part
       })
       .toBeGreaterThan(0);
     await server.stop("SIGKILL");
-    server = await startOwnServer({ dataDir, port: server.port });
+    server = await startOwnServer({ dataDir, port: server.port, env });
     await page.goto(`/chat/${id}`);
     const answer = chat.lastAnswer();
     // Its lease runs out within seconds of the crash; the page then shows it interrupted.

@@ -54,6 +54,9 @@ function instanceEnv(databaseUrl: string): Record<string, string> {
     STUDIO_RATE_LIMIT_PER_MINUTE: String(RATE.perMinute),
     STUDIO_RATE_LIMIT_BURST: String(RATE.burst),
     STUDIO_MAX_STREAMS_PER_KEY: String(STREAM_CAP),
+    // Long answers stay in flight for half a minute however fast the machine: the stop, cap
+    // and kill specs act on an answer still being generated.
+    STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: "2000",
   };
 }
 

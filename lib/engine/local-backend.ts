@@ -20,6 +20,7 @@ import { checkCountTokensRequest, checkGenerateContentRequest } from "@/lib/gemi
 import { BatchRunner, type BatchGeneration } from "./batches/batch-runner";
 import { InteractiveWork } from "./batches/interactive-work";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
+import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
@@ -41,6 +42,8 @@ export interface LocalBackendDependencies {
   sweepIntervalMs?: number;
   /** True when this instance is the one to sweep now (instances sharing one database take turns). */
   housekeepingTurn?: () => Promise<boolean>;
+  /** Streams' output tokens a second at most (the service's pace is 100 to 300); absent or 0: as fast as generated. */
+  outputTokensPerSecond?: number;
   /** Requests of a batch run at once in the background while no interactive caller is around (default 2). */
   batchConcurrency?: number;
   onError?: (message: string, error: unknown) => void;
@@ -140,8 +143,12 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): AsyncGenerator<GenerateContentResponse> {
       // Validation runs at the first pull, so its errors arrive before any chunk (an HTTP error, not a stream error).
+      const pace = dependencies.outputTokensPerSecond;
       yield* interactive.stream(async function* () {
-        yield* streamGenerateContent(await generationInput(storage, model, request, context, true));
+        const chunks = streamGenerateContent(
+          await generationInput(storage, model, request, context, true),
+        );
+        yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
     },
 

@@ -26,6 +26,7 @@ async function createBackend(): Promise<Backend> {
     stores,
     dataDir: env.dataDir,
     fileQuotaBytes: env.fileQuotaBytes,
+    outputTokensPerSecond: env.localOutputTokensPerSecond,
     cacheQuota: env.quotas.cache,
     sweepIntervalMs: HOUSEKEEPING_INTERVAL_MS,
     // One token a minute shared by every instance: whoever takes it sweeps.

@@ -69,6 +69,8 @@ const envSchema = z.object({
     .int()
     .positive()
     .default(20 * 1024 * 1024 * 1024),
+  /** Local engine: output tokens a second its streams send at most (0: as fast as generated). */
+  STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: z.coerce.number().min(0).default(0),
   /** JSON price table (README, "Prices") merged over the defaults. */
   STUDIO_PRICES_FILE: z.string().min(1).optional(),
 });
@@ -120,6 +122,8 @@ export interface ServerEnv {
   sessionTtlMs: number;
   /** Per-owner file storage of the local engine, in bytes. */
   fileQuotaBytes: number;
+  /** The local engine's stream speed in output tokens a second; 0: as fast as generated. */
+  localOutputTokensPerSecond: number;
   /** Per-owner quotas (both modes); 0 turns one off. */
   quotas: Quotas;
   /** Prices the studio shows per answer: the defaults with STUDIO_PRICES_FILE's models over them. */
@@ -234,6 +238,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     hostname: values.HOSTNAME,
     sessionTtlMs: values.STUDIO_SESSION_TTL_HOURS * 3_600_000,
     fileQuotaBytes: values.STUDIO_FILE_QUOTA_BYTES,
+    localOutputTokensPerSecond: values.STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND,
     quotas: {
       cache: { count: values.STUDIO_CACHE_QUOTA_COUNT, bytes: values.STUDIO_CACHE_QUOTA_BYTES },
       conversationBytes: values.STUDIO_CONVERSATION_QUOTA_BYTES,

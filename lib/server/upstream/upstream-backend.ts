@@ -132,6 +132,19 @@ function upstreamTime(value: unknown): number | null {
   return Number.isFinite(time) ? time : null;
 }
 
+/**
+ * When a resource the upstream just answered with ends, on this server's clock: the time left
+ * is read in the upstream's own clock (its expiry less the answer's `updateTime`, the upstream's
+ * "now" of that answer), so a clock that differs between the two never ends a record early or
+ * late. Null when the answer gives no expiry.
+ */
+function upstreamDeadline(expiry: unknown, answeredAt: unknown): number | null {
+  const end = upstreamTime(expiry);
+  if (end === null) return null;
+  const reference = upstreamTime(answeredAt);
+  return reference === null ? end : Date.now() + Math.max(0, end - reference);
+}
+
 function pageQuery(query: PageQuery): Record<string, string | undefined> {
   return {
     pageSize: query.pageSize === undefined ? undefined : String(query.pageSize),
@@ -198,7 +211,9 @@ export class UpstreamBackend implements Backend {
   /** A file's record lasts until its `expirationTime` (48 hours when the answer gives none). */
   private async recordFile(file: File, ownerId: string): Promise<void> {
     await this.ownership.record("file", file.name, ownerId, {
-      expiresAt: upstreamTime(file.expirationTime) ?? Date.now() + FILE_LIFETIME_MS,
+      expiresAt:
+        upstreamDeadline(file.expirationTime, file.updateTime ?? file.createTime) ??
+        Date.now() + FILE_LIFETIME_MS,
     });
   }
 
@@ -660,7 +675,7 @@ export class UpstreamBackend implements Backend {
       throw malformedUpstream("a created cached content without a name");
     // The record lasts as long as the cache; without an expireTime, until deleted or found gone.
     await this.ownership.record("cachedContent", created.name, context.caller.ownerId, {
-      expiresAt: upstreamTime(created.expireTime),
+      expiresAt: upstreamDeadline(created.expireTime, created.updateTime ?? created.createTime),
       sizeBytes,
     });
     return created;
@@ -714,7 +729,7 @@ export class UpstreamBackend implements Backend {
         safety: "idempotent",
       }),
     );
-    const expiresAt = upstreamTime(updated?.expireTime);
+    const expiresAt = upstreamDeadline(updated?.expireTime, updated?.updateTime);
     if (expiresAt !== null) await this.ownership.setExpiry("cachedContent", name, expiresAt);
     return updated;
   }
