@@ -1,40 +1,12 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { test as base, expect } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
-import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
-import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
+import { startOwnServer } from "./support/fuzz/own-server.mjs";
+import { TEST_UPSTREAM_KEY, expect, test } from "./support/test-upstream-gateway";
 
 /**
  * Issue 17 in upstream (gateway) mode: the studio's server generates the answer through the
  * gateway backend, against the test upstream (e2e/support/test-upstream.ts): `paced-chat`
  * streams a word every 100 ms for a minute, `error-midstream-chat` fails after two events.
  */
-
-interface Gateway {
-  upstream: TestUpstream;
-  server: OwnServer;
-}
-
-const test = base.extend<object, { gateway: Gateway }>({
-  gateway: [
-    async ({}, use) => {
-      const upstream = await startTestUpstream();
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-history-gateway-"));
-      const server = await startOwnServer({
-        dataDir,
-        env: { GEMINI_API_KEY: "history-upstream-key-0123456789", GEMINI_BASE_URL: upstream.url },
-      });
-      await use({ upstream, server });
-      await server.stop("SIGTERM");
-      await upstream.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: "worker", timeout: 120_000 },
-  ],
-  baseURL: async ({ gateway }, use) => use(gateway.server.baseUrl),
-});
 
 async function openOn(chat: ChatPage, model: string) {
   await chat.open();
@@ -104,7 +76,7 @@ test("a second instance on the same database follows an answer the first one gen
   const second = await startOwnServer({
     dataDir: gateway.server.dataDir,
     env: {
-      GEMINI_API_KEY: "history-upstream-key-0123456789",
+      GEMINI_API_KEY: TEST_UPSTREAM_KEY,
       GEMINI_BASE_URL: gateway.upstream.url,
     },
   });

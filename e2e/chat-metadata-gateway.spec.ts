@@ -1,7 +1,3 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { test as base, expect } from "@playwright/test";
 import {
   AUDIO,
   CITED,
@@ -19,8 +15,7 @@ import {
   utf8Bytes,
 } from "./pages/answer-metadata";
 import { ChatPage } from "./pages/chat-page";
-import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
-import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
+import { TEST_UPSTREAM_KEY, expect, test } from "./support/test-upstream-gateway";
 
 /**
  * Answer metadata in the chat through the gateway: the studio runs in upstream mode against
@@ -28,31 +23,6 @@ import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
  * recorded-answers.ts) for the models `answer-<name>-v1`. The browser talks only to the
  * gateway, as in production; the answers cross the gateway's SSE pass-through unchanged.
  */
-
-interface RecordedGateway {
-  upstream: TestUpstream;
-  server: OwnServer;
-}
-
-const test = base.extend<object, { recordedGateway: RecordedGateway }>({
-  recordedGateway: [
-    async ({}, use) => {
-      const upstream = await startTestUpstream();
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-recorded-"));
-      // Loopback with no studio credentials: the development default, so the browser gets a session.
-      const server = await startOwnServer({
-        dataDir,
-        env: { GEMINI_API_KEY: "recorded-upstream-key-0123456789", GEMINI_BASE_URL: upstream.url },
-      });
-      await use({ upstream, server });
-      await server.stop("SIGTERM");
-      await upstream.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: "worker", timeout: 120_000 },
-  ],
-  baseURL: async ({ recordedGateway }, use) => use(recordedGateway.server.baseUrl),
-});
 
 /** Opens a new chat on the recorded answer's model and asks it something. */
 async function askRecorded(chat: ChatPage, name: RecordedAnswerName, prompt: string) {
@@ -65,14 +35,14 @@ async function askRecorded(chat: ChatPage, name: RecordedAnswerName, prompt: str
 
 test("the gateway forwards the chat's stream to the upstream with the server key", async ({
   page,
-  recordedGateway,
+  gateway,
 }) => {
   const chat = new ChatPage(page);
   await askRecorded(chat, "cited", "Which poem opens with Über allen Gipfeln?");
-  const [seen] = recordedGateway.upstream.requestsFor(
+  const [seen] = gateway.upstream.requestsFor(
     `${recordedAnswerModel("cited")}:streamGenerateContent`,
   );
-  expect(seen?.headers["x-goog-api-key"]).toBe("recorded-upstream-key-0123456789");
+  expect(seen?.headers["x-goog-api-key"]).toBe(TEST_UPSTREAM_KEY);
   expect(seen?.bodyText).toContain("Which poem opens with Über allen Gipfeln?");
 });
 

@@ -51,13 +51,6 @@ export interface GenerationInput {
   cachedContent?: { name: string; contents: number };
 }
 
-/**
- * Test hook, honoured by the local engine only: a stop sequence of this form makes the
- * stream fail with 500 INTERNAL once N answer tokens were sent (partial text, then the error).
- * It is not treated as a real stop sequence.
- */
-export const FAIL_AFTER_TOKENS_HOOK = /^GENSTUDIO_TEST_FAIL_AFTER_TOKENS=(\d+)$/;
-
 const FIRST_CHUNK_TOKENS = 4;
 const CHUNK_TOKENS = 16;
 /** Tokens produced between event-loop turns while candidates think without showing it. */
@@ -180,13 +173,7 @@ export async function* streamGenerateContent(
 
     const contextual = model.withContext(counts);
 
-    const stopSequences = (config.stopSequences ?? []).filter(
-      (sequence) => !FAIL_AFTER_TOKENS_HOOK.test(sequence),
-    );
-    const failAfter = (config.stopSequences ?? [])
-      .map((sequence) => FAIL_AFTER_TOKENS_HOOK.exec(sequence))
-      .find(Boolean);
-    const failAfterTokens = failAfter ? Number(failAfter[1]) : undefined;
+    const stopSequences = config.stopSequences ?? [];
 
     const settings: SamplingSettings = {
       temperature: config.temperature ?? traits.temperature,
@@ -285,23 +272,6 @@ export async function* streamGenerateContent(
         modelVersion,
         responseId,
       };
-      if (
-        failAfterTokens !== undefined &&
-        (candidatesTokens >= failAfterTokens || runs.every((run) => run.finished))
-      ) {
-        // The test hook: send this chunk's text as an ordinary delta, then fail as a broken stream would.
-        for (const candidate of chunk.candidates ?? []) {
-          delete candidate.finishReason;
-          delete candidate.avgLogprobs;
-          delete candidate.citationMetadata;
-        }
-        yield chunk;
-        throw new ApiError(
-          500,
-          "INTERNAL",
-          "Simulated failure in the middle of the stream (local engine test hook GENSTUDIO_TEST_FAIL_AFTER_TOKENS).",
-        );
-      }
       yield chunk;
       if (signal.aborted) return;
       // Let the event loop flush the chunk and notice a closed client before the next one.
