@@ -610,6 +610,8 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       displayName: session.displayName,
       mimeType: session.mimeType,
       sizeBytes: String(session.received),
+      createTime: new Date().toISOString(),
+      updateTime: new Date().toISOString(),
       expirationTime: new Date(Date.now() + 48 * 3_600_000).toISOString(),
       state: "ACTIVE",
       uri: `${origin}/v1beta/files/${id}`,
