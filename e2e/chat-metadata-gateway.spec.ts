@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import {
   AUDIO,
   CITED,
@@ -155,9 +156,23 @@ test("an audio part of raw PCM plays as WAV; other inline data is offered as a d
   // The browser decodes the WAV: its duration is the PCM's.
   expect(Math.round((await audioDuration(audio)) * 100) / 100).toBe(AUDIO.pcmSeconds);
   await expect(answer.getByRole("link", { name: "Download answer.wav" })).toBeVisible();
-  const zip = answer.locator('[data-inline-media="file"]');
+  const zip = answer.locator('[data-inline-media="file"][data-mime-type="application/zip"]');
   await expect(zip).toContainText(`application/zip, ${AUDIO.zipBytes.length} bytes`);
   const download = page.waitForEvent("download");
   await zip.getByRole("link", { name: "Download answer.zip" }).click();
   expect((await download).suggestedFilename()).toBe("answer.zip");
+
+  // HTML (as SVG, XML, script) is only ever a download: its URL, opened as a page in the
+  // studio's origin, is downloaded, never rendered or run.
+  const html = answer.locator('[data-inline-media="file"][data-mime-type="text/html"]');
+  const link = html.getByRole("link", { name: "Download answer.html" });
+  const href = (await link.getAttribute("href"))!;
+  expect(href).toMatch(/^blob:/);
+  const opened = await page.context().newPage();
+  const downloaded = opened.waitForEvent("download");
+  await opened.goto(href).catch(() => undefined);
+  const file = await downloaded;
+  expect(await fs.promises.readFile((await file.path())!, "utf8")).toBe(AUDIO.html);
+  expect(await opened.title()).not.toBe("ran");
+  await opened.close();
 });

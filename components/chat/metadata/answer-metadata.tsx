@@ -35,6 +35,12 @@ const sectionClass =
   "mt-2 rounded-md border border-zinc-200 p-2 text-xs text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
 
 /**
+ * The search suggestions' own policy, on top of the page's (which a srcdoc frame inherits):
+ * their inline styles and inline images only, nothing fetched from anywhere.
+ */
+const SEARCH_ENTRY_POINT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
+
+/**
  * What an answer carries besides its parts: citations (numbered as the markers in the
  * text), grounding (web sources, supported segments with confidence scores, search
  * queries, and the search entry point in a sandboxed frame) and URL context retrieval.
@@ -157,7 +163,7 @@ export const AnswerMetadata = memo(function AnswerMetadata({
             <iframe
               title="Search suggestions"
               sandbox=""
-              srcDoc={entryPoint}
+              srcDoc={`<meta http-equiv="Content-Security-Policy" content="${SEARCH_ENTRY_POINT_POLICY}">${entryPoint}`}
               className="mt-1 h-20 w-full rounded border border-zinc-200 bg-white dark:border-zinc-800"
               data-search-entry-point=""
             />
