@@ -86,27 +86,20 @@ test("a page of another origin cannot use the development key: simple POSTs and 
   }
 });
 
-test("programs are unaffected, but a JSON body must be sent as application/json", async () => {
+test("programs are unaffected: a JSON body is taken whatever its declared type, as the service takes it", async () => {
+  // @google/generative-ai's GoogleAICacheManager.create sends its JSON with no Content-Type,
+  // which fetch declares as text/plain (dist/server/index.js, getHeaders): the service takes
+  // it, so the studio refuses browsers by where they come from, never programs by the type.
   const url = `${localServer.baseUrl}/v1beta/models/gemini-2.5-flash:countTokens`;
   const body = JSON.stringify({ contents: [{ parts: [{ text: "Hello there" }] }] });
-  const plain = await fetch(url, {
-    method: "POST",
-    headers: { "x-goog-api-key": DEVELOPMENT_KEY, "content-type": "text/plain" },
-    body,
-  });
-  expect(plain.status).toBe(400);
-  const refused = (await plain.json()) as {
-    error: { status: string; message: string; details: { fieldViolations: { field: string }[] }[] };
-  };
-  expect(refused.error.status).toBe("INVALID_ARGUMENT");
-  expect(refused.error.message).toContain("application/json");
-  expect(refused.error.details[0]!.fieldViolations[0]!.field).toBe("Content-Type");
-  const json = await fetch(url, {
-    method: "POST",
-    headers: { "x-goog-api-key": DEVELOPMENT_KEY, "content-type": "application/json" },
-    body,
-  });
-  expect(json.status).toBe(200);
+  for (const type of ["text/plain;charset=UTF-8", "application/json"]) {
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { "x-goog-api-key": DEVELOPMENT_KEY, "content-type": type },
+      body,
+    });
+    expect(response.status, type).toBe(200);
+  }
 });
 
 test("an answer's markdown image from outside is never fetched: the pages' policy allows no outside resource", async ({
@@ -120,7 +113,7 @@ test("an answer's markdown image from outside is never fetched: the pages' polic
     expect(policy).toContain("frame-ancestors 'none'");
     expect(policy).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]{20,}'/);
     expect(policy).toContain("img-src 'self' data: blob:");
-    expect(policy).toContain("connect-src 'self'");
+    expect(policy).toContain("connect-src 'self' blob:");
     await expect(chat.prompt).toBeVisible();
     await chat.limitAnswers(200);
     const secret = `secret-${Date.now()}`;

@@ -18,7 +18,7 @@ describe("page security headers", () => {
     );
     expect(directives.get("script-src")).toEqual(["'self'", "'nonce-abc123'"]);
     expect(directives.get("img-src")).toEqual(["'self'", "data:", "blob:"]);
-    expect(directives.get("connect-src")).toEqual(["'self'"]);
+    expect(directives.get("connect-src")).toEqual(["'self'", "blob:"]);
     expect(directives.get("frame-ancestors")).toEqual(["'none'"]);
     expect(directives.get("object-src")).toEqual(["'none'"]);
     // No directive names another host or a wildcard.

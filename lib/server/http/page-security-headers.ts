@@ -3,8 +3,8 @@
  * response, and framing refused. Scripts come only from this origin or carry the nonce (Next
  * puts it on its own inline scripts, the layout on its theme script); images and media only
  * from this origin, `data:` and `blob:` (answers' inline images, upload previews, diagrams);
- * connections only to this origin, so a prompt-injected answer's `![x](https://outside/?q=…)`
- * is never fetched. Styles may be inline: KaTeX and React set style attributes, which a nonce
+ * connections only to this origin and its own `blob:` URLs, so a prompt-injected answer's
+ * `![x](https://outside/?q=…)` is never fetched. Styles may be inline: KaTeX and React set style attributes, which a nonce
  * cannot allow. Route handlers (the API, uploads, the diagram frame with its own policy) never
  * get these: proxy.ts runs for pages only.
  */
@@ -24,7 +24,7 @@ export function pageContentSecurityPolicy(nonce: string, development = false): s
     "img-src 'self' data: blob:",
     "media-src 'self' data: blob:",
     "font-src 'self' data:",
-    "connect-src 'self'",
+    "connect-src 'self' blob:",
     "frame-src 'self'",
     "worker-src 'self' blob:",
     "object-src 'none'",

@@ -1,7 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { MAX_NESTING_DEPTH, nestingDepthExceeds } from "@/lib/gemini/validate";
-import { serverEnv } from "../config/env";
 
 /** Largest JSON body accepted (inline media included), checked before it is buffered. */
 export const MAX_JSON_BODY_BYTES = 100 * 1024 * 1024;
@@ -18,7 +17,6 @@ export async function readJsonBody(
   if (declared > limit) throw tooLarge(limit);
   const text = await readTextCapped(request, limit);
   if (text.trim() === "") return {};
-  assertJsonTypeUnderDevelopmentDefaults(request);
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -34,24 +32,6 @@ export async function readJsonBody(
     );
   }
   return body;
-}
-
-/**
- * Under the development defaults the published development key opens the API, and a page on
- * any site can send a "simple" cross-site POST (text/plain, form data) that needs no CORS
- * preflight. Such a request is refused by its Origin and Sec-Fetch-Site headers
- * (lib/server/auth); a JSON body sent as another type is refused here as well, for browsers
- * that send neither. Every official client sends application/json, as the service expects.
- */
-function assertJsonTypeUnderDevelopmentDefaults(request: Request): void {
-  if (!serverEnv().developmentDefaults) return;
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type === "application/json") return;
-  const shown = type === "" ? "none" : `"${type.slice(0, 80)}"`;
-  throw ApiError.invalidArgument(
-    `Invalid JSON payload received. Content-Type ${shown}: send the body as application/json.`,
-    [{ field: "Content-Type", description: "must be application/json" }],
-  );
 }
 
 function tooLarge(limit: number): ApiError {
