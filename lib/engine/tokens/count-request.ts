@@ -39,6 +39,7 @@ import {
   type PromptText,
 } from "./function-text";
 import { mediaTokenCounts, resolutionKey } from "./media-tokens";
+import { TimeSlices } from "@/lib/engine/time-slices";
 import { thoughtSignatureTokens } from "./thought-signature";
 import { countTexts } from "./tokenizer-api";
 
@@ -112,14 +113,19 @@ export async function countRequestTokens(
     contents.push({ content, index, field: `contents[${index}]` }),
   );
 
+  // Writing function parts out is work on this thread: other requests get turns in between.
+  const slices = new TimeSlices();
   for (const { content, index, field } of contents) {
     for (const [partIndex, part] of (content.parts ?? []).entries()) {
       await collectPart(part, { content: index, part: partIndex }, `${field}.parts[${partIndex}]`);
+      await slices.pause();
     }
   }
   for (const tool of input.tools ?? []) {
-    for (const declaration of tool.functionDeclarations ?? [])
+    for (const declaration of tool.functionDeclarations ?? []) {
       addText(null, declarationText(format, declaration));
+      await slices.pause();
+    }
   }
   if (rules.responseSchema && input.responseSchema !== undefined)
     addText(null, responseSchemaText(input.responseSchema));

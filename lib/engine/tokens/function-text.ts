@@ -17,12 +17,90 @@ export interface PromptText {
 }
 
 /**
- * The markup as a list of texts and control tokens (each one token of the vocabulary whatever
- * its spelling: `<escape>`, `<start_function_call>`, ...). Kept apart from the texts so no
- * text a caller sends can pass for a marker.
+ * Writes the markup: texts run together, each control token (`<escape>`,
+ * `<start_function_call>`, ...: one token of the vocabulary whatever its spelling) ends the
+ * running text and counts one. Markers are never spelled out, so no text a caller sends can
+ * pass for one; each value is visited once (linear in the request's size).
  */
-const MARKER = Symbol("marker");
-type Markup = (string | typeof MARKER)[];
+class MarkupWriter {
+  private readonly texts: string[] = [];
+  private fixed = 0;
+  private current = "";
+
+  text(text: string): void {
+    this.current += text;
+  }
+
+  marker(): void {
+    this.fixed += 1;
+    if (this.current) this.texts.push(this.current);
+    this.current = "";
+  }
+
+  escaped(text: string): void {
+    this.marker();
+    this.current = text;
+    this.marker();
+  }
+
+  /** `{key:value,...}` with the keys in order; `write` writes each value. */
+  braced(record: Record<string, unknown>, write?: (value: unknown, key: string) => void): void {
+    const keys = Object.keys(record);
+    if (keys.length > 1) keys.sort();
+    this.current += "{";
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      this.current += index ? `,${key}:` : `${key}:`;
+      if (write) write(record[key], key);
+      else this.value(record[key]);
+    }
+    this.current += "}";
+  }
+
+  /** `[item,...]`, each item written by `write` (a JSON value unless given). */
+  bracketed<T>(items: readonly T[], write?: (item: T) => void): void {
+    this.current += "[";
+    for (let index = 0; index < items.length; index++) {
+      if (index) this.current += ",";
+      if (write) write(items[index]!);
+      else this.value(items[index]);
+    }
+    this.current += "]";
+  }
+
+  /** A JSON value: strings escaped, other scalars as written, arrays and objects nested. */
+  value(value: unknown): void {
+    if (typeof value === "string") this.escaped(value);
+    else if (value === null || value === undefined) this.current += "null";
+    else if (Array.isArray(value)) this.bracketed(value);
+    else if (typeof value === "object") this.braced(value as Record<string, unknown>);
+    else this.current += String(value);
+  }
+
+  /** A schema: type names escaped, property and nested schemas written as schemas. */
+  schema(node: unknown): void {
+    if (!isRecord(node)) return this.value(node);
+    this.braced(node, (child, keyword) => {
+      if (keyword === "properties" && isRecord(child))
+        this.braced(child, (property) => this.schema(property));
+      else if (keyword === "type") {
+        const names = typeNames(child);
+        if (names.length === 1) this.escaped(names[0]!);
+        else this.bracketed(names, (name) => this.escaped(name));
+      } else if (keyword === "items" || keyword === "not") this.schema(child);
+      else if (Array.isArray(child) && child.some(isRecord))
+        this.bracketed(child, (branch) => this.schema(branch));
+      else this.value(child);
+    });
+  }
+
+  result(): PromptText {
+    return {
+      texts: this.current ? [...this.texts, this.current] : this.texts,
+      fixed: this.fixed,
+    };
+  }
+}
 
 export function declarationText(
   format: FunctionTextFormat,
@@ -37,13 +115,23 @@ export function declarationText(
     text.schema(declaration.response);
     return text.result();
   }
-  const inner: Markup[] = [];
-  if (declaration.description) inner.push(["description:", ...escaped(declaration.description)]);
+  const fields: [string, unknown][] = [];
+  if (declaration.description) fields.push(["description", declaration.description]);
   const parameters = declaration.parameters ?? declaration.parametersJsonSchema;
-  if (parameters) inner.push(["parameters:", ...markupSchema(parameters)]);
+  if (parameters) fields.push(["parameters", parameters]);
   const response = declaration.response ?? declaration.responseJsonSchema;
-  if (response) inner.push(["response:", ...markupSchema(response)]);
-  return markupText([MARKER, `declaration:${declaration.name}{`, ...joined(inner), "}", MARKER]);
+  if (response) fields.push(["response", response]);
+  const writer = new MarkupWriter();
+  writer.marker();
+  writer.text(`declaration:${declaration.name}{`);
+  fields.forEach(([field, value], index) => {
+    writer.text(index ? `,${field}:` : `${field}:`);
+    if (field === "description") writer.escaped(value as string);
+    else writer.schema(value);
+  });
+  writer.text("}");
+  writer.marker();
+  return writer.result();
 }
 
 export function functionCallText(format: FunctionTextFormat, call: FunctionCall): PromptText {
@@ -53,7 +141,7 @@ export function functionCallText(format: FunctionTextFormat, call: FunctionCall)
     text.value(call.args ?? {});
     return text.result();
   }
-  return markupText([MARKER, `call:${call.name}`, ...markupValue(call.args ?? {}), MARKER]);
+  return markedUp(`call:${call.name}`, call.args ?? {});
 }
 
 /** A function's answer, without the media parts it may carry (those count as media). */
@@ -67,12 +155,7 @@ export function functionResponseText(
     text.value(response.response ?? {});
     return text.result();
   }
-  return markupText([
-    MARKER,
-    `response:${response.name}`,
-    ...markupValue(response.response ?? {}),
-    MARKER,
-  ]);
+  return markedUp(`response:${response.name}`, response.response ?? {});
 }
 
 /** generationConfig.responseSchema, where the family counts it (fields notation only). */
@@ -124,28 +207,6 @@ function fieldsText() {
   return { add, value, schema, result: (): PromptText => ({ texts, fixed }) };
 }
 
-function escaped(text: string): Markup {
-  return [MARKER, text, MARKER];
-}
-
-/** Items separated by commas. */
-function joined(items: Markup[]): Markup {
-  return items.flatMap((item, index) => (index === 0 ? item : [",", ...item]));
-}
-
-/** `{key:value,...}` with the keys in order. */
-function braced(entries: [string, Markup][]): Markup {
-  return [
-    "{",
-    ...joined(
-      entries
-        .sort(([left], [right]) => (left < right ? -1 : left > right ? 1 : 0))
-        .map(([key, value]) => [`${key}:`, ...value]),
-    ),
-    "}",
-  ];
-}
-
 /** The service writes types by their enum names (STRING, OBJECT), whatever case was sent. */
 function typeNames(type: unknown): string[] {
   return (Array.isArray(type) ? type : [type])
@@ -153,50 +214,14 @@ function typeNames(type: unknown): string[] {
     .map((item) => item.toUpperCase());
 }
 
-function markupSchema(node: unknown): Markup {
-  if (!isRecord(node)) return markupValue(node);
-  return braced(
-    Object.entries(node).map(([keyword, child]): [string, Markup] => {
-      if (keyword === "properties" && isRecord(child))
-        return [
-          keyword,
-          braced(Object.entries(child).map(([name, property]) => [name, markupSchema(property)])),
-        ];
-      if (keyword === "type") {
-        const names = typeNames(child).map(escaped);
-        return [keyword, names.length === 1 ? names[0]! : ["[", ...joined(names), "]"]];
-      }
-      if (keyword === "items" || keyword === "not") return [keyword, markupSchema(child)];
-      if (Array.isArray(child) && child.some(isRecord))
-        return [keyword, ["[", ...joined(child.map(markupSchema)), "]"]];
-      return [keyword, markupValue(child)];
-    }),
-  );
-}
-
-function markupValue(value: unknown): Markup {
-  if (value === null || value === undefined) return ["null"];
-  if (typeof value === "string") return escaped(value);
-  if (Array.isArray(value)) return ["[", ...joined(value.map(markupValue)), "]"];
-  if (isRecord(value))
-    return braced(Object.entries(value).map(([key, child]) => [key, markupValue(child)]));
-  return [String(value)];
-}
-
-/** The texts between the markers (adjacent texts joined: they are read as one), and the markers. */
-function markupText(markup: Markup): PromptText {
-  const texts: string[] = [];
-  let fixed = 0;
-  let current = "";
-  for (const piece of markup) {
-    if (piece === MARKER) {
-      fixed += 1;
-      if (current) texts.push(current);
-      current = "";
-    } else current += piece;
-  }
-  if (current) texts.push(current);
-  return { texts, fixed };
+/** A call or response: `head{…}` between its start and end markers. */
+function markedUp(head: string, value: Record<string, unknown>): PromptText {
+  const writer = new MarkupWriter();
+  writer.marker();
+  writer.text(head);
+  writer.value(value);
+  writer.marker();
+  return writer.result();
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
