@@ -163,10 +163,17 @@ export async function countRequestTokens(
 
   /** The service's per-Content split of a countTokens answer: each part, and the role token. */
   function contentSplit(): Pick<CountTokensResponse, "systemInstructionsTokens" | "contentTokens"> {
-    const ofContent = (content: Content, index: number): ContentTokenCount => {
-      const partTokens = (content.parts ?? []).map(() => 0);
-      for (const item of counted)
-        if (item.place?.content === index) partTokens[item.place.part]! += item.tokens;
+    // Each Content's part totals, in one pass over what was counted (index -1: the system instruction).
+    const parts = new Map<number, number[]>();
+    for (const { content, index } of contents)
+      parts.set(
+        index,
+        (content.parts ?? []).map(() => 0),
+      );
+    for (const { place, tokens } of counted)
+      if (place) parts.get(place.content)![place.part]! += tokens;
+    const ofContent = (_content: Content, index: number): ContentTokenCount => {
+      const partTokens = parts.get(index)!;
       return {
         ...(partTokens.length ? { partTokens } : {}),
         ...(roleTokens ? { roleTokens: 1 } : {}),
