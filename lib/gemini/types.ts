@@ -294,9 +294,19 @@ export interface ModalityTokenCount {
   tokenCount: number;
 }
 
+/** How countTokens splits one Content's count: per part, and its role token. */
+export interface ContentTokenCount {
+  partTokens?: number[];
+  roleTokens?: number;
+}
+
 export interface CountTokensResponse {
   totalTokens: number;
   cachedContentTokenCount?: number;
+  /** The system instruction's split (`{}` without one), as the service answers it. */
+  systemInstructionsTokens?: ContentTokenCount;
+  /** Each Content's split, in order. */
+  contentTokens?: ContentTokenCount[];
   promptTokensDetails?: ModalityTokenCount[];
   cacheTokensDetails?: ModalityTokenCount[];
 }

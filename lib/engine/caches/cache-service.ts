@@ -44,6 +44,8 @@ export interface CountableInput {
   tools?: Tool[];
   toolConfig?: ToolConfig;
   mediaResolution?: MediaResolution;
+  /** generationConfig.responseSchema, counted where the model's family counts it. */
+  responseSchema?: unknown;
 }
 
 /** Counts a request's input tokens with the model's tokenizer; file URIs resolve for the caller. */

@@ -6,6 +6,7 @@
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
+import type { PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type { Model } from "@/lib/gemini/types";
 import data from "./models.json";
 
@@ -44,6 +45,8 @@ interface FamilyData {
   tokenizer?: TokenizerFamily;
   roleTokenPerContent?: boolean;
   countTokensRoleTokens?: boolean;
+  /** How the service counts tools, function parts and media; `about` says from what. */
+  promptTokens?: PromptTokenRules & { about?: string };
   minCacheTokens?: number;
   responseModalities?: string[][];
   singleCandidateOnly?: boolean;
@@ -91,6 +94,14 @@ function required<T>(value: T | undefined, field: string, model: string): T {
   return value;
 }
 
+/** The rules without the data file's note on where they come from. */
+function promptTokenRules({
+  about: _about,
+  ...rules
+}: PromptTokenRules & { about?: string }): PromptTokenRules {
+  return rules;
+}
+
 function buildEntry(model: ModelData): CatalogEntry {
   const answering = answeringModel(model);
   // An alias's own overrides (what it did differently in recordings) go over its target's.
@@ -121,6 +132,7 @@ function buildEntry(model: ModelData): CatalogEntry {
       tokenizer: required(traits.tokenizer, "tokenizer", name),
       roleTokenPerContent: required(traits.roleTokenPerContent, "roleTokenPerContent", name),
       countTokensRoleTokens: required(traits.countTokensRoleTokens, "countTokensRoleTokens", name),
+      promptTokens: promptTokenRules(required(traits.promptTokens, "promptTokens", name)),
       defaultSafetyThreshold: required(
         traits.defaultSafetyThreshold,
         "defaultSafetyThreshold",

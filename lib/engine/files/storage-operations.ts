@@ -35,6 +35,8 @@ export type RequestTokenCounter = (
   options: {
     resolveFile: (fileUri: string) => Promise<ResolvedFile | RemoteFile>;
     signal?: AbortSignal;
+    /** `countTokens` for that method's answer (its role-token rule and per-Content split). */
+    purpose?: "countTokens" | "prompt";
   },
 ) => Promise<CountTokensResponse>;
 
@@ -251,7 +253,8 @@ export function createStorage(options: StorageOptions): Storage {
       const resolveFile = (fileUri: string) =>
         resolveFileForCaller(fileUri, context.caller, context.signal);
       const merge = await caches.resolveCachedContentForRequest(request, traits, context.caller);
-      const mediaResolution = request.generationConfig?.mediaResolution;
+      const { mediaResolution, responseSchema } = request.generationConfig ?? {};
+      const counting = { resolveFile, signal: context.signal, purpose: "countTokens" as const };
       if (merge.cachedContentTokenCount === undefined) {
         return options.countTokens(
           traits,
@@ -261,23 +264,27 @@ export function createStorage(options: StorageOptions): Storage {
             tools: request.tools,
             toolConfig: request.toolConfig,
             mediaResolution,
+            responseSchema,
           },
-          { resolveFile, signal: context.signal },
+          counting,
         );
       }
       // The cache was sized once at creation; only the request's own turns are counted now.
       const own = await options.countTokens(
         traits,
-        { contents: request.contents, mediaResolution },
-        { resolveFile, signal: context.signal },
+        { contents: request.contents, mediaResolution, responseSchema },
+        counting,
       );
       const promptTokensDetails = addModalityCounts(
         own.promptTokensDetails,
         merge.cacheTokensDetails,
       );
+      const { systemInstructionsTokens, contentTokens } = own;
       return {
         totalTokens: own.totalTokens + merge.cachedContentTokenCount,
         cachedContentTokenCount: merge.cachedContentTokenCount,
+        ...(systemInstructionsTokens ? { systemInstructionsTokens } : {}),
+        ...(contentTokens ? { contentTokens } : {}),
         ...(promptTokensDetails ? { promptTokensDetails } : {}),
         ...(merge.cacheTokensDetails ? { cacheTokensDetails: merge.cacheTokensDetails } : {}),
       };

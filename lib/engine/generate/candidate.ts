@@ -53,7 +53,8 @@ export interface CandidateOptions {
   mode: AnswerMode;
   thinkingBudget: number;
   includeThoughts: boolean;
-  thoughtSignature?: string;
+  /** Makes the signature of an answer that thought so many tokens (it counts them when sent back). */
+  thoughtSignature?: (thoughtTokens: number) => string;
   maxOutputTokens: number;
   stopSequences: string[];
   responseLogprobs: boolean;
@@ -206,7 +207,7 @@ export class CandidateRun {
       delta.parts.push(...extraParts);
       const firstAnswer = delta.parts.find((part) => !part.thought);
       if (firstAnswer && this.signaturePending) {
-        firstAnswer.thoughtSignature = options.thoughtSignature;
+        firstAnswer.thoughtSignature = options.thoughtSignature?.(this.thoughtTokens);
         this.signaturePending = false;
       }
     }

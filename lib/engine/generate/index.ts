@@ -19,7 +19,7 @@ import type {
   UsageMetadata,
 } from "@/lib/gemini/types";
 import { CandidateSafety, effectiveThresholds, judgeInSlices } from "@/lib/engine/safety";
-import { countRequestTokens } from "@/lib/engine/tokens";
+import { countRequestTokens, makeThoughtSignature } from "@/lib/engine/tokens";
 import { CandidateRun, type AnswerMode, type CandidateDelta } from "./candidate";
 import { findCitations, gatherCitableSources, indexCitableSources } from "./citations";
 import { gatherContext, type RequestContext, type ResolveFile } from "./context";
@@ -103,6 +103,7 @@ export async function* streamGenerateContent(
           tools: request.tools,
           toolConfig: request.toolConfig,
           mediaResolution: config.mediaResolution,
+          responseSchema: config.responseSchema,
         },
         { resolveFile: input.resolveFile, signal },
       ),
@@ -216,7 +217,7 @@ export async function* streamGenerateContent(
           thinkingBudget,
           includeThoughts,
           thoughtSignature:
-            traits.thinking && thinkingBudget > 0 ? randomBytes(48).toString("base64") : undefined,
+            traits.thinking && thinkingBudget > 0 ? makeThoughtSignature : undefined,
           maxOutputTokens: config.maxOutputTokens ?? traits.outputTokenLimit,
           stopSequences,
           responseLogprobs: config.responseLogprobs === true,
