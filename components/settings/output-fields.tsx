@@ -1,6 +1,6 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { Field, inputClassName } from "@/components/ui/field";
 import {
   MEDIA_RESOLUTIONS,
@@ -11,7 +11,8 @@ import type { GenerationConfig, Schema } from "@/lib/gemini/types";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { JsonEditor } from "./json-editor";
 import { NumberInput } from "./number-input";
-import { withNestedField } from "@/lib/studio/settings-model";
+import { settingsFieldViolations, withNestedField } from "@/lib/studio/settings-model";
+import { SchemaForm } from "./schema-form";
 import { Checkbox, Section, type SettingsFieldsProps } from "./settings-fields";
 
 type OutputMode = "text" | "json" | "enum";
@@ -41,6 +42,7 @@ export function OutputFields({
     [settingsKey, setFormError],
   );
   const mode = outputMode(config);
+  const violations = useMemo(() => settingsFieldViolations(settings, traits), [settings, traits]);
   const schemaKind =
     config.responseJsonSchema !== undefined
       ? "json-schema"
@@ -126,6 +128,15 @@ export function OutputFields({
               </select>
             )}
           </Field>
+          {schemaKind === "openapi" && config.responseSchema && (
+            <SchemaForm
+              schema={config.responseSchema}
+              onChange={(responseSchema) => setConfig({ responseSchema })}
+              label="Response schema"
+              path="generation_config.response_schema"
+              violations={violations}
+            />
+          )}
           {schemaKind === "openapi" && (
             <Field label="Response schema (JSON)" errors={errorsOf("response_schema")}>
               {(props) => (
