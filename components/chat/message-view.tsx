@@ -5,6 +5,7 @@ import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { BlockedCard } from "@/components/safety/blocked-card";
 import { SafetyRatings } from "@/components/safety/safety-ratings";
 import { Button } from "@/components/ui/button";
+import { RetryButton } from "./retry-button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClassName } from "@/components/ui/field";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
@@ -415,13 +416,11 @@ const ModelMessage = memo(function ModelMessage({
           </p>
           <p className="whitespace-pre-wrap">{message.error.message}</p>
           <div className="mt-2 flex flex-wrap gap-2">
-            <Button
-              size="sm"
-              onClick={() => void actions.regenerate(conversationId, message.id)}
+            <RetryButton
+              error={message.error}
+              onRetry={() => void actions.regenerate(conversationId, message.id)}
               disabled={!canAct}
-            >
-              Retry
-            </Button>
+            />
             {failedOnDeadCache(message) && (
               <Button
                 size="sm"

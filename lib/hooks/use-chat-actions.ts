@@ -18,6 +18,7 @@ import { currentLeaf, withSelected } from "@/lib/studio/conversation-tree";
 import { responseOfAnswer, type TurnEvent } from "@/lib/studio/turn-events";
 import { defaultSettings, withSafetyThreshold } from "@/lib/studio/settings-model";
 import { ApiError } from "@/lib/gemini/api-error";
+import { messageErrorOf, type MessageError } from "@/lib/studio/message-error";
 import { isAbortError, streamGenerateContentPath } from "@/lib/gemini/client/sse-client";
 import { recordTrace, type TraceRecorder } from "@/lib/studio/answer-trace";
 import type { HarmBlockThreshold, Part } from "@/lib/gemini/types";
@@ -79,9 +80,8 @@ interface Dependencies {
   navigate(conversationId: string): void;
 }
 
-function errorSummary(error: unknown): { code: number; message: string; status: string } {
-  if (error instanceof ApiError)
-    return { code: error.httpStatus, message: error.message, status: error.rpcStatus };
+function errorSummary(error: unknown): MessageError {
+  if (error instanceof ApiError) return messageErrorOf(error);
   const message = error instanceof Error ? error.message : String(error);
   return {
     code: 0,

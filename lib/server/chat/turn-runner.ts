@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
+import { messageErrorOf, type MessageError } from "@/lib/studio/message-error";
 import type { Backend, Caller } from "@/lib/gemini/backend/contract";
 import type { GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
 import { readGenerateContentRequest } from "@/lib/gemini/validate";
@@ -78,9 +79,8 @@ function chunkCharacters(chunk: GenerateContentResponse): number {
   return characters;
 }
 
-function errorSummary(error: unknown): { code: number; message: string; status: string } {
-  if (error instanceof ApiError)
-    return { code: error.httpStatus, message: error.message, status: error.rpcStatus };
+function errorSummary(error: unknown): MessageError {
+  if (error instanceof ApiError) return messageErrorOf(error);
   return { code: 500, message: "The answer failed on the studio server.", status: "INTERNAL" };
 }
 
