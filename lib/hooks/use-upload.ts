@@ -5,6 +5,7 @@ import { useMemo } from "react";
 import type { StoreApi } from "zustand";
 import {
   canSendInline,
+  connectionLostText,
   fileErrorText,
   mimeTypeOf,
   pollDelayMs,
@@ -18,6 +19,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import {
   isUploadAbort,
   uploadResumable,
+  UploadConnectionError,
   UploadInterruptedError,
 } from "@/lib/gemini/client/resumable-upload";
 import type { File as WireFile } from "@/lib/gemini/types";
@@ -231,7 +233,20 @@ export function createUploader(
     } catch (error) {
       if (isUploadAbort(error) || runtimes.get(id) !== runtime) return;
       if (error instanceof UploadInterruptedError) {
-        update(id, { status: "interrupted", sentBytes: error.sentBytes, error: error.message });
+        const offline = typeof navigator !== "undefined" && navigator.onLine === false;
+        const lost = offline || error.cause instanceof UploadConnectionError;
+        update(id, {
+          status: "interrupted",
+          sentBytes: error.sentBytes,
+          error: lost
+            ? connectionLostText(error.sentBytes, runtime.blob.size, offline)
+            : error.message,
+        });
+        // Offline: the upload goes on by itself once the network is back.
+        if (offline)
+          window.addEventListener("online", () => get(id)?.status === "interrupted" && upload(id), {
+            once: true,
+          });
         return;
       }
       runtime.sessionUrl = undefined;
