@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { generateContent, streamGenerateContent } from "@/lib/engine/generate";
 import { inputFor } from "@/lib/testing/generation";
-import { arithmeticExpression, planCode } from "./code-execution";
+import { answerWithCode, arithmeticExpression, planCode } from "./code-execution";
 import { answerFromDocuments } from "./grounding";
 import { runPython } from "./python-sandbox";
 import { urlsOf } from "./url-context";
@@ -35,6 +35,21 @@ describe("code execution", () => {
     const spin = await runPython("while True:\n    pass");
     expect(spin.outcome).toBe("OUTCOME_DEADLINE_EXCEEDED");
   }, 30_000);
+
+  it("says honestly that nothing ran when there is no interpreter", async () => {
+    const python = "/nonexistent/python3";
+    expect(await runPython("print(1)", { python })).toEqual({
+      outcome: "OUTCOME_FAILED",
+      output: "Not executed: this studio's server has no Python interpreter (python3).",
+      executed: false,
+    });
+    const answer = await answerWithCode("What is 6 * 7?", { python });
+    expect(answer?.code).toBe("result = 6 * 7\nprint(result)");
+    expect(answer?.result.executed).toBe(false);
+    expect(answer?.text).toBe(
+      "I wrote the code above, but it could not be run here, so I have no result to report.",
+    );
+  });
 
   it("answers an arithmetic question with executableCode, codeExecutionResult, then the result", async () => {
     const input = inputFor("gemini-2.5-flash", "What is 17 * 23 + 4?", {
