@@ -11,6 +11,7 @@ import {
 } from "@/lib/studio/conversation-schema";
 import { DEFAULT_TITLE, searchTextOf, titleFromPrompt } from "@/lib/studio/message-text";
 import type { SqlDatabase, SqlExecutor, SqlTransaction } from "../sql-database";
+import { markedPassage } from "./search-passage";
 
 /**
  * Every query of the studio's conversations (migrations 3 and 7), in one store. A
@@ -353,6 +354,16 @@ export class ConversationStore {
     if (this.sqlite) {
       const query = fullTextQuery(text);
       if (!query) return null;
+      const message = await this.database.get<{ search_text: string }>(
+        "SELECT search_text FROM conversation_messages WHERE sequence = ?",
+        [sequence],
+      );
+      const marked = markedPassage(message?.search_text ?? "", searchWords(text), {
+        start: SEARCH_MARK_START,
+        end: SEARCH_MARK_END,
+      });
+      if (marked) return marked;
+      // A word the index folds otherwise than markedPassage: FTS5 finds the passage.
       // CAST: FTS5 applies `rowid = ?` only to an integer, and numbers may be bound as reals.
       const row = await this.database.get<{ passage: string }>(
         "SELECT snippet(conversation_search, 0, ?, ?, '…', 16) AS passage FROM conversation_search WHERE conversation_search MATCH ? AND rowid = CAST(? AS INTEGER)",
