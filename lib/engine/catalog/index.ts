@@ -49,6 +49,11 @@ export interface AnswerTraits {
    * 3: its summaries are written while the model thinks). Absent: always, as in whole answers.
    */
   streamedThoughtsAfterTokens?: number;
+  /**
+   * False: includeThoughts is accepted but no thought summary is returned (the 2.0 Flash
+   * Thinking experiments, recorded in 2025). Absent: summaries as asked.
+   */
+  thoughtSummaries?: boolean;
 }
 
 export interface CatalogEntry {

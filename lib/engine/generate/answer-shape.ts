@@ -6,7 +6,12 @@
  */
 import { randomInt } from "node:crypto";
 import type { AnswerTraits } from "@/lib/engine/catalog";
-import type { Candidate, GenerateContentRequest, UsageMetadata } from "@/lib/gemini/types";
+import type {
+  Candidate,
+  GenerateContentRequest,
+  SafetyRating,
+  UsageMetadata,
+} from "@/lib/gemini/types";
 
 /** The service's finishMessage beside function calls (recorded, 2.5 and 3). */
 export const FUNCTION_CALL_FINISH_MESSAGE = "Model generated function call(s).";
@@ -67,6 +72,20 @@ export function shapeCandidate(candidate: Candidate, index: number, shape: Answe
   )
     candidate.finishMessage = FUNCTION_CALL_FINISH_MESSAGE;
   return candidate;
+}
+
+/**
+ * The safety ratings a candidate reports: those of the categories the request's safetySettings
+ * name, and any that blocked it. A model's default threshold still blocks, unreported (recorded:
+ * 1.5's answers of 2025 carry no safetyRatings, though its default threshold rates every
+ * category).
+ */
+export function reportedRatings(
+  ratings: readonly SafetyRating[],
+  request: GenerateContentRequest,
+): SafetyRating[] {
+  const asked = new Set((request.safetySettings ?? []).map((setting) => setting.category));
+  return ratings.filter((rating) => rating.blocked || asked.has(rating.category));
 }
 
 /** The tier the service reports: the one asked for, else standard; lower case as it writes it. */

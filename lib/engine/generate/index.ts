@@ -22,6 +22,7 @@ import { CandidateSafety, effectiveThresholds, judgeInSlices } from "@/lib/engin
 import { countRequestTokens, makeThoughtSignature } from "@/lib/engine/tokens";
 import {
   carriesAvgLogprobs,
+  reportedRatings,
   shapeCandidate,
   shapeUsage,
   signaturePlacement,
@@ -203,7 +204,10 @@ export async function* streamGenerateContent(
           ? hashString(JSON.stringify(request))
           : freshSeed();
     const thinkingBudget = resolveThinkingBudget(request, traits, promptTokenCount);
-    const includeThoughts = thinkingBudget > 0 && config.thinkingConfig?.includeThoughts === true;
+    const includeThoughts =
+      thinkingBudget > 0 &&
+      config.thinkingConfig?.includeThoughts === true &&
+      input.answer.thoughtSummaries !== false;
     const placement = signaturePlacement(shape, request, thinkingBudget > 0);
     const distribution = new Distribution();
     const candidateCount = audio ? 1 : Math.max(1, config.candidateCount ?? 1);
@@ -270,9 +274,14 @@ export async function* streamGenerateContent(
       const thoughtTokens = runs.reduce((sum, run) => sum + run.thoughtTokens, 0);
       const candidates = deltas.map(toCandidate);
       if (toolAnswer) attachToolAnswer(toolAnswer, deltas, candidates, toolPartsSent);
-      candidates.forEach((candidate, position) =>
-        shapeCandidate(candidate, deltas[position]!.index, shape),
-      );
+      candidates.forEach((candidate, position) => {
+        shapeCandidate(candidate, deltas[position]!.index, shape);
+        if (candidate.safetyRatings) {
+          const reported = reportedRatings(candidate.safetyRatings, request);
+          if (reported.length) candidate.safetyRatings = reported;
+          else delete candidate.safetyRatings;
+        }
+      });
       for (const [position, delta] of deltas.entries()) {
         const text = answerTexts.get(delta.index) ?? "";
         const added = delta.parts

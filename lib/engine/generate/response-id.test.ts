@@ -27,6 +27,9 @@ describe("newResponseId", () => {
       lengths.add(id.length);
     }
     expect([...lengths].every((length) => length === 22 || length === 23)).toBe(true);
+    // The first milliseconds of a second give a short microseconds field: still 22.
+    for (let index = 0; index < 200; index++)
+      expect(newResponseId(Date.UTC(2026, 0, 1) + (index % 16)).length).toBeGreaterThanOrEqual(22);
   });
 
   it("decodes as the service's do: seconds, microseconds and two identifiers", () => {

@@ -27,12 +27,21 @@ const START_BODY_LIMIT = 64 * 1024;
 
 function emptyAnswer(headers: Headers): Response {
   headers.set("Cache-Control", "private, no-store");
+  // The service types its empty upload answers as text (recorded: the start answer).
+  headers.set("Content-Type", "text/plain; charset=utf-8");
   return new Response(null, { status: 200, headers });
 }
 
 function statusAnswer(status: UploadStatus): Response {
-  const headers = uploadAnswerHeaders({ status: status.status, sizeReceived: status.sizeReceived });
-  return status.file ? jsonResponse({ file: status.file }, { headers }) : emptyAnswer(headers);
+  // The final answer is the File alone (recorded: no size received beside it).
+  if (status.file)
+    return jsonResponse(
+      { file: status.file },
+      { headers: uploadAnswerHeaders({ status: status.status }) },
+    );
+  return emptyAnswer(
+    uploadAnswerHeaders({ status: status.status, sizeReceived: status.sizeReceived }),
+  );
 }
 
 /** `X-Goog-Upload-Protocol: multipart`: metadata and bytes in one request, answered with the file. */

@@ -36,7 +36,8 @@ const REQUEST_OPENERS = new Set(
     "did tell show give find get set turn switch make book send email call check look search " +
     "list create add remove delete schedule play open start stop convert calculate compute " +
     "translate order buy cancel update dim brighten lock unlock move rename fetch read write " +
-    "run remind note save share post reserve i'd i'm id im let lets what's how's where's who's"
+    "run remind note save share post reserve use i'd i'm id im let lets what's how's where's " +
+    "who's"
   ).split(" "),
 );
 
@@ -177,8 +178,14 @@ export function isRequest(
     const lower = word.lower.replace(/’/g, "'");
     if (REQUEST_OPENERS.has(lower)) return true;
     const stemmed = stem(lower);
-    // An imperative of a function's verb: "Lookup …", "Fetch …".
-    if (declarations.some((terms) => terms.generic.has(stemmed))) return true;
+    // An imperative of a function's verb: "Lookup …", "Fetch …"; or of its subject word in
+    // its bare form, "Divide …" for customDivide ("Tides are …" is no imperative).
+    if (
+      declarations.some(
+        (terms) => terms.generic.has(stemmed) || (lower === stemmed && terms.subject.has(stemmed)),
+      )
+    )
+      return true;
   }
   const lower = promptText.toLowerCase();
   return [

@@ -154,6 +154,32 @@ describe("AUTO function calling, from the declarations alone", () => {
     expect(decide("Tides are fascinating, aren't they", [tides])).toBeNull();
   });
 
+  it("reads an imperative of the name's own verb, and 'Use …', as a request", () => {
+    const divide: FunctionDeclaration = {
+      name: "customDivide",
+      description: "Custom divide function",
+      parametersJsonSchema: {
+        type: "object",
+        properties: { numerator: { type: "number" }, denominator: { type: "number" } },
+      },
+    };
+    const call = callOf(decide("Divide 10 by 2 using the customDivide function", [divide]));
+    expect(call.declaration.name).toBe("customDivide");
+    const printer: FunctionDeclaration = {
+      name: "print",
+      description: "Prints a word in a colour.",
+      parametersJsonSchema: {
+        type: "object",
+        properties: { word: { type: "string" }, color: { type: "string" } },
+      },
+    };
+    expect(
+      callOf(decide("Use the printer to print a simple word: hello in blue", [printer])).declaration
+        .name,
+    ).toBe("print");
+    expect(decide("Division was hard at school.", [divide])).toBeNull();
+  });
+
   it("answers plain conversation in text", () => {
     for (const prompt of [
       "Tell me a short story about a lighthouse.",
