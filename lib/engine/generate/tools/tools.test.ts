@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FunctionDeclaration, GenerateContentRequest } from "@/lib/gemini/types";
 import { answerText, generateContent, plain } from "@/lib/testing/generation";
 import { decideFunctionCall } from "./index";
+import { arithmeticStems } from "./relevance";
 
 const getWeather: FunctionDeclaration = {
   name: "get_weather",
@@ -178,6 +179,15 @@ describe("AUTO function calling, from the declarations alone", () => {
         .name,
     ).toBe("print");
     expect(decide("Division was hard at school.", [divide])).toBeNull();
+    // Arithmetic asks for its operation: "/" between numbers is a division.
+    expect(callOf(decide("what is the result of 100/2", [divide])).declaration.name).toBe(
+      "customDivide",
+    );
+    expect(decide("What happened on 2024/07/29 and 2024-07-30?", [divide])).toBeNull();
+    expect(arithmeticStems("The meeting moved from 2024-07-29 to 07/30/2024.")).toEqual(new Set());
+    expect(arithmeticStems("What is 7 - 2, then 3 * 4?")).toEqual(
+      new Set(["subtract", "minu", "multiply", "product"]),
+    );
   });
 
   it("answers plain conversation in text", () => {
