@@ -61,11 +61,12 @@ test("grounding: an answer from the local document set with its sources, segment
   }, chat.conversationId());
   const text = response.content.parts.map((part: { text?: string }) => part.text ?? "").join("");
   for (const segment of segments) expect(text).toContain(segment);
-  // The metadata is the service's: supports at UTF-8 byte offsets of the answer, each naming
-  // the chunks it rests on, and the query the engine searched with.
+  // The metadata is the service's googleSearch shape: supports at UTF-8 byte offsets of the
+  // answer, each naming the web chunks (here the local documents) it rests on, and the query
+  // the engine searched with.
   const metadata = response.groundingMetadata as {
     webSearchQueries: string[];
-    groundingChunks: { retrievedContext: { uri: string; text: string } }[];
+    groundingChunks: { web: { uri: string; title: string } }[];
     groundingSupports: {
       segment: { startIndex?: number; endIndex: number; text: string };
       groundingChunkIndices: number[];
@@ -79,9 +80,7 @@ test("grounding: an answer from the local document set with its sources, segment
       segment.text,
     );
     for (const index of groundingChunkIndices)
-      expect(metadata.groundingChunks[index]!.retrievedContext.uri).toMatch(
-        /^genstudio:documents\//,
-      );
+      expect(metadata.groundingChunks[index]!.web.uri).toMatch(/^genstudio:documents\//);
   }
   await expectNoSeriousViolations(page);
 });

@@ -376,6 +376,8 @@ export type FinishReason =
 export interface Candidate {
   content?: Content;
   finishReason?: FinishReason;
+  /** Why the candidate finished, in words ("Model generated function call(s)."). */
+  finishMessage?: string;
   safetyRatings?: SafetyRating[];
   citationMetadata?: { citationSources?: CitationSource[] };
   tokenCount?: number;
@@ -409,6 +411,8 @@ export interface UsageMetadata {
   promptTokensDetails?: ModalityTokenCount[];
   cacheTokensDetails?: ModalityTokenCount[];
   candidatesTokensDetails?: ModalityTokenCount[];
+  /** The tier that served the request, in lower case ("standard"). */
+  serviceTier?: string;
 }
 
 export interface GenerateContentResponse {

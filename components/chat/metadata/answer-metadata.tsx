@@ -2,7 +2,13 @@
 
 import { memo } from "react";
 import type { Candidate } from "@/lib/gemini/types";
-import { answerTextOf, chunkTitle, citationSourceLabel } from "./annotated-answer";
+import {
+  answerTextOf,
+  chunkTitle,
+  citationSourceLabel,
+  documentUri,
+  isDocument,
+} from "./annotated-answer";
 import { sliceBytes } from "./byte-offsets";
 
 const URL_STATUS_TEXT: Record<string, string> = {
@@ -62,8 +68,7 @@ export const AnswerMetadata = memo(function AnswerMetadata({
   const queries = grounding?.webSearchQueries ?? [];
   const entryPoint = grounding?.searchEntryPoint?.renderedContent;
   // Chunks of retrieved documents (the local engine's document set) rather than web pages.
-  const documents =
-    chunks.length > 0 && chunks.every((chunk) => chunk.retrievedContext && !chunk.web);
+  const documents = chunks.length > 0 && chunks.every((chunk) => isDocument(chunk));
   return (
     <>
       {citations.length > 0 && (
@@ -107,9 +112,9 @@ export const AnswerMetadata = memo(function AnswerMetadata({
                     <SourceLink uri={chunk.web?.uri}>
                       {chunkTitle(chunk, "untitled source")}
                     </SourceLink>
-                    {chunk.retrievedContext?.uri && (
+                    {documentUri(chunk) && (
                       <span className="ml-1 font-mono break-all" data-document-uri="">
-                        {chunk.retrievedContext.uri}
+                        {documentUri(chunk)}
                       </span>
                     )}
                   </li>

@@ -22,9 +22,15 @@ import type {
   Tool,
   ToolConfig,
 } from "@/lib/gemini/types";
-import { formatTimestamp, parseDuration, parseTimestamp } from "@/lib/gemini/wire-time";
+import {
+  EXPIRY_DIGITS,
+  formatTimestampDigits,
+  parseDuration,
+  parseTimestamp,
+  STAMP_DIGITS,
+} from "@/lib/gemini/wire-time";
 import { requireModel } from "../catalog";
-import { randomResourceId } from "../files/random-id";
+import { CACHE_ID_LENGTH, randomResourceId } from "../files/random-id";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import {
   assertCacheQuota,
@@ -82,9 +88,9 @@ function toWire(record: CacheRecord): CachedContent {
     name: `cachedContents/${record.id}`,
     model: record.model,
     displayName: record.displayName,
-    createTime: formatTimestamp(record.createTime),
-    updateTime: formatTimestamp(record.updateTime),
-    expireTime: formatTimestamp(record.expireTime),
+    createTime: formatTimestampDigits(record.createTime, STAMP_DIGITS),
+    updateTime: formatTimestampDigits(record.updateTime, STAMP_DIGITS),
+    expireTime: formatTimestampDigits(record.expireTime, EXPIRY_DIGITS),
     usageMetadata: { totalTokenCount: record.totalTokenCount },
   };
 }
@@ -156,8 +162,8 @@ export class CacheService {
         `The input token count (${counted.totalTokens}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`,
       );
     }
-    let id = randomResourceId();
-    while (await this.store.exists(id)) id = randomResourceId();
+    let id = randomResourceId(CACHE_ID_LENGTH);
+    while (await this.store.exists(id)) id = randomResourceId(CACHE_ID_LENGTH);
     const record: CacheRecord = {
       id,
       ownerId: caller.ownerId,
