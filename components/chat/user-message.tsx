@@ -34,11 +34,7 @@ export const UserMessage = memo(function UserMessage({
   const actions = useChatActions();
   const [editing, setEditing] = useState(false);
   const [text, setText] = useState(() => userText(message));
-  const editor = useRef<HTMLTextAreaElement>(null);
   const editButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (editing) editor.current?.focus();
-  }, [editing]);
   function cancel() {
     setEditing(false);
     setText(userText(message));
@@ -48,16 +44,6 @@ export const UserMessage = memo(function UserMessage({
     if (text.trim() === "") return;
     setEditing(false);
     void actions.edit(conversationId, message.id, text);
-  }
-  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
-      event.preventDefault();
-      save();
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      event.stopPropagation();
-      cancel();
-    }
   }
   const hasText = message.content.parts.some((part) => part.text !== undefined);
   const long = message.content.parts.some(
@@ -71,61 +57,16 @@ export const UserMessage = memo(function UserMessage({
       className="group flex flex-col items-end gap-1 [contain-intrinsic-size:auto_4rem] [content-visibility:auto]"
     >
       {editing ? (
-        <div className="flex w-full max-w-[85%] flex-col gap-2">
-          <label className="sr-only" htmlFor={`edit-${message.id}`}>
-            Edit your message
-          </label>
-          <textarea
-            id={`edit-${message.id}`}
-            ref={editor}
-            value={text}
-            onChange={(event) => setText(event.target.value)}
-            onKeyDown={onKeyDown}
-            rows={Math.min(10, Math.max(2, text.split("\n").length))}
-            className={inputClassName}
-          />
-          <div className="flex justify-end gap-2">
-            <Button size="sm" onClick={cancel}>
-              Cancel
-            </Button>
-            <Button
-              size="sm"
-              variant="primary"
-              onClick={save}
-              disabled={text.trim() === "" || busy}
-            >
-              Save and send
-            </Button>
-          </div>
-        </div>
+        <PromptEditor
+          id={`edit-${message.id}`}
+          text={text}
+          busy={busy}
+          onChange={setText}
+          onSave={save}
+          onCancel={cancel}
+        />
       ) : (
-        <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2 text-sm whitespace-pre-wrap break-words dark:bg-zinc-800">
-          {message.content.parts.map((part, index) =>
-            part.text !== undefined ? (
-              <span key={index} data-user-text="">
-                {expanded || part.text.length <= COLLAPSED_PROMPT_CHARACTERS
-                  ? part.text
-                  : `${part.text.slice(0, COLLAPSED_PROMPT_CHARACTERS)}…`}
-              </span>
-            ) : part.functionResponse ? (
-              <span key={index} className="block font-mono text-xs">
-                Function response {part.functionResponse.name}:{" "}
-                {JSON.stringify(part.functionResponse.response)}
-              </span>
-            ) : part.fileData || part.inlineData ? (
-              <span key={index} className="my-1 block">
-                <PromptAttachment
-                  part={part}
-                  record={message.attachments?.find((record) => record.part === index)}
-                />
-              </span>
-            ) : (
-              <span key={index} className="block text-xs text-zinc-600 dark:text-zinc-400">
-                [{Object.keys(part)[0]}]
-              </span>
-            ),
-          )}
-        </div>
+        <PromptParts message={message} expanded={expanded} />
       )}
       {!editing && (
         <div className="flex items-center gap-1">
@@ -168,3 +109,92 @@ export const UserMessage = memo(function UserMessage({
     </article>
   );
 });
+
+/** The prompt being edited: Enter saves and sends, Shift+Enter adds a line, Escape cancels. */
+function PromptEditor({
+  id,
+  text,
+  busy,
+  onChange,
+  onSave,
+  onCancel,
+}: {
+  id: string;
+  text: string;
+  busy: boolean;
+  onChange(text: string): void;
+  onSave(): void;
+  onCancel(): void;
+}) {
+  const editor = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    editor.current?.focus();
+  }, []);
+  function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+      event.preventDefault();
+      onSave();
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+    }
+  }
+  return (
+    <div className="flex w-full max-w-[85%] flex-col gap-2">
+      <label className="sr-only" htmlFor={id}>
+        Edit your message
+      </label>
+      <textarea
+        id={id}
+        ref={editor}
+        value={text}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={onKeyDown}
+        rows={Math.min(10, Math.max(2, text.split("\n").length))}
+        className={inputClassName}
+      />
+      <div className="flex justify-end gap-2">
+        <Button size="sm" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button size="sm" variant="primary" onClick={onSave} disabled={text.trim() === "" || busy}>
+          Save and send
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+/** A prompt's parts as sent: text (a long one cut until expanded), function responses, attachments. */
+function PromptParts({ message, expanded }: { message: StoredMessage; expanded: boolean }) {
+  return (
+    <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2 text-sm whitespace-pre-wrap break-words dark:bg-zinc-800">
+      {message.content.parts.map((part, index) =>
+        part.text !== undefined ? (
+          <span key={index} data-user-text="">
+            {expanded || part.text.length <= COLLAPSED_PROMPT_CHARACTERS
+              ? part.text
+              : `${part.text.slice(0, COLLAPSED_PROMPT_CHARACTERS)}…`}
+          </span>
+        ) : part.functionResponse ? (
+          <span key={index} className="block font-mono text-xs">
+            Function response {part.functionResponse.name}:{" "}
+            {JSON.stringify(part.functionResponse.response)}
+          </span>
+        ) : part.fileData || part.inlineData ? (
+          <span key={index} className="my-1 block">
+            <PromptAttachment
+              part={part}
+              record={message.attachments?.find((record) => record.part === index)}
+            />
+          </span>
+        ) : (
+          <span key={index} className="block text-xs text-zinc-600 dark:text-zinc-400">
+            [{Object.keys(part)[0]}]
+          </span>
+        ),
+      )}
+    </div>
+  );
+}
