@@ -21,8 +21,8 @@ import { DEFAULT_TITLE } from "@/lib/studio/message-text";
 import {
   isConversationIdTakenError,
   isUnknownMessageError,
-  UNDO_DELETE_MS,
-} from "@/lib/db/stores/conversation-store";
+} from "@/lib/db/stores/conversation-errors";
+import { UNDO_DELETE_MS } from "@/lib/db/stores/conversation-store";
 import { ApiError, type FieldViolation } from "@/lib/gemini/api-error";
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { authenticate } from "../auth/authenticate";

@@ -7,9 +7,8 @@ import {
   isConversationIdTakenError,
   isTurnConflictError,
   isUnknownMessageError,
-  type BeginTurnInput,
-  type ConversationStore,
-} from "@/lib/db/stores/conversation-store";
+} from "@/lib/db/stores/conversation-errors";
+import type { BeginTurnInput, ConversationStore } from "@/lib/db/stores/conversation-store";
 import { EMPTY_RESPONSE } from "@/lib/studio/accumulate-response";
 import { buildGenerateContentRequest, requestContents } from "@/lib/studio/chat-request";
 import type {
