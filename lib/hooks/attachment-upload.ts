@@ -2,11 +2,8 @@
 
 import type { QueryClient } from "@tanstack/react-query";
 import { ApiError } from "@/lib/gemini/api-error";
-import {
-  isUploadAbort,
-  uploadResumable,
-  UploadInterruptedError,
-} from "@/lib/gemini/client/resumable-upload";
+import { uploadResumable, UploadInterruptedError } from "@/lib/gemini/client/resumable-upload";
+import { isUploadAbort } from "@/lib/gemini/client/upload-transport";
 import type { File as WireFile } from "@/lib/gemini/types";
 import {
   fileErrorText,
