@@ -5,7 +5,7 @@ import { Button } from "@/components/ui/button";
 import { Field, inputClassName } from "@/components/ui/field";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { CachedContent } from "@/lib/gemini/types";
-import { parseCachedContentCreate } from "@/lib/gemini/validate";
+import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
 import { useCreateCache } from "@/lib/hooks/use-caches";
 import { useCacheDraft } from "@/lib/hooks/use-cache-draft";
 import { ActiveFilesField, CacheModelField, ConversationField } from "./cache-source-fields";

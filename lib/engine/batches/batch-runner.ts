@@ -13,7 +13,7 @@ import type {
   GenerateContentResponse,
   OperationStatus,
 } from "@/lib/gemini/types";
-import { parseBatchInputLine } from "@/lib/gemini/validate";
+import { parseBatchInputLine } from "@/lib/gemini/validate-batch";
 import type { FileService } from "../files/file-service";
 import { mergeChunks } from "../generate";
 import type { BatchRecord } from "@/lib/db/stores/batch-store";

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { OperationContext } from "@/lib/gemini/backend/contract";
 import type { CachedContent } from "@/lib/gemini/types";
-import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate-caches";
 import { requireModel } from "../catalog";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { countRequestTokens, terminateTokenizerWorkers } from "../tokens";
