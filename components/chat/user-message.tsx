@@ -16,7 +16,10 @@ function userText(message: StoredMessage): string {
 /** Longer prompts show their beginning until expanded (a pasted document need not fill the page). */
 const COLLAPSED_PROMPT_CHARACTERS = 3000;
 
-/** A prompt of the conversation: its parts, its versions, copy, and edit (which sends a new version). */
+/**
+ * A prompt of the conversation: its parts, its versions, copy, and edit (which sends a new
+ * version). Kept whole: the edit state and the actions under the prompt share it.
+ */
 export const UserMessage = memo(function UserMessage({
   message,
   conversationId,
@@ -46,9 +49,6 @@ export const UserMessage = memo(function UserMessage({
     void actions.edit(conversationId, message.id, text);
   }
   const hasText = message.content.parts.some((part) => part.text !== undefined);
-  const long = message.content.parts.some(
-    (part) => (part.text?.length ?? 0) > COLLAPSED_PROMPT_CHARACTERS,
-  );
   const [expanded, setExpanded] = useState(false);
   return (
     <article
@@ -79,18 +79,11 @@ export const UserMessage = memo(function UserMessage({
             subject="message"
             onSwitch={switchVersion}
           />
-          {long && (
-            <Button
-              size="sm"
-              variant="ghost"
-              aria-expanded={expanded}
-              onClick={() => setExpanded(!expanded)}
-            >
-              {expanded
-                ? "Show less"
-                : `Show all ${userText(message).length.toLocaleString("en")} characters`}
-            </Button>
-          )}
+          <ExpandPromptButton
+            message={message}
+            expanded={expanded}
+            onToggle={() => setExpanded(!expanded)}
+          />
           <CopyButton text={() => userText(message)} label="Copy your message" />
           {hasText && (
             <Button
@@ -196,5 +189,28 @@ function PromptParts({ message, expanded }: { message: StoredMessage; expanded: 
         ),
       )}
     </div>
+  );
+}
+
+/** "Show all N characters" under a prompt long enough to be shown cut, and back. */
+function ExpandPromptButton({
+  message,
+  expanded,
+  onToggle,
+}: {
+  message: StoredMessage;
+  expanded: boolean;
+  onToggle(): void;
+}) {
+  const long = message.content.parts.some(
+    (part) => (part.text?.length ?? 0) > COLLAPSED_PROMPT_CHARACTERS,
+  );
+  if (!long) return null;
+  return (
+    <Button size="sm" variant="ghost" aria-expanded={expanded} onClick={onToggle}>
+      {expanded
+        ? "Show less"
+        : `Show all ${userText(message).length.toLocaleString("en")} characters`}
+    </Button>
   );
 }
