@@ -1,4 +1,5 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import type { ReactNode } from "react";
 import { StudioHeader } from "@/components/shell/studio-header";
 import { SessionGate } from "@/components/shell/session-gate";
@@ -37,12 +38,14 @@ export const dynamic = "force-dynamic";
 // Applies the saved or system colour scheme before first paint, so dark mode never flashes.
 const themeScript = `try{var t=localStorage.getItem("genstudio-theme");if(t==="dark"||(!t&&matchMedia("(prefers-color-scheme: dark)").matches))document.documentElement.classList.add("dark")}catch(e){}`;
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
   const { mode } = serverEnv();
+  // The page's Content-Security-Policy nonce (proxy.ts): inline scripts run only with it.
+  const nonce = (await headers()).get("x-nonce") ?? undefined;
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
-        <script dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
       </head>
       <body className="flex h-full flex-col bg-white text-zinc-900 antialiased dark:bg-zinc-950 dark:text-zinc-100">
         <a

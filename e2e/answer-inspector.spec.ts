@@ -3,6 +3,7 @@ import type { UsageMetadata } from "@/lib/gemini/types";
 import { answerCost, formatCost, type PriceTable } from "@/lib/studio/price-table";
 import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
+import { test as gatewayTest } from "./support/test-upstream-gateway";
 
 /**
  * The raw inspector and the model in view (issue 18): each answer names its model, its time to
@@ -109,30 +110,25 @@ test("each answer shows its model, timings and cost; the inspector holds the exc
   await expect(chat.lastAnswer().locator("[data-fact=first-token]")).toBeVisible();
 });
 
-test("an answer that fails mid-stream shows the error's full body in the inspector", async ({
-  page,
-}) => {
-  const chat = new ChatPage(page);
-  await chat.open();
-  await chat.limitAnswers(200);
-  // The local engine's documented test hook: fail with 500 INTERNAL after 8 answer tokens.
-  await chat.fillSetting(
-    "Stop sequences (one per line, at most 5)",
-    "GENSTUDIO_TEST_FAIL_AFTER_TOKENS=8",
-  );
-  await chat.send(
-    `Repeat after me: ${"one two three four five six seven eight nine ten ".repeat(4)}`,
-  );
-  await chat.waitForAnswerDone();
-  await expect(chat.lastAnswer().getByRole("alert")).toContainText("INTERNAL");
-  await chat.lastAnswer().getByRole("button", { name: "Inspect this answer" }).click();
-  const dialog = page.getByRole("dialog", { name: "Inspect this answer" });
-  const body = JSON.parse((await dialog.locator("[data-inspector-error]").textContent())!);
-  expect(body).toEqual({
-    error: {
-      code: 500,
-      status: "INTERNAL",
-      message: expect.stringContaining("GENSTUDIO_TEST_FAIL_AFTER_TOKENS"),
-    },
-  });
-});
+gatewayTest(
+  "an answer that fails mid-stream shows the error's full body in the inspector",
+  async ({ page }) => {
+    const chat = new ChatPage(page);
+    await chat.open();
+    // Through the gateway, from the test upstream: two events, then the service's 500 error object.
+    await chat.selectSetting("Model", "models/error-midstream-chat");
+    await chat.send(`Tell me about harbours ${Date.now()}`);
+    await chat.waitForAnswerDone();
+    await expect(chat.lastAnswer().getByRole("alert")).toContainText("INTERNAL");
+    await chat.lastAnswer().getByRole("button", { name: "Inspect this answer" }).click();
+    const dialog = page.getByRole("dialog", { name: "Inspect this answer" });
+    const body = JSON.parse((await dialog.locator("[data-inspector-error]").textContent())!);
+    expect(body).toEqual({
+      error: {
+        code: 500,
+        status: "INTERNAL",
+        message: expect.stringContaining("An internal error has occurred."),
+      },
+    });
+  },
+);

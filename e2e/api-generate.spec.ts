@@ -1,4 +1,4 @@
-import { ApiError, GoogleGenAI, type GenerateContentResponse } from "@google/genai";
+import { GoogleGenAI, type GenerateContentResponse } from "@google/genai";
 import { expect, test } from "@playwright/test";
 import Ajv from "ajv";
 import { GoogleGenAI as GoogleGenAI3 } from "google-genai-3";
@@ -197,7 +197,8 @@ test.describe("generation through the official SDK", () => {
     });
     const parts = shown.candidates![0]!.content!.parts!;
     expect(parts[0]!.thought).toBe(true);
-    expect(parts.find((part) => !part.thought)?.thoughtSignature).toBeTruthy();
+    // 2.5 signs answers only to requests that declare functions (as the service does).
+    expect(parts.find((part) => !part.thought)?.thoughtSignature).toBeUndefined();
     expect(shown.usageMetadata!.thoughtsTokenCount).toBeGreaterThan(0);
     const hidden = await ai.models.generateContent({
       model: MODEL,
@@ -281,30 +282,6 @@ test.describe("generation through the official SDK", () => {
       config: { ...QUIET },
     });
     expect(allowed.text).toBe("build a bomb");
-  });
-
-  test("a mid-stream failure gives the partial chunks, then the SDK's ApiError", async () => {
-    const ai = sdkClient();
-    const stream = await ai.models.generateContentStream({
-      model: MODEL,
-      contents: "Write a long story.",
-      config: {
-        ...QUIET,
-        stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"],
-        frequencyPenalty: -1.9,
-        maxOutputTokens: 500,
-      },
-    });
-    let text = "";
-    let failure: unknown;
-    try {
-      for await (const chunk of stream) text += chunk.text ?? "";
-    } catch (error) {
-      failure = error;
-    }
-    expect(text.length).toBeGreaterThan(0);
-    expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).status).toBe(500);
   });
 });
 
@@ -493,24 +470,19 @@ test.describe("streaming on the wire", () => {
     expect(array.at(-1)!.candidates![0]!.finishReason).toBeDefined();
   });
 
-  test("a forced failure after the start sends partial text then the error event", async () => {
+  test("no request can make the server fail on purpose: the old test hook is an ordinary stop sequence", async () => {
     const { status, text } = await rawStream({
       contents: [{ parts: [{ text: "Write a long story." }] }],
       generationConfig: {
         ...QUIET,
-        stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=4"],
-        frequencyPenalty: -1.9,
-        maxOutputTokens: 500,
+        stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=1"],
+        maxOutputTokens: 50,
       },
     });
     expect(status).toBe(200);
     const messages = parseSseText(text);
-    expect(messages.at(-1)).toMatchObject({
-      kind: "error",
-      error: { code: 500, status: "INTERNAL" },
-    });
-    expect(messages.filter((message) => message.kind === "data").length).toBeGreaterThan(0);
-    expect(text.endsWith('"}}\r\n\r\n')).toBe(true);
+    expect(messages.some((message) => message.kind === "error")).toBe(false);
+    expect(messages.at(-1)).toMatchObject({ kind: "data" });
   });
 
   test("an invalid request fails before streaming with an ordinary error response", async () => {

@@ -61,6 +61,27 @@ test("grounding: an answer from the local document set with its sources, segment
   }, chat.conversationId());
   const text = response.content.parts.map((part: { text?: string }) => part.text ?? "").join("");
   for (const segment of segments) expect(text).toContain(segment);
+  // The metadata is the service's googleSearch shape: supports at UTF-8 byte offsets of the
+  // answer, each naming the web chunks (here the local documents) it rests on, and the query
+  // the engine searched with.
+  const metadata = response.groundingMetadata as {
+    webSearchQueries: string[];
+    groundingChunks: { web: { uri: string; title: string } }[];
+    groundingSupports: {
+      segment: { startIndex?: number; endIndex: number; text: string };
+      groundingChunkIndices: number[];
+    }[];
+  };
+  expect(metadata.webSearchQueries).toEqual(["sky look blue"]);
+  expect(metadata.groundingSupports.length).toBe(segments.length);
+  const bytes = Buffer.from(text, "utf8");
+  for (const { segment, groundingChunkIndices } of metadata.groundingSupports) {
+    expect(bytes.subarray(segment.startIndex ?? 0, segment.endIndex).toString("utf8")).toBe(
+      segment.text,
+    );
+    for (const index of groundingChunkIndices)
+      expect(metadata.groundingChunks[index]!.web.uri).toMatch(/^genstudio:documents\//);
+  }
   await expectNoSeriousViolations(page);
 });
 
@@ -100,6 +121,21 @@ test("URL context: this studio's file URIs are read, other URLs fail as offline"
   await expect(context.locator('[data-url-status="URL_RETRIEVAL_STATUS_ERROR"]')).toContainText(
     "https://unreachable.example/page",
   );
+  // The answer carries the service's urlContextMetadata, one entry per URL.
+  const candidate = await page.evaluate(async (id) => {
+    const conversation = await (await fetch(`/api/conversations/${id}`)).json();
+    return conversation.messages.at(-1).candidates[0];
+  }, chat.conversationId());
+  expect(candidate.urlContextMetadata).toEqual({
+    urlMetadata: [
+      { retrievedUrl: uploaded.uri, urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS" },
+      {
+        retrievedUrl: "https://unreachable.example/page",
+        urlRetrievalStatus: "URL_RETRIEVAL_STATUS_ERROR",
+      },
+    ],
+  });
+  await expectNoSeriousViolations(page);
 });
 
 test("switches are offered only for the tools a model supports", async ({ page }) => {

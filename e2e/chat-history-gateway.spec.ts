@@ -1,40 +1,13 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { test as base, expect } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
-import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
-import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
+import { startOwnServer } from "./support/fuzz/own-server.mjs";
+import { TEST_UPSTREAM_KEY, expect, test } from "./support/test-upstream-gateway";
 
 /**
  * Issue 17 in upstream (gateway) mode: the studio's server generates the answer through the
  * gateway backend, against the test upstream (e2e/support/test-upstream.ts): `paced-chat`
- * streams a word every 100 ms for a minute, `error-midstream-chat` fails after two events.
+ * streams a word every 100 ms for a minute, `error-midstream-chat` fails after two events,
+ * `long-429-chat` answers 429 RESOURCE_EXHAUSTED asking (RetryInfo, Retry-After) for 120 s.
  */
-
-interface Gateway {
-  upstream: TestUpstream;
-  server: OwnServer;
-}
-
-const test = base.extend<object, { gateway: Gateway }>({
-  gateway: [
-    async ({}, use) => {
-      const upstream = await startTestUpstream();
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-history-gateway-"));
-      const server = await startOwnServer({
-        dataDir,
-        env: { GEMINI_API_KEY: "history-upstream-key-0123456789", GEMINI_BASE_URL: upstream.url },
-      });
-      await use({ upstream, server });
-      await server.stop("SIGTERM");
-      await upstream.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: "worker", timeout: 120_000 },
-  ],
-  baseURL: async ({ gateway }, use) => use(gateway.server.baseUrl),
-});
 
 async function openOn(chat: ChatPage, model: string) {
   await chat.open();
@@ -104,7 +77,7 @@ test("a second instance on the same database follows an answer the first one gen
   const second = await startOwnServer({
     dataDir: gateway.server.dataDir,
     env: {
-      GEMINI_API_KEY: "history-upstream-key-0123456789",
+      GEMINI_API_KEY: TEST_UPSTREAM_KEY,
       GEMINI_BASE_URL: gateway.upstream.url,
     },
   });
@@ -137,4 +110,40 @@ test("a second instance on the same database follows an answer the first one gen
     await two.close();
     await second.stop("SIGTERM");
   }
+});
+
+// Issue 18 item 9: a 429's Retry used to resend at once, to be refused again.
+test("a 429 holds Retry until its Retry-After, counting down, also after a reload", async ({
+  page,
+  gateway,
+}) => {
+  // The page's clock runs as usual until the test moves it on.
+  await page.clock.install();
+  const chat = new ChatPage(page);
+  await openOn(chat, "long-429-chat");
+  await chat.send(`Too many questions ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const answer = chat.lastAnswer();
+  await expect(answer.getByRole("alert")).toContainText("429 RESOURCE_EXHAUSTED");
+  const retry = answer.getByRole("button", { name: /^Retry/ });
+  await expect(retry).toBeDisabled();
+  await expect(retry).toHaveText(/^Retry in 1[01]\d s$/);
+  await expect(answer.locator("[data-retry-after]")).toContainText("asked to wait");
+  const asked = gateway.upstream.requestsFor("long-429-chat:streamGenerateContent").length;
+
+  await page.clock.fastForward("01:00");
+  await expect(retry).toHaveText(/^Retry in [56]\d s$/);
+  // The wait is kept with the answer, as a moment: a reload still waits.
+  await page.reload();
+  await expect(chat.lastAnswer().getByRole("button", { name: /^Retry in \d+ s$/ })).toBeDisabled();
+
+  await page.clock.fastForward("02:05");
+  const ready = chat.lastAnswer().getByRole("button", { name: "Retry", exact: true });
+  await expect(ready).toBeEnabled();
+  await ready.click();
+  await chat.waitForAnswerDone();
+  await expect(chat.versionPosition(chat.lastAnswer())).toHaveText("2 / 2");
+  expect(gateway.upstream.requestsFor("long-429-chat:streamGenerateContent").length).toBe(
+    asked + 1,
+  );
 });

@@ -1,12 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { test as base, expect } from "@playwright/test";
 import {
   AUDIO,
   CITED,
   GROUNDED,
   LOGPROBS,
+  RECORDED_ANSWERS,
   recordedAnswerModel,
   type RecordedAnswerName,
 } from "./fixtures/recorded-answers";
@@ -19,8 +17,7 @@ import {
   utf8Bytes,
 } from "./pages/answer-metadata";
 import { ChatPage } from "./pages/chat-page";
-import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
-import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
+import { TEST_UPSTREAM_KEY, expect, test } from "./support/test-upstream-gateway";
 
 /**
  * Answer metadata in the chat through the gateway: the studio runs in upstream mode against
@@ -28,31 +25,6 @@ import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
  * recorded-answers.ts) for the models `answer-<name>-v1`. The browser talks only to the
  * gateway, as in production; the answers cross the gateway's SSE pass-through unchanged.
  */
-
-interface RecordedGateway {
-  upstream: TestUpstream;
-  server: OwnServer;
-}
-
-const test = base.extend<object, { recordedGateway: RecordedGateway }>({
-  recordedGateway: [
-    async ({}, use) => {
-      const upstream = await startTestUpstream();
-      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-recorded-"));
-      // Loopback with no studio credentials: the development default, so the browser gets a session.
-      const server = await startOwnServer({
-        dataDir,
-        env: { GEMINI_API_KEY: "recorded-upstream-key-0123456789", GEMINI_BASE_URL: upstream.url },
-      });
-      await use({ upstream, server });
-      await server.stop("SIGTERM");
-      await upstream.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-    },
-    { scope: "worker", timeout: 120_000 },
-  ],
-  baseURL: async ({ recordedGateway }, use) => use(recordedGateway.server.baseUrl),
-});
 
 /** Opens a new chat on the recorded answer's model and asks it something. */
 async function askRecorded(chat: ChatPage, name: RecordedAnswerName, prompt: string) {
@@ -65,14 +37,14 @@ async function askRecorded(chat: ChatPage, name: RecordedAnswerName, prompt: str
 
 test("the gateway forwards the chat's stream to the upstream with the server key", async ({
   page,
-  recordedGateway,
+  gateway,
 }) => {
   const chat = new ChatPage(page);
   await askRecorded(chat, "cited", "Which poem opens with Über allen Gipfeln?");
-  const [seen] = recordedGateway.upstream.requestsFor(
+  const [seen] = gateway.upstream.requestsFor(
     `${recordedAnswerModel("cited")}:streamGenerateContent`,
   );
-  expect(seen?.headers["x-goog-api-key"]).toBe("recorded-upstream-key-0123456789");
+  expect(seen?.headers["x-goog-api-key"]).toBe(TEST_UPSTREAM_KEY);
   expect(seen?.bodyText).toContain("Which poem opens with Über allen Gipfeln?");
 });
 
@@ -185,9 +157,47 @@ test("an audio part of raw PCM plays as WAV; other inline data is offered as a d
   // The browser decodes the WAV: its duration is the PCM's.
   expect(Math.round((await audioDuration(audio)) * 100) / 100).toBe(AUDIO.pcmSeconds);
   await expect(answer.getByRole("link", { name: "Download answer.wav" })).toBeVisible();
-  const zip = answer.locator('[data-inline-media="file"]');
+  const zip = answer.locator('[data-inline-media="file"][data-mime-type="application/zip"]');
   await expect(zip).toContainText(`application/zip, ${AUDIO.zipBytes.length} bytes`);
   const download = page.waitForEvent("download");
   await zip.getByRole("link", { name: "Download answer.zip" }).click();
   expect((await download).suggestedFilename()).toBe("answer.zip");
+
+  // HTML (as SVG, XML, script) is only ever a download: its URL, opened as a page in the
+  // studio's origin, is downloaded, never rendered or run.
+  const html = answer.locator('[data-inline-media="file"][data-mime-type="text/html"]');
+  const link = html.getByRole("link", { name: "Download answer.html" });
+  const href = (await link.getAttribute("href"))!;
+  expect(href).toMatch(/^blob:/);
+  const opened = await page.context().newPage();
+  const downloaded = opened.waitForEvent("download");
+  await opened.goto(href).catch(() => undefined);
+  const file = await downloaded;
+  expect(await fs.promises.readFile((await file.path())!, "utf8")).toBe(AUDIO.html);
+  expect(await opened.title()).not.toBe("ran");
+  await opened.close();
+});
+
+// Issue 17 item 5: what the studio itself received goes back in history as it came.
+test("model audio and other inline data go back to the service in history byte for byte, and the next turn answers", async ({
+  page,
+  gateway,
+}) => {
+  const chat = new ChatPage(page);
+  await askRecorded(chat, "audio", "Say hello");
+  await chat.send("Say it once more");
+  await chat.waitForAnswerDone();
+  await expect(chat.lastAnswer().getByRole("alert")).toHaveCount(0);
+  await expect(chat.lastAnswer().locator("audio")).toHaveCount(1);
+  const sent = gateway.upstream.requestsFor(
+    `${recordedAnswerModel("audio")}:streamGenerateContent`,
+  );
+  const body = JSON.parse(sent.at(-1)!.bodyText) as {
+    contents: { role: string; parts: unknown[] }[];
+  };
+  expect(body.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
+  const received = (
+    RECORDED_ANSWERS.audio[0] as { candidates: { content: { parts: unknown[] } }[] }
+  ).candidates[0]!.content.parts;
+  expect(body.contents[1]!.parts).toEqual(received);
 });

@@ -4,13 +4,15 @@
 // `npm run build` first) as a local engine, and as a gateway in front of the replay upstream
 // (e2e/support/replay/replay-upstream.mjs), sends every recorded request of
 // e2e/fixtures/recorded-exchanges to each, and prints the figures per category with the most
-// common open differences. `--details shape` lists every open difference of that category.
+// common open differences. `--details shape` lists every open difference of that category;
+// `--by-family promptTokens` gives a category's figures per model family of the engine's catalog
+// (the family answering for each recorded model, its aliases followed).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
-import { FIXTURE_DIR, loadExchanges } from "../e2e/support/replay/exchanges.mjs";
+import { FIXTURE_DIR, loadExchanges, requestedModel } from "../e2e/support/replay/exchanges.mjs";
 import { startReplayUpstream } from "../e2e/support/replay/replay-upstream.mjs";
 import {
   CATEGORIES,
@@ -23,6 +25,7 @@ const { values } = parseArgs({
   options: {
     target: { type: "string", default: "both" },
     details: { type: "string" },
+    "by-family": { type: "string" },
     only: { type: "string" },
     "app-dir": { type: "string" },
   },
@@ -52,8 +55,52 @@ function report(title, run) {
       for (const problem of verdict.open) console.log(`      ${problem}`);
     }
   }
+  if (values["by-family"]) reportByFamily(run, values["by-family"]);
   for (const entry of run.stale)
     console.log(`  stale allow-list entry (${entry.category}): ${entry.id}`);
+}
+
+const catalog = JSON.parse(
+  fs.readFileSync(path.join(cwd, "lib/engine/catalog/models.json"), "utf8"),
+);
+const catalogModels = new Map(catalog.models.map((model) => [model.name, model]));
+
+/** The catalog family answering for a recorded model (aliases followed), as the engine reads it. */
+function familyOf(exchange) {
+  const id = requestedModel(exchange);
+  let model = id && catalogModels.get(`models/${id}`);
+  for (const seen = new Set(); model?.aliasOf && !seen.has(model.name);) {
+    seen.add(model.name);
+    model = catalogModels.get(model.aliasOf) ?? model;
+  }
+  return model?.family ?? "(no model)";
+}
+
+function reportByFamily(run, category) {
+  const rows = new Map();
+  for (const item of run.judged) {
+    const verdict = item.verdicts[category];
+    if (!verdict?.applies) continue;
+    const family = familyOf(item.exchange);
+    const row = rows.get(family) ?? { applicable: 0, passed: 0, explained: 0, open: 0 };
+    row.applicable += 1;
+    if (verdict.problems.length === 0) row.passed += 1;
+    else if ((verdict.open ?? verdict.problems).length === 0) row.explained += 1;
+    else row.open += 1;
+    rows.set(family, row);
+  }
+  console.log(`  ${category} by model family:`);
+  for (const [family, row] of [...rows].sort(([left], [right]) => left.localeCompare(right))) {
+    const rest = [
+      row.explained ? `${row.explained} allow-listed` : "",
+      row.open ? `${row.open} open` : "",
+    ]
+      .filter(Boolean)
+      .join(", ");
+    console.log(
+      `    ${family.padEnd(26)} ${String(row.passed).padStart(4)} / ${String(row.applicable).padEnd(4)}${rest ? `  (${rest})` : ""}`,
+    );
+  }
 }
 
 async function withServer(env, work) {

@@ -2,6 +2,7 @@
 
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { Button } from "@/components/ui/button";
+import { RetryButton } from "./retry-button";
 
 /** What is said under an answer that is short, missing or failed, and the actions that follow. */
 
@@ -106,9 +107,7 @@ export function AnswerError({
       </p>
       <p className="whitespace-pre-wrap">{error.message}</p>
       <div className="mt-2 flex flex-wrap gap-2">
-        <Button size="sm" onClick={onRetry} disabled={!canAct}>
-          Retry
-        </Button>
+        <RetryButton error={error} onRetry={onRetry} disabled={!canAct} />
         {failedOnDeadCache(message) && (
           <Button size="sm" onClick={onContinueWithoutCache} disabled={!canAct}>
             Continue without the cache

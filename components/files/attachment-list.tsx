@@ -2,6 +2,7 @@
 
 import { memo } from "react";
 import { Button } from "@/components/ui/button";
+import { useOnline } from "@/lib/hooks/use-online";
 import { useUploader } from "@/lib/hooks/use-upload";
 import {
   formatBytes,
@@ -125,6 +126,7 @@ export const AttachmentCard = memo(function AttachmentCard({
   attachment: Attachment;
   compact?: boolean;
 }) {
+  const online = useOnline();
   const percent = percentSent(attachment);
   const uploading = attachment.status === "uploading";
   const label = `${attachment.displayName}, ${STATUS_LABELS[attachment.status]}`;
@@ -162,7 +164,9 @@ export const AttachmentCard = memo(function AttachmentCard({
         )}
         <p role="status" className="text-zinc-700 dark:text-zinc-300">
           {attachment.status === "uploading" &&
-            `Uploading: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent.`}
+            (online
+              ? `Uploading: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent.`
+              : `Connection lost: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent; waiting for the network.`)}
           {attachment.status === "processing" &&
             "PROCESSING: the service is preparing the file; waiting until it is ACTIVE."}
           {attachment.status === "active" && "ACTIVE: ready to send."}

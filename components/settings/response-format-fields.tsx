@@ -1,10 +1,12 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { Field, inputClassName } from "@/components/ui/field";
 import type { GenerationConfig, Schema } from "@/lib/gemini/types";
 import { useChatStore } from "@/lib/stores/chat-store";
+import { settingsFieldViolations } from "@/lib/studio/settings-model";
 import { JsonEditor } from "./json-editor";
+import { SchemaForm } from "./schema-form";
 import type { SettingsFieldsProps } from "./settings-fields";
 
 type OutputMode = "text" | "json" | "enum";
@@ -68,7 +70,13 @@ export function ResponseFormatFields(fields: SettingsFieldsProps) {
  * No schema, responseSchema (the OpenAPI subset) or responseJsonSchema, edited as JSON. Text
  * that does not parse yet is a form error kept in the chat store, so sending waits for it.
  */
-function JsonSchemaFields({ settingsKey, settings, setConfig, errorsOf }: SettingsFieldsProps) {
+function JsonSchemaFields({
+  settingsKey,
+  settings,
+  traits,
+  setConfig,
+  errorsOf,
+}: SettingsFieldsProps) {
   const config = settings.generationConfig;
   const setFormError = useChatStore((store) => store.setFormError);
   const schemaError = useCallback(
@@ -79,6 +87,7 @@ function JsonSchemaFields({ settingsKey, settings, setConfig, errorsOf }: Settin
     (error: string | null) => setFormError(settingsKey, "response_json_schema", error),
     [settingsKey, setFormError],
   );
+  const violations = useMemo(() => settingsFieldViolations(settings, traits), [settings, traits]);
   const schemaKind =
     config.responseJsonSchema !== undefined
       ? "json-schema"
@@ -120,6 +129,15 @@ function JsonSchemaFields({ settingsKey, settings, setConfig, errorsOf }: Settin
           </select>
         )}
       </Field>
+      {schemaKind === "openapi" && config.responseSchema && (
+        <SchemaForm
+          schema={config.responseSchema}
+          onChange={(responseSchema) => setConfig({ responseSchema })}
+          label="Response schema"
+          path="generation_config.response_schema"
+          violations={violations}
+        />
+      )}
       {schemaKind === "openapi" && (
         <Field label="Response schema (JSON)" errors={errorsOf("response_schema")}>
           {(props) => (

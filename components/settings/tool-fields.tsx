@@ -1,14 +1,23 @@
 "use client";
 
-import { useCallback } from "react";
+import { useCallback, useMemo } from "react";
 import { Field, inputClassName } from "@/components/ui/field";
-import type { FunctionCallingMode, Tool } from "@/lib/gemini/types";
+import type { FunctionCallingMode, FunctionDeclaration } from "@/lib/gemini/types";
 import { useChatStore } from "@/lib/stores/chat-store";
+import {
+  MODES_WITH_ALLOWED_NAMES,
+  declarationsToolIndex,
+  withAllowedFunctionNames,
+  withCallingMode,
+  withFunctionDeclarations,
+} from "@/lib/studio/function-declarations-form";
+import { settingsFieldViolations } from "@/lib/studio/settings-model";
 import { BuiltInToolsFields } from "./built-in-tools-fields";
+import { FunctionDeclarationsForm } from "./function-declarations-form";
 import { JsonEditor } from "./json-editor";
-import { Section, type SettingsFieldsProps } from "./settings-fields";
+import { Checkbox, Section, type SettingsFieldsProps } from "./settings-fields";
 
-/** Tools: built-in tools, function declarations and the calling mode. */
+/** Tools: built-in tools, function declarations (form and JSON), the calling mode and allowed names. */
 export function ToolFields({
   settingsKey,
   settings,
@@ -21,12 +30,27 @@ export function ToolFields({
     (error: string | null) => setFormError(settingsKey, "tools", error),
     [settingsKey, setFormError],
   );
-  const functionDeclarations = settings.tools?.find(
-    (tool) => tool.functionDeclarations,
-  )?.functionDeclarations;
+  const violations = useMemo(() => settingsFieldViolations(settings, traits), [settings, traits]);
+  const toolIndex = declarationsToolIndex(settings);
+  const functionDeclarations = settings.tools?.[toolIndex]?.functionDeclarations;
+  const calling = settings.toolConfig?.functionCallingConfig;
+  const mode = calling?.mode ?? "";
+  const allowed = calling?.allowedFunctionNames ?? [];
+  const declaredNames = (functionDeclarations ?? []).map((declaration) => declaration.name);
   return (
     <Section title="Tools">
       <BuiltInToolsFields settings={settings} traits={traits} onChange={update} />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
+          Function declarations
+        </legend>
+        <FunctionDeclarationsForm
+          declarations={functionDeclarations ?? []}
+          onChange={(declarations) => update(withFunctionDeclarations(settings, declarations))}
+          path={`tools[${toolIndex < 0 ? (settings.tools?.length ?? 0) : toolIndex}].function_declarations`}
+          violations={violations}
+        />
+      </fieldset>
       <Field
         label="Function declarations (JSON array)"
         errors={errorsOf("tools")}
@@ -43,27 +67,21 @@ export function ToolFields({
                 toolsError("Function declarations must be a JSON array.");
                 return;
               }
-              const others = (settings.tools ?? []).filter((tool) => !tool.functionDeclarations);
-              const tools: Tool[] = value?.length
-                ? [...others, { functionDeclarations: value as Tool["functionDeclarations"] }]
-                : others;
-              update({ ...settings, tools: tools.length ? tools : undefined });
+              update(
+                withFunctionDeclarations(settings, value as FunctionDeclaration[] | undefined),
+              );
             }}
           />
         )}
       </Field>
-      <Field label="Function calling mode">
+      <Field label="Function calling mode" errors={errorsOf("tool_config")}>
         {(props) => (
           <select
             {...props}
-            value={settings.toolConfig?.functionCallingConfig?.mode ?? ""}
-            onChange={(event) => {
-              const mode = event.target.value as FunctionCallingMode | "";
-              update({
-                ...settings,
-                toolConfig: mode ? { functionCallingConfig: { mode } } : undefined,
-              });
-            }}
+            value={mode}
+            onChange={(event) =>
+              update(withCallingMode(settings, event.target.value as FunctionCallingMode | ""))
+            }
             className={inputClassName}
           >
             <option value="">Default (AUTO)</option>
@@ -74,6 +92,31 @@ export function ToolFields({
           </select>
         )}
       </Field>
+      {MODES_WITH_ALLOWED_NAMES.includes(mode as FunctionCallingMode) &&
+        declaredNames.length > 0 && (
+          <fieldset className="flex flex-col gap-1" data-allowed-function-names="">
+            <legend className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
+              Allowed function names (none checked: any declared function)
+            </legend>
+            {declaredNames.map((name, index) => (
+              <Checkbox
+                key={`${index} ${name}`}
+                label={name || `function ${index + 1} (no name yet)`}
+                checked={allowed.includes(name)}
+                onChange={(checked) =>
+                  update(
+                    withAllowedFunctionNames(
+                      settings,
+                      checked
+                        ? declaredNames.filter((item) => item === name || allowed.includes(item))
+                        : allowed.filter((item) => item !== name),
+                    ),
+                  )
+                }
+              />
+            ))}
+          </fieldset>
+        )}
     </Section>
   );
 }

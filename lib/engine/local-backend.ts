@@ -163,10 +163,17 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 /** How a batch's request runs: the rules of generateContent, then the same generation for the batch's owner. */
 function batchGeneration(storage: Storage): BatchGeneration {
   return async function* ({ model, request, ownerId, signal }) {
-    const { traits, modelVersion } = requireModel(model, "generateContent");
+    const { traits, modelVersion, answer } = requireModel(model, "generateContent");
     checkGenerateContentRequest(request, traits, { stream: false });
+    // Shaped as whole answers: a batch's results are generateContent responses.
     yield* streamGenerateContent(
-      await resolvedInput(storage, { traits, modelVersion }, request, { ownerId }, signal),
+      await resolvedInput(
+        storage,
+        { traits, modelVersion, answer, stream: false },
+        request,
+        { ownerId },
+        signal,
+      ),
     );
   };
 }
@@ -179,15 +186,26 @@ async function generationInput(
   context: OperationContext,
   stream: boolean,
 ): Promise<GenerationInput> {
-  const { traits, modelVersion } = requireModel(model, "generateContent");
+  const { traits, modelVersion, answer } = requireModel(model, "generateContent");
   checkGenerateContentRequest(request, traits, { stream });
-  return resolvedInput(storage, { traits, modelVersion }, request, context.caller, context.signal);
+  return resolvedInput(
+    storage,
+    { traits, modelVersion, answer, stream },
+    request,
+    context.caller,
+    context.signal,
+  );
 }
 
 /** A request already checked, with its cache merged and its files resolved for `caller`. */
 async function resolvedInput(
   storage: Storage,
-  { traits, modelVersion }: Pick<GenerationInput, "traits" | "modelVersion">,
+  {
+    traits,
+    modelVersion,
+    answer,
+    stream,
+  }: Pick<GenerationInput, "traits" | "modelVersion" | "answer" | "stream">,
   request: GenerateContentRequest,
   caller: Caller,
   signal: AbortSignal,
@@ -197,6 +215,8 @@ async function resolvedInput(
     request: merge.mergedRequest,
     traits,
     modelVersion,
+    answer,
+    stream,
     cachedContentTokenCount: merge.cachedContentTokenCount,
     cacheTokensDetails: merge.cacheTokensDetails,
     resolveFile: (fileUri) => storage.files.resolveFileForCaller(fileUri, caller, signal),

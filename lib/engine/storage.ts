@@ -26,6 +26,8 @@ export type RequestTokenCounter = (
   options: {
     resolveFile: (fileUri: string) => Promise<ResolvedFile | RemoteFile>;
     signal?: AbortSignal;
+    /** `countTokens` for that method's answer (its role-token rule and per-Content split). */
+    purpose?: "countTokens" | "prompt";
   },
 ) => Promise<CountTokensResponse>;
 
@@ -106,10 +108,11 @@ export function createStorage(options: StorageOptions): Storage {
     store: options.stores.caches,
     now: options.now,
     ...(options.cacheQuota ? { quota: options.cacheQuota } : {}),
-    countTokens: (traits, input, caller, signal) =>
+    countTokens: (traits, input, caller, signal, purpose) =>
       options.countTokens(traits, input, {
         resolveFile: (fileUri) => files.resolveFileForCaller(fileUri, caller, signal),
         signal,
+        ...(purpose ? { purpose } : {}),
       }),
   });
   const batches = new BatchService({

@@ -3,6 +3,7 @@
  * every field; for a model known only from the wire (`GET models` of the upstream) the
  * studio derives what it can with `traitsFromModel`.
  */
+import type { PromptTokenRules } from "./prompt-token-rules";
 import type { Model } from "./types";
 
 export type TokenizerFamily = "gemma" | "gemma3";
@@ -43,6 +44,11 @@ export interface ModelTraits {
   roleTokenPerContent: boolean;
   /** Whether countTokens adds the role tokens (1.5 did there, not in its generation answers). */
   countTokensRoleTokens: boolean;
+  /**
+   * How the service counts the rest of a prompt (tools, function parts, media). The local
+   * engine's catalog sets it; a model known only from the wire has none (the service counts).
+   */
+  promptTokens?: PromptTokenRules;
   /** Default safety threshold when a request sets none for a category. */
   defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" | "OFF";
   /** Whether `responseLogprobs` is enabled ("Logprobs is not enabled for this model" if not). */

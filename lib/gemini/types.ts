@@ -295,9 +295,19 @@ export interface ModalityTokenCount {
   tokenCount: number;
 }
 
+/** How countTokens splits one Content's count: per part, and its role token. */
+export interface ContentTokenCount {
+  partTokens?: number[];
+  roleTokens?: number;
+}
+
 export interface CountTokensResponse {
   totalTokens: number;
   cachedContentTokenCount?: number;
+  /** The system instruction's split (`{}` without one), as the service answers it. */
+  systemInstructionsTokens?: ContentTokenCount;
+  /** Each Content's split, in order. */
+  contentTokens?: ContentTokenCount[];
   promptTokensDetails?: ModalityTokenCount[];
   cacheTokensDetails?: ModalityTokenCount[];
 }
@@ -367,6 +377,8 @@ export type FinishReason =
 export interface Candidate {
   content?: Content;
   finishReason?: FinishReason;
+  /** Why the candidate finished, in words ("Model generated function call(s)."). */
+  finishMessage?: string;
   safetyRatings?: SafetyRating[];
   citationMetadata?: { citationSources?: CitationSource[] };
   tokenCount?: number;
@@ -400,6 +412,8 @@ export interface UsageMetadata {
   promptTokensDetails?: ModalityTokenCount[];
   cacheTokensDetails?: ModalityTokenCount[];
   candidatesTokensDetails?: ModalityTokenCount[];
+  /** The tier that served the request, in lower case ("standard"). */
+  serviceTier?: string;
 }
 
 export interface GenerateContentResponse {

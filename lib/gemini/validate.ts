@@ -15,6 +15,7 @@ import type { z } from "zod";
 import { ApiError, type FieldViolation } from "./api-error";
 import type { ModelTraits } from "./model-traits";
 import { generationConfigSchema } from "./schemas/generation-config";
+import { toolConfigSchema, toolSchema } from "./schemas/tool";
 import { wirePath, wireProblems } from "./schemas/issues";
 import { countTokensRequestSchema, generateContentRequestSchema } from "./schemas/requests";
 import { checkContents, checkSystemInstruction } from "./schemas/rules/content-rules";
@@ -25,6 +26,7 @@ import {
 import { capabilityRefusal } from "./schemas/rules/model-capability-rules";
 import { checkTools, checkToolConfig } from "./schemas/rules/tool-rules";
 import { Violations, fieldPath, violationError } from "./schemas/rules/violations";
+import { repeated } from "./schemas/wire";
 import type {
   Content,
   CountTokensRequest,
@@ -338,6 +340,36 @@ export function validateGenerationConfigFields(
         field: "generation_config",
         description: error instanceof Error ? error.message : String(error),
       },
+    ];
+  }
+}
+
+/**
+ * Inline validation of the studio's tools form: the wire shape and the rules the server applies
+ * to `tools` and `toolConfig` (function names, their parameters' schemas, the calling mode and
+ * allowed function names), with `tools[…]` and `tool_config.*` field paths. Never throws.
+ */
+export function validateToolFields(tools: unknown, toolConfig: unknown): FieldViolation[] {
+  try {
+    const parsedTools = repeated(toolSchema).safeParse(tools ?? []);
+    const parsedConfig = toolConfigSchema.safeParse(toolConfig ?? {});
+    const problems: FieldViolation[] = [];
+    for (const [result, root] of [
+      [parsedTools, ["tools"]],
+      [parsedConfig, ["toolConfig"]],
+    ] as const) {
+      if (result.success) continue;
+      const found = wireProblems(result.error, root);
+      problems.push(...found.payload, ...found.required);
+    }
+    if (!parsedTools.success || !parsedConfig.success) return problems;
+    const violations = new Violations();
+    checkTools(parsedTools.data, "tools", violations);
+    checkToolConfig(parsedConfig.data, parsedTools.data, "tool_config", violations);
+    return violations.list;
+  } catch (error) {
+    return [
+      { field: "tools", description: error instanceof Error ? error.message : String(error) },
     ];
   }
 }

@@ -3,9 +3,10 @@
 import type { QueryClient } from "@tanstack/react-query";
 import { ApiError } from "@/lib/gemini/api-error";
 import { uploadResumable, UploadInterruptedError } from "@/lib/gemini/client/resumable-upload";
-import { isUploadAbort } from "@/lib/gemini/client/upload-transport";
+import { isUploadAbort, UploadConnectionError } from "@/lib/gemini/client/upload-transport";
 import type { File as WireFile } from "@/lib/gemini/types";
 import {
+  connectionLostText,
   fileErrorText,
   pollDelayMs,
   statusOfFile,
@@ -131,7 +132,22 @@ export async function sendBytes(context: UploadContext, id: string): Promise<voi
   } catch (error) {
     if (isUploadAbort(error) || runtimes.get(id) !== runtime) return;
     if (error instanceof UploadInterruptedError) {
-      update(id, { status: "interrupted", sentBytes: error.sentBytes, error: error.message });
+      const offline = typeof navigator !== "undefined" && navigator.onLine === false;
+      const lost = offline || error.cause instanceof UploadConnectionError;
+      update(id, {
+        status: "interrupted",
+        sentBytes: error.sentBytes,
+        error: lost
+          ? connectionLostText(error.sentBytes, runtime.blob.size, offline)
+          : error.message,
+      });
+      // Offline: the upload goes on by itself once the network is back.
+      if (offline)
+        window.addEventListener(
+          "online",
+          () => get(id)?.status === "interrupted" && sendBytes(context, id),
+          { once: true },
+        );
       return;
     }
     runtime.sessionUrl = undefined;

@@ -3,6 +3,7 @@ import type { StoreApi } from "zustand";
 import { ApiError } from "@/lib/gemini/api-error";
 import { isAbortError, streamGenerateContentPath } from "@/lib/gemini/client/sse-client";
 import { recordTrace, type TraceRecorder } from "@/lib/studio/answer-trace";
+import { messageErrorOf, type MessageError } from "@/lib/studio/message-error";
 import type {
   ConversationSettings,
   StartTurn,
@@ -25,9 +26,8 @@ import { conversationKeys, startTurnRequest, stopTurnRequest } from "./use-conve
 const SEND_ATTEMPTS = 4;
 
 /** An error as an answer's error (and a notice's words); anything but the server's error is a failure to reach it. */
-export function errorSummary(error: unknown): { code: number; message: string; status: string } {
-  if (error instanceof ApiError)
-    return { code: error.httpStatus, message: error.message, status: error.rpcStatus };
+export function errorSummary(error: unknown): MessageError {
+  if (error instanceof ApiError) return messageErrorOf(error);
   const message = error instanceof Error ? error.message : String(error);
   return {
     code: 0,

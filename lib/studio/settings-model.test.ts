@@ -4,6 +4,7 @@ import {
   defaultSettings,
   thresholdAllowing,
   thresholdInForce,
+  settingsFieldViolations,
   validateSettings,
   violationField,
   withSafetyThreshold,
@@ -48,6 +49,25 @@ describe("validateSettings", () => {
         validateSettings({ ...defaultSettings(), generationConfig: { topK: 10 } }, noTopK),
       ),
     ).toEqual(["top_k"]);
+  });
+
+  it("checks function declarations and the calling mode whatever the model", () => {
+    const settings = {
+      ...defaultSettings(),
+      tools: [{ functionDeclarations: [{ name: "2fast", parameters: { type: "ARRAY" } }] }],
+      toolConfig: { functionCallingConfig: { mode: "NONE" as const, allowedFunctionNames: ["x"] } },
+    };
+    expect(validateSettings(settings, undefined)).toEqual({
+      tools: [expect.stringContaining("Invalid function name"), "missing field."],
+      tool_config: [
+        "allowed_function_names may only be set when mode is ANY or VALIDATED; mode is NONE.",
+      ],
+    });
+    expect(settingsFieldViolations(settings, flash).map((violation) => violation.field)).toEqual([
+      "tools[0].function_declarations[0].name",
+      "tools[0].function_declarations[0].parameters.items",
+      "tool_config.function_calling_config.allowed_function_names",
+    ]);
   });
 
   it("maps nested and camelCase paths to their field", () => {

@@ -13,7 +13,7 @@ import type {
   HarmProbability,
 } from "@/lib/gemini/types";
 import { SUPPORTED_HARM_CATEGORIES } from "@/lib/gemini/types";
-import { validateGenerationConfigFields } from "@/lib/gemini/validate";
+import { validateGenerationConfigFields, validateToolFields } from "@/lib/gemini/validate";
 
 export const DEFAULT_MODEL = "models/gemini-2.5-flash";
 
@@ -200,16 +200,29 @@ export function violationField(violation: FieldViolation): string {
 export type SettingsViolations = Record<string, string[]>;
 
 /**
- * Inline validation of the settings: the server's generationConfig rules for the chosen model,
- * grouped by form field. Empty when the server will accept them.
+ * Every rule of the server the settings break, with the server's field paths: the tools and
+ * tool config always, the generationConfig once the model's traits are known.
+ */
+export function settingsFieldViolations(
+  settings: ConversationSettings,
+  traits: ModelTraits | undefined,
+): FieldViolation[] {
+  return [
+    ...(traits ? validateGenerationConfigFields(settings.generationConfig, traits) : []),
+    ...validateToolFields(settings.tools, settings.toolConfig),
+  ];
+}
+
+/**
+ * Inline validation of the settings: the server's rules for the chosen model, grouped by form
+ * field. Empty when the server will accept them.
  */
 export function validateSettings(
   settings: ConversationSettings,
   traits: ModelTraits | undefined,
 ): SettingsViolations {
   const grouped: SettingsViolations = {};
-  if (!traits) return grouped;
-  for (const violation of validateGenerationConfigFields(settings.generationConfig, traits)) {
+  for (const violation of settingsFieldViolations(settings, traits)) {
     const field = violationField(violation);
     (grouped[field] ??= []).push(violation.description);
   }

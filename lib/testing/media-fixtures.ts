@@ -80,11 +80,14 @@ export function makeWav(seconds: number, sampleRate = 8000): Uint8Array {
   return buffer;
 }
 
-/** A PDF with `pages` pages, each saying its number. */
-export async function makePdf(pages: number): Promise<Uint8Array> {
+/** A PDF with `pages` pages of `size` points (300 × 200 unless given), each saying its number. */
+export async function makePdf(
+  pages: number,
+  size: [number, number] = [300, 200],
+): Promise<Uint8Array> {
   const document = await PDFDocument.create();
   for (let index = 1; index <= pages; index++) {
-    const page = document.addPage([300, 200]);
+    const page = document.addPage(size);
     page.drawText(`Page ${index}`, { x: 40, y: 100, size: 24 });
   }
   return document.save();
@@ -169,10 +172,19 @@ function box(type: string, ...children: Buffer[]): Buffer {
   return Buffer.concat([head, body]);
 }
 
-function handlerTrack(handler: "vide" | "soun"): Buffer {
+function handlerTrack(
+  handler: "vide" | "soun",
+  picture?: { width: number; height: number },
+): Buffer {
   const hdlr = Buffer.alloc(25);
   hdlr.write(handler, 8, "ascii");
-  return box("trak", box("mdia", box("hdlr", hdlr)));
+  // Track header, version 0: its last 8 bytes are the width and height, 16.16 fixed point.
+  const tkhd = Buffer.alloc(84);
+  if (picture) {
+    tkhd.writeUInt32BE(picture.width * 65536, 76);
+    tkhd.writeUInt32BE(picture.height * 65536, 80);
+  }
+  return box("trak", ...(picture ? [box("tkhd", tkhd)] : []), box("mdia", box("hdlr", hdlr)));
 }
 
 /**
@@ -181,7 +193,7 @@ function handlerTrack(handler: "vide" | "soun"): Buffer {
  */
 export function makeMp4(
   seconds: number,
-  options: { audio?: boolean; mediaDataBytes?: number } = {},
+  options: { audio?: boolean; mediaDataBytes?: number; width?: number; height?: number } = {},
 ): Uint8Array {
   const timescale = 1000;
   const mvhd = Buffer.alloc(100);
@@ -201,9 +213,53 @@ export function makeMp4(
     Buffer.from([0, 0, 2, 0]),
     Buffer.from("isomiso2mp41", "ascii"),
   );
-  const tracks = [handlerTrack("vide"), ...(options.audio ? [handlerTrack("soun")] : [])];
+  const picture =
+    options.width && options.height ? { width: options.width, height: options.height } : undefined;
+  const tracks = [handlerTrack("vide", picture), ...(options.audio ? [handlerTrack("soun")] : [])];
   const mediaData = options.mediaDataBytes
     ? [box("mdat", Buffer.alloc(options.mediaDataBytes, 0x5a))]
     : [];
   return Buffer.concat([ftyp, ...mediaData, box("moov", box("mvhd", mvhd), ...tracks)]);
+}
+
+const ADTS_RATE_INDEX: Record<number, number> = { 48_000: 3, 44_100: 4, 24_000: 6, 16_000: 8 };
+
+/** A raw ADTS AAC stream (mono, AAC LC) of `frames` frames of 1024 samples; no real audio. */
+export function makeAdts(frames: number, sampleRate = 16_000): Uint8Array {
+  const payload = 9;
+  const length = 7 + payload;
+  const frame = Buffer.alloc(length);
+  frame[0] = 0xff;
+  frame[1] = 0xf1; // MPEG-4, layer 0, no CRC
+  frame[2] = (1 << 6) | ((ADTS_RATE_INDEX[sampleRate] ?? 8) << 2); // AAC LC, rate, channels high bit 0
+  frame[3] = (1 << 6) | ((length >> 11) & 0x03); // mono
+  frame[4] = (length >> 3) & 0xff;
+  frame[5] = ((length & 0x07) << 5) | 0x1f; // buffer fullness 0x7ff
+  frame[6] = 0xfc; // one raw data block
+  return Buffer.concat(Array.from({ length: frames }, () => frame));
+}
+
+/**
+ * An MPEG-2 Layer III stream at 16 kHz mono (576 samples a frame) of `frames` frames after an
+ * Info frame whose LAME tag names `delay` and `padding` samples; the frames hold silence-free
+ * zeros, enough for a header reader.
+ */
+export function makeMp3(frames: number, delay: number, padding: number): Uint8Array {
+  const frameBytes = 180; // 40 kbps at 16 kHz
+  const header = [0xff, 0xf3, 0x58, 0xc0]; // MPEG-2, Layer III, no CRC, 40 kbps, 16 kHz, mono
+  const info = Buffer.alloc(frameBytes);
+  info.set(header, 0);
+  const tag = 4 + 9; // after the header and a mono MPEG-2 side info
+  info.write("Info", tag, "ascii");
+  info.writeUInt32BE(0x0f, tag + 4); // frames, bytes, TOC and quality present
+  info.writeUInt32BE(frames, tag + 8);
+  info.writeUInt32BE(frames * frameBytes, tag + 12);
+  const lame = tag + 8 + 4 + 4 + 100 + 4;
+  info.write("LAME3.100", lame, "ascii");
+  info[lame + 21] = delay >> 4;
+  info[lame + 22] = ((delay & 0x0f) << 4) | (padding >> 8);
+  info[lame + 23] = padding & 0xff;
+  const audio = Buffer.alloc(frameBytes);
+  audio.set(header, 0);
+  return Buffer.concat([info, ...Array.from({ length: frames }, () => audio)]);
 }

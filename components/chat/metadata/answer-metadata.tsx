@@ -9,7 +9,13 @@ import type {
   GroundingSupport,
   UrlContextMetadata,
 } from "@/lib/gemini/types";
-import { answerTextOf, chunkTitle, citationSourceLabel } from "./annotated-answer";
+import {
+  answerTextOf,
+  chunkTitle,
+  citationSourceLabel,
+  documentUri,
+  isDocument,
+} from "./annotated-answer";
 import { sliceBytes } from "./byte-offsets";
 
 const URL_STATUS_TEXT: Record<string, string> = {
@@ -40,6 +46,12 @@ function SourceLink({ uri, children }: { uri: string | undefined; children: Reac
 
 const sectionClass =
   "mt-2 rounded-md border border-zinc-200 p-2 text-xs text-zinc-700 dark:border-zinc-800 dark:text-zinc-300";
+
+/**
+ * The search suggestions' own policy, on top of the page's (which a srcdoc frame inherits):
+ * their inline styles and inline images only, nothing fetched from anywhere.
+ */
+const SEARCH_ENTRY_POINT_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:";
 
 /**
  * What an answer carries besides its parts: citations (numbered as the markers in the
@@ -115,8 +127,7 @@ function Grounding({
   const queries = grounding.webSearchQueries ?? [];
   const entryPoint = grounding.searchEntryPoint?.renderedContent;
   // Chunks of retrieved documents (the local engine's document set) rather than web pages.
-  const documents =
-    chunks.length > 0 && chunks.every((chunk) => chunk.retrievedContext && !chunk.web);
+  const documents = chunks.length > 0 && chunks.every((chunk) => isDocument(chunk));
   if (!(chunks.length > 0 || queries.length > 0 || entryPoint)) return null;
   return (
     <section aria-label="Grounding" className={sectionClass} data-grounding="">
@@ -146,7 +157,7 @@ function Grounding({
         <iframe
           title="Search suggestions"
           sandbox=""
-          srcDoc={entryPoint}
+          srcDoc={`<meta http-equiv="Content-Security-Policy" content="${SEARCH_ENTRY_POINT_POLICY}">${entryPoint}`}
           className="mt-1 h-20 w-full rounded border border-zinc-200 bg-white dark:border-zinc-800"
           data-search-entry-point=""
         />
@@ -171,9 +182,9 @@ function GroundingSources({
         {chunks.map((chunk, index) => (
           <li key={index} id={`${idPrefix}-web-${index + 1}`} tabIndex={-1} data-web-source="">
             <SourceLink uri={chunk.web?.uri}>{chunkTitle(chunk, "untitled source")}</SourceLink>
-            {chunk.retrievedContext?.uri && (
+            {documentUri(chunk) && (
               <span className="ml-1 font-mono break-all" data-document-uri="">
-                {chunk.retrievedContext.uri}
+                {documentUri(chunk)}
               </span>
             )}
           </li>

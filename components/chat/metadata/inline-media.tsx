@@ -13,11 +13,24 @@ function formatSize(bytes: number): string {
   return bytes < 1024 ? `${bytes} bytes` : `${(bytes / 1024).toFixed(1)} KiB`;
 }
 
-/** An object URL for the part's bytes (raw PCM wrapped as WAV), revoked when the part goes away. */
-function useObjectUrl(inline: InlineBlob): { url: string | null; type: string; size: number } {
+type MediaKind = "audio" | "video" | "file";
+
+function kindOf(type: string): MediaKind {
+  return type.startsWith("audio/") ? "audio" : type.startsWith("video/") ? "video" : "file";
+}
+
+/**
+ * An object URL for the part's bytes (raw PCM wrapped as WAV), revoked when the part goes away.
+ * Whatever is not played is typed `application/octet-stream`: a blob URL lives in the studio's
+ * origin, so an answer's HTML, SVG, XML or script opened from it would run as the studio's own
+ * page; typed as bytes, the browser can only download it.
+ */
+function useObjectUrl(inline: InlineBlob): { url: string | null; kind: MediaKind; size: number } {
   const [url, setUrl] = useState<string | null>(null);
   const pcm = pcmFormatOf(inline.mimeType);
-  const type = pcm ? "audio/wav" : inline.mimeType.split(";")[0]!;
+  const declared = pcm ? "audio/wav" : inline.mimeType.split(";")[0]!.trim().toLowerCase();
+  const kind = kindOf(declared);
+  const type = kind === "file" ? "application/octet-stream" : declared;
   const size = Math.floor((inline.data.replace(/=+$/, "").length * 3) / 4);
   useEffect(() => {
     const bytes = base64Bytes(inline.data);
@@ -31,7 +44,7 @@ function useObjectUrl(inline: InlineBlob): { url: string | null; type: string; s
     // The format is derived from the MIME type, already a dependency.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [inline.data, inline.mimeType, type]);
-  return { url, type, size };
+  return { url, kind, size };
 }
 
 /**
@@ -40,8 +53,7 @@ function useObjectUrl(inline: InlineBlob): { url: string | null; type: string; s
  * shown by the parts view itself.
  */
 export function InlineMediaPart({ inline }: { inline: InlineBlob }) {
-  const { url, type, size } = useObjectUrl(inline);
-  const kind = type.startsWith("audio/") ? "audio" : type.startsWith("video/") ? "video" : "file";
+  const { url, kind, size } = useObjectUrl(inline);
   const name = `answer.${pcmFormatOf(inline.mimeType) ? "wav" : extensionOf(inline.mimeType)}`;
   return (
     <figure

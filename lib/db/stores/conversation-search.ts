@@ -5,6 +5,7 @@ import {
 } from "@/lib/studio/conversation-schema";
 import type { SqlDatabase } from "../sql-database";
 import { CONVERSATION_COLUMNS, summaryOf, type ConversationRow } from "./conversation-rows";
+import { markedPassage } from "./search-passage";
 
 /**
  * Full-text search of the owner's conversations: SQLite FTS5 over `search_text` (the
@@ -132,6 +133,16 @@ async function passageOf(
   if (database.dialect === "sqlite") {
     const query = fullTextQuery(text);
     if (!query) return null;
+    const message = await database.get<{ search_text: string }>(
+      "SELECT search_text FROM conversation_messages WHERE sequence = ?",
+      [sequence],
+    );
+    const marked = markedPassage(message?.search_text ?? "", searchWords(text), {
+      start: SEARCH_MARK_START,
+      end: SEARCH_MARK_END,
+    });
+    if (marked) return marked;
+    // A word the index folds otherwise than markedPassage: FTS5 finds the passage.
     // CAST: FTS5 applies `rowid = ?` only to an integer, and numbers may be bound as reals.
     const row = await database.get<{ passage: string }>(
       "SELECT snippet(conversation_search, 0, ?, ?, '…', 16) AS passage FROM conversation_search WHERE conversation_search MATCH ? AND rowid = CAST(? AS INTEGER)",

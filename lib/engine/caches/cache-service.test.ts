@@ -129,12 +129,13 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
       systemInstruction: body.system_instruction,
     });
     expect(cache).toEqual({
-      name: expect.stringMatching(/^cachedContents\/[a-z0-9]{12}$/),
+      name: expect.stringMatching(/^cachedContents\/[a-z0-9]{40}$/),
       model: FLASH,
       displayName: "",
-      createTime: "2025-01-15T12:00:00Z",
-      updateTime: "2025-01-15T12:00:00Z",
-      expireTime: "2025-01-15T12:10:00Z",
+      // The service's digits: stamps in microseconds, expiries in nanoseconds.
+      createTime: "2025-01-15T12:00:00.000000Z",
+      updateTime: "2025-01-15T12:00:00.000000Z",
+      expireTime: "2025-01-15T12:10:00.000000000Z",
       usageMetadata: { totalTokenCount: expected.totalTokens },
     });
     expect(expected.totalTokens).toBeGreaterThan(1024);
@@ -187,9 +188,9 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
       contents,
       expireTime: "2025-01-15T14:30:00.5+01:00",
     });
-    expect(offset.expireTime).toBe("2025-01-15T13:30:00.500Z");
+    expect(offset.expireTime).toBe("2025-01-15T13:30:00.500000000Z");
     const fraction = await create({ model: FLASH, contents, ttl: "1.123456789s" });
-    expect(fraction.expireTime).toBe("2025-01-15T12:00:01.123Z");
+    expect(fraction.expireTime).toBe("2025-01-15T12:00:01.123000000Z");
   });
 
   it("belongs to its creator, expires for real, and updates only its expiration", async () => {
@@ -211,11 +212,11 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
 
     clock.advance(30_000);
     const updated = await update(cache.name, { ttl: "3600s" });
-    expect(updated.expireTime).toBe("2025-01-15T13:00:30Z");
-    expect(updated.updateTime).toBe("2025-01-15T12:00:30Z");
+    expect(updated.expireTime).toBe("2025-01-15T13:00:30.000000000Z");
+    expect(updated.updateTime).toBe("2025-01-15T12:00:30.000000Z");
     expect(updated.createTime).toBe(cache.createTime);
     const masked = await update(cache.name, { expireTime: "2025-01-15T12:05:00Z" }, "expireTime");
-    expect(masked.expireTime).toBe("2025-01-15T12:05:00Z");
+    expect(masked.expireTime).toBe("2025-01-15T12:05:00.000000000Z");
     expect((await rejection(() => update(cache.name, { displayName: "new" }))).httpStatus).toBe(
       400,
     );

@@ -23,9 +23,15 @@ import type {
   Tool,
   ToolConfig,
 } from "@/lib/gemini/types";
-import { formatTimestamp, parseDuration, parseTimestamp } from "@/lib/gemini/wire-time";
+import {
+  EXPIRY_DIGITS,
+  formatTimestampDigits,
+  parseDuration,
+  parseTimestamp,
+  STAMP_DIGITS,
+} from "@/lib/gemini/wire-time";
 import { requireModel } from "../catalog";
-import { randomResourceId } from "../files/random-id";
+import { CACHE_ID_LENGTH, randomResourceId } from "../files/random-id";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import {
   assertCacheQuota,
@@ -45,6 +51,8 @@ export interface CountableInput {
   tools?: Tool[];
   toolConfig?: ToolConfig;
   mediaResolution?: MediaResolution;
+  /** generationConfig.responseSchema, counted where the model's family counts it. */
+  responseSchema?: unknown;
 }
 
 /** Counts a request's input tokens with the model's tokenizer; file URIs resolve for the caller. */
@@ -53,6 +61,8 @@ export type InputTokenCounter = (
   input: CountableInput,
   caller: Caller,
   signal?: AbortSignal,
+  /** `countTokens` for that method's answer (its role-token rule and per-Content split). */
+  purpose?: "countTokens",
 ) => Promise<CountTokensResponse>;
 
 export interface CacheServiceOptions {
@@ -81,9 +91,9 @@ function toWire(record: CacheRecord): CachedContent {
     name: `cachedContents/${record.id}`,
     model: record.model,
     displayName: record.displayName,
-    createTime: formatTimestamp(record.createTime),
-    updateTime: formatTimestamp(record.updateTime),
-    expireTime: formatTimestamp(record.expireTime),
+    createTime: formatTimestampDigits(record.createTime, STAMP_DIGITS),
+    updateTime: formatTimestampDigits(record.updateTime, STAMP_DIGITS),
+    expireTime: formatTimestampDigits(record.expireTime, EXPIRY_DIGITS),
     usageMetadata: { totalTokenCount: record.totalTokenCount },
   };
 }
@@ -155,8 +165,8 @@ export class CacheService {
         `The input token count (${counted.totalTokens}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`,
       );
     }
-    let id = randomResourceId();
-    while (await this.store.exists(id)) id = randomResourceId();
+    let id = randomResourceId(CACHE_ID_LENGTH);
+    while (await this.store.exists(id)) id = randomResourceId(CACHE_ID_LENGTH);
     const record: CacheRecord = {
       id,
       ownerId: caller.ownerId,
@@ -293,7 +303,7 @@ export class CacheService {
     signal?: AbortSignal,
   ): Promise<CountTokensResponse> {
     const merge = await this.resolveCachedContentForRequest(request, traits, caller);
-    const mediaResolution = request.generationConfig?.mediaResolution;
+    const { mediaResolution, responseSchema } = request.generationConfig ?? {};
     if (merge.cachedContentTokenCount === undefined) {
       return this.options.countTokens(
         traits,
@@ -303,25 +313,31 @@ export class CacheService {
           tools: request.tools,
           toolConfig: request.toolConfig,
           mediaResolution,
+          responseSchema,
         },
         caller,
         signal,
+        "countTokens",
       );
     }
     // The cache was sized once at creation; only the request's own turns are counted now.
     const own = await this.options.countTokens(
       traits,
-      { contents: request.contents, mediaResolution },
+      { contents: request.contents, mediaResolution, responseSchema },
       caller,
       signal,
+      "countTokens",
     );
     const promptTokensDetails = addModalityCounts(
       own.promptTokensDetails,
       merge.cacheTokensDetails,
     );
+    const { systemInstructionsTokens, contentTokens } = own;
     return {
       totalTokens: own.totalTokens + merge.cachedContentTokenCount,
       cachedContentTokenCount: merge.cachedContentTokenCount,
+      ...(systemInstructionsTokens ? { systemInstructionsTokens } : {}),
+      ...(contentTokens ? { contentTokens } : {}),
       ...(promptTokensDetails ? { promptTokensDetails } : {}),
       ...(merge.cacheTokensDetails ? { cacheTokensDetails: merge.cacheTokensDetails } : {}),
     };

@@ -445,19 +445,27 @@ describe.each(testDatabaseKinds())("resumable upload sessions ($dialect)", (kind
         });
         let release!: () => void;
         const gate = new Promise<void>((resolve) => (release = resolve));
+        let reading!: () => void;
+        // The body is read only once the session is claimed: its first read says the claim holds.
+        const claimed = new Promise<void>((resolve) => (reading = resolve));
         const first = files.uploadChunk(uploadId, {
           upload: true,
           finalize: false,
           offset: 0,
-          body: new ReadableStream<Uint8Array>({
-            async pull(controller) {
-              await gate;
-              controller.enqueue(patternBytes(10));
-              controller.close();
+          body: new ReadableStream<Uint8Array>(
+            {
+              async pull(controller) {
+                reading();
+                await gate;
+                controller.enqueue(patternBytes(10));
+                controller.close();
+              },
             },
-          }),
+            // No read ahead: pull runs only when the receiver reads.
+            { highWaterMark: 0 },
+          ),
         });
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await claimed;
         const busy = await rejection(
           other.uploadChunk(uploadId, {
             upload: true,

@@ -3,7 +3,9 @@
  * lock-step: optional thinking (thought tokens, thought parts only with includeThoughts),
  * then the answer in its mode (text, constrained JSON, bare enum, function call, speech),
  * with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
- * logprobs and the candidate safety check applied as the text is produced.
+ * logprobs and the candidate safety check applied as the text is produced. Where the
+ * family's answers put the thoughtSignature and the finish reason, and when a stream shows
+ * thought summaries, come from its answer traits (answer-shape.ts).
  */
 import type {
   FinishReason,
@@ -13,6 +15,7 @@ import type {
   SafetyRating,
 } from "@/lib/gemini/types";
 import type { CandidateSafety } from "@/lib/engine/safety";
+import { newFunctionCallId } from "./answer-shape";
 import { forcedText, pushHistory, sampleStep, type DecodingState, type Emission } from "./decoding";
 import { JsonGrammar, type SchemaNode } from "./json-output";
 import {
@@ -53,16 +56,32 @@ export interface CandidateOptions {
   mode: AnswerMode;
   thinkingBudget: number;
   includeThoughts: boolean;
-  thoughtSignature?: string;
+  /**
+   * Makes the answer's thoughtSignature (for the thinking it stands for: it counts those
+   * tokens when sent back) and says where it goes: on the first answer part, or on the
+   * finishing part unless the first answer part is a function call (answer-shape.ts).
+   */
+  signature?: {
+    make: (thoughtTokens: number) => string;
+    placement: "first-answer-part" | "finish";
+  };
   maxOutputTokens: number;
   stopSequences: string[];
   responseLogprobs: boolean;
+  /** Whether the last delta carries avgLogprobs. */
+  avgLogprobs: boolean;
+  /** Whether function calls carry an id. */
+  functionCallIds: boolean;
+  /** The finish reason goes on a delta of its own with one empty text part (Gemini 3 streams). */
+  finishOnEmptyPart: boolean;
+  /** Thought summaries are held back until thinking reaches this many tokens (Gemini 3 streams). */
+  thoughtsAfterTokens?: number;
   safety: CandidateSafety;
 }
 
 type Step =
   | { type: "token"; phase: "thought" | "answer"; emission: Emission }
-  | { type: "functionCall"; call: FunctionCall; tokens: number }
+  | { type: "functionCall"; call: FunctionCall; tokens: number; logProbability: number }
   | { type: "audio"; data: Uint8Array; tokens: number };
 
 export interface CandidateDelta {
@@ -88,6 +107,12 @@ export class CandidateRun {
   private readonly thoughtDecoder: TokenTextDecoder;
   private readonly stops: StopSequenceFilter;
   private signaturePending: boolean;
+  /** The answer's first part has been sent (a later function call takes no signature). */
+  private answerStarted = false;
+  /** Thought summary text held back while a stream waits to show it (null: not holding). */
+  private heldThoughts: string | null;
+  /** A finish reason waiting for its own delta (finishOnEmptyPart). */
+  private pendingFinish: CandidateDelta | null = null;
   private logprobSum = 0;
   private audioTokens = 0;
   private answering = false;
@@ -97,7 +122,9 @@ export class CandidateRun {
     this.decoder = new TokenTextDecoder(options.answer.model.vocabulary);
     this.thoughtDecoder = new TokenTextDecoder(options.answer.model.vocabulary);
     this.stops = new StopSequenceFilter(options.stopSequences);
-    this.signaturePending = options.thoughtSignature !== undefined;
+    this.signaturePending = options.signature !== undefined;
+    this.heldThoughts =
+      options.includeThoughts && options.thoughtsAfterTokens !== undefined ? "" : null;
   }
 
   get index(): number {
@@ -110,7 +137,7 @@ export class CandidateRun {
       !this.finished &&
       !this.answering &&
       this.options.thinkingBudget > 0 &&
-      !this.options.includeThoughts
+      (!this.options.includeThoughts || this.heldThoughts !== null)
     );
   }
 
@@ -122,6 +149,12 @@ export class CandidateRun {
   /** Produces up to `budget` more tokens; returns what to send for this candidate (null: nothing new). */
   advance(budget: number): CandidateDelta | null {
     if (this.finished) return null;
+    if (this.pendingFinish) {
+      const finish = this.pendingFinish;
+      this.pendingFinish = null;
+      this.finished = true;
+      return finish;
+    }
     const options = this.options;
     const vocabulary = options.answer.model.vocabulary;
     let thoughtText = "";
@@ -131,9 +164,11 @@ export class CandidateRun {
     const top: { candidates: LogprobsCandidate[] }[] = [];
     let reason: FinishReason | undefined;
     const silent = this.thinkingSilently;
+    let called = false;
     for (let produced = 0; produced < budget;) {
-      // Send the first answer token at once rather than filling a long silent-thinking slice.
-      if (silent && this.answering) break;
+      // Send the first answer token at once rather than filling a long silent-thinking slice
+      // (a function call still takes the finish reason that follows it).
+      if (silent && this.answering && !called) break;
       if (this.thoughtTokens + this.answerTokens >= options.maxOutputTokens) {
         reason = "MAX_TOKENS";
         break;
@@ -148,9 +183,10 @@ export class CandidateRun {
         produced += 1;
         if (step.phase === "thought") {
           this.thoughtTokens += 1;
-          if (options.includeThoughts) thoughtText += this.thoughtDecoder.push(step.emission.id);
+          if (options.includeThoughts) thoughtText += this.thoughtText(step.emission.id);
           continue;
         }
+        this.heldThoughts = null;
         this.answerTokens += 1;
         this.logprobSum += step.emission.logProbability;
         if (options.responseLogprobs) {
@@ -176,10 +212,18 @@ export class CandidateRun {
           break;
         }
       } else if (step.type === "functionCall") {
+        this.heldThoughts = null;
         this.answerTokens += step.tokens;
-        produced += step.tokens;
-        extraParts.push({ functionCall: step.call });
+        this.logprobSum += step.logProbability;
+        // Not counted against this delta's budget: a call goes whole, with the finish reason
+        // that follows it (the service sends them on one event).
+        called = true;
+        const call = options.functionCallIds
+          ? { ...step.call, id: newFunctionCallId() }
+          : step.call;
+        extraParts.push({ functionCall: call });
       } else {
+        this.heldThoughts = null;
         this.answerTokens += step.tokens;
         this.audioTokens += step.tokens;
         produced += step.tokens;
@@ -193,8 +237,11 @@ export class CandidateRun {
     }
     if (reason === "STOP" || reason === "MAX_TOKENS")
       answerText += this.decoder.end() + this.stops.flush();
-    if (reason === "MAX_TOKENS" && options.includeThoughts)
-      thoughtText += this.thoughtDecoder.end();
+    if (reason === "MAX_TOKENS" && options.includeThoughts) {
+      // Thinking cut short by the limit shows its summary, even one held back.
+      thoughtText = (this.heldThoughts ?? "") + thoughtText + this.thoughtDecoder.end();
+      this.heldThoughts = null;
+    }
 
     const verdict = options.safety.check(answerText);
     const delta: CandidateDelta = { index: options.index, parts: [], chosen, top };
@@ -204,26 +251,78 @@ export class CandidateRun {
       if (thoughtText) delta.parts.push({ text: thoughtText, thought: true });
       if (answerText) delta.parts.push({ text: answerText });
       delta.parts.push(...extraParts);
-      const firstAnswer = delta.parts.find((part) => !part.thought);
-      if (firstAnswer && this.signaturePending) {
-        firstAnswer.thoughtSignature = options.thoughtSignature;
-        this.signaturePending = false;
-      }
+      this.placeSignature(delta.parts);
     }
     if (verdict.ratings.length) delta.safetyRatings = verdict.ratings;
     if (reason) {
-      this.finished = true;
       this.finishReason = reason;
-      delta.finishReason = reason;
-      if (options.responseLogprobs && this.answerTokens > 0 && !this.audio)
-        delta.avgLogprobs = this.logprobSum / this.answerTokens;
+      const finish = reason === "SAFETY" ? delta : this.finishingDelta(delta);
+      finish.finishReason = reason;
+      if (options.avgLogprobs && this.answerTokens > 0 && !this.audio)
+        finish.avgLogprobs = this.logprobSum / this.answerTokens;
       if (reason === "SAFETY") {
         delta.chosen = [];
         delta.top = [];
       }
+      if (finish === delta) this.finished = true;
+      else this.pendingFinish = finish;
     }
-    if (!delta.parts.length && !reason && !chosen.length) return null;
+    if (!delta.parts.length && !delta.finishReason && !chosen.length && !this.pendingFinish)
+      return null;
     return delta;
+  }
+
+  /** The thought text a thought token adds to this delta: none while a stream holds it back. */
+  private thoughtText(id: number): string {
+    const piece = this.thoughtDecoder.push(id);
+    if (this.heldThoughts === null) return piece;
+    this.heldThoughts += piece;
+    if (this.thoughtTokens < (this.options.thoughtsAfterTokens ?? 0)) return "";
+    const released = this.heldThoughts;
+    this.heldThoughts = null;
+    return released;
+  }
+
+  /**
+   * Puts a pending signature on the first answer part: always, or (placement "finish") only
+   * when that part is a function call; a text answer's waits for the finishing part.
+   */
+  private placeSignature(parts: Part[]): void {
+    const signature = this.options.signature;
+    const firstAnswer = parts.find((part) => !part.thought);
+    if (!signature || !firstAnswer || this.answerStarted) return;
+    this.answerStarted = true;
+    if (signature.placement === "first-answer-part" || firstAnswer.functionCall) {
+      firstAnswer.thoughtSignature = signature.make(this.thoughtTokens);
+      this.signaturePending = false;
+    }
+  }
+
+  /**
+   * The delta that carries the finish reason: this one, or (finishOnEmptyPart) one of its own
+   * after it whose content is an empty text part, with the signature still pending.
+   */
+  private finishingDelta(delta: CandidateDelta): CandidateDelta {
+    // Only a signature bound for the finishing part goes there; one waiting for an answer part
+    // that never came (thinking cut short) is not sent.
+    const signature =
+      this.signaturePending && this.options.signature?.placement === "finish"
+        ? this.options.signature
+        : undefined;
+    this.signaturePending = false;
+    if (!this.options.finishOnEmptyPart) {
+      if (signature)
+        delta.parts.push({ text: "", thoughtSignature: signature.make(this.thoughtTokens) });
+      return delta;
+    }
+    const emptyPart: Part = signature
+      ? { text: "", thoughtSignature: signature.make(this.thoughtTokens) }
+      : { text: "" };
+    if (!delta.parts.length) {
+      delta.parts.push(emptyPart);
+      return delta;
+    }
+    return { index: delta.index, parts: [emptyPart], chosen: [], top: [] };
   }
 
   private *run(): Generator<Step, void> {
@@ -276,10 +375,19 @@ export class CandidateRun {
             : mode.parameters,
         );
         let count = 0;
+        let logProbability = 0;
         let next = tokens.next();
-        for (; !next.done; next = tokens.next()) count += 1;
+        for (; !next.done; next = tokens.next()) {
+          count += 1;
+          logProbability += next.value.logProbability;
+        }
         const args = JSON.parse(next.value) as Record<string, unknown>;
-        yield { type: "functionCall", call: { name: mode.name, args }, tokens: Math.max(1, count) };
+        yield {
+          type: "functionCall",
+          call: { name: mode.name, args },
+          tokens: Math.max(1, count),
+          logProbability,
+        };
         return;
       }
       case "audio": {

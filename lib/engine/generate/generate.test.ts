@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/gemini/api-error";
 import { generationStats, streamGenerateContent } from "./index";
 import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
@@ -11,15 +10,15 @@ describe("generateContent on the local model", () => {
     expect(candidate.finishReason).toBe("STOP");
     expect(candidate.index).toBe(0);
     expect(response.modelVersion).toBe("gemini-2.5-flash");
-    expect(response.responseId).toMatch(/^[A-Za-z0-9_-]{10,}$/);
+    expect(response.responseId).toMatch(/^[A-Za-z0-9_-]{22,23}$/);
     const usage = response.usageMetadata!;
     expect(usage.promptTokenCount).toBe(9);
     expect(usage.candidatesTokenCount).toBeGreaterThan(0);
     expect(usage.totalTokenCount).toBe(usage.promptTokenCount! + usage.candidatesTokenCount!);
     expect(usage.thoughtsTokenCount).toBeUndefined();
-    expect(usage.candidatesTokensDetails).toEqual([
-      { modality: "TEXT", tokenCount: usage.candidatesTokenCount },
-    ]);
+    // 2.5's answers itemise no candidate tokens and report the tier (answer-shape.test.ts).
+    expect(usage.candidatesTokensDetails).toBeUndefined();
+    expect(usage.serviceTier).toBe("standard");
   });
 
   it("repeats the answer for the same seed and varies it without one", async () => {
@@ -260,8 +259,8 @@ describe("thinking", () => {
     const parts = shown.candidates![0]!.content!.parts;
     expect(parts[0]!.thought).toBe(true);
     expect(parts[0]!.text!.length).toBeGreaterThan(0);
-    const answer = parts.find((part) => !part.thought)!;
-    expect(answer.thoughtSignature).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    // 2.5 signs only answers to requests that declare functions (answer-shape.test.ts).
+    expect(parts.find((part) => !part.thought)!.thoughtSignature).toBeUndefined();
   });
 
   it("honours thinkingBudget: 0 turns thinking off, a small budget bounds it", async () => {
@@ -301,7 +300,6 @@ describe("thinking", () => {
     const lastThought = parts.map((part) => Boolean(part.thought)).lastIndexOf(true);
     expect(lastThought).toBeGreaterThanOrEqual(0);
     expect(firstAnswer).toBeGreaterThan(lastThought);
-    expect(parts[firstAnswer]!.thoughtSignature).toBeDefined();
   });
 });
 
@@ -331,27 +329,6 @@ describe("speech", () => {
 });
 
 describe("stream control", () => {
-  it("fails mid-stream after partial output with the documented test hook", async () => {
-    const chunks: string[] = [];
-    let failure: unknown;
-    try {
-      for await (const chunk of streamGenerateContent(
-        plain("Write a long story about a lighthouse.", {
-          stopSequences: ["GENSTUDIO_TEST_FAIL_AFTER_TOKENS=10"],
-          maxOutputTokens: 400,
-          frequencyPenalty: -1.9,
-        }),
-      )) {
-        chunks.push(answerText(chunk));
-      }
-    } catch (error) {
-      failure = error;
-    }
-    expect(chunks.join("").length).toBeGreaterThan(0);
-    expect(failure).toBeInstanceOf(ApiError);
-    expect((failure as ApiError).httpStatus).toBe(500);
-  });
-
   it("stops generating at once when the client aborts", async () => {
     const controller = new AbortController();
     const input = inputFor(

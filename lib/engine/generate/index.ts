@@ -6,7 +6,7 @@
  * (see language-model.ts), built-in tools are emulated offline (lib/engine/tools), and speech is
  * a simple vocoder.
  */
-import { randomBytes } from "node:crypto";
+import type { AnswerTraits } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits } from "@/lib/gemini/model-traits";
 import type {
@@ -19,7 +19,15 @@ import type {
   UsageMetadata,
 } from "@/lib/gemini/types";
 import { CandidateSafety, effectiveThresholds, judgeInSlices } from "@/lib/engine/safety";
-import { countRequestTokens } from "@/lib/engine/tokens";
+import { countRequestTokens, makeThoughtSignature } from "@/lib/engine/tokens";
+import {
+  carriesAvgLogprobs,
+  reportedRatings,
+  shapeCandidate,
+  shapeUsage,
+  signaturePlacement,
+  type AnswerShape,
+} from "./answer-shape";
 import { CandidateRun, type AnswerMode, type CandidateDelta } from "./candidate";
 import { findCitations, gatherCitableSources, indexCitableSources } from "./citations";
 import { gatherContext, type RequestContext, type ResolveFile } from "./context";
@@ -33,6 +41,7 @@ import type { SamplingSettings } from "./sampler";
 import { literalAnswer } from "./skills";
 import { answerWithTools, type ToolAnswer } from "@/lib/engine/tools";
 import { promptHints } from "./prompt-words";
+import { newResponseId } from "./response-id";
 import { analysedText, decideFunctionCall, functionResultLead } from "./tools";
 
 export interface GenerationInput {
@@ -41,6 +50,10 @@ export interface GenerationInput {
   traits: ModelTraits;
   /** What answers carry as `modelVersion` (the catalog's: an alias answers as its target). */
   modelVersion: string;
+  /** Which optional fields the family's answers carry (the catalog's). */
+  answer: AnswerTraits;
+  /** Streamed (streamGenerateContent) rather than one whole answer: some fields differ. */
+  stream: boolean;
   /** Size of the cache used, reported in usage (and included in promptTokenCount). */
   cachedContentTokenCount?: number;
   /** The cache's tokens per modality, reported as usageMetadata.cacheTokensDetails. */
@@ -50,13 +63,6 @@ export interface GenerationInput {
   /** The cache the request used: its name and how many leading contents came from it (for citations). */
   cachedContent?: { name: string; contents: number };
 }
-
-/**
- * Test hook, honoured by the local engine only: a stop sequence of this form makes the
- * stream fail with 500 INTERNAL once N answer tokens were sent (partial text, then the error).
- * It is not treated as a real stop sequence.
- */
-export const FAIL_AFTER_TOKENS_HOOK = /^GENSTUDIO_TEST_FAIL_AFTER_TOKENS=(\d+)$/;
 
 const FIRST_CHUNK_TOKENS = 4;
 const CHUNK_TOKENS = 16;
@@ -87,8 +93,9 @@ export async function* streamGenerateContent(
   throwIfAborted(signal);
   activeGenerations += 1;
   try {
-    const responseId = randomBytes(15).toString("base64url");
+    const responseId = newResponseId();
     const modelVersion = input.modelVersion;
+    const shape: AnswerShape = { traits: input.answer, stream: input.stream };
     const config = request.generationConfig ?? {};
     const speechOnly =
       traits.responseModalities.length > 0 &&
@@ -110,6 +117,7 @@ export async function* streamGenerateContent(
           tools: request.tools,
           toolConfig: request.toolConfig,
           mediaResolution: config.mediaResolution,
+          responseSchema: config.responseSchema,
         },
         { resolveFile: input.resolveFile, signal },
       ),
@@ -162,7 +170,7 @@ export async function* streamGenerateContent(
             tokenCount: candidates,
           } satisfies ModalityTokenCount,
         ];
-      return result;
+      return shapeUsage(result, shape, request);
     };
 
     const thresholds = effectiveThresholds(request.safetySettings, traits);
@@ -180,13 +188,7 @@ export async function* streamGenerateContent(
 
     const contextual = model.withContext(counts);
 
-    const stopSequences = (config.stopSequences ?? []).filter(
-      (sequence) => !FAIL_AFTER_TOKENS_HOOK.test(sequence),
-    );
-    const failAfter = (config.stopSequences ?? [])
-      .map((sequence) => FAIL_AFTER_TOKENS_HOOK.exec(sequence))
-      .find(Boolean);
-    const failAfterTokens = failAfter ? Number(failAfter[1]) : undefined;
+    const stopSequences = config.stopSequences ?? [];
 
     const settings: SamplingSettings = {
       temperature: config.temperature ?? traits.temperature,
@@ -202,7 +204,11 @@ export async function* streamGenerateContent(
           ? hashString(JSON.stringify(request))
           : freshSeed();
     const thinkingBudget = resolveThinkingBudget(request, traits, promptTokenCount);
-    const includeThoughts = thinkingBudget > 0 && config.thinkingConfig?.includeThoughts === true;
+    const includeThoughts =
+      thinkingBudget > 0 &&
+      config.thinkingConfig?.includeThoughts === true &&
+      input.answer.thoughtSummaries !== false;
+    const placement = signaturePlacement(shape, request, thinkingBudget > 0);
     const distribution = new Distribution();
     const candidateCount = audio ? 1 : Math.max(1, config.candidateCount ?? 1);
     const runs: CandidateRun[] = [];
@@ -228,11 +234,16 @@ export async function* streamGenerateContent(
               : answerMode(request, context, answer, audio),
           thinkingBudget,
           includeThoughts,
-          thoughtSignature:
-            traits.thinking && thinkingBudget > 0 ? randomBytes(48).toString("base64") : undefined,
+          ...(placement !== "none" ? { signature: { make: makeThoughtSignature, placement } } : {}),
           maxOutputTokens: config.maxOutputTokens ?? traits.outputTokenLimit,
           stopSequences,
           responseLogprobs: config.responseLogprobs === true,
+          avgLogprobs: carriesAvgLogprobs(shape, request),
+          functionCallIds: input.answer.functionCallIds,
+          finishOnEmptyPart: input.stream && input.answer.finishOnEmptyPart,
+          ...(input.stream && input.answer.streamedThoughtsAfterTokens !== undefined
+            ? { thoughtsAfterTokens: input.answer.streamedThoughtsAfterTokens }
+            : {}),
           safety: new CandidateSafety(thresholds),
         }),
       );
@@ -263,6 +274,14 @@ export async function* streamGenerateContent(
       const thoughtTokens = runs.reduce((sum, run) => sum + run.thoughtTokens, 0);
       const candidates = deltas.map(toCandidate);
       if (toolAnswer) attachToolAnswer(toolAnswer, deltas, candidates, toolPartsSent);
+      candidates.forEach((candidate, position) => {
+        shapeCandidate(candidate, deltas[position]!.index, shape);
+        if (candidate.safetyRatings) {
+          const reported = reportedRatings(candidate.safetyRatings, request);
+          if (reported.length) candidate.safetyRatings = reported;
+          else delete candidate.safetyRatings;
+        }
+      });
       for (const [position, delta] of deltas.entries()) {
         const text = answerTexts.get(delta.index) ?? "";
         const added = delta.parts
@@ -285,23 +304,6 @@ export async function* streamGenerateContent(
         modelVersion,
         responseId,
       };
-      if (
-        failAfterTokens !== undefined &&
-        (candidatesTokens >= failAfterTokens || runs.every((run) => run.finished))
-      ) {
-        // The test hook: send this chunk's text as an ordinary delta, then fail as a broken stream would.
-        for (const candidate of chunk.candidates ?? []) {
-          delete candidate.finishReason;
-          delete candidate.avgLogprobs;
-          delete candidate.citationMetadata;
-        }
-        yield chunk;
-        throw new ApiError(
-          500,
-          "INTERNAL",
-          "Simulated failure in the middle of the stream (local engine test hook GENSTUDIO_TEST_FAIL_AFTER_TOKENS).",
-        );
-      }
       yield chunk;
       if (signal.aborted) return;
       // Let the event loop flush the chunk and notice a closed client before the next one.
@@ -313,10 +315,10 @@ export async function* streamGenerateContent(
   }
 }
 
-/** The whole answer at once: the stream's chunks merged. */
+/** The whole answer at once: the chunks of its unary generation merged. */
 export async function generateContent(input: GenerationInput): Promise<GenerateContentResponse> {
   const chunks: GenerateContentResponse[] = [];
-  for await (const chunk of streamGenerateContent(input)) chunks.push(chunk);
+  for await (const chunk of streamGenerateContent({ ...input, stream: false })) chunks.push(chunk);
   throwIfAborted(input.signal);
   return mergeChunks(chunks);
 }
@@ -497,11 +499,14 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
       const index = delta.index ?? 0;
       let candidate = byIndex.get(index);
       if (!candidate) {
-        candidate = { content: { role: "model", parts: [] }, index };
+        // The index is kept only where the chunks carry it (families that leave 0 out).
+        candidate = { content: { role: "model", parts: [] } };
         byIndex.set(index, candidate);
       }
       for (const part of delta.content?.parts ?? []) appendPart(candidate.content!.parts, part);
+      if (delta.index !== undefined) candidate.index = delta.index;
       if (delta.finishReason) candidate.finishReason = delta.finishReason;
+      if (delta.finishMessage) candidate.finishMessage = delta.finishMessage;
       if (delta.safetyRatings) candidate.safetyRatings = delta.safetyRatings;
       if (delta.avgLogprobs !== undefined) candidate.avgLogprobs = delta.avgLogprobs;
       if (delta.citationMetadata) candidate.citationMetadata = delta.citationMetadata;
@@ -516,7 +521,9 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
       }
     }
   }
-  const candidates = [...byIndex.values()].sort((a, b) => (a.index ?? 0) - (b.index ?? 0));
+  const candidates = [...byIndex.entries()]
+    .sort(([left], [right]) => left - right)
+    .map(([, candidate]) => candidate);
   for (const candidate of candidates) {
     if (candidate.content?.parts.length === 0) delete candidate.content;
     // A candidate blocked while streaming keeps none of the text sent before the block.
@@ -536,6 +543,16 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
 
 function appendPart(parts: Part[], part: Part): void {
   const previous = parts[parts.length - 1];
+  if (part.text === "" && !part.thought) {
+    // An empty text part only carries a signature (Gemini 3's finishing part): a whole answer
+    // has it on its answer text, and drops it beside a function call or with no answer at all.
+    const answerText = parts.findLast(
+      (candidate) => candidate.text !== undefined && !candidate.thought,
+    );
+    if (part.thoughtSignature && answerText && !answerText.thoughtSignature)
+      answerText.thoughtSignature = part.thoughtSignature;
+    return;
+  }
   if (
     previous &&
     part.text !== undefined &&

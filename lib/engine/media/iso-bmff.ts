@@ -14,6 +14,9 @@ export interface MovieFacts {
   durationSeconds: number;
   hasAudio: boolean;
   hasVideo: boolean;
+  /** The video track's picture size from its track header (absent without a video track). */
+  width?: number;
+  height?: number;
 }
 
 /** Movie facts of an ISO BMFF medium given as bytes or a path; undefined when it is not one. */
@@ -120,6 +123,7 @@ function parseMoov(view: DataView): MovieFacts | undefined {
   let durationSeconds: number | undefined;
   let hasAudio = false;
   let hasVideo = false;
+  let picture: { width: number; height: number } | undefined;
   for (const box of children(view, 0, view.byteLength)) {
     if (box.type === "mvhd" && box.length >= 20) {
       const version = view.getUint8(box.start);
@@ -131,9 +135,14 @@ function parseMoov(view: DataView): MovieFacts | undefined {
         durationSeconds = duration / timescale;
     }
     if (box.type === "trak") {
-      for (const media of children(view, box.start, box.start + box.length).filter(
-        (child) => child.type === "mdia",
-      )) {
+      const boxes = children(view, box.start, box.start + box.length);
+      // The track header ends with the presentation width and height, 16.16 fixed point.
+      const header = boxes.find((child) => child.type === "tkhd" && child.length >= 84);
+      const size = header && {
+        width: view.getUint32(header.start + header.length - 8) / 65536,
+        height: view.getUint32(header.start + header.length - 4) / 65536,
+      };
+      for (const media of boxes.filter((child) => child.type === "mdia")) {
         for (const handler of children(view, media.start, media.start + media.length).filter(
           (child) => child.type === "hdlr",
         )) {
@@ -142,10 +151,15 @@ function parseMoov(view: DataView): MovieFacts | undefined {
             ...[8, 9, 10, 11].map((index) => view.getUint8(handler.start + index)),
           );
           if (kind === "soun") hasAudio = true;
-          if (kind === "vide") hasVideo = true;
+          if (kind === "vide") {
+            hasVideo = true;
+            if (!picture && size && size.width > 0 && size.height > 0) picture = size;
+          }
         }
       }
     }
   }
-  return durationSeconds === undefined ? undefined : { durationSeconds, hasAudio, hasVideo };
+  return durationSeconds === undefined
+    ? undefined
+    : { durationSeconds, hasAudio, hasVideo, ...picture };
 }

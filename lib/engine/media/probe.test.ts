@@ -4,7 +4,15 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeMp4, makePdf, makePng, makeWav, makeWebm } from "@/lib/testing/media-fixtures";
+import {
+  makeAdts,
+  makeMp3,
+  makeMp4,
+  makePdf,
+  makePng,
+  makeWav,
+  makeWebm,
+} from "@/lib/testing/media-fixtures";
 import { MAX_TEXT_BYTES, MediaProbeError, mediaKindOf, probeMedia } from "./probe";
 
 let folder: string;
@@ -61,6 +69,62 @@ describe("probeMedia", () => {
     );
     expect(mp4File).toMatchObject({ kind: "video", hasAudio: true });
     expect(mp4File.durationSeconds).toBeCloseTo(61, 3);
+  });
+
+  it("reads a video's picture size from an MP4 track header and from WebM tracks", async () => {
+    const mp4 = makeMp4(3, { width: 640, height: 360 });
+    expect(await probeMedia({ path: await asFile(mp4) }, "video/mp4")).toMatchObject({
+      width: 640,
+      height: 360,
+    });
+    const webm = makeWebm(3, { width: 200, height: 300 });
+    expect(await probeMedia({ bytes: webm }, "video/webm")).toMatchObject({
+      width: 200,
+      height: 300,
+    });
+    expect(await probeMedia({ bytes: makeMp4(3) }, "video/mp4")).not.toHaveProperty("width");
+  });
+
+  it("measures an ADTS AAC stream by its frames", async () => {
+    for (const [frames, rate] of [
+      [13, 16_000],
+      [200, 44_100],
+    ] as const) {
+      const aac = makeAdts(frames, rate);
+      for (const input of [{ bytes: aac }, { path: await asFile(aac) }]) {
+        const probed = await probeMedia(input, "audio/aac");
+        expect(probed.durationSeconds).toBeCloseTo((frames * 1024) / rate, 6);
+      }
+    }
+  });
+
+  it("reads the encoder delay and padding an MP3's LAME tag names", async () => {
+    const mp3 = makeMp3(25, 576, 832);
+    for (const input of [{ bytes: mp3 }, { path: await asFile(mp3) }]) {
+      const probed = await probeMedia(input, "audio/mpeg");
+      expect(probed.durationSeconds).toBeCloseTo((25 * 576) / 16_000, 6);
+      expect(probed.paddingSeconds).toBeCloseTo((576 + 832) / 16_000, 6);
+    }
+  });
+
+  it("reads each PDF page's size, turned pages turned", async () => {
+    const pdf = await makePdf(2, [612, 792]);
+    expect(await probeMedia({ bytes: pdf }, "application/pdf")).toMatchObject({
+      pages: 2,
+      pageSizes: [
+        { width: 612, height: 792 },
+        { width: 612, height: 792 },
+      ],
+    });
+    const { PDFDocument, degrees } = await import("pdf-lib");
+    const document = await PDFDocument.load(pdf);
+    document.getPage(1).setRotation(degrees(90));
+    expect(await probeMedia({ bytes: await document.save() }, "application/pdf")).toMatchObject({
+      pageSizes: [
+        { width: 612, height: 792 },
+        { width: 792, height: 612 },
+      ],
+    });
   });
 
   it("counts the pages of a PDF", async () => {

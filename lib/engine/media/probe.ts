@@ -6,6 +6,7 @@
  */
 import { open, stat } from "node:fs/promises";
 import { imageSize } from "image-size";
+import { adtsDurationSeconds, mp3PaddingSeconds } from "./audio-frames";
 import { readMovieFacts } from "./iso-bmff";
 
 export type MediaKind = "image" | "audio" | "video" | "document" | "text";
@@ -15,12 +16,18 @@ export interface ProbedMedia {
   mimeType: string;
   /** Size of the medium in bytes. */
   sizeBytes: number;
+  /** Pixels of an image or a video's picture. */
   width?: number;
   height?: number;
+  /** Everything a decoder outputs, encoder delay and padding included. */
   durationSeconds?: number;
+  /** Encoder delay and padding inside `durationSeconds` that gapless playback trims (MP3 LAME tag). */
+  paddingSeconds?: number;
   /** Whether a video has an audio track (when the container says). */
   hasAudio?: boolean;
   pages?: number;
+  /** Each PDF page's size in points, rotation applied. */
+  pageSizes?: { width: number; height: number }[];
   /** Decoded text of a text file, at most MAX_TEXT_BYTES of it. */
   text?: string;
   /** True when `text` holds only the first MAX_TEXT_BYTES of the file. */
@@ -112,7 +119,7 @@ export async function probeMedia(
       };
       break;
     case "document":
-      result = { ...base, pages: await probePdf(input, sizeBytes) };
+      result = { ...base, ...(await probePdf(input, sizeBytes)) };
       break;
     case "text":
       result = { ...base, ...(await probeText(input, mimeType)) };
@@ -194,11 +201,20 @@ async function probeImage(
     : { width: size.width, height: size.height };
 }
 
+type TimedFacts = Pick<
+  ProbedMedia,
+  "durationSeconds" | "paddingSeconds" | "hasAudio" | "width" | "height"
+>;
+
+/** AAC as a raw ADTS stream, whose length is read frame by frame (audio-frames.ts). */
+const ADTS_TYPES = new Set(["audio/aac", "audio/aacp", "audio/x-aac", "audio/x-hx-aac-adts"]);
+const MP3_TYPES = new Set(["audio/mpeg", "audio/mp3", "audio/mpeg3", "audio/x-mpeg-3"]);
+
 async function probeTimed(
   input: { path: string } | { bytes: Uint8Array },
   mimeType: string,
   kind: "audio" | "video",
-): Promise<Pick<ProbedMedia, "durationSeconds" | "hasAudio">> {
+): Promise<TimedFacts> {
   // MP4/MOV first: music-metadata takes their duration only from an audio track.
   let movie;
   try {
@@ -208,7 +224,11 @@ async function probeTimed(
   }
   if (movie)
     return kind === "video"
-      ? { durationSeconds: movie.durationSeconds, hasAudio: movie.hasAudio }
+      ? {
+          durationSeconds: movie.durationSeconds,
+          hasAudio: movie.hasAudio,
+          ...(movie.width && movie.height ? { width: movie.width, height: movie.height } : {}),
+        }
       : { durationSeconds: movie.durationSeconds };
 
   const { parseBuffer, parseFile } = await import("music-metadata");
@@ -236,8 +256,20 @@ async function probeTimed(
       `Could not determine the duration of the ${mimeType} ${kind}.`,
     );
   }
-  const result: Pick<ProbedMedia, "durationSeconds" | "hasAudio"> = { durationSeconds: duration };
+  const result: TimedFacts = { durationSeconds: duration };
+  const essence = essenceOf(mimeType);
+  if (ADTS_TYPES.has(essence))
+    result.durationSeconds = (await adtsDurationSeconds(input)) ?? duration;
+  if (MP3_TYPES.has(essence)) {
+    const padding = await mp3PaddingSeconds(input);
+    if (padding !== undefined && padding < duration) result.paddingSeconds = padding;
+  }
   if (kind === "video") {
+    const picture = (metadata.format.trackInfo ?? []).find((track) => track.video)?.video;
+    if (picture?.pixelWidth && picture.pixelHeight) {
+      result.width = picture.pixelWidth;
+      result.height = picture.pixelHeight;
+    }
     const tracks = metadata.format.trackInfo ?? [];
     // Matroska track type 2 is audio; other containers carry an `audio` block per track.
     const audioTrack = tracks.some(
@@ -252,7 +284,7 @@ async function probeTimed(
 async function probePdf(
   input: { path: string } | { bytes: Uint8Array },
   sizeBytes: number,
-): Promise<number> {
+): Promise<Pick<ProbedMedia, "pages" | "pageSizes">> {
   if (sizeBytes > MAX_PDF_BYTES) {
     throw new MediaProbeError(
       "too-large",
@@ -261,19 +293,24 @@ async function probePdf(
   }
   const bytes = "bytes" in input ? input.bytes : await readHead(input.path, MAX_PDF_BYTES);
   const { PDFDocument } = await import("pdf-lib");
-  let pages: number;
+  let pageSizes: { width: number; height: number }[];
   try {
     const document = await PDFDocument.load(bytes, {
       ignoreEncryption: true,
       updateMetadata: false,
       throwOnInvalidObject: false,
     });
-    pages = document.getPageCount();
+    // A page's size (its crop box, as a viewer shows it) decides its tokens on some models.
+    pageSizes = document.getPages().map((page) => {
+      const { width, height } = page.getCropBox();
+      const turned = Math.abs(page.getRotation().angle) % 180 === 90;
+      return turned ? { width: height, height: width } : { width, height };
+    });
   } catch (error) {
     throw new MediaProbeError("corrupt", `The PDF could not be read (${reason(error)}).`);
   }
-  if (pages < 1) throw new MediaProbeError("corrupt", "The PDF has no pages.");
-  return pages;
+  if (pageSizes.length < 1) throw new MediaProbeError("corrupt", "The PDF has no pages.");
+  return { pages: pageSizes.length, pageSizes };
 }
 
 async function probeText(

@@ -4,12 +4,27 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Part } from "@/lib/gemini/types";
-import { makeMp4, makePdf, makePng, makeWav, makeWebm } from "@/lib/testing/media-fixtures";
+import {
+  makeAdts,
+  makeMp3,
+  makeMp4,
+  makePdf,
+  makePng,
+  makeWav,
+  makeWebm,
+} from "@/lib/testing/media-fixtures";
 import { probeMedia } from "@/lib/engine/media/probe";
-import { countRequestTokens, countTexts, terminateTokenizerWorkers } from "./index";
+import {
+  countRequestTokens,
+  countTexts,
+  makeThoughtSignature,
+  terminateTokenizerWorkers,
+} from "./index";
 
+const flash15 = findModel("gemini-1.5-flash")!.traits;
 const flash20 = findModel("gemini-2.0-flash")!.traits;
 const flash25 = findModel("gemini-2.5-flash")!.traits;
+const flash3 = findModel("gemini-3-flash-preview")!.traits;
 
 function inline(mimeType: string, bytes: Uint8Array): Part {
   return { inlineData: { mimeType, data: Buffer.from(bytes).toString("base64") } };
@@ -65,18 +80,71 @@ describe("countRequestTokens on media", () => {
     });
   });
 
-  it("counts audio at 32 tokens per second", async () => {
+  it("counts audio at 32 tokens per second, floor(seconds × 32) + 1", async () => {
     const response = await countRequestTokens(flash20, {
       contents: [{ parts: [inline("audio/wav", makeWav(3))] }],
     });
     expect(response).toEqual({
-      totalTokens: 96,
-      promptTokensDetails: [{ modality: "AUDIO", tokenCount: 96 }],
+      totalTokens: 97,
+      promptTokensDetails: [{ modality: "AUDIO", tokenCount: 97 }],
     });
     const partial = await countRequestTokens(flash20, {
       contents: [{ parts: [inline("audio/wav", makeWav(2.5))] }],
     });
-    expect(partial.totalTokens).toBe(80);
+    expect(partial.totalTokens).toBe(81);
+  });
+
+  it("counts audio on 3.x at 25 a second, an AAC stream by its frames and an MP3 without its padding", async () => {
+    // Details besides the role token's TEXT.
+    const seconds = async (traits: typeof flash3, part: Part) =>
+      (
+        await countRequestTokens(traits, { contents: [{ parts: [part] }] })
+      ).promptTokensDetails?.filter((detail) => detail.modality !== "TEXT");
+    // 13 frames of 1024 samples at 16 kHz: 0.832 s.
+    const aac = inline("audio/aac", makeAdts(13));
+    expect(await seconds(flash3, aac)).toEqual([{ modality: "AUDIO", tokenCount: 21 }]);
+    expect(await seconds(flash25, aac)).toEqual([{ modality: "AUDIO", tokenCount: 27 }]);
+    // 25 frames of 576 samples: 0.9 s, of which 1408 samples (0.088 s) are encoder delay and padding.
+    const mp3 = inline("audio/mpeg", makeMp3(25, 576, 832));
+    expect(await seconds(flash3, mp3)).toEqual([{ modality: "AUDIO", tokenCount: 21 }]);
+    expect(await seconds(flash25, mp3)).toEqual([{ modality: "AUDIO", tokenCount: 29 }]);
+  });
+
+  it("counts pictures on 3.x as a grid of their aspect ratio: images, PDF pages, video frames", async () => {
+    const image = await countRequestTokens(flash3, {
+      contents: [{ parts: [inline("image/png", makePng(1600, 900))] }],
+    });
+    expect(image.promptTokensDetails).toContainEqual({ modality: "IMAGE", tokenCount: 44 * 25 });
+    const low = await countRequestTokens(flash3, {
+      contents: [{ parts: [inline("image/png", makePng(1600, 900))] }],
+      mediaResolution: "MEDIA_RESOLUTION_LOW",
+    });
+    expect(low.totalTokens).toBe(22 * 12 + 1);
+    const pdf = await countRequestTokens(flash3, {
+      contents: [{ parts: [inline("application/pdf", await makePdf(2, [612, 792]))] }],
+    });
+    expect(pdf.promptTokensDetails).toContainEqual({
+      modality: "DOCUMENT",
+      tokenCount: 2 * 20 * 26,
+    });
+    const video = await countRequestTokens(flash3, {
+      contents: [{ parts: [inline("video/mp4", makeMp4(4, { width: 640, height: 360 }))] }],
+    });
+    expect(video.promptTokensDetails).toContainEqual({ modality: "VIDEO", tokenCount: 4 * 11 * 6 });
+  });
+
+  it("counts a video on 2.5 a frame at each second including its end, and its sound without a track", async () => {
+    const response = await countRequestTokens(flash25, {
+      contents: [{ parts: [inline("video/mp4", makeMp4(4))] }],
+    });
+    expect(response).toEqual({
+      totalTokens: 1 + 5 * 263 + 129,
+      promptTokensDetails: [
+        { modality: "TEXT", tokenCount: 1 },
+        { modality: "VIDEO", tokenCount: 5 * 263 },
+        { modality: "AUDIO", tokenCount: 129 },
+      ],
+    });
   });
 
   it("counts a PDF at 258 tokens per page as DOCUMENT", async () => {
@@ -206,6 +274,50 @@ describe("countRequestTokens on media", () => {
       httpStatus: 400,
       message: expect.stringContaining("contents[0].parts[0].file_data"),
     });
+  });
+
+  it("answers countTokens with the per-Content split and its own role-token rule (1.5)", async () => {
+    const [hello, welcome] = await countTexts("gemma", ["Hello there", "Welcome"]);
+    const contents = [
+      { role: "user", parts: [{ text: "Hello there" }] },
+      { role: "model", parts: [{ text: "Welcome" }, inline("image/png", makePng(4, 4))] },
+    ];
+    const counted = await countRequestTokens(flash15, { contents }, { purpose: "countTokens" });
+    expect(counted).toEqual({
+      totalTokens: hello! + welcome! + 258 + 2,
+      systemInstructionsTokens: {},
+      contentTokens: [
+        { partTokens: [hello], roleTokens: 1 },
+        { partTokens: [welcome, 258], roleTokens: 1 },
+      ],
+      promptTokensDetails: [
+        { modality: "TEXT", tokenCount: hello! + welcome! + 2 },
+        { modality: "IMAGE", tokenCount: 258 },
+      ],
+    });
+    const prompt = await countRequestTokens(flash15, { contents });
+    expect(prompt.totalTokens).toBe(hello! + welcome! + 258);
+    expect(prompt.contentTokens).toBeUndefined();
+    const withSystem = await countRequestTokens(
+      flash20,
+      { systemInstruction: { parts: [{ text: "Hello there" }] }, contents: [] },
+      { purpose: "countTokens" },
+    );
+    expect(withSystem).toMatchObject({
+      totalTokens: hello,
+      systemInstructionsTokens: { partTokens: [hello] },
+      contentTokens: [],
+    });
+  });
+
+  it("counts an engine-made thought signature as the thinking it stands for, any other as nothing", async () => {
+    const [answer] = await countTexts("gemma3", ["Done."]);
+    const withSignature = (thoughtSignature: string) =>
+      countRequestTokens(flash3, {
+        contents: [{ role: "model", parts: [{ text: "Done.", thoughtSignature }] }],
+      });
+    expect((await withSignature(makeThoughtSignature(57))).totalTokens).toBe(answer! + 1 + 57);
+    expect((await withSignature("CiQBVKhc7l+sPDS60pGlV5vuOHPWI5Wj")).totalTokens).toBe(answer! + 1);
   });
 
   it("stops at once when the signal is aborted", async () => {

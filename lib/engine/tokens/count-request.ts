@@ -1,16 +1,22 @@
 /**
- * countTokens of a request (spec "POST /v1beta/{model}:countTokens", api-notes §4): text parts
- * counted one by one with the family vocabulary and summed, one role token per Content on 2.5+
- * (the system instruction is one Content), media by their fixed costs. Approximations, known:
- * tools count as the JSON text of their function declarations (other tool kinds and toolConfig
- * count nothing); functionCall/functionResponse parts count as their JSON text; a text file
- * longer than the probe keeps is extrapolated from its first MAX_TEXT_BYTES.
+ * countTokens of a request, and the prompt count of a generation (spec "POST
+ * /v1beta/{model}:countTokens", api-notes §4), by the model family's rules (the catalog's
+ * `promptTokens`, lib/engine/README.md): text parts counted one by one with the family
+ * vocabulary, one role token per Content where the family adds it (the system instruction is
+ * one Content), function declarations, calls and responses in the family's notation
+ * (function-text.ts), a thought signature as the thinking it stands for, media by the family's
+ * costs. Knowingly different: a service-made thought signature counts nothing (it is
+ * encrypted), toolConfig and built-in tools count nothing (measured: the service adds none),
+ * code execution parts count as their text, and a text file longer than the probe keeps is
+ * extrapolated from its first MAX_TEXT_BYTES.
  */
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type { PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type {
   Content,
+  ContentTokenCount,
   CountTokensResponse,
   MediaModality,
   MediaResolution,
@@ -25,7 +31,16 @@ import {
   probeMedia,
   type ProbedMedia,
 } from "@/lib/engine/media/probe";
-import { mediaTokenCount } from "./media-tokens";
+import {
+  declarationText,
+  functionCallText,
+  functionResponseText,
+  responseSchemaText,
+  type PromptText,
+} from "./function-text";
+import { mediaTokenCounts, resolutionKey } from "./media-tokens";
+import { TimeSlices } from "@/lib/engine/time-slices";
+import { thoughtSignatureTokens } from "./thought-signature";
 import { countTexts } from "./tokenizer-api";
 
 export interface CountableRequest {
@@ -34,6 +49,8 @@ export interface CountableRequest {
   tools?: Tool[];
   toolConfig?: ToolConfig;
   mediaResolution?: MediaResolution;
+  /** generationConfig.responseSchema: part of the prompt on families that count it. */
+  responseSchema?: unknown;
 }
 
 /**
@@ -49,13 +66,22 @@ export interface CountRequestOptions {
   /** Resolves `fileData.fileUri` (the file store supplies it; it throws the service's 403 itself). */
   resolveFile?: (fileUri: string) => FileReference | Promise<FileReference>;
   signal?: AbortSignal;
+  /**
+   * `countTokens`: the answer of that method (its role-token rule, and the per-Content split it
+   * carries); `prompt` (default): a generation's or a cache's prompt.
+   */
+  purpose?: "countTokens" | "prompt";
 }
 
 const MODALITY_ORDER: MediaModality[] = ["TEXT", "IMAGE", "VIDEO", "AUDIO", "DOCUMENT"];
 
+/** Where counted tokens belong: a part of a Content (-1: the system instruction), or neither. */
+type Place = { content: number; part: number } | null;
+
 /**
- * Counts a request's input tokens as the service's countTokens does: `totalTokens` and
- * `promptTokensDetails` per modality. Unusable media fail with ApiError 400 naming the part.
+ * Counts a request's input tokens as the service does: `totalTokens` and `promptTokensDetails`
+ * per modality (for countTokens also the per-Content split). Unusable media fail with
+ * ApiError 400 naming the part.
  */
 export async function countRequestTokens(
   traits: ModelTraits,
@@ -64,58 +90,122 @@ export async function countRequestTokens(
 ): Promise<CountTokensResponse> {
   const { signal } = options;
   signal?.throwIfAborted();
-  const totals = new Map<MediaModality, number>();
-  const add = (modality: MediaModality, tokens: number) =>
-    totals.set(modality, (totals.get(modality) ?? 0) + tokens);
-  /** Texts to tokenize, each with the factor its count is scaled by (1 unless extrapolated). */
-  const texts: { text: string; scale: number }[] = [];
+  const rules: PromptTokenRules | undefined = traits.promptTokens;
+  if (!rules) throw new Error(`${traits.name} has no prompt token rules`);
+  const purpose = options.purpose ?? "prompt";
+  const roleTokens =
+    purpose === "countTokens" ? traits.countTokensRoleTokens : traits.roleTokenPerContent;
+  const format = rules.functionText;
 
-  const contents: { content: Content; field: string }[] = [];
+  /** Tokens known without the vocabulary, by place and modality. */
+  const fixed: { place: Place; modality: MediaModality; tokens: number }[] = [];
+  /** Texts to tokenize, each with its place and the factor its count is scaled by. */
+  const texts: { text: string; scale: number; place: Place }[] = [];
+  const addText = (place: Place, text: PromptText) => {
+    for (const item of text.texts) texts.push({ text: item, scale: 1, place });
+    if (text.fixed) fixed.push({ place, modality: "TEXT", tokens: text.fixed });
+  };
+
+  const contents: { content: Content; index: number; field: string }[] = [];
   if (input.systemInstruction)
-    contents.push({ content: input.systemInstruction, field: "system_instruction" });
+    contents.push({ content: input.systemInstruction, index: -1, field: "system_instruction" });
   input.contents.forEach((content, index) =>
-    contents.push({ content, field: `contents[${index}]` }),
+    contents.push({ content, index, field: `contents[${index}]` }),
   );
 
-  for (const { content, field } of contents) {
-    if (traits.roleTokenPerContent) add("TEXT", 1);
-    for (const [index, part] of (content.parts ?? []).entries()) {
-      await collectPart(part, `${field}.parts[${index}]`);
+  // Writing function parts out is work on this thread: other requests get turns in between.
+  const slices = new TimeSlices();
+  for (const { content, index, field } of contents) {
+    for (const [partIndex, part] of (content.parts ?? []).entries()) {
+      await collectPart(part, { content: index, part: partIndex }, `${field}.parts[${partIndex}]`);
+      await slices.pause();
     }
   }
   for (const tool of input.tools ?? []) {
-    for (const declaration of tool.functionDeclarations ?? [])
-      texts.push({ text: JSON.stringify(declaration), scale: 1 });
+    for (const declaration of tool.functionDeclarations ?? []) {
+      addText(null, declarationText(format, declaration));
+      await slices.pause();
+    }
   }
+  if (rules.responseSchema && input.responseSchema !== undefined)
+    addText(null, responseSchemaText(input.responseSchema));
 
   const counts = await countTexts(
     traits.tokenizer,
     texts.map((item) => item.text),
     signal,
   );
-  counts.forEach((count, index) => add("TEXT", Math.round(count * texts[index]!.scale)));
+  const counted = [
+    ...fixed,
+    ...texts.map(({ place, scale }, index) => ({
+      place,
+      modality: "TEXT" as const,
+      tokens: Math.round(counts[index]! * scale),
+    })),
+  ];
+
+  const totals = new Map<MediaModality, number>();
+  const add = (modality: MediaModality, tokens: number) =>
+    totals.set(modality, (totals.get(modality) ?? 0) + tokens);
+  for (const item of counted) add(item.modality, item.tokens);
+  if (roleTokens) add("TEXT", contents.length);
 
   const promptTokensDetails: ModalityTokenCount[] = MODALITY_ORDER.filter(
     (modality) => (totals.get(modality) ?? 0) > 0,
   ).map((modality) => ({ modality, tokenCount: totals.get(modality)! }));
   const totalTokens = promptTokensDetails.reduce((sum, item) => sum + item.tokenCount, 0);
-  return promptTokensDetails.length ? { totalTokens, promptTokensDetails } : { totalTokens };
+  const split = purpose === "countTokens" ? contentSplit() : {};
+  return {
+    totalTokens,
+    ...split,
+    ...(promptTokensDetails.length ? { promptTokensDetails } : {}),
+  };
 
-  async function collectPart(part: Part, field: string): Promise<void> {
-    if (part.text !== undefined) texts.push({ text: part.text, scale: 1 });
-    if (part.functionCall) texts.push({ text: JSON.stringify(part.functionCall), scale: 1 });
+  /** The service's per-Content split of a countTokens answer: each part, and the role token. */
+  function contentSplit(): Pick<CountTokensResponse, "systemInstructionsTokens" | "contentTokens"> {
+    // Each Content's part totals, in one pass over what was counted (index -1: the system instruction).
+    const parts = new Map<number, number[]>();
+    for (const { content, index } of contents)
+      parts.set(
+        index,
+        (content.parts ?? []).map(() => 0),
+      );
+    for (const { place, tokens } of counted)
+      if (place) parts.get(place.content)![place.part]! += tokens;
+    const ofContent = (_content: Content, index: number): ContentTokenCount => {
+      const partTokens = parts.get(index)!;
+      return {
+        ...(partTokens.length ? { partTokens } : {}),
+        ...(roleTokens ? { roleTokens: 1 } : {}),
+      };
+    };
+    return {
+      systemInstructionsTokens: input.systemInstruction
+        ? ofContent(input.systemInstruction, -1)
+        : {},
+      contentTokens: input.contents.map(ofContent),
+    };
+  }
+
+  async function collectPart(part: Part, place: Place, field: string): Promise<void> {
+    if (part.text !== undefined) texts.push({ text: part.text, scale: 1, place });
+    if (part.thoughtSignature) {
+      const thinking = thoughtSignatureTokens(part.thoughtSignature);
+      if (thinking) fixed.push({ place, modality: "TEXT", tokens: thinking });
+    }
+    if (part.functionCall) addText(place, functionCallText(format, part.functionCall));
     if (part.functionResponse) {
       const { parts: media, ...response } = part.functionResponse;
-      texts.push({ text: JSON.stringify(response), scale: 1 });
+      addText(place, functionResponseText(format, response));
       // Media a function returned count as media (their references resolved for the caller).
       for (const [index, item] of (media ?? []).entries())
-        await collectPart(item, `${field}.function_response.parts[${index}]`);
+        await collectPart(item, place, `${field}.function_response.parts[${index}]`);
     }
-    if (part.executableCode) texts.push({ text: part.executableCode.code, scale: 1 });
+    if (part.executableCode) texts.push({ text: part.executableCode.code, scale: 1, place });
     if (part.codeExecutionResult?.output)
-      texts.push({ text: part.codeExecutionResult.output, scale: 1 });
-    if (part.toolCall) texts.push({ text: JSON.stringify(part.toolCall), scale: 1 });
-    if (part.toolResponse) texts.push({ text: JSON.stringify(part.toolResponse), scale: 1 });
+      texts.push({ text: part.codeExecutionResult.output, scale: 1, place });
+    if (part.toolCall) texts.push({ text: JSON.stringify(part.toolCall), scale: 1, place });
+    if (part.toolResponse) texts.push({ text: JSON.stringify(part.toolResponse), scale: 1, place });
     if (part.inlineData) {
       const mediaField = `${field}.inline_data`;
       const bytes = Buffer.from(part.inlineData.data, "base64");
@@ -123,7 +213,7 @@ export async function countRequestTokens(
         () => probeMedia({ bytes }, part.inlineData!.mimeType, signal),
         mediaField,
       );
-      countMedia(media, part, mediaField);
+      countMedia(media, part, place, mediaField);
     }
     if (part.fileData) {
       const mediaField = `${field}.file_data`;
@@ -137,18 +227,20 @@ export async function countRequestTokens(
       }
       const reference = await options.resolveFile(part.fileData.fileUri);
       const media = await mediaOfReference(reference, part.fileData.mimeType, mediaField);
-      countMedia(media, part, mediaField);
+      countMedia(media, part, place, mediaField);
     }
   }
 
-  function countMedia(media: ProbedMedia, part: Part, field: string): void {
+  function countMedia(media: ProbedMedia, part: Part, place: Place, field: string): void {
     if (media.kind !== "text") {
-      const { modality, tokens } = mediaTokenCount(
+      const resolution = resolutionKey(input.mediaResolution, part.mediaResolution);
+      for (const { modality, tokenCount } of mediaTokenCounts(
         media,
-        input.mediaResolution,
+        rules!.media,
+        resolution,
         part.videoMetadata,
-      );
-      add(modality, tokens);
+      ))
+        fixed.push({ place, modality, tokens: tokenCount });
       return;
     }
     if (media.text === undefined) {
@@ -158,7 +250,7 @@ export async function countRequestTokens(
     }
     const keptBytes = Buffer.byteLength(media.text, "utf8");
     const scale = media.textTruncated && keptBytes > 0 ? media.sizeBytes / keptBytes : 1;
-    texts.push({ text: media.text, scale });
+    texts.push({ text: media.text, scale, place });
   }
 
   async function mediaOfReference(

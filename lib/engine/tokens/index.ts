@@ -19,10 +19,6 @@ export {
   type CountRequestOptions,
   type FileReference,
 } from "./count-request";
-export {
-  imageTokens,
-  mediaTokenCount,
-  AUDIO_TOKENS_PER_SECOND,
-  IMAGE_TOKENS,
-} from "./media-tokens";
+export { audioTokens, mediaTokenCounts, pictureTokens, resolutionKey } from "./media-tokens";
+export { makeThoughtSignature, thoughtSignatureTokens } from "./thought-signature";
 export { TokenizerError, terminateTokenizerWorkers } from "./tokenizer-client";

@@ -1,30 +1,71 @@
 /**
- * Token cost of media (api-notes §4, spec "MediaResolution"): image 258 (LOW 64, MEDIUM/HIGH
- * 256), audio 32 per second, video 263 per second at 1 fps, PDF 258 per page. Differs
- * knowingly: a video's 263/s is reported wholly as VIDEO (the service's own split of its audio
- * share is not known), and mediaResolution scales the per-frame and per-page image part.
+ * Token cost of media per model family (api-notes §4; the rules and figures are in the
+ * catalog's `promptTokens.media` and lib/engine/README.md): pictures (images, PDF pages, video
+ * frames) at a fixed cost or as a grid of the picture's aspect ratio, audio per second, video
+ * as frames plus its sound. Differs knowingly: a medium at an outside URL is not fetched, so
+ * it counts as one square picture or no time at all.
  */
-import type { MediaModality, MediaResolution, VideoMetadata } from "@/lib/gemini/types";
+import type { MediaModality, MediaResolution, ModalityTokenCount } from "@/lib/gemini/types";
+import type { PartMediaResolution, VideoMetadata } from "@/lib/gemini/types";
+import type {
+  MediaResolutionKey,
+  MediaTokenRules,
+  PictureCost,
+} from "@/lib/gemini/prompt-token-rules";
 import type { ProbedMedia } from "@/lib/engine/media/probe";
 
-export const IMAGE_TOKENS = 258;
-export const LOW_RESOLUTION_IMAGE_TOKENS = 64;
-export const MEDIUM_RESOLUTION_IMAGE_TOKENS = 256;
-export const AUDIO_TOKENS_PER_SECOND = 32;
-/** What a video second costs beyond its frame's image tokens at 1 fps (263 - 258). */
-export const VIDEO_EXTRA_TOKENS_PER_FRAME = 5;
+/** Rounding slack: a 4 s clip at 1 fps is 4 frames, not 4.000000001. */
+const EPSILON = 1e-9;
 
-/** Tokens of one image (or video frame, or PDF page) at a media resolution. */
-export function imageTokens(resolution?: MediaResolution): number {
-  switch (resolution) {
+/** The resolution a part is read at: its own level (Gemini 3) over the request's. */
+export function resolutionKey(
+  requested?: MediaResolution,
+  part?: PartMediaResolution,
+): MediaResolutionKey {
+  const level =
+    part?.level && part.level !== "MEDIA_RESOLUTION_UNSPECIFIED" ? part.level : requested;
+  switch (level) {
     case "MEDIA_RESOLUTION_LOW":
-      return LOW_RESOLUTION_IMAGE_TOKENS;
+      return "low";
     case "MEDIA_RESOLUTION_MEDIUM":
+      return "medium";
     case "MEDIA_RESOLUTION_HIGH":
-      return MEDIUM_RESOLUTION_IMAGE_TOKENS;
+      return "high";
+    case "MEDIA_RESOLUTION_ULTRA_HIGH":
+      return "ultraHigh";
     default:
-      return IMAGE_TOKENS;
+      return "default";
   }
+}
+
+/**
+ * Tokens of one picture of `width` × `height` (any unit: only the aspect ratio matters). A grid
+ * scales the picture to hold at most the resolution's tokens, columns and rows rounded down;
+ * without dimensions it is square.
+ */
+export function pictureTokens(
+  cost: PictureCost,
+  resolution: MediaResolutionKey,
+  width?: number,
+  height?: number,
+): number {
+  const table = "fixed" in cost ? cost.fixed : cost.grid;
+  const budget =
+    table[resolution] ?? (resolution === "ultraHigh" ? table.high : undefined) ?? table.default;
+  if ("fixed" in cost) return budget;
+  const [across, down] = width && height && width > 0 && height > 0 ? [width, height] : [1, 1];
+  const scale = Math.sqrt(budget / (across * down));
+  const rows = Math.max(1, Math.min(budget, Math.floor(down * scale + EPSILON)));
+  const columns = Math.max(
+    1,
+    Math.min(Math.floor(budget / rows), Math.floor(across * scale + EPSILON)),
+  );
+  return rows * columns;
+}
+
+/** Audio tokens of a clip: floor(seconds × rate) + 1 (a 4 s clip at 32 a second is 129). */
+export function audioTokens(seconds: number, rules: MediaTokenRules): number {
+  return Math.floor(Math.max(0, seconds) * rules.audioTokensPerSecond + EPSILON) + 1;
 }
 
 /** Seconds of a wire duration such as "12.5s"; undefined when absent or malformed. */
@@ -35,35 +76,56 @@ export function durationSeconds(value: string | undefined): number | undefined {
 }
 
 /**
- * Tokens and modality of a probed non-text medium. Text media are counted with the
- * tokenizer by the caller. Video honours `videoMetadata` clipping and fps.
+ * Tokens of a probed non-text medium, per modality (a video may count VIDEO and AUDIO). Text
+ * media are counted with the tokenizer by the caller. Video honours `videoMetadata` clipping
+ * and fps.
  */
-export function mediaTokenCount(
+export function mediaTokenCounts(
   media: ProbedMedia,
-  resolution?: MediaResolution,
+  rules: MediaTokenRules,
+  resolution: MediaResolutionKey,
   videoMetadata?: VideoMetadata,
-): { modality: MediaModality; tokens: number } {
+): ModalityTokenCount[] {
+  const count = (modality: MediaModality, tokenCount: number): ModalityTokenCount => ({
+    modality,
+    tokenCount,
+  });
   switch (media.kind) {
     case "image":
-      return { modality: "IMAGE", tokens: imageTokens(resolution) };
-    case "document":
-      return { modality: "DOCUMENT", tokens: (media.pages ?? 1) * imageTokens(resolution) };
-    case "audio":
-      return {
-        modality: "AUDIO",
-        tokens: Math.ceil((media.durationSeconds ?? 0) * AUDIO_TOKENS_PER_SECOND - 1e-9),
-      };
+      return [count("IMAGE", pictureTokens(rules.image, resolution, media.width, media.height))];
+    case "document": {
+      const pages = media.pageSizes ?? Array.from({ length: media.pages ?? 1 }, () => undefined);
+      const tokens = pages.reduce(
+        (sum, page) =>
+          sum + pictureTokens(rules.documentPage, resolution, page?.width, page?.height),
+        0,
+      );
+      return [count("DOCUMENT", tokens)];
+    }
+    case "audio": {
+      // No duration: a medium at an outside URL, which is not fetched.
+      if (media.durationSeconds === undefined) return [count("AUDIO", 0)];
+      const padding = rules.audioGapless ? (media.paddingSeconds ?? 0) : 0;
+      return [count("AUDIO", audioTokens(media.durationSeconds - padding, rules))];
+    }
     case "video": {
       const total = media.durationSeconds ?? 0;
       const start = Math.min(total, durationSeconds(videoMetadata?.startOffset) ?? 0);
       const end = Math.min(total, durationSeconds(videoMetadata?.endOffset) ?? total);
       const seconds = Math.max(0, end - start);
       const fps = videoMetadata?.fps && videoMetadata.fps > 0 ? videoMetadata.fps : 1;
-      const frames = Math.max(1, Math.ceil(seconds * fps - 1e-9));
-      return {
-        modality: "VIDEO",
-        tokens: frames * (imageTokens(resolution) + VIDEO_EXTRA_TOKENS_PER_FRAME),
-      };
+      const frames =
+        rules.videoFrames === "inclusive"
+          ? Math.floor(seconds * fps + EPSILON) + 1
+          : Math.max(1, Math.ceil(seconds * fps - EPSILON));
+      const frame =
+        pictureTokens(rules.videoFrame, resolution, media.width, media.height) +
+        rules.videoFrameExtra;
+      const counts = [count("VIDEO", frames * frame)];
+      const sound =
+        rules.videoAudio === "duration" || (rules.videoAudio === "track" && media.hasAudio);
+      if (sound) counts.push(count("AUDIO", audioTokens(seconds, rules)));
+      return counts;
     }
     case "text":
       throw new Error("text media are counted with the tokenizer");

@@ -98,28 +98,63 @@ describe("countRequestTokens on text", () => {
     expect(older.totalTokens).toBe(20);
   });
 
-  it("counts function declarations, calls and responses as their JSON text", async () => {
-    const traits = findModel("gemini-2.0-flash")!.traits;
-    const declaration = {
-      name: "get_weather",
-      description: "Weather of a city",
-      parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } },
-    };
-    const call = { name: "get_weather", args: { city: "Paris" } };
-    const answer = { name: "get_weather", response: { temperature: 21 } };
-    const expected = await countTexts("gemma", [
-      JSON.stringify(declaration),
-      JSON.stringify(call),
-      JSON.stringify(answer),
+  const declaration = {
+    name: "get_weather",
+    description: "Weather of a city",
+    parameters: { type: "OBJECT", properties: { city: { type: "STRING" } } },
+  };
+  const call = { name: "get_weather", args: { city: "Paris" } };
+  const answer = { name: "get_weather", response: { temperature: 21 } };
+  const turns = [
+    { role: "model", parts: [{ functionCall: call }] },
+    { role: "user", parts: [{ functionResponse: answer }] },
+  ];
+
+  it("counts function parts on 2.0 as their values alone, a number as one token", async () => {
+    const values = await countTexts("gemma", [
+      ...["get_weather", "Weather of a city", "OBJECT", "city", "STRING"],
+      ...["get_weather", "city", "Paris"],
+      ...["get_weather", "temperature"],
     ]);
-    const response = await countRequestTokens(traits, {
-      contents: [
-        { role: "model", parts: [{ functionCall: call }] },
-        { role: "user", parts: [{ functionResponse: answer }] },
-      ],
+    const response = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, {
+      contents: turns,
       tools: [{ functionDeclarations: [declaration] }, { googleSearch: {} } as never],
+      toolConfig: { functionCallingConfig: { mode: "ANY" } },
     });
-    expect(response.totalTokens).toBe(expected.reduce((sum, count) => sum + count, 0));
+    expect(response.totalTokens).toBe(values.reduce((sum, count) => sum + count, 0) + 1);
+  });
+
+  it("counts function parts on 3.x as marked-up texts, each marker one token", async () => {
+    const texts = await countTexts("gemma3", [
+      ...["declaration:get_weather{description:", "Weather of a city"],
+      ...[",parameters:{properties:{city:{type:", "STRING", "}},type:", "OBJECT", "}}"],
+      ...["call:get_weather{city:", "Paris", "}"],
+      "response:get_weather{temperature:21}",
+    ]);
+    const markers = 2 + 6 + (2 + 2) + 2;
+    const response = await countRequestTokens(findModel("gemini-3-flash-preview")!.traits, {
+      contents: turns,
+      tools: [{ functionDeclarations: [declaration] }, { urlContext: {} }],
+    });
+    const roles = turns.length;
+    expect(response.totalTokens).toBe(
+      texts.reduce((sum, count) => sum + count, 0) + markers + roles,
+    );
+  });
+
+  it("counts a response schema on 2.0 and not on 3.x", async () => {
+    const responseSchema = { type: "OBJECT", properties: { answer: { type: "STRING" } } };
+    const values = await countTexts("gemma", ["OBJECT", "answer", "STRING"]);
+    const older = await countRequestTokens(findModel("gemini-2.0-flash")!.traits, {
+      contents: [],
+      responseSchema,
+    });
+    expect(older.totalTokens).toBe(values.reduce((sum, count) => sum + count, 0));
+    const newer = await countRequestTokens(findModel("gemini-3-flash-preview")!.traits, {
+      contents: [],
+      responseSchema,
+    });
+    expect(newer.totalTokens).toBe(0);
   });
 
   it("answers 0 tokens and no details for an empty text on 2.0", async () => {

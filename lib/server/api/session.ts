@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { assertDevelopmentHost, assertSameOrigin, countOpenRequest } from "../auth/authenticate";
+import { assertDevelopmentRequest, assertSameOrigin, countOpenRequest } from "../auth/authenticate";
 import { serverEnv } from "../config/env";
 import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse } from "../http/responses";
@@ -61,7 +61,7 @@ async function GET(request: Request): Promise<Response> {
 
 async function POST(request: Request): Promise<Response> {
   try {
-    assertDevelopmentHost(request);
+    assertDevelopmentRequest(request);
     assertSameOrigin(request);
     assertJson(request);
     const body = await readJsonBody(request, 4096);

@@ -43,23 +43,25 @@ function presentedKey(request: Request): string | null {
   return new URL(request.url).searchParams.get("key");
 }
 
+/**
+ * True when a browser says the request comes from a page of another origin (Sec-Fetch-Site, or
+ * an Origin whose host is not the one addressed); programs send neither header.
+ */
+function fromAnotherOrigin(request: Request): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite !== null) return fetchSite !== "same-origin" && fetchSite !== "none";
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  try {
+    return new URL(origin).host !== request.headers.get("host");
+  } catch {
+    return true;
+  }
+}
+
 /** Requests that change state with a cookie must come from our own pages. */
 export function assertSameOrigin(request: Request): void {
-  const fetchSite = request.headers.get("sec-fetch-site");
-  if (fetchSite !== null) {
-    if (fetchSite === "same-origin" || fetchSite === "none") return;
-    throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
-  }
-  const origin = request.headers.get("origin");
-  if (origin === null) return;
-  const host = request.headers.get("host");
-  let originHost: string;
-  try {
-    originHost = new URL(origin).host;
-  } catch {
-    throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
-  }
-  if (originHost !== host)
+  if (fromAnotherOrigin(request))
     throw ApiError.permissionDenied("Cross-site requests are not allowed with a browser session.");
 }
 
@@ -72,16 +74,25 @@ function addressedHost(request: Request): string {
 
 /**
  * The development defaults (loopback, no credentials) serve only requests addressed to this
- * machine by a loopback name. A page elsewhere that rebinds its own DNS name to 127.0.0.1
- * is same-origin with itself, so without this check it could open a session or use the
- * published development key from any browser on the machine.
+ * machine by a loopback name, and none that a browser says came from a page of another
+ * origin. A page elsewhere that rebinds its own DNS name to 127.0.0.1 is same-origin with
+ * itself, and any page can send a "simple" request without a preflight: without these checks
+ * either could open a session or use the published development key from any browser on the
+ * machine.
  */
-export function assertDevelopmentHost(request: Request): void {
+export function assertDevelopmentRequest(request: Request): void {
   if (!serverEnv().developmentDefaults) return;
   const host = addressedHost(request);
   if (!isLoopbackHost(host)) {
     throw ApiError.permissionDenied(
       `The development defaults serve only this machine: this request was addressed to "${host.slice(0, 80)}", not a loopback name (localhost, 127.0.0.1, [::1]). Configure STUDIO_API_KEYS or STUDIO_ACCESS_CODE to serve other names.`,
+    );
+  }
+  // The development key is published: a page of any other site open in a browser on this
+  // machine could use it with requests that need no CORS preflight.
+  if (fromAnotherOrigin(request)) {
+    throw ApiError.permissionDenied(
+      "The development defaults serve only this studio's own pages and programs: a page of another origin may not call it. Configure STUDIO_API_KEYS or STUDIO_ACCESS_CODE to serve other origins.",
     );
   }
 }
@@ -104,7 +115,7 @@ export async function authenticate(
   request: Request,
   options: AuthenticateOptions = {},
 ): Promise<Caller> {
-  assertDevelopmentHost(request);
+  assertDevelopmentRequest(request);
   const rate = options.countRequest === false ? null : rateSettings();
   const key = presentedKey(request);
   if (key !== null) {

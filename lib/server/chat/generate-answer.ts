@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, Caller } from "@/lib/gemini/backend/contract";
 import type { GenerateContentRequest } from "@/lib/gemini/types";
 import { accumulateResponse } from "@/lib/studio/accumulate-response";
+import { messageErrorOf, type MessageError } from "@/lib/studio/message-error";
 import { answerMessage } from "@/lib/studio/chat-request";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { writeAnswerProgress, type AnswerProgressOptions } from "./answer-progress";
@@ -20,9 +21,8 @@ export interface GenerationOptions extends AnswerProgressOptions {
   forget: () => void;
 }
 
-function errorSummary(error: unknown): { code: number; message: string; status: string } {
-  if (error instanceof ApiError)
-    return { code: error.httpStatus, message: error.message, status: error.rpcStatus };
+function errorSummary(error: unknown): MessageError {
+  if (error instanceof ApiError) return messageErrorOf(error);
   return { code: 500, message: "The answer failed on the studio server.", status: "INTERNAL" };
 }
 

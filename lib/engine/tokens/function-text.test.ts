@@ -1,0 +1,141 @@
+// The two notations the service writes function declarations, calls and responses in, checked
+// as the texts and fixed tokens they produce (the vocabulary counts the texts elsewhere).
+import { describe, expect, it } from "vitest";
+import type { FunctionDeclaration } from "@/lib/gemini/types";
+import {
+  declarationText,
+  functionCallText,
+  functionResponseText,
+  responseSchemaText,
+} from "./function-text";
+
+const weather: FunctionDeclaration = {
+  name: "get_weather",
+  description: "Weather of a city",
+  parameters: {
+    type: "object",
+    properties: {
+      unit: { type: "string", enum: ["C", "F"] },
+      city: { type: "STRING", description: "Where" },
+    },
+    required: ["city"],
+  } as never,
+};
+
+describe("the fields notation (1.x, 2.0)", () => {
+  it("counts each value of a declaration alone: names, descriptions, enum type names, enums, required", () => {
+    expect(declarationText("fields", weather)).toEqual({
+      texts: [
+        "get_weather",
+        "Weather of a city",
+        "OBJECT",
+        "unit",
+        "STRING",
+        "C",
+        "F",
+        "city",
+        "STRING",
+        "Where",
+        "city",
+      ],
+      fixed: 0,
+    });
+  });
+
+  it("leaves JSON Schema declarations out: only the name and description reach the prompt", () => {
+    const { parameters, ...rest } = weather;
+    expect(declarationText("fields", { ...rest, parametersJsonSchema: parameters })).toEqual({
+      texts: ["get_weather", "Weather of a city"],
+      fixed: 0,
+    });
+  });
+
+  it("counts a call's and a response's names, keys and strings, and any other value as one token", () => {
+    expect(
+      functionCallText("fields", {
+        name: "divide",
+        args: { numerator: 10, label: "ten", exact: true, tags: [], nested: { by: 2 } },
+      }),
+    ).toEqual({
+      texts: ["divide", "numerator", "label", "ten", "exact", "tags", "nested", "by"],
+      fixed: 3,
+    });
+    expect(
+      functionResponseText("fields", { id: "ignored", name: "divide", response: { output: 5 } }),
+    ).toEqual({ texts: ["divide", "output"], fixed: 1 });
+  });
+
+  it("counts a response schema like parameters", () => {
+    expect(
+      responseSchemaText({
+        type: "ARRAY",
+        items: { type: "OBJECT", properties: { name: { type: "STRING" } }, nullable: true },
+      }),
+    ).toEqual({ texts: ["ARRAY", "OBJECT", "name", "STRING"], fixed: 1 });
+  });
+});
+
+describe("the markup notation (2.5, 3.x)", () => {
+  it("writes a declaration as one text with escaped strings between marker tokens, keys sorted", () => {
+    // <start_function_declaration>declaration:get_weather{description:<escape>Weather of a city
+    // <escape>,parameters:{properties:{city:{description:<escape>Where<escape>,type:<escape>STRING
+    // <escape>},unit:{enum:[<escape>C<escape>,<escape>F<escape>],type:<escape>STRING<escape>}},
+    // required:[<escape>city<escape>],type:<escape>OBJECT<escape>}}<end_function_declaration>
+    expect(declarationText("markup", weather)).toEqual({
+      texts: [
+        "declaration:get_weather{description:",
+        "Weather of a city",
+        ",parameters:{properties:{city:{description:",
+        "Where",
+        ",type:",
+        "STRING",
+        "},unit:{enum:[",
+        "C",
+        ",",
+        "F",
+        "],type:",
+        "STRING",
+        "}},required:[",
+        "city",
+        "],type:",
+        "OBJECT",
+        "}}",
+      ],
+      fixed: 2 + 2 * 8,
+    });
+  });
+
+  it("writes a declaration without parameters as its bare name", () => {
+    expect(declarationText("markup", { name: "beep" })).toEqual({
+      texts: ["declaration:beep{}"],
+      fixed: 2,
+    });
+  });
+
+  it("writes a call's arguments and a response's fields with strings escaped and numbers as they are", () => {
+    expect(
+      functionCallText("markup", {
+        id: "x1",
+        name: "square_root",
+        args: { number: 132, note: "n" },
+      }),
+    ).toEqual({ texts: ["call:square_root{note:", "n", ",number:132}"], fixed: 4 });
+    expect(
+      functionResponseText("markup", {
+        name: "square_root",
+        response: { response: "11.49", exact: false, parts: [1, null] },
+      }),
+    ).toEqual({
+      texts: ["response:square_root{exact:false,parts:[1,null],response:", "11.49", "}"],
+      fixed: 4,
+    });
+  });
+
+  it("gives no caller text the power of a marker", () => {
+    const sneaky = "<escape><end_function_call>";
+    expect(functionCallText("markup", { name: "f", args: { text: sneaky } })).toEqual({
+      texts: ["call:f{text:", sneaky, "}"],
+      fixed: 4,
+    });
+  });
+});

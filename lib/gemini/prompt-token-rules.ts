@@ -1,0 +1,58 @@
+/**
+ * How the service counts a model family's prompt beyond its text (measured on recorded
+ * traffic; lib/engine/README.md gives the figures): how function declarations, calls and
+ * responses are written into the prompt, and what media cost. Data only; the local engine's
+ * catalog (lib/engine/catalog/models.json) holds one per model family.
+ */
+
+/**
+ * How tools and function parts become prompt text.
+ * - `fields` (1.x, 2.0): only the values count, each string field alone (names, descriptions,
+ *   types, enum values, required names, property and argument names), any other scalar as one
+ *   token; JSON Schema variants (`parametersJsonSchema`, `responseJsonSchema`) do not count.
+ * - `markup` (2.5, 3.x): one text per declaration, call and response, written as
+ *   `declaration:name{description:<escape>…<escape>,parameters:{…}}` between marker tokens
+ *   that count one each (the notation Gemma's function-calling models read).
+ */
+export type FunctionTextFormat = "fields" | "markup";
+
+/** The resolutions a medium's cost depends on: the request's, or a part's own level. */
+export type MediaResolutionKey = "default" | "low" | "medium" | "high" | "ultraHigh";
+
+/**
+ * What one picture costs (an image, a PDF page, a video frame) per resolution: a `fixed`
+ * number whatever its size, or a `grid` of tokens of the picture's aspect ratio holding at
+ * most that many (columns and rows each rounded down).
+ */
+export type PictureCost =
+  | { fixed: Partial<Record<MediaResolutionKey, number>> & { default: number } }
+  | { grid: Partial<Record<MediaResolutionKey, number>> & { default: number } };
+
+export interface MediaTokenRules {
+  image: PictureCost;
+  documentPage: PictureCost;
+  videoFrame: PictureCost;
+  /** Tokens a video frame adds beyond its picture (its timestamp). */
+  videoFrameExtra: number;
+  /**
+   * Frames of a video at its fps: one per period started (`ceil`), or one at every period
+   * boundary from the start to the end inclusive (`inclusive`: a 4 s clip at 1 fps is 5).
+   */
+  videoFrames: "ceil" | "inclusive";
+  /**
+   * A video's sound: counted over its whole duration (`duration`), only when it has a track
+   * (`track`), or not apart from its frames (`none`).
+   */
+  videoAudio: "duration" | "track" | "none";
+  /** Audio tokens per second: a clip of d seconds is floor(d × rate) + 1. */
+  audioTokensPerSecond: number;
+  /** Whether audio is measured without the encoder delay and padding an MP3's LAME tag names. */
+  audioGapless: boolean;
+}
+
+export interface PromptTokenRules {
+  functionText: FunctionTextFormat;
+  /** Whether `generationConfig.responseSchema` is part of the counted prompt. */
+  responseSchema: boolean;
+  media: MediaTokenRules;
+}
