@@ -10,6 +10,7 @@ import { SchemaForm } from "./schema-form";
 import type { SettingsFieldsProps } from "./settings-fields";
 
 type OutputMode = "text" | "json" | "enum";
+type SchemaKind = "none" | "openapi" | "json-schema";
 
 function outputMode(config: GenerationConfig): OutputMode {
   if (config.responseMimeType === "application/json") return "json";
@@ -88,47 +89,20 @@ function JsonSchemaFields({
     [settingsKey, setFormError],
   );
   const violations = useMemo(() => settingsFieldViolations(settings, traits), [settings, traits]);
-  const schemaKind =
+  const schemaKind: SchemaKind =
     config.responseJsonSchema !== undefined
       ? "json-schema"
       : config.responseSchema !== undefined
         ? "openapi"
         : "none";
+  function chooseKind(kind: SchemaKind) {
+    setConfig(schemaKindChange(kind, config));
+    schemaError(null);
+    jsonSchemaError(null);
+  }
   return (
     <>
-      <Field label="Schema kind">
-        {(props) => (
-          <select
-            {...props}
-            value={schemaKind}
-            onChange={(event) => {
-              const kind = event.target.value;
-              if (kind === "none")
-                setConfig({ responseSchema: undefined, responseJsonSchema: undefined });
-              if (kind === "openapi")
-                setConfig({
-                  responseJsonSchema: undefined,
-                  responseSchema: config.responseSchema ?? { type: "OBJECT", properties: {} },
-                });
-              if (kind === "json-schema")
-                setConfig({
-                  responseSchema: undefined,
-                  responseJsonSchema: config.responseJsonSchema ?? {
-                    type: "object",
-                    properties: {},
-                  },
-                });
-              schemaError(null);
-              jsonSchemaError(null);
-            }}
-            className={inputClassName}
-          >
-            <option value="none">No schema</option>
-            <option value="openapi">responseSchema (OpenAPI subset)</option>
-            <option value="json-schema">responseJsonSchema (JSON Schema)</option>
-          </select>
-        )}
-      </Field>
+      <SchemaKindField kind={schemaKind} onChange={chooseKind} />
       {schemaKind === "openapi" && config.responseSchema && (
         <SchemaForm
           schema={config.responseSchema}
@@ -163,6 +137,46 @@ function JsonSchemaFields({
         </Field>
       )}
     </>
+  );
+}
+
+/** Switching schema kind: the other kind's schema is dropped, the chosen one kept or started empty. */
+function schemaKindChange(kind: SchemaKind, config: GenerationConfig): Partial<GenerationConfig> {
+  if (kind === "none") return { responseSchema: undefined, responseJsonSchema: undefined };
+  if (kind === "openapi")
+    return {
+      responseJsonSchema: undefined,
+      responseSchema: config.responseSchema ?? { type: "OBJECT", properties: {} },
+    };
+  return {
+    responseSchema: undefined,
+    responseJsonSchema: config.responseJsonSchema ?? { type: "object", properties: {} },
+  };
+}
+
+/** Which schema shapes the JSON: none, responseSchema (OpenAPI subset) or responseJsonSchema. */
+function SchemaKindField({
+  kind,
+  onChange,
+}: {
+  kind: SchemaKind;
+  onChange(kind: SchemaKind): void;
+}) {
+  return (
+    <Field label="Schema kind">
+      {(props) => (
+        <select
+          {...props}
+          value={kind}
+          onChange={(event) => onChange(event.target.value as SchemaKind)}
+          className={inputClassName}
+        >
+          <option value="none">No schema</option>
+          <option value="openapi">responseSchema (OpenAPI subset)</option>
+          <option value="json-schema">responseJsonSchema (JSON Schema)</option>
+        </select>
+      )}
+    </Field>
   );
 }
 
