@@ -8,7 +8,6 @@ import type { FileStore } from "@/lib/db/stores/file-store";
 import type { Backend, Caller, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type {
-  BatchGenerateContentRequest,
   CountTokensRequest,
   CountTokensResponse,
   GenerateContentRequest,
@@ -24,7 +23,7 @@ import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
-import { createStorage, type Storage } from "./files/storage-operations";
+import { createStorage, type Storage } from "./storage";
 import { MediaProbeError, probeMedia } from "./media/probe";
 
 export interface LocalBackendDependencies {
@@ -51,8 +50,8 @@ export interface LocalBackendDependencies {
 
 /**
  * The local backend, plus its stored resources. Generation resolves `fileData.fileUri` with
- * `storage.resolveFileForCaller(uri, caller)` and merges `cachedContent` with
- * `storage.resolveCachedContentForRequest(request, traits, caller)`.
+ * `storage.files.resolveFileForCaller(uri, caller)` and merges `cachedContent` with
+ * `storage.caches.resolveCachedContentForRequest(request, traits, caller)`.
  */
 export type LocalBackend = Backend & {
   storage: Storage;
@@ -62,6 +61,11 @@ export type LocalBackend = Backend & {
   close(): Promise<void>;
 };
 
+/**
+ * The local Backend: the stored resources' operations from lib/engine/storage, the models,
+ * counting and generation here. Long as one object literal per Backend is: its closure holds the
+ * state every operation shares (storage, the batch runner, the count of interactive work).
+ */
 export function createLocalBackend(dependencies: LocalBackendDependencies): LocalBackend {
   const storage = createStorage({
     ...dependencies,
@@ -124,7 +128,9 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       const { traits } = requireModel(model, "countTokens");
       checkCountTokensRequest(request, traits);
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
-      return interactive.run(() => storage.countTokensWithCache(source, traits, context));
+      return interactive.run(() =>
+        storage.caches.countWithCache(source, traits, context.caller, context.signal),
+      );
     },
 
     async generateContent(
@@ -150,25 +156,6 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
         );
         yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
-    },
-
-    async createBatch(model: string, request: BatchGenerateContentRequest, context) {
-      return storage.batches.create(model, request, context.caller);
-    },
-    async getBatch(name, context) {
-      return storage.batches.get(name, context.caller);
-    },
-    async listBatches(query, context) {
-      return storage.batches.list(query, context.caller);
-    },
-    async cancelBatch(name, context) {
-      await storage.batches.cancel(name, context.caller);
-    },
-    async deleteBatch(name, context) {
-      await storage.batches.delete(name, context.caller);
-    },
-    async downloadFile(name, context) {
-      return storage.files.download(name, context.caller);
     },
   };
 }
@@ -223,7 +210,7 @@ async function resolvedInput(
   caller: Caller,
   signal: AbortSignal,
 ): Promise<GenerationInput> {
-  const merge = await storage.resolveCachedContentForRequest(request, traits, caller);
+  const merge = await storage.caches.resolveCachedContentForRequest(request, traits, caller);
   return {
     request: merge.mergedRequest,
     traits,
@@ -232,7 +219,7 @@ async function resolvedInput(
     stream,
     cachedContentTokenCount: merge.cachedContentTokenCount,
     cacheTokensDetails: merge.cacheTokensDetails,
-    resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, caller, signal),
+    resolveFile: (fileUri) => storage.files.resolveFileForCaller(fileUri, caller, signal),
     signal,
     ...(request.cachedContent
       ? {

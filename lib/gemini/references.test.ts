@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { referencePlaces, requestReferences } from "./references";
-import {
-  parseCachedContentCreate,
-  readCountTokensRequest,
-  readGenerateContentRequest,
-} from "./validate";
+import { parseCachedContentCreate } from "./validate-caches";
+import { readCountTokensRequest, readGenerateContentRequest } from "./validate";
 
 const describePlaces = (operation: Parameters<typeof referencePlaces>[0]) =>
   referencePlaces(operation).map(

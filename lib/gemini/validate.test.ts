@@ -4,15 +4,14 @@ import { JSON_SCHEMA_KEYWORDS } from "./json-schema-subset";
 import type { ModelTraits } from "./model-traits";
 import { PREBUILT_VOICE_NAMES, SPEECH_LANGUAGE_CODES } from "./schemas/constants";
 import { FLASH, FLASH_2_0, IMAGE, LEGACY, NO_TOP_K, PRO, TTS } from "../testing/model-traits";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "./validate-caches";
 import {
-  parseCachedContentCreate,
-  parseCachedContentUpdate,
   parseCountTokensRequest,
   parseGenerateContentRequest,
-  parseUploadStartBody,
   validateGenerationConfigFields,
   validateToolFields,
 } from "./validate";
+import { parseUploadStartBody } from "./validate-upload";
 
 function errorOf(run: () => unknown): ApiError {
   try {

@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { OperationContext } from "@/lib/gemini/backend/contract";
 import type { CachedContent } from "@/lib/gemini/types";
-import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate-caches";
 import { requireModel } from "../catalog";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { countRequestTokens, terminateTokenizerWorkers } from "../tokens";
-import { createStorage, type Storage } from "../files/storage-operations";
+import { createStorage, type Storage } from "../storage";
 import { testDatabaseKinds } from "@/lib/testing/databases";
 import { PNG_1X1, streamOf, tempData, TestClock, type TempData } from "@/lib/testing/engine-files";
 
@@ -301,7 +301,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     });
     const traits = requireModel(FLASH, "generateContent").traits;
     const question = { role: "user", parts: [{ text: "What does the fox do?" }] };
-    const merge = await storage.resolveCachedContentForRequest(
+    const merge = await storage.caches.resolveCachedContentForRequest(
       { contents: [question], cachedContent: cache.name },
       traits,
       alice,
@@ -316,7 +316,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(merge.cachedContentTokenCount).toBe(cache.usageMetadata.totalTokenCount);
 
     const conflict = await rejection(() =>
-      storage.resolveCachedContentForRequest(
+      storage.caches.resolveCachedContentForRequest(
         {
           contents: [question],
           cachedContent: cache.name,
@@ -329,7 +329,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(conflict.httpStatus).toBe(400);
     expect(conflict.message).toContain("system_instruction, tools or tool_config");
     const otherModel = await rejection(() =>
-      storage.resolveCachedContentForRequest(
+      storage.caches.resolveCachedContentForRequest(
         { contents: [question], cachedContent: cache.name },
         requireModel("models/gemini-2.5-flash-lite", "generateContent").traits,
         alice,
@@ -338,7 +338,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(otherModel.httpStatus).toBe(400);
     expect(otherModel.message).toContain("has to be the same");
     const notYours = await rejection(() =>
-      storage.resolveCachedContentForRequest(
+      storage.caches.resolveCachedContentForRequest(
         { contents: [question], cachedContent: cache.name },
         traits,
         bob,
@@ -346,7 +346,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     );
     expect(notYours.httpStatus).toBe(403);
     expect(
-      await storage.resolveCachedContentForRequest({ contents: [question] }, traits, alice),
+      await storage.caches.resolveCachedContentForRequest({ contents: [question] }, traits, alice),
     ).toEqual({ mergedRequest: { contents: [question] } });
   });
 
@@ -358,10 +358,12 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     const traits = requireModel(FLASH, "countTokens").traits;
     const question = { role: "user", parts: [{ text: "What does the fox do?" }] };
     const own = await countRequestTokens(traits, { contents: [question] });
-    const counted = await storage.countTokensWithCache(
+    const { caller, signal } = context();
+    const counted = await storage.caches.countWithCache(
       { contents: [question], cachedContent: cache.name },
       traits,
-      context(),
+      caller,
+      signal,
     );
     expect(counted.cachedContentTokenCount).toBe(cache.usageMetadata.totalTokenCount);
     expect(counted.totalTokens).toBe(own.totalTokens + cache.usageMetadata.totalTokenCount);

@@ -1,7 +1,8 @@
 /**
  * cachedContents on the local engine: create (sized with the model's own tokenizer and held
  * to the model's minimum), list with keyset page tokens, get, update of the expiration only,
- * delete, real expiry, and the merge of a cache into a generate/count request. Differs
+ * delete, real expiry, the merge of a cache into a generate/count request and the count of a
+ * request with its cache. Differs
  * knowingly: timestamps carry millisecond precision (0 or 3 fractional digits).
  */
 import type { CacheRecord, CacheStore, CachedInput } from "@/lib/db/stores/cache-store";
@@ -60,6 +61,8 @@ export type InputTokenCounter = (
   input: CountableInput,
   caller: Caller,
   signal?: AbortSignal,
+  /** `countTokens` for that method's answer (its role-token rule and per-Content split). */
+  purpose?: "countTokens",
 ) => Promise<CountTokensResponse>;
 
 export interface CacheServiceOptions {
@@ -291,10 +294,58 @@ export class CacheService {
       ...(record.tokenDetails ? { cacheTokensDetails: record.tokenDetails } : {}),
     };
   }
+
+  /** countTokens of a generate request, the named cache included. */
+  async countWithCache(
+    request: GenerateContentRequest,
+    traits: ModelTraits,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<CountTokensResponse> {
+    const merge = await this.resolveCachedContentForRequest(request, traits, caller);
+    const { mediaResolution, responseSchema } = request.generationConfig ?? {};
+    if (merge.cachedContentTokenCount === undefined) {
+      return this.options.countTokens(
+        traits,
+        {
+          contents: request.contents,
+          systemInstruction: request.systemInstruction,
+          tools: request.tools,
+          toolConfig: request.toolConfig,
+          mediaResolution,
+          responseSchema,
+        },
+        caller,
+        signal,
+        "countTokens",
+      );
+    }
+    // The cache was sized once at creation; only the request's own turns are counted now.
+    const own = await this.options.countTokens(
+      traits,
+      { contents: request.contents, mediaResolution, responseSchema },
+      caller,
+      signal,
+      "countTokens",
+    );
+    const promptTokensDetails = addModalityCounts(
+      own.promptTokensDetails,
+      merge.cacheTokensDetails,
+    );
+    const { systemInstructionsTokens, contentTokens } = own;
+    return {
+      totalTokens: own.totalTokens + merge.cachedContentTokenCount,
+      cachedContentTokenCount: merge.cachedContentTokenCount,
+      ...(systemInstructionsTokens ? { systemInstructionsTokens } : {}),
+      ...(contentTokens ? { contentTokens } : {}),
+      ...(promptTokensDetails ? { promptTokensDetails } : {}),
+      ...(merge.cacheTokensDetails ? { cacheTokensDetails: merge.cacheTokensDetails } : {}),
+    };
+  }
 }
 
 /** Adds per-modality counts of two breakdowns. */
-export function addModalityCounts(
+function addModalityCounts(
   first: ModalityTokenCount[] | undefined,
   second: ModalityTokenCount[] | undefined,
 ): ModalityTokenCount[] | undefined {

@@ -1,6 +1,6 @@
 import "server-only";
 import { BATCHES_PAGE } from "@/lib/engine/batches/batch-service";
-import { readBatchGenerateContentRequest } from "@/lib/gemini/validate";
+import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
 import { readPageQuery } from "../http/page-query";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";

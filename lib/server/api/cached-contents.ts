@@ -1,6 +1,6 @@
 import "server-only";
 import { CACHES_PAGE } from "@/lib/engine/caches/cache-service";
-import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate-caches";
 import { readPageQuery } from "../http/page-query";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";

@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { UploadStatus } from "@/lib/gemini/backend/contract";
-import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate";
+import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate-upload";
 import { UPLOAD_CHUNK_GRANULARITY } from "@/lib/gemini/upload-chunks";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
