@@ -49,7 +49,7 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
         errors={errorsOf("model")}
         update={update}
       />
-      <Field label="System instruction">
+      <Field label="System instruction" errors={errorsOf("system_instruction")}>
         {(props) => (
           <textarea
             {...props}

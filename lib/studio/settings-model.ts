@@ -210,7 +210,36 @@ export function settingsFieldViolations(
   return [
     ...(traits ? validateGenerationConfigFields(settings.generationConfig, traits) : []),
     ...validateToolFields(settings.tools, settings.toolConfig),
+    ...cachedContentConflicts(settings),
   ];
+}
+
+const CACHE_CARRIES_ITS_OWN =
+  "This chat uses a cached content, which carries its own system instruction and tools: the service refuses a request that sets them too. Clear this, or start a chat without the cache.";
+
+/**
+ * The service refuses a cached content beside a system instruction, tools or a tool config;
+ * each that is set is marked at its own field.
+ */
+export function cachedContentConflicts(settings: ConversationSettings): FieldViolation[] {
+  if (!settings.cachedContent) return [];
+  const violations: FieldViolation[] = [];
+  if (settings.systemInstruction.trim())
+    violations.push({ field: "system_instruction", description: CACHE_CARRIES_ITS_OWN });
+  if (settings.tools?.length)
+    violations.push({ field: "tools", description: CACHE_CARRIES_ITS_OWN });
+  if (settings.toolConfig)
+    violations.push({ field: "tool_config", description: CACHE_CARRIES_ITS_OWN });
+  return violations;
+}
+
+/** The settings a chat opened on `cachedContent` starts with: its model, and nothing the cache carries. */
+export function settingsForCache(
+  settings: ConversationSettings,
+  cache: { name: string; model: string },
+): ConversationSettings {
+  const { tools: _tools, toolConfig: _toolConfig, ...rest } = settings;
+  return { ...rest, model: cache.model, systemInstruction: "", cachedContent: cache.name };
 }
 
 /**
