@@ -434,6 +434,7 @@ test.describe("limits", () => {
     const before = upstream.requestsFor("/upload/").length;
     const statuses: number[] = [];
     const received = new Set<string | null>();
+    const started = Date.now();
     for (let round = 0; round < 6; round++) {
       const answers = await Promise.all(
         Array.from({ length: 50 }, () =>
@@ -449,8 +450,14 @@ test.describe("limits", () => {
     // None of the 300 reached the upstream: the gateway knows the 5 bytes it forwarded.
     expect(upstream.requestsFor("/upload/").length - before).toBe(0);
     expect([...received]).toEqual(["5"]);
-    // They used up the owner's rate (burst 20, 2 a second): most were refused, and so is the owner.
-    expect(statuses.filter((status) => status === 429).length).toBeGreaterThanOrEqual(250);
+    // They used up the owner's rate (burst 20, 2 a second): no more were answered than the
+    // burst and what refilled while they ran (however slow the machine), the rest refused,
+    // and so is the owner.
+    const seconds = (Date.now() - started) / 1000;
+    const answered = statuses.filter((status) => status === 200).length;
+    expect(answered).toBeLessThanOrEqual(20 + Math.ceil(seconds * 2) + 1);
+    expect(statuses.filter((status) => status === 429).length).toBe(statuses.length - answered);
+    expect(answered).toBeLessThan(statuses.length / 2);
     expect((await call("/v1beta/models", { key: GATEWAY_KEYS.uploader })).status).toBe(429);
     // A keyless command naming no session reaches nothing.
     const unknown = await fetch(
