@@ -458,7 +458,11 @@ test.describe("limits", () => {
     expect(answered).toBeLessThanOrEqual(20 + Math.ceil(seconds * 2) + 1);
     expect(statuses.filter((status) => status === 429).length).toBe(statuses.length - answered);
     expect(answered).toBeLessThan(statuses.length / 2);
-    expect((await call("/v1beta/models", { key: GATEWAY_KEYS.uploader })).status).toBe(429);
+    // The owner's own calls share that rate: of five at once, at most what refilled meanwhile pass.
+    const own = await Promise.all(
+      Array.from({ length: 5 }, () => call("/v1beta/models", { key: GATEWAY_KEYS.uploader })),
+    );
+    expect(own.filter((answer) => answer.status === 429).length).toBeGreaterThanOrEqual(3);
     // A keyless command naming no session reaches nothing.
     const unknown = await fetch(
       `${gateway.baseUrl}/upload/v1beta/files?upload_id=${"x".repeat(32)}&upload_protocol=resumable`,
