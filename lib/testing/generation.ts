@@ -24,6 +24,7 @@ export function inputFor(
     traits: entry.traits,
     modelVersion: entry.modelVersion,
     answer: entry.answer,
+    thinkingLength: entry.thinkingLength,
     stream: false,
     resolveFile: async (uri) => {
       throw new Error(`no file ${uri}`);

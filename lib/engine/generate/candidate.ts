@@ -54,7 +54,8 @@ export interface CandidateOptions {
   answer: DecodingState;
   thought: DecodingState;
   mode: AnswerMode;
-  thinkingBudget: number;
+  /** How many tokens it thinks before answering (thinking-length.ts), unless maxOutputTokens cuts it. */
+  thinkingTokens: number;
   includeThoughts: boolean;
   /**
    * Makes the answer's thoughtSignature (for the thinking it stands for: it counts those
@@ -136,7 +137,7 @@ export class CandidateRun {
     return (
       !this.finished &&
       !this.answering &&
-      this.options.thinkingBudget > 0 &&
+      this.options.thinkingTokens > 0 &&
       (!this.options.includeThoughts || this.heldThoughts !== null)
     );
   }
@@ -327,7 +328,7 @@ export class CandidateRun {
 
   private *run(): Generator<Step, void> {
     const options = this.options;
-    if (options.thinkingBudget > 0) yield* this.thinking();
+    if (options.thinkingTokens > 0) yield* this.thinking();
     this.answering = true;
     const mode = options.mode;
     const state = options.answer;
@@ -340,12 +341,7 @@ export class CandidateRun {
           if (mode.lead !== undefined)
             for (const emission of forcedText(state, `${mode.lead} `))
               yield { type: "token", phase: "answer", emission };
-          yield* this.freeText(
-            state,
-            state.model.symbols.answerStart,
-            "answer",
-            Number.POSITIVE_INFINITY,
-          );
+          yield* this.freeText(state, state.model.symbols.answerStart, "answer");
         }
         return;
       case "json": {
@@ -409,32 +405,37 @@ export class CandidateRun {
     }
   }
 
+  /** Thinking runs to its chosen length (never to an end token), as the service's does in the mean. */
   private *thinking(): Generator<Step, void> {
     const state = this.options.thought;
     yield* this.freeText(
       state,
       state.model.symbols.thoughtStart,
       "thought",
-      this.options.thinkingBudget,
+      this.options.thinkingTokens,
     );
     // The visible answer starts on its own after the thought summary.
   }
 
+  /** Sampled text after `start`: exactly `length` tokens, or (no length) until the model ends it. */
   private *freeText(
     state: DecodingState,
     start: number,
     phase: "thought" | "answer",
-    limit: number,
+    length?: number,
   ): Generator<Step, void> {
     const history = [start];
     const end = state.model.symbols.end;
     let previous = "";
     const vocabulary = state.model.vocabulary;
-    // The first token opens a sentence (never the end, whitespace or trailing punctuation);
-    // the text ends only after a sentence or line ends, never in the middle of a word.
+    // The first token opens a sentence (never the end, whitespace or trailing punctuation); a
+    // text the model ends itself ends only after a sentence or line ends, never mid-word.
     const opening = (id: number) => id !== end && opensText(vocabulary.tokenText(id));
-    const closing = (id: number) => id !== end || /[.!?:;)"'\]*\n]\s*$/.test(previous);
-    for (let count = 0; count < limit; count++) {
+    const closing =
+      length !== undefined
+        ? (id: number) => id !== end
+        : (id: number) => id !== end || /[.!?:;)"'\]*\n]\s*$/.test(previous);
+    for (let count = 0; count < (length ?? Number.POSITIVE_INFINITY); count++) {
       const emission = sampleStep(state, history, count === 0 ? opening : closing);
       if (!emission || emission.id === end) return;
       pushHistory(history, emission.id);

@@ -6,9 +6,9 @@
  * (see language-model.ts), built-in tools are emulated offline (lib/engine/tools), and speech is
  * a simple vocoder.
  */
-import type { AnswerTraits } from "@/lib/engine/catalog";
+import type { AnswerTraits, ThinkingLengthTraits } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { ModelTraits, ThinkingTraits } from "@/lib/gemini/model-traits";
+import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type {
   Candidate,
   GenerateContentRequest,
@@ -42,6 +42,7 @@ import { literalAnswer } from "./skills";
 import { answerWithTools, type ToolAnswer } from "@/lib/engine/tools";
 import { promptHints } from "./prompt-words";
 import { newResponseId } from "./response-id";
+import { thinkingTokens } from "./thinking-length";
 import { analysedText, decideFunctionCall, functionResultLead } from "./tools";
 
 export interface GenerationInput {
@@ -52,6 +53,8 @@ export interface GenerationInput {
   modelVersion: string;
   /** Which optional fields the family's answers carry (the catalog's). */
   answer: AnswerTraits;
+  /** How long the family thinks by kind of ask (the catalog's; undefined: it does not think). */
+  thinkingLength: ThinkingLengthTraits | undefined;
   /** Streamed (streamGenerateContent) rather than one whole answer: some fields differ. */
   stream: boolean;
   /** Size of the cache used, reported in usage (and included in promptTokenCount). */
@@ -203,12 +206,12 @@ export async function* streamGenerateContent(
         : settings.temperature <= 0
           ? hashString(JSON.stringify(request))
           : freshSeed();
-    const thinkingBudget = resolveThinkingBudget(request, traits, promptTokenCount);
+    const thinking = thinkingTokens(request, traits.thinking, input.thinkingLength);
     const includeThoughts =
-      thinkingBudget > 0 &&
+      thinking > 0 &&
       config.thinkingConfig?.includeThoughts === true &&
       input.answer.thoughtSummaries !== false;
-    const placement = signaturePlacement(shape, request, thinkingBudget > 0);
+    const placement = signaturePlacement(shape, request, thinking > 0);
     const distribution = new Distribution();
     const candidateCount = audio ? 1 : Math.max(1, config.candidateCount ?? 1);
     const runs: CandidateRun[] = [];
@@ -232,7 +235,7 @@ export async function* streamGenerateContent(
             toolAnswer?.text !== undefined && !audio
               ? { kind: "text", literal: toolAnswer.text }
               : answerMode(request, context, answer, audio),
-          thinkingBudget,
+          thinkingTokens: thinking,
           includeThoughts,
           ...(placement !== "none" ? { signature: { make: makeThoughtSignature, placement } } : {}),
           maxOutputTokens: config.maxOutputTokens ?? traits.outputTokenLimit,
@@ -382,29 +385,6 @@ function toCandidate(delta: CandidateDelta): Candidate {
   }
   candidate.index = delta.index;
   return candidate;
-}
-
-function resolveThinkingBudget(
-  request: GenerateContentRequest,
-  traits: ModelTraits,
-  promptTokens: number,
-): number {
-  const thinking = traits.thinking;
-  if (!thinking) return 0;
-  const requested =
-    request.generationConfig?.thinkingConfig?.thinkingBudget ?? thinking.defaultBudget;
-  if (requested === 0 && thinking.ignoresZeroBudget) return dynamicBudget(thinking, promptTokens);
-  if (requested === 0) return thinking.canDisable ? 0 : thinking.minBudget;
-  if (requested < 0) return dynamicBudget(thinking, promptTokens);
-  return Math.min(thinking.maxBudget, Math.max(thinking.minBudget, requested));
-}
-
-/** Dynamic thinking (-1): a budget that grows with the prompt, within the model's range. */
-function dynamicBudget(thinking: ThinkingTraits, promptTokens: number): number {
-  return Math.min(
-    thinking.maxBudget,
-    Math.max(thinking.minBudget, Math.min(512, 48 + Math.floor(promptTokens / 8))),
-  );
 }
 
 function answerMode(
