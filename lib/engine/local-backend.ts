@@ -235,6 +235,7 @@ async function resolvedInput(
     cachedContentTokenCount: merge.cachedContentTokenCount,
     cacheTokensDetails: merge.cacheTokensDetails,
     resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, caller, signal),
+    resolveCachedContent: (name) => storage.caches.inputForCaller(name, caller),
     signal,
     ...(request.cachedContent
       ? {

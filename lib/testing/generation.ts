@@ -29,6 +29,9 @@ export function inputFor(
     resolveFile: async (uri) => {
       throw new Error(`no file ${uri}`);
     },
+    resolveCachedContent: async (name) => {
+      throw new Error(`no cache ${name}`);
+    },
     signal,
   };
 }

@@ -30,7 +30,12 @@ import {
 } from "./answer-shape";
 import { CandidateRun, type AnswerMode, type CandidateDelta } from "./candidate";
 import { findCitations, gatherCitableSources, indexCitableSources } from "./citations";
-import { gatherContext, type RequestContext, type ResolveFile } from "./context";
+import {
+  gatherContext,
+  type RequestContext,
+  type ResolveCachedContent,
+  type ResolveFile,
+} from "./context";
 import type { DecodingState } from "./decoding";
 import { fromOpenApiSchema, JsonSchemaDocument } from "./json-output";
 import { Distribution } from "./language-model";
@@ -62,6 +67,8 @@ export interface GenerationInput {
   /** The cache's tokens per modality, reported as usageMetadata.cacheTokensDetails. */
   cacheTokensDetails?: ModalityTokenCount[];
   resolveFile: ResolveFile;
+  /** The caller's cached contents by name, read by URL context on their URLs. */
+  resolveCachedContent: ResolveCachedContent;
   signal: AbortSignal;
   /** The cache the request used: its name and how many leading contents came from it (for citations). */
   cachedContent?: { name: string; contents: number };
@@ -149,7 +156,7 @@ export async function* streamGenerateContent(
     ]);
     throwIfAborted(signal);
     // Code execution, grounding or URL context answer the turn when the request enables them.
-    const toolAnswer = await answerWithTools(request, traits, context, input.resolveFile, signal);
+    const toolAnswer = await answerWithTools(request, traits, context, input, signal);
     const toolPartsSent = new Set<number>();
     // Each candidate's answer text so far; its citations go on the candidate's last chunk (the one with finishReason).
     const answerTexts = new Map<number, string>();
