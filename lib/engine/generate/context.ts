@@ -68,7 +68,8 @@ function formatBytes(size: number): string {
   return `${(size / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function isTextual(mimeType: string): boolean {
+/** Whether a MIME type is text the engine reads as such (text/*, JSON, XML, code, CSV, YAML, Markdown). */
+export function isTextual(mimeType: string): boolean {
   return (
     /^text\//.test(mimeType) ||
     /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType)
