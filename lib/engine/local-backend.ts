@@ -163,13 +163,13 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 /** How a batch's request runs: the rules of generateContent, then the same generation for the batch's owner. */
 function batchGeneration(storage: Storage): BatchGeneration {
   return async function* ({ model, request, ownerId, signal }) {
-    const { traits, modelVersion, answer } = requireModel(model, "generateContent");
+    const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
     checkGenerateContentRequest(request, traits, { stream: false });
     // Shaped as whole answers: a batch's results are generateContent responses.
     yield* streamGenerateContent(
       await resolvedInput(
         storage,
-        { traits, modelVersion, answer, stream: false },
+        { traits, modelVersion, answer, thinkingLength, stream: false },
         request,
         { ownerId },
         signal,
@@ -186,11 +186,11 @@ async function generationInput(
   context: OperationContext,
   stream: boolean,
 ): Promise<GenerationInput> {
-  const { traits, modelVersion, answer } = requireModel(model, "generateContent");
+  const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
   checkGenerateContentRequest(request, traits, { stream });
   return resolvedInput(
     storage,
-    { traits, modelVersion, answer, stream },
+    { traits, modelVersion, answer, thinkingLength, stream },
     request,
     context.caller,
     context.signal,
@@ -204,8 +204,9 @@ async function resolvedInput(
     traits,
     modelVersion,
     answer,
+    thinkingLength,
     stream,
-  }: Pick<GenerationInput, "traits" | "modelVersion" | "answer" | "stream">,
+  }: Pick<GenerationInput, "traits" | "modelVersion" | "answer" | "thinkingLength" | "stream">,
   request: GenerateContentRequest,
   caller: Caller,
   signal: AbortSignal,
@@ -216,10 +217,12 @@ async function resolvedInput(
     traits,
     modelVersion,
     answer,
+    thinkingLength,
     stream,
     cachedContentTokenCount: merge.cachedContentTokenCount,
     cacheTokensDetails: merge.cacheTokensDetails,
     resolveFile: (fileUri) => storage.files.resolveFileForCaller(fileUri, caller, signal),
+    resolveCachedContent: (name) => storage.caches.inputForCaller(name, caller),
     signal,
     ...(request.cachedContent
       ? {

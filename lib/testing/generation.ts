@@ -24,9 +24,13 @@ export function inputFor(
     traits: entry.traits,
     modelVersion: entry.modelVersion,
     answer: entry.answer,
+    thinkingLength: entry.thinkingLength,
     stream: false,
     resolveFile: async (uri) => {
       throw new Error(`no file ${uri}`);
+    },
+    resolveCachedContent: async (name) => {
+      throw new Error(`no cache ${name}`);
     },
     signal,
   };

@@ -238,6 +238,32 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(await storage.caches.sweep()).toBe(1);
   });
 
+  it("gives what a cache holds to its owner only, while it lives (URL context reads it)", async () => {
+    const cache = await create({
+      model: FLASH,
+      contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }],
+      systemInstruction: { parts: [{ text: "You are terse." }] },
+      ttl: "60s",
+    });
+    expect(await storage.caches.inputForCaller(cache.name, alice)).toEqual({
+      contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }],
+      systemInstruction: { parts: [{ text: "You are terse." }] },
+    });
+    const denied = await rejection(() => storage.caches.inputForCaller(cache.name, bob));
+    expect([denied.httpStatus, denied.message]).toEqual([
+      403,
+      "CachedContent not found (or permission denied)",
+    ]);
+    const missing = await rejection(() =>
+      storage.caches.inputForCaller("cachedContents/nothinghere", alice),
+    );
+    expect(missing.httpStatus).toBe(403);
+    clock.advance(61_000);
+    expect(
+      (await rejection(() => storage.caches.inputForCaller(cache.name, alice))).httpStatus,
+    ).toBe(403);
+  });
+
   it("deletes", async () => {
     const cache = await create({ model: FLASH, contents: [{ parts: [{ text: LONG_TEXT }] }] });
     await storage.operations.deleteCachedContent(cache.name, context());

@@ -195,6 +195,14 @@ export class CacheService {
     return toWire(await this.require(name, caller));
   }
 
+  /** What a live cache of the caller's holds (URL context reads it), or the service's 403. */
+  async inputForCaller(name: string, caller: Caller): Promise<CachedInput> {
+    const record = await this.require(name, caller);
+    const input = await this.store.input(record.id);
+    if (!input) throw cachedContentDenied();
+    return input;
+  }
+
   /** The caller's live caches, newest first; tokens are bound to the page size. */
   async list(
     query: { pageSize?: number; pageToken?: string },

@@ -56,6 +56,24 @@ export interface AnswerTraits {
   thoughtSummaries?: boolean;
 }
 
+/**
+ * How long a family thinks when the choice is its own (a budget above it, or dynamic thinking),
+ * in thinking tokens, by the kind of ask: the median thoughtsTokenCount of the family's recorded
+ * answers of that kind (generate/thinking-length.test.ts recomputes each from the recordings). A kind the
+ * recordings never show thinks as long as a plain ask. Read by
+ * lib/engine/generate/thinking-length.ts, which says what each kind is.
+ */
+export interface ThinkingLengthTraits {
+  /** An ask with none of the below: text, media, or both. */
+  plain: number;
+  /** An ask with tools: function declarations or built-in tools (search, URL context, code). */
+  tools?: number;
+  /** An answer constrained to JSON or an enum (responseMimeType). */
+  structuredOutput?: number;
+  /** An answer to function results (the last turn carries functionResponse parts). */
+  functionResponse?: number;
+}
+
 export interface CatalogEntry {
   traits: ModelTraits;
   /** The wire resource, as models.list and models.get answer it. */
@@ -65,6 +83,8 @@ export interface CatalogEntry {
   /** What answers carry in `modelVersion`: the model that actually answers. */
   modelVersion: string;
   answer: AnswerTraits;
+  /** How long its thinking runs when the model chooses (absent: the model does not think). */
+  thinkingLength?: ThinkingLengthTraits;
   family: string;
 }
 
@@ -86,6 +106,8 @@ interface FamilyData {
   builtInTools?: ModelTraits["builtInTools"];
   /** Merged field by field over the family's own (a model or family sets what differs). */
   answer?: Partial<AnswerTraits>;
+  /** A family's own replaces the one of the family it extends; `about` says from what. */
+  thinkingLength?: ThinkingLengthTraits & { about?: string };
 }
 
 interface ModelData {
@@ -131,6 +153,14 @@ function promptTokenRules({
   return rules;
 }
 
+/** The lengths without the data file's note on where they come from. */
+function thinkingLengthTraits({
+  about: _about,
+  ...lengths
+}: ThinkingLengthTraits & { about?: string }): ThinkingLengthTraits {
+  return lengths;
+}
+
 function buildEntry(model: ModelData): CatalogEntry {
   const answering = answeringModel(model);
   // An alias's own overrides (what it did differently in recordings) go over its target's.
@@ -147,6 +177,13 @@ function buildEntry(model: ModelData): CatalogEntry {
     modelVersion:
       model.modelVersion ?? answering.modelVersion ?? answering.name.replace(/^models\//, ""),
     answer: completeAnswer(answer, name),
+    ...(thinking
+      ? {
+          thinkingLength: thinkingLengthTraits(
+            required(traits.thinkingLength, "thinkingLength", name),
+          ),
+        }
+      : {}),
     family: answering.family,
     traits: {
       name,

@@ -1,60 +1,30 @@
 /**
  * One candidate's generation, advanced a few tokens at a time so several candidates stream in
  * lock-step: optional thinking (thought tokens, thought parts only with includeThoughts),
- * then the answer in its mode (text, constrained JSON, bare enum, function call, speech),
- * with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
+ * then the answer in its mode (the steps of answer-steps.ts: text, constrained JSON, bare
+ * enum, function call, speech), with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
  * logprobs and the candidate safety check applied as the text is produced. Where the
  * family's answers put the thoughtSignature and the finish reason, and when a stream shows
  * thought summaries, come from its answer traits (answer-shape.ts).
  */
-import type {
-  FinishReason,
-  FunctionCall,
-  LogprobsCandidate,
-  Part,
-  SafetyRating,
-} from "@/lib/gemini/types";
+import type { FinishReason, LogprobsCandidate, Part, SafetyRating } from "@/lib/gemini/types";
 import type { CandidateSafety } from "@/lib/engine/safety";
 import { newFunctionCallId } from "./answer-shape";
-import { forcedText, pushHistory, sampleStep, type DecodingState, type Emission } from "./decoding";
-import { JsonGrammar, type SchemaNode } from "./json-output";
-import {
-  pcmBytes,
-  SPEECH_MIME_TYPE,
-  SPEECH_SAMPLE_RATE,
-  SPEECH_TOKENS_PER_SECOND,
-  synthesizeSpeech,
-} from "./speech";
+import { answerSteps, thinkingSteps, type AnswerMode, type Step } from "./answer-steps";
+import type { DecodingState, Emission } from "./decoding";
+import { SPEECH_MIME_TYPE } from "./speech";
 import { StopSequenceFilter } from "./stop-sequences";
 import { TokenTextDecoder } from "./vocabulary";
 
-export type AnswerMode =
-  | {
-      kind: "text";
-      /** The whole answer, forced (literal skills, questions back). */
-      literal?: string;
-      /** Forced opening text the model's own text follows (the result of a function call). */
-      lead?: string;
-    }
-  | { kind: "json"; root: SchemaNode; resolve?: (ref: string) => SchemaNode }
-  | { kind: "enum"; values: (string | number | boolean | null)[] }
-  | {
-      kind: "function";
-      name: string;
-      parameters: SchemaNode;
-      resolve?: (ref: string) => SchemaNode;
-      hints: string[];
-      /** Argument values taken from the prompt, emitted as they are. */
-      presets?: Record<string, unknown>;
-    }
-  | { kind: "audio"; text: string; voiceName?: string };
+export type { AnswerMode } from "./answer-steps";
 
 export interface CandidateOptions {
   index: number;
   answer: DecodingState;
   thought: DecodingState;
   mode: AnswerMode;
-  thinkingBudget: number;
+  /** How many tokens it thinks before answering (thinking-length.ts), unless maxOutputTokens cuts it. */
+  thinkingTokens: number;
   includeThoughts: boolean;
   /**
    * Makes the answer's thoughtSignature (for the thinking it stands for: it counts those
@@ -79,11 +49,6 @@ export interface CandidateOptions {
   safety: CandidateSafety;
 }
 
-type Step =
-  | { type: "token"; phase: "thought" | "answer"; emission: Emission }
-  | { type: "functionCall"; call: FunctionCall; tokens: number; logProbability: number }
-  | { type: "audio"; data: Uint8Array; tokens: number };
-
 export interface CandidateDelta {
   index: number;
   parts: Part[];
@@ -95,7 +60,15 @@ export interface CandidateDelta {
   avgLogprobs?: number;
 }
 
-const AUDIO_CHUNK_SECONDS = 0.5;
+/** What one advance produced, before it becomes a delta. */
+interface Produced {
+  thoughtText: string;
+  answerText: string;
+  extraParts: Part[];
+  chosen: LogprobsCandidate[];
+  top: { candidates: LogprobsCandidate[] }[];
+  reason?: FinishReason;
+}
 
 export class CandidateRun {
   thoughtTokens = 0;
@@ -136,7 +109,7 @@ export class CandidateRun {
     return (
       !this.finished &&
       !this.answering &&
-      this.options.thinkingBudget > 0 &&
+      this.options.thinkingTokens > 0 &&
       (!this.options.includeThoughts || this.heldThoughts !== null)
     );
   }
@@ -155,102 +128,133 @@ export class CandidateRun {
       this.finished = true;
       return finish;
     }
-    const options = this.options;
-    const vocabulary = options.answer.model.vocabulary;
-    let thoughtText = "";
-    let answerText = "";
-    const extraParts: Part[] = [];
-    const chosen: LogprobsCandidate[] = [];
-    const top: { candidates: LogprobsCandidate[] }[] = [];
-    let reason: FinishReason | undefined;
+    return this.deliver(this.produce(budget));
+  }
+
+  /** Takes up to `budget` steps (a function call counts none), until a finish reason. */
+  private produce(budget: number): Produced {
+    const output: Produced = {
+      thoughtText: "",
+      answerText: "",
+      extraParts: [],
+      chosen: [],
+      top: [],
+    };
     const silent = this.thinkingSilently;
     let called = false;
     for (let produced = 0; produced < budget;) {
       // Send the first answer token at once rather than filling a long silent-thinking slice
       // (a function call still takes the finish reason that follows it).
       if (silent && this.answering && !called) break;
-      if (this.thoughtTokens + this.answerTokens >= options.maxOutputTokens) {
-        reason = "MAX_TOKENS";
+      if (this.thoughtTokens + this.answerTokens >= this.options.maxOutputTokens) {
+        output.reason = "MAX_TOKENS";
         break;
       }
       const next = this.steps.next();
       if (next.done) {
-        reason = "STOP";
+        output.reason = "STOP";
         break;
       }
       const step = next.value;
       if (step.type === "token") {
         produced += 1;
-        if (step.phase === "thought") {
-          this.thoughtTokens += 1;
-          if (options.includeThoughts) thoughtText += this.thoughtText(step.emission.id);
-          continue;
-        }
-        this.heldThoughts = null;
-        this.answerTokens += 1;
-        this.logprobSum += step.emission.logProbability;
-        if (options.responseLogprobs) {
-          chosen.push({
-            token: vocabulary.tokenText(step.emission.id),
-            tokenId: step.emission.id,
-            logProbability: step.emission.logProbability,
-          });
-          if (step.emission.top.length) {
-            top.push({
-              candidates: step.emission.top.map((entry) => ({
-                token: vocabulary.tokenText(entry.id),
-                tokenId: entry.id,
-                logProbability: entry.logProbability,
-              })),
-            });
-          }
-        }
-        const filtered = this.stops.push(this.decoder.push(step.emission.id));
-        answerText += filtered.emit;
-        if (filtered.stopped) {
-          reason = "STOP";
+        if (step.phase === "thought") this.takeThought(step.emission, output);
+        else if (this.takeAnswerToken(step.emission, output)) {
+          output.reason = "STOP";
           break;
         }
       } else if (step.type === "functionCall") {
-        this.heldThoughts = null;
-        this.answerTokens += step.tokens;
-        this.logprobSum += step.logProbability;
         // Not counted against this delta's budget: a call goes whole, with the finish reason
         // that follows it (the service sends them on one event).
         called = true;
-        const call = options.functionCallIds
-          ? { ...step.call, id: newFunctionCallId() }
-          : step.call;
-        extraParts.push({ functionCall: call });
+        this.takeFunctionCall(step, output);
       } else {
-        this.heldThoughts = null;
-        this.answerTokens += step.tokens;
-        this.audioTokens += step.tokens;
         produced += step.tokens;
-        extraParts.push({
-          inlineData: {
-            mimeType: SPEECH_MIME_TYPE,
-            data: Buffer.from(step.data).toString("base64"),
-          },
+        this.takeAudio(step, output);
+      }
+    }
+    if (output.reason === "STOP" || output.reason === "MAX_TOKENS")
+      output.answerText += this.decoder.end() + this.stops.flush();
+    if (output.reason === "MAX_TOKENS" && this.options.includeThoughts) {
+      // Thinking cut short by the limit shows its summary, even one held back.
+      output.thoughtText =
+        (this.heldThoughts ?? "") + output.thoughtText + this.thoughtDecoder.end();
+      this.heldThoughts = null;
+    }
+    return output;
+  }
+
+  private takeThought(emission: Emission, output: Produced): void {
+    this.thoughtTokens += 1;
+    if (this.options.includeThoughts) output.thoughtText += this.thoughtText(emission.id);
+  }
+
+  /** Adds an answer token (and its logprobs); true when a stop sequence ends the answer. */
+  private takeAnswerToken(emission: Emission, output: Produced): boolean {
+    const vocabulary = this.options.answer.model.vocabulary;
+    this.heldThoughts = null;
+    this.answerTokens += 1;
+    this.logprobSum += emission.logProbability;
+    if (this.options.responseLogprobs) {
+      output.chosen.push({
+        token: vocabulary.tokenText(emission.id),
+        tokenId: emission.id,
+        logProbability: emission.logProbability,
+      });
+      if (emission.top.length) {
+        output.top.push({
+          candidates: emission.top.map((entry) => ({
+            token: vocabulary.tokenText(entry.id),
+            tokenId: entry.id,
+            logProbability: entry.logProbability,
+          })),
         });
       }
     }
-    if (reason === "STOP" || reason === "MAX_TOKENS")
-      answerText += this.decoder.end() + this.stops.flush();
-    if (reason === "MAX_TOKENS" && options.includeThoughts) {
-      // Thinking cut short by the limit shows its summary, even one held back.
-      thoughtText = (this.heldThoughts ?? "") + thoughtText + this.thoughtDecoder.end();
-      this.heldThoughts = null;
-    }
+    const filtered = this.stops.push(this.decoder.push(emission.id));
+    output.answerText += filtered.emit;
+    return filtered.stopped;
+  }
 
-    const verdict = options.safety.check(answerText);
-    const delta: CandidateDelta = { index: options.index, parts: [], chosen, top };
+  private takeFunctionCall(step: Extract<Step, { type: "functionCall" }>, output: Produced): void {
+    this.heldThoughts = null;
+    this.answerTokens += step.tokens;
+    this.logprobSum += step.logProbability;
+    const call = this.options.functionCallIds
+      ? { ...step.call, id: newFunctionCallId() }
+      : step.call;
+    output.extraParts.push({ functionCall: call });
+  }
+
+  private takeAudio(step: Extract<Step, { type: "audio" }>, output: Produced): void {
+    this.heldThoughts = null;
+    this.answerTokens += step.tokens;
+    this.audioTokens += step.tokens;
+    output.extraParts.push({
+      inlineData: { mimeType: SPEECH_MIME_TYPE, data: Buffer.from(step.data).toString("base64") },
+    });
+  }
+
+  /**
+   * The delta of what was produced: its parts unless the safety check blocks the answer, the
+   * signature where it goes, and the finish reason (on this delta or on one of its own).
+   */
+  private deliver(output: Produced): CandidateDelta | null {
+    const options = this.options;
+    let reason = output.reason;
+    const verdict = options.safety.check(output.answerText);
+    const delta: CandidateDelta = {
+      index: options.index,
+      parts: [],
+      chosen: output.chosen,
+      top: output.top,
+    };
     if (verdict.blocked) {
       reason = "SAFETY";
     } else {
-      if (thoughtText) delta.parts.push({ text: thoughtText, thought: true });
-      if (answerText) delta.parts.push({ text: answerText });
-      delta.parts.push(...extraParts);
+      if (output.thoughtText) delta.parts.push({ text: output.thoughtText, thought: true });
+      if (output.answerText) delta.parts.push({ text: output.answerText });
+      delta.parts.push(...output.extraParts);
       this.placeSignature(delta.parts);
     }
     if (verdict.ratings.length) delta.safetyRatings = verdict.ratings;
@@ -267,7 +271,7 @@ export class CandidateRun {
       if (finish === delta) this.finished = true;
       else this.pendingFinish = finish;
     }
-    if (!delta.parts.length && !delta.finishReason && !chosen.length && !this.pendingFinish)
+    if (!delta.parts.length && !delta.finishReason && !output.chosen.length && !this.pendingFinish)
       return null;
     return delta;
   }
@@ -327,123 +331,8 @@ export class CandidateRun {
 
   private *run(): Generator<Step, void> {
     const options = this.options;
-    if (options.thinkingBudget > 0) yield* this.thinking();
+    if (options.thinkingTokens > 0) yield* thinkingSteps(options.thought, options.thinkingTokens);
     this.answering = true;
-    const mode = options.mode;
-    const state = options.answer;
-    switch (mode.kind) {
-      case "text":
-        if (mode.literal !== undefined) {
-          for (const emission of forcedText(state, mode.literal))
-            yield { type: "token", phase: "answer", emission };
-        } else {
-          if (mode.lead !== undefined)
-            for (const emission of forcedText(state, `${mode.lead} `))
-              yield { type: "token", phase: "answer", emission };
-          yield* this.freeText(
-            state,
-            state.model.symbols.answerStart,
-            "answer",
-            Number.POSITIVE_INFINITY,
-          );
-        }
-        return;
-      case "json": {
-        const grammar = new JsonGrammar(state, { pretty: true, resolve: mode.resolve });
-        const tokens = grammar.value(mode.root);
-        for (let next = tokens.next(); !next.done; next = tokens.next())
-          yield { type: "token", phase: "answer", emission: next.value };
-        return;
-      }
-      case "enum": {
-        const grammar = new JsonGrammar(state, { pretty: false });
-        const tokens = grammar.bareEnum(mode.values);
-        for (let next = tokens.next(); !next.done; next = tokens.next())
-          yield { type: "token", phase: "answer", emission: next.value };
-        return;
-      }
-      case "function": {
-        const grammar = new JsonGrammar(state, {
-          pretty: false,
-          resolve: mode.resolve,
-          stringHints: mode.hints,
-          presets: mode.presets,
-        });
-        const tokens = grammar.value(
-          mode.parameters.kind === "any"
-            ? { kind: "object", properties: [], free: false }
-            : mode.parameters,
-        );
-        let count = 0;
-        let logProbability = 0;
-        let next = tokens.next();
-        for (; !next.done; next = tokens.next()) {
-          count += 1;
-          logProbability += next.value.logProbability;
-        }
-        const args = JSON.parse(next.value) as Record<string, unknown>;
-        yield {
-          type: "functionCall",
-          call: { name: mode.name, args },
-          tokens: Math.max(1, count),
-          logProbability,
-        };
-        return;
-      }
-      case "audio": {
-        const samples = synthesizeSpeech(mode.text, mode.voiceName);
-        const perChunk = Math.round(AUDIO_CHUNK_SECONDS * SPEECH_SAMPLE_RATE);
-        for (let offset = 0; offset < samples.length; offset += perChunk) {
-          const slice = samples.subarray(offset, Math.min(samples.length, offset + perChunk));
-          yield {
-            type: "audio",
-            data: pcmBytes(slice),
-            tokens: Math.max(
-              1,
-              Math.round((slice.length / SPEECH_SAMPLE_RATE) * SPEECH_TOKENS_PER_SECOND),
-            ),
-          };
-        }
-        return;
-      }
-    }
+    yield* answerSteps(options.mode, options.answer);
   }
-
-  private *thinking(): Generator<Step, void> {
-    const state = this.options.thought;
-    yield* this.freeText(
-      state,
-      state.model.symbols.thoughtStart,
-      "thought",
-      this.options.thinkingBudget,
-    );
-    // The visible answer starts on its own after the thought summary.
-  }
-
-  private *freeText(
-    state: DecodingState,
-    start: number,
-    phase: "thought" | "answer",
-    limit: number,
-  ): Generator<Step, void> {
-    const history = [start];
-    const end = state.model.symbols.end;
-    let previous = "";
-    const vocabulary = state.model.vocabulary;
-    // The first token opens a sentence (never the end, whitespace or trailing punctuation);
-    // the text ends only after a sentence or line ends, never in the middle of a word.
-    const opening = (id: number) => id !== end && opensText(vocabulary.tokenText(id));
-    const closing = (id: number) => id !== end || /[.!?:;)"'\]*\n]\s*$/.test(previous);
-    for (let count = 0; count < limit; count++) {
-      const emission = sampleStep(state, history, count === 0 ? opening : closing);
-      if (!emission || emission.id === end) return;
-      pushHistory(history, emission.id);
-      previous = vocabulary.tokenText(emission.id);
-      yield { type: "token", phase, emission };
-    }
-  }
-}
-
-function opensText(text: string): boolean {
-  return /^[\p{Lu}\p{N}*#"'(\[-]/u.test(text);
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { generationStats, streamGenerateContent } from "./index";
+import { requireModel } from "@/lib/engine/catalog";
 import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 describe("generateContent on the local model", () => {
@@ -276,8 +277,23 @@ describe("thinking", () => {
         seed: 2,
       }),
     );
-    expect(small.usageMetadata!.thoughtsTokenCount).toBeGreaterThan(0);
-    expect(small.usageMetadata!.thoughtsTokenCount).toBeLessThanOrEqual(8);
+    expect(small.usageMetadata!.thoughtsTokenCount).toBe(8);
+  });
+
+  it("runs to the family's length for the kind of ask, seeded or not (thinking-length.ts)", async () => {
+    const { thinkingLength } = requireModel("gemini-3-pro-preview", "generateContent");
+    for (const config of [{}, { seed: 5 }, { temperature: 2 }]) {
+      const response = await generateContent(
+        inputFor("gemini-3-pro-preview", "Why is the sky blue?", config),
+      );
+      expect(response.usageMetadata!.thoughtsTokenCount).toBe(thinkingLength!.plain);
+    }
+    const json = await generateContent(
+      inputFor("gemini-3-pro-preview", "Is a banana a fruit?", {
+        responseMimeType: "application/json",
+      }),
+    );
+    expect(json.usageMetadata!.thoughtsTokenCount).toBe(thinkingLength!.structuredOutput);
   });
 
   it("does not think on models without thinking, nor on flash-lite by default", async () => {

@@ -4,7 +4,8 @@ import { inputFor } from "@/lib/testing/generation";
 import { answerWithCode, arithmeticExpression, planCode } from "./code-execution";
 import { answerFromDocuments } from "./grounding";
 import { runPython } from "./python-sandbox";
-import { urlsOf } from "./url-context";
+import { cachedContentDenied } from "@/lib/gemini/resource-errors";
+import { retrieveUrls, urlsOf, type UrlResolvers } from "./url-context";
 
 const sliceBytes = (text: string, start: number, end: number) =>
   Buffer.from(text, "utf8").subarray(start, end).toString("utf8");
@@ -123,5 +124,72 @@ describe("url context", () => {
     expect(
       urlsOf("Read https://a.example/x, then http://b.example/y. And https://a.example/x!"),
     ).toEqual(["https://a.example/x", "http://b.example/y"]);
+  });
+
+  const CACHE_TEXT =
+    "The lighthouse keeper writes the weather down every evening. Ships pass at dawn. Nets dry on the quay.";
+  const origin = "http://127.0.0.1:3000";
+  const resolvers: UrlResolvers = {
+    resolveFile: async () => {
+      throw new Error("no file");
+    },
+    // Only the caller's one cache: any other name is the service's 403, as CacheService answers.
+    resolveCachedContent: async (name) => {
+      if (name !== "cachedContents/mine") throw cachedContentDenied();
+      return {
+        systemInstruction: { parts: [{ text: "Logbook of the north light." }] },
+        contents: [{ role: "user", parts: [{ text: CACHE_TEXT }] }],
+      };
+    },
+  };
+
+  it("reads the caller's cached contents by their URL; another owner's or a missing one fails as unreachable", async () => {
+    const retrieved = await retrieveUrls(
+      `Compare ${origin}/v1beta/cachedContents/mine with ${origin}/v1beta/cachedContents/theirs.`,
+      resolvers,
+    );
+    expect(retrieved!.urlContextMetadata).toEqual({
+      urlMetadata: [
+        {
+          retrievedUrl: `${origin}/v1beta/cachedContents/mine`,
+          urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS",
+        },
+        {
+          retrievedUrl: `${origin}/v1beta/cachedContents/theirs`,
+          urlRetrievalStatus: "URL_RETRIEVAL_STATUS_ERROR",
+        },
+      ],
+    });
+    expect(retrieved!.text).toBe(
+      `${origin}/v1beta/cachedContents/mine says: Logbook of the north light. The lighthouse keeper writes the weather down every evening.`,
+    );
+  });
+
+  it("answers with the cache's text and the metadata on the last chunk", async () => {
+    const input = inputFor(
+      "gemini-2.5-flash",
+      `What does https://studio.example/v1/cachedContents/mine say?`,
+      { thinkingConfig: { thinkingBudget: 0 } },
+    );
+    input.request.tools = [{ urlContext: {} }];
+    const chunks = [];
+    for await (const chunk of streamGenerateContent({ ...input, ...resolvers, stream: true }))
+      chunks.push(chunk);
+    const text = chunks
+      .flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? [])
+      .map((part) => part.text ?? "")
+      .join("");
+    expect(text).toContain("Logbook of the north light. The lighthouse keeper writes the weather");
+    expect(chunks.at(-1)!.candidates![0]!.urlContextMetadata).toEqual({
+      urlMetadata: [
+        {
+          retrievedUrl: "https://studio.example/v1/cachedContents/mine",
+          urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS",
+        },
+      ],
+    });
+    expect(chunks.slice(0, -1).some((chunk) => chunk.candidates?.[0]?.urlContextMetadata)).toBe(
+      false,
+    );
   });
 });
