@@ -7,28 +7,34 @@ import {
   openHeatMap,
 } from "./pages/answer-metadata";
 import { ChatPage } from "./pages/chat-page";
+import { attachmentCard, dropFiles } from "./pages/files-page";
 
 /**
- * Answer metadata in the chat from real local-engine answers: a citation of the history,
+ * Answer metadata in the chat from real local-engine answers: a citation of an attached file,
  * the logprobs heat map and the speech model's raw PCM audio. The metadata the local engine
  * never produces (grounding, URL context) and the same views from the service's recorded
  * answers are in chat-metadata-gateway.spec.ts.
  */
 
-test("a local-engine answer that repeats the history is cited: marked span, marker with its source on focus, list under the answer", async ({
+test("a local-engine answer that copies an attached file is cited: marked span, marker with the file on focus, list under the answer", async ({
   page,
 }) => {
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(20);
   const said = `the harbour lights were painted grün – ${Date.now() % 1000} days ago`;
-  await chat.send(`Remember this: ${said} and nothing more`);
-  await chat.waitForAnswerDone();
+  const name = `harbour-log-${Date.now()}.txt`;
+  await dropFiles(page.getByTestId("drop-zone-new"), [
+    { name, mimeType: "text/plain", bytes: Buffer.from(`Harbour log: ${said} and nothing more.`) },
+  ]);
+  await expect(attachmentCard(page, name)).toHaveAttribute("data-status", "active", {
+    timeout: 30_000,
+  });
   await chat.send(`Repeat after me: ${said}`);
-  await chat.waitForAnswerDone(chat.answers.nth(1));
-  const answer = chat.answers.nth(1);
+  await chat.waitForAnswerDone();
+  const answer = chat.lastAnswer();
 
-  await expectSingleCitation(page, answer, { span: said, start: 0, source: "this conversation" });
+  await expectSingleCitation(page, answer, { span: said, start: 0, source: /files\/[a-z0-9-]+$/ });
 
   // The formatted answer drops the marks; the list stays.
   await answer.getByRole("button", { name: "Formatted answer (without source marks)" }).click();
@@ -36,6 +42,23 @@ test("a local-engine answer that repeats the history is cited: marked span, mark
   await expect(chat.answerText(answer)).toHaveText(said);
   await expect(answer.getByRole("region", { name: "Citations" })).toBeVisible();
   await expectNoSeriousViolations(page);
+});
+
+test("an answer that repeats the conversation is not a citation (the service cites no part of a prompt)", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(20);
+  const said = `seven herons waited on the pier – ${Date.now() % 1000} of them`;
+  await chat.send(`Remember this: ${said} and nothing more`);
+  await chat.waitForAnswerDone();
+  await chat.send(`Repeat after me: ${said}`);
+  await chat.waitForAnswerDone(chat.answers.nth(1));
+  const answer = chat.answers.nth(1);
+  await expect(chat.answerText(answer)).toHaveText(said);
+  await expect(answer.locator('a[data-marker="citation"]')).toHaveCount(0);
+  await expect(answer.getByRole("region", { name: "Citations" })).toHaveCount(0);
 });
 
 test("with logprobs the answer's tokens are a heat map with the top alternatives on focus", async ({

@@ -21,7 +21,7 @@ export function hasAnnotations(candidate: Candidate | undefined): boolean {
 }
 
 export function citationSourceLabel(uri: string | undefined): string {
-  return uri ?? "this conversation";
+  return uri ?? "a source without a link";
 }
 
 interface Mark {

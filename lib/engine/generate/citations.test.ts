@@ -87,15 +87,19 @@ describe("findCitations", () => {
 
   it("cites nothing below the minimum run, nor words that only match inside other words", async () => {
     const source = "one two three four five six";
-    expect(await cite("one two three four and more", [{ text: source }])).toEqual([]);
-    expect(await cite("xone two three four five", [{ text: source }])).toEqual([]);
+    expect(
+      await cite("one two three four and more", [{ text: source, uri: "files/numbers" }]),
+    ).toEqual([]);
+    expect(
+      await cite("xone two three four five", [{ text: source, uri: "files/numbers" }]),
+    ).toEqual([]);
     expect(MIN_CITED_WORDS).toBe(5);
   });
 
   it("points each run at the source it came from, and prefers the longer copy", async () => {
     const first = { text: "alpha beta gamma delta epsilon zeta", uri: "files/a" };
     const second = { text: "red orange yellow green blue indigo violet", uri: "files/b" };
-    const shorter = { text: "so orange yellow green blue indigo" };
+    const shorter = { text: "so orange yellow green blue indigo", uri: "files/shorter" };
     const answer =
       "alpha beta gamma delta epsilon zeta, then red orange yellow green blue indigo. And orange yellow green blue indigo violet";
     const cited = (await cite(answer, [first, shorter, second])).map((citation) => [
@@ -187,26 +191,34 @@ describe("citations from the local engine", () => {
     expect(citation!.uri).toBe(FILE_URI);
   });
 
-  it("cites the history without a uri, and the question itself not at all", async () => {
+  it("never cites the prompt: the history, the system instruction, inline text, the question", async () => {
     const said = "my grandmother planted seven apple trees behind the old mill";
-    const history = plain(
+    const inline = {
+      mimeType: "text/plain",
+      data: Buffer.from(`Notes: ${said}.`).toString("base64"),
+    };
+    const prompt = plain(
       "",
       { temperature: 0 },
       {
+        systemInstruction: { parts: [{ text: `Know this: ${said}.` }] },
         contents: [
           { role: "user", parts: [{ text: `Remember this: ${said} and nothing else.` }] },
           { role: "model", parts: [{ text: "I will remember it." }] },
-          { role: "user", parts: [{ text: `Repeat after me: ${said}` }] },
+          { role: "user", parts: [{ inlineData: inline }, { text: `Repeat after me: ${said}` }] },
         ],
       },
     );
-    const response = await generateContent(history);
-    expect(response.candidates![0]!.citationMetadata!.citationSources).toEqual([
-      { startIndex: 0, endIndex: Buffer.byteLength(said) },
+    const response = await generateContent(prompt);
+    expect(answerText(response)).toBe(said);
+    expect(response.candidates![0]!.citationMetadata).toBeUndefined();
+    // The same words in a stored file the request uses are cited, by the file's uri.
+    const filed = await generateContent(
+      resolvingFile(withFile(`Repeat after me: ${said}`), `Field notes: ${said} and more.`),
+    );
+    expect(filed.candidates![0]!.citationMetadata!.citationSources).toEqual([
+      { startIndex: 0, endIndex: Buffer.byteLength(said), uri: FILE_URI },
     ]);
-    const alone = await generateContent(plain(`Repeat after me: ${said}`, { temperature: 0 }));
-    expect(answerText(alone)).toBe(said);
-    expect(alone.candidates![0]!.citationMetadata).toBeUndefined();
   });
 
   it("has no citation when nothing was copied", async () => {

@@ -1,12 +1,13 @@
 /**
  * Citation metadata of the local engine (issue 9 §1, spec "Citation, grounding and logprob
  * metadata"): an answer span of at least MIN_CITED_WORDS words copied verbatim from provided
- * context is cited with UTF-8 byte offsets into the answer (startIndex inclusive, endIndex
- * exclusive) and the uri of its source. Knowingly different from the service, which cites
- * web and licensed sources: here the sources are the request's own context, and words are
- * compared with runs of whitespace treated as one space.
+ * stored resource the request uses (a text file, a cached content) is cited with UTF-8 byte
+ * offsets into the answer (startIndex inclusive, endIndex exclusive) and the uri of its source.
+ * Knowingly different from the service, which cites web and licensed sources: here the sources
+ * are the caller's own stored resources, and words are compared with runs of whitespace
+ * treated as one space.
  */
-import type { CitationSource, Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
+import type { CitationSource, GenerateContentRequest, Part } from "@/lib/gemini/types";
 import { sliceEnd, TimeSlices } from "@/lib/engine/time-slices";
 import { isTextual, probedText, type ResolveFile } from "./context";
 
@@ -16,8 +17,8 @@ export const MIN_CITED_WORDS = 5;
 /** One piece of context an answer may copy from. */
 export interface CitableSource {
   text: string;
-  /** The file's uri (`…/files/…`), the cache's name (`cachedContents/…`), or none for the conversation's own turns. */
-  uri?: string;
+  /** The file's uri (`…/files/…`) or the cache's name (`cachedContents/…`). */
+  uri: string;
 }
 
 export interface CitationContext {
@@ -26,66 +27,55 @@ export interface CitationContext {
 }
 
 /**
- * The sources a request offers for citation: cached content (uri = the cache's name; files
- * in it keep their own uri), text files (fileData: the file's uri, from its probed text;
- * textual inline data: no uri) and the history (earlier turns and the system instruction,
- * no uri — a conversation-local source). The last user turn's own text is the question
- * itself and is not a source ("Repeat after me: …" is not a citation of the prompt).
+ * The sources a request offers for citation: stored resources the answer may copy, each with
+ * its uri. Cached content is cited by the cache's name (files in it keep their own uri); a
+ * text file by its uri, from its probed text. What the caller wrote in the request itself
+ * (the turns, the system instruction, inline text) is never a source: the service cites no
+ * part of a prompt (no recorded answer to a conversation or an inline document carries
+ * citationMetadata), and an answer that repeats the history is not a citation of it.
  */
 export async function gatherCitableSources(
   request: GenerateContentRequest,
   resolveFile: ResolveFile,
   context: CitationContext = {},
 ): Promise<CitableSource[]> {
-  const withUri: CitableSource[] = [];
-  const history: CitableSource[] = [];
+  const sources: CitableSource[] = [];
   const cacheCount = context.cachedContent?.contents ?? 0;
   const cacheName = context.cachedContent?.name;
-  const system = (request.systemInstruction?.parts ?? [])
-    .map((part) => (part.thought ? "" : (part.text ?? "")))
-    .join("\n");
   // With cached content the system instruction can only have come from the cache (the request may not set one).
-  if (system.trim()) {
-    if (cacheName) withUri.push({ text: system, uri: cacheName });
-    else history.push({ text: system });
+  if (cacheName) {
+    const system = (request.systemInstruction?.parts ?? [])
+      .map((part) => (part.thought ? "" : (part.text ?? "")))
+      .join("\n");
+    if (system.trim()) sources.push({ text: system, uri: cacheName });
   }
-  const contents: Content[] = request.contents;
-  for (const [index, content] of contents.entries()) {
+  for (const [index, content] of request.contents.entries()) {
     const fromCache = index < cacheCount && cacheName !== undefined;
-    const isQuestion = index === contents.length - 1 && content.role !== "model" && !fromCache;
     for (const part of content.parts) {
       const file = await fileText(part, resolveFile);
-      if (file) {
-        if (file.uri) withUri.push(file);
-        else if (fromCache) withUri.push({ text: file.text, uri: cacheName });
-        else history.push(file);
-        continue;
+      if (file) sources.push(file);
+      else if (fromCache && !part.thought && part.text?.trim())
+        sources.push({ text: part.text, uri: cacheName });
+      else if (fromCache && part.inlineData && isTextual(part.inlineData.mimeType)) {
+        const text = Buffer.from(part.inlineData.data, "base64").toString("utf8");
+        if (text.trim()) sources.push({ text, uri: cacheName });
       }
-      if (part.text === undefined || part.thought || isQuestion || !part.text.trim()) continue;
-      if (fromCache) withUri.push({ text: part.text, uri: cacheName });
-      else history.push({ text: part.text });
     }
   }
-  // Sources with a uri first: when the same words are in a file and in the history, the file is cited.
-  return [...withUri, ...history];
+  return sources;
 }
 
+/** A text file's probed text, under the file's uri. */
 async function fileText(part: Part, resolveFile: ResolveFile): Promise<CitableSource | undefined> {
-  if (part.inlineData && isTextual(part.inlineData.mimeType)) {
-    const text = Buffer.from(part.inlineData.data, "base64").toString("utf8");
-    return text.trim() ? { text } : undefined;
+  if (!part.fileData) return undefined;
+  try {
+    const file = await resolveFile(part.fileData.fileUri);
+    const text = probedText(file.probed);
+    return text?.trim() ? { text, uri: part.fileData.fileUri } : undefined;
+  } catch {
+    // A file the caller cannot read is refused by token counting; it is simply no source here.
+    return undefined;
   }
-  if (part.fileData) {
-    try {
-      const file = await resolveFile(part.fileData.fileUri);
-      const text = probedText(file.probed);
-      return text?.trim() ? { text, uri: part.fileData.fileUri } : undefined;
-    } catch {
-      // A file the caller cannot read is refused by token counting; it is simply no source here.
-      return undefined;
-    }
-  }
-  return undefined;
 }
 
 /** Longest source text compared (a bigger text file is cited from its beginning). */
@@ -197,13 +187,11 @@ export function findCitations(answer: string, index: CitationIndex): CitationSou
       start += 1;
       continue;
     }
-    const citation: CitationSource = {
+    citations.push({
       startIndex: words[start]!.startByte,
       endIndex: words[bestEnd - 1]!.endByte,
-    };
-    const uri = index.sources[bestSource]!.uri;
-    if (uri) citation.uri = uri;
-    citations.push(citation);
+      uri: index.sources[bestSource]!.uri,
+    });
     start = bestEnd;
   }
   return citations;
