@@ -113,3 +113,21 @@ test("the local speech model's raw PCM answer plays in the chat", async ({ page 
     .poll(() => audio.evaluate((element: HTMLAudioElement) => element.currentTime))
     .toBeGreaterThan(0);
 });
+
+test("a local image model's picture shows in the answer after its text", async ({ page }) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.openSettings();
+  await chat.selectSetting("Model", "models/gemini-2.5-flash-image");
+  await chat.setting("TEXT").check();
+  await chat.setting("IMAGE").check();
+  await chat.send("Draw the harbour at dawn");
+  await chat.waitForAnswerDone();
+  const picture = chat.lastAnswer().getByRole("img", { name: "Image in the answer" });
+  await expect(picture).toHaveAttribute("src", /^data:image\/png;base64,/);
+  // The browser decodes it: a real picture, not a broken image.
+  await expect
+    .poll(() => picture.evaluate((element: HTMLImageElement) => element.naturalWidth))
+    .toBe(512);
+  await expectNoSeriousViolations(page);
+});

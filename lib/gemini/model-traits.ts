@@ -81,7 +81,7 @@ export function traitsFromModel(model: Model): ModelTraits {
       ? { thinking: { minBudget: 0, maxBudget: 32_768, canDisable: true, defaultBudget: -1 } }
       : {}),
     minCacheTokens: 1024,
-    responseModalities: /tts/.test(name) ? [["AUDIO"]] : [["TEXT"]],
+    responseModalities: modalitiesByName(name),
     singleCandidateOnly: /gemini-1\.0|gemini-pro$/.test(name),
     tokenizer: modern ? "gemma3" : "gemma",
     roleTokenPerContent: modern,
@@ -92,6 +92,16 @@ export function traitsFromModel(model: Model): ModelTraits {
     unsupportedModalities: /tts/.test(name) ? "generic" : "combinations",
     builtInTools: builtInToolsByName(name),
   };
+}
+
+/**
+ * The output modalities of a model known only by name: speech models speak only; image models
+ * (`gemini-…-image`, `gemini-…-image-generation`) answer text with pictures, or pictures alone.
+ */
+function modalitiesByName(name: string): string[][] {
+  if (/tts/.test(name)) return [["AUDIO"]];
+  if (/gemini-[\w.-]*image/.test(name)) return [["TEXT", "IMAGE"], ["IMAGE"]];
+  return [["TEXT"]];
 }
 
 /**

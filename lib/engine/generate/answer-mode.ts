@@ -26,6 +26,16 @@ export function answersWithAudio(traits: ModelTraits, config: GenerationConfig):
 }
 
 /**
+ * Whether the answer carries a picture (the request asks for IMAGE; the model's rules allow it),
+ * after its text, or alone when TEXT is not asked for.
+ */
+export function pictureAsked(config: GenerationConfig): "none" | "after-text" | "alone" {
+  const modalities = (config.responseModalities ?? []).map((modality) => modality.toUpperCase());
+  if (!modalities.includes("IMAGE")) return "none";
+  return modalities.includes("TEXT") ? "after-text" : "alone";
+}
+
+/**
  * Which mode a candidate answers in, first match wins: speech; a function call or a question
  * back about a missing argument (tools/); JSON or a bare enum value (responseMimeType); a
  * literal skill; text that opens with what called functions returned; else free text.

@@ -33,7 +33,8 @@ export type AnswerMode =
 export type Step =
   | { type: "token"; phase: "thought" | "answer"; emission: Emission }
   | { type: "functionCall"; call: FunctionCall; tokens: number; logProbability: number }
-  | { type: "audio"; data: Uint8Array; tokens: number };
+  | { type: "audio"; data: Uint8Array; tokens: number }
+  | { type: "picture"; data: Uint8Array; tokens: number };
 
 const AUDIO_CHUNK_SECONDS = 0.5;
 

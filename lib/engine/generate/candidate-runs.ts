@@ -10,7 +10,7 @@ import { CandidateSafety } from "@/lib/engine/safety";
 import { makeThoughtSignature } from "@/lib/engine/tokens";
 import { answerMode } from "./answer-mode";
 import { carriesAvgLogprobs, signaturePlacement, type AnswerShape } from "./answer-shape";
-import { CandidateRun } from "./candidate";
+import { CandidateRun, type AnswerMode, type CandidateOptions } from "./candidate";
 import type { DecodingState } from "./decoding";
 import type { GenerationInput } from "./generation-input";
 import { Distribution } from "./language-model";
@@ -48,8 +48,9 @@ export function startCandidateRuns(
   input: GenerationInput,
   prepared: PreparedRequest,
   shape: AnswerShape,
-  audio: boolean,
+  output: { audio: boolean; picture?: CandidateOptions["picture"] },
 ): CandidateRun[] {
+  const { audio, picture } = output;
   const { request, traits } = input;
   const { context, toolAnswer } = prepared;
   const config = request.generationConfig ?? {};
@@ -77,15 +78,17 @@ export function startCandidateRuns(
     });
     const answer = state(1);
     const thought = state(2);
+    const mode: AnswerMode =
+      toolAnswer?.text !== undefined && !audio
+        ? { kind: "text", literal: toolAnswer.text }
+        : answerMode(request, context, answer, audio);
     runs.push(
       new CandidateRun({
         index,
         answer,
         thought,
-        mode:
-          toolAnswer?.text !== undefined && !audio
-            ? { kind: "text", literal: toolAnswer.text }
-            : answerMode(request, context, answer, audio),
+        mode,
+        ...(picture && mode.kind === "text" ? { picture } : {}),
         thinkingTokens: thinking,
         includeThoughts,
         ...(placement !== "none" ? { signature: { make: makeThoughtSignature, placement } } : {}),

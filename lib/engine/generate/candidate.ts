@@ -2,7 +2,7 @@
  * One candidate's generation, advanced a few tokens at a time so several candidates stream in
  * lock-step: optional thinking (thought tokens, thought parts only with includeThoughts),
  * then the answer in its mode (the steps of answer-steps.ts: text, constrained JSON, bare
- * enum, function call, speech), with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
+ * enum, function call, speech; a picture after a text answer), with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
  * logprobs and the candidate safety check applied as the text is produced. Where the
  * family's answers put the thoughtSignature and the finish reason, and when a stream shows
  * thought summaries, come from its answer traits (answer-shape.ts).
@@ -12,6 +12,7 @@ import type { CandidateSafety } from "@/lib/engine/safety";
 import { newFunctionCallId } from "./answer-shape";
 import { answerSteps, thinkingSteps, type AnswerMode, type Step } from "./answer-steps";
 import type { DecodingState, Emission } from "./decoding";
+import { PICTURE_MIME_TYPE, PICTURE_TOKENS } from "./picture";
 import { SPEECH_MIME_TYPE } from "./speech";
 import { StopSequenceFilter } from "./stop-sequences";
 import { TokenTextDecoder } from "./vocabulary";
@@ -23,6 +24,8 @@ export interface CandidateOptions {
   answer: DecodingState;
   thought: DecodingState;
   mode: AnswerMode;
+  /** The picture a text answer ends with, or is alone (responseModalities IMAGE; picture.ts). */
+  picture?: { png: Uint8Array; alone: boolean };
   /** How many tokens it thinks before answering (thinking-length.ts), unless maxOutputTokens cuts it. */
   thinkingTokens: number;
   includeThoughts: boolean;
@@ -87,7 +90,9 @@ export class CandidateRun {
   /** A finish reason waiting for its own delta (finishOnEmptyPart). */
   private pendingFinish: CandidateDelta | null = null;
   private logprobSum = 0;
-  private audioTokens = 0;
+  /** Of answerTokens, those of speech and of pictures (usage reports them per modality). */
+  audioTokens = 0;
+  pictureTokens = 0;
   private answering = false;
 
   constructor(private readonly options: CandidateOptions) {
@@ -170,7 +175,7 @@ export class CandidateRun {
         this.takeFunctionCall(step, output);
       } else {
         produced += step.tokens;
-        this.takeAudio(step, output);
+        this.takeMedia(step, output);
       }
     }
     if (output.reason === "STOP" || output.reason === "MAX_TOKENS")
@@ -226,12 +231,14 @@ export class CandidateRun {
     output.extraParts.push({ functionCall: call });
   }
 
-  private takeAudio(step: Extract<Step, { type: "audio" }>, output: Produced): void {
+  private takeMedia(step: Extract<Step, { type: "audio" | "picture" }>, output: Produced): void {
     this.heldThoughts = null;
     this.answerTokens += step.tokens;
-    this.audioTokens += step.tokens;
+    if (step.type === "audio") this.audioTokens += step.tokens;
+    else this.pictureTokens += step.tokens;
+    const mimeType = step.type === "audio" ? SPEECH_MIME_TYPE : PICTURE_MIME_TYPE;
     output.extraParts.push({
-      inlineData: { mimeType: SPEECH_MIME_TYPE, data: Buffer.from(step.data).toString("base64") },
+      inlineData: { mimeType, data: Buffer.from(step.data).toString("base64") },
     });
   }
 
@@ -333,6 +340,8 @@ export class CandidateRun {
     const options = this.options;
     if (options.thinkingTokens > 0) yield* thinkingSteps(options.thought, options.thinkingTokens);
     this.answering = true;
-    yield* answerSteps(options.mode, options.answer);
+    const picture = options.picture;
+    if (!picture?.alone) yield* answerSteps(options.mode, options.answer);
+    if (picture) yield { type: "picture", data: picture.png, tokens: PICTURE_TOKENS };
   }
 }

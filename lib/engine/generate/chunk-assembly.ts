@@ -51,11 +51,10 @@ export class ChunkAssembler {
     for (const [position, delta] of deltas.entries()) this.cite(delta, candidates[position]!);
     return {
       candidates,
-      usageMetadata: this.context.usage(
-        candidatesTokens,
-        thoughtTokens,
-        runs.some((run) => run.audio),
-      ),
+      usageMetadata: this.context.usage(candidatesTokens, thoughtTokens, {
+        audio: runs.reduce((sum, run) => sum + run.audioTokens, 0),
+        picture: runs.reduce((sum, run) => sum + run.pictureTokens, 0),
+      }),
       modelVersion: this.context.modelVersion,
       responseId: this.context.responseId,
     };

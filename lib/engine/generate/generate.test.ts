@@ -344,6 +344,45 @@ describe("speech", () => {
   });
 });
 
+describe("image output", () => {
+  it("ends a text answer with a PNG picture, counted as an IMAGE output of 1290 tokens", async () => {
+    const chunks = await collect({
+      ...inputFor(
+        "gemini-2.0-flash-preview-image-generation",
+        "Generate an image of a lighthouse at dusk.",
+        { responseModalities: ["TEXT", "IMAGE"], maxOutputTokens: 2000 },
+      ),
+      stream: true,
+    });
+    const parts = chunks.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []);
+    const pictures = parts.filter((part) => part.inlineData);
+    expect(pictures).toHaveLength(1);
+    expect(parts.at(-1)).toBe(pictures[0]);
+    expect(parts.some((part) => part.text?.trim())).toBe(true);
+    expect(pictures[0]!.inlineData!.mimeType).toBe("image/png");
+    const png = Buffer.from(pictures[0]!.inlineData!.data, "base64");
+    expect(png.subarray(1, 4).toString("ascii")).toBe("PNG");
+    const usage = chunks.at(-1)!.usageMetadata!;
+    const text = usage.candidatesTokenCount! - 1290;
+    expect(text).toBeGreaterThan(0);
+    expect(usage.candidatesTokensDetails).toEqual([
+      { modality: "TEXT", tokenCount: text },
+      { modality: "IMAGE", tokenCount: 1290 },
+    ]);
+  });
+
+  it("answers with the picture alone when IMAGE is asked without TEXT", async () => {
+    const response = await generateContent(
+      inputFor("gemini-2.5-flash-image", "A lighthouse at dusk.", {
+        responseModalities: ["IMAGE"],
+      }),
+    );
+    const parts = response.candidates![0]!.content!.parts;
+    expect(parts.map((part) => part.inlineData?.mimeType)).toEqual(["image/png"]);
+    expect(response.usageMetadata!.candidatesTokenCount).toBe(1290);
+  });
+});
+
 describe("stream control", () => {
   it("stops generating at once when the client aborts", async () => {
     const controller = new AbortController();

@@ -10,7 +10,7 @@
  */
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
-import { answersWithAudio } from "./answer-mode";
+import { answersWithAudio, pictureAsked } from "./answer-mode";
 import type { AnswerShape } from "./answer-shape";
 import { startCandidateRuns } from "./candidate-runs";
 import { throwIfAborted } from "./cancellation";
@@ -21,6 +21,7 @@ import { advanceInLockStep } from "./lock-step";
 import { mergeChunks } from "./merge-chunks";
 import { languageModel } from "./model-store";
 import { prepareRequest } from "./prepare-request";
+import { drawPicture } from "./picture";
 import { newResponseId } from "./response-id";
 import { usageReport } from "./usage";
 
@@ -53,13 +54,18 @@ export async function* streamGenerateContent(
     if (prepared.promptVerdict.blocked) {
       yield {
         promptFeedback: { blockReason: "SAFETY", safetyRatings: prepared.promptVerdict.ratings },
-        usageMetadata: usage(0, 0, false),
+        usageMetadata: usage(0, 0, { audio: 0, picture: 0 }),
         modelVersion,
         responseId,
       };
       return;
     }
-    const runs = startCandidateRuns(input, prepared, shape, audio);
+    const asked = pictureAsked(request.generationConfig ?? {});
+    const picture =
+      asked === "none"
+        ? undefined
+        : { png: await drawPicture(prepared.context.lastUserText), alone: asked === "alone" };
+    const runs = startCandidateRuns(input, prepared, shape, { audio, picture });
     const assembler = new ChunkAssembler({
       request,
       shape,

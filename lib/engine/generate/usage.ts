@@ -12,8 +12,28 @@ import type {
 import { shapeUsage, type AnswerShape } from "./answer-shape";
 import type { GenerationInput } from "./generation-input";
 
-/** Usage so far: answer and thought tokens of every candidate, and whether the answer is audio. */
-export type UsageReport = (candidates: number, thoughts: number, audio: boolean) => UsageMetadata;
+/** Of the answer tokens, those of speech and of pictures (the rest are text). */
+export interface MediaTokens {
+  audio: number;
+  picture: number;
+}
+
+/** Usage so far: answer and thought tokens of every candidate, and their media. */
+export type UsageReport = (
+  candidates: number,
+  thoughts: number,
+  media: MediaTokens,
+) => UsageMetadata;
+
+/** The answer tokens per modality, each that has any. */
+function candidatesDetails(candidates: number, media: MediaTokens): ModalityTokenCount[] {
+  const details: ModalityTokenCount[] = [];
+  const text = candidates - media.audio - media.picture;
+  if (text > 0) details.push({ modality: "TEXT", tokenCount: text });
+  if (media.audio > 0) details.push({ modality: "AUDIO", tokenCount: media.audio });
+  if (media.picture > 0) details.push({ modality: "IMAGE", tokenCount: media.picture });
+  return details;
+}
 
 /** How a request's chunks report usage. */
 export function usageReport(
@@ -26,7 +46,7 @@ export function usageReport(
   const baseUsage: UsageMetadata = { promptTokenCount };
   if (input.cachedContentTokenCount)
     baseUsage.cachedContentTokenCount = input.cachedContentTokenCount;
-  return (candidates, thoughts, audio) => {
+  return (candidates, thoughts, media) => {
     const result: UsageMetadata = { ...baseUsage };
     if (candidates > 0) result.candidatesTokenCount = candidates;
     if (thoughts > 0) result.thoughtsTokenCount = thoughts;
@@ -36,13 +56,7 @@ export function usageReport(
     const cacheDetails = input.cacheTokensDetails ?? counted.cacheTokensDetails;
     if (cacheDetails?.length && input.cachedContentTokenCount)
       result.cacheTokensDetails = cacheDetails;
-    if (candidates > 0)
-      result.candidatesTokensDetails = [
-        {
-          modality: audio ? "AUDIO" : "TEXT",
-          tokenCount: candidates,
-        } satisfies ModalityTokenCount,
-      ];
+    if (candidates > 0) result.candidatesTokensDetails = candidatesDetails(candidates, media);
     return shapeUsage(result, shape, request);
   };
 }
