@@ -1,34 +1,20 @@
 "use client";
 
-import { useId, useState, type FormEvent } from "react";
+import { useId } from "react";
 import { Button } from "@/components/ui/button";
-import { Field, inputClassName } from "@/components/ui/field";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { CachedContent } from "@/lib/gemini/types";
-import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
-import { useCreateCache } from "@/lib/hooks/use-caches";
 import { useCacheDraft } from "@/lib/hooks/use-cache-draft";
-import { ActiveFilesField, CacheModelField, ConversationField } from "./cache-source-fields";
+import { CacheDraftFields } from "./cache-draft-fields";
 import { CacheSizeStatus } from "./cache-size-status";
-import { ExpiryFields } from "./expiry-fields";
-
-/** The form fields the service's violations belong to. */
-function violationsOf(error: unknown): string[] {
-  if (!(error instanceof ApiError)) return [error instanceof Error ? error.message : String(error)];
-  const fieldViolations =
-    error.details?.flatMap((detail) =>
-      "fieldViolations" in detail ? detail.fieldViolations : [],
-    ) ?? [];
-  return fieldViolations.length
-    ? fieldViolations.map((violation) => `${violation.field}: ${violation.description}`)
-    : [error.message];
-}
+import { useCacheCreation } from "./use-cache-creation";
 
 /**
  * Creates a cached content from a conversation and/or files plus a system instruction, with a
  * ttl or an expiry time. Before creating it shows the size (countTokens of exactly what will
  * be cached) against the model's minimum, and checks the body with the server's own rules.
- * What the form describes is useCacheDraft; what is left here is the form's one layout.
+ * What the form describes is useCacheDraft, its fields CacheDraftFields, creating it
+ * useCacheCreation; what is left here is the form's one layout.
  */
 export function CreateCacheForm({
   initialConversationId,
@@ -39,32 +25,8 @@ export function CreateCacheForm({
 }) {
   const formId = useId();
   const draft = useCacheDraft(initialConversationId);
-  const create = useCreateCache();
-  const [problems, setProblems] = useState<string[]>([]);
-  const { conversation, size, minimum, tooSmall, nothing } = draft;
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const request = draft.body();
-    if ("problem" in request) {
-      setProblems([request.problem]);
-      return;
-    }
-    try {
-      parseCachedContentCreate(request);
-    } catch (error) {
-      setProblems(violationsOf(error));
-      return;
-    }
-    setProblems([]);
-    create.mutate(request, {
-      onSuccess: (cache) => {
-        draft.setFileNames([]);
-        onCreated(cache);
-      },
-    });
-  }
-
+  const { create, problems, submit } = useCacheCreation(draft, onCreated);
+  const { size, minimum, tooSmall, nothing } = draft;
   const expiryProblem =
     problems.find((problem) => /time to live|expiry time/i.test(problem)) ?? null;
 
@@ -77,53 +39,7 @@ export function CreateCacheForm({
       <h2 id={`${formId}-title`} className="text-base font-semibold">
         Create a cache
       </h2>
-      <div className="grid gap-4 md:grid-cols-2">
-        <Field label="Display name" hint="Up to 128 characters.">
-          {(props) => (
-            <input
-              {...props}
-              className={inputClassName}
-              value={draft.displayName}
-              maxLength={200}
-              onFocus={draft.touchDisplayName}
-              onChange={(event) => draft.setDisplayName(event.target.value)}
-            />
-          )}
-        </Field>
-        <CacheModelField
-          model={draft.model}
-          cacheModels={draft.cacheModels}
-          onChange={draft.setModel}
-        />
-        <ConversationField
-          conversationId={draft.conversationId}
-          conversations={draft.conversations}
-          chosenTitle={conversation.data?.title}
-          loadError={conversation.isError ? conversation.error : null}
-          onChange={draft.setConversationId}
-        />
-        <ActiveFilesField
-          loading={draft.filesLoading}
-          activeFiles={draft.activeFiles}
-          fileNames={draft.fileNames}
-          onChange={draft.setFileNames}
-        />
-      </div>
-      <Field
-        label="System instruction"
-        hint="Cached with the contents; chats that use the cache cannot send their own."
-      >
-        {(props) => (
-          <textarea
-            {...props}
-            rows={3}
-            className={inputClassName}
-            value={draft.systemInstruction}
-            onChange={(event) => draft.setSystemInstruction(event.target.value)}
-          />
-        )}
-      </Field>
-      <ExpiryFields value={draft.expiry} onChange={draft.setExpiry} problem={expiryProblem} />
+      <CacheDraftFields draft={draft} expiryProblem={expiryProblem} />
 
       <CacheSizeStatus
         nothing={nothing}

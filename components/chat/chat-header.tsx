@@ -6,11 +6,16 @@ import { NextTurnCodeButton } from "@/components/devtools/next-turn-code-button"
 import type { Part } from "@/lib/gemini/types";
 import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-settings";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
+import { useChatStore } from "@/lib/stores/chat-store";
+import { useCompareStore } from "@/lib/stores/compare-store";
 import { ConversationExportMenu } from "./conversation-transfer";
 import { ShortcutsHelpButton } from "./keyboard-shortcuts";
 import { ModelPicker } from "./model-picker";
 
-/** The chat's toolbar: title, model, shortcuts, get code, compare, export, and the settings toggle. */
+/**
+ * The chat's toolbar: the conversations (narrow screens), title, model, shortcuts, get code,
+ * compare, export, and the settings toggle.
+ */
 export function ChatHeader({
   title,
   settingsState,
@@ -25,8 +30,6 @@ export function ChatHeader({
   settingsOpen,
   settingsButton,
   onToggleSettings,
-  onShowSidebar,
-  onCompare,
 }: {
   title: string;
   settingsState: ConversationSettingsState;
@@ -44,15 +47,15 @@ export function ChatHeader({
   settingsOpen: boolean;
   settingsButton: RefObject<HTMLButtonElement | null>;
   onToggleSettings(): void;
-  onShowSidebar(): void;
-  onCompare(): void;
 }) {
+  const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
+  const openCompare = useCompareStore((state) => state.openCompare);
   return (
     <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
       <Button
         size="sm"
         className="md:hidden"
-        onClick={onShowSidebar}
+        onClick={() => setSidebarOpen(true)}
         aria-label="Show conversations"
       >
         ☰
@@ -71,7 +74,7 @@ export function ChatHeader({
       <Button
         size="sm"
         disabled={streaming}
-        onClick={onCompare}
+        onClick={() => openCompare(settingsState.settings)}
         title="Answer one prompt with two to four models side by side"
       >
         Compare

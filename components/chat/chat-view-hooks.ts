@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useEffect, useMemo, type RefObject } from "react";
+import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import type { ChatAttachmentsState } from "@/components/files/chat-attachments";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import type { Conversation, StoredMessage } from "@/lib/studio/conversation-schema";
@@ -87,20 +87,45 @@ export function useGatedSend(
   return { send, sendNow };
 }
 
-/** The chat page's keyboard shortcuts (the help sheet lists them). */
+/** The settings panel's toggle; closing it puts the focus back on the button that opens it. */
+export function useSettingsPanel() {
+  const settingsOpen = useChatStore((state) => state.settingsOpen);
+  const setSettingsOpen = useChatStore((state) => state.setSettingsOpen);
+  const settingsButton = useRef<HTMLButtonElement>(null);
+  function closeSettings() {
+    setSettingsOpen(false);
+    requestAnimationFrame(() => settingsButton.current?.focus());
+  }
+  return {
+    settingsOpen,
+    settingsButton,
+    toggleSettings: () => setSettingsOpen(!settingsOpen),
+    closeSettings,
+  };
+}
+
+/** The composer, focused whenever another conversation is shown. */
+export function useComposerFocus(conversationId: string | null) {
+  const composer = useRef<ComposerHandle>(null);
+  useEffect(() => {
+    composer.current?.focus();
+  }, [conversationId]);
+  return composer;
+}
+
+/** The chat page's keyboard shortcuts, and whether the help sheet that lists them is open. */
 export function useChatViewShortcuts({
   conversationId,
   path,
   streaming,
   composer,
-  onHelp,
 }: {
   conversationId: string | null;
   path: StoredMessage[];
   streaming: boolean;
   composer: RefObject<ComposerHandle | null>;
-  onHelp(): void;
 }) {
+  const [helpOpen, setHelpOpen] = useState(false);
   const router = useRouter();
   const actions = useChatActions();
   const settingsOpen = useChatStore((state) => state.settingsOpen);
@@ -124,8 +149,9 @@ export function useChatViewShortcuts({
       setSidebarOpen(true);
       requestAnimationFrame(() => document.getElementById("conversation-search")?.focus());
     },
-    help: onHelp,
+    help: () => setHelpOpen(true),
   });
+  return { helpOpen, setHelpOpen };
 }
 
 /**

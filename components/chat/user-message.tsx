@@ -17,8 +17,8 @@ function userText(message: StoredMessage): string {
 const COLLAPSED_PROMPT_CHARACTERS = 3000;
 
 /**
- * A prompt of the conversation: its parts, its versions, copy, and edit (which sends a new
- * version). Kept whole: the edit state and the actions under the prompt share it.
+ * A prompt of the conversation: its parts (or the editor, see usePromptEdit), and under them its
+ * versions, expand, copy and edit.
  */
 export const UserMessage = memo(function UserMessage({
   message,
@@ -34,20 +34,10 @@ export const UserMessage = memo(function UserMessage({
   busy: boolean;
 } & VersionProps) {
   const switchVersion = useSwitchVersion(conversationId);
-  const actions = useChatActions();
-  const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(() => userText(message));
-  const editButton = useRef<HTMLButtonElement>(null);
-  function cancel() {
-    setEditing(false);
-    setText(userText(message));
-    requestAnimationFrame(() => editButton.current?.focus());
-  }
-  function save() {
-    if (text.trim() === "") return;
-    setEditing(false);
-    void actions.edit(conversationId, message.id, text);
-  }
+  const { editing, text, setText, start, save, cancel, editButton } = usePromptEdit(
+    message,
+    conversationId,
+  );
   const hasText = message.content.parts.some((part) => part.text !== undefined);
   const [expanded, setExpanded] = useState(false);
   return (
@@ -90,7 +80,7 @@ export const UserMessage = memo(function UserMessage({
               ref={editButton}
               size="sm"
               variant="ghost"
-              onClick={() => setEditing(true)}
+              onClick={start}
               disabled={busy}
               aria-label="Edit message"
             >
@@ -102,6 +92,28 @@ export const UserMessage = memo(function UserMessage({
     </article>
   );
 });
+
+/**
+ * Editing a prompt: the text being edited, saving it (which sends a new version) and cancelling
+ * (which restores the prompt's text and puts the focus back on Edit).
+ */
+function usePromptEdit(message: StoredMessage, conversationId: string) {
+  const actions = useChatActions();
+  const [editing, setEditing] = useState(false);
+  const [text, setText] = useState(() => userText(message));
+  const editButton = useRef<HTMLButtonElement>(null);
+  function cancel() {
+    setEditing(false);
+    setText(userText(message));
+    requestAnimationFrame(() => editButton.current?.focus());
+  }
+  function save() {
+    if (text.trim() === "") return;
+    setEditing(false);
+    void actions.edit(conversationId, message.id, text);
+  }
+  return { editing, start: () => setEditing(true), text, setText, save, cancel, editButton };
+}
 
 /** The prompt being edited: Enter saves and sends, Shift+Enter adds a line, Escape cancels. */
 function PromptEditor({
