@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, type RefObject } from "react";
+import { useEffect, type RefCallback } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
 import { Button } from "@/components/ui/button";
@@ -137,7 +137,7 @@ function ConversationBody({
   messages,
   tree,
 }: {
-  scroller: RefObject<HTMLDivElement | null>;
+  scroller: RefCallback<HTMLDivElement>;
   conversationId: string | null;
   conversation: UseQueryResult<Conversation>;
   messages: StoredMessage[];
@@ -146,7 +146,7 @@ function ConversationBody({
   const notFound =
     conversation.isError && (conversation.error as { httpStatus?: number }).httpStatus === 404;
   return (
-    <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto">
+    <div ref={scroller} data-conversation-scroller className="min-h-0 flex-1 overflow-y-auto">
       <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-4">
         {notFound ? (
           <p role="alert" className="text-sm">

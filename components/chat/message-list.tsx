@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useRef } from "react";
+import { useEffect, useState, type RefCallback } from "react";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { versionsOf, type ConversationTree } from "@/lib/studio/conversation-tree";
 import { useChatStore } from "@/lib/stores/chat-store";
@@ -56,27 +56,34 @@ export function MessageList({
 
 /**
  * Keeps a scroll container pinned to the bottom while its content grows, unless the person
- * scrolled up to read; one ResizeObserver, no work per token in React.
+ * scrolled up to read; ResizeObservers on its children, no work per token in React. A callback
+ * ref: the container and its children may be replaced (compare mode and back, loading and then
+ * the messages), and the observers follow them.
  */
-export function useStickToBottom<Element extends HTMLElement>() {
-  const container = useRef<Element>(null);
+export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Element> {
+  const [element, setElement] = useState<Element | null>(null);
   useEffect(() => {
-    const element = container.current;
-    const content = element?.firstElementChild;
-    if (!element || !content) return;
+    if (!element) return;
     let pinned = true;
     const onScroll = () => {
       pinned = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
     };
-    const observer = new ResizeObserver(() => {
+    const sizes = new ResizeObserver(() => {
       if (pinned) element.scrollTop = element.scrollHeight;
     });
+    const observeChildren = () => {
+      sizes.disconnect();
+      for (const child of element.children) sizes.observe(child);
+    };
+    const children = new MutationObserver(observeChildren);
+    observeChildren();
+    children.observe(element, { childList: true });
     element.addEventListener("scroll", onScroll, { passive: true });
-    observer.observe(content);
     return () => {
       element.removeEventListener("scroll", onScroll);
-      observer.disconnect();
+      children.disconnect();
+      sizes.disconnect();
     };
-  }, []);
-  return container;
+  }, [element]);
+  return setElement;
 }
