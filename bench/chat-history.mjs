@@ -2,7 +2,7 @@
 // Chat history benchmark (bench/README.md, "Chat history").
 //
 //   npm run build && node bench/chat-history.mjs [--part writes|reattach|search] [--paces 1000,200]
-//     [--conversations 10000 --messages 100]
+//     [--reattach-pace 200] [--database-url postgres://…] [--conversations 10000 --messages 100]
 //
 // Starts its own servers from the production build (fresh DATA_DIR each) and measures:
 //   writes    a 20,000-token answer generated server-side: database writes of the answer,
@@ -12,21 +12,26 @@
 //   reattach  joining a live answer (GET /api/conversations/{id}/turns/{answerId}) over and
 //             over while it is generated: time to the first event (the answer so far, which the
 //             page shows at once) and to the first new text after it; the same from a second
-//             instance on the same database, which follows what the first one writes. The
-//             local engine streams at --reattach-pace tokens a second (default 200, the
-//             service's pace), so the answer is still live for every join;
+//             instance on the same database, which follows what the first one writes: joins
+//             back to back (the answer stays followed between them) and cold joins, each after
+//             4 s with no one following. The local engine streams at --reattach-pace tokens a
+//             second (default 200, the service's pace), so the answer is still live for every
+//             join. Both instances share one SQLite file, or with --database-url one PostgreSQL
+//             server (a fresh schema on it, dropped after), as several instances are deployed;
 //   search    full-text search over --conversations conversations of --messages messages each
 //             (1,000,000 messages by default), bulk-loaded into the database, through
 //             GET /api/conversations?q=… (HTTP round trip included), p50/p90 per kind of query,
 //             and the server's CPU time per search (from /proc: what the search costs whatever
 //             else the machine is doing). `--search-data DIR` keeps the loaded database in DIR
 //             and uses it again on the next run instead of loading it anew.
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
 
 const args = process.argv.slice(2);
@@ -39,6 +44,10 @@ const PART = option("part", "all");
 const PACES = option("paces", "1000,200").split(",").map(Number);
 /** The local engine's pace in the reattach part, tokens a second (0: as fast as it generates). */
 const REATTACH_PACE = option("reattach-pace", "200");
+/** PostgreSQL server for the reattach part's two instances (default: one SQLite file). */
+const DATABASE_URL = option("database-url", null);
+/** A cold join waits this long after the last one, so no one follows the answer any more. */
+const COLD_GAP_MS = 4000;
 const KEY = "genstudio-dev-key";
 const OWNER = "key:dev";
 const HEADERS = { "content-type": "application/json", "x-goog-api-key": KEY };
@@ -164,17 +173,29 @@ function countMessageWrites(dataDir) {
     CREATE TRIGGER bench_insert AFTER INSERT ON conversation_messages
       BEGIN INSERT INTO bench_writes VALUES (new.id, 'insert', unixepoch('subsec') * 1000); END;
     CREATE TRIGGER bench_update AFTER UPDATE ON conversation_messages
-      BEGIN INSERT INTO bench_writes VALUES (new.id, 'update', unixepoch('subsec') * 1000); END;
+      BEGIN INSERT INTO bench_writes VALUES (new.id,
+        CASE WHEN new.message_json IS old.message_json THEN 'update' ELSE 'text' END,
+        unixepoch('subsec') * 1000); END;
   `);
   db.close();
 }
 
-async function writesOfOneAnswer(label, environment, runs) {
+/** Joins an answer on `url` and reads it to its end. */
+async function followToEnd(url, conversationId, answerId) {
+  const response = await fetch(`${url}/api/conversations/${conversationId}/turns/${answerId}`, {
+    headers: { "x-goog-api-key": KEY },
+  });
+  await readEvents(response, (event) => Boolean(event.done));
+}
+
+/** `follow`: a second instance on the same data joins each answer at once and reads it to its end. */
+async function writesOfOneAnswer(label, environment, runs, follow = false) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-history-"));
   let server = await startOwnServer({ dataDir, env: environment });
   await server.stop("SIGTERM"); // migrations applied; now count every write of a message row
   countMessageWrites(dataDir);
   server = await startOwnServer({ dataDir, env: environment });
+  const follower = follow ? await startOwnServer({ dataDir, env: environment }) : null;
   const results = [];
   try {
     for (let run = 0; run < runs; run++) {
@@ -183,13 +204,15 @@ async function writesOfOneAnswer(label, environment, runs) {
       let chunks = 0;
       let characters = 0;
       let usage;
+      const conversationId = `bench-writes-conversation-${run}`;
       const response = await startTurn(
         server.baseUrl,
-        `bench-writes-conversation-${run}`,
+        conversationId,
         answerId,
         `Repeat after me: ${SENTENCE.repeat(2000)}`,
         20_000,
       );
+      const following = follower && followToEnd(follower.baseUrl, conversationId, answerId);
       await readEvents(response, (event) => {
         if (event.chunk) {
           chunks += 1;
@@ -199,6 +222,7 @@ async function writesOfOneAnswer(label, environment, runs) {
         return Boolean(event.done);
       });
       const seconds = (performance.now() - started) / 1000;
+      await following;
       const check = new Database(path.join(dataDir, "genstudio.sqlite"), { readonly: true });
       const writes = check
         .prepare("SELECT kind, COUNT(*) AS n FROM bench_writes WHERE id = ? GROUP BY kind")
@@ -212,11 +236,13 @@ async function writesOfOneAnswer(label, environment, runs) {
         characters,
         seconds,
         inserts: count("insert"),
-        updates: count("update"),
+        updates: count("update") + count("text"),
+        textUpdates: count("text"),
       });
     }
   } finally {
     await server.stop("SIGTERM");
+    await follower?.stop("SIGTERM");
     rmSync(dataDir, { recursive: true, force: true });
   }
   return results;
@@ -224,18 +250,20 @@ async function writesOfOneAnswer(label, environment, runs) {
 
 async function measureWrites() {
   const results = await writesOfOneAnswer("local engine", {}, 3);
-  for (const perSecond of PACES) {
+  const slowest = Math.min(...PACES);
+  for (const [perSecond, follow] of [...PACES.map((pace) => [pace, false]), [slowest, true]]) {
     const upstream = await pacedUpstream(20_000, perSecond);
     try {
       results.push(
         ...(await writesOfOneAnswer(
-          `gateway, upstream at ${perSecond} tokens/s`,
+          `gateway, upstream at ${perSecond} tokens/s${follow ? ", followed from another instance" : ""}`,
           {
             GEMINI_API_KEY: "bench-upstream-key-0123456789",
             GEMINI_BASE_URL: upstream.url,
             STUDIO_API_KEYS: `dev:${KEY}`,
           },
           1,
+          follow,
         )),
       );
     } finally {
@@ -244,20 +272,24 @@ async function measureWrites() {
   }
   console.log("\n## Writes of a 20,000-token answer\n");
   console.log(
-    "| source | tokens | chunks streamed | characters | generation | row writes (insert + updates) |",
+    "| source | tokens | chunks streamed | characters | generation | row writes (insert + updates) | updates that wrote text |",
   );
-  console.log("|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|");
   for (const result of results)
     console.log(
-      `| ${result.label} | ${result.tokens?.toLocaleString("en")} | ${result.chunks} | ${result.characters.toLocaleString("en")} | ${result.seconds.toFixed(1)} s | ${result.inserts + result.updates} (${result.inserts} + ${result.updates}) |`,
+      `| ${result.label} | ${result.tokens?.toLocaleString("en")} | ${result.chunks} | ${result.characters.toLocaleString("en")} | ${result.seconds.toFixed(1)} s | ${result.inserts + result.updates} (${result.inserts} + ${result.updates}) | ${result.textUpdates} |`,
     );
 }
 
-/** Joins a live answer again and again; the time to its first event and to its first new text. */
-async function reattachSamples(url, conversationId, answerId, samples, stillRunning) {
+/**
+ * Joins a live answer again and again, `gapMs` after the last join ended; the time to its
+ * first event and to its first new text.
+ */
+async function reattachSamples(url, conversationId, answerId, samples, stillRunning, gapMs = 0) {
   const first = [];
   const fresh = [];
   for (let index = 0; index < samples && stillRunning(); index++) {
+    if (gapMs && index) await new Promise((resolve) => setTimeout(resolve, gapMs));
     const started = performance.now();
     const response = await fetch(`${url}/api/conversations/${conversationId}/turns/${answerId}`, {
       headers: { "x-goog-api-key": KEY },
@@ -284,9 +316,31 @@ async function reattachSamples(url, conversationId, answerId, samples, stillRunn
   return { first, fresh };
 }
 
+/** A fresh schema on the PostgreSQL server at `serverUrl`: its URL, and a drop for the end. */
+async function freshSchema(serverUrl) {
+  const schema = `bench_${randomBytes(5).toString("hex")}`;
+  const run = async (text) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(text);
+    } finally {
+      await client.end();
+    }
+  };
+  await run(`CREATE SCHEMA ${schema}`);
+  const url = new URL(serverUrl);
+  url.searchParams.set("options", `-c search_path=${schema}`);
+  return { url: url.toString(), drop: () => run(`DROP SCHEMA ${schema} CASCADE`) };
+}
+
 async function measureReattach() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-reattach-"));
-  const env = { STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: REATTACH_PACE };
+  const database = DATABASE_URL ? await freshSchema(DATABASE_URL) : null;
+  const env = {
+    STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: REATTACH_PACE,
+    ...(database ? { DATABASE_URL: database.url } : {}),
+  };
   const server = await startOwnServer({ dataDir, env });
   const second = await startOwnServer({ dataDir, env });
   try {
@@ -296,9 +350,10 @@ async function measureReattach() {
       (event) => Boolean(event.done),
     );
     const rows = [];
-    for (const [label, target, samples] of [
-      ["same instance (live, in memory)", server, 40],
-      ["another instance (following what is written)", second, 12],
+    for (const [label, target, samples, gapMs] of [
+      ["same instance (live, in memory)", server, 40, 0],
+      ["another instance, joins back to back", second, 20, 0],
+      [`another instance, cold joins (${COLD_GAP_MS / 1000} s apart)`, second, 10, COLD_GAP_MS],
     ]) {
       const conversationId = `bench-reattach-${rows.length}-conversation`;
       let running = true;
@@ -317,6 +372,7 @@ async function measureReattach() {
         "long-answer",
         samples,
         () => running,
+        gapMs,
       );
       await fetch(`${server.baseUrl}/api/conversations/${conversationId}/turns/long-answer/stop`, {
         method: "POST",
@@ -325,7 +381,9 @@ async function measureReattach() {
       await answer;
       rows.push({ label, ...result });
     }
-    console.log(`\n## Joining a live answer (local engine at ${REATTACH_PACE} tokens/s)\n`);
+    console.log(
+      `\n## Joining a live answer (local engine at ${REATTACH_PACE} tokens/s, ${database ? "PostgreSQL" : "SQLite"})\n`,
+    );
     console.log("| where | joins | first event p50 / p90 | first new text p50 / p90 |");
     console.log("|---|---|---|---|");
     for (const row of rows)
@@ -335,6 +393,7 @@ async function measureReattach() {
   } finally {
     await server.stop("SIGTERM");
     await second.stop("SIGTERM");
+    await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

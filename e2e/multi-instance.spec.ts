@@ -3,8 +3,9 @@
  * shared DATA_DIR (the README's "Several instances" commands). Files, uploads, caches and
  * conversations made on one are used on the other; the rate limit is one budget across both;
  * kill -9 of one loses nothing acknowledged and its upload resumes on the other; a chat answer
- * started on one is followed, stopped and finished from the other, and reads as interrupted
- * when its instance is killed; the open-streams cap holds across both; a PostgreSQL
+ * started on one is followed, stopped and finished from the other (new text within a fraction
+ * of a second of reopening it there, and batched writes again once no one follows), and reads
+ * as interrupted when its instance is killed; the open-streams cap holds across both; a PostgreSQL
  * restart answers 503 UNAVAILABLE while it is down and recovers by itself; a database that is
  * unreachable, read-only for its user, or of a newer schema stops the start with a clear
  * message. Needs TEST_DATABASE_URL (scripts/test.sh starts a server).
@@ -317,6 +318,98 @@ test("a chat answer whose page went away is finished on its instance and read wh
   expect(
     answerText(stored.messages.find((message) => message.id === "answer-finished") as never),
   ).toBe(answerText(answer));
+});
+
+test("a chat answer reopened on the other instance mid-stream shows new text at once, and goes back to batched writes once no one follows", async () => {
+  // A third instance at the service's pace (200 tokens, about 900 characters, a second): left
+  // alone, its answer is written when 16 KiB have arrived (about 18 s) or 8 s went by.
+  const paced = await startOwnServer({
+    dataDir,
+    env: { ...instanceEnv(databaseUrl), STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: "200" },
+  });
+  // Counts the writes of an answer's text (a follower's mark or a lease alone writes none).
+  await sql(
+    databaseUrl,
+    `CREATE TABLE answer_text_writes (id TEXT NOT NULL);
+     CREATE FUNCTION count_answer_text_write() RETURNS trigger AS $$
+       BEGIN INSERT INTO answer_text_writes VALUES (NEW.id); RETURN NEW; END $$ LANGUAGE plpgsql;
+     CREATE TRIGGER count_answer_text_writes AFTER UPDATE ON conversation_messages FOR EACH ROW
+       WHEN (OLD.message_json IS DISTINCT FROM NEW.message_json)
+       EXECUTE FUNCTION count_answer_text_write()`,
+  );
+  const textWrites = async () =>
+    Number(
+      (
+        await sql(
+          databaseUrl,
+          "SELECT COUNT(*) AS n FROM answer_text_writes WHERE id = 'answer-followed'",
+        )
+      ).rows[0].n,
+    );
+  const textWritesDuring = async (milliseconds: number) => {
+    const before = await textWrites();
+    await new Promise((resolve) => setTimeout(resolve, milliseconds));
+    return (await textWrites()) - before;
+  };
+  const conversationId = `turn-follow-${randomBytes(6).toString("hex")}`;
+  try {
+    const started = await startTurn(paced.baseUrl, KEYS.carol, conversationId, "answer-followed");
+    expect(started.status).toBe(200);
+    const ownReader = readTurnEvents(started);
+    // Nobody follows yet: nothing of the answer is written.
+    expect(await textWritesDuring(2000)).toBe(0);
+
+    const leaving = new AbortController();
+    const joined = await joinTurn(
+      second.baseUrl,
+      KEYS.carol,
+      conversationId,
+      "answer-followed",
+      leaving.signal,
+    );
+    const joinedAt = performance.now();
+    // Four seconds of following, all before the answer's first batched write (8 s after it began).
+    const window = setTimeout(() => leaving.abort(), 4000);
+    const lengths: number[] = [];
+    let firstNewMs = 0;
+    await readTurnEvents(joined, (event) => {
+      if (!("snapshot" in event)) return;
+      lengths.push(answerText(event.snapshot).length);
+      if (!firstNewMs && lengths.at(-1)! > lengths[0]!) firstNewMs = performance.now() - joinedAt;
+    }).catch((error: unknown) => {
+      if (!leaving.signal.aborted) throw error;
+    });
+    clearTimeout(window);
+    leaving.abort();
+    expect(firstNewMs, `no new text in 4 s: ${lengths.join(", ")}`).toBeGreaterThan(0);
+    // Text kept coming while followed, in writes of its own: one per 200 ms (plus the few at
+    // once when the follower arrived), not one per chunk.
+    expect(lengths.length).toBeGreaterThanOrEqual(4);
+    for (let index = 1; index < lengths.length; index++)
+      expect(lengths[index]).toBeGreaterThan(lengths[index - 1]!);
+    const followedMs = performance.now() - joinedAt;
+    expect(await textWrites()).toBeLessThanOrEqual(Math.ceil(followedMs / 200) + 5);
+    test.info().annotations.push({
+      type: "first new text on the other instance",
+      description: `${Math.round(firstNewMs)} ms, ${lengths.length} snapshots in ${Math.round(followedMs)} ms`,
+    });
+
+    // The follower left: once its mark runs out (3 s), the answer goes back to batched writes.
+    await expect.poll(() => textWritesDuring(2500), { timeout: 30_000, intervals: [0] }).toBe(0);
+    expect(await stopTurn(second.baseUrl, KEYS.carol, conversationId, "answer-followed")).toBe(
+      true,
+    );
+    const own = eventAnswer(await ownReader)!;
+    expect(own.stopped).toBe(true);
+    expect(answerText(own).length).toBeGreaterThan(lengths.at(-1)!);
+  } finally {
+    // Killed, not drained: a failed step may leave its long answer running for minutes.
+    await paced.stop("SIGKILL");
+    await sql(
+      databaseUrl,
+      "DROP TRIGGER count_answer_text_writes ON conversation_messages; DROP FUNCTION count_answer_text_write(); DROP TABLE answer_text_writes",
+    );
+  }
 });
 
 test("the open-streams cap holds across both instances, for studio turns and API streams", async () => {

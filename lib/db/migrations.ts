@@ -387,4 +387,13 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE upstream_upload_sessions ADD COLUMN size_received INTEGER;
     `,
   },
+  {
+    version: 12,
+    name: "answers followed from another instance",
+    // Until when a page on another instance follows an answer being generated (its runner
+    // then writes progress within a fraction of a second instead of every few seconds).
+    sql: `
+      ALTER TABLE conversation_messages ADD COLUMN followed_until INTEGER;
+    `,
+  },
 ];

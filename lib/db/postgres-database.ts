@@ -14,10 +14,14 @@ import {
  * SQLite) and numbered here. 64-bit integers and sums come back as JS numbers: every one we
  * store (times in ms, sizes in bytes) is below 2^53. A lost or refused connection becomes
  * DatabaseUnavailableError (503 UNAVAILABLE); the pool reconnects by itself once the server
- * is back.
+ * is back. Besides the pool, two connections of its own: one holds this instance's claims
+ * (advisory locks), one LISTENs for notifications (opened at the first listener, reopened after
+ * a loss).
  */
 
 const INT8_OID = 20;
+const LISTEN_RETRY_FIRST_MS = 1_000;
+const LISTEN_RETRY_LAST_MS = 30_000;
 const NUMERIC_OID = 1700;
 
 const parsers = {
@@ -121,6 +125,12 @@ export class PostgresDatabase implements SqlDatabase {
   private claimConnection: Promise<pg.Client> | null = null;
   /** Claims held here: a session advisory lock is re-entrant, so the connection alone would grant one twice. */
   private readonly claims = new Set<string>();
+  /** Listeners by channel, all served by one connection that LISTENs on each channel. */
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+  private listenConnection: pg.Client | null = null;
+  /** The next attempt to (re)open the listening connection, and how long the one after waits. */
+  private listenRetry: ReturnType<typeof setTimeout> | null = null;
+  private listenRetryMs = LISTEN_RETRY_FIRST_MS;
   private closed = false;
 
   constructor(private readonly options: PostgresOptions) {
@@ -270,9 +280,75 @@ export class PostgresDatabase implements SqlDatabase {
     };
   }
 
+  listen(channel: string, onPayload: (payload: string) => void): () => void {
+    if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+    let listeners = this.channels.get(channel);
+    if (!listeners) {
+      listeners = new Set();
+      this.channels.set(channel, listeners);
+      const connection = this.listenConnection;
+      if (connection)
+        connection
+          .query(`LISTEN ${channel}`)
+          .catch((error: unknown) => this.listenLost(error, connection));
+    }
+    listeners.add(onPayload);
+    if (!this.listenConnection && !this.listenRetry) this.openListenConnection();
+    return () => {
+      listeners.delete(onPayload);
+    };
+  }
+
+  /** Opens the listening connection and LISTENs on every channel; on failure, tries again later. */
+  private openListenConnection(): void {
+    if (this.closed) return;
+    const client = new pg.Client({
+      connectionString: this.options.connectionString,
+      connectionTimeoutMillis: this.options.connectTimeoutMs ?? 5_000,
+      // A connection that silently died would otherwise just stop hearing anything.
+      keepAlive: true,
+    });
+    this.listenConnection = client;
+    client.on("notification", (message) => {
+      for (const listener of this.channels.get(message.channel) ?? []) {
+        try {
+          listener(message.payload ?? "");
+        } catch (error) {
+          this.options.onError?.("a notification listener failed", error);
+        }
+      }
+    });
+    client.on("error", (error) => this.listenLost(error, client));
+    client.on("end", () => this.listenLost(undefined, client));
+    void (async () => {
+      await client.connect();
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${channel}`);
+      this.listenRetryMs = LISTEN_RETRY_FIRST_MS;
+    })().catch((error: unknown) => this.listenLost(error, client));
+  }
+
+  /** The listening connection failed: drop it and open another after a pause (doubling, at most 30 s). */
+  private listenLost(error: unknown, client: pg.Client): void {
+    if (client !== this.listenConnection) return;
+    this.listenConnection = null;
+    client.end().catch(() => undefined);
+    if (this.closed) return;
+    this.options.onError?.("notification connection lost; retrying", error);
+    this.listenRetry = setTimeout(() => {
+      this.listenRetry = null;
+      this.openListenConnection();
+    }, this.listenRetryMs);
+    this.listenRetry.unref();
+    this.listenRetryMs = Math.min(this.listenRetryMs * 2, LISTEN_RETRY_LAST_MS);
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    if (this.listenRetry) clearTimeout(this.listenRetry);
+    const listening = this.listenConnection;
+    this.listenConnection = null;
+    await listening?.end().catch(() => undefined);
     const claims = this.claimConnection;
     this.claimConnection = null;
     if (claims) await (await claims.catch(() => null))?.end().catch(() => undefined);

@@ -42,6 +42,14 @@ export interface SqlDatabase extends SqlExecutor {
    * that connection drops; SQLite: within this process). Null when it is claimed already.
    */
   tryClaim(key: string): Promise<(() => Promise<void>) | null>;
+  /**
+   * Calls `onPayload` with each notification sent on `channel` by any instance (PostgreSQL:
+   * LISTEN on a connection of its own, opened at the first listener and again after it drops;
+   * notifications sent while it is down are lost). SQLite has none: `onPayload` is never called
+   * (several instances need PostgreSQL). Returns the unsubscribe. Never throws: what a listener
+   * hears is a hint to look sooner, never the only way something is learnt.
+   */
+  listen(channel: string, onPayload: (payload: string) => void): () => void;
   close(): Promise<void>;
 }
 

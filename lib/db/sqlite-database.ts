@@ -130,6 +130,10 @@ export class SqliteDatabase implements SqlDatabase {
     };
   }
 
+  listen(): () => void {
+    return () => {};
+  }
+
   async close(): Promise<void> {
     if (this.connection.open) this.connection.close();
   }

@@ -19,7 +19,11 @@ import type { SqlDatabase } from "../sql-database";
 import { SqliteDatabase } from "../sqlite-database";
 import { UnknownMessageError } from "./conversation-errors";
 import { fullTextQuery } from "./conversation-search";
-import { UNDO_DELETE_MS, type ConversationStore } from "./conversation-store";
+import {
+  UNDO_DELETE_MS,
+  type AnswerSignalPayload,
+  type ConversationStore,
+} from "./conversation-store";
 
 const settings: ConversationSettings = {
   model: "models/gemini-2.5-flash",
@@ -299,6 +303,84 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
   describe("turns", () => {
     const answer = (id: string) => message(id, "model", "", { settings });
 
+    it("marks an answer followed for its owner only, never shortening a mark, and shows its lease", async () => {
+      const { id } = await store.create("studio", { title: "New chat", settings });
+      await store.beginTurn(
+        "studio",
+        id,
+        {
+          parentId: null,
+          prompt: message("p1", "user", "hi"),
+          answer: answer("a1"),
+          leaseUntil: 5000,
+        },
+        1000,
+      );
+      expect(await store.answerRunState(id, "a1")).toEqual({
+        stopRequested: false,
+        followedUntil: 0,
+      });
+      expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: 5000 });
+      expect(await store.answerLease("key:alice", id, "a1")).toBeNull();
+      await store.followAnswer("key:alice", id, "a1", 8000);
+      expect((await store.answerRunState(id, "a1"))!.followedUntil).toBe(0);
+      await store.followAnswer("studio", id, "a1", 8000);
+      await store.followAnswer("studio", id, "a1", 7000);
+      expect(await store.saveAnswerProgress(id, message("a1", "model", "some"), 6000)).toEqual({
+        stopRequested: false,
+        followedUntil: 8000,
+      });
+      // Each write of progress moves the lease: what a follower looks at.
+      expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: 6000 });
+      expect(await store.renewAnswerLease(id, "a1", 6500)).toEqual({
+        stopRequested: false,
+        followedUntil: 8000,
+      });
+      await store.finishAnswer(id, message("a1", "model", "done"));
+      expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: null });
+      expect(await store.answerRunState(id, "a1")).toBeNull();
+      await store.followAnswer("studio", id, "a1", 9000);
+      expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: null });
+      await store.delete("studio", id);
+      expect(await store.answerLease("studio", id, "a1")).toBeNull();
+    });
+
+    it("passes answer signals to the other instances (PostgreSQL; SQLite has none to tell)", async () => {
+      const other = await data.reopen();
+      const received: AnswerSignalPayload[] = [];
+      const unsubscribe = other.stores.conversations.onAnswerSignal((payload) =>
+        received.push(payload),
+      );
+      if (data.dialect === "postgres") {
+        // Something else on the channel is not a signal.
+        await data.database.get("SELECT pg_notify('genstudio_answers', 'not a signal')");
+        // The listening connection opens in the background: signal until one arrives.
+        await expect
+          .poll(
+            async () => {
+              await store.signalAnswer("conversation-1", "a1", "followed");
+              return received.length;
+            },
+            { timeout: 10_000 },
+          )
+          .toBeGreaterThan(0);
+        expect(received[0]).toEqual({
+          conversationId: "conversation-1",
+          answerId: "a1",
+          signal: "followed",
+        });
+        unsubscribe();
+        const seen = received.length;
+        await store.signalAnswer("conversation-1", "a1", "stop");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        expect(received.length).toBe(seen);
+      } else {
+        await store.signalAnswer("conversation-1", "a1", "followed");
+        expect(received).toEqual([]);
+        unsubscribe();
+      }
+    });
+
     it("adds the prompt and a streaming answer once, creating the conversation with a title from the prompt", async () => {
       const id = "browser-chat-0001";
       const input = {
@@ -341,6 +423,7 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
         await store.saveAnswerProgress(id, message("a1", "model", "partial zebra"), 6000),
       ).toEqual({
         stopRequested: false,
+        followedUntil: 0,
       });
       expect(await store.requestAnswerStop("key:alice", id, "a1")).toBeNull();
       expect(await store.requestAnswerStop("studio", id, "a1")).toBe(true);
@@ -348,6 +431,7 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
         await store.saveAnswerProgress(id, message("a1", "model", "partial zebra more"), 7000),
       ).toEqual({
         stopRequested: true,
+        followedUntil: 0,
       });
       // Not searchable until finished (a partial index entry per write would cost a write each).
       expect(await store.search("studio", "zebra")).toEqual([]);

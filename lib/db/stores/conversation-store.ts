@@ -28,17 +28,65 @@ import {
 import { searchConversations } from "./conversation-search";
 
 /**
- * Every query of the studio's conversations (migrations 3 and 7), in one store. A
+ * Every query of the studio's conversations (migrations 3, 8, 9 and 12), in one store. A
  * conversation is a tree of messages (`parent_id`); each message remembers the reply shown
  * below it (`selected_child_id`) and the conversation its first message shown
  * (`selected_root_id`). Answers the server is generating carry a lease (`generating_until`)
- * their runner renews; one whose lease ran out was interrupted. Deleted conversations are
- * kept for a while (`deleted_at`) so a delete can be undone. Every query is scoped by owner,
- * so one caller can never read or change another's conversation. Rows and their API shapes are
- * conversation-rows.ts, full-text search conversation-search.ts, the refusals
- * conversation-errors.ts. Long for a reason: one store per resource (ARCHITECTURE.md), so
- * every write to these tables, a turn's included, is read in one place with its transaction.
+ * their runner renews; one whose lease ran out was interrupted. A page on another instance
+ * following one marks it (`followed_until`), so its runner writes progress promptly, and the
+ * instances tell each other of such changes (signalAnswer: PostgreSQL's NOTIFY). Deleted
+ * conversations are kept for a while (`deleted_at`) so a delete can be undone. Every query is
+ * scoped by owner, so one caller can never read or change another's conversation. Rows and
+ * their API shapes are conversation-rows.ts, full-text search conversation-search.ts, the
+ * refusals conversation-errors.ts. Long for a reason: one store per resource
+ * (ARCHITECTURE.md), so every write to these tables, a turn's included, is read in one place
+ * with its transaction.
  */
+
+/** What an answer's runner learns each time it looks: a stop asked, a follower elsewhere. */
+export interface AnswerRunState {
+  stopRequested: boolean;
+  /** Until when a page on another instance follows the answer (0: none). */
+  followedUntil: number;
+}
+
+type RunStateRow = { stop_requested: number; followed_until: number | null };
+
+function runStateOf(row: RunStateRow | undefined): AnswerRunState | null {
+  return row
+    ? {
+        stopRequested: Number(row.stop_requested) === 1,
+        followedUntil: Number(row.followed_until ?? 0),
+      }
+    : null;
+}
+
+/** What an instance tells the others about an answer (signalAnswer). */
+export type AnswerSignal = "followed" | "stop" | "progress";
+
+export interface AnswerSignalPayload {
+  conversationId: string;
+  answerId: string;
+  signal: AnswerSignal;
+}
+
+const ANSWER_SIGNALS_CHANNEL = "genstudio_answers";
+const ANSWER_SIGNALS: readonly string[] = ["followed", "stop", "progress"];
+
+/** A signal as another instance sent it, or null for anything else on the channel. */
+function answerSignalOf(text: string): AnswerSignalPayload | null {
+  try {
+    const value = JSON.parse(text) as Partial<AnswerSignalPayload>;
+    return typeof value.conversationId === "string" &&
+      typeof value.answerId === "string" &&
+      typeof value.signal === "string" &&
+      ANSWER_SIGNALS.includes(value.signal)
+      ? (value as AnswerSignalPayload)
+      : null;
+  } catch {
+    return null;
+  }
+}
 
 /** How long a deleted conversation can still be brought back. */
 export const UNDO_DELETE_MS = 10 * 60 * 1000;
@@ -577,41 +625,109 @@ export class ConversationStore {
   }
 
   /**
-   * Writes what an answer being generated holds so far and extends its lease. Returns whether a
-   * stop was asked (by any instance), or null when the answer is gone (its conversation deleted).
+   * Writes what an answer being generated holds so far and extends its lease. Returns what its
+   * runner must know (a stop asked by any instance, a follower elsewhere), or null when the
+   * answer is gone (its conversation deleted) or no longer generated.
    */
   async saveAnswerProgress(
     conversationId: string,
     answer: StoredMessage,
     leaseUntil: number,
-  ): Promise<{ stopRequested: boolean } | null> {
-    const row = await this.database.get<{ stop_requested: number }>(
-      "UPDATE conversation_messages SET message_json = ?, generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested",
+  ): Promise<AnswerRunState | null> {
+    const row = await this.database.get<RunStateRow>(
+      "UPDATE conversation_messages SET message_json = ?, generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested, followed_until",
       [storedJson(answer), leaseUntil, conversationId, answer.id],
     );
-    return row ? { stopRequested: Number(row.stop_requested) === 1 } : null;
+    return runStateOf(row);
   }
 
-  /** Extends an answer's lease without writing its text; the stop flag as saveAnswerProgress. */
+  /** Extends an answer's lease without writing its text; the answer's state as saveAnswerProgress. */
   async renewAnswerLease(
     conversationId: string,
     answerId: string,
     leaseUntil: number,
-  ): Promise<{ stopRequested: boolean } | null> {
-    const row = await this.database.get<{ stop_requested: number }>(
-      "UPDATE conversation_messages SET generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested",
+  ): Promise<AnswerRunState | null> {
+    const row = await this.database.get<RunStateRow>(
+      "UPDATE conversation_messages SET generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested, followed_until",
       [leaseUntil, conversationId, answerId],
     );
-    return row ? { stopRequested: Number(row.stop_requested) === 1 } : null;
+    return runStateOf(row);
   }
 
-  /** Whether a stop was asked for an answer being generated (read, no write). */
-  async answerStopRequested(conversationId: string, answerId: string): Promise<boolean> {
-    const row = await this.database.get<{ stop_requested: number }>(
-      "SELECT stop_requested FROM conversation_messages WHERE conversation_id = ? AND id = ?",
+  /** The state of an answer being generated as saveAnswerProgress returns it, read without a write. */
+  async answerRunState(conversationId: string, answerId: string): Promise<AnswerRunState | null> {
+    const row = await this.database.get<RunStateRow>(
+      "SELECT stop_requested, followed_until FROM conversation_messages WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL",
       [conversationId, answerId],
     );
-    return Number(row?.stop_requested) === 1;
+    return runStateOf(row);
+  }
+
+  /**
+   * Marks an answer being generated as followed from another instance until `until` (never
+   * shortening a mark another follower made): its runner then writes progress within a fraction
+   * of a second. A follower renews its mark while it follows; one that goes away lets it run out.
+   */
+  async followAnswer(
+    ownerId: string,
+    conversationId: string,
+    answerId: string,
+    until: number,
+  ): Promise<void> {
+    await this.database.run(
+      `UPDATE conversation_messages SET followed_until = ?
+       WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL
+         AND (followed_until IS NULL OR followed_until < ?)
+         AND EXISTS (SELECT 1 FROM conversations WHERE id = ? AND owner_id = ? AND deleted_at IS NULL)`,
+      [until, conversationId, answerId, until, conversationId, ownerId],
+    );
+  }
+
+  /**
+   * The lease of one answer as stored (null once it is no longer generated), or null when the
+   * owner has no such answer. Each write of progress moves the lease on, so a follower reads the
+   * whole answer again only when this changed (or ran out): a cheap look, however long the answer.
+   */
+  async answerLease(
+    ownerId: string,
+    conversationId: string,
+    answerId: string,
+  ): Promise<{ generatingUntil: number | null } | null> {
+    const row = await this.database.get<{ generating_until: number | null }>(
+      `SELECT m.generating_until FROM conversation_messages AS m
+       JOIN conversations AS c ON c.id = m.conversation_id
+       WHERE m.conversation_id = ? AND m.id = ? AND c.owner_id = ? AND c.deleted_at IS NULL`,
+      [conversationId, answerId, ownerId],
+    );
+    if (!row) return null;
+    return { generatingUntil: row.generating_until === null ? null : Number(row.generating_until) };
+  }
+
+  /**
+   * Tells every instance listening (PostgreSQL's NOTIFY; SQLite has no other instance to tell)
+   * that an answer was followed, asked to stop or written: the instance generating or following
+   * it looks at once instead of at its next tick. A hint only: the row stays the truth, and every
+   * reader also looks on its own.
+   */
+  async signalAnswer(
+    conversationId: string,
+    answerId: string,
+    signal: AnswerSignal,
+  ): Promise<void> {
+    if (this.database.dialect !== "postgres") return;
+    const payload: AnswerSignalPayload = { conversationId, answerId, signal };
+    await this.database.get("SELECT pg_notify(?, ?)", [
+      ANSWER_SIGNALS_CHANNEL,
+      JSON.stringify(payload),
+    ]);
+  }
+
+  /** Calls `listener` with each answer signal any instance sends; returns the unsubscribe. */
+  onAnswerSignal(listener: (payload: AnswerSignalPayload) => void): () => void {
+    return this.database.listen(ANSWER_SIGNALS_CHANNEL, (text) => {
+      const payload = answerSignalOf(text);
+      if (payload) listener(payload);
+    });
   }
 
   /** Stores an answer's final state: no longer generated, searchable. Null when it is gone. */

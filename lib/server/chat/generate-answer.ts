@@ -39,6 +39,7 @@ export async function generateAnswer(
   const started = now();
   let firstTokenMs: number | undefined;
   const progress = writeAnswerProgress(job, options);
+  job.wake = progress.wake;
   let ending: Parameters<typeof answerMessage>[3] = {};
   try {
     if ("refused" in request) throw request.refused;
@@ -93,4 +94,9 @@ export async function generateAnswer(
   options.forget();
   emit(job, { done: finished });
   job.listeners.clear();
+  // A follower on another instance learns of the end at once rather than at its next look.
+  if (progress.followed())
+    await conversations
+      .signalAnswer(job.conversationId, job.answer.id, "progress")
+      .catch((error: unknown) => options.onError?.("could not signal a finished answer", error));
 }

@@ -19,6 +19,8 @@ export interface TurnJob {
   listeners: Set<(event: TurnEvent) => void>;
   controller: AbortController;
   finished: Finished | null;
+  /** Brings its next look at the database forward (a follower or a stop on another instance). */
+  wake?: (write: boolean) => void;
 }
 
 /** Events a slow reader may have waiting before they are folded into one snapshot. */

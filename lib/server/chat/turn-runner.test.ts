@@ -276,6 +276,80 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
       expect(doneAnswer(await reading).stopped).toBe(true);
     });
 
+    it("writes promptly while another instance follows the answer, and nothing while no one does", async () => {
+      const paced = {
+        ...backend,
+        async *streamGenerateContent(...args: Parameters<LocalBackend["streamGenerateContent"]>) {
+          for await (const chunk of backend.streamGenerateContent(...args)) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            yield chunk;
+          }
+        },
+      } as LocalBackend;
+      // Left alone, this answer writes nothing for ten minutes: no size or quiet write comes
+      // due (and its lease outlasts the test). Whatever a follower sees sooner, it owes to
+      // following.
+      const generating = createTurnRunner({
+        conversations: store,
+        backend: () => paced,
+        progressCharacters: 10_000_000,
+        quietMs: 600_000,
+        leaseMs: 1_200_000,
+      });
+      const elsewhere = await data.reopen();
+      const following = createTurnRunner({
+        conversations: elsewhere.stores.conversations,
+        backend: () => backend,
+        followMarkMs: 900,
+      });
+      const sleep = (milliseconds: number) =>
+        new Promise((resolve) => setTimeout(resolve, milliseconds));
+      /** Writes of the answer during `milliseconds`. */
+      const writesDuring = async (milliseconds: number) => {
+        const before = await writesOf("a1");
+        await sleep(milliseconds);
+        return (await writesOf("a1")) - before;
+      };
+      const reading = readAll(
+        await generating.start(
+          caller,
+          "conversation-0007",
+          turn("a1", veryLongPrompt, 60_000),
+          new AbortController().signal,
+        ),
+      );
+      expect(await writesDuring(1500)).toBe(0);
+
+      const leaving = new AbortController();
+      const joined = await following.attach(caller, "conversation-0007", "a1", leaving.signal);
+      const joinedAt = performance.now();
+      // Did not hang: without following, nothing new would be written for ten minutes.
+      const givingUp = setTimeout(() => leaving.abort(), 30_000);
+      const lengths: number[] = [];
+      for await (const event of joined) {
+        if ("snapshot" in event) lengths.push(candidateText(event.snapshot.candidates?.[0]).length);
+        // Four snapshots, each longer than the last: the follower keeps seeing new text.
+        if (lengths.length === 5) break;
+      }
+      const followedMs = performance.now() - joinedAt;
+      clearTimeout(givingUp);
+      leaving.abort();
+      expect(lengths).toHaveLength(5);
+      for (let index = 1; index < lengths.length; index++)
+        expect(lengths[index]).toBeGreaterThan(lengths[index - 1]!);
+      const followedWrites = await writesOf("a1");
+      expect(followedWrites).toBeGreaterThanOrEqual(4);
+      // Batched still: at most one write of progress per 200 ms plus the follower's marks (one
+      // per 300 ms), never one per chunk (one per 20 ms).
+      expect(followedWrites).toBeLessThanOrEqual(Math.ceil(followedMs / 100) + 4);
+
+      // The follower left: once its mark runs out (0.9 s), the answer writes nothing again.
+      await expect.poll(() => writesDuring(1500), { timeout: 20_000, interval: 0 }).toBe(0);
+      expect(await generating.stop(caller, "conversation-0007", "a1")).toBe(true);
+      expect(doneAnswer(await reading).stopped).toBe(true);
+      await generating.settled();
+    }, 120_000);
+
     it("an answer whose runner died reads as interrupted, partial text kept", async () => {
       await store.beginTurn("studio", "conversation-0006", {
         parentId: null,
