@@ -1,6 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { MAX_NESTING_DEPTH, nestingDepthExceeds } from "@/lib/gemini/validate";
+import { readBody } from "./body-reader-client";
+import type { BodyOf, BodyReaderName } from "./body-readers";
 
 /** Largest JSON body accepted (inline media included), checked before it is buffered. */
 export const MAX_JSON_BODY_BYTES = 100 * 1024 * 1024;
@@ -13,25 +14,25 @@ export async function readJsonBody(
   request: Request,
   limit = MAX_JSON_BODY_BYTES,
 ): Promise<unknown> {
+  return readRequestBody(request, "json", limit);
+}
+
+/**
+ * Reads a request body into what `reader` makes of it (an operation's canonical request, see
+ * body-readers.ts), with the size cap of readJsonBody. A large body is parsed and read off
+ * this thread (body-reader-client.ts).
+ */
+export async function readRequestBody<Name extends BodyReaderName>(
+  request: Request,
+  reader: Name,
+  limit = MAX_JSON_BODY_BYTES,
+): Promise<BodyOf<Name>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  const text = await readTextCapped(request, limit);
-  if (text.trim() === "") return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
-    throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
-  }
-  // Refused here, for every endpoint and both modes: anything recursive later (a schema, the
-  // gateway's JSON.stringify) would run out of stack on thousands of levels.
-  if (nestingDepthExceeds(body, MAX_NESTING_DEPTH)) {
-    throw ApiError.invalidArgument(
-      `Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`,
-    );
-  }
-  return body;
+  // A plain JSON body is parsed here (in slices), so it is decoded here; a body for a
+  // canonical reader is decoded where it is read, in the worker when it is large.
+  if (reader === "json") return readBody({ text: await readTextCapped(request, limit) }, reader);
+  return readBody(await readBytesCapped(request, limit), reader);
 }
 
 function tooLarge(limit: number): ApiError {
@@ -42,8 +43,39 @@ function tooLarge(limit: number): ApiError {
   );
 }
 
-/** Bytes decoded between two turns of the event loop while a large body is read. */
+/** Bytes read (and decoded, or copied) between two turns of the event loop. */
 const YIELD_EVERY_BYTES = 1024 * 1024;
+
+/**
+ * The body's bytes as they arrive, each piece copied into a buffer of its own (so it can be
+ * handed to a worker whole), with other work getting its turn every MiB.
+ */
+async function readBytesCapped(
+  request: Request,
+  limit: number,
+): Promise<{ bytes: Uint8Array[]; size: number }> {
+  const bytes: Uint8Array[] = [];
+  if (!request.body) return { bytes, size: 0 };
+  const reader = request.body.getReader();
+  let size = 0;
+  let sinceYield = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    bytes.push(new Uint8Array(value));
+    sinceYield += value.byteLength;
+    if (sinceYield >= YIELD_EVERY_BYTES) {
+      sinceYield = 0;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+  return { bytes, size };
+}
 
 /**
  * The body as text, decoded piece by piece as it is read. A body that has already arrived is
