@@ -16,7 +16,10 @@ import type {
   ListModelsResponse,
   Model,
 } from "@/lib/gemini/types";
-import { checkCountTokensRequest, checkGenerateContentRequest } from "@/lib/gemini/validate";
+import {
+  checkCountTokensRequestSteps,
+  checkGenerateContentRequestSteps,
+} from "@/lib/gemini/validate";
 import { BatchRunner, type BatchGeneration } from "./batches/batch-runner";
 import { InteractiveWork } from "./batches/interactive-work";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
@@ -26,6 +29,7 @@ import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage } from "./files/storage-operations";
 import { MediaProbeError, probeMedia } from "./media/probe";
+import { runInSlices } from "./time-slices";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -122,7 +126,8 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<CountTokensResponse> {
       const { traits } = requireModel(model, "countTokens");
-      checkCountTokensRequest(request, traits);
+      // In slices: a request of megabytes has a great many parts to check (issue 14).
+      await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
       return interactive.run(() => storage.countTokensWithCache(source, traits, context));
     },
@@ -177,7 +182,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 function batchGeneration(storage: Storage): BatchGeneration {
   return async function* ({ model, request, ownerId, signal }) {
     const { traits, modelVersion } = requireModel(model, "generateContent");
-    checkGenerateContentRequest(request, traits, { stream: false });
+    await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream: false }));
     yield* streamGenerateContent(
       await resolvedInput(storage, { traits, modelVersion }, request, { ownerId }, signal),
     );
@@ -193,7 +198,7 @@ async function generationInput(
   stream: boolean,
 ): Promise<GenerationInput> {
   const { traits, modelVersion } = requireModel(model, "generateContent");
-  checkGenerateContentRequest(request, traits, { stream });
+  await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream }));
   return resolvedInput(storage, { traits, modelVersion }, request, context.caller, context.signal);
 }
 

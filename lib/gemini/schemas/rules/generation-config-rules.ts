@@ -16,9 +16,10 @@ import {
   SPEECH_LANGUAGE_CODES,
 } from "../constants";
 import { isPlainObject } from "../wire";
+import { runSteps, type Steps } from "../../steps";
 import { Violations, listWords } from "./violations";
 import { asksForThinking } from "./model-capability-rules";
-import { checkSchema } from "./tool-rules";
+import { checkSchemaSteps } from "./tool-rules";
 
 export interface GenerationConfigRuleOptions {
   /**
@@ -175,6 +176,17 @@ export function checkGenerationConfig(
   violations: Violations,
   options: GenerationConfigRuleOptions,
 ): void {
+  runSteps(checkGenerationConfigSteps(config, traits, path, violations, options));
+}
+
+/** checkGenerationConfig, one node of a response schema at a time. */
+export function* checkGenerationConfigSteps(
+  config: GenerationConfig,
+  traits: ModelTraits,
+  path: string,
+  violations: Violations,
+  options: GenerationConfigRuleOptions,
+): Steps {
   const at = (field: string) => `${path}.${field}`;
 
   if (config.stopSequences) {
@@ -212,7 +224,7 @@ export function checkGenerationConfig(
         `response_schema requires response_mime_type \`application/json\` or \`text/x.enum\`; got \`${mimeType ?? "text/plain"}\`.`,
       );
     }
-    checkSchema(config.responseSchema, at("response_schema"), violations);
+    yield* checkSchemaSteps(config.responseSchema, at("response_schema"), violations);
   }
   if (config.responseJsonSchema !== undefined) {
     if (mimeType === undefined)
