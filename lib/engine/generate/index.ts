@@ -28,6 +28,8 @@ import { fromOpenApiSchema, JsonSchemaDocument } from "./json-output";
 import { Distribution } from "./language-model";
 import { contextCounts, languageModel } from "./model-store";
 import { hashString } from "@/lib/gemini/hash-string";
+import { jsonTextPieces } from "@/lib/engine/json-text-pieces";
+import { TimeSlices } from "@/lib/engine/time-slices";
 import { freshSeed, SeededRandom } from "./random";
 import type { SamplingSettings } from "./sampler";
 import { literalAnswer } from "./skills";
@@ -187,7 +189,7 @@ export async function* streamGenerateContent(
       config.seed !== undefined
         ? config.seed >>> 0
         : settings.temperature <= 0
-          ? hashString(JSON.stringify(request))
+          ? await requestHash(request)
           : freshSeed();
     const thinkingBudget = resolveThinkingBudget(request, traits, promptTokenCount);
     const includeThoughts = thinkingBudget > 0 && config.thinkingConfig?.includeThoughts === true;
@@ -282,6 +284,17 @@ export async function* streamGenerateContent(
   } finally {
     activeGenerations -= 1;
   }
+}
+
+/** hashString(JSON.stringify(request)), written and hashed in slices (a request may be megabytes). */
+async function requestHash(request: GenerateContentRequest): Promise<number> {
+  const slices = new TimeSlices();
+  let hash: number | undefined;
+  for (const piece of await jsonTextPieces(request, { slices })) {
+    hash = hashString(piece, hash);
+    if (slices.due()) await slices.pause();
+  }
+  return hash ?? hashString("");
 }
 
 /** The whole answer at once: the stream's chunks merged. */

@@ -1,0 +1,99 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { jsonTextPieces, stringifyJsonInSlices } from "./json-text-pieces";
+import { TimeSlices } from "./time-slices";
+
+/** Text with escapes of every kind, astral characters and lone surrogates. */
+const awkwardString = fc.string({
+  unit: fc.oneof(
+    fc.constantFrom('"', "\\", "\n", "\u0000", "\u001f", "\u2028", "é", "😀", "\ud800", "\udc00"),
+    fc.string({ unit: "binary", maxLength: 3 }),
+  ),
+  maxLength: 120,
+});
+
+const jsonValue = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true },
+    fc.constant(null),
+    fc.boolean(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.integer(),
+    awkwardString,
+    fc.array(tie("value"), { maxLength: 12 }),
+    fc.dictionary(
+      fc.oneof(awkwardString, fc.constantFrom("__proto__", "0", "12", "constructor")),
+      tie("value"),
+      { maxKeys: 12 },
+    ),
+  ),
+})).value;
+
+describe("jsonTextPieces and stringifyJsonInSlices", () => {
+  it("write what JSON.stringify writes", async () => {
+    const anything = fc.anything({
+      withNullPrototype: true,
+      withDate: true,
+      withMap: true,
+      withBoxedValues: true,
+      withSparseArray: true,
+      maxDepth: 4,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(jsonValue, anything),
+        fc.integer({ min: 4, max: 48 }),
+        async (value, pieceCharacters) => {
+          const expected = JSON.stringify(value) as string | undefined;
+          const pieces = await jsonTextPieces(value, { pieceCharacters });
+          expect(pieces.join("")).toBe(expected ?? "");
+          expect(await stringifyJsonInSlices(value, { pieceCharacters })).toBe(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("writes undefined, functions and non-finite numbers as JSON.stringify does", async () => {
+    const value = {
+      gone: undefined,
+      call: () => 1,
+      list: [undefined, () => 1, NaN, -0, Infinity, Symbol("s")],
+      date: new Date(0),
+      nested: { toJSON: () => undefined },
+      long: "x".repeat(100),
+    };
+    expect(await stringifyJsonInSlices(value, { pieceCharacters: 8 })).toBe(JSON.stringify(value));
+  });
+
+  it("refuses circular structures", async () => {
+    const list: unknown[] = [1, 2, 3];
+    list.push({ list, more: Array.from({ length: 100 }, () => ({ a: 1, b: [1] })) });
+    await expect(jsonTextPieces(list, { pieceCharacters: 8 })).rejects.toThrow(TypeError);
+  });
+
+  it("lets other work run while it writes megabytes", async () => {
+    const value = {
+      parts: Array.from({ length: 200_000 }, (_, index) => ({
+        text: `word ${index} `,
+        n: [index],
+      })),
+    };
+    const turns = countTurns();
+    const pieces = await jsonTextPieces(value, { slices: new TimeSlices() });
+    expect(turns.stop()).toBeGreaterThanOrEqual(3);
+    expect(pieces.join("")).toBe(JSON.stringify(value));
+  });
+});
+
+/** Counts event-loop turns (a timer every millisecond) until stopped. */
+function countTurns(): { stop(): number } {
+  let turns = 0;
+  const timer = setInterval(() => (turns += 1), 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      return turns;
+    },
+  };
+}
