@@ -32,14 +32,15 @@ import {
   type ProbedMedia,
 } from "@/lib/engine/media/probe";
 import {
-  declarationText,
-  functionCallText,
-  functionResponseText,
-  responseSchemaText,
+  declarationTextSteps,
+  functionCallTextSteps,
+  functionResponseTextSteps,
+  responseSchemaTextSteps,
   type PromptText,
 } from "./function-text";
 import { mediaTokenCounts, resolutionKey } from "./media-tokens";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { stringifyJsonInSlices } from "@/lib/engine/json-text-pieces";
+import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
 import { thoughtSignatureTokens } from "./thought-signature";
 import { countTexts } from "./tokenizer-api";
 
@@ -101,8 +102,11 @@ export async function countRequestTokens(
   const fixed: { place: Place; modality: MediaModality; tokens: number }[] = [];
   /** Texts to tokenize, each with its place and the factor its count is scaled by. */
   const texts: { text: string; scale: number; place: Place }[] = [];
-  const addText = (place: Place, text: PromptText) => {
-    for (const item of text.texts) texts.push({ text: item, scale: 1, place });
+  const addText = async (place: Place, text: PromptText) => {
+    for (let index = 0; index < text.texts.length; index++) {
+      texts.push({ text: text.texts[index]!, scale: 1, place });
+      if (index % 4096 === 4095 && slices.due()) await slices.pause();
+    }
     if (text.fixed) fixed.push({ place, modality: "TEXT", tokens: text.fixed });
   };
 
@@ -113,48 +117,61 @@ export async function countRequestTokens(
     contents.push({ content, index, field: `contents[${index}]` }),
   );
 
-  // Writing function parts out is work on this thread: other requests get turns in between.
+  // Everything here is work on this thread, for megabytes of parts or of function values:
+  // other requests get turns in between (issue 14).
   const slices = new TimeSlices();
+  const inSlices = <Result>(steps: Generator<void, Result, void>) => runInSlices(steps, slices);
   for (const { content, index, field } of contents) {
-    for (const [partIndex, part] of (content.parts ?? []).entries()) {
-      await collectPart(part, { content: index, part: partIndex }, `${field}.parts[${partIndex}]`);
-      await slices.pause();
+    const parts = content.parts ?? [];
+    for (let partIndex = 0; partIndex < parts.length; partIndex++) {
+      const part = parts[partIndex]!;
+      const place = { content: index, part: partIndex };
+      if (!textOnly(part)) {
+        await collectPart(part, place, `${field}.parts[${partIndex}]`);
+        if (slices.due()) await slices.pause();
+      } else {
+        if (part.text !== undefined) texts.push({ text: part.text, scale: 1, place });
+        // A look at the clock costs more than a text part: one per 256.
+        if (partIndex % 256 === 255 && slices.due()) await slices.pause();
+      }
     }
   }
   for (const tool of input.tools ?? []) {
     for (const declaration of tool.functionDeclarations ?? []) {
-      addText(null, declarationText(format, declaration));
-      await slices.pause();
+      await addText(null, await inSlices(declarationTextSteps(format, declaration)));
+      if (slices.due()) await slices.pause();
     }
   }
   if (rules.responseSchema && input.responseSchema !== undefined)
-    addText(null, responseSchemaText(input.responseSchema));
+    await addText(null, await inSlices(responseSchemaTextSteps(input.responseSchema)));
 
-  const counts = await countTexts(
-    traits.tokenizer,
-    texts.map((item) => item.text),
-    signal,
-  );
-  const counted = [
-    ...fixed,
-    ...texts.map(({ place, scale }, index) => ({
-      place,
-      modality: "TEXT" as const,
-      tokens: Math.round(counts[index]! * scale),
-    })),
-  ];
+  const textList: string[] = [];
+  for (let index = 0; index < texts.length; index++) {
+    textList.push(texts[index]!.text);
+    if (index % 4096 === 4095 && slices.due()) await slices.pause();
+  }
+  const counts = await countTexts(traits.tokenizer, textList, signal);
+  const counted: { place: Place; modality: MediaModality; tokens: number }[] = [...fixed];
+  for (let index = 0; index < texts.length; index++) {
+    const { place, scale } = texts[index]!;
+    counted.push({ place, modality: "TEXT", tokens: Math.round(counts[index]! * scale) });
+    if (index % 4096 === 0 && slices.due()) await slices.pause();
+  }
 
   const totals = new Map<MediaModality, number>();
   const add = (modality: MediaModality, tokens: number) =>
     totals.set(modality, (totals.get(modality) ?? 0) + tokens);
-  for (const item of counted) add(item.modality, item.tokens);
+  for (let index = 0; index < counted.length; index++) {
+    add(counted[index]!.modality, counted[index]!.tokens);
+    if (index % 4096 === 0 && slices.due()) await slices.pause();
+  }
   if (roleTokens) add("TEXT", contents.length);
 
   const promptTokensDetails: ModalityTokenCount[] = MODALITY_ORDER.filter(
     (modality) => (totals.get(modality) ?? 0) > 0,
   ).map((modality) => ({ modality, tokenCount: totals.get(modality)! }));
   const totalTokens = promptTokensDetails.reduce((sum, item) => sum + item.tokenCount, 0);
-  const split = purpose === "countTokens" ? contentSplit() : {};
+  const split = purpose === "countTokens" ? await contentSplit() : {};
   return {
     totalTokens,
     ...split,
@@ -162,16 +179,18 @@ export async function countRequestTokens(
   };
 
   /** The service's per-Content split of a countTokens answer: each part, and the role token. */
-  function contentSplit(): Pick<CountTokensResponse, "systemInstructionsTokens" | "contentTokens"> {
+  async function contentSplit(): Promise<
+    Pick<CountTokensResponse, "systemInstructionsTokens" | "contentTokens">
+  > {
     // Each Content's part totals, in one pass over what was counted (index -1: the system instruction).
     const parts = new Map<number, number[]>();
     for (const { content, index } of contents)
-      parts.set(
-        index,
-        (content.parts ?? []).map(() => 0),
-      );
-    for (const { place, tokens } of counted)
+      parts.set(index, new Array<number>((content.parts ?? []).length).fill(0));
+    for (let index = 0; index < counted.length; index++) {
+      const { place, tokens } = counted[index]!;
       if (place) parts.get(place.content)![place.part]! += tokens;
+      if (index % 4096 === 0 && slices.due()) await slices.pause();
+    }
     const ofContent = (_content: Content, index: number): ContentTokenCount => {
       const partTokens = parts.get(index)!;
       return {
@@ -193,10 +212,11 @@ export async function countRequestTokens(
       const thinking = thoughtSignatureTokens(part.thoughtSignature);
       if (thinking) fixed.push({ place, modality: "TEXT", tokens: thinking });
     }
-    if (part.functionCall) addText(place, functionCallText(format, part.functionCall));
+    if (part.functionCall)
+      await addText(place, await inSlices(functionCallTextSteps(format, part.functionCall)));
     if (part.functionResponse) {
       const { parts: media, ...response } = part.functionResponse;
-      addText(place, functionResponseText(format, response));
+      await addText(place, await inSlices(functionResponseTextSteps(format, response)));
       // Media a function returned count as media (their references resolved for the caller).
       for (const [index, item] of (media ?? []).entries())
         await collectPart(item, place, `${field}.function_response.parts[${index}]`);
@@ -204,8 +224,18 @@ export async function countRequestTokens(
     if (part.executableCode) texts.push({ text: part.executableCode.code, scale: 1, place });
     if (part.codeExecutionResult?.output)
       texts.push({ text: part.codeExecutionResult.output, scale: 1, place });
-    if (part.toolCall) texts.push({ text: JSON.stringify(part.toolCall), scale: 1, place });
-    if (part.toolResponse) texts.push({ text: JSON.stringify(part.toolResponse), scale: 1, place });
+    if (part.toolCall)
+      texts.push({
+        text: (await stringifyJsonInSlices(part.toolCall, { slices }))!,
+        scale: 1,
+        place,
+      });
+    if (part.toolResponse)
+      texts.push({
+        text: (await stringifyJsonInSlices(part.toolResponse, { slices }))!,
+        scale: 1,
+        place,
+      });
     if (part.inlineData) {
       const mediaField = `${field}.inline_data`;
       const bytes = Buffer.from(part.inlineData.data, "base64");
@@ -270,6 +300,21 @@ export async function countRequestTokens(
       [{ field, description: "File is not ACTIVE." }],
     );
   }
+}
+
+/** A part that adds nothing but its text (most parts): counted without any awaiting. */
+function textOnly(part: Part): boolean {
+  return (
+    !part.thoughtSignature &&
+    !part.functionCall &&
+    !part.functionResponse &&
+    !part.executableCode &&
+    !part.codeExecutionResult &&
+    !part.toolCall &&
+    !part.toolResponse &&
+    !part.inlineData &&
+    !part.fileData
+  );
 }
 
 /**

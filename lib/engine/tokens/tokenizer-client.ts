@@ -5,13 +5,16 @@
  * lanes, because a worker shares its time fairly between jobs only between slices, and a
  * hostile megabyte-long run (spaces, one long line) has slices of hundreds of milliseconds:
  * ordinary counts never queue behind it (issue 14 item 2). A loaded worker costs about 85 MB.
- * The worker is a plain .mjs file started from the repository root, never bundled.
+ * The worker is a plain .mjs file started from the repository root, never bundled. Texts of
+ * megabytes are posted in pieces with event-loop turns between them: copying 16 MB into one
+ * message held this thread for tens of milliseconds.
  */
 import "server-only";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
+import { TimeSlices } from "@/lib/engine/time-slices";
 
 /** Where the worker script lives, relative to the repository root (the server's cwd). */
 export const WORKER_SCRIPT = "lib/engine/tokens/tokenizer-worker.mjs";
@@ -47,6 +50,10 @@ export class TokenizerError extends Error {
 
 /** Texts of this many characters or more (all of a request's together) go to the bulk worker. */
 export const BULK_CHARACTERS = 262_144;
+
+/** Characters (and texts) posted in one message at most. */
+const POST_CHARACTERS = 1_048_576;
+const POST_TEXTS = 16_384;
 
 export type TokenizerLane = "interactive" | "bulk";
 
@@ -88,8 +95,50 @@ class TokenizerWorker {
         },
       });
       this.updateReference();
-      worker.postMessage({ ...message, id });
+      if (message.type === "vocabulary" || !isLarge(message.texts)) {
+        worker.postMessage({ ...message, id });
+        return;
+      }
+      this.postInPieces(worker, id, message.type, message.texts).catch(onAbort);
     });
+  }
+
+  /** A job of many or long texts, posted piece by piece (the worker joins them). */
+  private async postInPieces(
+    worker: Worker,
+    id: number,
+    kind: "count" | "encode",
+    texts: readonly string[],
+  ): Promise<void> {
+    const slices = new TimeSlices();
+    worker.postMessage({ type: "begin", id, kind });
+    let batch: string[] = [];
+    let characters = 0;
+    /** Whether the batch's first piece goes on with the previous batch's last text. */
+    let continues = false;
+    const send = async () => {
+      if (!this.pending.has(id)) throw new Error("cancelled");
+      worker.postMessage({ type: "texts", id, texts: batch, continues });
+      batch = [];
+      characters = 0;
+      if (slices.due()) await slices.pause();
+    };
+    for (const text of texts) {
+      let from = 0;
+      do {
+        const room = POST_CHARACTERS - characters;
+        const piece = text.length - from <= room ? text.slice(from) : text.slice(from, from + room);
+        batch.push(piece);
+        characters += piece.length;
+        from += piece.length;
+        if (characters >= POST_CHARACTERS || batch.length >= POST_TEXTS) {
+          await send();
+          continues = from < text.length;
+        }
+      } while (from < text.length);
+    }
+    if (batch.length) await send();
+    if (this.pending.has(id)) worker.postMessage({ type: "end", id });
   }
 
   private ensureWorker(): Worker {
@@ -160,11 +209,21 @@ export function tokenizerWorker(
   return worker;
 }
 
+function isLarge(texts: readonly string[]): boolean {
+  if (texts.length > POST_TEXTS) return true;
+  let characters = 0;
+  for (const text of texts) characters += text.length;
+  return characters > POST_CHARACTERS;
+}
+
 /** The lane for a request's texts: bulk when they are long together. */
 export function laneFor(texts: readonly string[]): TokenizerLane {
   let characters = 0;
-  for (const text of texts) characters += text.length;
-  return characters >= BULK_CHARACTERS ? "bulk" : "interactive";
+  for (const text of texts) {
+    characters += text.length;
+    if (characters >= BULK_CHARACTERS) return "bulk";
+  }
+  return "interactive";
 }
 
 /** Stops every tokenizer worker (tests, shutdown). */

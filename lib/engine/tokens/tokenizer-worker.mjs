@@ -99,6 +99,23 @@ async function loadFromPackage() {
 
 /** @type {Map<number, Job>} */
 const jobs = new Map();
+/** Jobs whose texts are still arriving in pieces ("begin", "texts", "end"). @type {Map<number, {kind: "count" | "encode", texts: string[]}>} */
+const arriving = new Map();
+
+/** @param {number} id @param {"count" | "encode"} kind @param {string[]} texts */
+function addJob(id, kind, texts) {
+  jobs.set(id, {
+    id,
+    kind,
+    texts,
+    textIndex: 0,
+    slices: undefined,
+    results: [],
+    usedMilliseconds: 0,
+    order: nextOrder++,
+  });
+  void run();
+}
 let nextOrder = 0;
 let running = false;
 
@@ -106,20 +123,33 @@ port.on("message", (message) => {
   switch (message.type) {
     case "count":
     case "encode":
-      jobs.set(message.id, {
-        id: message.id,
-        kind: message.type,
-        texts: message.texts,
-        textIndex: 0,
-        slices: undefined,
-        results: [],
-        usedMilliseconds: 0,
-        order: nextOrder++,
-      });
-      void run();
+      addJob(message.id, message.type, message.texts);
       break;
+    case "begin":
+      arriving.set(message.id, { kind: message.kind, texts: [] });
+      break;
+    case "texts": {
+      const job = arriving.get(message.id);
+      if (!job) break;
+      const pieces = /** @type {string[]} */ (message.texts);
+      let from = 0;
+      if (message.continues && job.texts.length > 0 && pieces.length > 0) {
+        job.texts[job.texts.length - 1] += /** @type {string} */ (pieces[0]);
+        from = 1;
+      }
+      for (let index = from; index < pieces.length; index++)
+        job.texts.push(/** @type {string} */ (pieces[index]));
+      break;
+    }
+    case "end": {
+      const job = arriving.get(message.id);
+      arriving.delete(message.id);
+      if (job) addJob(message.id, job.kind, job.texts);
+      break;
+    }
     case "cancel":
       jobs.delete(message.id);
+      arriving.delete(message.id);
       break;
     case "vocabulary":
       loadEncoder().then(

@@ -301,6 +301,19 @@ describe("scheduling in the worker", () => {
     expect(whole).toBe(left! + right!);
   });
 
+  it("counts texts posted in pieces (megabytes, or thousands of texts) as if posted whole", async () => {
+    const big = longText(2_500_000);
+    const cut = big.indexOf(" ", 1_300_000);
+    const [left, right] = await countTexts("gemma3", [big.slice(0, cut), big.slice(cut)]);
+    // 2.5 MB goes as three messages; the worker joins the text back before counting it.
+    expect(await countTexts("gemma3", [big])).toEqual([left! + right!]);
+    const small = [FOX, "Hello", ""];
+    const smallCounts = await countTexts("gemma3", small);
+    const texts = Array.from({ length: 40_000 }, (_, index) => small[index % 3]!);
+    const counts = await countTexts("gemma3", [...texts, big]);
+    expect(counts).toEqual([...texts.map((_, index) => smallCounts[index % 3]), left! + right!]);
+  });
+
   it("stops a cancelled count and keeps serving others", async () => {
     const controller = new AbortController();
     const cancelled = countTexts("gemma", [longText(1_000_000)], controller.signal);
