@@ -50,11 +50,16 @@ export async function gatherCitableSources(
     else history.push({ text: system });
   }
   const contents: Content[] = request.contents;
+  // Megabytes of parts are looked at in slices; only media parts are awaited.
+  const slices = new TimeSlices();
+  let parts = 0;
   for (const [index, content] of contents.entries()) {
     const fromCache = index < cacheCount && cacheName !== undefined;
     const isQuestion = index === contents.length - 1 && content.role !== "model" && !fromCache;
     for (const part of content.parts) {
-      const file = await fileText(part, resolveFile);
+      const media = part.inlineData !== undefined || part.fileData !== undefined;
+      if ((media || ++parts % 256 === 0) && slices.due()) await slices.pause();
+      const file = media ? await fileText(part, resolveFile) : undefined;
       if (file) {
         if (file.uri) withUri.push(file);
         else if (fromCache) withUri.push({ text: file.text, uri: cacheName });
@@ -110,14 +115,25 @@ const MAX_PLACES_FOLLOWED = 64;
 
 interface IndexedSource {
   words: string[];
-  /** Where each run of MIN_CITED_WORDS consecutive words starts (a copy must start with one). */
-  places: Map<string, number[]>;
+}
+
+/** A place in a source where a run of MIN_CITED_WORDS consecutive words starts. */
+interface Place {
+  source: number;
+  word: number;
 }
 
 /** The request's sources, indexed once for every candidate's citations. */
 export interface CitationIndex {
   sources: readonly CitableSource[];
   indexed: readonly IndexedSource[];
+  /**
+   * Where each run of MIN_CITED_WORDS words starts (a copy must start with one), in every
+   * source, in source order, at most MAX_PLACES_FOLLOWED per source: one lookup per answer
+   * word, however many sources (a lookup per source and word held the thread for long on a
+   * history of a hundred thousand turns).
+   */
+  places: Map<string, Place[]>;
 }
 
 /**
@@ -129,8 +145,9 @@ export async function indexCitableSources(
   signal?: AbortSignal,
 ): Promise<CitationIndex> {
   const indexed: IndexedSource[] = [];
+  const everywhere = new Map<string, Place[]>();
   const slices = new TimeSlices();
-  for (const source of sources) {
+  for (const [position, source] of sources.entries()) {
     const text = source.text.slice(0, MAX_SOURCE_CHARACTERS);
     const words: string[] = [];
     for (let from = 0; from < text.length && !signal?.aborted;) {
@@ -139,17 +156,23 @@ export async function indexCitableSources(
       from = to;
       await slices.pause();
     }
-    const places = new Map<string, number[]>();
     for (let index = 0; index + MIN_CITED_WORDS <= words.length; index++) {
       const gram = words.slice(index, index + MIN_CITED_WORDS).join(" ");
-      const found = places.get(gram);
-      if (!found) places.set(gram, [index]);
-      else if (found.length < MAX_PLACES_FOLLOWED) found.push(index);
+      const found = everywhere.get(gram);
+      if (!found) everywhere.set(gram, [{ source: position, word: index }]);
+      // This source's places are the end of the list: it has its share once the last
+      // MAX_PLACES_FOLLOWED are all its own.
+      else if (
+        found.length < MAX_PLACES_FOLLOWED ||
+        found[found.length - MAX_PLACES_FOLLOWED]!.source !== position
+      )
+        found.push({ source: position, word: index });
       if (index % 4096 === 0) await slices.pause();
     }
-    indexed.push({ words, places });
+    indexed.push({ words });
+    if (slices.due()) await slices.pause();
   }
-  return { sources, indexed };
+  return { sources, indexed, places: everywhere };
 }
 
 interface Word {
@@ -193,19 +216,18 @@ export function findCitations(answer: string, index: CitationIndex): CitationSou
     const first = gram(start);
     let bestEnd = -1;
     let bestSource = -1;
-    for (const [position, source] of index.indexed.entries()) {
-      for (const place of source.places.get(first) ?? []) {
-        let end = start + MIN_CITED_WORDS;
-        while (
-          end < words.length &&
-          place + (end - start) < source.words.length &&
-          source.words[place + (end - start)] === words[end]!.text
-        )
-          end += 1;
-        if (end > bestEnd) {
-          bestEnd = end;
-          bestSource = position;
-        }
+    for (const { source: position, word: place } of index.places.get(first) ?? []) {
+      const source = index.indexed[position]!;
+      let end = start + MIN_CITED_WORDS;
+      while (
+        end < words.length &&
+        place + (end - start) < source.words.length &&
+        source.words[place + (end - start)] === words[end]!.text
+      )
+        end += 1;
+      if (end > bestEnd) {
+        bestEnd = end;
+        bestSource = position;
       }
     }
     if (bestSource < 0) {
