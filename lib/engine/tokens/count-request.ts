@@ -110,29 +110,30 @@ export async function countRequestTokens(
     if (text.fixed) fixed.push({ place, modality: "TEXT", tokens: text.fixed });
   };
 
-  const contents: { content: Content; index: number; field: string }[] = [];
-  if (input.systemInstruction)
-    contents.push({ content: input.systemInstruction, index: -1, field: "system_instruction" });
-  input.contents.forEach((content, index) =>
-    contents.push({ content, index, field: `contents[${index}]` }),
-  );
+  // The system instruction is Content -1; a Content's field name is only written for an error.
+  const contents: { content: Content; index: number }[] = [];
+  if (input.systemInstruction) contents.push({ content: input.systemInstruction, index: -1 });
+  for (let index = 0; index < input.contents.length; index++)
+    contents.push({ content: input.contents[index]!, index });
+  const fieldOf = (index: number) => (index < 0 ? "system_instruction" : `contents[${index}]`);
 
   // Everything here is work on this thread, for megabytes of parts or of function values:
   // other requests get turns in between (issue 14).
   const slices = new TimeSlices();
   const inSlices = <Result>(steps: Generator<void, Result, void>) => runInSlices(steps, slices);
-  for (const { content, index, field } of contents) {
+  let textParts = 0;
+  for (const { content, index } of contents) {
     const parts = content.parts ?? [];
     for (let partIndex = 0; partIndex < parts.length; partIndex++) {
       const part = parts[partIndex]!;
       const place = { content: index, part: partIndex };
       if (!textOnly(part)) {
-        await collectPart(part, place, `${field}.parts[${partIndex}]`);
+        await collectPart(part, place, `${fieldOf(index)}.parts[${partIndex}]`);
         if (slices.due()) await slices.pause();
       } else {
         if (part.text !== undefined) texts.push({ text: part.text, scale: 1, place });
         // A look at the clock costs more than a text part: one per 256.
-        if (partIndex % 256 === 255 && slices.due()) await slices.pause();
+        if (++textParts % 256 === 0 && slices.due()) await slices.pause();
       }
     }
   }

@@ -93,6 +93,7 @@ export function* checkContentsSteps(
     }
     if (content.parts.length === 0) {
       violations.add(`${contentPath}.parts`, "contents.parts must not be empty.");
+      yield;
       continue;
     }
     for (let partIndex = 0; partIndex < content.parts.length; partIndex++) {
