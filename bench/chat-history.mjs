@@ -12,11 +12,16 @@
 //   reattach  joining a live answer (GET /api/conversations/{id}/turns/{answerId}) over and
 //             over while it is generated: time to the first event (the answer so far, which the
 //             page shows at once) and to the first new text after it; the same from a second
-//             instance on the same database, which follows what the first one writes;
+//             instance on the same database, which follows what the first one writes. The
+//             local engine streams at --reattach-pace tokens a second (default 200, the
+//             service's pace), so the answer is still live for every join;
 //   search    full-text search over --conversations conversations of --messages messages each
 //             (1,000,000 messages by default), bulk-loaded into the database, through
-//             GET /api/conversations?q=… (HTTP round trip included), p50/p90 per kind of query.
-import { mkdtempSync, rmSync } from "node:fs";
+//             GET /api/conversations?q=… (HTTP round trip included), p50/p90 per kind of query,
+//             and the server's CPU time per search (from /proc: what the search costs whatever
+//             else the machine is doing). `--search-data DIR` keeps the loaded database in DIR
+//             and uses it again on the next run instead of loading it anew.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -32,6 +37,8 @@ const option = (name, fallback) => {
 const PART = option("part", "all");
 /** Paces of the stand-in upstream for the writes part, tokens a second. */
 const PACES = option("paces", "1000,200").split(",").map(Number);
+/** The local engine's pace in the reattach part, tokens a second (0: as fast as it generates). */
+const REATTACH_PACE = option("reattach-pace", "200");
 const KEY = "genstudio-dev-key";
 const OWNER = "key:dev";
 const HEADERS = { "content-type": "application/json", "x-goog-api-key": KEY };
@@ -47,7 +54,13 @@ function percentile(values, fraction) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor(fraction * sorted.length))];
 }
-const ms = (value) => `${value.toFixed(1)} ms`;
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc, 100 ticks a second). */
+function cpuMilliseconds(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+const ms = (value) => (value === undefined ? "—" : `${value.toFixed(1)} ms`);
 
 /** Reads an SSE body event by event; `onEvent` returns true to stop reading. */
 async function readEvents(response, onEvent) {
@@ -273,8 +286,9 @@ async function reattachSamples(url, conversationId, answerId, samples, stillRunn
 
 async function measureReattach() {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-reattach-"));
-  const server = await startOwnServer({ dataDir });
-  const second = await startOwnServer({ dataDir });
+  const env = { STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: REATTACH_PACE };
+  const server = await startOwnServer({ dataDir, env });
+  const second = await startOwnServer({ dataDir, env });
   try {
     // Warm the engine first (tokenizer load, model training).
     await readEvents(
@@ -311,7 +325,7 @@ async function measureReattach() {
       await answer;
       rows.push({ label, ...result });
     }
-    console.log("\n## Joining a live answer\n");
+    console.log(`\n## Joining a live answer (local engine at ${REATTACH_PACE} tokens/s)\n`);
     console.log("| where | joins | first event p50 / p90 | first new text p50 / p90 |");
     console.log("|---|---|---|---|");
     for (const row of rows)
@@ -340,7 +354,8 @@ function random(seed) {
 async function measureSearch() {
   const conversations = Number(option("conversations", "10000"));
   const perConversation = Number(option("messages", "100"));
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-search-"));
+  const kept = option("search-data", null);
+  const dataDir = kept ?? mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-search-"));
   let server = await startOwnServer({ dataDir });
   await server.stop("SIGTERM");
   // A vocabulary with a Zipf-like spread: a few words in most messages, most words rare.
@@ -375,6 +390,7 @@ async function measureSearch() {
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = OFF");
   const loadStarted = performance.now();
+  const loaded = db.prepare("SELECT COUNT(*) AS n FROM conversations").get().n > 0;
   const insertConversation = db.prepare(
     "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at, selected_root_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
   );
@@ -405,9 +421,11 @@ async function measureSearch() {
     }
   });
   const step = 200;
-  for (let from = 0; from < conversations; from += step)
-    load(from, Math.min(conversations, from + step));
-  db.exec("INSERT INTO conversation_search (conversation_search) VALUES ('optimize')");
+  if (!loaded) {
+    for (let from = 0; from < conversations; from += step)
+      load(from, Math.min(conversations, from + step));
+    db.exec("INSERT INTO conversation_search (conversation_search) VALUES ('optimize')");
+  }
   const counts = db
     .prepare(
       "SELECT (SELECT COUNT(*) FROM conversations) AS conversations, (SELECT COUNT(*) FROM conversation_messages) AS messages",
@@ -415,7 +433,8 @@ async function measureSearch() {
     .get();
   db.close();
   const loadSeconds = (performance.now() - loadStarted) / 1000;
-  server = await startOwnServer({ dataDir });
+  // Searches back to back, faster than a person types: no per-caller rate limit here.
+  server = await startOwnServer({ dataDir, env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" } });
   try {
     const queries = {
       "common word (in most messages)": vocabulary[0],
@@ -434,6 +453,8 @@ async function measureSearch() {
         },
       );
       const body = await response.json();
+      if (!response.ok)
+        throw new Error(`search refused: ${response.status} ${JSON.stringify(body)}`);
       return { time: performance.now() - started, found: body.conversations.length };
     };
     const floor = [];
@@ -443,29 +464,31 @@ async function measureSearch() {
       floor.push(performance.now() - started);
     }
     console.log(
-      `\n## Full-text search: ${counts.conversations.toLocaleString("en")} conversations, ${counts.messages.toLocaleString("en")} messages (loaded in ${loadSeconds.toFixed(0)} s)\n`,
+      `\n## Full-text search: ${counts.conversations.toLocaleString("en")} conversations, ${counts.messages.toLocaleString("en")} messages (${loaded ? "kept from an earlier run" : `loaded in ${loadSeconds.toFixed(0)} s`})\n`,
     );
-    console.log("| query | results | p50 | p90 |");
-    console.log("|---|---|---|---|");
+    console.log("| query | results | p50 | p90 | server CPU per search |");
+    console.log("|---|---|---|---|---|");
     for (const [label, text] of Object.entries(queries)) {
       await search(text); // warm the pages of this query
       const times = [];
       let found = 0;
+      const cpuBefore = cpuMilliseconds(server.serverPid());
       for (let index = 0; index < 30; index++) {
         const result = await search(text);
         times.push(result.time);
         found = result.found;
       }
+      const cpu = (cpuMilliseconds(server.serverPid()) - cpuBefore) / 30;
       console.log(
-        `| ${label} | ${found} | ${ms(percentile(times, 0.5))} | ${ms(percentile(times, 0.9))} |`,
+        `| ${label} | ${found} | ${ms(percentile(times, 0.5))} | ${ms(percentile(times, 0.9))} | ${ms(cpu)} |`,
       );
     }
     console.log(
-      `| floor: GET /api/session (any request) | — | ${ms(percentile(floor, 0.5))} | ${ms(percentile(floor, 0.9))} |`,
+      `| floor: GET /api/session (any request) | — | ${ms(percentile(floor, 0.5))} | ${ms(percentile(floor, 0.9))} | — |`,
     );
   } finally {
     await server.stop("SIGTERM");
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!kept) rmSync(dataDir, { recursive: true, force: true });
   }
 }
 

@@ -268,7 +268,8 @@ test.describe("cachedContents, raw", () => {
       body: { expireTime: "2099-01-01T00:00:00+02:00" },
     });
     expect(expire.status).toBe(200);
-    expect((expire.body as WireCache).expireTime).toBe("2098-12-31T22:00:00Z");
+    // In UTC, with the service's 9 fractional digits of an expiry.
+    expect((expire.body as WireCache).expireTime).toBe("2098-12-31T22:00:00.000000000Z");
     await api(`/v1beta/${cache.name}`, { method: "DELETE" });
   });
 

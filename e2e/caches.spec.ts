@@ -13,6 +13,8 @@ test("a cache made from a conversation is listed with its size, used in a new ch
   const chat = new ChatPage(page);
   await chat.open();
   await chat.limitAnswers(200);
+  // A new chat starts from the last one's settings; a cache carries its own system instruction.
+  await chat.fillSetting("System instruction", "Answer in plain words.");
   await chat.send(`Repeat after me: ${wordsText(1200, 3)}`);
   await chat.waitForAnswerDone();
   const conversationId = chat.conversationId()!;
@@ -56,6 +58,8 @@ test("a cache made from a conversation is listed with its size, used in a new ch
   await row.getByRole("link", { name: `Use in a new chat: ${displayName}` }).click();
   await expect(page).toHaveURL(/\/chat$/);
   await expect(page.getByRole("group", { name: "Attached cache" })).toContainText(displayName);
+  await chat.openSettings();
+  await expect(chat.setting("System instruction")).toHaveValue("");
   await chat.limitAnswers(40);
   await chat.prompt.fill("What came after the copper mines?");
   await expect(page.locator("[data-cached-tokens]")).toHaveAttribute(

@@ -5,7 +5,8 @@ import { TEST_UPSTREAM_KEY, expect, test } from "./support/test-upstream-gateway
 /**
  * Issue 17 in upstream (gateway) mode: the studio's server generates the answer through the
  * gateway backend, against the test upstream (e2e/support/test-upstream.ts): `paced-chat`
- * streams a word every 100 ms for a minute, `error-midstream-chat` fails after two events.
+ * streams a word every 100 ms for a minute, `error-midstream-chat` fails after two events,
+ * `long-429-chat` answers 429 RESOURCE_EXHAUSTED asking (RetryInfo, Retry-After) for 120 s.
  */
 
 async function openOn(chat: ChatPage, model: string) {
@@ -109,4 +110,40 @@ test("a second instance on the same database follows an answer the first one gen
     await two.close();
     await second.stop("SIGTERM");
   }
+});
+
+// Issue 18 item 9: a 429's Retry used to resend at once, to be refused again.
+test("a 429 holds Retry until its Retry-After, counting down, also after a reload", async ({
+  page,
+  gateway,
+}) => {
+  // The page's clock runs as usual until the test moves it on.
+  await page.clock.install();
+  const chat = new ChatPage(page);
+  await openOn(chat, "long-429-chat");
+  await chat.send(`Too many questions ${Date.now()}`);
+  await chat.waitForAnswerDone();
+  const answer = chat.lastAnswer();
+  await expect(answer.getByRole("alert")).toContainText("429 RESOURCE_EXHAUSTED");
+  const retry = answer.getByRole("button", { name: /^Retry/ });
+  await expect(retry).toBeDisabled();
+  await expect(retry).toHaveText(/^Retry in 1[01]\d s$/);
+  await expect(answer.locator("[data-retry-after]")).toContainText("asked to wait");
+  const asked = gateway.upstream.requestsFor("long-429-chat:streamGenerateContent").length;
+
+  await page.clock.fastForward("01:00");
+  await expect(retry).toHaveText(/^Retry in [56]\d s$/);
+  // The wait is kept with the answer, as a moment: a reload still waits.
+  await page.reload();
+  await expect(chat.lastAnswer().getByRole("button", { name: /^Retry in \d+ s$/ })).toBeDisabled();
+
+  await page.clock.fastForward("02:05");
+  const ready = chat.lastAnswer().getByRole("button", { name: "Retry", exact: true });
+  await expect(ready).toBeEnabled();
+  await ready.click();
+  await chat.waitForAnswerDone();
+  await expect(chat.versionPosition(chat.lastAnswer())).toHaveText("2 / 2");
+  expect(gateway.upstream.requestsFor("long-429-chat:streamGenerateContent").length).toBe(
+    asked + 1,
+  );
 });

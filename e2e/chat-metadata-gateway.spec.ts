@@ -4,6 +4,7 @@ import {
   CITED,
   GROUNDED,
   LOGPROBS,
+  RECORDED_ANSWERS,
   recordedAnswerModel,
   type RecordedAnswerName,
 } from "./fixtures/recorded-answers";
@@ -175,4 +176,28 @@ test("an audio part of raw PCM plays as WAV; other inline data is offered as a d
   expect(await fs.promises.readFile((await file.path())!, "utf8")).toBe(AUDIO.html);
   expect(await opened.title()).not.toBe("ran");
   await opened.close();
+});
+
+// Issue 17 item 5: what the studio itself received goes back in history as it came.
+test("model audio and other inline data go back to the service in history byte for byte, and the next turn answers", async ({
+  page,
+  gateway,
+}) => {
+  const chat = new ChatPage(page);
+  await askRecorded(chat, "audio", "Say hello");
+  await chat.send("Say it once more");
+  await chat.waitForAnswerDone();
+  await expect(chat.lastAnswer().getByRole("alert")).toHaveCount(0);
+  await expect(chat.lastAnswer().locator("audio")).toHaveCount(1);
+  const sent = gateway.upstream.requestsFor(
+    `${recordedAnswerModel("audio")}:streamGenerateContent`,
+  );
+  const body = JSON.parse(sent.at(-1)!.bodyText) as {
+    contents: { role: string; parts: unknown[] }[];
+  };
+  expect(body.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
+  const received = (
+    RECORDED_ANSWERS.audio[0] as { candidates: { content: { parts: unknown[] } }[] }
+  ).candidates[0]!.content.parts;
+  expect(body.contents[1]!.parts).toEqual(received);
 });

@@ -347,7 +347,7 @@ test("a malformed, misshapen, hostile or huge import is refused with what is wro
     ],
     [
       "deep nesting",
-      `{"format":"genstudio.conversations","version":1,"conversations":[{"title":"x","messages":[{"content":{"parts":[${deep}]}}]}]}`,
+      `{"format":"genstudio.conversations","version":1,"conversations":[{"title":"Deep ${stamp}","messages":[{"content":{"parts":[${deep}]}}]}]}`,
       400,
       /Nesting is deeper than/,
     ],
@@ -385,4 +385,76 @@ test("a malformed, misshapen, hostile or huge import is refused with what is wro
   });
   expect(fine.status).toBe(200);
   expect(await stored()).toBe(1);
+});
+
+test("every conversation exports at once, and an import the server refuses says why in the page and stores nothing", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(20);
+  const stamp = `everything${Date.now()}`;
+  const titles = [`First of all ${stamp}`, `Second of all ${stamp}`];
+  for (const title of titles) {
+    await chat.open();
+    await chat.send(title);
+    await chat.waitForAnswerDone();
+  }
+  const stored = async () =>
+    ((await callJson(page, `/api/conversations?q=${stamp}`)).json.conversations as unknown[])
+      .length;
+  await expect.poll(stored).toBe(2);
+
+  const transfer = chat.sidebar.getByText("Export and import");
+  await transfer.click();
+  const download = async (name: string) => {
+    const [file] = await Promise.all([
+      page.waitForEvent("download"),
+      chat.sidebar.getByRole("link", { name }).click(),
+    ]);
+    return { name: file.suggestedFilename(), text: fs.readFileSync((await file.path())!, "utf8") };
+  };
+  const json = await download("Export all as JSON");
+  expect(json.name).toMatch(/^genstudio-conversations-\d{4}-\d{2}-\d{2}\.json$/);
+  const archive = JSON.parse(json.text) as {
+    format: string;
+    conversations: { title: string; messages: { role: string }[] }[];
+  };
+  expect(archive.format).toBe("genstudio.conversations");
+  for (const title of titles) {
+    const found = archive.conversations.find((conversation) => conversation.title === title);
+    expect(found?.messages.map((message) => message.role)).toEqual(["user", "model"]);
+  }
+  const markdown = await download("Export all as Markdown");
+  expect(markdown.name).toMatch(/^genstudio-conversations-\d{4}-\d{2}-\d{2}\.md$/);
+  for (const title of titles) expect(markdown.text).toContain(`# ${title}`);
+
+  // Refused imports, through the page: the reason is shown, nothing is stored.
+  const ours = archive.conversations.filter((conversation) => titles.includes(conversation.title));
+  const refused: [string, string, RegExp][] = [
+    ["broken.json", '{"format": "genstudio.conversations", ', /Invalid JSON payload/],
+    [
+      "hostile.json",
+      JSON.stringify({
+        ...archive,
+        conversations: [...ours, { ...ours[0]!, title: `<img src=x onerror=alert(1)> ${stamp}` }],
+      }),
+      /title must be plain text/,
+    ],
+  ];
+  for (const [name, text, reason] of refused) {
+    await chat.page.locator("#conversation-import").setInputFiles({
+      name,
+      mimeType: "application/json",
+      buffer: Buffer.from(text),
+    });
+    const alert = chat.sidebar.getByRole("alert");
+    await expect(alert).toContainText("Nothing was imported:");
+    await expect(alert).toContainText(reason);
+    await expect(chat.sidebar.locator("[data-import-report]")).toHaveCount(0);
+    expect(await stored()).toBe(2);
+  }
+  // No markup of the hostile title reached the page.
+  expect(await page.locator("img[src=x]").count()).toBe(0);
 });

@@ -7,6 +7,7 @@ import { parseGenerateContentRequest } from "@/lib/gemini/validate";
 import { FLASH } from "@/lib/testing/model-traits";
 import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
+import { attachmentCard, dropFiles } from "./pages/files-page";
 import { DEVELOPMENT_KEY } from "./support/servers";
 
 /**
@@ -213,4 +214,99 @@ test("get code of an answer: the request that produced it", async ({ page }) => 
   };
   expect(second.contents.map((content) => content.role)).toEqual(["user", "model", "user"]);
   expect(second.contents[1]!.parts[0]!.text).toBe("first turn");
+});
+
+test("get code carries every part of the request: files by URI, safety, tools and a cached content", async ({
+  page,
+  browser,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const dialog = page.getByRole("dialog", { name: "Code for the next message" });
+
+  // A chat with a file, a safety threshold and tools.
+  await chat.limitAnswers(40);
+  const name = `tide-notes-${Date.now()}.txt`;
+  await dropFiles(page.getByTestId("drop-zone-new"), [
+    { name, mimeType: "text/plain", bytes: new TextEncoder().encode("High tide at 06:12.") },
+  ]);
+  await expect(attachmentCard(page, name)).toHaveAttribute("data-status", "active", {
+    timeout: 30_000,
+  });
+  await chat.selectSetting("Dangerous content", "BLOCK_ONLY_HIGH");
+  await chat.settings.getByRole("checkbox", { name: /^Code execution/ }).check();
+  await chat
+    .setting("Function declarations (JSON array)")
+    .fill(JSON.stringify([{ name: "tide_at", description: "Tide height at a time" }]));
+  await chat.prompt.fill("When is high tide?");
+
+  await page.getByRole("button", { name: "Get code for the next message" }).click();
+  const rest = restBody(await snippetOf(dialog, "REST JSON")) as {
+    contents: { parts: { fileData?: { fileUri: string; mimeType: string } }[] }[];
+    safetySettings: unknown;
+    tools: unknown;
+  };
+  const fileData = rest.contents.at(-1)!.parts.find((part) => part.fileData)!.fileData!;
+  expect(fileData.fileUri).toMatch(/\/v1beta\/files\/[a-z0-9-]+$/);
+  expect(fileData.mimeType).toBe("text/plain");
+  expect(rest.safetySettings).toEqual([
+    { category: "HARM_CATEGORY_DANGEROUS_CONTENT", threshold: "BLOCK_ONLY_HIGH" },
+  ]);
+  expect(rest.tools).toEqual([
+    { codeExecution: {} },
+    { functionDeclarations: [{ name: "tide_at", description: "Tide height at a time" }] },
+  ]);
+  // Every language names the file by its URI and sends the same tools and safety; its Copy
+  // button puts exactly the snippet shown on the clipboard.
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+  for (const tab of ["curl", "Python", "JavaScript"]) {
+    const snippet = await snippetOf(dialog, tab);
+    expect(snippet, tab).toContain(fileData.fileUri);
+    expect(snippet, tab).toContain("BLOCK_ONLY_HIGH");
+    expect(snippet, tab).toContain("tide_at");
+    expect(snippet, tab).toContain("GEMINI_API_KEY");
+    expect(snippet, tab).not.toContain(DEVELOPMENT_KEY);
+    await dialog.getByRole("button", { name: `Copy ${tab} code` }).click();
+    await expect(dialog.getByRole("button", { name: `Copy ${tab} code` })).toHaveText("Copied");
+    expect((await page.evaluate(() => navigator.clipboard.readText())).trim(), tab).toBe(
+      snippet.trim(),
+    );
+  }
+  await dialog.getByRole("button", { name: "Close" }).click();
+  // What the studio's server sends is that request (it names the file `files/{id}`, the
+  // canonical form of the same reference: compared once both are read as the server reads them).
+  const sent = chat.nextTurnRequest();
+  await chat.prompt.press("Enter");
+  expect(parseGenerateContentRequest(await sent, FLASH)).toEqual(
+    parseGenerateContentRequest(rest, FLASH),
+  );
+  await chat.waitForAnswerDone();
+
+  // A chat on a cached content (in a fresh page: a new chat starts from the last settings,
+  // and tools cannot go beside a cache): the snippet names the cache.
+  const cachePage = await browser.newPage();
+  const cacheChat = new ChatPage(cachePage);
+  await cacheChat.open();
+  const cacheDialog = cachePage.getByRole("dialog", { name: "Code for the next message" });
+  const created = await cachePage.evaluate(async () => {
+    const response = await fetch("/v1beta/cachedContents", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({
+        model: "models/gemini-2.5-flash",
+        contents: [{ role: "user", parts: [{ text: "Tide tables by the door. ".repeat(300) }] }],
+        ttl: "600s",
+      }),
+    });
+    return (await response.json()) as { name: string };
+  });
+  await cachePage.goto(`/chat?cache=${encodeURIComponent(created.name)}`);
+  await expect(cachePage.getByRole("group", { name: "Attached cache" })).toBeVisible();
+  await cacheChat.prompt.fill("Where are the tide tables?");
+  await cachePage.getByRole("button", { name: "Get code for the next message" }).click();
+  const cached = restBody(await snippetOf(cacheDialog, "REST JSON")) as Record<string, unknown>;
+  expect(cached.cachedContent).toBe(created.name);
+  for (const tab of ["curl", "Python", "JavaScript"])
+    expect(await snippetOf(cacheDialog, tab), tab).toContain(created.name);
+  await cachePage.close();
 });

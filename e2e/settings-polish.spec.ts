@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
+import { expectNoSeriousViolations } from "./pages/answer-metadata";
 
 /** Settings panel polish (issue 18 item 9): values in effect, the field that blocks sending, modalities per model. */
 
@@ -48,4 +49,17 @@ test("only the response modalities the model supports are offered", async ({ pag
   await expect.poll(offered).toEqual(["TEXT"]);
   await chat.selectSetting("Model", "models/gemini-2.5-flash-preview-tts");
   await expect.poll(offered).toEqual(["AUDIO"]);
+});
+
+test("the settings panel and the header's theme setting have no serious accessibility violations", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.openSettings();
+  // With what the polish added on show: a value in effect, a field to fix, the model's modalities.
+  await chat.fillSetting("Temperature", "7");
+  await expect(chat.setting("Temperature")).toHaveAttribute("aria-invalid", "true");
+  await expectNoSeriousViolations(page, "form[aria-label='Chat settings']");
+  await expectNoSeriousViolations(page, "header");
 });

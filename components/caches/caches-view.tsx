@@ -3,97 +3,22 @@
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
-import { ExpiryCountdown, formatDateTime, useNow } from "@/components/files/expiry-countdown";
+import { formatDateTime, useNow } from "@/components/files/expiry-countdown";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { useCachesPage, useDeleteCache } from "@/lib/hooks/use-caches";
 import type { CachedContent } from "@/lib/gemini/types";
+import { CacheTable } from "./cache-table";
 import { CreateCacheForm } from "./create-cache-form";
 import { ExtendCacheDialog } from "./extend-cache-dialog";
 
 const PAGE_SIZE = 10;
 
-function CacheRow({
-  cache,
-  now,
-  onExtend,
-  onDelete,
-}: {
-  cache: CachedContent;
-  now: number;
-  onExtend(cache: CachedContent): void;
-  onDelete(cache: CachedContent): void;
-}) {
-  const label = cache.displayName || cache.name;
-  const expired = Date.parse(cache.expireTime) <= now;
-  return (
-    <tr
-      aria-label={label}
-      data-expired={expired ? "" : undefined}
-      className={`border-t border-zinc-200 align-top dark:border-zinc-800 ${expired ? "opacity-70" : ""}`}
-    >
-      <th scope="row" className="max-w-64 px-2 py-2 text-left font-normal">
-        <span className="block truncate font-medium" title={label}>
-          {cache.displayName || (
-            <span className="text-zinc-600 italic dark:text-zinc-400">no display name</span>
-          )}
-        </span>
-        <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">
-          {cache.name}
-        </span>
-      </th>
-      <td className="px-2 py-2 font-mono text-xs">{cache.model.replace(/^models\//, "")}</td>
-      <td
-        className="px-2 py-2 text-right tabular-nums text-xs"
-        data-cache-tokens={cache.usageMetadata.totalTokenCount}
-      >
-        {cache.usageMetadata.totalTokenCount.toLocaleString("en")}
-      </td>
-      <td className="px-2 py-2 text-xs">{formatDateTime(cache.createTime)}</td>
-      <td className="px-2 py-2 text-xs">
-        <span className="block">{formatDateTime(cache.expireTime)}</span>
-        <ExpiryCountdown expireTime={cache.expireTime} now={now} />
-      </td>
-      <td className="px-2 py-2">
-        <div className="flex flex-wrap justify-end gap-1">
-          {expired ? (
-            <span className="rounded-full bg-red-100 px-2 py-0.5 text-[11px] font-semibold text-red-900 dark:bg-red-900/40 dark:text-red-100">
-              Expired
-            </span>
-          ) : (
-            <>
-              <Link
-                href={`/chat?cache=${encodeURIComponent(cache.name)}`}
-                aria-label={`Use in a new chat: ${label}`}
-                className="rounded-md border border-zinc-300 px-2 py-1 text-xs font-medium hover:bg-zinc-100 focus-visible:outline-2 focus-visible:outline-blue-600 dark:border-zinc-700 dark:hover:bg-zinc-800"
-              >
-                Use in a new chat
-              </Link>
-              <Button
-                size="sm"
-                onClick={() => onExtend(cache)}
-                aria-label={`Extend: ${label}`}
-                title="Extend or set the expiry"
-              >
-                Extend
-              </Button>
-            </>
-          )}
-          <Button
-            size="sm"
-            variant="ghost"
-            onClick={() => onDelete(cache)}
-            aria-label={`Delete ${label}`}
-          >
-            Delete
-          </Button>
-        </div>
-      </td>
-    </tr>
-  );
-}
-
-/** The Cache manager: create, list page by page, extend, delete, and use in a new chat. */
+/**
+ * The Cache manager: create, list page by page, extend, delete, and use in a new chat. Its
+ * sections in page order; they share the page's state (page tokens, the cache being extended
+ * or deleted, the one just created).
+ */
 export function CachesView() {
   // Tokens of the pages before the current one; "" is the first page.
   const [tokens, setTokens] = useState<string[]>([""]);
@@ -132,19 +57,7 @@ export function CachesView() {
           setTokens([""]);
         }}
       />
-      {created && (
-        <p
-          role="status"
-          className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950/50 dark:text-emerald-100"
-        >
-          Created <span className="font-mono">{created.name}</span> (
-          {created.usageMetadata.totalTokenCount.toLocaleString("en")} tokens), expires{" "}
-          {formatDateTime(created.expireTime)}.{" "}
-          <Link className="underline" href={`/chat?cache=${encodeURIComponent(created.name)}`}>
-            Use it in a new chat
-          </Link>
-        </p>
-      )}
+      {created && <CreatedNotice cache={created} />}
 
       <section aria-labelledby="caches-heading" className="flex flex-col gap-2">
         <div className="flex items-center gap-2">
@@ -184,77 +97,89 @@ export function CachesView() {
             No caches yet. Create one above from a conversation or files.
           </p>
         ) : (
-          <div className="overflow-x-auto">
-            <table className="w-full min-w-[44rem] text-sm">
-              <caption className="sr-only">Your cached contents, newest first</caption>
-              <thead>
-                <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
-                  <th scope="col" className="px-2 py-1 font-medium">
-                    Display name
-                  </th>
-                  <th scope="col" className="px-2 py-1 font-medium">
-                    Model
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-right font-medium">
-                    Tokens
-                  </th>
-                  <th scope="col" className="px-2 py-1 font-medium">
-                    Created
-                  </th>
-                  <th scope="col" className="px-2 py-1 font-medium">
-                    Expires
-                  </th>
-                  <th scope="col" className="px-2 py-1 text-right font-medium">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {caches.map((cache) => (
-                  <CacheRow
-                    key={cache.name}
-                    cache={cache}
-                    now={now}
-                    onExtend={setExtending}
-                    onDelete={setDeleting}
-                  />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <CacheTable caches={caches} now={now} onExtend={setExtending} onDelete={setDeleting} />
         )}
-        <nav aria-label="Cache pages" className="flex items-center justify-center gap-2">
-          <Button
-            size="sm"
-            disabled={tokens.length === 1}
-            onClick={() => setTokens((list) => list.slice(0, -1))}
-          >
-            Previous page
-          </Button>
-          <span className="text-xs text-zinc-600 dark:text-zinc-400">Page {tokens.length}</span>
-          <Button
-            size="sm"
-            disabled={!page.data?.nextPageToken || page.isPlaceholderData}
-            onClick={() => setTokens((list) => [...list, page.data!.nextPageToken!])}
-          >
-            Next page
-          </Button>
-        </nav>
+        <PageNav
+          page={tokens.length}
+          hasNext={Boolean(page.data?.nextPageToken) && !page.isPlaceholderData}
+          onPrevious={() => setTokens((list) => list.slice(0, -1))}
+          onNext={() => setTokens((list) => [...list, page.data!.nextPageToken!])}
+        />
       </section>
 
       <ExtendCacheDialog cache={extending} onClose={() => setExtending(null)} />
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete this cache?"
-        confirmLabel="Delete cache"
+      <ConfirmDeleteCache
+        cache={deleting}
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
-      >
-        <p>
-          <strong>{deleting?.displayName || deleting?.name}</strong> will be deleted. Chats that use
-          it will no longer be able to send.
-        </p>
-      </ConfirmDialog>
+      />
     </div>
+  );
+}
+
+/** The cache just created, with a link to use it. */
+function CreatedNotice({ cache }: { cache: CachedContent }) {
+  return (
+    <p
+      role="status"
+      className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950/50 dark:text-emerald-100"
+    >
+      Created <span className="font-mono">{cache.name}</span> (
+      {cache.usageMetadata.totalTokenCount.toLocaleString("en")} tokens), expires{" "}
+      {formatDateTime(cache.expireTime)}.{" "}
+      <Link className="underline" href={`/chat?cache=${encodeURIComponent(cache.name)}`}>
+        Use it in a new chat
+      </Link>
+    </p>
+  );
+}
+
+/** Pages of the list: back through the tokens already seen, on with the page's next token. */
+function PageNav({
+  page,
+  hasNext,
+  onPrevious,
+  onNext,
+}: {
+  page: number;
+  hasNext: boolean;
+  onPrevious(): void;
+  onNext(): void;
+}) {
+  return (
+    <nav aria-label="Cache pages" className="flex items-center justify-center gap-2">
+      <Button size="sm" disabled={page === 1} onClick={onPrevious}>
+        Previous page
+      </Button>
+      <span className="text-xs text-zinc-600 dark:text-zinc-400">Page {page}</span>
+      <Button size="sm" disabled={!hasNext} onClick={onNext}>
+        Next page
+      </Button>
+    </nav>
+  );
+}
+
+function ConfirmDeleteCache({
+  cache,
+  onConfirm,
+  onCancel,
+}: {
+  cache: CachedContent | null;
+  onConfirm(): void;
+  onCancel(): void;
+}) {
+  return (
+    <ConfirmDialog
+      open={cache !== null}
+      title="Delete this cache?"
+      confirmLabel="Delete cache"
+      onConfirm={onConfirm}
+      onCancel={onCancel}
+    >
+      <p>
+        <strong>{cache?.displayName || cache?.name}</strong> will be deleted. Chats that use it will
+        no longer be able to send.
+      </p>
+    </ConfirmDialog>
   );
 }

@@ -17,6 +17,8 @@ import {
 /**
  * Changes a cache's expiration (the only field that can change): +1 hour or +1 day from its
  * current expiry, a new time to live from now, or an exact time. Service errors are shown as sent.
+ * One dialog, kept whole: its reset on opening, the three ways to set the expiry and the refusal
+ * share one state.
  */
 export function ExtendCacheDialog({
   cache,

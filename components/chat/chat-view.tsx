@@ -1,8 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
-import { useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
 import { Button } from "@/components/ui/button";
@@ -10,15 +9,20 @@ import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import { useConversationSettings } from "@/lib/hooks/use-conversation-settings";
 import { useConversation } from "@/lib/hooks/use-conversations";
 import { useSession } from "@/lib/hooks/use-session";
-import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
+import { NEW_CHAT_KEY, useChatStore, type ChatNotice } from "@/lib/stores/chat-store";
 import { ChatAttachments, useChatAttachments } from "@/components/files/chat-attachments";
-import type { StoredMessage } from "@/lib/studio/conversation-schema";
-import { NextTurnCodeButton } from "@/components/devtools/next-turn-code-button";
-import { buildTree, currentPath } from "@/lib/studio/conversation-tree";
+import type { UseQueryResult } from "@tanstack/react-query";
+import type { Conversation, StoredMessage } from "@/lib/studio/conversation-schema";
+import type { ConversationTree } from "@/lib/studio/conversation-tree";
 import { Composer, type ComposerHandle } from "./composer";
-import { ModelPicker } from "./model-picker";
-import { ShortcutsHelpButton, useChatShortcuts } from "./keyboard-shortcuts";
-import { ConversationExportMenu } from "./conversation-transfer";
+import { ChatHeader } from "./chat-header";
+import {
+  useChatViewShortcuts,
+  useConversationPath,
+  useGatedSend,
+  useJoinLiveAnswer,
+  useLeaveWarning,
+} from "./chat-view-hooks";
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
 import { CompareView } from "./compare-view";
@@ -35,37 +39,11 @@ function StreamStatus({ conversationId }: { conversationId: string | null }) {
   );
 }
 
-const NO_MESSAGES: StoredMessage[] = [];
-
-/** Scrolls the settings panel to the first field that blocks sending and focuses it (once it is shown). */
-function revealFirstInvalidSetting(): void {
-  requestAnimationFrame(() =>
-    requestAnimationFrame(() => {
-      const field = document.querySelector<HTMLElement>('#chat-settings [aria-invalid="true"]');
-      field?.scrollIntoView({ block: "center" });
-      field?.focus();
-    }),
-  );
-}
-
 /**
- * Asks before the page is left while a sent prompt has not reached the server yet (leaving
- * then would lose it); once the server has it, the answer no longer depends on this page.
+ * One conversation (or a new one): messages, composer, settings; Escape stops the answer. What it
+ * does besides drawing is chat-view-hooks.ts, its toolbar chat-header.tsx; what is left is the
+ * page's one layout and the state its parts share.
  */
-function useLeaveWarning(active: boolean) {
-  useEffect(() => {
-    if (!active) return;
-    const warn = (event: BeforeUnloadEvent) => {
-      event.preventDefault();
-      // Older browsers show the dialog only when returnValue is set.
-      event.returnValue = "";
-    };
-    window.addEventListener("beforeunload", warn);
-    return () => window.removeEventListener("beforeunload", warn);
-  }, [active]);
-}
-
-/** One conversation (or a new one): messages, composer, settings; Escape stops the answer. */
 export function ChatView({ conversationId }: { conversationId: string | null }) {
   const conversation = useConversation(conversationId);
   const settingsState = useConversationSettings(conversationId);
@@ -83,19 +61,11 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   const openCompare = useCompareStore((state) => state.openCompare);
   const closeCompare = useCompareStore((state) => state.closeCompare);
   const composer = useRef<ComposerHandle>(null);
-  const router = useRouter();
   const scroller = useStickToBottom<HTMLDivElement>();
   const settingsButton = useRef<HTMLButtonElement>(null);
   const problems = violationCount(settingsState.violations);
   const draftKey = conversationId ?? NEW_CHAT_KEY;
-  const tree = useMemo(
-    () => buildTree(conversation.data?.messages ?? NO_MESSAGES),
-    [conversation.data?.messages],
-  );
-  const path = useMemo(
-    () => (conversation.data ? currentPath(conversation.data, tree) : NO_MESSAGES),
-    [conversation.data, tree],
-  );
+  const { tree, path } = useConversationPath(conversation.data);
   const attachments = useChatAttachments({
     conversationId,
     scope: draftKey,
@@ -104,14 +74,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
     messages: path,
     updateSettings: settingsState.update,
   });
-  // An answer the server is still generating (after a reload, or sent from another page): join it.
-  const generatingId = path.findLast((message) => message.streaming)?.id;
-  // (Compare mode follows its own panes' answers.)
-  useEffect(() => {
-    if (conversationId && generatingId && !compareOpen)
-      void actions.attach(conversationId, generatingId);
-  }, [conversationId, generatingId, actions, compareOpen]);
-
+  useJoinLiveAnswer(conversationId, path, compareOpen);
   useEffect(() => {
     composer.current?.focus();
   }, [conversationId]);
@@ -119,59 +82,20 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   useEffect(() => preloadHighlighter(), []);
 
   const [helpOpen, setHelpOpen] = useState(false);
-  useChatShortcuts({
-    "new-chat": () => router.push("/chat"),
-    "focus-composer": () => composer.current?.focus(),
-    stop: () => {
-      if (!streaming) return false;
-      actions.stop();
-      composer.current?.focus();
-    },
-    regenerate: () => {
-      const last = path.at(-1);
-      if (streaming || conversationId === null || last?.role !== "model") return false;
-      void actions.regenerate(conversationId, last.id);
-    },
-    "open-settings": () => setSettingsOpen(!settingsOpen),
-    search: () => {
-      setSidebarOpen(true);
-      requestAnimationFrame(() => document.getElementById("conversation-search")?.focus());
-    },
-    help: () => setHelpOpen(true),
+  useChatViewShortcuts({
+    conversationId,
+    path,
+    streaming,
+    composer,
+    onHelp: () => setHelpOpen(true),
   });
-
-  useEffect(() => {
-    if (problems === 0 && notice?.text.startsWith("Fix")) setNotice(null);
-  }, [problems, notice, setNotice]);
-
-  function send(text: string) {
-    if (problems > 0) {
-      setNotice({
-        kind: "error",
-        text: `Fix ${problems === 1 ? "the setting" : `the ${problems} settings`} marked in the settings panel before sending.`,
-      });
-      setSettingsOpen(true);
-      revealFirstInvalidSetting();
-      return;
-    }
-    // Waits for attachments to be ACTIVE; over the input limit it asks first.
-    if (!attachments.confirmSend(text)) return;
-    sendNow(text);
-  }
-
-  function sendNow(text: string) {
-    setNotice(null);
-    void actions.send(conversationId, attachments.partsFor(text), attachments.records());
-    attachments.clear();
-  }
+  const { send, sendNow } = useGatedSend(conversationId, problems, attachments);
 
   function closeSettings() {
     setSettingsOpen(false);
     requestAnimationFrame(() => settingsButton.current?.focus());
   }
 
-  const notFound =
-    conversation.isError && (conversation.error as { httpStatus?: number }).httpStatus === 404;
   const title = conversationId === null ? "New chat" : (conversation.data?.title ?? "Chat");
 
   if (compareOpen) return <CompareView conversationId={conversationId} onClose={closeCompare} />;
@@ -179,89 +103,35 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   return (
     <div className="flex min-h-0 min-w-0 flex-1">
       <section aria-labelledby="chat-title" className="flex min-h-0 min-w-0 flex-1 flex-col">
-        <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
-          <Button
-            size="sm"
-            className="md:hidden"
-            onClick={() => setSidebarOpen(true)}
-            aria-label="Show conversations"
-          >
-            ☰
-          </Button>
-          <h1 id="chat-title" className="min-w-0 flex-1 truncate text-base font-semibold">
-            {title}
-          </h1>
-          <ModelPicker state={settingsState} />
-          <ShortcutsHelpButton open={helpOpen} onOpenChange={setHelpOpen} />
-          <NextTurnCodeButton
-            draftKey={draftKey}
-            settings={settingsState.settings}
-            messages={path}
-            partsFor={attachments.partsFor}
-          />
-          <Button
-            size="sm"
-            disabled={streaming}
-            onClick={() => openCompare(settingsState.settings)}
-            title="Answer one prompt with two to four models side by side"
-          >
-            Compare
-          </Button>
-          {conversationId && conversation.data && (
-            <ConversationExportMenu conversationId={conversationId} />
-          )}
-          <Button
-            ref={settingsButton}
-            size="sm"
-            onClick={() => setSettingsOpen(!settingsOpen)}
-            aria-expanded={settingsOpen}
-            aria-controls="chat-settings"
-          >
-            Settings{problems > 0 ? ` (${problems} to fix)` : ""}
-          </Button>
-        </div>
+        <ChatHeader
+          title={title}
+          settingsState={settingsState}
+          draftKey={draftKey}
+          messages={path}
+          partsFor={attachments.partsFor}
+          streaming={streaming}
+          helpOpen={helpOpen}
+          onHelpOpenChange={setHelpOpen}
+          exportableId={conversationId && conversation.data ? conversationId : null}
+          problems={problems}
+          settingsOpen={settingsOpen}
+          settingsButton={settingsButton}
+          onToggleSettings={() => setSettingsOpen(!settingsOpen)}
+          onShowSidebar={() => setSidebarOpen(true)}
+          onCompare={() => openCompare(settingsState.settings)}
+        />
         <div ref={scroller} className="min-h-0 flex-1 overflow-y-auto">
           <div className="mx-auto flex w-full max-w-3xl flex-col gap-4 px-3 py-4">
-            {notFound ? (
-              <p role="alert" className="text-sm">
-                This conversation does not exist (or was deleted).{" "}
-                <Link href="/chat" className="underline">
-                  Start a new chat
-                </Link>
-                .
-              </p>
-            ) : conversation.isError ? (
-              <div role="alert" className="text-sm text-red-700 dark:text-red-400">
-                Could not load the conversation: {conversation.error.message}{" "}
-                <Button size="sm" onClick={() => void conversation.refetch()}>
-                  Retry
-                </Button>
-              </div>
-            ) : conversationId !== null && !conversation.data ? (
-              <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
-                Loading the conversation…
-              </p>
-            ) : conversationId === null ? (
-              <p className="py-8 text-center text-sm text-zinc-600 dark:text-zinc-400">
-                Send a message to start a conversation. It is saved on this studio&apos;s server.
-              </p>
-            ) : (
-              <MessageList conversationId={conversationId} messages={path} tree={tree} />
-            )}
+            <ConversationBody
+              conversationId={conversationId}
+              conversation={conversation}
+              messages={path}
+              tree={tree}
+            />
           </div>
         </div>
         <div className="mx-auto w-full max-w-3xl px-3 pb-3">
-          {notice && (
-            <div
-              role="alert"
-              className={`mb-2 flex items-start gap-2 rounded-md px-3 py-2 text-sm ${notice.kind === "error" ? "bg-red-50 text-red-900 dark:bg-red-950/50 dark:text-red-200" : "bg-zinc-100 dark:bg-zinc-900"}`}
-            >
-              <span className="flex-1">{notice.text}</span>
-              <button type="button" className="text-xs underline" onClick={() => setNotice(null)}>
-                Dismiss
-              </button>
-            </div>
-          )}
+          {notice && <NoticeBar notice={notice} onDismiss={() => setNotice(null)} />}
           <StreamStatus conversationId={conversationId} />
           <ChatAttachments state={attachments} onSendAnyway={sendNow}>
             <Composer
@@ -278,15 +148,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
               sendBlockedReason={attachments.blockReason}
             />
           </ChatAttachments>
-          {session.data?.mode === "local" && (
-            <p
-              className="mt-1 text-xs text-zinc-600 dark:text-zinc-400"
-              data-testid="local-engine-note"
-            >
-              Answers come from the local engine: a small offline statistical model, an honest
-              stand-in for testing clients, not a real assistant.
-            </p>
-          )}
+          {session.data?.mode === "local" && <LocalEngineNote />}
         </div>
       </section>
       {settingsOpen && (
@@ -299,5 +161,74 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
         </aside>
       )}
     </div>
+  );
+}
+
+/** What the conversation area shows: a missing or failed conversation, loading, a new chat's hint, or the messages. */
+function ConversationBody({
+  conversationId,
+  conversation,
+  messages,
+  tree,
+}: {
+  conversationId: string | null;
+  conversation: UseQueryResult<Conversation>;
+  messages: StoredMessage[];
+  tree: ConversationTree;
+}) {
+  const notFound =
+    conversation.isError && (conversation.error as { httpStatus?: number }).httpStatus === 404;
+  return (
+    <>
+      {notFound ? (
+        <p role="alert" className="text-sm">
+          This conversation does not exist (or was deleted).{" "}
+          <Link href="/chat" className="underline">
+            Start a new chat
+          </Link>
+          .
+        </p>
+      ) : conversation.isError ? (
+        <div role="alert" className="text-sm text-red-700 dark:text-red-400">
+          Could not load the conversation: {conversation.error.message}{" "}
+          <Button size="sm" onClick={() => void conversation.refetch()}>
+            Retry
+          </Button>
+        </div>
+      ) : conversationId !== null && !conversation.data ? (
+        <p role="status" className="text-sm text-zinc-600 dark:text-zinc-400">
+          Loading the conversation…
+        </p>
+      ) : conversationId === null ? (
+        <p className="py-8 text-center text-sm text-zinc-600 dark:text-zinc-400">
+          Send a message to start a conversation. It is saved on this studio&apos;s server.
+        </p>
+      ) : (
+        <MessageList conversationId={conversationId} messages={messages} tree={tree} />
+      )}
+    </>
+  );
+}
+
+function NoticeBar({ notice, onDismiss }: { notice: ChatNotice; onDismiss(): void }) {
+  return (
+    <div
+      role="alert"
+      className={`mb-2 flex items-start gap-2 rounded-md px-3 py-2 text-sm ${notice.kind === "error" ? "bg-red-50 text-red-900 dark:bg-red-950/50 dark:text-red-200" : "bg-zinc-100 dark:bg-zinc-900"}`}
+    >
+      <span className="flex-1">{notice.text}</span>
+      <button type="button" className="text-xs underline" onClick={onDismiss}>
+        Dismiss
+      </button>
+    </div>
+  );
+}
+
+function LocalEngineNote() {
+  return (
+    <p className="mt-1 text-xs text-zinc-600 dark:text-zinc-400" data-testid="local-engine-note">
+      Answers come from the local engine: a small offline statistical model, an honest stand-in for
+      testing clients, not a real assistant.
+    </p>
   );
 }

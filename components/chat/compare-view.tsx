@@ -6,7 +6,7 @@ import { SettingsPanel } from "@/components/settings/settings-panel";
 import { Button } from "@/components/ui/button";
 import { useCompareActions } from "@/lib/hooks/use-compare-actions";
 import { useSettingsState } from "@/lib/hooks/use-conversation-settings";
-import { useModels } from "@/lib/hooks/use-models";
+import { useModels, type ModelChoice } from "@/lib/hooks/use-models";
 import { usePrices } from "@/lib/hooks/use-prices";
 import { tokensPerSecond } from "@/lib/studio/answer-trace";
 import { answerCost, formatCost } from "@/lib/studio/price-table";
@@ -154,7 +154,8 @@ const PaneView = memo(function PaneView({
 
 /**
  * Compare mode: the prompt goes to every pane at once; each pane streams its answer with its
- * own model and settings, and one answer is picked to continue the conversation.
+ * own model and settings, and one answer is picked to continue the conversation. The page's
+ * one layout: panes, composer and the settings of the pane being set share its state.
  */
 export function CompareView({
   conversationId,
@@ -179,19 +180,7 @@ export function CompareView({
   const setPaneSettings = useCompareStore((state) => state.setPaneSettings);
   const actions = useCompareActions();
   const models = useModels();
-  const blockedPane = useMemo(
-    () =>
-      panes.findIndex(
-        (settings) =>
-          violationCount(
-            validateSettings(
-              settings,
-              models.data?.find((choice) => choice.model.name === settings.model)?.traits,
-            ),
-          ) > 0,
-      ),
-    [panes, models.data],
-  );
+  const blockedPane = useMemo(() => firstBlockedPane(panes, models.data), [panes, models.data]);
   const toggleSettings = useCallback(
     (key: string) => setSettingsKey((open) => (open === key ? null : key)),
     [],
@@ -210,29 +199,12 @@ export function CompareView({
         className="flex min-h-0 min-w-0 flex-1 flex-col"
         data-compare=""
       >
-        <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
-          <h1 id="compare-title" className="flex-1 text-base font-semibold">
-            Compare answers
-          </h1>
-          <label className="flex items-center gap-1 text-xs">
-            Panes
-            <select
-              value={panes.length}
-              disabled={running}
-              onChange={(event) => setPaneCount(Number(event.target.value))}
-              className="rounded-md border border-zinc-300 bg-white px-1 py-1 text-xs text-zinc-900 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100"
-            >
-              {Array.from({ length: MAX_PANES - MIN_PANES + 1 }, (_, offset) => (
-                <option key={offset} value={MIN_PANES + offset}>
-                  {MIN_PANES + offset}
-                </option>
-              ))}
-            </select>
-          </label>
-          <Button size="sm" onClick={onClose}>
-            Back to the chat
-          </Button>
-        </div>
+        <CompareHeader
+          paneCount={panes.length}
+          running={running}
+          onPaneCount={setPaneCount}
+          onClose={onClose}
+        />
         <div className="min-h-0 flex-1 overflow-y-auto">
           <div className={`grid grid-cols-1 gap-3 px-3 py-3 ${columns}`}>
             {paneKeys.map((key, index) => (
@@ -277,6 +249,61 @@ export function CompareView({
           />
         </aside>
       )}
+    </div>
+  );
+}
+
+/** The index of the first pane whose settings break a rule (sending waits for it), or -1. */
+function firstBlockedPane(
+  panes: ComparePane["settings"][],
+  models: ModelChoice[] | undefined,
+): number {
+  return panes.findIndex(
+    (settings) =>
+      violationCount(
+        validateSettings(
+          settings,
+          models?.find((choice) => choice.model.name === settings.model)?.traits,
+        ),
+      ) > 0,
+  );
+}
+
+/** Compare mode's toolbar: how many panes (fixed while they answer), and back to the chat. */
+function CompareHeader({
+  paneCount,
+  running,
+  onPaneCount,
+  onClose,
+}: {
+  paneCount: number;
+  running: boolean;
+  onPaneCount(count: number): void;
+  onClose(): void;
+}) {
+  return (
+    <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
+      <h1 id="compare-title" className="flex-1 text-base font-semibold">
+        Compare answers
+      </h1>
+      <label className="flex items-center gap-1 text-xs">
+        Panes
+        <select
+          value={paneCount}
+          disabled={running}
+          onChange={(event) => onPaneCount(Number(event.target.value))}
+          className="rounded-md border border-zinc-300 bg-white px-1 py-1 text-xs text-zinc-900 dark:border-zinc-700 dark:bg-zinc-950 dark:text-zinc-100"
+        >
+          {Array.from({ length: MAX_PANES - MIN_PANES + 1 }, (_, offset) => (
+            <option key={offset} value={MIN_PANES + offset}>
+              {MIN_PANES + offset}
+            </option>
+          ))}
+        </select>
+      </label>
+      <Button size="sm" onClick={onClose}>
+        Back to the chat
+      </Button>
     </div>
   );
 }

@@ -25,6 +25,52 @@ function useDebounced<Value>(value: Value, delay: number): Value {
   return settled;
 }
 
+/** A conversation's title being edited: Enter or leaving the field saves it, Escape keeps the old one. */
+function RenameTitle({
+  conversation,
+  title,
+  onChange,
+  onDone,
+}: {
+  conversation: ConversationSearchResult;
+  title: string;
+  onChange(title: string): void;
+  /** Whether the title typed is saved. */
+  onDone(save: boolean): void;
+}) {
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    input.current?.select();
+  }, []);
+  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      onDone(true);
+    } else if (event.key === "Escape") {
+      event.preventDefault();
+      event.stopPropagation();
+      onDone(false);
+    }
+  }
+  return (
+    <li className="px-1 py-1">
+      <label htmlFor={`rename-${conversation.id}`} className="sr-only">
+        New title for {conversation.title}
+      </label>
+      <input
+        id={`rename-${conversation.id}`}
+        ref={input}
+        value={title}
+        onChange={(event) => onChange(event.target.value)}
+        onKeyDown={onKeyDown}
+        onBlur={() => onDone(true)}
+        className={inputClassName}
+        maxLength={200}
+      />
+    </li>
+  );
+}
+
 function ConversationItem({
   conversation,
   active,
@@ -38,11 +84,7 @@ function ConversationItem({
   const [title, setTitle] = useState(conversation.title);
   const update = useUpdateConversation();
   const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
-  const input = useRef<HTMLInputElement>(null);
   const renameButton = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    if (renaming) input.current?.select();
-  }, [renaming]);
   function finish(save: boolean) {
     const next = title.trim();
     if (save && next !== "" && next !== conversation.title)
@@ -51,35 +93,10 @@ function ConversationItem({
     setRenaming(false);
     requestAnimationFrame(() => renameButton.current?.focus());
   }
-  function onKeyDown(event: KeyboardEvent<HTMLInputElement>) {
-    if (event.key === "Enter") {
-      event.preventDefault();
-      finish(true);
-    } else if (event.key === "Escape") {
-      event.preventDefault();
-      event.stopPropagation();
-      finish(false);
-    }
-  }
-  if (renaming) {
+  if (renaming)
     return (
-      <li className="px-1 py-1">
-        <label htmlFor={`rename-${conversation.id}`} className="sr-only">
-          New title for {conversation.title}
-        </label>
-        <input
-          id={`rename-${conversation.id}`}
-          ref={input}
-          value={title}
-          onChange={(event) => setTitle(event.target.value)}
-          onKeyDown={onKeyDown}
-          onBlur={() => finish(true)}
-          className={inputClassName}
-          maxLength={200}
-        />
-      </li>
+      <RenameTitle conversation={conversation} title={title} onChange={setTitle} onDone={finish} />
     );
-  }
   return (
     <li
       className={`group flex items-center gap-1 rounded-md ${active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-900"}`}
@@ -211,35 +228,64 @@ export function ConversationSidebar() {
         onChange={(event) => setSearch(event.target.value)}
         className={inputClassName}
       />
-      <nav aria-label="Saved conversations" className="min-h-0 flex-1 overflow-y-auto">
-        {list.isError && (
-          <p role="alert" className="p-2 text-xs text-red-700 dark:text-red-400">
-            Could not load conversations: {list.error.message}
-          </p>
-        )}
-        {list.data && list.data.conversations.length === 0 && (
-          <p className="p-2 text-xs text-zinc-600 dark:text-zinc-400">
-            {settledSearch ? "No conversation mentions that." : "No conversations yet."}
-          </p>
-        )}
-        <ul className="flex flex-col gap-0.5">
-          {list.data?.conversations.map((conversation) => (
-            <ConversationItem
-              key={conversation.id}
-              conversation={conversation}
-              active={conversation.id === activeId}
-              onDelete={() => deleteNow(conversation)}
-            />
-          ))}
-        </ul>
-        {remove.isError && (
-          <p role="alert" className="p-2 text-xs text-red-700 dark:text-red-400">
-            Could not delete: {remove.error.message}
-          </p>
-        )}
-      </nav>
+      <SavedConversations
+        conversations={list.data?.conversations}
+        loadError={list.isError ? list.error : null}
+        searched={settledSearch !== ""}
+        activeId={activeId}
+        deleteError={remove.isError ? remove.error : null}
+        onDelete={deleteNow}
+      />
       <ConversationTransfer />
       {deleted && <UndoDelete deleted={deleted} onDone={() => setDeleted(null)} />}
     </aside>
+  );
+}
+
+/** The saved conversations (or a search's matches), each to open, rename or delete. */
+function SavedConversations({
+  conversations,
+  loadError,
+  searched,
+  activeId,
+  deleteError,
+  onDelete,
+}: {
+  conversations: ConversationSearchResult[] | undefined;
+  loadError: Error | null;
+  /** A search is applied (an empty list then says nothing matched). */
+  searched: boolean;
+  activeId: string | null;
+  deleteError: Error | null;
+  onDelete(conversation: ConversationSearchResult): void;
+}) {
+  return (
+    <nav aria-label="Saved conversations" className="min-h-0 flex-1 overflow-y-auto">
+      {loadError && (
+        <p role="alert" className="p-2 text-xs text-red-700 dark:text-red-400">
+          Could not load conversations: {loadError.message}
+        </p>
+      )}
+      {conversations && conversations.length === 0 && (
+        <p className="p-2 text-xs text-zinc-600 dark:text-zinc-400">
+          {searched ? "No conversation mentions that." : "No conversations yet."}
+        </p>
+      )}
+      <ul className="flex flex-col gap-0.5">
+        {conversations?.map((conversation) => (
+          <ConversationItem
+            key={conversation.id}
+            conversation={conversation}
+            active={conversation.id === activeId}
+            onDelete={() => onDelete(conversation)}
+          />
+        ))}
+      </ul>
+      {deleteError && (
+        <p role="alert" className="p-2 text-xs text-red-700 dark:text-red-400">
+          Could not delete: {deleteError.message}
+        </p>
+      )}
+    </nav>
   );
 }

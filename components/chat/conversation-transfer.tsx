@@ -110,29 +110,34 @@ export function ConversationTransfer() {
             Nothing was imported: {error}
           </p>
         )}
-        {report && (
-          <div role="status" className="px-1" data-import-report="">
-            <p>
-              Imported {report.imported.length}{" "}
-              {report.imported.length === 1 ? "conversation" : "conversations"}.
-            </p>
-            {report.notRestored.length > 0 && (
-              <>
-                <p className="mt-1 font-medium">Could not bring back:</p>
-                <ul className="list-disc pl-4">
-                  {report.notRestored.map((item, index) => (
-                    <li key={index}>
-                      {item.kind === "file" ? "File" : "Cache"}{" "}
-                      <span className="font-mono">{item.name}</span> in “{item.conversation}”:{" "}
-                      {item.reason}
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-          </div>
-        )}
+        {report && <ImportReportView report={report} />}
       </div>
     </details>
+  );
+}
+
+/** What an import brought in, and which files and caches it could not bring back. */
+function ImportReportView({ report }: { report: ImportReport }) {
+  return (
+    <div role="status" className="px-1" data-import-report="">
+      <p>
+        Imported {report.imported.length}{" "}
+        {report.imported.length === 1 ? "conversation" : "conversations"}.
+      </p>
+      {report.notRestored.length > 0 && (
+        <>
+          <p className="mt-1 font-medium">Could not bring back:</p>
+          <ul className="list-disc pl-4">
+            {report.notRestored.map((item, index) => (
+              <li key={index}>
+                {item.kind === "file" ? "File" : "Cache"}{" "}
+                <span className="font-mono">{item.name}</span> in “{item.conversation}”:{" "}
+                {item.reason}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </div>
   );
 }

@@ -110,6 +110,21 @@ export function FunctionCallCard({ call, onRespond }: FunctionCallCardProps) {
   );
 }
 
+/** A function's response sent back in the conversation, as its JSON. */
+function FunctionResponseCard({ response }: { response: NonNullable<Part["functionResponse"]> }) {
+  return (
+    <section
+      aria-label={`Function response ${response.name}`}
+      className="my-1 rounded-md border border-zinc-300 p-2 text-xs dark:border-zinc-700"
+    >
+      <p className="font-medium">
+        Function response: <code className="font-mono">{response.name}</code>
+      </p>
+      <pre className="overflow-x-auto font-mono">{JSON.stringify(response.response, null, 2)}</pre>
+    </section>
+  );
+}
+
 export interface PartsViewProps {
   parts: readonly Part[];
   streaming: boolean;
@@ -145,22 +160,8 @@ export function PartsView({ parts, streaming, json, onFunctionResponse }: PartsV
             />
           );
         }
-        if (part.functionResponse) {
-          return (
-            <section
-              key={index}
-              aria-label={`Function response ${part.functionResponse.name}`}
-              className="my-1 rounded-md border border-zinc-300 p-2 text-xs dark:border-zinc-700"
-            >
-              <p className="font-medium">
-                Function response: <code className="font-mono">{part.functionResponse.name}</code>
-              </p>
-              <pre className="overflow-x-auto font-mono">
-                {JSON.stringify(part.functionResponse.response, null, 2)}
-              </pre>
-            </section>
-          );
-        }
+        if (part.functionResponse)
+          return <FunctionResponseCard key={index} response={part.functionResponse} />;
         if (part.executableCode) {
           return (
             <MarkdownView

@@ -1,6 +1,7 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
+import { useChatActions } from "@/lib/hooks/use-chat-actions";
 
 export interface VersionSwitcherProps {
   /** 1-based position of the message shown among its versions. */
@@ -78,4 +79,21 @@ export function focusVersionControl(messageId: string, direction: "previous" | "
     else if (++frames < 30) requestAnimationFrame(attempt);
   };
   requestAnimationFrame(attempt);
+}
+
+/** Where a message stands among its versions, as a message row receives it. */
+export interface VersionProps {
+  versionIndex: number;
+  versionCount: number;
+  previousVersionId?: string;
+  nextVersionId?: string;
+}
+
+/** Switches to another version of a message and keeps the focus on the switcher. */
+export function useSwitchVersion(conversationId: string) {
+  const actions = useChatActions();
+  return (messageId: string, direction: "previous" | "next") => {
+    actions.switchVersion(conversationId, messageId);
+    focusVersionControl(messageId, direction);
+  };
 }

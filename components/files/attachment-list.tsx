@@ -2,6 +2,7 @@
 
 import { memo } from "react";
 import { Button } from "@/components/ui/button";
+import { useOnline } from "@/lib/hooks/use-online";
 import { useUploader } from "@/lib/hooks/use-upload";
 import {
   formatBytes,
@@ -125,7 +126,7 @@ export const AttachmentCard = memo(function AttachmentCard({
   attachment: Attachment;
   compact?: boolean;
 }) {
-  const uploader = useUploader();
+  const online = useOnline();
   const percent = percentSent(attachment);
   const uploading = attachment.status === "uploading";
   const label = `${attachment.displayName}, ${STATUS_LABELS[attachment.status]}`;
@@ -159,32 +160,13 @@ export const AttachmentCard = memo(function AttachmentCard({
         </p>
         <MediaPreview attachment={attachment} compact={compact} />
         {(uploading || attachment.status === "interrupted") && (
-          <div className="flex items-center gap-2">
-            <div
-              role="progressbar"
-              aria-label={`Upload of ${attachment.displayName}`}
-              aria-valuemin={0}
-              aria-valuemax={attachment.sizeBytes}
-              aria-valuenow={attachment.sentBytes}
-              aria-valuetext={`${percent}%: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent`}
-              className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
-            >
-              <div
-                className="h-full bg-blue-600 transition-[width] duration-100"
-                style={{ width: `${percent}%` }}
-              />
-            </div>
-            <span
-              className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400"
-              aria-hidden="true"
-            >
-              {percent}%
-            </span>
-          </div>
+          <UploadProgressBar attachment={attachment} percent={percent} />
         )}
         <p role="status" className="text-zinc-700 dark:text-zinc-300">
           {attachment.status === "uploading" &&
-            `Uploading: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent.`}
+            (online
+              ? `Uploading: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent.`
+              : `Connection lost: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent; waiting for the network.`)}
           {attachment.status === "processing" &&
             "PROCESSING: the service is preparing the file; waiting until it is ACTIVE."}
           {attachment.status === "active" && "ACTIVE: ready to send."}
@@ -195,40 +177,74 @@ export const AttachmentCard = memo(function AttachmentCard({
             {attachment.error}
           </p>
         )}
-        <div className="flex flex-wrap gap-1">
-          {attachment.status === "interrupted" && (
-            <Button
-              size="sm"
-              onClick={() => uploader.resume(attachment.id)}
-              aria-label={`Resume upload of ${attachment.displayName}`}
-            >
-              Resume
-            </Button>
-          )}
-          {uploading ? (
-            <Button
-              size="sm"
-              onClick={() => uploader.remove(attachment.id)}
-              aria-label={`Cancel upload of ${attachment.displayName}`}
-            >
-              Cancel
-            </Button>
-          ) : (
-            <Button
-              size="sm"
-              variant="ghost"
-              onClick={() => uploader.remove(attachment.id)}
-              aria-label={`Remove ${attachment.displayName} (the file is kept)`}
-              title="Takes it off this list; the file stays in Files"
-            >
-              Remove
-            </Button>
-          )}
-        </div>
+        <AttachmentControls attachment={attachment} />
       </div>
     </li>
   );
 });
+
+/** The bytes acknowledged so far, as a progress bar with its percentage. */
+function UploadProgressBar({ attachment, percent }: { attachment: Attachment; percent: number }) {
+  return (
+    <div className="flex items-center gap-2">
+      <div
+        role="progressbar"
+        aria-label={`Upload of ${attachment.displayName}`}
+        aria-valuemin={0}
+        aria-valuemax={attachment.sizeBytes}
+        aria-valuenow={attachment.sentBytes}
+        aria-valuetext={`${percent}%: ${formatBytes(attachment.sentBytes)} of ${formatBytes(attachment.sizeBytes)} sent`}
+        className="h-1.5 flex-1 overflow-hidden rounded-full bg-zinc-200 dark:bg-zinc-800"
+      >
+        <div
+          className="h-full bg-blue-600 transition-[width] duration-100"
+          style={{ width: `${percent}%` }}
+        />
+      </div>
+      <span className="shrink-0 tabular-nums text-zinc-600 dark:text-zinc-400" aria-hidden="true">
+        {percent}%
+      </span>
+    </div>
+  );
+}
+
+/** Resume an interrupted upload; cancel one in flight, or take a finished one off the list. */
+function AttachmentControls({ attachment }: { attachment: Attachment }) {
+  const uploader = useUploader();
+  const uploading = attachment.status === "uploading";
+  return (
+    <div className="flex flex-wrap gap-1">
+      {attachment.status === "interrupted" && (
+        <Button
+          size="sm"
+          onClick={() => uploader.resume(attachment.id)}
+          aria-label={`Resume upload of ${attachment.displayName}`}
+        >
+          Resume
+        </Button>
+      )}
+      {uploading ? (
+        <Button
+          size="sm"
+          onClick={() => uploader.remove(attachment.id)}
+          aria-label={`Cancel upload of ${attachment.displayName}`}
+        >
+          Cancel
+        </Button>
+      ) : (
+        <Button
+          size="sm"
+          variant="ghost"
+          onClick={() => uploader.remove(attachment.id)}
+          aria-label={`Remove ${attachment.displayName} (the file is kept)`}
+          title="Takes it off this list; the file stays in Files"
+        >
+          Remove
+        </Button>
+      )}
+    </div>
+  );
+}
 
 /** The attachments of one scope, with their states. Renders nothing when there are none. */
 export function AttachmentList({

@@ -31,6 +31,7 @@ import { useChatStore } from "@/lib/stores/chat-store";
 import { useQueryClient } from "@tanstack/react-query";
 import { AttachmentList } from "./attachment-list";
 import { attachmentParts, attachmentRecords, sendBlockReason } from "@/lib/studio/attachment-model";
+import { settingsForCache } from "@/lib/studio/settings-model";
 import { ExpiryCountdown, useNow } from "./expiry-countdown";
 import {
   InlineImagesToggle,
@@ -121,11 +122,7 @@ function useChatLinks(
         try {
           const cached = await queryClient.fetchQuery(cacheQueryOptions(cache));
           const { updateSettings, settings } = current();
-          updateSettings({
-            ...settings,
-            model: cached.model,
-            cachedContent: cached.name,
-          });
+          updateSettings(settingsForCache(settings, cached));
         } catch (error) {
           problems.push(
             `Could not use the cache ${cache}: ${error instanceof Error ? error.message : String(error)}`,

@@ -2,13 +2,9 @@
 
 import { Field, inputClassName } from "@/components/ui/field";
 import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-settings";
-import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { GenerationConfig } from "@/lib/gemini/types";
-import {
-  settingsForModel,
-  violationCount,
-  withGenerationConfig,
-} from "@/lib/studio/settings-model";
+import { violationCount, withGenerationConfig } from "@/lib/studio/settings-model";
+import { ModelField } from "./model-field";
 import { OutputFields } from "./output-fields";
 import { SafetySettingsFields } from "./safety-settings-fields";
 import { SamplingFields } from "./sampling-fields";
@@ -17,22 +13,6 @@ import { ThinkingFields } from "./thinking-fields";
 import { ToolFields } from "./tool-fields";
 
 type ConfigKey = keyof GenerationConfig;
-
-function traitsSummary(traits: ModelTraits): string {
-  const items = [
-    `${traits.inputTokenLimit.toLocaleString("en")} input tokens`,
-    `${traits.outputTokenLimit.toLocaleString("en")} output tokens`,
-    `temperature ${traits.temperature} (max ${traits.maxTemperature})`,
-    `topP ${traits.topP}`,
-    traits.topK !== undefined ? `topK ${traits.topK}` : "no topK",
-    traits.thinking
-      ? `thinking (budget ${traits.thinking.minBudget}–${traits.thinking.maxBudget}${traits.thinking.canDisable ? ", 0 turns it off" : ""}, -1 dynamic)`
-      : "no thinking",
-    traits.singleCandidateOnly ? "one candidate only" : null,
-    `outputs ${traits.responseModalities.map((combination) => combination.join("+")).join(" or ")}`,
-  ];
-  return items.filter(Boolean).join(" · ");
-}
 
 export interface SettingsPanelProps {
   state: ConversationSettingsState;
@@ -45,7 +25,6 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
   const errorsOf = (field: string) => violations[field];
   const setConfig = (changes: Partial<Record<ConfigKey, unknown>>) =>
     update(withGenerationConfig(settings, changes));
-  const total = violationCount(violations);
   const fields: SettingsFieldsProps = {
     settingsKey: key,
     settings,
@@ -61,60 +40,16 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
       className="flex flex-col gap-4 p-4"
       onSubmit={(event) => event.preventDefault()}
     >
-      <div className="flex items-center justify-between">
-        <h2 className="text-base font-semibold">Settings</h2>
-        <button
-          type="button"
-          onClick={onClose}
-          className="rounded-md px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
-          aria-label="Close settings"
-        >
-          ✕
-        </button>
-      </div>
-      {total > 0 && (
-        <p
-          role="status"
-          className="rounded-md bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950/50 dark:text-red-300"
-        >
-          {total === 1 ? "1 setting needs fixing" : `${total} settings need fixing`} before sending.
-        </p>
-      )}
-
-      <Field
-        label="Model"
+      <PanelHeader onClose={onClose} />
+      <ViolationSummary total={violationCount(violations)} />
+      <ModelField
+        settings={settings}
+        models={models}
+        traits={traits}
         errors={errorsOf("model")}
-        hint={traits ? traitsSummary(traits) : models ? undefined : "Loading models…"}
-      >
-        {(props) => (
-          <select
-            {...props}
-            value={settings.model}
-            onChange={(event) => {
-              const next = event.target.value;
-              update(
-                settingsForModel(
-                  settings,
-                  next,
-                  models?.find((choice) => choice.model.name === next)?.traits,
-                ),
-              );
-            }}
-            className={inputClassName}
-          >
-            {!models?.some((choice) => choice.model.name === settings.model) && (
-              <option value={settings.model}>{settings.model}</option>
-            )}
-            {models?.map(({ model }) => (
-              <option key={model.name} value={model.name}>
-                {model.displayName ?? model.name}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-
-      <Field label="System instruction">
+        update={update}
+      />
+      <Field label="System instruction" errors={errorsOf("system_instruction")}>
         {(props) => (
           <textarea
             {...props}
@@ -136,5 +71,34 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
 
       <ToolFields {...fields} />
     </form>
+  );
+}
+
+function PanelHeader({ onClose }: { onClose(): void }) {
+  return (
+    <div className="flex items-center justify-between">
+      <h2 className="text-base font-semibold">Settings</h2>
+      <button
+        type="button"
+        onClick={onClose}
+        className="rounded-md px-2 py-1 text-sm hover:bg-zinc-100 dark:hover:bg-zinc-800"
+        aria-label="Close settings"
+      >
+        ✕
+      </button>
+    </div>
+  );
+}
+
+/** How many settings break a rule; sending waits until none do. */
+function ViolationSummary({ total }: { total: number }) {
+  if (total === 0) return null;
+  return (
+    <p
+      role="status"
+      className="rounded-md bg-red-50 px-2 py-1 text-xs text-red-800 dark:bg-red-950/50 dark:text-red-300"
+    >
+      {total === 1 ? "1 setting needs fixing" : `${total} settings need fixing`} before sending.
+    </p>
   );
 }

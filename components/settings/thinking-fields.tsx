@@ -1,7 +1,6 @@
 "use client";
 
-import { Field } from "@/components/ui/field";
-import { NumberInput } from "./number-input";
+import { NumberField } from "./number-field";
 import { withNestedField } from "@/lib/studio/settings-model";
 import { Checkbox, Section, type SettingsFieldsProps } from "./settings-fields";
 
@@ -25,32 +24,26 @@ export function ThinkingFields({ settings, traits, setConfig, errorsOf }: Settin
           })
         }
       />
-      <Field
+      <NumberField
         label="Thinking budget (tokens)"
         hint={
           traits?.thinking
             ? `${traits.thinking.minBudget}–${traits.thinking.maxBudget}, -1 dynamic${traits.thinking.canDisable ? ", 0 off" : ""}; empty = model default`
             : undefined
         }
-      >
-        {(props) => (
-          <NumberInput
-            {...props}
-            step={1}
-            value={config.thinkingConfig?.thinkingBudget}
-            placeholder={
-              traits?.thinking
-                ? `${traits.thinking.defaultBudget}${traits.thinking.defaultBudget === -1 ? " (dynamic)" : traits.thinking.defaultBudget === 0 ? " (off)" : ""}, the default`
-                : undefined
-            }
-            onChange={(value) =>
-              setConfig({
-                thinkingConfig: withNestedField(config.thinkingConfig, "thinkingBudget", value),
-              })
-            }
-          />
-        )}
-      </Field>
+        step={1}
+        value={config.thinkingConfig?.thinkingBudget}
+        placeholder={
+          traits?.thinking
+            ? `${traits.thinking.defaultBudget}${traits.thinking.defaultBudget === -1 ? " (dynamic)" : traits.thinking.defaultBudget === 0 ? " (off)" : ""}, the default`
+            : undefined
+        }
+        onChange={(value) =>
+          setConfig({
+            thinkingConfig: withNestedField(config.thinkingConfig, "thinkingBudget", value),
+          })
+        }
+      />
     </Section>
   );
 }

@@ -1,14 +1,21 @@
 "use client";
 
-import { useCallback } from "react";
-import { Field, inputClassName } from "@/components/ui/field";
-import type { FunctionCallingMode, Tool } from "@/lib/gemini/types";
+import { useCallback, useMemo } from "react";
+import { Field } from "@/components/ui/field";
+import type { FunctionDeclaration } from "@/lib/gemini/types";
 import { useChatStore } from "@/lib/stores/chat-store";
+import {
+  declarationsToolIndex,
+  withFunctionDeclarations,
+} from "@/lib/studio/function-declarations-form";
+import { settingsFieldViolations } from "@/lib/studio/settings-model";
 import { BuiltInToolsFields } from "./built-in-tools-fields";
+import { FunctionCallingFields } from "./function-calling-fields";
+import { FunctionDeclarationsForm } from "./function-declarations-form";
 import { JsonEditor } from "./json-editor";
 import { Section, type SettingsFieldsProps } from "./settings-fields";
 
-/** Tools: built-in tools, function declarations and the calling mode. */
+/** Tools: built-in tools, function declarations (form and JSON), the calling mode and allowed names. */
 export function ToolFields({
   settingsKey,
   settings,
@@ -21,12 +28,24 @@ export function ToolFields({
     (error: string | null) => setFormError(settingsKey, "tools", error),
     [settingsKey, setFormError],
   );
-  const functionDeclarations = settings.tools?.find(
-    (tool) => tool.functionDeclarations,
-  )?.functionDeclarations;
+  const violations = useMemo(() => settingsFieldViolations(settings, traits), [settings, traits]);
+  const toolIndex = declarationsToolIndex(settings);
+  const functionDeclarations = settings.tools?.[toolIndex]?.functionDeclarations;
+  const declaredNames = (functionDeclarations ?? []).map((declaration) => declaration.name);
   return (
     <Section title="Tools">
       <BuiltInToolsFields settings={settings} traits={traits} onChange={update} />
+      <fieldset className="flex flex-col gap-2">
+        <legend className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
+          Function declarations
+        </legend>
+        <FunctionDeclarationsForm
+          declarations={functionDeclarations ?? []}
+          onChange={(declarations) => update(withFunctionDeclarations(settings, declarations))}
+          path={`tools[${toolIndex < 0 ? (settings.tools?.length ?? 0) : toolIndex}].function_declarations`}
+          violations={violations}
+        />
+      </fieldset>
       <Field
         label="Function declarations (JSON array)"
         errors={errorsOf("tools")}
@@ -43,37 +62,19 @@ export function ToolFields({
                 toolsError("Function declarations must be a JSON array.");
                 return;
               }
-              const others = (settings.tools ?? []).filter((tool) => !tool.functionDeclarations);
-              const tools: Tool[] = value?.length
-                ? [...others, { functionDeclarations: value as Tool["functionDeclarations"] }]
-                : others;
-              update({ ...settings, tools: tools.length ? tools : undefined });
+              update(
+                withFunctionDeclarations(settings, value as FunctionDeclaration[] | undefined),
+              );
             }}
           />
         )}
       </Field>
-      <Field label="Function calling mode">
-        {(props) => (
-          <select
-            {...props}
-            value={settings.toolConfig?.functionCallingConfig?.mode ?? ""}
-            onChange={(event) => {
-              const mode = event.target.value as FunctionCallingMode | "";
-              update({
-                ...settings,
-                toolConfig: mode ? { functionCallingConfig: { mode } } : undefined,
-              });
-            }}
-            className={inputClassName}
-          >
-            <option value="">Default (AUTO)</option>
-            <option value="AUTO">AUTO</option>
-            <option value="ANY">ANY</option>
-            <option value="NONE">NONE</option>
-            <option value="VALIDATED">VALIDATED</option>
-          </select>
-        )}
-      </Field>
+      <FunctionCallingFields
+        settings={settings}
+        declaredNames={declaredNames}
+        errors={errorsOf("tool_config")}
+        update={update}
+      />
     </Section>
   );
 }

@@ -70,24 +70,7 @@ export function TokenCounter({ state, inputLimit, modelName, uncounted }: TokenC
       data-testid="token-counter"
     >
       <div className="flex items-center gap-2">
-        <div
-          role="meter"
-          aria-label="Input tokens of the next request"
-          aria-valuemin={0}
-          aria-valuemax={limit || undefined}
-          aria-valuenow={total ?? 0}
-          aria-valuetext={
-            total === undefined
-              ? "not counted yet"
-              : `${number(total)} of ${number(limit)} input tokens`
-          }
-          className="h-1.5 w-24 shrink-0 overflow-hidden rounded-full bg-zinc-200 sm:w-40 dark:bg-zinc-800"
-        >
-          <div
-            className={`h-full ${over ? "bg-red-600" : fraction > 0.8 ? "bg-amber-500" : "bg-emerald-600"}`}
-            style={{ width: `${Math.max(fraction * 100, total ? 1 : 0)}%` }}
-          />
-        </div>
+        <TokenMeter total={total} limit={limit} over={over} fraction={fraction} />
         <p className={`min-w-0 flex-1 ${state.current ? "" : "italic"}`} aria-busy={!state.current}>
           {total === undefined ? (
             state.counting ? (
@@ -139,5 +122,39 @@ export function TokenCounter({ state, inputLimit, modelName, uncounted }: TokenC
         </p>
       )}
     </section>
+  );
+}
+
+/** The bar of the next request's tokens against the model's input limit (amber past 80%, red over). */
+function TokenMeter({
+  total,
+  limit,
+  over,
+  fraction,
+}: {
+  total: number | undefined;
+  limit: number;
+  over: boolean;
+  fraction: number;
+}) {
+  return (
+    <div
+      role="meter"
+      aria-label="Input tokens of the next request"
+      aria-valuemin={0}
+      aria-valuemax={limit || undefined}
+      aria-valuenow={total ?? 0}
+      aria-valuetext={
+        total === undefined
+          ? "not counted yet"
+          : `${number(total)} of ${number(limit)} input tokens`
+      }
+      className="h-1.5 w-24 shrink-0 overflow-hidden rounded-full bg-zinc-200 sm:w-40 dark:bg-zinc-800"
+    >
+      <div
+        className={`h-full ${over ? "bg-red-600" : fraction > 0.8 ? "bg-amber-500" : "bg-emerald-600"}`}
+        style={{ width: `${Math.max(fraction * 100, total ? 1 : 0)}%` }}
+      />
+    </div>
   );
 }

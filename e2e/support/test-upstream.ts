@@ -239,8 +239,9 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         outputTokenLimit: 65_536,
         supportedGenerationMethods: ["generateContent", "streamGenerateContent", "countTokens"],
       }));
-      // Models the studio's chat can pick: a stream paced by the clock, and one that fails midway.
-      const chat = ["paced-chat", "error-midstream-chat"].map((id) => ({
+      // Models the studio's chat can pick: a stream paced by the clock, one that fails midway,
+      // and one whose quota is always used up (429 asking to wait 120 s).
+      const chat = ["paced-chat", "error-midstream-chat", "long-429-chat"].map((id) => ({
         name: `models/${id}`,
         displayName: id,
         inputTokenLimit: 1_048_576,

@@ -8,7 +8,6 @@ import type { FileStore } from "@/lib/db/stores/file-store";
 import type { Backend, Caller, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type {
-  BatchGenerateContentRequest,
   CountTokensRequest,
   CountTokensResponse,
   GenerateContentRequest,
@@ -27,7 +26,7 @@ import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
-import { createStorage, type Storage } from "./files/storage-operations";
+import { createStorage, type Storage } from "./storage";
 import { MediaProbeError, probeMedia } from "./media/probe";
 import { runInSlices } from "./time-slices";
 
@@ -55,8 +54,8 @@ export interface LocalBackendDependencies {
 
 /**
  * The local backend, plus its stored resources. Generation resolves `fileData.fileUri` with
- * `storage.resolveFileForCaller(uri, caller)` and merges `cachedContent` with
- * `storage.resolveCachedContentForRequest(request, traits, caller)`.
+ * `storage.files.resolveFileForCaller(uri, caller)` and merges `cachedContent` with
+ * `storage.caches.resolveCachedContentForRequest(request, traits, caller)`.
  */
 export type LocalBackend = Backend & {
   storage: Storage;
@@ -66,6 +65,11 @@ export type LocalBackend = Backend & {
   close(): Promise<void>;
 };
 
+/**
+ * The local Backend: the stored resources' operations from lib/engine/storage, the models,
+ * counting and generation here. Long as one object literal per Backend is: its closure holds the
+ * state every operation shares (storage, the batch runner, the count of interactive work).
+ */
 export function createLocalBackend(dependencies: LocalBackendDependencies): LocalBackend {
   const storage = createStorage({
     ...dependencies,
@@ -129,7 +133,9 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       // In slices: a request of megabytes has a great many parts to check (issue 14).
       await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
-      return interactive.run(() => storage.countTokensWithCache(source, traits, context));
+      return interactive.run(() =>
+        storage.caches.countWithCache(source, traits, context.caller, context.signal),
+      );
     },
 
     async generateContent(
@@ -156,35 +162,23 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
         yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
     },
-
-    async createBatch(model: string, request: BatchGenerateContentRequest, context) {
-      return storage.batches.create(model, request, context.caller);
-    },
-    async getBatch(name, context) {
-      return storage.batches.get(name, context.caller);
-    },
-    async listBatches(query, context) {
-      return storage.batches.list(query, context.caller);
-    },
-    async cancelBatch(name, context) {
-      await storage.batches.cancel(name, context.caller);
-    },
-    async deleteBatch(name, context) {
-      await storage.batches.delete(name, context.caller);
-    },
-    async downloadFile(name, context) {
-      return storage.files.download(name, context.caller);
-    },
   };
 }
 
 /** How a batch's request runs: the rules of generateContent, then the same generation for the batch's owner. */
 function batchGeneration(storage: Storage): BatchGeneration {
   return async function* ({ model, request, ownerId, signal }) {
-    const { traits, modelVersion } = requireModel(model, "generateContent");
+    const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
     await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream: false }));
+    // Shaped as whole answers: a batch's results are generateContent responses.
     yield* streamGenerateContent(
-      await resolvedInput(storage, { traits, modelVersion }, request, { ownerId }, signal),
+      await resolvedInput(
+        storage,
+        { traits, modelVersion, answer, thinkingLength, stream: false },
+        request,
+        { ownerId },
+        signal,
+      ),
     );
   };
 }
@@ -197,27 +191,43 @@ async function generationInput(
   context: OperationContext,
   stream: boolean,
 ): Promise<GenerationInput> {
-  const { traits, modelVersion } = requireModel(model, "generateContent");
+  const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
   await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream }));
-  return resolvedInput(storage, { traits, modelVersion }, request, context.caller, context.signal);
+  return resolvedInput(
+    storage,
+    { traits, modelVersion, answer, thinkingLength, stream },
+    request,
+    context.caller,
+    context.signal,
+  );
 }
 
 /** A request already checked, with its cache merged and its files resolved for `caller`. */
 async function resolvedInput(
   storage: Storage,
-  { traits, modelVersion }: Pick<GenerationInput, "traits" | "modelVersion">,
+  {
+    traits,
+    modelVersion,
+    answer,
+    thinkingLength,
+    stream,
+  }: Pick<GenerationInput, "traits" | "modelVersion" | "answer" | "thinkingLength" | "stream">,
   request: GenerateContentRequest,
   caller: Caller,
   signal: AbortSignal,
 ): Promise<GenerationInput> {
-  const merge = await storage.resolveCachedContentForRequest(request, traits, caller);
+  const merge = await storage.caches.resolveCachedContentForRequest(request, traits, caller);
   return {
     request: merge.mergedRequest,
     traits,
     modelVersion,
+    answer,
+    thinkingLength,
+    stream,
     cachedContentTokenCount: merge.cachedContentTokenCount,
     cacheTokensDetails: merge.cacheTokensDetails,
-    resolveFile: (fileUri) => storage.resolveFileForCaller(fileUri, caller, signal),
+    resolveFile: (fileUri) => storage.files.resolveFileForCaller(fileUri, caller, signal),
+    resolveCachedContent: (name) => storage.caches.inputForCaller(name, caller),
     signal,
     ...(request.cachedContent
       ? {

@@ -1,10 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { referencePlaces, requestReferences } from "./references";
-import {
-  parseCachedContentCreate,
-  readCountTokensRequest,
-  readGenerateContentRequest,
-} from "./validate";
+import { parseCachedContentCreate } from "./validate-caches";
+import { readCountTokensRequest, readGenerateContentRequest } from "./validate";
 
 const describePlaces = (operation: Parameters<typeof referencePlaces>[0]) =>
   referencePlaces(operation).map(
@@ -115,5 +112,27 @@ describe("fileNameOfUri", () => {
       "",
     ])
       expect(fileNameOfUri(other), other).toBeNull();
+  });
+});
+
+describe("cachedContentNameOfUrl", () => {
+  it("reads a cached content's URL on any host, as for files, and nothing else", async () => {
+    const { cachedContentNameOfUrl } = await import("./references");
+    for (const url of [
+      "http://127.0.0.1:3000/v1beta/cachedContents/abc",
+      "https://studio.example/v1/cachedContents/abc?alt=json",
+      "https://generativelanguage.googleapis.com/v1beta/cachedcontents/abc",
+      "https://studio.example/v1beta/cachedContents%2Fabc",
+      " https://studio.example/v1beta/cachedContents/abc#top ",
+    ])
+      expect(cachedContentNameOfUrl(url), url).toBe("cachedContents/abc");
+    for (const other of [
+      "cachedContents/abc",
+      "https://studio.example/v1beta/cachedContents",
+      "https://studio.example/v1beta/files/abc",
+      "gs://bucket/cachedContents/abc",
+      "",
+    ])
+      expect(cachedContentNameOfUrl(other), other).toBeNull();
   });
 });

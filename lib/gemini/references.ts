@@ -13,6 +13,7 @@ import {
   generateContentRequestSchema,
 } from "./schemas/requests";
 import {
+  cachedContentNameOfUrl,
   fileNameOfUri,
   referenceFields,
   type ReferenceKind,
@@ -26,7 +27,7 @@ import type {
   GenerateContentRequest,
 } from "./types";
 
-export { fileNameOfUri, type ReferenceKind, type ReferenceSpelling };
+export { cachedContentNameOfUrl, fileNameOfUri, type ReferenceKind, type ReferenceSpelling };
 
 /** A canonical request of an operation whose body may name stored resources. */
 export type ReferencingRequest =

@@ -1,7 +1,8 @@
 /**
  * Wire types of the API, named as in `@google/genai`'s types.ts. These are the normalised
  * (camelCase) shapes: request bodies become these after `lib/gemini/validate` has parsed them,
- * and responses are built from them. Safe in the browser.
+ * and responses are built from them. Safe in the browser. One file on purpose: the wire
+ * vocabulary is read side by side with the SDK's one types.ts, and its types refer to each other.
  */
 
 export type HarmCategory =
@@ -376,6 +377,8 @@ export type FinishReason =
 export interface Candidate {
   content?: Content;
   finishReason?: FinishReason;
+  /** Why the candidate finished, in words ("Model generated function call(s)."). */
+  finishMessage?: string;
   safetyRatings?: SafetyRating[];
   citationMetadata?: { citationSources?: CitationSource[] };
   tokenCount?: number;
@@ -409,6 +412,8 @@ export interface UsageMetadata {
   promptTokensDetails?: ModalityTokenCount[];
   cacheTokensDetails?: ModalityTokenCount[];
   candidatesTokensDetails?: ModalityTokenCount[];
+  /** The tier that served the request, in lower case ("standard"). */
+  serviceTier?: string;
 }
 
 export interface GenerateContentResponse {

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api-error";
 import { referencePlaces, requestReferences } from "./references";
-import {
-  canonicalMimeType,
-  readBatchGenerateContentRequest,
-  parseBatchInputLine,
-} from "./validate";
+import { canonicalMimeType } from "./validate-upload";
+import { readBatchGenerateContentRequest, parseBatchInputLine } from "./validate-batch";
 
 function refusal(work: () => unknown): ApiError {
   try {

@@ -14,14 +14,13 @@ import {
 import { FLASH, TTS } from "../testing/model-traits";
 import { camelToSnake } from "./schemas/wire";
 import { SUPPORTED_HARM_CATEGORIES } from "./types";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "./validate-caches";
 import {
-  parseCachedContentCreate,
-  parseCachedContentUpdate,
   parseCountTokensRequest,
   parseGenerateContentRequest,
-  parseUploadStartBody,
   validateGenerationConfigFields,
 } from "./validate";
+import { parseUploadStartBody } from "./validate-upload";
 
 /** A value as the parser must return it, and one way a client may spell it on the wire. */
 interface Spelled {

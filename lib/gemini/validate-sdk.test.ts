@@ -13,13 +13,9 @@ import {
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { FLASH, TTS } from "../testing/model-traits";
-import {
-  parseCachedContentCreate,
-  parseCachedContentUpdate,
-  parseCountTokensRequest,
-  parseGenerateContentRequest,
-  parseUploadStartBody,
-} from "./validate";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "./validate-caches";
+import { parseCountTokensRequest, parseGenerateContentRequest } from "./validate";
+import { parseUploadStartBody } from "./validate-upload";
 
 interface Recorded {
   url: URL;

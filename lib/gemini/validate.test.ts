@@ -4,14 +4,14 @@ import { JSON_SCHEMA_KEYWORDS } from "./json-schema-subset";
 import type { ModelTraits } from "./model-traits";
 import { PREBUILT_VOICE_NAMES, SPEECH_LANGUAGE_CODES } from "./schemas/constants";
 import { FLASH, FLASH_2_0, IMAGE, LEGACY, NO_TOP_K, PRO, TTS } from "../testing/model-traits";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "./validate-caches";
 import {
-  parseCachedContentCreate,
-  parseCachedContentUpdate,
   parseCountTokensRequest,
   parseGenerateContentRequest,
-  parseUploadStartBody,
   validateGenerationConfigFields,
+  validateToolFields,
 } from "./validate";
+import { parseUploadStartBody } from "./validate-upload";
 
 function errorOf(run: () => unknown): ApiError {
   try {
@@ -1558,5 +1558,50 @@ describe("what a model cannot do, in the service's words (recorded)", () => {
       ttl: "1200s",
       model: "models/gemini-2.0-flash-lite",
     });
+  });
+});
+
+describe("validateToolFields", () => {
+  const weather = {
+    name: "get_weather",
+    parameters: { type: "OBJECT", properties: { city: { type: "STRING" } }, required: ["city"] },
+  };
+
+  it("returns nothing for tools and a tool config the server accepts", () => {
+    expect(validateToolFields(undefined, undefined)).toEqual([]);
+    expect(
+      validateToolFields([{ googleSearch: {} }, { functionDeclarations: [weather] }], {
+        functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["get_weather"] },
+      }),
+    ).toEqual([]);
+  });
+
+  it("names the declaration, the schema node and the config field of each violation", () => {
+    expect(
+      validateToolFields(
+        [
+          {
+            functionDeclarations: [
+              { name: "1st", parameters: { type: "OBJECT", required: ["city"] } },
+              { name: "tags", parameters: { type: "ARRAY" } },
+            ],
+          },
+        ],
+        { functionCallingConfig: { mode: "AUTO", allowedFunctionNames: ["tags"] } },
+      ).map((violation) => violation.field),
+    ).toEqual([
+      "tools[0].function_declarations[0].name",
+      "tools[0].function_declarations[0].parameters.required[0]",
+      "tools[0].function_declarations[1].parameters.items",
+      "tool_config.function_calling_config.allowed_function_names",
+    ]);
+  });
+
+  it("reports shape errors as violations instead of throwing", () => {
+    const [problem] = validateToolFields([{ functionDeclarations: [{ nom: "x" }] }], undefined);
+    expect(problem?.field).toMatch(/^tools\[0\]\.function_declarations\[0\]/);
+    expect(
+      validateToolFields("nonsense", { functionCallingConfig: { mode: "SOMETIMES" } }),
+    ).not.toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Request validation: every rule of the spec in one module that the local engine, the
- * gateway and the studio's pages share (browser-safe: zod and lib/gemini only). Each entry
+ * Request validation: every rule of the spec in the validate*.ts modules that the local engine,
+ * the gateway and the studio's pages share (browser-safe: zod and lib/gemini only). Each entry
  * point reads a raw JSON body (camelCase, snake_case or both), throws ApiError 400 with the
  * service's messages, and returns the normalised camelCase request of lib/gemini/types.
  * Model-specific limits come from ModelTraits; checks that need stored state (cache and file
@@ -8,40 +8,33 @@
  * Where the spec is silent we follow the service's JSON reader: any repeated field takes a
  * single instance, numbers may come as strings, null means unset. Our own bounds: cache ttl
  * at most 3650 days, candidateCount at most 8, penalties in [-2, 2).
+ * Here: generate and countTokens requests, and the checks every reader shares; a batch is read
+ * in validate-batch.ts, a cache body in validate-caches.ts, an upload start in validate-upload.ts.
  */
 import type { z } from "zod";
 import { ApiError, type FieldViolation } from "./api-error";
 import type { ModelTraits } from "./model-traits";
-import { MAX_CACHE_TTL_SECONDS, MAX_DISPLAY_NAME_CHARACTERS } from "./schemas/constants";
 import { generationConfigSchema } from "./schemas/generation-config";
+import { toolConfigSchema, toolSchema } from "./schemas/tool";
 import { wirePath, wireProblems } from "./schemas/issues";
-import { batchCreateSchema, batchInputLineSchema } from "./schemas/batch";
-import {
-  cachedContentCreateSchema,
-  cachedContentUpdateSchema,
-  countTokensRequestSchema,
-  generateContentRequestSchema,
-  uploadStartSchema,
-} from "./schemas/requests";
-import {
-  checkContents,
-  checkContentsSteps,
-  checkSystemInstructionSteps,
-} from "./schemas/rules/content-rules";
+import { countTokensRequestSchema, generateContentRequestSchema } from "./schemas/requests";
+import { checkContentsSteps, checkSystemInstructionSteps } from "./schemas/rules/content-rules";
 import {
   checkGenerationConfig,
   checkGenerationConfigSteps,
   type GenerationConfigRuleOptions,
 } from "./schemas/rules/generation-config-rules";
 import { capabilityRefusalSteps } from "./schemas/rules/model-capability-rules";
-import { checkToolConfigSteps, checkToolsSteps } from "./schemas/rules/tool-rules";
-import { Violations, codePointLength, fieldPath, violationError } from "./schemas/rules/violations";
+import {
+  checkTools,
+  checkToolConfig,
+  checkToolConfigSteps,
+  checkToolsSteps,
+} from "./schemas/rules/tool-rules";
+import { Violations, fieldPath, violationError } from "./schemas/rules/violations";
+import { repeated } from "./schemas/wire";
 import { runSteps, type Steps } from "./steps";
-import { camelToSnake } from "./schemas/wire";
 import type {
-  BatchGenerateContentRequest,
-  CachedContentCreate,
-  CachedContentUpdate,
   Content,
   CountTokensRequest,
   GenerateContentRequest,
@@ -50,7 +43,6 @@ import type {
   ToolConfig,
 } from "./types";
 import { SUPPORTED_HARM_CATEGORIES } from "./types";
-import { durationProblem, timestampProblem } from "./wire-time";
 
 export type { FieldViolation } from "./api-error";
 
@@ -61,13 +53,6 @@ export const MODEL_NAME_PATTERN = /^models\/[^/\s]+$/;
 /** A model id the service recognises as one (`gemini-2.5-flash`, `gemma-3-1b-it`, ...). */
 const MODEL_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const CACHED_CONTENT_NAME_PATTERN = /^cachedContents\/[a-z0-9-]+$/;
-export const FILE_NAME_PATTERN = /^files\/[a-z0-9-]{1,40}$/;
-/** A file a batch may read its input from (ids the engine or the service made: up to 63 characters). */
-export const BATCH_INPUT_FILE_PATTERN = /^files\/[a-z0-9][a-z0-9-]{0,62}$/;
-/** Longest batch displayName, in characters (our bound; the service documents none). */
-export const MAX_BATCH_DISPLAY_NAME_CHARACTERS = 512;
-/** Longest File displayName, in characters (the service's limit). */
-export const MAX_FILE_DISPLAY_NAME_CHARACTERS = 512;
 
 const CACHE_MIX_MESSAGE =
   "CachedContent can not be used with GenerateContent request setting system_instruction, tools or tool_config. Proposed fix: move those values to CachedContent from GenerateContent request.";
@@ -109,7 +94,7 @@ export function checkModelSegment(model: string, requestName: string): void {
 }
 
 /** Parses `body` with a wire schema, throwing the service's 400 for shape errors. */
-function runSchema<Output>(
+export function runSchema<Output>(
   schema: z.ZodType<Output, unknown>,
   body: unknown,
   run: SchemaRun,
@@ -169,14 +154,28 @@ function checkSafetySettings(
   });
 }
 
-function checkModelName(model: string | undefined, path: string, violations: Violations): void {
+/** `models/{id}` where a body names its model. */
+export function checkModelName(
+  model: string | undefined,
+  path: string,
+  violations: Violations,
+): void {
   if (model === undefined) return;
   if (!MODEL_NAME_PATTERN.test(model))
     violations.add(path, `model must be of the form models/{model}; got ${JSON.stringify(model)}.`);
 }
 
 /** The rules shared by a cache body and a generate request: system instruction, tools, tool config. */
-function* checkContext(
+export function checkContext(
+  parts: { systemInstruction?: Content; tools?: Tool[]; toolConfig?: ToolConfig },
+  base: string,
+  violations: Violations,
+): void {
+  runSteps(checkContextSteps(parts, base, violations));
+}
+
+/** checkContext, one part or schema node at a time. */
+export function* checkContextSteps(
   parts: { systemInstruction?: Content; tools?: Tool[]; toolConfig?: ToolConfig },
   base: string,
   violations: Violations,
@@ -206,7 +205,7 @@ function* checkGenerateContentRules(
 ): Steps {
   checkModelName(request.model, fieldPath(base, "model"), violations);
   yield* checkContentsSteps(request.contents, fieldPath(base, "contents"), violations, true);
-  yield* checkContext(request, base, violations);
+  yield* checkContextSteps(request, base, violations);
   if (request.safetySettings)
     checkSafetySettings(request.safetySettings, fieldPath(base, "safety_settings"), violations);
   if (request.generationConfig || options.modalitiesRequired) {
@@ -280,92 +279,6 @@ export function parseGenerateContentRequest(
   options: { stream?: boolean } = {},
 ): GenerateContentRequest {
   return checkGenerateContentRequest(readGenerateContentRequest(body), traits, options);
-}
-
-/**
- * Reads a `models/{m}:batchGenerateContent` body into its canonical form (the batch under
- * `batch`, output-only fields dropped). The wire shape of every inline request is checked
- * here: an unknown field is the whole create's 400, as a body the service cannot read; each
- * request's rules are checked when it runs and fail only that request. `batch.model`, when
- * the body repeats it, must be `models/...` (the engine compares it with the path). Throws
- * ApiError 400.
- */
-export function readBatchGenerateContentRequest(body: unknown): BatchGenerateContentRequest {
-  const requestName = "BatchGenerateContentRequest";
-  const request = runSchema(batchCreateSchema, body ?? {}, { requestName });
-  const { batch } = request;
-  const violations = new Violations();
-  checkModelName(batch.model, "batch.model", violations);
-  if (
-    batch.displayName !== undefined &&
-    codePointLength(batch.displayName) > MAX_BATCH_DISPLAY_NAME_CHARACTERS
-  ) {
-    violations.add(
-      "batch.display_name",
-      `display_name must be at most ${MAX_BATCH_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(batch.displayName)}.`,
-    );
-  }
-  const input = batch.inputConfig;
-  if (input.requests) input.requests = { requests: input.requests.requests ?? [] };
-  if (input.fileName === undefined && input.requests === undefined) {
-    violations.add(
-      "batch.input_config",
-      "input_config must set file_name (an uploaded JSONL file) or requests (inline requests).",
-    );
-  }
-  if (input.fileName !== undefined && !BATCH_INPUT_FILE_PATTERN.test(input.fileName)) {
-    violations.add(
-      "batch.input_config.file_name",
-      `file_name must be files/{id}; got ${JSON.stringify(input.fileName.slice(0, 80))}.`,
-    );
-  }
-  if (input.requests !== undefined && input.requests.requests.length === 0) {
-    violations.add(
-      "batch.input_config.requests.requests",
-      "requests must not be empty: a batch needs at least one request.",
-    );
-  }
-  if (!violations.empty) throw violationError(requestName, violations.list);
-  return request;
-}
-
-/** One line of a JSONL batch input: the request, and the caller's key (or metadata) to label its result. */
-export interface BatchInputLine {
-  key?: string;
-  metadata?: Record<string, unknown>;
-  request: GenerateContentRequest;
-}
-
-/**
- * Parses one line of a JSONL batch input: `{"key": "...", "request": {...}}` (the guide's
- * form) or a bare GenerateContentRequest (the guide's REST example). Shape only; the rules
- * are checked when the request runs. Throws ApiError 400 with the service's messages.
- */
-export function parseBatchInputLine(line: string): BatchInputLine {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
-    throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
-  }
-  const keyed =
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.prototype.hasOwnProperty.call(value, "request");
-  if (!keyed)
-    return {
-      request: runSchema(generateContentRequestSchema, value, {
-        requestName: "GenerateContentRequest",
-      }),
-    };
-  const parsed = runSchema(batchInputLineSchema, value, { requestName: "BatchInputLine" });
-  return {
-    ...(parsed.key !== undefined ? { key: parsed.key } : {}),
-    ...(parsed.metadata !== undefined ? { metadata: parsed.metadata } : {}),
-    request: parsed.request,
-  };
 }
 
 /**
@@ -444,218 +357,6 @@ function externalUriRefusal(
   return capabilityRefusalSteps({ contents: [...contents] }, traits, { modalitiesRequired: false });
 }
 
-function checkTtl(ttl: string, path: string, violations: Violations): void {
-  const problem = durationProblem(ttl);
-  if (problem) violations.add(path, `${problem}; got ${JSON.stringify(ttl)}.`);
-  else if (ttl.startsWith("-"))
-    violations.add(path, `ttl must not be negative; got ${JSON.stringify(ttl)}.`);
-  else if (Number(ttl.slice(0, -1)) > MAX_CACHE_TTL_SECONDS) {
-    violations.add(
-      path,
-      `ttl must be at most ${MAX_CACHE_TTL_SECONDS}s (3650 days); got ${JSON.stringify(ttl)}.`,
-    );
-  }
-}
-
-function checkExpireTime(expireTime: string, path: string, violations: Violations): void {
-  const problem = timestampProblem(expireTime);
-  if (problem) violations.add(path, `${problem}; got ${JSON.stringify(expireTime)}.`);
-}
-
-/**
- * Parses and validates a cachedContents create body (the CachedContent resource). Checks
- * that depend on the model (minimum size, context window) are left to the engine.
- * Throws ApiError 400.
- */
-export function parseCachedContentCreate(body: unknown): CachedContentCreate {
-  const requestName = "CreateCachedContentRequest";
-  const cache = runSchema(cachedContentCreateSchema, body ?? {}, {
-    requestName,
-    root: ["cachedContent"],
-  });
-  const violations = new Violations();
-  if (cache.model === "")
-    violations.add("cached_content.model", "cached_content.model is required.");
-  else checkModelName(cache.model, "cached_content.model", violations);
-  if (
-    cache.displayName !== undefined &&
-    codePointLength(cache.displayName) > MAX_DISPLAY_NAME_CHARACTERS
-  ) {
-    violations.add(
-      "cached_content.display_name",
-      `display_name must be at most ${MAX_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(cache.displayName)}.`,
-    );
-  }
-  if (cache.ttl !== undefined && cache.expireTime !== undefined) {
-    violations.add(
-      "cached_content.ttl",
-      "ttl and expire_time are mutually exclusive; set only one of them.",
-    );
-  }
-  if (cache.ttl !== undefined) checkTtl(cache.ttl, "cached_content.ttl", violations);
-  if (cache.expireTime !== undefined)
-    checkExpireTime(cache.expireTime, "cached_content.expire_time", violations);
-  if (cache.contents) checkContents(cache.contents, "cached_content.contents", violations, false);
-  runSteps(checkContext(cache, "cached_content", violations));
-  if (!violations.empty) throw violationError(requestName, violations.list);
-  return cache;
-}
-
-const UPDATABLE_FIELDS: Record<string, "ttl" | "expireTime"> = {
-  ttl: "ttl",
-  expire_time: "expireTime",
-  expireTime: "expireTime",
-};
-/** Output-only fields a client may echo back from a GET; read and ignored. */
-const IGNORED_UPDATE_FIELDS = new Set(["name", "createTime", "updateTime", "usageMetadata"]);
-
-/**
- * Parses and validates a cachedContents PATCH body. Only the expiration can change: `ttl` or
- * `expireTime`, one of them. `updateMask` (the query parameter, comma-separated; null when
- * absent) may name `ttl` and `expire_time`/`expireTime` only. A `model` is kept (as
- * `models/{id}`) for the backend to compare with the cache's own: the service accepts one
- * that repeats it (recorded: clients send the model back with a new ttl). Throws ApiError 400.
- */
-export function parseCachedContentUpdate(
-  body: unknown,
-  updateMask: string | null,
-): CachedContentUpdate {
-  const requestName = "UpdateCachedContentRequest";
-  const update = runSchema(cachedContentUpdateSchema, body ?? {}, {
-    requestName,
-    root: ["cachedContent"],
-  });
-  const violations = new Violations();
-  for (const [key, value] of Object.entries(update)) {
-    if (
-      value === undefined ||
-      key === "ttl" ||
-      key === "expireTime" ||
-      IGNORED_UPDATE_FIELDS.has(key) ||
-      (key === "model" && typeof value === "string" && value !== "")
-    )
-      continue;
-    violations.add(
-      `cached_content.${camelToSnake(key)}`,
-      `${camelToSnake(key)} cannot be updated; only ttl or expire_time can be updated.`,
-    );
-  }
-  let fields: ("ttl" | "expireTime")[] = [];
-  const maskPaths = (updateMask ?? "")
-    .split(",")
-    .map((path) => path.trim())
-    .filter(Boolean);
-  if (maskPaths.length) {
-    for (const path of maskPaths) {
-      const field = UPDATABLE_FIELDS[path];
-      if (field === undefined)
-        violations.add(
-          "update_mask",
-          `"${path}" cannot be updated; update_mask may name only ttl or expire_time.`,
-        );
-      else if (!fields.includes(field)) fields.push(field);
-    }
-    for (const field of fields) {
-      if (update[field] === undefined) {
-        violations.add(
-          `cached_content.${camelToSnake(field)}`,
-          `update_mask names ${camelToSnake(field)} but the body does not set it.`,
-        );
-      }
-    }
-  } else {
-    fields = (["ttl", "expireTime"] as const).filter((field) => update[field] !== undefined);
-    if (fields.length === 0)
-      violations.add(
-        "cached_content",
-        "set ttl or expire_time: only the expiration of a cached content can be updated.",
-      );
-  }
-  if (fields.length > 1)
-    violations.add(
-      "cached_content.ttl",
-      "ttl and expire_time are mutually exclusive; set only one of them.",
-    );
-  const result: CachedContentUpdate = {};
-  if (typeof update.model === "string" && update.model !== "")
-    result.model = update.model.startsWith("models/") ? update.model : `models/${update.model}`;
-  if (fields.includes("ttl") && update.ttl !== undefined) {
-    checkTtl(update.ttl, "cached_content.ttl", violations);
-    result.ttl = update.ttl;
-  }
-  if (fields.includes("expireTime") && update.expireTime !== undefined) {
-    checkExpireTime(update.expireTime, "cached_content.expire_time", violations);
-    result.expireTime = update.expireTime;
-  }
-  if (!violations.empty) throw violationError(requestName, violations.list);
-  return result;
-}
-
-/**
- * A file's MIME type as stored: the batch guide's own examples upload their JSONL input as
- * the bare "jsonl" (header and body alike), stored as application/jsonl (unsure: the service
- * may keep the shorthand). Anything else is returned as given.
- */
-export function canonicalMimeType(mimeType: string): string {
-  return mimeType.trim().toLowerCase() === "jsonl" ? "application/jsonl" : mimeType;
-}
-
-/** What the upload start body may choose for the new File. */
-export interface UploadStart {
-  displayName?: string;
-  mimeType?: string;
-  /** `files/{id}` when the caller picks the id. */
-  name?: string;
-}
-
-/**
- * Parses the resumable upload's start body `{"file": {...}}` (display_name or displayName,
- * mimeType, name; other File fields are read and ignored). A missing or empty body is `{}`.
- * Throws ApiError 400.
- */
-export function parseUploadStartBody(body: unknown): UploadStart {
-  const requestName = "CreateFileRequest";
-  const request = runSchema(
-    uploadStartSchema,
-    body === undefined || body === null || body === "" ? {} : body,
-    { requestName },
-  );
-  const file = request.file ?? {};
-  const violations = new Violations();
-  if (file.name !== undefined && file.name !== "" && !FILE_NAME_PATTERN.test(file.name)) {
-    violations.add(
-      "file.name",
-      `name must be files/{id} where id has 1 to 40 lowercase letters, digits or dashes; got ${JSON.stringify(file.name)}.`,
-    );
-  }
-  if (
-    file.displayName !== undefined &&
-    codePointLength(file.displayName) > MAX_FILE_DISPLAY_NAME_CHARACTERS
-  ) {
-    violations.add(
-      "file.display_name",
-      `display_name must be at most ${MAX_FILE_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(file.displayName)}.`,
-    );
-  }
-  if (
-    file.mimeType !== undefined &&
-    file.mimeType !== "" &&
-    canonicalMimeType(file.mimeType) === file.mimeType &&
-    !/^[\w.+-]+\/[\w.+-]+(?:\s*;.*)?$/.test(file.mimeType)
-  ) {
-    violations.add(
-      "file.mime_type",
-      `mime_type must look like type/subtype; got ${JSON.stringify(file.mimeType)}.`,
-    );
-  }
-  if (!violations.empty) throw violationError(requestName, violations.list);
-  const result: UploadStart = {};
-  if (file.displayName) result.displayName = file.displayName;
-  if (file.mimeType) result.mimeType = canonicalMimeType(file.mimeType);
-  if (file.name) result.name = file.name;
-  return result;
-}
-
 /**
  * Inline validation for the studio's settings form: the same shape checks and rules as the
  * server applies to `generationConfig`, as a list of violations with `generation_config.*`
@@ -682,6 +383,36 @@ export function validateGenerationConfigFields(
         field: "generation_config",
         description: error instanceof Error ? error.message : String(error),
       },
+    ];
+  }
+}
+
+/**
+ * Inline validation of the studio's tools form: the wire shape and the rules the server applies
+ * to `tools` and `toolConfig` (function names, their parameters' schemas, the calling mode and
+ * allowed function names), with `tools[…]` and `tool_config.*` field paths. Never throws.
+ */
+export function validateToolFields(tools: unknown, toolConfig: unknown): FieldViolation[] {
+  try {
+    const parsedTools = repeated(toolSchema).safeParse(tools ?? []);
+    const parsedConfig = toolConfigSchema.safeParse(toolConfig ?? {});
+    const problems: FieldViolation[] = [];
+    for (const [result, root] of [
+      [parsedTools, ["tools"]],
+      [parsedConfig, ["toolConfig"]],
+    ] as const) {
+      if (result.success) continue;
+      const found = wireProblems(result.error, root);
+      problems.push(...found.payload, ...found.required);
+    }
+    if (!parsedTools.success || !parsedConfig.success) return problems;
+    const violations = new Violations();
+    checkTools(parsedTools.data, "tools", violations);
+    checkToolConfig(parsedConfig.data, parsedTools.data, "tool_config", violations);
+    return violations.list;
+  } catch (error) {
+    return [
+      { field: "tools", description: error instanceof Error ? error.message : String(error) },
     ];
   }
 }

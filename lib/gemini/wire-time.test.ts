@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api-error";
-import { formatDuration, formatTimestamp, parseDuration, parseTimestamp } from "./wire-time";
+import {
+  formatDuration,
+  formatTimestamp,
+  formatTimestampDigits,
+  parseDuration,
+  parseTimestamp,
+} from "./wire-time";
 
 function errorOf(run: () => unknown): ApiError {
   try {
@@ -133,6 +139,16 @@ describe("formatTimestamp", () => {
 
   it("refuses a time that is not one", () => {
     expect(() => formatTimestamp(Number.NaN)).toThrow(RangeError);
+  });
+});
+
+describe("formatTimestampDigits", () => {
+  it("writes exactly the digits asked for, zeros past the millisecond", () => {
+    const noon = Date.UTC(2026, 4, 29, 18, 8, 12);
+    expect(formatTimestampDigits(noon + 860, 6)).toBe("2026-05-29T18:08:12.860000Z");
+    expect(formatTimestampDigits(noon, 9)).toBe("2026-05-29T18:08:12.000000000Z");
+    expect(formatTimestampDigits(noon + 5, 3)).toBe("2026-05-29T18:08:12.005Z");
+    expect(parseTimestamp(formatTimestampDigits(noon + 860, 9), "t")).toBe(noon + 860);
   });
 });
 

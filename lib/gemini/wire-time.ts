@@ -117,6 +117,26 @@ export function formatTimestamp(milliseconds: number): string {
 }
 
 /**
+ * The fractional digits the service writes in its resources' timestamps (recorded, files and
+ * caches, 2025-2026): the times it stamps (createTime, updateTime) in microseconds, the
+ * expiries it computes (expireTime, expirationTime: request time plus a duration) in
+ * nanoseconds.
+ */
+export const STAMP_DIGITS = 6;
+export const EXPIRY_DIGITS = 9;
+
+/**
+ * Formats epoch milliseconds as RFC 3339 UTC with exactly `digits` fractional digits, as the
+ * service writes its resources' times. Digits past the millisecond are zeros: our clock and
+ * stores keep milliseconds.
+ */
+export function formatTimestampDigits(milliseconds: number, digits: 3 | 6 | 9): string {
+  const whole = formatTimestamp(milliseconds);
+  const [seconds, fraction = ""] = whole.slice(0, -1).split(".");
+  return `${seconds}.${fraction.padEnd(3, "0").padEnd(digits, "0")}Z`;
+}
+
+/**
  * Formats milliseconds as a wire duration: whole seconds as `"3600s"`, otherwise 3, 6 or 9
  * fractional digits as the service writes them (`"1.500s"`, `"0.000250s"`).
  */

@@ -8,31 +8,19 @@ import type {
   AttachmentRecord,
   Conversation,
   ConversationSettings,
-  SaveMessages,
   StartTurn,
   StoredMessage,
 } from "@/lib/studio/conversation-schema";
 import { newMessageId } from "@/lib/studio/chat-request";
 import { titleFromPrompt } from "@/lib/studio/message-text";
 import { currentLeaf, withSelected } from "@/lib/studio/conversation-tree";
-import { responseOfAnswer, type TurnEvent } from "@/lib/studio/turn-events";
 import { defaultSettings, withSafetyThreshold } from "@/lib/studio/settings-model";
-import { ApiError } from "@/lib/gemini/api-error";
-import { isAbortError, streamGenerateContentPath } from "@/lib/gemini/client/sse-client";
-import { recordTrace, type TraceRecorder } from "@/lib/studio/answer-trace";
 import type { HarmBlockThreshold, Part } from "@/lib/gemini/types";
 import { NEW_CHAT_KEY, useChatStoreApi, type ChatStore } from "@/lib/stores/chat-store";
-import { createRevealer, type ResponseRevealer } from "./response-revealer";
-import {
-  attachTurnRequest,
-  conversationKeys,
-  saveMessagesRequest,
-  selectMessageRequest,
-  setCachedMessages,
-  startTurnRequest,
-  stopTurnRequest,
-  updateConversationRequest,
-} from "./use-conversations";
+import { conversationCache } from "./chat-conversation-cache";
+import { createChatTurns } from "./chat-turns";
+import { createChatSaves } from "./chat-saves";
+import { conversationKeys, setCachedMessages } from "./use-conversations";
 
 /**
  * What the chat page does: send, stop, regenerate, edit (each adds a version, never replaces
@@ -79,105 +67,17 @@ interface Dependencies {
   navigate(conversationId: string): void;
 }
 
-function errorSummary(error: unknown): { code: number; message: string; status: string } {
-  if (error instanceof ApiError)
-    return { code: error.httpStatus, message: error.message, status: error.rpcStatus };
-  const message = error instanceof Error ? error.message : String(error);
-  return {
-    code: 0,
-    message: `Could not reach the studio server: ${message}`,
-    status: "UNAVAILABLE",
-  };
-}
-
-/** Sends of one turn before it is shown as not sent (the same ids each time: the server keeps one). */
-const SEND_ATTEMPTS = 4;
-/** Times a page reconnects to an answer whose stream broke before it is left to a reload. */
-const REATTACH_ATTEMPTS = 5;
-
-function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, milliseconds);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-}
-
-function placeholderAnswer(
-  id: string,
-  parentId: string | null,
-  settings: ConversationSettings,
-): StoredMessage {
-  return {
-    id,
-    role: "model",
-    parentId,
-    content: { role: "model", parts: [] },
-    settings,
-    streaming: true,
-  };
-}
-
-/** The chat actions bound to a store and query client (exported for tests and benches). */
+/**
+ * The chat actions bound to a store and query client (exported for tests and benches). Turns
+ * are chat-turns.ts, saves chat-saves.ts, the page's copy of conversations
+ * chat-conversation-cache.ts; what is here builds each action's turn or save from what the
+ * page shows. Long as the action list is: one closure holds what every action shares (the
+ * settings in force, the turns, the saves).
+ */
 export function createChatActions({ store, queryClient, navigate }: Dependencies): ChatActionsApi {
-  // Saves of one conversation run in order: a selection lands before the next one.
-  const saveChains = new Map<string, Promise<unknown>>();
-  const settingsTimers = new Map<string, ReturnType<typeof setTimeout>>();
-  // Turns the server never acknowledged, by answer id: Retry sends them again as they were.
-  const unsent = new Map<string, { conversationId: string; turn: StartTurn }>();
-
-  function enqueue<Result>(
-    conversationId: string,
-    work: () => Promise<Result>,
-  ): Promise<Result | undefined> {
-    const previous = saveChains.get(conversationId) ?? Promise.resolve();
-    const next = previous.then(work).catch((error: unknown) => {
-      store.getState().setNotice({
-        kind: "error",
-        text: `Could not save the conversation: ${errorSummary(error).message}`,
-      });
-      return undefined;
-    });
-    saveChains.set(conversationId, next);
-    return next;
-  }
-
-  function saveMessages(conversationId: string, input: SaveMessages): void {
-    void enqueue(conversationId, () => saveMessagesRequest(conversationId, input));
-  }
-
-  function cachedConversation(conversationId: string): Conversation | undefined {
-    return queryClient.getQueryData<Conversation>(conversationKeys.detail(conversationId));
-  }
-
-  function updateCached(
-    conversationId: string,
-    update: (conversation: Conversation) => Conversation,
-  ) {
-    queryClient.setQueryData<Conversation>(
-      conversationKeys.detail(conversationId),
-      (conversation) => (conversation ? update(conversation) : conversation),
-    );
-  }
-
-  /** Puts messages in the cached conversation (replacing those with the same id) and shows them. */
-  function putMessages(conversationId: string, messages: StoredMessage[]) {
-    updateCached(conversationId, (conversation) => {
-      const ids = new Set(messages.map((message) => message.id));
-      const kept = conversation.messages.map((message) =>
-        ids.has(message.id) ? messages.find((item) => item.id === message.id)! : message,
-      );
-      const known = new Set(conversation.messages.map((message) => message.id));
-      let next: Conversation = {
-        ...conversation,
-        messages: [...kept, ...messages.filter((message) => !known.has(message.id))],
-      };
-      for (const message of messages) next = withSelected(next, message.id);
-      return next;
-    });
-  }
+  const conversations = conversationCache(queryClient);
+  const turns = createChatTurns({ store, queryClient, conversations, settingsOf });
+  const saves = createChatSaves({ store, queryClient, conversations, settingsOf });
 
   function settingsOf(conversationId: string | null): ConversationSettings {
     const key = conversationId ?? NEW_CHAT_KEY;
@@ -185,219 +85,10 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     return (
       state.settingsDrafts[key] ??
       (conversationId
-        ? cachedConversation(conversationId)?.settings
+        ? conversations.get(conversationId)?.settings
         : (state.lastSettings ?? undefined)) ??
       defaultSettings()
     );
-  }
-
-  /**
-   * Reads a turn's events into the page. Resolves true once the answer is finished and shown,
-   * false when the stream ended before (the connection broke).
-   */
-  async function consume(
-    conversationId: string,
-    answerId: string,
-    events: AsyncIterable<TurnEvent>,
-    revealer: ResponseRevealer,
-    onTurn: (event: Extract<TurnEvent, { turn: unknown }>["turn"]) => void,
-    trace?: () => TraceRecorder | null,
-  ): Promise<boolean> {
-    for await (const event of events) {
-      if ("turn" in event) {
-        onTurn(event.turn);
-        if (!event.turn.answer.streaming) revealer.replace(responseOfAnswer(event.turn.answer));
-      } else if ("snapshot" in event) {
-        revealer.replace(responseOfAnswer(event.snapshot));
-      } else if ("chunk" in event) {
-        trace?.()?.observer.onEvent?.(JSON.stringify(event.chunk));
-        revealer.add(event.chunk);
-      } else if ("done" in event) {
-        const recorder = trace?.();
-        if (recorder && event.done.answer.error)
-          recorder.observer.onErrorBody?.(JSON.stringify({ error: event.done.answer.error }));
-        recorder?.end();
-        revealer.replace(responseOfAnswer(event.done.answer));
-        await revealer.finish();
-        const known = cachedConversation(conversationId)?.updatedAt;
-        // Something else changed the conversation meanwhile (another tab's version): reload it.
-        const stale =
-          Boolean(known && event.done.previousUpdatedAt) && event.done.previousUpdatedAt !== known;
-        putMessages(conversationId, [event.done.answer]);
-        if (event.done.updatedAt)
-          updateCached(conversationId, (conversation) => ({
-            ...conversation,
-            updatedAt: event.done.updatedAt!,
-          }));
-        store.getState().endAnswer(answerId);
-        if (stale) void reloadKeepingBranch(conversationId, event.done.answer);
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Reloads a conversation another page changed, then shows again the branch of `answer` (the
-   * other page's choice stays the server's until this page switches).
-   */
-  async function reloadKeepingBranch(conversationId: string, answer: StoredMessage) {
-    await queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) });
-    updateCached(conversationId, (conversation) => {
-      let next = conversation;
-      for (let id: string | null | undefined = answer.id; id;) {
-        next = withSelected(next, id);
-        id = next.messages.find((message) => message.id === id)?.parentId;
-      }
-      return next;
-    });
-  }
-
-  /** Follows an answer the server is generating until it is finished, reconnecting when the stream breaks. */
-  async function follow(
-    conversationId: string,
-    answerId: string,
-    controller: AbortController,
-    revealer: ResponseRevealer,
-  ): Promise<void> {
-    for (let attempt = 0; attempt < REATTACH_ATTEMPTS && !controller.signal.aborted; attempt++) {
-      try {
-        const events = await attachTurnRequest(conversationId, answerId, controller.signal);
-        if (await consume(conversationId, answerId, events, revealer, () => {})) return;
-      } catch (error) {
-        if (controller.signal.aborted || isAbortError(error)) return;
-        if (error instanceof ApiError && error.httpStatus === 404) break;
-      }
-      await delay(500 * 2 ** attempt, controller.signal);
-    }
-    if (controller.signal.aborted) return;
-    // Lost: show what is stored; a reload will join it again.
-    revealer.cancel();
-    store.getState().endAnswer(answerId);
-    void queryClient.invalidateQueries({ queryKey: conversationKeys.detail(conversationId) });
-  }
-
-  async function runTurn(conversationId: string, turn: StartTurn, prompt?: StoredMessage) {
-    const controller = new AbortController();
-    const answerId = turn.answerId;
-    const previous = cachedConversation(conversationId)?.updatedAt;
-    const promptId = prompt?.id ?? turn.parentId!;
-    putMessages(conversationId, [
-      ...(prompt ? [prompt] : []),
-      placeholderAnswer(answerId, promptId, turn.settings),
-    ]);
-    store.getState().beginAnswer(
-      {
-        conversationId,
-        messageId: answerId,
-        promptMessageId: promptId,
-        settings: turn.settings,
-        startedAt: Date.now(),
-        candidates: [],
-        phase: "sending",
-      },
-      controller,
-    );
-    unsent.delete(answerId);
-    const revealer = createRevealer((response) => store.getState().updateAnswer(response));
-    let stale = false;
-    // The raw exchange for the inspector: the request the server sent for the answer, this
-    // turn's response, and each chunk the server relayed as it arrived.
-    let recorder: TraceRecorder | null = null;
-    let turnResponse: Response | null = null;
-    const onTurn = (started: Extract<TurnEvent, { turn: unknown }>["turn"]) => {
-      if (started.request && !recorder) {
-        recorder = recordTrace({
-          model: turn.settings.model,
-          url: streamGenerateContentPath(turn.settings.model),
-          request: started.request,
-        });
-        if (turnResponse) recorder.observer.onResponse?.(turnResponse);
-        store.getState().keepTrace(answerId, recorder.trace());
-      }
-      // A stop asked while the turn was on its way is sent now that the server has it.
-      if (store.getState().inflight?.stopping) requestStop(conversationId, answerId);
-      store.getState().setAnswerPhase(answerId, { phase: "streaming" });
-      putMessages(conversationId, [
-        ...(started.prompt ? [started.prompt] : []),
-        { ...started.answer, streaming: true },
-      ]);
-      // Another page changed the conversation since this one loaded it: reload it when done.
-      if (previous && started.previousUpdatedAt !== previous) stale = true;
-      updateCached(conversationId, (conversation) => ({
-        ...conversation,
-        title: started.title,
-        updatedAt: started.updatedAt,
-      }));
-      void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });
-    };
-    // Until the server acknowledges the turn, a failure sends it again with the same ids.
-    let acknowledged = false;
-    for (let attempt = 0; !acknowledged; attempt++) {
-      try {
-        const events = await startTurnRequest(
-          conversationId,
-          turn,
-          controller.signal,
-          (response) => (turnResponse = response),
-        );
-        if (
-          await consume(
-            conversationId,
-            answerId,
-            events,
-            revealer,
-            (started) => {
-              acknowledged = true;
-              onTurn(started);
-            },
-            () => recorder,
-          )
-        )
-          break;
-        if (acknowledged) {
-          await follow(conversationId, answerId, controller, revealer);
-          break;
-        }
-        throw new Error("the connection closed before the studio server answered");
-      } catch (error) {
-        if (controller.signal.aborted || isAbortError(error)) return;
-        if (acknowledged) {
-          await follow(conversationId, answerId, controller, revealer);
-          break;
-        }
-        if (error instanceof ApiError || attempt + 1 >= SEND_ATTEMPTS) {
-          failTurn(conversationId, turn, error);
-          return;
-        }
-        await delay(500 * 2 ** attempt, controller.signal);
-      }
-    }
-    if (stale) {
-      const answer = cachedConversation(conversationId)?.messages.find(
-        (message) => message.id === answerId,
-      );
-      if (answer) void reloadKeepingBranch(conversationId, answer);
-    }
-    void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });
-  }
-
-  /** A turn that could not be sent: its answer says why, and Retry sends the same turn again. */
-  function failTurn(conversationId: string, turn: StartTurn, error: unknown) {
-    const summary = errorSummary(error);
-    if (!(error instanceof ApiError)) unsent.set(turn.answerId, { conversationId, turn });
-    const promptId = turn.prompt?.id ?? turn.parentId;
-    putMessages(conversationId, [
-      {
-        ...placeholderAnswer(turn.answerId, promptId, turn.settings),
-        streaming: undefined,
-        error:
-          error instanceof ApiError
-            ? summary
-            : { ...summary, message: `${summary.message}. The prompt was not sent.` },
-      },
-    ]);
-    store.getState().endAnswer(turn.answerId);
   }
 
   async function send(
@@ -425,7 +116,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       create = {};
       navigate(id);
     }
-    const parentId = currentLeafIdOf(cachedConversation(id));
+    const parentId = currentLeafIdOf(conversations.get(id));
     const prompt: StoredMessage = {
       id: newMessageId(),
       role: "user",
@@ -435,7 +126,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     };
     store.getState().setDraft(id, "");
     store.getState().setDraft(NEW_CHAT_KEY, "");
-    await runTurn(
+    await turns.run(
       id,
       {
         parentId,
@@ -454,9 +145,9 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
 
   async function regenerate(conversationId: string, answerId: string): Promise<void> {
     if (store.getState().inflight) return;
-    const retry = unsent.get(answerId);
+    const retry = turns.unsent(answerId);
     if (retry) {
-      await runTurn(
+      await turns.run(
         retry.conversationId,
         { ...retry.turn, settings: settingsOf(retry.conversationId) },
         retry.turn.prompt && {
@@ -469,11 +160,11 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       );
       return;
     }
-    const messages = cachedConversation(conversationId)?.messages ?? [];
+    const messages = conversations.get(conversationId)?.messages ?? [];
     const answer = messages.find((message) => message.id === answerId);
     const prompt = messages.find((message) => message.id === answer?.parentId);
     if (!answer || prompt?.role !== "user") return;
-    await runTurn(conversationId, {
+    await turns.run(conversationId, {
       parentId: prompt.id,
       answerId: newMessageId(),
       settings: settingsOf(conversationId),
@@ -482,33 +173,20 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
 
   async function edit(conversationId: string, userMessageId: string, text: string): Promise<void> {
     if (store.getState().inflight) return;
-    const original = cachedConversation(conversationId)?.messages.find(
-      (message) => message.id === userMessageId,
-    );
+    const original = conversations
+      .get(conversationId)
+      ?.messages.find((message) => message.id === userMessageId);
     if (!original) return;
-    // The edited text replaces the text parts; attachments stay, in place.
-    const otherParts = original.content.parts.filter((part) => part.text === undefined);
-    const kept = (original.attachments ?? []).flatMap((record) => {
-      const part = original.content.parts[record.part];
-      const index = part ? otherParts.indexOf(part) : -1;
-      return index < 0 ? [] : [{ ...record, part: index }];
-    });
     const parentId = original.parentId ?? null;
-    const prompt: StoredMessage = {
-      id: newMessageId(),
-      role: "user",
-      parentId,
-      content: { role: "user", parts: [...otherParts, { text }] },
-      ...(kept.length ? { attachments: kept } : {}),
-    };
-    await runTurn(
+    const prompt = editedPrompt(original, parentId, text);
+    await turns.run(
       conversationId,
       {
         parentId,
         prompt: {
           id: prompt.id,
           content: prompt.content,
-          ...(kept.length ? { attachments: kept } : {}),
+          ...(prompt.attachments ? { attachments: prompt.attachments } : {}),
         },
         answerId: newMessageId(),
         settings: settingsOf(conversationId),
@@ -517,84 +195,9 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     );
   }
 
-  async function attach(conversationId: string, answerId: string): Promise<void> {
-    const state = store.getState();
-    if (state.inflight?.messageId === answerId) return;
-    if (state.inflight?.phase === "sending") return;
-    const answer = cachedConversation(conversationId)?.messages.find(
-      (message) => message.id === answerId,
-    );
-    if (!answer) return;
-    const controller = new AbortController();
-    store.getState().beginAnswer(
-      {
-        conversationId,
-        messageId: answerId,
-        promptMessageId: answer.parentId ?? "",
-        settings: answer.settings ?? settingsOf(conversationId),
-        startedAt: Date.now(),
-        ...responseOfAnswer(answer),
-        phase: "streaming",
-      },
-      controller,
-    );
-    const revealer = createRevealer((response) => store.getState().updateAnswer(response));
-    revealer.replace(responseOfAnswer(answer));
-    await follow(conversationId, answerId, controller, revealer);
-  }
-
-  function requestStop(conversationId: string, answerId: string): void {
-    stopTurnRequest(conversationId, answerId).catch((error: unknown) => {
-      store.getState().setAnswerPhase(answerId, { stopping: false });
-      store.getState().setNotice({
-        kind: "error",
-        text: `Could not stop the answer: ${errorSummary(error).message}`,
-      });
-    });
-  }
-
-  function stop(): void {
-    const inflight = store.getState().inflight;
-    if (!inflight || inflight.stopping) return;
-    store.getState().setAnswerPhase(inflight.messageId, { stopping: true });
-    // Still on its way to the server: the stop follows once the server has the turn.
-    if (inflight.phase === "sending") return;
-    requestStop(inflight.conversationId, inflight.messageId);
-  }
-
   function switchVersion(conversationId: string, messageId: string): void {
-    updateCached(conversationId, (conversation) => withSelected(conversation, messageId));
-    void enqueue(conversationId, async () => {
-      const head = await selectMessageRequest(conversationId, messageId);
-      updateCached(conversationId, (conversation) => ({
-        ...conversation,
-        updatedAt: head.updatedAt,
-      }));
-    });
-  }
-
-  function saveSettings(conversationId: string | null, settings: ConversationSettings): void {
-    store.getState().setSettingsDraft(conversationId ?? NEW_CHAT_KEY, settings);
-    if (conversationId === null) return;
-    clearTimeout(settingsTimers.get(conversationId));
-    settingsTimers.set(
-      conversationId,
-      setTimeout(() => {
-        settingsTimers.delete(conversationId);
-        void enqueue(conversationId, async () => {
-          const saved = await updateConversationRequest(conversationId, {
-            settings: settingsOf(conversationId),
-          });
-          queryClient.setQueryData<Conversation>(
-            conversationKeys.detail(conversationId),
-            (previous) =>
-              previous
-                ? { ...previous, settings: saved.settings, updatedAt: saved.updatedAt }
-                : previous,
-          );
-        });
-      }, 400),
-    );
+    conversations.update(conversationId, (conversation) => withSelected(conversation, messageId));
+    saves.selection(conversationId, messageId);
   }
 
   async function adjustAndRetry(
@@ -603,7 +206,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     category: string,
     threshold: HarmBlockThreshold,
   ): Promise<void> {
-    saveSettings(
+    saves.settings(
       conversationId,
       withSafetyThreshold(settingsOf(conversationId), category, threshold),
     );
@@ -612,12 +215,12 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
 
   async function continueWithoutCache(conversationId: string, answerId: string): Promise<void> {
     const { cachedContent: _dead, ...rest } = settingsOf(conversationId);
-    saveSettings(conversationId, rest);
+    saves.settings(conversationId, rest);
     await regenerate(conversationId, answerId);
   }
 
   function chooseCandidate(conversationId: string, answerId: string, index: number): void {
-    const messages = cachedConversation(conversationId)?.messages ?? [];
+    const messages = conversations.get(conversationId)?.messages ?? [];
     const answer = messages.find((message) => message.id === answerId);
     const candidate = answer?.candidates?.[index];
     if (!answer || !candidate) return;
@@ -629,7 +232,7 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     setCachedMessages(queryClient, conversationId, (list) =>
       list.map((message) => (message.id === answerId ? chosen : message)),
     );
-    saveMessages(conversationId, { messages: [chosen] });
+    saves.messages(conversationId, { messages: [chosen] });
   }
 
   return {
@@ -640,10 +243,31 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
     continueWithoutCache,
     switchVersion,
     chooseCandidate,
-    saveSettings,
-    attach,
-    isUnsent: (answerId) => unsent.has(answerId),
-    stop,
+    saveSettings: saves.settings,
+    attach: turns.attach,
+    isUnsent: (answerId) => turns.unsent(answerId) !== undefined,
+    stop: turns.stop,
+  };
+}
+
+/** A new version of a prompt: the edited text replaces its text parts; attachments stay, in place. */
+function editedPrompt(
+  original: StoredMessage,
+  parentId: string | null,
+  text: string,
+): StoredMessage {
+  const otherParts = original.content.parts.filter((part) => part.text === undefined);
+  const kept = (original.attachments ?? []).flatMap((record) => {
+    const part = original.content.parts[record.part];
+    const index = part ? otherParts.indexOf(part) : -1;
+    return index < 0 ? [] : [{ ...record, part: index }];
+  });
+  return {
+    id: newMessageId(),
+    role: "user",
+    parentId,
+    content: { role: "user", parts: [...otherParts, { text }] },
+    ...(kept.length ? { attachments: kept } : {}),
   };
 }
 

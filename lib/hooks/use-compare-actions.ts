@@ -47,6 +47,79 @@ function failureText(error: unknown): string {
   return `Could not reach the studio server: ${error instanceof Error ? error.message : String(error)}`;
 }
 
+/** Streams one pane's turn; resolves when its answer is finished (or the pane gave up). */
+async function runPane(
+  store: StoreApi<CompareStore>,
+  key: string,
+  conversationId: string,
+  turn: StartTurn,
+  sentAt: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const update = (change: Partial<PaneRun>) =>
+    store.getState().updateRun(key, turn.answerId, change);
+  const revealer = createRevealer(
+    (response) => update({ response }),
+    Math.ceil(REVEAL_PER_FRAME / store.getState().panes.length),
+  );
+  let firstToken = false;
+  try {
+    const events = await startTurnRequest(conversationId, turn, signal);
+    for await (const event of events) {
+      if ("turn" in event) {
+        update({ status: "streaming" });
+      } else if ("snapshot" in event) {
+        revealer.replace(responseOfAnswer(event.snapshot));
+      } else if ("chunk" in event) {
+        if (!firstToken && carriesParts(event.chunk)) {
+          firstToken = true;
+          update({ firstTokenMs: performance.now() - sentAt });
+        }
+        revealer.add(event.chunk);
+      } else if ("done" in event) {
+        const answer = event.done.answer;
+        revealer.replace(responseOfAnswer(answer));
+        await revealer.finish();
+        update({
+          status: answer.error ? "failed" : "done",
+          answer,
+          totalMs: performance.now() - sentAt,
+          ...(answer.error ? { error: answer.error.message } : {}),
+        });
+        return;
+      }
+    }
+    throw new Error("the connection closed before the answer was finished");
+  } catch (error) {
+    revealer.cancel();
+    if (signal.aborted || isAbortError(error)) {
+      update({ status: "failed", error: "Stopped." });
+      return;
+    }
+    update({ status: "failed", error: failureText(error) });
+  }
+}
+
+/** Each pane's run as it starts: sending, nothing received yet. */
+function pendingRuns(
+  conversationId: string,
+  turns: { key: string; turn: StartTurn }[],
+  sentAt: number,
+): Record<string, PaneRun> {
+  return Object.fromEntries(
+    turns.map(({ key, turn }) => [
+      key,
+      {
+        conversationId,
+        answerId: turn.answerId,
+        status: "sending",
+        response: EMPTY_RESPONSE,
+        sentAt,
+      } satisfies PaneRun,
+    ]),
+  );
+}
+
 export function createCompareActions({
   store,
   queryClient,
@@ -57,58 +130,6 @@ export function createCompareActions({
 
   function cachedConversation(conversationId: string): Conversation | undefined {
     return queryClient.getQueryData<Conversation>(conversationKeys.detail(conversationId));
-  }
-
-  /** Streams one pane's turn; resolves when its answer is finished (or the pane gave up). */
-  async function runPane(
-    key: string,
-    conversationId: string,
-    turn: StartTurn,
-    sentAt: number,
-    signal: AbortSignal,
-  ): Promise<void> {
-    const update = (change: Partial<PaneRun>) =>
-      store.getState().updateRun(key, turn.answerId, change);
-    const revealer = createRevealer(
-      (response) => update({ response }),
-      Math.ceil(REVEAL_PER_FRAME / store.getState().panes.length),
-    );
-    let firstToken = false;
-    try {
-      const events = await startTurnRequest(conversationId, turn, signal);
-      for await (const event of events) {
-        if ("turn" in event) {
-          update({ status: "streaming" });
-        } else if ("snapshot" in event) {
-          revealer.replace(responseOfAnswer(event.snapshot));
-        } else if ("chunk" in event) {
-          if (!firstToken && carriesParts(event.chunk)) {
-            firstToken = true;
-            update({ firstTokenMs: performance.now() - sentAt });
-          }
-          revealer.add(event.chunk);
-        } else if ("done" in event) {
-          const answer = event.done.answer;
-          revealer.replace(responseOfAnswer(answer));
-          await revealer.finish();
-          update({
-            status: answer.error ? "failed" : "done",
-            answer,
-            totalMs: performance.now() - sentAt,
-            ...(answer.error ? { error: answer.error.message } : {}),
-          });
-          return;
-        }
-      }
-      throw new Error("the connection closed before the answer was finished");
-    } catch (error) {
-      revealer.cancel();
-      if (signal.aborted || isAbortError(error)) {
-        update({ status: "failed", error: "Stopped." });
-        return;
-      }
-      update({ status: "failed", error: failureText(error) });
-    }
   }
 
   async function send(conversationId: string | null, parts: Part[]): Promise<void> {
@@ -143,28 +164,16 @@ export function createCompareActions({
         ...(create ? { create } : {}),
       } satisfies StartTurn,
     }));
-    store.getState().beginRuns(
-      id,
-      Object.fromEntries(
-        turns.map(({ key, turn }) => [
-          key,
-          {
-            conversationId: id,
-            answerId: turn.answerId,
-            status: "sending",
-            response: EMPTY_RESPONSE,
-            sentAt,
-          } satisfies PaneRun,
-        ]),
-      ),
-    );
+    store.getState().beginRuns(id, pendingRuns(id, turns, sentAt));
     if (create) navigate(id);
     controller?.abort();
     const current = new AbortController();
     controller = current;
     // Every pane at once: the server serialises turns of one conversation, so the prompt is
     // stored by whichever turn comes first and found by the others.
-    await Promise.all(turns.map(({ key, turn }) => runPane(key, id, turn, sentAt, current.signal)));
+    await Promise.all(
+      turns.map(({ key, turn }) => runPane(store, key, id, turn, sentAt, current.signal)),
+    );
     if (controller === current) controller = null;
     await queryClient.invalidateQueries({ queryKey: conversationKeys.detail(id) });
     void queryClient.invalidateQueries({ queryKey: conversationKeys.lists() });

@@ -5,31 +5,29 @@ import { useMemo } from "react";
 import type { StoreApi } from "zustand";
 import {
   canSendInline,
-  fileErrorText,
   mimeTypeOf,
-  pollDelayMs,
   previewKindOf,
   statusOfFile,
-  TEXT_SNIPPET_CHARACTERS,
   type Attachment,
   type AttachmentPreview,
 } from "@/lib/studio/attachment-model";
-import { ApiError } from "@/lib/gemini/api-error";
-import {
-  isUploadAbort,
-  uploadResumable,
-  UploadInterruptedError,
-} from "@/lib/gemini/client/resumable-upload";
 import type { File as WireFile } from "@/lib/gemini/types";
 import { useAttachmentsStoreApi, type AttachmentsStore } from "@/lib/stores/attachments-store";
-import { fileKeys, getFileRequest } from "./use-files";
-import { imageThumbnail, mediaDuration } from "./media-facts";
+import { localPreview } from "./attachment-preview";
+import {
+  applyFile,
+  readInline,
+  sendBytes,
+  type UploadContext,
+  type UploadRuntime,
+} from "./attachment-upload";
 
 /**
  * What happens to an attached file: its preview is made from the local bytes, the bytes go up
  * with the resumable protocol (progress into the store), and a PROCESSING file is polled with
  * backoff until it is ACTIVE or FAILED. The bytes, abort controllers and session URLs stay in
- * this closure, outside the store.
+ * this closure, outside the store. Each attachment's steps (send, read inline, follow the file)
+ * are attachment-upload.ts, its preview attachment-preview.ts.
  */
 
 export interface Uploader {
@@ -49,64 +47,26 @@ export interface Uploader {
   clear(scope: string, options?: { keepMedia?: boolean }): void;
 }
 
-interface Runtime {
-  blob?: Blob;
-  controller?: AbortController;
-  sessionUrl?: string;
-  pollTimer?: ReturnType<typeof setTimeout>;
-}
-
-/** Store updates of upload progress at most this often (XHR reports every few ms at local speed). */
-const PROGRESS_INTERVAL_MS = 80;
-
 function newId(): string {
   return `attachment-${crypto.getRandomValues(new Uint32Array(2)).join("-")}`;
 }
 
-function errorText(error: unknown): string {
-  if (error instanceof ApiError) return `${error.message} (${error.httpStatus} ${error.rpcStatus})`;
-  return error instanceof Error ? error.message : String(error);
-}
-
-async function base64Of(blob: Blob): Promise<string> {
-  const bytes = new Uint8Array(await blob.arrayBuffer());
-  let binary = "";
-  const step = 0x8000;
-  for (let index = 0; index < bytes.length; index += step)
-    binary += String.fromCharCode(...bytes.subarray(index, index + step));
-  return btoa(binary);
-}
-
-/** Largest PDF whose pages are counted in the browser (pdf-lib parses it whole). */
-const PREVIEW_PDF_LIMIT_BYTES = 50 * 1024 * 1024;
-
-async function pdfPageCount(blob: Blob): Promise<number | null> {
-  if (blob.size > PREVIEW_PDF_LIMIT_BYTES) return null;
-  try {
-    const { PDFDocument } = await import("pdf-lib");
-    const document = await PDFDocument.load(await blob.arrayBuffer(), {
-      ignoreEncryption: true,
-      updateMetadata: false,
-      throwOnInvalidObject: false,
-    });
-    return document.getPageCount();
-  } catch {
-    return null;
-  }
-}
-
-/** The uploader bound to one attachments store (exported for tests and the bench). */
+/**
+ * The uploader bound to one attachments store (exported for tests and the bench). A factory
+ * whose closure is its state: each attachment's runtime, shared by the entry points below.
+ */
 export function createUploader(
   store: StoreApi<AttachmentsStore>,
   queryClient?: QueryClient,
 ): Uploader {
-  const runtimes = new Map<string, Runtime>();
+  const runtimes = new Map<string, UploadRuntime>();
 
   const get = (id: string): Attachment | undefined =>
     store.getState().attachments.find((item) => item.id === id);
   const update = (id: string, change: Partial<Attachment>) => {
     if (get(id)) store.getState().update(id, change);
   };
+  const context: UploadContext = { runtimes, get, update, queryClient };
 
   function forget(id: string): void {
     const runtime = runtimes.get(id);
@@ -132,120 +92,13 @@ export function createUploader(
   }
 
   function previewOf(id: string, blob: Blob, mimeType: string): AttachmentPreview {
-    const kind = previewKindOf(mimeType);
-    if (kind === "image" || kind === "audio" || kind === "video") {
-      const objectUrl = URL.createObjectURL(blob);
-      const keep = (facts: Partial<AttachmentPreview>) => {
+    return localPreview(blob, mimeType, {
+      merge(facts) {
         const preview = get(id)?.preview;
         if (preview) update(id, { preview: { ...preview, ...facts } });
-      };
-      if (kind === "image")
-        void imageThumbnail(objectUrl).then((thumbnail) => thumbnail && keep({ thumbnail }));
-      else
-        void mediaDuration(objectUrl, kind).then(
-          (durationSeconds) => durationSeconds && keep({ durationSeconds }),
-        );
-      return { kind, objectUrl };
-    }
-    if (kind === "pdf") {
-      void pdfPageCount(blob).then((pages) => update(id, { preview: { kind, pdfPages: pages } }));
-      return { kind };
-    }
-    if (kind === "text") {
-      void blob
-        .slice(0, TEXT_SNIPPET_CHARACTERS * 4)
-        .text()
-        .then((text) =>
-          update(id, { preview: { kind, textSnippet: text.slice(0, TEXT_SNIPPET_CHARACTERS) } }),
-        )
-        .catch(() => undefined);
-    }
-    return { kind };
-  }
-
-  function applyFile(id: string, file: WireFile, pollAttempt: number): void {
-    const status = statusOfFile(file);
-    update(id, {
-      file,
-      status,
-      sentBytes: Number(file.sizeBytes) || get(id)?.sizeBytes || 0,
-      error: status === "failed" ? fileErrorText(file) : undefined,
+      },
+      replace: (preview) => update(id, { preview }),
     });
-    if (status === "processing") poll(id, file.name, pollAttempt);
-    else void queryClient?.invalidateQueries({ queryKey: fileKeys.lists() });
-  }
-
-  function poll(id: string, name: string, attempt: number): void {
-    const runtime = runtimes.get(id);
-    if (!runtime) return;
-    runtime.pollTimer = setTimeout(async () => {
-      const controller = new AbortController();
-      runtime.controller = controller;
-      try {
-        const file = await getFileRequest(name, controller.signal);
-        if (runtimes.get(id) !== runtime) return;
-        applyFile(id, file, attempt + 1);
-      } catch (error) {
-        if (controller.signal.aborted || runtimes.get(id) !== runtime) return;
-        if (error instanceof ApiError && (error.httpStatus === 403 || error.httpStatus === 404)) {
-          update(id, {
-            status: "failed",
-            error: `The file is no longer available: ${error.message}`,
-          });
-          return;
-        }
-        poll(id, name, attempt + 1);
-      }
-    }, pollDelayMs(attempt));
-  }
-
-  async function upload(id: string): Promise<void> {
-    const runtime = runtimes.get(id);
-    const attachment = get(id);
-    if (!runtime?.blob || !attachment) return;
-    const controller = new AbortController();
-    runtime.controller = controller;
-    update(id, { status: "uploading", error: undefined });
-    let lastUpdate = 0;
-    try {
-      const file = await uploadResumable({
-        blob: runtime.blob,
-        mimeType: attachment.mimeType,
-        displayName: attachment.displayName,
-        ...(runtime.sessionUrl ? { sessionUrl: runtime.sessionUrl } : {}),
-        signal: controller.signal,
-        onSession: (url) => {
-          runtime.sessionUrl = url;
-        },
-        onProgress: ({ sentBytes, totalBytes }) => {
-          const now = performance.now();
-          if (sentBytes < totalBytes && now - lastUpdate < PROGRESS_INTERVAL_MS) return;
-          lastUpdate = now;
-          update(id, { sentBytes });
-        },
-      });
-      runtime.sessionUrl = undefined;
-      if (runtimes.get(id) !== runtime) return;
-      void queryClient?.invalidateQueries({ queryKey: fileKeys.lists() });
-      applyFile(id, file, 0);
-    } catch (error) {
-      if (isUploadAbort(error) || runtimes.get(id) !== runtime) return;
-      if (error instanceof UploadInterruptedError) {
-        update(id, { status: "interrupted", sentBytes: error.sentBytes, error: error.message });
-        return;
-      }
-      runtime.sessionUrl = undefined;
-      update(id, { status: "failed", error: `Upload refused: ${errorText(error)}` });
-    }
-  }
-
-  async function addInline(id: string, blob: Blob): Promise<void> {
-    try {
-      const data = await base64Of(blob);
-      update(id, { status: "inline", inlineData: data, sentBytes: blob.size });
-    } catch (error) {
-      update(id, { status: "failed", error: `Could not read the image: ${errorText(error)}` });
-    }
   }
 
   return {
@@ -268,7 +121,7 @@ export function createUploader(
           preview: previewOf(id, local, mimeType),
           startedAt: Date.now(),
         });
-        void (inline ? addInline(id, local) : upload(id));
+        void (inline ? readInline(context, id, local) : sendBytes(context, id));
       }
     },
     attachExisting(scope, file) {
@@ -290,11 +143,11 @@ export function createUploader(
         preview: { kind: previewKindOf(file.mimeType) },
         startedAt: Date.now(),
       });
-      applyFile(id, file, 0);
+      applyFile(context, id, file, 0);
     },
     remove: forget,
     resume(id) {
-      if (get(id)?.status === "interrupted") void upload(id);
+      if (get(id)?.status === "interrupted") void sendBytes(context, id);
     },
     clear(scope, options) {
       for (const item of store

@@ -238,6 +238,18 @@ export function fileErrorText(file: WireFile): string {
 }
 
 /** Bytes in the units people read (KB = 1000 bytes, as file managers show). */
+/** What an upload cut off by the network says: how much the session holds and what happens next. */
+export function connectionLostText(
+  sentBytes: number,
+  totalBytes: number,
+  offline: boolean,
+): string {
+  const held = `${formatBytes(sentBytes)} of ${formatBytes(totalBytes)} are on the server`;
+  return offline
+    ? `Connection lost: ${held}. The upload continues when the connection is back.`
+    : `Connection lost: ${held}. Resume continues from there.`;
+}
+
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return "—";
   if (bytes < 1000) return `${bytes} B`;

@@ -5,6 +5,7 @@
  * Safe in the browser.
  */
 import { z } from "zod";
+import type { MessageError } from "@/lib/studio/message-error";
 import type {
   Candidate,
   Content,
@@ -56,6 +57,8 @@ export const messageErrorSchema = z.object({
   code: z.number().int(),
   message: z.string().max(20_000),
   status: z.string().max(64),
+  /** When a retry may be sent (the error's RetryInfo, as a moment). */
+  retryAt: z.string().max(40).optional(),
 });
 
 /** Ids the browser makes for conversations and messages (URL-safe, so they travel in paths). */
@@ -157,7 +160,7 @@ export interface StoredMessage {
   modelVersion?: string;
   responseId?: string;
   settings?: ConversationSettings;
-  error?: { code: number; message: string; status: string };
+  error?: MessageError;
   /** The person stopped the stream: the content is partial. */
   stopped?: boolean;
   /** Milliseconds from sending to the first answer token and to the end, as this studio saw them. */

@@ -4,6 +4,8 @@ import {
   defaultSettings,
   thresholdAllowing,
   thresholdInForce,
+  settingsFieldViolations,
+  settingsForCache,
   validateSettings,
   violationField,
   withSafetyThreshold,
@@ -50,6 +52,25 @@ describe("validateSettings", () => {
     ).toEqual(["top_k"]);
   });
 
+  it("checks function declarations and the calling mode whatever the model", () => {
+    const settings = {
+      ...defaultSettings(),
+      tools: [{ functionDeclarations: [{ name: "2fast", parameters: { type: "ARRAY" } }] }],
+      toolConfig: { functionCallingConfig: { mode: "NONE" as const, allowedFunctionNames: ["x"] } },
+    };
+    expect(validateSettings(settings, undefined)).toEqual({
+      tools: [expect.stringContaining("Invalid function name"), "missing field."],
+      tool_config: [
+        "allowed_function_names may only be set when mode is ANY or VALIDATED; mode is NONE.",
+      ],
+    });
+    expect(settingsFieldViolations(settings, flash).map((violation) => violation.field)).toEqual([
+      "tools[0].function_declarations[0].name",
+      "tools[0].function_declarations[0].parameters.items",
+      "tool_config.function_calling_config.allowed_function_names",
+    ]);
+  });
+
   it("maps nested and camelCase paths to their field", () => {
     expect(
       violationField({
@@ -80,5 +101,35 @@ describe("safety thresholds", () => {
     expect(
       withSafetyThreshold(settings, "HARM_CATEGORY_DANGEROUS_CONTENT", null).safetySettings,
     ).toEqual([]);
+  });
+});
+
+describe("a chat on a cached content", () => {
+  const cache = { name: "cachedContents/abc", model: "models/gemini-2.5-pro" };
+  const busy = {
+    ...defaultSettings(),
+    systemInstruction: "Be terse.",
+    tools: [{ functionDeclarations: [{ name: "get_weather" }] }],
+    toolConfig: { functionCallingConfig: { mode: "ANY" as const } },
+  };
+
+  it("marks a system instruction, tools and a tool config set beside it, each at its field", () => {
+    const withCache = { ...busy, cachedContent: cache.name };
+    expect(validateSettings(withCache, flash)).toMatchObject({
+      system_instruction: [expect.stringContaining("cached content")],
+      tools: [expect.stringContaining("cached content")],
+      tool_config: [expect.stringContaining("cached content")],
+    });
+    expect(validateSettings(busy, flash)).toEqual({});
+  });
+
+  it("starts from the cache's model and leaves out what the cache carries", () => {
+    const started = settingsForCache(busy, cache);
+    expect(started).toMatchObject({ model: cache.model, cachedContent: cache.name });
+    expect(started.systemInstruction).toBe("");
+    expect(started.tools).toBeUndefined();
+    expect(started.toolConfig).toBeUndefined();
+    expect(started.generationConfig).toEqual(busy.generationConfig);
+    expect(validateSettings(started, flash)).toEqual({});
   });
 });

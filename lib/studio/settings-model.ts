@@ -13,7 +13,7 @@ import type {
   HarmProbability,
 } from "@/lib/gemini/types";
 import { SUPPORTED_HARM_CATEGORIES } from "@/lib/gemini/types";
-import { validateGenerationConfigFields } from "@/lib/gemini/validate";
+import { validateGenerationConfigFields, validateToolFields } from "@/lib/gemini/validate";
 
 export const DEFAULT_MODEL = "models/gemini-2.5-flash";
 
@@ -200,16 +200,58 @@ export function violationField(violation: FieldViolation): string {
 export type SettingsViolations = Record<string, string[]>;
 
 /**
- * Inline validation of the settings: the server's generationConfig rules for the chosen model,
- * grouped by form field. Empty when the server will accept them.
+ * Every rule of the server the settings break, with the server's field paths: the tools and
+ * tool config always, the generationConfig once the model's traits are known.
+ */
+export function settingsFieldViolations(
+  settings: ConversationSettings,
+  traits: ModelTraits | undefined,
+): FieldViolation[] {
+  return [
+    ...(traits ? validateGenerationConfigFields(settings.generationConfig, traits) : []),
+    ...validateToolFields(settings.tools, settings.toolConfig),
+    ...cachedContentConflicts(settings),
+  ];
+}
+
+const CACHE_CARRIES_ITS_OWN =
+  "This chat uses a cached content, which carries its own system instruction and tools: the service refuses a request that sets them too. Clear this, or start a chat without the cache.";
+
+/**
+ * The service refuses a cached content beside a system instruction, tools or a tool config;
+ * each that is set is marked at its own field.
+ */
+export function cachedContentConflicts(settings: ConversationSettings): FieldViolation[] {
+  if (!settings.cachedContent) return [];
+  const violations: FieldViolation[] = [];
+  if (settings.systemInstruction.trim())
+    violations.push({ field: "system_instruction", description: CACHE_CARRIES_ITS_OWN });
+  if (settings.tools?.length)
+    violations.push({ field: "tools", description: CACHE_CARRIES_ITS_OWN });
+  if (settings.toolConfig)
+    violations.push({ field: "tool_config", description: CACHE_CARRIES_ITS_OWN });
+  return violations;
+}
+
+/** The settings a chat opened on `cachedContent` starts with: its model, and nothing the cache carries. */
+export function settingsForCache(
+  settings: ConversationSettings,
+  cache: { name: string; model: string },
+): ConversationSettings {
+  const { tools: _tools, toolConfig: _toolConfig, ...rest } = settings;
+  return { ...rest, model: cache.model, systemInstruction: "", cachedContent: cache.name };
+}
+
+/**
+ * Inline validation of the settings: the server's rules for the chosen model, grouped by form
+ * field. Empty when the server will accept them.
  */
 export function validateSettings(
   settings: ConversationSettings,
   traits: ModelTraits | undefined,
 ): SettingsViolations {
   const grouped: SettingsViolations = {};
-  if (!traits) return grouped;
-  for (const violation of validateGenerationConfigFields(settings.generationConfig, traits)) {
+  for (const violation of settingsFieldViolations(settings, traits)) {
     const field = violationField(violation);
     (grouped[field] ??= []).push(violation.description);
   }

@@ -23,8 +23,14 @@ export function inputFor(
     request: { contents: [{ role: "user", parts: [{ text }] }], generationConfig, ...extra },
     traits: entry.traits,
     modelVersion: entry.modelVersion,
+    answer: entry.answer,
+    thinkingLength: entry.thinkingLength,
+    stream: false,
     resolveFile: async (uri) => {
       throw new Error(`no file ${uri}`);
+    },
+    resolveCachedContent: async (name) => {
+      throw new Error(`no cache ${name}`);
     },
     signal,
   };
@@ -53,7 +59,7 @@ export function answerText(response: GenerateContentResponse, index = 0): string
 
 export async function collect(input: GenerationInput): Promise<GenerateContentResponse[]> {
   const chunks: GenerateContentResponse[] = [];
-  for await (const chunk of streamGenerateContent(input)) chunks.push(chunk);
+  for await (const chunk of streamGenerateContent({ ...input, stream: true })) chunks.push(chunk);
   return chunks;
 }
 

@@ -62,7 +62,7 @@ function marksOf(candidate: Candidate, text: string): Mark[] {
       description: `Supported by ${indices
         .map(
           (chunk, position) =>
-            `${chunks[chunk]?.retrievedContext ? "document" : "web source"} ${chunk + 1} (${chunkTitle(chunks[chunk])}${scores[position] !== undefined ? `, confidence ${scores[position]!.toFixed(2)}` : ""})`,
+            `${isDocument(chunks[chunk]) ? "document" : "web source"} ${chunk + 1} (${chunkTitle(chunks[chunk])}${scores[position] !== undefined ? `, confidence ${scores[position]!.toFixed(2)}` : ""})`,
         )
         .join("; ")}`,
     });
@@ -154,6 +154,24 @@ export const AnnotatedAnswer = memo(function AnnotatedAnswer({
     </div>
   );
 });
+
+/**
+ * The local engine's document set answers googleSearch with `web` chunks whose address uses
+ * its own scheme (`genstudio:documents/...`): documents, not web pages, and nothing to open.
+ */
+const LOCAL_DOCUMENT = /^genstudio:/;
+
+/** The address of a chunk that is a document (retrieved, or of the local document set), if so. */
+export function documentUri(chunk: GroundingChunk | undefined): string | undefined {
+  if (chunk?.retrievedContext) return chunk.retrievedContext.uri;
+  const uri = chunk?.web?.uri;
+  return uri && LOCAL_DOCUMENT.test(uri) ? uri : undefined;
+}
+
+/** Whether a chunk is a document rather than a web page. */
+export function isDocument(chunk: GroundingChunk | undefined): boolean {
+  return Boolean(chunk?.retrievedContext) || documentUri(chunk) !== undefined;
+}
 
 /** A grounding chunk's name: a web page's title or address, or a retrieved document's. */
 export function chunkTitle(chunk: GroundingChunk | undefined, fallback = "unknown"): string {

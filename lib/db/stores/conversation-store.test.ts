@@ -17,12 +17,9 @@ import { MIGRATIONS } from "../migrations";
 import { PostgresDatabase } from "../postgres-database";
 import type { SqlDatabase } from "../sql-database";
 import { SqliteDatabase } from "../sqlite-database";
-import {
-  fullTextQuery,
-  UNDO_DELETE_MS,
-  UnknownMessageError,
-  type ConversationStore,
-} from "./conversation-store";
+import { UnknownMessageError } from "./conversation-errors";
+import { fullTextQuery } from "./conversation-search";
+import { UNDO_DELETE_MS, type ConversationStore } from "./conversation-store";
 
 const settings: ConversationSettings = {
   model: "models/gemini-2.5-flash",

@@ -1,16 +1,31 @@
 import { randomBytes } from "node:crypto";
-import {
-  SEARCH_MARK_END,
-  SEARCH_MARK_START,
-  type Conversation,
-  type ConversationHead,
-  type ConversationSearchResult,
-  type ConversationSettings,
-  type ConversationSummary,
-  type StoredMessage,
+import type {
+  Conversation,
+  ConversationHead,
+  ConversationSearchResult,
+  ConversationSettings,
+  ConversationSummary,
+  StoredMessage,
 } from "@/lib/studio/conversation-schema";
 import { DEFAULT_TITLE, searchTextOf, titleFromPrompt } from "@/lib/studio/message-text";
 import type { SqlDatabase, SqlExecutor, SqlTransaction } from "../sql-database";
+import {
+  ConversationIdTakenError,
+  TurnConflictError,
+  UnknownMessageError,
+} from "./conversation-errors";
+import {
+  CONVERSATION_COLUMNS,
+  headOf,
+  MESSAGE_COLUMNS,
+  messageOf,
+  nextStamp,
+  storedJson,
+  summaryOf,
+  type ConversationRow,
+  type MessageRow,
+} from "./conversation-rows";
+import { searchConversations } from "./conversation-search";
 
 /**
  * Every query of the studio's conversations (migrations 3 and 7), in one store. A
@@ -18,161 +33,15 @@ import type { SqlDatabase, SqlExecutor, SqlTransaction } from "../sql-database";
  * below it (`selected_child_id`) and the conversation its first message shown
  * (`selected_root_id`). Answers the server is generating carry a lease (`generating_until`)
  * their runner renews; one whose lease ran out was interrupted. Deleted conversations are
- * kept for a while (`deleted_at`) so a delete can be undone. Full-text search: SQLite FTS5
- * over `search_text` (the `conversation_search` index, kept by triggers); PostgreSQL a
- * tsvector of the same column (`search_vector`, GIN-indexed). Every query is scoped by owner,
- * so one caller can never read or change another's conversation.
+ * kept for a while (`deleted_at`) so a delete can be undone. Every query is scoped by owner,
+ * so one caller can never read or change another's conversation. Rows and their API shapes are
+ * conversation-rows.ts, full-text search conversation-search.ts, the refusals
+ * conversation-errors.ts. Long for a reason: one store per resource (ARCHITECTURE.md), so
+ * every write to these tables, a turn's included, is read in one place with its transaction.
  */
-
-interface ConversationRow {
-  id: string;
-  owner_id: string;
-  title: string;
-  settings_json: string;
-  created_at: number;
-  updated_at: number;
-  selected_root_id: string | null;
-  deleted_at: number | null;
-}
-
-interface MessageRow {
-  sequence: number;
-  id: string;
-  parent_id: string | null;
-  selected_child_id: string | null;
-  message_json: string;
-  generating_until: number | null;
-  created_at: number;
-}
-
-const CONVERSATION_COLUMNS =
-  "id, owner_id, title, settings_json, created_at, updated_at, selected_root_id, deleted_at";
-const MESSAGE_COLUMNS =
-  "sequence, id, parent_id, selected_child_id, message_json, generating_until, created_at";
 
 /** How long a deleted conversation can still be brought back. */
 export const UNDO_DELETE_MS = 10 * 60 * 1000;
-
-/** Matches read at most, newest first, before a search stops looking for more conversations. */
-const SEARCH_SCAN_LIMIT = 2000;
-
-function summaryOf(row: ConversationRow): ConversationSummary {
-  return {
-    id: row.id,
-    title: row.title,
-    createdAt: new Date(Number(row.created_at)).toISOString(),
-    updatedAt: new Date(Number(row.updated_at)).toISOString(),
-  };
-}
-
-function headOf(row: ConversationRow): ConversationHead {
-  const head: ConversationHead = {
-    ...summaryOf(row),
-    settings: JSON.parse(row.settings_json) as ConversationSettings,
-  };
-  if (row.selected_root_id) head.selectedRootId = row.selected_root_id;
-  return head;
-}
-
-/** What the server sets for display is not stored in the message's JSON. */
-function storedJson(message: StoredMessage): string {
-  const {
-    createdAt: _createdAt,
-    parentId: _parentId,
-    selectedChildId: _selectedChildId,
-    streaming: _streaming,
-    ...stored
-  } = message;
-  return JSON.stringify(stored);
-}
-
-/**
- * A stored row as the API shows it. An answer still being generated is `streaming`; one whose
- * runner stopped renewing its lease (the server went down) reads as interrupted, partial text kept.
- */
-function messageOf(row: MessageRow, now = Date.now()): StoredMessage {
-  const message: StoredMessage = {
-    ...(JSON.parse(row.message_json) as StoredMessage),
-    id: row.id,
-    parentId: row.parent_id,
-    createdAt: new Date(Number(row.created_at)).toISOString(),
-  };
-  if (row.selected_child_id) message.selectedChildId = row.selected_child_id;
-  if (row.generating_until !== null) {
-    if (Number(row.generating_until) > now) message.streaming = true;
-    else message.interrupted = true;
-  }
-  return message;
-}
-
-function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
-}
-
-/**
- * The updated_at a write stamps: now, but always later than the last one, so updated_at is
- * also the conversation's revision (a streamed read notices any write that lands meanwhile).
- */
-function nextStamp(row: ConversationRow, now: number): number {
-  return Math.max(now, Number(row.updated_at) + 1);
-}
-
-/** The words of what a person typed (letters and digits; everything else is a separator). */
-export function searchWords(text: string): string[] {
-  return (text.match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, 12);
-}
-
-/**
- * The FTS5 query for those words: each quoted (nothing typed is FTS syntax), all required,
- * the last one a prefix since the person may still be typing it.
- */
-export function fullTextQuery(text: string): string | null {
-  const words = searchWords(text);
-  if (!words.length) return null;
-  return words.map((word, index) => `"${word}"${index === words.length - 1 ? "*" : ""}`).join(" ");
-}
-
-/** The same for PostgreSQL's to_tsquery: `word & word:*` (words are letters and digits only). */
-function tsQuery(text: string): string | null {
-  const words = searchWords(text).map((word) => word.toLowerCase());
-  if (!words.length) return null;
-  return words.map((word, index) => `${word}${index === words.length - 1 ? ":*" : ""}`).join(" & ");
-}
-
-export class UnknownMessageError extends Error {
-  override readonly name = "UnknownMessageError";
-  constructor(readonly messageId: string) {
-    super(`Message ${messageId} is not in this conversation.`);
-  }
-}
-
-export class ConversationIdTakenError extends Error {
-  override readonly name = "ConversationIdTakenError";
-  constructor(readonly conversationId: string) {
-    super(`Conversation id ${conversationId} is already taken.`);
-  }
-}
-
-/** A turn that cannot be added as asked (a prompt id used elsewhere, a regeneration of no prompt). */
-export class TurnConflictError extends Error {
-  override readonly name = "TurnConflictError";
-}
-
-/**
- * By name, not `instanceof`: the stores are one per process (made by whichever route bundle
- * asked first), so their classes can come from another of Next's module graphs than the caller's.
- */
-export function isUnknownMessageError(error: unknown): error is UnknownMessageError {
-  return error instanceof Error && error.name === "UnknownMessageError";
-}
-
-export function isConversationIdTakenError(error: unknown): error is ConversationIdTakenError {
-  return error instanceof Error && error.name === "ConversationIdTakenError";
-}
-
-export function isTurnConflictError(error: unknown): error is TurnConflictError {
-  return error instanceof Error && error.name === "TurnConflictError";
-}
 
 export interface BeginTurnInput {
   parentId: string | null;
@@ -209,10 +78,6 @@ export interface ImportedConversation {
 
 export class ConversationStore {
   constructor(private readonly database: SqlDatabase) {}
-
-  private get sqlite(): boolean {
-    return this.database.dialect === "sqlite";
-  }
 
   private findRow(
     ownerId: string,
@@ -276,102 +141,8 @@ export class ConversationStore {
    * Conversations whose title or any message (of any branch) matches `text`, most recently
    * updated first, each with a passage of its newest matching message, the words marked.
    */
-  async search(ownerId: string, text: string, limit = 50): Promise<ConversationSearchResult[]> {
-    const found = new Map<string, { row?: ConversationRow; sequence?: number }>();
-    // Newest matches first, a bounded number: the cost follows the page, not the matches.
-    const matches = await this.matchingMessages(ownerId, text);
-    for (const match of matches) {
-      if (found.size >= limit) break;
-      if (!found.has(match.conversation_id))
-        found.set(match.conversation_id, { sequence: Number(match.sequence) });
-    }
-    const trimmed = text.trim();
-    if (trimmed) {
-      const like = this.sqlite ? "LIKE" : "ILIKE";
-      const titled = await this.database.all<ConversationRow>(
-        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE owner_id = ? AND deleted_at IS NULL AND title ${like} ? ESCAPE '\\' ORDER BY updated_at DESC LIMIT ?`,
-        [ownerId, `%${escapeLike(trimmed)}%`, limit],
-      );
-      for (const row of titled) found.set(row.id, { ...found.get(row.id), row });
-    }
-    const results: (ConversationSearchResult & { order: number })[] = [];
-    for (const [id, entry] of found) {
-      const row =
-        entry.row ??
-        (await this.database.get<ConversationRow>(
-          `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`,
-          [id],
-        ))!;
-      const result: ConversationSearchResult & { order: number } = {
-        ...summaryOf(row),
-        order: Number(row.updated_at),
-      };
-      if (entry.sequence !== undefined) {
-        const passage = await this.passage(text, entry.sequence);
-        if (passage) result.match = passage;
-      }
-      results.push(result);
-    }
-    return results
-      .sort((first, second) => second.order - first.order)
-      .slice(0, limit)
-      .map(({ order: _order, ...result }) => result);
-  }
-
-  private async matchingMessages(
-    ownerId: string,
-    text: string,
-  ): Promise<{ sequence: number; conversation_id: string }[]> {
-    if (this.sqlite) {
-      const query = fullTextQuery(text);
-      if (!query) return [];
-      // FTS5 walks its rowids backwards without sorting, and stops at the limit.
-      return this.database.all(
-        `SELECT conversation_search.rowid AS sequence, m.conversation_id AS conversation_id
-         FROM conversation_search
-         JOIN conversation_messages AS m ON m.sequence = conversation_search.rowid
-         JOIN conversations AS c ON c.id = m.conversation_id
-         WHERE conversation_search MATCH ? AND c.owner_id = ? AND c.deleted_at IS NULL
-         ORDER BY conversation_search.rowid DESC LIMIT ?`,
-        [query, ownerId, SEARCH_SCAN_LIMIT],
-      );
-    }
-    const query = tsQuery(text);
-    if (!query) return [];
-    return this.database.all(
-      `SELECT m.sequence AS sequence, m.conversation_id AS conversation_id
-       FROM conversation_messages AS m
-       JOIN conversations AS c ON c.id = m.conversation_id
-       WHERE m.search_vector @@ to_tsquery('simple', ?) AND c.owner_id = ? AND c.deleted_at IS NULL
-       ORDER BY m.sequence DESC LIMIT ?`,
-      [query, ownerId, SEARCH_SCAN_LIMIT],
-    );
-  }
-
-  /** A passage of one matching message, the matched words between the search marks. */
-  private async passage(text: string, sequence: number): Promise<string | null> {
-    if (this.sqlite) {
-      const query = fullTextQuery(text);
-      if (!query) return null;
-      // CAST: FTS5 applies `rowid = ?` only to an integer, and numbers may be bound as reals.
-      const row = await this.database.get<{ passage: string }>(
-        "SELECT snippet(conversation_search, 0, ?, ?, '…', 16) AS passage FROM conversation_search WHERE conversation_search MATCH ? AND rowid = CAST(? AS INTEGER)",
-        [SEARCH_MARK_START, SEARCH_MARK_END, query, sequence],
-      );
-      return row?.passage || null;
-    }
-    const query = tsQuery(text);
-    if (!query) return null;
-    const row = await this.database.get<{ passage: string }>(
-      `SELECT ts_headline('simple', search_text, to_tsquery('simple', ?), ?) AS passage
-       FROM conversation_messages WHERE sequence = ?`,
-      [
-        query,
-        `StartSel=${SEARCH_MARK_START}, StopSel=${SEARCH_MARK_END}, MaxWords=16, MinWords=6, ShortWord=0`,
-        sequence,
-      ],
-    );
-    return row?.passage || null;
+  search(ownerId: string, text: string, limit = 50): Promise<ConversationSearchResult[]> {
+    return searchConversations(this.database, ownerId, text, limit);
   }
 
   /** A conversation without its messages, or null when the owner has none by that id. */
@@ -713,54 +484,13 @@ export class ConversationStore {
       if (!row) return null;
       const previousUpdatedAt = summaryOf(row).updatedAt;
       const existing = await this.findMessageRow(conversationId, input.answer.id, transaction);
-      if (existing) {
-        const promptRow = existing.parent_id
-          ? await this.findMessageRow(conversationId, existing.parent_id, transaction)
-          : undefined;
-        return {
-          ...(promptRow ? { prompt: messageOf(promptRow, now) } : {}),
-          answer: messageOf(existing, now),
-          history: [],
-          created: false,
-          title: row.title,
-          previousUpdatedAt,
-          updatedAt: previousUpdatedAt,
-        };
-      }
+      if (existing) return this.repeatedTurn(transaction, row, existing, previousUpdatedAt, now);
       if (
         input.parentId !== null &&
         !(await this.findMessageRow(conversationId, input.parentId, transaction))
       )
         throw new UnknownMessageError(input.parentId);
-      let promptId: string;
-      if (input.prompt) {
-        const stored = await this.findMessageRow(conversationId, input.prompt.id, transaction);
-        if (stored && stored.parent_id !== input.parentId)
-          throw new TurnConflictError(
-            `Message ${input.prompt.id} already exists elsewhere in this conversation.`,
-          );
-        const first = await transaction.get(
-          "SELECT 1 AS found FROM conversation_messages WHERE conversation_id = ? LIMIT 1",
-          [conversationId],
-        );
-        if (!stored)
-          await this.insertMessage(transaction, conversationId, input.parentId, input.prompt, now);
-        if (!first && row.title === DEFAULT_TITLE) {
-          row.title = titleFromPrompt(input.prompt.content.parts);
-          await transaction.run("UPDATE conversations SET title = ? WHERE id = ?", [
-            row.title,
-            row.id,
-          ]);
-        }
-        promptId = input.prompt.id;
-      } else {
-        if (input.parentId === null)
-          throw new TurnConflictError("A regeneration needs the prompt it answers (parentId).");
-        const prompt = (await this.findMessageRow(conversationId, input.parentId, transaction))!;
-        if ((JSON.parse(prompt.message_json) as StoredMessage).role !== "user")
-          throw new TurnConflictError(`Message ${input.parentId} is not a prompt.`);
-        promptId = input.parentId;
-      }
+      const promptId = await this.placePrompt(transaction, row, input, now);
       await this.insertMessage(
         transaction,
         conversationId,
@@ -784,6 +514,66 @@ export class ConversationStore {
         updatedAt,
       };
     });
+  }
+
+  /** The same turn sent again (its answer is stored): what is stored, nothing written. */
+  private async repeatedTurn(
+    transaction: SqlExecutor,
+    row: ConversationRow,
+    existing: MessageRow,
+    previousUpdatedAt: string,
+    now: number,
+  ): Promise<BeginTurnResult> {
+    const promptRow = existing.parent_id
+      ? await this.findMessageRow(row.id, existing.parent_id, transaction)
+      : undefined;
+    return {
+      ...(promptRow ? { prompt: messageOf(promptRow, now) } : {}),
+      answer: messageOf(existing, now),
+      history: [],
+      created: false,
+      title: row.title,
+      previousUpdatedAt,
+      updatedAt: previousUpdatedAt,
+    };
+  }
+
+  /**
+   * The prompt a new answer follows, and its id: the turn's prompt, stored under `parentId`
+   * unless already there (a first prompt also names an untitled conversation), or for a
+   * regeneration the prompt `parentId` already is.
+   */
+  private async placePrompt(
+    transaction: SqlExecutor,
+    row: ConversationRow,
+    input: BeginTurnInput,
+    now: number,
+  ): Promise<string> {
+    const conversationId = row.id;
+    if (!input.prompt) {
+      if (input.parentId === null)
+        throw new TurnConflictError("A regeneration needs the prompt it answers (parentId).");
+      const prompt = (await this.findMessageRow(conversationId, input.parentId, transaction))!;
+      if ((JSON.parse(prompt.message_json) as StoredMessage).role !== "user")
+        throw new TurnConflictError(`Message ${input.parentId} is not a prompt.`);
+      return input.parentId;
+    }
+    const stored = await this.findMessageRow(conversationId, input.prompt.id, transaction);
+    if (stored && stored.parent_id !== input.parentId)
+      throw new TurnConflictError(
+        `Message ${input.prompt.id} already exists elsewhere in this conversation.`,
+      );
+    const first = await transaction.get(
+      "SELECT 1 AS found FROM conversation_messages WHERE conversation_id = ? LIMIT 1",
+      [conversationId],
+    );
+    if (!stored)
+      await this.insertMessage(transaction, conversationId, input.parentId, input.prompt, now);
+    if (!first && row.title === DEFAULT_TITLE) {
+      row.title = titleFromPrompt(input.prompt.content.parts);
+      await transaction.run("UPDATE conversations SET title = ? WHERE id = ?", [row.title, row.id]);
+    }
+    return input.prompt.id;
   }
 
   /**

@@ -4,7 +4,7 @@
  * in request order, so a stop at any moment resumes after the last committed request: a
  * batch that was running is picked up first when the engine starts again. Each request is
  * answered as generateContent would answer it for the batch's owner; one failing request
- * fails only itself.
+ * fails only itself. Where the requests come from is batch-items.ts.
  */
 import fs from "node:fs/promises";
 import { ApiError, rpcStatusOf } from "@/lib/gemini/api-error";
@@ -13,13 +13,13 @@ import type {
   GenerateContentResponse,
   OperationStatus,
 } from "@/lib/gemini/types";
-import { parseBatchInputLine } from "@/lib/gemini/validate";
 import type { FileService } from "../files/file-service";
 import { mergeChunks } from "../generate";
 import type { BatchRecord } from "@/lib/db/stores/batch-store";
-import { resultsFileId, type BatchService, type BatchWork } from "./batch-service";
+import { DEFAULT_MAX_LINE_BYTES, fileItems, inlineItems, type WorkItem } from "./batch-items";
+import { resultsFileId } from "./batch-paths";
+import type { BatchService, BatchWork } from "./batch-service";
 import type { InteractiveWork } from "./interactive-work";
-import { readJsonlLines } from "./jsonl-lines";
 
 /** One request's generation, for the batch's owner: validated by the rules, then streamed. */
 export type BatchGeneration = (input: {
@@ -42,17 +42,6 @@ export interface BatchRunnerOptions {
   onError?: (message: string, error: unknown) => void;
 }
 
-/** One request to run, in input order; `problem` when its line could not be read as a request. */
-interface WorkItem {
-  position: number;
-  key?: string;
-  metadata?: Record<string, unknown>;
-  request?: GenerateContentRequest;
-  problem?: ApiError;
-  /** File input: byte offset just after this request's line. */
-  inputEnd?: number;
-}
-
 interface Outcome {
   item: WorkItem;
   /** How long the request took, waits for interactive work included. */
@@ -61,7 +50,6 @@ interface Outcome {
   error?: OperationStatus;
 }
 
-const DEFAULT_MAX_LINE_BYTES = 20 * 1024 * 1024;
 /** How often an idle runner looks for work another instance left or created. */
 const POLL_MS = 5_000;
 /** Candidates looked at per round: the first may be another instance's. */
@@ -78,8 +66,6 @@ const CANDIDATES = 16;
 const RECENT_INTERACTIVE_MS = 2_000;
 const REST_FACTOR = 1;
 const LONGEST_REST_MS = 1_000;
-const INLINE_PAGE = 64;
-
 class BatchStopped extends Error {
   constructor() {
     super("batch work stopped");
@@ -200,18 +186,22 @@ export class BatchRunner implements BatchWork {
     if (signal.aborted) throw new BatchStopped();
     await store.markRunning(batch.id, this.now());
     if (batch.inputFileName === null) {
-      await this.runAll(batch, this.inlineItems(batch, signal), signal, (outcome) =>
-        store.commit(
-          batch.id,
-          {
-            position: outcome.item.position,
-            succeeded: outcome.response !== undefined,
-            outcomeJson: JSON.stringify(
-              outcome.response ? { response: outcome.response } : { error: outcome.error },
-            ),
-          },
-          this.now(),
-        ),
+      await this.runAll(
+        batch,
+        inlineItems(this.options.service.store, batch, signal),
+        signal,
+        (outcome) =>
+          store.commit(
+            batch.id,
+            {
+              position: outcome.item.position,
+              succeeded: outcome.response !== undefined,
+              outcomeJson: JSON.stringify(
+                outcome.response ? { response: outcome.response } : { error: outcome.error },
+              ),
+            },
+            this.now(),
+          ),
       );
       if (!(await store.finish(batch.id, { state: "BATCH_STATE_SUCCEEDED" }, this.now())))
         throw new BatchStopped();
@@ -229,30 +219,40 @@ export class BatchRunner implements BatchWork {
     try {
       // Anything written after the last commit (a stop mid-way) is rewritten.
       await handle.truncate(outputBytes);
-      await this.runAll(batch, this.fileItems(batch, signal), signal, async (outcome) => {
-        const line = Buffer.from(JSON.stringify(resultLine(outcome)) + "\n", "utf8");
-        let written = 0;
-        while (written < line.length) {
-          const { bytesWritten } = await handle.write(
-            line,
-            written,
-            line.length - written,
-            outputBytes + written,
+      await this.runAll(
+        batch,
+        fileItems(
+          this.options.service.paths.input(batch.id),
+          batch,
+          this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+          signal,
+        ),
+        signal,
+        async (outcome) => {
+          const line = Buffer.from(JSON.stringify(resultLine(outcome)) + "\n", "utf8");
+          let written = 0;
+          while (written < line.length) {
+            const { bytesWritten } = await handle.write(
+              line,
+              written,
+              line.length - written,
+              outputBytes + written,
+            );
+            written += bytesWritten;
+          }
+          outputBytes += line.length;
+          return service.store.commit(
+            batch.id,
+            {
+              position: outcome.item.position,
+              succeeded: outcome.response !== undefined,
+              inputOffset: outcome.item.inputEnd,
+              outputBytes,
+            },
+            this.now(),
           );
-          written += bytesWritten;
-        }
-        outputBytes += line.length;
-        return service.store.commit(
-          batch.id,
-          {
-            position: outcome.item.position,
-            succeeded: outcome.response !== undefined,
-            inputOffset: outcome.item.inputEnd,
-            outputBytes,
-          },
-          this.now(),
-        );
-      });
+        },
+      );
       await handle.sync();
     } finally {
       await handle.close();
@@ -355,55 +355,6 @@ export class BatchRunner implements BatchWork {
     }
   }
 
-  /** The inline requests not yet committed, read from the store a page at a time. */
-  private async *inlineItems(batch: BatchRecord, signal: AbortSignal): AsyncGenerator<WorkItem> {
-    let position = batch.doneCount;
-    while (!signal.aborted) {
-      const page = await this.options.service.store.requestsFrom(batch.id, position, INLINE_PAGE);
-      if (page.length === 0) return;
-      for (const stored of page) {
-        yield {
-          position: stored.position,
-          request: JSON.parse(stored.requestJson) as GenerateContentRequest,
-          ...(stored.metadata ? { metadata: stored.metadata } : {}),
-        };
-      }
-      position = page[page.length - 1]!.position + 1;
-    }
-  }
-
-  /** The JSONL lines not yet committed, each parsed into a request or a problem. */
-  private async *fileItems(batch: BatchRecord, signal: AbortSignal): AsyncGenerator<WorkItem> {
-    const maxLineBytes = this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
-    let position = batch.doneCount;
-    for await (const line of readJsonlLines(this.options.service.paths.input(batch.id), {
-      start: batch.inputOffset,
-      maxLineBytes,
-      signal,
-    })) {
-      const item: WorkItem = { position: position++, inputEnd: line.end };
-      if (line.text === null) {
-        item.problem = ApiError.invalidArgument(
-          line.problem === "too-long"
-            ? `Request payload size exceeds the limit: ${maxLineBytes} bytes (one line of the input file).`
-            : "Invalid JSON payload received. The line is not valid UTF-8.",
-        );
-      } else {
-        try {
-          const parsed = parseBatchInputLine(line.text);
-          item.request = parsed.request;
-          if (parsed.key !== undefined) item.key = parsed.key;
-          if (parsed.metadata !== undefined) item.metadata = parsed.metadata;
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          item.problem = error;
-          item.key = keyOfUnreadableLine(line.text);
-        }
-      }
-      yield item;
-    }
-  }
-
   /** A batch that could not be worked through at all ends FAILED, its work files removed. */
   private async fail(batch: BatchRecord, error: unknown): Promise<void> {
     const { service } = this.options;
@@ -446,15 +397,4 @@ function resultLine(outcome: Outcome): Record<string, unknown> {
   if (outcome.item.key !== undefined) line.key = outcome.item.key;
   if (outcome.item.metadata !== undefined) line.metadata = outcome.item.metadata;
   return line;
-}
-
-/** The `key` of a line that is JSON but not a valid request, so its error still says which request it was. */
-function keyOfUnreadableLine(text: string): string | undefined {
-  try {
-    const value = JSON.parse(text) as unknown;
-    const key = (value as { key?: unknown } | null)?.key;
-    return typeof key === "string" ? key : undefined;
-  } catch {
-    return undefined;
-  }
 }

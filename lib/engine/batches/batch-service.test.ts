@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller, OperationContext } from "@/lib/gemini/backend/contract";
 import type { BatchOperation, GenerateContentResponse } from "@/lib/gemini/types";
-import { readBatchGenerateContentRequest } from "@/lib/gemini/validate";
+import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
 import { testDatabaseKinds } from "@/lib/testing/databases";
 import { PNG_1X1, streamOf, tempData, TestClock, type TempData } from "@/lib/testing/engine-files";
 import { createLocalBackend, type LocalBackend } from "../local-backend";

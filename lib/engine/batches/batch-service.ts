@@ -31,6 +31,7 @@ import { randomResourceId } from "../files/random-id";
 import type { ProbedMedia } from "../media/probe";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import type { BatchRecord, BatchStore } from "@/lib/db/stores/batch-store";
+import { BatchPaths } from "./batch-paths";
 import { countJsonlLines } from "./jsonl-lines";
 
 export const BATCHES_PAGE = { defaultSize: 10, maxSize: 100 };
@@ -53,37 +54,7 @@ const TERMINAL_STATES: readonly BatchState[] = [
 const BATCH_ID = /^[a-z0-9]{1,63}$/;
 const STATE_FILTER = /^\s*state\s*[=:]\s*"?([A-Za-z_]+)"?\s*$/;
 
-/** Where a batch's work files live: the input it reads and the results it writes. */
-export class BatchPaths {
-  readonly dir: string;
-
-  constructor(dataDir: string) {
-    this.dir = path.join(dataDir, "batches");
-  }
-
-  /** The batch's own link to its input file's bytes (the file may be deleted meanwhile). */
-  input(batchId: string): string {
-    return path.join(this.dir, `${batchId}.input.jsonl`);
-  }
-
-  /** The results written so far, moved into the files once the batch succeeds. */
-  results(batchId: string): string {
-    return path.join(this.dir, `${batchId}.results.jsonl`);
-  }
-
-  /** The batch id a work file belongs to; null for names of nothing of ours. */
-  batchIdOf(fileName: string): string | null {
-    const match = /^([a-z0-9]+)\.(?:input|results)\.jsonl$/.exec(fileName);
-    return match ? match[1]! : null;
-  }
-}
-
-/** The id of the results File of a batch: `files/batch-{id}`, as the service names them. */
-export function resultsFileId(batchId: string): string {
-  return `batch-${batchId}`;
-}
-
-/** The 404 for a batch that does not exist, is gone, or is someone else's. */
+/** The batch's counts as `batchStats` carries them: int64 strings, zero counts left out. */
 function batchStats(record: BatchRecord): BatchStats {
   const stats: BatchStats = { requestCount: String(record.requestCount) };
   if (record.succeededCount > 0) stats.successfulRequestCount = String(record.succeededCount);

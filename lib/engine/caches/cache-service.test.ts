@@ -2,11 +2,11 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { OperationContext } from "@/lib/gemini/backend/contract";
 import type { CachedContent } from "@/lib/gemini/types";
-import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate";
+import { parseCachedContentCreate, parseCachedContentUpdate } from "@/lib/gemini/validate-caches";
 import { requireModel } from "../catalog";
 import { MediaProbeError, probeMedia } from "../media/probe";
 import { countRequestTokens, terminateTokenizerWorkers } from "../tokens";
-import { createStorage, type Storage } from "../files/storage-operations";
+import { createStorage, type Storage } from "../storage";
 import { testDatabaseKinds } from "@/lib/testing/databases";
 import { PNG_1X1, streamOf, tempData, TestClock, type TempData } from "@/lib/testing/engine-files";
 
@@ -129,12 +129,13 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
       systemInstruction: body.system_instruction,
     });
     expect(cache).toEqual({
-      name: expect.stringMatching(/^cachedContents\/[a-z0-9]{12}$/),
+      name: expect.stringMatching(/^cachedContents\/[a-z0-9]{40}$/),
       model: FLASH,
       displayName: "",
-      createTime: "2025-01-15T12:00:00Z",
-      updateTime: "2025-01-15T12:00:00Z",
-      expireTime: "2025-01-15T12:10:00Z",
+      // The service's digits: stamps in microseconds, expiries in nanoseconds.
+      createTime: "2025-01-15T12:00:00.000000Z",
+      updateTime: "2025-01-15T12:00:00.000000Z",
+      expireTime: "2025-01-15T12:10:00.000000000Z",
       usageMetadata: { totalTokenCount: expected.totalTokens },
     });
     expect(expected.totalTokens).toBeGreaterThan(1024);
@@ -187,9 +188,9 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
       contents,
       expireTime: "2025-01-15T14:30:00.5+01:00",
     });
-    expect(offset.expireTime).toBe("2025-01-15T13:30:00.500Z");
+    expect(offset.expireTime).toBe("2025-01-15T13:30:00.500000000Z");
     const fraction = await create({ model: FLASH, contents, ttl: "1.123456789s" });
-    expect(fraction.expireTime).toBe("2025-01-15T12:00:01.123Z");
+    expect(fraction.expireTime).toBe("2025-01-15T12:00:01.123000000Z");
   });
 
   it("belongs to its creator, expires for real, and updates only its expiration", async () => {
@@ -211,11 +212,11 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
 
     clock.advance(30_000);
     const updated = await update(cache.name, { ttl: "3600s" });
-    expect(updated.expireTime).toBe("2025-01-15T13:00:30Z");
-    expect(updated.updateTime).toBe("2025-01-15T12:00:30Z");
+    expect(updated.expireTime).toBe("2025-01-15T13:00:30.000000000Z");
+    expect(updated.updateTime).toBe("2025-01-15T12:00:30.000000Z");
     expect(updated.createTime).toBe(cache.createTime);
     const masked = await update(cache.name, { expireTime: "2025-01-15T12:05:00Z" }, "expireTime");
-    expect(masked.expireTime).toBe("2025-01-15T12:05:00Z");
+    expect(masked.expireTime).toBe("2025-01-15T12:05:00.000000000Z");
     expect((await rejection(() => update(cache.name, { displayName: "new" }))).httpStatus).toBe(
       400,
     );
@@ -235,6 +236,32 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(await storage.operations.listCachedContents({}, context())).toEqual({});
     expect((await rejection(() => update(cache.name, { ttl: "60s" }))).httpStatus).toBe(403);
     expect(await storage.caches.sweep()).toBe(1);
+  });
+
+  it("gives what a cache holds to its owner only, while it lives (URL context reads it)", async () => {
+    const cache = await create({
+      model: FLASH,
+      contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }],
+      systemInstruction: { parts: [{ text: "You are terse." }] },
+      ttl: "60s",
+    });
+    expect(await storage.caches.inputForCaller(cache.name, alice)).toEqual({
+      contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }],
+      systemInstruction: { parts: [{ text: "You are terse." }] },
+    });
+    const denied = await rejection(() => storage.caches.inputForCaller(cache.name, bob));
+    expect([denied.httpStatus, denied.message]).toEqual([
+      403,
+      "CachedContent not found (or permission denied)",
+    ]);
+    const missing = await rejection(() =>
+      storage.caches.inputForCaller("cachedContents/nothinghere", alice),
+    );
+    expect(missing.httpStatus).toBe(403);
+    clock.advance(61_000);
+    expect(
+      (await rejection(() => storage.caches.inputForCaller(cache.name, alice))).httpStatus,
+    ).toBe(403);
   });
 
   it("deletes", async () => {
@@ -300,7 +327,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     });
     const traits = requireModel(FLASH, "generateContent").traits;
     const question = { role: "user", parts: [{ text: "What does the fox do?" }] };
-    const merge = await storage.resolveCachedContentForRequest(
+    const merge = await storage.caches.resolveCachedContentForRequest(
       { contents: [question], cachedContent: cache.name },
       traits,
       alice,
@@ -315,7 +342,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(merge.cachedContentTokenCount).toBe(cache.usageMetadata.totalTokenCount);
 
     const conflict = await rejection(() =>
-      storage.resolveCachedContentForRequest(
+      storage.caches.resolveCachedContentForRequest(
         {
           contents: [question],
           cachedContent: cache.name,
@@ -328,7 +355,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(conflict.httpStatus).toBe(400);
     expect(conflict.message).toContain("system_instruction, tools or tool_config");
     const otherModel = await rejection(() =>
-      storage.resolveCachedContentForRequest(
+      storage.caches.resolveCachedContentForRequest(
         { contents: [question], cachedContent: cache.name },
         requireModel("models/gemini-2.5-flash-lite", "generateContent").traits,
         alice,
@@ -337,7 +364,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     expect(otherModel.httpStatus).toBe(400);
     expect(otherModel.message).toContain("has to be the same");
     const notYours = await rejection(() =>
-      storage.resolveCachedContentForRequest(
+      storage.caches.resolveCachedContentForRequest(
         { contents: [question], cachedContent: cache.name },
         traits,
         bob,
@@ -345,7 +372,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     );
     expect(notYours.httpStatus).toBe(403);
     expect(
-      await storage.resolveCachedContentForRequest({ contents: [question] }, traits, alice),
+      await storage.caches.resolveCachedContentForRequest({ contents: [question] }, traits, alice),
     ).toEqual({ mergedRequest: { contents: [question] } });
   });
 
@@ -357,10 +384,12 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     const traits = requireModel(FLASH, "countTokens").traits;
     const question = { role: "user", parts: [{ text: "What does the fox do?" }] };
     const own = await countRequestTokens(traits, { contents: [question] });
-    const counted = await storage.countTokensWithCache(
+    const { caller, signal } = context();
+    const counted = await storage.caches.countWithCache(
       { contents: [question], cachedContent: cache.name },
       traits,
-      context(),
+      caller,
+      signal,
     );
     expect(counted.cachedContentTokenCount).toBe(cache.usageMetadata.totalTokenCount);
     expect(counted.totalTokens).toBe(own.totalTokens + cache.usageMetadata.totalTokenCount);

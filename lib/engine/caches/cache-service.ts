@@ -1,7 +1,8 @@
 /**
  * cachedContents on the local engine: create (sized with the model's own tokenizer and held
  * to the model's minimum), list with keyset page tokens, get, update of the expiration only,
- * delete, real expiry, and the merge of a cache into a generate/count request. Differs
+ * delete, real expiry, the merge of a cache into a generate/count request and the count of a
+ * request with its cache. Differs
  * knowingly: timestamps carry millisecond precision (0 or 3 fractional digits).
  */
 import type { CacheRecord, CacheStore, CachedInput } from "@/lib/db/stores/cache-store";
@@ -22,9 +23,15 @@ import type {
   Tool,
   ToolConfig,
 } from "@/lib/gemini/types";
-import { formatTimestamp, parseDuration, parseTimestamp } from "@/lib/gemini/wire-time";
+import {
+  EXPIRY_DIGITS,
+  formatTimestampDigits,
+  parseDuration,
+  parseTimestamp,
+  STAMP_DIGITS,
+} from "@/lib/gemini/wire-time";
 import { requireModel } from "../catalog";
-import { randomResourceId } from "../files/random-id";
+import { CACHE_ID_LENGTH, randomResourceId } from "../files/random-id";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import {
   assertCacheQuota,
@@ -54,6 +61,8 @@ export type InputTokenCounter = (
   input: CountableInput,
   caller: Caller,
   signal?: AbortSignal,
+  /** `countTokens` for that method's answer (its role-token rule and per-Content split). */
+  purpose?: "countTokens",
 ) => Promise<CountTokensResponse>;
 
 export interface CacheServiceOptions {
@@ -82,9 +91,9 @@ function toWire(record: CacheRecord): CachedContent {
     name: `cachedContents/${record.id}`,
     model: record.model,
     displayName: record.displayName,
-    createTime: formatTimestamp(record.createTime),
-    updateTime: formatTimestamp(record.updateTime),
-    expireTime: formatTimestamp(record.expireTime),
+    createTime: formatTimestampDigits(record.createTime, STAMP_DIGITS),
+    updateTime: formatTimestampDigits(record.updateTime, STAMP_DIGITS),
+    expireTime: formatTimestampDigits(record.expireTime, EXPIRY_DIGITS),
     usageMetadata: { totalTokenCount: record.totalTokenCount },
   };
 }
@@ -156,8 +165,8 @@ export class CacheService {
         `The input token count (${counted.totalTokens}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`,
       );
     }
-    let id = randomResourceId();
-    while (await this.store.exists(id)) id = randomResourceId();
+    let id = randomResourceId(CACHE_ID_LENGTH);
+    while (await this.store.exists(id)) id = randomResourceId(CACHE_ID_LENGTH);
     const record: CacheRecord = {
       id,
       ownerId: caller.ownerId,
@@ -184,6 +193,14 @@ export class CacheService {
 
   async get(name: string, caller: Caller): Promise<CachedContent> {
     return toWire(await this.require(name, caller));
+  }
+
+  /** What a live cache of the caller's holds (URL context reads it), or the service's 403. */
+  async inputForCaller(name: string, caller: Caller): Promise<CachedInput> {
+    const record = await this.require(name, caller);
+    const input = await this.store.input(record.id);
+    if (!input) throw cachedContentDenied();
+    return input;
   }
 
   /** The caller's live caches, newest first; tokens are bound to the page size. */
@@ -285,10 +302,58 @@ export class CacheService {
       ...(record.tokenDetails ? { cacheTokensDetails: record.tokenDetails } : {}),
     };
   }
+
+  /** countTokens of a generate request, the named cache included. */
+  async countWithCache(
+    request: GenerateContentRequest,
+    traits: ModelTraits,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<CountTokensResponse> {
+    const merge = await this.resolveCachedContentForRequest(request, traits, caller);
+    const { mediaResolution, responseSchema } = request.generationConfig ?? {};
+    if (merge.cachedContentTokenCount === undefined) {
+      return this.options.countTokens(
+        traits,
+        {
+          contents: request.contents,
+          systemInstruction: request.systemInstruction,
+          tools: request.tools,
+          toolConfig: request.toolConfig,
+          mediaResolution,
+          responseSchema,
+        },
+        caller,
+        signal,
+        "countTokens",
+      );
+    }
+    // The cache was sized once at creation; only the request's own turns are counted now.
+    const own = await this.options.countTokens(
+      traits,
+      { contents: request.contents, mediaResolution, responseSchema },
+      caller,
+      signal,
+      "countTokens",
+    );
+    const promptTokensDetails = addModalityCounts(
+      own.promptTokensDetails,
+      merge.cacheTokensDetails,
+    );
+    const { systemInstructionsTokens, contentTokens } = own;
+    return {
+      totalTokens: own.totalTokens + merge.cachedContentTokenCount,
+      cachedContentTokenCount: merge.cachedContentTokenCount,
+      ...(systemInstructionsTokens ? { systemInstructionsTokens } : {}),
+      ...(contentTokens ? { contentTokens } : {}),
+      ...(promptTokensDetails ? { promptTokensDetails } : {}),
+      ...(merge.cacheTokensDetails ? { cacheTokensDetails: merge.cacheTokensDetails } : {}),
+    };
+  }
 }
 
 /** Adds per-modality counts of two breakdowns. */
-export function addModalityCounts(
+function addModalityCounts(
   first: ModalityTokenCount[] | undefined,
   second: ModalityTokenCount[] | undefined,
 ): ModalityTokenCount[] | undefined {

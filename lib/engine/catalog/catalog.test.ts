@@ -9,6 +9,7 @@ import type { Model } from "@/lib/gemini/types";
 import { CATALOG, LISTED_MODELS, findModel, requireModel } from "./index";
 
 interface Exchange {
+  id: string;
   operation: string;
   path: string;
   status: number;
@@ -82,5 +83,74 @@ describe("the catalog", () => {
     expect(() => requireModel("gemma-3-1b-it", "createCachedContent")).toThrow(
       /not supported for createCachedContent\. Call ModelService\.ListModels/,
     );
+  });
+});
+
+/** The field paths of a recorded answer (union over a stream's events), as the replay reads them. */
+function answerFields(exchange: Exchange): Set<string> {
+  const bodies =
+    exchange.operation === "streamGenerateContent"
+      ? exchange.responseBody
+          .split("\r\n\r\n")
+          .filter((event) => event.startsWith("data: "))
+          .map((event) => event.slice(6))
+      : [exchange.responseBody];
+  const fields = new Set<string>();
+  const visit = (value: unknown, path: string) => {
+    if (Array.isArray(value)) for (const item of value) visit(item, `${path}[]`);
+    else if (value && typeof value === "object")
+      for (const [key, child] of Object.entries(value)) {
+        fields.add(`${path}.${key}`);
+        if (key !== "args") visit(child, `${path}.${key}`);
+      }
+  };
+  for (const body of bodies) visit(JSON.parse(body), "");
+  return fields;
+}
+
+describe("the answer traits", () => {
+  const answers = exchanges
+    .filter(
+      (exchange) =>
+        exchange.status === 200 &&
+        (exchange.operation === "generateContent" ||
+          exchange.operation === "streamGenerateContent"),
+    )
+    .map((exchange) => ({
+      exchange,
+      entry: findModel(decodeURIComponent(/models\/([^/:]+):/.exec(exchange.path)![1]!))!,
+      fields: answerFields(exchange),
+    }));
+
+  it("agree with every recorded answer of their models on the fields no date changed", () => {
+    for (const { exchange, entry, fields } of answers) {
+      const { answer } = entry;
+      const has = (field: string) => fields.has(field);
+      if (has(".candidates"))
+        expect(has(".candidates[].index"), exchange.id).toBe(answer.candidateIndex);
+      if (has(".usageMetadata.candidatesTokenCount"))
+        expect(has(".usageMetadata.candidatesTokensDetails"), exchange.id).toBe(
+          answer.candidatesTokensDetails,
+        );
+      if (has(".candidates[].finishReason"))
+        expect(has(".candidates[].avgLogprobs"), exchange.id).toBe(
+          answer.avgLogprobs && exchange.operation === "generateContent",
+        );
+      if (has(".candidates[].content.parts[].functionCall"))
+        expect(has(".candidates[].content.parts[].functionCall.id"), exchange.id).toBe(
+          answer.functionCallIds,
+        );
+      if (has(".candidates[].finishMessage")) expect(answer.finishMessage, exchange.id).toBe(true);
+      if (has(".usageMetadata.serviceTier")) expect(answer.serviceTier, exchange.id).toBe(true);
+      if (has(".candidates[].content.parts[].thoughtSignature"))
+        expect(answer.thoughtSignatures, exchange.id).not.toBe("none");
+    }
+  });
+
+  it("send serviceTier on every 2.5 and 3 model the service still listed once it sent it", () => {
+    expect(findModel("gemini-2.5-flash")!.answer.serviceTier).toBe(true);
+    expect(findModel("gemini-3-pro-preview")!.answer.serviceTier).toBe(true);
+    expect(findModel("gemini-2.5-pro-preview-06-05")!.answer.serviceTier).toBe(false);
+    expect(findModel("gemini-2.0-flash")!.answer.serviceTier).toBe(false);
   });
 });

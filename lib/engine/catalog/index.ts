@@ -10,22 +10,68 @@ import type { PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type { Model } from "@/lib/gemini/types";
 import data from "./models.json";
 
-/** Which optional fields a family's answers carry (as recorded of the service). */
+/**
+ * Which optional fields a family's answers carry and where, as recorded of the service (each
+ * family's `about` in models.json says where its values come from). Read by
+ * lib/engine/generate/answer-shape.ts.
+ */
 export interface AnswerTraits {
-  /** `candidates[].index`. */
+  /**
+   * `candidates[].index` on every candidate. False: index 0 is left out like any other zero
+   * value (1.5 and 2.0 wrote proto3 defaults that way), later indexes are written.
+   */
   candidateIndex: boolean;
-  /** `candidates[].avgLogprobs`, sent without being asked for. */
+  /** `candidates[].avgLogprobs` on a whole (unary) answer without being asked for; never streamed. */
   avgLogprobs: boolean;
-  /** `usageMetadata.candidatesTokensDetails`. */
+  /** `usageMetadata.candidatesTokensDetails` (the answer's tokens per modality). */
   candidatesTokensDetails: boolean;
-  /** `usageMetadata.serviceTier` ("standard"). */
+  /** `usageMetadata.serviceTier`: the tier that served the request, lower case ("standard"). */
   serviceTier: boolean;
   /** `functionCall.id` on calls the model makes. */
   functionCallIds: boolean;
-  /** `finishMessage` on a candidate that ends with function calls. */
+  /** `finishMessage` on a candidate whose finishing message carries function calls. */
   finishMessage: boolean;
-  /** Where `thoughtSignature`s go: nowhere, on function calls, or on the first answer part. */
-  thoughtSignatures: "none" | "function-calls" | "first-part";
+  /**
+   * Where `thoughtSignature`s go. `function-declarations`: on the first answer part of a
+   * thinking answer to a request that declares functions (2.5). `every-answer`: on the first
+   * answer part of every answer, thinking or not; a stream sends it on its last event, on an
+   * empty text part, unless the first answer part is a function call (Gemini 3).
+   */
+  thoughtSignatures: "none" | "function-declarations" | "every-answer";
+  /**
+   * A stream's finishReason comes on an event of its own whose content is one empty text part
+   * (Gemini 3); false: on the event with the last of the answer.
+   */
+  finishOnEmptyPart: boolean;
+  /**
+   * In a stream, thought summaries (includeThoughts) are sent only once thinking has gone on for
+   * this many tokens, or is cut short by maxOutputTokens; shorter thinking streams none (Gemini
+   * 3: its summaries are written while the model thinks). Absent: always, as in whole answers.
+   */
+  streamedThoughtsAfterTokens?: number;
+  /**
+   * False: includeThoughts is accepted but no thought summary is returned (the 2.0 Flash
+   * Thinking experiments, recorded in 2025). Absent: summaries as asked.
+   */
+  thoughtSummaries?: boolean;
+}
+
+/**
+ * How long a family thinks when the choice is its own (a budget above it, or dynamic thinking),
+ * in thinking tokens, by the kind of ask: the median thoughtsTokenCount of the family's recorded
+ * answers of that kind (generate/thinking-length.test.ts recomputes each from the recordings). A kind the
+ * recordings never show thinks as long as a plain ask. Read by
+ * lib/engine/generate/thinking-length.ts, which says what each kind is.
+ */
+export interface ThinkingLengthTraits {
+  /** An ask with none of the below: text, media, or both. */
+  plain: number;
+  /** An ask with tools: function declarations or built-in tools (search, URL context, code). */
+  tools?: number;
+  /** An answer constrained to JSON or an enum (responseMimeType). */
+  structuredOutput?: number;
+  /** An answer to function results (the last turn carries functionResponse parts). */
+  functionResponse?: number;
 }
 
 export interface CatalogEntry {
@@ -37,6 +83,8 @@ export interface CatalogEntry {
   /** What answers carry in `modelVersion`: the model that actually answers. */
   modelVersion: string;
   answer: AnswerTraits;
+  /** How long its thinking runs when the model chooses (absent: the model does not think). */
+  thinkingLength?: ThinkingLengthTraits;
   family: string;
 }
 
@@ -56,7 +104,10 @@ interface FamilyData {
   externalFileUris?: boolean;
   unsupportedModalities?: ModelTraits["unsupportedModalities"];
   builtInTools?: ModelTraits["builtInTools"];
-  answer?: AnswerTraits;
+  /** Merged field by field over the family's own (a model or family sets what differs). */
+  answer?: Partial<AnswerTraits>;
+  /** A family's own replaces the one of the family it extends; `about` says from what. */
+  thinkingLength?: ThinkingLengthTraits & { about?: string };
 }
 
 interface ModelData {
@@ -78,8 +129,8 @@ function familyTraits(name: string, seen: string[] = []): FamilyData {
   const family = FAMILIES[name];
   if (!family || seen.includes(name))
     throw new Error(`catalog: unknown or circular family ${name}`);
-  const base = family.extends ? familyTraits(family.extends, [...seen, name]) : {};
-  return { ...base, ...family };
+  const base: FamilyData = family.extends ? familyTraits(family.extends, [...seen, name]) : {};
+  return { ...base, ...family, answer: { ...base.answer, ...family.answer } };
 }
 
 /** The model that answers for `model`: itself, or the end of its alias chain. */
@@ -102,10 +153,21 @@ function promptTokenRules({
   return rules;
 }
 
+/** The lengths without the data file's note on where they come from. */
+function thinkingLengthTraits({
+  about: _about,
+  ...lengths
+}: ThinkingLengthTraits & { about?: string }): ThinkingLengthTraits {
+  return lengths;
+}
+
 function buildEntry(model: ModelData): CatalogEntry {
   const answering = answeringModel(model);
   // An alias's own overrides (what it did differently in recordings) go over its target's.
-  const traits = { ...familyTraits(answering.family), ...answering.traits, ...model.traits };
+  const family = familyTraits(answering.family);
+  const traits = { ...family, ...answering.traits, ...model.traits };
+  // Answer traits are merged field by field, so a model states only what it did differently.
+  const answer = { ...family.answer, ...answering.traits?.answer, ...model.traits?.answer };
   const resource = model.resource;
   const name = model.name;
   const thinking = traits.thinking ?? undefined;
@@ -114,7 +176,14 @@ function buildEntry(model: ModelData): CatalogEntry {
     listed: model.listed,
     modelVersion:
       model.modelVersion ?? answering.modelVersion ?? answering.name.replace(/^models\//, ""),
-    answer: required(traits.answer, "answer traits", name),
+    answer: completeAnswer(answer, name),
+    ...(thinking
+      ? {
+          thinkingLength: thinkingLengthTraits(
+            required(traits.thinkingLength, "thinkingLength", name),
+          ),
+        }
+      : {}),
     family: answering.family,
     traits: {
       name,
@@ -144,6 +213,22 @@ function buildEntry(model: ModelData): CatalogEntry {
       builtInTools: traits.builtInTools ?? [],
     },
   };
+}
+
+const ANSWER_FIELDS: readonly (keyof AnswerTraits)[] = [
+  "candidateIndex",
+  "avgLogprobs",
+  "candidatesTokensDetails",
+  "serviceTier",
+  "functionCallIds",
+  "finishMessage",
+  "thoughtSignatures",
+  "finishOnEmptyPart",
+];
+
+function completeAnswer(answer: Partial<AnswerTraits>, model: string): AnswerTraits {
+  for (const field of ANSWER_FIELDS) required(answer[field], `answer trait ${field}`, model);
+  return answer as AnswerTraits;
 }
 
 /** Every model the engine serves: listed ones in the service's order, then the others. */

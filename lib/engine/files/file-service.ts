@@ -14,7 +14,12 @@ import { fileDenied } from "@/lib/gemini/resource-errors";
 import type { Caller, FileDownload, UploadChunkRequest } from "@/lib/gemini/backend/contract";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import type { File, ListFilesResponse } from "@/lib/gemini/types";
-import { formatDuration, formatTimestamp } from "@/lib/gemini/wire-time";
+import {
+  EXPIRY_DIGITS,
+  formatDuration,
+  formatTimestampDigits,
+  STAMP_DIGITS,
+} from "@/lib/gemini/wire-time";
 import type { ProbedMedia } from "../media/probe";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import { openFileBytes } from "./file-bytes";
@@ -100,9 +105,9 @@ export function toWireFile(file: FileRecord, origin: string): File {
     ...(file.displayName ? { displayName: file.displayName } : {}),
     mimeType: file.mimeType,
     sizeBytes: String(file.sizeBytes),
-    createTime: formatTimestamp(file.createTime),
-    updateTime: formatTimestamp(file.updateTime),
-    expirationTime: formatTimestamp(file.expireTime),
+    createTime: formatTimestampDigits(file.createTime, STAMP_DIGITS),
+    updateTime: formatTimestampDigits(file.updateTime, STAMP_DIGITS),
+    expirationTime: formatTimestampDigits(file.expireTime, EXPIRY_DIGITS),
     sha256Hash: file.sha256Hash,
     uri: `${origin}/v1beta/files/${file.id}`,
     state: file.state,

@@ -3,10 +3,8 @@
  * length (a whole number of bytes, not zero, within the per-file limit), a MIME type of the
  * type/subtype form, and, when the client names the file, an id of the service's form.
  */
-import { ApiError } from "@/lib/gemini/api-error";
+import { invalid, LENGTH_HEADER } from "./upload-errors";
 
-export const LENGTH_HEADER =
-  "X-Goog-Upload-Header-Content-Length (or X-Svc-Upload-Header-Content-Length)";
 const FILE_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 const MIME_TYPE_PATTERN =
   /^[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*\/[A-Za-z0-9][A-Za-z0-9!#$&^_.+-]*(?:\s*;.*)?$/;
@@ -19,10 +17,6 @@ export interface UploadStartInput {
   displayName?: string;
   /** `files/{id}` the client asked for, if any. */
   requestedName?: string;
-}
-
-export function invalid(message: string, field?: string): ApiError {
-  return ApiError.invalidArgument(message, field ? [{ field, description: message }] : undefined);
 }
 
 /** The start's length, type and requested file id, or the service's 400 naming the field. */

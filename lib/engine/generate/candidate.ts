@@ -1,70 +1,53 @@
 /**
  * One candidate's generation, advanced a few tokens at a time so several candidates stream in
  * lock-step: optional thinking (thought tokens, thought parts only with includeThoughts),
- * then the answer in its mode (text, constrained JSON, bare enum, function call, speech),
- * with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
- * logprobs and the candidate safety check applied as the text is produced.
+ * then the answer in its mode (the steps of answer-steps.ts: text, constrained JSON, bare
+ * enum, function call, speech), with stop sequences, maxOutputTokens (thinking counts toward it, as on the service),
+ * logprobs and the candidate safety check applied as the text is produced. Where the
+ * family's answers put the thoughtSignature and the finish reason, and when a stream shows
+ * thought summaries, come from its answer traits (answer-shape.ts).
  */
-import type {
-  FinishReason,
-  FunctionCall,
-  LogprobsCandidate,
-  Part,
-  SafetyRating,
-} from "@/lib/gemini/types";
+import type { FinishReason, LogprobsCandidate, Part, SafetyRating } from "@/lib/gemini/types";
 import type { CandidateSafety } from "@/lib/engine/safety";
-import { forcedText, pushHistory, sampleStep, type DecodingState, type Emission } from "./decoding";
-import { JsonGrammar, type SchemaNode } from "./json-output";
-import {
-  pcmBytes,
-  SPEECH_MIME_TYPE,
-  SPEECH_SAMPLE_RATE,
-  SPEECH_TOKENS_PER_SECOND,
-  synthesizeSpeech,
-} from "./speech";
+import { newFunctionCallId } from "./answer-shape";
+import { answerSteps, thinkingSteps, type AnswerMode, type Step } from "./answer-steps";
+import type { DecodingState, Emission } from "./decoding";
+import { SPEECH_MIME_TYPE } from "./speech";
 import { StopSequenceFilter } from "./stop-sequences";
 import { TokenTextDecoder } from "./vocabulary";
 
-export type AnswerMode =
-  | {
-      kind: "text";
-      /** The whole answer, forced (literal skills, questions back). */
-      literal?: string;
-      /** Forced opening text the model's own text follows (the result of a function call). */
-      lead?: string;
-    }
-  | { kind: "json"; root: SchemaNode; resolve?: (ref: string) => SchemaNode }
-  | { kind: "enum"; values: (string | number | boolean | null)[] }
-  | {
-      kind: "function";
-      name: string;
-      parameters: SchemaNode;
-      resolve?: (ref: string) => SchemaNode;
-      hints: string[];
-      /** Argument values taken from the prompt, emitted as they are. */
-      presets?: Record<string, unknown>;
-    }
-  | { kind: "audio"; text: string; voiceName?: string };
+export type { AnswerMode } from "./answer-steps";
 
 export interface CandidateOptions {
   index: number;
   answer: DecodingState;
   thought: DecodingState;
   mode: AnswerMode;
-  thinkingBudget: number;
+  /** How many tokens it thinks before answering (thinking-length.ts), unless maxOutputTokens cuts it. */
+  thinkingTokens: number;
   includeThoughts: boolean;
-  /** Makes the signature of an answer that thought so many tokens (it counts them when sent back). */
-  thoughtSignature?: (thoughtTokens: number) => string;
+  /**
+   * Makes the answer's thoughtSignature (for the thinking it stands for: it counts those
+   * tokens when sent back) and says where it goes: on the first answer part, or on the
+   * finishing part unless the first answer part is a function call (answer-shape.ts).
+   */
+  signature?: {
+    make: (thoughtTokens: number) => string;
+    placement: "first-answer-part" | "finish";
+  };
   maxOutputTokens: number;
   stopSequences: string[];
   responseLogprobs: boolean;
+  /** Whether the last delta carries avgLogprobs. */
+  avgLogprobs: boolean;
+  /** Whether function calls carry an id. */
+  functionCallIds: boolean;
+  /** The finish reason goes on a delta of its own with one empty text part (Gemini 3 streams). */
+  finishOnEmptyPart: boolean;
+  /** Thought summaries are held back until thinking reaches this many tokens (Gemini 3 streams). */
+  thoughtsAfterTokens?: number;
   safety: CandidateSafety;
 }
-
-type Step =
-  | { type: "token"; phase: "thought" | "answer"; emission: Emission }
-  | { type: "functionCall"; call: FunctionCall; tokens: number }
-  | { type: "audio"; data: Uint8Array; tokens: number };
 
 export interface CandidateDelta {
   index: number;
@@ -77,7 +60,15 @@ export interface CandidateDelta {
   avgLogprobs?: number;
 }
 
-const AUDIO_CHUNK_SECONDS = 0.5;
+/** What one advance produced, before it becomes a delta. */
+interface Produced {
+  thoughtText: string;
+  answerText: string;
+  extraParts: Part[];
+  chosen: LogprobsCandidate[];
+  top: { candidates: LogprobsCandidate[] }[];
+  reason?: FinishReason;
+}
 
 export class CandidateRun {
   thoughtTokens = 0;
@@ -89,6 +80,12 @@ export class CandidateRun {
   private readonly thoughtDecoder: TokenTextDecoder;
   private readonly stops: StopSequenceFilter;
   private signaturePending: boolean;
+  /** The answer's first part has been sent (a later function call takes no signature). */
+  private answerStarted = false;
+  /** Thought summary text held back while a stream waits to show it (null: not holding). */
+  private heldThoughts: string | null;
+  /** A finish reason waiting for its own delta (finishOnEmptyPart). */
+  private pendingFinish: CandidateDelta | null = null;
   private logprobSum = 0;
   private audioTokens = 0;
   private answering = false;
@@ -98,7 +95,9 @@ export class CandidateRun {
     this.decoder = new TokenTextDecoder(options.answer.model.vocabulary);
     this.thoughtDecoder = new TokenTextDecoder(options.answer.model.vocabulary);
     this.stops = new StopSequenceFilter(options.stopSequences);
-    this.signaturePending = options.thoughtSignature !== undefined;
+    this.signaturePending = options.signature !== undefined;
+    this.heldThoughts =
+      options.includeThoughts && options.thoughtsAfterTokens !== undefined ? "" : null;
   }
 
   get index(): number {
@@ -110,8 +109,8 @@ export class CandidateRun {
     return (
       !this.finished &&
       !this.answering &&
-      this.options.thinkingBudget > 0 &&
-      !this.options.includeThoughts
+      this.options.thinkingTokens > 0 &&
+      (!this.options.includeThoughts || this.heldThoughts !== null)
     );
   }
 
@@ -123,220 +122,217 @@ export class CandidateRun {
   /** Produces up to `budget` more tokens; returns what to send for this candidate (null: nothing new). */
   advance(budget: number): CandidateDelta | null {
     if (this.finished) return null;
-    const options = this.options;
-    const vocabulary = options.answer.model.vocabulary;
-    let thoughtText = "";
-    let answerText = "";
-    const extraParts: Part[] = [];
-    const chosen: LogprobsCandidate[] = [];
-    const top: { candidates: LogprobsCandidate[] }[] = [];
-    let reason: FinishReason | undefined;
+    if (this.pendingFinish) {
+      const finish = this.pendingFinish;
+      this.pendingFinish = null;
+      this.finished = true;
+      return finish;
+    }
+    return this.deliver(this.produce(budget));
+  }
+
+  /** Takes up to `budget` steps (a function call counts none), until a finish reason. */
+  private produce(budget: number): Produced {
+    const output: Produced = {
+      thoughtText: "",
+      answerText: "",
+      extraParts: [],
+      chosen: [],
+      top: [],
+    };
     const silent = this.thinkingSilently;
+    let called = false;
     for (let produced = 0; produced < budget;) {
-      // Send the first answer token at once rather than filling a long silent-thinking slice.
-      if (silent && this.answering) break;
-      if (this.thoughtTokens + this.answerTokens >= options.maxOutputTokens) {
-        reason = "MAX_TOKENS";
+      // Send the first answer token at once rather than filling a long silent-thinking slice
+      // (a function call still takes the finish reason that follows it).
+      if (silent && this.answering && !called) break;
+      if (this.thoughtTokens + this.answerTokens >= this.options.maxOutputTokens) {
+        output.reason = "MAX_TOKENS";
         break;
       }
       const next = this.steps.next();
       if (next.done) {
-        reason = "STOP";
+        output.reason = "STOP";
         break;
       }
       const step = next.value;
       if (step.type === "token") {
         produced += 1;
-        if (step.phase === "thought") {
-          this.thoughtTokens += 1;
-          if (options.includeThoughts) thoughtText += this.thoughtDecoder.push(step.emission.id);
-          continue;
-        }
-        this.answerTokens += 1;
-        this.logprobSum += step.emission.logProbability;
-        if (options.responseLogprobs) {
-          chosen.push({
-            token: vocabulary.tokenText(step.emission.id),
-            tokenId: step.emission.id,
-            logProbability: step.emission.logProbability,
-          });
-          if (step.emission.top.length) {
-            top.push({
-              candidates: step.emission.top.map((entry) => ({
-                token: vocabulary.tokenText(entry.id),
-                tokenId: entry.id,
-                logProbability: entry.logProbability,
-              })),
-            });
-          }
-        }
-        const filtered = this.stops.push(this.decoder.push(step.emission.id));
-        answerText += filtered.emit;
-        if (filtered.stopped) {
-          reason = "STOP";
+        if (step.phase === "thought") this.takeThought(step.emission, output);
+        else if (this.takeAnswerToken(step.emission, output)) {
+          output.reason = "STOP";
           break;
         }
       } else if (step.type === "functionCall") {
-        this.answerTokens += step.tokens;
-        produced += step.tokens;
-        extraParts.push({ functionCall: step.call });
+        // Not counted against this delta's budget: a call goes whole, with the finish reason
+        // that follows it (the service sends them on one event).
+        called = true;
+        this.takeFunctionCall(step, output);
       } else {
-        this.answerTokens += step.tokens;
-        this.audioTokens += step.tokens;
         produced += step.tokens;
-        extraParts.push({
-          inlineData: {
-            mimeType: SPEECH_MIME_TYPE,
-            data: Buffer.from(step.data).toString("base64"),
-          },
+        this.takeAudio(step, output);
+      }
+    }
+    if (output.reason === "STOP" || output.reason === "MAX_TOKENS")
+      output.answerText += this.decoder.end() + this.stops.flush();
+    if (output.reason === "MAX_TOKENS" && this.options.includeThoughts) {
+      // Thinking cut short by the limit shows its summary, even one held back.
+      output.thoughtText =
+        (this.heldThoughts ?? "") + output.thoughtText + this.thoughtDecoder.end();
+      this.heldThoughts = null;
+    }
+    return output;
+  }
+
+  private takeThought(emission: Emission, output: Produced): void {
+    this.thoughtTokens += 1;
+    if (this.options.includeThoughts) output.thoughtText += this.thoughtText(emission.id);
+  }
+
+  /** Adds an answer token (and its logprobs); true when a stop sequence ends the answer. */
+  private takeAnswerToken(emission: Emission, output: Produced): boolean {
+    const vocabulary = this.options.answer.model.vocabulary;
+    this.heldThoughts = null;
+    this.answerTokens += 1;
+    this.logprobSum += emission.logProbability;
+    if (this.options.responseLogprobs) {
+      output.chosen.push({
+        token: vocabulary.tokenText(emission.id),
+        tokenId: emission.id,
+        logProbability: emission.logProbability,
+      });
+      if (emission.top.length) {
+        output.top.push({
+          candidates: emission.top.map((entry) => ({
+            token: vocabulary.tokenText(entry.id),
+            tokenId: entry.id,
+            logProbability: entry.logProbability,
+          })),
         });
       }
     }
-    if (reason === "STOP" || reason === "MAX_TOKENS")
-      answerText += this.decoder.end() + this.stops.flush();
-    if (reason === "MAX_TOKENS" && options.includeThoughts)
-      thoughtText += this.thoughtDecoder.end();
+    const filtered = this.stops.push(this.decoder.push(emission.id));
+    output.answerText += filtered.emit;
+    return filtered.stopped;
+  }
 
-    const verdict = options.safety.check(answerText);
-    const delta: CandidateDelta = { index: options.index, parts: [], chosen, top };
+  private takeFunctionCall(step: Extract<Step, { type: "functionCall" }>, output: Produced): void {
+    this.heldThoughts = null;
+    this.answerTokens += step.tokens;
+    this.logprobSum += step.logProbability;
+    const call = this.options.functionCallIds
+      ? { ...step.call, id: newFunctionCallId() }
+      : step.call;
+    output.extraParts.push({ functionCall: call });
+  }
+
+  private takeAudio(step: Extract<Step, { type: "audio" }>, output: Produced): void {
+    this.heldThoughts = null;
+    this.answerTokens += step.tokens;
+    this.audioTokens += step.tokens;
+    output.extraParts.push({
+      inlineData: { mimeType: SPEECH_MIME_TYPE, data: Buffer.from(step.data).toString("base64") },
+    });
+  }
+
+  /**
+   * The delta of what was produced: its parts unless the safety check blocks the answer, the
+   * signature where it goes, and the finish reason (on this delta or on one of its own).
+   */
+  private deliver(output: Produced): CandidateDelta | null {
+    const options = this.options;
+    let reason = output.reason;
+    const verdict = options.safety.check(output.answerText);
+    const delta: CandidateDelta = {
+      index: options.index,
+      parts: [],
+      chosen: output.chosen,
+      top: output.top,
+    };
     if (verdict.blocked) {
       reason = "SAFETY";
     } else {
-      if (thoughtText) delta.parts.push({ text: thoughtText, thought: true });
-      if (answerText) delta.parts.push({ text: answerText });
-      delta.parts.push(...extraParts);
-      const firstAnswer = delta.parts.find((part) => !part.thought);
-      if (firstAnswer && this.signaturePending) {
-        firstAnswer.thoughtSignature = options.thoughtSignature?.(this.thoughtTokens);
-        this.signaturePending = false;
-      }
+      if (output.thoughtText) delta.parts.push({ text: output.thoughtText, thought: true });
+      if (output.answerText) delta.parts.push({ text: output.answerText });
+      delta.parts.push(...output.extraParts);
+      this.placeSignature(delta.parts);
     }
     if (verdict.ratings.length) delta.safetyRatings = verdict.ratings;
     if (reason) {
-      this.finished = true;
       this.finishReason = reason;
-      delta.finishReason = reason;
-      if (options.responseLogprobs && this.answerTokens > 0 && !this.audio)
-        delta.avgLogprobs = this.logprobSum / this.answerTokens;
+      const finish = reason === "SAFETY" ? delta : this.finishingDelta(delta);
+      finish.finishReason = reason;
+      if (options.avgLogprobs && this.answerTokens > 0 && !this.audio)
+        finish.avgLogprobs = this.logprobSum / this.answerTokens;
       if (reason === "SAFETY") {
         delta.chosen = [];
         delta.top = [];
       }
+      if (finish === delta) this.finished = true;
+      else this.pendingFinish = finish;
     }
-    if (!delta.parts.length && !reason && !chosen.length) return null;
+    if (!delta.parts.length && !delta.finishReason && !output.chosen.length && !this.pendingFinish)
+      return null;
     return delta;
+  }
+
+  /** The thought text a thought token adds to this delta: none while a stream holds it back. */
+  private thoughtText(id: number): string {
+    const piece = this.thoughtDecoder.push(id);
+    if (this.heldThoughts === null) return piece;
+    this.heldThoughts += piece;
+    if (this.thoughtTokens < (this.options.thoughtsAfterTokens ?? 0)) return "";
+    const released = this.heldThoughts;
+    this.heldThoughts = null;
+    return released;
+  }
+
+  /**
+   * Puts a pending signature on the first answer part: always, or (placement "finish") only
+   * when that part is a function call; a text answer's waits for the finishing part.
+   */
+  private placeSignature(parts: Part[]): void {
+    const signature = this.options.signature;
+    const firstAnswer = parts.find((part) => !part.thought);
+    if (!signature || !firstAnswer || this.answerStarted) return;
+    this.answerStarted = true;
+    if (signature.placement === "first-answer-part" || firstAnswer.functionCall) {
+      firstAnswer.thoughtSignature = signature.make(this.thoughtTokens);
+      this.signaturePending = false;
+    }
+  }
+
+  /**
+   * The delta that carries the finish reason: this one, or (finishOnEmptyPart) one of its own
+   * after it whose content is an empty text part, with the signature still pending.
+   */
+  private finishingDelta(delta: CandidateDelta): CandidateDelta {
+    // Only a signature bound for the finishing part goes there; one waiting for an answer part
+    // that never came (thinking cut short) is not sent.
+    const signature =
+      this.signaturePending && this.options.signature?.placement === "finish"
+        ? this.options.signature
+        : undefined;
+    this.signaturePending = false;
+    if (!this.options.finishOnEmptyPart) {
+      if (signature)
+        delta.parts.push({ text: "", thoughtSignature: signature.make(this.thoughtTokens) });
+      return delta;
+    }
+    const emptyPart: Part = signature
+      ? { text: "", thoughtSignature: signature.make(this.thoughtTokens) }
+      : { text: "" };
+    if (!delta.parts.length) {
+      delta.parts.push(emptyPart);
+      return delta;
+    }
+    return { index: delta.index, parts: [emptyPart], chosen: [], top: [] };
   }
 
   private *run(): Generator<Step, void> {
     const options = this.options;
-    if (options.thinkingBudget > 0) yield* this.thinking();
+    if (options.thinkingTokens > 0) yield* thinkingSteps(options.thought, options.thinkingTokens);
     this.answering = true;
-    const mode = options.mode;
-    const state = options.answer;
-    switch (mode.kind) {
-      case "text":
-        if (mode.literal !== undefined) {
-          for (const emission of forcedText(state, mode.literal))
-            yield { type: "token", phase: "answer", emission };
-        } else {
-          if (mode.lead !== undefined)
-            for (const emission of forcedText(state, `${mode.lead} `))
-              yield { type: "token", phase: "answer", emission };
-          yield* this.freeText(
-            state,
-            state.model.symbols.answerStart,
-            "answer",
-            Number.POSITIVE_INFINITY,
-          );
-        }
-        return;
-      case "json": {
-        const grammar = new JsonGrammar(state, { pretty: true, resolve: mode.resolve });
-        const tokens = grammar.value(mode.root);
-        for (let next = tokens.next(); !next.done; next = tokens.next())
-          yield { type: "token", phase: "answer", emission: next.value };
-        return;
-      }
-      case "enum": {
-        const grammar = new JsonGrammar(state, { pretty: false });
-        const tokens = grammar.bareEnum(mode.values);
-        for (let next = tokens.next(); !next.done; next = tokens.next())
-          yield { type: "token", phase: "answer", emission: next.value };
-        return;
-      }
-      case "function": {
-        const grammar = new JsonGrammar(state, {
-          pretty: false,
-          resolve: mode.resolve,
-          stringHints: mode.hints,
-          presets: mode.presets,
-        });
-        const tokens = grammar.value(
-          mode.parameters.kind === "any"
-            ? { kind: "object", properties: [], free: false }
-            : mode.parameters,
-        );
-        let count = 0;
-        let next = tokens.next();
-        for (; !next.done; next = tokens.next()) count += 1;
-        const args = JSON.parse(next.value) as Record<string, unknown>;
-        yield { type: "functionCall", call: { name: mode.name, args }, tokens: Math.max(1, count) };
-        return;
-      }
-      case "audio": {
-        const samples = synthesizeSpeech(mode.text, mode.voiceName);
-        const perChunk = Math.round(AUDIO_CHUNK_SECONDS * SPEECH_SAMPLE_RATE);
-        for (let offset = 0; offset < samples.length; offset += perChunk) {
-          const slice = samples.subarray(offset, Math.min(samples.length, offset + perChunk));
-          yield {
-            type: "audio",
-            data: pcmBytes(slice),
-            tokens: Math.max(
-              1,
-              Math.round((slice.length / SPEECH_SAMPLE_RATE) * SPEECH_TOKENS_PER_SECOND),
-            ),
-          };
-        }
-        return;
-      }
-    }
+    yield* answerSteps(options.mode, options.answer);
   }
-
-  private *thinking(): Generator<Step, void> {
-    const state = this.options.thought;
-    yield* this.freeText(
-      state,
-      state.model.symbols.thoughtStart,
-      "thought",
-      this.options.thinkingBudget,
-    );
-    // The visible answer starts on its own after the thought summary.
-  }
-
-  private *freeText(
-    state: DecodingState,
-    start: number,
-    phase: "thought" | "answer",
-    limit: number,
-  ): Generator<Step, void> {
-    const history = [start];
-    const end = state.model.symbols.end;
-    let previous = "";
-    const vocabulary = state.model.vocabulary;
-    // The first token opens a sentence (never the end, whitespace or trailing punctuation);
-    // the text ends only after a sentence or line ends, never in the middle of a word.
-    const opening = (id: number) => id !== end && opensText(vocabulary.tokenText(id));
-    const closing = (id: number) => id !== end || /[.!?:;)"'\]*\n]\s*$/.test(previous);
-    for (let count = 0; count < limit; count++) {
-      const emission = sampleStep(state, history, count === 0 ? opening : closing);
-      if (!emission || emission.id === end) return;
-      pushHistory(history, emission.id);
-      previous = vocabulary.tokenText(emission.id);
-      yield { type: "token", phase, emission };
-    }
-  }
-}
-
-function opensText(text: string): boolean {
-  return /^[\p{Lu}\p{N}*#"'(\[-]/u.test(text);
 }

@@ -8,7 +8,7 @@
  */
 import type { CitationSource, Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
 import { sliceEnd, TimeSlices } from "@/lib/engine/time-slices";
-import type { ResolveFile } from "./context";
+import { isTextual, probedText, type ResolveFile } from "./context";
 
 /** The shortest copied run, in words, that is cited (shorter runs are common phrases, not copies). */
 export const MIN_CITED_WORDS = 5;
@@ -90,21 +90,6 @@ async function fileText(part: Part, resolveFile: ResolveFile): Promise<CitableSo
       return undefined;
     }
   }
-  return undefined;
-}
-
-function isTextual(mimeType: string): boolean {
-  return (
-    /^text\//.test(mimeType) ||
-    /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType)
-  );
-}
-
-function probedText(probed: unknown): string | undefined {
-  if (typeof probed !== "object" || probed === null) return undefined;
-  const record = probed as Record<string, unknown>;
-  for (const key of ["text", "textContent", "textPreview"])
-    if (typeof record[key] === "string") return record[key] as string;
   return undefined;
 }
 

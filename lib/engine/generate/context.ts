@@ -24,6 +24,11 @@ export interface ResolvedFile {
 
 export type ResolveFile = (fileUri: string) => Promise<ResolvedFile>;
 
+/** The input a cached content holds, by name; throws (the service's 403) when the caller may not read it. */
+export type ResolveCachedContent = (
+  name: string,
+) => Promise<Pick<GenerateContentRequest, "contents" | "systemInstruction">>;
+
 export interface RequestContext {
   /** Context documents, oldest first, each a block of text the model learns from. */
   documents: string[];
@@ -106,7 +111,8 @@ function formatBytes(size: number): string {
   return `${(size / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function isTextual(mimeType: string): boolean {
+/** Whether a MIME type is text the engine reads as such (text/*, JSON, XML, code, CSV, YAML, Markdown). */
+export function isTextual(mimeType: string): boolean {
   return (
     /^text\//.test(mimeType) ||
     /json|xml|javascript|csv|yaml|markdown|x-python|typescript/.test(mimeType)
@@ -141,6 +147,27 @@ export function describeMedium(
   const pages = number("pages") ?? number("pageCount");
   if (pages !== undefined) details.push(`${pages} page${pages === 1 ? "" : "s"}`);
   return `The ${kindOf(mimeType)}${name ? ` ${name}` : ""} is ${details.join(", ")}.`;
+}
+
+/**
+ * What a part says in words: its text (not a thought summary), textual inline data, or the
+ * text of a text file; undefined for media, calls and files the caller cannot read.
+ */
+export async function readableText(
+  part: Part,
+  resolveFile: ResolveFile,
+): Promise<string | undefined> {
+  if (part.text !== undefined) return part.thought ? undefined : part.text;
+  if (part.inlineData && isTextual(part.inlineData.mimeType))
+    return Buffer.from(part.inlineData.data, "base64").toString("utf8");
+  if (part.fileData) {
+    try {
+      return probedText((await resolveFile(part.fileData.fileUri)).probed);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 export function probedText(probed: unknown): string | undefined {

@@ -2,10 +2,12 @@
  * Grounding (`tools: [{googleSearch: {}}]`) in the local engine, offline: the "search" runs
  * over a local document set (the engine's shipped corpus answers, by topic), and the answer is
  * built from the sentences of the best documents, so every supported segment really comes
- * from its chunk. `groundingMetadata` carries the query, the chunks (`retrievedContext` with the
- * document's local URI, title and text) and a support per sentence with its UTF-8 byte offsets
- * in the answer, the chunk it came from and a confidence. Knowingly different: no web, no
- * searchEntryPoint; a prompt that matches no document is answered without grounding.
+ * from its chunk. `groundingMetadata` has the service's googleSearch shape (recorded, 2026):
+ * the query, a searchEntryPoint chip rendering it, the chunks as `web` sources (the document's
+ * local `genstudio:` URI and title) and a support per sentence with its UTF-8 byte offsets in
+ * the answer (startIndex left out at 0, as the service leaves zero values out) and the chunk
+ * it came from. Knowingly different: no web; a prompt that matches no document is answered
+ * without grounding.
  */
 import { corpusDocuments } from "@/lib/engine/corpus";
 import {
@@ -102,7 +104,6 @@ export function answerFromDocuments(prompt: string): GroundedAnswer | null {
   const hits = searchIndex(set.index, query, MINIMUM_SCORE).slice(0, MAX_CHUNKS);
   if (hits.length === 0) return null;
   const wanted = new Set(searchWords(query));
-  const best = hits[0]!.score;
   // Each chunk's sentences that share the most query words; the answer keeps document order.
   const picked: { chunk: number; order: number; sentence: string; overlap: number }[] = [];
   hits.forEach((hit, chunk) => {
@@ -122,26 +123,50 @@ export function answerFromDocuments(prompt: string): GroundedAnswer | null {
     if (text) text += " ";
     const startIndex = Buffer.byteLength(text, "utf8");
     text += item.sentence;
+    const endIndex = Buffer.byteLength(text, "utf8");
     supports.push({
-      segment: { startIndex, endIndex: Buffer.byteLength(text, "utf8"), text: item.sentence },
+      segment: { ...(startIndex ? { startIndex } : {}), endIndex, text: item.sentence },
       groundingChunkIndices: [item.chunk],
-      confidenceScores: [
-        Math.round(Math.min(1, (hits[item.chunk]!.score / best) * (0.5 + item.overlap / 8)) * 100) /
-          100,
-      ],
     });
   }
   return {
     text,
     groundingMetadata: {
-      webSearchQueries: [query],
+      searchEntryPoint: { renderedContent: searchChips([query]) },
       groundingChunks: hits.map((hit) => {
         const document = set.documents[hit.position]!;
-        return {
-          retrievedContext: { uri: document.uri, title: document.title, text: document.text },
-        };
+        return { web: { uri: document.uri, title: document.title } };
       }),
       groundingSupports: supports,
+      webSearchQueries: [query],
     },
   };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (character) =>
+      ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[character]!,
+  );
+}
+
+/**
+ * The searchEntryPoint's rendered content: a self-contained block of the queries as chips, as
+ * the service's is (its chips link to a web search; ours name the local search and link nowhere).
+ */
+function searchChips(queries: readonly string[]): string {
+  const chips = queries.map((query) => `<span class="chip">${escapeHtml(query)}</span>`).join("\n");
+  return `<style>
+.container { font-family: sans-serif; display: flex; flex-direction: column; gap: 4px; }
+.headline { font-size: 12px; color: #5f6368; }
+.chip { display: inline-block; border: 1px solid #dadce0; border-radius: 16px; padding: 4px 12px; margin: 2px; font-size: 14px; }
+</style>
+<div class="container">
+  <div class="headline">Local document search</div>
+  <div class="carousel">
+${chips}
+  </div>
+</div>
+`;
 }

@@ -12,10 +12,9 @@ import type {
   Part,
   UrlContextMetadata,
 } from "@/lib/gemini/types";
-import type { ResolveFile } from "@/lib/engine/generate/context";
 import { answerWithCode } from "./code-execution";
 import { answerFromDocuments } from "./grounding";
-import { retrieveUrls } from "./url-context";
+import { retrieveUrls, type UrlResolvers } from "./url-context";
 
 export type BuiltInTool = "googleSearch" | "urlContext" | "codeExecution";
 
@@ -49,7 +48,7 @@ export async function answerWithTools(
   request: GenerateContentRequest,
   traits: ModelTraits,
   turn: { lastUserText: string; answersFunction: boolean },
-  resolveFile: ResolveFile,
+  resolvers: UrlResolvers,
   signal: AbortSignal,
 ): Promise<ToolAnswer | null> {
   const enabled = enabledTools(request, traits);
@@ -63,7 +62,7 @@ export async function answerWithTools(
     return null;
   const answer: ToolAnswer = { parts: [] };
   if (enabled.has("urlContext")) {
-    const retrieved = await retrieveUrls(turn.lastUserText, resolveFile);
+    const retrieved = await retrieveUrls(turn.lastUserText, resolvers);
     if (retrieved) {
       answer.urlContextMetadata = retrieved.urlContextMetadata;
       answer.text = retrieved.text;

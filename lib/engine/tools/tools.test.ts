@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { generateContent, streamGenerateContent } from "@/lib/engine/generate";
 import { inputFor } from "@/lib/testing/generation";
-import { arithmeticExpression, planCode } from "./code-execution";
+import { answerWithCode, arithmeticExpression, planCode } from "./code-execution";
 import { answerFromDocuments } from "./grounding";
 import { runPython } from "./python-sandbox";
-import { urlsOf } from "./url-context";
+import { cachedContentDenied } from "@/lib/gemini/resource-errors";
+import { retrieveUrls, urlsOf, type UrlResolvers } from "./url-context";
 
 const sliceBytes = (text: string, start: number, end: number) =>
   Buffer.from(text, "utf8").subarray(start, end).toString("utf8");
@@ -36,6 +37,21 @@ describe("code execution", () => {
     expect(spin.outcome).toBe("OUTCOME_DEADLINE_EXCEEDED");
   }, 30_000);
 
+  it("says honestly that nothing ran when there is no interpreter", async () => {
+    const python = "/nonexistent/python3";
+    expect(await runPython("print(1)", { python })).toEqual({
+      outcome: "OUTCOME_FAILED",
+      output: "Not executed: this studio's server has no Python interpreter (python3).",
+      executed: false,
+    });
+    const answer = await answerWithCode("What is 6 * 7?", { python });
+    expect(answer?.code).toBe("result = 6 * 7\nprint(result)");
+    expect(answer?.result.executed).toBe(false);
+    expect(answer?.text).toBe(
+      "I wrote the code above, but it could not be run here, so I have no result to report.",
+    );
+  });
+
   it("answers an arithmetic question with executableCode, codeExecutionResult, then the result", async () => {
     const input = inputFor("gemini-2.5-flash", "What is 17 * 23 + 4?", {
       thinkingConfig: { thinkingBudget: 0 },
@@ -62,15 +78,20 @@ describe("grounding in the local document set", () => {
     expect(answer).not.toBeNull();
     const metadata = answer!.groundingMetadata;
     expect(metadata.webSearchQueries).toEqual(["sky look blue noon"]);
-    expect(metadata.groundingChunks?.[0]?.retrievedContext?.uri).toMatch(
+    expect(metadata.searchEntryPoint?.renderedContent).toContain(
+      '<span class="chip">sky look blue noon</span>',
+    );
+    // The service's googleSearch shape: web sources, no confidence scores, startIndex 0 left out.
+    expect(metadata.groundingChunks?.[0]?.web?.uri).toMatch(
       /^genstudio:documents\/science-and-nature\/\d+$/,
     );
+    expect(metadata.groundingSupports?.[0]?.segment).not.toHaveProperty("startIndex");
     for (const support of metadata.groundingSupports ?? []) {
-      const { startIndex, endIndex, text } = support.segment!;
-      expect(sliceBytes(answer!.text, startIndex!, endIndex!)).toBe(text);
+      const { startIndex = 0, endIndex, text } = support.segment!;
+      expect(sliceBytes(answer!.text, startIndex, endIndex!)).toBe(text);
       const chunk = metadata.groundingChunks![support.groundingChunkIndices![0]!]!;
-      expect(chunk.retrievedContext?.text).toContain(text!);
-      expect(support.confidenceScores![0]).toBeGreaterThan(0);
+      expect(chunk.web?.title).toMatch(/^Science and nature, document \d+$/);
+      expect(support).not.toHaveProperty("confidenceScores");
     }
     expect(answerFromDocuments("zqxv wplk")).toBeNull();
   });
@@ -103,5 +124,72 @@ describe("url context", () => {
     expect(
       urlsOf("Read https://a.example/x, then http://b.example/y. And https://a.example/x!"),
     ).toEqual(["https://a.example/x", "http://b.example/y"]);
+  });
+
+  const CACHE_TEXT =
+    "The lighthouse keeper writes the weather down every evening. Ships pass at dawn. Nets dry on the quay.";
+  const origin = "http://127.0.0.1:3000";
+  const resolvers: UrlResolvers = {
+    resolveFile: async () => {
+      throw new Error("no file");
+    },
+    // Only the caller's one cache: any other name is the service's 403, as CacheService answers.
+    resolveCachedContent: async (name) => {
+      if (name !== "cachedContents/mine") throw cachedContentDenied();
+      return {
+        systemInstruction: { parts: [{ text: "Logbook of the north light." }] },
+        contents: [{ role: "user", parts: [{ text: CACHE_TEXT }] }],
+      };
+    },
+  };
+
+  it("reads the caller's cached contents by their URL; another owner's or a missing one fails as unreachable", async () => {
+    const retrieved = await retrieveUrls(
+      `Compare ${origin}/v1beta/cachedContents/mine with ${origin}/v1beta/cachedContents/theirs.`,
+      resolvers,
+    );
+    expect(retrieved!.urlContextMetadata).toEqual({
+      urlMetadata: [
+        {
+          retrievedUrl: `${origin}/v1beta/cachedContents/mine`,
+          urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS",
+        },
+        {
+          retrievedUrl: `${origin}/v1beta/cachedContents/theirs`,
+          urlRetrievalStatus: "URL_RETRIEVAL_STATUS_ERROR",
+        },
+      ],
+    });
+    expect(retrieved!.text).toBe(
+      `${origin}/v1beta/cachedContents/mine says: Logbook of the north light. The lighthouse keeper writes the weather down every evening.`,
+    );
+  });
+
+  it("answers with the cache's text and the metadata on the last chunk", async () => {
+    const input = inputFor(
+      "gemini-2.5-flash",
+      `What does https://studio.example/v1/cachedContents/mine say?`,
+      { thinkingConfig: { thinkingBudget: 0 } },
+    );
+    input.request.tools = [{ urlContext: {} }];
+    const chunks = [];
+    for await (const chunk of streamGenerateContent({ ...input, ...resolvers, stream: true }))
+      chunks.push(chunk);
+    const text = chunks
+      .flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? [])
+      .map((part) => part.text ?? "")
+      .join("");
+    expect(text).toContain("Logbook of the north light. The lighthouse keeper writes the weather");
+    expect(chunks.at(-1)!.candidates![0]!.urlContextMetadata).toEqual({
+      urlMetadata: [
+        {
+          retrievedUrl: "https://studio.example/v1/cachedContents/mine",
+          urlRetrievalStatus: "URL_RETRIEVAL_STATUS_SUCCESS",
+        },
+      ],
+    });
+    expect(chunks.slice(0, -1).some((chunk) => chunk.candidates?.[0]?.urlContextMetadata)).toBe(
+      false,
+    );
   });
 });

@@ -6,7 +6,7 @@
  * reference (lib/gemini/references) and forwards exactly what it checked. Every method may
  * throw ApiError.
  */
-import type { UploadStart } from "../validate";
+import type { UploadStart } from "../validate-upload";
 import type {
   BatchGenerateContentRequest,
   BatchOperation,

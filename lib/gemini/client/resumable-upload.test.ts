@@ -10,13 +10,12 @@ import { uploadHandler } from "@/lib/server/api/uploads";
 import { errorResponse } from "@/lib/server/http/responses";
 import { ApiError } from "../api-error";
 import {
-  fetchTransport,
-  isUploadAbort,
   sessionUrlFor,
   uploadResumable,
   UploadInterruptedError,
   type UploadProgress,
 } from "./resumable-upload";
+import { fetchTransport, isUploadAbort } from "./upload-transport";
 
 /**
  * The client against the studio's real upload handler and local engine (a real SQLite file and
@@ -299,7 +298,7 @@ describe("uploadResumable", () => {
       startUrl: `${baseUrl}/upload/v1beta/files`,
       transport: async () => {
         calls++;
-        throw new (await import("./resumable-upload")).UploadConnectionError("refused");
+        throw new (await import("./upload-transport")).UploadConnectionError("refused");
       },
     });
     await expect(failing).rejects.toBeInstanceOf(UploadInterruptedError);

@@ -2,12 +2,20 @@
  * Client of the resumable upload protocol (api-notes §5) for the browser and for Node: start,
  * chunks with `upload` / `upload, finalize` and offsets, `query` after a dropped connection to
  * learn how many bytes the session holds, and `cancel`. Progress counts real bytes sent: with
- * XMLHttpRequest each chunk reports its upload progress; elsewhere progress moves per chunk.
- * Safe in the browser.
+ * XMLHttpRequest each chunk reports its upload progress; elsewhere progress moves per chunk
+ * (the transports are upload-transport.ts). Safe in the browser.
  */
 import { ApiError, parseErrorBody } from "../api-error";
 import type { File } from "../types";
 import { UPLOAD_CHUNK_GRANULARITY } from "../upload-chunks";
+import {
+  abortError,
+  defaultTransport,
+  isUploadAbort,
+  UploadConnectionError,
+  type TransportResponse,
+  type UploadTransport,
+} from "./upload-transport";
 
 /** Where uploads start (same origin in the browser). */
 export const UPLOAD_START_PATH = "/upload/v1beta/files";
@@ -15,120 +23,6 @@ export const UPLOAD_START_PATH = "/upload/v1beta/files";
 export interface UploadProgress {
   sentBytes: number;
   totalBytes: number;
-}
-
-export interface TransportRequest {
-  url: string;
-  headers: Record<string, string>;
-  body: Blob | string | null;
-  signal: AbortSignal;
-  /** Bytes of this request's body sent so far (transports that can tell). */
-  onBodyProgress?(loadedBytes: number): void;
-}
-
-export interface TransportResponse {
-  status: number;
-  header(name: string): string | null;
-  text: string;
-}
-
-/** Sends one POST. Rejects with UploadConnectionError when the connection fails, AbortError on abort. */
-export type UploadTransport = (request: TransportRequest) => Promise<TransportResponse>;
-
-/** The connection failed before an answer arrived (dropped, refused, timed out). */
-export class UploadConnectionError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "UploadConnectionError";
-  }
-}
-
-function abortError(): DOMException {
-  return new DOMException("The upload was cancelled.", "AbortError");
-}
-
-/** True for the error an aborted upload rejects with. */
-export function isUploadAbort(error: unknown): boolean {
-  return error instanceof Error && error.name === "AbortError";
-}
-
-/** A transport over XMLHttpRequest: the only browser API that reports request-body progress. */
-export function xhrTransport(): UploadTransport {
-  return (request) =>
-    new Promise<TransportResponse>((resolve, reject) => {
-      if (request.signal.aborted) {
-        reject(abortError());
-        return;
-      }
-      const xhr = new XMLHttpRequest();
-      xhr.open("POST", request.url);
-      for (const [name, value] of Object.entries(request.headers))
-        xhr.setRequestHeader(name, value);
-      const onAbort = () => xhr.abort();
-      request.signal.addEventListener("abort", onAbort, { once: true });
-      const done = () => request.signal.removeEventListener("abort", onAbort);
-      if (request.onBodyProgress) {
-        const report = request.onBodyProgress;
-        xhr.upload.onprogress = (event) => report(event.loaded);
-      }
-      xhr.onload = () => {
-        done();
-        resolve({
-          status: xhr.status,
-          header: (name) => xhr.getResponseHeader(name),
-          text: xhr.responseText,
-        });
-      };
-      xhr.onerror = () => {
-        done();
-        reject(
-          new UploadConnectionError(
-            "The connection to the studio server dropped during the upload.",
-          ),
-        );
-      };
-      xhr.ontimeout = xhr.onerror;
-      xhr.onabort = () => {
-        done();
-        reject(abortError());
-      };
-      xhr.send(request.body);
-    });
-}
-
-/** A transport over fetch (Node, tests): progress is reported when a chunk is acknowledged. */
-export function fetchTransport(fetchImplementation: typeof fetch = fetch): UploadTransport {
-  return async (request) => {
-    let response: Response;
-    try {
-      response = await fetchImplementation(request.url, {
-        method: "POST",
-        headers: request.headers,
-        body: request.body,
-        signal: request.signal,
-        credentials: "same-origin",
-      });
-    } catch (error) {
-      if (request.signal.aborted) throw abortError();
-      throw new UploadConnectionError(
-        `The connection failed during the upload: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    let text: string;
-    try {
-      text = await response.text();
-    } catch (error) {
-      if (request.signal.aborted) throw abortError();
-      throw new UploadConnectionError(
-        `The answer was cut off: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
-    return { status: response.status, header: (name) => response.headers.get(name), text };
-  };
-}
-
-function defaultTransport(): UploadTransport {
-  return typeof XMLHttpRequest === "function" ? xhrTransport() : fetchTransport();
 }
 
 export interface ResumableUploadOptions {
@@ -246,54 +140,60 @@ function parseFile(response: TransportResponse): File {
 }
 
 /**
- * Uploads `blob` with the resumable protocol and resolves with the created File (state
- * PROCESSING or ACTIVE). A dropped connection or a busy/overloaded server is retried with
- * backoff: the session is asked how many bytes it holds (`query`) and the upload continues
- * from there. Aborting `signal` stops sending, cancels the session (best effort) and rejects
- * with an AbortError. Service refusals reject with ApiError.
+ * One upload's session and how far it got: the protocol's steps, each one request (start,
+ * query, a chunk, cancel), and the progress reported as bytes are acknowledged.
  */
-export async function uploadResumable(options: ResumableUploadOptions): Promise<File> {
-  const transport = options.transport ?? defaultTransport();
-  const startUrl = options.startUrl ?? UPLOAD_START_PATH;
-  const chunkBytes = Math.max(1, options.chunkBytes ?? UPLOAD_CHUNK_GRANULARITY);
-  const maxAttempts = options.maxAttempts ?? 6;
-  const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
-  const sleep = options.sleep ?? defaultSleep;
-  const signal = options.signal ?? new AbortController().signal;
-  const totalBytes = options.blob.size;
-  const extraHeaders = options.headers ?? {};
-  let sessionUrl = options.sessionUrl ?? null;
-  let offset = 0;
-  let lastReported = -1;
+class UploadSteps {
+  /** Bytes the session holds, as far as this client knows. */
+  offset = 0;
+  sessionUrl: string | null;
+  private lastReported = -1;
+  private readonly totalBytes: number;
+  private readonly startUrl: string;
+  private readonly chunkBytes: number;
 
-  const report = (sentBytes: number) => {
-    const bounded = Math.min(totalBytes, Math.max(0, sentBytes));
-    if (bounded === lastReported) return;
-    lastReported = bounded;
-    options.onProgress?.({ sentBytes: bounded, totalBytes });
-  };
+  constructor(
+    private readonly options: ResumableUploadOptions,
+    private readonly transport: UploadTransport,
+    private readonly signal: AbortSignal,
+  ) {
+    this.totalBytes = options.blob.size;
+    this.startUrl = options.startUrl ?? UPLOAD_START_PATH;
+    this.chunkBytes = Math.max(1, options.chunkBytes ?? UPLOAD_CHUNK_GRANULARITY);
+    this.sessionUrl = options.sessionUrl ?? null;
+  }
 
-  const command = (name: string, more: Record<string, string> = {}): Record<string, string> => ({
-    ...extraHeaders,
-    "X-Goog-Upload-Protocol": "resumable",
-    "X-Goog-Upload-Command": name,
-    ...more,
-  });
+  report(sentBytes: number): void {
+    const bounded = Math.min(this.totalBytes, Math.max(0, sentBytes));
+    if (bounded === this.lastReported) return;
+    this.lastReported = bounded;
+    this.options.onProgress?.({ sentBytes: bounded, totalBytes: this.totalBytes });
+  }
 
-  async function start(): Promise<string> {
+  private command(name: string, more: Record<string, string> = {}): Record<string, string> {
+    return {
+      ...(this.options.headers ?? {}),
+      "X-Goog-Upload-Protocol": "resumable",
+      "X-Goog-Upload-Command": name,
+      ...more,
+    };
+  }
+
+  async start(): Promise<string> {
+    const { options } = this;
     const body: { file: { displayName?: string; mimeType: string } } = {
       file: { mimeType: options.mimeType },
     };
     if (options.displayName) body.file.displayName = options.displayName;
-    const response = await transport({
-      url: startUrl,
-      headers: command("start", {
-        "X-Goog-Upload-Header-Content-Length": String(totalBytes),
+    const response = await this.transport({
+      url: this.startUrl,
+      headers: this.command("start", {
+        "X-Goog-Upload-Header-Content-Length": String(this.totalBytes),
         "X-Goog-Upload-Header-Content-Type": options.mimeType,
         "Content-Type": "application/json",
       }),
       body: JSON.stringify(body),
-      signal,
+      signal: this.signal,
     });
     if (response.status !== 200) throw errorOf(response);
     const url = uploadHeader(response, "URL");
@@ -303,17 +203,22 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
         "UNKNOWN",
         "The server started the upload but sent no X-Goog-Upload-URL.",
       );
-    return sessionUrlFor(url, startUrl);
+    return sessionUrlFor(url, this.startUrl);
   }
 
   /** Asks the session how far it got; a finished session answers its file. */
-  async function query(url: string): Promise<{ received: number; file?: File }> {
-    const response = await transport({ url, headers: command("query"), body: null, signal });
+  async query(url: string): Promise<{ received: number; file?: File }> {
+    const response = await this.transport({
+      url,
+      headers: this.command("query"),
+      body: null,
+      signal: this.signal,
+    });
     if (response.status !== 200) throw errorOf(response);
     const status = uploadHeader(response, "Status");
-    if (status === "final") return { received: totalBytes, file: parseFile(response) };
+    if (status === "final") return { received: this.totalBytes, file: parseFile(response) };
     const received = Number(uploadHeader(response, "Size-Received"));
-    if (!Number.isSafeInteger(received) || received < 0 || received > totalBytes) {
+    if (!Number.isSafeInteger(received) || received < 0 || received > this.totalBytes) {
       throw new ApiError(
         502,
         "UNKNOWN",
@@ -324,31 +229,32 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
   }
 
   /** Sends the chunk at `offset`; answers the file when it was the last one. */
-  async function sendChunk(url: string): Promise<File | null> {
-    const end = Math.min(totalBytes, offset + chunkBytes);
+  async sendChunk(url: string): Promise<File | null> {
+    const { totalBytes } = this;
+    const end = Math.min(totalBytes, this.offset + this.chunkBytes);
     const last = end === totalBytes;
-    const chunk = options.blob.slice(offset, end);
-    const at = offset;
-    const response = await transport({
+    const chunk = this.options.blob.slice(this.offset, end);
+    const at = this.offset;
+    const response = await this.transport({
       url,
-      headers: command(last ? "upload, finalize" : "upload", {
+      headers: this.command(last ? "upload, finalize" : "upload", {
         "X-Goog-Upload-Offset": String(at),
         "Content-Type": "application/octet-stream",
       }),
       body: chunk,
-      signal,
-      onBodyProgress: (loaded) => report(at + loaded),
+      signal: this.signal,
+      onBodyProgress: (loaded) => this.report(at + loaded),
     });
     if (response.status !== 200) throw errorOf(response);
     if (last || uploadHeader(response, "Status") === "final") {
-      offset = totalBytes;
-      report(totalBytes);
+      this.offset = totalBytes;
+      this.report(totalBytes);
       return parseFile(response);
     }
     const received = Number(uploadHeader(response, "Size-Received"));
-    offset =
+    this.offset =
       Number.isSafeInteger(received) && received > at && received <= totalBytes ? received : end;
-    report(offset);
+    this.report(this.offset);
     return null;
   }
 
@@ -356,14 +262,14 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
    * Best effort: the server may still be reading the chunk the abort cut off (the session
    * answers 409 while busy), so a few quick retries; an abandoned session expires on its own.
    */
-  async function cancelSession(): Promise<void> {
-    if (!sessionUrl) return;
+  async cancel(sleep: NonNullable<ResumableUploadOptions["sleep"]>): Promise<void> {
+    if (!this.sessionUrl) return;
     const quiet = new AbortController().signal;
     for (let attempt = 1; attempt <= 5; attempt++) {
       try {
-        const response = await transport({
-          url: sessionUrl,
-          headers: command("cancel"),
+        const response = await this.transport({
+          url: this.sessionUrl,
+          headers: this.command("cancel"),
           body: null,
           signal: quiet,
         });
@@ -374,47 +280,65 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
       await sleep(Math.min(2000, 150 * 2 ** (attempt - 1)), quiet).catch(() => undefined);
     }
   }
+}
+
+/**
+ * Uploads `blob` with the resumable protocol and resolves with the created File (state
+ * PROCESSING or ACTIVE). A dropped connection or a busy/overloaded server is retried with
+ * backoff: the session is asked how many bytes it holds (`query`) and the upload continues
+ * from there. Aborting `signal` stops sending, cancels the session (best effort) and rejects
+ * with an AbortError. Service refusals reject with ApiError.
+ */
+export async function uploadResumable(options: ResumableUploadOptions): Promise<File> {
+  const transport = options.transport ?? defaultTransport();
+  const maxAttempts = options.maxAttempts ?? 6;
+  const retryDelay = options.retryDelayMs ?? defaultRetryDelay;
+  const sleep = options.sleep ?? defaultSleep;
+  const signal = options.signal ?? new AbortController().signal;
+  const totalBytes = options.blob.size;
+  const upload = new UploadSteps(options, transport, signal);
 
   let failures = 0;
-  let needsQuery = sessionUrl !== null;
-  report(0);
+  let needsQuery = upload.sessionUrl !== null;
+  upload.report(0);
   try {
     for (;;) {
       if (signal.aborted) throw abortError();
       try {
-        if (sessionUrl === null) {
-          sessionUrl = await start();
-          options.onSession?.(sessionUrl);
+        if (upload.sessionUrl === null) {
+          upload.sessionUrl = await upload.start();
+          options.onSession?.(upload.sessionUrl);
         }
+        const sessionUrl = upload.sessionUrl;
         if (needsQuery) {
-          const state = await query(sessionUrl);
+          const state = await upload.query(sessionUrl);
           if (state.file) {
-            report(totalBytes);
+            upload.report(totalBytes);
             return state.file;
           }
-          if (state.received > offset) failures = 0;
-          offset = state.received;
-          report(offset);
+          if (state.received > upload.offset) failures = 0;
+          upload.offset = state.received;
+          upload.report(upload.offset);
           needsQuery = false;
         }
-        const before = offset;
+        const before = upload.offset;
         let file: File | null;
         try {
-          file = await sendChunk(sessionUrl);
+          file = await upload.sendChunk(sessionUrl);
         } catch (error) {
           // A refused offset after a retry means an earlier attempt did arrive (a transport may
           // resend a request whose connection dropped): ask, and continue from the session's count.
           if (!(error instanceof ApiError) || error.httpStatus !== 400) throw error;
-          const state = await query(sessionUrl);
+          const state = await upload.query(sessionUrl);
           if (state.file) return state.file;
           if (state.received === before) throw error;
-          offset = state.received;
-          report(offset);
+          upload.offset = state.received;
+          upload.report(upload.offset);
           failures++;
           continue;
         }
         if (file) return file;
-        if (offset > before) failures = 0;
+        if (upload.offset > before) failures = 0;
       } catch (error) {
         if (isUploadAbort(error) || signal.aborted) throw abortError();
         const again =
@@ -425,19 +349,19 @@ export async function uploadResumable(options: ResumableUploadOptions): Promise<
         if (failures >= maxAttempts) {
           const reason = error instanceof Error ? error.message : String(error);
           throw new UploadInterruptedError(
-            `The upload stopped after ${failures} failed attempts (${reason}). ${offset} of ${totalBytes} bytes are on the server; it can be resumed.`,
-            sessionUrl,
-            offset,
+            `The upload stopped after ${failures} failed attempts (${reason}). ${upload.offset} of ${totalBytes} bytes are on the server; it can be resumed.`,
+            upload.sessionUrl,
+            upload.offset,
             error,
           );
         }
         // Whatever was in flight may have partly arrived: ask before sending again.
-        needsQuery = sessionUrl !== null;
+        needsQuery = upload.sessionUrl !== null;
         await sleep(retryDelay(failures), signal);
       }
     }
   } catch (error) {
-    if (isUploadAbort(error)) await cancelSession();
+    if (isUploadAbort(error)) await upload.cancel(sleep);
     throw error;
   }
 }

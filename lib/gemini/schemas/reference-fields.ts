@@ -39,27 +39,49 @@ function decodedPath(path: string): string {
 export function fileNameOfUri(uri: string): string | null {
   const text = uri.trim();
   const hasScheme = URL_SCHEME.test(text);
-  let path: string;
-  if (hasScheme) {
-    let url: URL;
-    try {
-      url = new URL(text);
-    } catch {
-      return null;
-    }
-    if (url.protocol !== "http:" && url.protocol !== "https:") return null;
-    path = url.pathname;
-  } else {
-    path = text.split(/[?#]/, 1)[0]!;
-  }
-  const segments = decodedPath(path)
-    .split("/")
-    .filter((segment) => segment !== "");
-  for (let index = segments.length - 2; index >= 0; index--) {
-    if (segments[index]!.toLowerCase() === "files") return `files/${segments[index + 1]}`;
-  }
+  const segments = hasScheme ? httpPathSegments(text) : pathSegments(text.split(/[?#]/, 1)[0]!);
+  if (segments === null) return null;
+  const id = idAfter(segments, "files");
+  if (id !== null) return `files/${id}`;
   if (hasScheme || segments.length === 0) return null;
   return `files/${segments[segments.length - 1]}`;
+}
+
+/**
+ * The `cachedContents/{id}` an http(s) URL names, or null: as for files, a URL of any host
+ * whose (percent-decoded) path has a `cachedContents/{id}` segment pair (the studio's
+ * `<origin>/v1beta/cachedContents/{id}`, or the upstream's). Ids are not checked here.
+ */
+export function cachedContentNameOfUrl(url: string): string | null {
+  const segments = httpPathSegments(url.trim());
+  const id = segments && idAfter(segments, "cachedcontents");
+  return id ? `cachedContents/${id}` : null;
+}
+
+/** The (percent-decoded) path segments of an http(s) URL; null for anything else. */
+function httpPathSegments(text: string): string[] | null {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return null;
+  return pathSegments(url.pathname);
+}
+
+function pathSegments(path: string): string[] {
+  return decodedPath(path)
+    .split("/")
+    .filter((segment) => segment !== "");
+}
+
+/** The segment after the last `collection` segment (any letter case) that has one. */
+function idAfter(segments: readonly string[], collection: string): string | null {
+  for (let index = segments.length - 2; index >= 0; index--) {
+    if (segments[index]!.toLowerCase() === collection) return segments[index + 1]!;
+  }
+  return null;
 }
 
 /** `fileData.fileUri`: a reference to a file comes out as its name, `files/{id}`; other URIs as sent. */

@@ -1,6 +1,6 @@
 import "server-only";
 import { CACHES_PAGE } from "@/lib/engine/caches/cache-service";
-import { parseCachedContentUpdate } from "@/lib/gemini/validate";
+import { parseCachedContentUpdate } from "@/lib/gemini/validate-caches";
 import { readPageQuery } from "../http/page-query";
 import { readJsonBody, readRequestBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";

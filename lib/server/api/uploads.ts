@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { UploadStatus } from "@/lib/gemini/backend/contract";
-import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate";
+import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate-upload";
 import { UPLOAD_CHUNK_GRANULARITY } from "@/lib/gemini/upload-chunks";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
@@ -27,11 +27,20 @@ const START_BODY_LIMIT = 64 * 1024;
 
 function emptyAnswer(headers: Headers): Response {
   headers.set("Cache-Control", "private, no-store");
+  // The service types its empty upload answers as text (recorded: the start answer).
+  headers.set("Content-Type", "text/plain; charset=utf-8");
   return new Response(null, { status: 200, headers });
 }
 
-function statusAnswer(status: UploadStatus): Response {
-  const headers = uploadAnswerHeaders({ status: status.status, sizeReceived: status.sizeReceived });
+/**
+ * The answer to a session command. A query always says how many bytes the session holds (a
+ * client resumes from it); the chunk that finalizes answers the File alone, as the service's
+ * does (recorded: no size received beside it).
+ */
+function statusAnswer(status: UploadStatus, command: "query" | "cancel" | "chunk"): Response {
+  const sizeReceived =
+    status.file && command === "chunk" ? {} : { sizeReceived: status.sizeReceived };
+  const headers = uploadAnswerHeaders({ status: status.status, ...sizeReceived });
   return status.file ? jsonResponse({ file: status.file }, { headers }) : emptyAnswer(headers);
 }
 
@@ -132,9 +141,10 @@ async function sessionRequest(context: RequestContext, uploadId: string): Promis
         [{ field: "X-Goog-Upload-Command", description: "start is not allowed on a session URL" }],
       );
     }
-    if (commands.has("query")) return statusAnswer(await backend.queryUpload(uploadId, operation));
+    if (commands.has("query"))
+      return statusAnswer(await backend.queryUpload(uploadId, operation), "query");
     if (commands.has("cancel"))
-      return statusAnswer(await backend.cancelUpload(uploadId, operation));
+      return statusAnswer(await backend.cancelUpload(uploadId, operation), "cancel");
     const offset = readUploadOffset(request.headers);
     const contentLength = readByteCount(request.headers.get("content-length"), "Content-Length");
     const status = await backend.uploadChunk(
@@ -148,7 +158,7 @@ async function sessionRequest(context: RequestContext, uploadId: string): Promis
       },
       operation,
     );
-    return statusAnswer(status);
+    return statusAnswer(status, "chunk");
   } catch (error) {
     await discardUnreadBody(request);
     throw error;

@@ -9,11 +9,11 @@ import { ApiError, type ErrorDetail, type RpcStatus } from "@/lib/gemini/api-err
 import {
   MAX_NESTING_DEPTH,
   nestingDepthExceeds,
-  parseCachedContentCreate,
-  readBatchGenerateContentRequest,
   readCountTokensRequest,
   readGenerateContentRequest,
 } from "@/lib/gemini/validate";
+import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
+import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */

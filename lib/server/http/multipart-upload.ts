@@ -189,6 +189,23 @@ export async function readMultipartUpload(
   boundary: string,
 ): Promise<MultipartUpload> {
   const scanner = new DelimiterScanner(reader, boundary);
+  await skipToMetadata(scanner, boundary);
+  const metadata = await readMetadata(scanner);
+  const noMedia = () =>
+    malformed(
+      "media",
+      "The multipart body has no part with the file's bytes after its metadata part: nothing was stored.",
+    );
+  if ((await scanner.afterDelimiter(noMedia)) === "close") throw noMedia();
+  const mediaHeaders = await scanner.headers(noMedia);
+  const headBytes = scanner.taken;
+  const media = mediaStream(scanner, reader, boundary);
+  const mediaType = mediaHeaders.get("content-type");
+  return { metadata, ...(mediaType ? { mediaType } : {}), headBytes, media };
+}
+
+/** Past the preamble (bounded) and the first boundary, to the metadata part's body. */
+async function skipToMetadata(scanner: DelimiterScanner, boundary: string): Promise<void> {
   const noMetadata = () =>
     malformed(
       "metadata",
@@ -202,7 +219,10 @@ export async function readMultipartUpload(
   }
   if ((await scanner.afterDelimiter(noMetadata)) === "close") throw noMetadata();
   await scanner.headers(noMetadata);
+}
 
+/** The metadata part as JSON (empty: `{}`), at most METADATA_LIMIT bytes. */
+async function readMetadata(scanner: DelimiterScanner): Promise<unknown> {
   const metadataTruncated = () =>
     malformed(
       "metadata",
@@ -222,31 +242,28 @@ export async function readMultipartUpload(
     piece = await scanner.nextPiece(metadataTruncated);
   }
   const metadataText = Buffer.concat(metadataPieces).toString("utf8").trim();
-  let metadata: unknown;
   try {
-    metadata = metadataText === "" ? {} : JSON.parse(metadataText);
+    return metadataText === "" ? {} : JSON.parse(metadataText);
   } catch {
     throw malformed(
       "metadata",
       `Invalid JSON payload received in the metadata part (the first part of the multipart body): ${JSON.stringify(metadataText.slice(0, 60))}...`,
     );
   }
+}
 
-  const noMedia = () =>
-    malformed(
-      "media",
-      "The multipart body has no part with the file's bytes after its metadata part: nothing was stored.",
-    );
-  if ((await scanner.afterDelimiter(noMedia)) === "close") throw noMedia();
-  const mediaHeaders = await scanner.headers(noMedia);
-  const headBytes = scanner.taken;
-
+/** The bytes part as a stream, pulled as it is read; a third part or a missing closing boundary fails it. */
+function mediaStream(
+  scanner: DelimiterScanner,
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+  boundary: string,
+): ReadableStream<Uint8Array> {
   const mediaTruncated = () =>
     malformed(
       "media",
       `The multipart body ended before its closing boundary --${boundary}--: the upload is incomplete and nothing was stored.`,
     );
-  const media = new ReadableStream<Uint8Array>(
+  return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
@@ -272,8 +289,6 @@ export async function readMultipartUpload(
     },
     { highWaterMark: 0 },
   );
-  const mediaType = mediaHeaders.get("content-type");
-  return { metadata, ...(mediaType ? { mediaType } : {}), headBytes, media };
 }
 
 /** Reads and drops the rest of a refused body (bounded), so the client still sending gets the answer. */

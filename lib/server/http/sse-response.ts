@@ -50,6 +50,11 @@ interface Framing<T> {
   close: (count: number) => string;
 }
 
+/**
+ * A streamed answer in the given framing: an error before the first item is an HTTP error,
+ * after it an error event, then the end. Kept whole: start, pull, abort and cancel share the
+ * stream's closed flag, its count and its controller.
+ */
 async function streamResponse<T>(
   source: AsyncIterable<T>,
   options: StreamResponseOptions,

@@ -81,7 +81,13 @@ describe("upload protocol headers", () => {
       expect(headers.get(`${prefix}url`)).toBe("http://h/u?upload_id=x");
       expect(headers.get(`${prefix}chunk-granularity`)).toBe("8388608");
       expect(headers.get(`${prefix}size-received`)).toBe("10");
+      // As the service's start answer: the URL again as the control URL, and the final body's type.
+      expect(headers.get(`${prefix}control-url`)).toBe("http://h/u?upload_id=x");
+      expect(headers.get(`${prefix}header-content-type`)).toBe("application/json; charset=UTF-8");
     }
+    const final = uploadAnswerHeaders({ status: "final" });
+    expect(final.get("x-goog-upload-control-url")).toBeNull();
+    expect(final.get("x-goog-upload-size-received")).toBeNull();
   });
 
   it("builds URLs from the host the client used, never from a malformed one", () => {

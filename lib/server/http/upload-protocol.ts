@@ -102,12 +102,24 @@ export interface UploadAnswer {
   sizeReceived?: number;
 }
 
-/** Response headers of an upload answer, in both spellings. */
+/** The type of the body that finalizing will answer (the File as JSON), announced at start. */
+export const FINAL_ANSWER_TYPE = "application/json; charset=UTF-8";
+
+/**
+ * Response headers of an upload answer, in both spellings. A start answer (one with the
+ * session URL) carries what the service's does (recorded): the URL twice, as `URL` and
+ * `Control-URL`, the chunk granularity, and the type of the final answer's body as
+ * `Header-Content-Type`.
+ */
 export function uploadAnswerHeaders(answer: UploadAnswer): Headers {
   const headers = new Headers();
   for (const prefix of ANSWER_PREFIXES) {
     headers.set(`${prefix}Status`, answer.status);
-    if (answer.url !== undefined) headers.set(`${prefix}URL`, answer.url);
+    if (answer.url !== undefined) {
+      headers.set(`${prefix}URL`, answer.url);
+      headers.set(`${prefix}Control-URL`, answer.url);
+      headers.set(`${prefix}Header-Content-Type`, FINAL_ANSWER_TYPE);
+    }
     if (answer.chunkGranularity !== undefined)
       headers.set(`${prefix}Chunk-Granularity`, String(answer.chunkGranularity));
     if (answer.sizeReceived !== undefined)

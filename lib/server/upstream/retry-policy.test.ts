@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
-import { parseDurationMs, retryDelayMs, withRetries } from "./retry-policy";
+import { retryDelayMs, withRetries } from "./retry-policy";
 import { UpstreamError } from "./upstream-errors";
 
 const settings = { maxAttempts: 4, retryBaseDelayMs: 100, retryMaxDelayMs: 5_000 };
@@ -9,16 +9,6 @@ const quota = (delay: string) =>
   new ApiError(429, "RESOURCE_EXHAUSTED", "quota", [
     { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: delay },
   ]);
-
-describe("parseDurationMs", () => {
-  it("reads protobuf durations", () => {
-    expect(parseDurationMs("3s")).toBe(3000);
-    expect(parseDurationMs("0.250s")).toBe(250);
-    expect(parseDurationMs("1.000000001s")).toBe(1000);
-    expect(parseDurationMs("3")).toBeNull();
-    expect(parseDurationMs("soon")).toBeNull();
-  });
-});
 
 describe("retryDelayMs", () => {
   it("backs off exponentially with jitter between half and all of the step", () => {

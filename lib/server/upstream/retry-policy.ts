@@ -1,7 +1,7 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError } from "@/lib/gemini/api-error";
-import { durationProblem, parseDuration } from "@/lib/gemini/wire-time";
+import { retryInfoDelayMs } from "@/lib/gemini/retry-info";
 import { UpstreamError } from "./upstream-errors";
 
 /**
@@ -21,25 +21,6 @@ export interface RetrySettings {
 }
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
-
-/** Reads a wire duration (`"3s"`, `"0.250s"`) as whole milliseconds; null if it is not one. */
-export function parseDurationMs(value: string): number | null {
-  if (durationProblem(value) !== undefined) return null;
-  return Math.max(0, Math.round(parseDuration(value, "retryDelay")));
-}
-
-/** The retryDelay of an error's RetryInfo detail, in ms, or null. */
-export function retryInfoDelayMs(error: ApiError): number | null {
-  for (const detail of error.details ?? []) {
-    if (
-      detail["@type"] === "type.googleapis.com/google.rpc.RetryInfo" &&
-      typeof detail.retryDelay === "string"
-    ) {
-      return parseDurationMs(detail.retryDelay);
-    }
-  }
-  return null;
-}
 
 function retryableError(error: unknown, safety: RetrySafety): boolean {
   if (safety === "never" || !(error instanceof ApiError)) return false;
@@ -76,7 +57,7 @@ export function retryDelayMs(
 ): number | null {
   if (attempt >= settings.maxAttempts) return null;
   if (!retryableError(error, safety)) return null;
-  const requested = error instanceof ApiError ? retryInfoDelayMs(error) : null;
+  const requested = error instanceof ApiError ? retryInfoDelayMs(error.details) : null;
   if (requested !== null) {
     if (requested > settings.retryMaxDelayMs) return null;
     return Math.round(

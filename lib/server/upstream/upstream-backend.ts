@@ -1,8 +1,6 @@
 import "server-only";
 import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
 import type { UpstreamUploadStore } from "@/lib/db/stores/upstream-upload-store";
-import { ApiError } from "@/lib/gemini/api-error";
-import { randomBytes } from "node:crypto";
 import type {
   Backend,
   BatchListQuery,
@@ -14,7 +12,6 @@ import type {
   PassedOnJson,
   UploadChunkRequest,
   UploadStartRequest,
-  UploadStatus,
 } from "@/lib/gemini/backend/contract";
 import type { ReferencingRequest } from "@/lib/gemini/references";
 import {
@@ -41,26 +38,34 @@ import type {
   Model,
 } from "@/lib/gemini/types";
 import type { UpstreamSettings } from "../config/env";
-import { assertOwner, type OwnedKind } from "../persistence/ownership";
+import { assertOwner } from "../persistence/ownership";
 import { cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
-import { decodePageToken, encodePageToken, invalidPageToken } from "@/lib/gemini/page-token";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import { goneReferences, saysGone, type NamedResource } from "./gone-resources";
+import { listOwned } from "./owned-lists";
 import { checkReferences } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
-import {
-  readBodyText,
-  UpstreamClient,
-  webStreamOf,
-  type UpstreamResponse,
-} from "./upstream-client";
+import { UpstreamClient, webStreamOf } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
+import {
+  API,
+  clientFile,
+  FILE_LIFETIME_MS,
+  header,
+  pageQuery,
+  resourcePath,
+  upstreamDeadline,
+} from "./upstream-resources";
+import { UpstreamUploads } from "./upstream-uploads";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
  * upstream with the server's key. It parses only what it must know: names of created
  * caches and files (ownership), references to them in requests (permission), and stream
- * events (to pass each on the moment it is complete).
+ * events (to pass each on the moment it is complete). Uploads are upstream-uploads.ts, lists
+ * filtered to the caller's own items owned-lists.ts, names and times upstream-resources.ts.
+ * Long as the contract is: one method per Backend operation, each its forward with the
+ * ownership check before and the record after, read side by side.
  */
 
 export interface UpstreamBackendDependencies {
@@ -75,93 +80,19 @@ export interface UpstreamBackendDependencies {
   client?: UpstreamClient;
 }
 
-const API = "/v1beta";
-/** A bytes part's Content-Type worth passing on (type/subtype, optional parameters, one line). */
-const MEDIA_TYPE = /^[\w!#$&^.+-]{1,127}\/[\w!#$&^.+-]{1,127}(?:\s*;[^\r\n]{0,200})?$/;
-const UPLOAD_API = "/upload/v1beta/files";
-/** Files live 48 hours upstream: the expiry of a file whose answer gives none. */
-const FILE_LIFETIME_MS = 48 * 3_600_000;
-/** Upstream page sizes used while filtering lists down to one owner's items (the service's maxima). */
-const UPSTREAM_PAGE = { file: 100, cachedContent: 1000, batch: 100 } as const;
-/** Upstream pages read for one list call before answering with what was found so far. */
-const MAX_PAGES_PER_LIST = 20;
-
-/** `models/x`, `cachedContents/x`, `files/x`, `batches/x`: the only names ever put in an upstream path. */
-function resourcePath(
-  name: string,
-  collection: "models" | "cachedContents" | "files" | "batches",
-): string {
-  const match = new RegExp(`^${collection}/([A-Za-z0-9][A-Za-z0-9._-]*)$`).exec(name);
-  if (!match) throw ApiError.invalidArgument(`Invalid resource name "${name.slice(0, 80)}".`);
-  return `${API}/${collection}/${match[1]}`;
-}
-
-interface OwnedPagePosition {
-  upstreamToken: string | null;
-  skip: number;
-}
-
-function ownedPosition(value: unknown): OwnedPagePosition {
-  if (!Array.isArray(value) || value.length !== 2) throw invalidPageToken();
-  const [upstreamToken, skip] = value as unknown[];
-  if (
-    (upstreamToken !== null && typeof upstreamToken !== "string") ||
-    !Number.isInteger(skip) ||
-    (skip as number) < 0
-  )
-    throw invalidPageToken();
-  return { upstreamToken: upstreamToken as string | null, skip: skip as number };
-}
-
-function header(response: UpstreamResponse, name: string): string | undefined {
-  const value = response.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function uploadStatusOf(value: string | undefined): UploadStatus["status"] {
-  const status = (value ?? "").toLowerCase();
-  if (status === "final") return "final";
-  if (status === "cancelled") return "cancelled";
-  return "active";
-}
-
-/** Epoch ms of an upstream RFC 3339 time, or null when absent or unreadable. */
-function upstreamTime(value: unknown): number | null {
-  if (typeof value !== "string") return null;
-  const time = Date.parse(value);
-  return Number.isFinite(time) ? time : null;
-}
-
-/**
- * When a resource the upstream just answered with ends, on this server's clock: the time left
- * is read in the upstream's own clock (its expiry less the answer's `updateTime`, the upstream's
- * "now" of that answer), so a clock that differs between the two never ends a record early or
- * late. Null when the answer gives no expiry.
- */
-function upstreamDeadline(expiry: unknown, answeredAt: unknown): number | null {
-  const end = upstreamTime(expiry);
-  if (end === null) return null;
-  const reference = upstreamTime(answeredAt);
-  return reference === null ? end : Date.now() + Math.max(0, end - reference);
-}
-
-function pageQuery(query: PageQuery): Record<string, string | undefined> {
-  return {
-    pageSize: query.pageSize === undefined ? undefined : String(query.pageSize),
-    pageToken: query.pageToken,
-  };
-}
-
 export class UpstreamBackend implements Backend {
   readonly mode = "upstream" as const;
   readonly client: UpstreamClient;
   readonly ownership: OwnershipStore;
   readonly uploadSessions: UpstreamUploadStore;
+  /** Resumable and multipart uploads (upstream-uploads.ts); the Backend's upload operations. */
+  private readonly uploads: UpstreamUploads;
 
   constructor(private readonly dependencies: UpstreamBackendDependencies) {
     this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
     this.ownership = dependencies.ownership;
     this.uploadSessions = dependencies.uploadSessions;
+    this.uploads = new UpstreamUploads(this.client, this.uploadSessions, this.ownership);
   }
 
   private get settings(): UpstreamSettings {
@@ -206,15 +137,6 @@ export class UpstreamBackend implements Backend {
 
   private async forgetGone(resource: NamedResource): Promise<void> {
     await this.ownership.forget(resource.kind, resource.name);
-  }
-
-  /** A file's record lasts until its `expirationTime` (48 hours when the answer gives none). */
-  private async recordFile(file: File, ownerId: string): Promise<void> {
-    await this.ownership.record("file", file.name, ownerId, {
-      expiresAt:
-        upstreamDeadline(file.expirationTime, file.updateTime ?? file.createTime) ??
-        Date.now() + FILE_LIFETIME_MS,
-    });
   }
 
   async listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse> {
@@ -307,305 +229,28 @@ export class UpstreamBackend implements Backend {
     }
   }
 
-  /** A file as the client sees it: its `uri` on the studio, like the local engine's. */
-  private clientFile(file: File, context: OriginOperationContext): File {
-    const name = typeof file.name === "string" ? fileNameOfUri(file.name) : null;
-    if (name === null) return file;
-    const local: File = { ...file, uri: `${context.origin}/v1beta/${name}` };
-    if (file.downloadUri !== undefined)
-      local.downloadUri = `${context.origin}/download/v1beta/${name}:download?alt=media`;
-    return local;
+  startUpload(request: UploadStartRequest, context: OperationContext) {
+    return this.uploads.startUpload(request, context);
   }
 
-  /**
-   * One page of the caller's own items: upstream pages are read in order and filtered to the
-   * names recorded for the caller; the page token remembers the upstream page and the
-   * position in it where the next page starts.
-   */
-  private async listOwned<T extends { name: string }>(
-    kind: OwnedKind,
-    collection: "files" | "cachedContents" | "batches",
-    query: PageQuery & { filter?: string },
-    context: OperationContext,
-    /** The list's field in the upstream answer, when it is not the collection's name (`operations`). */
-    itemsKey: string = collection,
-  ): Promise<{ items: T[]; nextPageToken?: string }> {
-    const wanted = query.pageSize ?? 10;
-    // Where in the upstream's list the next page starts: its page token (null: the first) and
-    // how many of that page's items were looked at. Bound to the caller and the list.
-    const scope = `owned:${collection}:${context.caller.ownerId}`;
-    let position = query.pageToken
-      ? ownedPosition(decodePageToken(query.pageToken, scope))
-      : { upstreamToken: null, skip: 0 };
-    const token = (next: OwnedPagePosition) =>
-      encodePageToken([next.upstreamToken, next.skip], scope);
-    const items: T[] = [];
-    for (let pages = 0; pages < MAX_PAGES_PER_LIST; pages++) {
-      const page = await this.client.json<Record<string, unknown>>({
-        method: "GET",
-        target: `${API}/${collection}`,
-        query: {
-          pageSize: String(UPSTREAM_PAGE[kind]),
-          pageToken: position.upstreamToken ?? undefined,
-          filter: query.filter,
-        },
-        signal: context.signal,
-        safety: "idempotent",
-      });
-      const raw = Array.isArray(page[itemsKey]) ? (page[itemsKey] as T[]) : [];
-      const upstreamNext =
-        typeof page.nextPageToken === "string" && page.nextPageToken !== ""
-          ? page.nextPageToken
-          : null;
-      const owners = await this.ownership.ownersOf(
-        raw
-          .slice(position.skip)
-          .filter((item) => typeof item?.name === "string")
-          .map((item) => ({ kind, name: item.name })),
-      );
-      for (let index = position.skip; index < raw.length; index++) {
-        const item = raw[index]!;
-        if (
-          typeof item?.name !== "string" ||
-          owners.get(`${kind}:${item.name}`) !== context.caller.ownerId
-        )
-          continue;
-        items.push(item);
-        if (items.length === wanted) {
-          const rest =
-            index + 1 < raw.length
-              ? { upstreamToken: position.upstreamToken, skip: index + 1 }
-              : upstreamNext
-                ? { upstreamToken: upstreamNext, skip: 0 }
-                : null;
-          return rest ? { items, nextPageToken: token(rest) } : { items };
-        }
-      }
-      if (!upstreamNext) return { items };
-      position = { upstreamToken: upstreamNext, skip: 0 };
-    }
-    return { items, nextPageToken: token(position) };
+  uploadChunk(uploadId: string, chunk: UploadChunkRequest, context: OriginOperationContext) {
+    return this.uploads.uploadChunk(uploadId, chunk, context);
   }
 
-  async startUpload(
-    request: UploadStartRequest,
-    context: OperationContext,
-  ): Promise<{ uploadId: string }> {
-    const headers: Record<string, string> = {
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-    };
-    if (request.declaredSize !== undefined)
-      headers["x-goog-upload-header-content-length"] = String(request.declaredSize);
-    if (request.contentType !== undefined)
-      headers["x-goog-upload-header-content-type"] = request.contentType;
-    // A start only opens a session; an unused one expires, so a retry cannot duplicate a file.
-    const response = await this.client.open({
-      method: "POST",
-      target: UPLOAD_API,
-      json: { file: request.file },
-      headers,
-      signal: context.signal,
-      safety: "idempotent",
-    });
-    await response.body.dump().catch(() => undefined);
-    const upstreamUrl = header(response, "x-goog-upload-url");
-    if (!upstreamUrl || !this.client.isUpstreamUrl(upstreamUrl)) {
-      throw malformedUpstream("an upload session URL outside its own origin");
-    }
-    return { uploadId: await this.uploadSessions.create(context.caller.ownerId, upstreamUrl) };
+  uploadFile(request: FileUploadRequest, context: OriginOperationContext) {
+    return this.uploads.uploadFile(request, context);
   }
 
-  private async session(uploadId: string) {
-    const session = await this.uploadSessions.find(uploadId);
-    if (!session) throw ApiError.notFound("The upload session does not exist or has expired.");
-    return session;
+  uploadSessionOwner(uploadId: string) {
+    return this.uploads.uploadSessionOwner(uploadId);
   }
 
-  async uploadChunk(
-    uploadId: string,
-    chunk: UploadChunkRequest,
-    context: OriginOperationContext,
-  ): Promise<UploadStatus> {
-    const session = await this.session(uploadId);
-    // Until the upstream answers, what it holds is unknown (a query then asks it).
-    await this.uploadSessions.setReceived(session.id, null);
-    const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null]
-      .filter(Boolean)
-      .join(", ");
-    const headers: Record<string, string> = { "x-goog-upload-command": command };
-    if (chunk.offset !== undefined) headers["x-goog-upload-offset"] = String(chunk.offset);
-    let sent = 0;
-    let body: AsyncIterable<Uint8Array> | undefined;
-    if (chunk.body) {
-      const reader = chunk.body.getReader();
-      body = (async function* count() {
-        let finished = false;
-        try {
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) {
-              finished = true;
-              return;
-            }
-            sent += value.byteLength;
-            yield value;
-          }
-        } finally {
-          // The upstream stopped listening: stop reading the client's bytes too.
-          if (!finished) await reader.cancel().catch(() => undefined);
-        }
-      })();
-      if (chunk.contentLength !== undefined)
-        headers["content-length"] = String(chunk.contentLength);
-    } else {
-      headers["content-length"] = "0";
-    }
-    const response = await this.client.open({
-      method: "POST",
-      target: session.upstreamUrl,
-      body,
-      headers,
-      signal: context.signal,
-      safety: "never",
-    });
-    return this.uploadAnswer(session, response, (chunk.offset ?? 0) + sent, context);
+  queryUpload(uploadId: string, context: OriginOperationContext) {
+    return this.uploads.queryUpload(uploadId, context);
   }
 
-  private async uploadAnswer(
-    session: { id: string; ownerId: string },
-    response: UpstreamResponse,
-    fallbackReceived: number,
-    context: OriginOperationContext,
-  ): Promise<UploadStatus> {
-    const status = uploadStatusOf(header(response, "x-goog-upload-status"));
-    const receivedHeader = Number(header(response, "x-goog-upload-size-received"));
-    const text = await readBodyText(response.body, 16 * 1024 * 1024);
-    const sizeReceived =
-      Number.isFinite(receivedHeader) &&
-      header(response, "x-goog-upload-size-received") !== undefined
-        ? receivedHeader
-        : fallbackReceived;
-    if (status === "active") await this.uploadSessions.setReceived(session.id, sizeReceived);
-    if (status !== "final") return { status, sizeReceived };
-    const file = await this.recordUploadedFile(text, session.ownerId);
-    await this.uploadSessions.delete(session.id);
-    return {
-      status,
-      sizeReceived: Number(file.sizeBytes ?? sizeReceived),
-      file: this.clientFile(file, context),
-    };
-  }
-
-  /** The file of a finished upload's answer `{"file": {...}}`, recorded as the owner's. */
-  private async recordUploadedFile(text: string, ownerId: string): Promise<File> {
-    let file: File | undefined;
-    try {
-      file = text.trim() ? ((JSON.parse(text) as { file?: File }).file ?? undefined) : undefined;
-    } catch {
-      throw malformedUpstream("an upload answer that is not JSON");
-    }
-    if (!file || typeof file.name !== "string")
-      throw malformedUpstream("a finished upload without its file");
-    await this.recordFile(file, ownerId);
-    return file;
-  }
-
-  /**
-   * A multipart upload, forwarded as one: a multipart body of our own framing (the client's
-   * metadata, then its bytes streamed as they arrive, never held whole), so the upstream
-   * sees nothing of the client's request but these. When the client's body turns out
-   * malformed the upstream request is cut off before its closing boundary (the upstream
-   * stores nothing) and the client gets the 400.
-   */
-  async uploadFile(request: FileUploadRequest, context: OriginOperationContext): Promise<File> {
-    const boundary = `genstudio-${randomBytes(18).toString("hex")}`;
-    const mediaType =
-      request.contentType && MEDIA_TYPE.test(request.contentType)
-        ? request.contentType
-        : "application/octet-stream";
-    const head =
-      `--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n` +
-      `${JSON.stringify({ file: request.file })}\r\n` +
-      `--${boundary}\r\nContent-Type: ${mediaType}\r\n\r\n`;
-    const reader = request.body.getReader();
-    let clientFailure: unknown;
-    const body = (async function* multipart() {
-      yield Buffer.from(head, "utf8");
-      let finished = false;
-      try {
-        for (;;) {
-          const { done, value } = await reader.read().catch((error: unknown) => {
-            clientFailure = error;
-            throw error;
-          });
-          if (done) break;
-          yield value;
-        }
-        finished = true;
-      } finally {
-        // The upstream stopped listening: stop reading the client's bytes too.
-        if (!finished && clientFailure === undefined) await reader.cancel().catch(() => undefined);
-      }
-      yield Buffer.from(`\r\n--${boundary}--`, "utf8");
-    })();
-    let response: UpstreamResponse;
-    try {
-      response = await this.client.open({
-        method: "POST",
-        target: UPLOAD_API,
-        body,
-        headers: {
-          "x-goog-upload-protocol": "multipart",
-          "content-type": `multipart/related; boundary=${boundary}`,
-        },
-        signal: context.signal,
-        safety: "never",
-      });
-    } catch (error) {
-      throw clientFailure instanceof ApiError ? clientFailure : error;
-    }
-    const text = await readBodyText(response.body, 16 * 1024 * 1024);
-    return this.clientFile(await this.recordUploadedFile(text, context.caller.ownerId), context);
-  }
-
-  async uploadSessionOwner(uploadId: string): Promise<string | null> {
-    return (await this.uploadSessions.find(uploadId))?.ownerId ?? null;
-  }
-
-  /**
-   * The session's status: answered from what the gateway knows (the bytes the upstream
-   * confirmed) without an upstream call, unless a chunk is under way or broke off.
-   */
-  async queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus> {
-    const session = await this.session(uploadId);
-    if (session.sizeReceived !== null)
-      return { status: "active", sizeReceived: session.sizeReceived };
-    const response = await this.client.open({
-      method: "POST",
-      target: session.upstreamUrl,
-      headers: { "x-goog-upload-command": "query", "content-length": "0" },
-      signal: context.signal,
-      safety: "idempotent",
-    });
-    return this.uploadAnswer(session, response, 0, context);
-  }
-
-  async cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus> {
-    const session = await this.session(uploadId);
-    const response = await this.client.open({
-      method: "POST",
-      target: session.upstreamUrl,
-      headers: { "x-goog-upload-command": "cancel", "content-length": "0" },
-      signal: context.signal,
-      safety: "idempotent",
-    });
-    await response.body.dump().catch(() => undefined);
-    await this.uploadSessions.delete(session.id);
-    return {
-      status: "cancelled",
-      sizeReceived: Number(header(response, "x-goog-upload-size-received") ?? 0) || 0,
-    };
+  cancelUpload(uploadId: string, context: OperationContext) {
+    return this.uploads.cancelUpload(uploadId, context);
   }
 
   async getFile(name: string, context: OriginOperationContext): Promise<File> {
@@ -619,12 +264,12 @@ export class UpstreamBackend implements Backend {
         safety: "idempotent",
       }),
     );
-    return this.clientFile(file, context);
+    return clientFile(file, context);
   }
 
   async listFiles(query: PageQuery, context: OriginOperationContext): Promise<ListFilesResponse> {
-    const page = await this.listOwned<File>("file", "files", query, context);
-    const files = page.items.map((file) => this.clientFile(file, context));
+    const page = await listOwned<File>(this, "file", "files", query, context);
+    const files = page.items.map((file) => clientFile(file, context));
     return {
       ...(files.length ? { files } : {}),
       ...(page.nextPageToken ? { nextPageToken: page.nextPageToken } : {}),
@@ -685,7 +330,8 @@ export class UpstreamBackend implements Backend {
     query: PageQuery,
     context: OperationContext,
   ): Promise<ListCachedContentsResponse> {
-    const page = await this.listOwned<CachedContent>(
+    const page = await listOwned<CachedContent>(
+      this,
       "cachedContent",
       "cachedContents",
       query,
@@ -805,7 +451,8 @@ export class UpstreamBackend implements Backend {
     query: BatchListQuery,
     context: OperationContext,
   ): Promise<ListBatchesResponse> {
-    const page = await this.listOwned<BatchOperation>(
+    const page = await listOwned<BatchOperation>(
+      this,
       "batch",
       "batches",
       query,

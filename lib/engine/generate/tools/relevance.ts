@@ -36,7 +36,8 @@ const REQUEST_OPENERS = new Set(
     "did tell show give find get set turn switch make book send email call check look search " +
     "list create add remove delete schedule play open start stop convert calculate compute " +
     "translate order buy cancel update dim brighten lock unlock move rename fetch read write " +
-    "run remind note save share post reserve i'd i'm id im let lets what's how's where's who's"
+    "run remind note save share post reserve use i'd i'm id im let lets what's how's where's " +
+    "who's"
   ).split(" "),
 );
 
@@ -123,6 +124,56 @@ export function declarationTerms(
   return { subject, generic, description, parameters: parameterStems };
 }
 
+/** The operation an arithmetic operator between two numbers asks for ("100/2" asks to divide). */
+const OPERATOR_WORDS: Record<string, string[]> = {
+  "/": ["divide", "division"],
+  "÷": ["divide", "division"],
+  "*": ["multiply", "product"],
+  "×": ["multiply", "product"],
+  "+": ["add", "sum", "plus"],
+  "−": ["subtract", "minus"],
+};
+
+function isDigitAt(text: string, index: number): boolean {
+  const character = text[index];
+  return character !== undefined && character >= "0" && character <= "9";
+}
+
+/**
+ * Stems of the operations the prompt's arithmetic asks for, in one pass: an operator between
+ * numbers ("100/2", "3 * 4"). Dates do not count: a minus only spaced ("7 - 2"), a slash only
+ * between two numbers that no other slash joins ("2024/07/29" is no division).
+ */
+export function arithmeticStems(text: string): Set<string> {
+  const result = new Set<string>();
+  let lastDigit = -2;
+  let slashesInNumber = 0;
+  for (let index = 0; index < text.length; index++) {
+    const character = text[index]!;
+    if (isDigitAt(text, index)) {
+      lastDigit = index;
+      continue;
+    }
+    if (character !== "/") slashesInNumber = 0;
+    const spacedMinus = character === "-" && text[index - 1] === " " && text[index + 1] === " ";
+    const words = spacedMinus ? ["subtract", "minus"] : OPERATOR_WORDS[character];
+    if (!words) continue;
+    let after = index + 1;
+    while (text[after] === " ") after += 1;
+    const between =
+      lastDigit >= 0 && index - lastDigit <= 3 && text.slice(lastDigit + 1, index).trim() === "";
+    if (!between || !isDigitAt(text, after)) continue;
+    if (character === "/") {
+      slashesInNumber += 1;
+      let end = after;
+      while (isDigitAt(text, end)) end += 1;
+      if (slashesInNumber > 1 || (text[end] === "/" && isDigitAt(text, end + 1))) continue;
+    }
+    for (const word of words) result.add(stem(word));
+  }
+  return result;
+}
+
 /**
  * How strongly the prompt asks for the function: 10 when it names it; else 3 per subject
  * word of the name, 1 for a generic name word, 1 per description word (at most 4) and 1 per
@@ -142,7 +193,7 @@ export function relevance(
     (spaced.includes(" ") && lowerPrompt.includes(spaced))
   )
     return 10;
-  const stems = new Set<string>();
+  const stems = arithmeticStems(promptText);
   for (const word of words) {
     const stemmed = stem(word.lower);
     if (!STOP_WORDS.has(word.lower) && !STOP_WORDS.has(stemmed)) stems.add(stemmed);
@@ -177,8 +228,14 @@ export function isRequest(
     const lower = word.lower.replace(/’/g, "'");
     if (REQUEST_OPENERS.has(lower)) return true;
     const stemmed = stem(lower);
-    // An imperative of a function's verb: "Lookup …", "Fetch …".
-    if (declarations.some((terms) => terms.generic.has(stemmed))) return true;
+    // An imperative of a function's verb: "Lookup …", "Fetch …"; or of its subject word in
+    // its bare form, "Divide …" for customDivide ("Tides are …" is no imperative).
+    if (
+      declarations.some(
+        (terms) => terms.generic.has(stemmed) || (lower === stemmed && terms.subject.has(stemmed)),
+      )
+    )
+      return true;
   }
   const lower = promptText.toLowerCase();
   return [

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { FunctionDeclaration, GenerateContentRequest } from "@/lib/gemini/types";
 import { answerText, generateContent, plain } from "@/lib/testing/generation";
 import { decideFunctionCall } from "./index";
+import { arithmeticStems } from "./relevance";
 
 const getWeather: FunctionDeclaration = {
   name: "get_weather",
@@ -152,6 +153,41 @@ describe("AUTO function calling, from the declarations alone", () => {
     const call = callOf(decide("When is high tide at Whitby over the next 3 days?", [tides]));
     expect(call.arguments).toEqual({ harbour: "Whitby", days: 3 });
     expect(decide("Tides are fascinating, aren't they", [tides])).toBeNull();
+  });
+
+  it("reads an imperative of the name's own verb, and 'Use …', as a request", () => {
+    const divide: FunctionDeclaration = {
+      name: "customDivide",
+      description: "Custom divide function",
+      parametersJsonSchema: {
+        type: "object",
+        properties: { numerator: { type: "number" }, denominator: { type: "number" } },
+      },
+    };
+    const call = callOf(decide("Divide 10 by 2 using the customDivide function", [divide]));
+    expect(call.declaration.name).toBe("customDivide");
+    const printer: FunctionDeclaration = {
+      name: "print",
+      description: "Prints a word in a colour.",
+      parametersJsonSchema: {
+        type: "object",
+        properties: { word: { type: "string" }, color: { type: "string" } },
+      },
+    };
+    expect(
+      callOf(decide("Use the printer to print a simple word: hello in blue", [printer])).declaration
+        .name,
+    ).toBe("print");
+    expect(decide("Division was hard at school.", [divide])).toBeNull();
+    // Arithmetic asks for its operation: "/" between numbers is a division.
+    expect(callOf(decide("what is the result of 100/2", [divide])).declaration.name).toBe(
+      "customDivide",
+    );
+    expect(decide("What happened on 2024/07/29 and 2024-07-30?", [divide])).toBeNull();
+    expect(arithmeticStems("The meeting moved from 2024-07-29 to 07/30/2024.")).toEqual(new Set());
+    expect(arithmeticStems("What is 7 - 2, then 3 * 4?")).toEqual(
+      new Set(["subtract", "minu", "multiply", "product"]),
+    );
   });
 
   it("answers plain conversation in text", () => {

@@ -165,30 +165,12 @@ function checkThinking(
   }
 }
 
-/**
- * Checks a parsed generationConfig at `path` (`generation_config`,
- * `generate_content_request.generation_config`) against `traits`.
- */
-export function checkGenerationConfig(
+/** At most MAX_STOP_SEQUENCES stop sequences, none empty. */
+function checkStopSequences(
   config: GenerationConfig,
-  traits: ModelTraits,
-  path: string,
+  at: (field: string) => string,
   violations: Violations,
-  options: GenerationConfigRuleOptions,
 ): void {
-  runSteps(checkGenerationConfigSteps(config, traits, path, violations, options));
-}
-
-/** checkGenerationConfig, one node of a response schema at a time. */
-export function* checkGenerationConfigSteps(
-  config: GenerationConfig,
-  traits: ModelTraits,
-  path: string,
-  violations: Violations,
-  options: GenerationConfigRuleOptions,
-): Steps {
-  const at = (field: string) => `${path}.${field}`;
-
   if (config.stopSequences) {
     if (config.stopSequences.length > MAX_STOP_SEQUENCES) {
       violations.add(
@@ -201,7 +183,17 @@ export function* checkGenerationConfigSteps(
         violations.add(at(`stop_sequences[${index}]`), "a stop sequence must not be empty.");
     });
   }
+}
 
+/**
+ * responseMimeType and what shapes it: one kind of schema, set only for structured output; an
+ * enum for `text/x.enum`. One node of a response schema at a time.
+ */
+function* checkOutputFormatSteps(
+  config: GenerationConfig,
+  at: (field: string) => string,
+  violations: Violations,
+): Steps {
   const mimeType = config.responseMimeType === "" ? undefined : config.responseMimeType;
   const allowedMimeTypes = RESPONSE_MIME_TYPES.map((type) => `\`${type}\``);
   if (mimeType !== undefined && !(RESPONSE_MIME_TYPES as readonly string[]).includes(mimeType)) {
@@ -250,7 +242,16 @@ export function* checkGenerationConfigSteps(
       "`text/x.enum` requires a response_schema of type STRING with an enum of strings.",
     );
   }
+}
 
+/** A combination of response modalities the model answers with (TEXT when none is set and one is required). */
+function checkResponseModalities(
+  config: GenerationConfig,
+  traits: ModelTraits,
+  at: (field: string) => string,
+  violations: Violations,
+  options: GenerationConfigRuleOptions,
+): void {
   if (config.responseModalities !== undefined || options.modalitiesRequired) {
     const requested = config.responseModalities?.length ? config.responseModalities : ["TEXT"];
     if (!traits.responseModalities.some((combination) => sameModalities(requested, combination))) {
@@ -260,7 +261,15 @@ export function* checkGenerationConfigSteps(
       );
     }
   }
+}
 
+/** candidateCount and maxOutputTokens within what the model allows. */
+function checkOutputSize(
+  config: GenerationConfig,
+  traits: ModelTraits,
+  at: (field: string) => string,
+  violations: Violations,
+): void {
   if (config.candidateCount !== undefined) {
     const count = config.candidateCount;
     if (count < 1)
@@ -291,7 +300,15 @@ export function* checkGenerationConfigSteps(
       );
     }
   }
+}
 
+/** temperature, topP, topK (only on models that apply it) and the penalties in their ranges. */
+function checkSampling(
+  config: GenerationConfig,
+  traits: ModelTraits,
+  at: (field: string) => string,
+  violations: Violations,
+): void {
   if (config.temperature !== undefined) {
     const maximum = Math.min(2, traits.maxTemperature);
     if (config.temperature < 0 || config.temperature > maximum) {
@@ -328,7 +345,14 @@ export function* checkGenerationConfigSteps(
       );
     }
   }
+}
 
+/** logprobs only with responseLogprobs, within MAX_LOGPROBS. */
+function checkLogprobs(
+  config: GenerationConfig,
+  at: (field: string) => string,
+  violations: Violations,
+): void {
   if (config.logprobs !== undefined) {
     if (config.responseLogprobs !== true)
       violations.add(at("logprobs"), "logprobs can only be set when response_logprobs is true.");
@@ -338,7 +362,37 @@ export function* checkGenerationConfigSteps(
         `logprobs must be in the range [0, ${MAX_LOGPROBS}]; got ${config.logprobs}.`,
       );
   }
+}
 
+/**
+ * Checks a parsed generationConfig at `path` (`generation_config`,
+ * `generate_content_request.generation_config`) against `traits`.
+ */
+export function checkGenerationConfig(
+  config: GenerationConfig,
+  traits: ModelTraits,
+  path: string,
+  violations: Violations,
+  options: GenerationConfigRuleOptions,
+): void {
+  runSteps(checkGenerationConfigSteps(config, traits, path, violations, options));
+}
+
+/** checkGenerationConfig, one node of a response schema at a time. */
+export function* checkGenerationConfigSteps(
+  config: GenerationConfig,
+  traits: ModelTraits,
+  path: string,
+  violations: Violations,
+  options: GenerationConfigRuleOptions,
+): Steps {
+  const at = (field: string) => `${path}.${field}`;
+  checkStopSequences(config, at, violations);
+  yield* checkOutputFormatSteps(config, at, violations);
+  checkResponseModalities(config, traits, at, violations, options);
+  checkOutputSize(config, traits, at, violations);
+  checkSampling(config, traits, at, violations);
+  checkLogprobs(config, at, violations);
   checkThinking(config, traits, at("thinking_config"), violations);
   if (config.speechConfig)
     checkSpeechConfig(config.speechConfig, traits, at("speech_config"), violations);

@@ -1,32 +1,23 @@
 /**
- * The local engine's stored resources behind the Backend interface: the resumable and multipart uploads,
- * files and cachedContents operations, plus the lookups generation and token counting use
- * (`resolveFileForCaller`, `resolveCachedContentForRequest`, `countTokensWithCache`).
- * Batches are stored here too (their runner is the local backend's). Owns the housekeeping
- * timer: expired files, caches, upload sessions and batches are swept.
+ * The local engine's stored resources, in one place: builds the files (with their uploads),
+ * caches and batches services over one database and data directory, starts their
+ * housekeeping, and implements every Backend operation on a stored resource, each calling the
+ * service that does the work. Generation and token counting reach the same services directly
+ * (`storage.files.resolveFileForCaller`, `storage.caches.resolveCachedContentForRequest`).
  */
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type { FileStore } from "@/lib/db/stores/file-store";
-import type {
-  Backend,
-  Caller,
-  OperationContext,
-  UploadStatus,
-} from "@/lib/gemini/backend/contract";
+import type { Backend, UploadStatus } from "@/lib/gemini/backend/contract";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
-import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
-import {
-  addModalityCounts,
-  CacheService,
-  type CacheMerge,
-  type CountableInput,
-} from "../caches/cache-service";
-import { BatchService } from "../batches/batch-service";
-import type { MediaProber } from "./file-processor";
-import { FileService, toWireFile, type RemoteFile, type ResolvedFile } from "./file-service";
-import type { UploadState } from "./upload-sessions";
+import type { CountTokensResponse } from "@/lib/gemini/types";
+import { CacheService, type CountableInput } from "./caches/cache-service";
+import { BatchService } from "./batches/batch-service";
+import type { MediaProber } from "./files/file-processor";
+import { FileService, toWireFile, type RemoteFile, type ResolvedFile } from "./files/file-service";
+import type { UploadState } from "./files/upload-sessions";
+import { startHousekeeping } from "./housekeeping";
 
 /** The token counter of lib/engine/tokens, with file references resolved by the caller's rights. */
 export type RequestTokenCounter = (
@@ -70,11 +61,17 @@ export type StorageBackendOperations = Pick<
   | "getFile"
   | "listFiles"
   | "deleteFile"
+  | "downloadFile"
   | "createCachedContent"
   | "listCachedContents"
   | "getCachedContent"
   | "updateCachedContent"
   | "deleteCachedContent"
+  | "createBatch"
+  | "getBatch"
+  | "listBatches"
+  | "cancelBatch"
+  | "deleteBatch"
 >;
 
 export interface Storage {
@@ -82,24 +79,6 @@ export interface Storage {
   caches: CacheService;
   batches: BatchService;
   operations: StorageBackendOperations;
-  /** `fileData.fileUri` → what generation needs; 403 missing/expired/not yours, 400 not ACTIVE. */
-  resolveFileForCaller(
-    fileUri: string,
-    caller: Caller,
-    signal?: AbortSignal,
-  ): Promise<ResolvedFile | RemoteFile>;
-  /** Merges `request.cachedContent` into the request (see CacheService). */
-  resolveCachedContentForRequest(
-    request: GenerateContentRequest,
-    traits: ModelTraits,
-    caller: Caller,
-  ): Promise<CacheMerge>;
-  /** countTokens of a generate request, the named cache included. */
-  countTokensWithCache(
-    request: GenerateContentRequest,
-    traits: ModelTraits,
-    context: OperationContext,
-  ): Promise<CountTokensResponse>;
   /** Finishes start-up work (sweep, re-probe of files left PROCESSING). */
   ready: Promise<void>;
   close(): void;
@@ -113,7 +92,7 @@ function wireStatus(state: UploadState, origin: string): UploadStatus {
   };
 }
 
-/** Builds the files and caches services over one database and data directory. */
+/** Builds the files, caches and batches services over one database and data directory. */
 export function createStorage(options: StorageOptions): Storage {
   const files = new FileService({
     store: options.stores.files,
@@ -125,22 +104,17 @@ export function createStorage(options: StorageOptions): Storage {
     maxFileBytes: options.maxFileBytes,
     onError: options.onError,
   });
-  const resolveFileForCaller = (
-    fileUri: string,
-    caller: Caller,
-    signal?: AbortSignal,
-  ): Promise<ResolvedFile | RemoteFile> => files.resolveFileForCaller(fileUri, caller, signal);
   const caches = new CacheService({
     store: options.stores.caches,
     now: options.now,
     ...(options.cacheQuota ? { quota: options.cacheQuota } : {}),
-    countTokens: (traits, input, caller, signal) =>
+    countTokens: (traits, input, caller, signal, purpose) =>
       options.countTokens(traits, input, {
-        resolveFile: (fileUri) => resolveFileForCaller(fileUri, caller, signal),
+        resolveFile: (fileUri) => files.resolveFileForCaller(fileUri, caller, signal),
         signal,
+        ...(purpose ? { purpose } : {}),
       }),
   });
-
   const batches = new BatchService({
     store: options.stores.batches,
     dataDir: options.dataDir,
@@ -148,30 +122,38 @@ export function createStorage(options: StorageOptions): Storage {
     caches,
     now: options.now,
   });
+  const housekeeping = startHousekeeping({
+    files,
+    caches,
+    batches,
+    intervalMs: options.sweepIntervalMs ?? 60_000,
+    turn: options.housekeepingTurn,
+    onError: options.onError,
+  });
+  return {
+    files,
+    caches,
+    batches,
+    operations: storageOperations(files, caches, batches, options),
+    ready: housekeeping.ready,
+    close() {
+      housekeeping.stop();
+      files.stop();
+    },
+  };
+}
 
-  const report = (message: string) => (error: unknown) => options.onError?.(message, error);
-  const ready = Promise.all([
-    files.recover().catch(report("start-up sweep of files failed")),
-    batches.sweep().catch(report("start-up sweep of batches failed")),
-  ]).then(() => undefined);
-  const intervalMs = options.sweepIntervalMs ?? 60_000;
-  const timer =
-    intervalMs > 0
-      ? setInterval(() => {
-          // Instances sharing one database take turns: expiry runs once per interval, not once each.
-          void (options.housekeepingTurn?.() ?? Promise.resolve(true))
-            .then(async (turn) => {
-              if (!turn) return;
-              await files.sweep().catch(report("sweeping files failed"));
-              await caches.sweep().catch(report("sweeping caches failed"));
-              await batches.sweep().catch(report("sweeping batches failed"));
-            })
-            .catch(report("housekeeping failed"));
-        }, intervalMs)
-      : null;
-  timer?.unref();
-
-  const operations: StorageBackendOperations = {
+/**
+ * Each Backend operation on a stored resource: the caller's rights and origin passed to its
+ * service, records turned into wire resources. One table, long as the contract's list is long.
+ */
+function storageOperations(
+  files: FileService,
+  caches: CacheService,
+  batches: BatchService,
+  options: Pick<StorageOptions, "stores" | "now">,
+): StorageBackendOperations {
+  return {
     async startUpload(request, context) {
       const start = request.file;
       return files.startUpload({
@@ -224,6 +206,9 @@ export function createStorage(options: StorageOptions): Storage {
     async deleteFile(name, context) {
       await files.deleteFile(name, context.caller);
     },
+    async downloadFile(name, context) {
+      return files.download(name, context.caller);
+    },
     async createCachedContent(request, context) {
       return caches.create(request, context.caller, context.signal);
     },
@@ -239,60 +224,20 @@ export function createStorage(options: StorageOptions): Storage {
     async deleteCachedContent(name, context) {
       await caches.delete(name, context.caller);
     },
-  };
-
-  return {
-    files,
-    caches,
-    batches,
-    operations,
-    resolveFileForCaller,
-    resolveCachedContentForRequest: (request, traits, caller) =>
-      caches.resolveCachedContentForRequest(request, traits, caller),
-    async countTokensWithCache(request, traits, context) {
-      const resolveFile = (fileUri: string) =>
-        resolveFileForCaller(fileUri, context.caller, context.signal);
-      const merge = await caches.resolveCachedContentForRequest(request, traits, context.caller);
-      const { mediaResolution, responseSchema } = request.generationConfig ?? {};
-      const counting = { resolveFile, signal: context.signal, purpose: "countTokens" as const };
-      if (merge.cachedContentTokenCount === undefined) {
-        return options.countTokens(
-          traits,
-          {
-            contents: request.contents,
-            systemInstruction: request.systemInstruction,
-            tools: request.tools,
-            toolConfig: request.toolConfig,
-            mediaResolution,
-            responseSchema,
-          },
-          counting,
-        );
-      }
-      // The cache was sized once at creation; only the request's own turns are counted now.
-      const own = await options.countTokens(
-        traits,
-        { contents: request.contents, mediaResolution, responseSchema },
-        counting,
-      );
-      const promptTokensDetails = addModalityCounts(
-        own.promptTokensDetails,
-        merge.cacheTokensDetails,
-      );
-      const { systemInstructionsTokens, contentTokens } = own;
-      return {
-        totalTokens: own.totalTokens + merge.cachedContentTokenCount,
-        cachedContentTokenCount: merge.cachedContentTokenCount,
-        ...(systemInstructionsTokens ? { systemInstructionsTokens } : {}),
-        ...(contentTokens ? { contentTokens } : {}),
-        ...(promptTokensDetails ? { promptTokensDetails } : {}),
-        ...(merge.cacheTokensDetails ? { cacheTokensDetails: merge.cacheTokensDetails } : {}),
-      };
+    async createBatch(model, request, context) {
+      return batches.create(model, request, context.caller);
     },
-    ready,
-    close() {
-      if (timer) clearInterval(timer);
-      files.stop();
+    async getBatch(name, context) {
+      return batches.get(name, context.caller);
+    },
+    async listBatches(query, context) {
+      return batches.list(query, context.caller);
+    },
+    async cancelBatch(name, context) {
+      await batches.cancel(name, context.caller);
+    },
+    async deleteBatch(name, context) {
+      await batches.delete(name, context.caller);
     },
   };
 }

@@ -1,0 +1,33 @@
+/**
+ * What a generation is given: the validated request with its cache merged, the model's traits
+ * and family rules from the catalog, and the caller's resolvers for the files and caches the
+ * request names (lib/engine/local-backend.ts builds it).
+ */
+import type { AnswerTraits, ThinkingLengthTraits } from "@/lib/engine/catalog";
+import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type { GenerateContentRequest, ModalityTokenCount } from "@/lib/gemini/types";
+import type { ResolveCachedContent, ResolveFile } from "./context";
+
+export interface GenerationInput {
+  /** Validated; cached content already merged in front of contents (and its systemInstruction/tools/toolConfig). */
+  request: GenerateContentRequest;
+  traits: ModelTraits;
+  /** What answers carry as `modelVersion` (the catalog's: an alias answers as its target). */
+  modelVersion: string;
+  /** Which optional fields the family's answers carry (the catalog's). */
+  answer: AnswerTraits;
+  /** How long the family thinks by kind of ask (the catalog's; undefined: it does not think). */
+  thinkingLength: ThinkingLengthTraits | undefined;
+  /** Streamed (streamGenerateContent) rather than one whole answer: some fields differ. */
+  stream: boolean;
+  /** Size of the cache used, reported in usage (and included in promptTokenCount). */
+  cachedContentTokenCount?: number;
+  /** The cache's tokens per modality, reported as usageMetadata.cacheTokensDetails. */
+  cacheTokensDetails?: ModalityTokenCount[];
+  resolveFile: ResolveFile;
+  /** The caller's cached contents by name, read by URL context on their URLs. */
+  resolveCachedContent: ResolveCachedContent;
+  signal: AbortSignal;
+  /** The cache the request used: its name and how many leading contents came from it (for citations). */
+  cachedContent?: { name: string; contents: number };
+}

@@ -1,0 +1,102 @@
+/**
+ * generateContent's answer is its stream merged: each candidate's parts joined (text runs of
+ * the same kind, audio of one type), its last finish reason, metadata and usage; a candidate
+ * blocked while streaming keeps nothing of what it had sent.
+ */
+import { ApiError } from "@/lib/gemini/api-error";
+import type { Candidate, GenerateContentResponse, Part } from "@/lib/gemini/types";
+
+/** Merges streamed chunks into one response, as generateContent answers. */
+export function mergeChunks(chunks: readonly GenerateContentResponse[]): GenerateContentResponse {
+  const last = chunks[chunks.length - 1];
+  if (!last) throw ApiError.internal();
+  const response: GenerateContentResponse = {};
+  const byIndex = new Map<number, Candidate>();
+  for (const chunk of chunks) {
+    if (chunk.promptFeedback) response.promptFeedback = chunk.promptFeedback;
+    for (const delta of chunk.candidates ?? []) {
+      const index = delta.index ?? 0;
+      let candidate = byIndex.get(index);
+      if (!candidate) {
+        // The index is kept only where the chunks carry it (families that leave 0 out).
+        candidate = { content: { role: "model", parts: [] } };
+        byIndex.set(index, candidate);
+      }
+      for (const part of delta.content?.parts ?? []) appendPart(candidate.content!.parts, part);
+      if (delta.index !== undefined) candidate.index = delta.index;
+      if (delta.finishReason) candidate.finishReason = delta.finishReason;
+      if (delta.finishMessage) candidate.finishMessage = delta.finishMessage;
+      if (delta.safetyRatings) candidate.safetyRatings = delta.safetyRatings;
+      if (delta.avgLogprobs !== undefined) candidate.avgLogprobs = delta.avgLogprobs;
+      if (delta.citationMetadata) candidate.citationMetadata = delta.citationMetadata;
+      if (delta.groundingMetadata) candidate.groundingMetadata = delta.groundingMetadata;
+      if (delta.urlContextMetadata) candidate.urlContextMetadata = delta.urlContextMetadata;
+      if (delta.logprobsResult) {
+        const into = (candidate.logprobsResult ??= {});
+        if (delta.logprobsResult.chosenCandidates)
+          (into.chosenCandidates ??= []).push(...delta.logprobsResult.chosenCandidates);
+        if (delta.logprobsResult.topCandidates)
+          (into.topCandidates ??= []).push(...delta.logprobsResult.topCandidates);
+      }
+    }
+  }
+  const candidates = [...byIndex.entries()]
+    .sort(([left], [right]) => left - right)
+    .map(([, candidate]) => candidate);
+  for (const candidate of candidates) {
+    if (candidate.content?.parts.length === 0) delete candidate.content;
+    // A candidate blocked while streaming keeps none of the text sent before the block.
+    if (candidate.finishReason === "SAFETY") {
+      delete candidate.content;
+      delete candidate.logprobsResult;
+      delete candidate.avgLogprobs;
+      delete candidate.citationMetadata;
+    }
+  }
+  if (candidates.length) response.candidates = candidates;
+  if (last.usageMetadata) response.usageMetadata = last.usageMetadata;
+  if (last.modelVersion) response.modelVersion = last.modelVersion;
+  if (last.responseId) response.responseId = last.responseId;
+  return response;
+}
+
+function appendPart(parts: Part[], part: Part): void {
+  const previous = parts[parts.length - 1];
+  if (part.text === "" && !part.thought) {
+    // An empty text part only carries a signature (Gemini 3's finishing part): a whole answer
+    // has it on its answer text, and drops it beside a function call or with no answer at all.
+    const answerText = parts.findLast(
+      (candidate) => candidate.text !== undefined && !candidate.thought,
+    );
+    if (part.thoughtSignature && answerText && !answerText.thoughtSignature)
+      answerText.thoughtSignature = part.thoughtSignature;
+    return;
+  }
+  if (
+    previous &&
+    part.text !== undefined &&
+    previous.text !== undefined &&
+    !previous.functionCall &&
+    Boolean(previous.thought) === Boolean(part.thought) &&
+    !part.thoughtSignature
+  ) {
+    previous.text += part.text;
+    return;
+  }
+  if (
+    previous &&
+    part.inlineData &&
+    previous.inlineData &&
+    previous.inlineData.mimeType === part.inlineData.mimeType
+  ) {
+    previous.inlineData = {
+      mimeType: previous.inlineData.mimeType,
+      data: Buffer.concat([
+        Buffer.from(previous.inlineData.data, "base64"),
+        Buffer.from(part.inlineData.data, "base64"),
+      ]).toString("base64"),
+    };
+    return;
+  }
+  parts.push({ ...part });
+}

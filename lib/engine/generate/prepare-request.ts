@@ -1,0 +1,86 @@
+/**
+ * Everything a generation needs before its first token, in the order that keeps hostile
+ * requests cheap (issue 14 item 2): the prompt counted (in the tokenizer worker) and held to
+ * the model's input limit first; then the context and the citable sources, the model's counts
+ * of that context and the citation index; a built-in tool's answer; the prompt's safety verdict.
+ */
+import { ApiError } from "@/lib/gemini/api-error";
+import type { CountTokensResponse } from "@/lib/gemini/types";
+import { effectiveThresholds, judgeInSlices, type SafetyVerdict } from "@/lib/engine/safety";
+import { countRequestTokens } from "@/lib/engine/tokens";
+import { answerWithTools, type ToolAnswer } from "@/lib/engine/tools";
+import { throwIfAborted } from "./cancellation";
+import { gatherCitableSources, indexCitableSources, type CitationIndex } from "./citations";
+import { gatherContext, type RequestContext } from "./context";
+import type { GenerationInput } from "./generation-input";
+import type { ContextualModel } from "./language-model";
+import { contextCounts, languageModel } from "./model-store";
+import { analysedText } from "./tools";
+
+export interface PreparedRequest {
+  /** The prompt's count: promptTokenCount and its details per modality. */
+  counted: CountTokensResponse;
+  context: RequestContext;
+  /** The family's language model, with this request's context learned. */
+  model: ContextualModel;
+  citations: CitationIndex;
+  /** What a built-in tool (code execution, grounding, URL context) answers, if one applies. */
+  toolAnswer: ToolAnswer | null;
+  thresholds: ReturnType<typeof effectiveThresholds>;
+  promptVerdict: SafetyVerdict;
+}
+
+/** Prepares a request for generation; throws the service's 400 over the input limit. */
+export async function prepareRequest(input: GenerationInput): Promise<PreparedRequest> {
+  const { request, traits, signal } = input;
+  const config = request.generationConfig ?? {};
+  const [counted, family] = await Promise.all([
+    countRequestTokens(
+      traits,
+      {
+        contents: request.contents,
+        systemInstruction: request.systemInstruction,
+        tools: request.tools,
+        toolConfig: request.toolConfig,
+        mediaResolution: config.mediaResolution,
+        responseSchema: config.responseSchema,
+      },
+      { resolveFile: input.resolveFile, signal },
+    ),
+    languageModel(traits.tokenizer),
+  ]);
+  throwIfAborted(signal);
+  if (counted.totalTokens > traits.inputTokenLimit) {
+    throw ApiError.invalidArgument(
+      `The input token count (${counted.totalTokens}) exceeds the maximum number of tokens allowed (${traits.inputTokenLimit}).`,
+    );
+  }
+  const [context, citable] = await Promise.all([
+    gatherContext(request, input.resolveFile),
+    gatherCitableSources(request, input.resolveFile, { cachedContent: input.cachedContent }),
+  ]);
+  const [counts, citations] = await Promise.all([
+    contextCounts(
+      traits.tokenizer,
+      family,
+      context.documents,
+      analysedText(context.lastUserText),
+      signal,
+    ),
+    indexCitableSources(citable, signal),
+  ]);
+  throwIfAborted(signal);
+  const toolAnswer = await answerWithTools(request, traits, context, input, signal);
+  const thresholds = effectiveThresholds(request.safetySettings, traits);
+  const promptVerdict = await judgeInSlices(context.promptText, thresholds, signal);
+  throwIfAborted(signal);
+  return {
+    counted,
+    context,
+    model: family.withContext(counts),
+    citations,
+    toolAnswer,
+    thresholds,
+    promptVerdict,
+  };
+}

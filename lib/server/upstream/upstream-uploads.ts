@@ -1,0 +1,274 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
+import type { UpstreamUploadStore } from "@/lib/db/stores/upstream-upload-store";
+import { ApiError } from "@/lib/gemini/api-error";
+import type {
+  FileUploadRequest,
+  OperationContext,
+  OriginOperationContext,
+  UploadChunkRequest,
+  UploadStartRequest,
+  UploadStatus,
+} from "@/lib/gemini/backend/contract";
+import type { File } from "@/lib/gemini/types";
+import { readBodyText, type UpstreamClient, type UpstreamResponse } from "./upstream-client";
+import { malformedUpstream } from "./upstream-errors";
+import { clientFile, FILE_LIFETIME_MS, header, upstreamDeadline } from "./upstream-resources";
+
+/**
+ * Uploads through the gateway. A resumable session is the upstream's: the gateway hands out an
+ * id of its own for the upstream's session URL (never shown), passes each command on, and keeps
+ * the bytes the upstream confirmed so a query needs no upstream call. A multipart upload is
+ * forwarded in a body of the gateway's own framing. A finished upload's file is recorded as the
+ * uploader's.
+ */
+
+/** A bytes part's Content-Type worth passing on (type/subtype, optional parameters, one line). */
+const MEDIA_TYPE = /^[\w!#$&^.+-]{1,127}\/[\w!#$&^.+-]{1,127}(?:\s*;[^\r\n]{0,200})?$/;
+const UPLOAD_API = "/upload/v1beta/files";
+
+function uploadStatusOf(value: string | undefined): UploadStatus["status"] {
+  const status = (value ?? "").toLowerCase();
+  if (status === "final") return "final";
+  if (status === "cancelled") return "cancelled";
+  return "active";
+}
+
+export class UpstreamUploads {
+  constructor(
+    private readonly client: UpstreamClient,
+    private readonly sessions: UpstreamUploadStore,
+    private readonly ownership: OwnershipStore,
+  ) {}
+
+  async startUpload(
+    request: UploadStartRequest,
+    context: OperationContext,
+  ): Promise<{ uploadId: string }> {
+    const headers: Record<string, string> = {
+      "x-goog-upload-protocol": "resumable",
+      "x-goog-upload-command": "start",
+    };
+    if (request.declaredSize !== undefined)
+      headers["x-goog-upload-header-content-length"] = String(request.declaredSize);
+    if (request.contentType !== undefined)
+      headers["x-goog-upload-header-content-type"] = request.contentType;
+    // A start only opens a session; an unused one expires, so a retry cannot duplicate a file.
+    const response = await this.client.open({
+      method: "POST",
+      target: UPLOAD_API,
+      json: { file: request.file },
+      headers,
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    await response.body.dump().catch(() => undefined);
+    const upstreamUrl = header(response, "x-goog-upload-url");
+    if (!upstreamUrl || !this.client.isUpstreamUrl(upstreamUrl)) {
+      throw malformedUpstream("an upload session URL outside its own origin");
+    }
+    return { uploadId: await this.sessions.create(context.caller.ownerId, upstreamUrl) };
+  }
+
+  private async session(uploadId: string) {
+    const session = await this.sessions.find(uploadId);
+    if (!session) throw ApiError.notFound("The upload session does not exist or has expired.");
+    return session;
+  }
+
+  async uploadChunk(
+    uploadId: string,
+    chunk: UploadChunkRequest,
+    context: OriginOperationContext,
+  ): Promise<UploadStatus> {
+    const session = await this.session(uploadId);
+    // Until the upstream answers, what it holds is unknown (a query then asks it).
+    await this.sessions.setReceived(session.id, null);
+    const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null]
+      .filter(Boolean)
+      .join(", ");
+    const headers: Record<string, string> = { "x-goog-upload-command": command };
+    if (chunk.offset !== undefined) headers["x-goog-upload-offset"] = String(chunk.offset);
+    let sent = 0;
+    let body: AsyncIterable<Uint8Array> | undefined;
+    if (chunk.body) {
+      const reader = chunk.body.getReader();
+      body = (async function* count() {
+        let finished = false;
+        try {
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) {
+              finished = true;
+              return;
+            }
+            sent += value.byteLength;
+            yield value;
+          }
+        } finally {
+          // The upstream stopped listening: stop reading the client's bytes too.
+          if (!finished) await reader.cancel().catch(() => undefined);
+        }
+      })();
+      if (chunk.contentLength !== undefined)
+        headers["content-length"] = String(chunk.contentLength);
+    } else {
+      headers["content-length"] = "0";
+    }
+    const response = await this.client.open({
+      method: "POST",
+      target: session.upstreamUrl,
+      body,
+      headers,
+      signal: context.signal,
+      safety: "never",
+    });
+    return this.uploadAnswer(session, response, (chunk.offset ?? 0) + sent, context);
+  }
+
+  private async uploadAnswer(
+    session: { id: string; ownerId: string },
+    response: UpstreamResponse,
+    fallbackReceived: number,
+    context: OriginOperationContext,
+  ): Promise<UploadStatus> {
+    const status = uploadStatusOf(header(response, "x-goog-upload-status"));
+    const receivedHeader = Number(header(response, "x-goog-upload-size-received"));
+    const text = await readBodyText(response.body, 16 * 1024 * 1024);
+    const sizeReceived =
+      Number.isFinite(receivedHeader) &&
+      header(response, "x-goog-upload-size-received") !== undefined
+        ? receivedHeader
+        : fallbackReceived;
+    if (status === "active") await this.sessions.setReceived(session.id, sizeReceived);
+    if (status !== "final") return { status, sizeReceived };
+    const file = await this.recordUploadedFile(text, session.ownerId);
+    await this.sessions.delete(session.id);
+    return {
+      status,
+      sizeReceived: Number(file.sizeBytes ?? sizeReceived),
+      file: clientFile(file, context),
+    };
+  }
+
+  /** The file of a finished upload's answer `{"file": {...}}`, recorded as the owner's. */
+  private async recordUploadedFile(text: string, ownerId: string): Promise<File> {
+    let file: File | undefined;
+    try {
+      file = text.trim() ? ((JSON.parse(text) as { file?: File }).file ?? undefined) : undefined;
+    } catch {
+      throw malformedUpstream("an upload answer that is not JSON");
+    }
+    if (!file || typeof file.name !== "string")
+      throw malformedUpstream("a finished upload without its file");
+    await this.recordFile(file, ownerId);
+    return file;
+  }
+
+  /**
+   * A multipart upload, forwarded as one: a multipart body of our own framing (the client's
+   * metadata, then its bytes streamed as they arrive, never held whole), so the upstream
+   * sees nothing of the client's request but these. When the client's body turns out
+   * malformed the upstream request is cut off before its closing boundary (the upstream
+   * stores nothing) and the client gets the 400.
+   */
+  async uploadFile(request: FileUploadRequest, context: OriginOperationContext): Promise<File> {
+    const boundary = `genstudio-${randomBytes(18).toString("hex")}`;
+    const mediaType =
+      request.contentType && MEDIA_TYPE.test(request.contentType)
+        ? request.contentType
+        : "application/octet-stream";
+    const head =
+      `--${boundary}\r\nContent-Type: application/json; charset=utf-8\r\n\r\n` +
+      `${JSON.stringify({ file: request.file })}\r\n` +
+      `--${boundary}\r\nContent-Type: ${mediaType}\r\n\r\n`;
+    const reader = request.body.getReader();
+    let clientFailure: unknown;
+    const body = (async function* multipart() {
+      yield Buffer.from(head, "utf8");
+      let finished = false;
+      try {
+        for (;;) {
+          const { done, value } = await reader.read().catch((error: unknown) => {
+            clientFailure = error;
+            throw error;
+          });
+          if (done) break;
+          yield value;
+        }
+        finished = true;
+      } finally {
+        // The upstream stopped listening: stop reading the client's bytes too.
+        if (!finished && clientFailure === undefined) await reader.cancel().catch(() => undefined);
+      }
+      yield Buffer.from(`\r\n--${boundary}--`, "utf8");
+    })();
+    let response: UpstreamResponse;
+    try {
+      response = await this.client.open({
+        method: "POST",
+        target: UPLOAD_API,
+        body,
+        headers: {
+          "x-goog-upload-protocol": "multipart",
+          "content-type": `multipart/related; boundary=${boundary}`,
+        },
+        signal: context.signal,
+        safety: "never",
+      });
+    } catch (error) {
+      throw clientFailure instanceof ApiError ? clientFailure : error;
+    }
+    const text = await readBodyText(response.body, 16 * 1024 * 1024);
+    return clientFile(await this.recordUploadedFile(text, context.caller.ownerId), context);
+  }
+
+  async uploadSessionOwner(uploadId: string): Promise<string | null> {
+    return (await this.sessions.find(uploadId))?.ownerId ?? null;
+  }
+
+  /**
+   * The session's status: answered from what the gateway knows (the bytes the upstream
+   * confirmed) without an upstream call, unless a chunk is under way or broke off.
+   */
+  async queryUpload(uploadId: string, context: OriginOperationContext): Promise<UploadStatus> {
+    const session = await this.session(uploadId);
+    if (session.sizeReceived !== null)
+      return { status: "active", sizeReceived: session.sizeReceived };
+    const response = await this.client.open({
+      method: "POST",
+      target: session.upstreamUrl,
+      headers: { "x-goog-upload-command": "query", "content-length": "0" },
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    return this.uploadAnswer(session, response, 0, context);
+  }
+
+  async cancelUpload(uploadId: string, context: OperationContext): Promise<UploadStatus> {
+    const session = await this.session(uploadId);
+    const response = await this.client.open({
+      method: "POST",
+      target: session.upstreamUrl,
+      headers: { "x-goog-upload-command": "cancel", "content-length": "0" },
+      signal: context.signal,
+      safety: "idempotent",
+    });
+    await response.body.dump().catch(() => undefined);
+    await this.sessions.delete(session.id);
+    return {
+      status: "cancelled",
+      sizeReceived: Number(header(response, "x-goog-upload-size-received") ?? 0) || 0,
+    };
+  }
+
+  /** A file's record lasts until its `expirationTime` (48 hours when the answer gives none). */
+  private async recordFile(file: File, ownerId: string): Promise<void> {
+    await this.ownership.record("file", file.name, ownerId, {
+      expiresAt:
+        upstreamDeadline(file.expirationTime, file.updateTime ?? file.createTime) ??
+        Date.now() + FILE_LIFETIME_MS,
+    });
+  }
+}
