@@ -1,15 +1,15 @@
 /**
  * The request thread's side of the body reader workers (body-reader-worker.ts): a body of
- * IN_THREAD_CHARACTERS or more is parsed and read into its canonical form there, and comes
+ * IN_THREAD_BYTES or more is decoded, parsed and read into its canonical form there, and comes
  * back as JSON text that parseJsonInSlices turns into the request in slices, so a 16 MB body
  * never holds the event loop for more than a slice (issue 14). Two workers, as for the
- * tokenizer: bodies of BULK_CHARACTERS or more have their own, so a body of a few hundred
+ * tokenizer: bodies of BULK_BYTES or more have their own, so a body of a few hundred
  * kilobytes never waits behind one of 100 MB. Where a worker cannot start (a test run
  * without Next's bundling), bodies are read on this thread.
  */
 import "server-only";
 import { Worker } from "node:worker_threads";
-import { parseJsonInSlices } from "@/lib/engine/json-in-slices";
+import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
 import {
   apiErrorOf,
   readBodyText,
@@ -22,9 +22,9 @@ import {
 } from "./body-readers";
 
 /** Bodies shorter than this are read on the request's thread (a few milliseconds at most). */
-export const IN_THREAD_CHARACTERS = 65_536;
+export const IN_THREAD_BYTES = 65_536;
 /** Bodies this long or longer go to the bulk worker. */
-export const BULK_CHARACTERS = 1_048_576;
+export const BULK_BYTES = 1_048_576;
 
 export type BodyReaderOutcome = Exclude<BodyReaderReply, { kind: "ready" }>;
 
@@ -59,8 +59,7 @@ class BodyReaderWorker {
       this.pending.set(id, { resolve });
       worker.ref();
       // Bytes are handed over, not copied (they are this body's own copies).
-      const transfer =
-        "bytes" in source ? source.bytes.map((bytes) => bytes.buffer as ArrayBuffer) : [];
+      const transfer = source.bytes.map((bytes) => bytes.buffer as ArrayBuffer);
       worker.postMessage({ id, reader, ...source } satisfies BodyReaderRequest, transfer);
     });
   }
@@ -128,7 +127,7 @@ const registry = globalThis as typeof globalThis & {
 const workers = (registry.__genstudioBodyReaders ??= new Map());
 
 function workerFor(size: number): BodyReaderWorker {
-  const lane = size >= BULK_CHARACTERS ? "bulk" : "interactive";
+  const lane = size >= BULK_BYTES ? "bulk" : "interactive";
   let worker = workers.get(lane);
   if (!worker) {
     worker = new BodyReaderWorker(lane);
@@ -146,27 +145,17 @@ export async function readBody<Name extends BodyReaderName>(
   source: BodySource,
   reader: Name,
 ): Promise<BodyOf<Name>> {
-  const size = "text" in source ? source.text.length : source.size;
-  if (size < IN_THREAD_CHARACTERS) return readBodyText(sourceText(source), reader);
-  const text = "text" in source ? source.text : undefined;
-  const outcome = await workerFor(size).run(reader, source);
+  if (source.size < IN_THREAD_BYTES) return readBodyText(sourceText(source), reader);
+  const outcome = await workerFor(source.size).run(reader, source);
   if (outcome === "unavailable") return readBodyText(sourceText(source), reader);
-  return bodyOfOutcome(outcome, text);
+  return bodyOfOutcome(outcome);
 }
 
-/**
- * What the worker's outcome means on this thread (parsed in slices). `text` is the body's
- * text, which a plain JSON reading ("checked") parses here.
- */
+/** What the worker's outcome means on this thread: the body parsed in slices, or its error. */
 export async function bodyOfOutcome<Name extends BodyReaderName>(
   outcome: BodyReaderOutcome,
-  text: string | undefined,
 ): Promise<BodyOf<Name>> {
   switch (outcome.kind) {
-    case "checked":
-      if (outcome.empty) return {} as BodyOf<Name>;
-      if (text === undefined) throw new Error("a checked body needs its text");
-      return (await parseJsonInSlices(text)) as BodyOf<Name>;
     case "value":
       return (await parseJsonInSlices(outcome.json)) as BodyOf<Name>;
     case "error":

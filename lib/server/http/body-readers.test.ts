@@ -11,9 +11,10 @@ import {
 
 /** A body read through the worker's protocol (its answer, then this thread's slices). */
 async function throughWorker(text: string, reader: BodyReaderName): Promise<unknown> {
-  const reply = answerBodyReaderRequest({ id: 1, reader, text });
+  const bytes = new TextEncoder().encode(text);
+  const reply = answerBodyReaderRequest({ id: 1, reader, bytes: [bytes], size: bytes.length });
   if (reply.kind === "ready") throw new Error("unexpected ready");
-  return bodyOfOutcome(reply as BodyReaderOutcome, text);
+  return bodyOfOutcome(reply);
 }
 
 async function outcome(read: () => unknown): Promise<{ value?: unknown; error?: unknown }> {
@@ -192,7 +193,7 @@ describe("body readers through the worker's protocol", () => {
           bytes: pieces,
           size: bytes.length,
         });
-        const viaWorker = await outcome(() => bodyOfOutcome(reply as BodyReaderOutcome, undefined));
+        const viaWorker = await outcome(() => bodyOfOutcome(reply as BodyReaderOutcome));
         expect(viaWorker).toStrictEqual(direct);
       }
   });

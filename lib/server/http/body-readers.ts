@@ -2,8 +2,9 @@
  * What a JSON request body becomes, by name, so that a body can be read on this thread or in
  * the body reader worker (body-reader-worker.ts) with the same code: JSON.parse with the
  * service's message, the nesting limit, then the operation's canonical read (lib/gemini/validate).
- * From the worker the canonical request comes back as JSON text: the readers make plain JSON
- * data (no undefined members), so it arrives as it was made, except that a -0 arrives as 0.
+ * From the worker the body comes back as JSON text: a plain JSON body as it was sent, a
+ * canonical request as written anew (the readers make plain JSON data, no undefined members,
+ * so it arrives as it was made, except that a -0 arrives as 0).
  */
 import { ApiError, type ErrorDetail, type RpcStatus } from "@/lib/gemini/api-error";
 import {
@@ -76,14 +77,16 @@ export function apiErrorOf(data: ApiErrorData): ApiError {
   return new ApiError(data.httpStatus, data.rpcStatus, data.message, data.details);
 }
 
-/** A body as read: its text, or its bytes as they came (decoded where it is read). */
-export type BodySource = { text: string } | { bytes: Uint8Array[]; size: number };
+/** A body's bytes as they came (decoded where the body is read), and their total size. */
+export interface BodySource {
+  bytes: Uint8Array[];
+  size: number;
+}
 
 export type BodyReaderRequest = { id: number; reader: BodyReaderName } & BodySource;
 
 /** The text of a body: UTF-8, invalid sequences replaced and a leading BOM dropped (TextDecoder). */
 export function sourceText(source: BodySource): string {
-  if ("text" in source) return source.text;
   const decoder = new TextDecoder("utf-8");
   const pieces = source.bytes.map((bytes) => decoder.decode(bytes, { stream: true }));
   pieces.push(decoder.decode());
@@ -92,18 +95,18 @@ export function sourceText(source: BodySource): string {
 
 export type BodyReaderReply =
   | { id: number; kind: "ready" }
-  | { id: number; kind: "checked"; empty: boolean }
   | { id: number; kind: "value"; json: string }
   | { id: number; kind: "error"; error: ApiErrorData }
   | { id: number; kind: "failure"; message: string };
 
-/** The worker's answer to one body: checked (reader json), read (as JSON text), or refused. */
+/** The worker's answer to one body: read (as JSON text), or refused. */
 export function answerBodyReaderRequest(request: BodyReaderRequest): BodyReaderReply {
   const { id, reader } = request;
   try {
     const text = sourceText(request);
     const body = parseBodyJson(text);
-    if (reader === "json") return { id, kind: "checked", empty: text.trim() === "" };
+    // A plain JSON body is sent back as it came (it reads as the same value): no second writing.
+    if (reader === "json") return { id, kind: "value", json: text.trim() === "" ? "{}" : text };
     return { id, kind: "value", json: JSON.stringify(BODY_READERS[reader](body)) };
   } catch (error) {
     if (error instanceof ApiError) return { id, kind: "error", error: apiErrorData(error) };

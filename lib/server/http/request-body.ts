@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { readBody } from "./body-reader-client";
-import type { BodyOf, BodyReaderName } from "./body-readers";
+import type { BodyOf, BodyReaderName, BodySource } from "./body-readers";
 
 /** Largest JSON body accepted (inline media included), checked before it is buffered. */
 export const MAX_JSON_BODY_BYTES = 100 * 1024 * 1024;
@@ -19,8 +19,8 @@ export async function readJsonBody(
 
 /**
  * Reads a request body into what `reader` makes of it (an operation's canonical request, see
- * body-readers.ts), with the size cap of readJsonBody. A large body is parsed and read off
- * this thread (body-reader-client.ts).
+ * body-readers.ts), with the size cap of readJsonBody. A large body is decoded, parsed and read
+ * off this thread (body-reader-client.ts).
  */
 export async function readRequestBody<Name extends BodyReaderName>(
   request: Request,
@@ -29,9 +29,6 @@ export async function readRequestBody<Name extends BodyReaderName>(
 ): Promise<BodyOf<Name>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  // A plain JSON body is parsed here (in slices), so it is decoded here; a body for a
-  // canonical reader is decoded where it is read, in the worker when it is large.
-  if (reader === "json") return readBody({ text: await readTextCapped(request, limit) }, reader);
   return readBody(await readBytesCapped(request, limit), reader);
 }
 
@@ -43,17 +40,16 @@ function tooLarge(limit: number): ApiError {
   );
 }
 
-/** Bytes read (and decoded, or copied) between two turns of the event loop. */
+/** Bytes read between two turns of the event loop. */
 const YIELD_EVERY_BYTES = 1024 * 1024;
 
 /**
  * The body's bytes as they arrive, each piece copied into a buffer of its own (so it can be
- * handed to a worker whole), with other work getting its turn every MiB.
+ * handed to a worker whole). A body that has already arrived is otherwise read in one
+ * unbroken run of promise callbacks: 16 MiB held every other caller for hundreds of
+ * milliseconds. Every MiB, other work gets its turn.
  */
-async function readBytesCapped(
-  request: Request,
-  limit: number,
-): Promise<{ bytes: Uint8Array[]; size: number }> {
+async function readBytesCapped(request: Request, limit: number): Promise<BodySource> {
   const bytes: Uint8Array[] = [];
   if (!request.body) return { bytes, size: 0 };
   const reader = request.body.getReader();
@@ -75,36 +71,4 @@ async function readBytesCapped(
     }
   }
   return { bytes, size };
-}
-
-/**
- * The body as text, decoded piece by piece as it is read. A body that has already arrived is
- * otherwise read in one unbroken run of promise callbacks (and then copied and decoded in
- * one go): 16 MiB held every other caller for hundreds of milliseconds. Every MiB, other
- * work gets its turn.
- */
-async function readTextCapped(request: Request, limit: number): Promise<string> {
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const decoder = new TextDecoder("utf-8");
-  const pieces: string[] = [];
-  let total = 0;
-  let sinceYield = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
-      await reader.cancel();
-      throw tooLarge(limit);
-    }
-    pieces.push(decoder.decode(value, { stream: true }));
-    sinceYield += value.byteLength;
-    if (sinceYield >= YIELD_EVERY_BYTES) {
-      sinceYield = 0;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-  }
-  pieces.push(decoder.decode());
-  return pieces.join("");
 }
