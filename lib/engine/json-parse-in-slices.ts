@@ -3,13 +3,11 @@
  * hundreds of milliseconds. parseJsonInSlices gives exactly what JSON.parse gives, doing the
  * work in pieces of at most PIECE_CHARACTERS: every value (or run of sibling values) that
  * small is handed to JSON.parse whole, only larger arrays, objects and strings are taken
- * apart, and other work gets its turn between pieces. json-text-pieces.ts writes JSON alike.
+ * apart, and other work gets its turn between pieces. json-stringify-in-slices.ts writes JSON alike.
  */
 import { isArrayIndexKey, recordOwnKeys } from "@/lib/gemini/own-keys";
+import { PIECE_CHARACTERS } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
-
-/** Largest run of JSON text parsed (or written, json-text-pieces.ts) by one native call. */
-export const PIECE_CHARACTERS = 65_536;
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

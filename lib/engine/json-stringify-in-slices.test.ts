@@ -1,33 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonTextPieces, stringifyJsonInSlices } from "./json-text-pieces";
+import { jsonTextPieces, stringifyJsonInSlices } from "./json-stringify-in-slices";
+import { jsonValue } from "@/lib/testing/json-arbitraries";
 import { TimeSlices } from "./time-slices";
-
-/** Text with escapes of every kind, astral characters and lone surrogates. */
-const awkwardString = fc.string({
-  unit: fc.oneof(
-    fc.constantFrom('"', "\\", "\n", "\u0000", "\u001f", "\u2028", "é", "😀", "\ud800", "\udc00"),
-    fc.string({ unit: "binary", maxLength: 3 }),
-  ),
-  maxLength: 120,
-});
-
-const jsonValue = fc.letrec((tie) => ({
-  value: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    fc.constant(null),
-    fc.boolean(),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.integer(),
-    awkwardString,
-    fc.array(tie("value"), { maxLength: 12 }),
-    fc.dictionary(
-      fc.oneof(awkwardString, fc.constantFrom("__proto__", "0", "12", "constructor")),
-      tie("value"),
-      { maxKeys: 12 },
-    ),
-  ),
-})).value;
 
 describe("jsonTextPieces and stringifyJsonInSlices", () => {
   it("write what JSON.stringify writes", async () => {

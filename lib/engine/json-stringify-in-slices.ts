@@ -6,39 +6,9 @@
  * larger ones member by member, with other work getting its turn between pieces.
  */
 import { ownKeys } from "@/lib/gemini/own-keys";
-import { PIECE_CHARACTERS, type JsonSliceOptions } from "./json-in-slices";
+import type { JsonSliceOptions } from "./json-parse-in-slices";
+import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
-
-/**
- * Gathers text written in many small bits into flat pieces of about PIECE_CHARACTERS: a string
- * built with `+=` from a million bits is a rope that the first reader flattens in one go.
- */
-export class PieceWriter {
-  readonly pieces: string[] = [];
-  private pending: string[] = [];
-  private pendingLength = 0;
-
-  constructor(readonly piece: number = PIECE_CHARACTERS) {}
-
-  /** Everything written, as one string (a copy of a few hundred pieces at most). */
-  text(): string {
-    this.flush();
-    return this.pieces.length === 1 ? this.pieces[0]! : this.pieces.join("");
-  }
-
-  write(text: string): void {
-    this.pending.push(text);
-    this.pendingLength += text.length;
-    if (this.pendingLength >= this.piece) this.flush();
-  }
-
-  flush(): void {
-    if (this.pending.length === 0) return;
-    this.pieces.push(this.pending.length === 1 ? this.pending[0]! : this.pending.join(""));
-    this.pending = [];
-    this.pendingLength = 0;
-  }
-}
 
 type WriteFrame =
   | { kind: "array"; value: readonly unknown[]; index: number }

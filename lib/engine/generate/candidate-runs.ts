@@ -8,7 +8,7 @@ import type { GenerateContentRequest, GenerationConfig } from "@/lib/gemini/type
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { CandidateSafety } from "@/lib/engine/safety";
 import { makeThoughtSignature } from "@/lib/engine/tokens";
-import { jsonTextPieces } from "@/lib/engine/json-text-pieces";
+import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
 import { TimeSlices } from "@/lib/engine/time-slices";
 import { answerMode } from "./answer-mode";
 import { carriesAvgLogprobs, signaturePlacement, type AnswerShape } from "./answer-shape";

@@ -52,13 +52,12 @@ export async function gatherCitableSources(
   const contents: Content[] = request.contents;
   // Megabytes of parts are looked at in slices; only media parts are awaited.
   const slices = new TimeSlices();
-  let parts = 0;
   for (const [index, content] of contents.entries()) {
     const fromCache = index < cacheCount && cacheName !== undefined;
     const isQuestion = index === contents.length - 1 && content.role !== "model" && !fromCache;
     for (const part of content.parts) {
       const media = part.inlineData !== undefined || part.fileData !== undefined;
-      if ((media || ++parts % 256 === 0) && slices.due()) await slices.pause();
+      if (media ? slices.due() : slices.dueAfterItem()) await slices.pause();
       const file = media ? await fileText(part, resolveFile) : undefined;
       if (file) {
         if (file.uri) withUri.push(file);
@@ -152,7 +151,7 @@ export async function indexCitableSources(
         found[found.length - MAX_PLACES_FOLLOWED]!.source !== position
       )
         found.push({ source: position, word: index });
-      if (index % 4096 === 0) await slices.pause();
+      if (slices.dueAfterItem()) await slices.pause();
     }
     indexed.push({ words });
     if (slices.due()) await slices.pause();

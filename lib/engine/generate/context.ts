@@ -7,7 +7,7 @@
  * prompt's text is gathered in slices (a request may hold a million parts, or a function call
  * of megabytes).
  */
-import { PieceWriter } from "@/lib/engine/json-text-pieces";
+import { PieceWriter } from "@/lib/engine/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
 import { probeMedia } from "@/lib/engine/media/probe";
@@ -233,11 +233,11 @@ export async function gatherContext(
     const add = (entry: string) => {
       if (entry.trim()) text.line(entry);
     };
-    for (const [partIndex, part] of content.parts.entries()) {
+    for (const part of content.parts) {
       const plain = plainTextOf(part);
       if (plain) {
         plain.forEach(add);
-        if (partIndex % 256 === 255 && slices.due()) await slices.pause();
+        if (slices.dueAfterItem()) await slices.pause();
       } else {
         (await runInSlices(textOfPart(part), slices)).forEach(add);
         (await mediaTexts(part, resolveFile)).forEach(add);
@@ -253,9 +253,9 @@ export async function gatherContext(
       answersFunction = content.parts.some((part) => part.functionResponse !== undefined);
       if (content.role !== "model") {
         const last = new LineWriter();
-        for (const [partIndex, part] of content.parts.entries()) {
+        for (const part of content.parts) {
           last.line(part.text ?? "");
-          if (partIndex % 256 === 255 && slices.due()) await slices.pause();
+          if (slices.dueAfterItem()) await slices.pause();
         }
         lastUserText = last.text();
       }

@@ -7,6 +7,7 @@
  * declarations, which the service counts a few tokens higher than this markup.
  */
 import type { FunctionTextFormat } from "@/lib/gemini/prompt-token-rules";
+import { PieceWriter } from "@/lib/engine/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import { runSteps, type Steps } from "@/lib/gemini/steps";
 import type { FunctionCall, FunctionDeclaration, FunctionResponse } from "@/lib/gemini/types";
@@ -18,43 +19,8 @@ export interface PromptText {
   fixed: number;
 }
 
-/** Characters of running text gathered before they are joined (no rope of a million bits). */
-const JOIN_CHARACTERS = 65_536;
 /** Sorted keys merged between two yields. */
 const MERGES_PER_STEP = 1_024;
-
-/** The running text between two markers, kept as flat pieces. */
-class RunningText {
-  private readonly joined: string[] = [];
-  private pending: string[] = [];
-  private pendingLength = 0;
-
-  get empty(): boolean {
-    return this.joined.length === 0 && this.pendingLength === 0;
-  }
-
-  append(text: string): void {
-    if (!text) return;
-    this.pending.push(text);
-    this.pendingLength += text.length;
-    if (this.pendingLength >= JOIN_CHARACTERS) this.flush();
-  }
-
-  /** The text so far, and a fresh start. */
-  take(): string {
-    this.flush();
-    const text = this.joined.length === 1 ? this.joined[0]! : this.joined.join("");
-    this.joined.length = 0;
-    return text;
-  }
-
-  private flush(): void {
-    if (this.pending.length === 0) return;
-    this.joined.push(this.pending.join(""));
-    this.pending = [];
-    this.pendingLength = 0;
-  }
-}
 
 /**
  * Writes the markup: texts run together, each control token (`<escape>`,
@@ -66,10 +32,10 @@ class RunningText {
 class MarkupWriter {
   private readonly texts: string[] = [];
   private fixed = 0;
-  private readonly current = new RunningText();
+  private readonly current = new PieceWriter();
 
   text(text: string): void {
-    this.current.append(text);
+    this.current.write(text);
   }
 
   marker(): void {
@@ -79,7 +45,7 @@ class MarkupWriter {
 
   escaped(text: string): void {
     this.marker();
-    this.current.append(text);
+    this.current.write(text);
     this.marker();
   }
 

@@ -11,7 +11,7 @@ import {
   redirectRefused,
 } from "./upstream-errors";
 import { createScrubber, type Scrubber } from "./scrubber";
-import { stringifyJsonInSlices } from "@/lib/engine/json-text-pieces";
+import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
 
 /**
  * The one place that talks to the upstream. Requests are built here from parts the gateway
