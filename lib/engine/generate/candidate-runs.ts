@@ -9,8 +9,8 @@ import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { CandidateSafety } from "@/lib/engine/safety";
 import { makeThoughtSignature } from "@/lib/engine/tokens";
 import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
-import { TimeSlices } from "@/lib/engine/time-slices";
-import { answerMode } from "./answer-mode";
+import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
+import { answerModeSteps } from "./answer-mode";
 import { carriesAvgLogprobs, signaturePlacement, type AnswerShape } from "./answer-shape";
 import { CandidateRun } from "./candidate";
 import type { DecodingState } from "./decoding";
@@ -98,7 +98,7 @@ export async function startCandidateRuns(
         mode:
           toolAnswer?.text !== undefined && !audio
             ? { kind: "text", literal: toolAnswer.text }
-            : answerMode(request, context, answer, audio),
+            : await runInSlices(answerModeSteps(request, context, answer, audio)),
         thinkingTokens: thinking,
         includeThoughts,
         ...(placement !== "none" ? { signature: { make: makeThoughtSignature, placement } } : {}),
