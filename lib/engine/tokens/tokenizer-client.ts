@@ -29,7 +29,7 @@ function workerScriptUrl(): URL {
 }
 
 type Reply =
-  | { type: "result"; id: number; counts?: number[]; ids?: Int32Array }
+  | { type: "result"; id: number; counts?: number[]; ids?: Int32Array; ends?: Int32Array }
   | { type: "vocabulary"; id: number; pieces: string[]; controlIds: number[] }
   | { type: "error"; id: number; message: string };
 

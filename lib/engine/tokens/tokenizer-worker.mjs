@@ -93,6 +93,7 @@ async function loadFromPackage() {
  * @property {number} textIndex
  * @property {Generator<{ ids: number[], end: number }, void, void> | undefined} slices
  * @property {number[]} results  counts per text (count) or ids (encode)
+ * @property {number[]} ends  encode: where each text's ids end in results
  * @property {number} usedMilliseconds
  * @property {number} order
  */
@@ -111,6 +112,7 @@ function addJob(id, kind, texts) {
     textIndex: 0,
     slices: undefined,
     results: [],
+    ends: [],
     usedMilliseconds: 0,
     order: nextOrder++,
   });
@@ -200,7 +202,8 @@ async function run() {
           port.postMessage({ type: "result", id: job.id, counts: job.results });
         else {
           const ids = Int32Array.from(job.results);
-          port.postMessage({ type: "result", id: job.id, ids }, [ids.buffer]);
+          const ends = Int32Array.from(job.ends);
+          port.postMessage({ type: "result", id: job.id, ids, ends }, [ids.buffer, ends.buffer]);
         }
       }
       // Let queued messages (new jobs, cancellations) in before the next slice.
@@ -253,6 +256,7 @@ function step(job, encoder) {
       if (performance.now() >= deadline) return false;
     }
     job.slices = undefined;
+    if (job.kind === "encode") job.ends.push(job.results.length);
     job.textIndex++;
     if (performance.now() >= deadline && job.textIndex < job.texts.length) return false;
   }

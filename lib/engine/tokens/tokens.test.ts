@@ -11,6 +11,7 @@ import {
   countTexts,
   decodeTokenIds,
   encodeText,
+  encodeTexts,
   terminateTokenizerWorkers,
   vocabularyPieces,
 } from "./index";
@@ -241,6 +242,15 @@ describe("ids and vocabulary", () => {
     const ids = await encodeText("gemma3", FOX);
     expect(ids).toEqual([818, 3823, 8864, 37423, 38167, 1024, 506, 31770, 4799, 236761]);
     expect(decodeTokenIds(await vocabularyPieces("gemma3"), ids)).toBe(FOX);
+  });
+
+  it("encodes many texts in one job, each to the ids it has alone", async () => {
+    const texts = [FOX, "", "Hello", "  spaced  ", FOX.toUpperCase(), "😀 emoji"];
+    const alone = await Promise.all(texts.map((text) => encodeText("gemma3", text)));
+    expect(await encodeTexts("gemma3", texts)).toEqual(alone);
+    expect(alone[1]).toEqual([]);
+    const many = Array.from({ length: 3000 }, (_, index) => texts[index % texts.length]!);
+    expect(await encodeTexts("gemma3", many)).toEqual(many.map((_, index) => alone[index % 6]));
   });
 
   it.each(["gemma", "gemma3"] as const)(

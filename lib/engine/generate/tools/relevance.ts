@@ -74,6 +74,13 @@ export function nameWords(name: string): string[] {
   return words;
 }
 
+/**
+ * Characters of a description or value read for its words: what a function or parameter is
+ * about comes first, and a megabyte of repeated words (never `limit` distinct ones) took tens
+ * of milliseconds per read.
+ */
+const MAX_STEMMED_CHARACTERS = 10_000;
+
 /** Significant words of a text (no stop words, at least 3 letters), stemmed. */
 export function significantStems(text: string, limit = 64): Set<string> {
   const result = new Set<string>();
@@ -83,7 +90,8 @@ export function significantStems(text: string, limit = 64): Set<string> {
     if (lower.length >= 3 && !STOP_WORDS.has(lower)) result.add(stem(lower));
     word = "";
   };
-  for (let index = 0; index < text.length && result.size < limit; index++) {
+  const end = Math.min(text.length, MAX_STEMMED_CHARACTERS);
+  for (let index = 0; index < end && result.size < limit; index++) {
     const character = text[index]!;
     if (/[\p{L}\p{N}]/u.test(character)) word += character;
     else flush();
