@@ -1,6 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { jsonTextPieces, stringifyJsonInSlices } from "./json-stringify-in-slices";
+import {
+  jsonTextPieces,
+  jsonTextWithSize,
+  stringifyJsonInSlices,
+} from "./json-stringify-in-slices";
 import { jsonValue } from "@/lib/testing/json-arbitraries";
 import { TimeSlices } from "./time-slices";
 
@@ -27,6 +31,26 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
       ),
       { numRuns: 400 },
     );
+  });
+
+  it("measures the text in UTF-8 bytes as Buffer does, however it was cut", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.string(), jsonValue, { maxKeys: 8 }),
+        fc.integer({ min: 4, max: 48 }),
+        async (value, pieceCharacters) => {
+          const expected = JSON.stringify(value);
+          const measured = await jsonTextWithSize(value, { pieceCharacters });
+          expect(measured.text).toBe(expected);
+          expect(measured.bytes).toBe(Buffer.byteLength(expected, "utf8"));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // A long string of astral characters, cut into pieces that would split their pairs.
+    const emoji = { text: "a😀".repeat(5_000) };
+    const measured = await jsonTextWithSize(emoji, { pieceCharacters: 7 });
+    expect(measured.bytes).toBe(Buffer.byteLength(JSON.stringify(emoji), "utf8"));
   });
 
   it("writes undefined, functions and non-finite numbers as JSON.stringify does", async () => {

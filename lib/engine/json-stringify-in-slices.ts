@@ -5,6 +5,7 @@
  * JSON data, handing every small container of scalars to JSON.stringify whole and writing
  * larger ones member by member, with other work getting its turn between pieces.
  */
+import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
@@ -117,6 +118,22 @@ export async function stringifyJsonInSlices(
   if (value === undefined || typeof value === "function" || typeof value === "symbol")
     return undefined;
   return (await jsonTextPieces(value, options)).join("");
+}
+
+/** JSON.stringify(value) of plain data, and its length in UTF-8 bytes, both in slices. */
+export async function jsonTextWithSize(
+  value: object,
+  options: JsonSliceOptions = {},
+): Promise<{ text: string; bytes: number }> {
+  const slices = options.slices ?? new TimeSlices();
+  const pieces = await jsonTextPieces(value, { ...options, slices });
+  let bytes = 0;
+  for (const piece of pieces) {
+    // Pieces never part a surrogate pair, so their lengths add up.
+    bytes += utf8Length(piece);
+    if (slices.due()) await slices.pause();
+  }
+  return { text: pieces.join(""), bytes };
 }
 
 /**
