@@ -15,6 +15,7 @@ import {
   terminateTokenizerWorkers,
   vocabularyPieces,
 } from "./index";
+import { laneFor } from "./tokenizer-client";
 
 const FOX = "The quick brown fox jumps over the lazy dog.";
 
@@ -280,6 +281,19 @@ describe("ids and vocabulary", () => {
 });
 
 describe("scheduling in the worker", () => {
+  it("sends long texts, and short texts with a long run the BPE merges slowly, to the bulk lane", () => {
+    expect(laneFor([FOX, "Hello"])).toBe("interactive");
+    // 250,000 characters of ordinary words: long, but every run is short.
+    expect(laneFor(["word ".repeat(50_000)])).toBe("interactive");
+    expect(laneFor(["word ".repeat(60_000)])).toBe("bulk");
+    // A context of 48,000 spaces, one long line, or a short text after either.
+    expect(laneFor([`a${" ".repeat(48_000)}b`])).toBe("bulk");
+    expect(laneFor(["abcdefghij".repeat(500)])).toBe("bulk");
+    expect(laneFor(["Hello", "abcdefghij".repeat(500)])).toBe("bulk");
+    // Just under the run length, spaced out: ordinary.
+    expect(laneFor([`${"x".repeat(4_000)} `.repeat(10)])).toBe("interactive");
+  });
+
   it("finishes small counts issued while a 1 MB count runs before it", async () => {
     await countTexts("gemma3", ["warm up"]);
     const big = longText(1_000_000);
