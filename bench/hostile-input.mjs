@@ -1,15 +1,19 @@
 #!/usr/bin/env node
 // Hostile request text against the local engine (issue 14 item 2): for each shape and size,
-// one generateContent whose prompt is that text, while a light countTokens runs every 50 ms.
-// Reports the hostile request's time (it should grow linearly with the size) and the light
-// requests' latency meanwhile, against their latency when the server is idle (the wait a
-// hostile request imposes on others). Needs a production build (`npm run build`).
+// one generateContent whose prompt is that text (or function parts and declarations of that
+// size), while a light countTokens runs every 50 ms. Reports the hostile request's time (it
+// should grow linearly with the size), the light requests' latency meanwhile against their
+// latency when the server is idle (the wait a hostile request imposes on others), and the
+// longest the server's main thread went without serving its event loop meanwhile, in wall and
+// in CPU time (bench/event-loop-probe.cjs, preloaded into the server this bench starts; the
+// CPU figure hardly depends on what else the machine runs). Needs a production build.
 //
 //   node bench/hostile-input.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
 //                                [--app-dir DIR]
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
@@ -28,7 +32,7 @@ const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
 const KEY = "hostile-input-bench-key-0123456789";
 
 /** Each shape: text of about `bytes` bytes that once cost super-linear time somewhere. */
-const SHAPES = {
+const TEXT_SHAPES = {
   // "repeat after me: a" + spaces + "b": the skill regex backtracked over the run.
   "whitespace runs": (bytes) => `repeat after me: a${" ".repeat(bytes - 20)}b`,
   // promptHints re-tested the whole prefix for every capitalised word.
@@ -42,17 +46,139 @@ const SHAPES = {
   "skill phrases": (bytes) =>
     `${"decode this base64   string:   say exactly   ".repeat(Math.floor(bytes / 45))}QUJDRA==`,
 };
+
+/** `count` entries of a wide object: short strings, numbers and small nested objects. */
+function wideObject(count) {
+  const object = {};
+  for (let index = 0; index < count; index++) {
+    const key = `field_${index}`;
+    if (index % 3 === 0) object[key] = `value ${index} of the call`;
+    else if (index % 3 === 1) object[key] = index * 1.5;
+    else object[key] = { city: "Paris", days: [index, index + 1] };
+  }
+  return object;
+}
+
+const LOOKUP = {
+  name: "lookup",
+  description: "Looks a thing up.",
+  parameters: { type: "OBJECT", properties: { query: { type: "STRING" } } },
+};
+
+/**
+ * Each shape: the request fields (contents, tools) of a request of about `bytes` bytes. The
+ * text shapes put their text in one user part; "many parts" sends a user turn of a great many
+ * short parts and "many turns" a history of a great many short turns (work per JSON node and
+ * per Content); the function shapes fill what the engine writes
+ * out as the service's function notation for counting (function-text.ts) and flattens into
+ * its context: a model turn's function call with a wide object of arguments answered by a
+ * function response of one long string, and a declaration with a long description and many
+ * properties.
+ */
+const SHAPES = {
+  ...Object.fromEntries(
+    Object.entries(TEXT_SHAPES).map(([name, text]) => [
+      name,
+      (bytes) => ({ contents: [{ role: "user", parts: [{ text: text(bytes) }] }] }),
+    ]),
+  ),
+  // Many small parts: the work per JSON node (parse, canonical read, rules, counting).
+  "many parts": (bytes) => ({
+    contents: [
+      {
+        role: "user",
+        parts: Array.from({ length: Math.floor(bytes / 17) }, (_, index) => ({
+          text: `w${index % 1000} `,
+        })),
+      },
+    ],
+  }),
+  // A history of many short turns: every turn is a Content to check, count and cite from.
+  "many turns": (bytes) => ({
+    contents: Array.from({ length: Math.floor(bytes / 56) }, (_, index) => ({
+      role: index % 2 ? "model" : "user",
+      parts: [{ text: `turn ${index % 997} of the talk ${index % 13}` }],
+    })).concat([{ role: "user", parts: [{ text: "What did we say?" }] }]),
+  }),
+  "function calls": (bytes) => ({
+    contents: [
+      { role: "user", parts: [{ text: "Look it up." }] },
+      // About 40 bytes per entry as JSON; half of the size here, half in the response.
+      {
+        role: "model",
+        parts: [{ functionCall: { name: "lookup", args: wideObject(Math.floor(bytes / 80)) } }],
+      },
+      {
+        role: "user",
+        parts: [
+          {
+            functionResponse: {
+              name: "lookup",
+              response: { result: "found it ".repeat(Math.floor(bytes / 18)) },
+            },
+          },
+        ],
+      },
+    ],
+    tools: [{ functionDeclarations: [LOOKUP] }],
+  }),
+  "function declarations": (bytes) => ({
+    contents: [{ role: "user", parts: [{ text: "Which tool fits?" }] }],
+    tools: [
+      {
+        functionDeclarations: [
+          LOOKUP,
+          {
+            name: "describe",
+            description: "Describes the thing in words. ".repeat(Math.floor(bytes / 60)),
+            parameters: {
+              type: "OBJECT",
+              properties: Object.fromEntries(
+                Array.from({ length: Math.floor(bytes / 140) }, (_, index) => [
+                  `option_${index}`,
+                  { type: "STRING", description: `Option number ${index}.` },
+                ]),
+              ),
+            },
+          },
+        ],
+      },
+    ],
+  }),
+};
 const shapes =
   values.shapes === "all"
     ? Object.keys(SHAPES)
     : values.shapes.split(",").filter((name) => name in SHAPES);
 
 const cwd = values["app-dir"] ? path.resolve(values["app-dir"]) : process.cwd();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-hostile-bench-"));
+const probeFile = path.join(dataDir, "event-loop-probe.log");
+const probeScript = fileURLToPath(new URL("./event-loop-probe.cjs", import.meta.url));
 const server = await startOwnServer({
-  dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-hostile-bench-")),
+  dataDir,
   cwd,
-  env: { STUDIO_API_KEYS: `bench:${KEY}`, STUDIO_RATE_LIMIT_PER_MINUTE: "0" },
+  env: {
+    STUDIO_API_KEYS: `bench:${KEY}`,
+    STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${probeScript}`.trim(),
+    GENSTUDIO_EVENT_LOOP_PROBE: probeFile,
+  },
 });
+
+/** The longest event-loop gaps (wall ms, CPU ms) the probe noted between two moments (epoch ms). */
+function longestGaps(from, to) {
+  let wall = 0;
+  let cpu = 0;
+  for (const line of fs.readFileSync(probeFile, "utf8").split("\n")) {
+    const [at, lineWall, lineCpu] = line.split(" ").map(Number);
+    // A line covers the 100 ms before it (longer when the loop was held).
+    if (!(at >= from && at <= to + 200)) continue;
+    wall = Math.max(wall, lineWall);
+    cpu = Math.max(cpu, lineCpu);
+  }
+  return { wall: round(wall), cpu: round(cpu) };
+}
 const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
 const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
 
@@ -107,8 +233,14 @@ function percentile(sorted, fraction) {
 const round = (value) => Math.round(value * 10) / 10;
 
 try {
-  // Warm up: tokenizer and model loaded, connections open.
+  // Warm up: tokenizer and model loaded, connections open, and the bulk lanes' workers (the
+  // body reader's and the tokenizer's for megabytes) started, so the first shape does not
+  // measure their start.
   for (let index = 0; index < 5; index++) await call("countTokens", LIGHT);
+  await call(
+    "countTokens",
+    JSON.stringify({ contents: [{ parts: [{ text: "warm up ".repeat(MiB / 8 + 1) }] }] }),
+  );
   await call(
     "generateContent",
     JSON.stringify({
@@ -116,21 +248,24 @@ try {
       generationConfig: { maxOutputTokens: 8 },
     }),
   );
+  const idleBegun = Date.now();
   const stopIdle = lightRequests();
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const idle = (await stopIdle()).sort((left, right) => left - right);
   const idleP50 = percentile(idle, 0.5);
+  const idleGaps = longestGaps(idleBegun, Date.now());
   console.log(
-    `idle light countTokens: n=${idle.length} p50 ${round(idleP50)} ms, p99 ${round(percentile(idle, 0.99))} ms`,
+    `idle light countTokens: n=${idle.length} p50 ${round(idleP50)} ms, p99 ${round(percentile(idle, 0.99))} ms; longest event-loop gap ${idleGaps.wall} ms wall, ${idleGaps.cpu} ms CPU`,
   );
   const rows = [];
   for (const shape of shapes) {
     for (const size of SIZES) {
       const body = JSON.stringify({
-        contents: [{ role: "user", parts: [{ text: SHAPES[shape](size * MiB) }] }],
+        ...SHAPES[shape](size * MiB),
         generationConfig: { maxOutputTokens: 32, thinkingConfig: { thinkingBudget: 0 } },
       });
       const stopLight = lightRequests();
+      const begunAt = Date.now();
       const begun = performance.now();
       let status;
       try {
@@ -143,9 +278,10 @@ try {
       }
       const hostileMs = performance.now() - begun;
       const light = (await stopLight()).sort((left, right) => left - right);
+      const gaps = longestGaps(begunAt, Date.now());
       const row = {
         shape,
-        MiB: size,
+        MiB: round(Buffer.byteLength(body) / MiB),
         status,
         hostileSeconds: round(hostileMs / 1000),
         light: light.length,
@@ -153,6 +289,8 @@ try {
         lightP99: round(percentile(light, 0.99)),
         lightMax: round(light.at(-1) ?? NaN),
         waitP99: round(percentile(light, 0.99) - idleP50),
+        gapWall: gaps.wall,
+        gapCpu: gaps.cpu,
       };
       rows.push(row);
       console.log(JSON.stringify(row));
@@ -161,12 +299,12 @@ try {
     }
   }
   console.log(
-    "\n| shape | MiB | status | hostile s | light n | light p50 ms | light p99 ms | max ms | p99 wait ms |",
+    "\n| shape | MiB | status | hostile s | light n | light p50 ms | light p99 ms | max ms | p99 wait ms | longest block, wall ms | longest block, CPU ms |",
   );
-  console.log("|---|---|---|---|---|---|---|---|---|");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
   for (const row of rows)
     console.log(
-      `| ${row.shape} | ${row.MiB} | ${row.status} | ${row.hostileSeconds} | ${row.light} | ${row.lightP50} | ${row.lightP99} | ${row.lightMax} | ${row.waitP99} |`,
+      `| ${row.shape} | ${row.MiB} | ${row.status} | ${row.hostileSeconds} | ${row.light} | ${row.lightP50} | ${row.lightP99} | ${row.lightMax} | ${row.waitP99} | ${row.gapWall} | ${row.gapCpu} |`,
     );
   console.log(
     `\nmachine: ${os.cpus().length} cpus, load ${os

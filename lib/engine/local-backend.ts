@@ -15,7 +15,10 @@ import type {
   ListModelsResponse,
   Model,
 } from "@/lib/gemini/types";
-import { checkCountTokensRequest, checkGenerateContentRequest } from "@/lib/gemini/validate";
+import {
+  checkCountTokensRequestSteps,
+  checkGenerateContentRequestSteps,
+} from "@/lib/gemini/validate";
 import { BatchRunner, type BatchGeneration } from "./batches/batch-runner";
 import { InteractiveWork } from "./batches/interactive-work";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
@@ -25,6 +28,7 @@ import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage } from "./storage";
 import { MediaProbeError, probeMedia } from "./media/probe";
+import { runInSlices } from "./time-slices";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -126,7 +130,8 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<CountTokensResponse> {
       const { traits } = requireModel(model, "countTokens");
-      checkCountTokensRequest(request, traits);
+      // In slices: a request of megabytes has a great many parts to check (issue 14).
+      await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
       return interactive.run(() =>
         storage.caches.countWithCache(source, traits, context.caller, context.signal),
@@ -164,7 +169,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 function batchGeneration(storage: Storage): BatchGeneration {
   return async function* ({ model, request, ownerId, signal }) {
     const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
-    checkGenerateContentRequest(request, traits, { stream: false });
+    await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream: false }));
     // Shaped as whole answers: a batch's results are generateContent responses.
     yield* streamGenerateContent(
       await resolvedInput(
@@ -187,7 +192,7 @@ async function generationInput(
   stream: boolean,
 ): Promise<GenerationInput> {
   const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
-  checkGenerateContentRequest(request, traits, { stream });
+  await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream }));
   return resolvedInput(
     storage,
     { traits, modelVersion, answer, thinkingLength, stream },

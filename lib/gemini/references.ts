@@ -19,6 +19,7 @@ import {
   type ReferenceKind,
   type ReferenceSpelling,
 } from "./schemas/reference-fields";
+import { runSteps, type Steps } from "./steps";
 import type {
   BatchGenerateContentRequest,
   CachedContentCreate,
@@ -168,18 +169,19 @@ function places(operation: ReferencingOperation): Places | null {
 
 type Holder = Record<string | number, unknown>;
 
-function visit(
+function* visit(
   node: Places,
   holder: Holder,
   key: string | number,
   path: (string | number)[],
   found: ResourceReference[],
-): void {
+): Steps {
   const value = holder[key];
   if (Array.isArray(value)) {
-    value.forEach((_, index) =>
-      visit(node, value as unknown as Holder, index, [...path, index], found),
-    );
+    for (let index = 0; index < value.length; index++) {
+      yield* visit(node, value as unknown as Holder, index, [...path, index], found);
+      yield;
+    }
     return;
   }
   if (node.kind && typeof value === "string") {
@@ -199,17 +201,22 @@ function visit(
   if (typeof value === "object" && value !== null) {
     for (const [field, child] of node.fields) {
       if ((value as Holder)[field] !== undefined)
-        visit(child, value as Holder, field, [...path, field], found);
+        yield* visit(child, value as Holder, field, [...path, field], found);
     }
   }
-  for (const inner of node.through) visit(inner, holder, key, path, found);
+  for (const inner of node.through) yield* visit(inner, holder, key, path, found);
 }
 
 /** Every file and cached-content reference of a canonical request, in document order. */
 export function requestReferences(input: ReferencingRequest): ResourceReference[] {
+  return runSteps(requestReferencesSteps(input));
+}
+
+/** requestReferences, one list item at a time (see Steps). */
+export function* requestReferencesSteps(input: ReferencingRequest): Steps<ResourceReference[]> {
   const node = places(input.operation);
   const found: ResourceReference[] = [];
-  if (node) visit(node, { request: input.request }, "request", [], found);
+  if (node) yield* visit(node, { request: input.request }, "request", [], found);
   return found;
 }
 

@@ -18,15 +18,22 @@ import { generationConfigSchema } from "./schemas/generation-config";
 import { toolConfigSchema, toolSchema } from "./schemas/tool";
 import { wirePath, wireProblems } from "./schemas/issues";
 import { countTokensRequestSchema, generateContentRequestSchema } from "./schemas/requests";
-import { checkContents, checkSystemInstruction } from "./schemas/rules/content-rules";
+import { checkContentsSteps, checkSystemInstructionSteps } from "./schemas/rules/content-rules";
 import {
   checkGenerationConfig,
+  checkGenerationConfigSteps,
   type GenerationConfigRuleOptions,
 } from "./schemas/rules/generation-config-rules";
-import { capabilityRefusal } from "./schemas/rules/model-capability-rules";
-import { checkTools, checkToolConfig } from "./schemas/rules/tool-rules";
+import { capabilityRefusalSteps } from "./schemas/rules/model-capability-rules";
+import {
+  checkTools,
+  checkToolConfig,
+  checkToolConfigSteps,
+  checkToolsSteps,
+} from "./schemas/rules/tool-rules";
 import { Violations, fieldPath, violationError } from "./schemas/rules/violations";
 import { repeated } from "./schemas/wire";
+import { runSteps, type Steps } from "./steps";
 import type {
   Content,
   CountTokensRequest,
@@ -164,31 +171,45 @@ export function checkContext(
   base: string,
   violations: Violations,
 ): void {
+  runSteps(checkContextSteps(parts, base, violations));
+}
+
+/** checkContext, one part or schema node at a time. */
+export function* checkContextSteps(
+  parts: { systemInstruction?: Content; tools?: Tool[]; toolConfig?: ToolConfig },
+  base: string,
+  violations: Violations,
+): Steps {
   if (parts.systemInstruction)
-    checkSystemInstruction(
+    yield* checkSystemInstructionSteps(
       parts.systemInstruction,
       fieldPath(base, "system_instruction"),
       violations,
     );
-  if (parts.tools) checkTools(parts.tools, fieldPath(base, "tools"), violations);
+  if (parts.tools) yield* checkToolsSteps(parts.tools, fieldPath(base, "tools"), violations);
   if (parts.toolConfig)
-    checkToolConfig(parts.toolConfig, parts.tools, fieldPath(base, "tool_config"), violations);
+    yield* checkToolConfigSteps(
+      parts.toolConfig,
+      parts.tools,
+      fieldPath(base, "tool_config"),
+      violations,
+    );
 }
 
-function checkGenerateContentRules(
+function* checkGenerateContentRules(
   request: GenerateContentRequest,
   traits: ModelTraits,
   base: string,
   violations: Violations,
   options: GenerationConfigRuleOptions,
-): void {
+): Steps {
   checkModelName(request.model, fieldPath(base, "model"), violations);
-  checkContents(request.contents, fieldPath(base, "contents"), violations, true);
-  checkContext(request, base, violations);
+  yield* checkContentsSteps(request.contents, fieldPath(base, "contents"), violations, true);
+  yield* checkContextSteps(request, base, violations);
   if (request.safetySettings)
     checkSafetySettings(request.safetySettings, fieldPath(base, "safety_settings"), violations);
   if (request.generationConfig || options.modalitiesRequired) {
-    checkGenerationConfig(
+    yield* checkGenerationConfigSteps(
       request.generationConfig ?? {},
       traits,
       fieldPath(base, "generation_config"),
@@ -227,14 +248,26 @@ export function checkGenerateContentRequest(
   traits: ModelTraits,
   options: { stream?: boolean } = {},
 ): GenerateContentRequest {
+  return runSteps(checkGenerateContentRequestSteps(request, traits, options));
+}
+
+/**
+ * checkGenerateContentRequest one part or schema node at a time, for callers that check large
+ * requests in slices (see Steps).
+ */
+export function* checkGenerateContentRequestSteps(
+  request: GenerateContentRequest,
+  traits: ModelTraits,
+  options: { stream?: boolean } = {},
+): Steps<GenerateContentRequest> {
   // What the model cannot do at all is refused first, with the service's one plain message.
-  const refusal = capabilityRefusal(request, traits, {
+  const refusal = yield* capabilityRefusalSteps(request, traits, {
     stream: options.stream,
     modalitiesRequired: true,
   });
   if (refusal) throw refusal;
   const violations = new Violations();
-  checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: true });
+  yield* checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: true });
   if (!violations.empty) throw violationError("GenerateContentRequest", violations.list);
   return request;
 }
@@ -286,17 +319,27 @@ export function checkCountTokensRequest(
   request: CountTokensRequest,
   traits: ModelTraits,
 ): CountTokensRequest {
+  return runSteps(checkCountTokensRequestSteps(request, traits));
+}
+
+/** checkCountTokensRequest one part or schema node at a time (see Steps). */
+export function* checkCountTokensRequestSteps(
+  request: CountTokensRequest,
+  traits: ModelTraits,
+): Steps<CountTokensRequest> {
   const refusal = request.generateContentRequest
-    ? capabilityRefusal(request.generateContentRequest, traits, { modalitiesRequired: false })
-    : externalUriRefusal(request.contents ?? [], traits);
+    ? yield* capabilityRefusalSteps(request.generateContentRequest, traits, {
+        modalitiesRequired: false,
+      })
+    : yield* externalUriRefusal(request.contents ?? [], traits);
   if (refusal) throw refusal;
   const violations = new Violations();
   const inner = request.generateContentRequest;
   if (inner)
-    checkGenerateContentRules(inner, traits, "generate_content_request", violations, {
+    yield* checkGenerateContentRules(inner, traits, "generate_content_request", violations, {
       modalitiesRequired: false,
     });
-  else checkContents(request.contents ?? [], "contents", violations, true);
+  else yield* checkContentsSteps(request.contents ?? [], "contents", violations, true);
   if (!violations.empty) throw violationError("CountTokensRequest", violations.list);
   return request;
 }
@@ -310,8 +353,8 @@ export function parseCountTokensRequest(body: unknown, traits: ModelTraits): Cou
 function externalUriRefusal(
   contents: readonly Content[],
   traits: ModelTraits,
-): ApiError | undefined {
-  return capabilityRefusal({ contents: [...contents] }, traits, { modalitiesRequired: false });
+): Steps<ApiError | undefined> {
+  return capabilityRefusalSteps({ contents: [...contents] }, traits, { modalitiesRequired: false });
 }
 
 /**

@@ -33,12 +33,8 @@ import {
 import { requireModel } from "../catalog";
 import { CACHE_ID_LENGTH, randomResourceId } from "../files/random-id";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
-import {
-  assertCacheQuota,
-  cachedInputOf,
-  utf8Length,
-  type CacheQuota,
-} from "@/lib/gemini/backend/quotas";
+import { assertCacheQuota, cachedInputOf, type CacheQuota } from "@/lib/gemini/backend/quotas";
+import { jsonTextWithSize } from "@/lib/engine/json-stringify-in-slices";
 
 /** pageSize when unset (the spec leaves it open) and the maximum larger values are coerced to. */
 export const CACHES_PAGE = { defaultSize: 100, maxSize: 1000 };
@@ -149,9 +145,9 @@ export class CacheService {
     const now = this.now();
     const expireTime = this.expiration(request, now, DEFAULT_CACHE_TTL_MS);
     const input: CachedInput = cachedInputOf(request);
-    // Serialized once: measured for the quota (before the tokens are counted) and stored.
-    const json = JSON.stringify(input);
-    const sizeBytes = utf8Length(json);
+    // Serialized once (in slices: it may be megabytes): measured for the quota (before the
+    // tokens are counted) and stored.
+    const { text: json, bytes: sizeBytes } = await jsonTextWithSize(input);
     if (this.options.quota)
       assertCacheQuota(await this.store.usage(caller.ownerId, now), sizeBytes, this.options.quota);
     const counted = await this.options.countTokens(traits, input, caller, signal);

@@ -3,6 +3,7 @@
  * JSON or enum output, or text, literal or free, decided from the request and its context.
  */
 import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type { Steps } from "@/lib/gemini/steps";
 import type { GenerateContentRequest, GenerationConfig } from "@/lib/gemini/types";
 import type { AnswerMode } from "./answer-steps";
 import type { RequestContext } from "./context";
@@ -10,7 +11,7 @@ import type { DecodingState } from "./decoding";
 import { fromOpenApiSchema, JsonSchemaDocument } from "./json-schema-nodes";
 import { promptHints } from "./prompt-words";
 import { literalAnswer } from "./skills";
-import { analysedText, decideFunctionCall, functionResultLead } from "./tools";
+import { analysedText, decideFunctionCallSteps, functionResultLead } from "./tools";
 
 /** Whether the answer is speech: the model speaks only, or the request asks for AUDIO. */
 export function answersWithAudio(traits: ModelTraits, config: GenerationConfig): boolean {
@@ -38,20 +39,21 @@ export function pictureAsked(config: GenerationConfig): "none" | "after-text" | 
 /**
  * Which mode a candidate answers in, first match wins: speech; a function call or a question
  * back about a missing argument (tools/); JSON or a bare enum value (responseMimeType); a
- * literal skill; text that opens with what called functions returned; else free text.
+ * literal skill; text that opens with what called functions returned; else free text. The
+ * function declarations are gone through in steps (they may be megabytes).
  */
-export function answerMode(
+export function* answerModeSteps(
   request: GenerateContentRequest,
   context: RequestContext,
   state: DecodingState,
   audio: boolean,
-): AnswerMode {
+): Steps<AnswerMode> {
   const config = request.generationConfig ?? {};
   if (audio) {
     const voiceName = config.speechConfig?.voiceConfig?.prebuiltVoiceConfig?.voiceName;
     return { kind: "audio", text: context.lastUserText, voiceName };
   }
-  const decision = decideFunctionCall(
+  const decision = yield* decideFunctionCallSteps(
     request,
     context.lastUserText,
     context.answersFunction,

@@ -8,7 +8,9 @@ import type { GenerateContentRequest, GenerationConfig } from "@/lib/gemini/type
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { CandidateSafety } from "@/lib/engine/safety";
 import { makeThoughtSignature } from "@/lib/engine/tokens";
-import { answerMode } from "./answer-mode";
+import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
+import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
+import { answerModeSteps } from "./answer-mode";
 import { carriesAvgLogprobs, signaturePlacement, type AnswerShape } from "./answer-shape";
 import { CandidateRun, type AnswerMode, type CandidateOptions } from "./candidate";
 import type { DecodingState } from "./decoding";
@@ -34,28 +36,39 @@ function samplingSettings(config: GenerationConfig, traits: ModelTraits): Sampli
  * The seed: the request's; without one, a hash of the request at temperature 0 (the choices
  * that still draw, such as numbers in JSON, stay the same) and a fresh one otherwise.
  */
-function requestSeed(
+async function requestSeed(
   config: GenerationConfig,
   settings: SamplingSettings,
   request: GenerateContentRequest,
-): number {
+): Promise<number> {
   if (config.seed !== undefined) return config.seed >>> 0;
-  return settings.temperature <= 0 ? hashString(JSON.stringify(request)) : freshSeed();
+  return settings.temperature <= 0 ? await requestHash(request) : freshSeed();
+}
+
+/** hashString(JSON.stringify(request)), written and hashed in slices (a request may be megabytes). */
+async function requestHash(request: GenerateContentRequest): Promise<number> {
+  const slices = new TimeSlices();
+  let hash: number | undefined;
+  for (const piece of await jsonTextPieces(request, { slices })) {
+    hash = hashString(piece, hash);
+    if (slices.due()) await slices.pause();
+  }
+  return hash ?? hashString("");
 }
 
 /** One run per candidate (one for speech), ready to advance in lock-step. */
-export function startCandidateRuns(
+export async function startCandidateRuns(
   input: GenerationInput,
   prepared: PreparedRequest,
   shape: AnswerShape,
   output: { audio: boolean; picture?: CandidateOptions["picture"] },
-): CandidateRun[] {
+): Promise<CandidateRun[]> {
   const { audio, picture } = output;
   const { request, traits } = input;
   const { context, toolAnswer } = prepared;
   const config = request.generationConfig ?? {};
   const settings = samplingSettings(config, traits);
-  const seed = requestSeed(config, settings, request);
+  const seed = await requestSeed(config, settings, request);
   const thinking = thinkingTokens(request, traits.thinking, input.thinkingLength);
   const includeThoughts =
     thinking > 0 &&
@@ -81,7 +94,7 @@ export function startCandidateRuns(
     const mode: AnswerMode =
       toolAnswer?.text !== undefined && !audio
         ? { kind: "text", literal: toolAnswer.text }
-        : answerMode(request, context, answer, audio);
+        : await runInSlices(answerModeSteps(request, context, answer, audio));
     runs.push(
       new CandidateRun({
         index,

@@ -244,3 +244,61 @@ describe("citations from the local engine", () => {
     expect(sources).toEqual([{ text: "cached words", uri: "cachedContents/xyz" }]);
   });
 });
+
+describe("citations over many sources (issue 14)", () => {
+  /** The search as it was: each source's own places, sources in order (the reference). */
+  function citedByEachSource(answer: string, sources: CitableSource[]) {
+    const words = answer.split(/\s+/).filter(Boolean);
+    const indexed = sources.map((source) => {
+      const sourceWords = source.text.split(/\s+/).filter(Boolean);
+      const places = new Map<string, number[]>();
+      for (let index = 0; index + MIN_CITED_WORDS <= sourceWords.length; index++) {
+        const gram = sourceWords.slice(index, index + MIN_CITED_WORDS).join(" ");
+        const found = places.get(gram) ?? [];
+        if (found.length < 64) found.push(index);
+        places.set(gram, found);
+      }
+      return { words: sourceWords, places };
+    });
+    const runs: { start: number; end: number; source: number }[] = [];
+    for (let start = 0; start + MIN_CITED_WORDS <= words.length;) {
+      const gram = words.slice(start, start + MIN_CITED_WORDS).join(" ");
+      let best = { end: -1, source: -1 };
+      indexed.forEach((source, position) => {
+        for (const place of source.places.get(gram) ?? []) {
+          let end = start + MIN_CITED_WORDS;
+          while (end < words.length && source.words[place + end - start] === words[end]) end += 1;
+          if (end > best.end) best = { end, source: position };
+        }
+      });
+      if (best.source < 0) start += 1;
+      else {
+        runs.push({ start, end: best.end, source: best.source });
+        start = best.end;
+      }
+    }
+    return runs;
+  }
+
+  it("cites what a search of each source in turn cites: the longest copy, then the earliest source", async () => {
+    const vocabulary = ["a", "b", "c", "d"];
+    let seed = 11;
+    const random = () => (seed = (seed * 48_271) % 2_147_483_647) / 2_147_483_647;
+    const phrase = (length: number) =>
+      Array.from({ length }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(" ");
+    for (let round = 0; round < 20; round++) {
+      // Few words, so grams repeat within and across sources (past the 64 places followed).
+      const sources = Array.from({ length: 40 }, (_, index) => ({
+        text: phrase(200 + 20 * index),
+        uri: `files/source-${index}`,
+      }));
+      const answer = phrase(60);
+      const citations = findCitations(answer, await indexCitableSources(sources));
+      const expected = citedByEachSource(answer, sources);
+      expect(citations.map((citation) => citation.uri)).toEqual(
+        expected.map((run) => sources[run.source]!.uri),
+      );
+      expect(citations).toHaveLength(expected.length);
+    }
+  });
+});

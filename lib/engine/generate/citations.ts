@@ -49,10 +49,14 @@ export async function gatherCitableSources(
       .join("\n");
     if (system.trim()) sources.push({ text: system, uri: cacheName });
   }
+  // Megabytes of parts are looked at in slices; only file parts are awaited.
+  const slices = new TimeSlices();
   for (const [index, content] of request.contents.entries()) {
     const fromCache = index < cacheCount && cacheName !== undefined;
     for (const part of content.parts) {
-      const file = await fileText(part, resolveFile);
+      const media = part.inlineData !== undefined || part.fileData !== undefined;
+      if (media ? slices.due() : slices.dueAfterItem()) await slices.pause();
+      const file = part.fileData ? await fileText(part, resolveFile) : undefined;
       if (file) sources.push(file);
       else if (fromCache && !part.thought && part.text?.trim())
         sources.push({ text: part.text, uri: cacheName });
@@ -85,27 +89,39 @@ const MAX_PLACES_FOLLOWED = 64;
 
 interface IndexedSource {
   words: string[];
-  /** Where each run of MIN_CITED_WORDS consecutive words starts (a copy must start with one). */
-  places: Map<string, number[]>;
+}
+
+/** A place in a source where a run of MIN_CITED_WORDS consecutive words starts. */
+interface Place {
+  source: number;
+  word: number;
 }
 
 /** The request's sources, indexed once for every candidate's citations. */
 export interface CitationIndex {
   sources: readonly CitableSource[];
   indexed: readonly IndexedSource[];
+  /**
+   * Where each run of MIN_CITED_WORDS words starts (a copy must start with one), in every
+   * source, in source order, at most MAX_PLACES_FOLLOWED per source: one lookup per answer
+   * word, however many sources (a lookup per source and word held the thread for long on a
+   * cache of a hundred thousand turns).
+   */
+  places: Map<string, Place[]>;
 }
 
 /**
  * Indexes the sources' words and 5-word runs, in slices with event-loop turns between them
- * (a request may carry megabytes of history), so other requests are served meanwhile.
+ * (a request may use megabytes of files and cached contents), so other requests are served meanwhile.
  */
 export async function indexCitableSources(
   sources: readonly CitableSource[],
   signal?: AbortSignal,
 ): Promise<CitationIndex> {
   const indexed: IndexedSource[] = [];
+  const everywhere = new Map<string, Place[]>();
   const slices = new TimeSlices();
-  for (const source of sources) {
+  for (const [position, source] of sources.entries()) {
     const text = source.text.slice(0, MAX_SOURCE_CHARACTERS);
     const words: string[] = [];
     for (let from = 0; from < text.length && !signal?.aborted;) {
@@ -114,17 +130,23 @@ export async function indexCitableSources(
       from = to;
       await slices.pause();
     }
-    const places = new Map<string, number[]>();
     for (let index = 0; index + MIN_CITED_WORDS <= words.length; index++) {
       const gram = words.slice(index, index + MIN_CITED_WORDS).join(" ");
-      const found = places.get(gram);
-      if (!found) places.set(gram, [index]);
-      else if (found.length < MAX_PLACES_FOLLOWED) found.push(index);
-      if (index % 4096 === 0) await slices.pause();
+      const found = everywhere.get(gram);
+      if (!found) everywhere.set(gram, [{ source: position, word: index }]);
+      // This source's places are the end of the list: it has its share once the last
+      // MAX_PLACES_FOLLOWED are all its own.
+      else if (
+        found.length < MAX_PLACES_FOLLOWED ||
+        found[found.length - MAX_PLACES_FOLLOWED]!.source !== position
+      )
+        found.push({ source: position, word: index });
+      if (slices.dueAfterItem()) await slices.pause();
     }
-    indexed.push({ words, places });
+    indexed.push({ words });
+    if (slices.due()) await slices.pause();
   }
-  return { sources, indexed };
+  return { sources, indexed, places: everywhere };
 }
 
 interface Word {
@@ -168,19 +190,18 @@ export function findCitations(answer: string, index: CitationIndex): CitationSou
     const first = gram(start);
     let bestEnd = -1;
     let bestSource = -1;
-    for (const [position, source] of index.indexed.entries()) {
-      for (const place of source.places.get(first) ?? []) {
-        let end = start + MIN_CITED_WORDS;
-        while (
-          end < words.length &&
-          place + (end - start) < source.words.length &&
-          source.words[place + (end - start)] === words[end]!.text
-        )
-          end += 1;
-        if (end > bestEnd) {
-          bestEnd = end;
-          bestSource = position;
-        }
+    for (const { source: position, word: place } of index.places.get(first) ?? []) {
+      const source = index.indexed[position]!;
+      let end = start + MIN_CITED_WORDS;
+      while (
+        end < words.length &&
+        place + (end - start) < source.words.length &&
+        source.words[place + (end - start)] === words[end]!.text
+      )
+        end += 1;
+      if (end > bestEnd) {
+        bestEnd = end;
+        bestSource = position;
       }
     }
     if (bestSource < 0) {

@@ -3,8 +3,13 @@
  * history, cached content (already merged in front), function calls and responses, and what
  * the engine knows of every medium (type, size, dimensions, duration, pages, the text of text
  * files). Only the most recent MAX_CONTEXT_CHARACTERS are learned from per request, so a
- * huge context costs bounded time; the whole prompt is still counted and safety-rated.
+ * huge context costs bounded time; the whole prompt is still counted and safety-rated. The
+ * prompt's text is gathered in slices (a request may hold a million parts, or a function call
+ * of megabytes).
  */
+import { PieceWriter } from "@/lib/engine/piece-writer";
+import { ownKeys } from "@/lib/gemini/own-keys";
+import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
 import { probeMedia } from "@/lib/engine/media/probe";
 import type { Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
 
@@ -35,31 +40,69 @@ export interface RequestContext {
   answersFunction: boolean;
 }
 
-function textOfPart(part: Part): string[] {
+function* textOfPart(part: Part): Generator<void, string[], void> {
   const texts: string[] = [];
   if (part.text !== undefined && !part.thought) texts.push(part.text);
-  if (part.functionCall) texts.push(`${part.functionCall.name} ${flatten(part.functionCall.args)}`);
+  if (part.functionCall)
+    texts.push(`${part.functionCall.name} ${yield* flattened(part.functionCall.args)}`);
   if (part.functionResponse)
-    texts.push(`${part.functionResponse.name}: ${flatten(part.functionResponse.response)}`);
+    texts.push(
+      `${part.functionResponse.name}: ${yield* flattened(part.functionResponse.response)}`,
+    );
   if (part.executableCode) texts.push(part.executableCode.code);
   if (part.codeExecutionResult?.output) texts.push(part.codeExecutionResult.output);
-  if (part.toolCall) texts.push(flatten(part.toolCall.args));
-  if (part.toolResponse) texts.push(flatten(part.toolResponse.response));
+  if (part.toolCall) texts.push(yield* flattened(part.toolCall.args));
+  if (part.toolResponse) texts.push(yield* flattened(part.toolResponse.response));
   return texts;
 }
 
-/** The values of a JSON object as prose-like text ("city Paris temperature 21"). */
-function flatten(value: unknown): string {
-  if (value === null || value === undefined) return "";
-  if (typeof value === "string") return value;
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) return value.map(flatten).join(", ");
-  if (typeof value === "object") {
-    return Object.entries(value as Record<string, unknown>)
-      .map(([key, inner]) => `${key.replace(/[_-]+/g, " ")} ${flatten(inner)}`)
-      .join(", ");
+/** Parts whose text is known without looking into any value (most parts). */
+function plainTextOf(part: Part): string[] | undefined {
+  if (
+    part.functionCall ||
+    part.functionResponse ||
+    part.toolCall ||
+    part.toolResponse ||
+    part.inlineData ||
+    part.fileData
+  )
+    return undefined;
+  const texts: string[] = [];
+  if (part.text !== undefined && !part.thought) texts.push(part.text);
+  if (part.executableCode) texts.push(part.executableCode.code);
+  if (part.codeExecutionResult?.output) texts.push(part.codeExecutionResult.output);
+  return texts;
+}
+
+/** The values of a JSON object as prose-like text ("city Paris temperature 21"), a value at a time. */
+function* flattened(value: unknown): Generator<void, string, void> {
+  const writer = new PieceWriter();
+  yield* flatten(value, writer);
+  return writer.text();
+}
+
+function* flatten(value: unknown, writer: PieceWriter): Generator<void, void, void> {
+  if (value === null || value === undefined) return;
+  if (typeof value === "string") return writer.write(value);
+  if (typeof value === "number" || typeof value === "boolean") return writer.write(String(value));
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      if (index) writer.write(", ");
+      yield* flatten(value[index], writer);
+      yield;
+    }
+    return;
   }
-  return "";
+  if (typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    const keys = ownKeys(record);
+    for (let index = 0; index < keys.length; index++) {
+      const key = keys[index]!;
+      writer.write(`${index ? ", " : ""}${key.replace(/[_-]+/g, " ")} `);
+      yield* flatten(record[key], writer);
+      yield;
+    }
+  }
 }
 
 function formatBytes(size: number): string {
@@ -169,39 +212,77 @@ export async function gatherContext(
   request: GenerateContentRequest,
   resolveFile: ResolveFile,
 ): Promise<RequestContext> {
+  const slices = new TimeSlices();
   const documents: string[] = [];
-  const prompt: string[] = [];
-  const system = request.systemInstruction?.parts.flatMap(textOfPart).join("\n") ?? "";
-  if (system.trim()) {
-    documents.push(system);
-    prompt.push(system);
+  const prompt = new LineWriter();
+  const system = new LineWriter();
+  for (const part of request.systemInstruction?.parts ?? [])
+    for (const text of plainTextOf(part) ?? (await runInSlices(textOfPart(part), slices)))
+      system.line(text);
+  const systemText = system.text();
+  if (systemText.trim()) {
+    documents.push(systemText);
+    prompt.line(systemText);
   }
   let lastUserText = "";
   let answersFunction = false;
   const contents: Content[] = request.contents;
   for (const [index, content] of contents.entries()) {
-    const texts: string[] = [];
+    // The Content's non-blank texts, one per line.
+    const text = new LineWriter();
+    const add = (entry: string) => {
+      if (entry.trim()) text.line(entry);
+    };
     for (const part of content.parts) {
-      texts.push(...textOfPart(part));
-      texts.push(...(await mediaTexts(part, resolveFile)));
+      const plain = plainTextOf(part);
+      if (plain) {
+        plain.forEach(add);
+        if (slices.dueAfterItem()) await slices.pause();
+      } else {
+        (await runInSlices(textOfPart(part), slices)).forEach(add);
+        (await mediaTexts(part, resolveFile)).forEach(add);
+        if (slices.due()) await slices.pause();
+      }
     }
-    const text = texts.filter((entry) => entry.trim()).join("\n");
-    if (text) {
-      documents.push(text);
-      prompt.push(text);
+    const joined = text.text();
+    if (joined) {
+      documents.push(joined);
+      prompt.line(joined);
     }
     if (index === contents.length - 1) {
       answersFunction = content.parts.some((part) => part.functionResponse !== undefined);
-      if (content.role !== "model")
-        lastUserText = content.parts.map((part) => part.text ?? "").join("\n");
+      if (content.role !== "model") {
+        const last = new LineWriter();
+        for (const part of content.parts) {
+          last.line(part.text ?? "");
+          if (slices.dueAfterItem()) await slices.pause();
+        }
+        lastUserText = last.text();
+      }
     }
+    if (slices.due()) await slices.pause();
   }
   return {
     documents: trimToBudget(documents, MAX_CONTEXT_CHARACTERS),
-    promptText: prompt.join("\n"),
+    promptText: prompt.text(),
     lastUserText,
     answersFunction,
   };
+}
+
+/** Texts joined with newlines (as `lines.join("\n")`), without a rope of a million bits. */
+class LineWriter {
+  private readonly writer = new PieceWriter();
+  private lines = 0;
+
+  line(text: string): void {
+    if (this.lines++) this.writer.write("\n");
+    this.writer.write(text);
+  }
+
+  text(): string {
+    return this.writer.text();
+  }
 }
 
 /** Keeps the most recent documents within the budget (the oldest kept one is cut at its end). */
@@ -210,10 +291,10 @@ function trimToBudget(documents: string[], budget: number): string[] {
   let remaining = budget;
   for (let index = documents.length - 1; index >= 0 && remaining > 0; index--) {
     const document = documents[index]!;
-    kept.unshift(
+    kept.push(
       document.length <= remaining ? document : document.slice(document.length - remaining),
     );
     remaining -= document.length;
   }
-  return kept;
+  return kept.reverse();
 }

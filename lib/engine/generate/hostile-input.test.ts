@@ -98,4 +98,80 @@ describe("hostile request text", () => {
     expect(run.value?.promptFeedback?.blockReason).toBe("SAFETY");
     expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
   }, 120_000);
+
+  it("a function call of 30,000 arguments and a long function response do not hold up others", async () => {
+    const args = Object.fromEntries(
+      Array.from({ length: 30_000 }, (_, index) => [
+        `field_${index}`,
+        index % 2 ? `value ${index}` : { city: "Paris", days: [index] },
+      ]),
+    );
+    const run = await whileLightRequestsRun(() =>
+      generateContent(
+        plain(
+          "",
+          { maxOutputTokens: 16 },
+          {
+            contents: [
+              { role: "user", parts: [{ text: "Look it up." }] },
+              { role: "model", parts: [{ functionCall: { name: "lookup", args } }] },
+              {
+                role: "user",
+                parts: [
+                  {
+                    functionResponse: {
+                      name: "lookup",
+                      response: { result: "found it ".repeat(50_000) },
+                    },
+                  },
+                ],
+              },
+            ],
+            tools: [{ functionDeclarations: [{ name: "lookup", description: "Looks up." }] }],
+          },
+        ),
+      ),
+    );
+    expect(run.error).toBeUndefined();
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+
+  it("a declaration of 20,000 properties and a history of 20,000 turns do not hold up others", async () => {
+    const properties = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, index) => [
+        `option_${index}`,
+        { type: "STRING", description: `Option number ${index}.` },
+      ]),
+    );
+    const run = await whileLightRequestsRun(() =>
+      generateContent(
+        plain(
+          "",
+          { maxOutputTokens: 16 },
+          {
+            contents: [
+              ...Array.from({ length: 20_000 }, (_, index) => ({
+                role: index % 2 ? "model" : "user",
+                parts: [{ text: `turn ${index % 997} of the talk ${index % 13}` }],
+              })),
+              { role: "user", parts: [{ text: "Which tool fits?" }] },
+            ],
+            tools: [
+              {
+                functionDeclarations: [
+                  {
+                    name: "describe",
+                    description: "Describes it.",
+                    parameters: { type: "OBJECT", properties } as never,
+                  },
+                ],
+              },
+            ],
+          },
+        ),
+      ),
+    );
+    expect(run.error).toBeUndefined();
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
 });

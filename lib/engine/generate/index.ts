@@ -65,7 +65,7 @@ export async function* streamGenerateContent(
       asked === "none"
         ? undefined
         : { png: await drawPicture(prepared.context.lastUserText), alone: asked === "alone" };
-    const runs = startCandidateRuns(input, prepared, shape, { audio, picture });
+    const runs = await startCandidateRuns(input, prepared, shape, { audio, picture });
     const assembler = new ChunkAssembler({
       request,
       shape,

@@ -5,7 +5,7 @@
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
 import { corpusDocuments } from "@/lib/engine/corpus";
 import { buildSearchIndex, searchIndex, type SearchIndex } from "@/lib/engine/corpus/search";
-import { controlTokenIds, encodeText, vocabularyPieces } from "@/lib/engine/tokens";
+import { controlTokenIds, encodeTexts, vocabularyPieces } from "@/lib/engine/tokens";
 import { LanguageModel, NgramCounts, symbolsFor, type RequestCounts } from "./language-model";
 import { Vocabulary } from "./vocabulary";
 
@@ -41,7 +41,10 @@ async function train(family: TokenizerFamily): Promise<LanguageModel> {
   const symbols = symbolsFor(vocabulary.size);
   const counts = new NgramCounts();
   const documents = corpusDocuments();
-  const encoded = await Promise.all(documents.map((document) => encodeText(family, document.text)));
+  const encoded = await encodeTexts(
+    family,
+    documents.map((document) => document.text),
+  );
   const trained = documents.map((document, index) => {
     const start = document.kind === "thought" ? symbols.thoughtStart : symbols.answerStart;
     const ids = [start, ...encoded[index]!, symbols.end];
@@ -100,9 +103,7 @@ export async function contextCounts(
     related.addDocument(model.documents[index]!.ids, RETRIEVED_WEIGHTS[rank]),
   );
   const conversation = new NgramCounts();
-  const encoded = await Promise.all(
-    documents.map((document) => encodeText(family, document, signal)),
-  );
+  const encoded = await encodeTexts(family, [...documents], signal);
   // No end symbol: the context teaches words and phrases, not where an answer stops.
   for (const ids of encoded) conversation.addDocument([model.symbols.contextStart, ...ids]);
   return { related, conversation };

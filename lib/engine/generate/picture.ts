@@ -64,7 +64,7 @@ export async function drawPicture(prompt: string): Promise<Uint8Array> {
   const pixel: Colour = [0, 0, 0];
   const slices = new TimeSlices();
   for (let y = 0; y < size; y++) {
-    await slices.pause();
+    if (slices.due()) await slices.pause();
     const sky = y / horizon;
     // Only the discs that reach this row are looked at.
     const nearby = discs.filter((disc) => Math.abs(y - disc.y) < 2 * disc.radius);

@@ -11,9 +11,7 @@
  * extrapolated from its first MAX_TEXT_BYTES.
  */
 import "server-only";
-import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
-import type { PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type {
   Content,
   ContentTokenCount,
@@ -21,26 +19,12 @@ import type {
   MediaModality,
   MediaResolution,
   ModalityTokenCount,
-  Part,
   Tool,
   ToolConfig,
 } from "@/lib/gemini/types";
-import {
-  MediaProbeError,
-  mediaKindOf,
-  probeMedia,
-  type ProbedMedia,
-} from "@/lib/engine/media/probe";
-import {
-  declarationText,
-  functionCallText,
-  functionResponseText,
-  responseSchemaText,
-  type PromptText,
-} from "./function-text";
-import { mediaTokenCounts, resolutionKey } from "./media-tokens";
+import type { ProbedMedia } from "@/lib/engine/media/probe";
 import { TimeSlices } from "@/lib/engine/time-slices";
-import { thoughtSignatureTokens } from "./thought-signature";
+import { PromptItems, type FixedTokens, type NumberedContent } from "./prompt-items";
 import { countTexts } from "./tokenizer-api";
 
 export interface CountableRequest {
@@ -75,9 +59,6 @@ export interface CountRequestOptions {
 
 const MODALITY_ORDER: MediaModality[] = ["TEXT", "IMAGE", "VIDEO", "AUDIO", "DOCUMENT"];
 
-/** Where counted tokens belong: a part of a Content (-1: the system instruction), or neither. */
-type Place = { content: number; part: number } | null;
-
 /**
  * Counts a request's input tokens as the service does: `totalTokens` and `promptTokensDetails`
  * per modality (for countTokens also the per-Content split). Unusable media fail with
@@ -88,219 +69,123 @@ export async function countRequestTokens(
   input: CountableRequest,
   options: CountRequestOptions = {},
 ): Promise<CountTokensResponse> {
-  const { signal } = options;
-  signal?.throwIfAborted();
-  const rules: PromptTokenRules | undefined = traits.promptTokens;
+  options.signal?.throwIfAborted();
+  const rules = traits.promptTokens;
   if (!rules) throw new Error(`${traits.name} has no prompt token rules`);
   const purpose = options.purpose ?? "prompt";
   const roleTokens =
     purpose === "countTokens" ? traits.countTokensRoleTokens : traits.roleTokenPerContent;
-  const format = rules.functionText;
-
-  /** Tokens known without the vocabulary, by place and modality. */
-  const fixed: { place: Place; modality: MediaModality; tokens: number }[] = [];
-  /** Texts to tokenize, each with its place and the factor its count is scaled by. */
-  const texts: { text: string; scale: number; place: Place }[] = [];
-  const addText = (place: Place, text: PromptText) => {
-    for (const item of text.texts) texts.push({ text: item, scale: 1, place });
-    if (text.fixed) fixed.push({ place, modality: "TEXT", tokens: text.fixed });
-  };
-
-  const contents: { content: Content; index: number; field: string }[] = [];
-  if (input.systemInstruction)
-    contents.push({ content: input.systemInstruction, index: -1, field: "system_instruction" });
-  input.contents.forEach((content, index) =>
-    contents.push({ content, index, field: `contents[${index}]` }),
-  );
-
-  // Writing function parts out is work on this thread: other requests get turns in between.
+  // Everything here is work on this thread, for megabytes of parts or of function values:
+  // other requests get turns in between (issue 14).
   const slices = new TimeSlices();
-  for (const { content, index, field } of contents) {
-    for (const [partIndex, part] of (content.parts ?? []).entries()) {
-      await collectPart(part, { content: index, part: partIndex }, `${field}.parts[${partIndex}]`);
-      await slices.pause();
-    }
-  }
-  for (const tool of input.tools ?? []) {
-    for (const declaration of tool.functionDeclarations ?? []) {
-      addText(null, declarationText(format, declaration));
-      await slices.pause();
-    }
-  }
-  if (rules.responseSchema && input.responseSchema !== undefined)
-    addText(null, responseSchemaText(input.responseSchema));
-
-  const counts = await countTexts(
-    traits.tokenizer,
-    texts.map((item) => item.text),
-    signal,
+  const contents = numberedContents(input);
+  const items = new PromptItems(rules, input, options, slices);
+  await items.addContents(contents);
+  await items.addTools();
+  await items.addResponseSchema();
+  const counted = await countItems(traits, items, slices, options.signal);
+  const promptTokensDetails = await modalityDetails(
+    counted,
+    roleTokens ? contents.length : 0,
+    slices,
   );
-  const counted = [
-    ...fixed,
-    ...texts.map(({ place, scale }, index) => ({
-      place,
-      modality: "TEXT" as const,
-      tokens: Math.round(counts[index]! * scale),
-    })),
-  ];
-
-  const totals = new Map<MediaModality, number>();
-  const add = (modality: MediaModality, tokens: number) =>
-    totals.set(modality, (totals.get(modality) ?? 0) + tokens);
-  for (const item of counted) add(item.modality, item.tokens);
-  if (roleTokens) add("TEXT", contents.length);
-
-  const promptTokensDetails: ModalityTokenCount[] = MODALITY_ORDER.filter(
-    (modality) => (totals.get(modality) ?? 0) > 0,
-  ).map((modality) => ({ modality, tokenCount: totals.get(modality)! }));
   const totalTokens = promptTokensDetails.reduce((sum, item) => sum + item.tokenCount, 0);
-  const split = purpose === "countTokens" ? contentSplit() : {};
+  const split =
+    purpose === "countTokens"
+      ? await contentSplit(input, contents, counted, roleTokens, slices)
+      : {};
   return {
     totalTokens,
     ...split,
     ...(promptTokensDetails.length ? { promptTokensDetails } : {}),
   };
+}
 
-  /** The service's per-Content split of a countTokens answer: each part, and the role token. */
-  function contentSplit(): Pick<CountTokensResponse, "systemInstructionsTokens" | "contentTokens"> {
-    // Each Content's part totals, in one pass over what was counted (index -1: the system instruction).
-    const parts = new Map<number, number[]>();
-    for (const { content, index } of contents)
-      parts.set(
-        index,
-        (content.parts ?? []).map(() => 0),
-      );
-    for (const { place, tokens } of counted)
-      if (place) parts.get(place.content)![place.part]! += tokens;
-    const ofContent = (_content: Content, index: number): ContentTokenCount => {
-      const partTokens = parts.get(index)!;
-      return {
-        ...(partTokens.length ? { partTokens } : {}),
-        ...(roleTokens ? { roleTokens: 1 } : {}),
-      };
-    };
+/** The system instruction (Content -1), then the contents. */
+function numberedContents(input: CountableRequest): NumberedContent[] {
+  const contents: NumberedContent[] = [];
+  if (input.systemInstruction) contents.push({ content: input.systemInstruction, index: -1 });
+  for (let index = 0; index < input.contents.length; index++)
+    contents.push({ content: input.contents[index]!, index });
+  return contents;
+}
+
+/** Every item's tokens: the fixed ones as they are, the texts by the family vocabulary. */
+async function countItems(
+  traits: ModelTraits,
+  items: PromptItems,
+  slices: TimeSlices,
+  signal: AbortSignal | undefined,
+): Promise<FixedTokens[]> {
+  const { texts } = items;
+  const textList: string[] = [];
+  for (let index = 0; index < texts.length; index++) {
+    textList.push(texts[index]!.text);
+    if (slices.dueAfterItem()) await slices.pause();
+  }
+  const counts = await countTexts(traits.tokenizer, textList, signal);
+  const counted: FixedTokens[] = [...items.fixed];
+  for (let index = 0; index < texts.length; index++) {
+    const { place, scale } = texts[index]!;
+    counted.push({ place, modality: "TEXT", tokens: Math.round(counts[index]! * scale) });
+    if (slices.dueAfterItem()) await slices.pause();
+  }
+  return counted;
+}
+
+/** promptTokensDetails: the tokens per modality, with `roleTokens` more text tokens. */
+async function modalityDetails(
+  counted: readonly FixedTokens[],
+  roleTokens: number,
+  slices: TimeSlices,
+): Promise<ModalityTokenCount[]> {
+  const totals = new Map<MediaModality, number>();
+  const add = (modality: MediaModality, tokens: number) =>
+    totals.set(modality, (totals.get(modality) ?? 0) + tokens);
+  for (let index = 0; index < counted.length; index++) {
+    add(counted[index]!.modality, counted[index]!.tokens);
+    if (slices.dueAfterItem()) await slices.pause();
+  }
+  if (roleTokens) add("TEXT", roleTokens);
+  return MODALITY_ORDER.filter((modality) => (totals.get(modality) ?? 0) > 0).map((modality) => ({
+    modality,
+    tokenCount: totals.get(modality)!,
+  }));
+}
+
+/** The service's per-Content split of a countTokens answer: each part, and the role token. */
+async function contentSplit(
+  input: CountableRequest,
+  contents: readonly NumberedContent[],
+  counted: readonly FixedTokens[],
+  roleTokens: boolean,
+  slices: TimeSlices,
+): Promise<Pick<CountTokensResponse, "systemInstructionsTokens" | "contentTokens">> {
+  // Each Content's part totals, in one pass over what was counted (index -1: the system instruction).
+  const parts = new Map<number, number[]>();
+  for (const { content, index } of contents) {
+    parts.set(index, new Array<number>((content.parts ?? []).length).fill(0));
+    if (slices.dueAfterItem()) await slices.pause();
+  }
+  for (let index = 0; index < counted.length; index++) {
+    const { place, tokens } = counted[index]!;
+    if (place) parts.get(place.content)![place.part]! += tokens;
+    if (slices.dueAfterItem()) await slices.pause();
+  }
+  const ofContent = (index: number): ContentTokenCount => {
+    const partTokens = parts.get(index)!;
     return {
-      systemInstructionsTokens: input.systemInstruction
-        ? ofContent(input.systemInstruction, -1)
-        : {},
-      contentTokens: input.contents.map(ofContent),
+      ...(partTokens.length ? { partTokens } : {}),
+      ...(roleTokens ? { roleTokens: 1 } : {}),
     };
+  };
+  const contentTokens: ContentTokenCount[] = [];
+  for (let index = 0; index < input.contents.length; index++) {
+    contentTokens.push(ofContent(index));
+    if (slices.dueAfterItem()) await slices.pause();
   }
-
-  async function collectPart(part: Part, place: Place, field: string): Promise<void> {
-    if (part.text !== undefined) texts.push({ text: part.text, scale: 1, place });
-    if (part.thoughtSignature) {
-      const thinking = thoughtSignatureTokens(part.thoughtSignature);
-      if (thinking) fixed.push({ place, modality: "TEXT", tokens: thinking });
-    }
-    if (part.functionCall) addText(place, functionCallText(format, part.functionCall));
-    if (part.functionResponse) {
-      const { parts: media, ...response } = part.functionResponse;
-      addText(place, functionResponseText(format, response));
-      // Media a function returned count as media (their references resolved for the caller).
-      for (const [index, item] of (media ?? []).entries())
-        await collectPart(item, place, `${field}.function_response.parts[${index}]`);
-    }
-    if (part.executableCode) texts.push({ text: part.executableCode.code, scale: 1, place });
-    if (part.codeExecutionResult?.output)
-      texts.push({ text: part.codeExecutionResult.output, scale: 1, place });
-    if (part.toolCall) texts.push({ text: JSON.stringify(part.toolCall), scale: 1, place });
-    if (part.toolResponse) texts.push({ text: JSON.stringify(part.toolResponse), scale: 1, place });
-    if (part.inlineData) {
-      const mediaField = `${field}.inline_data`;
-      const bytes = Buffer.from(part.inlineData.data, "base64");
-      const media = await probeOrFail(
-        () => probeMedia({ bytes }, part.inlineData!.mimeType, signal),
-        mediaField,
-      );
-      countMedia(media, part, place, mediaField);
-    }
-    if (part.fileData) {
-      const mediaField = `${field}.file_data`;
-      if (!options.resolveFile) {
-        throw ApiError.invalidArgument(`${mediaField}: file references cannot be resolved here.`, [
-          {
-            field: `${mediaField}.file_uri`,
-            description: "No file store is available to resolve this file.",
-          },
-        ]);
-      }
-      const reference = await options.resolveFile(part.fileData.fileUri);
-      const media = await mediaOfReference(reference, part.fileData.mimeType, mediaField);
-      countMedia(media, part, place, mediaField);
-    }
-  }
-
-  function countMedia(media: ProbedMedia, part: Part, place: Place, field: string): void {
-    if (media.kind !== "text") {
-      const resolution = resolutionKey(input.mediaResolution, part.mediaResolution);
-      for (const { modality, tokenCount } of mediaTokenCounts(
-        media,
-        rules!.media,
-        resolution,
-        part.videoMetadata,
-      ))
-        fixed.push({ place, modality, tokens: tokenCount });
-      return;
-    }
-    if (media.text === undefined) {
-      throw ApiError.invalidArgument(`${field}: the text of this file is not available.`, [
-        { field, description: "The text file has not been read." },
-      ]);
-    }
-    const keptBytes = Buffer.byteLength(media.text, "utf8");
-    const scale = media.textTruncated && keptBytes > 0 ? media.sizeBytes / keptBytes : 1;
-    texts.push({ text: media.text, scale, place });
-  }
-
-  async function mediaOfReference(
-    reference: FileReference,
-    mimeTypeHint: string | undefined,
-    field: string,
-  ): Promise<ProbedMedia> {
-    if (isProbedMedia(reference)) return reference;
-    if ("remote" in reference) return remoteMedia(reference.mimeType || mimeTypeHint || "");
-    if (isProbedMedia(reference.probed)) return reference.probed;
-    const mimeType = reference.mimeType || mimeTypeHint;
-    if (reference.path && mimeType && mediaKindOf(mimeType)) {
-      return probeOrFail(() => probeMedia({ path: reference.path! }, mimeType, signal), field);
-    }
-    throw ApiError.invalidArgument(
-      `${field}: the file has not been processed; wait until its state is ACTIVE.`,
-      [{ field, description: "File is not ACTIVE." }],
-    );
-  }
-}
-
-/**
- * An outside URL's medium as far as it can be known offline: its kind from the MIME type, one
- * image or page, no duration, no text. (The service fetches it and counts what it finds.)
- */
-function remoteMedia(mimeType: string): ProbedMedia {
-  const kind = mediaKindOf(mimeType) ?? "document";
-  return { kind, mimeType, sizeBytes: 0, pages: 1, ...(kind === "text" ? { text: "" } : {}) };
-}
-
-function isProbedMedia(value: unknown): value is ProbedMedia {
-  if (typeof value !== "object" || value === null) return false;
-  const record = value as Record<string, unknown>;
-  return (
-    typeof record.kind === "string" &&
-    typeof record.mimeType === "string" &&
-    typeof record.sizeBytes === "number"
-  );
-}
-
-async function probeOrFail(probe: () => Promise<ProbedMedia>, field: string): Promise<ProbedMedia> {
-  try {
-    return await probe();
-  } catch (error) {
-    if (error instanceof MediaProbeError) {
-      throw ApiError.invalidArgument(
-        `Unable to process input media at ${field}: ${error.message}`,
-        [{ field, description: error.message }],
-      );
-    }
-    throw error;
-  }
+  return {
+    systemInstructionsTokens: input.systemInstruction ? ofContent(-1) : {},
+    contentTokens,
+  };
 }

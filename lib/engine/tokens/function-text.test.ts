@@ -5,6 +5,7 @@ import type { FunctionDeclaration } from "@/lib/gemini/types";
 import {
   declarationText,
   functionCallText,
+  functionCallTextSteps,
   functionResponseText,
   responseSchemaText,
 } from "./function-text";
@@ -137,5 +138,36 @@ describe("the markup notation (2.5, 3.x)", () => {
       texts: ["call:f{text:", sneaky, "}"],
       fixed: 4,
     });
+  });
+});
+
+describe("writing in steps (issue 14)", () => {
+  it("writes a call of 50,000 arguments a value at a time, as the text written at once", () => {
+    const keys = Array.from(
+      { length: 50_000 },
+      (_, index) =>
+        // Mixed case, digits and astral characters: sorted as Array.prototype.sort sorts them.
+        [`key${index}`, `Key_${index % 977}_${index}`, `ключ${index}`, `😀${index}`][index % 4]!,
+    );
+    const args = Object.fromEntries(
+      keys.map((key, index) => [key, index % 3 ? `value ${index}` : { n: index, list: [index] }]),
+    );
+    for (const format of ["markup", "fields"] as const) {
+      const steps = functionCallTextSteps(format, { name: "lookup", args });
+      let count = 0;
+      let next = steps.next();
+      for (; !next.done; next = steps.next()) count += 1;
+      expect(count).toBeGreaterThanOrEqual(50_000);
+      expect(next.value).toEqual(functionCallText(format, { name: "lookup", args }));
+    }
+    // The markup writes the keys sorted as Array.prototype.sort sorts them.
+    const known = new Set(keys);
+    const { texts } = functionCallText("markup", { name: "lookup", args });
+    const order = texts
+      .join("")
+      .split(/[{,]/)
+      .map((member) => member.slice(0, member.indexOf(":")))
+      .filter((key) => known.has(key));
+    expect(order).toEqual([...keys].sort());
   });
 });

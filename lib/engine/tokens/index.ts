@@ -8,6 +8,7 @@ export type { TokenizerFamily } from "@/lib/gemini/model-traits";
 export {
   countTexts,
   encodeText,
+  encodeTexts,
   vocabularyPieces,
   controlTokenIds,
   warmUpTokenizer,

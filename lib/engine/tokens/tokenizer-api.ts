@@ -31,15 +31,30 @@ export async function encodeText(
   text: string,
   signal?: AbortSignal,
 ): Promise<number[]> {
+  return (await encodeTexts(family, [text], signal))[0]!;
+}
+
+/**
+ * Token ids of each text (no BOS/EOS), in one job of the worker: thousands of texts sent one
+ * message each held this thread for as long as their messages and abort listeners took.
+ */
+export async function encodeTexts(
+  family: TokenizerFamily,
+  texts: string[],
+  signal?: AbortSignal,
+): Promise<number[][]> {
   signal?.throwIfAborted();
-  if (text.length === 0) return [];
-  const reply = await tokenizerWorker(family, laneFor([text])).request(
-    { type: "encode", texts: [text] },
+  if (texts.every((text) => text.length === 0)) return texts.map(() => []);
+  const reply = await tokenizerWorker(family, laneFor(texts)).request(
+    { type: "encode", texts },
     signal,
   );
-  if (reply.type !== "result" || !reply.ids)
+  if (reply.type !== "result" || !reply.ids || !reply.ends)
     throw new TokenizerError("The tokenizer answered an encode without ids.");
-  return Array.from(reply.ids);
+  const { ids, ends } = reply;
+  return texts.map((_, index) =>
+    Array.from(ids.subarray(index === 0 ? 0 : ends[index - 1], ends[index])),
+  );
 }
 
 /**

@@ -1,17 +1,21 @@
 /**
  * Main-thread side of the tokenizer workers (api-notes §4): per vocabulary family, one worker
- * for ordinary requests and one for bulk texts (BULK_CHARACTERS or more), each started on
+ * for ordinary requests and one for bulk texts (BULK_CHARACTERS or more together, or a run of
+ * LONG_RUN_UNITS without a word start, however short the texts), each started on
  * first use and kept for the process; requests are cancellable with an AbortSignal. Two
  * lanes, because a worker shares its time fairly between jobs only between slices, and a
  * hostile megabyte-long run (spaces, one long line) has slices of hundreds of milliseconds:
  * ordinary counts never queue behind it (issue 14 item 2). A loaded worker costs about 85 MB.
- * The worker is a plain .mjs file started from the repository root, never bundled.
+ * The worker is a plain .mjs file started from the repository root, never bundled. Texts of
+ * megabytes are posted in pieces with event-loop turns between them: copying 16 MB into one
+ * message held this thread for tens of milliseconds.
  */
 import "server-only";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
+import { TimeSlices } from "@/lib/engine/time-slices";
 
 /** Where the worker script lives, relative to the repository root (the server's cwd). */
 export const WORKER_SCRIPT = "lib/engine/tokens/tokenizer-worker.mjs";
@@ -26,7 +30,7 @@ function workerScriptUrl(): URL {
 }
 
 type Reply =
-  | { type: "result"; id: number; counts?: number[]; ids?: Int32Array }
+  | { type: "result"; id: number; counts?: number[]; ids?: Int32Array; ends?: Int32Array }
   | { type: "vocabulary"; id: number; pieces: string[]; controlIds: number[] }
   | { type: "error"; id: number; message: string };
 
@@ -47,6 +51,10 @@ export class TokenizerError extends Error {
 
 /** Texts of this many characters or more (all of a request's together) go to the bulk worker. */
 export const BULK_CHARACTERS = 262_144;
+
+/** Characters (and texts) posted in one message at most. */
+const POST_CHARACTERS = 1_048_576;
+const POST_TEXTS = 16_384;
 
 export type TokenizerLane = "interactive" | "bulk";
 
@@ -88,8 +96,50 @@ class TokenizerWorker {
         },
       });
       this.updateReference();
-      worker.postMessage({ ...message, id });
+      if (message.type === "vocabulary" || !isLarge(message.texts)) {
+        worker.postMessage({ ...message, id });
+        return;
+      }
+      this.postInPieces(worker, id, message.type, message.texts).catch(onAbort);
     });
+  }
+
+  /** A job of many or long texts, posted piece by piece (the worker joins them). */
+  private async postInPieces(
+    worker: Worker,
+    id: number,
+    kind: "count" | "encode",
+    texts: readonly string[],
+  ): Promise<void> {
+    const slices = new TimeSlices();
+    worker.postMessage({ type: "begin", id, kind });
+    let batch: string[] = [];
+    let characters = 0;
+    /** Whether the batch's first piece goes on with the previous batch's last text. */
+    let continues = false;
+    const send = async () => {
+      if (!this.pending.has(id)) throw new Error("cancelled");
+      worker.postMessage({ type: "texts", id, texts: batch, continues });
+      batch = [];
+      characters = 0;
+      if (slices.due()) await slices.pause();
+    };
+    for (const text of texts) {
+      let from = 0;
+      do {
+        const room = POST_CHARACTERS - characters;
+        const piece = text.length - from <= room ? text.slice(from) : text.slice(from, from + room);
+        batch.push(piece);
+        characters += piece.length;
+        from += piece.length;
+        if (characters >= POST_CHARACTERS || batch.length >= POST_TEXTS) {
+          await send();
+          continues = from < text.length;
+        }
+      } while (from < text.length);
+    }
+    if (batch.length) await send();
+    if (this.pending.has(id)) worker.postMessage({ type: "end", id });
   }
 
   private ensureWorker(): Worker {
@@ -160,11 +210,38 @@ export function tokenizerWorker(
   return worker;
 }
 
-/** The lane for a request's texts: bulk when they are long together. */
-export function laneFor(texts: readonly string[]): TokenizerLane {
+function isLarge(texts: readonly string[]): boolean {
+  if (texts.length > POST_TEXTS) return true;
   let characters = 0;
   for (const text of texts) characters += text.length;
-  return characters >= BULK_CHARACTERS ? "bulk" : "interactive";
+  return characters > POST_CHARACTERS;
+}
+
+/**
+ * A run of this many units with no word start (a space after another character: spaces, one
+ * long line) is merged by the BPE in steps over the whole run, slowly: 48,000 spaces took
+ * 400 ms, and counts behind them in the same worker waited up to 120 ms.
+ */
+export const LONG_RUN_UNITS = 4_096;
+
+/** The lane for a request's texts: bulk when they are long together, or hold a long run. */
+export function laneFor(texts: readonly string[]): TokenizerLane {
+  let characters = 0;
+  for (const text of texts) {
+    characters += text.length;
+    if (characters >= BULK_CHARACTERS || hasLongRun(text)) return "bulk";
+  }
+  return "interactive";
+}
+
+function hasLongRun(text: string): boolean {
+  if (text.length < LONG_RUN_UNITS) return false;
+  let runStart = 0;
+  for (let index = 1; index < text.length; index++) {
+    if (text.charCodeAt(index) === 0x20 && text.charCodeAt(index - 1) !== 0x20) runStart = index;
+    else if (index - runStart >= LONG_RUN_UNITS) return true;
+  }
+  return false;
 }
 
 /** Stops every tokenizer worker (tests, shutdown). */

@@ -93,12 +93,31 @@ async function loadFromPackage() {
  * @property {number} textIndex
  * @property {Generator<{ ids: number[], end: number }, void, void> | undefined} slices
  * @property {number[]} results  counts per text (count) or ids (encode)
+ * @property {number[]} ends  encode: where each text's ids end in results
  * @property {number} usedMilliseconds
  * @property {number} order
  */
 
 /** @type {Map<number, Job>} */
 const jobs = new Map();
+/** Jobs whose texts are still arriving in pieces ("begin", "texts", "end"). @type {Map<number, {kind: "count" | "encode", texts: string[]}>} */
+const arriving = new Map();
+
+/** @param {number} id @param {"count" | "encode"} kind @param {string[]} texts */
+function addJob(id, kind, texts) {
+  jobs.set(id, {
+    id,
+    kind,
+    texts,
+    textIndex: 0,
+    slices: undefined,
+    results: [],
+    ends: [],
+    usedMilliseconds: 0,
+    order: nextOrder++,
+  });
+  void run();
+}
 let nextOrder = 0;
 let running = false;
 
@@ -106,20 +125,33 @@ port.on("message", (message) => {
   switch (message.type) {
     case "count":
     case "encode":
-      jobs.set(message.id, {
-        id: message.id,
-        kind: message.type,
-        texts: message.texts,
-        textIndex: 0,
-        slices: undefined,
-        results: [],
-        usedMilliseconds: 0,
-        order: nextOrder++,
-      });
-      void run();
+      addJob(message.id, message.type, message.texts);
       break;
+    case "begin":
+      arriving.set(message.id, { kind: message.kind, texts: [] });
+      break;
+    case "texts": {
+      const job = arriving.get(message.id);
+      if (!job) break;
+      const pieces = /** @type {string[]} */ (message.texts);
+      let from = 0;
+      if (message.continues && job.texts.length > 0 && pieces.length > 0) {
+        job.texts[job.texts.length - 1] += /** @type {string} */ (pieces[0]);
+        from = 1;
+      }
+      for (let index = from; index < pieces.length; index++)
+        job.texts.push(/** @type {string} */ (pieces[index]));
+      break;
+    }
+    case "end": {
+      const job = arriving.get(message.id);
+      arriving.delete(message.id);
+      if (job) addJob(message.id, job.kind, job.texts);
+      break;
+    }
     case "cancel":
       jobs.delete(message.id);
+      arriving.delete(message.id);
       break;
     case "vocabulary":
       loadEncoder().then(
@@ -170,7 +202,8 @@ async function run() {
           port.postMessage({ type: "result", id: job.id, counts: job.results });
         else {
           const ids = Int32Array.from(job.results);
-          port.postMessage({ type: "result", id: job.id, ids }, [ids.buffer]);
+          const ends = Int32Array.from(job.ends);
+          port.postMessage({ type: "result", id: job.id, ids, ends }, [ids.buffer, ends.buffer]);
         }
       }
       // Let queued messages (new jobs, cancellations) in before the next slice.
@@ -223,6 +256,7 @@ function step(job, encoder) {
       if (performance.now() >= deadline) return false;
     }
     job.slices = undefined;
+    if (job.kind === "encode") job.ends.push(job.results.length);
     job.textIndex++;
     if (performance.now() >= deadline && job.textIndex < job.texts.length) return false;
   }

@@ -11,9 +11,11 @@ import {
   countTexts,
   decodeTokenIds,
   encodeText,
+  encodeTexts,
   terminateTokenizerWorkers,
   vocabularyPieces,
 } from "./index";
+import { laneFor } from "./tokenizer-client";
 
 const FOX = "The quick brown fox jumps over the lazy dog.";
 
@@ -243,6 +245,15 @@ describe("ids and vocabulary", () => {
     expect(decodeTokenIds(await vocabularyPieces("gemma3"), ids)).toBe(FOX);
   });
 
+  it("encodes many texts in one job, each to the ids it has alone", async () => {
+    const texts = [FOX, "", "Hello", "  spaced  ", FOX.toUpperCase(), "😀 emoji"];
+    const alone = await Promise.all(texts.map((text) => encodeText("gemma3", text)));
+    expect(await encodeTexts("gemma3", texts)).toEqual(alone);
+    expect(alone[1]).toEqual([]);
+    const many = Array.from({ length: 3000 }, (_, index) => texts[index % texts.length]!);
+    expect(await encodeTexts("gemma3", many)).toEqual(many.map((_, index) => alone[index % 6]));
+  });
+
   it.each(["gemma", "gemma3"] as const)(
     "round-trips multilingual text, emoji and byte-fallback characters (%s)",
     async (family) => {
@@ -270,6 +281,19 @@ describe("ids and vocabulary", () => {
 });
 
 describe("scheduling in the worker", () => {
+  it("sends long texts, and short texts with a long run the BPE merges slowly, to the bulk lane", () => {
+    expect(laneFor([FOX, "Hello"])).toBe("interactive");
+    // 250,000 characters of ordinary words: long, but every run is short.
+    expect(laneFor(["word ".repeat(50_000)])).toBe("interactive");
+    expect(laneFor(["word ".repeat(60_000)])).toBe("bulk");
+    // A context of 48,000 spaces, one long line, or a short text after either.
+    expect(laneFor([`a${" ".repeat(48_000)}b`])).toBe("bulk");
+    expect(laneFor(["abcdefghij".repeat(500)])).toBe("bulk");
+    expect(laneFor(["Hello", "abcdefghij".repeat(500)])).toBe("bulk");
+    // Just under the run length, spaced out: ordinary.
+    expect(laneFor([`${"x".repeat(4_000)} `.repeat(10)])).toBe("interactive");
+  });
+
   it("finishes small counts issued while a 1 MB count runs before it", async () => {
     await countTexts("gemma3", ["warm up"]);
     const big = longText(1_000_000);
@@ -299,6 +323,19 @@ describe("scheduling in the worker", () => {
       big.slice(cut),
     ]);
     expect(whole).toBe(left! + right!);
+  });
+
+  it("counts texts posted in pieces (megabytes, or thousands of texts) as if posted whole", async () => {
+    const big = longText(2_500_000);
+    const cut = big.indexOf(" ", 1_300_000);
+    const [left, right] = await countTexts("gemma3", [big.slice(0, cut), big.slice(cut)]);
+    // 2.5 MB goes as three messages; the worker joins the text back before counting it.
+    expect(await countTexts("gemma3", [big])).toEqual([left! + right!]);
+    const small = [FOX, "Hello", ""];
+    const smallCounts = await countTexts("gemma3", small);
+    const texts = Array.from({ length: 40_000 }, (_, index) => small[index % 3]!);
+    const counts = await countTexts("gemma3", [...texts, big]);
+    expect(counts).toEqual([...texts.map((_, index) => smallCounts[index % 3]), left! + right!]);
   });
 
   it("stops a cancelled count and keeps serving others", async () => {

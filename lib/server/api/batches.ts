@@ -1,8 +1,7 @@
 import "server-only";
 import { BATCHES_PAGE } from "@/lib/engine/batches/batch-service";
-import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
 import { readPageQuery } from "../http/page-query";
-import { readJsonBody } from "../http/request-body";
+import { readRequestBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 
@@ -14,7 +13,7 @@ function batchName(context: RequestContext): string {
 
 /** `POST models/{model}:batchGenerateContent`: answers the new batch's operation. */
 export async function createBatchHandler(context: RequestContext): Promise<Response> {
-  const request = readBatchGenerateContentRequest(await readJsonBody(context.request));
+  const request = await readRequestBody(context.request, "batchCreate");
   return jsonResponse(
     await context.backend.createBatch(`models/${context.params.model}`, request, context),
   );

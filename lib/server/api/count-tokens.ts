@@ -1,12 +1,12 @@
 import "server-only";
-import { checkModelSegment, readCountTokensRequest } from "@/lib/gemini/validate";
-import { readJsonBody } from "../http/request-body";
+import { checkModelSegment } from "@/lib/gemini/validate";
+import { readRequestBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 
 export async function countTokensHandler(context: RequestContext): Promise<Response> {
   checkModelSegment(context.params.model!, "CountTokensRequest");
-  const request = readCountTokensRequest(await readJsonBody(context.request));
+  const request = await readRequestBody(context.request, "countTokens");
   return jsonResponse(
     await context.backend.countTokens(`models/${context.params.model}`, request, context),
   );

@@ -1,6 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { MAX_NESTING_DEPTH, nestingDepthExceeds } from "@/lib/gemini/validate";
+import { readBody } from "./body-reader-client";
+import type { BodyOf, BodyReaderName, BodySource } from "./body-readers";
 
 /** Largest JSON body accepted (inline media included), checked before it is buffered. */
 export const MAX_JSON_BODY_BYTES = 100 * 1024 * 1024;
@@ -13,25 +14,22 @@ export async function readJsonBody(
   request: Request,
   limit = MAX_JSON_BODY_BYTES,
 ): Promise<unknown> {
+  return readRequestBody(request, "json", limit);
+}
+
+/**
+ * Reads a request body into what `reader` makes of it (an operation's canonical request, see
+ * body-readers.ts), with the size cap of readJsonBody. A large body is decoded, parsed and read
+ * off this thread (body-reader-client.ts).
+ */
+export async function readRequestBody<Name extends BodyReaderName>(
+  request: Request,
+  reader: Name,
+  limit = MAX_JSON_BODY_BYTES,
+): Promise<BodyOf<Name>> {
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  const text = await readTextCapped(request, limit);
-  if (text.trim() === "") return {};
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
-    const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
-    throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
-  }
-  // Refused here, for every endpoint and both modes: anything recursive later (a schema, the
-  // gateway's JSON.stringify) would run out of stack on thousands of levels.
-  if (nestingDepthExceeds(body, MAX_NESTING_DEPTH)) {
-    throw ApiError.invalidArgument(
-      `Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`,
-    );
-  }
-  return body;
+  return readBody(await readBytesCapped(request, limit), reader);
 }
 
 function tooLarge(limit: number): ApiError {
@@ -42,37 +40,35 @@ function tooLarge(limit: number): ApiError {
   );
 }
 
-/** Bytes decoded between two turns of the event loop while a large body is read. */
+/** Bytes read between two turns of the event loop. */
 const YIELD_EVERY_BYTES = 1024 * 1024;
 
 /**
- * The body as text, decoded piece by piece as it is read. A body that has already arrived is
- * otherwise read in one unbroken run of promise callbacks (and then copied and decoded in
- * one go): 16 MiB held every other caller for hundreds of milliseconds. Every MiB, other
- * work gets its turn.
+ * The body's bytes as they arrive, each piece copied into a buffer of its own (so it can be
+ * handed to a worker whole). A body that has already arrived is otherwise read in one
+ * unbroken run of promise callbacks: 16 MiB held every other caller for hundreds of
+ * milliseconds. Every MiB, other work gets its turn.
  */
-async function readTextCapped(request: Request, limit: number): Promise<string> {
-  if (!request.body) return "";
+async function readBytesCapped(request: Request, limit: number): Promise<BodySource> {
+  const bytes: Uint8Array[] = [];
+  if (!request.body) return { bytes, size: 0 };
   const reader = request.body.getReader();
-  const decoder = new TextDecoder("utf-8");
-  const pieces: string[] = [];
-  let total = 0;
+  let size = 0;
   let sinceYield = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    total += value.byteLength;
-    if (total > limit) {
+    size += value.byteLength;
+    if (size > limit) {
       await reader.cancel();
       throw tooLarge(limit);
     }
-    pieces.push(decoder.decode(value, { stream: true }));
+    bytes.push(new Uint8Array(value));
     sinceYield += value.byteLength;
     if (sinceYield >= YIELD_EVERY_BYTES) {
       sinceYield = 0;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
-  pieces.push(decoder.decode());
-  return pieces.join("");
+  return { bytes, size };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
-import { requestReferences, type ReferencingRequest } from "@/lib/gemini/references";
+import { requestReferencesSteps, type ReferencingRequest } from "@/lib/gemini/references";
+import { runInSlices } from "@/lib/engine/time-slices";
 import { fileDenied } from "@/lib/gemini/resource-errors";
 import { ownershipDenied } from "../persistence/ownership";
 import type { NamedResource } from "./gone-resources";
@@ -39,7 +40,8 @@ export async function checkReferences(
   check: ReferenceCheck,
 ): Promise<NamedResource[]> {
   const upstreamOrigin = new URL(check.upstreamBaseUrl).origin;
-  const references = requestReferences(input);
+  // In slices: a request of megabytes has a great many parts to look through (issue 14).
+  const references = await runInSlices(requestReferencesSteps(input));
   const named: NamedResource[] = [];
   for (const reference of references) {
     if (reference.name !== null) named.push({ kind: reference.kind, name: reference.name });

@@ -14,12 +14,8 @@ import type {
   UploadStartRequest,
 } from "@/lib/gemini/backend/contract";
 import type { ReferencingRequest } from "@/lib/gemini/references";
-import {
-  assertCacheQuota,
-  cachedInputOf,
-  utf8Length,
-  type CacheQuota,
-} from "@/lib/gemini/backend/quotas";
+import { assertCacheQuota, cachedInputOf, type CacheQuota } from "@/lib/gemini/backend/quotas";
+import { jsonTextWithSize } from "@/lib/engine/json-stringify-in-slices";
 import type {
   BatchGenerateContentRequest,
   BatchOperation,
@@ -295,7 +291,7 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<CachedContent> {
     // The quota is checked before anything goes upstream; the size is the cached input as sent.
-    const sizeBytes = utf8Length(JSON.stringify(cachedInputOf(request)));
+    const { bytes: sizeBytes } = await jsonTextWithSize(cachedInputOf(request));
     const quota = this.dependencies.cacheQuota;
     if (quota)
       assertCacheQuota(

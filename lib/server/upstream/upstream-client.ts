@@ -11,6 +11,7 @@ import {
   redirectRefused,
 } from "./upstream-errors";
 import { createScrubber, type Scrubber } from "./scrubber";
+import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
 
 /**
  * The one place that talks to the upstream. Requests are built here from parts the gateway
@@ -178,6 +179,8 @@ export class UpstreamClient {
   private async attempt(call: UpstreamCall): Promise<UpstreamResponse> {
     let response: Dispatcher.ResponseData;
     try {
+      // A forwarded request of megabytes is written out in slices (issue 14).
+      const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
       response = await request(this.url(call), {
@@ -185,7 +188,7 @@ export class UpstreamClient {
         headers: this.headers(call),
         body:
           call.json !== undefined
-            ? JSON.stringify(call.json)
+            ? json
             : call.body
               ? Readable.from(call.body, { objectMode: false })
               : undefined,

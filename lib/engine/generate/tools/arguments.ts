@@ -5,6 +5,7 @@
  * (argument-phrases.ts, scored by phrase-scores.ts), each used once. Nothing is invented: a
  * parameter the prompt says nothing about is left out (or reported missing).
  */
+import type { Steps } from "@/lib/gemini/steps";
 import type { PromptWord } from "../prompt-words";
 import { listFrom, phrasesOf, type Phrase } from "./argument-phrases";
 import type { ParameterInfo } from "./parameters";
@@ -171,16 +172,17 @@ class ArgumentReader {
   }
 }
 
-/** Reads each parameter's value from the prompt where the prompt has one. */
-export function extractArguments(
+/** Reads each parameter's value from the prompt where the prompt has one, one at a time. */
+export function* extractArgumentsSteps(
   text: string,
   words: readonly PromptWord[],
   parameters: readonly ParameterInfo[],
-): ExtractedArguments {
+): Steps<ExtractedArguments> {
   const reader = new ArgumentReader(text, words, parameters);
   const values: Record<string, unknown> = {};
   const missing: ParameterInfo[] = [];
   for (const parameter of parameters) {
+    yield;
     const value = reader.read(parameter);
     if (value !== undefined) values[parameter.name] = value;
     else if (parameter.required) missing.push(parameter);

@@ -10,11 +10,19 @@
  * that carries function responses is answered in text (in ANY, with another call).
  * codeExecution is accepted but never executed locally.
  */
+import type { Steps } from "@/lib/gemini/steps";
 import type { FunctionDeclaration, GenerateContentRequest, Part } from "@/lib/gemini/types";
 import { scanWords } from "../prompt-words";
-import { extractArguments } from "./arguments";
-import { declarationParameters, type ParameterInfo } from "./parameters";
-import { declarationTerms, isRequest, nameWords, relevance } from "./relevance";
+import { extractArgumentsSteps } from "./arguments";
+import { declarationParametersSteps, type ParameterInfo } from "./parameters";
+import {
+  declarationTermsSteps,
+  isRequest,
+  nameWords,
+  promptTerms,
+  relevance,
+  type DeclarationTerms,
+} from "./relevance";
 
 export { nameWords } from "./relevance";
 
@@ -44,13 +52,14 @@ export function analysedText(lastUserText: string): string {
 /**
  * Whether this request answers with a function call, a question back, or (null) text.
  * `draw(count)` picks an index when ANY must call and nothing in the prompt points anywhere.
+ * One declaration and one parameter at a time: declarations may be megabytes.
  */
-export function decideFunctionCall(
+export function* decideFunctionCallSteps(
   request: GenerateContentRequest,
   lastUserText: string,
   answersFunction: boolean,
   draw: (count: number) => number,
-): FunctionDecision | null {
+): Steps<FunctionDecision | null> {
   const declarations = (request.tools ?? []).flatMap((tool) => tool.functionDeclarations ?? []);
   if (declarations.length === 0) return null;
   const config = request.toolConfig?.functionCallingConfig;
@@ -67,29 +76,33 @@ export function decideFunctionCall(
 
   const text = analysedText(lastUserText);
   const words = scanWords(text);
-  const analysed = usable.map((declaration) => {
-    const parameters = declarationParameters(declaration);
-    const terms = declarationTerms(declaration, parameters);
-    return { declaration, parameters, terms, score: relevance(text, words, declaration, terms) };
-  });
+  const prompt = promptTerms(text, words);
+  const names = { generic: new Set<string>(), subject: new Set<string>() };
+  const analysed: {
+    declaration: FunctionDeclaration;
+    parameters: ParameterInfo[];
+    terms: DeclarationTerms;
+    score: number;
+  }[] = [];
+  for (const declaration of usable) {
+    const parameters = yield* declarationParametersSteps(declaration);
+    const terms = yield* declarationTermsSteps(declaration, parameters);
+    analysed.push({ declaration, parameters, terms, score: relevance(prompt, declaration, terms) });
+    for (const stem of terms.generic) names.generic.add(stem);
+    for (const stem of terms.subject) names.subject.add(stem);
+    yield;
+  }
   let best = analysed[0]!;
   for (const option of analysed) if (option.score > best.score) best = option;
 
   if (!forced) {
     if (best.score < CALL_THRESHOLD) return null;
-    if (
-      !isRequest(
-        text,
-        words,
-        analysed.map((option) => option.terms),
-      )
-    )
-      return null;
+    if (!isRequest(text, words, names)) return null;
   } else if (best.score === 0) {
     best = analysed[Math.min(analysed.length - 1, Math.max(0, draw(analysed.length)))]!;
   }
 
-  const extracted = extractArguments(text, words, best.parameters);
+  const extracted = yield* extractArgumentsSteps(text, words, best.parameters);
   const unknowable = extracted.missing.filter((parameter) => !isClosedChoice(parameter));
   if (!forced && unknowable.length)
     return { kind: "ask", text: askFor(best.declaration, unknowable) };

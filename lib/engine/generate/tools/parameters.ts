@@ -5,6 +5,8 @@
  * extraction read one form. Nested objects are described only as "object".
  */
 import { resolveJsonSchemaRef } from "@/lib/gemini/json-schema-subset";
+import { ownKeys } from "@/lib/gemini/own-keys";
+import type { Steps } from "@/lib/gemini/steps";
 import type { FunctionDeclaration } from "@/lib/gemini/types";
 
 export type ParameterType = "string" | "number" | "integer" | "boolean" | "array" | "object";
@@ -95,8 +97,13 @@ function parameterType(schema: Record<string, unknown>): ParameterType | undefin
   return undefined;
 }
 
-/** The declaration's top-level parameters, required ones first, each in declared order. */
-export function declarationParameters(declaration: FunctionDeclaration): ParameterInfo[] {
+/**
+ * The declaration's top-level parameters, required ones first, each in declared order; one
+ * parameter at a time (a declaration may have a hundred thousand).
+ */
+export function* declarationParametersSteps(
+  declaration: FunctionDeclaration,
+): Steps<ParameterInfo[]> {
   const jsonSchema = declaration.parametersJsonSchema;
   const root = jsonSchema !== undefined ? jsonSchema : undefined;
   const top = record(jsonSchema ?? declaration.parameters);
@@ -113,8 +120,9 @@ export function declarationParameters(declaration: FunctionDeclaration): Paramet
       : [],
   );
   const result: ParameterInfo[] = [];
-  for (const [name, raw] of Object.entries(properties)) {
-    const property = record(raw);
+  for (const name of ownKeys(properties)) {
+    yield;
+    const property = record(properties[name]);
     if (!property) continue;
     const schema = settle(property, root);
     const info: ParameterInfo = {

@@ -5,6 +5,7 @@
  * parameter names and allowed values; a prompt must also be a request (a question, or an
  * imperative such as "Set …", "Please …", "Can you …") for AUTO to call.
  */
+import type { Steps } from "@/lib/gemini/steps";
 import type { FunctionDeclaration } from "@/lib/gemini/types";
 import type { PromptWord } from "../prompt-words";
 import type { ParameterInfo } from "./parameters";
@@ -73,6 +74,13 @@ export function nameWords(name: string): string[] {
   return words;
 }
 
+/**
+ * Characters of a description or value read for its words: what a function or parameter is
+ * about comes first, and a megabyte of repeated words (never `limit` distinct ones) took tens
+ * of milliseconds per read.
+ */
+const MAX_STEMMED_CHARACTERS = 10_000;
+
 /** Significant words of a text (no stop words, at least 3 letters), stemmed. */
 export function significantStems(text: string, limit = 64): Set<string> {
   const result = new Set<string>();
@@ -82,7 +90,8 @@ export function significantStems(text: string, limit = 64): Set<string> {
     if (lower.length >= 3 && !STOP_WORDS.has(lower)) result.add(stem(lower));
     word = "";
   };
-  for (let index = 0; index < text.length && result.size < limit; index++) {
+  const end = Math.min(text.length, MAX_STEMMED_CHARACTERS);
+  for (let index = 0; index < end && result.size < limit; index++) {
     const character = text[index]!;
     if (/[\p{L}\p{N}]/u.test(character)) word += character;
     else flush();
@@ -101,10 +110,11 @@ export interface DeclarationTerms {
   parameters: Set<string>;
 }
 
-export function declarationTerms(
+/** A declaration's terms, one parameter at a time. */
+export function* declarationTermsSteps(
   declaration: FunctionDeclaration,
   parameters: readonly ParameterInfo[],
-): DeclarationTerms {
+): Steps<DeclarationTerms> {
   const subject = new Set<string>();
   const generic = new Set<string>();
   for (const word of nameWords(declaration.name)) {
@@ -114,6 +124,7 @@ export function declarationTerms(
   const description = significantStems(declaration.description ?? "");
   const parameterStems = new Set<string>();
   for (const parameter of parameters) {
+    yield;
     for (const word of nameWords(parameter.name))
       if (word.length >= 3 && !GENERIC_NAME_WORDS.has(word) && !STOP_WORDS.has(word))
         parameterStems.add(stem(word));
@@ -174,30 +185,40 @@ export function arithmeticStems(text: string): Set<string> {
   return result;
 }
 
+/** The prompt as every declaration's relevance reads it, read once. */
+export interface PromptTerms {
+  lower: string;
+  /** Stems of its significant words and of the operations its arithmetic asks for. */
+  stems: Set<string>;
+}
+
+export function promptTerms(promptText: string, words: readonly PromptWord[]): PromptTerms {
+  const stems = arithmeticStems(promptText);
+  for (const word of words) {
+    const stemmed = stem(word.lower);
+    if (!STOP_WORDS.has(word.lower) && !STOP_WORDS.has(stemmed)) stems.add(stemmed);
+  }
+  return { lower: promptText.toLowerCase(), stems };
+}
+
 /**
  * How strongly the prompt asks for the function: 10 when it names it; else 3 per subject
  * word of the name, 1 for a generic name word, 1 per description word (at most 4) and 1 per
  * parameter name or allowed value (at most 2). AUTO calls at 3 or more.
  */
 export function relevance(
-  promptText: string,
-  words: readonly PromptWord[],
+  prompt: PromptTerms,
   declaration: FunctionDeclaration,
   terms: DeclarationTerms,
 ): number {
   const name = declaration.name.toLowerCase();
   const spaced = nameWords(declaration.name).join(" ");
-  const lowerPrompt = promptText.toLowerCase();
   if (
-    (name.length >= 3 && lowerPrompt.includes(name)) ||
-    (spaced.includes(" ") && lowerPrompt.includes(spaced))
+    (name.length >= 3 && prompt.lower.includes(name)) ||
+    (spaced.includes(" ") && prompt.lower.includes(spaced))
   )
     return 10;
-  const stems = arithmeticStems(promptText);
-  for (const word of words) {
-    const stemmed = stem(word.lower);
-    if (!STOP_WORDS.has(word.lower) && !STOP_WORDS.has(stemmed)) stems.add(stemmed);
-  }
+  const { stems } = prompt;
   let score = 0;
   for (const word of terms.subject) if (stems.has(word)) score += 3;
   for (const word of terms.generic)
@@ -216,11 +237,14 @@ export function relevance(
   return score + Math.min(2, parameters);
 }
 
-/** Whether the prompt asks for something (a question or a request), rather than only telling. */
+/**
+ * Whether the prompt asks for something (a question or a request), rather than only telling.
+ * `names` holds every declaration's generic and subject name stems, together.
+ */
 export function isRequest(
   promptText: string,
   words: readonly PromptWord[],
-  declarations: readonly DeclarationTerms[],
+  names: Pick<DeclarationTerms, "generic" | "subject">,
 ): boolean {
   if (promptText.includes("?")) return true;
   for (const word of words) {
@@ -230,11 +254,7 @@ export function isRequest(
     const stemmed = stem(lower);
     // An imperative of a function's verb: "Lookup …", "Fetch …"; or of its subject word in
     // its bare form, "Divide …" for customDivide ("Tides are …" is no imperative).
-    if (
-      declarations.some(
-        (terms) => terms.generic.has(stemmed) || (lower === stemmed && terms.subject.has(stemmed)),
-      )
-    )
+    if (names.generic.has(stemmed) || (lower === stemmed && names.subject.has(stemmed)))
       return true;
   }
   const lower = promptText.toLowerCase();

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { FunctionDeclaration, GenerateContentRequest } from "@/lib/gemini/types";
 import { answerText, generateContent, plain } from "@/lib/testing/generation";
-import { decideFunctionCall } from "./index";
+import { runSteps } from "@/lib/gemini/steps";
+import { decideFunctionCallSteps } from "./index";
 import { arithmeticStems } from "./relevance";
 
 const getWeather: FunctionDeclaration = {
@@ -89,11 +90,13 @@ function decide(
   declarations: FunctionDeclaration[],
   extra: Partial<GenerateContentRequest> = {},
 ) {
-  return decideFunctionCall(
-    { contents: [], tools: [{ functionDeclarations: declarations }], ...extra },
-    prompt,
-    false,
-    () => 0,
+  return runSteps(
+    decideFunctionCallSteps(
+      { contents: [], tools: [{ functionDeclarations: declarations }], ...extra },
+      prompt,
+      false,
+      () => 0,
+    ),
   );
 }
 

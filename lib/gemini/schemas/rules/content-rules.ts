@@ -7,6 +7,7 @@ import type { Content, Part } from "../../types";
 import { durationProblem } from "../../wire-time";
 import { PART_DATA_FIELDS, type PartDataField } from "../content";
 import { camelToSnake } from "../wire";
+import { runSteps, type Steps } from "../../steps";
 import { Violations, fieldPath } from "./violations";
 
 /** Roles the service accepts; "function" and "tool" are what it takes for function responses. */
@@ -63,11 +64,22 @@ export function checkContents(
   violations: Violations,
   required: boolean,
 ): void {
+  runSteps(checkContentsSteps(contents, path, violations, required));
+}
+
+/** checkContents, one part at a time. */
+export function* checkContentsSteps(
+  contents: readonly Content[],
+  path: string,
+  violations: Violations,
+  required: boolean,
+): Steps {
   if (contents.length === 0) {
     if (required) violations.add(path, "contents is not specified");
     return;
   }
-  contents.forEach((content, index) => {
+  for (let index = 0; index < contents.length; index++) {
+    const content = contents[index]!;
     const contentPath = `${path}[${index}]`;
     if (
       content.role !== undefined &&
@@ -81,12 +93,14 @@ export function checkContents(
     }
     if (content.parts.length === 0) {
       violations.add(`${contentPath}.parts`, "contents.parts must not be empty.");
-      return;
+      yield;
+      continue;
     }
-    content.parts.forEach((part, partIndex) =>
-      checkPart(part, `${contentPath}.parts[${partIndex}]`, violations),
-    );
-  });
+    for (let partIndex = 0; partIndex < content.parts.length; partIndex++) {
+      checkPart(content.parts[partIndex]!, `${contentPath}.parts[${partIndex}]`, violations);
+      yield;
+    }
+  }
 }
 
 /** Checks a systemInstruction at `path`: at least one part, text parts only. */
@@ -95,11 +109,21 @@ export function checkSystemInstruction(
   path: string,
   violations: Violations,
 ): void {
+  runSteps(checkSystemInstructionSteps(content, path, violations));
+}
+
+/** checkSystemInstruction, one part at a time. */
+export function* checkSystemInstructionSteps(
+  content: Content,
+  path: string,
+  violations: Violations,
+): Steps {
   if (content.parts.length === 0) {
     violations.add(`${path}.parts`, "system_instruction.parts must not be empty.");
     return;
   }
-  content.parts.forEach((part, index) => {
+  for (let index = 0; index < content.parts.length; index++) {
+    const part = content.parts[index]!;
     const partPath = `${fieldPath(path, "parts")}[${index}]`;
     const data = partDataField(part);
     if (data === undefined)
@@ -112,5 +136,6 @@ export function checkSystemInstruction(
         `${partPath}.${camelToSnake(data)}`,
         `system_instruction supports text parts only; got ${camelToSnake(data)}.`,
       );
-  });
+    yield;
+  }
 }

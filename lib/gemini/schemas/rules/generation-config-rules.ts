@@ -16,9 +16,10 @@ import {
   SPEECH_LANGUAGE_CODES,
 } from "../constants";
 import { isPlainObject } from "../wire";
+import { runSteps, type Steps } from "../../steps";
 import { Violations, listWords } from "./violations";
 import { asksForThinking } from "./model-capability-rules";
-import { checkSchema } from "./tool-rules";
+import { checkSchemaSteps } from "./tool-rules";
 
 export interface GenerationConfigRuleOptions {
   /**
@@ -184,12 +185,15 @@ function checkStopSequences(
   }
 }
 
-/** responseMimeType and what shapes it: one kind of schema, set only for structured output; an enum for `text/x.enum`. */
-function checkOutputFormat(
+/**
+ * responseMimeType and what shapes it: one kind of schema, set only for structured output; an
+ * enum for `text/x.enum`. One node of a response schema at a time.
+ */
+function* checkOutputFormatSteps(
   config: GenerationConfig,
   at: (field: string) => string,
   violations: Violations,
-): void {
+): Steps {
   const mimeType = config.responseMimeType === "" ? undefined : config.responseMimeType;
   const allowedMimeTypes = RESPONSE_MIME_TYPES.map((type) => `\`${type}\``);
   if (mimeType !== undefined && !(RESPONSE_MIME_TYPES as readonly string[]).includes(mimeType)) {
@@ -212,7 +216,7 @@ function checkOutputFormat(
         `response_schema requires response_mime_type \`application/json\` or \`text/x.enum\`; got \`${mimeType ?? "text/plain"}\`.`,
       );
     }
-    checkSchema(config.responseSchema, at("response_schema"), violations);
+    yield* checkSchemaSteps(config.responseSchema, at("response_schema"), violations);
   }
   if (config.responseJsonSchema !== undefined) {
     if (mimeType === undefined)
@@ -371,9 +375,20 @@ export function checkGenerationConfig(
   violations: Violations,
   options: GenerationConfigRuleOptions,
 ): void {
+  runSteps(checkGenerationConfigSteps(config, traits, path, violations, options));
+}
+
+/** checkGenerationConfig, one node of a response schema at a time. */
+export function* checkGenerationConfigSteps(
+  config: GenerationConfig,
+  traits: ModelTraits,
+  path: string,
+  violations: Violations,
+  options: GenerationConfigRuleOptions,
+): Steps {
   const at = (field: string) => `${path}.${field}`;
   checkStopSequences(config, at, violations);
-  checkOutputFormat(config, at, violations);
+  yield* checkOutputFormatSteps(config, at, violations);
   checkResponseModalities(config, traits, at, violations, options);
   checkOutputSize(config, traits, at, violations);
   checkSampling(config, traits, at, violations);

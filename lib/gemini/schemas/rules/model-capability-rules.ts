@@ -8,6 +8,7 @@ import { ApiError } from "../../api-error";
 import type { ModelTraits } from "../../model-traits";
 import type { Content, GenerateContentRequest, GenerationConfig } from "../../types";
 import { fileNameOfUri } from "../reference-fields";
+import { runSteps, type Steps } from "../../steps";
 
 export interface CapabilityOptions {
   /** streamGenerateContent (logprobs are refused in a stream by models without them). */
@@ -64,10 +65,12 @@ function modalitiesMessage(traits: ModelTraits): string {
   return `The requested combination of response modalities is not supported by the model. ${traits.name} accepts the following combination of response modalities:\n${lines.join("")}`;
 }
 
-function externalUriOf(contents: readonly (Content | undefined)[]): string | undefined {
+function* externalUriOf(contents: readonly (Content | undefined)[]): Steps<string | undefined> {
   for (const content of contents)
-    for (const part of content?.parts ?? [])
+    for (const part of content?.parts ?? []) {
       if (part.fileData && isExternalUri(part.fileData.fileUri)) return part.fileData.fileUri;
+      yield;
+    }
   return undefined;
 }
 
@@ -77,6 +80,15 @@ export function capabilityRefusal(
   traits: ModelTraits,
   options: CapabilityOptions,
 ): ApiError | undefined {
+  return runSteps(capabilityRefusalSteps(request, traits, options));
+}
+
+/** capabilityRefusal, one part at a time. */
+export function* capabilityRefusalSteps(
+  request: GenerateContentRequest,
+  traits: ModelTraits,
+  options: CapabilityOptions,
+): Steps<ApiError | undefined> {
   const config = request.generationConfig ?? {};
   if (!traits.thinking && asksForThinking(config))
     return ApiError.invalidArgument("Thinking is not enabled for this model");
@@ -90,7 +102,7 @@ export function capabilityRefusal(
   if (unsupportedModalities(config, traits, options.modalitiesRequired))
     return ApiError.invalidArgument(modalitiesMessage(traits));
   if (!traits.externalFileUris) {
-    const uri = externalUriOf([request.systemInstruction, ...request.contents]);
+    const uri = yield* externalUriOf([request.systemInstruction, ...request.contents]);
     if (uri !== undefined)
       return ApiError.invalidArgument(`Invalid or unsupported file uri: ${uri}`);
   }

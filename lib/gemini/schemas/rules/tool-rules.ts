@@ -3,8 +3,10 @@
  * for toolConfig: function names valid and unique, parameters XOR parametersJsonSchema,
  * allowedFunctionNames only with mode ANY/VALIDATED and naming declared functions.
  */
+import { ownKeys } from "../../own-keys";
 import { isPlainObject } from "../wire";
 import type { Schema, Tool, ToolConfig } from "../../types";
+import { runSteps, type Steps } from "../../steps";
 import { Violations, fieldPath, listWords } from "./violations";
 
 export const FUNCTION_NAME_PATTERN = /^[a-zA-Z_][a-zA-Z0-9_.-]{0,63}$/;
@@ -13,6 +15,11 @@ const INVALID_FUNCTION_NAME =
 
 /** Checks an OpenAPI-subset Schema at `path` and everything under it. */
 export function checkSchema(schema: Schema, path: string, violations: Violations): void {
+  runSteps(checkSchemaSteps(schema, path, violations));
+}
+
+/** checkSchema, one schema node at a time. */
+export function* checkSchemaSteps(schema: Schema, path: string, violations: Violations): Steps {
   const type = schema.type ?? "TYPE_UNSPECIFIED";
   if (type === "TYPE_UNSPECIFIED" && !schema.anyOf?.length) {
     violations.add(
@@ -60,12 +67,20 @@ export function checkSchema(schema: Schema, path: string, violations: Violations
       );
     }
   }
-  if (schema.items) checkSchema(schema.items, `${path}.items`, violations);
-  for (const [name, child] of Object.entries(properties))
-    checkSchema(child, `${path}.properties[${name}]`, violations);
-  schema.anyOf?.forEach((child, index) =>
-    checkSchema(child, `${path}.any_of[${index}]`, violations),
-  );
+  yield;
+  if (schema.items) yield* checkSchemaSteps(schema.items, `${path}.items`, violations);
+  // Keys, not entries (a hundred thousand [key, value] pairs were a step of their own), and
+  // known keys where the reader recorded them.
+  const names = ownKeys(properties);
+  for (let index = 0; index < names.length; index++)
+    yield* checkSchemaSteps(
+      properties[names[index]!]!,
+      `${path}.properties[${names[index]}]`,
+      violations,
+    );
+  const anyOf = schema.anyOf ?? [];
+  for (let index = 0; index < anyOf.length; index++)
+    yield* checkSchemaSteps(anyOf[index]!, `${path}.any_of[${index}]`, violations);
 }
 
 /** Names of every function declared in `tools`. */
@@ -95,9 +110,20 @@ function checkJsonSchemaValue(
 
 /** Checks `tools` at `path` (`tools`, `cached_content.tools`). */
 export function checkTools(tools: readonly Tool[], path: string, violations: Violations): void {
+  runSteps(checkToolsSteps(tools, path, violations));
+}
+
+/** checkTools, one declaration and schema node at a time. */
+export function* checkToolsSteps(
+  tools: readonly Tool[],
+  path: string,
+  violations: Violations,
+): Steps {
   const seen = new Set<string>();
-  tools.forEach((tool, toolIndex) => {
-    tool.functionDeclarations?.forEach((declaration, index) => {
+  for (let toolIndex = 0; toolIndex < tools.length; toolIndex++) {
+    const declarations = tools[toolIndex]!.functionDeclarations ?? [];
+    for (let index = 0; index < declarations.length; index++) {
+      const declaration = declarations[index]!;
       const declarationPath = `${path}[${toolIndex}].function_declarations[${index}]`;
       if (!FUNCTION_NAME_PATTERN.test(declaration.name))
         violations.add(`${declarationPath}.name`, INVALID_FUNCTION_NAME);
@@ -120,9 +146,13 @@ export function checkTools(tools: readonly Tool[], path: string, violations: Vio
         );
       }
       if (declaration.parameters)
-        checkSchema(declaration.parameters, `${declarationPath}.parameters`, violations);
+        yield* checkSchemaSteps(
+          declaration.parameters,
+          `${declarationPath}.parameters`,
+          violations,
+        );
       if (declaration.response)
-        checkSchema(declaration.response, `${declarationPath}.response`, violations);
+        yield* checkSchemaSteps(declaration.response, `${declarationPath}.response`, violations);
       if (declaration.parametersJsonSchema !== undefined) {
         checkJsonSchemaValue(
           declaration.parametersJsonSchema,
@@ -131,8 +161,9 @@ export function checkTools(tools: readonly Tool[], path: string, violations: Vio
           violations,
         );
       }
-    });
-  });
+      yield;
+    }
+  }
 }
 
 /** Checks `toolConfig` at `path` against the functions `tools` (of the same body) declares. */
@@ -142,6 +173,16 @@ export function checkToolConfig(
   path: string,
   violations: Violations,
 ): void {
+  runSteps(checkToolConfigSteps(toolConfig, tools, path, violations));
+}
+
+/** checkToolConfig, one allowed name at a time. */
+export function* checkToolConfigSteps(
+  toolConfig: ToolConfig,
+  tools: readonly Tool[] | undefined,
+  path: string,
+  violations: Violations,
+): Steps {
   const config = toolConfig.functionCallingConfig;
   if (!config) return;
   const configPath = fieldPath(path, "function_calling_config");
@@ -161,13 +202,20 @@ export function checkToolConfig(
       );
       return;
     }
-    config.allowedFunctionNames.forEach((name, index) => {
-      if (declared.length > 0 && !declared.includes(name)) {
+    // A set and one list of the declared names: a name per allowed name was quadratic.
+    const known = new Set(declared);
+    let declaredWords: string | undefined;
+    const allowed = config.allowedFunctionNames;
+    for (let index = 0; index < allowed.length; index++) {
+      const name = allowed[index]!;
+      if (declared.length > 0 && !known.has(name)) {
+        declaredWords ??= listWords(declared);
         violations.add(
           `${configPath}.allowed_function_names[${index}]`,
-          `"${name}" is not a declared function; declared functions are ${listWords(declared)}.`,
+          `"${name}" is not a declared function; declared functions are ${declaredWords}.`,
         );
       }
-    });
+      yield;
+    }
   }
 }

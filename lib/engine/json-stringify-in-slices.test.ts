@@ -1,0 +1,98 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  jsonTextPieces,
+  jsonTextWithSize,
+  stringifyJsonInSlices,
+} from "./json-stringify-in-slices";
+import { jsonValue } from "@/lib/testing/json-arbitraries";
+import { TimeSlices } from "./time-slices";
+
+describe("jsonTextPieces and stringifyJsonInSlices", () => {
+  it("write what JSON.stringify writes", async () => {
+    const anything = fc.anything({
+      withNullPrototype: true,
+      withDate: true,
+      withMap: true,
+      withBoxedValues: true,
+      withSparseArray: true,
+      maxDepth: 4,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(jsonValue, anything),
+        fc.integer({ min: 4, max: 48 }),
+        async (value, pieceCharacters) => {
+          const expected = JSON.stringify(value) as string | undefined;
+          const pieces = await jsonTextPieces(value, { pieceCharacters });
+          expect(pieces.join("")).toBe(expected ?? "");
+          expect(await stringifyJsonInSlices(value, { pieceCharacters })).toBe(expected);
+        },
+      ),
+      { numRuns: 400 },
+    );
+  });
+
+  it("measures the text in UTF-8 bytes as Buffer does, however it was cut", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.dictionary(fc.string(), jsonValue, { maxKeys: 8 }),
+        fc.integer({ min: 4, max: 48 }),
+        async (value, pieceCharacters) => {
+          const expected = JSON.stringify(value);
+          const measured = await jsonTextWithSize(value, { pieceCharacters });
+          expect(measured.text).toBe(expected);
+          expect(measured.bytes).toBe(Buffer.byteLength(expected, "utf8"));
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // A long string of astral characters, cut into pieces that would split their pairs.
+    const emoji = { text: "a😀".repeat(5_000) };
+    const measured = await jsonTextWithSize(emoji, { pieceCharacters: 7 });
+    expect(measured.bytes).toBe(Buffer.byteLength(JSON.stringify(emoji), "utf8"));
+  });
+
+  it("writes undefined, functions and non-finite numbers as JSON.stringify does", async () => {
+    const value = {
+      gone: undefined,
+      call: () => 1,
+      list: [undefined, () => 1, NaN, -0, Infinity, Symbol("s")],
+      date: new Date(0),
+      nested: { toJSON: () => undefined },
+      long: "x".repeat(100),
+    };
+    expect(await stringifyJsonInSlices(value, { pieceCharacters: 8 })).toBe(JSON.stringify(value));
+  });
+
+  it("refuses circular structures", async () => {
+    const list: unknown[] = [1, 2, 3];
+    list.push({ list, more: Array.from({ length: 100 }, () => ({ a: 1, b: [1] })) });
+    await expect(jsonTextPieces(list, { pieceCharacters: 8 })).rejects.toThrow(TypeError);
+  });
+
+  it("lets other work run while it writes megabytes", async () => {
+    const value = {
+      parts: Array.from({ length: 200_000 }, (_, index) => ({
+        text: `word ${index} `,
+        n: [index],
+      })),
+    };
+    const turns = countTurns();
+    const pieces = await jsonTextPieces(value, { slices: new TimeSlices() });
+    expect(turns.stop()).toBeGreaterThanOrEqual(3);
+    expect(pieces.join("")).toBe(JSON.stringify(value));
+  });
+});
+
+/** Counts event-loop turns (a timer every millisecond) until stopped. */
+function countTurns(): { stop(): number } {
+  let turns = 0;
+  const timer = setInterval(() => (turns += 1), 1);
+  return {
+    stop() {
+      clearInterval(timer);
+      return turns;
+    },
+  };
+}

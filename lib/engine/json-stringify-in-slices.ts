@@ -1,0 +1,185 @@
+/**
+ * JSON written in slices (issue 14): JSON.stringify of a request of megabytes (the gateway's
+ * forwarded body, the local engine's seed at temperature 0) holds the event loop for tens to
+ * hundreds of milliseconds. jsonTextPieces writes exactly what JSON.stringify writes for plain
+ * JSON data, handing every small container of scalars to JSON.stringify whole and writing
+ * larger ones member by member, with other work getting its turn between pieces.
+ */
+import { utf8Length } from "@/lib/gemini/backend/quotas";
+import { ownKeys } from "@/lib/gemini/own-keys";
+import type { JsonSliceOptions } from "./json-parse-in-slices";
+import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
+import { TimeSlices } from "./time-slices";
+
+type WriteFrame =
+  | { kind: "array"; value: readonly unknown[]; index: number }
+  | {
+      kind: "object";
+      value: Record<string, unknown>;
+      keys: readonly string[];
+      index: number;
+      written: number;
+    };
+
+/**
+ * JSON.stringify(value) as a list of pieces to join or send one after the other, in slices.
+ * Plain data (what JSON.parse makes) is written exactly as JSON.stringify writes it; anything
+ * else (a toJSON method, a class instance) is handed to JSON.stringify whole.
+ */
+export async function jsonTextPieces(
+  value: unknown,
+  options: JsonSliceOptions = {},
+): Promise<string[]> {
+  const piece = options.pieceCharacters ?? PIECE_CHARACTERS;
+  const slices = options.slices ?? new TimeSlices();
+  const writer = new PieceWriter(piece);
+  const open = new Set<object>();
+  const stack: WriteFrame[] = [];
+  /** Opens a container written member by member. */
+  const begin = (item: object, keys: readonly string[] | undefined) => {
+    if (open.has(item)) throw new TypeError("Converting circular structure to JSON");
+    open.add(item);
+    if (Array.isArray(item)) {
+      writer.write("[");
+      stack.push({ kind: "array", value: item, index: 0 });
+    } else {
+      writer.write("{");
+      const record = item as Record<string, unknown>;
+      stack.push({ kind: "object", value: record, keys: keys!, index: 0, written: 0 });
+    }
+  };
+  /** A scalar as JSON.stringify writes it (undefined when it leaves it out). */
+  const scalar = (item: unknown): void => {
+    if (typeof item === "string" && item.length > piece) writeLongString(writer, item);
+    else writer.write(JSON.stringify(item) as string);
+  };
+
+  if (typeof value !== "object" || value === null) {
+    const text = JSON.stringify(value);
+    return text === undefined ? [] : [text];
+  }
+  const top = plan(value, piece);
+  if (top.whole) {
+    const text = JSON.stringify(value) as string | undefined;
+    return text === undefined ? [] : [text];
+  }
+  begin(value, top.keys);
+  while (stack.length) {
+    if (slices.due()) await slices.pause();
+    const frame = stack.at(-1)!;
+    const length = frame.kind === "array" ? frame.value.length : frame.keys.length;
+    if (frame.index === length) {
+      writer.write(frame.kind === "array" ? "]" : "}");
+      open.delete(frame.value);
+      stack.pop();
+      continue;
+    }
+    let item: unknown;
+    let prefix: string;
+    if (frame.kind === "array") {
+      item = frame.value[frame.index];
+      prefix = frame.index > 0 ? "," : "";
+    } else {
+      const key = frame.keys[frame.index]!;
+      item = frame.value[key];
+      prefix = `${frame.written > 0 ? "," : ""}${JSON.stringify(key)}:`;
+    }
+    frame.index += 1;
+    const inArray = frame.kind === "array";
+    if (typeof item === "object" && item !== null) {
+      const next = plan(item, piece);
+      if (next.whole) {
+        const text = JSON.stringify(item) as string | undefined;
+        // An object member whose toJSON gives nothing is left out, an array's is null.
+        if (text === undefined && !inArray) continue;
+        writer.write(prefix + (text ?? "null"));
+      } else {
+        writer.write(prefix);
+        begin(item, next.keys);
+      }
+    } else if (item === undefined || typeof item === "function" || typeof item === "symbol") {
+      if (inArray) writer.write(`${prefix}null`);
+      else continue;
+    } else {
+      writer.write(prefix);
+      scalar(item);
+    }
+    if (frame.kind === "object") frame.written += 1;
+  }
+  writer.flush();
+  return writer.pieces;
+}
+
+/** JSON.stringify(value), written in slices. */
+export async function stringifyJsonInSlices(
+  value: unknown,
+  options: JsonSliceOptions = {},
+): Promise<string | undefined> {
+  if (value === undefined || typeof value === "function" || typeof value === "symbol")
+    return undefined;
+  return (await jsonTextPieces(value, options)).join("");
+}
+
+/** JSON.stringify(value) of plain data, and its length in UTF-8 bytes, both in slices. */
+export async function jsonTextWithSize(
+  value: object,
+  options: JsonSliceOptions = {},
+): Promise<{ text: string; bytes: number }> {
+  const slices = options.slices ?? new TimeSlices();
+  const pieces = await jsonTextPieces(value, { ...options, slices });
+  let bytes = 0;
+  for (const piece of pieces) {
+    // Pieces never part a surrogate pair, so their lengths add up.
+    bytes += utf8Length(piece);
+    if (slices.due()) await slices.pause();
+  }
+  return { text: pieces.join(""), bytes };
+}
+
+/**
+ * How a container is written: whole by JSON.stringify when it is small and holds only scalars,
+ * or is not plain data (a toJSON method, a class instance); else member by member, an object
+ * with its keys (from ownKeys: Object.keys of a huge object is itself a long call).
+ */
+function plan(
+  value: object,
+  piece: number,
+): { whole: true } | { whole: false; keys?: readonly string[] } {
+  if (typeof (value as { toJSON?: unknown }).toJSON === "function") return { whole: true };
+  if (Array.isArray(value)) return { whole: smallScalars(value, piece) } as { whole: true };
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  if (prototype !== Object.prototype && prototype !== null) return { whole: true };
+  const keys = ownKeys(value);
+  if (keys.length > 64) return { whole: false, keys };
+  let characters = 0;
+  for (const key of keys) {
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === "object" && item !== null) return { whole: false, keys };
+    if (typeof item === "string") characters += item.length + key.length;
+    if (characters > piece) return { whole: false, keys };
+  }
+  return { whole: true };
+}
+
+function smallScalars(items: readonly unknown[], piece: number): boolean {
+  if (items.length > 64) return false;
+  let characters = 0;
+  for (const item of items) {
+    if (typeof item === "object" && item !== null) return false;
+    if (typeof item === "string") characters += item.length;
+  }
+  return characters <= piece;
+}
+
+/** A long string in pieces, never cut between the two halves of a surrogate pair. */
+function writeLongString(writer: PieceWriter, text: string): void {
+  writer.write('"');
+  for (let from = 0; from < text.length;) {
+    let to = Math.min(text.length, from + writer.piece);
+    const last = text.charCodeAt(to - 1);
+    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
+    writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
+    from = to;
+  }
+  writer.write('"');
+}

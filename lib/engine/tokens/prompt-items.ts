@@ -1,0 +1,257 @@
+/**
+ * What each part of a request adds to its prompt, for count-request.ts: texts for the family
+ * vocabulary (with the factor a truncated text file's count is scaled by) and tokens known
+ * without it (markers, thought signatures, media by the family's costs), each at its place.
+ * Megabytes of parts or of function values are gone through in slices (issue 14).
+ */
+import "server-only";
+import { ApiError } from "@/lib/gemini/api-error";
+import type { PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
+import type { Content, MediaModality, Part } from "@/lib/gemini/types";
+import {
+  MediaProbeError,
+  mediaKindOf,
+  probeMedia,
+  type ProbedMedia,
+} from "@/lib/engine/media/probe";
+import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
+import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
+import type { CountableRequest, CountRequestOptions, FileReference } from "./count-request";
+import {
+  declarationTextSteps,
+  functionCallTextSteps,
+  functionResponseTextSteps,
+  responseSchemaTextSteps,
+  type PromptText,
+} from "./function-text";
+import { mediaTokenCounts, resolutionKey } from "./media-tokens";
+import { thoughtSignatureTokens } from "./thought-signature";
+
+/** Where counted tokens belong: a part of a Content (-1: the system instruction), or neither. */
+export type Place = { content: number; part: number } | null;
+
+/** Tokens known without the vocabulary. */
+export interface FixedTokens {
+  place: Place;
+  modality: MediaModality;
+  tokens: number;
+}
+
+/** A text to tokenize; its count is multiplied by `scale`. */
+export interface TextToCount {
+  text: string;
+  scale: number;
+  place: Place;
+}
+
+/** A Content of the request with its index (the system instruction is -1). */
+export interface NumberedContent {
+  content: Content;
+  index: number;
+}
+
+/** Collects a request's prompt items: call `addContents`, `addTools`, `addResponseSchema`. */
+export class PromptItems {
+  readonly fixed: FixedTokens[] = [];
+  readonly texts: TextToCount[] = [];
+
+  constructor(
+    private readonly rules: PromptTokenRules,
+    private readonly input: CountableRequest,
+    private readonly options: CountRequestOptions,
+    private readonly slices: TimeSlices,
+  ) {}
+
+  async addContents(contents: readonly NumberedContent[]): Promise<void> {
+    for (const { content, index } of contents) {
+      const parts = content.parts ?? [];
+      for (let partIndex = 0; partIndex < parts.length; partIndex++) {
+        const part = parts[partIndex]!;
+        const place = { content: index, part: partIndex };
+        if (textOnly(part)) {
+          if (part.text !== undefined) this.texts.push({ text: part.text, scale: 1, place });
+          if (this.slices.dueAfterItem()) await this.slices.pause();
+          continue;
+        }
+        const field = `${index < 0 ? "system_instruction" : `contents[${index}]`}.parts[${partIndex}]`;
+        await this.addPart(part, place, field);
+        if (this.slices.due()) await this.slices.pause();
+      }
+    }
+  }
+
+  async addTools(): Promise<void> {
+    for (const tool of this.input.tools ?? []) {
+      for (const declaration of tool.functionDeclarations ?? []) {
+        const steps = declarationTextSteps(this.rules.functionText, declaration);
+        await this.addPromptText(null, await runInSlices(steps, this.slices));
+        if (this.slices.due()) await this.slices.pause();
+      }
+    }
+  }
+
+  /** generationConfig.responseSchema, on families that count it. */
+  async addResponseSchema(): Promise<void> {
+    if (!this.rules.responseSchema || this.input.responseSchema === undefined) return;
+    const steps = responseSchemaTextSteps(this.input.responseSchema);
+    await this.addPromptText(null, await runInSlices(steps, this.slices));
+  }
+
+  private async addPromptText(place: Place, text: PromptText): Promise<void> {
+    for (let index = 0; index < text.texts.length; index++) {
+      this.texts.push({ text: text.texts[index]!, scale: 1, place });
+      if (this.slices.dueAfterItem()) await this.slices.pause();
+    }
+    if (text.fixed) this.fixed.push({ place, modality: "TEXT", tokens: text.fixed });
+  }
+
+  private async addPart(part: Part, place: Place, field: string): Promise<void> {
+    const format = this.rules.functionText;
+    if (part.text !== undefined) this.texts.push({ text: part.text, scale: 1, place });
+    if (part.thoughtSignature) {
+      const thinking = thoughtSignatureTokens(part.thoughtSignature);
+      if (thinking) this.fixed.push({ place, modality: "TEXT", tokens: thinking });
+    }
+    if (part.functionCall) {
+      const steps = functionCallTextSteps(format, part.functionCall);
+      await this.addPromptText(place, await runInSlices(steps, this.slices));
+    }
+    if (part.functionResponse) {
+      const { parts: media, ...response } = part.functionResponse;
+      const steps = functionResponseTextSteps(format, response);
+      await this.addPromptText(place, await runInSlices(steps, this.slices));
+      // Media a function returned count as media (their references resolved for the caller).
+      for (const [index, item] of (media ?? []).entries())
+        await this.addPart(item, place, `${field}.function_response.parts[${index}]`);
+    }
+    if (part.executableCode) this.texts.push({ text: part.executableCode.code, scale: 1, place });
+    if (part.codeExecutionResult?.output)
+      this.texts.push({ text: part.codeExecutionResult.output, scale: 1, place });
+    for (const value of [part.toolCall, part.toolResponse]) {
+      if (value === undefined) continue;
+      const text = (await stringifyJsonInSlices(value, { slices: this.slices }))!;
+      this.texts.push({ text, scale: 1, place });
+    }
+    if (part.inlineData) await this.addInlineData(part, place, `${field}.inline_data`);
+    if (part.fileData) await this.addFileData(part, place, `${field}.file_data`);
+  }
+
+  private async addInlineData(part: Part, place: Place, field: string): Promise<void> {
+    const { data, mimeType } = part.inlineData!;
+    const bytes = Buffer.from(data, "base64");
+    const media = await probeOrFail(
+      () => probeMedia({ bytes }, mimeType, this.options.signal),
+      field,
+    );
+    this.addMedia(media, part, place, field);
+  }
+
+  private async addFileData(part: Part, place: Place, field: string): Promise<void> {
+    if (!this.options.resolveFile) {
+      throw ApiError.invalidArgument(`${field}: file references cannot be resolved here.`, [
+        {
+          field: `${field}.file_uri`,
+          description: "No file store is available to resolve this file.",
+        },
+      ]);
+    }
+    const reference = await this.options.resolveFile(part.fileData!.fileUri);
+    const media = await mediaOfReference(
+      reference,
+      part.fileData!.mimeType,
+      field,
+      this.options.signal,
+    );
+    this.addMedia(media, part, place, field);
+  }
+
+  /** A medium by the family's costs; a text file by its text (scaled up when the probe cut it). */
+  private addMedia(media: ProbedMedia, part: Part, place: Place, field: string): void {
+    if (media.kind !== "text") {
+      const resolution = resolutionKey(this.input.mediaResolution, part.mediaResolution);
+      for (const { modality, tokenCount } of mediaTokenCounts(
+        media,
+        this.rules.media,
+        resolution,
+        part.videoMetadata,
+      ))
+        this.fixed.push({ place, modality, tokens: tokenCount });
+      return;
+    }
+    if (media.text === undefined) {
+      throw ApiError.invalidArgument(`${field}: the text of this file is not available.`, [
+        { field, description: "The text file has not been read." },
+      ]);
+    }
+    const keptBytes = Buffer.byteLength(media.text, "utf8");
+    const scale = media.textTruncated && keptBytes > 0 ? media.sizeBytes / keptBytes : 1;
+    this.texts.push({ text: media.text, scale, place });
+  }
+}
+
+/** A part that adds nothing but its text (most parts): counted without any awaiting. */
+function textOnly(part: Part): boolean {
+  return (
+    !part.thoughtSignature &&
+    !part.functionCall &&
+    !part.functionResponse &&
+    !part.executableCode &&
+    !part.codeExecutionResult &&
+    !part.toolCall &&
+    !part.toolResponse &&
+    !part.inlineData &&
+    !part.fileData
+  );
+}
+
+async function mediaOfReference(
+  reference: FileReference,
+  mimeTypeHint: string | undefined,
+  field: string,
+  signal: AbortSignal | undefined,
+): Promise<ProbedMedia> {
+  if (isProbedMedia(reference)) return reference;
+  if ("remote" in reference) return remoteMedia(reference.mimeType || mimeTypeHint || "");
+  if (isProbedMedia(reference.probed)) return reference.probed;
+  const mimeType = reference.mimeType || mimeTypeHint;
+  if (reference.path && mimeType && mediaKindOf(mimeType)) {
+    return probeOrFail(() => probeMedia({ path: reference.path! }, mimeType, signal), field);
+  }
+  throw ApiError.invalidArgument(
+    `${field}: the file has not been processed; wait until its state is ACTIVE.`,
+    [{ field, description: "File is not ACTIVE." }],
+  );
+}
+
+/**
+ * An outside URL's medium as far as it can be known offline: its kind from the MIME type, one
+ * image or page, no duration, no text. (The service fetches it and counts what it finds.)
+ */
+function remoteMedia(mimeType: string): ProbedMedia {
+  const kind = mediaKindOf(mimeType) ?? "document";
+  return { kind, mimeType, sizeBytes: 0, pages: 1, ...(kind === "text" ? { text: "" } : {}) };
+}
+
+function isProbedMedia(value: unknown): value is ProbedMedia {
+  if (typeof value !== "object" || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record.kind === "string" &&
+    typeof record.mimeType === "string" &&
+    typeof record.sizeBytes === "number"
+  );
+}
+
+async function probeOrFail(probe: () => Promise<ProbedMedia>, field: string): Promise<ProbedMedia> {
+  try {
+    return await probe();
+  } catch (error) {
+    if (error instanceof MediaProbeError) {
+      throw ApiError.invalidArgument(
+        `Unable to process input media at ${field}: ${error.message}`,
+        [{ field, description: error.message }],
+      );
+    }
+    throw error;
+  }
+}

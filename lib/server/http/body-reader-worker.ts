@@ -1,0 +1,19 @@
+/**
+ * Worker thread that reads large JSON request bodies (issue 14): JSON.parse, the nesting limit
+ * and the operation's canonical read (zod) each hold their thread for the whole body at once,
+ * hundreds of milliseconds for megabytes of small objects; here they hold no request. The
+ * canonical request goes back as JSON text, which the request's thread parses in slices.
+ * Bundled by Next (started with `new URL(..., import.meta.url)` in body-reader-client.ts).
+ */
+import { parentPort } from "node:worker_threads";
+import {
+  answerBodyReaderRequest,
+  type BodyReaderReply,
+  type BodyReaderRequest,
+} from "./body-readers";
+
+const port = parentPort!;
+port.on("message", (request: BodyReaderRequest) =>
+  port.postMessage(answerBodyReaderRequest(request)),
+);
+port.postMessage({ id: 0, kind: "ready" } satisfies BodyReaderReply);

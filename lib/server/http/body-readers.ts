@@ -1,0 +1,115 @@
+/**
+ * What a JSON request body becomes, by name, so that a body can be read on this thread or in
+ * the body reader worker (body-reader-worker.ts) with the same code: JSON.parse with the
+ * service's message, the nesting limit, then the operation's canonical read (lib/gemini/validate).
+ * From the worker the body comes back as JSON text: a plain JSON body as it was sent, a
+ * canonical request as written anew (the readers make plain JSON data, no undefined members,
+ * so it arrives as it was made, except that a -0 arrives as 0).
+ */
+import { ApiError, type ErrorDetail, type RpcStatus } from "@/lib/gemini/api-error";
+import {
+  MAX_NESTING_DEPTH,
+  nestingDepthExceeds,
+  readCountTokensRequest,
+  readGenerateContentRequest,
+} from "@/lib/gemini/validate";
+import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
+import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
+
+export const BODY_READERS = {
+  /** The parsed JSON as sent. */
+  json: (body: unknown): unknown => body,
+  generateContent: readGenerateContentRequest,
+  countTokens: readCountTokensRequest,
+  cachedContentCreate: parseCachedContentCreate,
+  batchCreate: readBatchGenerateContentRequest,
+};
+
+export type BodyReaderName = keyof typeof BODY_READERS;
+export type BodyOf<Name extends BodyReaderName> = ReturnType<(typeof BODY_READERS)[Name]>;
+
+/** A body's text read by `reader` (synchronously: for small bodies, and inside the worker). */
+export function readBodyText<Name extends BodyReaderName>(
+  text: string,
+  reader: Name,
+): BodyOf<Name> {
+  return BODY_READERS[reader](parseBodyJson(text)) as BodyOf<Name>;
+}
+
+/** The body's JSON as sent: an empty body reads as `{}`. Throws the service's 400s. */
+export function parseBodyJson(text: string): unknown {
+  if (text.trim() === "") return {};
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
+    throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
+  }
+  // Refused here, for every endpoint and both modes: anything recursive later (a schema, the
+  // gateway's JSON.stringify) would run out of stack on thousands of levels.
+  if (nestingDepthExceeds(body, MAX_NESTING_DEPTH)) {
+    throw ApiError.invalidArgument(
+      `Invalid JSON payload received. Nesting is deeper than ${MAX_NESTING_DEPTH} levels.`,
+    );
+  }
+  return body;
+}
+
+/** An ApiError as it crosses between threads. */
+export interface ApiErrorData {
+  httpStatus: number;
+  rpcStatus: RpcStatus;
+  message: string;
+  details?: ErrorDetail[];
+}
+
+export function apiErrorData(error: ApiError): ApiErrorData {
+  return {
+    httpStatus: error.httpStatus,
+    rpcStatus: error.rpcStatus,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+  };
+}
+
+export function apiErrorOf(data: ApiErrorData): ApiError {
+  return new ApiError(data.httpStatus, data.rpcStatus, data.message, data.details);
+}
+
+/** A body's bytes as they came (decoded where the body is read), and their total size. */
+export interface BodySource {
+  bytes: Uint8Array[];
+  size: number;
+}
+
+export type BodyReaderRequest = { id: number; reader: BodyReaderName } & BodySource;
+
+/** The text of a body: UTF-8, invalid sequences replaced and a leading BOM dropped (TextDecoder). */
+export function sourceText(source: BodySource): string {
+  const decoder = new TextDecoder("utf-8");
+  const pieces = source.bytes.map((bytes) => decoder.decode(bytes, { stream: true }));
+  pieces.push(decoder.decode());
+  return pieces.join("");
+}
+
+export type BodyReaderReply =
+  | { id: number; kind: "ready" }
+  | { id: number; kind: "value"; json: string }
+  | { id: number; kind: "error"; error: ApiErrorData }
+  | { id: number; kind: "failure"; message: string };
+
+/** The worker's answer to one body: read (as JSON text), or refused. */
+export function answerBodyReaderRequest(request: BodyReaderRequest): BodyReaderReply {
+  const { id, reader } = request;
+  try {
+    const text = sourceText(request);
+    const body = parseBodyJson(text);
+    // A plain JSON body is sent back as it came (it reads as the same value): no second writing.
+    if (reader === "json") return { id, kind: "value", json: text.trim() === "" ? "{}" : text };
+    return { id, kind: "value", json: JSON.stringify(BODY_READERS[reader](body)) };
+  } catch (error) {
+    if (error instanceof ApiError) return { id, kind: "error", error: apiErrorData(error) };
+    return { id, kind: "failure", message: error instanceof Error ? error.message : String(error) };
+  }
+}
