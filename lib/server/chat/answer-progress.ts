@@ -52,6 +52,11 @@ function chunkCharacters(chunk: GenerateContentResponse): number {
   return characters;
 }
 
+/**
+ * Starts an answer's writes. A factory whose closure is its state (what is unwritten, the
+ * lease, the follow mark, the write under way), shared by its one tick and the three entry
+ * points it returns; long as the tick's look is, read top to bottom.
+ */
 export function writeAnswerProgress(job: TurnJob, options: AnswerProgressOptions): AnswerProgress {
   const { conversations, now } = options;
   const { conversationId } = job;
