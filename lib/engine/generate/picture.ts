@@ -11,10 +11,15 @@ import { TimeSlices } from "@/lib/engine/time-slices";
 import { SeededRandom } from "./random";
 
 export const PICTURE_MIME_TYPE = "image/png";
-/** Output tokens of one picture: the service counts an image it makes as 1290 (published, and recorded as the IMAGE candidatesTokensDetails of a 2.0 image answer). */
+/**
+ * Output tokens of one picture: the service counts an image it makes as 1290 (recorded as the
+ * IMAGE candidatesTokensDetails of a 2.0 image answer).
+ */
 export const PICTURE_TOKENS = 1290;
 /** Pixels per side (the service's are larger; this keeps a picture to a few milliseconds of work). */
 export const PICTURE_SIZE = 512;
+/** How much of the prompt chooses the picture. */
+const SEED_CHARACTERS = 4096;
 
 type Colour = [number, number, number];
 
@@ -47,13 +52,15 @@ interface Disc {
  * between (TimeSlices) and compressed off the thread, so other requests are served meanwhile.
  */
 export async function drawPicture(prompt: string): Promise<Uint8Array> {
-  const random = new SeededRandom(hashString(prompt.trim().toLowerCase()));
+  // The picture's seed is the prompt's opening: a megabyte prompt costs no more than a line.
+  const opening = prompt.slice(0, SEED_CHARACTERS).trim().toLowerCase();
+  const random = new SeededRandom(hashString(opening));
   const size = PICTURE_SIZE;
   const top = colourFrom(random, 0.05);
   const bottom = colourFrom(random, 0.4);
   const ground = colourFrom(random, 0.1).map((value) => Math.round(value * 0.45)) as Colour;
   const horizon = Math.round(size * (0.62 + random.next() * 0.2));
-  const words = prompt.split(/\s+/).filter(Boolean).length;
+  const words = opening.split(/\s+/).filter(Boolean).length;
   const discs: Disc[] = Array.from({ length: 3 + (words % 5) }, () => ({
     x: random.next() * size,
     y: random.next() * horizon * 0.9,

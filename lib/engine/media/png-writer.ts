@@ -1,7 +1,7 @@
 /**
- * A minimal PNG writer: 8-bit RGB pixels, one IDAT chunk compressed with zlib, no filters
- * (filter type 0 on every row), compressed on libuv's thread pool. Enough for the pictures the local engine draws; readers of
- * every kind (browsers, the SDKs' image helpers, this engine's own probe) accept it.
+ * A minimal PNG writer: 8-bit RGB pixels, one IDAT chunk compressed with zlib on libuv's thread
+ * pool, no filters (filter type 0 on every row). Enough for the pictures the local engine
+ * draws; Chromium and this engine's own probe read them (picture.test.ts, chat-metadata spec).
  */
 import { promisify } from "node:util";
 import { crc32, deflate } from "node:zlib";
