@@ -64,6 +64,19 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
     await data.cleanup();
   });
 
+  /** The local engine, each chunk 20 ms after the last: an answer that lasts, whatever the machine. */
+  function pacedBackend(): LocalBackend {
+    return {
+      ...backend,
+      async *streamGenerateContent(...args: Parameters<LocalBackend["streamGenerateContent"]>) {
+        for await (const chunk of backend.streamGenerateContent(...args)) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          yield chunk;
+        }
+      },
+    } as LocalBackend;
+  }
+
   function turn(answerId: string, text: string, maxOutputTokens = 4000, extra = {}) {
     return {
       parentId: null,
@@ -242,6 +255,14 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
     });
 
     it("another instance follows what the answer writes, and can stop it", async () => {
+      // Paced, so the answer is still being generated when the follower stops it (unpaced, a
+      // fast machine finished it between the stop and the generator's next look).
+      const generating = createTurnRunner({
+        conversations: store,
+        backend: () => pacedBackend(),
+        flushIntervalMs: 50,
+        quietMs: 200,
+      });
       const other = createTurnRunner({
         conversations: store,
         backend: () => backend,
@@ -250,7 +271,7 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
         followIntervalMs: 20,
       });
       const reading = readAll(
-        await runner.start(
+        await generating.start(
           caller,
           "conversation-0005",
           turn("a1", veryLongPrompt, 60_000),
@@ -274,18 +295,11 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
       const answer = doneAnswer(followed);
       expect(answer.stopped).toBe(true);
       expect(doneAnswer(await reading).stopped).toBe(true);
+      await generating.settled();
     });
 
     it("writes promptly while another instance follows the answer, and nothing while no one does", async () => {
-      const paced = {
-        ...backend,
-        async *streamGenerateContent(...args: Parameters<LocalBackend["streamGenerateContent"]>) {
-          for await (const chunk of backend.streamGenerateContent(...args)) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-            yield chunk;
-          }
-        },
-      } as LocalBackend;
+      const paced = pacedBackend();
       // Left alone, this answer writes nothing for ten minutes: no size or quiet write comes
       // due (and its lease outlasts the test). Whatever a follower sees sooner, it owes to
       // following.
