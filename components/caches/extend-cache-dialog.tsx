@@ -1,7 +1,8 @@
 "use client";
 
-import { useEffect, useId, useRef, useState, type FormEvent, type RefObject } from "react";
+import { useEffect, useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
+import { NativeModal } from "@/components/ui/dialog";
 import { formatDateTime } from "@/components/files/expiry-countdown";
 import { useUpdateCache } from "@/lib/hooks/use-caches";
 import type { CachedContent } from "@/lib/gemini/types";
@@ -18,7 +19,7 @@ import {
  * Changes a cache's expiration (the only field that can change): +1 hour or +1 day from its
  * current expiry, a new time to live from now, or an exact time. Service errors are shown as sent.
  * The change and its state are useExpiryChange, started afresh each time the dialog opens for a
- * cache (useModalForCache); the form is ExpiryChangeForm.
+ * cache; the form is ExpiryChangeForm.
  */
 export function ExtendCacheDialog({
   cache,
@@ -27,46 +28,26 @@ export function ExtendCacheDialog({
   cache: CachedContent | null;
   onClose(): void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const titleId = useId();
   const change = useExpiryChange(cache, onClose);
-  useModalForCache(dialog, cache, change.reset);
+  // The form starts afresh each time the dialog opens for a cache.
+  useEffect(() => {
+    if (cache) change.reset(cache);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [cache?.name]);
 
   return (
-    <dialog
-      ref={dialog}
-      aria-labelledby={titleId}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-      className="m-auto w-[min(32rem,calc(100vw-2rem))] rounded-lg border border-zinc-200 bg-white p-0 text-zinc-900 shadow-xl backdrop:bg-black/40 dark:border-zinc-700 dark:bg-zinc-900 dark:text-zinc-100"
+    <NativeModal
+      open={cache !== null}
+      labelledBy={titleId}
+      onCancel={onClose}
+      widthClassName="w-[min(32rem,calc(100vw-2rem))]"
     >
       {cache && (
         <ExpiryChangeForm cache={cache} titleId={titleId} change={change} onClose={onClose} />
       )}
-    </dialog>
+    </NativeModal>
   );
-}
-
-/** Shows the dialog as a modal while there is a cache, calling `reset` each time it opens for one. */
-function useModalForCache(
-  dialog: RefObject<HTMLDialogElement | null>,
-  cache: CachedContent | null,
-  reset: (cache: CachedContent) => void,
-) {
-  const open = cache !== null;
-  useEffect(() => {
-    const element = dialog.current;
-    if (!element) return;
-    if (open && !element.open) {
-      element.showModal();
-      reset(cache);
-    }
-    if (!open && element.open) element.close();
-    // Reset only when the dialog opens for a cache.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [open, cache?.name]);
 }
 
 /**
