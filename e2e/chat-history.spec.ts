@@ -244,9 +244,14 @@ test("an answer whose server died mid-stream is marked interrupted with its part
     const id = chat.conversationId()!;
     // Wait until some progress is on disk (written every 16 KiB or 8 s), then kill the server.
     await expect
-      .poll(async () => textOf((await serverConversation(page, id)).messages[1]).length, {
-        timeout: 30_000,
-      })
+      .poll(
+        async () => {
+          // The page shows the chat's URL before the server has stored it (a 404 meanwhile).
+          const stored: { messages?: ServerMessage[] } = await serverConversation(page, id);
+          return textOf(stored.messages?.[1]).length;
+        },
+        { timeout: 30_000 },
+      )
       .toBeGreaterThan(0);
     await server.stop("SIGKILL");
     server = await startOwnServer({ dataDir, port: server.port, env });
