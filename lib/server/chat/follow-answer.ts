@@ -64,9 +64,9 @@ export async function* followStoredAnswer(
     if (!markedUntil) await conversations.signalAnswer(conversationId, answerId, "followed");
     markedUntil = until;
   };
-  // Marked before the first event goes out: the runner starts writing promptly meanwhile.
-  const marking = message.streaming ? mark() : null;
-  marking?.catch(() => undefined);
+  // Marked before the first event goes out: the runner starts writing promptly meanwhile. A
+  // mark that failed is tried again at the next look (markedUntil stays 0).
+  const marking = message.streaming ? mark().catch(() => undefined) : null;
   yield first;
   await marking;
   let seen = JSON.stringify(message);
