@@ -3,7 +3,17 @@
 import Link from "next/link";
 import { ExpiryCountdown, formatDateTime } from "@/components/files/expiry-countdown";
 import { Button } from "@/components/ui/button";
+import { ListTableHead, type ListColumn } from "@/components/ui/list-table-head";
 import type { CachedContent } from "@/lib/gemini/types";
+
+const CACHE_COLUMNS: ListColumn[] = [
+  { label: "Display name" },
+  { label: "Model" },
+  { label: "Tokens", align: "right" },
+  { label: "Created" },
+  { label: "Expires" },
+  { label: "Actions", align: "right", visuallyHidden: true },
+];
 
 /** One page of the caller's caches: a row each, with its expiry counting down and its actions. */
 export function CacheTable({
@@ -21,28 +31,7 @@ export function CacheTable({
     <div className="overflow-x-auto">
       <table className="w-full min-w-[44rem] text-sm">
         <caption className="sr-only">Your cached contents, newest first</caption>
-        <thead>
-          <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
-            <th scope="col" className="px-2 py-1 font-medium">
-              Display name
-            </th>
-            <th scope="col" className="px-2 py-1 font-medium">
-              Model
-            </th>
-            <th scope="col" className="px-2 py-1 text-right font-medium">
-              Tokens
-            </th>
-            <th scope="col" className="px-2 py-1 font-medium">
-              Created
-            </th>
-            <th scope="col" className="px-2 py-1 font-medium">
-              Expires
-            </th>
-            <th scope="col" className="px-2 py-1 text-right font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ListTableHead columns={CACHE_COLUMNS} />
         <tbody>
           {caches.map((cache) => (
             <CacheRow

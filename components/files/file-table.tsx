@@ -2,9 +2,19 @@
 
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
+import { ListTableHead, type ListColumn } from "@/components/ui/list-table-head";
 import type { File as WireFile } from "@/lib/gemini/types";
 import { formatBytes } from "@/lib/studio/attachment-model";
 import { ExpiryCountdown, formatDateTime } from "./expiry-countdown";
+
+const FILE_COLUMNS: ListColumn[] = [
+  { label: "Name" },
+  { label: "Type", className: "hidden sm:table-cell" },
+  { label: "Size", align: "right" },
+  { label: "State" },
+  { label: "Expires" },
+  { label: "Actions", align: "right", visuallyHidden: true },
+];
 
 /** The chat link that attaches this file to a new chat. */
 function attachToChatHref(names: string[]): string {
@@ -25,28 +35,7 @@ export function FileTable({
     <div className="overflow-x-auto">
       <table className="w-full text-sm">
         <caption className="sr-only">Your files, newest first</caption>
-        <thead>
-          <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
-            <th scope="col" className="px-2 py-1 font-medium">
-              Name
-            </th>
-            <th scope="col" className="hidden px-2 py-1 font-medium sm:table-cell">
-              Type
-            </th>
-            <th scope="col" className="px-2 py-1 text-right font-medium">
-              Size
-            </th>
-            <th scope="col" className="px-2 py-1 font-medium">
-              State
-            </th>
-            <th scope="col" className="px-2 py-1 font-medium">
-              Expires
-            </th>
-            <th scope="col" className="px-2 py-1 text-right font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ListTableHead columns={FILE_COLUMNS} />
         <tbody>
           {files.map((file) => (
             <FileRow key={file.name} file={file} now={now} onDelete={onDelete} />
