@@ -27,7 +27,7 @@ export type RequestTokenCounter = (
     resolveFile: (fileUri: string) => Promise<ResolvedFile | RemoteFile>;
     signal?: AbortSignal;
     /** `countTokens` for that method's answer (its role-token rule and per-Content split). */
-    purpose?: "countTokens" | "prompt";
+    purpose?: "countTokens" | "prompt" | "cache";
   },
 ) => Promise<CountTokensResponse>;
 

@@ -49,6 +49,11 @@ export interface ModelTraits {
    * engine's catalog sets it; a model known only from the wire has none (the service counts).
    */
   promptTokens?: PromptTokenRules;
+  /**
+   * How the service counts a cache of this model (cachedContents.create) where that is not by
+   * the model's own rules above: a 2.0 model's cache counts as a 2.5 prompt (recorded).
+   */
+  cacheTokens?: Pick<ModelTraits, "tokenizer" | "roleTokenPerContent" | "promptTokens">;
   /** Default safety threshold when a request sets none for a category. */
   defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" | "OFF";
   /** Whether `responseLogprobs` is enabled ("Logprobs is not enabled for this model" if not). */

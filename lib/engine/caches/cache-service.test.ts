@@ -116,7 +116,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     }
   });
 
-  it("creates a cache sized with the model's tokenizer and answers only its metadata", async () => {
+  it("creates a cache sized by the model's cache rules and answers only its metadata", async () => {
     const body = {
       model: FLASH,
       contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }],
@@ -124,10 +124,11 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
       ttl: "600s",
     };
     const cache = await create(body);
-    const expected = await countRequestTokens(requireModel(FLASH, "countTokens").traits, {
-      contents: body.contents,
-      systemInstruction: body.system_instruction,
-    });
+    const expected = await countRequestTokens(
+      requireModel(FLASH, "countTokens").traits,
+      { contents: body.contents, systemInstruction: body.system_instruction },
+      { purpose: "cache" },
+    );
     expect(cache).toEqual({
       name: expect.stringMatching(/^cachedContents\/[a-z0-9]{40}$/),
       model: FLASH,

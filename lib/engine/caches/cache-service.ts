@@ -1,5 +1,5 @@
 /**
- * cachedContents on the local engine: create (sized with the model's own tokenizer and held
+ * cachedContents on the local engine: create (sized by the model's cache counting rules and held
  * to the model's minimum), list with keyset page tokens, get, update of the expiration only,
  * delete, real expiry, the merge of a cache into a generate/count request and the count of a
  * request with its cache. Differs
@@ -57,8 +57,11 @@ export type InputTokenCounter = (
   input: CountableInput,
   caller: Caller,
   signal?: AbortSignal,
-  /** `countTokens` for that method's answer (its role-token rule and per-Content split). */
-  purpose?: "countTokens",
+  /**
+   * `countTokens` for that method's answer (its role-token rule and per-Content split); `cache`
+   * for a cache's size at creation (its model's cache counting rules).
+   */
+  purpose?: "countTokens" | "cache",
 ) => Promise<CountTokensResponse>;
 
 export interface CacheServiceOptions {
@@ -150,7 +153,7 @@ export class CacheService {
     const { text: json, bytes: sizeBytes } = await jsonTextWithSize(input);
     if (this.options.quota)
       assertCacheQuota(await this.store.usage(caller.ownerId, now), sizeBytes, this.options.quota);
-    const counted = await this.options.countTokens(traits, input, caller, signal);
+    const counted = await this.options.countTokens(traits, input, caller, signal, "cache");
     if (counted.totalTokens < traits.minCacheTokens) {
       throw ApiError.invalidArgument(
         `Cached content is too small. total_token_count=${counted.totalTokens}, min_total_token_count=${traits.minCacheTokens}`,

@@ -74,6 +74,13 @@ describe("the catalog", () => {
       expect(entry.traits.responseModalities.length, entry.traits.name).toBeGreaterThan(0);
     }
     expect(findModel("gemini-2.0-flash")!.traits.roleTokenPerContent).toBe(false);
+    const flash25 = findModel("gemini-2.5-flash")!.traits;
+    expect(findModel("gemini-2.0-flash-lite")!.traits.cacheTokens).toEqual({
+      tokenizer: "gemma3",
+      roleTokenPerContent: true,
+      promptTokens: flash25.promptTokens,
+    });
+    expect(flash25.cacheTokens).toBeUndefined();
     expect(findModel("gemini-3.1-flash-tts-preview")!.traits.thinking).toBeUndefined();
     expect(findModel("gemini-3.5-flash")!.traits.logprobs).toBe(false);
   });

@@ -95,6 +95,8 @@ interface FamilyData {
   countTokensRoleTokens?: boolean;
   /** How the service counts tools, function parts and media; `about` says from what. */
   promptTokens?: PromptTokenRules & { about?: string };
+  /** The family whose tokenizer, role tokens and prompt rules count this family's caches. */
+  cacheCountedAs?: string;
   minCacheTokens?: number;
   responseModalities?: string[][];
   singleCandidateOnly?: boolean;
@@ -153,6 +155,15 @@ function promptTokenRules({
   return rules;
 }
 
+/** The counting traits of the family a model's caches are counted as. */
+function cacheTokenTraits(family: FamilyData, model: string): ModelTraits["cacheTokens"] {
+  return {
+    tokenizer: required(family.tokenizer, "cache tokenizer", model),
+    roleTokenPerContent: required(family.roleTokenPerContent, "cache roleTokenPerContent", model),
+    promptTokens: promptTokenRules(required(family.promptTokens, "cache promptTokens", model)),
+  };
+}
+
 /** The lengths without the data file's note on where they come from. */
 function thinkingLengthTraits({
   about: _about,
@@ -171,6 +182,7 @@ function buildEntry(model: ModelData): CatalogEntry {
   const resource = model.resource;
   const name = model.name;
   const thinking = traits.thinking ?? undefined;
+  const cacheFamily = traits.cacheCountedAs ? familyTraits(traits.cacheCountedAs) : undefined;
   return {
     model: resource,
     listed: model.listed,
@@ -202,6 +214,7 @@ function buildEntry(model: ModelData): CatalogEntry {
       roleTokenPerContent: required(traits.roleTokenPerContent, "roleTokenPerContent", name),
       countTokensRoleTokens: required(traits.countTokensRoleTokens, "countTokensRoleTokens", name),
       promptTokens: promptTokenRules(required(traits.promptTokens, "promptTokens", name)),
+      ...(cacheFamily ? { cacheTokens: cacheTokenTraits(cacheFamily, name) } : {}),
       defaultSafetyThreshold: required(
         traits.defaultSafetyThreshold,
         "defaultSafetyThreshold",

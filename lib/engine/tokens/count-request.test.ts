@@ -1,9 +1,11 @@
 // countRequestTokens on media generated at run time: inline data (base64) and file references,
 // per-modality details, media resolution, video clipping, and 400s that name the part.
+import { readFileSync } from "node:fs";
+import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { Part } from "@/lib/gemini/types";
+import type { CachedContentCreate, Part } from "@/lib/gemini/types";
 import {
   makeAdts,
   makeMp3,
@@ -23,6 +25,7 @@ import {
 
 const flash15 = findModel("gemini-1.5-flash")!.traits;
 const flash20 = findModel("gemini-2.0-flash")!.traits;
+const flashLite20 = findModel("gemini-2.0-flash-lite")!.traits;
 const flash25 = findModel("gemini-2.5-flash")!.traits;
 const flash3 = findModel("gemini-3-flash-preview")!.traits;
 
@@ -328,5 +331,82 @@ describe("countRequestTokens on media", () => {
         { signal: AbortSignal.abort() },
       ),
     ).rejects.toThrow(/abort/i);
+  });
+});
+
+/** The recorded cachedContents.create request of an exchange (e2e/fixtures/recorded-exchanges). */
+function recordedCacheRequest(id: string): CachedContentCreate {
+  const line = readFileSync(path.resolve("e2e/fixtures/recorded-exchanges/exchanges.jsonl"), "utf8")
+    .split("\n")
+    .find((candidate) => candidate.startsWith(`{"id":${JSON.stringify(id)}`));
+  return JSON.parse(line!).requestBody;
+}
+
+describe("countRequestTokens of a cache (cachedContents.create)", () => {
+  const sizeOf = (
+    traits: typeof flash20,
+    request: Pick<CachedContentCreate, "contents" | "systemInstruction">,
+  ) =>
+    countRequestTokens(
+      traits,
+      { contents: request.contents ?? [], systemInstruction: request.systemInstruction },
+      { purpose: "cache" },
+    );
+
+  it("counts the recorded 2.0 Flash-Lite caches as the service has since June 2025", async () => {
+    // A system instruction, a text, a 4 s video without sound and an Opus clip: 0.74 s in the
+    // recording of 2026-05-29; 0.89 s in that of 2025-05-08, whose identical request the service
+    // counted 4,573 on 2025-06-13 (maruel/genai 7856ce1e; 4,311 in May, before the change).
+    const newest = recordedCacheRequest(
+      "maruel/genai:providers/gemini/testdata/TestClient/Cache.yaml#0",
+    );
+    expect((await sizeOf(flashLite20, newest)).totalTokens).toBe(4568);
+    const older = recordedCacheRequest("maruel/genai:gemini/testdata/TestClient_Cache.yaml#0");
+    expect((await sizeOf(flashLite20, older)).totalTokens).toBe(4573);
+  });
+
+  it("counts a 2.0 model's cache as 2.5 counts a prompt, its system instruction without a role token", async () => {
+    const system = "You are a sarcastic assistant.";
+    const question = "What is the word?";
+    const [systemPieces, questionPieces] = await countTexts("gemma3", [system, question]);
+    const cache = await sizeOf(flashLite20, {
+      systemInstruction: { parts: [{ text: system }] },
+      contents: [
+        {
+          role: "user",
+          parts: [
+            { text: question },
+            inline("video/mp4", makeMp4(4, { width: 640, height: 360 })),
+            inline("audio/wav", makeWav(0.74)),
+          ],
+        },
+      ],
+    });
+    // 2.0's own rules would give the Gemma 256k pieces, no role token and 4 frames of 263.
+    expect(cache).toEqual({
+      totalTokens: systemPieces! + questionPieces! + 1 + 5 * 263 + 129 + 24,
+      promptTokensDetails: [
+        { modality: "TEXT", tokenCount: systemPieces! + questionPieces! + 1 },
+        { modality: "VIDEO", tokenCount: 5 * 263 },
+        { modality: "AUDIO", tokenCount: 129 + 24 },
+      ],
+    });
+  });
+
+  it("leaves out the system instruction's role token of a 2.5 cache, and nothing else", async () => {
+    const input = {
+      systemInstruction: { parts: [{ text: "Answer in French." }] },
+      contents: [
+        { role: "user", parts: [{ text: "Hello" }] },
+        { role: "model", parts: [{ text: "Bonjour" }] },
+      ],
+    };
+    const prompt = await countRequestTokens(flash25, input);
+    const cache = await countRequestTokens(flash25, input, { purpose: "cache" });
+    expect(cache.totalTokens).toBe(prompt.totalTokens - 1);
+    const withoutSystem = { contents: input.contents };
+    expect(
+      (await countRequestTokens(flash25, withoutSystem, { purpose: "cache" })).totalTokens,
+    ).toBe((await countRequestTokens(flash25, withoutSystem)).totalTokens);
   });
 });

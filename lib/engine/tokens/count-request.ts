@@ -5,7 +5,8 @@
  * vocabulary, one role token per Content where the family adds it (the system instruction is
  * one Content), function declarations, calls and responses in the family's notation
  * (function-text.ts), a thought signature as the thinking it stands for, media by the family's
- * costs. Knowingly different: a service-made thought signature counts nothing (it is
+ * costs; a cache by its model's cache rules, its system instruction without a role token.
+ * Knowingly different: a service-made thought signature counts nothing (it is
  * encrypted), toolConfig and built-in tools count nothing (measured: the service adds none),
  * code execution parts count as their text, and a text file longer than the probe keeps is
  * extrapolated from its first MAX_TEXT_BYTES.
@@ -52,9 +53,10 @@ export interface CountRequestOptions {
   signal?: AbortSignal;
   /**
    * `countTokens`: the answer of that method (its role-token rule, and the per-Content split it
-   * carries); `prompt` (default): a generation's or a cache's prompt.
+   * carries); `prompt` (default): a generation's prompt; `cache`: a cache's size at creation (by
+   * the model's `cacheTokens` rules where it has them; the system instruction has no role token).
    */
-  purpose?: "countTokens" | "prompt";
+  purpose?: "countTokens" | "prompt" | "cache";
 }
 
 const MODALITY_ORDER: MediaModality[] = ["TEXT", "IMAGE", "VIDEO", "AUDIO", "DOCUMENT"];
@@ -70,11 +72,12 @@ export async function countRequestTokens(
   options: CountRequestOptions = {},
 ): Promise<CountTokensResponse> {
   options.signal?.throwIfAborted();
-  const rules = traits.promptTokens;
-  if (!rules) throw new Error(`${traits.name} has no prompt token rules`);
   const purpose = options.purpose ?? "prompt";
+  const counting = purpose === "cache" ? { ...traits, ...traits.cacheTokens } : traits;
+  const rules = counting.promptTokens;
+  if (!rules) throw new Error(`${traits.name} has no prompt token rules`);
   const roleTokens =
-    purpose === "countTokens" ? traits.countTokensRoleTokens : traits.roleTokenPerContent;
+    purpose === "countTokens" ? traits.countTokensRoleTokens : counting.roleTokenPerContent;
   // Everything here is work on this thread, for megabytes of parts or of function values:
   // other requests get turns in between (issue 14).
   const slices = new TimeSlices();
@@ -83,10 +86,12 @@ export async function countRequestTokens(
   await items.addContents(contents);
   await items.addTools();
   await items.addResponseSchema();
-  const counted = await countItems(traits, items, slices, options.signal);
+  const counted = await countItems(counting, items, slices, options.signal);
+  // A cache's system instruction adds no role token (recorded: 2.0 Flash-Lite caches, 2025-2026).
+  const roleTokenContents = purpose === "cache" ? input.contents.length : contents.length;
   const promptTokensDetails = await modalityDetails(
     counted,
-    roleTokens ? contents.length : 0,
+    roleTokens ? roleTokenContents : 0,
     slices,
   );
   const totalTokens = promptTokensDetails.reduce((sum, item) => sum + item.tokenCount, 0);
