@@ -10,11 +10,15 @@
  * - `fields` (1.x, 2.0): only the values count, each string field alone (names, descriptions,
  *   types, enum values, required names, property and argument names), any other scalar as one
  *   token; JSON Schema variants (`parametersJsonSchema`, `responseJsonSchema`) do not count.
- * - `markup` (2.5, 3.x): one text per declaration, call and response, written as
+ * - `markup` (3.x): one text per declaration, call and response, written as
  *   `declaration:name{description:<escape>…<escape>,parameters:{…}}` between marker tokens
  *   that count one each (the notation Gemma's function-calling models read).
+ * - `python` (2.5): a declaration is a Python signature with its docstring
+ *   (`def name(city: str, days: int | None = None) -> dict:`), its response schema in the
+ *   markup; a call is the code that makes it (`print(default_api.name(city="Paris"))`); a
+ *   response is written in the markup.
  */
-export type FunctionTextFormat = "fields" | "markup";
+export type FunctionTextFormat = "fields" | "markup" | "python";
 
 /** The resolutions a medium's cost depends on: the request's, or a part's own level. */
 export type MediaResolutionKey = "default" | "low" | "medium" | "high" | "ultraHigh";

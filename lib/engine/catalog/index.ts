@@ -112,13 +112,18 @@ interface FamilyData {
   thinkingLength?: ThinkingLengthTraits & { about?: string };
 }
 
+/** A model's own traits: what it did differently from its family (prompt-token rules field by field). */
+interface ModelTraitsData extends Omit<FamilyData, "promptTokens"> {
+  promptTokens?: Partial<PromptTokenRules> & { about?: string };
+}
+
 interface ModelData {
   name: string;
   listed: boolean;
   family: string;
   aliasOf?: string;
   modelVersion?: string;
-  traits?: FamilyData;
+  traits?: ModelTraitsData;
   resource: Model;
 }
 
@@ -177,6 +182,12 @@ function buildEntry(model: ModelData): CatalogEntry {
   // An alias's own overrides (what it did differently in recordings) go over its target's.
   const family = familyTraits(answering.family);
   const traits = { ...family, ...answering.traits, ...model.traits };
+  // Prompt-token rules too, so a model states only the rule it counted differently.
+  const promptTokens = family.promptTokens && {
+    ...family.promptTokens,
+    ...answering.traits?.promptTokens,
+    ...model.traits?.promptTokens,
+  };
   // Answer traits are merged field by field, so a model states only what it did differently.
   const answer = { ...family.answer, ...answering.traits?.answer, ...model.traits?.answer };
   const resource = model.resource;
@@ -213,7 +224,7 @@ function buildEntry(model: ModelData): CatalogEntry {
       tokenizer: required(traits.tokenizer, "tokenizer", name),
       roleTokenPerContent: required(traits.roleTokenPerContent, "roleTokenPerContent", name),
       countTokensRoleTokens: required(traits.countTokensRoleTokens, "countTokensRoleTokens", name),
-      promptTokens: promptTokenRules(required(traits.promptTokens, "promptTokens", name)),
+      promptTokens: promptTokenRules(required(promptTokens, "promptTokens", name)),
       ...(cacheFamily ? { cacheTokens: cacheTokenTraits(cacheFamily, name) } : {}),
       defaultSafetyThreshold: required(
         traits.defaultSafetyThreshold,

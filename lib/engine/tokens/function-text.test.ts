@@ -3,6 +3,7 @@
 import { describe, expect, it } from "vitest";
 import type { FunctionDeclaration } from "@/lib/gemini/types";
 import {
+  declarationsOverhead,
   declarationText,
   functionCallText,
   functionCallTextSteps,
@@ -141,6 +142,97 @@ describe("the markup notation (2.5, 3.x)", () => {
   });
 });
 
+describe("the python notation (2.5)", () => {
+  it("writes a declaration as a signature, required parameters first and the others `| None = None`, and a docstring", () => {
+    expect(declarationText("python", weather)).toEqual({
+      texts: [
+        'def get_weather(city: str, unit: Literal["C", "F"] | None = None) -> dict:\n' +
+          '  """Weather of a city\n\n  Args:\n    city: Where\n    unit\n  """\n',
+      ],
+      fixed: 6,
+    });
+  });
+
+  it("reads a JSON Schema declaration the same way, a null among its types left out", () => {
+    expect(
+      declarationText("python", {
+        name: "greet",
+        parametersJsonSchema: {
+          $schema: "http://json-schema.org/draft-07/schema#",
+          additionalProperties: false,
+          type: "object",
+          properties: {
+            name: { type: ["string", "number", "null"] },
+            greeting: { type: "string" },
+          },
+          required: ["name", "greeting"],
+        },
+      }),
+    ).toEqual({
+      texts: [
+        'def greet(name: str | float, greeting: str) -> dict:\n  """\n\n  Args:\n    name\n    greeting\n  """\n',
+      ],
+      fixed: 6,
+    });
+    expect(
+      declarationText("python", { name: "beep", parametersJsonSchema: { type: "object" } }),
+    ).toEqual({
+      texts: ['def beep() -> dict:\n  """\n  """\n'],
+      fixed: 6,
+    });
+  });
+
+  it("writes a response schema in the markup, without JSON Schema's own keywords, for 15 tokens more", () => {
+    const { texts, fixed } = declarationText("python", {
+      name: "greet",
+      description: "Greet the user",
+      responseJsonSchema: {
+        $schema: "http://json-schema.org/draft-07/schema#",
+        additionalProperties: false,
+        type: "object",
+        properties: { message: { type: "string" } },
+        required: ["message"],
+      },
+    });
+    expect(texts).toEqual([
+      'def greet() -> dict:\n  """Greet the user\n  """\n',
+      "{properties:{message:{type:",
+      "STRING",
+      "}},required:[",
+      "message",
+      "],type:",
+      "OBJECT",
+      "}",
+    ]);
+    expect(fixed).toBe(6 + 15 + 2 * 3);
+  });
+
+  it("writes a call as the code that makes it, keys sorted, and a response in the markup", () => {
+    expect(
+      functionCallText("python", {
+        id: "x1",
+        name: "customDivide",
+        args: { numerator: 10, denominator: 2, note: "n", exact: true, tags: [null] },
+      }),
+    ).toEqual({
+      texts: [
+        'print(default_api.customDivide(denominator=2, exact=True, note="n", numerator=10, tags=[None]))',
+      ],
+      fixed: 0,
+    });
+    const response = { name: "customDivide", response: { output: 5 } };
+    expect(functionResponseText("python", response)).toEqual(
+      functionResponseText("markup", response),
+    );
+  });
+
+  it("adds 4 tokens once for a request's declarations, in no other notation", () => {
+    expect(declarationsOverhead("python")).toBe(4);
+    expect(declarationsOverhead("markup")).toBe(0);
+    expect(declarationsOverhead("fields")).toBe(0);
+  });
+});
+
 describe("writing in steps (issue 14)", () => {
   it("writes a call of 50,000 arguments a value at a time, as the text written at once", () => {
     const keys = Array.from(
@@ -152,7 +244,7 @@ describe("writing in steps (issue 14)", () => {
     const args = Object.fromEntries(
       keys.map((key, index) => [key, index % 3 ? `value ${index}` : { n: index, list: [index] }]),
     );
-    for (const format of ["markup", "fields"] as const) {
+    for (const format of ["markup", "fields", "python"] as const) {
       const steps = functionCallTextSteps(format, { name: "lookup", args });
       let count = 0;
       let next = steps.next();

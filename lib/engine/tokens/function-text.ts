@@ -1,10 +1,12 @@
 /**
  * Function declarations, calls and responses as the service writes them into a model's prompt,
  * for counting (api-notes §4; the formats and the figures they reach are in lib/engine/README.md).
- * Two families of notation, measured on recorded traffic: `fields` (1.x, 2.0: each value alone)
- * and `markup` (2.5, 3.x: one text per item between marker tokens). Knowingly unmeasured:
- * schema keywords no recording used (they follow the same rule), and 2.5's JSON Schema
- * declarations, which the service counts a few tokens higher than this markup.
+ * Three notations, measured on recorded traffic: `fields` (1.x, 2.0: each value alone), `markup`
+ * (3.x: one text per item between marker tokens) and `python` (2.5: signatures and the code of
+ * calls). `python`'s texts are the reading the recorded counts fix, not the service's wording
+ * (which no answer shows). Knowingly unmeasured: schema keywords no recording used (they follow
+ * the same rule); in `python`, property descriptions, nested objects, arrays and string or
+ * boolean arguments.
  */
 import type { FunctionTextFormat } from "@/lib/gemini/prompt-token-rules";
 import { PieceWriter } from "@/lib/engine/piece-writer";
@@ -21,6 +23,25 @@ export interface PromptText {
 
 /** Sorted keys merged between two yields. */
 const MERGES_PER_STEP = 1_024;
+
+/**
+ * The `python` notation's tokens besides its texts, measured on 2.5 (exact on every recorded
+ * tool request whose history holds no service-made thought signature): once for a request's
+ * function declarations, once per declaration, once per declared response schema.
+ */
+const PYTHON_TOOLS_TOKENS = 4;
+const PYTHON_DECLARATION_TOKENS = 6;
+const PYTHON_RESPONSE_TOKENS = 15;
+
+/** Python's names for the schema types (STRING, NUMBER, ...). */
+const PYTHON_TYPES: Readonly<Record<string, string>> = {
+  STRING: "str",
+  NUMBER: "float",
+  INTEGER: "int",
+  BOOLEAN: "bool",
+  OBJECT: "dict",
+  ARRAY: "list",
+};
 
 /**
  * Writes the markup: texts run together, each control token (`<escape>`,
@@ -49,9 +70,14 @@ class MarkupWriter {
     this.marker();
   }
 
-  /** `{key:value,...}` with the keys in order; `write` writes each value. */
-  *braced(record: Record<string, unknown>, write?: (value: unknown, key: string) => Steps): Steps {
+  /** `{key:value,...}` with the keys in order; `write` writes each value, `keep` picks the keys. */
+  *braced(
+    record: Record<string, unknown>,
+    write?: (value: unknown, key: string) => Steps,
+    keep?: (key: string) => boolean,
+  ): Steps {
     let keys = ownKeys(record);
+    if (keep) keys = keys.filter(keep);
     if (keys.length > 1) keys = yield* sortedSteps([...keys]);
     this.text("{");
     for (let index = 0; index < keys.length; index++) {
@@ -84,22 +110,31 @@ class MarkupWriter {
     yield;
   }
 
-  /** A schema: type names escaped, property and nested schemas written as schemas. */
-  *schema(node: unknown): Steps {
+  /**
+   * A schema: type names escaped, property and nested schemas written as schemas. With
+   * `schemaKeywordsOnly`, JSON Schema's own keywords (`$schema`, `additionalProperties`) are
+   * left out, as the service leaves them out of the schemas it keeps.
+   */
+  *schema(node: unknown, schemaKeywordsOnly = false): Steps {
     if (!isRecord(node)) return yield* this.value(node);
-    yield* this.braced(node, (child, keyword) => this.schemaMember(child, keyword));
+    yield* this.braced(
+      node,
+      (child, keyword) => this.schemaMember(child, keyword, schemaKeywordsOnly),
+      schemaKeywordsOnly ? isSchemaKeyword : undefined,
+    );
   }
 
-  private *schemaMember(child: unknown, keyword: string): Steps {
+  private *schemaMember(child: unknown, keyword: string, schemaKeywordsOnly: boolean): Steps {
     if (keyword === "properties" && isRecord(child))
-      yield* this.braced(child, (property) => this.schema(property));
+      yield* this.braced(child, (property) => this.schema(property, schemaKeywordsOnly));
     else if (keyword === "type") {
       const names = typeNames(child);
       if (names.length === 1) this.escaped(names[0]!);
       else yield* this.bracketed(names, (name) => this.escapedSteps(name));
-    } else if (keyword === "items" || keyword === "not") yield* this.schema(child);
+    } else if (keyword === "items" || keyword === "not")
+      yield* this.schema(child, schemaKeywordsOnly);
     else if (Array.isArray(child) && child.some(isRecord))
-      yield* this.bracketed(child, (branch) => this.schema(branch));
+      yield* this.bracketed(child, (branch) => this.schema(branch, schemaKeywordsOnly));
     else yield* this.value(child);
   }
 
@@ -171,6 +206,7 @@ export function* declarationTextSteps(
     yield* text.schema(declaration.response);
     return text.result();
   }
+  if (format === "python") return yield* pythonDeclarationSteps(declaration);
   const fields: [string, unknown][] = [];
   if (declaration.description) fields.push(["description", declaration.description]);
   const parameters = declaration.parameters ?? declaration.parametersJsonSchema;
@@ -205,7 +241,13 @@ export function* functionCallTextSteps(
     yield* text.value(call.args ?? {});
     return text.result();
   }
+  if (format === "python") return yield* pythonCallSteps(call);
   return yield* markedUp(`call:${call.name}`, call.args ?? {});
+}
+
+/** What a request's function declarations add once, beyond each declaration's own text. */
+export function declarationsOverhead(format: FunctionTextFormat): number {
+  return format === "python" ? PYTHON_TOOLS_TOKENS : 0;
 }
 
 /** A function's answer, without the media parts it may carry (those count as media). */
@@ -298,6 +340,118 @@ function typeNames(type: unknown): string[] {
   return (Array.isArray(type) ? type : [type])
     .filter((item): item is string => typeof item === "string")
     .map((item) => item.toUpperCase());
+}
+
+/**
+ * A declaration in the `python` notation: its signature (required parameters first, the others
+ * `| None = None`) and docstring (description, then every parameter under `Args:`), and its
+ * response schema in the markup.
+ */
+function* pythonDeclarationSteps(declaration: FunctionDeclaration): Steps<PromptText> {
+  const schema = declaration.parameters ?? declaration.parametersJsonSchema;
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  const listed = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
+  const required = new Set(listed.filter((name): name is string => typeof name === "string"));
+  const names = ownKeys(properties);
+  const ordered = [
+    ...names.filter((name) => required.has(name)),
+    ...names.filter((name) => !required.has(name)),
+  ];
+  const text = new PieceWriter();
+  text.write(`def ${declaration.name}(`);
+  for (const [index, name] of ordered.entries()) {
+    const optional = required.has(name) ? "" : " | None = None";
+    text.write(`${index ? ", " : ""}${name}: ${pythonType(properties[name])}${optional}`);
+    yield;
+  }
+  text.write(`) -> dict:\n  """${declaration.description ?? ""}\n`);
+  if (ordered.length) text.write("\n  Args:\n");
+  for (const name of ordered) {
+    const property = properties[name];
+    const description =
+      isRecord(property) && typeof property.description === "string" && property.description
+        ? `: ${property.description}`
+        : "";
+    text.write(`    ${name}${description}\n`);
+    yield;
+  }
+  text.write('  """\n');
+  const texts = [text.take()];
+  let fixed = PYTHON_DECLARATION_TOKENS;
+  const response = declaration.response ?? declaration.responseJsonSchema;
+  if (response !== undefined) {
+    const writer = new MarkupWriter();
+    yield* writer.schema(response, true);
+    const written = writer.result();
+    texts.push(...written.texts);
+    fixed += written.fixed + PYTHON_RESPONSE_TOKENS;
+  }
+  return { texts, fixed };
+}
+
+/** A parameter's type as Python writes it: `str`, `list[int]`, `Literal["C", "F"]`, `str | float`. */
+function pythonType(node: unknown): string {
+  if (!isRecord(node)) return "Any";
+  if (Array.isArray(node.enum) && node.enum.length)
+    return `Literal[${node.enum.map((value) => JSON.stringify(String(value))).join(", ")}]`;
+  if (Array.isArray(node.anyOf)) {
+    const branches = node.anyOf.map(pythonType).filter((branch) => branch !== "None");
+    return branches.length ? branches.join(" | ") : "Any";
+  }
+  // A null in a type list makes no Python type of its own (recorded: ["string", "number", "null"]).
+  const names = typeNames(node.type).filter((name) => name !== "NULL");
+  if (!names.length) return typeNames(node.type).length ? "None" : "Any";
+  return names
+    .map((name) =>
+      name === "ARRAY" && node.items !== undefined
+        ? `list[${pythonType(node.items)}]`
+        : (PYTHON_TYPES[name] ?? name.toLowerCase()),
+    )
+    .join(" | ");
+}
+
+/** A call in the `python` notation: `print(default_api.name(key=value, ...))`, keys sorted. */
+function* pythonCallSteps(call: FunctionCall): Steps<PromptText> {
+  const args = call.args ?? {};
+  let keys = ownKeys(args);
+  if (keys.length > 1) keys = yield* sortedSteps([...keys]);
+  const text = new PieceWriter();
+  text.write(`print(default_api.${call.name}(`);
+  for (const [index, key] of keys.entries()) {
+    text.write(`${index ? ", " : ""}${key}=`);
+    yield* pythonValue(text, args[key]);
+  }
+  text.write("))");
+  return { texts: [text.take()], fixed: 0 };
+}
+
+/** A JSON value as a Python literal: strings quoted, `True`, `False`, `None`. */
+function* pythonValue(text: PieceWriter, value: unknown): Steps {
+  if (typeof value === "string") text.write(JSON.stringify(value));
+  else if (value === null || value === undefined) text.write("None");
+  else if (typeof value === "boolean") text.write(value ? "True" : "False");
+  else if (Array.isArray(value)) {
+    text.write("[");
+    for (let index = 0; index < value.length; index++) {
+      if (index) text.write(", ");
+      yield* pythonValue(text, value[index]);
+    }
+    text.write("]");
+  } else if (typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    text.write("{");
+    for (const [index, key] of ownKeys(record).entries()) {
+      text.write(`${index ? ", " : ""}${JSON.stringify(key)}: `);
+      yield* pythonValue(text, record[key]);
+    }
+    text.write("}");
+  } else text.write(String(value));
+  yield;
+}
+
+/** A JSON Schema keyword the service's own schemas keep (it drops `$schema`, `additionalProperties`). */
+function isSchemaKeyword(keyword: string): boolean {
+  return !keyword.startsWith("$") && keyword !== "additionalProperties";
 }
 
 /** A call or response: `head{…}` between its start and end markers. */

@@ -18,6 +18,7 @@ import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
 import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
 import type { CountableRequest, CountRequestOptions, FileReference } from "./count-request";
 import {
+  declarationsOverhead,
   declarationTextSteps,
   functionCallTextSteps,
   functionResponseTextSteps,
@@ -81,13 +82,17 @@ export class PromptItems {
   }
 
   async addTools(): Promise<void> {
+    let declared = false;
     for (const tool of this.input.tools ?? []) {
       for (const declaration of tool.functionDeclarations ?? []) {
         const steps = declarationTextSteps(this.rules.functionText, declaration);
         await this.addPromptText(null, await runInSlices(steps, this.slices));
+        declared = true;
         if (this.slices.due()) await this.slices.pause();
       }
     }
+    const overhead = declarationsOverhead(this.rules.functionText);
+    if (declared && overhead) this.fixed.push({ place: null, modality: "TEXT", tokens: overhead });
   }
 
   /** generationConfig.responseSchema, on families that count it. */

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { traitsFromModel, type ModelTraits, type TokenizerFamily } from "@/lib/gemini/model-traits";
+import type { Content, Tool, ToolConfig } from "@/lib/gemini/types";
 import {
   controlTokenIds,
   countRequestTokens,
@@ -144,6 +145,56 @@ describe("countRequestTokens on text", () => {
     );
   });
 
+  it("counts function declarations on 2.5 as Python signatures: the recorded JSON Schema declarations exactly", async () => {
+    const exchanges = readFileSync(
+      path.resolve("e2e/fixtures/recorded-exchanges/exchanges.jsonl"),
+      "utf8",
+    )
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as RecordedExchange);
+    const recorded = [
+      // Two optional number parameters and a description (promptTokenCount 81).
+      "AFC_Streaming_Tests_chat_stream_AFC_enabled_AFC_max_calls_exceeded_Google_AI_can_continue_after_max_calls_exceeded.http.log#0",
+      // A nullable union type, `$schema` and `additionalProperties` (promptTokenCount 60).
+      "MCP_related_client_Tests_generateContent_ML_Dev_test_with_greeter_server_(parameter_as_nullable_union_type).http.log#0",
+    ].map((id) => exchanges.find((exchange) => exchange.id.endsWith(id))!);
+    for (const { requestBody, responseBody } of recorded) {
+      const counted = await countRequestTokens(findModel("gemini-2.5-flash")!.traits, {
+        contents: requestBody.contents,
+        tools: requestBody.tools,
+        toolConfig: requestBody.toolConfig,
+      });
+      const service = Number([...responseBody.matchAll(/"promptTokenCount": ?(\d+)/g)].at(-1)![1]);
+      expect(counted.totalTokens).toBe(service);
+    }
+  });
+
+  it("counts function parts on 2.5 as Python: the signature, 4 + 6 tokens, the call's code, the marked-up response", async () => {
+    const texts = await countTexts("gemma3", [
+      'def get_weather(city: str | None = None) -> dict:\n  """Weather of a city\n\n  Args:\n    city\n  """\n',
+      'print(default_api.get_weather(city="Paris"))',
+      "response:get_weather{temperature:21}",
+    ]);
+    const response = await countRequestTokens(findModel("gemini-2.5-pro")!.traits, {
+      contents: turns,
+      tools: [{ functionDeclarations: [declaration] }],
+    });
+    const markers = 2;
+    expect(response.totalTokens).toBe(
+      texts.reduce((sum, count) => sum + count, 0) + 4 + 6 + markers + turns.length,
+    );
+  });
+
+  it("counts functions in the 3.x markup on gemini-2.5-flash-lite-preview-09-2025, as recorded", () => {
+    const family = findModel("gemini-2.5-flash-lite")!.traits.promptTokens!;
+    expect(findModel("gemini-2.5-flash-lite-preview-09-2025")!.traits.promptTokens).toEqual({
+      ...family,
+      functionText: "markup",
+    });
+    expect(family.functionText).toBe("python");
+  });
+
   it("counts a response schema on 2.0 and not on 3.x", async () => {
     const responseSchema = { type: "OBJECT", properties: { answer: { type: "STRING" } } };
     const values = await countTexts("gemma", ["OBJECT", "answer", "STRING"]);
@@ -166,6 +217,12 @@ describe("countRequestTokens on text", () => {
     expect(response).toEqual({ totalTokens: 0 });
   });
 });
+
+interface RecordedExchange {
+  id: string;
+  requestBody: { contents: Content[]; tools?: Tool[]; toolConfig?: ToolConfig };
+  responseBody: string;
+}
 
 interface TokenFact {
   model: string;
