@@ -9,7 +9,11 @@
 // CPU figure hardly depends on what else the machine runs). Needs a production build.
 //
 //   node bench/hostile-input.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
-//                                [--app-dir DIR]
+//                                [--app-dir DIR] [--compare-app-dir DIR]
+//
+// With --compare-app-dir, a second build (another worktree's, after `npm run build` there) is
+// started beside the first and every row is measured on each in turn, so a comparison shares
+// the machine's load of the moment.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -24,6 +28,7 @@ const { values } = parseArgs({
     shapes: { type: "string", default: "all" },
     "timeout-s": { type: "string", default: "120" },
     "app-dir": { type: "string" },
+    "compare-app-dir": { type: "string" },
   },
 });
 const MiB = 2 ** 20;
@@ -151,23 +156,30 @@ const shapes =
     ? Object.keys(SHAPES)
     : values.shapes.split(",").filter((name) => name in SHAPES);
 
-const cwd = values["app-dir"] ? path.resolve(values["app-dir"]) : process.cwd();
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-hostile-bench-"));
-const probeFile = path.join(dataDir, "event-loop-probe.log");
 const probeScript = fileURLToPath(new URL("./event-loop-probe.cjs", import.meta.url));
-const server = await startOwnServer({
-  dataDir,
-  cwd,
-  env: {
-    STUDIO_API_KEYS: `bench:${KEY}`,
-    STUDIO_RATE_LIMIT_PER_MINUTE: "0",
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${probeScript}`.trim(),
-    GENSTUDIO_EVENT_LOOP_PROBE: probeFile,
-  },
-});
+const appDirs = [values["app-dir"] ?? process.cwd(), values["compare-app-dir"]]
+  .filter(Boolean)
+  .map((dir) => path.resolve(dir));
 
-/** The longest event-loop gaps (wall ms, CPU ms) the probe noted between two moments (epoch ms). */
-function longestGaps(from, to) {
+/** One build under test: its own server, data and event-loop probe. */
+async function startTarget(cwd) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-hostile-bench-"));
+  const probeFile = path.join(dataDir, "event-loop-probe.log");
+  const server = await startOwnServer({
+    dataDir,
+    cwd,
+    env: {
+      STUDIO_API_KEYS: `bench:${KEY}`,
+      STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${probeScript}`.trim(),
+      GENSTUDIO_EVENT_LOOP_PROBE: probeFile,
+    },
+  });
+  return { build: path.basename(cwd), server, probeFile, idleP50: NaN };
+}
+
+/** The longest event-loop gaps (wall ms, CPU ms) a probe noted between two moments (epoch ms). */
+function longestGaps(probeFile, from, to) {
   let wall = 0;
   let cpu = 0;
   for (const line of fs.readFileSync(probeFile, "utf8").split("\n")) {
@@ -182,14 +194,17 @@ function longestGaps(from, to) {
 const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
 const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
 
-async function call(operation, body, signal) {
-  const response = await request(`${server.baseUrl}/v1beta/models/gemini-2.5-flash:${operation}`, {
-    method: "POST",
-    headers,
-    body,
-    dispatcher: agent,
-    signal,
-  });
+async function call(target, operation, body, signal) {
+  const response = await request(
+    `${target.server.baseUrl}/v1beta/models/gemini-2.5-flash:${operation}`,
+    {
+      method: "POST",
+      headers,
+      body,
+      dispatcher: agent,
+      signal,
+    },
+  );
   const text = await response.body.text();
   return { status: response.statusCode, text };
 }
@@ -200,12 +215,12 @@ const LIGHT = JSON.stringify({ contents: [{ parts: [{ text: "Still here?" }] }] 
 const LIGHT_TIMEOUT_MS = 30_000;
 
 /** Light countTokens every 50 ms (start to start) until stopped: their latencies in ms. */
-function lightRequests() {
+function lightRequests(target) {
   const latencies = [];
   const inFlight = new Set();
   const timer = setInterval(() => {
     const begun = performance.now();
-    const done = call("countTokens", LIGHT, AbortSignal.timeout(LIGHT_TIMEOUT_MS)).then(
+    const done = call(target, "countTokens", LIGHT, AbortSignal.timeout(LIGHT_TIMEOUT_MS)).then(
       ({ status }) => {
         if (status !== 200) throw new Error(`light request answered ${status}`);
         latencies.push(performance.now() - begun);
@@ -232,16 +247,19 @@ function percentile(sorted, fraction) {
 
 const round = (value) => Math.round(value * 10) / 10;
 
-try {
-  // Warm up: tokenizer and model loaded, connections open, and the bulk lanes' workers (the
-  // body reader's and the tokenizer's for megabytes) started, so the first shape does not
-  // measure their start.
-  for (let index = 0; index < 5; index++) await call("countTokens", LIGHT);
+/**
+ * Warm up (tokenizer and model loaded, connections open, and the bulk lanes' workers started,
+ * so the first shape does not measure their start), then the light requests' latency idle.
+ */
+async function warmUp(target) {
+  for (let index = 0; index < 5; index++) await call(target, "countTokens", LIGHT);
   await call(
+    target,
     "countTokens",
     JSON.stringify({ contents: [{ parts: [{ text: "warm up ".repeat(MiB / 8 + 1) }] }] }),
   );
   await call(
+    target,
     "generateContent",
     JSON.stringify({
       contents: [{ parts: [{ text: "Hello" }] }],
@@ -249,14 +267,63 @@ try {
     }),
   );
   const idleBegun = Date.now();
-  const stopIdle = lightRequests();
+  const stopIdle = lightRequests(target);
   await new Promise((resolve) => setTimeout(resolve, 3000));
   const idle = (await stopIdle()).sort((left, right) => left - right);
-  const idleP50 = percentile(idle, 0.5);
-  const idleGaps = longestGaps(idleBegun, Date.now());
+  target.idleP50 = percentile(idle, 0.5);
+  const idleGaps = longestGaps(target.probeFile, idleBegun, Date.now());
   console.log(
-    `idle light countTokens: n=${idle.length} p50 ${round(idleP50)} ms, p99 ${round(percentile(idle, 0.99))} ms; longest event-loop gap ${idleGaps.wall} ms wall, ${idleGaps.cpu} ms CPU`,
+    `${target.build}: idle light countTokens: n=${idle.length} p50 ${round(target.idleP50)} ms, p99 ${round(percentile(idle, 0.99))} ms; longest event-loop gap ${idleGaps.wall} ms wall, ${idleGaps.cpu} ms CPU`,
   );
+}
+
+/** One hostile request on a target while light requests run: the row of the table. */
+async function measure(target, shape, body) {
+  const stopLight = lightRequests(target);
+  const begunAt = Date.now();
+  const begun = performance.now();
+  let status;
+  try {
+    ({ status } = await call(target, "generateContent", body, AbortSignal.timeout(TIMEOUT_MS)));
+  } catch (error) {
+    status =
+      error.name === "TimeoutError" || error.code === "UND_ERR_ABORTED" ? "timeout" : error.message;
+  }
+  const hostileMs = performance.now() - begun;
+  const light = (await stopLight()).sort((left, right) => left - right);
+  const gaps = longestGaps(target.probeFile, begunAt, Date.now());
+  return {
+    build: target.build,
+    shape,
+    MiB: round(Buffer.byteLength(body) / MiB),
+    status,
+    hostileSeconds: round(hostileMs / 1000),
+    light: light.length,
+    lightP50: round(percentile(light, 0.5)),
+    lightP99: round(percentile(light, 0.99)),
+    lightMax: round(light.at(-1) ?? NaN),
+    waitP99: round(percentile(light, 0.99) - target.idleP50),
+    gapWall: gaps.wall,
+    gapCpu: gaps.cpu,
+  };
+}
+
+function printTable(rows, compared) {
+  const build = (row) => (compared ? ` ${row.build} |` : "");
+  console.log(
+    `\n|${compared ? " build |" : ""} shape | MiB | status | hostile s | light n | light p50 ms | light p99 ms | max ms | p99 wait ms | longest block, wall ms | longest block, CPU ms |`,
+  );
+  console.log(`|${compared ? "---|" : ""}---|---|---|---|---|---|---|---|---|---|---|`);
+  for (const row of rows)
+    console.log(
+      `|${build(row)} ${row.shape} | ${row.MiB} | ${row.status} | ${row.hostileSeconds} | ${row.light} | ${row.lightP50} | ${row.lightP99} | ${row.lightMax} | ${row.waitP99} | ${row.gapWall} | ${row.gapCpu} |`,
+    );
+}
+
+const targets = [];
+try {
+  for (const dir of appDirs) targets.push(await startTarget(dir));
+  for (const target of targets) await warmUp(target);
   const rows = [];
   for (const shape of shapes) {
     for (const size of SIZES) {
@@ -264,48 +331,25 @@ try {
         ...SHAPES[shape](size * MiB),
         generationConfig: { maxOutputTokens: 32, thinkingConfig: { thinkingBudget: 0 } },
       });
-      const stopLight = lightRequests();
-      const begunAt = Date.now();
-      const begun = performance.now();
-      let status;
-      try {
-        ({ status } = await call("generateContent", body, AbortSignal.timeout(TIMEOUT_MS)));
-      } catch (error) {
-        status =
-          error.name === "TimeoutError" || error.code === "UND_ERR_ABORTED"
-            ? "timeout"
-            : error.message;
+      for (const target of targets) {
+        const row = await measure(target, shape, body);
+        rows.push(row);
+        console.log(JSON.stringify(row));
+        // Let the server settle (a timed-out request may still be working).
+        await new Promise((resolve) => setTimeout(resolve, 1000));
       }
-      const hostileMs = performance.now() - begun;
-      const light = (await stopLight()).sort((left, right) => left - right);
-      const gaps = longestGaps(begunAt, Date.now());
-      const row = {
-        shape,
-        MiB: round(Buffer.byteLength(body) / MiB),
-        status,
-        hostileSeconds: round(hostileMs / 1000),
-        light: light.length,
-        lightP50: round(percentile(light, 0.5)),
-        lightP99: round(percentile(light, 0.99)),
-        lightMax: round(light.at(-1) ?? NaN),
-        waitP99: round(percentile(light, 0.99) - idleP50),
-        gapWall: gaps.wall,
-        gapCpu: gaps.cpu,
-      };
-      rows.push(row);
-      console.log(JSON.stringify(row));
-      // Let the server settle (a timed-out request may still be working).
-      await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
-  console.log(
-    "\n| shape | MiB | status | hostile s | light n | light p50 ms | light p99 ms | max ms | p99 wait ms | longest block, wall ms | longest block, CPU ms |",
-  );
-  console.log("|---|---|---|---|---|---|---|---|---|---|---|");
-  for (const row of rows)
-    console.log(
-      `| ${row.shape} | ${row.MiB} | ${row.status} | ${row.hostileSeconds} | ${row.light} | ${row.lightP50} | ${row.lightP99} | ${row.lightMax} | ${row.waitP99} | ${row.gapWall} | ${row.gapCpu} |`,
-    );
+  printTable(rows, targets.length > 1);
+  if (targets.length > 1)
+    for (const target of targets) {
+      const own = rows.filter((row) => row.build === target.build);
+      const under = own.filter((row) => row.waitP99 < 50).length;
+      const worst = Math.max(...own.map((row) => row.waitP99));
+      console.log(
+        `${target.build}: p99 wait under 50 ms in ${under} of ${own.length} rows; worst ${worst} ms`,
+      );
+    }
   console.log(
     `\nmachine: ${os.cpus().length} cpus, load ${os
       .loadavg()
@@ -314,5 +358,5 @@ try {
   );
 } finally {
   await agent.close();
-  await server.stop();
+  for (const target of targets) await target.server.stop();
 }

