@@ -64,7 +64,13 @@ export async function* streamGenerateContent(
     const picture =
       asked === "none"
         ? undefined
-        : { png: await drawPicture(prepared.context.lastUserText), alone: asked === "alone" };
+        : {
+            png: await drawPicture(
+              prepared.context.lastUserText,
+              request.generationConfig?.imageConfig,
+            ),
+            alone: asked === "alone",
+          };
     const runs = await startCandidateRuns(input, prepared, shape, { audio, picture });
     const assembler = new ChunkAssembler({
       request,

@@ -1,7 +1,7 @@
 import { inflateSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { probeMedia } from "@/lib/engine/media/probe";
-import { drawPicture, PICTURE_SIZE } from "./picture";
+import { drawPicture, pictureDimensions, PICTURE_SIZE } from "./picture";
 
 /** The RGB rows of a PNG this engine wrote (one IDAT, filter 0 on every row). */
 function decodeRows(png: Uint8Array): { width: number; height: number; rows: Buffer[] } {
@@ -40,5 +40,19 @@ describe("the local engine's pictures", () => {
     const { rows } = decodeRows(await drawPicture("a quiet harbour"));
     const distinct = new Set(rows.map((row) => row.subarray(0, 3).toString("hex")));
     expect(distinct.size).toBeGreaterThan(20);
+  });
+
+  it("follow imageConfig.aspectRatio, the longer side PICTURE_SIZE", async () => {
+    const wide = await probeMedia(
+      { bytes: await drawPicture("a long beach", { aspectRatio: "16:9" }) },
+      "image/png",
+    );
+    expect([wide.width, wide.height]).toEqual([PICTURE_SIZE, 288]);
+    const tall = decodeRows(await drawPicture("a tall tower", { aspectRatio: "9:16" }));
+    expect([tall.width, tall.height]).toEqual([288, PICTURE_SIZE]);
+    expect(pictureDimensions("21:9")).toEqual({ width: PICTURE_SIZE, height: 219 });
+    expect(pictureDimensions("4:5")).toEqual({ width: 410, height: PICTURE_SIZE });
+    for (const unreadable of [undefined, "", "wide", "0:1", "16/9"])
+      expect(pictureDimensions(unreadable)).toEqual({ width: PICTURE_SIZE, height: PICTURE_SIZE });
   });
 });
