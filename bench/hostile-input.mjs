@@ -14,13 +14,17 @@
 // With --compare-app-dir, a second build (another worktree's, after `npm run build` there) is
 // started beside the first and every row is measured on each in turn, so a comparison shares
 // the machine's load of the moment.
-import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
-import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
+import {
+  idleLatency,
+  measureRow,
+  MiB,
+  printTable,
+  round,
+  startProbedServer,
+} from "./hostile-support.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -31,7 +35,6 @@ const { values } = parseArgs({
     "compare-app-dir": { type: "string" },
   },
 });
-const MiB = 2 ** 20;
 const SIZES = values.sizes.split(",").map(Number);
 const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
 const KEY = "hostile-input-bench-key-0123456789";
@@ -156,41 +159,10 @@ const shapes =
     ? Object.keys(SHAPES)
     : values.shapes.split(",").filter((name) => name in SHAPES);
 
-const probeScript = fileURLToPath(new URL("./event-loop-probe.cjs", import.meta.url));
 const appDirs = [values["app-dir"] ?? process.cwd(), values["compare-app-dir"]]
   .filter(Boolean)
   .map((dir) => path.resolve(dir));
 
-/** One build under test: its own server, data and event-loop probe. */
-async function startTarget(cwd) {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-hostile-bench-"));
-  const probeFile = path.join(dataDir, "event-loop-probe.log");
-  const server = await startOwnServer({
-    dataDir,
-    cwd,
-    env: {
-      STUDIO_API_KEYS: `bench:${KEY}`,
-      STUDIO_RATE_LIMIT_PER_MINUTE: "0",
-      NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --require ${probeScript}`.trim(),
-      GENSTUDIO_EVENT_LOOP_PROBE: probeFile,
-    },
-  });
-  return { build: path.basename(cwd), server, probeFile, idleP50: NaN };
-}
-
-/** The longest event-loop gaps (wall ms, CPU ms) a probe noted between two moments (epoch ms). */
-function longestGaps(probeFile, from, to) {
-  let wall = 0;
-  let cpu = 0;
-  for (const line of fs.readFileSync(probeFile, "utf8").split("\n")) {
-    const [at, lineWall, lineCpu] = line.split(" ").map(Number);
-    // A line covers the 100 ms before it (longer when the loop was held).
-    if (!(at >= from && at <= to + 200)) continue;
-    wall = Math.max(wall, lineWall);
-    cpu = Math.max(cpu, lineCpu);
-  }
-  return { wall: round(wall), cpu: round(cpu) };
-}
 const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
 const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
 
@@ -210,42 +182,9 @@ async function call(target, operation, body, signal) {
 }
 
 const LIGHT = JSON.stringify({ contents: [{ parts: [{ text: "Still here?" }] }] });
-
-/** Longest a light request is waited for; past it, it counts as this long (and as timed out). */
-const LIGHT_TIMEOUT_MS = 30_000;
-
-/** Light countTokens every 50 ms (start to start) until stopped: their latencies in ms. */
-function lightRequests(target) {
-  const latencies = [];
-  const inFlight = new Set();
-  const timer = setInterval(() => {
-    const begun = performance.now();
-    const done = call(target, "countTokens", LIGHT, AbortSignal.timeout(LIGHT_TIMEOUT_MS)).then(
-      ({ status }) => {
-        if (status !== 200) throw new Error(`light request answered ${status}`);
-        latencies.push(performance.now() - begun);
-        inFlight.delete(done);
-      },
-      () => {
-        latencies.push(LIGHT_TIMEOUT_MS);
-        inFlight.delete(done);
-      },
-    );
-    inFlight.add(done);
-  }, 50);
-  return async () => {
-    clearInterval(timer);
-    await Promise.all(inFlight);
-    return latencies;
-  };
-}
-
-function percentile(sorted, fraction) {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)];
-}
-
-const round = (value) => Math.round(value * 10) / 10;
+/** The light request: a countTokens of one sentence, answering its status. */
+const lightCall = (target) => async (signal) =>
+  (await call(target, "countTokens", LIGHT, signal)).status;
 
 /**
  * Warm up (tokenizer and model loaded, connections open, and the bulk lanes' workers started,
@@ -266,63 +205,13 @@ async function warmUp(target) {
       generationConfig: { maxOutputTokens: 8 },
     }),
   );
-  const idleBegun = Date.now();
-  const stopIdle = lightRequests(target);
-  await new Promise((resolve) => setTimeout(resolve, 3000));
-  const idle = (await stopIdle()).sort((left, right) => left - right);
-  target.idleP50 = percentile(idle, 0.5);
-  const idleGaps = longestGaps(target.probeFile, idleBegun, Date.now());
-  console.log(
-    `${target.build}: idle light countTokens: n=${idle.length} p50 ${round(target.idleP50)} ms, p99 ${round(percentile(idle, 0.99))} ms; longest event-loop gap ${idleGaps.wall} ms wall, ${idleGaps.cpu} ms CPU`,
-  );
-}
-
-/** One hostile request on a target while light requests run: the row of the table. */
-async function measure(target, shape, body) {
-  const stopLight = lightRequests(target);
-  const begunAt = Date.now();
-  const begun = performance.now();
-  let status;
-  try {
-    ({ status } = await call(target, "generateContent", body, AbortSignal.timeout(TIMEOUT_MS)));
-  } catch (error) {
-    status =
-      error.name === "TimeoutError" || error.code === "UND_ERR_ABORTED" ? "timeout" : error.message;
-  }
-  const hostileMs = performance.now() - begun;
-  const light = (await stopLight()).sort((left, right) => left - right);
-  const gaps = longestGaps(target.probeFile, begunAt, Date.now());
-  return {
-    build: target.build,
-    shape,
-    MiB: round(Buffer.byteLength(body) / MiB),
-    status,
-    hostileSeconds: round(hostileMs / 1000),
-    light: light.length,
-    lightP50: round(percentile(light, 0.5)),
-    lightP99: round(percentile(light, 0.99)),
-    lightMax: round(light.at(-1) ?? NaN),
-    waitP99: round(percentile(light, 0.99) - target.idleP50),
-    gapWall: gaps.wall,
-    gapCpu: gaps.cpu,
-  };
-}
-
-function printTable(rows, compared) {
-  const build = (row) => (compared ? ` ${row.build} |` : "");
-  console.log(
-    `\n|${compared ? " build |" : ""} shape | MiB | status | hostile s | light n | light p50 ms | light p99 ms | max ms | p99 wait ms | longest block, wall ms | longest block, CPU ms |`,
-  );
-  console.log(`|${compared ? "---|" : ""}---|---|---|---|---|---|---|---|---|---|---|`);
-  for (const row of rows)
-    console.log(
-      `|${build(row)} ${row.shape} | ${row.MiB} | ${row.status} | ${row.hostileSeconds} | ${row.light} | ${row.lightP50} | ${row.lightP99} | ${row.lightMax} | ${row.waitP99} | ${row.gapWall} | ${row.gapCpu} |`,
-    );
+  await idleLatency(target, lightCall(target));
 }
 
 const targets = [];
 try {
-  for (const dir of appDirs) targets.push(await startTarget(dir));
+  for (const dir of appDirs)
+    targets.push(await startProbedServer(dir, { STUDIO_API_KEYS: `bench:${KEY}` }));
   for (const target of targets) await warmUp(target);
   const rows = [];
   for (const shape of shapes) {
@@ -332,7 +221,10 @@ try {
         generationConfig: { maxOutputTokens: 32, thinkingConfig: { thinkingBudget: 0 } },
       });
       for (const target of targets) {
-        const row = await measure(target, shape, body);
+        const labels = { shape, MiB: round(Buffer.byteLength(body) / MiB) };
+        const hostile = async () =>
+          (await call(target, "generateContent", body, AbortSignal.timeout(TIMEOUT_MS))).status;
+        const row = await measureRow(target, labels, hostile, lightCall(target));
         rows.push(row);
         console.log(JSON.stringify(row));
         // Let the server settle (a timed-out request may still be working).
@@ -341,21 +233,6 @@ try {
     }
   }
   printTable(rows, targets.length > 1);
-  if (targets.length > 1)
-    for (const target of targets) {
-      const own = rows.filter((row) => row.build === target.build);
-      const under = own.filter((row) => row.waitP99 < 50).length;
-      const worst = Math.max(...own.map((row) => row.waitP99));
-      console.log(
-        `${target.build}: p99 wait under 50 ms in ${under} of ${own.length} rows; worst ${worst} ms`,
-      );
-    }
-  console.log(
-    `\nmachine: ${os.cpus().length} cpus, load ${os
-      .loadavg()
-      .map((load) => load.toFixed(1))
-      .join(" ")}`,
-  );
 } finally {
   await agent.close();
   for (const target of targets) await target.server.stop();

@@ -4,7 +4,7 @@ import type { UploadStatus } from "@/lib/gemini/backend/contract";
 import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate-upload";
 import { UPLOAD_CHUNK_GRANULARITY } from "@/lib/gemini/upload-chunks";
 import { readJsonBody } from "../http/request-body";
-import { jsonResponse } from "../http/responses";
+import { jsonResponse, smallJsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 import {
   discardMultipartBody,
@@ -41,7 +41,7 @@ function statusAnswer(status: UploadStatus, command: "query" | "cancel" | "chunk
   const sizeReceived =
     status.file && command === "chunk" ? {} : { sizeReceived: status.sizeReceived };
   const headers = uploadAnswerHeaders({ status: status.status, ...sizeReceived });
-  return status.file ? jsonResponse({ file: status.file }, { headers }) : emptyAnswer(headers);
+  return status.file ? smallJsonResponse({ file: status.file }, { headers }) : emptyAnswer(headers);
 }
 
 /** `X-Goog-Upload-Protocol: multipart`: metadata and bytes in one request, answered with the file. */

@@ -1,6 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { logger } from "../config/logger";
+import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
 
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
 
@@ -11,8 +12,31 @@ function jsonHeaders(extra?: HeadersInit): Headers {
   return headers;
 }
 
-/** A unary answer as the service sends it: pretty-printed JSON, 200 unless told. */
-export function jsonResponse(
+/** Answers up to this long are pretty-printed as the service prints them. */
+const PRETTY_CHARACTERS = 262_144;
+
+/**
+ * A unary answer as the service sends it: pretty-printed JSON, 200 unless told. It is written
+ * in slices first (a batch's inline answers, an upstream's long list: megabytes that one
+ * JSON.stringify would write while every other request waits); one that turns out longer than
+ * PRETTY_CHARACTERS is sent compact, piece by piece, as the client reads.
+ */
+export async function jsonResponse(
+  body: unknown,
+  init: { status?: number; headers?: HeadersInit } = {},
+): Promise<Response> {
+  const pieces = await jsonTextPieces(body);
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  if (length <= PRETTY_CHARACTERS) return smallJsonResponse(body, init);
+  return streamedResponse(pieces.values(), jsonHeaders(init.headers), init.status);
+}
+
+/**
+ * jsonResponse at once, for a body of a few fields that cannot grow (an error, an upload's
+ * status): pretty-printed in one go.
+ */
+export function smallJsonResponse(
   body: unknown,
   init: { status?: number; headers?: HeadersInit } = {},
 ): Response {
@@ -47,7 +71,11 @@ export function streamedTextResponse(
   return streamedResponse(pieces, headers);
 }
 
-function streamedResponse(pieces: AsyncIterator<string>, headers: Headers): Response {
+function streamedResponse(
+  pieces: AsyncIterator<string> | Iterator<string>,
+  headers: Headers,
+  status = 200,
+): Response {
   const encoder = new TextEncoder();
   const body = new ReadableStream<Uint8Array>(
     {
@@ -69,7 +97,7 @@ function streamedResponse(pieces: AsyncIterator<string>, headers: Headers): Resp
     },
     { highWaterMark: 0 },
   );
-  return new Response(body, { status: 200, headers });
+  return new Response(body, { status, headers });
 }
 
 /**
@@ -84,7 +112,7 @@ export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Respo
   );
   if (retryInfo && "retryDelay" in retryInfo)
     headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
-  return jsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
+  return smallJsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
 }
 
 /**

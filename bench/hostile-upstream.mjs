@@ -1,0 +1,165 @@
+#!/usr/bin/env node
+// Hostile upstream answers against the gateway (issue 14, items 2 and 14): for each shape and
+// size, one call whose upstream answer is that text, while a light countTokens through the
+// same gateway (answered at once by the upstream) runs every 50 ms. Reports the hostile call's
+// time (linear in the size), the light requests' wait, and the longest the gateway's main
+// thread went without serving its event loop, in wall and in CPU time (bench/event-loop-probe.cjs).
+// The upstream is a stand-in inside this script. Needs a production build.
+//
+//   node bench/hostile-upstream.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
+//                                   [--app-dir DIR]
+import http from "node:http";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { Agent, request } from "undici";
+import {
+  idleLatency,
+  measureRow,
+  MiB,
+  printTable,
+  round,
+  startProbedServer,
+} from "./hostile-support.mjs";
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: "string", default: "1,2,4,8,16" },
+    shapes: { type: "string", default: "all" },
+    "timeout-s": { type: "string", default: "120" },
+    "app-dir": { type: "string" },
+  },
+});
+const SIZES = values.sizes.split(",").map(Number);
+const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
+const KEY = "hostile-upstream-bench-key-0123456789";
+const UPSTREAM_KEY = "hostile-upstream-server-key-0123456789";
+
+/** A countTokens answer of `bytes`: a great many small objects (parse and scrub per node). */
+function manyObjects(bytes) {
+  const details = Array.from({ length: Math.floor(bytes / 40) }, (_, index) => ({
+    modality: "TEXT",
+    tokenCount: index,
+  }));
+  return JSON.stringify({ totalTokens: 1, promptTokensDetails: details });
+}
+
+/** The upstream's own address over and over (what the gateway rewrites in every answer). */
+function addresses(bytes, origin) {
+  const line = `${origin}/v1beta/files/abc `;
+  return JSON.stringify({ totalTokens: 1, note: line.repeat(Math.floor(bytes / line.length)) });
+}
+
+function longAnswer(bytes) {
+  return JSON.stringify({
+    candidates: [
+      {
+        content: { role: "model", parts: [{ text: "word ".repeat(Math.floor(bytes / 5)) }] },
+        finishReason: "STOP",
+      },
+    ],
+    usageMetadata: { promptTokenCount: 3, candidatesTokenCount: 1, totalTokenCount: 4 },
+  });
+}
+
+/**
+ * Each shape: the operation the client calls, and the upstream's answer to it (status,
+ * content type, body text) for `bytes`.
+ */
+const SHAPES = {
+  "countTokens, many objects": {
+    operation: "countTokens",
+    answer: (bytes) => ["application/json", manyObjects(bytes)],
+  },
+  "countTokens, upstream addresses": {
+    operation: "countTokens",
+    answer: (bytes, origin) => ["application/json", addresses(bytes, origin)],
+  },
+  "generateContent, long answer": {
+    operation: "generateContent",
+    answer: (bytes) => ["application/json", longAnswer(bytes)],
+  },
+  "stream, one long event": {
+    operation: "streamGenerateContent",
+    answer: (bytes) => ["text/event-stream", `data: ${longAnswer(bytes)}\r\n\r\n`],
+  },
+  "stream, no blank line": {
+    operation: "streamGenerateContent",
+    answer: (bytes) => ["text/event-stream", `data: ${longAnswer(bytes)}`],
+  },
+};
+const shapes =
+  values.shapes === "all"
+    ? Object.keys(SHAPES)
+    : values.shapes.split(",").filter((name) => name in SHAPES);
+
+/** What the stand-in upstream answers next to a call of the hostile model. */
+let nextAnswer = ["application/json", "{}"];
+
+const upstream = http.createServer((incoming, outgoing) => {
+  incoming.resume();
+  incoming.on("end", () => {
+    const hostile = incoming.url.includes("/models/hostile:");
+    const [type, text] = hostile ? nextAnswer : ["application/json", '{"totalTokens":3}'];
+    outgoing.writeHead(200, { "content-type": type });
+    // In pieces of 64 KiB, as a network would hand them over.
+    const bytes = Buffer.from(text);
+    let at = 0;
+    const more = () => {
+      while (at < bytes.length) {
+        const piece = bytes.subarray(at, at + 65_536);
+        at += piece.length;
+        if (!outgoing.write(piece)) return void outgoing.once("drain", more);
+      }
+      outgoing.end();
+    };
+    more();
+  });
+});
+await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
+const origin = `http://127.0.0.1:${upstream.address().port}`;
+
+const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
+const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
+const PROMPT = JSON.stringify({ contents: [{ parts: [{ text: "Still here?" }] }] });
+
+async function call(target, model, operation, signal) {
+  const query = operation === "streamGenerateContent" ? "?alt=sse" : "";
+  const response = await request(
+    `${target.server.baseUrl}/v1beta/models/${model}:${operation}${query}`,
+    { method: "POST", headers, body: PROMPT, dispatcher: agent, signal },
+  );
+  await response.body.dump({ limit: Number.POSITIVE_INFINITY });
+  return response.statusCode;
+}
+const lightCall = (target) => (signal) => call(target, "light", "countTokens", signal);
+
+const appDir = path.resolve(values["app-dir"] ?? process.cwd());
+let target;
+try {
+  target = await startProbedServer(appDir, {
+    STUDIO_API_KEYS: `bench:${KEY}`,
+    GEMINI_API_KEY: UPSTREAM_KEY,
+    GEMINI_BASE_URL: origin,
+  });
+  for (let index = 0; index < 5; index++) await lightCall(target)();
+  await idleLatency(target, lightCall(target));
+  const rows = [];
+  for (const shape of shapes) {
+    for (const size of SIZES) {
+      const { operation, answer } = SHAPES[shape];
+      nextAnswer = answer(size * MiB, origin);
+      const labels = { shape, MiB: round(Buffer.byteLength(nextAnswer[1]) / MiB) };
+      const hostile = () => call(target, "hostile", operation, AbortSignal.timeout(TIMEOUT_MS));
+      // Light requests for a second at least: the answers of a few megabytes take less.
+      const row = await measureRow(target, labels, hostile, lightCall(target), { minimumMs: 1000 });
+      rows.push(row);
+      console.log(JSON.stringify(row));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  }
+  printTable(rows, false);
+} finally {
+  await agent.close();
+  await target?.server.stop();
+  upstream.close();
+}
