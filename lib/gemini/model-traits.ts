@@ -54,6 +54,12 @@ export interface ModelTraits {
    * the model's own rules above: a 2.0 model's cache counts as a 2.5 prompt (recorded).
    */
   cacheTokens?: Pick<ModelTraits, "tokenizer" | "roleTokenPerContent" | "promptTokens">;
+  /**
+   * How the service answers countTokens for this model where that is not by the model's own
+   * rules above: a 2.0 model's countTokens counts as 2.5's (recorded: a role token per Content,
+   * a 2048 × 1362 image 258 where 2.0's generation counts it by tiles).
+   */
+  countTokensCounting?: Pick<ModelTraits, "tokenizer" | "countTokensRoleTokens" | "promptTokens">;
   /** Default safety threshold when a request sets none for a category. */
   defaultSafetyThreshold: "BLOCK_MEDIUM_AND_ABOVE" | "OFF";
   /** Whether `responseLogprobs` is enabled ("Logprobs is not enabled for this model" if not). */

@@ -23,14 +23,32 @@ export type FunctionTextFormat = "fields" | "markup" | "python";
 /** The resolutions a medium's cost depends on: the request's, or a part's own level. */
 export type MediaResolutionKey = "default" | "low" | "medium" | "high" | "ultraHigh";
 
+/** A number per resolution; a missing level falls back to HIGH, then to the default. */
+export type ResolutionTable = Partial<Record<MediaResolutionKey, number>> & { default: number };
+
+/**
+ * Square tiles cut from a picture, each costing the same (Gemini 2.0): a picture no larger than
+ * `singleUpTo` on either side is one tile; a larger one is cut into tiles whose side is its
+ * shorter side divided by `shortSideDivisor` (whole pixels, kept within `minTile`..`maxTile`),
+ * columns and rows rounded up, plus `extraTiles` (the whole picture once more).
+ */
+export interface TileRule {
+  /** Tokens of one tile per resolution. */
+  cost: ResolutionTable;
+  singleUpTo: number;
+  shortSideDivisor: number;
+  minTile: number;
+  maxTile: number;
+  extraTiles: number;
+}
+
 /**
  * What one picture costs (an image, a PDF page, a video frame) per resolution: a `fixed`
- * number whatever its size, or a `grid` of tokens of the picture's aspect ratio holding at
- * most that many (columns and rows each rounded down).
+ * number whatever its size, a `grid` of tokens of the picture's aspect ratio holding at
+ * most that many (columns and rows each rounded down), or `tiles` of its size.
  */
 export type PictureCost =
-  | { fixed: Partial<Record<MediaResolutionKey, number>> & { default: number } }
-  | { grid: Partial<Record<MediaResolutionKey, number>> & { default: number } };
+  { fixed: ResolutionTable } | { grid: ResolutionTable } | { tiles: TileRule };
 
 export interface MediaTokenRules {
   image: PictureCost;
@@ -50,6 +68,11 @@ export interface MediaTokenRules {
   videoAudio: "duration" | "track" | "none";
   /** Audio tokens per second: a clip of d seconds is floor(d × rate) + 1. */
   audioTokensPerSecond: number;
+  /**
+   * Audio counts only its whole seconds, `rate` tokens each (floor(d) × rate): a clip shorter
+   * than a second counts nothing (2.0). Absent: floor(d × rate) + 1.
+   */
+  audioWholeSeconds?: boolean;
   /** Whether audio is measured without the encoder delay and padding an MP3's LAME tag names. */
   audioGapless: boolean;
 }

@@ -81,6 +81,29 @@ describe("the catalog", () => {
       promptTokens: flash25.promptTokens,
     });
     expect(flash25.cacheTokens).toBeUndefined();
+    // 2.0 states its media only: function parts as 1.5, its countTokens as 2.5's.
+    const flash20 = findModel("gemini-2.0-flash")!.traits;
+    const flash15 = findModel("gemini-1.5-flash")!.traits;
+    expect(flash20.promptTokens).toMatchObject({
+      functionText: flash15.promptTokens!.functionText,
+      responseSchema: true,
+      media: {
+        videoFrames: "ceil",
+        videoAudio: "none",
+        videoFrameExtra: 2,
+        audioWholeSeconds: true,
+      },
+    });
+    expect(flash20.promptTokens!.media.image).toHaveProperty("tiles");
+    expect(flash15.promptTokens!.media.audioWholeSeconds).toBeUndefined();
+    expect(flash20.countTokensCounting).toEqual({
+      tokenizer: "gemma3",
+      countTokensRoleTokens: true,
+      promptTokens: flash25.promptTokens,
+    });
+    expect(findModel("gemini-2.0-flash-preview-image-generation")!.traits.promptTokens).toEqual(
+      flash20.promptTokens,
+    );
     expect(findModel("gemini-3.1-flash-tts-preview")!.traits.thinking).toBeUndefined();
     expect(findModel("gemini-3.5-flash")!.traits.logprobs).toBe(false);
   });

@@ -6,7 +6,7 @@
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
-import type { PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
+import type { MediaTokenRules, PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type { Model } from "@/lib/gemini/types";
 import data from "./models.json";
 
@@ -88,15 +88,25 @@ export interface CatalogEntry {
   family: string;
 }
 
+type PromptTokenRulesData = Partial<Omit<PromptTokenRules, "media">> & {
+  about?: string;
+  media?: Partial<MediaTokenRules>;
+};
+
 interface FamilyData {
   extends?: string;
   tokenizer?: TokenizerFamily;
   roleTokenPerContent?: boolean;
   countTokensRoleTokens?: boolean;
-  /** How the service counts tools, function parts and media; `about` says from what. */
-  promptTokens?: PromptTokenRules & { about?: string };
+  /**
+   * How the service counts tools, function parts and media; `about` says from what. Merged
+   * rule by rule (media too) over the family it extends: a family states what differs.
+   */
+  promptTokens?: PromptTokenRulesData;
   /** The family whose tokenizer, role tokens and prompt rules count this family's caches. */
   cacheCountedAs?: string;
+  /** The family whose tokenizer, role tokens and prompt rules answer this family's countTokens. */
+  countTokensCountedAs?: string;
   minCacheTokens?: number;
   responseModalities?: string[][];
   singleCandidateOnly?: boolean;
@@ -137,7 +147,19 @@ function familyTraits(name: string, seen: string[] = []): FamilyData {
   if (!family || seen.includes(name))
     throw new Error(`catalog: unknown or circular family ${name}`);
   const base: FamilyData = family.extends ? familyTraits(family.extends, [...seen, name]) : {};
-  return { ...base, ...family, answer: { ...base.answer, ...family.answer } };
+  const promptTokens = base.promptTokens
+    ? {
+        ...base.promptTokens,
+        ...family.promptTokens,
+        media: { ...base.promptTokens.media, ...family.promptTokens?.media },
+      }
+    : family.promptTokens;
+  return {
+    ...base,
+    ...family,
+    answer: { ...base.answer, ...family.answer },
+    ...(promptTokens ? { promptTokens } : {}),
+  };
 }
 
 /** The model that answers for `model`: itself, or the end of its alias chain. */
@@ -152,12 +174,27 @@ function required<T>(value: T | undefined, field: string, model: string): T {
   return value;
 }
 
-/** The rules without the data file's note on where they come from. */
-function promptTokenRules({
-  about: _about,
-  ...rules
-}: PromptTokenRules & { about?: string }): PromptTokenRules {
-  return rules;
+/** The rules without the data file's note on where they come from, every rule present. */
+function promptTokenRules(data: PromptTokenRulesData, model: string): PromptTokenRules {
+  const { about: _about, media, ...rules } = data;
+  const rule = <T>(value: T | undefined, field: string) =>
+    required(value, `promptTokens.${field}`, model);
+  const given = required(media, "promptTokens.media", model);
+  return {
+    functionText: rule(rules.functionText, "functionText"),
+    responseSchema: rule(rules.responseSchema, "responseSchema"),
+    media: {
+      image: rule(given.image, "media.image"),
+      documentPage: rule(given.documentPage, "media.documentPage"),
+      videoFrame: rule(given.videoFrame, "media.videoFrame"),
+      videoFrameExtra: rule(given.videoFrameExtra, "media.videoFrameExtra"),
+      videoFrames: rule(given.videoFrames, "media.videoFrames"),
+      videoAudio: rule(given.videoAudio, "media.videoAudio"),
+      audioTokensPerSecond: rule(given.audioTokensPerSecond, "media.audioTokensPerSecond"),
+      ...(given.audioWholeSeconds ? { audioWholeSeconds: true } : {}),
+      audioGapless: rule(given.audioGapless, "media.audioGapless"),
+    },
+  };
 }
 
 /** The counting traits of the family a model's caches are counted as. */
@@ -165,7 +202,26 @@ function cacheTokenTraits(family: FamilyData, model: string): ModelTraits["cache
   return {
     tokenizer: required(family.tokenizer, "cache tokenizer", model),
     roleTokenPerContent: required(family.roleTokenPerContent, "cache roleTokenPerContent", model),
-    promptTokens: promptTokenRules(required(family.promptTokens, "cache promptTokens", model)),
+    promptTokens: promptTokenRules(
+      required(family.promptTokens, "cache promptTokens", model),
+      model,
+    ),
+  };
+}
+
+/** The counting traits of the family a model's countTokens answers are counted as. */
+function countTokensTraits(family: FamilyData, model: string): ModelTraits["countTokensCounting"] {
+  return {
+    tokenizer: required(family.tokenizer, "countTokens tokenizer", model),
+    countTokensRoleTokens: required(
+      family.countTokensRoleTokens,
+      "countTokens countTokensRoleTokens",
+      model,
+    ),
+    promptTokens: promptTokenRules(
+      required(family.promptTokens, "countTokens promptTokens", model),
+      model,
+    ),
   };
 }
 
@@ -194,6 +250,9 @@ function buildEntry(model: ModelData): CatalogEntry {
   const name = model.name;
   const thinking = traits.thinking ?? undefined;
   const cacheFamily = traits.cacheCountedAs ? familyTraits(traits.cacheCountedAs) : undefined;
+  const countTokensFamily = traits.countTokensCountedAs
+    ? familyTraits(traits.countTokensCountedAs)
+    : undefined;
   return {
     model: resource,
     listed: model.listed,
@@ -224,8 +283,11 @@ function buildEntry(model: ModelData): CatalogEntry {
       tokenizer: required(traits.tokenizer, "tokenizer", name),
       roleTokenPerContent: required(traits.roleTokenPerContent, "roleTokenPerContent", name),
       countTokensRoleTokens: required(traits.countTokensRoleTokens, "countTokensRoleTokens", name),
-      promptTokens: promptTokenRules(required(promptTokens, "promptTokens", name)),
+      promptTokens: promptTokenRules(required(promptTokens, "promptTokens", name), name),
       ...(cacheFamily ? { cacheTokens: cacheTokenTraits(cacheFamily, name) } : {}),
+      ...(countTokensFamily
+        ? { countTokensCounting: countTokensTraits(countTokensFamily, name) }
+        : {}),
       defaultSafetyThreshold: required(
         traits.defaultSafetyThreshold,
         "defaultSafetyThreshold",

@@ -1,6 +1,6 @@
 // The media probe on files generated at run time, given as bytes and as extension-less paths
 // (how the file store keeps them), and its typed errors for corrupt or unsupported media.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -13,6 +13,7 @@ import {
   makeWav,
   makeWebm,
 } from "@/lib/testing/media-fixtures";
+import { jpegFrameSize } from "./jpeg-frame";
 import { MAX_TEXT_BYTES, MediaProbeError, mediaKindOf, probeMedia } from "./probe";
 
 let folder: string;
@@ -42,6 +43,26 @@ describe("probeMedia", () => {
     };
     expect(await probeMedia({ bytes: png }, "image/png")).toEqual(expected);
     expect(await probeMedia({ path: await asFile(png) }, "image/png")).toEqual(expected);
+  });
+
+  it("reads the size of a JPEG of any coding process from its frame header", async () => {
+    // An arithmetic-coded (SOF9) JPEG the service read as 272 × 138 (maruel/genai, 2.0 Flash-Lite).
+    const recorded = await readFile(
+      path.join(import.meta.dirname, "../tokens/__fixtures__/gemini-2.0-media/1fd867225372.jpg"),
+    );
+    expect(await probeMedia({ bytes: recorded }, "image/jpeg")).toMatchObject({
+      kind: "image",
+      width: 272,
+      height: 138,
+    });
+    // SOI, an APP0 segment, then a progressive (SOF2) frame header: height 3, width 5.
+    const progressive = Uint8Array.from([
+      0xff, 0xd8, 0xff, 0xe0, 0x00, 0x04, 0x00, 0x00, 0xff, 0xc2, 0x00, 0x0b, 0x08, 0x00, 0x03,
+      0x00, 0x05, 0x01, 0x01, 0x11, 0x00,
+    ]);
+    expect(jpegFrameSize(progressive)).toEqual({ width: 5, height: 3 });
+    expect(jpegFrameSize(progressive.subarray(0, 12))).toBeUndefined();
+    expect(jpegFrameSize(makePng(2, 2))).toBeUndefined();
   });
 
   it("reads the duration of a WAV from bytes and from an extension-less file", async () => {

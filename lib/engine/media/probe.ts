@@ -8,6 +8,7 @@ import { open, stat } from "node:fs/promises";
 import { imageSize } from "image-size";
 import { adtsDurationSeconds, mp3PaddingSeconds } from "./audio-frames";
 import { readMovieFacts } from "./iso-bmff";
+import { jpegFrameSize } from "./jpeg-frame";
 
 export type MediaKind = "image" | "audio" | "video" | "document" | "text";
 
@@ -187,6 +188,9 @@ async function probeImage(
   try {
     size = imageSize(bytes);
   } catch (error) {
+    // image-size reads baseline and progressive JPEGs only: the frame header of any other.
+    const frame = jpegFrameSize(bytes);
+    if (frame) return frame;
     throw new MediaProbeError(
       "corrupt",
       `The image is not a readable ${mimeType} image (${reason(error)}).`,

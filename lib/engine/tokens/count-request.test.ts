@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { CachedContentCreate, Part } from "@/lib/gemini/types";
+import type { CachedContentCreate, Content, Part, Tool, ToolConfig } from "@/lib/gemini/types";
 import {
   makeAdts,
   makeMp3,
@@ -38,12 +38,12 @@ afterAll(async () => {
 });
 
 describe("countRequestTokens on media", () => {
-  it("counts an image as 258 whatever its size, 64 at LOW and 256 at MEDIUM/HIGH resolution", async () => {
+  it("counts an image on 1.5 as 258 whatever its size, 64 at LOW and 256 at MEDIUM/HIGH resolution", async () => {
     for (const [width, height] of [
       [16, 16],
       [1600, 900],
     ] as const) {
-      const response = await countRequestTokens(flash20, {
+      const response = await countRequestTokens(flash15, {
         contents: [{ role: "user", parts: [inline("image/png", makePng(width, height))] }],
       });
       expect(response).toEqual({
@@ -52,12 +52,12 @@ describe("countRequestTokens on media", () => {
       });
     }
     const image = inline("image/png", makePng(8, 8));
-    const low = await countRequestTokens(flash20, {
+    const low = await countRequestTokens(flash15, {
       contents: [{ parts: [image] }],
       mediaResolution: "MEDIA_RESOLUTION_LOW",
     });
     expect(low.totalTokens).toBe(64);
-    const high = await countRequestTokens(flash20, {
+    const high = await countRequestTokens(flash15, {
       contents: [{ parts: [image] }],
       mediaResolution: "MEDIA_RESOLUTION_HIGH",
     });
@@ -83,15 +83,15 @@ describe("countRequestTokens on media", () => {
     });
   });
 
-  it("counts audio at 32 tokens per second, floor(seconds × 32) + 1", async () => {
-    const response = await countRequestTokens(flash20, {
+  it("counts audio on 1.5 at 32 tokens per second, floor(seconds × 32) + 1", async () => {
+    const response = await countRequestTokens(flash15, {
       contents: [{ parts: [inline("audio/wav", makeWav(3))] }],
     });
     expect(response).toEqual({
       totalTokens: 97,
       promptTokensDetails: [{ modality: "AUDIO", tokenCount: 97 }],
     });
-    const partial = await countRequestTokens(flash20, {
+    const partial = await countRequestTokens(flash15, {
       contents: [{ parts: [inline("audio/wav", makeWav(2.5))] }],
     });
     expect(partial.totalTokens).toBe(81);
@@ -150,8 +150,8 @@ describe("countRequestTokens on media", () => {
     });
   });
 
-  it("counts a PDF at 258 tokens per page as DOCUMENT", async () => {
-    const response = await countRequestTokens(flash20, {
+  it("counts a PDF on 1.5 at 258 tokens per page as DOCUMENT", async () => {
+    const response = await countRequestTokens(flash15, {
       contents: [{ parts: [inline("application/pdf", await makePdf(3))] }],
     });
     expect(response).toEqual({
@@ -160,18 +160,18 @@ describe("countRequestTokens on media", () => {
     });
   });
 
-  it("counts video at 263 tokens per second at 1 fps, honouring clipping and fps", async () => {
+  it("counts video on 1.5 at 263 tokens per second at 1 fps, honouring clipping and fps", async () => {
     const webm = inline("video/webm", makeWebm(5, { audio: true }));
-    const whole = await countRequestTokens(flash20, { contents: [{ parts: [webm] }] });
+    const whole = await countRequestTokens(flash15, { contents: [{ parts: [webm] }] });
     expect(whole).toEqual({
       totalTokens: 1315,
       promptTokensDetails: [{ modality: "VIDEO", tokenCount: 1315 }],
     });
-    const mp4 = await countRequestTokens(flash20, {
+    const mp4 = await countRequestTokens(flash15, {
       contents: [{ parts: [inline("video/mp4", makeMp4(4))] }],
     });
     expect(mp4.totalTokens).toBe(4 * 263);
-    const clipped = await countRequestTokens(flash20, {
+    const clipped = await countRequestTokens(flash15, {
       contents: [
         { parts: [{ ...webm, videoMetadata: { startOffset: "1s", endOffset: "2.5s", fps: 2 } }] },
       ],
@@ -302,13 +302,13 @@ describe("countRequestTokens on media", () => {
     expect(prompt.totalTokens).toBe(hello! + welcome! + 258);
     expect(prompt.contentTokens).toBeUndefined();
     const withSystem = await countRequestTokens(
-      flash20,
+      flash15,
       { systemInstruction: { parts: [{ text: "Hello there" }] }, contents: [] },
       { purpose: "countTokens" },
     );
     expect(withSystem).toMatchObject({
-      totalTokens: hello,
-      systemInstructionsTokens: { partTokens: [hello] },
+      totalTokens: hello! + 1,
+      systemInstructionsTokens: { partTokens: [hello], roleTokens: 1 },
       contentTokens: [],
     });
   });
@@ -382,7 +382,7 @@ describe("countRequestTokens of a cache (cachedContents.create)", () => {
         },
       ],
     });
-    // 2.0's own rules would give the Gemma 256k pieces, no role token and 4 frames of 263.
+    // 2.0's own rules would give the Gemma 256k pieces, no role token, 4 frames of 260 and no sound.
     expect(cache).toEqual({
       totalTokens: systemPieces! + questionPieces! + 1 + 5 * 263 + 129 + 24,
       promptTokensDetails: [
@@ -408,5 +408,140 @@ describe("countRequestTokens of a cache (cachedContents.create)", () => {
     expect(
       (await countRequestTokens(flash25, withoutSystem, { purpose: "cache" })).totalTokens,
     ).toBe((await countRequestTokens(flash25, withoutSystem)).totalTokens);
+  });
+});
+
+interface RecordedMediaExchange {
+  source: string;
+  recorded: string;
+  model: string;
+  promptTokenCount: number;
+  promptTokensDetails: { modality: string; tokenCount: number }[];
+  request: {
+    contents: Content[];
+    tools?: Tool[];
+    toolConfig?: ToolConfig;
+    generationConfig?: { responseSchema?: unknown };
+  };
+}
+
+/** The recorded 2.0 generations with media (maruel/genai), each medium's bytes read back in. */
+function recordedMediaExchanges(): RecordedMediaExchange[] {
+  const folder = path.join(import.meta.dirname, "__fixtures__");
+  return readFileSync(path.join(folder, "gemini-2.0-media.jsonl"), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) =>
+      JSON.parse(line, (key, value: unknown) =>
+        key === "data" && typeof value === "string" && value.startsWith("@")
+          ? readFileSync(path.join(folder, "gemini-2.0-media", value.slice(1))).toString("base64")
+          : value,
+      ),
+    );
+}
+
+describe("countRequestTokens on 2.0 media", () => {
+  it("counts every recorded 2.0 generation with media as the service did (the newest figure of each)", async () => {
+    const exchanges = recordedMediaExchanges();
+    expect(exchanges.length).toBe(24);
+    for (const exchange of exchanges) {
+      const { contents, tools, toolConfig, generationConfig } = exchange.request;
+      const counted = await countRequestTokens(findModel(exchange.model)!.traits, {
+        contents,
+        ...(tools ? { tools } : {}),
+        ...(toolConfig ? { toolConfig } : {}),
+        ...(generationConfig?.responseSchema
+          ? { responseSchema: generationConfig.responseSchema }
+          : {}),
+      });
+      // The service lists a modality it counted nothing for (0.97 s of audio) without a count.
+      const recorded = exchange.promptTokensDetails.filter((detail) => detail.tokenCount > 0);
+      expect(
+        { total: counted.totalTokens, details: counted.promptTokensDetails },
+        exchange.source,
+      ).toEqual({
+        total: exchange.promptTokenCount,
+        details: expect.arrayContaining(recorded),
+      });
+      expect(counted.promptTokensDetails?.length, exchange.source).toBe(recorded.length);
+    }
+  });
+
+  it("counts an image up to 384 px a side as one tile, a larger one in tiles of its shorter side / 1.5 (256 to 768 px) plus one", async () => {
+    const imageTokens = async (width: number, height: number) =>
+      (
+        await countRequestTokens(flash20, {
+          contents: [{ parts: [inline("image/png", makePng(width, height))] }],
+        })
+      ).totalTokens;
+    expect(await imageTokens(272, 138)).toBe(258);
+    expect(await imageTokens(384, 384)).toBe(258);
+    // 499 × 313: tiles of 256 (313 / 1.5 is 208, raised to the smallest tile), 2 × 2 + 1.
+    expect(await imageTokens(499, 313)).toBe(5 * 258);
+    expect(await imageTokens(385, 100)).toBe((2 * 1 + 1) * 258);
+    // 1980 × 1380: tiles of 768 (920 lowered to the largest), 3 × 2 + 1.
+    expect(await imageTokens(1980, 1380)).toBe(7 * 258);
+    const low = await countRequestTokens(flash20, {
+      contents: [{ parts: [inline("image/png", makePng(499, 313))] }],
+      mediaResolution: "MEDIA_RESOLUTION_LOW",
+    });
+    expect(low.totalTokens).toBe(5 * 64);
+    const pdf = await countRequestTokens(flash20, {
+      contents: [{ parts: [inline("application/pdf", await makePdf(2, [612, 792]))] }],
+    });
+    expect(pdf.totalTokens).toBe(2 * 5 * 258);
+  });
+
+  it("counts a video 260 a frame per second started without its sound, and audio by whole seconds", async () => {
+    const sounding = inline("video/webm", makeWebm(5, { audio: true }));
+    expect(await countRequestTokens(flash20, { contents: [{ parts: [sounding] }] })).toEqual({
+      totalTokens: 5 * 260,
+      promptTokensDetails: [{ modality: "VIDEO", tokenCount: 5 * 260 }],
+    });
+    const clipped = await countRequestTokens(flashLite20, {
+      contents: [
+        {
+          parts: [{ ...sounding, videoMetadata: { startOffset: "1s", endOffset: "2.5s", fps: 2 } }],
+        },
+      ],
+    });
+    expect(clipped.totalTokens).toBe(3 * 260);
+    const audioTokens = async (seconds: number) =>
+      (
+        await countRequestTokens(flash20, {
+          contents: [{ parts: [inline("audio/wav", makeWav(seconds))] }],
+        })
+      ).totalTokens;
+    expect(await audioTokens(0.97)).toBe(0);
+    expect(await audioTokens(2.5)).toBe(64);
+    expect(await audioTokens(3)).toBe(96);
+  });
+
+  it("answers countTokens as 2.5 counts: a role token per Content, an image 258 whatever its size", async () => {
+    const [prompt] = await countTexts("gemma3", ["Tell me about this instrument"]);
+    const counted = await countRequestTokens(
+      flash20,
+      {
+        contents: [
+          { role: "user", parts: [{ text: "Tell me about this instrument" }] },
+          { role: "user", parts: [inline("image/png", makePng(2048, 1362))] },
+        ],
+      },
+      { purpose: "countTokens" },
+    );
+    // google-gemini/cookbook Counting_Tokens, 2.0 Flash (2025): 265 for this 5-token text.
+    expect(counted).toEqual({
+      totalTokens: prompt! + 258 + 2,
+      systemInstructionsTokens: {},
+      contentTokens: [
+        { partTokens: [prompt], roleTokens: 1 },
+        { partTokens: [258], roleTokens: 1 },
+      ],
+      promptTokensDetails: [
+        { modality: "TEXT", tokenCount: prompt! + 2 },
+        { modality: "IMAGE", tokenCount: 258 },
+      ],
+    });
+    expect(prompt! + 258 + 2).toBe(265);
   });
 });

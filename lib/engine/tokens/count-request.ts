@@ -5,7 +5,8 @@
  * vocabulary, one role token per Content where the family adds it (the system instruction is
  * one Content), function declarations, calls and responses in the family's notation
  * (function-text.ts), a thought signature as the thinking it stands for, media by the family's
- * costs; a cache by its model's cache rules, its system instruction without a role token.
+ * costs; a cache by its model's cache rules, its system instruction without a role token, and
+ * countTokens by the model's countTokens rules where the service counts those otherwise (2.0).
  * Knowingly different: a service-made thought signature counts nothing (it is
  * encrypted), toolConfig and built-in tools count nothing (measured: the service adds none),
  * code execution parts count as their text, and a text file longer than the probe keeps is
@@ -53,8 +54,9 @@ export interface CountRequestOptions {
   signal?: AbortSignal;
   /**
    * `countTokens`: the answer of that method (its role-token rule, and the per-Content split it
-   * carries); `prompt` (default): a generation's prompt; `cache`: a cache's size at creation (by
-   * the model's `cacheTokens` rules where it has them; the system instruction has no role token).
+   * carries; by the model's `countTokensCounting` rules where it has them); `prompt` (default):
+   * a generation's prompt; `cache`: a cache's size at creation (by the model's `cacheTokens`
+   * rules where it has them; the system instruction has no role token).
    */
   purpose?: "countTokens" | "prompt" | "cache";
 }
@@ -73,11 +75,16 @@ export async function countRequestTokens(
 ): Promise<CountTokensResponse> {
   options.signal?.throwIfAborted();
   const purpose = options.purpose ?? "prompt";
-  const counting = purpose === "cache" ? { ...traits, ...traits.cacheTokens } : traits;
+  const counting =
+    purpose === "cache"
+      ? { ...traits, ...traits.cacheTokens }
+      : purpose === "countTokens"
+        ? { ...traits, ...traits.countTokensCounting }
+        : traits;
   const rules = counting.promptTokens;
   if (!rules) throw new Error(`${traits.name} has no prompt token rules`);
   const roleTokens =
-    purpose === "countTokens" ? traits.countTokensRoleTokens : counting.roleTokenPerContent;
+    purpose === "countTokens" ? counting.countTokensRoleTokens : counting.roleTokenPerContent;
   // Everything here is work on this thread, for megabytes of parts or of function values:
   // other requests get turns in between (issue 14).
   const slices = new TimeSlices();

@@ -3,7 +3,13 @@
 import { describe, expect, it } from "vitest";
 import type { MediaTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type { ProbedMedia } from "@/lib/engine/media/probe";
-import { audioTokens, mediaTokenCounts, pictureTokens, resolutionKey } from "./media-tokens";
+import {
+  audioTokens,
+  mediaTokenCounts,
+  pictureTokens,
+  resolutionKey,
+  tileCount,
+} from "./media-tokens";
 
 const FIXED = { fixed: { default: 258, low: 64, medium: 256, high: 256 } };
 const fixedRules: MediaTokenRules = {
@@ -25,6 +31,26 @@ const gridRules: MediaTokenRules = {
   videoAudio: "track",
   audioTokensPerSecond: 25,
   audioGapless: true,
+};
+
+const TILES = {
+  tiles: {
+    cost: { default: 258, low: 64, medium: 256, high: 256 },
+    singleUpTo: 384,
+    shortSideDivisor: 1.5,
+    minTile: 256,
+    maxTile: 768,
+    extraTiles: 1,
+  },
+};
+const tileRules: MediaTokenRules = {
+  ...fixedRules,
+  image: TILES,
+  documentPage: TILES,
+  videoFrameExtra: 2,
+  videoFrames: "ceil",
+  videoAudio: "none",
+  audioWholeSeconds: true,
 };
 
 function media(kind: ProbedMedia["kind"], facts: Partial<ProbedMedia>): ProbedMedia {
@@ -65,6 +91,22 @@ describe("pictureTokens", () => {
     expect(pictureTokens(gridRules.documentPage, "medium", 1, 1)).toBe(23 * 23);
   });
 
+  it("cuts a picture larger than the single tile into tiles of its shorter side / 1.5, plus one", () => {
+    expect(tileCount(TILES.tiles, 272, 138)).toBe(1);
+    expect(tileCount(TILES.tiles, 384, 384)).toBe(1);
+    // 313 / 1.5 = 208, raised to 256: 2 × 2 + 1.
+    expect(tileCount(TILES.tiles, 499, 313)).toBe(5);
+    expect(tileCount(TILES.tiles, 313, 499)).toBe(5);
+    // A US Letter page in points: 612 / 1.5 = 408 a tile, 2 × 2 + 1.
+    expect(tileCount(TILES.tiles, 612, 792)).toBe(5);
+    // 1380 / 1.5 = 920, lowered to 768: 3 × 2 + 1.
+    expect(tileCount(TILES.tiles, 1980, 1380)).toBe(7);
+    expect(tileCount(TILES.tiles, 4000, 400)).toBe(16 * 2 + 1);
+    expect(pictureTokens(TILES, "default", 499, 313)).toBe(5 * 258);
+    expect(pictureTokens(TILES, "low", 499, 313)).toBe(5 * 64);
+    expect(pictureTokens(TILES, "default")).toBe(258);
+  });
+
   it("never exceeds the budget on extreme aspect ratios", () => {
     const tokens = pictureTokens(gridRules.image, "default", 100_000, 1);
     expect(tokens).toBeLessThanOrEqual(1120);
@@ -78,6 +120,12 @@ describe("audioTokens", () => {
     expect(audioTokens(0.74, fixedRules)).toBe(24);
     expect(audioTokens(0.74, gridRules)).toBe(19);
     expect(audioTokens(0, gridRules)).toBe(1);
+  });
+
+  it("is rate × whole seconds where the family counts those only", () => {
+    expect(audioTokens(0.97, tileRules)).toBe(0);
+    expect(audioTokens(1, tileRules)).toBe(32);
+    expect(audioTokens(2.5, tileRules)).toBe(64);
   });
 });
 
@@ -134,6 +182,25 @@ describe("mediaTokenCounts", () => {
     expect(mediaTokenCounts(sounding, none, "default")).toEqual([
       { modality: "VIDEO", tokenCount: 3 * 263 },
     ]);
+  });
+
+  it("counts a 2.0 video 258 + 2 a frame per second started, without sound", () => {
+    const recorded = media("video", {
+      durationSeconds: 4,
+      width: 640,
+      height: 360,
+      hasAudio: false,
+    });
+    expect(mediaTokenCounts(recorded, tileRules, "default")).toEqual([
+      { modality: "VIDEO", tokenCount: 1040 },
+    ]);
+    const sounding = media("video", { durationSeconds: 4.2, hasAudio: true });
+    expect(mediaTokenCounts(sounding, tileRules, "default")).toEqual([
+      { modality: "VIDEO", tokenCount: 5 * 260 },
+    ]);
+    expect(
+      mediaTokenCounts(media("audio", { durationSeconds: 0.891625 }), tileRules, "default"),
+    ).toEqual([{ modality: "AUDIO", tokenCount: 0 }]);
   });
 
   it("honours clipping and fps", () => {

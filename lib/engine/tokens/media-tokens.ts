@@ -1,9 +1,9 @@
 /**
  * Token cost of media per model family (api-notes §4; the rules and figures are in the
  * catalog's `promptTokens.media` and lib/engine/README.md): pictures (images, PDF pages, video
- * frames) at a fixed cost or as a grid of the picture's aspect ratio, audio per second, video
- * as frames plus its sound. Differs knowingly: a medium at an outside URL is not fetched, so
- * it counts as one square picture or no time at all.
+ * frames) at a fixed cost, as a grid of the picture's aspect ratio or as tiles of its size,
+ * audio per second, video as frames plus its sound. Differs knowingly: a medium at an outside
+ * URL is not fetched, so it counts as one square picture or no time at all.
  */
 import type { MediaModality, MediaResolution, ModalityTokenCount } from "@/lib/gemini/types";
 import type { PartMediaResolution, VideoMetadata } from "@/lib/gemini/types";
@@ -11,6 +11,7 @@ import type {
   MediaResolutionKey,
   MediaTokenRules,
   PictureCost,
+  TileRule,
 } from "@/lib/gemini/prompt-token-rules";
 import type { ProbedMedia } from "@/lib/engine/media/probe";
 
@@ -39,9 +40,9 @@ export function resolutionKey(
 }
 
 /**
- * Tokens of one picture of `width` × `height` (any unit: only the aspect ratio matters). A grid
- * scales the picture to hold at most the resolution's tokens, columns and rows rounded down;
- * without dimensions it is square.
+ * Tokens of one picture of `width` × `height` (pixels; PDF pages in points). A grid scales the
+ * picture to hold at most the resolution's tokens, columns and rows rounded down (only the
+ * aspect ratio matters); tiles cut it by its size. Without dimensions it is square (one tile).
  */
 export function pictureTokens(
   cost: PictureCost,
@@ -49,11 +50,13 @@ export function pictureTokens(
   width?: number,
   height?: number,
 ): number {
-  const table = "fixed" in cost ? cost.fixed : cost.grid;
+  const table = "fixed" in cost ? cost.fixed : "grid" in cost ? cost.grid : cost.tiles.cost;
   const budget =
     table[resolution] ?? (resolution === "ultraHigh" ? table.high : undefined) ?? table.default;
   if ("fixed" in cost) return budget;
-  const [across, down] = width && height && width > 0 && height > 0 ? [width, height] : [1, 1];
+  const sized = width && height && width > 0 && height > 0;
+  if ("tiles" in cost) return budget * (sized ? tileCount(cost.tiles, width, height) : 1);
+  const [across, down] = sized ? [width, height] : [1, 1];
   const scale = Math.sqrt(budget / (across * down));
   const rows = Math.max(1, Math.min(budget, Math.floor(down * scale + EPSILON)));
   const columns = Math.max(
@@ -63,9 +66,24 @@ export function pictureTokens(
   return rows * columns;
 }
 
-/** Audio tokens of a clip: floor(seconds × rate) + 1 (a 4 s clip at 32 a second is 129). */
+/** How many tiles a picture is cut into (499 × 313 by 256-pixel tiles: 2 × 2 + 1 = 5). */
+export function tileCount(rule: TileRule, width: number, height: number): number {
+  if (width <= rule.singleUpTo && height <= rule.singleUpTo) return 1;
+  const side = Math.min(
+    rule.maxTile,
+    Math.max(rule.minTile, Math.floor(Math.min(width, height) / rule.shortSideDivisor)),
+  );
+  return Math.ceil(width / side) * Math.ceil(height / side) + rule.extraTiles;
+}
+
+/**
+ * Audio tokens of a clip: floor(seconds × rate) + 1 (a 4 s clip at 32 a second is 129), or
+ * rate × whole seconds where the family counts those only (0.97 s is 0).
+ */
 export function audioTokens(seconds: number, rules: MediaTokenRules): number {
-  return Math.floor(Math.max(0, seconds) * rules.audioTokensPerSecond + EPSILON) + 1;
+  const duration = Math.max(0, seconds);
+  if (rules.audioWholeSeconds) return Math.floor(duration + EPSILON) * rules.audioTokensPerSecond;
+  return Math.floor(duration * rules.audioTokensPerSecond + EPSILON) + 1;
 }
 
 /** Seconds of a wire duration such as "12.5s"; undefined when absent or malformed. */
