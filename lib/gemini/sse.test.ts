@@ -7,7 +7,9 @@ const kinds = (messages: SseMessage[]) =>
       ? { data: message.value }
       : message.kind === "error"
         ? { error: message.error }
-        : { invalid: message.reason },
+        : message.kind === "long-data"
+          ? { longData: message.text }
+          : { invalid: message.reason },
   );
 
 describe("SSE framing", () => {

@@ -18,7 +18,12 @@ export const SSE_EVENT_END = "\r\n\r\n";
  * escaped inside strings), so the event is always a single `data:` line.
  */
 export function encodeSseEvent(value: GenerateContentResponse | ErrorBody | object): string {
-  return `data: ${JSON.stringify(value)}${SSE_EVENT_END}`;
+  return sseEventOf(JSON.stringify(value));
+}
+
+/** The event of a value already written as JSON text (one line: JSON escapes line breaks). */
+export function sseEventOf(json: string): string {
+  return `data: ${json}${SSE_EVENT_END}`;
 }
 
 /** The error object sent after a mid-stream failure, framed as an event (accepted by SDK 2.32+). */
@@ -30,6 +35,11 @@ export function encodeSseError(body: ErrorBody): string {
 export type SseMessage =
   /** A `data:` event holding a JSON value that is not an error object. */
   | { kind: "data"; value: unknown; text: string }
+  /**
+   * A `data:` event longer than the reader's `parseUpTo`, left for the caller to parse (in
+   * slices, or off its thread): the text is the event's data, not yet known to be JSON.
+   */
+  | { kind: "long-data"; text: string }
   /** An error object: a `data:` event, or the raw JSON the real service writes mid-stream. */
   | { kind: "error"; error: ErrorBody["error"]; text: string }
   /**
@@ -42,9 +52,12 @@ export type SseMessage =
 export interface SseReaderOptions {
   /** Most characters one event (or one raw object) may hold; unlimited when absent. */
   maxEventCharacters?: number;
+  /** Longest event data parsed here; a longer one is answered as `long-data`. Unlimited when absent. */
+  parseUpTo?: number;
 }
 
-function isErrorBody(value: unknown): value is ErrorBody {
+/** An error object (`{"error": {...}}`), as the service sends one mid-stream. */
+export function isErrorBody(value: unknown): value is ErrorBody {
   return (
     typeof value === "object" &&
     value !== null &&
@@ -54,7 +67,8 @@ function isErrorBody(value: unknown): value is ErrorBody {
   );
 }
 
-function decodeJson(text: string): SseMessage {
+/** An event's data read as what it holds: a value, an error object, or not JSON. */
+export function decodeSseData(text: string): SseMessage {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -108,7 +122,7 @@ class RawObjects {
         this.depth--;
         if (this.depth === 0) {
           // Only an error object may stand outside an event; any other JSON there is stray.
-          const message = decodeJson(this.text);
+          const message = decodeSseData(this.text);
           found.push(
             message.kind === "error"
               ? message
@@ -149,12 +163,18 @@ export class SseReader {
 
   constructor(options: SseReaderOptions = {}) {
     const limit = options.maxEventCharacters ?? Number.POSITIVE_INFINITY;
+    const parseUpTo = options.parseUpTo ?? Number.POSITIVE_INFINITY;
     this.raw = new RawObjects(limit);
     this.parser = createParser({
       ...(options.maxEventCharacters !== undefined
         ? { maxBufferSize: options.maxEventCharacters }
         : {}),
-      onEvent: (event) => this.found.push(decodeJson(event.data)),
+      onEvent: (event) =>
+        this.found.push(
+          event.data.length > parseUpTo
+            ? { kind: "long-data", text: event.data }
+            : decodeSseData(event.data),
+        ),
       onError: (error) => {
         if (error.type === "max-buffer-size-exceeded") {
           this.stopped = true;

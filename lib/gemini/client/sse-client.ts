@@ -6,7 +6,7 @@
  * thrown as an ApiError after the chunks that came before it. Safe in the browser.
  */
 import { ApiError, parseErrorBody } from "../api-error";
-import { SseReader, type SseMessage } from "../sse";
+import { decodeSseData, SseReader, type SseMessage } from "../sse";
 import { readApiError } from "./read-api-error";
 import type { GenerateContentRequest, GenerateContentResponse } from "../types";
 
@@ -96,6 +96,9 @@ function chunkOf(message: SseMessage): GenerateContentResponse | ApiError {
           "The stream sent an error object without a code and a message.",
         )
       );
+    case "long-data":
+      // This reader sets no parseUpTo, so it parses every event itself.
+      return chunkOf(decodeSseData(message.text));
     case "invalid":
       return new ApiError(
         502,

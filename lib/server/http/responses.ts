@@ -26,10 +26,25 @@ export async function jsonResponse(
   init: { status?: number; headers?: HeadersInit } = {},
 ): Promise<Response> {
   const pieces = await jsonTextPieces(body);
+  if (textLength(pieces) <= PRETTY_CHARACTERS) return smallJsonResponse(body, init);
+  return streamedResponse(pieces.values(), jsonHeaders(init.headers), init.status);
+}
+
+/**
+ * JSON text of a value, written in slices: compact, or pretty-printed as the service prints
+ * unary answers when `pretty` and it is no longer than PRETTY_CHARACTERS.
+ */
+export async function jsonText(value: unknown, options: { pretty?: boolean } = {}) {
+  const pieces = await jsonTextPieces(value);
+  if (options.pretty && textLength(pieces) <= PRETTY_CHARACTERS)
+    return JSON.stringify(value, null, 2);
+  return pieces.join("");
+}
+
+function textLength(pieces: readonly string[]): number {
   let length = 0;
   for (const piece of pieces) length += piece.length;
-  if (length <= PRETTY_CHARACTERS) return smallJsonResponse(body, init);
-  return streamedResponse(pieces.values(), jsonHeaders(init.headers), init.status);
+  return length;
 }
 
 /**

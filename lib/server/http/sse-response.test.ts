@@ -36,6 +36,35 @@ describe("sseResponse", () => {
     );
   });
 
+  it("writes a long chunk in slices, byte for byte what JSON.stringify writes", async () => {
+    const long: GenerateContentResponse = {
+      candidates: [
+        {
+          content: {
+            role: "model",
+            parts: Array.from({ length: 60_000 }, (_, index) => ({ text: `piece ${index} ` })),
+          },
+          index: 0,
+        },
+      ],
+    };
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    let text: string;
+    try {
+      const response = await sseResponse(source([chunk("first"), long]), {
+        signal: new AbortController().signal,
+      });
+      text = await response.text();
+    } finally {
+      clearInterval(timer);
+    }
+    expect(text).toBe(
+      `data: ${JSON.stringify(chunk("first"))}\r\n\r\ndata: ${JSON.stringify(long)}\r\n\r\n`,
+    );
+    expect(turns).toBeGreaterThan(0);
+  });
+
   it("answers an error before the first chunk as an ordinary HTTP error", async () => {
     const response = await sseResponse(source([], ApiError.invalidArgument("bad field")), {
       signal: new AbortController().signal,

@@ -1,8 +1,8 @@
 import "server-only";
-import { encodeSseError, encodeSseEvent } from "@/lib/gemini/sse";
+import { encodeSseError, sseEventOf } from "@/lib/gemini/sse";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { ApiError } from "@/lib/gemini/api-error";
-import { errorResponse, toApiError } from "./responses";
+import { errorResponse, jsonText, toApiError } from "./responses";
 
 export interface StreamResponseOptions {
   /** The client's signal: when it aborts, the source is stopped (`return()`). */
@@ -45,7 +45,8 @@ function cancelled(): ApiError {
 interface Framing<T> {
   contentType: string;
   open: string;
-  event: (value: T, index: number) => string;
+  /** The text of an event; a long one is written in slices (hence a promise). */
+  event: (value: T, index: number) => Promise<string>;
   error: (body: ReturnType<ReturnType<typeof toApiError>["toBody"]>, index: number) => string;
   close: (count: number) => string;
 }
@@ -86,7 +87,7 @@ async function streamResponse<T>(
       // Already closed or errored by the runtime.
     }
   };
-  const write = (
+  const write = async (
     controller: ReadableStreamDefaultController<Uint8Array>,
     result: IteratorResult<T>,
   ) => {
@@ -96,15 +97,17 @@ async function streamResponse<T>(
       controller.close();
       return;
     }
-    controller.enqueue(encoder.encode(framing.event(result.value, count)));
+    const text = await framing.event(result.value, count);
+    if (closed) return;
+    controller.enqueue(encoder.encode(text));
     count += 1;
   };
 
   const body = new ReadableStream<Uint8Array>({
-    start(controller) {
+    async start(controller) {
       controllerRef = controller;
       controller.enqueue(encoder.encode(framing.open));
-      write(controller, first.result);
+      await write(controller, first.result);
       if (closed) return;
       if (options.signal.aborted) onAbort();
       else options.signal.addEventListener("abort", onAbort, { once: true });
@@ -114,7 +117,7 @@ async function streamResponse<T>(
       try {
         const result = await iterator.next();
         if (closed) return;
-        write(controller, result);
+        await write(controller, result);
       } catch (error) {
         if (closed) return;
         controller.enqueue(encoder.encode(framing.error(toApiError(error).toBody(), count)));
@@ -151,7 +154,7 @@ export function sseResponse(
   return streamResponse(source, options, {
     contentType: "text/event-stream",
     open: "",
-    event: (value) => encodeSseEvent(value),
+    event: async (value) => sseEventOf(await jsonText(value)),
     error: (body) => encodeSseError(body),
     close: () => "",
   });
@@ -169,7 +172,8 @@ export function jsonArrayStreamResponse(
   return streamResponse(source, options, {
     contentType: "application/json; charset=UTF-8",
     open: "[",
-    event: (value, index) => (index > 0 ? ",\r\n" : "") + JSON.stringify(value, null, 2),
+    event: async (value, index) =>
+      (index > 0 ? ",\r\n" : "") + (await jsonText(value, { pretty: true })),
     error: (body, index) => (index > 0 ? ",\r\n" : "") + JSON.stringify(body, null, 2) + "]",
     close: () => "]",
   });
@@ -186,7 +190,7 @@ export function eventStreamResponse(
   return streamResponse(source, options, {
     contentType: "text/event-stream",
     open: "",
-    event: (value) => encodeSseEvent(value),
+    event: async (value) => sseEventOf(await jsonText(value)),
     error: (body) => encodeSseError(body),
     close: () => "",
   });

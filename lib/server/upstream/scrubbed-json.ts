@@ -17,7 +17,11 @@ export const SLICED_JSON_CHARACTERS = 65_536;
 /** Raw text the scrubber scans between two looks at the clock. */
 const SCRUB_PIECE_CHARACTERS = 262_144;
 
-export async function scrubbedJson<T>(text: string, scrub: Scrubber): Promise<T> {
+export async function scrubbedJson<T>(
+  text: string,
+  scrub: Scrubber,
+  notJson = "a response that is not JSON",
+): Promise<T> {
   if (text.trim() === "") return {} as T;
   try {
     if (text.length < SLICED_JSON_CHARACTERS) return scrub.json(JSON.parse(text) as T);
@@ -25,7 +29,7 @@ export async function scrubbedJson<T>(text: string, scrub: Scrubber): Promise<T>
     const scrubbed = await scrubRawInSlices(text, scrub, slices);
     return (await parseJsonInSlices(scrubbed, { slices })) as T;
   } catch (error) {
-    if (error instanceof SyntaxError) throw malformedUpstream("a response that is not JSON");
+    if (error instanceof SyntaxError) throw malformedUpstream(notJson);
     throw error;
   }
 }

@@ -148,4 +148,40 @@ describe("readUpstreamEvents against a hostile upstream", () => {
     expect(text).not.toContain("upstream.internal");
     expect(text).toContain('"uri":"/v1beta/files/x"');
   });
+
+  it("reads a long event in slices: scrubbed, and others served meanwhile", async () => {
+    const text =
+      `see http://upstream.internal:8080/v1beta/files/a key SECRET-KEY-0123456789 `.repeat(40_000);
+    const wire = Buffer.from(`data: ${JSON.stringify(chunk(text, true))}\r\n\r\n`);
+    expect(wire.length).toBeGreaterThan(2_000_000);
+    let turns = 0;
+    const timer = setInterval(() => turns++, 0);
+    let result: Awaited<ReturnType<typeof read>>;
+    try {
+      result = await read(split(wire, [65_536, 1_000_000]));
+    } finally {
+      clearInterval(timer);
+    }
+    expect(result.error).toBeNull();
+    expect(result.texts[0]).toBe("see /v1beta/files/a key [redacted] ".repeat(40_000));
+    expect(turns).toBeGreaterThan(0);
+  });
+
+  it("answers a long error object as the upstream's error", async () => {
+    const body = {
+      error: {
+        code: 429,
+        message: `slow down ${"x".repeat(100_000)}`,
+        status: "RESOURCE_EXHAUSTED",
+      },
+    };
+    const { texts, error } = await read([
+      Buffer.from(
+        `data: ${JSON.stringify(chunk("a"))}\r\n\r\ndata: ${JSON.stringify(body)}\r\n\r\n`,
+      ),
+    ]);
+    expect(texts).toEqual(["a"]);
+    expect(error?.httpStatus).toBe(429);
+    expect(error?.rpcStatus).toBe("RESOURCE_EXHAUSTED");
+  });
 });

@@ -1,8 +1,10 @@
 import "server-only";
 import { parseErrorBody } from "@/lib/gemini/api-error";
-import { SseReader, type SseMessage } from "@/lib/gemini/sse";
+import { isErrorBody, SseReader, type SseMessage } from "@/lib/gemini/sse";
+import type { ErrorBody } from "@/lib/gemini/api-error";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import type { Scrubber } from "./scrubber";
+import { scrubbedJson, SLICED_JSON_CHARACTERS } from "./scrubbed-json";
 import { errorFromTransport, malformedUpstream, type TimeoutSettings } from "./upstream-errors";
 
 /**
@@ -29,22 +31,34 @@ function finished(chunk: GenerateContentResponse): boolean {
   );
 }
 
+/** A response chunk, or the upstream's error for a value that is none. */
+function responseChunk(value: unknown): GenerateContentResponse {
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw malformedUpstream("an event that is not a response chunk");
+  return value as GenerateContentResponse;
+}
+
+function upstreamError(body: ErrorBody["error"], scrub: Scrubber): never {
+  const error = parseErrorBody({ error: body });
+  if (!error) throw malformedUpstream("an error object without a code and a message");
+  throw Object.assign(error, { message: scrub.text(error.message) });
+}
+
 /** The chunk an event holds, or the error it stands for. */
-function chunkOf(message: SseMessage, scrub: Scrubber): GenerateContentResponse {
+async function chunkOf(message: SseMessage, scrub: Scrubber): Promise<GenerateContentResponse> {
   switch (message.kind) {
     case "data":
-      if (
-        typeof message.value !== "object" ||
-        message.value === null ||
-        Array.isArray(message.value)
-      )
-        throw malformedUpstream("an event that is not a response chunk");
-      return scrub.json(message.value as GenerateContentResponse);
-    case "error": {
-      const error = parseErrorBody({ error: message.error });
-      if (!error) throw malformedUpstream("an error object without a code and a message");
-      throw Object.assign(error, { message: scrub.text(error.message) });
+      return scrub.json(responseChunk(message.value));
+    case "long-data": {
+      // Megabytes (an image, or a hostile upstream): scrubbed and parsed in slices.
+      const malformed = "a malformed event in its stream";
+      if (message.text.trim() === "") throw malformedUpstream(malformed);
+      const value = await scrubbedJson<unknown>(message.text, scrub, malformed);
+      if (isErrorBody(value)) upstreamError(value.error, scrub);
+      return responseChunk(value);
     }
+    case "error":
+      return upstreamError(message.error, scrub);
     case "invalid":
       throw malformedUpstream(
         message.reason === "too-large"
@@ -62,13 +76,16 @@ export async function* readUpstreamEvents(
   options: { scrub: Scrubber; timeouts: TimeoutSettings },
 ): AsyncGenerator<GenerateContentResponse> {
   const decoder = new TextDecoder("utf-8");
-  const reader = new SseReader({ maxEventCharacters: MAX_EVENT_CHARACTERS });
+  const reader = new SseReader({
+    maxEventCharacters: MAX_EVENT_CHARACTERS,
+    parseUpTo: SLICED_JSON_CHARACTERS,
+  });
   let sawFinish = false;
   try {
     for await (const piece of body) {
       const text = typeof piece === "string" ? piece : decoder.decode(piece, { stream: true });
       for (const message of reader.feed(text)) {
-        const chunk = chunkOf(message, options.scrub);
+        const chunk = await chunkOf(message, options.scrub);
         sawFinish ||= finished(chunk);
         yield chunk;
       }
@@ -77,7 +94,7 @@ export async function* readUpstreamEvents(
     throw errorFromTransport(error, options.timeouts);
   }
   for (const message of [...reader.feed(decoder.decode()), ...reader.end()]) {
-    const chunk = chunkOf(message, options.scrub);
+    const chunk = await chunkOf(message, options.scrub);
     sawFinish ||= finished(chunk);
     yield chunk;
   }
