@@ -255,9 +255,14 @@ class SlicedReader {
   private stringEnd(from: number, limit: number): number {
     const { text } = this;
     for (let index = from; ;) {
-      const quote = text.indexOf('"', index);
-      if (quote < 0) throw new NotReadable();
-      if (quote >= limit) return -1;
+      // Looked for within the limit only: a long string read piece by piece would otherwise
+      // be scanned to its end once per piece (quadratic in its length).
+      const found = index < limit ? text.slice(index, limit).indexOf('"') : -1;
+      if (found < 0) {
+        if (limit >= text.length) throw new NotReadable();
+        return -1;
+      }
+      const quote = index + found;
       let backslashes = 0;
       while (quote - backslashes > from && text.charCodeAt(quote - 1 - backslashes) === BACKSLASH)
         backslashes += 1;

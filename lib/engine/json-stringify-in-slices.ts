@@ -49,8 +49,9 @@ export async function jsonTextPieces(
     }
   };
   /** A scalar as JSON.stringify writes it (undefined when it leaves it out). */
-  const scalar = (item: unknown): void => {
-    if (typeof item === "string" && item.length > piece) writeLongString(writer, item);
+  const scalar = async (item: unknown): Promise<void> => {
+    if (typeof item === "string" && item.length > piece)
+      await writeLongString(writer, item, slices);
     else writer.write(JSON.stringify(item) as string);
   };
 
@@ -102,7 +103,7 @@ export async function jsonTextPieces(
       else continue;
     } else {
       writer.write(prefix);
-      scalar(item);
+      await scalar(item);
     }
     if (frame.kind === "object") frame.written += 1;
   }
@@ -171,10 +172,14 @@ function smallScalars(items: readonly unknown[], piece: number): boolean {
   return characters <= piece;
 }
 
-/** A long string in pieces, never cut between the two halves of a surrogate pair. */
-function writeLongString(writer: PieceWriter, text: string): void {
+/**
+ * A long string in pieces, never cut between the two halves of a surrogate pair, with other
+ * work getting its turn between pieces (a 16 MB string is some 90 ms of escaping).
+ */
+async function writeLongString(writer: PieceWriter, text: string, slices: TimeSlices) {
   writer.write('"');
   for (let from = 0; from < text.length;) {
+    if (slices.due()) await slices.pause();
     let to = Math.min(text.length, from + writer.piece);
     const last = text.charCodeAt(to - 1);
     if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1;

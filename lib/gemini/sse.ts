@@ -18,12 +18,7 @@ export const SSE_EVENT_END = "\r\n\r\n";
  * escaped inside strings), so the event is always a single `data:` line.
  */
 export function encodeSseEvent(value: GenerateContentResponse | ErrorBody | object): string {
-  return sseEventOf(JSON.stringify(value));
-}
-
-/** The event of a value already written as JSON text (one line: JSON escapes line breaks). */
-export function sseEventOf(json: string): string {
-  return `data: ${json}${SSE_EVENT_END}`;
+  return `data: ${JSON.stringify(value)}${SSE_EVENT_END}`;
 }
 
 /** The error object sent after a mid-stream failure, framed as an event (accepted by SDK 2.32+). */

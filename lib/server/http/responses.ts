@@ -31,17 +31,20 @@ export async function jsonResponse(
 }
 
 /**
- * JSON text of a value, written in slices: compact, or pretty-printed as the service prints
- * unary answers when `pretty` and it is no longer than PRETTY_CHARACTERS.
+ * A value's JSON text in pieces, written in slices: compact, or pretty-printed (one piece) as
+ * the service prints unary answers when `pretty` and it is no longer than PRETTY_CHARACTERS.
  */
-export async function jsonText(value: unknown, options: { pretty?: boolean } = {}) {
+export async function jsonPieces(
+  value: unknown,
+  options: { pretty?: boolean } = {},
+): Promise<string[]> {
   const pieces = await jsonTextPieces(value);
   if (options.pretty && textLength(pieces) <= PRETTY_CHARACTERS)
-    return JSON.stringify(value, null, 2);
-  return pieces.join("");
+    return [JSON.stringify(value, null, 2)];
+  return pieces;
 }
 
-function textLength(pieces: readonly string[]): number {
+export function textLength(pieces: readonly string[]): number {
   let length = 0;
   for (const piece of pieces) length += piece.length;
   return length;

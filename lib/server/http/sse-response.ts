@@ -1,8 +1,10 @@
 import "server-only";
-import { encodeSseError, sseEventOf } from "@/lib/gemini/sse";
+import { encodeSseError, SSE_EVENT_END } from "@/lib/gemini/sse";
+import { PIECE_CHARACTERS } from "@/lib/engine/piece-writer";
+import { TimeSlices } from "@/lib/engine/time-slices";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { ApiError } from "@/lib/gemini/api-error";
-import { errorResponse, jsonText, toApiError } from "./responses";
+import { errorResponse, jsonPieces, textLength, toApiError } from "./responses";
 
 export interface StreamResponseOptions {
   /** The client's signal: when it aborts, the source is stopped (`return()`). */
@@ -45,8 +47,8 @@ function cancelled(): ApiError {
 interface Framing<T> {
   contentType: string;
   open: string;
-  /** The text of an event; a long one is written in slices (hence a promise). */
-  event: (value: T, index: number) => Promise<string>;
+  /** The text of an event in pieces, written in slices (a long one is megabytes). */
+  event: (value: T, index: number) => Promise<string[]>;
   error: (body: ReturnType<ReturnType<typeof toApiError>["toBody"]>, index: number) => string;
   close: (count: number) => string;
 }
@@ -69,6 +71,7 @@ async function streamResponse<T>(
   }
 
   const encoder = new TextEncoder();
+  const slices = new TimeSlices();
   let count = 0;
   let closed = false;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
@@ -97,9 +100,16 @@ async function streamResponse<T>(
       controller.close();
       return;
     }
-    const text = await framing.event(result.value, count);
+    const pieces = await framing.event(result.value, count);
     if (closed) return;
-    controller.enqueue(encoder.encode(text));
+    if (textLength(pieces) <= PIECE_CHARACTERS) controller.enqueue(encoder.encode(pieces.join("")));
+    else
+      for (const piece of pieces) {
+        // A long event is encoded and handed on piece by piece, other work in between.
+        controller.enqueue(encoder.encode(piece));
+        if (slices.due()) await slices.pause();
+        if (closed) return;
+      }
     count += 1;
   };
 
@@ -154,7 +164,7 @@ export function sseResponse(
   return streamResponse(source, options, {
     contentType: "text/event-stream",
     open: "",
-    event: async (value) => sseEventOf(await jsonText(value)),
+    event: async (value) => ["data: ", ...(await jsonPieces(value)), SSE_EVENT_END],
     error: (body) => encodeSseError(body),
     close: () => "",
   });
@@ -172,8 +182,10 @@ export function jsonArrayStreamResponse(
   return streamResponse(source, options, {
     contentType: "application/json; charset=UTF-8",
     open: "[",
-    event: async (value, index) =>
-      (index > 0 ? ",\r\n" : "") + (await jsonText(value, { pretty: true })),
+    event: async (value, index) => [
+      index > 0 ? ",\r\n" : "",
+      ...(await jsonPieces(value, { pretty: true })),
+    ],
     error: (body, index) => (index > 0 ? ",\r\n" : "") + JSON.stringify(body, null, 2) + "]",
     close: () => "]",
   });
@@ -190,7 +202,7 @@ export function eventStreamResponse(
   return streamResponse(source, options, {
     contentType: "text/event-stream",
     open: "",
-    event: async (value) => sseEventOf(await jsonText(value)),
+    event: async (value) => ["data: ", ...(await jsonPieces(value)), SSE_EVENT_END],
     error: (body) => encodeSseError(body),
     close: () => "",
   });
