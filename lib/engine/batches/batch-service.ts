@@ -174,7 +174,8 @@ export class BatchService {
       // The input file is checked (and named in the error) where it is linked.
       if (reference.spelling === "name" || reference.name === null) continue;
       if (reference.kind === "file") await this.options.files.requireFile(reference.name, caller);
-      else await this.options.caches.get(reference.name, caller);
+      else if (reference.kind === "cachedContent")
+        await this.options.caches.get(reference.name, caller);
     }
   }
 
