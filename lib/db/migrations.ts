@@ -4,7 +4,8 @@ import type { SqlDialect } from "./sql-database";
  * Numbered schema migrations, applied in order at start-up (lib/db/migrate.ts). Never edit
  * one that has shipped; add the next number. `sql` is written for both engines; PostgreSQL
  * reads each INTEGER as BIGINT (times are epoch milliseconds). A migration whose SQL cannot
- * be shared gives `postgres` its own text.
+ * be shared gives `postgres` its own text. One list, as long as the schema's history: it stays
+ * whole so the tables are read in the order they were made.
  */
 export interface Migration {
   version: number;
