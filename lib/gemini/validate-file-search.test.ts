@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  checkResourceIds,
   derivedResourceId,
   parseFileSearchStoreCreate,
   parseImportFile,
@@ -9,12 +10,26 @@ import {
 
 describe("file search bodies and names", () => {
   it("derives ids from display names as the service does (recorded)", () => {
-    expect(derivedResourceId("genai-test-store", "fetnf75lobog")).toBe(
+    expect(derivedResourceId("genai-test-store", () => "fetnf75lobog")).toBe(
       "genaiteststore-fetnf75lobog",
     );
-    expect(derivedResourceId("test-doc.txt", "khyubc7okzpz")).toBe("testdoctxt-khyubc7okzpz");
-    expect(derivedResourceId(undefined, "abc")).toBe("abc");
-    expect(derivedResourceId("x".repeat(100), "r".repeat(12))).toHaveLength(40);
+    expect(derivedResourceId("test-doc.txt", () => "khyubc7okzpz")).toBe("testdoctxt-khyubc7okzpz");
+    const parts = ["fr3l0ri2so25", "a3r1ump9x821"];
+    expect(derivedResourceId(undefined, () => parts.shift()!)).toBe("fr3l0ri2so25-a3r1ump9x821");
+    expect(derivedResourceId("x".repeat(100), () => "r".repeat(12))).toHaveLength(40);
+  });
+
+  it("refuses store and document ids not of the service's form", () => {
+    expect(checkResourceIds("fileSearchStores/abc-123/documents/doc-1")).toBe(
+      "fileSearchStores/abc-123/documents/doc-1",
+    );
+    expect(() => checkResourceIds("fileSearchStores/_invalid_file_search_store_name")).toThrow(
+      expect.objectContaining({ httpStatus: 400, rpcStatus: "INVALID_ARGUMENT" }),
+    );
+    expect(() => checkResourceIds("fileSearchStores/abc/documents/_bad")).toThrow(/Invalid/);
+    expect(() => checkResourceIds("fileSearchStores/abc/upload/operations/_bad")).toThrow(
+      /Invalid/,
+    );
   });
 
   it("reads create, upload and import bodies in either spelling, refusing unknown fields", () => {

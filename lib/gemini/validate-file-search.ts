@@ -128,12 +128,30 @@ export function isResourceId(id: string): boolean {
 /**
  * A new resource id as the service derives one (recorded `genai-test-store` →
  * `genaiteststore-fetnf75lobog`): the display name's lowercase letters and digits, cut to
- * leave room for a dash and 12 random characters.
+ * leave room for a dash and 12 random characters; without a display name two random parts
+ * (python-genai's recorded tests: `fr3l0ri2so25-a3r1ump9x821`).
  */
-export function derivedResourceId(displayName: string | undefined, random: string): string {
+export function derivedResourceId(displayName: string | undefined, random: () => string): string {
   const stem = (displayName ?? "")
     .toLowerCase()
     .replace(/[^a-z0-9]/g, "")
     .slice(0, 40 - 13);
-  return stem ? `${stem}-${random}` : random;
+  return `${stem || random()}-${random()}`;
+}
+
+/**
+ * The ids of a store path (`fileSearchStores/{id}`, `.../documents/{id}`): one not of the
+ * service's form is its 400 INVALID_ARGUMENT (python-genai's recorded tests), before any lookup.
+ */
+export function checkResourceIds(name: string): string {
+  const segments = name.split("/");
+  const ids = segments.filter((_, index) =>
+    ["fileSearchStores", "documents", "operations"].includes(segments[index - 1] ?? ""),
+  );
+  if (!ids.every(isResourceId)) {
+    throw ApiError.invalidArgument(`Invalid resource name "${name.slice(0, 200)}".`, [
+      { field: "name", description: "ids are lowercase letters, digits and dashes, at most 40" },
+    ]);
+  }
+  return name;
 }

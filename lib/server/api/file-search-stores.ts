@@ -1,6 +1,7 @@
 import "server-only";
 import { DOCUMENTS_PAGE, STORES_PAGE } from "@/lib/engine/file-search/file-search-service";
 import {
+  checkResourceIds,
   parseFileSearchStoreCreate,
   parseImportFile,
   readForce,
@@ -12,11 +13,11 @@ import type { RequestContext } from "./request-context";
 
 /** `fileSearchStores/{id}` of the path. */
 function storeName(context: RequestContext): string {
-  return `fileSearchStores/${context.params.store}`;
+  return checkResourceIds(`fileSearchStores/${context.params.store}`);
 }
 
 function documentName(context: RequestContext): string {
-  return `${storeName(context)}/documents/${context.params.document}`;
+  return checkResourceIds(`${storeName(context)}/documents/${context.params.document}`);
 }
 
 export async function createFileSearchStoreHandler(context: RequestContext): Promise<Response> {
@@ -64,6 +65,8 @@ export async function deleteDocumentHandler(context: RequestContext): Promise<Re
 /** `fileSearchStores/{id}/operations/{id}` and `.../upload/operations/{id}`. */
 export async function getFileSearchOperationHandler(context: RequestContext): Promise<Response> {
   const upload = context.params.upload ? "upload/" : "";
-  const name = `${storeName(context)}/${upload}operations/${context.params.operation}`;
+  const name = checkResourceIds(
+    `${storeName(context)}/${upload}operations/${context.params.operation}`,
+  );
   return jsonResponse(await context.backend.getFileSearchOperation(name, context));
 }
