@@ -148,14 +148,14 @@ export class FileSearchStoreRecords {
     return rows.map(storeFromRow);
   }
 
-  /** Deletes a store with its documents, uploads and operations; false when there was none. */
+  /**
+   * Deletes a store with its documents and operations; false when there was none. Its open
+   * uploads keep their mapping (swept with their sessions), so a late final chunk finds the
+   * store gone instead of leaving a plain file.
+   */
   async deleteStore(id: string): Promise<boolean> {
     return this.database.transaction(async (database) => {
-      for (const table of [
-        "file_search_documents",
-        "file_search_uploads",
-        "file_search_operations",
-      ])
+      for (const table of ["file_search_documents", "file_search_operations"])
         await database.run(`DELETE FROM ${table} WHERE store_id = ?`, [id]);
       return (await database.run("DELETE FROM file_search_stores WHERE id = ?", [id])).changes > 0;
     });

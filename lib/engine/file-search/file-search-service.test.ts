@@ -199,6 +199,30 @@ describe.each(testDatabaseKinds())("file search stores on the local engine ($dia
     ).rejects.toMatchObject(STORE_DENIED);
   });
 
+  it("keeps nothing of an upload whose store was deleted before its last chunk", async () => {
+    const doomed = await backend.createFileSearchStore({ displayName: "doomed" }, alice);
+    const { uploadId } = await backend.startFileSearchStoreUpload(
+      doomed.name,
+      { contentType: "text/plain", document: { displayName: "late.txt" } },
+      alice,
+    );
+    await backend.deleteFileSearchStore(doomed.name, true, alice);
+    await expect(
+      backend.uploadChunk(
+        uploadId,
+        {
+          upload: true,
+          finalize: true,
+          offset: 0,
+          body: streamOf(new TextEncoder().encode("late")),
+        },
+        alice,
+      ),
+    ).rejects.toMatchObject(STORE_DENIED);
+    const files = (await backend.listFiles({}, alice)).files ?? [];
+    expect(files.map((file) => file.displayName)).not.toContain("late.txt");
+  });
+
   it("keeps a store with documents unless forced, and deletes documents and stores", async () => {
     await expect(backend.deleteFileSearchStore(store, false, alice)).rejects.toMatchObject({
       httpStatus: 400,

@@ -146,6 +146,12 @@ export class FileSearchService {
   async finishUpload(uploadId: string, file: FileRecord): Promise<FileSearchOperation | null> {
     const upload = await this.records.getUpload(uploadId);
     if (!upload) return null;
+    if (!(await this.records.getStore(upload.storeId))) {
+      // The store was deleted while its document was on its way: nothing is kept.
+      await this.records.deleteUpload(uploadId);
+      await this.options.files.deleteFile(`files/${file.id}`, { ownerId: file.ownerId });
+      throw fileSearchStoreDenied();
+    }
     const options = {
       ...upload.options,
       displayName: upload.options.displayName ?? file.displayName ?? undefined,
