@@ -1,6 +1,6 @@
 /**
  * Tenants stay apart however a reference is spelled. For every place a request can name a
- * file or a cached content (found from the request schemas by lib/gemini/references, so a
+ * file, a cached content or a file search store (found from the request schemas by lib/gemini/references, so a
  * new place is enumerated here without editing this spec), every operation that reads it,
  * every spelling of the field names (camelCase, snake_case, mixed), lists and single
  * objects, and every spelling of a file reference: the owner's request is served, and the
@@ -175,7 +175,10 @@ function withContext(
     holder[key] = generateShape(fields.slice(at + 1), holder[key] as Record<string, unknown>);
     return fragment;
   }
-  return { ...fragment, model: MODEL, ttl: "120s" };
+  // A cache of tools alone is below the model's minimum: it gets the long text as its contents.
+  const contents =
+    fields[0] === "contents" ? {} : { contents: [{ role: "user", parts: [{ text: FILE_TEXT }] }] };
+  return { ...contents, ...fragment, model: MODEL, ttl: "120s" };
 }
 
 interface Case {
@@ -212,7 +215,11 @@ function fileSpellings(file: { name: string; uri: string }): Record<string, stri
   };
 }
 
-function casesFor(resources: { file: { name: string; uri: string }; cache: string }): Case[] {
+function casesFor(resources: {
+  file: { name: string; uri: string };
+  cache: string;
+  store: string;
+}): Case[] {
   const cases: Case[] = [];
   const operations: ReferencingOperation[] = [
     "generateContent",
@@ -226,7 +233,7 @@ function casesFor(resources: { file: { name: string; uri: string }; cache: strin
       const values: [string, string][] =
         place.kind === "file"
           ? Object.entries(fileSpellings(resources.file))
-          : [["name", resources.cache]];
+          : [["name", place.kind === "cachedContent" ? resources.cache : resources.store]];
       const forms: [KeyCase, ListForm, string, string][] = [];
       for (const keyCase of ["camel", "snake", "mixed"] as const)
         for (const listForm of ["lists", "single"] as const)
@@ -252,7 +259,7 @@ function casesFor(resources: { file: { name: string; uri: string }; cache: strin
 }
 
 for (const [label, tenants] of SETUPS) {
-  test(`${label}: every place and spelling of another tenant's file or cache is refused with 403`, async () => {
+  test(`${label}: every place and spelling of another tenant's file, cache or store is refused with 403`, async () => {
     test.setTimeout(300_000);
     const file = await uploadText(tenants);
     const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
@@ -262,8 +269,19 @@ for (const [label, tenants] of SETUPS) {
     });
     expect(created.status, created.text).toBe(200);
     const cache = (JSON.parse(created.text) as { name: string }).name;
+    const storeCreated = await call(
+      tenants.server,
+      tenants.owner,
+      "POST",
+      "/v1beta/fileSearchStores",
+      {
+        displayName: "tenant references",
+      },
+    );
+    expect(storeCreated.status, storeCreated.text).toBe(200);
+    const store = (JSON.parse(storeCreated.text) as { name: string }).name;
 
-    const cases = casesFor({ file, cache });
+    const cases = casesFor({ file, cache, store });
     expect(cases.length).toBeGreaterThan(100);
     const refusedToOwner: string[] = [];
     const leaks: string[] = [];

@@ -4,6 +4,7 @@ import { BatchStore } from "./stores/batch-store";
 import { CacheStore } from "./stores/cache-store";
 import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
+import { FileSearchStoreRecords } from "./stores/file-search-store-records";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { SessionStore } from "./stores/session-store";
@@ -30,6 +31,8 @@ export interface DataStores {
   caches: CacheStore;
   /** Local engine: batches and their inline requests. */
   batches: BatchStore;
+  /** Local engine: file search stores, their documents, uploads and operations. */
+  fileSearchStores: FileSearchStoreRecords;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -44,5 +47,6 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     files,
     caches: new CacheStore(database),
     batches: new BatchStore(database, files),
+    fileSearchStores: new FileSearchStoreRecords(database),
   };
 }

@@ -4,7 +4,8 @@ import type { SqlDialect } from "./sql-database";
  * Numbered schema migrations, applied in order at start-up (lib/db/migrate.ts). Never edit
  * one that has shipped; add the next number. `sql` is written for both engines; PostgreSQL
  * reads each INTEGER as BIGINT (times are epoch milliseconds). A migration whose SQL cannot
- * be shared gives `postgres` its own text.
+ * be shared gives `postgres` its own text. One list, as long as the schema's history: it stays
+ * whole so the tables are read in the order they were made.
  */
 export interface Migration {
   version: number;
@@ -394,6 +395,49 @@ export const MIGRATIONS: readonly Migration[] = [
     // then writes progress within a fraction of a second instead of every few seconds).
     sql: `
       ALTER TABLE conversation_messages ADD COLUMN followed_until INTEGER;
+    `,
+  },
+  {
+    version: 13,
+    name: "file search stores, their documents, uploads and operations",
+    // A document keeps its extracted text (what retrieval searches); an upload maps the file
+    // upload session carrying a document's bytes to its store and the document's options.
+    sql: `
+      CREATE TABLE file_search_stores (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        display_name TEXT,
+        embedding_model TEXT NOT NULL,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      );
+      CREATE INDEX file_search_stores_owner ON file_search_stores (owner_id, create_time);
+      CREATE TABLE file_search_documents (
+        store_id TEXT NOT NULL,
+        id TEXT NOT NULL,
+        display_name TEXT,
+        mime_type TEXT NOT NULL,
+        size_bytes INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        custom_metadata_json TEXT,
+        state TEXT NOT NULL,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL,
+        PRIMARY KEY (store_id, id)
+      );
+      CREATE TABLE file_search_uploads (
+        upload_id TEXT PRIMARY KEY,
+        store_id TEXT NOT NULL,
+        options_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE file_search_operations (
+        name TEXT PRIMARY KEY,
+        store_id TEXT NOT NULL,
+        response_json TEXT NOT NULL,
+        create_time INTEGER NOT NULL
+      );
+      CREATE INDEX file_search_operations_store ON file_search_operations (store_id);
     `,
   },
 ];

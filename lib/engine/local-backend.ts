@@ -27,12 +27,18 @@ import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage } from "./storage";
+import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import { MediaProbeError, probeMedia } from "./media/probe";
 import { runInSlices } from "./time-slices";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
-  stores: { files: FileStore; caches: CacheStore; batches: BatchStore };
+  stores: {
+    files: FileStore;
+    caches: CacheStore;
+    batches: BatchStore;
+    fileSearchStores: FileSearchStoreRecords;
+  };
   /** Root folder for file bytes. */
   dataDir: string;
   /** Storage per owner for files and open uploads, in bytes (default 20 GiB). */
@@ -100,7 +106,10 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     ...storage.operations,
 
     createCachedContent: (body, context) =>
-      interactive.run(() => createCachedContent(body, context)),
+      interactive.run(async () => {
+        await storage.fileSearch.assertStoresOf(body, context.caller);
+        return createCachedContent(body, context);
+      }),
 
     async close() {
       await batchRunner.close();
@@ -133,6 +142,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       // In slices: a request of megabytes has a great many parts to check (issue 14).
       await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
+      await storage.fileSearch.assertStoresOf(source, context.caller);
       return interactive.run(() =>
         storage.caches.countWithCache(source, traits, context.caller, context.signal),
       );
@@ -216,6 +226,7 @@ async function resolvedInput(
   caller: Caller,
   signal: AbortSignal,
 ): Promise<GenerationInput> {
+  await storage.fileSearch.assertStoresOf(request, caller);
   const merge = await storage.caches.resolveCachedContentForRequest(request, traits, caller);
   return {
     request: merge.mergedRequest,
@@ -228,6 +239,7 @@ async function resolvedInput(
     cacheTokensDetails: merge.cacheTokensDetails,
     resolveFile: (fileUri) => storage.files.resolveFileForCaller(fileUri, caller, signal),
     resolveCachedContent: (name) => storage.caches.inputForCaller(name, caller),
+    resolveFileSearchStores: (names) => storage.fileSearch.documentsFor(names, caller),
     signal,
     ...(request.cachedContent
       ? {

@@ -9,6 +9,7 @@ import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type { FileStore } from "@/lib/db/stores/file-store";
+import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import type { Backend, UploadStatus } from "@/lib/gemini/backend/contract";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { CountTokensResponse } from "@/lib/gemini/types";
@@ -16,8 +17,13 @@ import { CacheService, type CountableInput } from "./caches/cache-service";
 import { BatchService } from "./batches/batch-service";
 import type { MediaProber } from "./files/file-processor";
 import { FileService, toWireFile, type RemoteFile, type ResolvedFile } from "./files/file-service";
-import type { UploadState } from "./files/upload-sessions";
+import { UPLOAD_SESSION_LIFETIME_MS, type UploadState } from "./files/upload-sessions";
 import { startHousekeeping } from "./housekeeping";
+import { FileSearchService } from "./file-search/file-search-service";
+import {
+  fileSearchOperations,
+  type FileSearchBackendOperations,
+} from "./file-search/file-search-operations";
 
 /** The token counter of lib/engine/tokens, with file references resolved by the caller's rights. */
 export type RequestTokenCounter = (
@@ -32,7 +38,12 @@ export type RequestTokenCounter = (
 ) => Promise<CountTokensResponse>;
 
 export interface StorageOptions {
-  stores: { files: FileStore; caches: CacheStore; batches: BatchStore };
+  stores: {
+    files: FileStore;
+    caches: CacheStore;
+    batches: BatchStore;
+    fileSearchStores: FileSearchStoreRecords;
+  };
   dataDir: string;
   countTokens: RequestTokenCounter;
   probe: MediaProber;
@@ -72,12 +83,14 @@ export type StorageBackendOperations = Pick<
   | "listBatches"
   | "cancelBatch"
   | "deleteBatch"
->;
+> &
+  FileSearchBackendOperations;
 
 export interface Storage {
   files: FileService;
   caches: CacheService;
   batches: BatchService;
+  fileSearch: FileSearchService;
   operations: StorageBackendOperations;
   /** Finishes start-up work (sweep, re-probe of files left PROCESSING). */
   ready: Promise<void>;
@@ -104,6 +117,11 @@ export function createStorage(options: StorageOptions): Storage {
     maxFileBytes: options.maxFileBytes,
     onError: options.onError,
   });
+  const fileSearch = new FileSearchService({
+    store: options.stores.fileSearchStores,
+    files,
+    now: options.now,
+  });
   const caches = new CacheService({
     store: options.stores.caches,
     now: options.now,
@@ -120,10 +138,17 @@ export function createStorage(options: StorageOptions): Storage {
     dataDir: options.dataDir,
     files,
     caches,
+    fileSearchStores: fileSearch,
     now: options.now,
   });
   const housekeeping = startHousekeeping({
-    files,
+    files: {
+      recover: () => files.recover(),
+      sweep: async () => {
+        await files.sweep();
+        await fileSearch.sweep(UPLOAD_SESSION_LIFETIME_MS);
+      },
+    },
     caches,
     batches,
     intervalMs: options.sweepIntervalMs ?? 60_000,
@@ -134,7 +159,11 @@ export function createStorage(options: StorageOptions): Storage {
     files,
     caches,
     batches,
-    operations: storageOperations(files, caches, batches, options),
+    fileSearch,
+    operations: {
+      ...storageOperations(files, caches, batches, fileSearch, options),
+      ...fileSearchOperations(fileSearch, files),
+    },
     ready: housekeeping.ready,
     close() {
       housekeeping.stop();
@@ -151,8 +180,9 @@ function storageOperations(
   files: FileService,
   caches: CacheService,
   batches: BatchService,
+  fileSearch: FileSearchService,
   options: Pick<StorageOptions, "stores" | "now">,
-): StorageBackendOperations {
+): Omit<StorageBackendOperations, keyof FileSearchBackendOperations> {
   return {
     async startUpload(request, context) {
       const start = request.file;
@@ -165,7 +195,14 @@ function storageOperations(
       });
     },
     async uploadChunk(uploadId, chunk, context) {
-      return wireStatus(await files.uploadChunk(uploadId, chunk, context.signal), context.origin);
+      const state = await files.uploadChunk(uploadId, chunk, context.signal);
+      // A store upload's final chunk answers the document's operation, not a file.
+      const operation =
+        state.status === "final" && state.file
+          ? await fileSearch.finishUpload(uploadId, state.file)
+          : null;
+      if (operation) return { status: state.status, sizeReceived: state.sizeReceived, operation };
+      return wireStatus(state, context.origin);
     },
     async uploadFile(request, context) {
       const metadata = request.file;

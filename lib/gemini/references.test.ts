@@ -10,11 +10,12 @@ const describePlaces = (operation: Parameters<typeof referencePlaces>[0]) =>
   );
 
 describe("referencePlaces", () => {
-  it("finds every field of the request types that names a file or a cached content", () => {
+  it("finds every field of the request types that names a file, a cached content or a file search store", () => {
     // functionResponse.parts: media a function returned, sent back by the SDKs (issue 13 item 5).
     expect(describePlaces("generateContent")).toEqual([
       "contents[].parts[].fileData.fileUri file",
       "contents[].parts[].functionResponse.parts[].fileData.fileUri file",
+      "tools[].fileSearch.fileSearchStoreNames[] fileSearchStore",
       "systemInstruction.parts[].fileData.fileUri file",
       "systemInstruction.parts[].functionResponse.parts[].fileData.fileUri file",
       "cachedContent cachedContent",
@@ -24,6 +25,7 @@ describe("referencePlaces", () => {
       "contents[].parts[].functionResponse.parts[].fileData.fileUri file",
       "generateContentRequest.contents[].parts[].fileData.fileUri file",
       "generateContentRequest.contents[].parts[].functionResponse.parts[].fileData.fileUri file",
+      "generateContentRequest.tools[].fileSearch.fileSearchStoreNames[] fileSearchStore",
       "generateContentRequest.systemInstruction.parts[].fileData.fileUri file",
       "generateContentRequest.systemInstruction.parts[].functionResponse.parts[].fileData.fileUri file",
       "generateContentRequest.cachedContent cachedContent",
@@ -33,6 +35,7 @@ describe("referencePlaces", () => {
       "contents[].parts[].functionResponse.parts[].fileData.fileUri file",
       "systemInstruction.parts[].fileData.fileUri file",
       "systemInstruction.parts[].functionResponse.parts[].fileData.fileUri file",
+      "tools[].fileSearch.fileSearchStoreNames[] fileSearchStore",
     ]);
   });
 });

@@ -1,5 +1,6 @@
 /**
- * Every place a request names a stored resource (a file or a cached content), found from
+ * Every place a request names a stored resource (a file, a cached content or a file search
+ * store), found from
  * the request schemas themselves: the walk below looks through each operation's schema for
  * the fields registered in `schemas/reference-fields`, once, and then visits exactly those
  * places of a canonical request. Ownership checks in both backends read this one list, so a

@@ -24,3 +24,11 @@ export function batchNotFound(name: string): ApiError {
     `Requested entity was not found: batch ${JSON.stringify(name.slice(0, 100))} does not exist.`,
   );
 }
+
+/**
+ * A file search store: 403, in the words of a cache (no recording shows the service's answer
+ * for a missing or foreign store; the SDKs do not tell them apart).
+ */
+export function fileSearchStoreDenied(): ApiError {
+  return ApiError.permissionDenied("FileSearchStore not found (or permission denied)");
+}

@@ -340,7 +340,7 @@ export interface LogprobsResult {
 export interface GroundingChunk {
   web?: { uri?: string; title?: string };
   /** A retrieved document (the local engine's document set; Vertex's retrieval). */
-  retrievedContext?: { uri?: string; title?: string; text?: string };
+  retrievedContext?: { uri?: string; title?: string; text?: string; fileSearchStore?: string };
 }
 
 export interface GroundingSupport {
@@ -412,6 +412,7 @@ export interface UsageMetadata {
   promptTokensDetails?: ModalityTokenCount[];
   cacheTokensDetails?: ModalityTokenCount[];
   candidatesTokensDetails?: ModalityTokenCount[];
+  toolUsePromptTokensDetails?: ModalityTokenCount[];
   /** The tier that served the request, in lower case ("standard"). */
   serviceTier?: string;
 }

@@ -167,6 +167,9 @@ describe("references of a batch create", () => {
     expect(places).toContain(
       "batch.inputConfig.requests.requests.request.cachedContent cachedContent",
     );
+    expect(places).toContain(
+      "batch.inputConfig.requests.requests.request.tools.fileSearch.fileSearchStoreNames fileSearchStore",
+    );
     const request = readBatchGenerateContentRequest({
       batch: {
         inputConfig: {

@@ -242,8 +242,10 @@ function characterClass(characters) {
   if (/[a-z]/.test(all)) classes.push("a-z");
   if (/[A-Z]/.test(all)) classes.push("A-Z");
   if (/[0-9]/.test(all)) classes.push("0-9");
-  for (const special of "-_.")
-    if (all.includes(special)) classes.push(special === "-" ? "\\-" : special);
+  // "/" is in the ids of nested names (a store's documents and operations).
+  for (const special of "-_./")
+    if (all.includes(special))
+      classes.push(special === "-" ? "\\-" : special === "/" ? "\\/" : special);
   return new RegExp(`^[${classes.join("")}]*$`);
 }
 

@@ -15,6 +15,10 @@ const SERVICE_ORIGIN = "https://generativelanguage.googleapis.com";
 export function operationOf(method, pathname, query) {
   if (pathname === "/upload/v1beta/files")
     return query.has("upload_id") ? "files.upload.chunk" : "files.upload.start";
+  if (/^\/upload\/v1beta\/fileSearchStores\/[^/:]+:uploadToFileSearchStore$/.test(pathname))
+    return query.has("upload_id")
+      ? "fileSearchStores.upload.chunk"
+      : "fileSearchStores.upload.start";
   const rules = [
     ["GET", /^\/v1beta\/models$/, "models.list"],
     ["GET", /^\/v1beta\/models\/[^/:]+$/, "models.get"],
@@ -29,6 +33,27 @@ export function operationOf(method, pathname, query) {
     ["GET", /^\/v1beta\/files$/, "files.list"],
     ["GET", /^\/v1beta\/files\/[^/:]+$/, "files.get"],
     ["DELETE", /^\/v1beta\/files\/[^/:]+$/, "files.delete"],
+    ["POST", /^\/v1beta\/fileSearchStores$/, "fileSearchStores.create"],
+    ["GET", /^\/v1beta\/fileSearchStores$/, "fileSearchStores.list"],
+    ["GET", /^\/v1beta\/fileSearchStores\/[^/:]+$/, "fileSearchStores.get"],
+    ["DELETE", /^\/v1beta\/fileSearchStores\/[^/:]+$/, "fileSearchStores.delete"],
+    ["POST", /^\/v1beta\/fileSearchStores\/[^/:]+:importFile$/, "fileSearchStores.importFile"],
+    ["GET", /^\/v1beta\/fileSearchStores\/[^/:]+\/documents$/, "fileSearchStores.documents.list"],
+    [
+      "GET",
+      /^\/v1beta\/fileSearchStores\/[^/:]+\/documents\/[^/:]+$/,
+      "fileSearchStores.documents.get",
+    ],
+    [
+      "DELETE",
+      /^\/v1beta\/fileSearchStores\/[^/:]+\/documents\/[^/:]+$/,
+      "fileSearchStores.documents.delete",
+    ],
+    [
+      "GET",
+      /^\/v1beta\/fileSearchStores\/[^/:]+\/(?:upload\/)?operations\/[^/:]+$/,
+      "operations.get",
+    ],
   ];
   for (const [ruleMethod, pattern, name] of rules)
     if (ruleMethod === method && pattern.test(pathname)) return name;
@@ -72,7 +97,7 @@ export async function startReplayUpstream({ exchanges }) {
       const exchange = candidates.find(
         (candidate) =>
           candidate.operation === operation &&
-          (operation === "files.upload.chunk" || samePath(candidate.path, url.pathname)),
+          (operation?.endsWith(".upload.chunk") || samePath(candidate.path, url.pathname)),
       );
       if (!exchange) {
         unmatched.push({

@@ -2,7 +2,7 @@
  * The replay conformance run: every recorded request sent to a server (the local engine, or
  * a gateway in front of the replay upstream), recording by recording in recorded order, and
  * each answer compared with the service's (compare.mjs). Names the server gives to what a
- * recording creates (caches, files, upload sessions) are used in that recording's later
+ * recording creates (caches, files, file search stores and their documents, upload sessions) are used in that recording's later
  * requests, as a client would. A request recorded with a key the service refused is sent
  * with a key this server refuses too (the recordings drop key values).
  */
@@ -41,9 +41,11 @@ function refusedKey(exchange) {
   }
 }
 
+/** Longest recorded name first: a document's name holds its store's. */
 function substitute(text, names) {
   let result = text;
-  for (const [recorded, ours] of names) result = result.replaceAll(recorded, ours);
+  const pairs = [...names].sort((left, right) => right[0].length - left[0].length);
+  for (const [recorded, ours] of pairs) result = result.replaceAll(recorded, ours);
   return result;
 }
 
@@ -89,8 +91,16 @@ function learnNames(exchange, recorded, ours, state) {
     pairs.push([recordedResource.name, ourResource.name]);
   if (typeof recordedResource?.uri === "string" && typeof ourResource?.uri === "string")
     pairs.push([recordedResource.uri, ourResource.uri]);
+  // A store upload's operation names the document it made.
+  const recordedDocument = recorded.json?.response?.documentName;
+  const ourDocument = ours.json?.response?.documentName;
+  if (typeof recordedDocument === "string" && typeof ourDocument === "string")
+    pairs.push([recordedDocument, ourDocument]);
   for (const [recordedName, ourName] of pairs)
-    if (recordedName !== ourName && /^(?:cachedContents|files)\/|\/files\//.test(recordedName))
+    if (
+      recordedName !== ourName &&
+      /^(?:cachedContents|files|fileSearchStores)\/|\/files\//.test(recordedName)
+    )
       state.names.set(recordedName, ourName);
   const recordedUpload = uploadIdOf(recorded.headers["x-goog-upload-url"]);
   const ourUpload = ours.headers["x-goog-upload-url"];

@@ -1,7 +1,7 @@
 import type { SqlDatabase } from "../sql-database";
 
 /**
- * Who created which file, cached content and batch through the gateway (migrations 4 and 10). The
+ * Who created which file, cached content, batch and file search store through the gateway (migrations 4 and 10). The
  * upstream sees one project (the server's key); these records keep one studio key from
  * another's resources. A record lives as long as its resource: it is replaced when the
  * upstream hands the name out again, ends at the resource's expiry (and is swept), and is
@@ -9,7 +9,7 @@ import type { SqlDatabase } from "../sql-database";
  * lib/server/persistence/ownership.ts turns a missing record into the service's 403.
  */
 
-export type OwnedKind = "file" | "cachedContent" | "batch";
+export type OwnedKind = "file" | "cachedContent" | "batch" | "fileSearchStore";
 
 export interface OwnedLifetime {
   /** When the resource expires upstream (epoch ms); null when unknown (kept until deleted). */

@@ -69,6 +69,8 @@ export interface BatchServiceOptions {
   dataDir: string;
   files: FileService;
   caches: CacheService;
+  /** Checks that a file search store named in a request is the caller's (the service's 403). */
+  fileSearchStores?: { assertStore(name: string, caller: Caller): Promise<void> };
   now?: () => number;
 }
 
@@ -165,16 +167,19 @@ export class BatchService {
     return this.toOperation(record);
   }
 
-  /** Every file and cache the inline requests name must be the caller's and live, else the service's 403. */
+  /** Every file, cache and store the inline requests name must be the caller's and live, else the service's 403. */
   private async assertReferencesReadable(
     request: BatchGenerateContentRequest,
     caller: Caller,
   ): Promise<void> {
     for (const reference of requestReferences({ operation: "batchGenerateContent", request })) {
       // The input file is checked (and named in the error) where it is linked.
-      if (reference.spelling === "name" || reference.name === null) continue;
+      if ((reference.kind === "file" && reference.spelling === "name") || reference.name === null)
+        continue;
       if (reference.kind === "file") await this.options.files.requireFile(reference.name, caller);
-      else await this.options.caches.get(reference.name, caller);
+      else if (reference.kind === "cachedContent")
+        await this.options.caches.get(reference.name, caller);
+      else await this.options.fileSearchStores?.assertStore(reference.name, caller);
     }
   }
 

@@ -6,6 +6,7 @@
 import type { AnswerTraits, ThinkingLengthTraits } from "@/lib/engine/catalog";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { GenerateContentRequest, ModalityTokenCount } from "@/lib/gemini/types";
+import type { ResolveFileSearchStores } from "@/lib/engine/tools/file-search";
 import type { ResolveCachedContent, ResolveFile } from "./context";
 
 export interface GenerationInput {
@@ -27,6 +28,8 @@ export interface GenerationInput {
   resolveFile: ResolveFile;
   /** The caller's cached contents by name, read by URL context on their URLs. */
   resolveCachedContent: ResolveCachedContent;
+  /** The caller's file search stores' documents, read by the file search tool. */
+  resolveFileSearchStores?: ResolveFileSearchStores;
   signal: AbortSignal;
   /** The cache the request used: its name and how many leading contents came from it (for citations). */
   cachedContent?: { name: string; contents: number };

@@ -7,7 +7,7 @@
 import { ApiError } from "@/lib/gemini/api-error";
 import type { CountTokensResponse } from "@/lib/gemini/types";
 import { effectiveThresholds, judgeInSlices, type SafetyVerdict } from "@/lib/engine/safety";
-import { countRequestTokens } from "@/lib/engine/tokens";
+import { countRequestTokens, countTexts } from "@/lib/engine/tokens";
 import { answerWithTools, type ToolAnswer } from "@/lib/engine/tools";
 import { throwIfAborted } from "./cancellation";
 import { gatherCitableSources, indexCitableSources, type CitationIndex } from "./citations";
@@ -26,6 +26,8 @@ export interface PreparedRequest {
   citations: CitationIndex;
   /** What a built-in tool (code execution, grounding, URL context) answers, if one applies. */
   toolAnswer: ToolAnswer | null;
+  /** Tokens of what a retrieval put before the model (usage's toolUsePromptTokenCount). */
+  toolUseTokens: number;
   thresholds: ReturnType<typeof effectiveThresholds>;
   promptVerdict: SafetyVerdict;
 }
@@ -71,6 +73,12 @@ export async function prepareRequest(input: GenerationInput): Promise<PreparedRe
   ]);
   throwIfAborted(signal);
   const toolAnswer = await answerWithTools(request, traits, context, input, signal);
+  const toolUseTokens = toolAnswer?.toolUseTexts?.length
+    ? (await countTexts(traits.tokenizer, toolAnswer.toolUseTexts, signal)).reduce(
+        (sum, count) => sum + count,
+        0,
+      )
+    : 0;
   const thresholds = effectiveThresholds(request.safetySettings, traits);
   const promptVerdict = await judgeInSlices(context.promptText, thresholds, signal);
   throwIfAborted(signal);
@@ -80,6 +88,7 @@ export async function prepareRequest(input: GenerationInput): Promise<PreparedRe
     model: family.withContext(counts),
     citations,
     toolAnswer,
+    toolUseTokens,
     thresholds,
     promptVerdict,
   };

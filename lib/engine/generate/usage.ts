@@ -41,22 +41,27 @@ export function usageReport(
   counted: CountTokensResponse,
   shape: AnswerShape,
   request: GenerateContentRequest,
+  toolUseTokens = 0,
 ): UsageReport {
   const promptTokenCount = counted.totalTokens;
   const baseUsage: UsageMetadata = { promptTokenCount };
   if (input.cachedContentTokenCount)
     baseUsage.cachedContentTokenCount = input.cachedContentTokenCount;
+  // What a retrieval put before the model counts apart from the prompt, and in the total (recorded).
+  if (toolUseTokens > 0) baseUsage.toolUsePromptTokenCount = toolUseTokens;
   return (candidates, thoughts, media) => {
     const result: UsageMetadata = { ...baseUsage };
     if (candidates > 0) result.candidatesTokenCount = candidates;
     if (thoughts > 0) result.thoughtsTokenCount = thoughts;
-    result.totalTokenCount = promptTokenCount + candidates + thoughts;
+    result.totalTokenCount = promptTokenCount + toolUseTokens + candidates + thoughts;
     if (counted.promptTokensDetails?.length)
       result.promptTokensDetails = counted.promptTokensDetails;
     const cacheDetails = input.cacheTokensDetails ?? counted.cacheTokensDetails;
     if (cacheDetails?.length && input.cachedContentTokenCount)
       result.cacheTokensDetails = cacheDetails;
     if (candidates > 0) result.candidatesTokensDetails = candidatesDetails(candidates, media);
+    if (toolUseTokens > 0)
+      result.toolUsePromptTokensDetails = [{ modality: "TEXT", tokenCount: toolUseTokens }];
     return shapeUsage(result, shape, request);
   };
 }

@@ -96,18 +96,20 @@ const STOP_WORDS = new Set(
   ),
 );
 
-/** An answer built from the local documents that match the prompt, or null when none does. */
-export function answerFromDocuments(prompt: string): GroundedAnswer | null {
-  const query = searchQuery(prompt);
-  if (!query) return null;
-  const set = localDocuments();
-  const hits = searchIndex(set.index, query, MINIMUM_SCORE).slice(0, MAX_CHUNKS);
-  if (hits.length === 0) return null;
+/**
+ * An answer made of the chunks' sentences that share the most words with `query` (at most
+ * three, in chunk and document order), with a support per sentence: its UTF-8 byte offsets in
+ * the answer (startIndex left out at 0) and the chunk it came from. Shared by Google Search
+ * grounding and file search.
+ */
+export function groundedText(
+  query: string,
+  chunks: readonly string[],
+): { text: string; supports: NonNullable<GroundingMetadata["groundingSupports"]> } {
   const wanted = new Set(searchWords(query));
-  // Each chunk's sentences that share the most query words; the answer keeps document order.
   const picked: { chunk: number; order: number; sentence: string; overlap: number }[] = [];
-  hits.forEach((hit, chunk) => {
-    sentences(set.documents[hit.position]!.text).forEach((sentence, order) => {
+  chunks.forEach((chunkText, chunk) => {
+    sentences(chunkText).forEach((sentence, order) => {
       const overlap = new Set(searchWords(sentence).filter((word) => wanted.has(word))).size;
       picked.push({ chunk, order, sentence, overlap });
     });
@@ -129,6 +131,20 @@ export function answerFromDocuments(prompt: string): GroundedAnswer | null {
       groundingChunkIndices: [item.chunk],
     });
   }
+  return { text, supports };
+}
+
+/** An answer built from the local documents that match the prompt, or null when none does. */
+export function answerFromDocuments(prompt: string): GroundedAnswer | null {
+  const query = searchQuery(prompt);
+  if (!query) return null;
+  const set = localDocuments();
+  const hits = searchIndex(set.index, query, MINIMUM_SCORE).slice(0, MAX_CHUNKS);
+  if (hits.length === 0) return null;
+  const { text, supports } = groundedText(
+    query,
+    hits.map((hit) => set.documents[hit.position]!.text),
+  );
   return {
     text,
     groundingMetadata: {

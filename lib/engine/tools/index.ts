@@ -1,6 +1,6 @@
 /**
  * The built-in tools of the local engine (code execution, Google Search grounding, URL
- * context), emulated offline: given the request, the one that applies answers the turn with
+ * context, file search), emulated offline: given the request, the one that applies answers the turn with
  * its parts, its text and its metadata; generation then streams that text as the answer. Only
  * tools the model supports (its catalog traits) and the request enables are used. A turn that
  * answers a function call, or asks for JSON, enum or audio, is left to generation.
@@ -13,10 +13,16 @@ import type {
   UrlContextMetadata,
 } from "@/lib/gemini/types";
 import { answerWithCode } from "./code-execution";
+import { answerFromStores, type ResolveFileSearchStores } from "./file-search";
 import { answerFromDocuments } from "./grounding";
 import { retrieveUrls, type UrlResolvers } from "./url-context";
 
-export type BuiltInTool = "googleSearch" | "urlContext" | "codeExecution";
+export type BuiltInTool = "googleSearch" | "urlContext" | "codeExecution" | "fileSearch";
+
+/** What the tools read for the caller: files and caches (URL context), file search stores. */
+export interface ToolResolvers extends UrlResolvers {
+  resolveFileSearchStores?: ResolveFileSearchStores;
+}
 
 export interface ToolAnswer {
   /** Parts before the answer text (executableCode, codeExecutionResult). */
@@ -25,6 +31,8 @@ export interface ToolAnswer {
   text?: string;
   groundingMetadata?: GroundingMetadata;
   urlContextMetadata?: UrlContextMetadata;
+  /** What a retrieval put before the model, counted as usage's toolUsePromptTokenCount. */
+  toolUseTexts?: string[];
 }
 
 /** The built-in tools a request turns on (and the model supports). */
@@ -39,6 +47,9 @@ export function enabledTools(
     if ((tool.googleSearch || tool.googleSearchRetrieval) && supported.has("googleSearch"))
       enabled.add("googleSearch");
     if (tool.urlContext && supported.has("urlContext")) enabled.add("urlContext");
+    // File search came with 2.5, as URL context did: the catalog's URL context trait stands for both.
+    if (tool.fileSearch?.fileSearchStoreNames?.length && supported.has("urlContext"))
+      enabled.add("fileSearch");
   }
   return enabled;
 }
@@ -48,7 +59,7 @@ export async function answerWithTools(
   request: GenerateContentRequest,
   traits: ModelTraits,
   turn: { lastUserText: string; answersFunction: boolean },
-  resolvers: UrlResolvers,
+  resolvers: ToolResolvers,
   signal: AbortSignal,
 ): Promise<ToolAnswer | null> {
   const enabled = enabledTools(request, traits);
@@ -61,7 +72,23 @@ export async function answerWithTools(
   )
     return null;
   const answer: ToolAnswer = { parts: [] };
-  if (enabled.has("urlContext")) {
+  if (enabled.has("fileSearch") && resolvers.resolveFileSearchStores) {
+    const fileSearch = request.tools?.find((tool) => tool.fileSearch)?.fileSearch;
+    const names = (request.tools ?? []).flatMap(
+      (tool) => tool.fileSearch?.fileSearchStoreNames ?? [],
+    );
+    const found = answerFromStores(
+      turn.lastUserText,
+      await resolvers.resolveFileSearchStores(names),
+      fileSearch?.topK,
+    );
+    if (found) {
+      answer.text = found.text;
+      answer.groundingMetadata = found.groundingMetadata;
+      answer.toolUseTexts = found.retrievedTexts;
+    }
+  }
+  if (answer.text === undefined && enabled.has("urlContext")) {
     const retrieved = await retrieveUrls(turn.lastUserText, resolvers);
     if (retrieved) {
       answer.urlContextMetadata = retrieved.urlContextMetadata;

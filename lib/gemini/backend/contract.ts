@@ -8,6 +8,16 @@
  */
 import type { UploadStart } from "../validate-upload";
 import type {
+  Document,
+  DocumentOptions,
+  FileSearchOperation,
+  FileSearchStore,
+  FileSearchStoreCreate,
+  ImportFileRequest,
+  ListDocumentsResponse,
+  ListFileSearchStoresResponse,
+} from "../file-search-types";
+import type {
   BatchGenerateContentRequest,
   BatchOperation,
   CachedContent,
@@ -93,6 +103,15 @@ export interface UploadStatus {
   status: "active" | "final" | "cancelled";
   sizeReceived: number;
   file?: File;
+  /** A store upload's final answer: its operation, instead of a file. */
+  operation?: FileSearchOperation;
+}
+
+/** The start of a store upload: the upload headers, and the document's options from the body. */
+export interface FileSearchUploadStartRequest {
+  declaredSize?: number;
+  contentType?: string;
+  document: DocumentOptions;
 }
 
 /**
@@ -196,4 +215,37 @@ export interface Backend {
   deleteBatch(name: string, context: OperationContext): Promise<void>;
   /** `files/{id}:download?alt=media`: the bytes of one of the caller's generated files. */
   downloadFile(name: string, context: OperationContext): Promise<FileDownload>;
+
+  createFileSearchStore(
+    request: FileSearchStoreCreate,
+    context: OperationContext,
+  ): Promise<FileSearchStore>;
+  listFileSearchStores(
+    query: PageQuery,
+    context: OperationContext,
+  ): Promise<ListFileSearchStoresResponse>;
+  /** `name` is `fileSearchStores/{id}`. */
+  getFileSearchStore(name: string, context: OperationContext): Promise<FileSearchStore>;
+  deleteFileSearchStore(name: string, force: boolean, context: OperationContext): Promise<void>;
+  /** Opens a resumable upload of a document into store `storeName`; its chunks go to uploadChunk. */
+  startFileSearchStoreUpload(
+    storeName: string,
+    request: FileSearchUploadStartRequest,
+    context: OperationContext,
+  ): Promise<{ uploadId: string }>;
+  importFileToFileSearchStore(
+    storeName: string,
+    request: ImportFileRequest,
+    context: OperationContext,
+  ): Promise<FileSearchOperation>;
+  listDocuments(
+    storeName: string,
+    query: PageQuery,
+    context: OperationContext,
+  ): Promise<ListDocumentsResponse>;
+  /** `name` is `fileSearchStores/{id}/documents/{id}`. */
+  getDocument(name: string, context: OperationContext): Promise<Document>;
+  deleteDocument(name: string, force: boolean, context: OperationContext): Promise<void>;
+  /** `fileSearchStores/{id}/operations/{id}` or `fileSearchStores/{id}/upload/operations/{id}`. */
+  getFileSearchOperation(name: string, context: OperationContext): Promise<FileSearchOperation>;
 }

@@ -1,6 +1,7 @@
 /**
- * The fields of the request types that name a stored resource: a file (`fileData.fileUri`)
- * or a cached content (`cachedContent`). Each is a schema registered in `referenceFields`;
+ * The fields of the request types that name a stored resource: a file (`fileData.fileUri`),
+ * a cached content (`cachedContent`) or a file search store
+ * (`tools[].fileSearch.fileSearchStoreNames`). Each is a schema registered in `referenceFields`;
  * lib/gemini/references finds every place they are used by walking the request schemas, so
  * a request type that gains one of these fields has it checked for ownership with nothing
  * else to change.
@@ -8,7 +9,7 @@
 import { z } from "zod";
 import { wireString } from "./wire";
 
-export type ReferenceKind = "file" | "cachedContent";
+export type ReferenceKind = "file" | "cachedContent" | "fileSearchStore";
 
 /**
  * How a checked reference is written for the upstream: a file URI (what `fileData.fileUri`
@@ -95,3 +96,7 @@ referenceFields.add(batchInputFileSchema, { kind: "file", spelling: "name" });
 /** `cachedContent` of a generate request: the name of a cached content, as sent. */
 export const cachedContentNameSchema = wireString();
 referenceFields.add(cachedContentNameSchema, { kind: "cachedContent" });
+
+/** `tools[].fileSearch.fileSearchStoreNames`: a file search store's name, as sent. */
+export const fileSearchStoreNameSchema = wireString();
+referenceFields.add(fileSearchStoreNameSchema, { kind: "fileSearchStore", spelling: "name" });

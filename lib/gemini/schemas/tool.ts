@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { FunctionDeclaration, Tool, ToolConfig } from "../types";
+import { fileSearchStoreNameSchema } from "./reference-fields";
 import { schemaSchema } from "./schema";
 import {
   repeated,
@@ -59,7 +60,7 @@ export const googleSearchSchema = wireObject("Tool.GoogleSearch", {
 });
 
 export const fileSearchSchema = wireObject("FileSearch", {
-  fileSearchStoreNames: repeated(wireString()).optional(),
+  fileSearchStoreNames: repeated(fileSearchStoreNameSchema).optional(),
   metadataFilter: wireString().optional(),
   topK: wireInteger().optional(),
 });

@@ -26,6 +26,17 @@ import {
   updateCachedContentHandler,
 } from "./cached-contents";
 import { authenticateUpload } from "../http/upload-protocol";
+import {
+  createFileSearchStoreHandler,
+  deleteDocumentHandler,
+  deleteFileSearchStoreHandler,
+  getDocumentHandler,
+  getFileSearchOperationHandler,
+  getFileSearchStoreHandler,
+  importFileHandler,
+  listDocumentsHandler,
+  listFileSearchStoresHandler,
+} from "./file-search-stores";
 
 /**
  * The API surface: one table from (method, path) to handler, served under `/v1beta` and its
@@ -46,6 +57,7 @@ interface Route {
 
 /** Any segment: the handlers refuse one that is no model name with the service's 400. */
 const MODEL = "(?<model>[^/:]+)";
+const STORE = "fileSearchStores/(?<store>[^/:]+)";
 
 const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
@@ -95,6 +107,27 @@ const API_ROUTES: Route[] = [
     pattern: /^cachedContents\/(?<cache>[^/:]+)$/,
     handler: deleteCachedContentHandler,
   },
+  { method: "POST", pattern: /^fileSearchStores$/, handler: createFileSearchStoreHandler },
+  { method: "GET", pattern: /^fileSearchStores$/, handler: listFileSearchStoresHandler },
+  { method: "GET", pattern: new RegExp(`^${STORE}$`), handler: getFileSearchStoreHandler },
+  { method: "DELETE", pattern: new RegExp(`^${STORE}$`), handler: deleteFileSearchStoreHandler },
+  { method: "POST", pattern: new RegExp(`^${STORE}:importFile$`), handler: importFileHandler },
+  { method: "GET", pattern: new RegExp(`^${STORE}/documents$`), handler: listDocumentsHandler },
+  {
+    method: "GET",
+    pattern: new RegExp(`^${STORE}/documents/(?<document>[^/:]+)$`),
+    handler: getDocumentHandler,
+  },
+  {
+    method: "DELETE",
+    pattern: new RegExp(`^${STORE}/documents/(?<document>[^/:]+)$`),
+    handler: deleteDocumentHandler,
+  },
+  {
+    method: "GET",
+    pattern: new RegExp(`^${STORE}/(?<upload>upload/)?operations/(?<operation>[^/:]+)$`),
+    handler: getFileSearchOperationHandler,
+  },
 ];
 
 /** `/download/v1beta/...`: where a generated file's `downloadUri` points. */
@@ -105,6 +138,18 @@ const DOWNLOAD_ROUTES: Route[] = [
 const UPLOAD_ROUTES: Route[] = [
   { method: "POST", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
   { method: "PUT", pattern: /^files$/, handler: uploadHandler, authenticate: authenticateUpload },
+  {
+    method: "POST",
+    pattern: new RegExp(`^${STORE}:uploadToFileSearchStore$`),
+    handler: uploadHandler,
+    authenticate: authenticateUpload,
+  },
+  {
+    method: "PUT",
+    pattern: new RegExp(`^${STORE}:uploadToFileSearchStore$`),
+    handler: uploadHandler,
+    authenticate: authenticateUpload,
+  },
 ];
 
 /** The version segments served: the service's `v1beta`, and `v1` / `v1alpha` as aliases. */

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { UploadStatus } from "@/lib/gemini/backend/contract";
 import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate-upload";
+import { parseStoreUploadStart } from "@/lib/gemini/validate-file-search";
 import { UPLOAD_CHUNK_GRANULARITY } from "@/lib/gemini/upload-chunks";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse, smallJsonResponse } from "../http/responses";
@@ -38,9 +39,11 @@ function emptyAnswer(headers: Headers): Response {
  * does (recorded: no size received beside it).
  */
 function statusAnswer(status: UploadStatus, command: "query" | "cancel" | "chunk"): Response {
-  const sizeReceived =
-    status.file && command === "chunk" ? {} : { sizeReceived: status.sizeReceived };
+  const final = (status.file || status.operation) && command === "chunk";
+  const sizeReceived = final ? {} : { sizeReceived: status.sizeReceived };
   const headers = uploadAnswerHeaders({ status: status.status, ...sizeReceived });
+  // A store upload's final chunk answers the document's operation (recorded), a file upload's the File.
+  if (status.operation) return smallJsonResponse(status.operation, { headers });
   return status.file ? smallJsonResponse({ file: status.file }, { headers }) : emptyAnswer(headers);
 }
 
@@ -86,7 +89,7 @@ async function startUpload(context: RequestContext): Promise<Response> {
   // Protocols Google-written clients send: resumable (@google/genai, google-genai) and
   // multipart (@google/generative-ai's GoogleAIFileManager). None sends `raw`, so it is refused.
   const protocol = readUploadHeader(request.headers, "Protocol")?.toLowerCase();
-  if (protocol === "multipart") return multipartUpload(context);
+  if (protocol === "multipart" && !context.params.store) return multipartUpload(context);
   if (protocol !== undefined && protocol !== "resumable") {
     throw ApiError.invalidArgument(
       `X-Goog-Upload-Protocol "${protocol.slice(0, 40)}" is not supported: use resumable or multipart.`,
@@ -106,21 +109,28 @@ async function startUpload(context: RequestContext): Promise<Response> {
       [{ field: "X-Goog-Upload-Protocol", description: "must be resumable or multipart" }],
     );
   }
-  const file = parseUploadStartBody(await readJsonBody(request, START_BODY_LIMIT));
+  const body = await readJsonBody(request, START_BODY_LIMIT);
   const declaredSize = readByteCount(
     readUploadHeader(request.headers, "Header-Content-Length"),
     "X-Goog-Upload-Header-Content-Length",
   );
   const announced = readUploadHeader(request.headers, "Header-Content-Type");
   const contentType = announced ? canonicalMimeType(announced) : announced;
-  const { uploadId } = await context.backend.startUpload(
-    {
-      ...(declaredSize !== undefined ? { declaredSize } : {}),
-      ...(contentType ? { contentType } : {}),
-      file,
-    },
-    context,
-  );
+  const headerFields = {
+    ...(declaredSize !== undefined ? { declaredSize } : {}),
+    ...(contentType ? { contentType } : {}),
+  };
+  const store = context.params.store;
+  const { uploadId } = store
+    ? await context.backend.startFileSearchStoreUpload(
+        `fileSearchStores/${store}`,
+        { ...headerFields, document: parseStoreUploadStart(body) },
+        context,
+      )
+    : await context.backend.startUpload(
+        { ...headerFields, file: parseUploadStartBody(body) },
+        context,
+      );
   return emptyAnswer(
     uploadAnswerHeaders({
       status: "active",
@@ -168,7 +178,8 @@ async function sessionRequest(context: RequestContext, uploadId: string): Promis
 /**
  * `POST /upload/v1beta/files` (and `/upload/v1`, `/upload/v1alpha`): without `upload_id` it
  * starts a resumable upload or takes a whole multipart one; with it (POST or PUT) it is the
- * session URL taking chunks, query and cancel.
+ * session URL taking chunks, query and cancel. `upload/v1beta/fileSearchStores/{id}:uploadToFileSearchStore`
+ * is the same protocol for a store's document (resumable only).
  */
 export async function uploadHandler(context: RequestContext): Promise<Response> {
   const uploadId = context.url.searchParams.get("upload_id");

@@ -1,10 +1,15 @@
 import "server-only";
 import type { OwnedKind, OwnershipStore } from "@/lib/db/stores/ownership-store";
 import { ApiError } from "@/lib/gemini/api-error";
-import { batchNotFound, cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
+import {
+  batchNotFound,
+  cachedContentDenied,
+  fileDenied,
+  fileSearchStoreDenied,
+} from "@/lib/gemini/resource-errors";
 
 /**
- * Who created which file, cached content and batch through the gateway (lib/db/stores/ownership-store):
+ * Who created which file, cached content, batch and file search store through the gateway (lib/db/stores/ownership-store):
  * anything not recorded is nobody's, so it is refused exactly like a resource that does not
  * exist.
  */
@@ -13,6 +18,7 @@ export type { OwnedKind };
 
 export function ownershipDenied(kind: OwnedKind, name: string): ApiError {
   if (kind === "batch") return batchNotFound(name);
+  if (kind === "fileSearchStore") return fileSearchStoreDenied();
   return kind === "file" ? fileDenied(name) : cachedContentDenied();
 }
 

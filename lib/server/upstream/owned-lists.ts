@@ -13,7 +13,7 @@ import { API } from "./upstream-resources";
  */
 
 /** Upstream page sizes used while filtering lists down to one owner's items (the service's maxima). */
-const UPSTREAM_PAGE = { file: 100, cachedContent: 1000, batch: 100 } as const;
+const UPSTREAM_PAGE = { file: 100, cachedContent: 1000, batch: 100, fileSearchStore: 20 } as const;
 /** Upstream pages read for one list call before answering with what was found so far. */
 const MAX_PAGES_PER_LIST = 20;
 
@@ -42,7 +42,7 @@ function ownedPosition(value: unknown): OwnedPagePosition {
 export async function listOwned<T extends { name: string }>(
   { client, ownership }: { client: UpstreamClient; ownership: OwnershipStore },
   kind: OwnedKind,
-  collection: "files" | "cachedContents" | "batches",
+  collection: "files" | "cachedContents" | "batches" | "fileSearchStores",
   query: PageQuery & { filter?: string },
   context: OperationContext,
   /** The list's field in the upstream answer, when it is not the collection's name (`operations`). */

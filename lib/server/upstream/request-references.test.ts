@@ -1,9 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readCountTokensRequest, readGenerateContentRequest } from "@/lib/gemini/validate";
+import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
+import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { checkReferences } from "./request-references";
 
 let data: TempData;
+const HELLO = [{ role: "user", parts: [{ text: "hi" }] }];
 const check = (ownerId: string) => ({
   ownerId,
   ownership: data.stores.ownership,
@@ -18,6 +21,7 @@ beforeAll(async () => {
   data = await tempData();
   await data.stores.ownership.record("file", "files/alicefile", "key:alice");
   await data.stores.ownership.record("cachedContent", "cachedContents/alicecache", "key:alice");
+  await data.stores.ownership.record("fileSearchStore", "fileSearchStores/alicestore", "key:alice");
 });
 
 afterAll(async () => {
@@ -86,6 +90,62 @@ describe("checkReferences", () => {
         httpStatus: 403,
         message: "CachedContent not found (or permission denied)",
       });
+    }
+  });
+
+  it("refuses another's file search store in every operation that names one, and passes one's own", async () => {
+    const tools = [{ file_search: { file_search_store_names: "fileSearchStores/alicestore" } }];
+    const storeDenied = {
+      httpStatus: 403,
+      rpcStatus: "PERMISSION_DENIED",
+      message: "FileSearchStore not found (or permission denied)",
+    };
+    const inputs = () => [
+      generate({ contents: HELLO, tools }),
+      {
+        operation: "countTokens" as const,
+        request: readCountTokensRequest({
+          generateContentRequest: { model: "models/gemini-2.5-flash", contents: HELLO, tools },
+        }),
+      },
+      {
+        operation: "createCachedContent" as const,
+        request: parseCachedContentCreate({
+          model: "models/gemini-2.5-flash",
+          contents: HELLO,
+          tools,
+        }),
+      },
+      {
+        operation: "batchGenerateContent" as const,
+        request: readBatchGenerateContentRequest({
+          batch: {
+            inputConfig: { requests: { requests: [{ request: { contents: HELLO, tools } }] } },
+          },
+        }),
+      },
+    ];
+    for (const input of inputs())
+      await expect(checkReferences(input, check("key:bob")), input.operation).rejects.toMatchObject(
+        storeDenied,
+      );
+    for (const name of [
+      "alicestore",
+      " fileSearchStores/alicestore",
+      "fileSearchStores/ALICESTORE",
+    ])
+      await expect(
+        checkReferences(
+          generate({ contents: HELLO, tools: [{ fileSearch: { fileSearchStoreNames: [name] } }] }),
+          check("key:alice"),
+        ),
+        name,
+      ).rejects.toMatchObject(storeDenied);
+    for (const input of inputs()) {
+      const named = await checkReferences(input, check("key:alice"));
+      expect(named, input.operation).toEqual([
+        { kind: "fileSearchStore", name: "fileSearchStores/alicestore" },
+      ]);
     }
   });
 

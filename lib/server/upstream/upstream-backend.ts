@@ -7,6 +7,7 @@ import type {
   FileDownload,
   FileUploadRequest,
   OperationContext,
+  FileSearchUploadStartRequest,
   OriginOperationContext,
   PageQuery,
   PassedOnJson,
@@ -53,6 +54,8 @@ import {
   upstreamDeadline,
 } from "./upstream-resources";
 import { UpstreamUploads } from "./upstream-uploads";
+import { UpstreamFileSearch } from "./upstream-file-search";
+import type { FileSearchStoreCreate, ImportFileRequest } from "@/lib/gemini/file-search-types";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
@@ -83,12 +86,15 @@ export class UpstreamBackend implements Backend {
   readonly uploadSessions: UpstreamUploadStore;
   /** Resumable and multipart uploads (upstream-uploads.ts); the Backend's upload operations. */
   private readonly uploads: UpstreamUploads;
+  /** File search stores, their documents and operations (upstream-file-search.ts). */
+  private readonly fileSearch: UpstreamFileSearch;
 
   constructor(private readonly dependencies: UpstreamBackendDependencies) {
     this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
     this.ownership = dependencies.ownership;
     this.uploadSessions = dependencies.uploadSessions;
     this.uploads = new UpstreamUploads(this.client, this.uploadSessions, this.ownership);
+    this.fileSearch = new UpstreamFileSearch(this.client, this.ownership, this.uploads);
   }
 
   private get settings(): UpstreamSettings {
@@ -512,6 +518,54 @@ export class UpstreamBackend implements Backend {
       ...(Number.isSafeInteger(length) && length >= 0 ? { sizeBytes: length } : {}),
       body: webStreamOf(response.body),
     };
+  }
+
+  createFileSearchStore(request: FileSearchStoreCreate, context: OperationContext) {
+    return this.fileSearch.create(request, context);
+  }
+
+  listFileSearchStores(query: PageQuery, context: OperationContext) {
+    return this.fileSearch.list(query, context);
+  }
+
+  getFileSearchStore(name: string, context: OperationContext) {
+    return this.fileSearch.getStore(name, context);
+  }
+
+  deleteFileSearchStore(name: string, force: boolean, context: OperationContext) {
+    return this.fileSearch.deleteStore(name, force, context);
+  }
+
+  startFileSearchStoreUpload(
+    storeName: string,
+    request: FileSearchUploadStartRequest,
+    context: OperationContext,
+  ) {
+    return this.fileSearch.startUpload(storeName, request, context);
+  }
+
+  importFileToFileSearchStore(
+    storeName: string,
+    request: ImportFileRequest,
+    context: OperationContext,
+  ) {
+    return this.fileSearch.importFile(storeName, request, context);
+  }
+
+  listDocuments(storeName: string, query: PageQuery, context: OperationContext) {
+    return this.fileSearch.listDocuments(storeName, query, context);
+  }
+
+  getDocument(name: string, context: OperationContext) {
+    return this.fileSearch.getDocument(name, context);
+  }
+
+  deleteDocument(name: string, force: boolean, context: OperationContext) {
+    return this.fileSearch.deleteDocument(name, force, context);
+  }
+
+  getFileSearchOperation(name: string, context: OperationContext) {
+    return this.fileSearch.getOperation(name, context);
   }
 }
 

@@ -14,10 +14,10 @@ export const API = "/v1beta";
 /** Files live 48 hours upstream: the expiry of a file whose answer gives none. */
 export const FILE_LIFETIME_MS = 48 * 3_600_000;
 
-/** `models/x`, `cachedContents/x`, `files/x`, `batches/x`: the only names ever put in an upstream path. */
+/** `models/x`, `cachedContents/x`, `files/x`, `batches/x`, `fileSearchStores/x`: the only names ever put in an upstream path. */
 export function resourcePath(
   name: string,
-  collection: "models" | "cachedContents" | "files" | "batches",
+  collection: "models" | "cachedContents" | "files" | "batches" | "fileSearchStores",
 ): string {
   const match = new RegExp(`^${collection}/([A-Za-z0-9][A-Za-z0-9._-]*)$`).exec(name);
   if (!match) throw ApiError.invalidArgument(`Invalid resource name "${name.slice(0, 80)}".`);

@@ -4,6 +4,7 @@ import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
 import type { UpstreamUploadStore } from "@/lib/db/stores/upstream-upload-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type {
+  FileSearchUploadStartRequest,
   FileUploadRequest,
   OperationContext,
   OriginOperationContext,
@@ -11,6 +12,7 @@ import type {
   UploadStartRequest,
   UploadStatus,
 } from "@/lib/gemini/backend/contract";
+import type { FileSearchOperation } from "@/lib/gemini/file-search-types";
 import type { File } from "@/lib/gemini/types";
 import { readBodyText, type UpstreamClient, type UpstreamResponse } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
@@ -27,6 +29,8 @@ import { clientFile, FILE_LIFETIME_MS, header, upstreamDeadline } from "./upstre
 /** A bytes part's Content-Type worth passing on (type/subtype, optional parameters, one line). */
 const MEDIA_TYPE = /^[\w!#$&^.+-]{1,127}\/[\w!#$&^.+-]{1,127}(?:\s*;[^\r\n]{0,200})?$/;
 const UPLOAD_API = "/upload/v1beta/files";
+/** A store upload's session URL: its final answer is the document's operation, not a file. */
+const STORE_UPLOAD = /\/fileSearchStores\/[^/?:]+:uploadToFileSearchStore(?:\?|$)/;
 
 function uploadStatusOf(value: string | undefined): UploadStatus["status"] {
   const status = (value ?? "").toLowerCase();
@@ -46,6 +50,25 @@ export class UpstreamUploads {
     request: UploadStartRequest,
     context: OperationContext,
   ): Promise<{ uploadId: string }> {
+    return this.openSession(UPLOAD_API, { file: request.file }, request, context);
+  }
+
+  /** A store upload: `storePath` is the store's checked upstream path (`/v1beta/fileSearchStores/x`). */
+  async startStoreUpload(
+    storePath: string,
+    request: FileSearchUploadStartRequest,
+    context: OperationContext,
+  ): Promise<{ uploadId: string }> {
+    const target = `/upload${storePath}:uploadToFileSearchStore`;
+    return this.openSession(target, request.document, request, context);
+  }
+
+  private async openSession(
+    target: string,
+    json: unknown,
+    request: { declaredSize?: number; contentType?: string },
+    context: OperationContext,
+  ): Promise<{ uploadId: string }> {
     const headers: Record<string, string> = {
       "x-goog-upload-protocol": "resumable",
       "x-goog-upload-command": "start",
@@ -57,8 +80,8 @@ export class UpstreamUploads {
     // A start only opens a session; an unused one expires, so a retry cannot duplicate a file.
     const response = await this.client.open({
       method: "POST",
-      target: UPLOAD_API,
-      json: { file: request.file },
+      target,
+      json,
       headers,
       signal: context.signal,
       safety: "idempotent",
@@ -128,7 +151,7 @@ export class UpstreamUploads {
   }
 
   private async uploadAnswer(
-    session: { id: string; ownerId: string },
+    session: { id: string; ownerId: string; upstreamUrl: string },
     response: UpstreamResponse,
     fallbackReceived: number,
     context: OriginOperationContext,
@@ -143,6 +166,10 @@ export class UpstreamUploads {
         : fallbackReceived;
     if (status === "active") await this.sessions.setReceived(session.id, sizeReceived);
     if (status !== "final") return { status, sizeReceived };
+    if (STORE_UPLOAD.test(new URL(session.upstreamUrl).pathname + "?")) {
+      await this.sessions.delete(session.id);
+      return { status, sizeReceived, operation: storeUploadOperation(text) };
+    }
     const file = await this.recordUploadedFile(text, session.ownerId);
     await this.sessions.delete(session.id);
     return {
@@ -271,4 +298,17 @@ export class UpstreamUploads {
         Date.now() + FILE_LIFETIME_MS,
     });
   }
+}
+
+/** A store upload's final answer: the document's operation (its store is already the uploader's). */
+function storeUploadOperation(text: string): FileSearchOperation {
+  let operation: FileSearchOperation | undefined;
+  try {
+    operation = JSON.parse(text) as FileSearchOperation;
+  } catch {
+    throw malformedUpstream("an upload answer that is not JSON");
+  }
+  if (typeof operation?.name !== "string")
+    throw malformedUpstream("a finished store upload without its operation");
+  return operation;
 }
