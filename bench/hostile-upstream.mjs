@@ -4,13 +4,14 @@
 // same gateway (answered at once by the upstream) runs every 50 ms. Reports the hostile call's
 // time (linear in the size), the light requests' wait, and the longest the gateway's main
 // thread went without serving its event loop, in wall and in CPU time (bench/event-loop-probe.cjs).
-// The upstream is a stand-in inside this script. Needs a production build.
+// The upstream is a stand-in on a worker thread (bench/hostile-upstream-stand-in.mjs). Needs a
+// production build.
 //
 //   node bench/hostile-upstream.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
 //                                   [--app-dir DIR]
-import http from "node:http";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { Worker } from "node:worker_threads";
 import { Agent, request } from "undici";
 import {
   idleLatency,
@@ -66,23 +67,23 @@ function longAnswer(bytes) {
  * content type, body text) for `bytes`.
  */
 const SHAPES = {
-  "countTokens, many objects": {
+  "countTokens: many objects": {
     operation: "countTokens",
     answer: (bytes) => ["application/json", manyObjects(bytes)],
   },
-  "countTokens, upstream addresses": {
+  "countTokens: upstream addresses": {
     operation: "countTokens",
     answer: (bytes, origin) => ["application/json", addresses(bytes, origin)],
   },
-  "generateContent, long answer": {
+  "generateContent: long answer": {
     operation: "generateContent",
     answer: (bytes) => ["application/json", longAnswer(bytes)],
   },
-  "stream, one long event": {
+  "stream: one long event": {
     operation: "streamGenerateContent",
     answer: (bytes) => ["text/event-stream", `data: ${longAnswer(bytes)}\r\n\r\n`],
   },
-  "stream, no blank line": {
+  "stream: no blank line": {
     operation: "streamGenerateContent",
     answer: (bytes) => ["text/event-stream", `data: ${longAnswer(bytes)}`],
   },
@@ -92,31 +93,17 @@ const shapes =
     ? Object.keys(SHAPES)
     : values.shapes.split(",").filter((name) => name in SHAPES);
 
-/** What the stand-in upstream answers next to a call of the hostile model. */
-let nextAnswer = ["application/json", "{}"];
+// The stand-in upstream runs on a worker thread (bench/hostile-upstream-stand-in.mjs).
+const standIn = new Worker(new URL("./hostile-upstream-stand-in.mjs", import.meta.url));
+const message = () => new Promise((resolve) => standIn.once("message", resolve));
+const origin = `http://127.0.0.1:${(await message()).port}`;
 
-const upstream = http.createServer((incoming, outgoing) => {
-  incoming.resume();
-  incoming.on("end", () => {
-    const hostile = incoming.url.includes("/models/hostile:");
-    const [type, text] = hostile ? nextAnswer : ["application/json", '{"totalTokens":3}'];
-    outgoing.writeHead(200, { "content-type": type });
-    // In pieces of 64 KiB, as a network would hand them over.
-    const bytes = Buffer.from(text);
-    let at = 0;
-    const more = () => {
-      while (at < bytes.length) {
-        const piece = bytes.subarray(at, at + 65_536);
-        at += piece.length;
-        if (!outgoing.write(piece)) return void outgoing.once("drain", more);
-      }
-      outgoing.end();
-    };
-    more();
-  });
-});
-await new Promise((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-const origin = `http://127.0.0.1:${upstream.address().port}`;
+/** Sets the stand-in's answer to the next call of the hostile model. */
+async function answerNext([contentType, text]) {
+  const ready = message();
+  standIn.postMessage({ contentType, text });
+  await ready;
+}
 
 const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
 const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
@@ -133,6 +120,32 @@ async function call(target, model, operation, signal) {
 }
 const lightCall = (target) => (signal) => call(target, "light", "countTokens", signal);
 
+// The hostile call is made and its answer of megabytes read on a thread of its own, so that
+// reading it never delays the light requests measured on this one.
+const hostileCaller = new Worker(
+  `const { parentPort } = require("node:worker_threads");
+  parentPort.on("message", async ({ url, headers, body, timeoutMs }) => {
+    try {
+      const response = await fetch(url, {
+        method: "POST", headers, body, signal: AbortSignal.timeout(timeoutMs),
+      });
+      for await (const _ of response.body);
+      parentPort.postMessage({ status: response.status });
+    } catch (error) {
+      parentPort.postMessage({ status: error.name === "TimeoutError" ? "timeout" : error.message });
+    }
+  });`,
+  { eval: true },
+);
+
+function hostileCall(target, operation) {
+  const query = operation === "streamGenerateContent" ? "?alt=sse" : "";
+  const url = `${target.server.baseUrl}/v1beta/models/hostile:${operation}${query}`;
+  const answered = new Promise((resolve) => hostileCaller.once("message", resolve));
+  hostileCaller.postMessage({ url, headers, body: PROMPT, timeoutMs: TIMEOUT_MS });
+  return answered.then(({ status }) => status);
+}
+
 const appDir = path.resolve(values["app-dir"] ?? process.cwd());
 let target;
 try {
@@ -147,9 +160,10 @@ try {
   for (const shape of shapes) {
     for (const size of SIZES) {
       const { operation, answer } = SHAPES[shape];
-      nextAnswer = answer(size * MiB, origin);
-      const labels = { shape, MiB: round(Buffer.byteLength(nextAnswer[1]) / MiB) };
-      const hostile = () => call(target, "hostile", operation, AbortSignal.timeout(TIMEOUT_MS));
+      const next = answer(size * MiB, origin);
+      await answerNext(next);
+      const labels = { shape, MiB: round(Buffer.byteLength(next[1]) / MiB) };
+      const hostile = () => hostileCall(target, operation);
       // Light requests for a second at least: the answers of a few megabytes take less.
       const row = await measureRow(target, labels, hostile, lightCall(target), { minimumMs: 1000 });
       rows.push(row);
@@ -161,5 +175,6 @@ try {
 } finally {
   await agent.close();
   await target?.server.stop();
-  upstream.close();
+  await standIn.terminate();
+  await hostileCaller.terminate();
 }

@@ -21,8 +21,11 @@ describe("scrubbedJson", () => {
   it("reads a long answer as the short path would, scrubbed across piece boundaries", async () => {
     const text = filesList(60_000);
     expect(text.length).toBeGreaterThan(SLICED_JSON_CHARACTERS * 10);
+    // Cut as a network would, inside the upstream's address and the key too.
+    const cuts = [0, 16_389, 16_400, 300_001, 1_000_003, text.length];
+    const pieces = cuts.slice(1).map((end, index) => text.slice(cuts[index], end));
     const value = await scrubbedJson<{ files: { uri: string; displayName: string }[] }>(
-      text,
+      pieces,
       scrubber,
     );
     expect(value).toEqual(scrubber.json(JSON.parse(text)));
@@ -36,7 +39,7 @@ describe("scrubbedJson", () => {
     let turns = 0;
     const timer = setInterval(() => turns++, 0);
     try {
-      await scrubbedJson(text, scrubber);
+      await scrubbedJson([text], scrubber);
     } finally {
       clearInterval(timer);
     }
@@ -45,14 +48,14 @@ describe("scrubbedJson", () => {
 
   it("answers a long text that is not JSON as the upstream's malformed answer", async () => {
     const text = `${filesList(5_000).slice(0, -1)},`;
-    await expect(scrubbedJson(text, scrubber)).rejects.toMatchObject({
+    await expect(scrubbedJson([text], scrubber)).rejects.toMatchObject({
       httpStatus: 502,
       message: expect.stringContaining("not JSON"),
     });
   });
 
   it("reads an empty answer as an empty object and a short one in one go", async () => {
-    expect(await scrubbedJson("  ", scrubber)).toEqual({});
-    expect(await scrubbedJson(`{"uri":"${BASE}/x"}`, scrubber)).toEqual({ uri: "/x" });
+    expect(await scrubbedJson(["  "], scrubber)).toEqual({});
+    expect(await scrubbedJson([`{"uri":"${BASE}`, `/x"}`], scrubber)).toEqual({ uri: "/x" });
   });
 });

@@ -14,19 +14,28 @@ import { malformedUpstream } from "./upstream-errors";
 
 /** Answers shorter than this are read in single native calls (well under a slice). */
 export const SLICED_JSON_CHARACTERS = 65_536;
-/** Raw text the scrubber scans between two looks at the clock. */
-const SCRUB_PIECE_CHARACTERS = 262_144;
+/** Longest raw text the scrubber scans at once. */
+const SCRUB_PIECE_CHARACTERS = 65_536;
 
+/**
+ * The value of a JSON text that arrived in `pieces` (as decoded from the network, or one
+ * string), scrubbed. Text that is not JSON is the upstream's malformed answer, `notJson` saying
+ * what it was.
+ */
 export async function scrubbedJson<T>(
-  text: string,
+  pieces: readonly string[],
   scrub: Scrubber,
   notJson = "a response that is not JSON",
 ): Promise<T> {
-  if (text.trim() === "") return {} as T;
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
   try {
-    if (text.length < SLICED_JSON_CHARACTERS) return scrub.json(JSON.parse(text) as T);
+    if (length < SLICED_JSON_CHARACTERS) {
+      const text = pieces.join("");
+      return text.trim() === "" ? ({} as T) : scrub.json(JSON.parse(text) as T);
+    }
     const slices = new TimeSlices();
-    const scrubbed = await scrubRawInSlices(text, scrub, slices);
+    const scrubbed = await scrubRawInSlices(pieces, scrub, slices);
     return (await parseJsonInSlices(scrubbed, { slices })) as T;
   } catch (error) {
     if (error instanceof SyntaxError) throw malformedUpstream(notJson);
@@ -37,15 +46,16 @@ export async function scrubbedJson<T>(
 /**
  * The raw JSON text scrubbed as the pass-through answers are (every spelling the raw text can
  * hold: `\u` escapes, `\/`), which leaves valid JSON: what is removed or redacted lies inside
- * strings.
+ * strings. A long piece is cut, so each scan is short.
  */
-async function scrubRawInSlices(text: string, scrub: Scrubber, slices: TimeSlices) {
+async function scrubRawInSlices(pieces: readonly string[], scrub: Scrubber, slices: TimeSlices) {
   const scrubbing = scrub.pieces();
   const output: string[] = [];
-  for (let from = 0; from < text.length; from += SCRUB_PIECE_CHARACTERS) {
-    output.push(scrubbing.push(text.slice(from, from + SCRUB_PIECE_CHARACTERS)));
-    await slices.pause();
-  }
+  for (const piece of pieces)
+    for (let from = 0; from < piece.length; from += SCRUB_PIECE_CHARACTERS) {
+      output.push(scrubbing.push(piece.slice(from, from + SCRUB_PIECE_CHARACTERS)));
+      if (slices.due()) await slices.pause();
+    }
   output.push(scrubbing.end());
   return output.join("");
 }

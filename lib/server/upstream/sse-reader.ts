@@ -53,7 +53,7 @@ async function chunkOf(message: SseMessage, scrub: Scrubber): Promise<GenerateCo
       // Megabytes (an image, or a hostile upstream): scrubbed and parsed in slices.
       const malformed = "a malformed event in its stream";
       if (message.text.trim() === "") throw malformedUpstream(malformed);
-      const value = await scrubbedJson<unknown>(message.text, scrub, malformed);
+      const value = await scrubbedJson<unknown>([message.text], scrub, malformed);
       if (isErrorBody(value)) upstreamError(value.error, scrub);
       return responseChunk(value);
     }

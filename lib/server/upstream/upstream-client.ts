@@ -73,15 +73,28 @@ export async function readBodyText(
   body: AsyncIterable<Buffer | string>,
   limit: number,
 ): Promise<string> {
-  const chunks: Buffer[] = [];
+  return (await readBodyPieces(body, limit)).join("");
+}
+
+/**
+ * Reads a body as UTF-8 text in the pieces it arrived in, refusing more than `limit` bytes:
+ * megabytes are never decoded or copied in one call.
+ */
+export async function readBodyPieces(
+  body: AsyncIterable<Buffer | string>,
+  limit: number,
+): Promise<string[]> {
+  const decoder = new TextDecoder("utf-8");
+  const pieces: string[] = [];
   let total = 0;
   for await (const piece of body) {
     const buffer = typeof piece === "string" ? Buffer.from(piece) : piece;
     total += buffer.length;
     if (total > limit) throw malformedUpstream(`a response larger than ${limit} bytes`);
-    chunks.push(buffer);
+    pieces.push(decoder.decode(buffer, { stream: true }));
   }
-  return Buffer.concat(chunks).toString("utf8");
+  pieces.push(decoder.decode());
+  return pieces;
 }
 
 /**
@@ -244,13 +257,13 @@ export class UpstreamClient {
     return withRetries(
       async () => {
         const response = await this.attempt(call);
-        let text: string;
+        let pieces: string[];
         try {
-          text = await readBodyText(response.body, JSON_BODY_LIMIT);
+          pieces = await readBodyPieces(response.body, JSON_BODY_LIMIT);
         } catch (error) {
           throw errorFromTransport(error, this.settings);
         }
-        return scrubbedJson<T>(text, this.scrub);
+        return scrubbedJson<T>(pieces, this.scrub);
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
@@ -276,7 +289,7 @@ export class UpstreamClient {
             const next = await pieces.next();
             if (next.done) {
               const text = Buffer.concat(held).toString("utf8");
-              return { value: await scrubbedJson<T>(text, this.scrub) };
+              return { value: await scrubbedJson<T>([text], this.scrub) };
             }
             const piece = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
             held.push(piece);
