@@ -8,7 +8,8 @@
 // production build.
 //
 //   node bench/hostile-upstream.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
-//                                   [--app-dir DIR]
+//                                   [--app-dir DIR] [--compare-app-dir DIR]
+// With --compare-app-dir, a second build is measured beside the first, row by row.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
@@ -28,6 +29,7 @@ const { values } = parseArgs({
     shapes: { type: "string", default: "all" },
     "timeout-s": { type: "string", default: "120" },
     "app-dir": { type: "string" },
+    "compare-app-dir": { type: "string" },
   },
 });
 const SIZES = values.sizes.split(",").map(Number);
@@ -146,16 +148,23 @@ function hostileCall(target, operation) {
   return answered.then(({ status }) => status);
 }
 
-const appDir = path.resolve(values["app-dir"] ?? process.cwd());
-let target;
+const appDirs = [values["app-dir"] ?? process.cwd(), values["compare-app-dir"]]
+  .filter(Boolean)
+  .map((dir) => path.resolve(dir));
+const targets = [];
 try {
-  target = await startProbedServer(appDir, {
-    STUDIO_API_KEYS: `bench:${KEY}`,
-    GEMINI_API_KEY: UPSTREAM_KEY,
-    GEMINI_BASE_URL: origin,
-  });
-  for (let index = 0; index < 5; index++) await lightCall(target)();
-  await idleLatency(target, lightCall(target));
+  for (const dir of appDirs)
+    targets.push(
+      await startProbedServer(dir, {
+        STUDIO_API_KEYS: `bench:${KEY}`,
+        GEMINI_API_KEY: UPSTREAM_KEY,
+        GEMINI_BASE_URL: origin,
+      }),
+    );
+  for (const target of targets) {
+    for (let index = 0; index < 5; index++) await lightCall(target)();
+    await idleLatency(target, lightCall(target));
+  }
   const rows = [];
   for (const shape of shapes) {
     for (const size of SIZES) {
@@ -163,18 +172,22 @@ try {
       const next = answer(size * MiB, origin);
       await answerNext(next);
       const labels = { shape, MiB: round(Buffer.byteLength(next[1]) / MiB) };
-      const hostile = () => hostileCall(target, operation);
-      // Light requests for a second at least: the answers of a few megabytes take less.
-      const row = await measureRow(target, labels, hostile, lightCall(target), { minimumMs: 1000 });
-      rows.push(row);
-      console.log(JSON.stringify(row));
-      await new Promise((resolve) => setTimeout(resolve, 1000));
+      for (const target of targets) {
+        const hostile = () => hostileCall(target, operation);
+        // Light requests for a second at least: the answers of a few megabytes take less.
+        const row = await measureRow(target, labels, hostile, lightCall(target), {
+          minimumMs: 1000,
+        });
+        rows.push(row);
+        console.log(JSON.stringify(row));
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+      }
     }
   }
-  printTable(rows, false);
+  printTable(rows, targets.length > 1);
 } finally {
   await agent.close();
-  await target?.server.stop();
+  for (const target of targets) await target.server.stop();
   await standIn.terminate();
   await hostileCaller.terminate();
 }
