@@ -139,36 +139,40 @@ describe.each(testDatabaseKinds())("file search stores on the local engine ($dia
   it("refuses another owner's store in every operation that reads or names it", async () => {
     const tools = [{ fileSearch: { fileSearchStoreNames: [store] } }];
     const contents = [{ role: "user", parts: [{ text: "What is the codename?" }] }];
-    const refusals: Promise<unknown>[] = [
-      backend.getFileSearchStore(store, bob),
-      backend.deleteFileSearchStore(store, true, bob),
-      backend.listDocuments(store, {}, bob),
-      backend.getDocument(documentName, bob),
-      backend.deleteDocument(documentName, true, bob),
-      backend.startFileSearchStoreUpload(store, { document: {} }, bob),
-      backend.importFileToFileSearchStore(store, { fileName: "files/x" }, bob),
-      backend.generateContent(MODEL, readGenerateContentRequest({ contents, tools }), bob),
-      backend.countTokens(
-        MODEL,
-        readCountTokensRequest({
-          generateContentRequest: { model: `models/${MODEL}`, contents, tools },
-        }),
-        bob,
-      ),
-      backend.createCachedContent(
-        parseCachedContentCreate({ model: `models/${MODEL}`, contents, tools }),
-        bob,
-      ),
-      backend.createBatch(
-        MODEL,
-        readBatchGenerateContentRequest({
-          batch: { inputConfig: { requests: { requests: [{ request: { contents, tools } }] } } },
-        }),
-        bob,
-      ),
+    // Each is called only when awaited: an eager rejection would go unhandled meanwhile.
+    const refusals: (() => Promise<unknown>)[] = [
+      () => backend.getFileSearchStore(store, bob),
+      () => backend.deleteFileSearchStore(store, true, bob),
+      () => backend.listDocuments(store, {}, bob),
+      () => backend.getDocument(documentName, bob),
+      () => backend.deleteDocument(documentName, true, bob),
+      () => backend.startFileSearchStoreUpload(store, { document: {} }, bob),
+      () => backend.importFileToFileSearchStore(store, { fileName: "files/x" }, bob),
+      () => backend.generateContent(MODEL, readGenerateContentRequest({ contents, tools }), bob),
+      () =>
+        backend.countTokens(
+          MODEL,
+          readCountTokensRequest({
+            generateContentRequest: { model: `models/${MODEL}`, contents, tools },
+          }),
+          bob,
+        ),
+      () =>
+        backend.createCachedContent(
+          parseCachedContentCreate({ model: `models/${MODEL}`, contents, tools }),
+          bob,
+        ),
+      () =>
+        backend.createBatch(
+          MODEL,
+          readBatchGenerateContentRequest({
+            batch: { inputConfig: { requests: { requests: [{ request: { contents, tools } }] } } },
+          }),
+          bob,
+        ),
     ];
     for (const [index, refusal] of refusals.entries())
-      await expect(refusal, `refusal ${index}`).rejects.toMatchObject(STORE_DENIED);
+      await expect(refusal(), `refusal ${index}`).rejects.toMatchObject(STORE_DENIED);
     expect((await backend.listFileSearchStores({}, bob)).fileSearchStores).toBeUndefined();
   });
 

@@ -117,20 +117,21 @@ describe.each(testDatabaseKinds())("gateway file search stores ($dialect)", (kin
   it("refuses another's store, its documents and operations before anything goes upstream", async () => {
     const before = seen.length;
     const store = "fileSearchStores/store-1";
-    const refusals: Promise<unknown>[] = [
-      backend.getFileSearchStore(store, bob),
-      backend.deleteFileSearchStore(store, true, bob),
-      backend.listDocuments(store, {}, bob),
-      backend.getDocument(`${store}/documents/doc-1`, bob),
-      backend.deleteDocument(`${store}/documents/doc-1`, true, bob),
-      backend.getFileSearchOperation(`${store}/upload/operations/doc-1`, bob),
-      backend.getFileSearchOperation(`${store}/operations/doc-1`, bob),
-      backend.startFileSearchStoreUpload(store, { document: {} }, bob),
-      backend.importFileToFileSearchStore(store, { fileName: "files/x" }, bob),
-      backend.getFileSearchStore("fileSearchStores/never-made", alice),
+    // Each is called only when awaited: an eager rejection would go unhandled meanwhile.
+    const refusals: (() => Promise<unknown>)[] = [
+      () => backend.getFileSearchStore(store, bob),
+      () => backend.deleteFileSearchStore(store, true, bob),
+      () => backend.listDocuments(store, {}, bob),
+      () => backend.getDocument(`${store}/documents/doc-1`, bob),
+      () => backend.deleteDocument(`${store}/documents/doc-1`, true, bob),
+      () => backend.getFileSearchOperation(`${store}/upload/operations/doc-1`, bob),
+      () => backend.getFileSearchOperation(`${store}/operations/doc-1`, bob),
+      () => backend.startFileSearchStoreUpload(store, { document: {} }, bob),
+      () => backend.importFileToFileSearchStore(store, { fileName: "files/x" }, bob),
+      () => backend.getFileSearchStore("fileSearchStores/never-made", alice),
     ];
     for (const [index, refusal] of refusals.entries())
-      await expect(refusal, `refusal ${index}`).rejects.toMatchObject(STORE_DENIED);
+      await expect(refusal(), `refusal ${index}`).rejects.toMatchObject(STORE_DENIED);
     expect(seen.length).toBe(before);
   });
 
