@@ -48,12 +48,6 @@ export async function jsonTextPieces(
       stack.push({ kind: "object", value: record, keys: keys!, index: 0, written: 0 });
     }
   };
-  /** A scalar as JSON.stringify writes it (undefined when it leaves it out). */
-  const scalar = async (item: unknown): Promise<void> => {
-    if (typeof item === "string" && item.length > piece)
-      await writeLongString(writer, item, slices);
-    else writer.write(JSON.stringify(item) as string);
-  };
 
   if (typeof value !== "object" || value === null) {
     const text = JSON.stringify(value);
@@ -103,7 +97,9 @@ export async function jsonTextPieces(
       else continue;
     } else {
       writer.write(prefix);
-      await scalar(item);
+      if (typeof item === "string" && item.length > piece)
+        await writeLongString(writer, item, slices);
+      else writer.write(JSON.stringify(item) as string);
     }
     if (frame.kind === "object") frame.written += 1;
   }

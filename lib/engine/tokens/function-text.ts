@@ -6,184 +6,21 @@
  * calls). `python`'s texts are the reading the recorded counts fix, not the service's wording
  * (which no answer shows). Knowingly unmeasured: schema keywords no recording used (they follow
  * the same rule); in `python`, property descriptions, nested objects, arrays and string or
- * boolean arguments.
+ * boolean arguments. The markup's writer is markup-writer.ts; the `python` notation is
+ * python-function-text.ts.
  */
 import type { FunctionTextFormat } from "@/lib/gemini/prompt-token-rules";
-import { PieceWriter } from "@/lib/engine/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import { runSteps, type Steps } from "@/lib/gemini/steps";
 import type { FunctionCall, FunctionDeclaration, FunctionResponse } from "@/lib/gemini/types";
+import { isRecord, MarkupWriter, typeNames, type PromptText } from "./markup-writer";
+import {
+  pythonCallSteps,
+  pythonDeclarationSteps,
+  PYTHON_TOOLS_TOKENS,
+} from "./python-function-text";
 
-/** What an item adds to the prompt: texts the vocabulary counts, and tokens it adds as they are. */
-export interface PromptText {
-  texts: string[];
-  /** Marker tokens (markup) or non-string values (fields), one token each. */
-  fixed: number;
-}
-
-/** Sorted keys merged between two yields. */
-const MERGES_PER_STEP = 1_024;
-
-/**
- * The `python` notation's tokens besides its texts, measured on 2.5 (exact on every recorded
- * tool request whose history holds no service-made thought signature): once for a request's
- * function declarations, once per declaration, once per declared response schema.
- */
-const PYTHON_TOOLS_TOKENS = 4;
-const PYTHON_DECLARATION_TOKENS = 6;
-const PYTHON_RESPONSE_TOKENS = 15;
-
-/** Python's names for the schema types (STRING, NUMBER, ...). */
-const PYTHON_TYPES: Readonly<Record<string, string>> = {
-  STRING: "str",
-  NUMBER: "float",
-  INTEGER: "int",
-  BOOLEAN: "bool",
-  OBJECT: "dict",
-  ARRAY: "list",
-};
-
-/**
- * Writes the markup: texts run together, each control token (`<escape>`,
- * `<start_function_call>`, ...: one token of the vocabulary whatever its spelling) ends the
- * running text and counts one. Markers are never spelled out, so no text a caller sends can
- * pass for one; each value is visited once (linear in the request's size), with a yield
- * after each so that a call of megabytes is written in slices.
- */
-class MarkupWriter {
-  private readonly texts: string[] = [];
-  private fixed = 0;
-  private readonly current = new PieceWriter();
-
-  text(text: string): void {
-    this.current.write(text);
-  }
-
-  marker(): void {
-    this.fixed += 1;
-    if (!this.current.empty) this.texts.push(this.current.take());
-  }
-
-  escaped(text: string): void {
-    this.marker();
-    this.current.write(text);
-    this.marker();
-  }
-
-  /** `{key:value,...}` with the keys in order; `write` writes each value, `keep` picks the keys. */
-  *braced(
-    record: Record<string, unknown>,
-    write?: (value: unknown, key: string) => Steps,
-    keep?: (key: string) => boolean,
-  ): Steps {
-    let keys = ownKeys(record);
-    if (keep) keys = keys.filter(keep);
-    if (keys.length > 1) keys = yield* sortedSteps([...keys]);
-    this.text("{");
-    for (let index = 0; index < keys.length; index++) {
-      const key = keys[index]!;
-      this.text(index ? `,${key}:` : `${key}:`);
-      if (write) yield* write(record[key], key);
-      else yield* this.value(record[key]);
-    }
-    this.text("}");
-  }
-
-  /** `[item,...]`, each item written by `write` (a JSON value unless given). */
-  *bracketed<T>(items: readonly T[], write?: (item: T) => Steps): Steps {
-    this.text("[");
-    for (let index = 0; index < items.length; index++) {
-      if (index) this.text(",");
-      if (write) yield* write(items[index]!);
-      else yield* this.value(items[index]);
-    }
-    this.text("]");
-  }
-
-  /** A JSON value: strings escaped, other scalars as written, arrays and objects nested. */
-  *value(value: unknown): Steps {
-    if (typeof value === "string") this.escaped(value);
-    else if (value === null || value === undefined) this.text("null");
-    else if (Array.isArray(value)) yield* this.bracketed(value);
-    else if (typeof value === "object") yield* this.braced(value as Record<string, unknown>);
-    else this.text(String(value));
-    yield;
-  }
-
-  /**
-   * A schema: type names escaped, property and nested schemas written as schemas. With
-   * `schemaKeywordsOnly`, JSON Schema's own keywords (`$schema`, `additionalProperties`) are
-   * left out, as the service leaves them out of the schemas it keeps.
-   */
-  *schema(node: unknown, schemaKeywordsOnly = false): Steps {
-    if (!isRecord(node)) return yield* this.value(node);
-    yield* this.braced(
-      node,
-      (child, keyword) => this.schemaMember(child, keyword, schemaKeywordsOnly),
-      schemaKeywordsOnly ? isSchemaKeyword : undefined,
-    );
-  }
-
-  private *schemaMember(child: unknown, keyword: string, schemaKeywordsOnly: boolean): Steps {
-    if (keyword === "properties" && isRecord(child))
-      yield* this.braced(child, (property) => this.schema(property, schemaKeywordsOnly));
-    else if (keyword === "type") {
-      const names = typeNames(child);
-      if (names.length === 1) this.escaped(names[0]!);
-      else yield* this.bracketed(names, (name) => this.escapedSteps(name));
-    } else if (keyword === "items" || keyword === "not")
-      yield* this.schema(child, schemaKeywordsOnly);
-    else if (Array.isArray(child) && child.some(isRecord))
-      yield* this.bracketed(child, (branch) => this.schema(branch, schemaKeywordsOnly));
-    else yield* this.value(child);
-  }
-
-  private *escapedSteps(text: string): Steps {
-    this.escaped(text);
-  }
-
-  result(): PromptText {
-    return {
-      texts: this.current.empty ? this.texts : [...this.texts, this.current.take()],
-      fixed: this.fixed,
-    };
-  }
-}
-
-/** `keys` sorted as Array.prototype.sort sorts strings, merging a few runs per step. */
-function* sortedSteps(keys: string[]): Steps<string[]> {
-  const RUN = 256;
-  if (keys.length <= RUN) return keys.sort();
-  let runs: string[][] = [];
-  for (let from = 0; from < keys.length; from += RUN) {
-    runs.push(keys.slice(from, from + RUN).sort());
-    yield;
-  }
-  let merged = 0;
-  while (runs.length > 1) {
-    const next: string[][] = [];
-    for (let index = 0; index < runs.length; index += 2) {
-      const left = runs[index]!;
-      const right = runs[index + 1];
-      if (!right) {
-        next.push(left);
-        continue;
-      }
-      const out: string[] = [];
-      let l = 0;
-      let r = 0;
-      while (l < left.length && r < right.length) {
-        out.push(left[l]! <= right[r]! ? left[l++]! : right[r++]!);
-        if (++merged % MERGES_PER_STEP === 0) yield;
-      }
-      while (l < left.length) out.push(left[l++]!);
-      while (r < right.length) out.push(right[r++]!);
-      next.push(out);
-    }
-    runs = next;
-  }
-  return runs[0]!;
-}
+export type { PromptText };
 
 export function declarationText(
   format: FunctionTextFormat,
@@ -335,125 +172,6 @@ class FieldsText {
   }
 }
 
-/** The service writes types by their enum names (STRING, OBJECT), whatever case was sent. */
-function typeNames(type: unknown): string[] {
-  return (Array.isArray(type) ? type : [type])
-    .filter((item): item is string => typeof item === "string")
-    .map((item) => item.toUpperCase());
-}
-
-/**
- * A declaration in the `python` notation: its signature (required parameters first, the others
- * `| None = None`) and docstring (description, then every parameter under `Args:`), and its
- * response schema in the markup.
- */
-function* pythonDeclarationSteps(declaration: FunctionDeclaration): Steps<PromptText> {
-  const schema = declaration.parameters ?? declaration.parametersJsonSchema;
-  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
-  const listed = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
-  const required = new Set(listed.filter((name): name is string => typeof name === "string"));
-  const names = ownKeys(properties);
-  const ordered = [
-    ...names.filter((name) => required.has(name)),
-    ...names.filter((name) => !required.has(name)),
-  ];
-  const text = new PieceWriter();
-  text.write(`def ${declaration.name}(`);
-  for (const [index, name] of ordered.entries()) {
-    const optional = required.has(name) ? "" : " | None = None";
-    text.write(`${index ? ", " : ""}${name}: ${pythonType(properties[name])}${optional}`);
-    yield;
-  }
-  text.write(`) -> dict:\n  """${declaration.description ?? ""}\n`);
-  if (ordered.length) text.write("\n  Args:\n");
-  for (const name of ordered) {
-    const property = properties[name];
-    const description =
-      isRecord(property) && typeof property.description === "string" && property.description
-        ? `: ${property.description}`
-        : "";
-    text.write(`    ${name}${description}\n`);
-    yield;
-  }
-  text.write('  """\n');
-  const texts = [text.take()];
-  let fixed = PYTHON_DECLARATION_TOKENS;
-  const response = declaration.response ?? declaration.responseJsonSchema;
-  if (response !== undefined) {
-    const writer = new MarkupWriter();
-    yield* writer.schema(response, true);
-    const written = writer.result();
-    texts.push(...written.texts);
-    fixed += written.fixed + PYTHON_RESPONSE_TOKENS;
-  }
-  return { texts, fixed };
-}
-
-/** A parameter's type as Python writes it: `str`, `list[int]`, `Literal["C", "F"]`, `str | float`. */
-function pythonType(node: unknown): string {
-  if (!isRecord(node)) return "Any";
-  if (Array.isArray(node.enum) && node.enum.length)
-    return `Literal[${node.enum.map((value) => JSON.stringify(String(value))).join(", ")}]`;
-  if (Array.isArray(node.anyOf)) {
-    const branches = node.anyOf.map(pythonType).filter((branch) => branch !== "None");
-    return branches.length ? branches.join(" | ") : "Any";
-  }
-  // A null in a type list makes no Python type of its own (recorded: ["string", "number", "null"]).
-  const names = typeNames(node.type).filter((name) => name !== "NULL");
-  if (!names.length) return typeNames(node.type).length ? "None" : "Any";
-  return names
-    .map((name) =>
-      name === "ARRAY" && node.items !== undefined
-        ? `list[${pythonType(node.items)}]`
-        : (PYTHON_TYPES[name] ?? name.toLowerCase()),
-    )
-    .join(" | ");
-}
-
-/** A call in the `python` notation: `print(default_api.name(key=value, ...))`, keys sorted. */
-function* pythonCallSteps(call: FunctionCall): Steps<PromptText> {
-  const args = call.args ?? {};
-  let keys = ownKeys(args);
-  if (keys.length > 1) keys = yield* sortedSteps([...keys]);
-  const text = new PieceWriter();
-  text.write(`print(default_api.${call.name}(`);
-  for (const [index, key] of keys.entries()) {
-    text.write(`${index ? ", " : ""}${key}=`);
-    yield* pythonValue(text, args[key]);
-  }
-  text.write("))");
-  return { texts: [text.take()], fixed: 0 };
-}
-
-/** A JSON value as a Python literal: strings quoted, `True`, `False`, `None`. */
-function* pythonValue(text: PieceWriter, value: unknown): Steps {
-  if (typeof value === "string") text.write(JSON.stringify(value));
-  else if (value === null || value === undefined) text.write("None");
-  else if (typeof value === "boolean") text.write(value ? "True" : "False");
-  else if (Array.isArray(value)) {
-    text.write("[");
-    for (let index = 0; index < value.length; index++) {
-      if (index) text.write(", ");
-      yield* pythonValue(text, value[index]);
-    }
-    text.write("]");
-  } else if (typeof value === "object") {
-    const record = value as Record<string, unknown>;
-    text.write("{");
-    for (const [index, key] of ownKeys(record).entries()) {
-      text.write(`${index ? ", " : ""}${JSON.stringify(key)}: `);
-      yield* pythonValue(text, record[key]);
-    }
-    text.write("}");
-  } else text.write(String(value));
-  yield;
-}
-
-/** A JSON Schema keyword the service's own schemas keep (it drops `$schema`, `additionalProperties`). */
-function isSchemaKeyword(keyword: string): boolean {
-  return !keyword.startsWith("$") && keyword !== "additionalProperties";
-}
-
 /** A call or response: `head{…}` between its start and end markers. */
 function* markedUp(head: string, value: Record<string, unknown>): Steps<PromptText> {
   const writer = new MarkupWriter();
@@ -462,8 +180,4 @@ function* markedUp(head: string, value: Record<string, unknown>): Steps<PromptTe
   yield* writer.value(value);
   writer.marker();
   return writer.result();
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
