@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstream";
 import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
-import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend";
+import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
+import type { UpstreamBackend } from "./upstream-backend";
 
 /**
  * The gateway's ownership records live exactly as long as what they name (issue 14 item 9):
@@ -35,20 +36,7 @@ describe.each(testDatabaseKinds())("gateway ownership records ($dialect)", (kind
   beforeAll(async () => {
     upstream = await startTestUpstream();
     data = await kind.open();
-    backend = createUpstreamBackend({
-      settings: {
-        apiKey: "upstream-secret-key-for-tests-0002",
-        baseUrl: upstream.url,
-        connectTimeoutMs: 1_000,
-        firstByteTimeoutMs: 2_000,
-        idleTimeoutMs: 2_000,
-        maxAttempts: 1,
-        retryBaseDelayMs: 20,
-        retryMaxDelayMs: 100,
-      },
-      ownership: data.stores.ownership,
-      uploadSessions: data.stores.upstreamUploads,
-    });
+    backend = testUpstreamBackend(data.stores, testUpstreamSettings(upstream.url));
   });
 
   afterAll(async () => {
@@ -198,10 +186,7 @@ describe.each(testDatabaseKinds())("gateway ownership records ($dialect)", (kind
   });
 
   it("holds each owner to its cache quota before anything goes upstream (issue 14 item 5)", async () => {
-    const limited = createUpstreamBackend({
-      settings: backend.client.settings,
-      ownership: data.stores.ownership,
-      uploadSessions: data.stores.upstreamUploads,
+    const limited = testUpstreamBackend(data.stores, backend.client.settings, {
       cacheQuota: { count: 2, bytes: 3000 },
     });
     try {

@@ -6,7 +6,8 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { readCountTokensRequest } from "@/lib/gemini/validate";
 import type { UpstreamSettings } from "../config/env";
-import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend";
+import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
+import type { UpstreamBackend } from "./upstream-backend";
 
 const KEY = "upstream-secret-key-for-tests-0001";
 let upstream: TestUpstream;
@@ -41,21 +42,14 @@ async function collect(
 beforeAll(async () => {
   upstream = await startTestUpstream();
   data = await tempData();
-  settings = {
+  settings = testUpstreamSettings(upstream.url, {
     apiKey: KEY,
-    baseUrl: upstream.url,
-    connectTimeoutMs: 1_000,
     firstByteTimeoutMs: 600,
     idleTimeoutMs: 600,
     maxAttempts: 3,
-    retryBaseDelayMs: 20,
     retryMaxDelayMs: 2_000,
-  };
-  backend = createUpstreamBackend({
-    settings,
-    ownership: data.stores.ownership,
-    uploadSessions: data.stores.upstreamUploads,
   });
+  backend = testUpstreamBackend(data.stores, settings);
 });
 
 afterAll(async () => {
@@ -603,10 +597,9 @@ describe("an unreachable upstream", () => {
         server.close(() => resolve(port));
       });
     });
-    const unreachable = createUpstreamBackend({
-      settings: { ...settings, baseUrl: `http://127.0.0.1:${closed}` },
-      ownership: data.stores.ownership,
-      uploadSessions: data.stores.upstreamUploads,
+    const unreachable = testUpstreamBackend(data.stores, {
+      ...settings,
+      baseUrl: `http://127.0.0.1:${closed}`,
     });
     const started = Date.now();
     await expect(unreachable.getModel("models/ok-x", context())).rejects.toMatchObject({

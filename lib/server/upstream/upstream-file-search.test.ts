@@ -2,7 +2,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
-import { createUpstreamBackend, type UpstreamBackend } from "./upstream-backend";
+import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
+import type { UpstreamBackend } from "./upstream-backend";
 
 /**
  * The gateway's file search stores in front of a stand-in upstream that answers as the
@@ -83,20 +84,10 @@ describe.each(testDatabaseKinds())("gateway file search stores ($dialect)", (kin
     server = fakeUpstream(seen);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     data = await kind.open();
-    backend = createUpstreamBackend({
-      settings: {
-        apiKey: "upstream-secret-key-for-tests-0003",
-        baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-        connectTimeoutMs: 1_000,
-        firstByteTimeoutMs: 2_000,
-        idleTimeoutMs: 2_000,
-        maxAttempts: 1,
-        retryBaseDelayMs: 20,
-        retryMaxDelayMs: 100,
-      },
-      ownership: data.stores.ownership,
-      uploadSessions: data.stores.upstreamUploads,
-    });
+    backend = testUpstreamBackend(
+      data.stores,
+      testUpstreamSettings(`http://127.0.0.1:${(server.address() as AddressInfo).port}`),
+    );
   });
 
   afterAll(async () => {
