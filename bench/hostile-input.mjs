@@ -14,10 +14,9 @@
 // With --compare-app-dir, a second build (another worktree's, after `npm run build` there) is
 // started beside the first and every row is measured on each in turn, so a comparison shares
 // the machine's load of the moment.
-import path from "node:path";
-import { parseArgs } from "node:util";
 import { Agent, request } from "undici";
 import {
+  benchOptions,
   idleLatency,
   measureRow,
   MiB,
@@ -26,17 +25,6 @@ import {
   startProbedServer,
 } from "./hostile-support.mjs";
 
-const { values } = parseArgs({
-  options: {
-    sizes: { type: "string", default: "1,2,4,8,16" },
-    shapes: { type: "string", default: "all" },
-    "timeout-s": { type: "string", default: "120" },
-    "app-dir": { type: "string" },
-    "compare-app-dir": { type: "string" },
-  },
-});
-const SIZES = values.sizes.split(",").map(Number);
-const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
 const KEY = "hostile-input-bench-key-0123456789";
 
 /** Each shape: text of about `bytes` bytes that once cost super-linear time somewhere. */
@@ -154,14 +142,7 @@ const SHAPES = {
     ],
   }),
 };
-const shapes =
-  values.shapes === "all"
-    ? Object.keys(SHAPES)
-    : values.shapes.split(",").filter((name) => name in SHAPES);
-
-const appDirs = [values["app-dir"] ?? process.cwd(), values["compare-app-dir"]]
-  .filter(Boolean)
-  .map((dir) => path.resolve(dir));
+const { sizes: SIZES, shapes, timeoutMs: TIMEOUT_MS, appDirs } = benchOptions(Object.keys(SHAPES));
 
 const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
 const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };

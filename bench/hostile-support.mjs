@@ -6,9 +6,38 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
 
 export const MiB = 2 ** 20;
+
+/**
+ * The hostile benches' command line: `--sizes 1,2,4,8,16` (MiB), `--shapes all|name,...` (of
+ * `shapeNames`), `--timeout-s 120`, `--app-dir DIR` and `--compare-app-dir DIR` (a second
+ * build measured beside the first).
+ */
+export function benchOptions(shapeNames) {
+  const { values } = parseArgs({
+    options: {
+      sizes: { type: "string", default: "1,2,4,8,16" },
+      shapes: { type: "string", default: "all" },
+      "timeout-s": { type: "string", default: "120" },
+      "app-dir": { type: "string" },
+      "compare-app-dir": { type: "string" },
+    },
+  });
+  return {
+    sizes: values.sizes.split(",").map(Number),
+    shapes:
+      values.shapes === "all"
+        ? shapeNames
+        : values.shapes.split(",").filter((name) => shapeNames.includes(name)),
+    timeoutMs: Number(values["timeout-s"]) * 1000,
+    appDirs: [values["app-dir"] ?? process.cwd(), values["compare-app-dir"]]
+      .filter(Boolean)
+      .map((dir) => path.resolve(dir)),
+  };
+}
 const probeScript = fileURLToPath(new URL("./event-loop-probe.cjs", import.meta.url));
 
 export const round = (value) => Math.round(value * 10) / 10;

@@ -10,11 +10,10 @@
 //   node bench/hostile-upstream.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
 //                                   [--app-dir DIR] [--compare-app-dir DIR]
 // With --compare-app-dir, a second build is measured beside the first, row by row.
-import path from "node:path";
-import { parseArgs } from "node:util";
 import { Worker } from "node:worker_threads";
 import { Agent, request } from "undici";
 import {
+  benchOptions,
   idleLatency,
   measureRow,
   MiB,
@@ -23,17 +22,6 @@ import {
   startProbedServer,
 } from "./hostile-support.mjs";
 
-const { values } = parseArgs({
-  options: {
-    sizes: { type: "string", default: "1,2,4,8,16" },
-    shapes: { type: "string", default: "all" },
-    "timeout-s": { type: "string", default: "120" },
-    "app-dir": { type: "string" },
-    "compare-app-dir": { type: "string" },
-  },
-});
-const SIZES = values.sizes.split(",").map(Number);
-const TIMEOUT_MS = Number(values["timeout-s"]) * 1000;
 const KEY = "hostile-upstream-bench-key-0123456789";
 const UPSTREAM_KEY = "hostile-upstream-server-key-0123456789";
 
@@ -90,10 +78,7 @@ const SHAPES = {
     answer: (bytes) => ["text/event-stream", `data: ${longAnswer(bytes)}`],
   },
 };
-const shapes =
-  values.shapes === "all"
-    ? Object.keys(SHAPES)
-    : values.shapes.split(",").filter((name) => name in SHAPES);
+const { sizes: SIZES, shapes, timeoutMs: TIMEOUT_MS, appDirs } = benchOptions(Object.keys(SHAPES));
 
 // The stand-in upstream runs on a worker thread (bench/hostile-upstream-stand-in.mjs).
 const standIn = new Worker(new URL("./hostile-upstream-stand-in.mjs", import.meta.url));
@@ -148,9 +133,6 @@ function hostileCall(target, operation) {
   return answered.then(({ status }) => status);
 }
 
-const appDirs = [values["app-dir"] ?? process.cwd(), values["compare-app-dir"]]
-  .filter(Boolean)
-  .map((dir) => path.resolve(dir));
 const targets = [];
 try {
   for (const dir of appDirs)
