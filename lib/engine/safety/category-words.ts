@@ -179,13 +179,6 @@ export const WEAPONS = [
   "keylogger",
 ];
 
-/** Words that ask for a how-to. */
-export const INSTRUCTION_WORDS = (
-  "how steps step instructions instruction recipe guide tutorial make build " +
-  "create assemble synthesize synthesise manufacture cook produce construct " +
-  "detonate"
-).split(" ");
-
 /** Words that make sexual content explicit. */
 export const EXPLICIT_INTENSIFIERS = (
   "graphic graphically explicit explicitly detailed hardcore steamy nsfw uncensored " +
