@@ -6,9 +6,13 @@
  * first-name lists (word-features.ts), read only when a word is capitalised.
  */
 
-/** Who can be harmed or harassed besides "you": people named by their relation to the writer. */
+/** Anyone at all, as the object of harm ("how do I poison someone"). */
+export const ANYONE = (
+  "someone somebody someone's somebody's anyone person people everyone everybody"
+).split(" ");
+
+/** People named by their relation to the writer: targets of harm and of harassment. */
 export const PERSON_TARGETS = (
-  "someone somebody someone's somebody's anyone person people everyone everybody " +
   "neighbor neighbour neighbor's neighbour's neighbors neighbours husband husband's wife " +
   "wife's ex ex's boyfriend girlfriend roommate roommate's coworker coworker's colleague boss " +
   "teacher classmate brother sister mother father mom dad son daughter kid kids child children " +
@@ -160,6 +164,7 @@ export const COVERT_INTENT = [
   "without leaving marks",
   "without leaving a trace",
   "without getting caught",
+  "untraceable",
   "looks like an accident",
   "look like an accident",
   "so they pass out",
@@ -266,8 +271,10 @@ export const REPORTING_FRAME = [
   "scholars",
   "the term",
   "survivors",
-  "accounts",
+
   "condemned",
+  "government condemned",
+  "riots",
   "why did",
   "ancient",
   "genocide",
@@ -289,14 +296,14 @@ export const REPORTING_FRAME = [
 
 /** Words that frame a hard topic as safety, prevention or medical care. */
 export const SAFETY_FRAME = [
-  "never",
+  "never mix",
+  "never store",
   "safely",
   "safety",
   "safe",
   "avoid",
   "prevent",
   "dispose",
-  "store",
   "poison control",
   "what should i do",
   "symptoms",
@@ -306,7 +313,6 @@ export const SAFETY_FRAME = [
   "vet",
   "midwife",
   "accidentally",
-  "swallows",
   "dangerous to",
   "why is it",
   "side effects",
@@ -402,29 +408,43 @@ export const STEREOTYPE_WORDS = [
   "run the media",
 ];
 
-/** Sexual acts and the words of sexual description that the LDNOOBW list lacks. */
+/** Sexual acts described outright: what makes sexual content explicit beyond the LDNOOBW list. */
 export const SEXUAL_ACTS = [
+  "sex scene",
+  "fucks",
+  "fucks her",
+  "fucks him",
+  "fucked",
+  "sucks his",
+  "sucks her",
   "have sex",
   "having sex",
   "had sex",
+  "rough sex",
   "thrust",
   "thrusts",
+  "licks",
+  "fingers her",
+  "swallows",
+  "riding",
+  "every position",
+  "erect",
+  "sliding into",
+];
+
+/** Suggestive words: sexual in company, never explicit alone. */
+export const SUGGESTIVE = [
   "moan",
   "moans",
   "moaning",
-  "licks",
-  "fingers her",
-  "touch yourself",
   "undress",
   "undresses",
   "undressing",
   "grinds on",
-  "riding",
-  "swallows",
-  "talk dirty",
-  "rough sex",
   "lap dance",
   "in bed",
+  "talk dirty",
+  "touch yourself",
 ];
 
 /** Body words that are sexual in company and ordinary alone. */

@@ -30,10 +30,13 @@ export class Segment {
   exclusion = false;
   stereotypes = 0;
   explicit = 0;
+  /** An explicit term or act, not only suggestive or ordinary words: needed for HIGH. */
+  outright = false;
   intensifiers = 0;
   requested = false;
   danger = 0;
   instructions = false;
+  anyone = false;
   persons = false;
   thirdPersons = false;
   animals = false;
@@ -74,8 +77,10 @@ export class Segment {
     if (feature.exclusion) this.exclusion = true;
     if (feature.stereotype) this.stereotypes += 1;
     if (feature.explicit) this.explicit += feature.explicit;
-    if (feature.sexualAct) this.explicit += 2;
+    if (feature.sexualAct) this.explicit += 2.5;
+    if (feature.suggestive) this.explicit += 1.25;
     if (feature.body) this.explicit += 0.75;
+    if ((feature.explicit ?? 0) >= 1.5 || feature.sexualAct) this.outright = true;
     if (feature.intensifier) this.intensifiers += 1;
     if (feature.requestVerb) this.requested = true;
     if (feature.danger) this.danger = Math.max(this.danger, feature.danger);
@@ -84,7 +89,8 @@ export class Segment {
     // Insults: words that surely insult (profane, per cuss, or our insult list) weigh fully;
     // merely negative words (afinn) weigh half, so "lost devices and mistakes" is no insult.
     // Violent verbs count only in threats ("kill the process" insults nobody).
-    if (!feature.slur && !feature.explicit && !feature.group && !feature.violentVerb) {
+    const insulting = !feature.explicit || feature.insult !== undefined;
+    if (!feature.slur && insulting && !feature.group && !feature.violentVerb) {
       const negative =
         feature.valence !== undefined && feature.valence <= -2 ? -feature.valence : 0;
       const profane =
@@ -96,6 +102,7 @@ export class Segment {
   }
 
   private applyContext(feature: WordFeature): void {
+    if (feature.anyone) this.anyone = true;
     if (feature.personTarget) this.persons = true;
     if (feature.thirdPerson) this.thirdPersons = true;
     if (feature.animalTarget) this.animals = true;
@@ -152,6 +159,8 @@ export class Segment {
 
   private harassment(): number {
     const aimed = this.directed || this.named || this.persons;
+    // Contempt for a group is hate speech; it harasses only someone it is aimed at.
+    const atGroup = this.groups > 0 && !this.directed && !this.named;
     const threatened = this.threat && !this.game;
     const menaced = this.menace && (this.directed || this.named);
     const incited =
@@ -160,24 +169,30 @@ export class Segment {
     const harassed = this.harassingAct && (this.named || this.persons || this.thirdPersons);
     if (threatened || menaced || incited || wished || harassed) return 3;
     // Profanity aimed at nobody ("those balls") is not harassment unless it piles up.
-    const points = aimed ? this.insults : this.insults / 3;
-    return points >= 9 ? 3 : points >= 6 ? 2 : points >= 3 ? 1 : 0;
+    const points = atGroup ? 0 : aimed ? this.insults : this.insults / 3;
+    return points >= 15 ? 3 : points >= 6 ? 2 : points >= 3 ? 1 : 0;
   }
 
   private hate(): number {
     let hate = 0;
-    if (this.slurs > 0) hate = this.slurs > 1 || this.groups > 0 || this.hostility >= 3 ? 3 : 2;
+    if (this.slurs > 0) {
+      const company = this.slurs > 1 || this.groups > 0 || this.stereotypes > 0;
+      hate = company || this.hostility >= 3 ? 3 : 2;
+    }
     if (this.groups === 0) return hate;
     if (this.dehumanising || this.exclusion) return 3;
+    // Contempt and stereotypes demean a group (MEDIUM); denying its humanity or calling for
+    // its removal is what rates HIGH.
     const points = this.hostility + 3 * this.stereotypes;
-    if (this.contempt) return Math.max(hate, points >= 6 ? 3 : 2);
-    return Math.max(hate, points >= 7 ? 3 : points >= 4 ? 2 : points >= 3 ? 1 : 0);
+    if (this.contempt) return Math.max(hate, 2);
+    return Math.max(hate, points >= 4 ? 2 : points >= 3 ? 1 : 0);
   }
 
   private sexual(): number {
     if (this.explicit <= 0) return 0;
     const points = this.explicit + this.intensifiers + (this.requested ? 1 : 0);
-    return points >= 5 ? 3 : points >= 3 ? 2 : points >= 1 ? 1 : 0;
+    if (points >= 4 && this.outright) return 3;
+    return points >= 2.5 ? 2 : points >= 1 ? 1 : 0;
   }
 
   /**
@@ -186,10 +201,12 @@ export class Segment {
    * household materials made into something harmful.
    */
   private dangerous(): number {
-    const target = this.persons || this.thirdPersons || this.animals || this.directed;
-    const intent = this.covert || (this.harmVerb && target) || this.harmAct;
+    const target =
+      this.anyone || this.persons || this.thirdPersons || this.animals || this.directed;
+    const harmful = this.harmVerb || this.household || this.harmfulProduct || this.danger > 0;
+    const intent = (this.harmVerb && target) || this.harmAct || (this.covert && harmful);
     const instructed = this.production || this.instructions;
-    if (intent && (this.request || instructed || this.firstPersonAt >= 0)) return 3;
+    if (intent && (this.request || instructed)) return 3;
     if (this.harmfulProduct && (instructed || this.request)) return 3;
     if (this.household && instructed && (this.harmfulProduct || this.danger >= 2)) return 3;
     if (this.danger === 0) return 0;

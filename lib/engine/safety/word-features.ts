@@ -38,6 +38,7 @@ export interface WordFeature {
   intensifier?: boolean;
   requestVerb?: boolean;
   /** Context (context-words.ts): targets, intent, requests, framing. */
+  anyone?: boolean;
   personTarget?: boolean;
   thirdPerson?: boolean;
   animalTarget?: boolean;
@@ -60,6 +61,7 @@ export interface WordFeature {
   authoring?: boolean;
   stereotype?: boolean;
   sexualAct?: boolean;
+  suggestive?: boolean;
   body?: boolean;
   election?: boolean;
   votingDeception?: boolean;
@@ -241,6 +243,7 @@ function addContext(add: AddTerm): void {
   const flag = (terms: readonly string[], feature: WordFeature) => {
     for (const term of terms) add(term, feature);
   };
+  flag(context.ANYONE, { anyone: true });
   flag(context.PERSON_TARGETS, { personTarget: true });
   flag(context.THIRD_PERSON, { thirdPerson: true });
   flag(context.ANIMAL_TARGETS, { animalTarget: true });
@@ -266,6 +269,7 @@ function addContext(add: AddTerm): void {
   flag(context.EXCLUSION_PHRASES, { exclusion: true });
   flag(context.STEREOTYPE_WORDS, { stereotype: true });
   flag(context.SEXUAL_ACTS, { sexualAct: true });
+  flag(context.SUGGESTIVE, { suggestive: true });
   flag(context.BODY_WORDS, { body: true });
   flag(context.ELECTION_WORDS, { election: true });
   flag(context.VOTING_DECEPTION, { votingDeception: true });
