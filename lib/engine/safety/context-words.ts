@@ -91,7 +91,7 @@ export const REQUESTS = [
 
 /** Verbs of making or preparing something. */
 export const PRODUCTION = (
-  "make making build building cook cooking mix mixing combine combining synthesize " +
+  "make making build cook cooking mix mixing combine combining synthesize " +
   "synthesise assemble brew create turn grind crush add put produce manufacture construct " +
   "detonate"
 ).split(" ");
@@ -164,7 +164,6 @@ export const COVERT_INTENT = [
   "without leaving marks",
   "without leaving a trace",
   "without getting caught",
-  "untraceable",
   "looks like an accident",
   "look like an accident",
   "so they pass out",

@@ -17,6 +17,8 @@ export class Segment {
   directed = false;
   named = false;
   insults = 0;
+  /** Insult points of words that insult in themselves (profane, or our insult list). */
+  strongInsults = 0;
   threat = false;
   /** Word index of the last first-person word and of a violent verb after it. */
   firstPersonAt = -100;
@@ -96,6 +98,7 @@ export class Segment {
       const profane =
         feature.profanity !== undefined && feature.profanity >= 1 ? 2 * feature.profanity + 2 : 0;
       this.insults += Math.max(negative / 2, profane, feature.insult ?? 0);
+      this.strongInsults += Math.max(profane, feature.insult ?? 0);
       this.hostility += negative;
     }
     if (feature.hateVerb) this.insults += 2;
@@ -166,10 +169,20 @@ export class Segment {
     const incited =
       this.incitement && (this.violent || this.harassingAct || this.harmVerb) && aimed;
     const wished = this.deathWish && (this.directed || this.named || this.thirdPersons);
-    const harassed = this.harassingAct && (this.named || this.persons || this.thirdPersons);
+    const urged = this.incitement || this.authoring || this.firstPersonAt >= 0;
+    const harassed =
+      this.harassingAct && urged && (this.named || this.persons || this.thirdPersons);
     if (threatened || menaced || incited || wished || harassed) return 3;
     // Profanity aimed at nobody ("those balls") is not harassment unless it piles up.
-    const points = atGroup ? 0 : aimed ? this.insults : this.insults / 3;
+    // Aimed at "you", every negative word counts; at a named person or a relation, only
+    // words that insult in themselves ("Gable was out" is no insult to Gable).
+    const points = atGroup
+      ? 0
+      : this.directed
+        ? this.insults
+        : aimed
+          ? this.strongInsults
+          : this.insults / 3;
     return points >= 15 ? 3 : points >= 6 ? 2 : points >= 3 ? 1 : 0;
   }
 
