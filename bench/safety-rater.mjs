@@ -23,8 +23,7 @@ const { readLabelledSet, scoreLabelledSet, misratedTexts } = await jiti.import(
 );
 
 const splits = option("--split", "both");
-const sets =
-  splits === "both" ? ["held-out", "development", "all"] : [splits];
+const sets = splits === "both" ? ["held-out", "development", "all"] : [splits];
 const textsOf = (split) =>
   split === "all"
     ? [...readLabelledSet("held-out"), ...readLabelledSet("development")]
@@ -51,5 +50,7 @@ const missesAt = option("--misses", undefined);
 if (missesAt) {
   const texts = textsOf(splits === "both" ? "all" : splits);
   for (const miss of misratedTexts(texts, rateText, Number(missesAt)))
-    console.log(`${short(miss.category)} expected ${miss.expected} rated ${miss.rated}: ${miss.text}`);
+    console.log(
+      `${short(miss.category)} expected ${miss.expected} rated ${miss.rated}: ${miss.text}`,
+    );
 }

@@ -161,7 +161,9 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
       return interactive.run(async () =>
-        generateContent(await generationInput(storage, implicitCaches, model, request, context, false)),
+        generateContent(
+          await generationInput(storage, implicitCaches, model, request, context, false),
+        ),
       );
     },
 

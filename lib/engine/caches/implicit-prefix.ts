@@ -97,10 +97,10 @@ async function promptUnits(
   const tools = new Map<MediaModality, number>();
   for (const item of counted) {
     const target = item.place
-      ? byPart.get(`${item.place.content}:${item.place.part}`) ??
-        byPart.set(`${item.place.content}:${item.place.part}`, new Map()).get(
-          `${item.place.content}:${item.place.part}`,
-        )!
+      ? (byPart.get(`${item.place.content}:${item.place.part}`) ??
+        byPart
+          .set(`${item.place.content}:${item.place.part}`, new Map())
+          .get(`${item.place.content}:${item.place.part}`)!)
       : tools;
     target.set(item.modality, (target.get(item.modality) ?? 0) + item.tokens);
   }
@@ -114,8 +114,7 @@ async function promptUnits(
       const tokens = byPart.get(`${index}:${partIndex}`) ?? new Map<MediaModality, number>();
       if (onlyText(part) && part.text!.length > PIECE_CHARACTERS)
         units.push(...textPieces(part.text!, tokens.get("TEXT") ?? 0));
-      else
-        units.push({ key: (await stringifyJsonInSlices(part, { slices })) ?? "", tokens });
+      else units.push({ key: (await stringifyJsonInSlices(part, { slices })) ?? "", tokens });
       if (slices.dueAfterItem()) await slices.pause();
     }
   };
@@ -160,15 +159,14 @@ function detailsOf(units: readonly Unit[], tokens: number): ModalityTokenCount[]
     const entries = [...unit.tokens.entries()];
     entries.forEach(([modality, count], index) => {
       const part =
-        index === entries.length - 1
-          ? Math.min(left, size) - taken
-          : Math.floor(count * share);
+        index === entries.length - 1 ? Math.min(left, size) - taken : Math.floor(count * share);
       taken += part;
       totals.set(modality, (totals.get(modality) ?? 0) + part);
     });
     left -= Math.min(left, size);
   }
-  return MODALITY_ORDER.filter((modality) => (totals.get(modality) ?? 0) > 0).map(
-    (modality) => ({ modality, tokenCount: totals.get(modality)! }),
-  );
+  return MODALITY_ORDER.filter((modality) => (totals.get(modality) ?? 0) > 0).map((modality) => ({
+    modality,
+    tokenCount: totals.get(modality)!,
+  }));
 }

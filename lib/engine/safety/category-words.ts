@@ -76,7 +76,9 @@ export const GROUPS = (
   "chinese indian indians immigrant immigrants refugee refugees migrant migrants gay gays " +
   "lesbian lesbians homosexual homosexuals bisexual transgender trans queer women woman " +
   "men disabled roma gypsies gypsy"
-).split(" ").concat(["old people", "the elderly"]);
+)
+  .split(" ")
+  .concat(["old people", "the elderly"]);
 
 /** Words that deny a group's humanity; with a group, hate speech at its highest. */
 export const DEHUMANISING = (
@@ -183,7 +185,9 @@ export const WEAPONS = [
 export const EXPLICIT_INTENSIFIERS = (
   "graphic graphically explicit explicitly detailed hardcore steamy nsfw uncensored filthy " +
   "pornographic raunchy dirty"
-).split(" ").concat(["in detail"]);
+)
+  .split(" ")
+  .concat(["in detail"]);
 
 /** Words that ask for content to be produced. */
 export const REQUEST_VERBS = "write describe tell show generate give narrate create".split(" ");

@@ -7,9 +7,8 @@
  */
 
 /** Anyone at all, as the object of harm ("how do I poison someone"). */
-export const ANYONE = (
-  "someone somebody someone's somebody's anyone person people everyone everybody"
-).split(" ");
+export const ANYONE =
+  "someone somebody someone's somebody's anyone person people everyone everybody".split(" ");
 
 /** People named by their relation to the writer: targets of harm and of harassment. */
 export const PERSON_TARGETS = (
@@ -242,7 +241,12 @@ export const INSULTS = (
 ).split(" ");
 
 /** Phrases of contempt for a person's worth. */
-export const CONTEMPT_PHRASES = ["waste of space", "get a brain", "nobody asked", "shut your mouth"];
+export const CONTEMPT_PHRASES = [
+  "waste of space",
+  "get a brain",
+  "nobody asked",
+  "shut your mouth",
+];
 
 /** Sports and games: "beat you at chess" is no threat. */
 export const GAME_WORDS = (
