@@ -162,6 +162,11 @@ export function promptTokens(operation, answer) {
   return finalUsage(answer)?.promptTokenCount;
 }
 
+/** An answer's implicit-cache count: usageMetadata.cachedContentTokenCount of its last usage. */
+export function implicitCacheTokens(answer) {
+  return finalUsage(answer)?.cachedContentTokenCount;
+}
+
 /** The modelVersion values an answer carries (one per event for streams). */
 function modelVersions(answer) {
   const values = answer.events

@@ -12,6 +12,7 @@ import {
   compareShape,
   detailTypes,
   errorOf,
+  implicitCacheTokens,
   learnFormats,
   parseAnswer,
   promptTokens,
@@ -28,6 +29,7 @@ export const CATEGORIES = [
   ["framing", "stream framing"],
   ["promptTokens", "prompt tokens exact"],
   ["cacheTokens", "cache tokens exact"],
+  ["implicitCacheTokens", "implicit-cache tokens exact (where recorded)"],
 ];
 
 const INVALID_KEY = "replay-invalid-key-not-configured";
@@ -224,6 +226,27 @@ export function judge(results, formatRules) {
               : [sameStatus ? `prompt tokens ${actual}; the service ${expected}` : statusProblem],
         };
       }
+    }
+    // Implicit caching: a recorded answer to a request naming no cache that reports cached
+    // tokens (the caller's earlier prompt shared its prefix); exact, or how far off.
+    const recordedImplicit =
+      isGeneration(exchange.operation) &&
+      exchange.status < 300 &&
+      !exchange.requestBody?.cachedContent &&
+      !exchange.requestBody?.cached_content
+        ? implicitCacheTokens(recorded)
+        : undefined;
+    if (recordedImplicit !== undefined) {
+      const actual = sameStatus ? implicitCacheTokens(ours) : undefined;
+      verdicts.implicitCacheTokens = {
+        applies: true,
+        expected: recordedImplicit,
+        actual,
+        problems:
+          actual === recordedImplicit
+            ? []
+            : [`implicit-cache tokens ${actual ?? "none"}; the service ${recordedImplicit}`],
+      };
     }
     if (exchange.operation === "cachedContents.create" && exchange.status < 300) {
       const expected = recorded.json?.usageMetadata?.totalTokenCount;
