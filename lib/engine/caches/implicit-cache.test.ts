@@ -57,7 +57,11 @@ describe.each(testDatabaseKinds())("implicit caching on the local engine ($diale
     context: OriginOperationContext,
   ): Promise<UsageMetadata> {
     const request = readGenerateContentRequest(raw);
-    const answer: GenerateContentResponse = await backend.generateContent(model, request, context);
+    const answer = (await backend.generateContent(
+      model,
+      request,
+      context,
+    )) as GenerateContentResponse;
     return answer.usageMetadata!;
   }
 
@@ -119,7 +123,11 @@ describe.each(testDatabaseKinds())("implicit caching on the local engine ($diale
     try {
       await usage("gemini-2.5-flash", body("Tell me of deltas."), alice);
       const request = readGenerateContentRequest(body("Tell me of deltas, again."));
-      const answer = await second.generateContent("gemini-2.5-flash", request, alice);
+      const answer = (await second.generateContent(
+        "gemini-2.5-flash",
+        request,
+        alice,
+      )) as GenerateContentResponse;
       expect(answer.usageMetadata!.cachedContentTokenCount).toBeGreaterThan(0);
     } finally {
       await second.close();
