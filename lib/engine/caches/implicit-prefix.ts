@@ -96,12 +96,12 @@ async function promptUnits(
   const byPart = new Map<string, Map<MediaModality, number>>();
   const tools = new Map<MediaModality, number>();
   for (const item of counted) {
-    const target = item.place
-      ? (byPart.get(`${item.place.content}:${item.place.part}`) ??
-        byPart
-          .set(`${item.place.content}:${item.place.part}`, new Map())
-          .get(`${item.place.content}:${item.place.part}`)!)
-      : tools;
+    let target = tools;
+    if (item.place) {
+      const key = `${item.place.content}:${item.place.part}`;
+      target = byPart.get(key) ?? new Map();
+      byPart.set(key, target);
+    }
     target.set(item.modality, (target.get(item.modality) ?? 0) + item.tokens);
   }
   const units: Unit[] = [];

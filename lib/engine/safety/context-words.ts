@@ -3,7 +3,8 @@
  * asks for (requests, making, intent to harm), and the framing that makes hard topics ordinary
  * (history, news, safety, medicine). Short closed vocabularies of our own, written as phrases
  * (`*` = any ending): no maintained package lists them. Names of people come from the stdlib
- * first-name lists (word-features.ts), read only when a word is capitalised.
+ * first-name lists (word-features.ts), read only when a word is capitalised. Longer than a
+ * module should be because it is only data: one list per kind of context, one entry a line.
  */
 
 /** Anyone at all, as the object of harm ("how do I poison someone"). */
