@@ -5,6 +5,7 @@ import { CacheStore } from "./stores/cache-store";
 import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
 import { FileSearchStoreRecords } from "./stores/file-search-store-records";
+import { ImplicitCacheStore } from "./stores/implicit-cache-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { SessionStore } from "./stores/session-store";
@@ -33,6 +34,8 @@ export interface DataStores {
   batches: BatchStore;
   /** Local engine: file search stores, their documents, uploads and operations. */
   fileSearchStores: FileSearchStoreRecords;
+  /** Local engine: fingerprints of recent prompt prefixes, for implicit caching. */
+  implicitCaches: ImplicitCacheStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -48,5 +51,6 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     caches: new CacheStore(database),
     batches: new BatchStore(database, files),
     fileSearchStores: new FileSearchStoreRecords(database),
+    implicitCaches: new ImplicitCacheStore(database),
   };
 }

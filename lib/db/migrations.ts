@@ -440,4 +440,21 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX file_search_operations_store ON file_search_operations (store_id);
     `,
   },
+  {
+    version: 14,
+    name: "implicit cache prefixes",
+    // Fingerprints of the prompt prefixes a caller sent recently, per model, block by block
+    // (lib/engine/caches/implicit-cache.ts): a later request of the same owner sharing one is
+    // answered with its cached tokens. Rows expire minutes after their last use.
+    sql: `
+      CREATE TABLE implicit_cache_prefixes (
+        owner_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prefix_hash TEXT NOT NULL,
+        expire_time INTEGER NOT NULL,
+        PRIMARY KEY (owner_id, model, prefix_hash)
+      );
+      CREATE INDEX implicit_cache_prefixes_expiry ON implicit_cache_prefixes (expire_time);
+    `,
+  },
 ];

@@ -28,8 +28,10 @@ import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
+import type { ImplicitCacheStore } from "@/lib/db/stores/implicit-cache-store";
 import { MediaProbeError, probeMedia } from "./media/probe";
 import { runInSlices } from "./time-slices";
+import { ImplicitCacheService } from "./caches/implicit-cache";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -38,6 +40,8 @@ export interface LocalBackendDependencies {
     caches: CacheStore;
     batches: BatchStore;
     fileSearchStores: FileSearchStoreRecords;
+    /** Fingerprints of recent prompt prefixes; absent: no implicit caching. */
+    implicitCaches?: ImplicitCacheStore;
   };
   /** Root folder for file bytes. */
   dataDir: string;
@@ -98,6 +102,9 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   });
   storage.batches.attach(batchRunner);
   void storage.ready.then(() => batchRunner.start());
+  const implicitCaches = dependencies.stores.implicitCaches
+    ? new ImplicitCacheService(dependencies.stores.implicitCaches, dependencies.now)
+    : undefined;
   const { createCachedContent } = storage.operations;
   return {
     mode: "local",
@@ -154,7 +161,9 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
       return interactive.run(async () =>
-        generateContent(await generationInput(storage, model, request, context, false)),
+        generateContent(
+          await generationInput(storage, implicitCaches, model, request, context, false),
+        ),
       );
     },
 
@@ -167,7 +176,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       const pace = dependencies.outputTokensPerSecond;
       yield* interactive.stream(async function* () {
         const chunks = streamGenerateContent(
-          await generationInput(storage, model, request, context, true),
+          await generationInput(storage, implicitCaches, model, request, context, true),
         );
         yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
@@ -196,20 +205,34 @@ function batchGeneration(storage: Storage): BatchGeneration {
 /** A validated generation request with its cache merged and its files resolved for the caller. */
 async function generationInput(
   storage: Storage,
+  implicitCaches: ImplicitCacheService | undefined,
   model: string,
   request: GenerateContentRequest,
   context: OperationContext,
   stream: boolean,
 ): Promise<GenerationInput> {
-  const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
+  const { traits, modelVersion, answer, thinkingLength, implicitCache } = requireModel(
+    model,
+    "generateContent",
+  );
   await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream }));
-  return resolvedInput(
+  const input = await resolvedInput(
     storage,
     { traits, modelVersion, answer, thinkingLength, stream },
     request,
     context.caller,
     context.signal,
   );
+  // A request naming a cache reports that cache; implicit caching is for the others.
+  if (!implicitCache || !implicitCaches || request.cachedContent) return input;
+  const { ownerId } = context.caller;
+  return {
+    ...input,
+    implicitCache: {
+      traits: implicitCache,
+      answer: (prefixes) => implicitCaches.answer(ownerId, modelVersion, implicitCache, prefixes),
+    },
+  };
 }
 
 /** A request already checked, with its cache merged and its files resolved for `caller`. */

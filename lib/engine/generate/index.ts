@@ -50,7 +50,13 @@ export async function* streamGenerateContent(
     const shape: AnswerShape = { traits: input.answer, stream: input.stream };
     const audio = answersWithAudio(traits, request.generationConfig ?? {});
     const prepared = await prepareRequest(input);
-    const usage = usageReport(input, prepared.counted, shape, request, prepared.toolUseTokens);
+    const usage = usageReport(
+      { ...input, ...prepared.implicitHit },
+      prepared.counted,
+      shape,
+      request,
+      prepared.toolUseTokens,
+    );
     if (prepared.promptVerdict.blocked) {
       yield {
         promptFeedback: { blockReason: "SAFETY", safetyRatings: prepared.promptVerdict.ratings },
