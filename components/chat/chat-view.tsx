@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect, type RefCallback } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
+import { chatRefusal } from "@/lib/studio/model-facts";
 import { Button } from "@/components/ui/button";
 import {
   useConversationSettings,
@@ -104,6 +105,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
           attachments={attachments}
           streaming={streaming}
           sending={sending}
+          modelRefusal={chatRefusal(settingsState.facts)}
           onSend={send}
           onSendAnyway={sendNow}
         />

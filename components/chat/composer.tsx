@@ -3,6 +3,7 @@
 import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from "react";
 import { Button } from "@/components/ui/button";
 import { useChatStore } from "@/lib/stores/chat-store";
+import { useCoarsePointer } from "@/lib/hooks/use-coarse-pointer";
 
 export interface ComposerProps {
   draftKey: string;
@@ -23,7 +24,8 @@ export interface ComposerHandle {
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line, Escape stops a running answer.
- * The toolbar row holds the attachment controls.
+ * On a touch screen Enter is the keyboard's new line and Send sends. The toolbar row holds
+ * the attachment controls.
  */
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(
   { draftKey, streaming, sending, onSend, onStop, toolbar, sendBlockedReason },
@@ -32,6 +34,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
   const text = useChatStore((state) => state.drafts[draftKey] ?? "");
   const setDraft = useChatStore((state) => state.setDraft);
   const input = useRef<HTMLTextAreaElement>(null);
+  const touch = useCoarsePointer();
   useImperativeHandle(handle, () => ({ focus: () => input.current?.focus() }), []);
 
   function send() {
@@ -39,7 +42,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     onSend(text);
   }
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing && !touch) {
       event.preventDefault();
       send();
     }
@@ -63,9 +66,11 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         onChange={(event) => setDraft(draftKey, event.target.value)}
         onKeyDown={onKeyDown}
         rows={Math.min(8, Math.max(2, text.split("\n").length))}
-        placeholder="Ask something… (Enter to send, Shift+Enter for a new line)"
+        placeholder={
+          touch ? "Ask something…" : "Ask something… (Enter to send, Shift+Enter for a new line)"
+        }
         className="w-full resize-none bg-transparent px-2 py-1 text-sm outline-none"
-        aria-keyshortcuts="Enter"
+        aria-keyshortcuts={touch ? undefined : "Enter"}
       />
       <div className="flex flex-wrap items-center justify-end gap-2">
         {toolbar}

@@ -14,6 +14,7 @@ import {
 } from "@/lib/studio/chat-request";
 import { TokenCounter, isOverLimit } from "@/components/tokens/token-counter";
 import { Button } from "@/components/ui/button";
+import { PaperclipIcon } from "@/components/ui/paperclip-icon";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
@@ -199,7 +200,7 @@ function AttachButton() {
   const picker = useFilePicker();
   return (
     <Button size="sm" variant="ghost" onClick={picker.open} aria-label="Attach files">
-      <span aria-hidden="true">📎</span> Attach
+      <PaperclipIcon /> Attach
     </Button>
   );
 }

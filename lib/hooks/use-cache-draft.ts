@@ -8,7 +8,8 @@ import { historyContents } from "@/lib/studio/chat-request";
 import { DEFAULT_EXPIRY, expiryFields, type ExpiryChoice } from "@/lib/studio/expiry-input";
 import { useConversation, useConversationList } from "./use-conversations";
 import { useFiles } from "./use-files";
-import { useModels, type ModelChoice } from "./use-models";
+import { useModels } from "./use-models";
+import type { ModelFacts } from "@/lib/studio/model-facts";
 import { useTokenCount, type TokenCountInput } from "./use-token-count";
 
 const DEFAULT_CACHE_MODEL = "models/gemini-2.5-flash";
@@ -80,7 +81,7 @@ function useCacheSources() {
   const cacheModels = useMemo(
     () =>
       (models.data ?? []).filter((choice) =>
-        choice.traits.supportedGenerationMethods.includes("createCachedContent"),
+        (choice.model.supportedGenerationMethods ?? []).includes("createCachedContent"),
       ),
     [models.data],
   );
@@ -107,7 +108,7 @@ function useCacheSources() {
  */
 function useConversationSuggestion(
   loaded: Conversation | undefined,
-  cacheModels: ModelChoice[],
+  cacheModels: ModelFacts[],
   {
     setDisplayName,
     setModel,

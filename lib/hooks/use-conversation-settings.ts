@@ -8,15 +8,19 @@ import {
   type SettingsViolations,
 } from "@/lib/studio/settings-model";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
+import { factsOf, type ModelFacts } from "@/lib/studio/model-facts";
 import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { useChatActions } from "./use-chat-actions";
 import { useConversation } from "./use-conversations";
-import { useModels, type ModelChoice } from "./use-models";
+import { useModels } from "./use-models";
 
 export interface ConversationSettingsState {
   key: string;
   settings: ConversationSettings;
-  models: ModelChoice[] | undefined;
+  models: ModelFacts[] | undefined;
+  /** The chosen model's facts (undefined while the list loads, or when it is not listed). */
+  facts: ModelFacts | undefined;
+  /** Its rules (undefined too for a model the catalog knows nothing of: the service judges). */
   traits: ModelTraits | undefined;
   /** The server's rules broken by these settings, plus text that does not parse, by field. */
   violations: SettingsViolations;
@@ -50,14 +54,15 @@ export function useSettingsState(
 ): ConversationSettingsState {
   const formErrors = useChatStore((state) => state.formErrors[key]);
   const models = useModels();
-  const traits = models.data?.find((choice) => choice.model.name === settings.model)?.traits;
+  const facts = factsOf(models.data, settings.model);
+  const traits = facts?.traits;
   const violations = useMemo(() => {
     const grouped = validateSettings(settings, traits);
     for (const [field, error] of Object.entries(formErrors ?? {}))
       (grouped[field] ??= []).push(error);
-    if (models.data && !traits)
+    if (models.data && !facts)
       (grouped.model ??= []).push(`${settings.model} is not in the model list.`);
     return grouped;
-  }, [settings, traits, formErrors, models.data]);
-  return { key, settings, models: models.data, traits, violations, update };
+  }, [settings, traits, formErrors, models.data, facts]);
+  return { key, settings, models: models.data, facts, traits, violations, update };
 }
