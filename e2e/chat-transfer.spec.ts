@@ -192,15 +192,28 @@ test("a conversation exports as JSON with every version and as Markdown of the b
   expect(markdown.text.match(/^## You$/gm)).toHaveLength(1);
   expect(markdown.text.match(/^## gemini-2\.5-flash$/gm)).toHaveLength(1);
 
+  // Imported where it already is, it is recognised and not stored again.
   await chat.sidebar.getByText("Export and import").click();
-  await page.locator("#conversation-import").setInputFiles({
-    name: json.name,
-    mimeType: "application/json",
-    buffer: Buffer.from(json.text),
-  });
-  await expect(chat.sidebar.locator("[data-import-report]")).toContainText(
-    "Imported 1 conversation.",
-  );
+  const importFile = () =>
+    page.locator("#conversation-import").setInputFiles({
+      name: json.name,
+      mimeType: "application/json",
+      buffer: Buffer.from(json.text),
+    });
+  await importFile();
+  const report = chat.sidebar.locator("[data-import-report]");
+  await expect(report).toContainText("Imported 0 conversations.");
+  await expect(report).toContainText(`“${title}” is already here, nothing new.`);
+  const copies = async () =>
+    ((await callJson(page, "/api/conversations")).json.conversations as { title: string }[]).filter(
+      (item) => item.title === title,
+    ).length;
+  expect(await copies()).toBe(1);
+
+  // Once deleted, the import brings it back whole, every version.
+  expect((await callJson(page, `/api/conversations/${id}`, { method: "DELETE" })).status).toBe(200);
+  await importFile();
+  await expect(report).toContainText("Imported 1 conversation.");
   const list = await callJson(page, "/api/conversations");
   const copy = (list.json.conversations as { id: string; title: string }[]).find(
     (item) => item.title === title && item.id !== id,

@@ -30,6 +30,7 @@ import {
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
 import { CompareView } from "./compare-view";
+import { useSearchHit } from "./search-hit";
 import { useCompareStore } from "@/lib/stores/compare-store";
 
 /**
@@ -54,11 +55,13 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
     conversationId,
     scope: draftKey,
     settings: settingsState.settings,
+    facts: settingsState.facts,
     traits: settingsState.traits,
     messages: path,
     updateSettings: settingsState.update,
   });
   useJoinLiveAnswer(conversationId, path, compareOpen);
+  useSearchHit(conversationId, tree, path);
   const composer = useComposerFocus(conversationId);
   useEffect(() => preloadHighlighter(), []);
 

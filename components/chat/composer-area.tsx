@@ -52,6 +52,7 @@ export function ComposerArea({
             actions.stop();
             composer.current?.focus();
           }}
+          onPaste={attachments.paste}
           toolbar={attachments.toolbar}
           sendBlockedReason={modelRefusal ?? attachments.blockReason}
         />

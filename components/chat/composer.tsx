@@ -1,6 +1,13 @@
 "use client";
 
-import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from "react";
+import {
+  forwardRef,
+  useImperativeHandle,
+  useRef,
+  type ClipboardEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from "react";
 import { Button } from "@/components/ui/button";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { useCoarsePointer } from "@/lib/hooks/use-coarse-pointer";
@@ -12,6 +19,8 @@ export interface ComposerProps {
   sending?: boolean;
   onSend(text: string): void;
   onStop(): void;
+  /** A paste into the box (files and long texts become attachments). */
+  onPaste?(event: ClipboardEvent<HTMLTextAreaElement>): void;
   /** Controls at the start of the toolbar row (attach files, attached cache). */
   toolbar?: ReactNode;
   /** Why Send waits (attachments not ACTIVE yet), shown beside it; null when it may send. */
@@ -28,7 +37,7 @@ export interface ComposerHandle {
  * the attachment controls.
  */
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(
-  { draftKey, streaming, sending, onSend, onStop, toolbar, sendBlockedReason },
+  { draftKey, streaming, sending, onSend, onStop, onPaste, toolbar, sendBlockedReason },
   handle,
 ) {
   const text = useChatStore((state) => state.drafts[draftKey] ?? "");
@@ -65,6 +74,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         value={text}
         onChange={(event) => setDraft(draftKey, event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         rows={Math.min(8, Math.max(2, text.split("\n").length))}
         placeholder={
           touch ? "Ask something…" : "Ask something… (Enter to send, Shift+Enter for a new line)"

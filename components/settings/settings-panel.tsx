@@ -5,6 +5,7 @@ import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-set
 import type { GenerationConfig } from "@/lib/gemini/types";
 import { violationCount, withGenerationConfig } from "@/lib/studio/settings-model";
 import { ModelField } from "./model-field";
+import { PresetFields } from "./preset-fields";
 import { OutputFields } from "./output-fields";
 import { SafetySettingsFields } from "./safety-settings-fields";
 import { SamplingFields } from "./sampling-fields";
@@ -65,6 +66,7 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
       </Section>
 
       <ToolFields {...fields} />
+      <PresetFields state={state} />
     </form>
   );
 }

@@ -8,6 +8,7 @@ import { FileSearchStoreRecords } from "./stores/file-search-store-records";
 import { ImplicitCacheStore } from "./stores/implicit-cache-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
+import { PresetStore } from "./stores/preset-store";
 import { SessionStore } from "./stores/session-store";
 import { UpstreamUploadStore } from "./stores/upstream-upload-store";
 
@@ -36,6 +37,8 @@ export interface DataStores {
   fileSearchStores: FileSearchStoreRecords;
   /** Local engine: fingerprints of recent prompt prefixes, for implicit caching. */
   implicitCaches: ImplicitCacheStore;
+  /** The studio's settings presets, per owner. */
+  presets: PresetStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -52,5 +55,6 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     batches: new BatchStore(database, files),
     fileSearchStores: new FileSearchStoreRecords(database),
     implicitCaches: new ImplicitCacheStore(database),
+    presets: new PresetStore(database),
   };
 }

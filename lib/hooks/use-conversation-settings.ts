@@ -13,6 +13,8 @@ import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { useChatActions } from "./use-chat-actions";
 import { useConversation } from "./use-conversations";
 import { useModels } from "./use-models";
+import { usePresets } from "./use-presets";
+import { startingSettings } from "@/lib/studio/settings-presets";
 
 export interface ConversationSettingsState {
   key: string;
@@ -27,7 +29,11 @@ export interface ConversationSettingsState {
   update(settings: ConversationSettings): void;
 }
 
-/** The settings in force for a conversation (draft, else saved, else defaults) and their validation. */
+/**
+ * The settings in force for a conversation and their validation: the draft, else the saved
+ * ones; a new chat's from the person's default preset or the settings they used last in this
+ * browser (lib/studio/settings-presets.ts), else the studio's defaults.
+ */
 export function useConversationSettings(conversationId: string | null): ConversationSettingsState {
   const key = conversationId ?? NEW_CHAT_KEY;
   const draft = useChatStore((state) => state.settingsDrafts[key]);
@@ -35,10 +41,15 @@ export function useConversationSettings(conversationId: string | null): Conversa
     conversationId === null ? state.lastSettings : null,
   );
   const conversation = useConversation(conversationId);
+  const presets = usePresets();
   const actions = useChatActions();
   const settings = useMemo(
-    () => draft ?? conversation.data?.settings ?? lastSettings ?? defaultSettings(),
-    [draft, conversation.data?.settings, lastSettings],
+    () =>
+      draft ??
+      conversation.data?.settings ??
+      (conversationId === null ? startingSettings(presets.data, lastSettings) : null) ??
+      defaultSettings(),
+    [draft, conversation.data?.settings, lastSettings, conversationId, presets.data],
   );
   return useSettingsState(key, settings, (next) => actions.saveSettings(conversationId, next));
 }

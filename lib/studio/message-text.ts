@@ -107,3 +107,11 @@ export function searchTextOf(message: StoredMessage): string {
   for (const attachment of message.attachments ?? []) pieces.push(attachment.displayName);
   return pieces.join("\n").replace(MARKS, "");
 }
+
+/** Whether a prompt's part is text sent as an attachment (a long paste), not typed. */
+export function isAttachedText(message: StoredMessage, index: number): boolean {
+  return (
+    message.content.parts[index]?.text !== undefined &&
+    (message.attachments ?? []).some((record) => record.part === index)
+  );
+}

@@ -7,6 +7,7 @@
  */
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import {
+  acceptsMimeType,
   describeInputs,
   MODEL_PURPOSES,
   type InputModality,
@@ -110,4 +111,27 @@ export function purposeNote(facts: ModelFacts): string | null {
 export function chatRefusal(facts: ModelFacts | undefined): string | null {
   if (!facts || facts.chats) return null;
   return purposeNote(facts);
+}
+
+/**
+ * Whether the model takes a part of this MIME type; true too when its facts are unknown (the
+ * service judges a model the catalog knows nothing of).
+ */
+export function takesInput(facts: ModelFacts | undefined, mimeType: string): boolean {
+  return !facts?.traits || acceptsMimeType(facts.inputs, mimeType);
+}
+
+/**
+ * Why these files cannot go to the model, naming what it takes; null when every one can.
+ * `verb` says what happens to them ("were not attached", "cannot be sent").
+ */
+export function inputsRefusal(
+  facts: ModelFacts | undefined,
+  files: readonly { displayName: string; mimeType: string }[],
+  verb: string,
+): string | null {
+  const refused = files.filter((file) => !takesInput(facts, file.mimeType));
+  if (!facts || !refused.length) return null;
+  const names = refused.map((file) => `“${file.displayName}” (${file.mimeType || "unknown type"})`);
+  return `${facts.label} takes ${describeInputs(facts.inputs)}: ${names.join(", ")} ${verb}.`;
 }

@@ -150,6 +150,23 @@ export function thresholdAllowing(probability: HarmProbability | string): HarmBl
   }
 }
 
+/** One category's threshold to set. */
+export interface ThresholdChange {
+  category: string;
+  threshold: HarmBlockThreshold;
+}
+
+/** Settings with several categories' thresholds replaced. */
+export function withSafetyThresholds(
+  settings: ConversationSettings,
+  changes: readonly ThresholdChange[],
+): ConversationSettings {
+  return changes.reduce(
+    (next, change) => withSafetyThreshold(next, change.category, change.threshold),
+    settings,
+  );
+}
+
 /** Settings with one category's threshold replaced (unset when `threshold` is null). */
 export function withSafetyThreshold(
   settings: ConversationSettings,
