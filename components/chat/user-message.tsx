@@ -2,7 +2,7 @@
 
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
-import { isAttachedText } from "@/lib/studio/message-text";
+import { isAttachedText, typedText } from "@/lib/studio/message-text";
 import { PastedTextViewer } from "@/components/files/pasted-text-viewer";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -10,13 +10,6 @@ import { inputClassName } from "@/components/ui/field";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import { PromptAttachment } from "./prompt-attachment";
 import { useSwitchVersion, VersionSwitcher, type VersionProps } from "./version-switcher";
-
-/** What the person typed: the text parts that are not attachments (a long paste is one). */
-function userText(message: StoredMessage): string {
-  return message.content.parts
-    .map((part, index) => (isAttachedText(message, index) ? "" : (part.text ?? "")))
-    .join("");
-}
 
 /** Longer prompts show their beginning until expanded (a pasted document need not fill the page). */
 const COLLAPSED_PROMPT_CHARACTERS = 3000;
@@ -79,7 +72,7 @@ export const UserMessage = memo(function UserMessage({
             expanded={expanded}
             onToggle={() => setExpanded(!expanded)}
           />
-          <CopyButton text={() => userText(message)} label="Copy your message" />
+          <CopyButton text={() => typedText(message)} label="Copy your message" />
           {hasText && (
             <Button
               ref={editButton}
@@ -105,11 +98,11 @@ export const UserMessage = memo(function UserMessage({
 function usePromptEdit(message: StoredMessage, conversationId: string) {
   const actions = useChatActions();
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(() => userText(message));
+  const [text, setText] = useState(() => typedText(message));
   const editButton = useRef<HTMLButtonElement>(null);
   function cancel() {
     setEditing(false);
-    setText(userText(message));
+    setText(typedText(message));
     requestAnimationFrame(() => editButton.current?.focus());
   }
   function save() {
@@ -238,7 +231,7 @@ function ExpandPromptButton({
     <Button size="sm" variant="ghost" aria-expanded={expanded} onClick={onToggle}>
       {expanded
         ? "Show less"
-        : `Show all ${userText(message).length.toLocaleString("en")} characters`}
+        : `Show all ${typedText(message).length.toLocaleString("en")} characters`}
     </Button>
   );
 }
