@@ -5,6 +5,7 @@ import { useEffect, useRef } from "react";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { pathTo, type ConversationTree } from "@/lib/studio/conversation-tree";
+import { UNPIN_EVENT } from "./message-list";
 
 /** The name of the page's highlight of searched words (styled in globals.css). */
 const HIGHLIGHT = "search-hit";
@@ -65,7 +66,9 @@ export function useSearchHit(
     const article = document.querySelector(`[data-message-id="${CSS.escape(messageId)}"]`);
     if (!article) return;
     article.setAttribute("data-search-hit", "");
-    // Twice more on the next frames: the list pins itself to the bottom as it first lays out.
+    // The list would follow its bottom as it lays out: it stays where the hit is instead.
+    article.closest("[data-conversation-scroller]")?.dispatchEvent(new Event(UNPIN_EVENT));
+    // Again on the next frames, as the messages above it take their real height.
     const reveal = () => article.scrollIntoView({ block: "center" });
     reveal();
     const frame = requestAnimationFrame(() => requestAnimationFrame(reveal));

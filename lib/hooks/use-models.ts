@@ -3,6 +3,7 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { readApiError } from "@/lib/gemini/client/read-api-error";
 import type { ModelFactsList } from "@/lib/studio/model-facts";
+import { MODELS_QUERY_KEY } from "@/lib/studio/query-keys";
 
 async function fetchModelFacts(): Promise<ModelFactsList> {
   const response = await fetch("/api/models", { credentials: "same-origin" });
@@ -13,7 +14,7 @@ async function fetchModelFacts(): Promise<ModelFactsList> {
 /** Query options of the model facts (`/api/models`): the list in force, each model's rules. */
 export function modelsQueryOptions() {
   return queryOptions({
-    queryKey: ["models"] as const,
+    queryKey: MODELS_QUERY_KEY,
     queryFn: fetchModelFacts,
     staleTime: 5 * 60_000,
   });

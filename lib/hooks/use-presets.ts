@@ -4,12 +4,13 @@ import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/r
 import { readApiError } from "@/lib/gemini/client/read-api-error";
 import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import type { PresetList, SettingsPreset } from "@/lib/studio/settings-presets";
+import { PRESETS_QUERY_KEY } from "@/lib/studio/query-keys";
 
 /** Server state of the person's settings presets (`/api/presets`). */
 
 export function presetsQueryOptions() {
   return queryOptions({
-    queryKey: ["presets"] as const,
+    queryKey: PRESETS_QUERY_KEY,
     queryFn: async (): Promise<PresetList> => {
       const response = await fetch("/api/presets", {
         credentials: "same-origin",

@@ -40,7 +40,8 @@ function assertJson(request: Request): void {
   }
 }
 
-async function sessionState(request: Request): Promise<SessionState> {
+/** What `GET /api/session` answers for a request (pages render with it too, lib/server/auth/page-session.ts). */
+export async function sessionState(request: Request): Promise<SessionState> {
   const env = serverEnv();
   const token = readSessionToken(request);
   return {

@@ -3,6 +3,7 @@ import { describeDatabaseUrl } from "@/lib/db/open-database";
 import { DatabaseStartError } from "@/lib/db/sql-database";
 import { ConfigurationError, serverEnv } from "./env";
 import { dataStores } from "../persistence/database-handle";
+import { warmUpGeneration } from "@/lib/engine/generate";
 import { backend } from "./active-backend";
 import { logger } from "./logger";
 import { sessionBinding } from "../auth/sessions";
@@ -22,6 +23,12 @@ export async function startServer(): Promise<void> {
     // Made now rather than at the first request: the local engine's background work
     // (files left processing, batches a stop interrupted) resumes as soon as the server is up.
     await backend();
+    // The first answer's tokenizer and trained model, made ahead of it (seconds of work that
+    // would otherwise delay its first token); an answer that comes first waits for the same work.
+    if (env.mode === "local")
+      void warmUpGeneration("gemma3").catch((error: unknown) =>
+        logger.warn("could not warm the local engine up", error),
+      );
     logger.info(
       `mode=${env.mode} data=${env.dataDir} database=${env.databaseUrl === null ? "sqlite" : describeDatabaseUrl(env.databaseUrl)}` +
         (env.developmentDefaults
