@@ -51,7 +51,7 @@ export function ChatHeader({
   const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
   const openCompare = useCompareStore((state) => state.openCompare);
   return (
-    <div className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
+    <div className="@container flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
       <Button
         size="sm"
         className="md:hidden"
@@ -63,8 +63,9 @@ export function ChatHeader({
       <h1 id="chat-title" className="min-w-0 flex-1 truncate text-base font-semibold">
         {title}
       </h1>
-      {/* On a phone the model and tools take a second row; from sm on, one row. */}
-      <div className="order-last flex w-full min-w-0 items-center gap-2 sm:order-none sm:w-auto">
+      {/* In a narrow chat (a phone, or the settings panel open beside it) the model and tools
+          take a row of their own, wrapping; in a wide one, the title's row. */}
+      <div className="order-last flex w-full min-w-0 flex-wrap items-center gap-2 @2xl:order-none @2xl:w-auto @2xl:flex-nowrap">
         <ModelPicker state={settingsState} />
         <ShortcutsHelpButton open={helpOpen} onOpenChange={onHelpOpenChange} />
         <NextTurnCodeButton
