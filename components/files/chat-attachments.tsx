@@ -39,14 +39,9 @@ import { useUploader } from "@/lib/hooks/use-upload";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { useQueryClient } from "@tanstack/react-query";
 import { AttachmentList } from "./attachment-list";
-import {
-  attachmentParts,
-  attachmentRecords,
-  LONG_PASTE_CHARACTERS,
-  mimeTypeOf,
-  sendBlockReason,
-} from "@/lib/studio/attachment-model";
+import { attachmentParts, attachmentRecords, sendBlockReason } from "@/lib/studio/attachment-model";
 import { inputsRefusal, type ModelFacts } from "@/lib/studio/model-facts";
+import { usePromptIntake } from "./prompt-intake";
 import { settingsForCache } from "@/lib/studio/settings-model";
 import { ExpiryCountdown, useNow } from "./expiry-countdown";
 import {
@@ -161,18 +156,8 @@ function useChatLinks(
   }, [options.conversationId, uploader, queryClient, setAttachProblem]);
 }
 
-/** A long paste's name: "Pasted text", then "Pasted text 2", ... within one prompt. */
-function pastedTextName(taken: readonly { displayName: string }[]): string {
-  const names = new Set(taken.map((item) => item.displayName));
-  let name = "Pasted text";
-  for (let index = 2; names.has(name); index++) name = `Pasted text ${index}`;
-  return name;
-}
-
 /** The composer's attachments and token count for one chat. */
-export function useChatAttachments(
-  options: ChatAttachmentsOptions,
-): ChatAttachmentsState & {
+export function useChatAttachments(options: ChatAttachmentsOptions): ChatAttachmentsState & {
   attachProblem: string | null;
   setAttachProblem(message: string | null): void;
 } {
@@ -181,9 +166,8 @@ export function useChatAttachments(
   const attachments = useScopeAttachments(scope);
   const draft = useChatStore((state) => state.drafts[scope] ?? "");
   const [overLimit, setOverLimit] = useState<{ text: string; message: string } | null>(null);
-  const [attachProblem, setAttachProblem] = useState<string | null>(null);
-  const [pasteNote, setPasteNote] = useState<string | null>(null);
-  useChatLinks(options, setAttachProblem);
+  const intake = usePromptIntake(scope, options.facts, attachments);
+  useChatLinks(options, intake.setProblem);
 
   const parts = useMemo(() => attachmentParts(attachments), [attachments]);
   // The next request's history: none for speech, which reads only the new prompt.
@@ -210,30 +194,18 @@ export function useChatAttachments(
     );
   const uncounted = attachments.length - parts.length;
 
-  function admit(files: readonly File[]): File[] {
-    const typed = files.map((file) => ({
-      file,
-      displayName: file.name || "pasted file",
-      mimeType: mimeTypeOf(file.name, file.type),
-    }));
-    setAttachProblem(inputsRefusal(options.facts, typed, "were not attached"));
-    return typed
-      .filter((item) => !inputsRefusal(options.facts, [item], ""))
-      .map((item) => item.file);
-  }
-
   return {
     options,
     count,
     blockReason,
     uncounted,
-    attachProblem,
-    setAttachProblem,
+    attachProblem: intake.problem,
+    setAttachProblem: intake.setProblem,
     partsFor: (text) => userTurn(parts, text)?.parts ?? [{ text }],
     records: () => attachmentRecords(attachments),
     clear: () => {
       uploader.clear(scope, { keepMedia: true });
-      setPasteNote(null);
+      intake.clearPasteNote();
     },
     confirmSend(text) {
       if (blockReason) return false;
@@ -252,26 +224,9 @@ export function useChatAttachments(
     overLimit,
     dismissOverLimit: () => setOverLimit(null),
     toolbar: <ChatToolbar options={options} />,
-    admit,
-    paste(event) {
-      const files = [...event.clipboardData.files];
-      if (files.length) {
-        event.preventDefault();
-        const admitted = admit(files);
-        if (admitted.length) uploader.addFiles(scope, admitted);
-        return;
-      }
-      const text = event.clipboardData.getData("text/plain");
-      if (text.length <= LONG_PASTE_CHARACTERS) return;
-      event.preventDefault();
-      const name = pastedTextName(attachments);
-      uploader.addText(scope, text, name);
-      setAttachProblem(null);
-      setPasteNote(
-        `The long paste (${text.length.toLocaleString("en")} characters) is attached as “${name}”: open it to read it, remove it to leave it out.`,
-      );
-    },
-    pasteNote,
+    admit: intake.admit,
+    paste: intake.paste,
+    pasteNote: intake.pasteNote,
   };
 }
 
