@@ -35,7 +35,9 @@ import { searchConversations } from "./conversation-search";
  * their runner renews; one whose lease ran out was interrupted. A page on another instance
  * following one marks it (`followed_until`), so its runner writes progress promptly, and the
  * instances tell each other of such changes (signalAnswer: PostgreSQL's NOTIFY). Deleted
- * conversations are kept for a while (`deleted_at`) so a delete can be undone. Every query is
+ * conversations are kept for a while (`deleted_at`) so a delete can be undone. A finished answer
+ * keeps its raw exchange (`trace_json`), read only by the inspector; an import finds what the
+ * owner already has by message id (ids are random and kept by export). Every query is
  * scoped by owner, so one caller can never read or change another's conversation. Rows and
  * their API shapes are conversation-rows.ts, full-text search conversation-search.ts, the
  * refusals conversation-errors.ts. Long for a reason: one store per resource
