@@ -170,6 +170,35 @@ test("a new chat starts from the settings used last, or from the preset chosen f
   }
 });
 
+test("the presets and model facts routes answer bad input with the service's error body", async ({
+  page,
+  playwright,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  const badBody = await callJson(page, "/api/presets/Broken", {
+    method: "PUT",
+    body: { settings: { model: "" }, isDefault: "yes" },
+  });
+  expect(badBody.status).toBe(400);
+  expect(badBody.json).toMatchObject({ error: { code: 400, status: "INVALID_ARGUMENT" } });
+  expect(JSON.stringify(badBody.json)).toContain("isDefault");
+  const longName = await callJson(page, `/api/presets/${"n".repeat(81)}`, {
+    method: "PUT",
+    body: { settings: { model: "models/gemini-2.5-flash" } },
+  });
+  expect(longName.status).toBe(400);
+  expect(JSON.stringify(longName.json)).toContain("at most 80 characters");
+  const missing = await callJson(page, "/api/presets/Nothing%20here", { method: "DELETE" });
+  expect(missing).toMatchObject({ status: 404, json: { error: { status: "NOT_FOUND" } } });
+  // Without a session or key: refused, as the API refuses an unregistered caller.
+  const anonymous = await playwright.request.newContext({ baseURL: page.url() });
+  const refused = await anonymous.get("/api/models");
+  expect(refused.status()).toBe(403);
+  expect((await refused.json()).error.status).toBe("PERMISSION_DENIED");
+  await anonymous.dispose();
+});
+
 test("a long paste lands as an attachment to open, typing stays in the box, and it is sent", async ({
   page,
 }) => {
