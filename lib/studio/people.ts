@@ -30,6 +30,11 @@ export function personOwnerId(personId: string): string {
   return `person:${personId}`;
 }
 
+/** The person whose workspace `ownerId` is, or null (a shared or STUDIO_API_KEYS workspace). */
+export function personIdOfOwner(ownerId: string): string | null {
+  return ownerId.startsWith("person:") ? ownerId.slice("person:".length) : null;
+}
+
 export interface PersonView {
   id: string;
   email: string;

@@ -327,6 +327,24 @@ export class PeopleStore {
     });
   }
 
+  /**
+   * Uses the newest usable invitation of `email` (a person invited who signs in through the
+   * provider instead of the link), as useLink does. Null when there is none.
+   */
+  async useInvitationFor<T>(
+    email: string,
+    now: number,
+    work: (link: PersonLinkRecord, executor: SqlExecutor) => Promise<T>,
+  ): Promise<T | null> {
+    const row = await this.database.get<{ token_hash: string }>(
+      `SELECT token_hash FROM person_links
+       WHERE kind = 'invitation' AND email = ? AND used_at IS NULL AND expires_at > ?
+       ORDER BY created_at DESC LIMIT 1`,
+      [email, now],
+    );
+    return row ? this.useLink(row.token_hash, now, work) : null;
+  }
+
   /** Inside useLink: makes the invited person (null when the email was taken meanwhile). */
   async createInTransaction(
     executor: SqlExecutor,

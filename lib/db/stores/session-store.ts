@@ -79,6 +79,12 @@ export class SessionStore {
       .changes;
   }
 
+  /** Ends every session of a person; answers how many there were. */
+  async deletePerson(personId: string): Promise<number> {
+    return (await this.database.run("DELETE FROM sessions WHERE person_id = ?", [personId]))
+      .changes;
+  }
+
   /** Ends every session of `ownerId` ("sign out everywhere"); answers how many there were. */
   async deleteOwner(ownerId: string): Promise<number> {
     return (await this.database.run("DELETE FROM sessions WHERE owner_id = ?", [ownerId])).changes;
