@@ -4,6 +4,7 @@ import type { PersonRecord } from "@/lib/db/stores/people-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { PersonLinkView, Role } from "@/lib/studio/people";
 import { serverEnv } from "../config/env";
+import { requestOrigin } from "../http/upload-protocol";
 import { dataStores } from "../persistence/database-handle";
 import { forgetIdentities } from "../auth/identity-cache";
 import { hashPassword } from "../auth/passwords";
@@ -29,7 +30,7 @@ const GONE_MESSAGE =
 
 /** Where people reach the studio: STUDIO_PUBLIC_URL, else the origin the request was sent to. */
 export function studioOrigin(request: Request): string {
-  return serverEnv().publicUrl ?? new URL(request.url).origin;
+  return serverEnv().publicUrl ?? requestOrigin(request);
 }
 
 async function issue(
