@@ -10,6 +10,7 @@ import {
 } from "@/lib/hooks/use-api-keys";
 import type { ApiKeyView } from "@/lib/studio/people";
 import { CreatedKeyNotice } from "./created-key-notice";
+import { LimitsForm } from "./limits-form";
 import {
   KeyLimitsFields,
   describeLimits,
@@ -111,7 +112,6 @@ function KeyItem({ apiKey }: { apiKey: ApiKeyView }) {
   const revoke = useRevokeApiKey();
   const update = useUpdateApiKey();
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<LimitsDraft>(draftOf(apiKey.limits));
   const revoked = apiKey.revokedAt !== null;
   return (
     <li
@@ -156,29 +156,21 @@ function KeyItem({ apiKey }: { apiKey: ApiKeyView }) {
         .
       </p>
       {editing && (
-        <form
-          aria-label={`Limits of ${apiKey.name}`}
-          className="mt-2 flex flex-col gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            update.mutate(
-              { id: apiKey.id, limits: limitsOf(draft) },
-              { onSuccess: () => setEditing(false) },
-            );
-          }}
-        >
-          <KeyLimitsFields draft={draft} onChange={setDraft} idPrefix={`limits-${apiKey.id}`} />
-          <div>
-            <Button type="submit" variant="primary" size="sm" disabled={update.isPending}>
-              Save limits
-            </Button>
-          </div>
-          {update.isError && (
-            <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-              {update.error.message}
-            </p>
-          )}
-        </form>
+        <LimitsForm
+          label={`Limits of ${apiKey.name}`}
+          initial={apiKey.limits}
+          idPrefix={`limits-${apiKey.id}`}
+          saveLabel="Save limits"
+          pending={update.isPending}
+          onSave={(limits) =>
+            update.mutate({ id: apiKey.id, limits }, { onSuccess: () => setEditing(false) })
+          }
+        />
+      )}
+      {update.isError && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {update.error.message}
+        </p>
       )}
     </li>
   );

@@ -6,13 +6,8 @@ import { useSession, useSwitchWorkspace } from "@/lib/hooks/use-session";
 import { usePeople, useResetPassword, useUpdatePerson } from "@/lib/hooks/use-people";
 import { personOwnerId, type PersonView } from "@/lib/studio/people";
 import { IssuedLinkNotice } from "./issued-link-notice";
-import {
-  KeyLimitsFields,
-  describeLimits,
-  draftOf,
-  limitsOf,
-  type LimitsDraft,
-} from "./key-limits-fields";
+import { describeLimits } from "./key-limits-fields";
+import { LimitsForm } from "./limits-form";
 
 /** Everyone with an account, and what an admin may do to each. */
 export function PeopleSection() {
@@ -48,7 +43,6 @@ function PersonItem({ person, onReset }: { person: PersonView; onReset(): void }
   const update = useUpdatePerson();
   const switchWorkspace = useSwitchWorkspace();
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState<LimitsDraft>(draftOf(person.allowance));
   const self = session.data?.person?.id === person.id;
   return (
     <li
@@ -122,24 +116,16 @@ function PersonItem({ person, onReset }: { person: PersonView; onReset(): void }
         </p>
       )}
       {editing && (
-        <form
-          aria-label={`Key allowance of ${person.email}`}
-          className="mt-2 flex flex-col gap-2"
-          onSubmit={(event) => {
-            event.preventDefault();
-            update.mutate(
-              { id: person.id, allowance: limitsOf(draft) },
-              { onSuccess: () => setEditing(false) },
-            );
-          }}
-        >
-          <KeyLimitsFields draft={draft} onChange={setDraft} idPrefix={`allowance-${person.id}`} />
-          <div>
-            <Button type="submit" variant="primary" size="sm" disabled={update.isPending}>
-              Save allowance
-            </Button>
-          </div>
-        </form>
+        <LimitsForm
+          label={`Key allowance of ${person.email}`}
+          initial={person.allowance}
+          idPrefix={`allowance-${person.id}`}
+          saveLabel="Save allowance"
+          pending={update.isPending}
+          onSave={(allowance) =>
+            update.mutate({ id: person.id, allowance }, { onSuccess: () => setEditing(false) })
+          }
+        />
       )}
     </li>
   );

@@ -33,15 +33,6 @@ export class SessionStore {
     );
   }
 
-  /** The owner of a live session opened with the code that binds to `codeBinding`, or null. */
-  async findOwner(tokenHash: string, codeBinding: string, now: number): Promise<string | null> {
-    const row = await this.database.get<{ owner_id: string }>(
-      "SELECT owner_id FROM sessions WHERE token_hash = ? AND code_binding = ? AND expires_at > ?",
-      [tokenHash, codeBinding, now],
-    );
-    return row?.owner_id ?? null;
-  }
-
   /** A live session's owner, person and chosen workspace, or null. */
   async find(
     tokenHash: string,
