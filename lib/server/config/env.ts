@@ -62,7 +62,7 @@ const envSchema = z.object({
     .int()
     .min(0)
     .default(1024 * 1024 * 1024),
-  /** Sign-in attempts a client address may make per minute (all addresses together: ten times as many). */
+  /** Wrong sign-in answers per account and client address and minute (lib/server/auth/sign-in-throttle.ts). */
   STUDIO_SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(0).default(10),
   /** Local engine: bytes of files (plus open uploads) each key or the studio may hold. */
   STUDIO_FILE_QUOTA_BYTES: z.coerce
@@ -129,7 +129,7 @@ export interface LimitSettings {
   requestsPerMinute: number;
   burst: number;
   maxStreamsPerKey: number;
-  /** Sign-in attempts per client address and minute; 0 turns the sign-in throttle off. */
+  /** Wrong sign-in answers per account and client address and minute; 0 turns the sign-in throttle off. */
   signInAttemptsPerMinute: number;
 }
 
