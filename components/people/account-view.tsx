@@ -21,7 +21,7 @@ export function AccountView() {
           caches and keys.
         </p>
       )}
-      {person && <PasswordSection hasPassword={true} />}
+      {person && <PasswordSection hasPassword={person.hasPassword} />}
       <ApiKeysSection />
     </div>
   );

@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { KeyLimits } from "@/lib/studio/key-limits";
 import type { ApiKeyView, CreatedApiKey } from "@/lib/studio/people";
 import { studioFetch } from "./studio-fetch";
+import { sessionQueryKey } from "./use-session";
 
 export const apiKeysQueryKey = ["api-keys"] as const;
 
@@ -48,8 +49,10 @@ export function useRevokeApiKey() {
 }
 
 export function useChangePassword() {
+  const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: { currentPassword?: string; newPassword: string }) =>
       studioFetch("/api/account/password", { method: "POST", body: input }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
   });
 }

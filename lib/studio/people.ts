@@ -105,8 +105,8 @@ export interface SessionState {
   mode: "local" | "upstream";
   /** The OpenID Connect provider's button label, when one is configured. */
   provider: string | null;
-  /** The signed-in person (people mode). */
-  person: { id: string; email: string; name: string; role: Role } | null;
+  /** The signed-in person (people mode); `hasPassword` false when they sign in only through the provider. */
+  person: { id: string; email: string; name: string; role: Role; hasPassword: boolean } | null;
   /** The workspace this browser acts on, and its label (an admin may switch). */
   workspace: { ownerId: string; label: string; own: boolean } | null;
 }

@@ -59,7 +59,13 @@ export async function sessionState(
     person:
       person === null
         ? null
-        : { id: person.id, email: person.email, name: person.name, role: person.role },
+        : {
+            id: person.id,
+            email: person.email,
+            name: person.name,
+            role: person.role,
+            hasPassword: person.passwordHash !== null,
+          },
     workspace: found === null ? null : await workspaceOf(found),
   };
 }
