@@ -6,6 +6,9 @@
  * once; wrong passwords are throttled per account and address without locking anyone out;
  * sign-in through a real OpenID Connect provider (oidc-provider, started here) with PKCE,
  * state and nonce. Every page passes axe. Own servers: the shared ones run the other modes.
+ * One file, and a long isolation test, on purpose: every test shares the one server and
+ * provider started here (each start costs seconds and slow password hashes), and the isolation
+ * test walks one set of resources through every intruder and route in one place.
  */
 import fs from "node:fs";
 import os from "node:os";
