@@ -19,8 +19,10 @@ import {
   STUDIO_KEYS,
   gatewayServer,
   keyedServer,
+  peopleServer,
   type ServerInfo,
 } from "./support/servers";
+import { personWithKey } from "./support/people";
 
 const MODEL = "models/gemini-2.5-flash";
 /** Long enough for a cache of it alone (the model's minimum is 1,024 tokens). */
@@ -31,6 +33,8 @@ interface Tenants {
   server: ServerInfo;
   owner: string;
   intruder: string;
+  /** Makes the owner's and intruder's keys first (people's keys are made in the studio). */
+  prepare?: () => Promise<{ owner: string; intruder: string }>;
 }
 
 const SETUPS: [string, Tenants][] = [
@@ -38,6 +42,18 @@ const SETUPS: [string, Tenants][] = [
   [
     "local engine",
     { server: keyedServer, owner: STUDIO_KEYS.carol, intruder: STUDIO_KEYS.mallory },
+  ],
+  [
+    "people's keys",
+    {
+      server: peopleServer,
+      owner: "",
+      intruder: "",
+      prepare: async () => ({
+        owner: await personWithKey(peopleServer, "carol@people.test"),
+        intruder: await personWithKey(peopleServer, "mallory@people.test"),
+      }),
+    },
   ],
 ];
 
@@ -261,6 +277,7 @@ function casesFor(resources: {
 for (const [label, tenants] of SETUPS) {
   test(`${label}: every place and spelling of another tenant's file, cache or store is refused with 403`, async () => {
     test.setTimeout(300_000);
+    if (tenants.prepare) Object.assign(tenants, await tenants.prepare());
     const file = await uploadText(tenants);
     const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
       model: MODEL,

@@ -457,4 +457,68 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX implicit_cache_prefixes_expiry ON implicit_cache_prefixes (expire_time);
     `,
   },
+  {
+    version: 15,
+    name: "people, their invitations and resets, API keys people manage, key spend",
+    // auth_state holds one row: the version every instance's cache of people and keys
+    // compares (bumped with each change that affects authentication) and the secret keys are
+    // hashed with. A key's spend is counted per UTC day and month (period "2025-06-01" or
+    // "2025-06"), in tokens and in billionths of a dollar.
+    sql: `
+      CREATE TABLE people (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        password_hash TEXT,
+        oidc_subject TEXT UNIQUE,
+        allowance_json TEXT,
+        disabled_at INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE person_links (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        email TEXT NOT NULL,
+        role TEXT NOT NULL,
+        person_id TEXT,
+        created_by TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER
+      );
+      CREATE INDEX person_links_email ON person_links (email);
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        person_id TEXT,
+        name TEXT NOT NULL,
+        secret_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        limits_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX api_keys_owner ON api_keys (owner_id, created_at);
+      CREATE INDEX api_keys_person ON api_keys (person_id);
+      CREATE TABLE key_spend (
+        key_id TEXT NOT NULL,
+        period TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        PRIMARY KEY (key_id, period)
+      );
+      CREATE TABLE auth_state (
+        id INTEGER PRIMARY KEY,
+        version INTEGER NOT NULL,
+        secret TEXT NOT NULL
+      );
+      ALTER TABLE sessions ADD COLUMN person_id TEXT;
+      ALTER TABLE sessions ADD COLUMN workspace_owner_id TEXT;
+      CREATE INDEX sessions_person ON sessions (person_id);
+    `,
+  },
 ];

@@ -35,10 +35,35 @@ import type {
   Model,
 } from "../types";
 
-/** Who is calling: files, caches and conversations belong to an owner. */
+/**
+ * Who is calling: files, caches and conversations belong to an owner (the workspace). The
+ * person and the key say who acted within it, so usage and logs can be attributed.
+ */
 export interface Caller {
-  /** Stable owner id: `key:{name}` for a studio key, `studio` for browser sessions. */
+  /**
+   * Stable owner id of the workspace acted on: `person:{id}` for a person (their sessions and
+   * their keys alike, or the workspace an admin switched to), `key:{name}` for a key of
+   * STUDIO_API_KEYS, `studio` for the shared workspace of the access code and the development
+   * default (and the keys made in it).
+   */
   ownerId: string;
+  /** The person acting: signed in, or owner of the key. Absent in the single-person modes. */
+  person?: CallerPerson;
+  /** The API key the request carried; absent for browser sessions. */
+  key?: CallerKey;
+}
+
+export interface CallerPerson {
+  id: string;
+  role: "admin" | "member";
+}
+
+export interface CallerKey {
+  /** The key's id (a managed key's own; `env:{name}` for one of STUDIO_API_KEYS). */
+  id: string;
+  name: string;
+  /** True for a key made in the studio (its limits and budgets apply); false for STUDIO_API_KEYS. */
+  managed: boolean;
 }
 
 export interface PageQuery {

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { Handler } from "./request-context";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
+import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../config/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
@@ -215,6 +216,9 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     }
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
+    // A managed key may be limited to some models and held to budgets.
+    if (found.params.model !== undefined && request.method === "POST")
+      assertKeyMayCall(caller, found.params.model);
     const release = isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
     let response: Response;
     try {

@@ -5,8 +5,9 @@ import { serverEnv } from "../config/env";
 import { isLoopbackHost } from "../config/loopback";
 import { assertRateAllowed, countRequest, rateSettings } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
-import { secretsEqual, sha256Hex } from "./secure-compare";
-import { readSessionToken, sessionBinding } from "./sessions";
+import { authenticateKey } from "./key-auth";
+import { sha256Hex } from "./secure-compare";
+import { readSessionToken, sessionBinding, sessionCaller } from "./sessions";
 import { clientAddress } from "./sign-in-throttle";
 
 /**
@@ -17,25 +18,6 @@ import { clientAddress } from "./sign-in-throttle";
 
 const UNREGISTERED_CALLER =
   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
-
-const INVALID_KEY_MESSAGE = "API key not valid. Please pass a valid API key.";
-
-/** The service's answer to a wrong key, details included (recorded). */
-function invalidKey(): ApiError {
-  return new ApiError(400, "INVALID_ARGUMENT", INVALID_KEY_MESSAGE, [
-    {
-      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-      reason: "API_KEY_INVALID",
-      domain: "googleapis.com",
-      metadata: { service: "generativelanguage.googleapis.com" },
-    },
-    {
-      "@type": "type.googleapis.com/google.rpc.LocalizedMessage",
-      locale: "en-US",
-      message: INVALID_KEY_MESSAGE,
-    },
-  ]);
-}
 
 function presentedKey(request: Request): string | null {
   const header = request.headers.get("x-goog-api-key");
@@ -109,31 +91,32 @@ export interface AuthenticateOptions {
 
 /**
  * Who is calling, or the service's 403/400, and (unless `countRequest` is false) the rate
- * limit's 429. The session lookup and the rate token share one database round trip.
+ * limit's 429. The session lookup and the rate token share one database round trip; a known
+ * key costs none for itself (lib/server/auth/key-auth.ts).
  */
 export async function authenticate(
   request: Request,
   options: AuthenticateOptions = {},
 ): Promise<Caller> {
   assertDevelopmentRequest(request);
-  const rate = options.countRequest === false ? null : rateSettings();
+  const countRate = options.countRequest !== false;
   const key = presentedKey(request);
-  if (key !== null) {
-    const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));
-    if (!match) throw invalidKey();
-    const ownerId = `key:${match.name}`;
-    if (rate !== null) await countRequest(ownerId);
-    return { ownerId };
-  }
+  if (key !== null) return authenticateKey(key, countRate);
   const token = readSessionToken(request);
   if (token !== null) {
     const found = await (
       await dataStores()
-    ).limits.findSessionOwnerAndTake(sha256Hex(token), sessionBinding(), Date.now(), rate);
-    if (found.ownerId !== null) {
+    ).limits.findSessionOwnerAndTake(
+      sha256Hex(token),
+      sessionBinding(),
+      Date.now(),
+      countRate ? rateSettings() : null,
+    );
+    const caller = found.session === null ? null : await sessionCaller(found.session);
+    if (caller !== null) {
       if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
       assertRateAllowed(found.rate);
-      return { ownerId: found.ownerId };
+      return caller;
     }
   }
   throw ApiError.permissionDenied(UNREGISTERED_CALLER);
