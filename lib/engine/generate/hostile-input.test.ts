@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { requireModel } from "@/lib/engine/catalog";
 import { countRequestTokens } from "@/lib/engine/tokens";
-import { collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
+import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 const LIGHT_BOUND_MS = 3_000;
 const flash = requireModel("gemini-2.5-flash", "countTokens").traits;
@@ -172,6 +172,29 @@ describe("hostile request text", () => {
       ),
     );
     expect(run.error).toBeUndefined();
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+});
+
+describe("wide schemas", () => {
+  it("a responseJsonSchema of 100,000 anyOf branches does not hold up others", async () => {
+    const wide = {
+      anyOf: Array.from({ length: 100_000 }, (_, index) => ({
+        type: "object",
+        properties: { [`k${index}`]: { type: "string" } },
+      })),
+    };
+    const run = await whileLightRequestsRun(() =>
+      generateContent(
+        plain("Give me JSON.", {
+          maxOutputTokens: 64,
+          responseMimeType: "application/json",
+          responseJsonSchema: wide,
+        }),
+      ),
+    );
+    expect(run.error).toBeUndefined();
+    expect(Object.keys(JSON.parse(answerText(run.value!)) as object)).toHaveLength(1);
     expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
   }, 120_000);
 });
