@@ -58,8 +58,8 @@ export const OPERATIONS = {
     contents: [{ parts: [{ text: words(300) }] }],
     generationConfig: { responseModalities: ["AUDIO"] },
   }),
-  "picture: 1 MiB prompt": generate("gemini-2.5-flash-image", {
-    contents: [{ parts: [{ text: "A lighthouse at dusk. ".repeat(MiB / 22) }] }],
+  "picture: a prompt near the input limit": generate("gemini-2.5-flash-image", {
+    contents: [{ parts: [{ text: "A lighthouse at dusk. ".repeat(4_000) }] }],
     generationConfig: { responseModalities: ["TEXT", "IMAGE"] },
   }),
   "batch: a request at the output limit": async (call) => {

@@ -120,7 +120,7 @@ const OPERATIONS: HostileCase[] = [
     name: "an output limit that holds the picture exactly",
     path: generate("gemini-2.5-flash-image"),
     body: {
-      contents: [{ parts: [{ text: "A lighthouse at dusk. ".repeat(20_000) }] }],
+      contents: [{ parts: [{ text: "A lighthouse at dusk. ".repeat(4_000) }] }],
       generationConfig: { responseModalities: ["IMAGE"], maxOutputTokens: 1_290 },
     },
     status: 200,
