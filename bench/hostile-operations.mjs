@@ -4,6 +4,8 @@
 // prompt the input limit refuses). Each `send(call)` makes its request(s) through `call`
 // (method, path, body, headers) and answers the status that ends it.
 
+import { OUTPUT_LIMIT_REQUEST } from "../e2e/support/long-request.mjs";
+
 const MiB = 2 ** 20;
 const words = (count) =>
   "The quick brown fox jumps over the lazy dog. ".repeat(Math.ceil(count / 9));
@@ -67,29 +69,7 @@ export const OPERATIONS = {
       "POST",
       "/v1beta/models/gemini-2.5-flash:batchGenerateContent",
       JSON.stringify({
-        batch: {
-          inputConfig: {
-            requests: {
-              requests: [
-                {
-                  request: {
-                    contents: [{ parts: [{ text: "List things." }] }],
-                    generationConfig: {
-                      maxOutputTokens: 65_536,
-                      thinkingConfig: { thinkingBudget: 0 },
-                      responseMimeType: "application/json",
-                      responseJsonSchema: {
-                        type: "array",
-                        minItems: 10_000,
-                        items: { type: "string" },
-                      },
-                    },
-                  },
-                },
-              ],
-            },
-          },
-        },
+        batch: { inputConfig: { requests: { requests: [{ request: OUTPUT_LIMIT_REQUEST }] } } },
       }),
     );
     if (created.status !== 200) return created.status;

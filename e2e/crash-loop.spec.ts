@@ -13,25 +13,12 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { expect, test } from "@playwright/test";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
+import { OUTPUT_LIMIT_REQUEST } from "./support/long-request.mjs";
 import { DEVELOPMENT_KEY } from "./support/servers";
 
 test.describe.configure({ timeout: 240_000 });
 
 const MODEL = "gemini-2.5-flash";
-/** 65,536 output tokens of a forced JSON list: seconds of work for the engine. */
-const LONG_REQUEST = {
-  contents: [{ parts: [{ text: "List things." }] }],
-  generationConfig: {
-    maxOutputTokens: 65_536,
-    thinkingConfig: { thinkingBudget: 0 },
-    responseMimeType: "application/json",
-    responseJsonSchema: {
-      type: "array",
-      minItems: 10_000,
-      items: { type: "string", minLength: 40 },
-    },
-  },
-};
 
 function call(server: OwnServer, route: string, init: RequestInit = {}): Promise<Response> {
   return fetch(`${server.baseUrl}/v1beta/${route}`, {
@@ -63,7 +50,7 @@ test("a batch that stopped the server twice at the same request is FAILED at the
     const created = await call(server, `models/${MODEL}:batchGenerateContent`, {
       method: "POST",
       body: JSON.stringify({
-        batch: { inputConfig: { requests: { requests: [{ request: LONG_REQUEST }] } } },
+        batch: { inputConfig: { requests: { requests: [{ request: OUTPUT_LIMIT_REQUEST }] } } },
       }),
     });
     expect(created.status).toBe(200);

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
+import { OUTPUT_LIMIT_REQUEST } from "./support/long-request.mjs";
 
 test.describe.configure({ mode: "serial", timeout: 180_000 });
 
@@ -160,21 +161,7 @@ const OPERATIONS: HostileCase[] = [
         inputConfig: {
           requests: {
             requests: [
-              {
-                request: {
-                  contents: [{ parts: [{ text: "List things." }] }],
-                  generationConfig: {
-                    maxOutputTokens: 65_536,
-                    thinkingConfig: { thinkingBudget: 0 },
-                    responseMimeType: "application/json",
-                    responseJsonSchema: {
-                      type: "array",
-                      minItems: 10_000,
-                      items: { type: "string" },
-                    },
-                  },
-                },
-              },
+              { request: OUTPUT_LIMIT_REQUEST },
               {
                 request: {
                   contents: [{ parts: [{ text: "Hi" }] }],

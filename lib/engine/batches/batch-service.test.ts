@@ -498,16 +498,22 @@ describe.each(testDatabaseKinds())("batch mode on the local engine ($dialect)", 
       .map((line) => (JSON.parse(line) as { key: string }).key);
     expect(keys).toEqual(Array.from({ length: count }, (_, index) => `k${index}`));
   });
-  it("ends FAILED, not run again, a batch that stopped the process twice at the same request", async () => {
+  /** A batch of one request, created and left waiting while the backend is closed. */
+  async function waitingBatch(): Promise<{ name: string; id: string }> {
     const release = await holdInteractive();
     const created = await createBatch(
       MODEL,
       { batch: { inputConfig: { requests: { requests: [{ request: ask("Hi") }] } } } },
       context(),
     );
-    const id = created.name.slice("batches/".length);
     await release();
     await backend.close();
+    return { name: created.name, id: created.name.slice("batches/".length) };
+  }
+
+  it("ends FAILED, not run again, a batch that stopped the process twice at the same request", async () => {
+    const created = await waitingBatch();
+    const { id } = created;
     // Two starts that each died before committing anything (the process killed mid-work).
     const { store } = backend.storage.batches;
     expect(await store.startAttempt(id)).toBe(1);
@@ -523,15 +529,8 @@ describe.each(testDatabaseKinds())("batch mode on the local engine ($dialect)", 
   });
 
   it("resumes a batch once after a stop, and a clean shutdown counts as no failed start", async () => {
-    const release = await holdInteractive();
-    const created = await createBatch(
-      MODEL,
-      { batch: { inputConfig: { requests: { requests: [{ request: ask("Hi") }] } } } },
-      context(),
-    );
-    const id = created.name.slice("batches/".length);
-    await release();
-    await backend.close();
+    const created = await waitingBatch();
+    const { id } = created;
     const { store } = backend.storage.batches;
     expect(await store.startAttempt(id)).toBe(1);
     await store.endAttempt(id);

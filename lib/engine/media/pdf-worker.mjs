@@ -4,9 +4,9 @@
 // the parser fail badly takes this thread down, not the server. A document comes as a file
 // (read here, at most `limit` bytes) or as bytes posted in pieces (copying tens of megabytes
 // into one message held the main thread). Plain .mjs: Next does not bundle workers.
-import { open } from "node:fs/promises";
 import { parentPort } from "node:worker_threads";
 import { lowerThisThreadPriority } from "../thread-priority.mjs";
+import { readHead } from "./read-head.mjs";
 
 if (!parentPort) throw new Error("pdf-worker.mjs must run in a worker thread");
 const port = parentPort;
@@ -25,24 +25,6 @@ async function pageSizes(bytes) {
     const turned = Math.abs(page.getRotation().angle) % 180 === 90;
     return turned ? { width: height, height: width } : { width, height };
   });
-}
-
-/** The first `limit` bytes of a file. */
-async function readHead(path, limit) {
-  const handle = await open(path, "r");
-  try {
-    const { size } = await handle.stat();
-    const buffer = new Uint8Array(Math.min(size, limit));
-    let offset = 0;
-    while (offset < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-    }
-    return buffer.subarray(0, offset);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** Documents arriving in pieces, by job id: the buffer and how much of it has arrived. */

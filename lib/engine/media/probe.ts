@@ -4,11 +4,12 @@
  * media libraries. Differs knowingly: PDFs above MAX_PDF_BYTES and text past MAX_TEXT_BYTES are
  * not read whole (the first is refused, the second truncated and flagged).
  */
-import { pdfPageSizes, PdfReadError } from "./pdf-pages";
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { imageSize } from "image-size";
 import { adtsDurationSeconds, mp3PaddingSeconds } from "./audio-frames";
 import { readMovieFacts } from "./iso-bmff";
+import { pdfPageSizes, PdfReadError } from "./pdf-pages";
+import { readHead } from "./read-head.mjs";
 import { jpegFrameSize } from "./jpeg-frame";
 
 export type MediaKind = "image" | "audio" | "video" | "document" | "text";
@@ -49,7 +50,7 @@ export class MediaProbeError extends Error {
   }
 }
 
-/** PDFs are parsed whole by pdf-lib (in pdf-worker.mjs); the service's own limit for PDF input is 50 MB. */
+/** PDFs are parsed whole by pdf-lib (in pdf-worker.mjs); the service's own limit is 50 MB. */
 export const MAX_PDF_BYTES = 50 * 1024 * 1024;
 /** Text kept from a text file: enough for any prompt (the largest input limit is ~1M tokens). */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -161,23 +162,6 @@ function rawPcmDuration(
 
 function essenceOf(mimeType: string): string {
   return (mimeType.split(";")[0] ?? "").trim().toLowerCase();
-}
-
-async function readHead(path: string, limit: number): Promise<Uint8Array> {
-  const handle = await open(path, "r");
-  try {
-    const { size } = await handle.stat();
-    const buffer = new Uint8Array(Math.min(size, limit));
-    let offset = 0;
-    while (offset < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-    }
-    return buffer.subarray(0, offset);
-  } finally {
-    await handle.close();
-  }
 }
 
 async function probeImage(
