@@ -243,7 +243,13 @@ export class CandidateRun {
     else this.pictureTokens += step.tokens;
     const mimeType = step.type === "audio" ? SPEECH_MIME_TYPE : PICTURE_MIME_TYPE;
     output.extraParts.push({
-      inlineData: { mimeType, data: Buffer.from(step.data).toString("base64") },
+      // A view of the step's bytes, not a copy of them.
+      inlineData: {
+        mimeType,
+        data: Buffer.from(step.data.buffer, step.data.byteOffset, step.data.byteLength).toString(
+          "base64",
+        ),
+      },
     });
   }
 
