@@ -441,7 +441,7 @@ export const MIGRATIONS: readonly Migration[] = [
     `,
   },
   {
-    version: 14,
+    version: 15,
     name: "start attempts of work resumed at start-up",
     // A batch remembers at which committed request (`attempt_progress`) it was last started
     // and how many starts in a row found it there (`attempts`), written before its work; a
