@@ -74,21 +74,29 @@ describe.each(testDatabaseKinds())("InteractionStore ($dialect)", (kind) => {
     const stopped = await store.stop(
       "b",
       { status: "cancelled", resultJson: "{}" },
-      (position) => `cancelled at ${position}`,
+      { count: 2, events: (position) => [`cancelled at ${position}`, "completed"] },
       2_000,
     );
     expect(stopped).toBe(true);
     expect(await store.appendEvents("b", { from: 2, events: ["late"] }, 2_500)).toBe(false);
     expect(await store.finish("b", ending(), { from: 2, events: ["late"] }, 2_500)).toBe(false);
     expect(
-      await store.stop("b", { status: "cancelled", resultJson: "{}" }, () => "twice", 3_000),
+      await store.stop(
+        "b",
+        { status: "cancelled", resultJson: "{}" },
+        { count: 1, events: () => ["twice"] },
+        3_000,
+      ),
     ).toBe(false);
     expect((await store.eventsFrom("b", 0, 10)).map((event) => event.eventJson)).toEqual([
       "e0",
       "e1",
       "cancelled at 2",
+      "completed",
     ]);
-    expect(await store.get("b")).toMatchObject({ status: "cancelled", eventCount: 3 });
+    expect(await store.get("b")).toMatchObject({ status: "cancelled", eventCount: 4 });
+    expect(await store.progress("b")).toEqual({ status: "cancelled", eventCount: 4 });
+    expect(await store.progress("nobody")).toBeUndefined();
   });
 
   it("reads a conversation oldest first, and a deleted link ends it", async () => {

@@ -255,28 +255,39 @@ export class InteractionStore {
 
   /**
    * Ends an interaction that has not ended as cancelled (or failed) from outside its run: its
-   * result, and one last event written after whatever the run stored (the update waits for a
-   * run's append in progress, then takes the next position). False when it had ended already
-   * or is gone; the run's next append or finish then fails, so it stops.
+   * result, and its last `count` events written after whatever the run stored (the update
+   * waits for a run's append in progress, then takes the next positions). False when it had
+   * ended already or is gone; the run's next append or finish then fails, so it stops.
    */
   async stop(
     id: string,
     ending: Omit<InteractionEnding, "outputContentsJson">,
-    lastEvent: (position: number) => string,
+    last: { count: number; events: (position: number) => string[] },
     now: number,
   ): Promise<boolean> {
     return this.database.transaction(async (transaction) => {
       const row = await transaction.get<{ event_count: number }>(
         `UPDATE interactions SET status = ?, result_json = ?, output_contents_json = '[]',
-           event_count = event_count + 1, update_time = ?
+           event_count = event_count + ?, update_time = ?
          WHERE id = ? AND status IN ${ACTIVE} RETURNING event_count`,
-        [ending.status, ending.resultJson, now, id],
+        [ending.status, ending.resultJson, last.count, now, id],
       );
       if (!row) return false;
-      const position = Number(row.event_count) - 1;
-      await this.insertEvents(transaction, id, { from: position, events: [lastEvent(position)] });
+      const position = Number(row.event_count) - last.count;
+      await this.insertEvents(transaction, id, { from: position, events: last.events(position) });
       return true;
     });
+  }
+
+  /** An interaction's status and the events of its stream stored so far (a follower's poll). */
+  async progress(
+    id: string,
+  ): Promise<{ status: InteractionStatus; eventCount: number } | undefined> {
+    const row = await this.database.get<{ status: InteractionStatus; event_count: number }>(
+      "SELECT status, event_count FROM interactions WHERE id = ?",
+      [id],
+    );
+    return row ? { status: row.status, eventCount: Number(row.event_count) } : undefined;
   }
 
   /** Deletes an interaction and its events; false when there was none. */

@@ -9,6 +9,8 @@
  * conversation: system instruction, tools and settings are the new request's.
  */
 import type { InteractionContent, InteractionCreate, Step } from "@/lib/gemini/interactions/types";
+import type { ThinkingTraits } from "@/lib/gemini/model-traits";
+import { fileNameOfUri } from "@/lib/gemini/references";
 import type {
   Content,
   FunctionResponse,
@@ -142,7 +144,23 @@ const CATEGORIES: Record<string, HarmCategory> = {
   civic_integrity: "HARM_CATEGORY_CIVIC_INTEGRITY",
 };
 
-function generationConfig(create: InteractionCreate): GenerationConfig | undefined {
+/**
+ * The thinking budget a level stands for: the engine's thinking (generate/thinking-length)
+ * reads budgets, and 2.5 models take no level, while the service's Interactions API takes a
+ * level for them too (recorded: 2.5 Flash `low` thought about 210 tokens, `minimal` 7).
+ * Clamped into the model's range.
+ */
+const LEVEL_BUDGETS = { minimal: 128, low: 1_024, medium: 8_192, high: -1 } as const;
+
+function thinkingBudget(level: keyof typeof LEVEL_BUDGETS, thinking: ThinkingTraits): number {
+  const budget = LEVEL_BUDGETS[level];
+  return budget < 0 ? budget : Math.min(thinking.maxBudget, Math.max(thinking.minBudget, budget));
+}
+
+function generationConfig(
+  create: InteractionCreate,
+  thinking: ThinkingTraits | undefined,
+): GenerationConfig | undefined {
   const given = create.generation_config ?? {};
   const format = create.response_format;
   const config: GenerationConfig = {};
@@ -151,11 +169,12 @@ function generationConfig(create: InteractionCreate): GenerationConfig | undefin
   if (given.seed !== undefined) config.seed = given.seed;
   if (given.stop_sequences !== undefined) config.stopSequences = given.stop_sequences;
   if (given.max_output_tokens !== undefined) config.maxOutputTokens = given.max_output_tokens;
-  if (given.thinking_level !== undefined || given.thinking_summaries === "auto") {
+  const level = given.thinking_level;
+  if (level !== undefined || given.thinking_summaries === "auto") {
     config.thinkingConfig = {
-      ...(given.thinking_level
-        ? { thinkingLevel: given.thinking_level.toUpperCase() as "LOW" }
-        : {}),
+      // A model without thinking is asked for a level as it is, and refuses it as generateContent does.
+      ...(level && thinking ? { thinkingBudget: thinkingBudget(level, thinking) } : {}),
+      ...(level && !thinking ? { thinkingLevel: level.toUpperCase() as "LOW" } : {}),
       ...(given.thinking_summaries === "auto" ? { includeThoughts: true } : {}),
     };
   }
@@ -240,15 +259,18 @@ function tools(create: InteractionCreate): { tools?: Tool[]; toolConfig?: ToolCo
   };
 }
 
-/** The generate request for `create`, after the conversation it continues (`history`). */
+/**
+ * The generate request for `create` over `contents`: the conversation it continues followed
+ * by its own input (`stepsToContents`).
+ */
 export function generateRequest(
   create: InteractionCreate,
-  history: readonly Content[],
-  calls: Map<string, string>,
+  contents: Content[],
+  thinking: ThinkingTraits | undefined,
 ): GenerateContentRequest {
-  const config = generationConfig(create);
+  const config = generationConfig(create, thinking);
   return {
-    contents: [...history, ...stepsToContents(create.input, calls)],
+    contents,
     ...(create.system_instruction !== undefined
       ? { systemInstruction: { parts: [{ text: create.system_instruction }] } }
       : {}),

@@ -72,7 +72,7 @@ export class StepAssembler {
   }
 
   /** The interaction's status once the generation has ended. */
-  status(): InteractionStatus {
+  status(): Exclude<InteractionStatus, "queued" | "in_progress" | "cancelled"> {
     if (this.blocked) return "failed";
     const reason = this.candidate?.finishReason;
     if (reason === "MAX_TOKENS") return "incomplete";
