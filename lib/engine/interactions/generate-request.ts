@@ -39,7 +39,8 @@ export function contentPart(content: InteractionContent): Part {
       ? { inlineData: { mimeType: content.mime_type ?? "", data: content.data } }
       : {
           fileData: {
-            fileUri: content.uri ?? "",
+            // A file of the API in any spelling reads as its name, as in a generate request.
+            fileUri: fileNameOfUri(content.uri ?? "") ?? content.uri ?? "",
             ...(content.mime_type ? { mimeType: content.mime_type } : {}),
           },
         };

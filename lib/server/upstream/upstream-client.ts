@@ -42,6 +42,8 @@ export interface UpstreamCall {
   query?: Record<string, string | undefined>;
   /** JSON body, serialised here. */
   json?: unknown;
+  /** A JSON body's bytes as the client sent them, forwarded unchanged (never re-serialised). */
+  rawJson?: readonly Uint8Array[];
   /** Streamed body (upload chunks), pulled as the upstream takes it; never retried. */
   body?: AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
@@ -171,7 +173,8 @@ export class UpstreamClient {
       if (!ALLOWED_HEADERS.has(lower)) throw new Error(`header ${name} may not be sent upstream`);
       headers[lower] = value;
     }
-    if (call.json !== undefined) headers["content-type"] = "application/json";
+    if (call.json !== undefined || call.rawJson !== undefined)
+      headers["content-type"] = "application/json";
     headers["user-agent"] = "genstudio-gateway";
     headers["x-goog-api-key"] = this.settings.apiKey;
     return headers;
@@ -203,9 +206,11 @@ export class UpstreamClient {
         body:
           call.json !== undefined
             ? json
-            : call.body
-              ? Readable.from(call.body, { objectMode: false })
-              : undefined,
+            : call.rawJson !== undefined
+              ? Buffer.concat(call.rawJson)
+              : call.body
+                ? Readable.from(call.body, { objectMode: false })
+                : undefined,
         signal: call.signal,
         dispatcher: this.dispatcher,
       });
