@@ -197,14 +197,15 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 
 /**
  * How an interaction's request runs: the rules of generateContent, then the same generation
- * (paced like a stream when streamed), for the interaction's owner.
+ * (paced at its own pace, an agent's, or like a stream when streamed), for its owner.
  */
 function interactionGeneration(storage: Storage, pace: number | undefined): OpenGeneration {
-  return async ({ model, request, caller, signal, stream }) => {
+  return async ({ model, request, caller, signal, stream, pace: own }) => {
     const chunks = streamGenerateContent(
       await generationInput(storage, model, request, { caller, signal }, stream),
     );
-    return (pace && stream ? paceOutput(chunks, pace, signal) : chunks)[Symbol.asyncIterator]();
+    const rate = own ?? (stream ? pace : undefined);
+    return (rate ? paceOutput(chunks, rate, signal) : chunks)[Symbol.asyncIterator]();
   };
 }
 

@@ -27,6 +27,12 @@ export interface InteractionHead {
   updateTime: number;
 }
 
+/** A step with its `type` last, as the service writes steps (recorded: `{"signature", "type"}`). */
+export function typeLast(step: Step): Step {
+  const { type, ...fields } = step;
+  return { ...fields, type } as Step;
+}
+
 export function wireTime(epochMilliseconds: number): string {
   return new Date(epochMilliseconds).toISOString().replace(/\.\d{3}Z$/, "Z");
 }
@@ -45,7 +51,7 @@ export function interactionResource(
     created: wireTime(head.createTime),
     updated: wireTime(head.updateTime),
     ...(result ? { service_tier: "standard", steps: result.steps } : {}),
-    ...(extra.input ? { input: extra.input } : {}),
+    ...(extra.input ? { input: extra.input.map(typeLast) } : {}),
     object: "interaction",
     ...head.shown,
   };

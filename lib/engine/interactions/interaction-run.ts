@@ -18,6 +18,7 @@ import {
   completedEvent,
   errorEvent,
   interactionResource,
+  typeLast,
   type InteractionHead,
   type InteractionResult,
 } from "./interaction-resource";
@@ -140,7 +141,7 @@ export class InteractionRun {
   private async finish(status: InteractionEnding["status"]): Promise<void> {
     await this.flushing;
     const result: InteractionResult = {
-      steps: this.assembler.steps,
+      steps: this.assembler.steps.map(typeLast),
       usage: interactionUsage(this.assembler.usageMetadata),
     };
     const now = this.dependencies.now();

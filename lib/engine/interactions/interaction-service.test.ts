@@ -263,9 +263,7 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
 
   it("refuses what the service refuses, naming the field", async () => {
     const background = await apiError(() => ask("Hi", { background: true }));
-    expect(background.message).toBe(
-      `Model '${LITE}' does not support background interactions.`,
-    );
+    expect(background.message).toBe(`Model '${LITE}' does not support background interactions.`);
     const foreground = await apiError(() =>
       backend.createInteraction(body({ agent: AGENT, input: "Hi" }), context()),
     );

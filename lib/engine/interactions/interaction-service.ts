@@ -51,6 +51,8 @@ export type OpenGeneration = (input: {
   caller: Caller;
   signal: AbortSignal;
   stream: boolean;
+  /** Output tokens a second at most (an agent's pace); absent: the engine's pace of streams. */
+  pace?: number;
 }) => Promise<AsyncIterator<GenerateContentResponse>>;
 
 export interface InteractionServiceOptions {
@@ -158,6 +160,7 @@ export class InteractionService {
         caller,
         signal: live.controller.signal,
         stream: create.stream,
+        ...(target.agent ? { pace: target.agent.outputTokensPerSecond } : {}),
       });
       const first = await chunks.next();
       live.append(live.stamp(createdEvent(head)));
@@ -429,6 +432,7 @@ export class InteractionService {
         caller: { ownerId: record.ownerId },
         signal: live.controller.signal,
         stream: create.stream,
+        ...(target.agent ? { pace: target.agent.outputTokensPerSecond } : {}),
       });
       const first = await chunks.next();
       const head = headOf(record);

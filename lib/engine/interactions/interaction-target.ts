@@ -15,6 +15,8 @@ export interface AgentProfile {
   tools: BuiltInToolName[];
   thinkingSummaries: boolean;
   maxOutputTokens: number;
+  /** How fast its report is written (the service's agents work for minutes). */
+  outputTokensPerSecond: number;
 }
 
 const AGENTS = data.agents as Record<string, AgentProfile>;
