@@ -104,7 +104,6 @@ const cases: ClientCase[] = [
         input: "Research the history of lighthouses.",
         background: true,
         stream: true,
-        generation_config: { max_output_tokens: 200 },
       });
       const before: Event[] = [];
       for await (const event of stream) {
@@ -171,7 +170,6 @@ const cases: ClientCase[] = [
         agent: INTERACTION_AGENT,
         input: "Research the history of lighthouses.",
         background: true,
-        generation_config: { max_output_tokens: 60 },
       });
       const done = await until(
         () => ai.interactions.get(quick.id),

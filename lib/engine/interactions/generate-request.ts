@@ -277,6 +277,7 @@ export function generateRequest(
       : {}),
     ...(config ? { generationConfig: config } : {}),
     ...tools(create),
+    ...(create.cached_content !== undefined ? { cachedContent: create.cached_content } : {}),
     ...(create.safety_settings
       ? {
           safetySettings: create.safety_settings.map((setting) => ({

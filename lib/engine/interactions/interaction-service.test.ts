@@ -238,12 +238,7 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
     expect(again.status).toBe("cancelled");
 
     const finished = await backend.createInteraction(
-      body({
-        agent: AGENT,
-        input: "Research the history of lighthouses.",
-        background: true,
-        generation_config: QUICK,
-      }),
+      body({ agent: AGENT, input: "Research the history of lighthouses.", background: true }),
       context(),
     );
     let polled = finished;
@@ -268,6 +263,13 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
       backend.createInteraction(body({ agent: AGENT, input: "Hi" }), context()),
     );
     expect(foreground.message).toContain("background");
+    const agentConfig = await apiError(() =>
+      backend.createInteraction(
+        body({ agent: AGENT, input: "Hi", background: true, generation_config: QUICK }),
+        context(),
+      ),
+    );
+    expect(agentConfig.message).toContain("'generation_config'");
     const unknownField = await apiError(() => ask("Hi", { temprature: 1 }));
     expect(unknownField.message).toContain("temprature");
     const badValue = await apiError(() => ask("Hi", { generation_config: { temperature: "hot" } }));

@@ -51,6 +51,7 @@ const TOP_LEVEL = new Set([
   "environment",
   "webhook_config",
   "continuation_token",
+  "cached_content",
 ]);
 
 /** A model or agent id: what the service's resource ids are made of. */
@@ -67,6 +68,15 @@ export function readCreateInteractionRequest(body: unknown): InteractionCreate {
   const agent = optionalString(object, "agent", "");
   if ((model === undefined) === (agent === undefined))
     throw invalidInteraction("Exactly one of 'model' and 'agent' must be set.");
+  // What only a model takes, and what only an agent takes (the SDKs' own checks say so too).
+  for (const key of model !== undefined
+    ? ["agent_config"]
+    : ["generation_config", "cached_content"])
+    if (field(object, key) !== undefined)
+      throw invalidInteractionField(
+        key,
+        `is not available with ${model !== undefined ? "a model" : "an agent"}.`,
+      );
   const id = (model ?? agent)!.replace(/^models\//, "");
   if (!ID_PATTERN.test(id))
     throw invalidInteractionField(model !== undefined ? "model" : "agent", "is not a valid name.");
@@ -82,6 +92,7 @@ export function readCreateInteractionRequest(body: unknown): InteractionCreate {
   const safety = field(object, "safety_settings");
   const agentConfig = field(object, "agent_config");
   const serviceTier = optionalString(object, "service_tier", "");
+  const cachedContent = optionalString(object, "cached_content", "");
   for (const key of ["labels", "environment", "webhook_config"]) {
     const value = field(object, key);
     if (value !== undefined && typeof value !== "string") objectAt(value, key);
@@ -103,6 +114,7 @@ export function readCreateInteractionRequest(body: unknown): InteractionCreate {
     background: optionalBoolean(object, "background", "") ?? false,
     ...(agentConfig !== undefined ? { agent_config: objectAt(agentConfig, "agent_config") } : {}),
     ...(serviceTier !== undefined ? { service_tier: serviceTier } : {}),
+    ...(cachedContent !== undefined ? { cached_content: cachedContent } : {}),
   };
 }
 

@@ -227,6 +227,8 @@ export interface InteractionCreate {
   store: boolean;
   stream: boolean;
   background: boolean;
+  /** `cachedContents/{id}`: a cache whose contents go before the conversation (deprecated by the service). */
+  cached_content?: string;
   /** The agent's configuration, as sent (read by the agent, never by the model). */
   agent_config?: Record<string, unknown>;
   service_tier?: string;
