@@ -4,8 +4,9 @@
  * response-id-like strings (22 or 23 characters): field 2 the interaction's own, field 1 the
  * first interaction of its conversation (equal to field 2 for a fresh one, the previous
  * interaction's field 1 when chained; recorded by braintrust's cassettes of 2026-06 and -07).
- * Ours are built the same way from our response ids. Event ids are the position of the event
- * in the interaction's stream, opaque to clients.
+ * Ours are built the same way from our response ids, of 23 characters as every recorded one's
+ * are (so ids are 70 characters long). Event ids are the position of the event in the
+ * interaction's stream, opaque to clients.
  */
 import { newResponseId } from "../generate/response-id";
 
@@ -26,9 +27,17 @@ export function conversationRootOf(id: string): string | null {
   return bytes.subarray(2, 2 + rootLength).toString("latin1");
 }
 
+/** A response id of 23 characters (about half of them are; the others 22). */
+function ownId(): string {
+  for (;;) {
+    const id = newResponseId();
+    if (id.length === 23) return id;
+  }
+}
+
 /** A new interaction id, in the conversation of `previousId` when it continues one. */
 export function newInteractionId(previousId?: string): string {
-  const own = newResponseId();
+  const own = ownId();
   const root = (previousId && conversationRootOf(previousId)) || own;
   return PREFIX + Buffer.concat([field(0x0a, root), field(0x12, own)]).toString("base64url");
 }

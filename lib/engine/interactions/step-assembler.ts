@@ -112,7 +112,7 @@ export class StepAssembler {
       if (this.open !== "thought") this.start({ type: "thought" }, "thought", events);
       const step = this.steps[this.index] as Extract<Step, { type: "thought" }>;
       appendText((step.summary ??= []), part.text);
-      this.delta({ content: { text: part.text }, type: "thought_summary" }, events);
+      this.delta({ content: { text: part.text, type: "text" }, type: "thought_summary" }, events);
       return;
     }
     // An empty part carries only the late signature of thinking already written.
