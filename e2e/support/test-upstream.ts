@@ -26,6 +26,8 @@
  *   models/hostile-long-event-* streams 1 event, then a 48 MiB event that never ends, in 64 KiB pieces
  *   models/answer-<name>-v1     streams the recorded answer <name> of e2e/fixtures/recorded-answers.ts
  *                               (grounding, URL context, citations, logprobs, audio); listed by GET models
+ *   models/<any>:echoRequest    a method the gateway does not model: answers the method, path and
+ *                               query, body and content type it received, and the key it was sent
  *
  * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
  * or on another origin when the display name is `foreign-url`); chunks are counted, not kept.
@@ -340,6 +342,14 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         displayName: model,
         inputTokenLimit: 1000,
         outputTokenLimit: 100,
+      });
+    if (method === "echoRequest")
+      return sendJson(response, 200, {
+        method: request.method,
+        url: record.url,
+        body: record.bodyText,
+        contentType: request.headers["content-type"] ?? null,
+        keyReceived: request.headers["x-goog-api-key"] ?? null,
       });
     const missing = missingReference(record.bodyText);
     if (missing !== null)

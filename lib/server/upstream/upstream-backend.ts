@@ -11,6 +11,7 @@ import type {
   OriginOperationContext,
   PageQuery,
   PassedOnJson,
+  UnmodelledCall,
   UploadChunkRequest,
   UploadStartRequest,
 } from "@/lib/gemini/backend/contract";
@@ -40,7 +41,7 @@ import { cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import { goneReferences, saysGone, type NamedResource } from "./gone-resources";
 import { listOwned } from "./owned-lists";
-import { checkReferences } from "./request-references";
+import { checkReferences, type ForwardBody } from "./request-references";
 import { readUpstreamEvents } from "./sse-reader";
 import { UpstreamClient, webStreamOf } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
@@ -55,6 +56,7 @@ import {
 } from "./upstream-resources";
 import { UpstreamUploads } from "./upstream-uploads";
 import { UpstreamFileSearch } from "./upstream-file-search";
+import { forwardUnmodelled } from "./unmodelled-methods";
 import type { FileSearchStoreCreate, ImportFileRequest } from "@/lib/gemini/file-search-types";
 
 /**
@@ -102,22 +104,23 @@ export class UpstreamBackend implements Backend {
   }
 
   /**
-   * Sends `input.request` once its cache and file references are checked against the caller
-   * and written for the upstream; when the upstream answers that one of them is gone, its
-   * record ends with the answer.
+   * Sends a request once every resource it names is checked against the caller
+   * (request-references.ts): the body as the client sent it when the handler read it for
+   * forwarding (`context.received`), else the canonical request. When the upstream answers
+   * that one of the resources is gone, its record ends with the answer.
    */
-  private async withReferences<Input extends ReferencingRequest, Answer>(
-    input: Input,
+  private async withReferences<Answer>(
+    input: ReferencingRequest,
     context: OperationContext,
-    send: (request: Input["request"]) => Promise<Answer>,
+    send: (body: ForwardBody) => Promise<Answer>,
   ): Promise<Answer> {
-    const named = await checkReferences(input, {
+    const { named, body } = await checkReferences(input, context.received, {
       ownerId: context.caller.ownerId,
       ownership: this.ownership,
       upstreamBaseUrl: this.settings.baseUrl,
     });
     try {
-      return await send(input.request);
+      return await send(body);
     } catch (error) {
       for (const gone of goneReferences(error, named)) await this.forgetGone(gone);
       throw error;
@@ -166,11 +169,11 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<CountTokensResponse> {
     const target = `${resourcePath(model, "models")}:countTokens`;
-    return this.withReferences({ operation: "countTokens", request }, context, (json) =>
+    return this.withReferences({ operation: "countTokens", request }, context, (body) =>
       this.client.json<CountTokensResponse>({
         method: "POST",
         target,
-        json,
+        ...body,
         signal: context.signal,
         safety: "idempotent",
       }),
@@ -188,11 +191,11 @@ export class UpstreamBackend implements Backend {
     const answer = await this.withReferences(
       { operation: "generateContent", request },
       context,
-      (json) =>
+      (body) =>
         this.client.jsonOrPassedOn<GenerateContentResponse>({
           method: "POST",
           target,
-          json,
+          ...body,
           signal: context.signal,
           safety: "idempotent",
         }),
@@ -210,12 +213,12 @@ export class UpstreamBackend implements Backend {
     const response = await this.withReferences(
       { operation: "generateContent", request },
       context,
-      (json) =>
+      (body) =>
         this.client.open({
           method: "POST",
           target,
           query: { alt: "sse" },
-          json,
+          ...body,
           signal: context.signal,
           safety: "idempotent",
         }),
@@ -309,11 +312,11 @@ export class UpstreamBackend implements Backend {
     const created = await this.withReferences(
       { operation: "createCachedContent", request },
       context,
-      (json) =>
+      (body) =>
         this.client.json<CachedContent>({
           method: "POST",
           target: `${API}/cachedContents`,
-          json,
+          ...body,
           signal: context.signal,
           safety: "create",
         }),
@@ -420,11 +423,11 @@ export class UpstreamBackend implements Backend {
     const created = await this.withReferences(
       { operation: "batchGenerateContent", request },
       context,
-      (json) =>
+      (body) =>
         this.client.json<BatchOperation>({
           method: "POST",
           target,
-          json,
+          ...body,
           signal: context.signal,
           safety: "create",
         }),
@@ -566,6 +569,10 @@ export class UpstreamBackend implements Backend {
 
   getFileSearchOperation(name: string, context: OperationContext) {
     return this.fileSearch.getOperation(name, context);
+  }
+
+  forwardUnmodelled(call: UnmodelledCall, context: OperationContext) {
+    return forwardUnmodelled(this.client, this.ownership, call, context);
   }
 }
 
