@@ -14,7 +14,8 @@ import type {
 } from "@/lib/gemini/backend/contract";
 import type { FileSearchOperation } from "@/lib/gemini/file-search-types";
 import type { File } from "@/lib/gemini/types";
-import { readBodyText, type UpstreamClient, type UpstreamResponse } from "./upstream-client";
+import { readBodyPieces, type UpstreamClient, type UpstreamResponse } from "./upstream-client";
+import { scrubbedJson } from "./scrubbed-json";
 import { malformedUpstream } from "./upstream-errors";
 import { clientFile, FILE_LIFETIME_MS, header, upstreamDeadline } from "./upstream-resources";
 
@@ -23,7 +24,7 @@ import { clientFile, FILE_LIFETIME_MS, header, upstreamDeadline } from "./upstre
  * id of its own for the upstream's session URL (never shown), passes each command on, and keeps
  * the bytes the upstream confirmed so a query needs no upstream call. A multipart upload is
  * forwarded in a body of the gateway's own framing. A finished upload's file is recorded as the
- * uploader's.
+ * uploader's. Every answer is scrubbed (scrubbed-json.ts) like the gateway's other answers.
  */
 
 /** A bytes part's Content-Type worth passing on (type/subtype, optional parameters, one line). */
@@ -158,7 +159,7 @@ export class UpstreamUploads {
   ): Promise<UploadStatus> {
     const status = uploadStatusOf(header(response, "x-goog-upload-status"));
     const receivedHeader = Number(header(response, "x-goog-upload-size-received"));
-    const text = await readBodyText(response.body, 16 * 1024 * 1024);
+    const answer = await this.scrubbedAnswer(response);
     const sizeReceived =
       Number.isFinite(receivedHeader) &&
       header(response, "x-goog-upload-size-received") !== undefined
@@ -168,9 +169,9 @@ export class UpstreamUploads {
     if (status !== "final") return { status, sizeReceived };
     if (STORE_UPLOAD.test(new URL(session.upstreamUrl).pathname + "?")) {
       await this.sessions.delete(session.id);
-      return { status, sizeReceived, operation: storeUploadOperation(text) };
+      return { status, sizeReceived, operation: storeUploadOperation(answer) };
     }
-    const file = await this.recordUploadedFile(text, session.ownerId);
+    const file = await this.recordUploadedFile(answer, session.ownerId);
     await this.sessions.delete(session.id);
     return {
       status,
@@ -179,14 +180,18 @@ export class UpstreamUploads {
     };
   }
 
+  /**
+   * An upload command's answer (empty, a file, a store's operation) read and scrubbed like
+   * every other answer of the upstream.
+   */
+  private async scrubbedAnswer(response: UpstreamResponse): Promise<unknown> {
+    const pieces = await readBodyPieces(response.body, 16 * 1024 * 1024);
+    return scrubbedJson<unknown>(pieces, this.client.scrub, "an upload answer that is not JSON");
+  }
+
   /** The file of a finished upload's answer `{"file": {...}}`, recorded as the owner's. */
-  private async recordUploadedFile(text: string, ownerId: string): Promise<File> {
-    let file: File | undefined;
-    try {
-      file = text.trim() ? ((JSON.parse(text) as { file?: File }).file ?? undefined) : undefined;
-    } catch {
-      throw malformedUpstream("an upload answer that is not JSON");
-    }
+  private async recordUploadedFile(answer: unknown, ownerId: string): Promise<File> {
+    const file = (answer as { file?: File } | null)?.file;
     if (!file || typeof file.name !== "string")
       throw malformedUpstream("a finished upload without its file");
     await this.recordFile(file, ownerId);
@@ -247,8 +252,8 @@ export class UpstreamUploads {
     } catch (error) {
       throw clientFailure instanceof ApiError ? clientFailure : error;
     }
-    const text = await readBodyText(response.body, 16 * 1024 * 1024);
-    return clientFile(await this.recordUploadedFile(text, context.caller.ownerId), context);
+    const answer = await this.scrubbedAnswer(response);
+    return clientFile(await this.recordUploadedFile(answer, context.caller.ownerId), context);
   }
 
   async uploadSessionOwner(uploadId: string): Promise<string | null> {
@@ -301,13 +306,8 @@ export class UpstreamUploads {
 }
 
 /** A store upload's final answer: the document's operation (its store is already the uploader's). */
-function storeUploadOperation(text: string): FileSearchOperation {
-  let operation: FileSearchOperation | undefined;
-  try {
-    operation = JSON.parse(text) as FileSearchOperation;
-  } catch {
-    throw malformedUpstream("an upload answer that is not JSON");
-  }
+function storeUploadOperation(answer: unknown): FileSearchOperation {
+  const operation = answer as FileSearchOperation | null;
   if (typeof operation?.name !== "string")
     throw malformedUpstream("a finished store upload without its operation");
   return operation;
