@@ -31,8 +31,10 @@
  *
  * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
  * or on another origin when the display name is `foreign-url`); chunks are counted, not kept.
- * Files and cachedContents: list (pageSize/pageToken), get, delete; caches also create and
- * PATCH (expireTime from ttl or expireTime, one hour by default; files expire in 48 hours).
+ * Files and cachedContents: list (pageSize/pageToken), get, delete; a file's bytes at
+ * `/download/v1beta/files/{id}:download` (a page with a script, typed as the file's type);
+ * caches also create and PATCH (expireTime from ttl or expireTime, one hour by default; files
+ * expire in 48 hours).
  * A generation naming a cache or file this server does not hold answers the service's 403.
  * Enough to exercise the gateway's ownership records, not a model of the service.
  * Every request is recorded (method, URL, headers, body size, whether the client went away).
@@ -67,7 +69,7 @@ export interface TestUpstream {
   /** Requests whose path contains `fragment`. */
   requestsFor(fragment: string): RecordedRequest[];
   /** Adds a file directly, as if someone else created it with the same upstream key. */
-  addFile(id: string): void;
+  addFile(id: string, mimeType?: string): void;
   /** Deletes a file or cache directly, as if someone did it outside the gateway. */
   removeResource(name: string): void;
   /** The next cache created or file uploaded gets `name` (the upstream handing a name out again). */
@@ -220,6 +222,19 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     const path = url.pathname;
 
     if (path.startsWith("/upload/")) return answerUpload(request, response, record, url);
+
+    const download = /^\/download\/v1(?:beta)?\/files\/(?<id>[a-z0-9-]+):download$/.exec(path);
+    if (download?.groups) {
+      const file = files.get(`files/${download.groups.id}`);
+      if (!file) return sendJson(response, 404, errorBody(404, "NOT_FOUND", "No such file."));
+      const bytes = "<html><script>alert(document.domain)</script></html>";
+      response.writeHead(200, {
+        "Content-Type": String(file.mimeType),
+        "Content-Length": Buffer.byteLength(bytes),
+      });
+      response.end(bytes);
+      return;
+    }
 
     const collection =
       /^\/v1(?:beta)?\/(?<kind>files|cachedContents)(?:\/(?<id>[a-z0-9-]+))?$/.exec(path)?.groups;
@@ -643,10 +658,10 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     port: actualPort,
     requests,
     requestsFor: (fragment) => requests.filter((item) => item.url.includes(fragment)),
-    addFile: (id) => {
+    addFile: (id, mimeType = "text/plain") => {
       files.set(`files/${id}`, {
         name: `files/${id}`,
-        mimeType: "text/plain",
+        mimeType,
         sizeBytes: "1",
         state: "ACTIVE",
         uri: `${origin}/v1beta/files/${id}`,

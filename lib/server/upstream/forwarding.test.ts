@@ -11,6 +11,7 @@ import type { RequestContext } from "../api/request-context";
 import { countTokensHandler } from "../api/count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "../api/generate";
 import { createCachedContentHandler } from "../api/cached-contents";
+import { downloadFileHandler } from "../api/files";
 import { forwardedMethodHandler } from "../api/forwarded-methods";
 import { readOperationBody } from "../http/request-body";
 import type { UpstreamBackend } from "./upstream-backend";
@@ -240,5 +241,44 @@ describe("a method the gateway does not model, forwarded because it is listed", 
     await expect(
       forwardedMethodHandler(contextFor(`models/${model()}:noSuchMethod`, "{}")),
     ).rejects.toMatchObject({ httpStatus: 404, message: expect.stringContaining("noSuchMethod") });
+  });
+});
+
+describe("a file's bytes through the gateway", () => {
+  const download = async (id: string) => {
+    const url = new URL(`http://studio.test/download/v1beta/files/${id}:download?alt=media`);
+    return downloadFileHandler({
+      request: new Request(url),
+      url,
+      params: { file: id },
+      caller: { ownerId: "key:alice" },
+      backend,
+      signal: new AbortController().signal,
+    });
+  };
+
+  it("are never a page of the studio: nosniff, a sandboxing policy, a download for what a browser renders", async () => {
+    for (const [id, type] of [
+      ["pagefile", "text/html"],
+      ["svgfile", "image/svg+xml"],
+      ["pdffile", "application/pdf"],
+      ["pngfile", "image/png"],
+      ["oddfile", `text/html, <b>image/png</b>`],
+    ] as const) {
+      upstream.addFile(id, type);
+      await data.stores.ownership.record("file", `files/${id}`, "key:alice");
+      const response = await download(id);
+      expect(response.status, id).toBe(200);
+      expect(response.headers.get("x-content-type-options"), id).toBe("nosniff");
+      expect(response.headers.get("content-security-policy"), id).toBe(
+        "default-src 'none'; sandbox",
+      );
+      const disposition = response.headers.get("content-disposition");
+      if (id === "pngfile") expect(disposition).toBeNull();
+      else expect(disposition, id).toBe(`attachment; filename="${id}"`);
+      if (id === "oddfile")
+        expect(response.headers.get("content-type")).toBe("application/octet-stream");
+      await response.text();
+    }
   });
 });

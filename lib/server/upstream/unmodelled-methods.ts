@@ -94,7 +94,8 @@ export async function forwardUnmodelled(
     // Nothing says what an unknown method does: retried only when it never left.
     safety: call.method === "GET" ? "idempotent" : "create",
   });
-  const contentType = header(response, "content-type");
+  const sent = header(response, "content-type");
+  const contentType = sent === undefined ? undefined : client.scrub.text(sent);
   return {
     status: response.status,
     ...(contentType ? { contentType } : {}),

@@ -517,7 +517,10 @@ export class UpstreamBackend implements Backend {
     );
     const length = Number(header(response, "content-length"));
     return {
-      mimeType: header(response, "content-type") ?? "application/octet-stream",
+      // A header the upstream wrote is scrubbed like its bodies.
+      mimeType: this.client.scrub.text(
+        header(response, "content-type") ?? "application/octet-stream",
+      ),
       ...(Number.isSafeInteger(length) && length >= 0 ? { sizeBytes: length } : {}),
       body: webStreamOf(response.body),
     };
