@@ -390,3 +390,104 @@ for (const [label, tenants] of SETUPS) {
     expect(ownerMisses).toEqual([]);
   });
 }
+
+/** Uploads JSONL `lines` as `key`'s batch input file. */
+async function uploadLines(tenants: Tenants, key: string, lines: unknown[]): Promise<string> {
+  const bytes = Buffer.from(lines.map((line) => JSON.stringify(line)).join("\n"));
+  const start = await fetch(`${tenants.server.baseUrl}/upload/v1beta/files`, {
+    method: "POST",
+    headers: {
+      "x-goog-api-key": key,
+      "content-type": "application/json",
+      "x-goog-upload-protocol": "resumable",
+      "x-goog-upload-command": "start",
+      "x-goog-upload-header-content-length": String(bytes.length),
+      "x-goog-upload-header-content-type": "application/jsonl",
+    },
+    body: JSON.stringify({ file: { displayName: "batch input" } }),
+  });
+  expect(start.status).toBe(200);
+  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
+    method: "POST",
+    headers: { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" },
+    body: bytes,
+  });
+  const text = await final.text();
+  expect(final.status, text).toBe(200);
+  return (JSON.parse(text) as { file: { name: string } }).file.name;
+}
+
+for (const [label, tenants] of SETUPS) {
+  test(`${label}: a batch input file naming another tenant's file, cache or store never reads them`, async () => {
+    test.setTimeout(300_000);
+    const file = await uploadText(tenants);
+    const cache = JSON.parse(
+      (
+        await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
+          model: MODEL,
+          contents: [{ role: "user", parts: [{ text: FILE_TEXT }] }],
+          ttl: "600s",
+        })
+      ).text,
+    ) as { name: string };
+    const ask = (text: string) => [{ role: "user", parts: [{ text }] }];
+    const lines = [
+      {
+        key: "file",
+        request: {
+          contents: [
+            {
+              parts: [
+                { fileData: { fileUri: file.uri, mimeType: "text/plain" } },
+                { text: "Repeat it." },
+              ],
+            },
+          ],
+        },
+      },
+      { key: "cache", request: { contents: ask("Go on."), cachedContent: cache.name } },
+      {
+        key: "url",
+        request: { contents: ask(`What does ${file.uri} say?`), tools: [{ urlContext: {} }] },
+      },
+    ];
+    for (const line of lines) {
+      const input = await uploadLines(tenants, tenants.intruder, [line]);
+      const created = await call(
+        tenants.server,
+        tenants.intruder,
+        "POST",
+        `/v1beta/${MODEL}:batchGenerateContent`,
+        { batch: { inputConfig: { fileName: input } } },
+      );
+      if (label === "gateway") {
+        expect(created.status, `${line.key}: ${created.text}`).toBe(403);
+        continue;
+      }
+      // The engine runs each line as its caller: it fails, and reads nothing of the owner's.
+      expect(created.status, created.text).toBe(200);
+      const name = (JSON.parse(created.text) as { name: string }).name;
+      let batch: {
+        metadata?: { state?: string; output?: { responsesFile?: string } };
+        response?: { responsesFile?: string };
+      } = {};
+      for (let polls = 0; polls < 300; polls++) {
+        batch = JSON.parse(
+          (await call(tenants.server, tenants.intruder, "GET", `/v1beta/${name}`)).text,
+        );
+        if (/SUCCEEDED|FAILED/.test(batch.metadata?.state ?? "")) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const results = batch.response?.responsesFile ?? batch.metadata?.output?.responsesFile;
+      expect(results, JSON.stringify(batch)).toBeDefined();
+      const bytes = await call(
+        tenants.server,
+        tenants.intruder,
+        "GET",
+        `/download/v1beta/${results}:download?alt=media`,
+      );
+      expect(bytes.status).toBe(200);
+      expect(bytes.text, line.key).not.toContain(FILE_WORDS);
+    }
+  });
+}

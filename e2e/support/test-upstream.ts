@@ -26,11 +26,13 @@
  *   models/hostile-long-event-* streams 1 event, then a 48 MiB event that never ends, in 64 KiB pieces
  *   models/answer-<name>-v1     streams the recorded answer <name> of e2e/fixtures/recorded-answers.ts
  *                               (grounding, URL context, citations, logprobs, audio); listed by GET models
+ *   models/<any>:batchGenerateContent  a batch, accepted (its name; it never runs)
  *   models/<any>:echoRequest    a method the gateway does not model: answers the method, path and
  *                               query, body and content type it received, and the key it was sent
  *
  * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
- * or on another origin when the display name is `foreign-url`); chunks are counted, not kept.
+ * or on another origin when the display name is `foreign-url`); chunks are counted, not kept;
+ * a multipart upload makes its file at once.
  * Files and cachedContents: list (pageSize/pageToken), get, delete; a file's bytes at
  * `/download/v1beta/files/{id}:download` (a page with a script, typed as the file's type);
  * caches also create and PATCH (expireTime from ttl or expireTime, one hour by default; files
@@ -150,6 +152,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
   let uploadCounter = 0;
   let fileCounter = 0;
   let cacheCounter = 0;
+  let batchCounter = 0;
   const reissued: string[] = [];
   let origin = "";
 
@@ -357,6 +360,11 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         displayName: model,
         inputTokenLimit: 1000,
         outputTokenLimit: 100,
+      });
+    if (method === "batchGenerateContent")
+      return sendJson(response, 200, {
+        name: `batches/testbatch${++batchCounter}`,
+        metadata: { state: "BATCH_STATE_PENDING" },
       });
     if (method === "echoRequest")
       return sendJson(response, 200, {
@@ -573,6 +581,10 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
   ): void {
     const command = String(request.headers["x-goog-upload-command"] ?? "").toLowerCase();
     const uploadId = url.searchParams.get("upload_id");
+    if (!uploadId && String(request.headers["x-goog-upload-protocol"]) === "multipart") {
+      const file = newFile("", "application/octet-stream", record.bodyBytes);
+      return sendJson(response, 200, { file });
+    }
     if (!uploadId) {
       if (command !== "start")
         return sendJson(
@@ -629,13 +641,20 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       response.end();
       return;
     }
+    const file = newFile(session.displayName, session.mimeType, session.received);
+    uploads.delete(uploadId);
+    sendJson(response, 200, { file }, { "X-Goog-Upload-Status": "final" });
+  }
+
+  /** A finished upload's file, held from now on. */
+  function newFile(displayName: string, mimeType: string, size: number) {
     const name = newName("files/", () => `testfile${++fileCounter}`);
     const id = name.slice("files/".length);
     const file = {
       name,
-      displayName: session.displayName,
-      mimeType: session.mimeType,
-      sizeBytes: String(session.received),
+      displayName,
+      mimeType,
+      sizeBytes: String(size),
       createTime: new Date().toISOString(),
       updateTime: new Date().toISOString(),
       expirationTime: new Date(Date.now() + 48 * 3_600_000).toISOString(),
@@ -643,8 +662,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       uri: `${origin}/v1beta/files/${id}`,
     };
     files.set(file.name, file);
-    uploads.delete(uploadId);
-    sendJson(response, 200, { file }, { "X-Goog-Upload-Status": "final" });
+    return file;
   }
 
   await new Promise<void>((resolve, reject) => {

@@ -13,7 +13,7 @@ import {
   readCountTokensRequest,
   readGenerateContentRequest,
 } from "@/lib/gemini/validate";
-import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
+import { readBatchGenerateContentRequest, readBatchInputLine } from "@/lib/gemini/validate-batch";
 import {
   readForForwarding,
   readUnmodelledBody,
@@ -28,6 +28,8 @@ export const BODY_READERS = {
   countTokens: readCountTokensRequest,
   cachedContentCreate: parseCachedContentCreate,
   batchCreate: readBatchGenerateContentRequest,
+  /** One line of a batch's JSONL input file (the gateway reads those it forwards). */
+  batchInputLine: readBatchInputLine,
   /** A method the gateway forwards without modelling it (a forwarding read only). */
   unmodelled: readUnmodelledBody,
 };

@@ -41,7 +41,8 @@ import { cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import { goneReferences, saysGone, type NamedResource } from "./gone-resources";
 import { listOwned } from "./owned-lists";
-import { checkReferences, type ForwardBody } from "./request-references";
+import { assertOwnsAll, checkReferences, type ForwardBody } from "./request-references";
+import { resourceNameOf, unreadInputFile } from "./batch-file-scan";
 import { readUpstreamEvents } from "./sse-reader";
 import { UpstreamClient, webStreamOf } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
@@ -417,7 +418,10 @@ export class UpstreamBackend implements Backend {
     request: BatchGenerateContentRequest,
     context: OperationContext,
   ): Promise<BatchOperation> {
-    // The input file and every reference of the inline requests: the caller's, or 403.
+    // The input file and every reference of the inline requests: the caller's, or 403; and
+    // every resource the input file's lines name, as read when it was uploaded.
+    const inputFile = request.batch.inputConfig.fileName;
+    if (inputFile !== undefined) await this.checkInputFile(inputFile, context);
     const target = `${resourcePath(model, "models")}:batchGenerateContent`;
     // Creating a batch is not idempotent upstream: retried only when it never left.
     const created = await this.withReferences(
@@ -436,6 +440,22 @@ export class UpstreamBackend implements Backend {
       throw malformedUpstream("a created batch without a name");
     await this.ownership.record("batch", created.name, context.caller.ownerId);
     return created;
+  }
+
+  /**
+   * A batch's input file: the caller's, read as it was uploaded through the gateway
+   * (batch-file-scan.ts), and naming nothing but the caller's own resources. A file the
+   * gateway did not read (uploaded elsewhere or before, of another type, its reading cut off)
+   * cannot be checked, so no batch runs from it: the service lets nobody download an upload.
+   */
+  private async checkInputFile(name: string, context: OperationContext): Promise<void> {
+    const ownerId = context.caller.ownerId;
+    const mentions = await this.ownership.mentionsOf("file", name, ownerId);
+    if (mentions === null) {
+      if (!(await this.ownership.owns("file", name, ownerId))) throw fileDenied(name);
+      throw unreadInputFile(name);
+    }
+    await assertOwnsAll(mentions.map(resourceNameOf), { ownerId, ownership: this.ownership });
   }
 
   async getBatch(name: string, context: OperationContext): Promise<BatchOperation> {
