@@ -21,6 +21,7 @@ import {
   keyedServer,
   type ServerInfo,
 } from "./support/servers";
+import { uploadResumable } from "./support/api";
 
 const MODEL = "models/gemini-2.5-flash";
 /** Long enough for a cache of it alone (the model's minimum is 1,024 tokens). */
@@ -73,32 +74,15 @@ async function call(
 }
 
 async function uploadText(tenants: Tenants): Promise<{ name: string; uri: string }> {
-  const bytes = Buffer.from(FILE_TEXT);
-  const start = await fetch(`${tenants.server.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": tenants.owner,
-      "content-type": "application/json",
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(bytes.length),
-      "x-goog-upload-header-content-type": "text/plain",
+  const file = await uploadResumable(
+    tenants.server.baseUrl,
+    tenants.owner,
+    Buffer.from(FILE_TEXT),
+    {
+      contentType: "text/plain",
+      displayName: "rivers",
     },
-    body: JSON.stringify({ file: { displayName: "rivers" } }),
-  });
-  expect(start.status, await start.text()).toBe(200);
-  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": tenants.owner,
-      "x-goog-upload-command": "upload, finalize",
-      "x-goog-upload-offset": "0",
-    },
-    body: bytes,
-  });
-  const text = await final.text();
-  expect(final.status, text).toBe(200);
-  const file = (JSON.parse(text) as { file: { name: string; uri: string; state: string } }).file;
+  );
   for (let polls = 0; polls < 100; polls++) {
     const got = await call(tenants.server, tenants.owner, "GET", `/v1beta/${file.name}`);
     if ((JSON.parse(got.text) as { state?: string }).state === "ACTIVE") break;
@@ -394,27 +378,9 @@ for (const [label, tenants] of SETUPS) {
 /** Uploads JSONL `lines` as `key`'s batch input file. */
 async function uploadLines(tenants: Tenants, key: string, lines: unknown[]): Promise<string> {
   const bytes = Buffer.from(lines.map((line) => JSON.stringify(line)).join("\n"));
-  const start = await fetch(`${tenants.server.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": key,
-      "content-type": "application/json",
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(bytes.length),
-      "x-goog-upload-header-content-type": "application/jsonl",
-    },
-    body: JSON.stringify({ file: { displayName: "batch input" } }),
-  });
-  expect(start.status).toBe(200);
-  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
-    method: "POST",
-    headers: { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" },
-    body: bytes,
-  });
-  const text = await final.text();
-  expect(final.status, text).toBe(200);
-  return (JSON.parse(text) as { file: { name: string } }).file.name;
+  return (
+    await uploadResumable(tenants.server.baseUrl, key, bytes, { contentType: "application/jsonl" })
+  ).name;
 }
 
 for (const [label, tenants] of SETUPS) {
