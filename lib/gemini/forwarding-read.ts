@@ -28,6 +28,13 @@ export interface FileReferenceSpan extends StringSpan {
   spelling: ReferenceSpelling;
 }
 
+let keySet: ReadonlySet<string> | undefined;
+
+/** The names of file reference fields, as one set (stringSpansUnder works out its lengths once). */
+function fileReferenceKeySet(): ReadonlySet<string> {
+  return (keySet ??= new Set(fileReferenceKeys().keys()));
+}
+
 /** A Tool object with a field this reading does not know may be one that fetches. */
 const TOOL_TYPE = "Tool";
 
@@ -57,7 +64,7 @@ export function readForForwarding<Request>(
   );
   runSteps(scanBodySteps({ body, unknown, fetching }, names));
   const keys = fileReferenceKeys();
-  const fileReferences = stringSpansUnder(bytes, new Set(keys.keys())).map((span) => ({
+  const fileReferences = stringSpansUnder(bytes, fileReferenceKeySet()).map((span) => ({
     ...span,
     spelling: keys.get(span.key)!,
   }));
