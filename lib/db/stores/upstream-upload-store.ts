@@ -65,12 +65,21 @@ export class UpstreamUploadStore {
       : null;
   }
 
-  /** Records the bytes the upstream confirmed, or null (unknown) before a chunk is sent. */
-  async setReceived(id: string, sizeReceived: number | null): Promise<void> {
-    await this.database.run("UPDATE upstream_upload_sessions SET size_received = ? WHERE id = ?", [
-      sizeReceived,
-      id,
-    ]);
+  /**
+   * Records the bytes the upstream confirmed, or null (unknown) before a chunk is sent; with
+   * `scan`, also the reading of the bytes so far (null: none goes on).
+   */
+  async setReceived(id: string, sizeReceived: number | null, scan?: string | null): Promise<void> {
+    if (scan === undefined)
+      await this.database.run(
+        "UPDATE upstream_upload_sessions SET size_received = ? WHERE id = ?",
+        [sizeReceived, id],
+      );
+    else
+      await this.database.run(
+        "UPDATE upstream_upload_sessions SET size_received = ?, scan_json = ? WHERE id = ?",
+        [sizeReceived, scan, id],
+      );
   }
 
   /** Keeps the reading of the session's bytes so far (null: none goes on). */
