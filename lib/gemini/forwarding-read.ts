@@ -7,8 +7,7 @@
  * the studio's spelling can be written the upstream's way). The local engine reads the same
  * bodies strictly, as the service does.
  */
-import type { ReferenceSpelling } from "./references";
-import { fileReferenceKeys } from "./references";
+import { fileReferenceKeys, type ReferenceSpelling } from "./references";
 import { ResourceNames, scanBodySteps, type ResourceName } from "./resource-names";
 import { stringSpansUnder, type StringSpan } from "./json-string-spans";
 import { readForwarding, wireObject } from "./schemas/wire";
