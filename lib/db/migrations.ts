@@ -442,6 +442,17 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 14,
+    name: "what a file uploaded through the gateway names, as a batch's input",
+    // resource_owners.mentions_json: every resource the file's JSONL lines name, read while the
+    // file passed through (NULL: not read, so no batch runs from it through the gateway).
+    // upstream_upload_sessions.scan_json: that reading, carried from one chunk to the next.
+    sql: `
+      ALTER TABLE resource_owners ADD COLUMN mentions_json TEXT;
+      ALTER TABLE upstream_upload_sessions ADD COLUMN scan_json TEXT;
+    `,
+  },
+  {
+    version: 15,
     name: "interactions and their stream events",
     // An interaction keeps its canonical request (to run it, and again after a restart), its
     // own turns of the conversation (input and output, read by the interactions that continue

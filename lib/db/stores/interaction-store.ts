@@ -1,5 +1,5 @@
 /**
- * Every statement of the local engine's interactions (migration 14): the `interactions` rows
+ * Every statement of the local engine's interactions (migration 15): the `interactions` rows
  * and, in order, every event of each one's stream (`interaction_events`), so a stream can be
  * resumed from any event and followed from another instance. An interaction is run by one
  * instance at a time (a claim); its events are appended only in order, and it ends once (a

@@ -29,11 +29,11 @@ function withoutEventId(event: InteractionEvent): InteractionEvent {
 export function interactionOperations(service: InteractionService): InteractionBackendOperations {
   return {
     async createInteraction(body, context) {
-      const create = { ...readCreateInteractionRequest(body.json), stream: false };
+      const create = { ...readCreateInteractionRequest(body), stream: false };
       return service.answer(await service.start(create, context.caller, context.signal));
     },
     async *streamCreateInteraction(body, context) {
-      const create = { ...readCreateInteractionRequest(body.json), stream: true };
+      const create = { ...readCreateInteractionRequest(body), stream: true };
       const started = await service.start(create, context.caller, context.signal);
       const events = started.live.stored
         ? service.events(started.head.id, 0, context.signal)

@@ -22,8 +22,9 @@ function context(caller: Caller = alice, signal = new AbortController().signal):
   return { caller, signal };
 }
 
-function body(json: Record<string, unknown>) {
-  return { json, bytes: [new TextEncoder().encode(JSON.stringify(json))] };
+/** A create body as the API surface hands it to the engine: its JSON. */
+function body(json: Record<string, unknown>): unknown {
+  return json;
 }
 
 async function apiError(work: () => Promise<unknown>): Promise<ApiError> {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../api-error";
-import { namedInBodySteps } from "./named-resources";
 import { readCreateInteractionRequest } from "./read-create";
-import { runSteps } from "../steps";
 
 function refusal(body: unknown): ApiError {
   try {
@@ -160,40 +158,5 @@ describe("readCreateInteractionRequest", () => {
       expect(error.httpStatus, JSON.stringify(body)).toBe(400);
       expect(error.message, JSON.stringify(body)).toContain(mentions);
     }
-  });
-});
-
-describe("namedInBodySteps", () => {
-  it("finds every resource a body names, in any field, and nothing in prose", () => {
-    const found = runSteps(
-      namedInBodySteps({
-        model: "gemini-2.5-flash",
-        previous_interaction_id: "v1_previous",
-        input: [
-          { type: "document", uri: "files/abc" },
-          { type: "image", uri: "https://generativelanguage.googleapis.com/v1beta/files/def" },
-          { type: "text", text: "Please read files/abc and tell me about cachedContents/x." },
-        ],
-        cached_content: "cachedContents/cache-1",
-        tools: [{ type: "file_search", file_search_store_names: ["fileSearchStores/store-1"] }],
-        something_new: { deep: ["batches/b1", "fileSearchStores/store-2/documents/d1"] },
-        outside: "https://example.com/picture.png",
-      }),
-    );
-    const names = found.map((item) =>
-      item.kind === "resource" ? `${item.resource.kind}:${item.resource.name}` : `url:${item.url}`,
-    );
-    expect(names.sort()).toEqual(
-      [
-        "interaction:v1_previous",
-        "file:files/abc",
-        "file:files/def",
-        "cachedContent:cachedContents/cache-1",
-        "fileSearchStore:fileSearchStores/store-1",
-        "batch:batches/b1",
-        "fileSearchStore:fileSearchStores/store-2",
-        "url:https://example.com/picture.png",
-      ].sort(),
-    );
   });
 });

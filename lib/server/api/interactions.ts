@@ -2,7 +2,7 @@ import "server-only";
 import { invalidInteractionField } from "@/lib/gemini/interactions/errors";
 import type { InteractionEvent, InteractionGetQuery } from "@/lib/gemini/interactions/types";
 import { acquireStreamSlot, releaseWhenDone } from "../http/limits";
-import { readJsonBodyWithBytes } from "../http/request-body";
+import { readOperationBody } from "../http/request-body";
 import { interactionErrorResponse, interactionJsonResponse } from "../http/interaction-responses";
 import { interactionEventStreamResponse } from "../http/sse-response";
 import type { RequestContext } from "./request-context";
@@ -58,13 +58,28 @@ async function eventStream(
   }
 }
 
-/** `POST interactions`: the interaction, or with `stream: true` its events. */
+/**
+ * `POST interactions`: the interaction, or with `stream: true` its events. The gateway reads
+ * the body as it forwards what it does not model (lib/gemini/interactions/envelope: only what
+ * it must know, every other field looked through for resource names, the bytes kept to
+ * forward); the engine takes the JSON and reads it strictly itself.
+ */
 export async function createInteractionHandler(context: RequestContext): Promise<Response> {
-  const body = await readJsonBodyWithBytes(context.request);
-  const json = body.json as { stream?: unknown } | null;
-  if (typeof json === "object" && json !== null && json.stream === true)
+  const body: { stream?: unknown } =
+    context.backend.mode === "upstream"
+      ? await readOperationBody(context, "interactionEnvelope")
+      : await readJsonObject(context);
+  if (body.stream === true)
     return eventStream(context, () => context.backend.streamCreateInteraction(body, context));
   return interactionJsonResponse(await context.backend.createInteraction(body, context));
+}
+
+/** The body's JSON (`{}` when empty); anything but an object is refused here. */
+async function readJsonObject(context: RequestContext): Promise<Record<string, unknown>> {
+  const json = await readOperationBody(context, "json");
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw invalidInteractionField("", "the request body must be a JSON object.");
+  return json as Record<string, unknown>;
 }
 
 /** `GET interactions/{id}`: the interaction, or with `stream=true` its events (after `last_event_id`). */

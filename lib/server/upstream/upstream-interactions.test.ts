@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { InteractionEvent } from "@/lib/gemini/interactions/types";
 import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
 import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
+import { readForwardedBody } from "@/lib/server/http/body-readers";
 import type { UpstreamBackend } from "./upstream-backend";
 
 /**
@@ -79,8 +80,14 @@ async function collect(events: AsyncIterable<InteractionEvent>): Promise<Interac
   return list;
 }
 
-function body(text: string) {
-  return { json: JSON.parse(text) as unknown, bytes: [new TextEncoder().encode(text)] };
+/** A create as the handler hands it to the gateway: what it must know of the body, its bytes kept. */
+function create(text: string, as: { caller: { ownerId: string }; signal: AbortSignal }) {
+  const source = { bytes: [new TextEncoder().encode(text)], size: Buffer.byteLength(text) };
+  const read = readForwardedBody(source, "interactionEnvelope");
+  return {
+    body: read.request,
+    context: { ...as, received: { ...source, findings: read.findings } },
+  };
 }
 
 describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => {
@@ -88,15 +95,17 @@ describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => 
   let server: http.Server;
   let data: TestDatabase;
   let backend: UpstreamBackend;
-  let upstreamBase: string;
+  const send = ({ body, context }: ReturnType<typeof create>) =>
+    backend.createInteraction(body, context);
+  const stream = ({ body, context }: ReturnType<typeof create>) =>
+    backend.streamCreateInteraction(body, context);
 
   beforeAll(async () => {
     server = fakeUpstream(seen);
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     data = await kind.open();
-    upstreamBase = `http://127.0.0.1:${port}`;
-    backend = testUpstreamBackend(data.stores, testUpstreamSettings(upstreamBase));
+    backend = testUpstreamBackend(data.stores, testUpstreamSettings(`http://127.0.0.1:${port}`));
   });
 
   afterAll(async () => {
@@ -108,7 +117,7 @@ describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => 
   it("forwards the body as sent, and the interaction it makes is its creator's alone", async () => {
     // Spacing, key order and a field the gateway does not know: all reach the upstream as sent.
     const text = '{ "model":"gemini-2.5-flash",  "input":"Hi", "next_year_field": {"a": 1} }';
-    const created = await backend.createInteraction(body(text), alice);
+    const created = await send(create(text, alice));
     expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/v1beta/interactions", body: text });
     const query = { stream: false, includeInput: false };
     expect((await backend.getInteraction(created.id, query, alice)).id).toBe(created.id);
@@ -124,9 +133,11 @@ describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => 
       expect(error.message).toBe(`Interaction '${created.id}' was not found.`);
     }
     const continued = await refusal(() =>
-      backend.createInteraction(
-        body(JSON.stringify({ model: "m", input: "x", previous_interaction_id: created.id })),
-        bob,
+      send(
+        create(
+          JSON.stringify({ model: "m", input: "x", previous_interaction_id: created.id }),
+          bob,
+        ),
       ),
     );
     expect(continued.httpStatus).toBe(400);
@@ -152,45 +163,45 @@ describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => 
         input: "x",
         tools: [{ type: "file_search", file_search_store_names: ["fileSearchStores/x"] }],
       },
-      // An address of the upstream's own naming no resource: only the upstream could read it.
-      { input: [{ type: "image", uri: `${upstreamBase}/v1beta/anything` }] },
     ]) {
       const error = await refusal(() =>
-        backend.createInteraction(body(JSON.stringify({ model: "m", ...named })), alice),
+        send(create(JSON.stringify({ model: "m", ...named }), alice)),
       );
       expect([403, 404], JSON.stringify(named)).toContain(error.httpStatus);
     }
     expect(seen.length).toBe(before);
-    // Prose that mentions a name is no reference.
-    await backend.createInteraction(
-      body(JSON.stringify({ model: "m", input: "What is in files/bobs?" })),
-      alice,
+    // The gateway does not model this API's fields, so a name even in prose counts (fail closed);
+    // prose naming nothing goes through.
+    const prose = await refusal(() =>
+      send(create(JSON.stringify({ model: "m", input: "What is in files/bobs?" }), alice)),
     );
+    expect(prose.httpStatus).toBe(403);
+    expect(seen.length).toBe(before);
+    await send(create(JSON.stringify({ model: "m", input: "What is in the harbour log?" }), alice));
     expect(seen.length).toBe(before + 1);
   });
 
   it("passes a stream on event by event and records its interaction from the first event", async () => {
-    const events = await collect(
-      backend.streamCreateInteraction(body('{"model":"m","input":"Hi","stream":true}'), alice),
-    );
+    const events = await collect(stream(create('{"model":"m","input":"Hi","stream":true}', alice)));
     expect(events.map((event) => event.event_type)).toEqual([
       "interaction.created",
       "step.delta",
       "interaction.completed",
     ]);
     const id = (events[0] as { interaction: { id: string } }).interaction.id;
-    expect(await data.stores.ownership.owns("interaction", id, "key:alice")).toBe(true);
-    // store: false keeps nothing upstream, so nothing is recorded.
-    const unstored = await backend.createInteraction(
-      body('{"model":"m","input":"Hi","store":false}'),
-      alice,
+    expect(await data.stores.ownership.owns("interaction", `interactions/${id}`, "key:alice")).toBe(
+      true,
     );
-    expect(await data.stores.ownership.ownerOf("interaction", unstored.id)).toBeNull();
+    // store: false keeps nothing upstream, so nothing is recorded.
+    const unstored = await send(create('{"model":"m","input":"Hi","store":false}', alice));
+    expect(
+      await data.stores.ownership.ownerOf("interaction", `interactions/${unstored.id}`),
+    ).toBeNull();
   });
 
   it("keeps the upstream's words when it refuses", async () => {
     const error = await refusal(() =>
-      backend.createInteraction(body('{"model":"m","input":"Hi","refuse":true}'), alice),
+      send(create('{"model":"m","input":"Hi","refuse":true}', alice)),
     );
     expect(error.httpStatus).toBe(400);
     expect(error.message).toBe("Unknown name 'refuse'.");

@@ -1,31 +1,31 @@
 import "server-only";
 import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
-import type { InteractionBody, OperationContext } from "@/lib/gemini/backend/contract";
+import type { OperationContext } from "@/lib/gemini/backend/contract";
 import { interactionNotFound, invalidInteractionField } from "@/lib/gemini/interactions/errors";
-import { namedInBodySteps, type NamedResource } from "@/lib/gemini/interactions/named-resources";
+import type { InteractionEnvelope } from "@/lib/gemini/interactions/envelope";
 import type {
   Interaction,
   InteractionEvent,
   InteractionGetQuery,
 } from "@/lib/gemini/interactions/types";
-import { fileDenied } from "@/lib/gemini/resource-errors";
-import { runInSlices } from "@/lib/engine/time-slices";
+import { ResourceNames } from "@/lib/gemini/resource-names";
 import type { UpstreamSettings } from "../config/env";
-import { ownershipDenied } from "../persistence/ownership";
 import { saysGone } from "./gone-resources";
 import { readUpstreamInteractionEvents } from "./interaction-event-reader";
+import { assertOwnsAll } from "./request-references";
 import type { UpstreamClient, UpstreamResponse } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
 import { API } from "./upstream-resources";
 
 /**
- * The Interactions API through the gateway. A create body goes upstream byte for byte as the
- * client sent it, once every resource it names is the caller's (lib/gemini/interactions/
- * named-resources: any string, in any field, known or not) and so is the interaction it
- * continues; anything else is refused before anything goes upstream, in the words the local
- * engine uses for a missing one. The id of each interaction created is recorded as its
- * creator's (from the answer, or the stream's first event), and get, cancel and delete go
- * upstream only for it. Streams pass through event by event.
+ * The Interactions API through the gateway, which does not model it: a create body is read as
+ * an unmodelled one (lib/gemini/forwarding-read: every string it holds, in any field, looked
+ * through for the resources it names) and goes upstream as the client sent it
+ * (`context.received`), once each of those resources, and the interaction it continues, is
+ * the caller's; anything else is refused before anything goes upstream, in the words the local
+ * engine uses for a missing one. Each interaction created is recorded as its creator's (from
+ * the answer, or the stream's first event), and get, cancel and delete go upstream only for
+ * it. Streams pass through event by event.
  */
 
 /** How long the upstream keeps an interaction (the service's paid tier: 55 days). */
@@ -33,8 +33,9 @@ const INTERACTION_LIFETIME_MS = 55 * 24 * 3_600_000;
 /** The ids the upstream hands out (`v1_` and base64url); nothing else is put in an upstream path. */
 const INTERACTION_ID = /^[A-Za-z0-9_-]{1,512}$/;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** The name an interaction's owner is recorded under (resource names spell it so). */
+function recordName(id: string): string {
+  return `interactions/${id}`;
 }
 
 export class UpstreamInteractions {
@@ -44,62 +45,67 @@ export class UpstreamInteractions {
     private readonly settings: UpstreamSettings,
   ) {}
 
-  /** Refuses the body unless every resource it names is the caller's (one query for their owners). */
-  private async checkNames(body: InteractionBody, context: OperationContext): Promise<void> {
-    const upstreamOrigin = new URL(this.settings.baseUrl).origin;
-    const found = await runInSlices(namedInBodySteps(body.json));
-    const named: NamedResource[] = [];
-    for (const item of found) {
-      if (item.kind === "resource") named.push(item.resource);
-      // An address on the upstream's own origin that names no resource only it could read.
-      else if (originOf(item.url) === upstreamOrigin) throw fileDenied(item.url.slice(0, 200));
-    }
-    const owners = await this.ownership.ownersOf(named);
-    for (const { kind, name } of named) {
-      if (owners.get(`${kind}:${name}`) === context.caller.ownerId) continue;
-      if (kind === "interaction")
+  /** Refuses the body unless every resource it names, and the interaction it continues, is the caller's. */
+  private async checkNames(body: InteractionEnvelope, context: OperationContext): Promise<void> {
+    const previous = body.previousInteractionId;
+    if (previous !== undefined) {
+      const owned =
+        INTERACTION_ID.test(previous) &&
+        (await this.ownership.owns("interaction", recordName(previous), context.caller.ownerId));
+      if (!owned)
         throw invalidInteractionField(
           "previous_interaction_id",
-          `interaction '${name.slice(0, 200)}' was not found.`,
+          `interaction '${previous.slice(0, 200)}' was not found.`,
         );
-      throw ownershipDenied(kind, name);
     }
+    const names = new ResourceNames();
+    for (const name of context.received?.findings.mentioned ?? []) names.add(name);
+    await assertOwnsAll(names.list(), {
+      ownerId: context.caller.ownerId,
+      ownership: this.ownership,
+    });
   }
 
   /** Records an interaction the upstream just created as the caller's (unless it keeps nothing). */
-  private async adopt(id: unknown, body: InteractionBody, context: OperationContext) {
+  private async adopt(
+    id: unknown,
+    body: InteractionEnvelope,
+    context: OperationContext,
+  ): Promise<void> {
     if (typeof id !== "string" || !INTERACTION_ID.test(id))
       throw malformedUpstream("an interaction without an id");
-    if (isObject(body.json) && body.json.store === false) return;
-    await this.ownership.record("interaction", id, context.caller.ownerId, {
+    if (body.store === false) return;
+    await this.ownership.record("interaction", recordName(id), context.caller.ownerId, {
       expiresAt: Date.now() + INTERACTION_LIFETIME_MS,
     });
   }
 
-  private createCall(body: InteractionBody, context: OperationContext) {
+  /** The create as the client sent it. */
+  private createCall(context: OperationContext) {
+    if (!context.received) throw new Error("an Interactions create without its body as received");
     return {
       method: "POST" as const,
       target: `${API}/interactions`,
-      rawJson: body.bytes,
+      jsonBytes: context.received.bytes,
       signal: context.signal,
       // No idempotency key exists upstream: a create is retried only when it never left.
       safety: "create" as const,
     };
   }
 
-  async create(body: InteractionBody, context: OperationContext): Promise<Interaction> {
+  async create(body: InteractionEnvelope, context: OperationContext): Promise<Interaction> {
     await this.checkNames(body, context);
-    const created = await this.client.json<Interaction>(this.createCall(body, context));
+    const created = await this.client.json<Interaction>(this.createCall(context));
     await this.adopt(created?.id, body, context);
     return created;
   }
 
   async *streamCreate(
-    body: InteractionBody,
+    body: InteractionEnvelope,
     context: OperationContext,
   ): AsyncGenerator<InteractionEvent> {
     await this.checkNames(body, context);
-    const response = await this.client.open(this.createCall(body, context));
+    const response = await this.client.open(this.createCall(context));
     let adopted = false;
     for await (const event of this.passOn(response)) {
       if (!adopted && event.event_type === "interaction.created") {
@@ -114,7 +120,7 @@ export class UpstreamInteractions {
   private async owned(id: string, context: OperationContext): Promise<string> {
     if (
       !INTERACTION_ID.test(id) ||
-      !(await this.ownership.owns("interaction", id, context.caller.ownerId))
+      !(await this.ownership.owns("interaction", recordName(id), context.caller.ownerId))
     )
       throw interactionNotFound(id);
     return `${API}/interactions/${id}`;
@@ -125,8 +131,8 @@ export class UpstreamInteractions {
     try {
       return await send();
     } catch (error) {
-      if (saysGone(error, { kind: "interaction", name: id }))
-        await this.ownership.forget("interaction", id);
+      if (saysGone(error, { kind: "interaction", name: recordName(id) }))
+        await this.ownership.forget("interaction", recordName(id));
       throw error;
     }
   }
@@ -188,7 +194,7 @@ export class UpstreamInteractions {
     await this.onInteraction(id, () =>
       this.client.json({ method: "DELETE", target, signal: context.signal, safety: "idempotent" }),
     );
-    await this.ownership.forget("interaction", id);
+    await this.ownership.forget("interaction", recordName(id));
   }
 
   /** The upstream's events, each passed on the moment it is complete; the exchange ends with the stream. */
@@ -201,13 +207,5 @@ export class UpstreamInteractions {
     } finally {
       if (!response.body.destroyed) response.body.destroy();
     }
-  }
-}
-
-function originOf(url: string): string | null {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return null;
   }
 }
