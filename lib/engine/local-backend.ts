@@ -115,7 +115,11 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     : undefined;
   const interactions = new InteractionService({
     store: dependencies.stores.interactions,
-    openGeneration: interactionGeneration(storage, dependencies.outputTokensPerSecond),
+    openGeneration: interactionGeneration(
+      storage,
+      implicitCaches,
+      dependencies.outputTokensPerSecond,
+    ),
     interactive,
     now: dependencies.now,
     recoveryIntervalMs: dependencies.interactionRecoveryIntervalMs,
@@ -208,10 +212,14 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
  * How an interaction's request runs: the rules of generateContent, then the same generation
  * (paced at its own pace, an agent's, or like a stream when streamed), for its owner.
  */
-function interactionGeneration(storage: Storage, pace: number | undefined): OpenGeneration {
+function interactionGeneration(
+  storage: Storage,
+  implicitCaches: ImplicitCacheService | undefined,
+  pace: number | undefined,
+): OpenGeneration {
   return async ({ model, request, caller, signal, stream, pace: own }) => {
     const chunks = streamGenerateContent(
-      await generationInput(storage, model, request, { caller, signal }, stream),
+      await generationInput(storage, implicitCaches, model, request, { caller, signal }, stream),
     );
     const rate = own ?? (stream ? pace : undefined);
     return (rate ? paceOutput(chunks, rate, signal) : chunks)[Symbol.asyncIterator]();
