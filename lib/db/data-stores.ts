@@ -1,13 +1,17 @@
 import "server-only";
 import type { SqlDatabase } from "./sql-database";
+import { ApiKeyStore } from "./stores/api-key-store";
+import { AuthStateStore } from "./stores/auth-state-store";
 import { BatchStore } from "./stores/batch-store";
 import { CacheStore } from "./stores/cache-store";
 import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
 import { FileSearchStoreRecords } from "./stores/file-search-store-records";
 import { ImplicitCacheStore } from "./stores/implicit-cache-store";
+import { InteractionStore } from "./stores/interaction-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
+import { PeopleStore } from "./stores/people-store";
 import { PresetStore } from "./stores/preset-store";
 import { SessionStore } from "./stores/session-store";
 import { UpstreamUploadStore } from "./stores/upstream-upload-store";
@@ -37,6 +41,14 @@ export interface DataStores {
   fileSearchStores: FileSearchStoreRecords;
   /** Local engine: fingerprints of recent prompt prefixes, for implicit caching. */
   implicitCaches: ImplicitCacheStore;
+  /** People, their invitations and password resets. */
+  people: PeopleStore;
+  /** API keys people make in the studio. */
+  apiKeys: ApiKeyStore;
+  /** The version caches of people and keys check, and the secret keys are hashed with. */
+  authState: AuthStateStore;
+  /** Local engine: interactions and the events of their streams. */
+  interactions: InteractionStore;
   /** The studio's settings presets, per owner. */
   presets: PresetStore;
 }
@@ -55,6 +67,10 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     batches: new BatchStore(database, files),
     fileSearchStores: new FileSearchStoreRecords(database),
     implicitCaches: new ImplicitCacheStore(database),
+    people: new PeopleStore(database),
+    apiKeys: new ApiKeyStore(database),
+    authState: new AuthStateStore(database),
+    interactions: new InteractionStore(database),
     presets: new PresetStore(database),
   };
 }

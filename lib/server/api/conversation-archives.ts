@@ -26,7 +26,7 @@ import {
 } from "../http/responses";
 import { requestOrigin } from "../http/upload-protocol";
 import {
-  assertConversationRoom,
+  conversationRoom,
   assertJson,
   invalid,
   notFound,
@@ -125,7 +125,6 @@ async function importArchive(request: Request): Promise<Response> {
     const archive = validated(body, conversationArchiveSchema) as ConversationArchive;
     const problems = checkArchive(archive);
     if (problems.length) throw invalid(problems);
-    await assertConversationRoom(caller.ownerId, archive.conversations);
     const notRestored = await missingReferences(
       await backend(),
       caller,
@@ -137,6 +136,7 @@ async function importArchive(request: Request): Promise<Response> {
       (await dataStores()).conversations,
       caller.ownerId,
       archive,
+      conversationRoom(archive.conversations),
     );
     const report: ImportReport = { imported: [], alreadyHere: [], notRestored };
     outcomes.forEach(({ id, added }, index) => {

@@ -1,7 +1,8 @@
 import "server-only";
 import { headers } from "next/headers";
 import type { Caller } from "@/lib/gemini/backend/contract";
-import { sessionState, type SessionState } from "../api/session";
+import type { SessionState } from "@/lib/studio/people";
+import { sessionState } from "../api/session";
 import { authenticate } from "./authenticate";
 
 /**
