@@ -25,17 +25,17 @@ async function modelFacts(page: Page): Promise<Facts[]> {
 
 /** The header's model picker: its options by group. */
 async function pickerGroups(page: Page): Promise<Record<string, string[]>> {
-  return page
-    .getByRole("combobox", { name: "Model" })
-    .first()
-    .evaluate((select) =>
-      Object.fromEntries(
-        [...select.querySelectorAll("optgroup")].map((group) => [
-          group.label,
-          [...group.querySelectorAll("option")].map((option) => option.textContent ?? ""),
-        ]),
-      ),
-    );
+  const picker = page.getByRole("combobox", { name: "Model" }).first();
+  // The list may still be on its way (the page renders without it when it is slow to read).
+  await expect(picker.locator("optgroup").first()).toBeAttached();
+  return picker.evaluate((select) =>
+    Object.fromEntries(
+      [...select.querySelectorAll("optgroup")].map((group) => [
+        group.label,
+        [...group.querySelectorAll("option")].map((option) => option.textContent ?? ""),
+      ]),
+    ),
+  );
 }
 
 test("the picker groups models by what they do, each once under a distinct name", async ({
