@@ -193,8 +193,11 @@ function batchGeneration(storage: Storage): BatchGeneration {
   };
 }
 
-/** A validated generation request with its cache merged and its files resolved for the caller. */
-async function generationInput(
+/**
+ * A validated generation request with its cache merged and its files resolved for the caller
+ * (also what the emulator's scripted answers are shaped and counted from).
+ */
+export async function generationInput(
   storage: Storage,
   model: string,
   request: GenerateContentRequest,
