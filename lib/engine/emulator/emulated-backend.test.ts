@@ -31,6 +31,16 @@ async function collect(stream: AsyncIterable<GenerateContentResponse>) {
 
 const [sqlite] = testDatabaseKinds();
 
+/** The local engine answers whole JSON, never a passed-on one. */
+async function generate(
+  backend: LocalBackend,
+  model: string,
+  request: ReturnType<typeof ask>,
+  context: OperationContext,
+): Promise<GenerateContentResponse> {
+  return (await backend.generateContent(model, request, context)) as GenerateContentResponse;
+}
+
 describe("the scenario layer in front of the local engine", () => {
   let data: TempData;
   let local: LocalBackend;
@@ -53,7 +63,7 @@ describe("the scenario layer in front of the local engine", () => {
     scenarios.register("key:alice", [
       { match: { textContains: "weather" }, respond: { text: "Sunny, 21 °C." } },
     ]);
-    const answer = await backend.generateContent(MODEL, ask("What is the weather?"), alice);
+    const answer = await generate(backend, MODEL, ask("What is the weather?"), alice);
     expect(answer.candidates?.[0]?.content?.parts).toEqual([{ text: "Sunny, 21 °C." }]);
     expect(answer.candidates?.[0]?.finishReason).toBe("STOP");
     const [answerTokens] = await countTexts("gemma3", ["Sunny, 21 °C."]);
@@ -65,7 +75,7 @@ describe("the scenario layer in front of the local engine", () => {
     );
     expect(answer.usageMetadata?.promptTokenCount).toBe(counted.totalTokens);
     expect(answer.modelVersion).toBe("gemini-2.5-flash");
-    const others = await backend.generateContent(MODEL, ask("What is the weather?"), bob);
+    const others = await generate(backend, MODEL, ask("What is the weather?"), bob);
     expect(others.candidates?.[0]?.content?.parts?.[0]?.text).not.toBe("Sunny, 21 °C.");
     scenarios.clear("key:alice");
   });
@@ -82,7 +92,7 @@ describe("the scenario layer in front of the local engine", () => {
       expect((failure as ApiError).httpStatus).toBe(429);
       expect((failure as ApiError).rpcStatus).toBe("RESOURCE_EXHAUSTED");
     }
-    const third = await backend.generateContent(MODEL, ask("please retry"), alice);
+    const third = await generate(backend, MODEL, ask("please retry"), alice);
     expect(third.candidates?.length).toBe(1);
     expect(scenarios.list("key:alice")[0]).toMatchObject({ calls: 2, remaining: 0 });
     scenarios.clear("key:alice");
@@ -111,9 +121,9 @@ describe("the scenario layer in front of the local engine", () => {
     expect(first.details).toEqual([
       { "@type": "type.googleapis.com/google.rpc.RetryInfo", retryDelay: "2s" },
     ]);
-    const second = await backend.generateContent(MODEL, ask("x"), alice);
+    const second = await generate(backend, MODEL, ask("x"), alice);
     expect(second.candidates?.[0]?.content?.parts?.[0]?.text).toBe("second");
-    const third = await backend.generateContent(MODEL, ask("x"), alice);
+    const third = await generate(backend, MODEL, ask("x"), alice);
     expect(third.candidates?.[0]?.content?.parts?.[0]?.text).not.toBe("second");
     scenarios.clear("key:alice");
   });
@@ -178,7 +188,7 @@ describe("the scenario layer in front of the local engine", () => {
         respond: { functionCalls: [{ name: "get_weather", args: { town: "Paris" } }] },
       },
     ]);
-    const answer = await backend.generateContent(MODEL, ask("weather?", { tools }), alice);
+    const answer = await generate(backend, MODEL, ask("weather?", { tools }), alice);
     expect(answer.candidates?.[0]?.content?.parts?.[0]?.functionCall).toMatchObject({
       name: "get_weather",
       args: { city: "Paris" },
@@ -203,7 +213,7 @@ describe("the scenario layer in front of the local engine", () => {
     scenarios.register("key:alice", [
       { respond: [{ json: { age: 42 } }, { json: { age: "old" } }] },
     ]);
-    const fits = await backend.generateContent(MODEL, ask("age?", { generationConfig }), alice);
+    const fits = await generate(backend, MODEL, ask("age?", { generationConfig }), alice);
     expect(JSON.parse(fits.candidates![0]!.content!.parts![0]!.text!)).toEqual({ age: 42 });
     const misfit = (await backend
       .generateContent(MODEL, ask("age?", { generationConfig }), alice)
@@ -224,10 +234,10 @@ describe("the scenario layer in front of the local engine", () => {
         ],
       },
     ]);
-    const prompt = await backend.generateContent(MODEL, ask("x"), alice);
+    const prompt = await generate(backend, MODEL, ask("x"), alice);
     expect(prompt.candidates).toBeUndefined();
     expect(prompt.promptFeedback).toEqual({ blockReason: "SAFETY", safetyRatings: ratings });
-    const candidate = await backend.generateContent(MODEL, ask("x"), alice);
+    const candidate = await generate(backend, MODEL, ask("x"), alice);
     expect(candidate.candidates?.[0]).toMatchObject({
       finishReason: "SAFETY",
       safetyRatings: ratings,

@@ -93,7 +93,13 @@ export class ScenarioRegistry {
 
   /** `instanceScenarios`: the raw scenarios of GENSTUDIO_SCENARIOS, checked here (throws a 400-style ApiError). */
   constructor(instanceScenarios: unknown[] = []) {
-    for (const scenario of compileAll(instanceScenarios, () => this.nextSequence(), "instance"))
+    const listed = { listed: true };
+    for (const scenario of compileAll(
+      instanceScenarios,
+      () => this.nextSequence(),
+      "instance",
+      listed,
+    ))
       this.instance.add(scenario);
   }
 
@@ -107,8 +113,11 @@ export class ScenarioRegistry {
     return scenarios;
   }
 
-  /** Registers scenarios for a caller, all or none (a bad one is a 400 naming its field). */
-  register(ownerId: string, inputs: unknown[]): ScenarioView[] {
+  /**
+   * Registers scenarios for a caller, all or none (a bad one is a 400 naming its field; `listed`:
+   * they came as a list, so the field is named with the scenario's index).
+   */
+  register(ownerId: string, inputs: unknown[], listed = inputs.length > 1): ScenarioView[] {
     const own = this.own(ownerId);
     if (own.list.length + inputs.length > MAX_SCENARIOS_PER_CALLER) {
       throw invalidFields([
@@ -118,7 +127,7 @@ export class ScenarioRegistry {
         },
       ]);
     }
-    const compiled = compileAll(inputs, () => this.nextSequence(), "caller");
+    const compiled = compileAll(inputs, () => this.nextSequence(), "caller", { listed });
     for (const scenario of compiled) own.add(scenario);
     return compiled.map((scenario) => view(scenario, own));
   }
@@ -128,7 +137,10 @@ export class ScenarioRegistry {
     const own = this.own(ownerId);
     const index = own.list.findIndex((scenario) => scenario.id === id);
     if (index < 0) throw scenarioNotFound(id);
-    const [compiled] = compileAll([input], () => own.list[index]!.sequence, "caller", id);
+    const [compiled] = compileAll([input], () => own.list[index]!.sequence, "caller", {
+      listed: false,
+      id,
+    });
     const list = [...own.list];
     list[index] = compiled!;
     own.rebuild(list);
@@ -222,6 +234,21 @@ function firstMatch(
   return null;
 }
 
+/** A compile-time refusal of the index-th scenario of a list, its field named with the index. */
+function prefixed(error: unknown, index: number): unknown {
+  if (!(error instanceof ApiError)) return error;
+  const badRequest = error.details?.find(
+    (detail) => detail["@type"] === "type.googleapis.com/google.rpc.BadRequest",
+  );
+  if (!badRequest || !("fieldViolations" in badRequest)) return error;
+  return invalidFields(
+    badRequest.fieldViolations.map((violation) => ({
+      field: `[${index}].${violation.field}`,
+      description: violation.description,
+    })),
+  );
+}
+
 function scenarioNotFound(id: string): ApiError {
   return ApiError.notFound(`Scenario ${id.slice(0, 80)} does not exist (or is not yours).`);
 }
@@ -245,15 +272,20 @@ function compileAll(
   inputs: unknown[],
   sequence: () => number,
   source: Scenario["source"],
-  id?: string,
+  options: { listed: boolean; id?: string },
 ): Scenario[] {
   const parsed: ScenarioInput[] = inputs.map((input, index) => {
     const result = scenarioSchema.safeParse(input);
-    if (!result.success)
-      throw invalidScenario(result.error, inputs.length > 1 || id === undefined ? [index] : []);
+    if (!result.success) throw invalidScenario(result.error, options.listed ? [index] : []);
     return result.data;
   });
-  return parsed.map((input) => compile(input, sequence(), source, id));
+  return parsed.map((input, index) => {
+    try {
+      return compile(input, sequence(), source, options.id);
+    } catch (error) {
+      throw options.listed ? prefixed(error, index) : error;
+    }
+  });
 }
 
 /**

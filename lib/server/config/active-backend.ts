@@ -1,6 +1,8 @@
 import "server-only";
 import type { Backend } from "@/lib/gemini/backend/contract";
 import { createLocalBackend } from "@/lib/engine/local-backend";
+import { createEmulator, withEmulator, type Emulator } from "@/lib/engine/emulator";
+import { emulatorEnv, scenarioFileError } from "./emulator-env";
 import { createUpstreamBackend } from "../upstream/upstream-backend";
 import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "./env";
@@ -22,7 +24,7 @@ async function createBackend(): Promise<Backend> {
       cacheQuota: env.quotas.cache,
     });
   }
-  return createLocalBackend({
+  const local = createLocalBackend({
     stores,
     dataDir: env.dataDir,
     fileQuotaBytes: env.fileQuotaBytes,
@@ -40,6 +42,20 @@ async function createBackend(): Promise<Backend> {
       ).taken,
     onError: (message, error) => logger.error(message, error),
   });
+  return withEmulator(local, localEmulator());
+}
+
+/** The local engine's emulator, from GENSTUDIO_* settings (a bad scenario file stops the start). */
+function localEmulator(): Emulator {
+  const settings = emulatorEnv();
+  try {
+    return createEmulator({
+      instanceScenarios: settings.instanceScenarios,
+      requestLog: { maxEntries: settings.requestLogEntries },
+    });
+  } catch (error) {
+    throw scenarioFileError(process.env.GENSTUDIO_SCENARIOS ?? "", error);
+  }
 }
 
 /** The backend chosen once from configuration: the upstream when a key is set, else local. */

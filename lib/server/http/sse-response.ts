@@ -4,6 +4,7 @@ import { PIECE_CHARACTERS } from "@/lib/engine/piece-writer";
 import { TimeSlices } from "@/lib/engine/time-slices";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { ApiError } from "@/lib/gemini/api-error";
+import { TransportFault } from "@/lib/engine/emulator/faults";
 import { errorResponse, jsonPieces, textLength, toApiError } from "./responses";
 
 export interface StreamResponseOptions {
@@ -74,6 +75,7 @@ async function streamResponse<T>(
   const slices = new TimeSlices();
   let count = 0;
   let closed = false;
+  let resetPending = false;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
 
   const stop = () => {
@@ -123,6 +125,11 @@ async function streamResponse<T>(
       else options.signal.addEventListener("abort", onAbort, { once: true });
     },
     async pull(controller) {
+      if (resetPending) {
+        stop();
+        controller.error(new DOMException("connection reset by a scenario", "AbortError"));
+        return;
+      }
       if (closed) return;
       try {
         const result = await iterator.next();
@@ -130,6 +137,12 @@ async function streamResponse<T>(
         await write(controller, result);
       } catch (error) {
         if (closed) return;
+        if (TransportFault.is(error)) {
+          // A scripted reset mid-stream: the connection drops with no error event, once the
+          // events already queued have been taken (erroring now would discard them).
+          resetPending = true;
+          return;
+        }
         controller.enqueue(encoder.encode(framing.error(toApiError(error).toBody(), count)));
         stop();
         controller.close();

@@ -1,0 +1,106 @@
+/**
+ * Each caller's recent requests to the local engine, for tests that assert what their client
+ * sent and for the studio's emulator page: the request as received (its body's first bytes),
+ * the answer's status, first bytes and usage, the timing, and the scenario that answered.
+ * Bounded: the newest `maxEntries` per caller, each body cut at `maxBodyBytes`. In memory.
+ */
+import { randomBytes } from "node:crypto";
+import type { UsageMetadata } from "@/lib/gemini/types";
+import { operationMatches } from "./operations";
+
+/** A body as logged: its text up to the cap (binary bodies only by size). */
+export interface LoggedBody {
+  contentType?: string;
+  /** UTF-8 text of the first bytes; absent for binary bodies. */
+  text?: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+export interface RequestLogEntry {
+  id: string;
+  /** When the request arrived (RFC 3339). */
+  time: string;
+  method: string;
+  /** The path and query as received, without any `key` parameter. */
+  path: string;
+  operation: string;
+  model?: string;
+  status: number;
+  /** Milliseconds from arrival to the first byte of the answer, and to its end. */
+  firstByteMs?: number;
+  durationMs: number;
+  scenarioId?: string;
+  scenarioName?: string;
+  usage?: UsageMetadata;
+  request: LoggedBody;
+  response: LoggedBody;
+  /** How the answer ended when not whole: the client went away, or a scripted reset. */
+  ended?: "client-closed" | "reset";
+}
+
+export interface RequestLogQuery {
+  /** An operation or group name (`generateContent`, `stream`, `files`). */
+  operation?: string;
+  model?: string;
+  /** Only requests that arrived at or after this time (ms since the epoch). */
+  since?: number;
+  /** The newest this many (default all kept). */
+  limit?: number;
+}
+
+export interface RequestLogOptions {
+  maxEntries?: number;
+  maxBodyBytes?: number;
+}
+
+export const DEFAULT_LOG_ENTRIES = 500;
+export const DEFAULT_LOG_BODY_BYTES = 32 * 1024;
+
+export class RequestLog {
+  readonly maxEntries: number;
+  readonly maxBodyBytes: number;
+  private readonly entries = new Map<string, RequestLogEntry[]>();
+
+  constructor(options: RequestLogOptions = {}) {
+    this.maxEntries = options.maxEntries ?? DEFAULT_LOG_ENTRIES;
+    this.maxBodyBytes = options.maxBodyBytes ?? DEFAULT_LOG_BODY_BYTES;
+  }
+
+  get enabled(): boolean {
+    return this.maxEntries > 0;
+  }
+
+  static newId(): string {
+    return `req_${randomBytes(6).toString("hex")}`;
+  }
+
+  add(ownerId: string, entry: RequestLogEntry): void {
+    if (!this.enabled) return;
+    let list = this.entries.get(ownerId);
+    if (!list) this.entries.set(ownerId, (list = []));
+    list.push(entry);
+    // Dropped in batches: a shift per request would copy the whole list each time.
+    if (list.length > this.maxEntries * 1.25) list.splice(0, list.length - this.maxEntries);
+  }
+
+  /** The caller's entries that pass the query, oldest first. */
+  list(ownerId: string, query: RequestLogQuery = {}): RequestLogEntry[] {
+    const list = (this.entries.get(ownerId) ?? []).slice(-this.maxEntries);
+    const found = list.filter(
+      (entry) =>
+        (query.operation === undefined || operationMatches(query.operation, entry.operation)) &&
+        (query.model === undefined || entry.model === query.model.replace(/^models\//, "")) &&
+        (query.since === undefined || Date.parse(entry.time) >= query.since),
+    );
+    return query.limit === undefined ? found : found.slice(-query.limit);
+  }
+
+  get(ownerId: string, id: string): RequestLogEntry | undefined {
+    return this.entries.get(ownerId)?.find((entry) => entry.id === id);
+  }
+
+  clear(ownerId: string): void {
+    this.entries.delete(ownerId);
+  }
+}
