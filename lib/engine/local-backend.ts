@@ -26,7 +26,7 @@ import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
-import { createStorage, type Storage } from "./storage";
+import { createStorage, type Storage, type StorageOptions } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import { MediaProbeError, probeMedia } from "./media/probe";
 import { runInSlices } from "./time-slices";
@@ -56,6 +56,8 @@ export interface LocalBackendDependencies {
   /** Requests of a batch run at once in the background while no interactive caller is around (default 2). */
   batchConcurrency?: number;
   onError?: (message: string, error: unknown) => void;
+  /** How a file is processed when the emulator's controls say otherwise. */
+  processingPlan?: StorageOptions["processingPlan"];
 }
 
 /**

@@ -15,6 +15,7 @@ import { defaultStreamError, scriptedError, TransportFault } from "./faults";
 import { CONTENT_OPERATIONS, METHOD_OPERATIONS } from "./operations";
 import { readRequestFacts } from "./request-facts";
 import type { ScenarioHit, ScenarioRegistry } from "./scenario-registry";
+import type { EmulatorControls } from "./controls";
 import { answerKind, type ScriptedAnswer } from "./scenario-schema";
 import { scriptedChunks, type ScriptedChunk } from "./scripted-answer";
 import { sleep } from "./sleep";
@@ -40,6 +41,7 @@ const NOT_SCRIPTED = new Set(["uploadSessionOwner", "close"]);
 
 export interface EmulatorParts {
   scenarios: ScenarioRegistry;
+  controls?: EmulatorControls;
 }
 
 /** The local backend with the scenario layer in front of each of its operations. */
@@ -120,6 +122,26 @@ function throwIfFailure(answer: ScriptedAnswer): void {
   }
 }
 
+/**
+ * Counts a generation against the caller's quotas (the service refuses over them before any
+ * answer, scripted or not); the prompt is counted only when a token quota is set.
+ */
+async function chargeQuota(
+  local: LocalBackend,
+  parts: EmulatorParts,
+  operation: string,
+  args: unknown[],
+): Promise<void> {
+  if (!parts.controls || !CONTENT_OPERATIONS.includes(operation)) return;
+  const [model, request, context] = args as [string, GenerateContentRequest, OperationContext];
+  const ownerId = context.caller.ownerId;
+  const tokens = parts.controls.countsInputTokens(ownerId)
+    ? (await local.countTokens(model, { generateContentRequest: { ...request, model } }, context))
+        .totalTokens
+    : 0;
+  parts.controls.chargeQuota(ownerId, model.replace(/^models\//, ""), tokens);
+}
+
 function scriptedUnary(
   name: string,
   operation: string,
@@ -128,6 +150,7 @@ function scriptedUnary(
   method: (...args: unknown[]) => Promise<unknown>,
 ): (...args: unknown[]) => Promise<unknown> {
   return async (...args: unknown[]) => {
+    await chargeQuota(local, parts, operation, args);
     const hit = findScenario(parts, name, operation, args);
     if (!hit) return method(...args);
     const { answer } = hit;
@@ -156,6 +179,7 @@ function scriptedStream(
   method: StreamMethod,
 ): StreamMethod {
   return async function* (model, request, context) {
+    await chargeQuota(local, parts, "streamGenerateContent", [model, request, context]);
     const hit = findScenario(parts, "streamGenerateContent", "streamGenerateContent", [
       model,
       request,

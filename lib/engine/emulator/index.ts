@@ -7,12 +7,15 @@
 import type { Backend } from "@/lib/gemini/backend/contract";
 import type { LocalBackend } from "@/lib/engine/local-backend";
 import { emulatedBackend } from "./emulated-backend";
+import { EmulatorControls } from "./controls";
 import { RequestLog, type RequestLogOptions } from "./request-log";
 import { ScenarioRegistry } from "./scenario-registry";
 
 export interface Emulator {
   scenarios: ScenarioRegistry;
   requestLog: RequestLog;
+  /** Each caller's clock offset, file processing and quotas; `controls.now` is the engine's clock. */
+  controls: EmulatorControls;
 }
 
 export type EmulatedBackend = LocalBackend & { emulator: Emulator };
@@ -27,6 +30,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   return {
     scenarios: new ScenarioRegistry(options.instanceScenarios ?? []),
     requestLog: new RequestLog(options.requestLog),
+    controls: new EmulatorControls(),
   };
 }
 

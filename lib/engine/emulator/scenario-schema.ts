@@ -319,11 +319,14 @@ export function invalidScenario(error: z.ZodError, prefix: readonly PropertyKey[
 }
 
 /** Field violations as one 400 whose message lists them (`* field: problem`). */
-export function invalidFields(violations: FieldViolation[]): ApiError {
+export function invalidFields(
+  violations: FieldViolation[],
+  heading = "The scenario is not valid",
+): ApiError {
   const lines = violations.map(
     (violation) => `* ${violation.field || "(body)"}: ${violation.description}`,
   );
-  return ApiError.invalidArgument(`The scenario is not valid:\n${lines.join("\n")}`, violations);
+  return ApiError.invalidArgument(`${heading}:\n${lines.join("\n")}`, violations);
 }
 
 /** The error details of an answer, in the ApiError's type (the schema checked their shapes). */

@@ -24,7 +24,11 @@ async function createBackend(): Promise<Backend> {
       cacheQuota: env.quotas.cache,
     });
   }
+  const emulator = localEmulator();
   const local = createLocalBackend({
+    // Each caller's clock and file processing as its emulator controls say.
+    now: emulator.controls.now,
+    processingPlan: (file) => emulator.controls.processingPlan(file),
     stores,
     dataDir: env.dataDir,
     fileQuotaBytes: env.fileQuotaBytes,
@@ -42,7 +46,7 @@ async function createBackend(): Promise<Backend> {
       ).taken,
     onError: (message, error) => logger.error(message, error),
   });
-  return withEmulator(local, localEmulator());
+  return withEmulator(local, emulator);
 }
 
 /** The local engine's emulator, from GENSTUDIO_* settings (a bad scenario file stops the start). */

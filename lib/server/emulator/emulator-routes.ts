@@ -1,6 +1,8 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { emulatorOf, type Emulator } from "@/lib/engine/emulator";
+import { emulatorOf, type EmulatedBackend, type Emulator } from "@/lib/engine/emulator";
+import { exchangeScope } from "@/lib/engine/emulator/exchange-scope";
+import { expireCachedContentNow, expireFileNow } from "@/lib/engine/emulator/expire-now";
 import { authenticate } from "../auth/authenticate";
 import { backend } from "../config/active-backend";
 import { readJsonBody } from "../http/request-body";
@@ -20,6 +22,7 @@ interface EmulatorContext {
   params: Record<string, string>;
   ownerId: string;
   emulator: Emulator;
+  backend: EmulatedBackend;
 }
 
 type EmulatorHandler = (context: EmulatorContext) => Promise<Response>;
@@ -43,6 +46,11 @@ const ROUTES: EmulatorRoute[] = [
   { method: "GET", pattern: /^requests$/, handler: listRequests },
   { method: "DELETE", pattern: /^requests$/, handler: clearRequests },
   { method: "GET", pattern: /^requests\/(?<id>[^/]+)$/, handler: getRequest },
+  { method: "GET", pattern: /^controls$/, handler: getControls },
+  { method: "PUT", pattern: /^controls$/, handler: setControls },
+  { method: "DELETE", pattern: /^controls$/, handler: resetControls },
+  { method: "POST", pattern: /^files\/(?<id>[^/:]+):expire$/, handler: expireFile },
+  { method: "POST", pattern: /^cachedContents\/(?<id>[^/:]+):expire$/, handler: expireCache },
 ];
 
 /** Serves one request under `/emulator/`. Never throws: every failure is the service's error body. */
@@ -51,7 +59,8 @@ export async function handleEmulatorRequest(request: Request): Promise<Response>
     const url = new URL(request.url);
     const rest = url.pathname.replace(/^\/emulator\/?/, "");
     const notFound = () => ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
-    const emulator = emulatorOf(await backend());
+    const active = await backend();
+    const emulator = emulatorOf(active);
     if (!emulator) throw notFound();
     let pathKnown = false;
     for (const route of ROUTES) {
@@ -62,13 +71,17 @@ export async function handleEmulatorRequest(request: Request): Promise<Response>
         continue;
       }
       const caller = await authenticate(request);
-      return await route.handler({
+      const context: EmulatorContext = {
         request,
         url,
         params: decodeParams(found.groups ?? {}),
         ownerId: caller.ownerId,
         emulator,
-      });
+        backend: active as EmulatedBackend,
+      };
+      // The caller's clock applies to what these read and change, as to its API requests.
+      const scope = { ownerId: caller.ownerId, headers: request.headers, notes: {} };
+      return await exchangeScope.run(scope, () => route.handler(context));
     }
     if (pathKnown)
       throw new ApiError(
@@ -193,4 +206,38 @@ function invalidQuery(field: string, description: string): ApiError {
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+async function getControls({ emulator, ownerId }: EmulatorContext): Promise<Response> {
+  return jsonResponse(emulator.controls.view(ownerId));
+}
+
+async function setControls({ request, emulator, ownerId }: EmulatorContext): Promise<Response> {
+  return jsonResponse(emulator.controls.set(ownerId, await readJsonBody(request, BODY_LIMIT)));
+}
+
+async function resetControls({ emulator, ownerId }: EmulatorContext): Promise<Response> {
+  emulator.controls.reset(ownerId);
+  return jsonResponse({});
+}
+
+async function expireFile({
+  backend,
+  emulator,
+  ownerId,
+  params,
+}: EmulatorContext): Promise<Response> {
+  await expireFileNow(backend.storage, { ownerId }, `files/${params.id!}`, emulator.controls.now());
+  return jsonResponse({});
+}
+
+async function expireCache({
+  backend,
+  emulator,
+  ownerId,
+  params,
+}: EmulatorContext): Promise<Response> {
+  const name = `cachedContents/${params.id!}`;
+  await expireCachedContentNow(backend.storage, { ownerId }, name, emulator.controls.now());
+  return jsonResponse({});
 }
