@@ -14,6 +14,8 @@ export interface ExchangeNotes {
   scenarioId?: string;
   scenarioName?: string;
   usage?: UsageMetadata;
+  /** The recorded exchange that answered, when a cassette did. */
+  replayedFrom?: string;
 }
 
 export interface ExchangeScope {

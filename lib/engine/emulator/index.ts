@@ -7,6 +7,7 @@
 import type { Backend } from "@/lib/gemini/backend/contract";
 import type { LocalBackend } from "@/lib/engine/local-backend";
 import { emulatedBackend } from "./emulated-backend";
+import { ReplayStore } from "./cassettes/replay-store";
 import { EmulatorControls } from "./controls";
 import { RequestLog, type RequestLogOptions } from "./request-log";
 import { ScenarioRegistry } from "./scenario-registry";
@@ -16,6 +17,8 @@ export interface Emulator {
   requestLog: RequestLog;
   /** Each caller's clock offset, file processing and quotas; `controls.now` is the engine's clock. */
   controls: EmulatorControls;
+  /** Cassettes the local engine answers from (GENSTUDIO_REPLAY's and each caller's). */
+  replay: ReplayStore;
 }
 
 export type EmulatedBackend = LocalBackend & { emulator: Emulator };
@@ -31,6 +34,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     scenarios: new ScenarioRegistry(options.instanceScenarios ?? []),
     requestLog: new RequestLog(options.requestLog),
     controls: new EmulatorControls(),
+    replay: new ReplayStore(),
   };
 }
 

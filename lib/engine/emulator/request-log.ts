@@ -32,6 +32,8 @@ export interface RequestLogEntry {
   durationMs: number;
   scenarioId?: string;
   scenarioName?: string;
+  /** The recorded exchange that answered, when a cassette did. */
+  replayedFrom?: string;
   usage?: UsageMetadata;
   request: LoggedBody;
   response: LoggedBody;

@@ -7,6 +7,7 @@ import { RequestLog, type LoggedBody } from "@/lib/engine/emulator/request-log";
 import type { UsageMetadata } from "@/lib/gemini/types";
 import { formatTimestampDigits } from "@/lib/gemini/wire-time";
 import { errorResponse } from "../http/responses";
+import { replayExchange } from "./replay-exchange";
 
 /**
  * Serves one API request of the local engine under the emulator: the handler runs inside the
@@ -27,7 +28,8 @@ export async function serveEmulated(options: {
   const log = emulator.requestLog;
   const notes: ExchangeNotes = {};
   const scope = { ownerId, headers: request.headers, notes };
-  if (!log.enabled) return exchangeScope.run(scope, () => handleSafely(options.handle, request));
+  if (!log.enabled && emulator.replay.isEmpty(ownerId))
+    return exchangeScope.run(scope, () => handleSafely(options.handle, request));
 
   const arrived = Date.now();
   const started = performance.now();
@@ -38,7 +40,23 @@ export async function serveEmulated(options: {
         duplex: "half",
       } as RequestInit)
     : request;
-  const response = await exchangeScope.run(scope, () => handleSafely(options.handle, handled));
+  const response = await exchangeScope.run(scope, () =>
+    handleSafely(async (own) => {
+      const replayed = await replayExchange({
+        store: emulator.replay,
+        ownerId,
+        request: own,
+        url,
+        operation: options.operation,
+        signal: request.signal,
+      });
+      if ("response" in replayed) {
+        notes.replayedFrom = replayed.exchangeId;
+        return replayed.response;
+      }
+      return options.handle(replayed.request);
+    }, handled),
+  );
   const responseCopy = new BodyCopy(log.maxBodyBytes, response.headers.get("content-type"), true);
   let firstByteMs: number | undefined;
   const finish = (ended?: "client-closed" | "reset") => {
@@ -55,6 +73,7 @@ export async function serveEmulated(options: {
       durationMs: Math.round(performance.now() - started),
       ...(notes.scenarioId ? { scenarioId: notes.scenarioId } : {}),
       ...(notes.scenarioName ? { scenarioName: notes.scenarioName } : {}),
+      ...(notes.replayedFrom !== undefined ? { replayedFrom: notes.replayedFrom } : {}),
       ...(usage ? { usage } : {}),
       request: requestCopy.logged(),
       response: responseCopy.logged(),
@@ -244,7 +263,11 @@ export function serveApiRequest(options: {
   handle: (request: Request) => Promise<Response>;
 }): Promise<Response> {
   const emulator = emulatorOf(options.backend);
-  if (!emulator) return options.handle(options.request);
+  if (!emulator) {
+    // The gateway has no emulator; its recorder files exchanges by the caller in scope.
+    const scope = { ownerId: options.ownerId, headers: options.request.headers, notes: {} };
+    return exchangeScope.run(scope, () => options.handle(options.request));
+  }
   return serveEmulated({
     emulator,
     request: options.request,

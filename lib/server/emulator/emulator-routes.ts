@@ -8,6 +8,7 @@ import { backend } from "../config/active-backend";
 import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { invalidFields } from "@/lib/engine/emulator/scenario-schema";
+import { readCassette } from "@/lib/engine/emulator/cassettes/cassette-format";
 
 /**
  * The emulator's own surface, `/emulator/...`, authenticated with the same keys (or the
@@ -34,7 +35,7 @@ interface EmulatorRoute {
 }
 
 /** Scenario bodies stay small; thousands of scenarios fit in a few megabytes. */
-const BODY_LIMIT = 16 * 1024 * 1024;
+const BODY_LIMIT = 64 * 1024 * 1024;
 
 const ROUTES: EmulatorRoute[] = [
   { method: "GET", pattern: /^scenarios$/, handler: listScenarios },
@@ -46,6 +47,10 @@ const ROUTES: EmulatorRoute[] = [
   { method: "GET", pattern: /^requests$/, handler: listRequests },
   { method: "DELETE", pattern: /^requests$/, handler: clearRequests },
   { method: "GET", pattern: /^requests\/(?<id>[^/]+)$/, handler: getRequest },
+  { method: "GET", pattern: /^cassettes$/, handler: listCassettes },
+  { method: "POST", pattern: /^cassettes$/, handler: addCassette },
+  { method: "DELETE", pattern: /^cassettes$/, handler: clearCassettes },
+  { method: "DELETE", pattern: /^cassettes\/(?<name>[^/]+)$/, handler: deleteCassette },
   { method: "GET", pattern: /^controls$/, handler: getControls },
   { method: "PUT", pattern: /^controls$/, handler: setControls },
   { method: "DELETE", pattern: /^controls$/, handler: resetControls },
@@ -240,4 +245,81 @@ async function expireCache({
   const name = `cachedContents/${params.id!}`;
   await expireCachedContentNow(backend.storage, { ownerId }, name, emulator.controls.now());
   return jsonResponse({});
+}
+
+async function listCassettes({ emulator, ownerId }: EmulatorContext): Promise<Response> {
+  return jsonResponse({ cassettes: emulator.replay.list(ownerId) });
+}
+
+/**
+ * A cassette as the body (JSON lines, as GENSTUDIO_RECORD writes them), its name and replay
+ * options in the query: `name`, `match` (normalised | exact), `pace` (recorded | full),
+ * `onMiss` (engine | fail). Checked whole before it is added: a bad line adds nothing.
+ */
+async function addCassette({
+  request,
+  url,
+  emulator,
+  ownerId,
+}: EmulatorContext): Promise<Response> {
+  const query = url.searchParams;
+  const choice = <T extends string>(field: string, allowed: readonly T[], fallback: T): T => {
+    const value = query.get(field);
+    if (value === null) return fallback;
+    if (!(allowed as readonly string[]).includes(value))
+      throw invalidQuery(field, `is not one of ${allowed.join(", ")}`);
+    return value as T;
+  };
+  const name = query.get("name") ?? "cassette";
+  if (!/^[\w.-]{1,100}$/.test(name))
+    throw invalidQuery("name", "is not 1 to 100 letters, digits, dots, dashes or underscores");
+  const options = {
+    match: choice("match", ["normalised", "exact"] as const, "normalised"),
+    pace: choice("pace", ["recorded", "full"] as const, "recorded"),
+    onMiss: choice("onMiss", ["engine", "fail"] as const, "engine"),
+  };
+  const text = await readBodyText(request, BODY_LIMIT);
+  const exchanges = readCassette(text, name);
+  return jsonResponse(emulator.replay.add(ownerId, name, exchanges, options));
+}
+
+async function clearCassettes({ emulator, ownerId }: EmulatorContext): Promise<Response> {
+  emulator.replay.clear(ownerId);
+  return jsonResponse({});
+}
+
+async function deleteCassette({ emulator, ownerId, params }: EmulatorContext): Promise<Response> {
+  if (!emulator.replay.remove(ownerId, params.name!))
+    throw ApiError.notFound(
+      `Cassette ${params.name!.slice(0, 100)} does not exist (or is not yours).`,
+    );
+  return jsonResponse({});
+}
+
+/** A text body, refused past `limit` bytes before it is held. */
+async function readBodyText(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  const tooLarge = () =>
+    new ApiError(
+      413,
+      "INVALID_ARGUMENT",
+      `Request payload size exceeds the limit: ${limit} bytes.`,
+    );
+  if (declared > limit) throw tooLarge();
+  const pieces: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      pieces.push(value);
+    }
+  }
+  return new TextDecoder().decode(Buffer.concat(pieces));
 }
