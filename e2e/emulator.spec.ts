@@ -102,6 +102,7 @@ test("times and sequences: the first call fails with the service's error and Ret
   const first = await api(`/v1beta/models/${MODEL}:generateContent`, {
     server: keyedServer,
     key: tester,
+    method: "POST",
     body: { contents: [{ parts: [{ text: "hi" }] }] },
   });
   expect(first.status).toBe(429);
@@ -152,6 +153,7 @@ test("a stream fails after N chunks with an error event; a reset drops the conne
   const bare = await api(`/v1beta/models/${MODEL}:countTokens`, {
     server: keyedServer,
     key: tester,
+    method: "POST",
     body: { contents: [{ parts: [{ text: "x" }] }] },
   });
   expect(bare.status).toBe(502);
@@ -356,6 +358,7 @@ test("controls: a clock offset expires a cache; quotas answer the service's Quot
   const refused = await api(`/v1beta/models/${MODEL}:generateContent`, {
     server: keyedServer,
     key: tester,
+    method: "POST",
     body: { contents: [{ parts: [{ text: "twice" }] }] },
   });
   expect(refused.status).toBe(429);
@@ -456,6 +459,7 @@ test("the shared recordings replay through it, byte for byte", async () => {
   const missed = await api(`/v1beta/models/${MODEL}:generateContent`, {
     server: keyedServer,
     key: tester,
+    method: "POST",
     body: { contents: [{ parts: [{ text: "never recorded" }] }] },
   });
   expect(missed.status).toBe(501);

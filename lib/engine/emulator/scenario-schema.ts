@@ -213,6 +213,7 @@ export const answerSchema = z.strictObject({
 });
 
 export type ScriptedAnswer = z.infer<typeof answerSchema>;
+const sequenceSchema = z.array(answerSchema).min(1).max(1_000);
 export type ScenarioMatchInput = z.infer<typeof matchSchema>;
 
 const KINDS = [
@@ -272,7 +273,16 @@ export const scenarioSchema = z
     name: z.string().max(200).optional(),
     match: matchSchema.optional(),
     /** One answer, or a sequence: the first call gets the first, the second the second, ... */
-    respond: z.union([answerSchema, z.array(answerSchema).min(1).max(1_000)]),
+    respond: z.unknown().transform((value, context) => {
+      // Read by its shape (a union would report only "invalid input", not the field at fault).
+      const result = Array.isArray(value)
+        ? sequenceSchema.safeParse(value)
+        : answerSchema.safeParse(value);
+      if (result.success) return result.data;
+      for (const issue of result.error.issues)
+        context.addIssue({ code: "custom", message: issue.message, path: issue.path });
+      return z.NEVER;
+    }),
     /** How many requests it answers (one answer only); then the next scenario or the engine does. */
     times: z.number().int().min(1).optional(),
   })
