@@ -70,5 +70,13 @@ describe("LinearPattern", () => {
       }),
       { numRuns: 2000 },
     );
+    fc.assert(
+      fc.property(pattern, fc.stringMatching(/^[abAB1 ]{0,12}$/), (source, text) => {
+        expect(LinearPattern.compile(`(?i)${source}`).test(text)).toBe(
+          new RegExp(source, "iu").test(text),
+        );
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -19,7 +19,7 @@ type CharTest = (codePoint: number) => boolean;
 
 type Node =
   | { kind: "empty" }
-  | { kind: "char"; test: CharTest }
+  | { kind: "char"; test: CharTest; literal?: number }
   | { kind: "concat"; items: Node[] }
   | { kind: "alternate"; options: Node[] }
   | { kind: "repeat"; node: Node; min: number; max: number | null }
@@ -72,6 +72,7 @@ export class LinearPattern {
     readonly source: string,
     private readonly program: Instruction[],
     private readonly ignoreCase: boolean,
+    private readonly literal: string,
   ) {}
 
   /** Compiles `source`; throws PatternError naming what is refused and where. */
@@ -84,15 +85,17 @@ export class LinearPattern {
       ignoreCase = true;
       body = body.slice(4);
     }
-    const node = new Parser(body, source.length - body.length).parse();
+    const node = new Parser(body, source.length - body.length, ignoreCase).parse();
     const program: Instruction[] = [];
     emit(node, program);
     program.push({ op: "match" });
-    return new LinearPattern(source, program, ignoreCase);
+    return new LinearPattern(source, program, ignoreCase, requiredLiteral(node, ignoreCase));
   }
 
   /** Whether the pattern occurs in `text`: one pass, at most (instructions) steps per character. */
   test(text: string): boolean {
+    if (this.literal && !(this.ignoreCase ? lowerCased(text) : text).includes(this.literal))
+      return false;
     const program = this.program;
     let current = new StateSet(program.length);
     let next = new StateSet(program.length);
@@ -106,7 +109,7 @@ export class LinearPattern {
       next.clear();
       for (let position = 0; position < current.size; position++) {
         const instruction = program[current.states[position]!]!;
-        if (instruction.op === "char" && this.charMatches(instruction.test, codePoint)) {
+        if (instruction.op === "char" && instruction.test(codePoint)) {
           const following = index + (codePoint > 0xffff ? 2 : 1);
           const after = following < text.length ? text.codePointAt(following)! : -1;
           if (this.addState(next, current.states[position]! + 1, codePoint, after)) return true;
@@ -116,18 +119,6 @@ export class LinearPattern {
       previous = codePoint;
       index += codePoint > 0xffff ? 2 : 1;
     }
-  }
-
-  private charMatches(test: CharTest, codePoint: number): boolean {
-    if (test(codePoint)) return true;
-    if (!this.ignoreCase) return false;
-    const character = String.fromCodePoint(codePoint);
-    const lower = character.toLowerCase();
-    const upper = character.toUpperCase();
-    return (
-      (lower !== character && test(lower.codePointAt(0)!)) ||
-      (upper !== character && test(upper.codePointAt(0)!))
-    );
   }
 
   /** Adds a state and everything reachable from it without reading; true when that reaches a match. */
@@ -269,7 +260,14 @@ class Parser {
   constructor(
     private readonly text: string,
     private readonly offset: number,
+    /** Characters and classes then match either case (folded before a class is negated). */
+    private readonly ignoreCase: boolean,
   ) {}
+
+  private literal(codePoint: number): Node {
+    const node = literal(codePoint);
+    return this.ignoreCase && node.kind === "char" ? { ...node, test: folded(node.test) } : node;
+  }
 
   parse(): Node {
     const node = this.alternation();
@@ -352,11 +350,11 @@ class Parser {
       case "}":
       case "]":
         this.position++;
-        return literal(character.codePointAt(0)!);
+        return this.literal(character.codePointAt(0)!);
       default: {
         const codePoint = this.text.codePointAt(this.position)!;
         this.position += codePoint > 0xffff ? 2 : 1;
-        return literal(codePoint);
+        return this.literal(codePoint);
       }
     }
   }
@@ -391,7 +389,7 @@ class Parser {
       this.position += 2;
       return { kind: "char", test: classTest };
     }
-    return literal(this.escapedCodePoint());
+    return this.literal(this.escapedCodePoint());
   }
 
   /** The character of an escape (`\n`, `\x41`, `\u{1F600}`, `\.`) at the current backslash. */
@@ -449,7 +447,8 @@ class Parser {
       } else tests.push((c) => c === low);
     }
     this.position++;
-    const test: CharTest = (c) => tests.some((member) => member(c));
+    const members: CharTest = (c) => tests.some((member) => member(c));
+    const test = this.ignoreCase ? folded(members) : members;
     return { kind: "char", test: negated ? not(test) : test };
   }
 
@@ -477,5 +476,54 @@ class Parser {
 }
 
 function literal(codePoint: number): Node {
-  return { kind: "char", test: (c) => c === codePoint };
+  return { kind: "char", test: (c) => c === codePoint, literal: codePoint };
+}
+
+/** A test that also takes a character's other case. */
+function folded(test: CharTest): CharTest {
+  return (c) => {
+    if (test(c)) return true;
+    const character = String.fromCodePoint(c);
+    const lower = character.toLowerCase();
+    const upper = character.toUpperCase();
+    return (
+      (lower !== character && test(lower.codePointAt(0)!)) ||
+      (upper !== character && test(upper.codePointAt(0)!))
+    );
+  };
+}
+
+/**
+ * The longest run of literal characters every match must contain (a cheap `includes` before
+ * the automaton runs: most texts are refused by it). With `ignoreCase`, only ASCII letters and
+ * others whose case is exact count, compared in lower case.
+ */
+function requiredLiteral(node: Node, ignoreCase: boolean): string {
+  let best = "";
+  let run = "";
+  const end = () => {
+    if (run.length > best.length) best = run;
+    run = "";
+  };
+  const visit = (item: Node) => {
+    if (item.kind === "concat") for (const part of item.items) visit(part);
+    else if (
+      item.kind === "char" &&
+      item.literal !== undefined &&
+      (!ignoreCase || item.literal < 128)
+    )
+      run += String.fromCodePoint(item.literal);
+    else if (item.kind !== "assert" && item.kind !== "empty") end();
+  };
+  visit(node);
+  end();
+  return ignoreCase ? best.toLowerCase() : best;
+}
+
+/** The lower-case form of the text last tested, kept while one request is tested by many patterns. */
+let lowered = { text: "", lower: "" };
+
+function lowerCased(text: string): string {
+  if (lowered.text !== text) lowered = { text, lower: text.toLowerCase() };
+  return lowered.lower;
 }
