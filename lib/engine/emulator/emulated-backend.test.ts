@@ -10,6 +10,7 @@ import type { TempData } from "@/lib/testing/engine-files";
 import { emulatedBackend } from "./emulated-backend";
 import { TransportFault } from "./faults";
 import { ScenarioRegistry } from "./scenario-registry";
+import { readRequestFacts } from "./request-facts";
 
 const MODEL = "models/gemini-2.5-flash";
 
@@ -273,5 +274,52 @@ describe("the scenario layer in front of the local engine", () => {
       .catch((error) => error)) as ApiError;
     expect(unknown.httpStatus).toBe(404);
     scenarios.clear("key:alice");
+  });
+});
+
+describe("scenario matching among many", () => {
+  it("finds, in registration order, the first of thousands that matches, by text, pattern and operation", () => {
+    const registry = new ScenarioRegistry();
+    registry.register(
+      "key:alice",
+      Array.from({ length: 3000 }, (_, index) => ({
+        match:
+          index % 3 === 0
+            ? { textContains: `order #${index} is late` }
+            : index % 3 === 1
+              ? { textMatches: `(?i)ORDER #${index} IS (late|lost)` }
+              : { operation: "countTokens", textContains: `order #${index} is late` },
+        respond: index % 3 === 2 ? { body: { totalTokens: index } } : { text: `answer ${index}` },
+      })),
+    );
+    registry.register("key:alice", [
+      { match: { textContains: "order" }, respond: { text: "any order" } },
+    ]);
+    const facts = (operation: string, text: string) =>
+      readRequestFacts({
+        operation,
+        model: MODEL,
+        request: { contents: [{ role: "user", parts: [{ text }] }] },
+      });
+    const text = (hit: ReturnType<ScenarioRegistry["take"]>) =>
+      (hit?.answer as { text?: string }).text;
+    expect(
+      text(registry.take("key:alice", facts("generateContent", "my order #2998 is late"))),
+    ).toBe("answer 2998");
+    expect(
+      text(registry.take("key:alice", facts("generateContent", "my order #2999 is lost"))),
+    ).toBe("any order");
+    expect(
+      text(registry.take("key:alice", facts("generateContent", "my Order #2998 is lost"))),
+    ).toBe("answer 2998");
+    expect(registry.take("key:alice", facts("countTokens", "order #2999 is late"))?.answer).toEqual(
+      {
+        body: { totalTokens: 2999 },
+      },
+    );
+    expect(text(registry.take("key:alice", facts("generateContent", "order #2999 is late")))).toBe(
+      "any order",
+    );
+    expect(registry.take("key:alice", facts("generateContent", "parcel"))).toBeNull();
   });
 });

@@ -71,8 +71,9 @@ export class LinearPattern {
   private constructor(
     readonly source: string,
     private readonly program: Instruction[],
-    private readonly ignoreCase: boolean,
-    private readonly literal: string,
+    readonly ignoreCase: boolean,
+    /** A run of characters every match contains (lower case when ignoring case); may be "". */
+    readonly literal: string,
   ) {}
 
   /** Compiles `source`; throws PatternError naming what is refused and where. */

@@ -37,6 +37,48 @@ export interface Scenario {
   test: (facts: RequestFacts) => boolean;
   /** The exact operations it can answer, or null for any. */
   operations: readonly string[] | null;
+  /** Text every request it matches contains (its textContains, or its pattern's literal). */
+  anchor: Anchor | null;
+}
+
+/** Where a scenario's required text is looked for, and in which case. */
+interface Anchor {
+  text: string;
+  textIn: "lastUserTurn" | "anywhere";
+  lowerCase: boolean;
+}
+
+/** Anchors are indexed by one of their three-character pieces; shorter ones are not indexed. */
+const PIECE = 3;
+
+/**
+ * Scenarios with an anchor, each filed under the piece of its anchor that the fewest others
+ * share: a request's text then names, piece by piece, the few scenarios it could match.
+ */
+class AnchorIndex {
+  private readonly buckets = new Map<string, Scenario[]>();
+
+  add(scenario: Scenario, anchor: string): void {
+    let best: string | undefined;
+    let bestSize = Number.POSITIVE_INFINITY;
+    for (let at = 0; at + PIECE <= anchor.length; at++) {
+      const piece = anchor.slice(at, at + PIECE);
+      const size = this.buckets.get(piece)?.length ?? 0;
+      if (size < bestSize) [best, bestSize] = [piece, size];
+    }
+    let bucket = this.buckets.get(best!);
+    if (!bucket) this.buckets.set(best!, (bucket = []));
+    bucket.push(scenario);
+  }
+
+  /** The scenarios filed under any piece of `text`, once each. */
+  candidates(text: string, into: Set<Scenario>): void {
+    if (this.buckets.size === 0) return;
+    for (let at = 0; at + PIECE <= text.length; at++) {
+      const bucket = this.buckets.get(text.slice(at, at + PIECE));
+      if (bucket) for (const scenario of bucket) into.add(scenario);
+    }
+  }
 }
 
 /** A scenario as the surface shows it, with the caller's count of calls. */
@@ -62,13 +104,24 @@ export interface ScenarioHit {
 
 class CallerScenarios {
   readonly list: Scenario[] = [];
+  /** Scenarios without an anchor, by operation and for any operation. */
   readonly byOperation = new Map<string, Scenario[]>();
   readonly anyOperation: Scenario[] = [];
+  /** Scenarios with an anchor, by where the anchor is looked for and in which case. */
+  readonly anchored = new Map<string, AnchorIndex>();
   /** Calls answered per scenario id (the caller's own and the instance's). */
   readonly calls = new Map<string, number>();
 
   add(scenario: Scenario): void {
     this.list.push(scenario);
+    const anchor = scenario.anchor;
+    if (anchor && anchor.text.length >= PIECE) {
+      const key = anchorKey(anchor.textIn, anchor.lowerCase);
+      let index = this.anchored.get(key);
+      if (!index) this.anchored.set(key, (index = new AnchorIndex()));
+      index.add(scenario, anchor.text);
+      return;
+    }
     if (scenario.operations === null) this.anyOperation.push(scenario);
     else
       for (const operation of scenario.operations) {
@@ -82,6 +135,7 @@ class CallerScenarios {
     this.list.length = 0;
     this.byOperation.clear();
     this.anyOperation.length = 0;
+    this.anchored.clear();
     for (const scenario of scenarios) this.add(scenario);
   }
 }
@@ -198,8 +252,11 @@ export class ScenarioRegistry {
     const counts = own ?? this.own(ownerId);
     for (const source of own ? [own, this.instance] : [this.instance]) {
       const hit = firstMatch(
-        source.byOperation.get(facts.operation) ?? [],
-        source.anyOperation,
+        mergedBySequence(
+          source.byOperation.get(facts.operation) ?? [],
+          source.anyOperation,
+          anchoredCandidates(source, facts),
+        ),
         facts,
         counts.calls,
       );
@@ -212,20 +269,39 @@ export class ScenarioRegistry {
   }
 }
 
-/** Walks two lists in registration order (a merge), testing each scenario with calls left. */
+function anchorKey(textIn: Anchor["textIn"], lowerCase: boolean): string {
+  return `${textIn}:${lowerCase ? "lower" : "exact"}`;
+}
+
+/** The anchored scenarios whose anchor piece occurs in the request's text, in registration order. */
+function anchoredCandidates(source: CallerScenarios, facts: RequestFacts): Scenario[] {
+  if (source.anchored.size === 0) return [];
+  const found = new Set<Scenario>();
+  for (const textIn of ["lastUserTurn", "anywhere"] as const) {
+    for (const lowerCase of [false, true]) {
+      const index = source.anchored.get(anchorKey(textIn, lowerCase));
+      if (!index) continue;
+      const text = textIn === "anywhere" ? facts.allText() : facts.lastUserText();
+      index.candidates(lowerCase ? text.toLowerCase() : text, found);
+    }
+  }
+  return [...found].sort((left, right) => left.sequence - right.sequence);
+}
+
+/** Lists each in registration order, merged into one in that order. */
+function mergedBySequence(...lists: ReadonlyArray<readonly Scenario[]>): Scenario[] {
+  const filled = lists.filter((list) => list.length > 0);
+  if (filled.length <= 1) return (filled[0] ?? []) as Scenario[];
+  return filled.flat().sort((left, right) => left.sequence - right.sequence);
+}
+
+/** The first scenario of `candidates` (in registration order) that matches and has calls left. */
 function firstMatch(
-  byOperation: readonly Scenario[],
-  anyOperation: readonly Scenario[],
+  candidates: readonly Scenario[],
   facts: RequestFacts,
   calls: ReadonlyMap<string, number>,
 ): ScenarioHit | null {
-  let left = 0;
-  let right = 0;
-  while (left < byOperation.length || right < anyOperation.length) {
-    const takeLeft =
-      right >= anyOperation.length ||
-      (left < byOperation.length && byOperation[left]!.sequence < anyOperation[right]!.sequence);
-    const scenario = takeLeft ? byOperation[left++]! : anyOperation[right++]!;
+  for (const scenario of candidates) {
     const call = calls.get(scenario.id) ?? 0;
     if (call >= scenario.limit || !scenario.test(facts)) continue;
     const answer = scenario.answers[Math.min(call, scenario.answers.length - 1)]!;
@@ -335,19 +411,29 @@ function compile(
   );
   const textOf = (facts: RequestFacts) =>
     match.textIn === "anywhere" ? facts.allText() : facts.lastUserText();
+  const operationSet = operations ? new Set(operations) : null;
   const test = (facts: RequestFacts): boolean =>
+    (operationSet === null || operationSet.has(facts.operation)) &&
     (model === undefined || facts.model === model) &&
     (match.hasTools === undefined || facts.hasTools === match.hasTools) &&
     (match.functionName === undefined || facts.functionNames.has(match.functionName)) &&
     headers.every(([name, value]) => facts.header(name) === value) &&
     (match.textContains === undefined || textOf(facts).includes(match.textContains)) &&
     (pattern === undefined || pattern.test(textOf(facts)));
+  const textIn = match.textIn ?? "lastUserTurn";
+  const anchor: Anchor | null =
+    match.textContains !== undefined
+      ? { text: match.textContains, textIn, lowerCase: false }
+      : pattern && pattern.literal
+        ? { text: pattern.literal, textIn, lowerCase: pattern.ignoreCase }
+        : null;
   return {
     id: id ?? `scn_${randomBytes(6).toString("hex")}`,
     source,
     sequence,
     input,
     answers,
+    anchor,
     limit: Array.isArray(input.respond)
       ? input.respond.length
       : (input.times ?? Number.POSITIVE_INFINITY),
