@@ -12,17 +12,17 @@ export function EmulatorView({ mode }: { mode: "local" | "upstream" }) {
   const [editing, setEditing] = useState<ScenarioView | null>(null);
   if (mode !== "local") {
     return (
-      <main className="mx-auto flex max-w-4xl flex-col gap-3 p-4">
+      <div className="mx-auto flex max-w-4xl flex-col gap-3 p-4">
         <h1 className="text-xl font-semibold">Emulator</h1>
         <p className="text-sm">
           The emulator belongs to the local engine. This studio forwards requests to the service,
           which has no scenarios or request log.
         </p>
-      </main>
+      </div>
     );
   }
   return (
-    <main className="mx-auto flex max-w-5xl flex-col gap-6 p-4">
+    <div className="mx-auto flex max-w-5xl flex-col gap-6 p-4">
       <div>
         <h1 className="text-xl font-semibold">Emulator</h1>
         <p className="text-sm text-zinc-600 dark:text-zinc-400">
@@ -47,6 +47,6 @@ export function EmulatorView({ mode }: { mode: "local" | "upstream" }) {
         />
       </section>
       <RequestLogView />
-    </main>
+    </div>
   );
 }

@@ -11,10 +11,10 @@ import {
 function BodyView({ label, body }: { label: string; body: LoggedBody }) {
   return (
     <div className="min-w-0 flex-1">
-      <h4 className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
+      <h3 className="text-xs font-medium text-zinc-700 dark:text-zinc-300">
         {label} · {body.contentType ?? "no type"} · {body.bytes} bytes
         {body.truncated ? " (first bytes shown)" : ""}
-      </h4>
+      </h3>
       <pre className="mt-1 max-h-72 overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-zinc-900">
         {body.text ?? (body.bytes ? "(binary)" : "(empty)")}
       </pre>

@@ -93,15 +93,16 @@ export const matchSchema = z.strictObject({
   functionName: z.string().min(1).optional(),
   /** Request headers that must have exactly these values (names in any case). */
   headers: z
-    .record(
-      z
-        .string()
-        .min(1)
-        .refine((name) => !SECRET_HEADERS.has(name.toLowerCase()), {
-          message: "is a credential header, which scenarios never match on",
-        }),
-      z.string(),
-    )
+    .record(z.string().min(1), z.string())
+    .superRefine((headers, context) => {
+      for (const name of Object.keys(headers))
+        if (SECRET_HEADERS.has(name.toLowerCase()))
+          context.addIssue({
+            code: "custom",
+            path: [name],
+            message: "is a credential header, which scenarios never match on",
+          });
+    })
     .optional(),
 });
 
