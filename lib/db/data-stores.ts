@@ -5,6 +5,7 @@ import { CacheStore } from "./stores/cache-store";
 import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
 import { FileSearchStoreRecords } from "./stores/file-search-store-records";
+import { InteractionStore } from "./stores/interaction-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { SessionStore } from "./stores/session-store";
@@ -33,6 +34,8 @@ export interface DataStores {
   batches: BatchStore;
   /** Local engine: file search stores, their documents, uploads and operations. */
   fileSearchStores: FileSearchStoreRecords;
+  /** Local engine: interactions and the events of their streams. */
+  interactions: InteractionStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -48,5 +51,6 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     caches: new CacheStore(database),
     batches: new BatchStore(database, files),
     fileSearchStores: new FileSearchStoreRecords(database),
+    interactions: new InteractionStore(database),
   };
 }

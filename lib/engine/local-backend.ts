@@ -5,6 +5,7 @@
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
+import type { InteractionStore } from "@/lib/db/stores/interaction-store";
 import type { Backend, Caller, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type {
@@ -29,6 +30,8 @@ import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage, type StorageOptions } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import { MediaProbeError, probeMedia } from "./media/probe";
+import { InteractionService, type OpenGeneration } from "./interactions/interaction-service";
+import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
 
 export interface LocalBackendDependencies {
@@ -38,6 +41,7 @@ export interface LocalBackendDependencies {
     caches: CacheStore;
     batches: BatchStore;
     fileSearchStores: FileSearchStoreRecords;
+    interactions: InteractionStore;
   };
   /** Root folder for file bytes. */
   dataDir: string;
@@ -55,6 +59,8 @@ export interface LocalBackendDependencies {
   outputTokensPerSecond?: number;
   /** Requests of a batch run at once in the background while no interactive caller is around (default 2). */
   batchConcurrency?: number;
+  /** How often interactions left running by a stopped instance are looked for (0: never; default 5 s). */
+  interactionRecoveryIntervalMs?: number;
   onError?: (message: string, error: unknown) => void;
   /** How a file is processed when the emulator's controls say otherwise. */
   processingPlan?: StorageOptions["processingPlan"];
@@ -69,6 +75,8 @@ export type LocalBackend = Backend & {
   storage: Storage;
   /** Runs batches behind interactive work. */
   batchRunner: BatchRunner;
+  /** Interactions, their runs, and the runs left behind by a stopped instance. */
+  interactions: InteractionService;
   /** Stops background work (batches resume at the next start). */
   close(): Promise<void>;
 };
@@ -100,12 +108,23 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   });
   storage.batches.attach(batchRunner);
   void storage.ready.then(() => batchRunner.start());
+  const interactions = new InteractionService({
+    store: dependencies.stores.interactions,
+    openGeneration: interactionGeneration(storage, dependencies.outputTokensPerSecond),
+    interactive,
+    now: dependencies.now,
+    recoveryIntervalMs: dependencies.interactionRecoveryIntervalMs,
+    onError: dependencies.onError,
+  });
+  void storage.ready.then(() => interactions.recover());
   const { createCachedContent } = storage.operations;
   return {
     mode: "local",
     storage,
     batchRunner,
+    interactions,
     ...storage.operations,
+    ...interactionOperations(interactions),
 
     createCachedContent: (body, context) =>
       interactive.run(async () => {
@@ -115,6 +134,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 
     async close() {
       await batchRunner.close();
+      await interactions.close();
       storage.close();
     },
 
@@ -174,6 +194,20 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
         yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
     },
+  };
+}
+
+/**
+ * How an interaction's request runs: the rules of generateContent, then the same generation
+ * (paced at its own pace, an agent's, or like a stream when streamed), for its owner.
+ */
+function interactionGeneration(storage: Storage, pace: number | undefined): OpenGeneration {
+  return async ({ model, request, caller, signal, stream, pace: own }) => {
+    const chunks = streamGenerateContent(
+      await generationInput(storage, model, request, { caller, signal }, stream),
+    );
+    const rate = own ?? (stream ? pace : undefined);
+    return (rate ? paceOutput(chunks, rate, signal) : chunks)[Symbol.asyncIterator]();
   };
 }
 

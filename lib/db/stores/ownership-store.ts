@@ -9,7 +9,7 @@ import type { SqlDatabase } from "../sql-database";
  * lib/server/persistence/ownership.ts turns a missing record into the service's 403.
  */
 
-export type OwnedKind = "file" | "cachedContent" | "batch" | "fileSearchStore";
+export type OwnedKind = "file" | "cachedContent" | "batch" | "fileSearchStore" | "interaction";
 
 export interface OwnedLifetime {
   /** When the resource expires upstream (epoch ms); null when unknown (kept until deleted). */

@@ -8,6 +8,11 @@
  */
 import type { UploadStart } from "../validate-upload";
 import type {
+  Interaction,
+  InteractionEvent,
+  InteractionGetQuery,
+} from "../interactions/types";
+import type {
   Document,
   DocumentOptions,
   FileSearchOperation,
@@ -135,6 +140,17 @@ export interface FileDownload {
   body: ReadableStream<Uint8Array>;
 }
 
+/**
+ * A create body of the Interactions API: its JSON, parsed once at the edge, and its bytes as
+ * they came. The local engine reads the JSON with lib/gemini/interactions/read-create; the
+ * gateway forwards the bytes unchanged once the resources they name are checked (it does not
+ * model this API's fields, so it cannot refuse or rewrite them).
+ */
+export interface InteractionBody {
+  json: unknown;
+  bytes: readonly Uint8Array[];
+}
+
 export interface Backend {
   readonly mode: "local" | "upstream";
   listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse>;
@@ -248,4 +264,27 @@ export interface Backend {
   deleteDocument(name: string, force: boolean, context: OperationContext): Promise<void>;
   /** `fileSearchStores/{id}/operations/{id}` or `fileSearchStores/{id}/upload/operations/{id}`. */
   getFileSearchOperation(name: string, context: OperationContext): Promise<FileSearchOperation>;
+
+  /** `POST interactions` without `stream: true`: the ended interaction (begun, in the background). */
+  createInteraction(body: InteractionBody, context: OperationContext): Promise<Interaction>;
+  /** `POST interactions` with `stream: true`: its events; throwing before the first is an HTTP error. */
+  streamCreateInteraction(
+    body: InteractionBody,
+    context: OperationContext,
+  ): AsyncIterable<InteractionEvent>;
+  /** `GET interactions/{id}`; `id` as the client gave it. */
+  getInteraction(
+    id: string,
+    query: InteractionGetQuery,
+    context: OperationContext,
+  ): Promise<Interaction>;
+  /** `GET interactions/{id}?stream=true`: the stream from its start, or after `query.lastEventId`. */
+  streamInteraction(
+    id: string,
+    query: InteractionGetQuery,
+    context: OperationContext,
+  ): AsyncIterable<InteractionEvent>;
+  /** `POST interactions/{id}/cancel`: the interaction as the cancel left it. */
+  cancelInteraction(id: string, context: OperationContext): Promise<Interaction>;
+  deleteInteraction(id: string, context: OperationContext): Promise<void>;
 }

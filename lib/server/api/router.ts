@@ -19,6 +19,13 @@ import {
 } from "./batches";
 import { uploadHandler } from "./uploads";
 import {
+  cancelInteractionHandler,
+  createInteractionHandler,
+  deleteInteractionHandler,
+  getInteractionHandler,
+} from "./interactions";
+import { interactionErrorResponse } from "../http/interaction-responses";
+import {
   createCachedContentHandler,
   deleteCachedContentHandler,
   getCachedContentHandler,
@@ -54,11 +61,14 @@ interface Route {
   handler: Handler;
   /** Replaces the usual authentication (upload session URLs are their own credential). */
   authenticate?: (request: Request, options?: AuthenticateOptions) => Promise<Caller>;
+  /** Renders any failure once the route matched (the Interactions API has an error body of its own). */
+  renderError?: (error: unknown) => Response;
 }
 
 /** Any segment: the handlers refuse one that is no model name with the service's 400. */
 const MODEL = "(?<model>[^/:]+)";
 const STORE = "fileSearchStores/(?<store>[^/:]+)";
+const INTERACTION = "interactions/(?<interaction>[^/:]+)";
 
 const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
@@ -129,6 +139,20 @@ const API_ROUTES: Route[] = [
     pattern: new RegExp(`^${STORE}/(?<upload>upload/)?operations/(?<operation>[^/:]+)$`),
     handler: getFileSearchOperationHandler,
   },
+  ...[
+    { method: "POST", pattern: /^interactions$/, handler: createInteractionHandler },
+    { method: "GET", pattern: new RegExp(`^${INTERACTION}$`), handler: getInteractionHandler },
+    {
+      method: "DELETE",
+      pattern: new RegExp(`^${INTERACTION}$`),
+      handler: deleteInteractionHandler,
+    },
+    {
+      method: "POST",
+      pattern: new RegExp(`^${INTERACTION}/cancel$`),
+      handler: cancelInteractionHandler,
+    },
+  ].map((route): Route => ({ ...(route as Route), renderError: interactionErrorResponse })),
 ];
 
 /** `/download/v1beta/...`: where a generated file's `downloadUri` points. */
@@ -184,6 +208,7 @@ function allowedMethods(routes: Route[], rest: string): string {
 /** Serves one request of the API surface. Never throws: every failure is an error body. */
 export async function handleApiRequest(request: Request): Promise<Response> {
   let eventStream = false;
+  let renderError = errorResponse;
   try {
     const url = new URL(request.url);
     eventStream = isEventStreamRequest(url);
@@ -214,6 +239,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
+    renderError = found.route.renderError ?? errorResponse;
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
     const release = isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
@@ -243,7 +269,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     if (eventStream) asEventStreamError(response);
     return release ? releaseWhenDone(response, release, request.signal) : response;
   } catch (error) {
-    const response = errorResponse(error);
+    const response = renderError(error);
     return eventStream ? asEventStreamError(response) : response;
   }
 }

@@ -32,6 +32,22 @@ export async function readRequestBody<Name extends BodyReaderName>(
   return readBody(await readBytesCapped(request, limit), reader);
 }
 
+/**
+ * Reads a JSON request body as readRequestBody does, and keeps its bytes as they came: for an
+ * operation the gateway forwards without rewriting (the Interactions API). The JSON is read
+ * from a copy, since a large body's bytes are handed to the reader worker.
+ */
+export async function readJsonBodyWithBytes(
+  request: Request,
+  limit = MAX_JSON_BODY_BYTES,
+): Promise<{ json: unknown; bytes: Uint8Array[] }> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  const source = await readBytesCapped(request, limit);
+  const copy = { bytes: source.bytes.map((bytes) => bytes.slice()), size: source.size };
+  return { json: await readBody(copy, "json"), bytes: source.bytes };
+}
+
 function tooLarge(limit: number): ApiError {
   return new ApiError(
     413,

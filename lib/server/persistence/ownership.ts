@@ -7,6 +7,7 @@ import {
   fileDenied,
   fileSearchStoreDenied,
 } from "@/lib/gemini/resource-errors";
+import { interactionNotFound } from "@/lib/gemini/interactions/errors";
 
 /**
  * Who created which file, cached content, batch and file search store through the gateway (lib/db/stores/ownership-store):
@@ -18,6 +19,7 @@ export type { OwnedKind };
 
 export function ownershipDenied(kind: OwnedKind, name: string): ApiError {
   if (kind === "batch") return batchNotFound(name);
+  if (kind === "interaction") return interactionNotFound(name);
   if (kind === "fileSearchStore") return fileSearchStoreDenied();
   return kind === "file" ? fileDenied(name) : cachedContentDenied();
 }

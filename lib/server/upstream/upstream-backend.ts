@@ -4,6 +4,7 @@ import type { UpstreamUploadStore } from "@/lib/db/stores/upstream-upload-store"
 import type {
   Backend,
   BatchListQuery,
+  InteractionBody,
   FileDownload,
   FileUploadRequest,
   OperationContext,
@@ -56,6 +57,8 @@ import {
 import { UpstreamUploads } from "./upstream-uploads";
 import { UpstreamFileSearch } from "./upstream-file-search";
 import type { FileSearchStoreCreate, ImportFileRequest } from "@/lib/gemini/file-search-types";
+import type { InteractionGetQuery } from "@/lib/gemini/interactions/types";
+import { UpstreamInteractions } from "./upstream-interactions";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
@@ -88,6 +91,8 @@ export class UpstreamBackend implements Backend {
   private readonly uploads: UpstreamUploads;
   /** File search stores, their documents and operations (upstream-file-search.ts). */
   private readonly fileSearch: UpstreamFileSearch;
+  /** The Interactions API (upstream-interactions.ts). */
+  private readonly interactions: UpstreamInteractions;
 
   constructor(private readonly dependencies: UpstreamBackendDependencies) {
     this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
@@ -95,6 +100,11 @@ export class UpstreamBackend implements Backend {
     this.uploadSessions = dependencies.uploadSessions;
     this.uploads = new UpstreamUploads(this.client, this.uploadSessions, this.ownership);
     this.fileSearch = new UpstreamFileSearch(this.client, this.ownership, this.uploads);
+    this.interactions = new UpstreamInteractions(
+      this.client,
+      this.ownership,
+      dependencies.settings,
+    );
   }
 
   private get settings(): UpstreamSettings {
@@ -566,6 +576,30 @@ export class UpstreamBackend implements Backend {
 
   getFileSearchOperation(name: string, context: OperationContext) {
     return this.fileSearch.getOperation(name, context);
+  }
+
+  createInteraction(body: InteractionBody, context: OperationContext) {
+    return this.interactions.create(body, context);
+  }
+
+  streamCreateInteraction(body: InteractionBody, context: OperationContext) {
+    return this.interactions.streamCreate(body, context);
+  }
+
+  getInteraction(id: string, query: InteractionGetQuery, context: OperationContext) {
+    return this.interactions.get(id, query, context);
+  }
+
+  streamInteraction(id: string, query: InteractionGetQuery, context: OperationContext) {
+    return this.interactions.stream(id, query, context);
+  }
+
+  cancelInteraction(id: string, context: OperationContext) {
+    return this.interactions.cancel(id, context);
+  }
+
+  deleteInteraction(id: string, context: OperationContext) {
+    return this.interactions.delete(id, context);
   }
 }
 

@@ -43,6 +43,8 @@ export interface UpstreamCall {
   query?: Record<string, string | undefined>;
   /** JSON body, serialised here. */
   json?: unknown;
+  /** A JSON body's bytes as the client sent them, forwarded unchanged (never re-serialised). */
+  rawJson?: readonly Uint8Array[];
   /** Streamed body (upload chunks), pulled as the upstream takes it; never retried. */
   body?: AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
@@ -123,6 +125,16 @@ export function webStreamOf(body: UpstreamResponse["body"]): ReadableStream<Uint
   );
 }
 
+/** The JSON a call sends, for a recording: its value, or its forwarded bytes read as JSON. */
+function recordedJson(call: UpstreamCall): unknown {
+  if (call.json !== undefined || call.rawJson === undefined) return call.json;
+  try {
+    return JSON.parse(Buffer.concat(call.rawJson).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 export class UpstreamClient {
   readonly scrub: Scrubber;
   private readonly origin: string;
@@ -174,7 +186,8 @@ export class UpstreamClient {
       if (!ALLOWED_HEADERS.has(lower)) throw new Error(`header ${name} may not be sent upstream`);
       headers[lower] = value;
     }
-    if (call.json !== undefined) headers["content-type"] = "application/json";
+    if (call.json !== undefined || call.rawJson !== undefined)
+      headers["content-type"] = "application/json";
     headers["user-agent"] = "genstudio-gateway";
     headers["x-goog-api-key"] = this.settings.apiKey;
     return headers;
@@ -201,7 +214,7 @@ export class UpstreamClient {
       const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
       const url = this.url(call);
       const headers = this.headers(call);
-      tap = this.recorder?.begin({ method: call.method, url, headers, json: call.json });
+      tap = this.recorder?.begin({ method: call.method, url, headers, json: recordedJson(call) });
       const body = call.body && tap ? tap.requestBody(call.body) : call.body;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
@@ -211,9 +224,11 @@ export class UpstreamClient {
         body:
           call.json !== undefined
             ? json
-            : body
-              ? Readable.from(body, { objectMode: false })
-              : undefined,
+            : call.rawJson !== undefined
+              ? Buffer.concat(call.rawJson)
+              : body
+                ? Readable.from(body, { objectMode: false })
+                : undefined,
         signal: call.signal,
         dispatcher: this.dispatcher,
       });
