@@ -247,6 +247,28 @@ describe("the scenario layer in front of the local engine", () => {
     scenarios.clear("key:alice");
   });
 
+  it("fails an interaction's create (unary or streamed) as scripted, matched on its input, then lets the engine answer", async () => {
+    const json = { model: "gemini-2.5-flash", input: "plan my trip to Lisbon" };
+    const body = { json, bytes: [new TextEncoder().encode(JSON.stringify(json))] };
+    scenarios.register("key:alice", [
+      {
+        match: { operation: "interactions", textContains: "Lisbon" },
+        respond: [{ error: { code: 503 } }, { reset: true }],
+      },
+    ]);
+    const failure = (await backend
+      .createInteraction(body, alice)
+      .catch((error) => error)) as ApiError;
+    expect(failure.httpStatus).toBe(503);
+    const streamed = (async () => {
+      for await (const event of backend.streamCreateInteraction(body, alice)) void event;
+    })();
+    expect(TransportFault.is(await streamed.catch((error) => error))).toBe(true);
+    const answered = await backend.createInteraction(body, alice);
+    expect(answered.id).toMatch(/^v1_/);
+    scenarios.clear("key:alice");
+  });
+
   it("throws transport faults for a bare status and a reset, and still validates content answers", async () => {
     scenarios.register("key:alice", [
       {

@@ -12,7 +12,7 @@ import { mergeChunks } from "@/lib/engine/generate/merge-chunks";
 import { generationInput, type LocalBackend } from "@/lib/engine/local-backend";
 import { currentExchange } from "./exchange-scope";
 import { defaultStreamError, scriptedError, TransportFault } from "./faults";
-import { CONTENT_OPERATIONS, METHOD_OPERATIONS } from "./operations";
+import { CONTENT_OPERATIONS, METHOD_OPERATIONS, STREAM_METHODS } from "./operations";
 import { readRequestFacts } from "./request-facts";
 import type { ScenarioHit, ScenarioRegistry } from "./scenario-registry";
 import type { EmulatorControls } from "./controls";
@@ -30,11 +30,22 @@ const REQUEST_ARGUMENTS: Record<
   countTokens: ([model, request]) => ({ model, request }),
   createBatch: ([model, request]) => ({ model, request }),
   getModel: ([model]) => ({ model }),
+  embedContent: ([model, request]) => ({ model, request }),
+  batchEmbedContents: ([model, request]) => ({ model, request }),
+  createInteraction: ([body]) => interactionArguments(body),
+  streamCreateInteraction: ([body]) => interactionArguments(body),
   createCachedContent: ([request]) => ({
     model: (request as { model?: unknown } | undefined)?.model,
     request,
   }),
 };
+
+/** An Interactions API create body: its model (or agent) and its JSON, read as parsed at the edge. */
+function interactionArguments(body: unknown): { model?: unknown; request?: unknown } {
+  const json = (body as { json?: unknown } | undefined)?.json;
+  const fields = (typeof json === "object" && json !== null ? json : {}) as Record<string, unknown>;
+  return { model: fields.model ?? fields.agent, request: json };
+}
 
 /** Methods the router calls for itself (not a caller's operation): never scripted. */
 const NOT_SCRIPTED = new Set(["uploadSessionOwner", "close"]);
@@ -55,13 +66,20 @@ export function emulatedBackend(local: LocalBackend, parts: EmulatorParts): Loca
     wrapped[name] =
       name === "streamGenerateContent"
         ? scriptedStream(local, parts, method as StreamMethod)
-        : scriptedUnary(
-            name,
-            operation,
-            local,
-            parts,
-            method as (...args: unknown[]) => Promise<unknown>,
-          );
+        : STREAM_METHODS.has(name)
+          ? failingStream(
+              name,
+              operation,
+              parts,
+              method as (...args: unknown[]) => AsyncIterable<unknown>,
+            )
+          : scriptedUnary(
+              name,
+              operation,
+              local,
+              parts,
+              method as (...args: unknown[]) => Promise<unknown>,
+            );
   }
   return wrapped as unknown as LocalBackend;
 }
@@ -204,6 +222,31 @@ function scriptedStream(
     const input = await generationInput(local.storage, model, request, context, true);
     const chunks = await scriptedChunks(answer, input, hit.scenario.id);
     yield* paced(chunks, answer, context.signal);
+  };
+}
+
+/**
+ * A stream other than a generation's (an interaction's events): a scenario can delay it, fail
+ * it before its first item (an error, a bare status, a reset) or answer one item as `body`.
+ */
+function failingStream(
+  name: string,
+  operation: string,
+  parts: EmulatorParts,
+  method: (...args: unknown[]) => AsyncIterable<unknown>,
+): (...args: unknown[]) => AsyncIterable<unknown> {
+  return async function* (...args: unknown[]) {
+    const hit = findScenario(parts, name, operation, args);
+    if (hit) {
+      const context = args[args.length - 1] as OperationContext;
+      await sleep(hit.answer.delayMs ?? 0, context.signal);
+      throwIfFailure(hit.answer);
+      if (hit.answer.body !== undefined) {
+        yield hit.answer.body;
+        return;
+      }
+    }
+    yield* method(...args);
   };
 }
 

@@ -26,6 +26,12 @@ describe("operationOf", () => {
       "files.upload.chunk",
     );
     expect(operationOf("POST", "interactions")).toBe("interactions.create");
+    expect(operationOf("GET", "interactions/v1_abc")).toBe("interactions.get");
+    expect(operationOf("POST", "interactions/v1_abc/cancel")).toBe("interactions.cancel");
+    expect(operationOf("DELETE", "interactions/v1_abc")).toBe("interactions.delete");
+    expect(operationOf("POST", "models/gemini-embedding-001:batchEmbedContents")).toBe(
+      "batchEmbedContents",
+    );
     expect(operationOf("POST", "openai/chat/completions")).toBe("openai.chat.completions");
   });
 

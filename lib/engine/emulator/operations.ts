@@ -108,6 +108,8 @@ export function operationOf(
     return `${verb}.${options.sessionCommand ? "chunk" : "start"}`;
   }
   if (segments[0] === "openai") return ["openai", ...segments.slice(1)].join(".");
+  // The Interactions API names its verbs as a last segment: `interactions/{id}/cancel`.
+  if (segments[0] === "interactions" && segments.length === 3) return `interactions.${segments[2]}`;
   const last = segments[segments.length - 1] ?? "";
   const colon = last.indexOf(":");
   if (segments[0] === "models" && segments.length === 2 && colon >= 0) return last.slice(colon + 1);
@@ -163,7 +165,22 @@ export const METHOD_OPERATIONS: Record<string, string> = {
   getDocument: "fileSearchStores.documents.get",
   deleteDocument: "fileSearchStores.documents.delete",
   getFileSearchOperation: "fileSearchStores.operations.get",
+  createInteraction: "interactions.create",
+  streamCreateInteraction: "interactions.create",
+  getInteraction: "interactions.get",
+  streamInteraction: "interactions.get",
+  cancelInteraction: "interactions.cancel",
+  deleteInteraction: "interactions.delete",
+  embedContent: "embedContent",
+  batchEmbedContents: "batchEmbedContents",
 };
+
+/** Backend methods whose answer is a stream (scripted failures come before its first item). */
+export const STREAM_METHODS: ReadonlySet<string> = new Set([
+  "streamGenerateContent",
+  "streamCreateInteraction",
+  "streamInteraction",
+]);
 
 /** Operations a content answer (text, chunks, function calls, JSON, a safety block) can answer. */
 export const CONTENT_OPERATIONS: readonly string[] = ["generateContent", "streamGenerateContent"];
