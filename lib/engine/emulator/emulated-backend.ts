@@ -32,6 +32,15 @@ const REQUEST_ARGUMENTS: Record<
   getModel: ([model]) => ({ model }),
   embedContent: ([model, request]) => ({ model, request }),
   batchEmbedContents: ([model, request]) => ({ model, request }),
+  asyncBatchEmbedContent: ([model, request]) => ({ model, request }),
+  openaiChatCompletion: ([body]) => ({
+    model: (body as { model?: unknown } | undefined)?.model,
+    request: body,
+  }),
+  openaiEmbeddings: ([body]) => ({
+    model: (body as { model?: unknown } | undefined)?.model,
+    request: body,
+  }),
   createInteraction: ([body]) => interactionArguments(body),
   streamCreateInteraction: ([body]) => interactionArguments(body),
   createCachedContent: ([request]) => ({

@@ -13,6 +13,7 @@ export const OPERATIONS = [
   "countTokens",
   "embedContent",
   "batchEmbedContents",
+  "asyncBatchEmbedContent",
   "batchGenerateContent",
   "models.list",
   "models.get",
@@ -63,6 +64,7 @@ export const OPERATION_GROUPS: Record<string, (operation: string) => boolean> = 
   embeddings: (operation) =>
     operation === "embedContent" ||
     operation === "batchEmbedContents" ||
+    operation === "asyncBatchEmbedContent" ||
     operation === "openai.embeddings",
   openai: (operation) => operation.startsWith("openai."),
 };
@@ -173,6 +175,11 @@ export const METHOD_OPERATIONS: Record<string, string> = {
   deleteInteraction: "interactions.delete",
   embedContent: "embedContent",
   batchEmbedContents: "batchEmbedContents",
+  asyncBatchEmbedContent: "asyncBatchEmbedContent",
+  openaiChatCompletion: "openai.chat.completions",
+  openaiEmbeddings: "openai.embeddings",
+  openaiListModels: "openai.models",
+  openaiGetModel: "openai.models",
 };
 
 /** Backend methods whose answer is a stream (scripted failures come before its first item). */
