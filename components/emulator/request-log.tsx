@@ -15,7 +15,10 @@ function BodyView({ label, body }: { label: string; body: LoggedBody }) {
         {label} · {body.contentType ?? "no type"} · {body.bytes} bytes
         {body.truncated ? " (first bytes shown)" : ""}
       </h3>
-      <pre className="mt-1 max-h-72 overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-zinc-900">
+      <pre
+        tabIndex={0}
+        className="mt-1 max-h-72 overflow-auto rounded bg-zinc-100 p-2 text-xs whitespace-pre-wrap break-all dark:bg-zinc-900"
+      >
         {body.text ?? (body.bytes ? "(binary)" : "(empty)")}
       </pre>
     </div>
