@@ -110,10 +110,8 @@ function findScenario(
   const ownerId = context.caller.ownerId;
   const exchange = currentExchange();
   const { model, request } = REQUEST_ARGUMENTS[name]?.(args) ?? {};
-  if (exchange) {
-    exchange.notes.operation ??= operation;
-    if (typeof model === "string") exchange.notes.model ??= model.replace(/^models\//, "");
-  }
+  if (exchange && typeof model === "string")
+    exchange.notes.model ??= model.replace(/^models\//, "");
   if (parts.scenarios.isEmpty(ownerId)) return null;
   const hit = parts.scenarios.take(
     ownerId,

@@ -9,7 +9,6 @@ import type { UsageMetadata } from "@/lib/gemini/types";
 
 /** What the engine side adds to a request's log entry. */
 export interface ExchangeNotes {
-  operation?: string;
   model?: string;
   scenarioId?: string;
   scenarioName?: string;

@@ -66,7 +66,7 @@ export async function serveEmulated(options: {
       time: formatTimestampDigits(arrived, 3),
       method: request.method,
       path: loggedPath(url),
-      operation: notes.operation ?? options.operation,
+      operation: options.operation,
       ...(notes.model ? { model: notes.model } : {}),
       status: response.status,
       ...(firstByteMs !== undefined ? { firstByteMs: Math.round(firstByteMs) } : {}),

@@ -9,6 +9,7 @@ import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { invalidFields } from "@/lib/engine/emulator/scenario-schema";
 import { readCassette } from "@/lib/engine/emulator/cassettes/cassette-format";
+import { readBodyBytes } from "./body-bytes";
 
 /**
  * The emulator's own surface, `/emulator/...`, authenticated with the same keys (or the
@@ -278,7 +279,7 @@ async function addCassette({
     pace: choice("pace", ["recorded", "full"] as const, "recorded"),
     onMiss: choice("onMiss", ["engine", "fail"] as const, "engine"),
   };
-  const text = await readBodyText(request, BODY_LIMIT);
+  const text = new TextDecoder().decode(await readBodyBytes(request, BODY_LIMIT));
   const exchanges = readCassette(text, name);
   return jsonResponse(emulator.replay.add(ownerId, name, exchanges, options));
 }
@@ -294,32 +295,4 @@ async function deleteCassette({ emulator, ownerId, params }: EmulatorContext): P
       `Cassette ${params.name!.slice(0, 100)} does not exist (or is not yours).`,
     );
   return jsonResponse({});
-}
-
-/** A text body, refused past `limit` bytes before it is held. */
-async function readBodyText(request: Request, limit: number): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  const tooLarge = () =>
-    new ApiError(
-      413,
-      "INVALID_ARGUMENT",
-      `Request payload size exceeds the limit: ${limit} bytes.`,
-    );
-  if (declared > limit) throw tooLarge();
-  const pieces: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      pieces.push(value);
-    }
-  }
-  return new TextDecoder().decode(Buffer.concat(pieces));
 }

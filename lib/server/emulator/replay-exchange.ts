@@ -8,6 +8,7 @@ import {
 } from "@/lib/engine/emulator/cassettes/replay-store";
 import { sleep } from "@/lib/engine/emulator/sleep";
 import { MAX_JSON_BODY_BYTES } from "../http/request-body";
+import { readBodyBytes } from "./body-bytes";
 
 /**
  * Answers a request of the local engine from the caller's cassettes when one matches: the
@@ -27,7 +28,7 @@ export async function replayExchange(options: {
   const { store, ownerId, request, url } = options;
   if (store.isEmpty(ownerId)) return { request };
   const chunk = options.operation.endsWith(".upload.chunk");
-  const bytes = chunk || !request.body ? null : await readCapped(request);
+  const bytes = chunk || !request.body ? null : await readBodyBytes(request, MAX_JSON_BODY_BYTES);
   const found = store.find(ownerId, {
     method: request.method,
     path: url.pathname,
@@ -50,27 +51,6 @@ export async function replayExchange(options: {
   }
   if (bytes === null) return { request };
   return { request: new Request(request, { body: bytes }) };
-}
-
-async function readCapped(request: Request): Promise<Uint8Array<ArrayBuffer>> {
-  const pieces: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_JSON_BODY_BYTES) {
-      await reader.cancel();
-      throw new ApiError(
-        413,
-        "INVALID_ARGUMENT",
-        `Request payload size exceeds the limit: ${MAX_JSON_BODY_BYTES} bytes.`,
-      );
-    }
-    pieces.push(value);
-  }
-  return new Uint8Array(Buffer.concat(pieces));
 }
 
 function parsedBody(bytes: Uint8Array): unknown {
