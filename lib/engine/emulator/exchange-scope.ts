@@ -5,14 +5,12 @@
  * module twice (the backend is made by the start-up bundle, requests are served by others).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { UsageMetadata } from "@/lib/gemini/types";
 
 /** What the engine side adds to a request's log entry. */
 export interface ExchangeNotes {
   model?: string;
   scenarioId?: string;
   scenarioName?: string;
-  usage?: UsageMetadata;
   /** The recorded exchange that answered, when a cassette did. */
   replayedFrom?: string;
 }

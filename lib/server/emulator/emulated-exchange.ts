@@ -22,6 +22,8 @@ export async function serveEmulated(options: {
   url: URL;
   ownerId: string;
   operation: string;
+  /** The model the path names (`models/{model}:...`), for requests refused before the engine. */
+  pathModel?: string;
   handle: (request: Request) => Promise<Response>;
 }): Promise<Response> {
   const { emulator, request, url, ownerId } = options;
@@ -60,14 +62,14 @@ export async function serveEmulated(options: {
   const responseCopy = new BodyCopy(log.maxBodyBytes, response.headers.get("content-type"), true);
   let firstByteMs: number | undefined;
   const finish = (ended?: "client-closed" | "reset") => {
-    const usage = notes.usage ?? responseCopy.lastUsage();
+    const usage = responseCopy.lastUsage();
     log.add(ownerId, {
       id: RequestLog.newId(),
       time: formatTimestampDigits(arrived, 3),
       method: request.method,
       path: loggedPath(url),
       operation: options.operation,
-      ...(notes.model ? { model: notes.model } : {}),
+      ...(notes.model || options.pathModel ? { model: notes.model ?? options.pathModel } : {}),
       status: response.status,
       ...(firstByteMs !== undefined ? { firstByteMs: Math.round(firstByteMs) } : {}),
       durationMs: Math.round(performance.now() - started),
@@ -263,6 +265,7 @@ export function serveApiRequest(options: {
   handle: (request: Request) => Promise<Response>;
 }): Promise<Response> {
   const emulator = emulatorOf(options.backend);
+  const pathModel = /^models\/([^/:]+)/.exec(options.rest)?.[1];
   if (!emulator) {
     // The gateway has no emulator; its recorder files exchanges by the caller in scope.
     const scope = { ownerId: options.ownerId, headers: options.request.headers, notes: {} };
@@ -277,6 +280,7 @@ export function serveApiRequest(options: {
       upload: options.url.pathname.startsWith("/upload/"),
       sessionCommand: options.url.searchParams.has("upload_id"),
     }),
+    ...(pathModel ? { pathModel } : {}),
     handle: options.handle,
   });
 }
