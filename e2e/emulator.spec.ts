@@ -3,7 +3,8 @@
  * driven through the official SDK, per-caller isolation of scenarios, logs and cassettes, bad
  * input, the request log, state and time controls, record in gateway mode and replay in local
  * mode (the shared recordings included). Scenarios here use the keyed server's own `tester` and
- * `intruder` keys, so no other spec's requests can meet them.
+ * `intruder` keys, so no other spec's requests can meet them. One file, long as its cases are
+ * many: they share those keys, their cleanup and the helpers at the end.
  */
 import fs from "node:fs";
 import path from "node:path";

@@ -11,6 +11,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { LinearPattern } from "./linear-pattern";
 import { CONTENT_OPERATIONS, OPERATIONS, operationMatches } from "./operations";
 import type { RequestFacts } from "./request-facts";
+import { AnchorIndex, PIECE, type Anchor } from "./anchor-index";
 import {
   answerKind,
   invalidFields,
@@ -39,46 +40,6 @@ export interface Scenario {
   operations: readonly string[] | null;
   /** Text every request it matches contains (its textContains, or its pattern's literal). */
   anchor: Anchor | null;
-}
-
-/** Where a scenario's required text is looked for, and in which case. */
-interface Anchor {
-  text: string;
-  textIn: "lastUserTurn" | "anywhere";
-  lowerCase: boolean;
-}
-
-/** Anchors are indexed by one of their three-character pieces; shorter ones are not indexed. */
-const PIECE = 3;
-
-/**
- * Scenarios with an anchor, each filed under the piece of its anchor that the fewest others
- * share: a request's text then names, piece by piece, the few scenarios it could match.
- */
-class AnchorIndex {
-  private readonly buckets = new Map<string, Scenario[]>();
-
-  add(scenario: Scenario, anchor: string): void {
-    let best: string | undefined;
-    let bestSize = Number.POSITIVE_INFINITY;
-    for (let at = 0; at + PIECE <= anchor.length; at++) {
-      const piece = anchor.slice(at, at + PIECE);
-      const size = this.buckets.get(piece)?.length ?? 0;
-      if (size < bestSize) [best, bestSize] = [piece, size];
-    }
-    let bucket = this.buckets.get(best!);
-    if (!bucket) this.buckets.set(best!, (bucket = []));
-    bucket.push(scenario);
-  }
-
-  /** The scenarios filed under any piece of `text`, once each. */
-  candidates(text: string, into: Set<Scenario>): void {
-    if (this.buckets.size === 0) return;
-    for (let at = 0; at + PIECE <= text.length; at++) {
-      const bucket = this.buckets.get(text.slice(at, at + PIECE));
-      if (bucket) for (const scenario of bucket) into.add(scenario);
-    }
-  }
 }
 
 /** A scenario as the surface shows it, with the caller's count of calls. */
