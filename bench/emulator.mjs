@@ -7,7 +7,8 @@
 //     scenario of a request among 10,000 registered, for the last one matching and for none;
 //  3. a replayed stream (a cassette whose 21 pieces were recorded 50 ms apart): how far each
 //     piece's arrival is from its recorded offset.
-// Run `npm run build` first.   node bench/emulator.mjs [--rounds 200]
+// Run `npm run build` first.   node bench/emulator.mjs [--rounds 200] [--only matching]
+// (`--only matching` runs part 2 alone, with no server.)
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -16,7 +17,9 @@ import { parseArgs } from "node:util";
 import { createJiti } from "jiti";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
 
-const { values } = parseArgs({ options: { rounds: { type: "string", default: "200" } } });
+const { values } = parseArgs({
+  options: { rounds: { type: "string", default: "200" }, only: { type: "string" } },
+});
 const ROUNDS = Number(values.rounds);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 const KEYS = {
@@ -221,6 +224,10 @@ async function replayPace(server) {
   );
 }
 
+if (values.only === "matching") {
+  await matchingInProcess();
+  process.exit(0);
+}
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-emulator-bench-"));
 const server = await startOwnServer({
   dataDir,
