@@ -208,8 +208,12 @@ function view(item: Cassette): CassetteView {
   };
 }
 
-/** Upload chunks are matched by their session and offset, never by their bytes. */
-export const BINARY = Symbol("binary body");
+/**
+ * Upload chunks are matched by their session and offset, never by their bytes. A registered
+ * symbol: the server build may hold two copies of this module (the store is made by one, the
+ * requests read by another).
+ */
+export const BINARY = Symbol.for("genstudio.replay.binaryBody");
 
 /** The key a request is matched on, in the given mode. */
 export function requestKey(request: ReplayRequest, mode: MatchMode): string {
