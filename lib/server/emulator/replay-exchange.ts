@@ -27,7 +27,7 @@ export async function replayExchange(options: {
 }): Promise<{ response: Response; exchangeId: string } | { request: Request }> {
   const { store, ownerId, request, url } = options;
   if (store.isEmpty(ownerId)) return { request };
-  const chunk = options.operation.endsWith(".upload.chunk");
+  const chunk = options.operation.endsWith(".chunk");
   const bytes = chunk || !request.body ? null : await readBodyBytes(request, MAX_JSON_BODY_BYTES);
   const found = store.find(ownerId, {
     method: request.method,
