@@ -250,15 +250,19 @@ function camel(name: string): string {
   return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
 }
 
-/** The same request however spelt: camelCase keys, `models/` prefixes dropped, null fields left out. */
+/**
+ * The same request however spelt: camelCase keys, `models/` prefixes dropped, and fields that
+ * say nothing (null, `{}`, `[]`) left out, as a client may or may not send them.
+ */
 function normalised(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normalised);
   if (typeof value === "string") return value.replace(/^models\//, "");
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    if (item === null) continue;
-    out[camel(key)] = normalised(item);
+    const read = normalised(item);
+    if (read === null || isEmptyBody(read) || (Array.isArray(read) && read.length === 0)) continue;
+    out[camel(key)] = read;
   }
   return out;
 }
