@@ -7,11 +7,12 @@
  * many: they share those keys, their cleanup and the helpers at the end.
  */
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { ApiError, GoogleGenAI } from "@google/genai";
 import { api } from "./support/api";
-import { startOwnServer, type OwnServer } from "./support/own-server";
+import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import {
   STUDIO_KEYS,
   UPSTREAM_KEY,
@@ -432,8 +433,11 @@ test("the shared recordings replay through it, byte for byte", async () => {
   // A server of its own: 413 requests in a row are past a studio key's default rate.
   const key = "replay-shared-key-0123456789";
   const server = await startOwnServer({
-    STUDIO_API_KEYS: `replayer:${key}`,
-    STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+    dataDir: freshDataDir(),
+    env: {
+      STUDIO_API_KEYS: `replayer:${key}`,
+      STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+    },
   });
   try {
     const own = { ...keyedServer, baseUrl: server.baseUrl };
@@ -498,15 +502,18 @@ function bodyOf(exchange: Recorded): BodyInit | undefined {
 test.describe("record in gateway mode, replay in local mode", () => {
   let gateway: OwnServer;
   let replay: OwnServer | undefined;
-  const recordDir = fs.mkdtempSync(path.join(process.env.TMPDIR ?? "/tmp", "genstudio-record-"));
+  const recordDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-record-"));
   const keys = { alice: "record-alice-key-0123456789", bob: "record-bob-key-0123456789ab" };
 
   test.beforeAll(async () => {
     gateway = await startOwnServer({
-      GEMINI_API_KEY: UPSTREAM_KEY,
-      GEMINI_BASE_URL: chainUpstreamServer.baseUrl,
-      STUDIO_API_KEYS: `alice:${keys.alice},bob:${keys.bob}`,
-      GENSTUDIO_RECORD: recordDir,
+      dataDir: freshDataDir(),
+      env: {
+        GEMINI_API_KEY: UPSTREAM_KEY,
+        GEMINI_BASE_URL: chainUpstreamServer.baseUrl,
+        STUDIO_API_KEYS: `alice:${keys.alice},bob:${keys.bob}`,
+        GENSTUDIO_RECORD: recordDir,
+      },
     });
   });
 
@@ -553,8 +560,11 @@ test.describe("record in gateway mode, replay in local mode", () => {
     expect(stream.responseTiming.chunks.length).toBeGreaterThan(0);
 
     replay = await startOwnServer({
-      STUDIO_API_KEYS: `alice:${keys.alice},bob:${keys.bob}`,
-      GENSTUDIO_REPLAY: recordDir,
+      dataDir: freshDataDir(),
+      env: {
+        STUDIO_API_KEYS: `alice:${keys.alice},bob:${keys.bob}`,
+        GENSTUDIO_REPLAY: recordDir,
+      },
     });
     const replayed = new GoogleGenAI({
       apiKey: keys.alice,
@@ -602,6 +612,10 @@ test.describe("record in gateway mode, replay in local mode", () => {
     void theirs;
   });
 });
+
+function freshDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-emulator-"));
+}
 
 function recordedFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];

@@ -2,49 +2,15 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { readApiError } from "@/lib/gemini/client/read-api-error";
+import type { RequestLogEntry, ScenarioView } from "@/lib/gemini/emulator-types";
+
+export type { LoggedBody, RequestLogEntry, ScenarioView } from "@/lib/gemini/emulator-types";
 
 /**
  * Server state of the emulator page: the caller's scenarios and its request log
  * (`/emulator/...`, the session's own), through react-query. The log is polled while the page
  * is open, so requests appear as they are made.
  */
-
-export interface ScenarioView {
-  id: string;
-  source: "caller" | "instance";
-  name?: string;
-  match: Record<string, unknown>;
-  respond: unknown;
-  times?: number;
-  calls: number;
-  remaining?: number;
-}
-
-export interface LoggedBody {
-  contentType?: string;
-  text?: string;
-  bytes: number;
-  truncated: boolean;
-}
-
-export interface RequestLogEntry {
-  id: string;
-  time: string;
-  method: string;
-  path: string;
-  operation: string;
-  model?: string;
-  status: number;
-  firstByteMs?: number;
-  durationMs: number;
-  scenarioId?: string;
-  scenarioName?: string;
-  replayedFrom?: string;
-  usage?: Record<string, unknown>;
-  request: LoggedBody;
-  response: LoggedBody;
-  ended?: string;
-}
 
 const keys = {
   scenarios: ["emulator", "scenarios"] as const,

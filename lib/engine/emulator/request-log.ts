@@ -5,41 +5,10 @@
  * Bounded: the newest `maxEntries` per caller, each body cut at `maxBodyBytes`. In memory.
  */
 import { randomBytes } from "node:crypto";
-import type { UsageMetadata } from "@/lib/gemini/types";
+import type { RequestLogEntry } from "@/lib/gemini/emulator-types";
+
+export type { LoggedBody, RequestLogEntry } from "@/lib/gemini/emulator-types";
 import { operationMatches } from "./operations";
-
-/** A body as logged: its text up to the cap (binary bodies only by size). */
-export interface LoggedBody {
-  contentType?: string;
-  /** UTF-8 text of the first bytes; absent for binary bodies. */
-  text?: string;
-  bytes: number;
-  truncated: boolean;
-}
-
-export interface RequestLogEntry {
-  id: string;
-  /** When the request arrived (RFC 3339). */
-  time: string;
-  method: string;
-  /** The path and query as received, without any `key` parameter. */
-  path: string;
-  operation: string;
-  model?: string;
-  status: number;
-  /** Milliseconds from arrival to the first byte of the answer, and to its end. */
-  firstByteMs?: number;
-  durationMs: number;
-  scenarioId?: string;
-  scenarioName?: string;
-  /** The recorded exchange that answered, when a cassette did. */
-  replayedFrom?: string;
-  usage?: UsageMetadata;
-  request: LoggedBody;
-  response: LoggedBody;
-  /** How the answer ended when not whole: the client went away, or a scripted reset. */
-  ended?: "client-closed" | "reset";
-}
 
 export interface RequestLogQuery {
   /** An operation or group name (`generateContent`, `stream`, `files`). */

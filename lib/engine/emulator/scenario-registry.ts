@@ -11,6 +11,9 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { LinearPattern } from "./linear-pattern";
 import { CONTENT_OPERATIONS, OPERATIONS, operationMatches } from "./operations";
 import type { RequestFacts } from "./request-facts";
+import type { ScenarioView } from "@/lib/gemini/emulator-types";
+
+export type { ScenarioView } from "@/lib/gemini/emulator-types";
 import { AnchorIndex, PIECE, type Anchor } from "./anchor-index";
 import {
   answerKind,
@@ -40,20 +43,6 @@ export interface Scenario {
   operations: readonly string[] | null;
   /** Text every request it matches contains (its textContains, or its pattern's literal). */
   anchor: Anchor | null;
-}
-
-/** A scenario as the surface shows it, with the caller's count of calls. */
-export interface ScenarioView {
-  id: string;
-  source: "caller" | "instance";
-  name?: string;
-  match: unknown;
-  respond: unknown;
-  times?: number;
-  /** Requests it answered for this caller. */
-  calls: number;
-  /** Requests it will still answer for this caller (absent: unlimited). */
-  remaining?: number;
 }
 
 /** What answers a request: the scenario, and which of its answers (a sequence's position). */
