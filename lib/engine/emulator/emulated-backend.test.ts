@@ -248,8 +248,7 @@ describe("the scenario layer in front of the local engine", () => {
   });
 
   it("fails an interaction's create (unary or streamed) as scripted, matched on its input, then lets the engine answer", async () => {
-    const json = { model: "gemini-2.5-flash", input: "plan my trip to Lisbon" };
-    const body = { json, bytes: [new TextEncoder().encode(JSON.stringify(json))] };
+    const body = { model: "gemini-2.5-flash", input: "plan my trip to Lisbon" };
     scenarios.register("key:alice", [
       {
         match: { operation: "interactions", textContains: "Lisbon" },

@@ -49,11 +49,10 @@ const REQUEST_ARGUMENTS: Record<
   }),
 };
 
-/** An Interactions API create body: its model (or agent) and its JSON, read as parsed at the edge. */
+/** An Interactions API create body (its JSON, as parsed at the edge): its model (or agent). */
 function interactionArguments(body: unknown): { model?: unknown; request?: unknown } {
-  const json = (body as { json?: unknown } | undefined)?.json;
-  const fields = (typeof json === "object" && json !== null ? json : {}) as Record<string, unknown>;
-  return { model: fields.model ?? fields.agent, request: json };
+  const fields = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  return { model: fields.model ?? fields.agent, request: body };
 }
 
 /** Methods the router calls for itself (not a caller's operation): never scripted. */
