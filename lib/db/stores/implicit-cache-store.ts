@@ -41,8 +41,11 @@ export class ImplicitCacheStore {
     hashes: readonly string[],
     expireTime: number,
   ): Promise<void> {
-    for (let start = 0; start < hashes.length; start += BATCH) {
-      const slice = hashes.slice(start, start + BATCH);
+    // Once each: the blocks inside one long part share a fingerprint, and PostgreSQL refuses
+    // an upsert that names a row twice.
+    const distinct = [...new Set(hashes)];
+    for (let start = 0; start < distinct.length; start += BATCH) {
+      const slice = distinct.slice(start, start + BATCH);
       await this.database.run(
         `INSERT INTO implicit_cache_prefixes (owner_id, model, prefix_hash, expire_time)
           VALUES ${slice.map(() => "(?, ?, ?, ?)").join(", ")}
