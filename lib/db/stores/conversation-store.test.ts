@@ -778,9 +778,9 @@ describe.each(testDatabaseKinds())("migration 8 ($dialect)", (kind) => {
   });
 });
 
-describe.each(testDatabaseKinds())("migration 17 ($dialect)", (kind) => {
+describe.each(testDatabaseKinds())("migration 21 ($dialect)", (kind) => {
   it("keeps every conversation and message under its id, and frees the id for other owners", async () => {
-    const { database, cleanup } = await oldDatabase(kind.dialect, 17);
+    const { database, cleanup } = await oldDatabase(kind.dialect, 21);
     try {
       const conversation = (id: string, owner: string, title: string) =>
         database.run(

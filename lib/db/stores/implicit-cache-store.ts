@@ -41,11 +41,10 @@ export class ImplicitCacheStore {
     hashes: readonly string[],
     expireTime: number,
   ): Promise<void> {
-    // Once each: the blocks inside one long part share a fingerprint, and PostgreSQL refuses
-    // an upsert that names a row twice.
-    const distinct = [...new Set(hashes)];
-    for (let start = 0; start < distinct.length; start += BATCH) {
-      const slice = distinct.slice(start, start + BATCH);
+    // PostgreSQL refuses one upsert that names a row twice, so repeats are written once.
+    const unique = [...new Set(hashes)];
+    for (let start = 0; start < unique.length; start += BATCH) {
+      const slice = unique.slice(start, start + BATCH);
       await this.database.run(
         `INSERT INTO implicit_cache_prefixes (owner_id, model, prefix_hash, expire_time)
           VALUES ${slice.map(() => "(?, ?, ?, ?)").join(", ")}
