@@ -7,7 +7,12 @@
  * from its pieces, so an answer sent as JSON is never joined.
  */
 
-const piecesOf = new WeakMap<object, Map<string, readonly string[]>>();
+// One registry per process: a server build holds two copies of this module (the
+// instrumentation bundle that makes the answer, and the route bundle that writes it).
+const registry = globalThis as typeof globalThis & {
+  __genstudioPiecedText?: WeakMap<object, Map<string, readonly string[]>>;
+};
+const piecesOf = (registry.__genstudioPiecedText ??= new WeakMap());
 
 /** Sets `holder[key]` to the text of `pieces` one after the other, joined only when read. */
 export function setPiecedText(holder: object, key: string, pieces: readonly string[]): void {
