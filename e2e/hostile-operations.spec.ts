@@ -50,16 +50,6 @@ const inlineData = (answer: Answer) =>
   (
     answer.body.candidates as { content?: { parts: { inlineData?: { data: string } }[] } }[]
   )[0]?.content?.parts.flatMap((part) => (part.inlineData ? [part.inlineData.data] : [])) ?? [];
-/** The bytes of every audio content anywhere in an interaction. */
-const interactionAudioBytes = (value: unknown): number => {
-  if (Array.isArray(value))
-    return value.reduce((sum: number, item) => sum + interactionAudioBytes(item), 0);
-  if (typeof value !== "object" || value === null) return 0;
-  const record = value as Record<string, unknown>;
-  if (record.type === "audio" && typeof record.data === "string")
-    return Buffer.from(record.data, "base64").length;
-  return Object.values(record).reduce((sum: number, item) => sum + interactionAudioBytes(item), 0);
-};
 const finishReason = (answer: Answer) =>
   (answer.body.candidates as { finishReason: string }[])[0]!.finishReason;
 
@@ -218,17 +208,6 @@ const OPERATIONS: HostileCase[] = [
     status: 400,
     error: /max_output_tokens must be at most 65536/,
     errorCode: "invalid_request",
-  },
-  {
-    operation: "interactions",
-    name: "speech of a few thousand words, up to the output limit",
-    path: "interactions",
-    body: { model: TTS, input: words(3_000), response_modalities: ["AUDIO"] },
-    status: 200,
-    check: (answer) => {
-      expect(answer.body.status).toBe("incomplete");
-      expect(interactionAudioBytes(answer.body)).toBe(16_384 * 1_500);
-    },
   },
 ];
 
