@@ -195,12 +195,22 @@ const requestOn =
       dispatcher: agent,
       signal,
     });
-    return {
-      status: response.statusCode,
-      headers: response.headers,
-      text: await response.body.text(),
-    };
+    return { status: response.statusCode, headers: response.headers, text: await textOf(response) };
   };
+
+/** Answers this long are read and dropped: decoding tens of megabytes here would hold this
+ * process's own loop, and with it the timing of the light requests. */
+const KEPT_BYTES = 1024 * 1024;
+
+async function textOf(response) {
+  const kept = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.length;
+    if (size <= KEPT_BYTES) kept.push(chunk);
+  }
+  return size <= KEPT_BYTES ? Buffer.concat(kept).toString("utf8") : "";
+}
 
 /** The light request: a countTokens of one sentence, answering its status. */
 const lightCall = (target) => async (signal) =>
