@@ -8,6 +8,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
 import type { MediaTokenRules, PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type { Model } from "@/lib/gemini/types";
+import type { EmbeddingTraits } from "@/lib/gemini/embedding-types";
 import data from "./models.json";
 
 /**
@@ -85,6 +86,8 @@ export interface CatalogEntry {
   answer: AnswerTraits;
   /** How long its thinking runs when the model chooses (absent: the model does not think). */
   thinkingLength?: ThinkingLengthTraits;
+  /** What its vectors are and which inputs it takes (embedding models only). */
+  embedding?: EmbeddingTraits;
   family: string;
 }
 
@@ -120,6 +123,8 @@ interface FamilyData {
   answer?: Partial<AnswerTraits>;
   /** A family's own replaces the one of the family it extends; `about` says from what. */
   thinkingLength?: ThinkingLengthTraits & { about?: string };
+  /** An embedding family's vectors and inputs; replaces the one of the family it extends. */
+  embedding?: EmbeddingTraits & { about?: string };
 }
 
 /** A model's own traits: what it did differently from its family (prompt-token rules field by field). */
@@ -225,6 +230,14 @@ function countTokensTraits(family: FamilyData, model: string): ModelTraits["coun
   };
 }
 
+/** The embedding traits without the data file's note on where they come from. */
+function embeddingTraits({
+  about: _about,
+  ...traits
+}: EmbeddingTraits & { about?: string }): EmbeddingTraits {
+  return traits;
+}
+
 /** The lengths without the data file's note on where they come from. */
 function thinkingLengthTraits({
   about: _about,
@@ -266,6 +279,7 @@ function buildEntry(model: ModelData): CatalogEntry {
           ),
         }
       : {}),
+    ...(traits.embedding ? { embedding: embeddingTraits(traits.embedding) } : {}),
     family: answering.family,
     traits: {
       name,
@@ -332,13 +346,22 @@ export function findModel(name: string): CatalogEntry | undefined {
   return BY_NAME.get(name.startsWith("models/") ? name : `models/${name}`);
 }
 
+/**
+ * How the 404 names the list call: `ListModels` for the embedding methods (recorded, a
+ * batchEmbedContents of an unknown model), `ModelService.ListModels` for the others (recorded).
+ */
+const LIST_CALL: Record<string, string> = {
+  embedContent: "ListModels",
+  asyncBatchEmbedContent: "ListModels",
+};
+
 /** The catalog entry for a model path segment, or the service's 404 naming the method. */
 export function requireModel(name: string, method: string): CatalogEntry {
   const found = findModel(name);
   const resource = name.startsWith("models/") ? name : `models/${name}`;
   if (!found || (method !== "get" && !found.traits.supportedGenerationMethods.includes(method))) {
     throw ApiError.notFound(
-      `${resource} is not found for API version v1beta, or is not supported for ${method}. Call ModelService.ListModels to see the list of available models and their supported methods.`,
+      `${resource} is not found for API version v1beta, or is not supported for ${method}. Call ${LIST_CALL[method] ?? "ModelService.ListModels"} to see the list of available models and their supported methods.`,
     );
   }
   return found;
