@@ -30,6 +30,7 @@ import { createStorage, type Storage } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import { MediaProbeError, probeMedia } from "./media/probe";
 import { runInSlices } from "./time-slices";
+import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -89,6 +90,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     service: storage.batches,
     files: storage.files,
     generate: batchGeneration(storage),
+    embed: batchEmbedding(storage),
     interactive,
     ...(dependencies.batchConcurrency !== undefined
       ? { concurrency: dependencies.batchConcurrency }
@@ -104,6 +106,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     storage,
     batchRunner,
     ...storage.operations,
+    ...embeddingOperations(storage, interactive),
 
     createCachedContent: (body, context) =>
       interactive.run(async () => {

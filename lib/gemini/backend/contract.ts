@@ -8,6 +8,13 @@
  */
 import type { UploadStart } from "../validate-upload";
 import type {
+  AsyncBatchEmbedContentRequest,
+  BatchEmbedContentsRequest,
+  BatchEmbedContentsResponse,
+  EmbedContentRequest,
+  EmbedContentResponse,
+} from "../embedding-types";
+import type {
   Document,
   DocumentOptions,
   FileSearchOperation,
@@ -201,6 +208,25 @@ export interface Backend {
     context: OperationContext,
   ): Promise<CachedContent>;
   deleteCachedContent(name: string, context: OperationContext): Promise<void>;
+
+  /** `models/{m}:embedContent`: one input's vector. */
+  embedContent(
+    model: string,
+    request: EmbedContentRequest,
+    context: OperationContext,
+  ): Promise<EmbedContentResponse>;
+  /** `models/{m}:batchEmbedContents`: a vector per request, in order. */
+  batchEmbedContents(
+    model: string,
+    request: BatchEmbedContentsRequest,
+    context: OperationContext,
+  ): Promise<BatchEmbedContentsResponse>;
+  /** `models/{m}:asyncBatchEmbedContent`: an embedding batch, a batch like any other (`batches/{id}`). */
+  asyncBatchEmbedContent(
+    model: string,
+    request: AsyncBatchEmbedContentRequest,
+    context: OperationContext,
+  ): Promise<BatchOperation>;
 
   /** `models/{m}:batchGenerateContent`. Answers the new batch's operation. */
   createBatch(

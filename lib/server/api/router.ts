@@ -19,6 +19,11 @@ import {
 } from "./batches";
 import { uploadHandler } from "./uploads";
 import {
+  asyncBatchEmbedContentHandler,
+  batchEmbedContentsHandler,
+  embedContentHandler,
+} from "./embeddings";
+import {
   createCachedContentHandler,
   deleteCachedContentHandler,
   getCachedContentHandler,
@@ -81,6 +86,21 @@ const API_ROUTES: Route[] = [
     method: "POST",
     pattern: new RegExp(`^models/${MODEL}:batchGenerateContent$`),
     handler: createBatchHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:embedContent$`),
+    handler: embedContentHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:batchEmbedContents$`),
+    handler: batchEmbedContentsHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:asyncBatchEmbedContent$`),
+    handler: asyncBatchEmbedContentHandler,
   },
   { method: "GET", pattern: /^batches$/, handler: listBatchesHandler },
   { method: "GET", pattern: /^batches\/(?<batch>[^/:]+)$/, handler: getBatchHandler },

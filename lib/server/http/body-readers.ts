@@ -15,6 +15,11 @@ import {
 } from "@/lib/gemini/validate";
 import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
 import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
+import {
+  readAsyncBatchEmbedContentRequest,
+  readBatchEmbedContentsRequest,
+  readEmbedContentRequest,
+} from "@/lib/gemini/validate-embedding";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */
@@ -23,6 +28,9 @@ export const BODY_READERS = {
   countTokens: readCountTokensRequest,
   cachedContentCreate: parseCachedContentCreate,
   batchCreate: readBatchGenerateContentRequest,
+  embedContent: readEmbedContentRequest,
+  batchEmbedContents: readBatchEmbedContentsRequest,
+  asyncBatchEmbedContent: readAsyncBatchEmbedContentRequest,
 };
 
 export type BodyReaderName = keyof typeof BODY_READERS;

@@ -56,6 +56,13 @@ import {
 import { UpstreamUploads } from "./upstream-uploads";
 import { UpstreamFileSearch } from "./upstream-file-search";
 import type { FileSearchStoreCreate, ImportFileRequest } from "@/lib/gemini/file-search-types";
+import type {
+  AsyncBatchEmbedContentRequest,
+  BatchEmbedContentsRequest,
+  BatchEmbedContentsResponse,
+  EmbedContentRequest,
+  EmbedContentResponse,
+} from "@/lib/gemini/embedding-types";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
@@ -409,25 +416,83 @@ export class UpstreamBackend implements Backend {
     return operation;
   }
 
+  async embedContent(
+    model: string,
+    request: EmbedContentRequest,
+    context: OperationContext,
+  ): Promise<EmbedContentResponse> {
+    const target = `${resourcePath(model, "models")}:embedContent`;
+    return this.withReferences({ operation: "embedContent", request }, context, (json) =>
+      this.client.json<EmbedContentResponse>({
+        method: "POST",
+        target,
+        json,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
+  }
+
+  async batchEmbedContents(
+    model: string,
+    request: BatchEmbedContentsRequest,
+    context: OperationContext,
+  ): Promise<BatchEmbedContentsResponse> {
+    const target = `${resourcePath(model, "models")}:batchEmbedContents`;
+    return this.withReferences({ operation: "batchEmbedContents", request }, context, (json) =>
+      this.client.json<BatchEmbedContentsResponse>({
+        method: "POST",
+        target,
+        json,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
+  }
+
   async createBatch(
     model: string,
     request: BatchGenerateContentRequest,
     context: OperationContext,
   ): Promise<BatchOperation> {
-    // The input file and every reference of the inline requests: the caller's, or 403.
-    const target = `${resourcePath(model, "models")}:batchGenerateContent`;
-    // Creating a batch is not idempotent upstream: retried only when it never left.
-    const created = await this.withReferences(
+    return this.createOwnedBatch(
+      `${resourcePath(model, "models")}:batchGenerateContent`,
       { operation: "batchGenerateContent", request },
       context,
-      (json) =>
-        this.client.json<BatchOperation>({
-          method: "POST",
-          target,
-          json,
-          signal: context.signal,
-          safety: "create",
-        }),
+    );
+  }
+
+  async asyncBatchEmbedContent(
+    model: string,
+    request: AsyncBatchEmbedContentRequest,
+    context: OperationContext,
+  ): Promise<BatchOperation> {
+    return this.createOwnedBatch(
+      `${resourcePath(model, "models")}:asyncBatchEmbedContent`,
+      { operation: "asyncBatchEmbedContent", request },
+      context,
+    );
+  }
+
+  /** Creates a batch of either kind upstream and records it as the caller's. */
+  private async createOwnedBatch(
+    target: string,
+    input: Extract<
+      ReferencingRequest,
+      { operation: "batchGenerateContent" | "asyncBatchEmbedContent" }
+    >,
+    context: OperationContext,
+  ): Promise<BatchOperation> {
+    // The input file and every reference of the inline requests: the caller's, or 403.
+    // Creating a batch is not idempotent upstream: retried only when it never left.
+    const created = await this.withReferences(input, context, (json) =>
+      this.client.json<BatchOperation>({
+        method: "POST",
+        target,
+        json,
+        signal: context.signal,
+        safety: "create",
+      }),
     );
     if (typeof created?.name !== "string" || !/^batches\/[^/]+$/.test(created.name))
       throw malformedUpstream("a created batch without a name");
