@@ -31,6 +31,7 @@ import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-r
 import { MediaProbeError, probeMedia } from "./media/probe";
 import { runInSlices } from "./time-slices";
 import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
+import { openaiOperations } from "./openai/openai-operations";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -101,12 +102,22 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   storage.batches.attach(batchRunner);
   void storage.ready.then(() => batchRunner.start());
   const { createCachedContent } = storage.operations;
-  return {
+  const backend: LocalBackend = {
     mode: "local",
     storage,
     batchRunner,
     ...storage.operations,
     ...embeddingOperations(storage, interactive),
+    // The OpenAI-compatible endpoint answers through this backend's own generation.
+    ...openaiOperations(
+      {
+        generateContent: (model, request, context) =>
+          backend.generateContent(model, request, context),
+        streamGenerateContent: (model, request, context) =>
+          backend.streamGenerateContent(model, request, context),
+      },
+      storage.files,
+    ),
 
     createCachedContent: (body, context) =>
       interactive.run(async () => {
@@ -176,6 +187,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       });
     },
   };
+  return backend;
 }
 
 /** How a batch's request runs: the rules of generateContent, then the same generation for the batch's owner. */

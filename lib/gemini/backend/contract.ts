@@ -15,6 +15,13 @@ import type {
   EmbedContentResponse,
 } from "../embedding-types";
 import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  OpenAIEmbeddingsResponse,
+  OpenAIModel,
+  OpenAIModelList,
+} from "../openai/openai-types";
+import type {
   Document,
   DocumentOptions,
   FileSearchOperation,
@@ -142,6 +149,21 @@ export interface FileDownload {
   body: ReadableStream<Uint8Array>;
 }
 
+/** An upstream answer passed on as it arrives: its status, type and (scrubbed) body. */
+export interface PassedThrough {
+  status: number;
+  contentType?: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+/** An answer of the OpenAI-compatible endpoint: the engine's own, or the upstream's passed through. */
+export type OpenAIAnswer<Value> = { value: Value } | { passedThrough: PassedThrough };
+
+/** A chat completion: whole, or as chunks for a `stream: true` request. */
+export type ChatCompletionAnswer =
+  | OpenAIAnswer<ChatCompletion>
+  | { chunks: AsyncIterable<ChatCompletionChunk> };
+
 export interface Backend {
   readonly mode: "local" | "upstream";
   listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse>;
@@ -227,6 +249,23 @@ export interface Backend {
     request: AsyncBatchEmbedContentRequest,
     context: OperationContext,
   ): Promise<BatchOperation>;
+
+  /**
+   * `openai/chat/completions`. `body` is the JSON as the client sent it: the local engine reads
+   * it as the service does (lib/gemini/openai/validate-openai) and translates it to its one
+   * generation core and back (chunks when it asks to stream); the gateway checks the resources
+   * it names and passes it and the upstream's answer through.
+   */
+  openaiChatCompletion(body: unknown, context: OperationContext): Promise<ChatCompletionAnswer>;
+  /** `openai/embeddings`, `body` as for openaiChatCompletion. */
+  openaiEmbeddings(
+    body: unknown,
+    context: OperationContext,
+  ): Promise<OpenAIAnswer<OpenAIEmbeddingsResponse>>;
+  /** `openai/models`. */
+  openaiListModels(context: OperationContext): Promise<OpenAIAnswer<OpenAIModelList>>;
+  /** `openai/models/{model}` (the id with or without `models/`). */
+  openaiGetModel(model: string, context: OperationContext): Promise<OpenAIAnswer<OpenAIModel>>;
 
   /** `models/{m}:batchGenerateContent`. Answers the new batch's operation. */
   createBatch(

@@ -19,6 +19,13 @@ import {
 } from "./batches";
 import { uploadHandler } from "./uploads";
 import {
+  chatCompletionsHandler,
+  openaiEmbeddingsHandler,
+  openaiGetModelHandler,
+  openaiListModelsHandler,
+} from "./openai";
+import { openaiErrorResponse } from "../http/openai-responses";
+import {
   asyncBatchEmbedContentHandler,
   batchEmbedContentsHandler,
   embedContentHandler,
@@ -150,6 +157,38 @@ const API_ROUTES: Route[] = [
   },
 ];
 
+/** The OpenAI-compatible endpoint's callers send their key as OpenAI's clients do, `Authorization: Bearer`. */
+const bearerAuthenticate = (request: Request, options?: AuthenticateOptions) =>
+  authenticate(request, { ...options, bearerKey: true });
+
+/** The OpenAI-compatible endpoint (`openai/...`): its errors are the service's body in a list of one. */
+const OPENAI_ROUTES: Route[] = [
+  {
+    method: "POST",
+    pattern: /^openai\/chat\/completions$/,
+    handler: chatCompletionsHandler,
+    authenticate: bearerAuthenticate,
+  },
+  {
+    method: "POST",
+    pattern: /^openai\/embeddings$/,
+    handler: openaiEmbeddingsHandler,
+    authenticate: bearerAuthenticate,
+  },
+  {
+    method: "GET",
+    pattern: /^openai\/models$/,
+    handler: openaiListModelsHandler,
+    authenticate: bearerAuthenticate,
+  },
+  {
+    method: "GET",
+    pattern: /^openai\/models\/(?<model>.+)$/,
+    handler: openaiGetModelHandler,
+    authenticate: bearerAuthenticate,
+  },
+];
+
 /** `/download/v1beta/...`: where a generated file's `downloadUri` points. */
 const DOWNLOAD_ROUTES: Route[] = [
   { method: "GET", pattern: /^files\/(?<file>[^/:]+):download$/, handler: downloadFileHandler },
@@ -203,6 +242,7 @@ function allowedMethods(routes: Route[], rest: string): string {
 /** Serves one request of the API surface. Never throws: every failure is an error body. */
 export async function handleApiRequest(request: Request): Promise<Response> {
   let eventStream = false;
+  let openai = false;
   try {
     const url = new URL(request.url);
     eventStream = isEventStreamRequest(url);
@@ -212,17 +252,20 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     } catch {
       throw ApiError.invalidArgument("The request path is not valid percent-encoding.");
     }
+    const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
+    openai = !pathname.startsWith("/upload/") && rest.startsWith("openai/");
     const routes = pathname.startsWith("/upload/")
       ? UPLOAD_ROUTES
       : pathname.startsWith("/download/")
         ? DOWNLOAD_ROUTES
-        : API_ROUTES;
-    const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
+        : openai
+          ? OPENAI_ROUTES
+          : API_ROUTES;
     const found = match(routes, request.method, rest);
     if (found === null)
       throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
     if (found === "wrong-method") {
-      return errorResponse(
+      return (openai ? openaiErrorResponse : errorResponse)(
         new ApiError(
           405,
           "UNIMPLEMENTED",
@@ -253,6 +296,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     if (eventStream) asEventStreamError(response);
     return release ? releaseWhenDone(response, release, request.signal) : response;
   } catch (error) {
+    if (openai) return openaiErrorResponse(error);
     const response = errorResponse(error);
     return eventStream ? asEventStreamError(response) : response;
   }

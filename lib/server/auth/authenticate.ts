@@ -37,9 +37,13 @@ function invalidKey(): ApiError {
   ]);
 }
 
-function presentedKey(request: Request): string | null {
+function presentedKey(request: Request, bearerKey: boolean): string | null {
   const header = request.headers.get("x-goog-api-key");
   if (header !== null) return header.trim();
+  if (bearerKey) {
+    const bearer = /^\s*Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+    if (bearer) return bearer[1]!;
+  }
   return new URL(request.url).searchParams.get("key");
 }
 
@@ -105,6 +109,11 @@ export interface AuthenticateOptions {
    * told otherwise, for the API and the studio's own routes alike.
    */
   countRequest?: boolean;
+  /**
+   * Also takes the key as `Authorization: Bearer <key>`: the OpenAI-compatible endpoint, whose
+   * callers (OpenAI's clients) send it no other way, as the service takes it there.
+   */
+  bearerKey?: boolean;
 }
 
 /**
@@ -117,7 +126,7 @@ export async function authenticate(
 ): Promise<Caller> {
   assertDevelopmentRequest(request);
   const rate = options.countRequest === false ? null : rateSettings();
-  const key = presentedKey(request);
+  const key = presentedKey(request, options.bearerKey === true);
   if (key !== null) {
     const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));
     if (!match) throw invalidKey();

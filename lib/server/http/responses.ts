@@ -123,6 +123,18 @@ function streamedResponse(
  * anything else is a bug of ours: logged (without secrets) and answered 500 INTERNAL.
  */
 export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Response {
+  const { body, status, headers } = errorAnswer(error, extraHeaders);
+  return smallJsonResponse(body, { status, headers });
+}
+
+/**
+ * What errorResponse answers, before it is written: the service's error body, its status, and
+ * `Retry-After` when the error says when to retry.
+ */
+export function errorAnswer(
+  error: unknown,
+  extraHeaders?: HeadersInit,
+): { body: ReturnType<ApiError["toBody"]>; status: number; headers: Headers } {
   const apiError = toApiError(error);
   const headers = new Headers(extraHeaders);
   const retryInfo = apiError.details?.find(
@@ -130,7 +142,7 @@ export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Respo
   );
   if (retryInfo && "retryDelay" in retryInfo)
     headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
-  return smallJsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
+  return { body: apiError.toBody(), status: apiError.httpStatus, headers };
 }
 
 /**

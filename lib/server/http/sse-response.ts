@@ -51,6 +51,8 @@ interface Framing<T> {
   event: (value: T, index: number) => Promise<string[]>;
   error: (body: ReturnType<ReturnType<typeof toApiError>["toBody"]>, index: number) => string;
   close: (count: number) => string;
+  /** The HTTP error for a failure before the first item (default: the service's error body). */
+  refusal?: (error: unknown) => Response;
 }
 
 /**
@@ -67,7 +69,7 @@ async function streamResponse<T>(
   const first = await firstChunk(iterator, options.signal);
   if (first.kind === "error") {
     void Promise.resolve(iterator.return?.()).catch(() => undefined);
-    return errorResponse(first.error);
+    return (framing.refusal ?? errorResponse)(first.error);
   }
 
   const encoder = new TextEncoder();
@@ -205,5 +207,24 @@ export function eventStreamResponse(
     event: async (value) => ["data: ", ...(await jsonPieces(value)), SSE_EVENT_END],
     error: (body) => encodeSseError(body),
     close: () => "",
+  });
+}
+
+/**
+ * The OpenAI-compatible endpoint's stream (`stream: true`), as OpenAI's clients read it: each
+ * chunk one `data: <JSON>` event ended by a blank line, then `data: [DONE]`; a failure after
+ * the first chunk is an `error` event, and before it the endpoint's HTTP error (`refusal`).
+ */
+export function chatChunkStreamResponse(
+  source: AsyncIterable<object>,
+  options: StreamResponseOptions & { refusal: (error: unknown) => Response },
+): Promise<Response> {
+  return streamResponse(source, options, {
+    contentType: "text/event-stream",
+    open: "",
+    event: async (value) => ["data: ", ...(await jsonPieces(value)), "\n\n"],
+    error: (body) => `data: ${JSON.stringify(body)}\n\n`,
+    close: () => "data: [DONE]\n\n",
+    refusal: options.refusal,
   });
 }

@@ -55,6 +55,7 @@ import {
 } from "./upstream-resources";
 import { UpstreamUploads } from "./upstream-uploads";
 import { UpstreamFileSearch } from "./upstream-file-search";
+import { UpstreamOpenAI } from "./upstream-openai";
 import type { FileSearchStoreCreate, ImportFileRequest } from "@/lib/gemini/file-search-types";
 import type {
   AsyncBatchEmbedContentRequest,
@@ -63,6 +64,7 @@ import type {
   EmbedContentRequest,
   EmbedContentResponse,
 } from "@/lib/gemini/embedding-types";
+import type { OpenAIModel, OpenAIModelList } from "@/lib/gemini/openai/openai-types";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
@@ -95,6 +97,8 @@ export class UpstreamBackend implements Backend {
   private readonly uploads: UpstreamUploads;
   /** File search stores, their documents and operations (upstream-file-search.ts). */
   private readonly fileSearch: UpstreamFileSearch;
+  /** The OpenAI-compatible endpoint, forwarded and passed through (upstream-openai.ts). */
+  private readonly openai: UpstreamOpenAI;
 
   constructor(private readonly dependencies: UpstreamBackendDependencies) {
     this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
@@ -102,6 +106,7 @@ export class UpstreamBackend implements Backend {
     this.uploadSessions = dependencies.uploadSessions;
     this.uploads = new UpstreamUploads(this.client, this.uploadSessions, this.ownership);
     this.fileSearch = new UpstreamFileSearch(this.client, this.ownership, this.uploads);
+    this.openai = new UpstreamOpenAI(this.client, this.ownership);
   }
 
   private get settings(): UpstreamSettings {
@@ -631,6 +636,22 @@ export class UpstreamBackend implements Backend {
 
   getFileSearchOperation(name: string, context: OperationContext) {
     return this.fileSearch.getOperation(name, context);
+  }
+
+  openaiChatCompletion(body: unknown, context: OperationContext) {
+    return this.openai.post("chat/completions", body, context);
+  }
+
+  openaiEmbeddings(body: unknown, context: OperationContext) {
+    return this.openai.post("embeddings", body, context);
+  }
+
+  openaiListModels(context: OperationContext) {
+    return this.openai.get<OpenAIModelList>("models", context);
+  }
+
+  openaiGetModel(model: string, context: OperationContext) {
+    return this.openai.get<OpenAIModel>(`models/${encodeURIComponent(model)}`, context);
   }
 }
 

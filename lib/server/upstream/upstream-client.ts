@@ -45,6 +45,8 @@ export interface UpstreamCall {
   /** Streamed body (upload chunks), pulled as the upstream takes it; never retried. */
   body?: AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
+  /** The key as `Authorization: Bearer`, as the OpenAI-compatible endpoint takes it. */
+  bearerKey?: boolean;
   signal: AbortSignal;
   safety: RetrySafety;
 }
@@ -173,7 +175,8 @@ export class UpstreamClient {
     }
     if (call.json !== undefined) headers["content-type"] = "application/json";
     headers["user-agent"] = "genstudio-gateway";
-    headers["x-goog-api-key"] = this.settings.apiKey;
+    if (call.bearerKey) headers["authorization"] = `Bearer ${this.settings.apiKey}`;
+    else headers["x-goog-api-key"] = this.settings.apiKey;
     return headers;
   }
 
@@ -337,6 +340,41 @@ export class UpstreamClient {
       // The client went away or the upstream broke: end the upstream exchange at once.
       if (!finished && !body.destroyed) body.destroy();
     }
+  }
+
+  /**
+   * An upstream body as a web stream for our own response, scrubbed of the key and the
+   * upstream's address as it passes (webStreamOf, piece by piece, never held whole).
+   */
+  scrubbedStreamOf(body: UpstreamResponse["body"]): ReadableStream<Uint8Array> {
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder("utf-8");
+    const scrubbing = this.scrub.pieces();
+    const pieces = body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+    let ended = false;
+    return new ReadableStream<Uint8Array>(
+      {
+        async pull(controller) {
+          try {
+            for (;;) {
+              if (ended) return controller.close();
+              const { done, value } = await pieces.next();
+              const text = done
+                ? scrubbing.push(decoder.decode()) + scrubbing.end()
+                : scrubbing.push(decoder.decode(value, { stream: true }));
+              ended = done === true;
+              if (text !== "") return controller.enqueue(encoder.encode(text));
+            }
+          } catch (error) {
+            controller.error(error);
+          }
+        },
+        async cancel() {
+          if (!body.destroyed) body.destroy();
+        },
+      },
+      { highWaterMark: 0 },
+    );
   }
 
   /** Closes pooled connections (tests, shutdown). */

@@ -79,7 +79,9 @@ export function errorFromUpstreamStatus(
 ): UpstreamError {
   let parsed: ApiError | null = null;
   try {
-    parsed = parseErrorBody(JSON.parse(bodyText));
+    const value: unknown = JSON.parse(bodyText);
+    // The OpenAI-compatible endpoint wraps its error body in a list of one.
+    parsed = parseErrorBody(Array.isArray(value) && value.length === 1 ? value[0] : value);
   } catch {
     parsed = null;
   }
