@@ -16,7 +16,10 @@ import {
   SYSTEM_INSTRUCTION,
   WEATHER_PROMPT,
 } from "./fixtures";
-import { PNG_1X1 } from "@/lib/testing/engine-files";
+import { makePng } from "../fixtures/media";
+
+/** A small picture, as a data URL. */
+const PICTURE = `data:image/png;base64,${Buffer.from(makePng(8, 8)).toString("base64")}`;
 
 function client(target: ClientTarget): OpenAI {
   return new OpenAI({
@@ -164,9 +167,7 @@ defineClientSuite("openai (npm)", [
                   ? [
                       {
                         type: "image_url" as const,
-                        image_url: {
-                          url: `data:image/png;base64,${Buffer.from(PNG_1X1).toString("base64")}`,
-                        },
+                        image_url: { url: PICTURE },
                       },
                     ]
                   : []),
