@@ -1,18 +1,26 @@
 #!/usr/bin/env node
 // The replay conformance figures, by hand: `npm run replay [-- --target local|gateway|both]
-// [--details CATEGORY] [--only TEXT] [--app-dir DIR]`. Starts the production build (run
-// `npm run build` first) as a local engine, and as a gateway in front of the replay upstream
-// (e2e/support/replay/replay-upstream.mjs), sends every recorded request of
-// e2e/fixtures/recorded-exchanges to each, and prints the figures per category with the most
-// common open differences. `--details shape` lists every open difference of that category;
-// `--by-family promptTokens` gives a category's figures per model family of the engine's catalog
-// (the family answering for each recorded model, its aliases followed).
+// [--set sdk|agents|all] [--details CATEGORY] [--only TEXT] [--app-dir DIR]`. Starts the
+// production build (run `npm run build` first) as a local engine, and as a gateway in front of
+// the replay upstream (e2e/support/replay/replay-upstream.mjs), sends every recorded request of
+// each set (e2e/support/replay/exchanges.mjs: the SDKs' recordings, the agent frameworks') to
+// each, recording by recording in recorded order, and prints the figures per set and category
+// with the most common open differences, then the operations not compared yet.
+// `--details shape` lists every open difference of that category; `--by-family promptTokens`
+// gives a category's figures per model family of the engine's catalog (the family answering
+// for each recorded model, its aliases followed); `--by-source promptTokens` per repository
+// the recordings come from (to check rules fitted on some sources on the others).
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
-import { FIXTURE_DIR, loadExchanges, requestedModel } from "../e2e/support/replay/exchanges.mjs";
+import {
+  ALLOW_LIST_FILE,
+  loadSet,
+  REPLAY_SETS,
+  requestedModel,
+} from "../e2e/support/replay/exchanges.mjs";
 import { startReplayUpstream } from "../e2e/support/replay/replay-upstream.mjs";
 import {
   CATEGORIES,
@@ -24,8 +32,10 @@ import {
 const { values } = parseArgs({
   options: {
     target: { type: "string", default: "both" },
+    set: { type: "string", default: "all" },
     details: { type: "string" },
     "by-family": { type: "string" },
+    "by-source": { type: "string" },
     only: { type: "string" },
     "app-dir": { type: "string" },
   },
@@ -34,12 +44,20 @@ const { values } = parseArgs({
 const KEY = "replay-studio-key-0123456789";
 const UPSTREAM_KEY = "replay-upstream-key-0123456789";
 const cwd = values["app-dir"] ? path.resolve(values["app-dir"]) : process.cwd();
-const allowList = JSON.parse(fs.readFileSync(path.join(FIXTURE_DIR, "allow-list.json"), "utf8"));
-let exchanges = loadExchanges();
-if (values.only) exchanges = exchanges.filter((exchange) => exchange.id.includes(values.only));
+const allowList = JSON.parse(fs.readFileSync(ALLOW_LIST_FILE, "utf8"));
+const sets = REPLAY_SETS.map((set) => ({ ...set, exchanges: loadSet(set) }));
+const everyExchange = sets.flatMap((set) => set.exchanges);
+const chosenSets = sets
+  .filter((set) => values.set === "all" || set.name === values.set)
+  .map((set) => ({
+    ...set,
+    exchanges: values.only
+      ? set.exchanges.filter((exchange) => exchange.id.includes(values.only))
+      : set.exchanges,
+  }));
 
 function report(title, run) {
-  console.log(formatFigures(title, run.table, run.elapsedMs));
+  console.log(formatFigures(title, run.table, run.elapsedMs, run.uncompared));
   for (const [category] of CATEGORIES) {
     const common = commonProblems(run.judged, category, 8);
     if (!common.length) continue;
@@ -55,7 +73,9 @@ function report(title, run) {
       for (const problem of verdict.open) console.log(`      ${problem}`);
     }
   }
-  if (values["by-family"]) reportByFamily(run, values["by-family"]);
+  if (values["by-family"]) reportBy(run, values["by-family"], "model family", familyOf);
+  if (values["by-source"])
+    reportBy(run, values["by-source"], "source", (exchange) => exchange.source.repo);
   for (const entry of run.stale)
     console.log(`  stale allow-list entry (${entry.category}): ${entry.id}`);
 }
@@ -76,21 +96,22 @@ function familyOf(exchange) {
   return model?.family ?? "(no model)";
 }
 
-function reportByFamily(run, category) {
+/** A category's figures per key of its exchanges (model family, source repository). */
+function reportBy(run, category, label, keyOf) {
   const rows = new Map();
   for (const item of run.judged) {
     const verdict = item.verdicts[category];
     if (!verdict?.applies) continue;
-    const family = familyOf(item.exchange);
-    const row = rows.get(family) ?? { applicable: 0, passed: 0, explained: 0, open: 0 };
+    const key = keyOf(item.exchange);
+    const row = rows.get(key) ?? { applicable: 0, passed: 0, explained: 0, open: 0 };
     row.applicable += 1;
     if (verdict.problems.length === 0) row.passed += 1;
     else if ((verdict.open ?? verdict.problems).length === 0) row.explained += 1;
     else row.open += 1;
-    rows.set(family, row);
+    rows.set(key, row);
   }
-  console.log(`  ${category} by model family:`);
-  for (const [family, row] of [...rows].sort(([left], [right]) => left.localeCompare(right))) {
+  console.log(`  ${category} by ${label}:`);
+  for (const [key, row] of [...rows].sort(([left], [right]) => left.localeCompare(right))) {
     const rest = [
       row.explained ? `${row.explained} allow-listed` : "",
       row.open ? `${row.open} open` : "",
@@ -98,7 +119,7 @@ function reportByFamily(run, category) {
       .filter(Boolean)
       .join(", ");
     console.log(
-      `    ${family.padEnd(26)} ${String(row.passed).padStart(4)} / ${String(row.applicable).padEnd(4)}${rest ? `  (${rest})` : ""}`,
+      `    ${key.padEnd(36)} ${String(row.passed).padStart(4)} / ${String(row.applicable).padEnd(4)}${rest ? `  (${rest})` : ""}`,
     );
   }
 }
@@ -123,37 +144,48 @@ async function withServer(env, work) {
   }
 }
 
-if (values.target === "local" || values.target === "both") {
-  const run = await withServer({}, (server) =>
-    conformance({ baseUrl: server.baseUrl, key: KEY, exchanges, allowList, target: "local" }),
-  );
-  report(`replay: local engine, ${exchanges.length} recorded exchanges`, run);
-}
+for (const set of chosenSets) {
+  const { exchanges } = set;
+  if (values.target === "local" || values.target === "both") {
+    const run = await withServer({}, (server) =>
+      conformance({
+        baseUrl: server.baseUrl,
+        key: KEY,
+        exchanges,
+        allowList,
+        target: "local",
+        formatSource: everyExchange,
+      }),
+    );
+    report(`replay (${set.title}): local engine, ${exchanges.length} recorded exchanges`, run);
+  }
 
-if (values.target === "gateway" || values.target === "both") {
-  const upstream = await startReplayUpstream({ exchanges });
-  try {
-    const run = await withServer(
-      { GEMINI_API_KEY: UPSTREAM_KEY, GEMINI_BASE_URL: upstream.url, UPSTREAM_MAX_ATTEMPTS: "1" },
-      (server) =>
-        conformance({
-          baseUrl: server.baseUrl,
-          key: KEY,
-          exchanges,
-          allowList,
-          target: "gateway",
-          onGroup: (group) => upstream.useGroup(group),
-        }),
-    );
-    report(
-      `replay: gateway in front of the replay upstream, ${exchanges.length} recorded exchanges`,
-      run,
-    );
-    for (const request of upstream.unmatched)
-      console.log(
-        `  the replay upstream matched nothing for ${request.method} ${request.path} (${request.group})`,
+  if (values.target === "gateway" || values.target === "both") {
+    const upstream = await startReplayUpstream({ exchanges });
+    try {
+      const run = await withServer(
+        { GEMINI_API_KEY: UPSTREAM_KEY, GEMINI_BASE_URL: upstream.url, UPSTREAM_MAX_ATTEMPTS: "1" },
+        (server) =>
+          conformance({
+            baseUrl: server.baseUrl,
+            key: KEY,
+            exchanges,
+            allowList,
+            target: "gateway",
+            onGroup: (group) => upstream.useGroup(group),
+            formatSource: everyExchange,
+          }),
       );
-  } finally {
-    await upstream.close();
+      report(
+        `replay (${set.title}): gateway in front of the replay upstream, ${exchanges.length} recorded exchanges`,
+        run,
+      );
+      for (const request of upstream.unmatched)
+        console.log(
+          `  the replay upstream matched nothing for ${request.method} ${request.path} (${request.group})`,
+        );
+    } finally {
+      await upstream.close();
+    }
   }
 }

@@ -21,16 +21,18 @@ const TIME_FIELDS = new Set(["createTime", "updateTime", "expireTime", "expirati
 const NAME_FIELDS = new Set(["name"]);
 
 /**
- * Reads an answer: the status, the lower-cased headers and the body, parsed as JSON or as
- * server-sent events. `framing` lists what breaks the service's SSE framing (each event one
- * `data: <single-line JSON>` followed by `\r\n\r\n`, nothing else).
+ * Reads an answer: the status, the lower-cased headers and the body, parsed as JSON or as a
+ * stream's events. A stream asked with `alt=sse` (`eventStream`) is server-sent events, and
+ * `framing` lists what breaks the service's SSE framing (each event one
+ * `data: <single-line JSON>` followed by `\r\n\r\n`, nothing else); one asked without it is
+ * one JSON array of the same events.
  */
-export function parseAnswer({ operation, status, headers, body }) {
+export function parseAnswer({ operation, status, headers, body, eventStream = true }) {
   const lowered = {};
   for (const [name, value] of Object.entries(headers ?? {})) lowered[name.toLowerCase()] = value;
   const answer = { status, headers: lowered, body };
   if (operation === "streamGenerateContent" && status === 200) {
-    const { events, problems } = readEvents(body);
+    const { events, problems } = eventStream ? readEvents(body) : readArray(body);
     answer.events = events;
     answer.framing = problems;
     return answer;
@@ -70,6 +72,17 @@ export function readEvents(body) {
   }
   if (events.length === 0 && problems.length === 0) problems.push("no event at all");
   return { events, problems };
+}
+
+/** Splits a stream answered as one JSON array (no `alt=sse`) into its events. */
+export function readArray(body) {
+  try {
+    const events = JSON.parse(body);
+    if (Array.isArray(events) && events.length) return { events, problems: [] };
+    return { events: [], problems: ["the body is not a JSON array of events"] };
+  } catch {
+    return { events: [], problems: ["the body is not JSON"] };
+  }
 }
 
 /** Every field path of a JSON value (`.a.b`, arrays as `[]`), opaque subtrees as one path. */
@@ -211,6 +224,7 @@ export function learnFormats(exchanges) {
       status: exchange.status,
       headers: exchange.responseHeaders,
       body: exchange.responseBody,
+      eventStream: exchange.query?.alt === "sse",
     });
     for (const value of answerValues(answer)) {
       visitStrings(value, FORMAT_NAMES, (field, text) => {

@@ -14,10 +14,20 @@ export interface RecordedExchange {
   responseHeaders: Record<string, string>;
   responseBody: string;
 }
+export interface ReplaySet {
+  name: string;
+  title: string;
+  dir: string;
+}
 export const FIXTURE_DIR: string;
+export const REPLAY_SETS: ReplaySet[];
+export const ALLOW_LIST_FILE: string;
+export const OPEN_BUDGET_FILE: string;
 export function loadExchanges(file?: string): RecordedExchange[];
+export function loadSet(set: ReplaySet): RecordedExchange[];
 export function groupExchanges(
   exchanges: RecordedExchange[],
 ): { group: string; exchanges: RecordedExchange[] }[];
 export function isGeneration(operation: string): boolean;
+export function isEventStream(exchange: RecordedExchange): boolean;
 export function requestedModel(exchange: RecordedExchange): string | null;

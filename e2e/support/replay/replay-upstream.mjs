@@ -54,6 +54,15 @@ export function operationOf(method, pathname, query) {
       /^\/v1beta\/fileSearchStores\/[^/:]+\/(?:upload\/)?operations\/[^/:]+$/,
       "operations.get",
     ],
+    ["POST", /^\/v1beta\/models\/[^/:]+:embedContent$/, "embedContent"],
+    ["POST", /^\/v1beta\/models\/[^/:]+:batchEmbedContents$/, "batchEmbedContents"],
+    ["POST", /^\/v1beta\/interactions$/, "interactions.create"],
+    ["GET", /^\/v1beta\/interactions\/[^/:]+$/, "interactions.get"],
+    ["POST", /^\/v1beta\/interactions\/[^/:]+:cancel$/, "interactions.cancel"],
+    ["DELETE", /^\/v1beta\/interactions\/[^/:]+$/, "interactions.delete"],
+    ["POST", /^\/v1beta\/openai\/chat\/completions$/, "openai.chat.completions"],
+    ["POST", /^\/v1beta\/openai\/embeddings$/, "openai.embeddings"],
+    ["GET", /^\/v1beta\/openai\/models(?:\/[^/]+)?$/, "openai.models"],
   ];
   for (const [ruleMethod, pattern, name] of rules)
     if (ruleMethod === method && pattern.test(pathname)) return name;
@@ -125,7 +134,11 @@ export async function startReplayUpstream({ exchanges }) {
       for (const [name, value] of Object.entries(exchange.responseHeaders ?? {}))
         headers[name] = String(value).replaceAll(SERVICE_ORIGIN, origin);
       response.writeHead(exchange.status, headers);
-      if (exchange.operation === "streamGenerateContent" && exchange.status === 200) {
+      if (
+        exchange.operation === "streamGenerateContent" &&
+        exchange.status === 200 &&
+        exchange.query?.alt === "sse"
+      ) {
         const events = exchange.responseBody.split(/(?<=\r\n\r\n)/);
         for (const event of events) response.write(event);
         response.end();

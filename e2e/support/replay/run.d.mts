@@ -32,6 +32,8 @@ export interface Conformance {
   judged: Judged[];
   stale: { category: string; id: string; reason: string }[];
   table: Record<string, Figure>;
+  /** Operations replayed but not compared yet: exchanges, and how many got the service's status. */
+  uncompared: [string, { exchanges: number; sameStatus: number }][];
   elapsedMs: number;
 }
 export const CATEGORIES: [string, string][];
@@ -42,11 +44,13 @@ export function conformance(options: {
   allowList: AllowList;
   target: "local" | "gateway";
   onGroup?: (group: string) => void;
+  formatSource?: RecordedExchange[];
 }): Promise<Conformance>;
 export function formatFigures(
   title: string,
   table: Record<string, Figure>,
   elapsedMs: number,
+  uncompared?: Conformance["uncompared"],
 ): string;
 export function commonProblems(
   judged: Judged[],

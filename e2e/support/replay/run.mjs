@@ -16,7 +16,8 @@ import {
   parseAnswer,
   promptTokens,
 } from "./compare.mjs";
-import { groupExchanges, isGeneration } from "./exchanges.mjs";
+import { isCompared } from "./compared-operations.mjs";
+import { groupExchanges, isEventStream, isGeneration } from "./exchanges.mjs";
 
 export const CATEGORIES = [
   ["status", "same status"],
@@ -120,11 +121,13 @@ export async function replayExchanges({ baseUrl, key, exchanges, onGroup, timeou
     onGroup?.(group);
     const state = { names: new Map(), uploads: new Map() };
     for (const exchange of list) {
+      const eventStream = isEventStream(exchange);
       const recorded = parseAnswer({
         operation: exchange.operation,
         status: exchange.status,
         headers: exchange.responseHeaders,
         body: exchange.responseBody,
+        eventStream,
       });
       const { url, init } = buildRequest(exchange, state, baseUrl, key);
       const started = performance.now();
@@ -137,6 +140,7 @@ export async function replayExchanges({ baseUrl, key, exchanges, onGroup, timeou
           status: response.status,
           headers: Object.fromEntries(response.headers),
           body,
+          eventStream,
         });
       } catch (error) {
         ours = { status: 0, headers: {}, body: "", failure: String(error?.message ?? error) };
@@ -200,6 +204,7 @@ export function judge(results, formatRules) {
       };
     }
     if (exchange.operation === "streamGenerateContent" && exchange.status === 200) {
+      // Server-sent events, or the one JSON array of a stream asked without alt=sse.
       verdicts.framing = {
         applies: true,
         problems: sameStatus ? compareFraming(recorded, ours) : [statusProblem],
@@ -256,19 +261,25 @@ export function applyAllowList(judged, allowList, target) {
       }
     }
   }
+  // Only this run's exchanges can be stale here: the list is shared by every set.
+  const replayed = new Set(judged.map((item) => item.exchange.id));
   const stale = [];
   for (const [index, entry] of entries.entries())
     for (const id of entry.ids)
-      if (!used.has(`${index}:${id}`))
+      if (replayed.has(id) && !used.has(`${index}:${id}`))
         stale.push({ category: entry.category, id, reason: entry.reason });
   return { judged, stale };
 }
 
-/** Per category: exchanges it applies to, passed, explained by the allow-list, open. */
+/**
+ * Per category: exchanges it applies to, passed, explained by the allow-list, open; only of
+ * the compared operations (compared-operations.mjs).
+ */
 export function figures(judged) {
   const result = {};
+  const compared = judged.filter((item) => isCompared(item.exchange));
   for (const [category] of CATEGORIES) {
-    const applicable = judged.filter((item) => item.verdicts[category]?.applies);
+    const applicable = compared.filter((item) => item.verdicts[category]?.applies);
     const passed = applicable.filter((item) => item.verdicts[category].problems.length === 0);
     const open = applicable.filter(
       (item) => (item.verdicts[category].open ?? item.verdicts[category].problems).length > 0,
@@ -283,10 +294,27 @@ export function figures(judged) {
   return result;
 }
 
+/**
+ * The operations replayed but not compared yet, each with how many exchanges it has and how
+ * many got the service's status: reported, outside the budget.
+ */
+export function uncomparedFigures(judged) {
+  const result = new Map();
+  for (const item of judged) {
+    if (isCompared(item.exchange)) continue;
+    const figure = result.get(item.exchange.operation) ?? { exchanges: 0, sameStatus: 0 };
+    figure.exchanges += 1;
+    if (item.verdicts.status.problems.length === 0) figure.sameStatus += 1;
+    result.set(item.exchange.operation, figure);
+  }
+  return [...result.entries()].sort(([left], [right]) => left.localeCompare(right));
+}
+
 /** The most frequent open problems of a category (fields missing or extra, formats, ...). */
 export function commonProblems(judged, category, limit = 12) {
   const counts = new Map();
   for (const item of judged) {
+    if (!isCompared(item.exchange)) continue;
     const verdict = item.verdicts[category];
     for (const problem of new Set((verdict?.open ?? verdict?.problems ?? []).map(generalise)))
       counts.set(problem, (counts.get(problem) ?? 0) + 1);
@@ -302,8 +330,8 @@ function generalise(problem) {
     .slice(0, 160);
 }
 
-/** The figures as printed lines. */
-export function formatFigures(title, table, elapsedMs) {
+/** The figures as printed lines, then the operations not compared yet. */
+export function formatFigures(title, table, elapsedMs, uncompared = []) {
   const lines = [`${title} (${(elapsedMs / 1000).toFixed(1)} s)`];
   for (const [category, label] of CATEGORIES) {
     const figure = table[category];
@@ -319,14 +347,38 @@ export function formatFigures(title, table, elapsedMs) {
       `  ${label.padEnd(44)} ${String(figure.passed).padStart(4)} / ${String(figure.applicable).padEnd(4)} ${percent.padStart(5)}%${rest ? `  (${rest})` : ""}`,
     );
   }
+  if (uncompared.length) {
+    lines.push("  not compared yet (outside the budget), same status:");
+    for (const [operation, figure] of uncompared)
+      lines.push(
+        `    ${operation.padEnd(42)} ${String(figure.sameStatus).padStart(4)} / ${figure.exchanges}`,
+      );
+  }
   return lines.join("\n");
 }
 
-/** Runs, judges and applies the allow-list in one call. */
-export async function conformance({ baseUrl, key, exchanges, allowList, target, onGroup }) {
+/**
+ * Runs, judges and applies the allow-list in one call. The service's formats are learned from
+ * `formatSource` (every set's answers; this run's exchanges unless given).
+ */
+export async function conformance({
+  baseUrl,
+  key,
+  exchanges,
+  allowList,
+  target,
+  onGroup,
+  formatSource = exchanges,
+}) {
   const started = performance.now();
   const results = await replayExchanges({ baseUrl, key, exchanges, onGroup });
-  const judged = judge(results, learnFormats(exchanges));
+  const judged = judge(results, learnFormats(formatSource));
   const { stale } = applyAllowList(judged, allowList, target);
-  return { judged, stale, table: figures(judged), elapsedMs: performance.now() - started };
+  return {
+    judged,
+    stale,
+    table: figures(judged),
+    uncompared: uncomparedFigures(judged),
+    elapsedMs: performance.now() - started,
+  };
 }
