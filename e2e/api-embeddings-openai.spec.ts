@@ -108,7 +108,7 @@ for (const mode of MODES) {
       });
       expect(generator.status).toBe(404);
       expect((generator.body as ErrorBody).error.message).toBe(
-        "models/gemini-2.5-flash is not found for API version v1beta, or is not supported for embedContent. Call ListModels to see the list of available models and their supported methods.",
+        "models/gemini-2.5-flash is not found for API version v1beta, or is not supported for embedContent. Call ModelService.ListModels to see the list of available models and their supported methods.",
       );
     });
 

@@ -47,13 +47,21 @@ function describe(request) {
   return `${request.label}: ${request.method} ${request.path}`;
 }
 
-/** Problems with an error body (empty when it is the service's), for `httpStatus`. */
-export function errorBodyProblems(text, httpStatus) {
+/**
+ * Problems with an error body (empty when it is the service's), for `httpStatus`. The
+ * OpenAI-compatible endpoint (`listed`) answers the same body in a list of one, as the service does.
+ */
+export function errorBodyProblems(text, httpStatus, listed = false) {
   let body;
   try {
     body = JSON.parse(text);
   } catch {
     return [`${httpStatus} without a JSON error body (${JSON.stringify(text.slice(0, 120))})`];
+  }
+  if (listed) {
+    if (!Array.isArray(body) || body.length !== 1)
+      return [`${httpStatus} body is not a list of one error (${text.slice(0, 120)})`];
+    body = body[0];
   }
   const error = body?.error;
   if (typeof error !== "object" || error === null)
@@ -80,6 +88,8 @@ function successProblems(request, answer) {
       const line = block.trim();
       if (line === "" || line.startsWith(":")) continue;
       const json = line.startsWith("data:") ? line.slice(5).trim() : line;
+      // The OpenAI-compatible endpoint's streams end with this, as OpenAI's do.
+      if (json === "[DONE]" && request.path.includes("/openai/")) continue;
       try {
         JSON.parse(json);
       } catch {
@@ -116,7 +126,9 @@ export function checkExchange(request, answer, { secrets = [] } = {}) {
   const problems = [];
   if (answer.status >= 500) problems.push(`5xx ${answer.status}`);
   if (answer.status >= 400 && request.method !== "HEAD")
-    problems.push(...errorBodyProblems(answer.text, answer.status));
+    problems.push(
+      ...errorBodyProblems(answer.text, answer.status, /^\/v1[a-z]*\/openai\//.test(request.path)),
+    );
   if (answer.status >= 300 && answer.status < 400 && !answer.headers.location)
     problems.push(`${answer.status} without a Location`);
   if (answer.status >= 200 && answer.status < 300)

@@ -31,6 +31,11 @@ export const COMPARED_OPERATIONS = new Set([
   "fileSearchStores.documents.get",
   "fileSearchStores.documents.delete",
   "operations.get",
+  "embedContent",
+  "batchEmbedContents",
+  "openai.chat.completions",
+  "openai.embeddings",
+  "openai.models",
 ]);
 
 /** Whether an exchange's answers count toward the figures and the budget. */

@@ -59,7 +59,7 @@ describe("the catalog", () => {
       "not supported for generateContent. Call ModelService.ListModels",
     );
     expect(() => requireModel("gemini-2.5-flash", "embedContent")).toThrow(
-      "models/gemini-2.5-flash is not found for API version v1beta, or is not supported for embedContent. Call ListModels to see the list of available models and their supported methods.",
+      "models/gemini-2.5-flash is not found for API version v1beta, or is not supported for embedContent. Call ModelService.ListModels to see the list of available models and their supported methods.",
     );
   });
 

@@ -361,22 +361,13 @@ export function findModel(name: string): CatalogEntry | undefined {
   return BY_NAME.get(name.startsWith("models/") ? name : `models/${name}`);
 }
 
-/**
- * How the 404 names the list call: `ListModels` for the embedding methods (recorded, a
- * batchEmbedContents of an unknown model), `ModelService.ListModels` for the others (recorded).
- */
-const LIST_CALL: Record<string, string> = {
-  embedContent: "ListModels",
-  asyncBatchEmbedContent: "ListModels",
-};
-
 /** The catalog entry for a model path segment, or the service's 404 naming the method. */
 export function requireModel(name: string, method: string): CatalogEntry {
   const found = findModel(name);
   const resource = name.startsWith("models/") ? name : `models/${name}`;
   if (!found || (method !== "get" && !found.traits.supportedGenerationMethods.includes(method))) {
     throw ApiError.notFound(
-      `${resource} is not found for API version v1beta, or is not supported for ${method}. Call ${LIST_CALL[method] ?? "ModelService.ListModels"} to see the list of available models and their supported methods.`,
+      `${resource} is not found for API version v1beta, or is not supported for ${method}. Call ModelService.ListModels to see the list of available models and their supported methods.`,
     );
   }
   return found;

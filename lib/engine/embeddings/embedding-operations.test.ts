@@ -153,7 +153,7 @@ describe.each(testDatabaseKinds())("embeddings on the local engine ($dialect)", 
     );
     expect(unknown.httpStatus).toBe(404);
     expect(unknown.message).toBe(
-      "models/nonexistent-model is not found for API version v1beta, or is not supported for embedContent. Call ListModels to see the list of available models and their supported methods.",
+      "models/nonexistent-model is not found for API version v1beta, or is not supported for embedContent. Call ModelService.ListModels to see the list of available models and their supported methods.",
     );
     const generator = await apiError(() =>
       embed("models/gemini-2.5-flash", { content: { parts: [{ text: "x" }] } }),
