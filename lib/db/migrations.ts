@@ -440,4 +440,15 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX file_search_operations_store ON file_search_operations (store_id);
     `,
   },
+  {
+    version: 14,
+    name: "what a file uploaded through the gateway names, as a batch's input",
+    // resource_owners.mentions_json: every resource the file's JSONL lines name, read while the
+    // file passed through (NULL: not read, so no batch runs from it through the gateway).
+    // upstream_upload_sessions.scan_json: that reading, carried from one chunk to the next.
+    sql: `
+      ALTER TABLE resource_owners ADD COLUMN mentions_json TEXT;
+      ALTER TABLE upstream_upload_sessions ADD COLUMN scan_json TEXT;
+    `,
+  },
 ];

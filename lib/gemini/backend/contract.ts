@@ -3,10 +3,12 @@
  * proxy (lib/server/upstream). One method per API operation. Requests arrive in their
  * canonical shape, read once at the edge by lib/gemini/validate's `read…`/`parse…` entry
  * points: the local engine adds the model's rules, the upstream checks ownership of every
- * reference (lib/gemini/references) and forwards exactly what it checked. Every method may
+ * resource the request names (lib/gemini/references, lib/gemini/resource-names) and forwards
+ * the body as the client sent it (OperationContext.received). Every method may
  * throw ApiError.
  */
 import type { UploadStart } from "../validate-upload";
+import type { ForwardingFindings } from "../forwarding-read";
 import type {
   AsyncBatchEmbedContentRequest,
   BatchEmbedContentsRequest,
@@ -64,6 +66,21 @@ export interface OperationContext {
   caller: Caller;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /**
+   * The request's body as the client sent it, when the backend forwards bodies (the gateway):
+   * what it forwards, in place of the canonical request it checked. Absent for requests the
+   * studio builds itself (a chat turn), which are forwarded in their canonical shape.
+   */
+  received?: ReceivedBody;
+}
+
+/** A JSON body as received (lib/server/http/request-body's readOperationBody). */
+export interface ReceivedBody {
+  /** The bytes as they arrived, in their pieces. */
+  bytes: Uint8Array[];
+  size: number;
+  /** What the forwarding read found besides the canonical request (lib/gemini/forwarding-read). */
+  findings: ForwardingFindings;
 }
 
 /** Context of operations whose answers carry absolute URLs (file `uri`). */
@@ -146,13 +163,6 @@ export interface FileDownload {
   mimeType: string;
   /** Known for local files; the gateway passes the upstream's length on when it sends one. */
   sizeBytes?: number;
-  body: ReadableStream<Uint8Array>;
-}
-
-/** An upstream answer passed on as it arrives: its status, type and (scrubbed) body. */
-export interface PassedThrough {
-  status: number;
-  contentType?: string;
   body: ReadableStream<Uint8Array>;
 }
 
@@ -313,4 +323,29 @@ export interface Backend {
   deleteDocument(name: string, force: boolean, context: OperationContext): Promise<void>;
   /** `fileSearchStores/{id}/operations/{id}` or `fileSearchStores/{id}/upload/operations/{id}`. */
   getFileSearchOperation(name: string, context: OperationContext): Promise<FileSearchOperation>;
+
+  /**
+   * A method the API surface does not model, which the operator lets the gateway forward
+   * (GATEWAY_FORWARD_METHODS); only a backend that forwards has it. Its body, if any, is in
+   * `context.received`.
+   */
+  forwardUnmodelled?(call: UnmodelledCall, context: OperationContext): Promise<PassedThrough>;
+}
+
+/** A method of the service the API surface does not model, as the client called it. */
+export interface UnmodelledCall {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The version segment the client used: `v1beta`, `v1` or `v1alpha`. */
+  version: string;
+  /** The path after it, decoded: `models/gemini-2.5-flash:embedContent`. */
+  path: string;
+  /** The query's parameters, in order, without the client's own `key`. */
+  query: [string, string][];
+}
+
+/** An upstream answer passed on as it arrives: its status, type and (scrubbed) body. */
+export interface PassedThrough {
+  status: number;
+  contentType?: string;
+  body: ReadableStream<Uint8Array>;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { checkModelSegment } from "@/lib/gemini/validate";
-import { readRequestBody } from "../http/request-body";
+import { readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 
@@ -14,20 +14,20 @@ function modelOf(context: RequestContext, requestName: string): string {
 /** `POST models/{model}:embedContent`: `{embedding: {values}}`. */
 export async function embedContentHandler(context: RequestContext): Promise<Response> {
   const model = modelOf(context, "EmbedContentRequest");
-  const request = await readRequestBody(context.request, "embedContent");
+  const request = await readOperationBody(context, "embedContent");
   return jsonResponse(await context.backend.embedContent(model, request, context));
 }
 
 /** `POST models/{model}:batchEmbedContents`: `{embeddings: [{values}, ...]}`, in request order. */
 export async function batchEmbedContentsHandler(context: RequestContext): Promise<Response> {
   const model = modelOf(context, "BatchEmbedContentsRequest");
-  const request = await readRequestBody(context.request, "batchEmbedContents");
+  const request = await readOperationBody(context, "batchEmbedContents");
   return jsonResponse(await context.backend.batchEmbedContents(model, request, context));
 }
 
 /** `POST models/{model}:asyncBatchEmbedContent`: the new embedding batch's operation (`batches/{id}`). */
 export async function asyncBatchEmbedContentHandler(context: RequestContext): Promise<Response> {
   const model = modelOf(context, "AsyncBatchEmbedContentRequest");
-  const request = await readRequestBody(context.request, "asyncBatchEmbedContent");
+  const request = await readOperationBody(context, "asyncBatchEmbedContent");
   return jsonResponse(await context.backend.asyncBatchEmbedContent(model, request, context));
 }

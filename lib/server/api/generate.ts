@@ -1,6 +1,6 @@
 import "server-only";
 import { checkModelSegment } from "@/lib/gemini/validate";
-import { readRequestBody } from "../http/request-body";
+import { readOperationBody } from "../http/request-body";
 import { jsonResponse, streamedJsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 import { jsonArrayStreamResponse } from "../http/json-array-stream";
@@ -9,7 +9,7 @@ import { sseResponse } from "../http/sse-response";
 /** `POST models/{model}:generateContent`: the whole answer as one JSON body. */
 export async function generateContentHandler(context: RequestContext): Promise<Response> {
   checkModelSegment(context.params.model!, "GenerateContentRequest");
-  const request = await readRequestBody(context.request, "generateContent");
+  const request = await readOperationBody(context, "generateContent");
   const answer = await context.backend.generateContent(
     `models/${context.params.model}`,
     request,
@@ -26,7 +26,7 @@ export async function generateContentHandler(context: RequestContext): Promise<R
  */
 export async function streamGenerateContentHandler(context: RequestContext): Promise<Response> {
   checkModelSegment(context.params.model!, "GenerateContentRequest");
-  const request = await readRequestBody(context.request, "generateContent");
+  const request = await readOperationBody(context, "generateContent");
   const source = context.backend.streamGenerateContent(
     `models/${context.params.model}`,
     request,

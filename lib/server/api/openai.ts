@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { acquireStreamSlot, releaseWhenDone } from "../http/limits";
-import { readRequestBody } from "../http/request-body";
+import { readOperationBody } from "../http/request-body";
 import {
   openaiAnswerResponse,
   openaiErrorResponse,
@@ -18,7 +18,7 @@ import type { RequestContext } from "./request-context";
 
 /** `POST openai/chat/completions`: a `chat.completion`, or its chunks as events when it streams. */
 export async function chatCompletionsHandler(context: RequestContext): Promise<Response> {
-  const body = await readRequestBody(context.request, "json");
+  const body = await readOperationBody(context, "json");
   // A stream holds one of the caller's stream slots while it lasts, as streamGenerateContent does.
   const streams = (body as { stream?: unknown } | null)?.stream === true;
   const release = streams ? await acquireStreamSlot(context.caller) : null;
@@ -41,7 +41,7 @@ export async function chatCompletionsHandler(context: RequestContext): Promise<R
 
 /** `POST openai/embeddings`: a list of embeddings, in input order. */
 export async function openaiEmbeddingsHandler(context: RequestContext): Promise<Response> {
-  const body = await readRequestBody(context.request, "json");
+  const body = await readOperationBody(context, "json");
   return openaiAnswerResponse(await context.backend.openaiEmbeddings(body, context));
 }
 

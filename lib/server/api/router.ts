@@ -18,6 +18,7 @@ import {
   listBatchesHandler,
 } from "./batches";
 import { uploadHandler } from "./uploads";
+import { forwardedMethod } from "./forwarded-methods";
 import {
   chatCompletionsHandler,
   openaiEmbeddingsHandler,
@@ -212,7 +213,7 @@ const UPLOAD_ROUTES: Route[] = [
 ];
 
 /** The version segments served: the service's `v1beta`, and `v1` / `v1alpha` as aliases. */
-const VERSION_PREFIX = /^\/(?:upload\/|download\/)?v1(?:beta|alpha)?\/(?<rest>.*)$/;
+const VERSION_PREFIX = /^\/(?:upload\/|download\/)?(?<version>v1(?:beta|alpha)?)\/(?<rest>.*)$/;
 
 function match(
   routes: Route[],
@@ -252,7 +253,8 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     } catch {
       throw ApiError.invalidArgument("The request path is not valid percent-encoding.");
     }
-    const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
+    const version = VERSION_PREFIX.exec(pathname)?.groups;
+    const rest = version?.rest ?? "";
     openai = !pathname.startsWith("/upload/") && rest.startsWith("openai/");
     const routes = pathname.startsWith("/upload/")
       ? UPLOAD_ROUTES
@@ -261,7 +263,20 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         : openai
           ? OPENAI_ROUTES
           : API_ROUTES;
-    const found = match(routes, request.method, rest);
+    let found = match(routes, request.method, rest);
+    // A method the surface does not model: the service's 404 (or 405), unless the operator
+    // lets the gateway forward it (GATEWAY_FORWARD_METHODS).
+    const forwarded =
+      (found === null || found === "wrong-method") && version && routes === API_ROUTES
+        ? forwardedMethod(request.method, rest)
+        : null;
+    if (forwarded && version) {
+      const method = request.method as Route["method"];
+      found = {
+        route: { method, pattern: /^/, handler: forwarded },
+        params: { version: version.version!, path: rest },
+      };
+    }
     if (found === null)
       throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
     if (found === "wrong-method") {
@@ -278,7 +293,8 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     }
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
-    const release = isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
+    const streams = isStreamOperation(rest) || (forwarded && url.searchParams.get("alt") === "sse");
+    const release = streams ? await acquireStreamSlot(caller) : null;
     let response: Response;
     try {
       response = await found.route.handler({

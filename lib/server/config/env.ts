@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import { DEFAULT_PRICE_TABLE, priceTableSchema, type PriceTable } from "@/lib/studio/price-table";
 import { isLoopbackHost } from "./loopback";
+import { parseForwardRules, type ForwardRule } from "./forward-methods";
 
 /**
  * Server configuration, parsed and validated once from the environment. Nothing here is
@@ -73,6 +74,8 @@ const envSchema = z.object({
   STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: z.coerce.number().min(0).default(0),
   /** JSON price table (README, "Prices") merged over the defaults. */
   STUDIO_PRICES_FILE: z.string().min(1).optional(),
+  /** Methods the gateway does not know that it forwards anyway (forward-methods.ts). */
+  GATEWAY_FORWARD_METHODS: z.string().optional(),
 });
 
 export interface StudioKey {
@@ -128,6 +131,8 @@ export interface ServerEnv {
   quotas: Quotas;
   /** Prices the studio shows per answer: the defaults with STUDIO_PRICES_FILE's models over them. */
   prices: PriceTable;
+  /** Methods the gateway does not know that the operator lets it forward (GATEWAY_FORWARD_METHODS). */
+  forwardRules: ForwardRule[];
 }
 
 /** What each owner may keep, beyond files; 0 turns a quota off. */
@@ -207,6 +212,12 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     );
   }
   const developmentDefaults = !credentialsConfigured;
+  let forwardRules: ForwardRule[];
+  try {
+    forwardRules = parseForwardRules(values.GATEWAY_FORWARD_METHODS);
+  } catch (error) {
+    throw new ConfigurationError(`GATEWAY_FORWARD_METHODS: ${(error as Error).message}`);
+  }
   return {
     mode: upstreamKey ? "upstream" : "local",
     upstream: upstreamKey
@@ -244,6 +255,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
       conversationBytes: values.STUDIO_CONVERSATION_QUOTA_BYTES,
     },
     prices: readPriceTable(values.STUDIO_PRICES_FILE),
+    forwardRules,
   };
 }
 
