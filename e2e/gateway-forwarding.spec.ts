@@ -13,6 +13,7 @@ import { expect, test } from "@playwright/test";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 import { startTestUpstream, type TestUpstream } from "./support/test-upstream";
 import { STUDIO_KEYS, keyedServer } from "./support/servers";
+import { uploadResumable } from "./support/api";
 
 const KEYS = { alice: "forward-alice-key-0123456789", bob: "forward-bob-key-0123456789ab" };
 const UPSTREAM_KEY = "forward-upstream-key-0123456789";
@@ -70,28 +71,9 @@ function futureBody(filler: number, fileUri?: string): string {
 }
 
 async function uploadAs(key: string): Promise<{ name: string; uri: string }> {
-  const bytes = Buffer.from("rivers and valleys");
-  const start = await fetch(`${gateway.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": key,
-      "content-type": "application/json",
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(bytes.length),
-      "x-goog-upload-header-content-type": "text/plain",
-    },
-    body: JSON.stringify({ file: { displayName: "rivers" } }),
+  return uploadResumable(gateway.baseUrl, key, Buffer.from("rivers and valleys"), {
+    contentType: "text/plain",
   });
-  expect(start.status, await start.text()).toBe(200);
-  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
-    method: "POST",
-    headers: { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" },
-    body: bytes,
-  });
-  const text = await final.text();
-  expect(final.status, text).toBe(200);
-  return (JSON.parse(text) as { file: { name: string; uri: string } }).file;
 }
 
 test("unknown fields reach the upstream byte for byte, on the request's thread and through the body reader worker", async () => {

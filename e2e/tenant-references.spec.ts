@@ -19,8 +19,11 @@ import {
   STUDIO_KEYS,
   gatewayServer,
   keyedServer,
+  peopleServer,
   type ServerInfo,
 } from "./support/servers";
+import { personWithKey } from "./support/people";
+import { uploadResumable } from "./support/api";
 
 const MODEL = "models/gemini-2.5-flash";
 const EMBEDDING_MODEL = "models/gemini-embedding-2";
@@ -32,6 +35,8 @@ interface Tenants {
   server: ServerInfo;
   owner: string;
   intruder: string;
+  /** Makes the owner's and intruder's keys first (people's keys are made in the studio). */
+  prepare?: () => Promise<{ owner: string; intruder: string }>;
 }
 
 const SETUPS: [string, Tenants][] = [
@@ -39,6 +44,18 @@ const SETUPS: [string, Tenants][] = [
   [
     "local engine",
     { server: keyedServer, owner: STUDIO_KEYS.carol, intruder: STUDIO_KEYS.mallory },
+  ],
+  [
+    "people's keys",
+    {
+      server: peopleServer,
+      owner: "",
+      intruder: "",
+      prepare: async () => ({
+        owner: await personWithKey(peopleServer, "carol@people.test"),
+        intruder: await personWithKey(peopleServer, "mallory@people.test"),
+      }),
+    },
   ],
 ];
 
@@ -74,32 +91,15 @@ async function call(
 }
 
 async function uploadText(tenants: Tenants): Promise<{ name: string; uri: string }> {
-  const bytes = Buffer.from(FILE_TEXT);
-  const start = await fetch(`${tenants.server.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": tenants.owner,
-      "content-type": "application/json",
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(bytes.length),
-      "x-goog-upload-header-content-type": "text/plain",
+  const file = await uploadResumable(
+    tenants.server.baseUrl,
+    tenants.owner,
+    Buffer.from(FILE_TEXT),
+    {
+      contentType: "text/plain",
+      displayName: "rivers",
     },
-    body: JSON.stringify({ file: { displayName: "rivers" } }),
-  });
-  expect(start.status, await start.text()).toBe(200);
-  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": tenants.owner,
-      "x-goog-upload-command": "upload, finalize",
-      "x-goog-upload-offset": "0",
-    },
-    body: bytes,
-  });
-  const text = await final.text();
-  expect(final.status, text).toBe(200);
-  const file = (JSON.parse(text) as { file: { name: string; uri: string; state: string } }).file;
+  );
   for (let polls = 0; polls < 100; polls++) {
     const got = await call(tenants.server, tenants.owner, "GET", `/v1beta/${file.name}`);
     if ((JSON.parse(got.text) as { state?: string }).state === "ACTIVE") break;
@@ -275,6 +275,7 @@ function casesFor(resources: {
 for (const [label, tenants] of SETUPS) {
   test(`${label}: every place and spelling of another tenant's file, cache or store is refused with 403`, async () => {
     test.setTimeout(300_000);
+    if (tenants.prepare) Object.assign(tenants, await tenants.prepare());
     const file = await uploadText(tenants);
     const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
       model: MODEL,
@@ -414,27 +415,9 @@ for (const [label, tenants] of SETUPS) {
 /** Uploads JSONL `lines` as `key`'s batch input file. */
 async function uploadLines(tenants: Tenants, key: string, lines: unknown[]): Promise<string> {
   const bytes = Buffer.from(lines.map((line) => JSON.stringify(line)).join("\n"));
-  const start = await fetch(`${tenants.server.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": key,
-      "content-type": "application/json",
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(bytes.length),
-      "x-goog-upload-header-content-type": "application/jsonl",
-    },
-    body: JSON.stringify({ file: { displayName: "batch input" } }),
-  });
-  expect(start.status).toBe(200);
-  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
-    method: "POST",
-    headers: { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" },
-    body: bytes,
-  });
-  const text = await final.text();
-  expect(final.status, text).toBe(200);
-  return (JSON.parse(text) as { file: { name: string } }).file.name;
+  return (
+    await uploadResumable(tenants.server.baseUrl, key, bytes, { contentType: "application/jsonl" })
+  ).name;
 }
 
 for (const [label, tenants] of SETUPS) {

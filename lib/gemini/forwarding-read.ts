@@ -7,8 +7,7 @@
  * the studio's spelling can be written the upstream's way). The local engine reads the same
  * bodies strictly, as the service does.
  */
-import type { ReferenceSpelling } from "./references";
-import { fileReferenceKeys } from "./references";
+import { fileReferenceKeys, type ReferenceSpelling } from "./references";
 import { ResourceNames, scanBodySteps, type ResourceName } from "./resource-names";
 import { stringSpansUnder, type StringSpan } from "./json-string-spans";
 import { readForwarding, wireObject } from "./schemas/wire";
@@ -26,6 +25,13 @@ export interface ForwardingFindings {
 export interface FileReferenceSpan extends StringSpan {
   /** How the field takes a file: a URI, or the name `files/{id}`. */
   spelling: ReferenceSpelling;
+}
+
+let keySet: ReadonlySet<string> | undefined;
+
+/** The names of file reference fields, as one set (stringSpansUnder works out its lengths once). */
+function fileReferenceKeySet(): ReadonlySet<string> {
+  return (keySet ??= new Set(fileReferenceKeys().keys()));
 }
 
 /** A Tool object with a field this reading does not know may be one that fetches. */
@@ -57,7 +63,7 @@ export function readForForwarding<Request>(
   );
   runSteps(scanBodySteps({ body, unknown, fetching }, names));
   const keys = fileReferenceKeys();
-  const fileReferences = stringSpansUnder(bytes, new Set(keys.keys())).map((span) => ({
+  const fileReferences = stringSpansUnder(bytes, fileReferenceKeySet()).map((span) => ({
     ...span,
     spelling: keys.get(span.key)!,
   }));

@@ -24,6 +24,20 @@ function isSpace(byte: number): boolean {
   return byte === 0x20 || byte === 0x0a || byte === 0x0d || byte === 0x09;
 }
 
+const decoder = new TextDecoder("utf-8");
+const encoder = new TextEncoder();
+const keyLengthsOf = new WeakMap<ReadonlySet<string>, Set<number>>();
+
+/** The byte lengths of `keys` as JSON strings (quotes included), worked out once per set. */
+function lengthsOf(keys: ReadonlySet<string>): Set<number> {
+  let lengths = keyLengthsOf.get(keys);
+  if (!lengths) {
+    lengths = new Set([...keys].map((key) => encoder.encode(key).byteLength + 2));
+    keyLengthsOf.set(keys, lengths);
+  }
+  return lengths;
+}
+
 /** Bytes `[start, end)` of a body held in pieces. */
 function bytesOf(pieces: readonly Uint8Array[], offsets: number[], start: number, end: number) {
   const out = new Uint8Array(end - start);
@@ -47,7 +61,6 @@ export function stringSpansUnder(
   pieces: readonly Uint8Array[],
   keys: ReadonlySet<string>,
 ): StringSpan[] {
-  const decoder = new TextDecoder("utf-8");
   const offsets: number[] = [];
   let total = 0;
   for (const piece of pieces) {
@@ -61,12 +74,16 @@ export function stringSpansUnder(
       return null;
     }
   };
+  // A key is decoded only when it may be one of `keys`: as long as one, or escaped.
+  const keyLengths = lengthsOf(keys);
   const spans: StringSpan[] = [];
   let inString = false;
   let escaped = false;
+  /** The string being read holds an escape. */
+  let stringEscaped = false;
   let stringStart = 0;
   /** A string just ended: key or value, as the next byte that is not a space says. */
-  let ended: { start: number; end: number } | null = null;
+  let ended: { start: number; end: number; escaped: boolean } | null = null;
   /** The key whose value comes next, once its colon is read. */
   let keyOfValue: string | null = null;
   let lastKey: string | null = null;
@@ -74,14 +91,15 @@ export function stringSpansUnder(
   let valueKey: string | null = null;
 
   const endString = (start: number, end: number) => {
-    ended = { start, end };
+    ended = { start, end, escaped: stringEscaped };
   };
   const settle = (byte: number) => {
     const string = ended!;
     ended = null;
     if (byte === COLON) {
-      lastKey =
-        string.end - string.start <= MAX_KEY_BYTES ? textOf(string.start, string.end) : null;
+      const length = string.end - string.start;
+      const candidate = string.escaped ? length <= MAX_KEY_BYTES : keyLengths.has(length);
+      lastKey = candidate ? textOf(string.start, string.end) : null;
       return true;
     }
     if (valueKey !== null) {
@@ -110,6 +128,7 @@ export function stringSpansUnder(
         if (backslash !== -1 && backslash < at) backslash = piece.indexOf(BACKSLASH, at);
         if (backslash >= 0 && (quote < 0 || backslash < quote)) {
           escaped = true;
+          stringEscaped = true;
           at = backslash + 1;
           continue;
         }
@@ -132,6 +151,7 @@ export function stringSpansUnder(
       valueKey = null;
       if (byte === QUOTE) {
         inString = true;
+        stringEscaped = false;
         stringStart = base + at;
         valueKey = keyOfValue !== null && keys.has(keyOfValue) ? keyOfValue : null;
       }
@@ -150,7 +170,6 @@ export function splicedPieces(
 ): Uint8Array[] {
   if (replacements.length === 0) return [...pieces];
   const sorted = [...replacements].sort((a, b) => a.start - b.start);
-  const encoder = new TextEncoder();
   const out: Uint8Array[] = [];
   let next = 0;
   let offset = 0;

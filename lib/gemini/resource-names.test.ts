@@ -29,6 +29,10 @@ describe("resource names in a string", () => {
       "file files/theirs",
     ]);
     expect(anywhere("https://x/fi\tles/abc")).toEqual(["file files/abc"]);
+    expect(anywhere("https://x/files/mine/a b/../../theirs")).toEqual([
+      "file files/mine",
+      "file files/theirs",
+    ]);
     expect(anywhere("see cachedContents/c1 and batches/b-1 please")).toEqual([
       "cachedContent cachedContents/c1",
       "batch batches/b-1",

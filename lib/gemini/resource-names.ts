@@ -1,7 +1,7 @@
 /**
  * The names of the service's resources wherever a request body may spell them, for the
- * gateway's ownership check of what it forwards without modelling (the Part A rule of
- * ARCHITECTURE.md, "Forward what is not modelled"): in a known reference field a value is a
+ * gateway's ownership check of what it forwards without modelling (ARCHITECTURE.md, "Forward
+ * what is not modelled"): in a known reference field a value is a
  * reference (lib/gemini/references); in a known free-text field (a part's text) it is text,
  * except the URLs a tool that fetches may read; in an unknown field every string that names a
  * resource counts; in any other known string field, a value that is itself a resource name.
@@ -113,6 +113,8 @@ export class ResourceNames {
     if (!/[/\\%]/.test(text)) return;
     for (const spelled of spellings(text)) this.addPairs(spelled);
     for (const url of text.matchAll(URL_IN_TEXT)) this.addUrlPath(url[0]);
+    // A value that is a URL as a whole, spaces included, as a reader of the value parses it.
+    if (/^\s*https?:/i.test(text)) this.addUrlPath(text.trim());
   }
 
   /** The names in `text` when it is, as a whole, a name, path or URL (a known field's value). */

@@ -19,6 +19,7 @@ import {
   queryString,
   segmentArbitrary,
 } from "./values.mjs";
+import { interactionEndpoints } from "./interaction-requests.mjs";
 
 /**
  * @typedef {import("./client.mjs").FuzzRequest} FuzzRequest
@@ -32,6 +33,7 @@ import {
  *   conversationIds: string[], otherConversationIds: string[],
  *   messageIds: string[],
  *   uploadIds: string[],
+ *   interactionIds: string[], otherInteractionIds: string[],
  *   accessCode: string | null,
  * }} FuzzWorld
  */
@@ -1368,6 +1370,11 @@ export function endpointArbitraries(world) {
     ...conversationEndpoints(world),
     ...embeddingEndpoints(world),
     ...openaiEndpoints(world),
+    ...interactionEndpoints(world, {
+      build,
+      credentials: credentialsArbitrary,
+      method: methodArbitrary,
+    }),
   ];
 }
 

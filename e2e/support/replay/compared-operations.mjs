@@ -36,6 +36,10 @@ export const COMPARED_OPERATIONS = new Set([
   "openai.chat.completions",
   "openai.embeddings",
   "openai.models",
+  "interactions.create",
+  "interactions.get",
+  "interactions.cancel",
+  "interactions.delete",
 ]);
 
 /** Whether an exchange's answers count toward the figures and the budget. */

@@ -8,7 +8,7 @@ import type { SqlDatabase } from "../sql-database";
  * upstream session, from any instance. Clients never see the upstream's address. It also
  * keeps how many bytes the upstream has confirmed (migration 11), so a `query` is answered
  * without an upstream call while no chunk is under way, and the gateway's reading of a JSONL
- * file's lines so far (migration 14).
+ * file's lines so far (migration 17).
  */
 
 /** The service keeps an unfinished upload for about a week; we forget ours after that. */
@@ -65,12 +65,21 @@ export class UpstreamUploadStore {
       : null;
   }
 
-  /** Records the bytes the upstream confirmed, or null (unknown) before a chunk is sent. */
-  async setReceived(id: string, sizeReceived: number | null): Promise<void> {
-    await this.database.run("UPDATE upstream_upload_sessions SET size_received = ? WHERE id = ?", [
-      sizeReceived,
-      id,
-    ]);
+  /**
+   * Records the bytes the upstream confirmed, or null (unknown) before a chunk is sent; with
+   * `scan`, also the reading of the bytes so far (null: none goes on).
+   */
+  async setReceived(id: string, sizeReceived: number | null, scan?: string | null): Promise<void> {
+    if (scan === undefined)
+      await this.database.run(
+        "UPDATE upstream_upload_sessions SET size_received = ? WHERE id = ?",
+        [sizeReceived, id],
+      );
+    else
+      await this.database.run(
+        "UPDATE upstream_upload_sessions SET size_received = ?, scan_json = ? WHERE id = ?",
+        [sizeReceived, scan, id],
+      );
   }
 
   /** Keeps the reading of the session's bytes so far (null: none goes on). */

@@ -4,6 +4,7 @@
  * what `GET models` answers; models no longer listed stay served. An alias answers as its
  * target: the target's traits and `modelVersion`, under the alias's own name and resource.
  */
+import type { ImplicitCacheTraits } from "@/lib/engine/caches/implicit-prefix";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
 import type { MediaTokenRules, PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
@@ -88,6 +89,8 @@ export interface CatalogEntry {
   thinkingLength?: ThinkingLengthTraits;
   /** What its vectors are and which inputs it takes (embedding models only). */
   embedding?: EmbeddingTraits;
+  /** How it caches repeated prompt prefixes on its own (absent: it does not). */
+  implicitCache?: ImplicitCacheTraits;
   family: string;
 }
 
@@ -125,6 +128,8 @@ interface FamilyData {
   thinkingLength?: ThinkingLengthTraits & { about?: string };
   /** An embedding family's vectors and inputs; replaces the one of the family it extends. */
   embedding?: EmbeddingTraits & { about?: string };
+  /** Implicit caching (null: none); a family's own replaces the one it extends. */
+  implicitCache?: (ImplicitCacheTraits & { about?: string }) | null;
 }
 
 /** A model's own traits: what it did differently from its family (prompt-token rules field by field). */
@@ -289,6 +294,15 @@ function buildEntry(model: ModelData): CatalogEntry {
         }
       : {}),
     ...(traits.embedding ? { embedding: embeddingTraits(traits.embedding) } : {}),
+    ...(traits.implicitCache
+      ? {
+          implicitCache: {
+            blockTokens: traits.implicitCache.blockTokens,
+            minTokens: traits.implicitCache.minTokens,
+            ttlSeconds: traits.implicitCache.ttlSeconds,
+          },
+        }
+      : {}),
     family: answering.family,
     traits: {
       name,

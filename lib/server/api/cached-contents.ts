@@ -5,6 +5,7 @@ import { readPageQuery } from "../http/page-query";
 import { readJsonBody, readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
+import { assertKeyMayCall } from "../auth/key-policy";
 
 function cacheName(context: RequestContext): string {
   return `cachedContents/${context.params.cache}`;
@@ -12,6 +13,7 @@ function cacheName(context: RequestContext): string {
 
 export async function createCachedContentHandler(context: RequestContext): Promise<Response> {
   const request = await readOperationBody(context, "cachedContentCreate");
+  if (request.model !== undefined) assertKeyMayCall(context.caller, request.model);
   return jsonResponse(await context.backend.createCachedContent(request, context));
 }
 

@@ -29,7 +29,7 @@ export async function chatCompletionsHandler(context: RequestContext): Promise<R
       "chunks" in answer
         ? await chatChunkStreamResponse(answer.chunks, {
             signal: context.signal,
-            refusal: (error) => openaiErrorResponse(error),
+            refuse: (error) => openaiErrorResponse(error),
           })
         : await openaiAnswerResponse(answer);
   } catch (error) {

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { Handler } from "./request-context";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
+import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../config/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
@@ -31,6 +32,13 @@ import {
   batchEmbedContentsHandler,
   embedContentHandler,
 } from "./embeddings";
+import {
+  cancelInteractionHandler,
+  createInteractionHandler,
+  deleteInteractionHandler,
+  getInteractionHandler,
+} from "./interactions";
+import { interactionErrorResponse } from "../http/interaction-responses";
 import {
   createCachedContentHandler,
   deleteCachedContentHandler,
@@ -66,11 +74,14 @@ interface Route {
   handler: Handler;
   /** Replaces the usual authentication (upload session URLs are their own credential). */
   authenticate?: (request: Request, options?: AuthenticateOptions) => Promise<Caller>;
+  /** Renders any failure once the route matched (the Interactions API has an error body of its own). */
+  renderError?: (error: unknown) => Response;
 }
 
 /** Any segment: the handlers refuse one that is no model name with the service's 400. */
 const MODEL = "(?<model>[^/:]+)";
 const STORE = "fileSearchStores/(?<store>[^/:]+)";
+const INTERACTION = "interactions/(?<interaction>[^/:]+)";
 
 const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
@@ -156,6 +167,20 @@ const API_ROUTES: Route[] = [
     pattern: new RegExp(`^${STORE}/(?<upload>upload/)?operations/(?<operation>[^/:]+)$`),
     handler: getFileSearchOperationHandler,
   },
+  ...[
+    { method: "POST", pattern: /^interactions$/, handler: createInteractionHandler },
+    { method: "GET", pattern: new RegExp(`^${INTERACTION}$`), handler: getInteractionHandler },
+    {
+      method: "DELETE",
+      pattern: new RegExp(`^${INTERACTION}$`),
+      handler: deleteInteractionHandler,
+    },
+    {
+      method: "POST",
+      pattern: new RegExp(`^${INTERACTION}/cancel$`),
+      handler: cancelInteractionHandler,
+    },
+  ].map((route): Route => ({ ...(route as Route), renderError: interactionErrorResponse })),
 ];
 
 /** The OpenAI-compatible endpoint's callers send their key as OpenAI's clients do, `Authorization: Bearer`. */
@@ -243,7 +268,7 @@ function allowedMethods(routes: Route[], rest: string): string {
 /** Serves one request of the API surface. Never throws: every failure is an error body. */
 export async function handleApiRequest(request: Request): Promise<Response> {
   let eventStream = false;
-  let openai = false;
+  let renderError = errorResponse;
   try {
     const url = new URL(request.url);
     eventStream = isEventStreamRequest(url);
@@ -255,7 +280,8 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     }
     const version = VERSION_PREFIX.exec(pathname)?.groups;
     const rest = version?.rest ?? "";
-    openai = !pathname.startsWith("/upload/") && rest.startsWith("openai/");
+    const openai = !pathname.startsWith("/upload/") && rest.startsWith("openai/");
+    if (openai) renderError = openaiErrorResponse;
     const routes = pathname.startsWith("/upload/")
       ? UPLOAD_ROUTES
       : pathname.startsWith("/download/")
@@ -280,7 +306,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     if (found === null)
       throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
     if (found === "wrong-method") {
-      return (openai ? openaiErrorResponse : errorResponse)(
+      return renderError(
         new ApiError(
           405,
           "UNIMPLEMENTED",
@@ -291,8 +317,12 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
+    renderError = found.route.renderError ?? renderError;
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
+    // A managed key may be limited to some models and held to budgets.
+    if (found.params.model !== undefined && request.method === "POST")
+      assertKeyMayCall(caller, found.params.model);
     const streams = isStreamOperation(rest) || (forwarded && url.searchParams.get("alt") === "sse");
     const release = streams ? await acquireStreamSlot(caller) : null;
     let response: Response;
@@ -312,8 +342,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     if (eventStream) asEventStreamError(response);
     return release ? releaseWhenDone(response, release, request.signal) : response;
   } catch (error) {
-    if (openai) return openaiErrorResponse(error);
-    const response = errorResponse(error);
+    const response = renderError(error);
     return eventStream ? asEventStreamError(response) : response;
   }
 }

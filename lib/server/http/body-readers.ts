@@ -25,6 +25,7 @@ import {
   readBatchEmbedContentsRequest,
   readEmbedContentRequest,
 } from "@/lib/gemini/validate-embedding";
+import { readInteractionEnvelope } from "@/lib/gemini/interactions/envelope";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */
@@ -40,6 +41,8 @@ export const BODY_READERS = {
   embedContent: readEmbedContentRequest,
   batchEmbedContents: readBatchEmbedContentsRequest,
   asyncBatchEmbedContent: readAsyncBatchEmbedContentRequest,
+  /** An Interactions create, as the gateway reads it (a forwarding read only). */
+  interactionEnvelope: readInteractionEnvelope,
 };
 
 export type BodyReaderName = keyof typeof BODY_READERS;

@@ -46,7 +46,7 @@ const OWNED_KIND: Record<ResourceKind, OwnedKind | null> = {
   cachedContent: "cachedContent",
   fileSearchStore: "fileSearchStore",
   batch: "batch",
-  interaction: null,
+  interaction: "interaction",
   operation: null,
   tunedModel: null,
 };

@@ -68,6 +68,9 @@ import type {
   EmbedContentResponse,
 } from "@/lib/gemini/embedding-types";
 import type { OpenAIModel, OpenAIModelList } from "@/lib/gemini/openai/openai-types";
+import type { InteractionGetQuery } from "@/lib/gemini/interactions/types";
+import type { InteractionEnvelope } from "@/lib/gemini/interactions/envelope";
+import { UpstreamInteractions } from "./upstream-interactions";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
@@ -102,6 +105,8 @@ export class UpstreamBackend implements Backend {
   private readonly fileSearch: UpstreamFileSearch;
   /** The OpenAI-compatible endpoint, forwarded and passed through (upstream-openai.ts). */
   private readonly openai: UpstreamOpenAI;
+  /** The Interactions API (upstream-interactions.ts). */
+  private readonly interactions: UpstreamInteractions;
 
   constructor(private readonly dependencies: UpstreamBackendDependencies) {
     this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
@@ -110,6 +115,11 @@ export class UpstreamBackend implements Backend {
     this.uploads = new UpstreamUploads(this.client, this.uploadSessions, this.ownership);
     this.fileSearch = new UpstreamFileSearch(this.client, this.ownership, this.uploads);
     this.openai = new UpstreamOpenAI(this.client, this.ownership);
+    this.interactions = new UpstreamInteractions(
+      this.client,
+      this.ownership,
+      dependencies.settings,
+    );
   }
 
   private get settings(): UpstreamSettings {
@@ -312,35 +322,45 @@ export class UpstreamBackend implements Backend {
     request: CachedContentCreate,
     context: OperationContext,
   ): Promise<CachedContent> {
-    // The quota is checked before anything goes upstream; the size is the cached input as sent.
+    // The quota's place is reserved before anything goes upstream (counted and recorded in
+    // one transaction); the size is the cached input as sent.
     const { bytes: sizeBytes } = await jsonTextWithSize(cachedInputOf(request));
     const quota = this.dependencies.cacheQuota;
-    if (quota)
-      assertCacheQuota(
-        await this.ownership.usage("cachedContent", context.caller.ownerId),
-        sizeBytes,
-        quota,
+    const ownerId = context.caller.ownerId;
+    const reservation = quota
+      ? await this.ownership.reserve("cachedContent", ownerId, sizeBytes, {
+          admit: (usage) => assertCacheQuota(usage, sizeBytes, quota),
+        })
+      : null;
+    let created: CachedContent;
+    try {
+      // No idempotency key exists upstream, so a create is retried only if it never left.
+      created = await this.withReferences(
+        { operation: "createCachedContent", request },
+        context,
+        (body) =>
+          this.client.json<CachedContent>({
+            method: "POST",
+            target: `${API}/cachedContents`,
+            ...body,
+            signal: context.signal,
+            safety: "create",
+          }),
       );
-    // No idempotency key exists upstream, so a create is retried only if it never left.
-    const created = await this.withReferences(
-      { operation: "createCachedContent", request },
-      context,
-      (body) =>
-        this.client.json<CachedContent>({
-          method: "POST",
-          target: `${API}/cachedContents`,
-          ...body,
-          signal: context.signal,
-          safety: "create",
-        }),
-    );
-    if (typeof created?.name !== "string")
-      throw malformedUpstream("a created cached content without a name");
+      if (typeof created?.name !== "string")
+        throw malformedUpstream("a created cached content without a name");
+    } catch (error) {
+      if (reservation) await this.ownership.forget("cachedContent", reservation);
+      throw error;
+    }
     // The record lasts as long as the cache; without an expireTime, until deleted or found gone.
-    await this.ownership.record("cachedContent", created.name, context.caller.ownerId, {
+    const lifetime = {
       expiresAt: upstreamDeadline(created.expireTime, created.updateTime ?? created.createTime),
       sizeBytes,
-    });
+    };
+    if (reservation)
+      await this.ownership.settle("cachedContent", reservation, created.name, ownerId, lifetime);
+    else await this.ownership.record("cachedContent", created.name, ownerId, lifetime);
     return created;
   }
 
@@ -678,6 +698,30 @@ export class UpstreamBackend implements Backend {
 
   openaiGetModel(model: string, context: OperationContext) {
     return this.openai.get<OpenAIModel>(`models/${encodeURIComponent(model)}`, context);
+  }
+
+  createInteraction(body: unknown, context: OperationContext) {
+    return this.interactions.create(body as InteractionEnvelope, context);
+  }
+
+  streamCreateInteraction(body: unknown, context: OperationContext) {
+    return this.interactions.streamCreate(body as InteractionEnvelope, context);
+  }
+
+  getInteraction(id: string, query: InteractionGetQuery, context: OperationContext) {
+    return this.interactions.get(id, query, context);
+  }
+
+  streamInteraction(id: string, query: InteractionGetQuery, context: OperationContext) {
+    return this.interactions.stream(id, query, context);
+  }
+
+  cancelInteraction(id: string, context: OperationContext) {
+    return this.interactions.cancel(id, context);
+  }
+
+  deleteInteraction(id: string, context: OperationContext) {
+    return this.interactions.delete(id, context);
   }
 
   forwardUnmodelled(call: UnmodelledCall, context: OperationContext) {

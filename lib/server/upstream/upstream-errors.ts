@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError, parseErrorBody, type ErrorDetail, type RpcStatus } from "@/lib/gemini/api-error";
+import { parseInteractionErrorBody } from "@/lib/gemini/interactions/errors";
 import type { Scrubber } from "./scrubber";
 
 /**
@@ -81,7 +82,12 @@ export function errorFromUpstreamStatus(
   try {
     const value: unknown = JSON.parse(bodyText);
     // The OpenAI-compatible endpoint wraps its error body in a list of one.
-    parsed = parseErrorBody(Array.isArray(value) && value.length === 1 ? value[0] : value);
+    const body = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+    parsed = parseErrorBody(body);
+    // The Interactions API words its errors with a string code; its status is the HTTP one.
+    const interactionError = parsed ? null : parseInteractionErrorBody(body);
+    if (interactionError)
+      parsed = new ApiError(status, RPC_BY_HTTP[status] ?? "UNKNOWN", interactionError.message);
   } catch {
     parsed = null;
   }

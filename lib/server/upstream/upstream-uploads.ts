@@ -144,8 +144,7 @@ export class UpstreamUploads {
     // Until the upstream answers, what it holds is unknown (a query then asks it), and so is
     // what a reading of the bytes has seen: kept again once the upstream confirms them.
     const scan = this.scanAt(session, chunk.offset ?? session.sizeReceived ?? -1);
-    await this.sessions.setReceived(session.id, null);
-    if (session.scan !== null) await this.sessions.setScan(session.id, null);
+    await this.sessions.setReceived(session.id, null, session.scan === null ? undefined : null);
     const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null]
       .filter(Boolean)
       .join(", ");
@@ -207,11 +206,8 @@ export class UpstreamUploads {
     // The reading goes on only where the upstream holds exactly the bytes it read.
     const reading = scan && !scan.broken && scan.scanned === sizeReceived ? scan : null;
     if (status === "active") {
-      await this.sessions.setReceived(session.id, sizeReceived);
-      if (reading) {
-        await this.sessions.setScan(session.id, reading.saved());
-        this.holdScan(session.id, reading);
-      }
+      await this.sessions.setReceived(session.id, sizeReceived, reading?.saved());
+      if (reading) this.holdScan(session.id, reading);
     }
     if (status !== "final") return { status, sizeReceived };
     if (STORE_UPLOAD.test(new URL(session.upstreamUrl).pathname + "?")) {
