@@ -162,7 +162,11 @@ export function checkExchange(request, answer, { secrets = [] } = {}) {
     problems.push(
       ...(request.label.startsWith("interactions.")
         ? interactionErrorBodyProblems(answer.text, answer.status)
-        : errorBodyProblems(answer.text, answer.status, /^\/v1[a-z]*\/openai\//.test(request.path))),
+        : errorBodyProblems(
+            answer.text,
+            answer.status,
+            /^\/v1[a-z]*\/openai\//.test(request.path),
+          )),
     );
   if (answer.status >= 300 && answer.status < 400 && !answer.headers.location)
     problems.push(`${answer.status} without a Location`);

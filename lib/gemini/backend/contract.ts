@@ -197,8 +197,7 @@ export type OpenAIAnswer<Value> = { value: Value } | { passedThrough: PassedThro
 
 /** A chat completion: whole, or as chunks for a `stream: true` request. */
 export type ChatCompletionAnswer =
-  | OpenAIAnswer<ChatCompletion>
-  | { chunks: AsyncIterable<ChatCompletionChunk> };
+  OpenAIAnswer<ChatCompletion> | { chunks: AsyncIterable<ChatCompletionChunk> };
 
 export interface Backend {
   readonly mode: "local" | "upstream";
