@@ -21,7 +21,7 @@ import {
   readChatCompletionRequest,
   readOpenAIEmbeddingsRequest,
 } from "@/lib/gemini/openai/validate-openai";
-import type { GenerateContentResponse, Model } from "@/lib/gemini/types";
+import type { GenerateContentResponse, Model, UsageMetadata } from "@/lib/gemini/types";
 import { ApiError } from "@/lib/gemini/api-error";
 import { LISTED_MODELS, findModel, requireModel } from "../catalog";
 import { embeddingUsage, embedRequests, requireEmbeddingModel } from "../embeddings/embed-requests";
@@ -43,11 +43,19 @@ function modelObject(model: Model): OpenAIModel {
   };
 }
 
-async function* chunksOf(
+/** The chunks of a stream, and its usage as the last chunk that carried one said. */
+function chunksOf(
   source: AsyncIterable<GenerateContentResponse>,
   writer: ChatChunkWriter,
-): AsyncGenerator<ChatCompletionChunk> {
-  for await (const chunk of source) yield writer.chunkOf(chunk);
+): { chunks: AsyncIterable<ChatCompletionChunk>; usage: () => UsageMetadata | undefined } {
+  let usage: UsageMetadata | undefined;
+  async function* chunks(): AsyncGenerator<ChatCompletionChunk> {
+    for await (const chunk of source) {
+      if (chunk.usageMetadata) usage = chunk.usageMetadata;
+      yield writer.chunkOf(chunk);
+    }
+  }
+  return { chunks: chunks(), usage: () => usage };
 }
 
 /** The values of an embedding as OpenAI's `base64` encoding carries them: float32, little-endian. */
@@ -79,7 +87,7 @@ export function openaiOperations(
           includeUsage: request.streamOptions?.includeUsage === true,
         });
         const source = core.streamGenerateContent(translation.model, translation.request, context);
-        return { chunks: chunksOf(source, writer) };
+        return chunksOf(source, writer);
       }
       const answer = await core.generateContent(translation.model, translation.request, context);
       if ("passedOnJson" in answer) throw ApiError.internal();

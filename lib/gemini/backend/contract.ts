@@ -50,6 +50,7 @@ import type {
   ListFilesResponse,
   ListModelsResponse,
   Model,
+  UsageMetadata,
 } from "../types";
 
 /**
@@ -197,7 +198,12 @@ export type OpenAIAnswer<Value> = { value: Value } | { passedThrough: PassedThro
 
 /** A chat completion: whole, or as chunks for a `stream: true` request. */
 export type ChatCompletionAnswer =
-  OpenAIAnswer<ChatCompletion> | { chunks: AsyncIterable<ChatCompletionChunk> };
+  | OpenAIAnswer<ChatCompletion>
+  | {
+      chunks: AsyncIterable<ChatCompletionChunk>;
+      /** The generation's usage once the chunks have ended (they carry it only when asked). */
+      usage: () => UsageMetadata | undefined;
+    };
 
 export interface Backend {
   readonly mode: "local" | "upstream";

@@ -2,9 +2,15 @@ import "server-only";
 import { checkModelSegment } from "@/lib/gemini/validate";
 import { readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
+import { recordAnswerUsage } from "../usage/answer-usage";
+import { embeddingUsageMetadata } from "../usage/usage-shapes";
 import type { RequestContext } from "./request-context";
 
-/** Embeddings: `models/{model}:embedContent`, `:batchEmbedContents` and `:asyncBatchEmbedContent`. */
+/**
+ * Embeddings: `models/{model}:embedContent`, `:batchEmbedContents` and `:asyncBatchEmbedContent`.
+ * A managed key's limits were checked with the path's model (router.ts); what an answer spends
+ * is recorded against it, as for generateContent.
+ */
 
 function modelOf(context: RequestContext, requestName: string): string {
   checkModelSegment(context.params.model!, requestName);
@@ -15,14 +21,18 @@ function modelOf(context: RequestContext, requestName: string): string {
 export async function embedContentHandler(context: RequestContext): Promise<Response> {
   const model = modelOf(context, "EmbedContentRequest");
   const request = await readOperationBody(context, "embedContent");
-  return jsonResponse(await context.backend.embedContent(model, request, context));
+  const answer = await context.backend.embedContent(model, request, context);
+  recordAnswerUsage(context.caller, model, embeddingUsageMetadata(answer.usageMetadata));
+  return jsonResponse(answer);
 }
 
 /** `POST models/{model}:batchEmbedContents`: `{embeddings: [{values}, ...]}`, in request order. */
 export async function batchEmbedContentsHandler(context: RequestContext): Promise<Response> {
   const model = modelOf(context, "BatchEmbedContentsRequest");
   const request = await readOperationBody(context, "batchEmbedContents");
-  return jsonResponse(await context.backend.batchEmbedContents(model, request, context));
+  const answer = await context.backend.batchEmbedContents(model, request, context);
+  recordAnswerUsage(context.caller, model, embeddingUsageMetadata(answer.usageMetadata));
+  return jsonResponse(answer);
 }
 
 /** `POST models/{model}:asyncBatchEmbedContent`: the new embedding batch's operation (`batches/{id}`). */

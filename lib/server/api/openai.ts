@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
+import { assertKeyMayCall, bodyModel } from "../auth/key-policy";
 import { acquireStreamSlot, releaseWhenDone } from "../http/limits";
 import { readOperationBody } from "../http/request-body";
 import {
@@ -8,29 +9,47 @@ import {
   passedThroughResponse,
 } from "../http/openai-responses";
 import { chatChunkStreamResponse } from "../http/sse-response";
+import { recordAnswerUsage, recordingUsage } from "../usage/answer-usage";
+import { openaiUsageMetadata } from "../usage/usage-shapes";
 import type { RequestContext } from "./request-context";
 
 /**
  * The OpenAI-compatible endpoint (`/v1beta/openai/...`): chat completions, embeddings and
- * models. Bodies are read once as the JSON the client sent, and each backend reads them as it
- * must (the engine as the service does, the gateway only for the resources they name).
+ * models. A body is read once: the local engine takes its JSON and reads it strictly as the
+ * service does; the gateway reads it as it reads what it forwards without modelling it (only
+ * `model` and `stream` known, every other string looked through for resources, the bytes kept
+ * to forward). A managed key's limits hold for the model the body names, and what an answer
+ * of the engine's spends is recorded against it, as for generateContent.
  */
+
+/** The body, and the model it names (checked against the caller's key). */
+async function readBody(context: RequestContext): Promise<{ body: unknown; model: string }> {
+  const body =
+    context.backend.mode === "upstream"
+      ? await readOperationBody(context, "openaiEnvelope")
+      : await readOperationBody(context, "json");
+  const model = bodyModel((body as { model?: unknown } | null)?.model);
+  assertKeyMayCall(context.caller, model);
+  return { body, model };
+}
 
 /** `POST openai/chat/completions`: a `chat.completion`, or its chunks as events when it streams. */
 export async function chatCompletionsHandler(context: RequestContext): Promise<Response> {
-  const body = await readOperationBody(context, "json");
+  const { body, model } = await readBody(context);
   // A stream holds one of the caller's stream slots while it lasts, as streamGenerateContent does.
   const streams = (body as { stream?: unknown } | null)?.stream === true;
   const release = streams ? await acquireStreamSlot(context.caller) : null;
   let response: Response;
   try {
     const answer = await context.backend.openaiChatCompletion(body, context);
+    if ("value" in answer)
+      recordAnswerUsage(context.caller, model, openaiUsageMetadata(answer.value.usage));
     response =
       "chunks" in answer
-        ? await chatChunkStreamResponse(answer.chunks, {
-            signal: context.signal,
-            refuse: (error) => openaiErrorResponse(error),
-          })
+        ? await chatChunkStreamResponse(
+            recordingUsage(answer.chunks, context.caller, model, () => answer.usage()),
+            { signal: context.signal, refuse: (error) => openaiErrorResponse(error) },
+          )
         : await openaiAnswerResponse(answer);
   } catch (error) {
     release?.();
@@ -41,8 +60,11 @@ export async function chatCompletionsHandler(context: RequestContext): Promise<R
 
 /** `POST openai/embeddings`: a list of embeddings, in input order. */
 export async function openaiEmbeddingsHandler(context: RequestContext): Promise<Response> {
-  const body = await readOperationBody(context, "json");
-  return openaiAnswerResponse(await context.backend.openaiEmbeddings(body, context));
+  const { body, model } = await readBody(context);
+  const answer = await context.backend.openaiEmbeddings(body, context);
+  if ("value" in answer)
+    recordAnswerUsage(context.caller, model, openaiUsageMetadata(answer.value.usage));
+  return openaiAnswerResponse(answer);
 }
 
 /** `GET openai/models`. */

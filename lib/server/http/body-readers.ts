@@ -26,6 +26,7 @@ import {
   readEmbedContentRequest,
 } from "@/lib/gemini/validate-embedding";
 import { readInteractionEnvelope } from "@/lib/gemini/interactions/envelope";
+import { readOpenAIEnvelope } from "@/lib/gemini/openai/openai-envelope";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */
@@ -43,6 +44,8 @@ export const BODY_READERS = {
   asyncBatchEmbedContent: readAsyncBatchEmbedContentRequest,
   /** An Interactions create, as the gateway reads it (a forwarding read only). */
   interactionEnvelope: readInteractionEnvelope,
+  /** A body of the OpenAI-compatible endpoint, as the gateway reads it (a forwarding read only). */
+  openaiEnvelope: readOpenAIEnvelope,
 };
 
 export type BodyReaderName = keyof typeof BODY_READERS;

@@ -684,12 +684,12 @@ export class UpstreamBackend implements Backend {
     return this.fileSearch.getOperation(name, context);
   }
 
-  openaiChatCompletion(body: unknown, context: OperationContext) {
-    return this.openai.post("chat/completions", body, context);
+  openaiChatCompletion(_body: unknown, context: OperationContext) {
+    return this.openai.post("chat/completions", context);
   }
 
-  openaiEmbeddings(body: unknown, context: OperationContext) {
-    return this.openai.post("embeddings", body, context);
+  openaiEmbeddings(_body: unknown, context: OperationContext) {
+    return this.openai.post("embeddings", context);
   }
 
   openaiListModels(context: OperationContext) {

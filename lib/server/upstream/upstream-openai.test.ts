@@ -2,7 +2,7 @@
  * The OpenAI-compatible endpoint through the gateway, below HTTP: the handlers' read, the
  * gateway's real UpstreamClient and a local test upstream. Bodies go upstream as the client
  * sent them, with the server's key as the bearer token; answers and streams come back as the
- * upstream sent them, scrubbed; a resource another tenant owns, named anywhere as a value,
+ * upstream sent them, scrubbed; a resource another tenant owns, named anywhere in the body,
  * stops the request before it leaves.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -116,14 +116,22 @@ describe("the OpenAI-compatible endpoint through the gateway", () => {
       );
       expect(error.httpStatus).toBe(403);
     }
-    // Prose that mentions a name is text: it goes through.
-    const prose = await openaiEmbeddingsHandler(
-      contextFor(
-        "embeddings",
-        JSON.stringify({ model: "m", input: "see files/bobfile for details" }),
+    // Nothing but `model` and `stream` is modelled: a name anywhere, prose included, counts.
+    const prose = await refusal(() =>
+      openaiEmbeddingsHandler(
+        contextFor(
+          "embeddings",
+          JSON.stringify({ model: "m", input: "see files/bobfile for details" }),
+        ),
       ),
     );
-    expect(prose.status).toBe(200);
+    expect(prose.httpStatus).toBe(403);
+    expect(upstream.requestsFor("/openai/").length).toBe(before);
+    // One's own resource in prose goes through.
+    const own = await openaiEmbeddingsHandler(
+      contextFor("embeddings", JSON.stringify({ model: "m", input: "cachedContents/alicecache" })),
+    );
+    expect(own.status).toBe(200);
     expect(upstream.requestsFor("/openai/").length).toBe(before + 1);
   });
 
