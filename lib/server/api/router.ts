@@ -281,7 +281,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     }
     const version = VERSION_PREFIX.exec(pathname)?.groups;
     const rest = version?.rest ?? "";
-    const openai = !pathname.startsWith("/upload/") && rest.startsWith("openai/");
+    const openai = /^\/v1(?:beta|alpha)?\/openai\//.test(pathname);
     if (openai) renderError = openaiErrorResponse;
     const routes = pathname.startsWith("/upload/")
       ? UPLOAD_ROUTES
