@@ -107,7 +107,7 @@ export async function sampleFuzz(options) {
   const started = performance.now();
   const report = emptyReport();
   const client = createFuzzClient(options.baseUrl, { connections: options.concurrency ?? 6 });
-  const arbitrary = requestArbitrary(options.world);
+  const arbitrary = options.arbitrary ?? requestArbitrary(options.world);
   const seed = options.seed ?? Date.now();
   const batchSize = 100;
   let lastProgress = 0;

@@ -20,8 +20,14 @@ import {
   type ForwardingFindings,
 } from "@/lib/gemini/forwarding-read";
 import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
+import {
+  readAsyncBatchEmbedContentRequest,
+  readBatchEmbedContentsRequest,
+  readEmbedContentRequest,
+} from "@/lib/gemini/validate-embedding";
 import { readInteractionEnvelope } from "@/lib/gemini/interactions/envelope";
 import { setAsideLongStrings, type SetAsideString } from "./long-strings";
+import { readOpenAIEnvelope } from "@/lib/gemini/openai/openai-envelope";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */
@@ -34,8 +40,13 @@ export const BODY_READERS = {
   batchInputLine: readBatchInputLine,
   /** A method the gateway forwards without modelling it (a forwarding read only). */
   unmodelled: readUnmodelledBody,
+  embedContent: readEmbedContentRequest,
+  batchEmbedContents: readBatchEmbedContentsRequest,
+  asyncBatchEmbedContent: readAsyncBatchEmbedContentRequest,
   /** An Interactions create, as the gateway reads it (a forwarding read only). */
   interactionEnvelope: readInteractionEnvelope,
+  /** A body of the OpenAI-compatible endpoint, as the gateway reads it (a forwarding read only). */
+  openaiEnvelope: readOpenAIEnvelope,
 };
 
 export type BodyReaderName = keyof typeof BODY_READERS;

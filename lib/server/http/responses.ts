@@ -133,6 +133,18 @@ function streamedResponse(
 export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Response {
   // A scenario's bare status or reset is no error body at all.
   if (TransportFault.is(error)) return transportFaultResponse(error);
+  const { body, status, headers } = errorAnswer(error, extraHeaders);
+  return smallJsonResponse(body, { status, headers });
+}
+
+/**
+ * What errorResponse answers, before it is written: the service's error body, its status, and
+ * `Retry-After` when the error says when to retry.
+ */
+export function errorAnswer(
+  error: unknown,
+  extraHeaders?: HeadersInit,
+): { body: ReturnType<ApiError["toBody"]>; status: number; headers: Headers } {
   const apiError = toApiError(error);
   const headers = new Headers(extraHeaders);
   const retryInfo = apiError.details?.find(
@@ -140,7 +152,7 @@ export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Respo
   );
   if (retryInfo && "retryDelay" in retryInfo)
     headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
-  return smallJsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
+  return { body: apiError.toBody(), status: apiError.httpStatus, headers };
 }
 
 /**
