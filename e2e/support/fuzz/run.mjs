@@ -199,7 +199,10 @@ export async function healthProblems(baseUrl, key) {
     method: "POST",
     headers: { "x-goog-api-key": key, "content-type": "application/json" },
     body: JSON.stringify({
-      contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }],
+      // As @google/genai sends a string (a user turn): 11 tokens on 2.5 Flash, recorded.
+      contents: [
+        { role: "user", parts: [{ text: "The quick brown fox jumps over the lazy dog." }] },
+      ],
     }),
   });
   if (counted && !counted.includes('"totalTokens": 11'))
