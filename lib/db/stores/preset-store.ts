@@ -3,7 +3,7 @@ import type { SettingsPreset } from "@/lib/studio/settings-presets";
 import type { SqlDatabase } from "../sql-database";
 
 /**
- * Settings presets (migration 19): named chat settings each owner keeps and reuses; at most
+ * Settings presets (migration 20): named chat settings each owner keeps and reuses; at most
  * one per owner is the default that starts their new chats. Every query is scoped by owner.
  */
 

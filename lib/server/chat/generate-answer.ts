@@ -101,6 +101,7 @@ export async function generateAnswer(
     const recorded = trace?.end();
     if (recorded) recorded.status = ending.error?.code ?? 200;
     const stored = await conversations.finishAnswer(
+      job.ownerId,
       job.conversationId,
       final,
       now(),
@@ -124,6 +125,6 @@ export async function generateAnswer(
   // A follower on another instance learns of the end at once rather than at its next look.
   if (progress.followed())
     await conversations
-      .signalAnswer(job.conversationId, job.answer.id, "progress")
+      .signalAnswer(job.ownerId, job.conversationId, job.answer.id, "progress")
       .catch((error: unknown) => options.onError?.("could not signal a finished answer", error));
 }
