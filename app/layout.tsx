@@ -4,6 +4,7 @@ import type { ReactNode } from "react";
 import { StudioHeader } from "@/components/shell/studio-header";
 import { SessionGate } from "@/components/shell/session-gate";
 import { serverEnv } from "@/lib/server/config/env";
+import { pageSessionState } from "@/lib/server/auth/page-session";
 import { Providers } from "./providers";
 import "./globals.css";
 
@@ -42,6 +43,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   const { mode } = serverEnv();
   // The page's Content-Security-Policy nonce (proxy.ts): inline scripts run only with it.
   const nonce = (await headers()).get("x-nonce") ?? undefined;
+  const initialSession = await pageSessionState();
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -54,7 +56,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
         >
           Skip to main content
         </a>
-        <Providers>
+        <Providers initialSession={initialSession}>
           <StudioHeader mode={mode} />
           <SessionGate>
             <main

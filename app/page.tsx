@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { serverEnv } from "@/lib/server/config/env";
 import { LISTED_MODELS } from "@/lib/engine/catalog";
+import { modelFacts } from "@/lib/server/models/model-facts";
+import { groupByPurpose } from "@/lib/studio/model-facts";
 
 const SECTIONS = [
   {
@@ -62,20 +64,27 @@ export default function HomePage() {
         )}
       </section>
       {local && (
-        <section className="flex flex-col gap-2">
+        <section className="flex flex-col gap-3">
           <h2 className="font-medium">Local models</h2>
-          <ul className="grid gap-1 text-sm sm:grid-cols-2">
-            {LISTED_MODELS.map((model) => (
-              <li key={model.name} className="text-zinc-700 dark:text-zinc-300">
-                <span className="font-mono">{model.name.replace("models/", "")}</span>
-                <span className="text-zinc-500">
-                  {" "}
-                  · {(model.inputTokenLimit ?? 0).toLocaleString("en")} in /{" "}
-                  {(model.outputTokenLimit ?? 0).toLocaleString("en")} out
-                </span>
-              </li>
-            ))}
-          </ul>
+          {groupByPurpose(modelFacts(LISTED_MODELS)).map((group) => (
+            <div key={group.purpose} className="flex flex-col gap-1">
+              <h3 className="text-sm font-medium text-zinc-700 dark:text-zinc-300">
+                {group.label}
+              </h3>
+              <ul className="grid gap-1 text-sm sm:grid-cols-2">
+                {group.models.map(({ model }) => (
+                  <li key={model.name} className="text-zinc-700 dark:text-zinc-300">
+                    <span className="font-mono">{model.name.replace("models/", "")}</span>
+                    <span className="text-zinc-600 dark:text-zinc-400">
+                      {" "}
+                      · {(model.inputTokenLimit ?? 0).toLocaleString("en")} in /{" "}
+                      {(model.outputTokenLimit ?? 0).toLocaleString("en")} out
+                    </span>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
         </section>
       )}
     </div>

@@ -34,7 +34,11 @@ async function waitFor(url, timeoutMs) {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-export async function startServer() {
+/**
+ * Starts the built studio of `appDir` (default: this checkout) with `env` added to its
+ * environment (e.g. STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND); `ready` is when it first answered.
+ */
+export async function startServer({ env = {}, appDir = process.cwd() } = {}) {
   const port = await freePort();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
   const {
@@ -45,12 +49,14 @@ export async function startServer() {
     ...environment
   } = process.env;
   const child = spawn(process.execPath, ["scripts/start.mjs"], {
+    cwd: appDir,
     env: {
       ...environment,
       PORT: String(port),
       HOSTNAME: "127.0.0.1",
       DATA_DIR: dataDir,
       NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
@@ -58,6 +64,7 @@ export async function startServer() {
   await waitFor(`${baseUrl}/api/session`, 60_000);
   return {
     baseUrl,
+    ready: Date.now(),
     stop() {
       child.kill("SIGTERM");
       fs.rmSync(dataDir, { recursive: true, force: true });

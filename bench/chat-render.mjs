@@ -6,8 +6,12 @@
  * JavaScript the /chat route downloads on first load.
  *
  *   npm run build && node bench/chat-render.mjs [--tokens 20000] [--no-diagrams] [--base-url http://127.0.0.1:3000]
+ *     [--tokens-per-second 4000] [--app-dir ../other-checkout]
  *
- * Without --base-url it starts the built studio itself (local engine, fresh DATA_DIR, free port).
+ * Without --base-url it starts the built studio itself (local engine, fresh DATA_DIR, free port),
+ * from `--app-dir` when given (another checkout's build, for a before/after), its stream paced
+ * at `--tokens-per-second` when given (else the engine's full speed). It also reports how long
+ * after the turn's last byte reached the page the answer's last text was shown.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -58,9 +62,13 @@ function longMarkdown(minimumCharacters) {
   return sections.join("\n\n");
 }
 
+const pace = option("tokens-per-second");
 const server = option("base-url")
   ? { baseUrl: option("base-url"), stop() {} }
-  : await startServer();
+  : await startServer({
+      appDir: option("app-dir"),
+      env: pace ? { STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: pace } : {},
+    });
 const browser = await launchChromium();
 
 try {
@@ -85,9 +93,23 @@ try {
         watcher.disconnect();
       }
     });
-    document.addEventListener("DOMContentLoaded", () =>
-      watcher.observe(document.body, { subtree: true, childList: true, characterData: true }),
-    );
+    // When the answer's text last changed: set against the turn's last byte, how far the page
+    // was behind the stream at its end.
+    window.__lastTextChange = null;
+    let lastLength = 0;
+    const follower = new MutationObserver(() => {
+      const text =
+        document.querySelector('article[aria-label="Answer"] [data-answer-text]')?.textContent ??
+        "";
+      if (text.length !== lastLength) {
+        lastLength = text.length;
+        window.__lastTextChange = performance.now();
+      }
+    });
+    document.addEventListener("DOMContentLoaded", () => {
+      watcher.observe(document.body, { subtree: true, childList: true, characterData: true });
+      follower.observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
   });
   const page = await context.newPage();
 
@@ -223,6 +245,13 @@ try {
     },
     { from: start, to: end },
   );
+  const lag = await page.evaluate(() => {
+    const turn = performance
+      .getEntriesByType("resource")
+      .filter((entry) => /\/api\/conversations\/[^/]+\/turns$/.test(entry.name))
+      .at(-1);
+    return turn ? window.__lastTextChange - turn.responseEnd : null;
+  });
   const outputTokens = Number(
     /output\s*([\d,]+)/.exec(result.usage)?.[1]?.replace(/,/g, "") ?? "0",
   );
@@ -238,6 +267,9 @@ try {
     `streamed answer: ${outputTokens.toLocaleString("en")} output tokens, ${result.characters.toLocaleString("en")} characters in ${((end - start) / 1000).toFixed(1)} s (incl. 1.5 s settle)`,
   );
   console.log(`diagrams: ${diagrams.drawn} drawn, ${diagrams.failed} failed`);
+  console.log(
+    `last answer text shown ${lag === null ? "?" : lag.toFixed(0)} ms after the turn's last byte reached the page (goal < 100 ms; negative: before it)${pace ? `, stream paced at ${pace} tokens/s` : ""}`,
+  );
   console.log(
     `long tasks while streaming: ${result.count}, longest ${result.longest.toFixed(0)} ms (goal < 50 ms), total blocking ${result.blocking.toFixed(0)} ms`,
   );

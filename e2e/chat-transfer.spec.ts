@@ -89,8 +89,8 @@ test("a text-to-speech chat answers its second turn, and a text model can follow
   await chat.open();
   await chat.openSettings();
   await chat.selectSetting("Model", "models/gemini-2.5-flash-preview-tts");
-  // The speech model answers audio only (TEXT is not offered for it).
-  await chat.setting("AUDIO").check();
+  // The speech model answers audio only (TEXT is not offered for it): choosing it sets AUDIO.
+  await expect(chat.setting("AUDIO")).toBeChecked();
   for (const line of ["Good morning to the harbour", "And good night to the lighthouse"]) {
     await chat.send(line);
     await chat.waitForAnswerDone();
@@ -98,9 +98,11 @@ test("a text-to-speech chat answers its second turn, and a text model can follow
     await expect(chat.lastAnswer().getByRole("alert")).toHaveCount(0);
   }
   // The speech answers go back in history to a text model: read as 24 kHz PCM, not refused.
+  // Choosing the text model clears the AUDIO it cannot answer with, and says so.
   await chat.selectSetting("Model", "models/gemini-2.5-flash");
-  // AUDIO stays offered while it is chosen; once unchosen it goes (the text model has no audio).
-  await chat.setting("AUDIO").click();
+  await expect(
+    page.getByRole("alert").filter({ hasText: "Response modalities cleared" }),
+  ).toBeVisible();
   await expect(chat.setting("AUDIO")).toHaveCount(0);
   await chat.limitAnswers(30);
   await chat.send("What did I ask you to say?");
@@ -192,15 +194,28 @@ test("a conversation exports as JSON with every version and as Markdown of the b
   expect(markdown.text.match(/^## You$/gm)).toHaveLength(1);
   expect(markdown.text.match(/^## gemini-2\.5-flash$/gm)).toHaveLength(1);
 
+  // Imported where it already is, it is recognised and not stored again.
   await chat.sidebar.getByText("Export and import").click();
-  await page.locator("#conversation-import").setInputFiles({
-    name: json.name,
-    mimeType: "application/json",
-    buffer: Buffer.from(json.text),
-  });
-  await expect(chat.sidebar.locator("[data-import-report]")).toContainText(
-    "Imported 1 conversation.",
-  );
+  const importFile = () =>
+    page.locator("#conversation-import").setInputFiles({
+      name: json.name,
+      mimeType: "application/json",
+      buffer: Buffer.from(json.text),
+    });
+  await importFile();
+  const report = chat.sidebar.locator("[data-import-report]");
+  await expect(report).toContainText("Imported 0 conversations.");
+  await expect(report).toContainText(`“${title}” is already here, nothing new.`);
+  const copies = async () =>
+    ((await callJson(page, "/api/conversations")).json.conversations as { title: string }[]).filter(
+      (item) => item.title === title,
+    ).length;
+  expect(await copies()).toBe(1);
+
+  // Once deleted, the import brings it back whole, every version.
+  expect((await callJson(page, `/api/conversations/${id}`, { method: "DELETE" })).status).toBe(200);
+  await importFile();
+  await expect(report).toContainText("Imported 1 conversation.");
   const list = await callJson(page, "/api/conversations");
   const copy = (list.json.conversations as { id: string; title: string }[]).find(
     (item) => item.title === title && item.id !== id,

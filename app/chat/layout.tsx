@@ -1,23 +1,32 @@
+import { HydrationBoundary } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { ConversationSidebar } from "@/components/chat/conversation-sidebar";
+import { chatPageState } from "@/lib/server/pages/chat-page-data";
 import { AttachmentsStoreProvider } from "@/lib/stores/attachments-store";
 import { ChatStoreProvider } from "@/lib/stores/chat-store";
 import { CompareStoreProvider } from "@/lib/stores/compare-store";
 
 export const metadata = { title: "Chat · Genstudio" };
 
-/** The chat pages share one store and the sidebar, so a running answer survives navigation. */
-export default function ChatLayout({ children }: { children: ReactNode }) {
+/**
+ * The chat pages share one store and the sidebar, so a running answer survives navigation.
+ * The models, conversations and presets come with the page (read while it is rendered), so
+ * the composer is ready without a round trip.
+ */
+export default async function ChatLayout({ children }: { children: ReactNode }) {
+  const state = await chatPageState();
   return (
-    <ChatStoreProvider>
-      <CompareStoreProvider>
-        <AttachmentsStoreProvider>
-          <div className="relative flex min-h-0 flex-1">
-            <ConversationSidebar />
-            {children}
-          </div>
-        </AttachmentsStoreProvider>
-      </CompareStoreProvider>
-    </ChatStoreProvider>
+    <HydrationBoundary state={state ?? undefined}>
+      <ChatStoreProvider>
+        <CompareStoreProvider>
+          <AttachmentsStoreProvider>
+            <div className="relative flex min-h-0 flex-1">
+              <ConversationSidebar />
+              {children}
+            </div>
+          </AttachmentsStoreProvider>
+        </CompareStoreProvider>
+      </ChatStoreProvider>
+    </HydrationBoundary>
   );
 }

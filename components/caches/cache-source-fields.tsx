@@ -2,7 +2,7 @@
 
 import { Field, inputClassName } from "@/components/ui/field";
 import type { File as WireFile } from "@/lib/gemini/types";
-import type { ModelChoice } from "@/lib/hooks/use-models";
+import type { ModelFacts } from "@/lib/studio/model-facts";
 import { formatBytes } from "@/lib/studio/attachment-model";
 import type { ConversationSearchResult } from "@/lib/studio/conversation-schema";
 
@@ -15,7 +15,7 @@ export function CacheModelField({
   onChange,
 }: {
   model: string;
-  cacheModels: ModelChoice[];
+  cacheModels: ModelFacts[];
   onChange(model: string): void;
 }) {
   return (

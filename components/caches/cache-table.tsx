@@ -67,15 +67,21 @@ function CacheRow({
       data-expired={expired ? "" : undefined}
       className={`border-t border-zinc-200 align-top dark:border-zinc-800 ${expired ? "opacity-70" : ""}`}
     >
-      <th scope="row" className="max-w-64 px-2 py-2 text-left font-normal">
-        <span className="block truncate font-medium" title={label}>
-          {cache.displayName || (
-            <span className="text-zinc-600 italic dark:text-zinc-400">no display name</span>
-          )}
-        </span>
-        <span className="block font-mono text-xs text-zinc-600 dark:text-zinc-400">
-          {cache.name}
-        </span>
+      <th scope="row" className="px-2 py-2 text-left font-normal">
+        {/* A table cell ignores max-width: the box inside holds the width, so a long name is cut. */}
+        <div className="w-56 lg:w-64">
+          <span className="block truncate font-medium" title={label}>
+            {cache.displayName || (
+              <span className="text-zinc-600 italic dark:text-zinc-400">no display name</span>
+            )}
+          </span>
+          <span
+            className="block truncate font-mono text-xs text-zinc-600 dark:text-zinc-400"
+            title={cache.name}
+          >
+            {cache.name}
+          </span>
+        </div>
       </th>
       <td className="px-2 py-2 font-mono text-xs">{cache.model.replace(/^models\//, "")}</td>
       <td

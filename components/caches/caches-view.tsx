@@ -4,7 +4,9 @@ import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
 import { formatDateTime } from "@/components/files/expiry-countdown";
+import { ApiError } from "@/lib/gemini/api-error";
 import type { CachedContent } from "@/lib/gemini/types";
+import { useCache } from "@/lib/hooks/use-caches";
 import { CacheListSection, usePageTokens } from "./cache-list-section";
 import { CreateCacheForm } from "./create-cache-form";
 
@@ -44,8 +46,15 @@ export function CachesView() {
   );
 }
 
-/** The cache just created, with a link to use it. */
-function CreatedNotice({ cache }: { cache: CachedContent }) {
+/**
+ * The cache just created, with a link to use it; it follows the cache as it changes (an
+ * extended expiry) and goes once the cache is deleted.
+ */
+function CreatedNotice({ cache: created }: { cache: CachedContent }) {
+  const live = useCache(created.name);
+  const deleted = live.error instanceof ApiError && [403, 404].includes(live.error.httpStatus);
+  if (deleted) return null;
+  const cache = live.data ?? created;
   return (
     <p
       role="status"

@@ -21,7 +21,8 @@ function violationsOf(error: unknown): string[] {
 
 /**
  * Creating the cache a draft describes: the body is checked with the server's own rules first
- * (`problems` says what is wrong), then sent; once created, the chosen files are cleared.
+ * (`problems` says what is wrong), then sent; once created, the whole form starts afresh (a
+ * form half kept invites a second cache of the same things).
  */
 export function useCacheCreation(draft: CacheDraft, onCreated: (cache: CachedContent) => void) {
   const create = useCreateCache();
@@ -43,7 +44,7 @@ export function useCacheCreation(draft: CacheDraft, onCreated: (cache: CachedCon
     setProblems([]);
     create.mutate(request, {
       onSuccess: (cache) => {
-        draft.setFileNames([]);
+        draft.reset();
         onCreated(cache);
       },
     });

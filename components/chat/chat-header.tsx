@@ -51,7 +51,7 @@ export function ChatHeader({
   const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
   const openCompare = useCompareStore((state) => state.openCompare);
   return (
-    <div className="flex items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
+    <div className="@container flex flex-wrap items-center gap-2 border-b border-zinc-200 px-3 py-2 dark:border-zinc-800">
       <Button
         size="sm"
         className="md:hidden"
@@ -63,23 +63,27 @@ export function ChatHeader({
       <h1 id="chat-title" className="min-w-0 flex-1 truncate text-base font-semibold">
         {title}
       </h1>
-      <ModelPicker state={settingsState} />
-      <ShortcutsHelpButton open={helpOpen} onOpenChange={onHelpOpenChange} />
-      <NextTurnCodeButton
-        draftKey={draftKey}
-        settings={settingsState.settings}
-        messages={messages}
-        partsFor={partsFor}
-      />
-      <Button
-        size="sm"
-        disabled={streaming}
-        onClick={() => openCompare(settingsState.settings)}
-        title="Answer one prompt with two to four models side by side"
-      >
-        Compare
-      </Button>
-      {exportableId && <ConversationExportMenu conversationId={exportableId} />}
+      {/* In a narrow chat (a phone, or the settings panel open beside it) the model and tools
+          take a row of their own, wrapping; in a wide one, the title's row. */}
+      <div className="order-last flex w-full min-w-0 flex-wrap items-center gap-2 @2xl:order-none @2xl:w-auto @2xl:flex-nowrap">
+        <ModelPicker state={settingsState} />
+        <ShortcutsHelpButton open={helpOpen} onOpenChange={onHelpOpenChange} />
+        <NextTurnCodeButton
+          draftKey={draftKey}
+          settings={settingsState.settings}
+          messages={messages}
+          partsFor={partsFor}
+        />
+        <Button
+          size="sm"
+          disabled={streaming}
+          onClick={() => openCompare(settingsState.settings)}
+          title="Answer one prompt with two to four models side by side"
+        >
+          Compare
+        </Button>
+        {exportableId && <ConversationExportMenu conversationId={exportableId} />}
+      </div>
       <Button
         ref={settingsButton}
         size="sm"

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useEffect, type RefCallback } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
+import { chatRefusal } from "@/lib/studio/model-facts";
 import { Button } from "@/components/ui/button";
 import {
   useConversationSettings,
@@ -29,6 +30,7 @@ import {
 import { preloadHighlighter } from "./markdown-view";
 import { MessageList, useStickToBottom } from "./message-list";
 import { CompareView } from "./compare-view";
+import { useSearchHit } from "./search-hit";
 import { useCompareStore } from "@/lib/stores/compare-store";
 
 /**
@@ -53,11 +55,13 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
     conversationId,
     scope: draftKey,
     settings: settingsState.settings,
+    facts: settingsState.facts,
     traits: settingsState.traits,
     messages: path,
     updateSettings: settingsState.update,
   });
   useJoinLiveAnswer(conversationId, path, compareOpen);
+  useSearchHit(conversationId, tree, path);
   const composer = useComposerFocus(conversationId);
   useEffect(() => preloadHighlighter(), []);
 
@@ -104,6 +108,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
           attachments={attachments}
           streaming={streaming}
           sending={sending}
+          modelRefusal={chatRefusal(settingsState.facts)}
           onSend={send}
           onSendAnyway={sendNow}
         />

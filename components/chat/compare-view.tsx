@@ -6,7 +6,8 @@ import { SettingsPanel } from "@/components/settings/settings-panel";
 import { Button } from "@/components/ui/button";
 import { useCompareActions } from "@/lib/hooks/use-compare-actions";
 import { useSettingsState } from "@/lib/hooks/use-conversation-settings";
-import { useModels, type ModelChoice } from "@/lib/hooks/use-models";
+import { useModels } from "@/lib/hooks/use-models";
+import type { ModelFacts } from "@/lib/studio/model-facts";
 import { validateSettings, violationCount } from "@/lib/studio/settings-model";
 import {
   MAX_PANES,
@@ -179,7 +180,7 @@ function PaneSettingsAside({
 /** The index of the first pane whose settings break a rule (sending waits for it), or -1. */
 function firstBlockedPane(
   panes: ComparePane["settings"][],
-  models: ModelChoice[] | undefined,
+  models: ModelFacts[] | undefined,
 ): number {
   return panes.findIndex(
     (settings) =>

@@ -18,6 +18,7 @@ export function ComposerArea({
   attachments,
   streaming,
   sending,
+  modelRefusal,
   onSend,
   onSendAnyway,
 }: {
@@ -27,6 +28,8 @@ export function ComposerArea({
   attachments: ChatAttachmentsProps["state"];
   streaming: boolean;
   sending: boolean;
+  /** Why the chosen model cannot be sent to from the chat (it does not chat), or null. */
+  modelRefusal: string | null;
   onSend(text: string): void;
   onSendAnyway(text: string): void;
 }) {
@@ -49,8 +52,9 @@ export function ComposerArea({
             actions.stop();
             composer.current?.focus();
           }}
+          onPaste={attachments.paste}
           toolbar={attachments.toolbar}
-          sendBlockedReason={attachments.blockReason}
+          sendBlockedReason={modelRefusal ?? attachments.blockReason}
         />
       </ChatAttachments>
       {session.data?.mode === "local" && <LocalEngineNote />}

@@ -1,8 +1,16 @@
 "use client";
 
-import { forwardRef, useImperativeHandle, useRef, type KeyboardEvent, type ReactNode } from "react";
+import {
+  forwardRef,
+  useImperativeHandle,
+  useRef,
+  type ClipboardEvent,
+  type KeyboardEvent,
+  type ReactNode,
+} from "react";
 import { Button } from "@/components/ui/button";
 import { useChatStore } from "@/lib/stores/chat-store";
+import { useCoarsePointer } from "@/lib/hooks/use-coarse-pointer";
 
 export interface ComposerProps {
   draftKey: string;
@@ -11,6 +19,8 @@ export interface ComposerProps {
   sending?: boolean;
   onSend(text: string): void;
   onStop(): void;
+  /** A paste into the box (files and long texts become attachments). */
+  onPaste?(event: ClipboardEvent<HTMLTextAreaElement>): void;
   /** Controls at the start of the toolbar row (attach files, attached cache). */
   toolbar?: ReactNode;
   /** Why Send waits (attachments not ACTIVE yet), shown beside it; null when it may send. */
@@ -23,15 +33,17 @@ export interface ComposerHandle {
 
 /**
  * The prompt box: Enter sends, Shift+Enter starts a new line, Escape stops a running answer.
- * The toolbar row holds the attachment controls.
+ * On a touch screen Enter is the keyboard's new line and Send sends. The toolbar row holds
+ * the attachment controls.
  */
 export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Composer(
-  { draftKey, streaming, sending, onSend, onStop, toolbar, sendBlockedReason },
+  { draftKey, streaming, sending, onSend, onStop, onPaste, toolbar, sendBlockedReason },
   handle,
 ) {
   const text = useChatStore((state) => state.drafts[draftKey] ?? "");
   const setDraft = useChatStore((state) => state.setDraft);
   const input = useRef<HTMLTextAreaElement>(null);
+  const touch = useCoarsePointer();
   useImperativeHandle(handle, () => ({ focus: () => input.current?.focus() }), []);
 
   function send() {
@@ -39,7 +51,7 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
     onSend(text);
   }
   function onKeyDown(event: KeyboardEvent<HTMLTextAreaElement>) {
-    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing) {
+    if (event.key === "Enter" && !event.shiftKey && !event.nativeEvent.isComposing && !touch) {
       event.preventDefault();
       send();
     }
@@ -62,10 +74,13 @@ export const Composer = forwardRef<ComposerHandle, ComposerProps>(function Compo
         value={text}
         onChange={(event) => setDraft(draftKey, event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={onPaste}
         rows={Math.min(8, Math.max(2, text.split("\n").length))}
-        placeholder="Ask something… (Enter to send, Shift+Enter for a new line)"
+        placeholder={
+          touch ? "Ask something…" : "Ask something… (Enter to send, Shift+Enter for a new line)"
+        }
         className="w-full resize-none bg-transparent px-2 py-1 text-sm outline-none"
-        aria-keyshortcuts="Enter"
+        aria-keyshortcuts={touch ? undefined : "Enter"}
       />
       <div className="flex flex-wrap items-center justify-end gap-2">
         {toolbar}

@@ -71,12 +71,22 @@ function RenameTitle({
   );
 }
 
+/** Where a conversation opens: at the message a search matched, its words marked. */
+function conversationHref(conversation: ConversationSearchResult, search: string): string {
+  const path = `/chat/${encodeURIComponent(conversation.id)}`;
+  if (!conversation.matchMessageId || !search) return path;
+  return `${path}?${new URLSearchParams({ message: conversation.matchMessageId, find: search })}`;
+}
+
 function ConversationItem({
   conversation,
+  search,
   active,
   onDelete,
 }: {
   conversation: ConversationSearchResult;
+  /** The search the list answers ("" when none). */
+  search: string;
   active: boolean;
   onDelete(): void;
 }) {
@@ -103,7 +113,7 @@ function ConversationItem({
     >
       <div className="min-w-0 flex-1">
         <Link
-          href={`/chat/${encodeURIComponent(conversation.id)}`}
+          href={conversationHref(conversation, search)}
           aria-current={active ? "page" : undefined}
           onClick={() => setSidebarOpen(false)}
           className="block truncate px-2 py-1.5 text-sm"
@@ -231,7 +241,7 @@ export function ConversationSidebar() {
       <SavedConversations
         conversations={list.data?.conversations}
         loadError={list.isError ? list.error : null}
-        searched={settledSearch !== ""}
+        search={settledSearch}
         activeId={activeId}
         deleteError={remove.isError ? remove.error : null}
         onDelete={deleteNow}
@@ -246,15 +256,15 @@ export function ConversationSidebar() {
 function SavedConversations({
   conversations,
   loadError,
-  searched,
+  search,
   activeId,
   deleteError,
   onDelete,
 }: {
   conversations: ConversationSearchResult[] | undefined;
   loadError: Error | null;
-  /** A search is applied (an empty list then says nothing matched). */
-  searched: boolean;
+  /** The search applied ("" when none; an empty list then says nothing matched). */
+  search: string;
   activeId: string | null;
   deleteError: Error | null;
   onDelete(conversation: ConversationSearchResult): void;
@@ -268,7 +278,7 @@ function SavedConversations({
       )}
       {conversations && conversations.length === 0 && (
         <p className="p-2 text-xs text-zinc-600 dark:text-zinc-400">
-          {searched ? "No conversation mentions that." : "No conversations yet."}
+          {search ? "No conversation mentions that." : "No conversations yet."}
         </p>
       )}
       <ul className="flex flex-col gap-0.5">
@@ -276,6 +286,7 @@ function SavedConversations({
           <ConversationItem
             key={conversation.id}
             conversation={conversation}
+            search={search}
             active={conversation.id === activeId}
             onDelete={() => onDelete(conversation)}
           />

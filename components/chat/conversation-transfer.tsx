@@ -5,6 +5,7 @@ import { useRef, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { readApiError } from "@/lib/gemini/client/read-api-error";
 import { conversationKeys } from "@/lib/hooks/use-conversations";
+import type { ImportReport } from "@/lib/studio/conversation-archive";
 
 /**
  * Export and import of conversations: downloads of one conversation or all of them (JSON,
@@ -39,11 +40,6 @@ export function ConversationExportMenu({ conversationId }: { conversationId: str
       </div>
     </details>
   );
-}
-
-interface ImportReport {
-  imported: { id: string; title: string }[];
-  notRestored: { conversation: string; kind: string; name: string; reason: string }[];
 }
 
 /** Export all and import, under the conversation list. */
@@ -124,6 +120,18 @@ function ImportReportView({ report }: { report: ImportReport }) {
         Imported {report.imported.length}{" "}
         {report.imported.length === 1 ? "conversation" : "conversations"}.
       </p>
+      {report.alreadyHere.length > 0 && (
+        <ul className="mt-1 list-disc pl-4" aria-label="Already here">
+          {report.alreadyHere.map((item) => (
+            <li key={item.id}>
+              “{item.title}” is already here
+              {item.added
+                ? `: ${item.added} new ${item.added === 1 ? "message" : "messages"} added to it.`
+                : ", nothing new."}
+            </li>
+          ))}
+        </ul>
+      )}
       {report.notRestored.length > 0 && (
         <>
           <p className="mt-1 font-medium">Could not bring back:</p>

@@ -33,21 +33,45 @@ function cutLongBlock(block: string): string[] {
   return pieces;
 }
 
-/** The blocks of a markdown text, in order; joining them with blank lines renders the same. */
-export function splitMarkdownBlocks(text: string): string[] {
+/**
+ * A text's blocks, and where its last group of blocks starts: the last paragraph, list, table
+ * or fence (cut in pieces when long), which may still grow. Everything before it is final once
+ * text is only appended.
+ */
+export interface BlockSplit {
+  text: string;
+  blocks: string[];
+  /** Offset in `text` of the line the last group starts at (no fence is open there). */
+  tailStart: number;
+  /** Blocks of the last group (its pieces, when it was cut). */
+  tailBlocks: number;
+}
+
+function splitFrom(text: string): BlockSplit {
   const blocks: string[] = [];
   let current: string[] = [];
+  let currentStart = 0;
   let fence: string | null = null;
+  let tailStart = 0;
+  let tailBlocks = 0;
   const flush = () => {
-    if (current.length > 0) blocks.push(...cutLongBlock(current.join("\n")));
+    if (current.length === 0) return;
+    const pieces = cutLongBlock(current.join("\n"));
+    blocks.push(...pieces);
+    tailStart = currentStart;
+    tailBlocks = pieces.length;
     current = [];
   };
+  let offset = 0;
   for (const line of text.split("\n")) {
+    const lineStart = offset;
+    offset += line.length + 1;
     const marker = FENCE.exec(line)?.[1];
     if (fence === null) {
       if (marker) {
         flush();
         fence = marker;
+        currentStart = lineStart;
         current.push(line);
         continue;
       }
@@ -55,6 +79,7 @@ export function splitMarkdownBlocks(text: string): string[] {
         flush();
         continue;
       }
+      if (current.length === 0) currentStart = lineStart;
       current.push(line);
     } else {
       current.push(line);
@@ -70,5 +95,31 @@ export function splitMarkdownBlocks(text: string): string[] {
     }
   }
   flush();
-  return blocks;
+  return { text, blocks, tailStart, tailBlocks };
+}
+
+/** The blocks of a markdown text, in order; joining them with blank lines renders the same. */
+export function splitMarkdownBlocks(text: string): string[] {
+  return splitFrom(text).blocks;
+}
+
+/**
+ * The blocks of `text`, reusing the split of an earlier text it extends (a streamed answer):
+ * only the last group onwards is split again, so a frame's work follows what was added, not
+ * the whole answer. Any other text is split whole. Same blocks as splitMarkdownBlocks.
+ */
+export function splitGrowingMarkdown(previous: BlockSplit | null, text: string): BlockSplit {
+  if (!previous || previous.blocks.length === 0 || !text.startsWith(previous.text))
+    return splitFrom(text);
+  if (text.length === previous.text.length) return previous;
+  const tail = splitFrom(text.slice(previous.tailStart));
+  return {
+    text,
+    blocks: [
+      ...previous.blocks.slice(0, previous.blocks.length - previous.tailBlocks),
+      ...tail.blocks,
+    ],
+    tailStart: previous.tailStart + tail.tailStart,
+    tailBlocks: tail.tailBlocks,
+  };
 }

@@ -12,7 +12,7 @@ import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import { CopyButton } from "@/components/ui/copy-button";
-import { splitMarkdownBlocks } from "./markdown-blocks";
+import { splitGrowingMarkdown, type BlockSplit } from "./markdown-blocks";
 import { MathFormula } from "./math-formula";
 import { MermaidDiagram } from "./mermaid-diagram";
 import "./code-theme.css";
@@ -211,13 +211,21 @@ const MarkdownChunk = memo(function MarkdownChunk({ blocks }: { blocks: readonly
  * TeX formulas and Mermaid diagrams.
  */
 export const MarkdownView = memo(function MarkdownView({ text }: { text: string }) {
+  // A streamed answer only grows: each frame splits what was added, not the whole text again
+  // (the split follows the text while rendering, React's pattern for state derived from props).
+  const [lastSplit, setLastSplit] = useState<BlockSplit>(() => splitGrowingMarkdown(null, text));
+  let split = lastSplit;
+  if (split.text !== text) {
+    split = splitGrowingMarkdown(lastSplit, text);
+    setLastSplit(split);
+  }
+  const blocks = split.blocks;
   const chunks = useMemo(() => {
-    const blocks = splitMarkdownBlocks(text);
     const grouped: string[][] = [];
     for (let start = 0; start < blocks.length; start += BLOCKS_PER_CHUNK)
       grouped.push(blocks.slice(start, start + BLOCKS_PER_CHUNK));
     return grouped;
-  }, [text]);
+  }, [blocks]);
   return (
     <div className="text-sm leading-6">
       {chunks.map((blocks, index) => (

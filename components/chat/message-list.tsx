@@ -54,11 +54,15 @@ export function MessageList({
   );
 }
 
+/** An event that tells the conversation's scroller to stop following its bottom (a search hit is shown). */
+export const UNPIN_EVENT = "genstudio:unpin";
+
 /**
  * Keeps a scroll container pinned to the bottom while its content grows, unless the person
- * scrolled up to read; ResizeObservers on its children, no work per token in React. A callback
- * ref: the container and its children may be replaced (compare mode and back, loading and then
- * the messages), and the observers follow them.
+ * scrolled up to read (or the page showed something above, UNPIN_EVENT); ResizeObservers on
+ * its children, no work per token in React. A callback ref: the container and its children may
+ * be replaced (compare mode and back, loading and then the messages), and the observers follow
+ * them.
  */
 export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Element> {
   const [element, setElement] = useState<Element | null>(null);
@@ -67,6 +71,9 @@ export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Ele
     let pinned = true;
     const onScroll = () => {
       pinned = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+    };
+    const unpin = () => {
+      pinned = false;
     };
     const sizes = new ResizeObserver(() => {
       if (pinned) element.scrollTop = element.scrollHeight;
@@ -79,8 +86,10 @@ export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Ele
     observeChildren();
     children.observe(element, { childList: true });
     element.addEventListener("scroll", onScroll, { passive: true });
+    element.addEventListener(UNPIN_EVENT, unpin);
     return () => {
       element.removeEventListener("scroll", onScroll);
+      element.removeEventListener(UNPIN_EVENT, unpin);
       children.disconnect();
       sizes.disconnect();
     };

@@ -1,9 +1,8 @@
 "use client";
 
 import type { FunctionCall } from "@/lib/gemini/types";
-import { useChatActions, type ChatActionsApi } from "@/lib/hooks/use-chat-actions";
-
-type Threshold = Parameters<ChatActionsApi["adjustAndRetry"]>[3];
+import { useChatActions } from "@/lib/hooks/use-chat-actions";
+import type { ThresholdChange } from "@/lib/studio/settings-model";
 
 /**
  * What can be done to one answer, bound to it. Adjusting a safety setting and answering a
@@ -15,8 +14,8 @@ export function useAnswerActions(conversationId: string, answerId: string, conti
   return {
     chooseCandidate: (index: number) => actions.chooseCandidate(conversationId, answerId, index),
     adjust: continues
-      ? (category: string, threshold: Threshold) =>
-          void actions.adjustAndRetry(conversationId, answerId, category, threshold)
+      ? (changes: readonly ThresholdChange[]) =>
+          void actions.adjustAndRetry(conversationId, answerId, changes)
       : undefined,
     respond: continues
       ? (call: FunctionCall, response: Record<string, unknown>) =>

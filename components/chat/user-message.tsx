@@ -2,16 +2,14 @@
 
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
+import { isAttachedText, typedText } from "@/lib/studio/message-text";
+import { PastedTextViewer } from "@/components/files/pasted-text-viewer";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
 import { inputClassName } from "@/components/ui/field";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import { PromptAttachment } from "./prompt-attachment";
 import { useSwitchVersion, VersionSwitcher, type VersionProps } from "./version-switcher";
-
-function userText(message: StoredMessage): string {
-  return message.content.parts.map((part) => part.text ?? "").join("");
-}
 
 /** Longer prompts show their beginning until expanded (a pasted document need not fill the page). */
 const COLLAPSED_PROMPT_CHARACTERS = 3000;
@@ -74,7 +72,7 @@ export const UserMessage = memo(function UserMessage({
             expanded={expanded}
             onToggle={() => setExpanded(!expanded)}
           />
-          <CopyButton text={() => userText(message)} label="Copy your message" />
+          <CopyButton text={() => typedText(message)} label="Copy your message" />
           {hasText && (
             <Button
               ref={editButton}
@@ -100,11 +98,11 @@ export const UserMessage = memo(function UserMessage({
 function usePromptEdit(message: StoredMessage, conversationId: string) {
   const actions = useChatActions();
   const [editing, setEditing] = useState(false);
-  const [text, setText] = useState(() => userText(message));
+  const [text, setText] = useState(() => typedText(message));
   const editButton = useRef<HTMLButtonElement>(null);
   function cancel() {
     setEditing(false);
-    setText(userText(message));
+    setText(typedText(message));
     requestAnimationFrame(() => editButton.current?.focus());
   }
   function save() {
@@ -176,7 +174,17 @@ function PromptParts({ message, expanded }: { message: StoredMessage; expanded: 
   return (
     <div className="max-w-[85%] rounded-2xl bg-zinc-100 px-4 py-2 text-sm whitespace-pre-wrap break-words dark:bg-zinc-800">
       {message.content.parts.map((part, index) =>
-        part.text !== undefined ? (
+        part.text !== undefined && isAttachedText(message, index) ? (
+          <span key={index} className="my-1 block">
+            <AttachedText
+              text={part.text}
+              name={
+                message.attachments?.find((record) => record.part === index)?.displayName ??
+                "Pasted text"
+              }
+            />
+          </span>
+        ) : part.text !== undefined ? (
           <span key={index} data-user-text="">
             {expanded || part.text.length <= COLLAPSED_PROMPT_CHARACTERS
               ? part.text
@@ -215,14 +223,37 @@ function ExpandPromptButton({
   onToggle(): void;
 }) {
   const long = message.content.parts.some(
-    (part) => (part.text?.length ?? 0) > COLLAPSED_PROMPT_CHARACTERS,
+    (part, index) =>
+      !isAttachedText(message, index) && (part.text?.length ?? 0) > COLLAPSED_PROMPT_CHARACTERS,
   );
   if (!long) return null;
   return (
     <Button size="sm" variant="ghost" aria-expanded={expanded} onClick={onToggle}>
       {expanded
         ? "Show less"
-        : `Show all ${userText(message).length.toLocaleString("en")} characters`}
+        : `Show all ${typedText(message).length.toLocaleString("en")} characters`}
     </Button>
+  );
+}
+
+/** A long paste sent with the prompt: its name and size, opened to read on demand. */
+function AttachedText({ text, name }: { text: string; name: string }) {
+  const [reading, setReading] = useState(false);
+  return (
+    <span className="inline-flex flex-wrap items-center gap-2 rounded-md border border-zinc-300 bg-white px-2 py-1 text-xs whitespace-normal dark:border-zinc-700 dark:bg-zinc-900">
+      <span className="font-medium">{name}</span>
+      <span className="text-zinc-600 dark:text-zinc-400">
+        {text.length.toLocaleString("en")} characters
+      </span>
+      <Button
+        size="sm"
+        onClick={() => setReading(true)}
+        aria-haspopup="dialog"
+        aria-label={`Open ${name}`}
+      >
+        Open
+      </Button>
+      {reading && <PastedTextViewer title={name} text={text} onClose={() => setReading(false)} />}
+    </span>
   );
 }

@@ -56,6 +56,7 @@ export function AnswerTools({
       {inspected && (
         <InspectorDialog
           open
+          conversationId={conversationId}
           trace={inspected.trace}
           message={message}
           onClose={() => {

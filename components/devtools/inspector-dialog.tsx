@@ -5,6 +5,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { ModalDialog } from "@/components/ui/dialog";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { tokensPerSecond, traceTiming, type AnswerTrace } from "@/lib/studio/answer-trace";
+import { useStoredTrace } from "@/lib/hooks/use-stored-trace";
 import { Tabs } from "./tabs";
 
 const TABS = [
@@ -113,28 +114,39 @@ function Events({ trace }: { trace: AnswerTrace }) {
   );
 }
 
-/** The raw exchange of one answer: request as sent, response headers, every event, timings, errors. */
+/**
+ * The raw exchange of one answer: request as sent, response headers, every event, timings,
+ * errors. The tab that read the answer keeps what it saw; any other page (after a reload, on
+ * another device) reads what the server stored with the answer.
+ */
 export function InspectorDialog({
   open,
   onClose,
-  trace,
+  conversationId,
+  trace: tabTrace,
   message,
 }: {
   open: boolean;
   onClose(): void;
+  conversationId: string;
+  /** What this tab recorded, when it read the answer. */
   trace: AnswerTrace | undefined;
   message: StoredMessage;
 }) {
   const [tab, setTab] = useState("summary");
+  const stored = useStoredTrace(conversationId, message.id, open && !tabTrace);
+  const trace = tabTrace ?? stored.data ?? undefined;
   const request = trace ? JSON.stringify(trace.request, null, 2) : "";
   return (
     <ModalDialog open={open} onClose={onClose} title="Inspect this answer">
       {!trace ? (
         <div className="flex flex-col gap-2 text-sm">
-          <p>
-            The raw exchange is recorded in the tab that generated the answer, and kept there for
-            its 30 newest answers. This answer was generated elsewhere (or before a reload): its
-            request is under Get code, its usage below.
+          <p role="status">
+            {stored.isPending
+              ? "Reading the raw exchange stored with this answer…"
+              : stored.isError
+                ? `Could not read the raw exchange: ${stored.error.message}`
+                : "No raw exchange is kept for this answer (it was stored before the studio kept them, or imported). Its request is under Get code, its usage below."}
           </p>
           <pre className={preClassName}>{JSON.stringify(message.usageMetadata ?? {}, null, 2)}</pre>
         </div>
@@ -155,10 +167,12 @@ export function InspectorDialog({
             <pre className={preClassName} data-inspector-headers="">
               {trace.status === undefined
                 ? "No response arrived."
-                : [
-                    `HTTP ${trace.status}`,
-                    ...(trace.headers ?? []).map(([name, value]) => `${name}: ${value}`),
-                  ].join("\n")}
+                : !trace.headers
+                  ? `HTTP ${trace.status}\n\nGenerated on the studio's server: no response headers were recorded.`
+                  : [
+                      `HTTP ${trace.status}`,
+                      ...trace.headers.map(([name, value]) => `${name}: ${value}`),
+                    ].join("\n")}
             </pre>
           )}
           {tab === "events" && <Events trace={trace} />}

@@ -1,6 +1,6 @@
 "use client";
 
-import { memo } from "react";
+import { memo, useState } from "react";
 import { Button } from "@/components/ui/button";
 import { useOnline } from "@/lib/hooks/use-online";
 import { useUploader } from "@/lib/hooks/use-upload";
@@ -10,6 +10,7 @@ import {
   type Attachment,
   type AttachmentStatus,
 } from "@/lib/studio/attachment-model";
+import { PastedTextViewer } from "./pasted-text-viewer";
 import { useScopeAttachments } from "./upload-drop-zone";
 
 const STATUS_LABELS: Record<AttachmentStatus, string> = {
@@ -170,7 +171,10 @@ export const AttachmentCard = memo(function AttachmentCard({
           {attachment.status === "processing" &&
             "PROCESSING: the service is preparing the file; waiting until it is ACTIVE."}
           {attachment.status === "active" && "ACTIVE: ready to send."}
-          {attachment.status === "inline" && "Sent inline with the prompt (not uploaded)."}
+          {attachment.status === "inline" &&
+            (attachment.text !== undefined
+              ? "Sent as text with the prompt (not uploaded)."
+              : "Sent inline with the prompt (not uploaded).")}
         </p>
         {attachment.error && (
           <p role="alert" className="break-words text-red-700 dark:text-red-400">
@@ -208,12 +212,33 @@ function UploadProgressBar({ attachment, percent }: { attachment: Attachment; pe
   );
 }
 
-/** Resume an interrupted upload; cancel one in flight, or take a finished one off the list. */
+/**
+ * Open a pasted text; resume an interrupted upload; cancel one in flight, or take a finished
+ * one off the list.
+ */
 function AttachmentControls({ attachment }: { attachment: Attachment }) {
   const uploader = useUploader();
+  const [reading, setReading] = useState(false);
   const uploading = attachment.status === "uploading";
   return (
     <div className="flex flex-wrap gap-1">
+      {attachment.text !== undefined && (
+        <Button
+          size="sm"
+          onClick={() => setReading(true)}
+          aria-label={`Open ${attachment.displayName}`}
+          aria-haspopup="dialog"
+        >
+          Open
+        </Button>
+      )}
+      {reading && attachment.text !== undefined && (
+        <PastedTextViewer
+          title={attachment.displayName}
+          text={attachment.text}
+          onClose={() => setReading(false)}
+        />
+      )}
       {attachment.status === "interrupted" && (
         <Button
           size="sm"
@@ -236,8 +261,16 @@ function AttachmentControls({ attachment }: { attachment: Attachment }) {
           size="sm"
           variant="ghost"
           onClick={() => uploader.remove(attachment.id)}
-          aria-label={`Remove ${attachment.displayName} (the file is kept)`}
-          title="Takes it off this list; the file stays in Files"
+          aria-label={
+            attachment.text !== undefined
+              ? `Remove ${attachment.displayName}`
+              : `Remove ${attachment.displayName} (the file is kept)`
+          }
+          title={
+            attachment.text !== undefined
+              ? "Takes it off the prompt"
+              : "Takes it off this list; the file stays in Files"
+          }
         >
           Remove
         </Button>

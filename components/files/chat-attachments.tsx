@@ -1,7 +1,15 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useEffectEvent, useMemo, useRef, useState, type ReactNode } from "react";
+import {
+  useEffect,
+  useEffectEvent,
+  useMemo,
+  useRef,
+  useState,
+  type ClipboardEvent,
+  type ReactNode,
+} from "react";
 import type {
   AttachmentRecord,
   ConversationSettings,
@@ -14,6 +22,7 @@ import {
 } from "@/lib/studio/chat-request";
 import { TokenCounter, isOverLimit } from "@/components/tokens/token-counter";
 import { Button } from "@/components/ui/button";
+import { PaperclipIcon } from "@/components/ui/paperclip-icon";
 import { ConfirmDialog } from "@/components/ui/dialog";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
@@ -31,6 +40,8 @@ import { useChatStore } from "@/lib/stores/chat-store";
 import { useQueryClient } from "@tanstack/react-query";
 import { AttachmentList } from "./attachment-list";
 import { attachmentParts, attachmentRecords, sendBlockReason } from "@/lib/studio/attachment-model";
+import { inputsRefusal, type ModelFacts } from "@/lib/studio/model-facts";
+import { usePromptIntake } from "./prompt-intake";
 import { settingsForCache } from "@/lib/studio/settings-model";
 import { ExpiryCountdown, useNow } from "./expiry-countdown";
 import {
@@ -51,6 +62,8 @@ export interface ChatAttachmentsOptions {
   /** Composer key: the conversation id, or the new chat's key. */
   scope: string;
   settings: ConversationSettings;
+  /** The model's facts: what it takes (files it cannot are refused before anything is sent). */
+  facts: ModelFacts | undefined;
   traits: ModelTraits | undefined;
   messages: readonly StoredMessage[];
   updateSettings(settings: ConversationSettings): void;
@@ -79,6 +92,15 @@ export interface ChatAttachmentsState {
   dismissOverLimit(): void;
   /** Attach button, inline choice, attached cache: for the composer's toolbar row. */
   toolbar: ReactNode;
+  /**
+   * A paste into the prompt box: files are attached (those the model takes), a long text
+   * becomes an attachment to open; anything else is left to the box.
+   */
+  paste(event: ClipboardEvent<HTMLTextAreaElement>): void;
+  /** Files dropped or chosen: those the model cannot take are refused, with why. */
+  admit(files: readonly File[]): File[];
+  /** What became of the last long paste, for the person (and screen readers). */
+  pasteNote: string | null;
 }
 
 function userTurn(parts: Part[], text: string): Content | null {
@@ -89,7 +111,7 @@ function userTurn(parts: Part[], text: string): Content | null {
 /** Reads `?attach=files/a,files/b` and `?cache=cachedContents/x` once, for a new chat. */
 function useChatLinks(
   options: ChatAttachmentsOptions,
-  setLinkError: (message: string | null) => void,
+  setAttachProblem: (message: string | null) => void,
 ): void {
   const uploader = useUploader();
   const queryClient = useQueryClient();
@@ -129,22 +151,23 @@ function useChatLinks(
           );
         }
       }
-      setLinkError(problems.length ? problems.join(" ") : null);
+      setAttachProblem(problems.length ? problems.join(" ") : null);
     })();
-  }, [options.conversationId, uploader, queryClient, setLinkError]);
+  }, [options.conversationId, uploader, queryClient, setAttachProblem]);
 }
 
 /** The composer's attachments and token count for one chat. */
-export function useChatAttachments(
-  options: ChatAttachmentsOptions,
-): ChatAttachmentsState & { linkError: string | null; setLinkError(message: string | null): void } {
+export function useChatAttachments(options: ChatAttachmentsOptions): ChatAttachmentsState & {
+  attachProblem: string | null;
+  setAttachProblem(message: string | null): void;
+} {
   const { scope, settings, messages, traits } = options;
   const uploader = useUploader();
   const attachments = useScopeAttachments(scope);
   const draft = useChatStore((state) => state.drafts[scope] ?? "");
   const [overLimit, setOverLimit] = useState<{ text: string; message: string } | null>(null);
-  const [linkError, setLinkError] = useState<string | null>(null);
-  useChatLinks(options, setLinkError);
+  const intake = usePromptIntake(scope, options.facts, attachments);
+  useChatLinks(options, intake.setProblem);
 
   const parts = useMemo(() => attachmentParts(attachments), [attachments]);
   // The next request's history: none for speech, which reads only the new prompt.
@@ -162,7 +185,13 @@ export function useChatAttachments(
     };
   }, [parts, draft, history, settings]);
   const count = useTokenCount(input);
-  const blockReason = sendBlockReason(attachments);
+  const blockReason =
+    sendBlockReason(attachments) ??
+    inputsRefusal(
+      options.facts,
+      attachments,
+      "cannot be sent to it: remove them, or choose a model that takes them",
+    );
   const uncounted = attachments.length - parts.length;
 
   return {
@@ -170,11 +199,14 @@ export function useChatAttachments(
     count,
     blockReason,
     uncounted,
-    linkError,
-    setLinkError,
+    attachProblem: intake.problem,
+    setAttachProblem: intake.setProblem,
     partsFor: (text) => userTurn(parts, text)?.parts ?? [{ text }],
     records: () => attachmentRecords(attachments),
-    clear: () => uploader.clear(scope, { keepMedia: true }),
+    clear: () => {
+      uploader.clear(scope, { keepMedia: true });
+      intake.clearPasteNote();
+    },
     confirmSend(text) {
       if (blockReason) return false;
       const total = count.result?.totalTokens;
@@ -192,6 +224,9 @@ export function useChatAttachments(
     overLimit,
     dismissOverLimit: () => setOverLimit(null),
     toolbar: <ChatToolbar options={options} />,
+    admit: intake.admit,
+    paste: intake.paste,
+    pasteNote: intake.pasteNote,
   };
 }
 
@@ -199,7 +234,7 @@ function AttachButton() {
   const picker = useFilePicker();
   return (
     <Button size="sm" variant="ghost" onClick={picker.open} aria-label="Attach files">
-      <span aria-hidden="true">📎</span> Attach
+      <PaperclipIcon /> Attach
     </Button>
   );
 }
@@ -275,8 +310,8 @@ function ChatToolbar({ options }: { options: ChatAttachmentsOptions }) {
 
 export interface ChatAttachmentsProps {
   state: ChatAttachmentsState & {
-    linkError: string | null;
-    setLinkError(message: string | null): void;
+    attachProblem: string | null;
+    setAttachProblem(message: string | null): void;
   };
   /** Sends the prompt after the person confirmed an over-limit request. */
   onSendAnyway(text: string): void;
@@ -287,17 +322,17 @@ export interface ChatAttachmentsProps {
 export function ChatAttachments({ state, onSendAnyway, children }: ChatAttachmentsProps) {
   const { options } = state;
   return (
-    <UploadDropZone scope={options.scope} variant="overlay">
-      {state.linkError && (
+    <UploadDropZone scope={options.scope} variant="overlay" admit={state.admit}>
+      {state.attachProblem && (
         <div
           role="alert"
           className="mb-2 flex items-start gap-2 rounded-md bg-red-50 px-3 py-2 text-sm text-red-900 dark:bg-red-950/50 dark:text-red-200"
         >
-          <span className="flex-1">{state.linkError}</span>
+          <span className="flex-1">{state.attachProblem}</span>
           <button
             type="button"
             className="text-xs underline"
-            onClick={() => state.setLinkError(null)}
+            onClick={() => state.setAttachProblem(null)}
           >
             Dismiss
           </button>
@@ -306,6 +341,9 @@ export function ChatAttachments({ state, onSendAnyway, children }: ChatAttachmen
       <div className="mb-2">
         <AttachmentList scope={options.scope} compact label="Attachments" />
       </div>
+      <p role="status" className="mb-1 text-xs text-zinc-600 empty:hidden dark:text-zinc-400">
+        {state.pasteNote}
+      </p>
       {children}
       {options.settings.cachedContent &&
       (options.settings.systemInstruction.trim() || options.settings.tools?.length) ? (

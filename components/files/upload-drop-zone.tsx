@@ -30,21 +30,30 @@ export interface UploadDropZoneProps {
    * its children (the composer) and shows a drop target only while files are dragged over.
    */
   variant: "panel" | "overlay";
+  /** Which of the files dropped or chosen join (the chat refuses what its model cannot take). */
+  admit?: (files: readonly File[]) => readonly File[];
   children?: ReactNode;
   className?: string;
 }
 
 /**
- * Where files come in: dropped (react-dropzone), pasted (a screenshot with Ctrl/Cmd+V, also
- * into the prompt box), or chosen with the picker. Every file goes to the uploader.
+ * Where files come in: dropped (react-dropzone) or chosen with the picker (the chat's prompt
+ * box takes pasted ones too). Every file `admit` lets through goes to the uploader.
  */
-export function UploadDropZone({ scope, variant, children, className = "" }: UploadDropZoneProps) {
+export function UploadDropZone({
+  scope,
+  variant,
+  admit,
+  children,
+  className = "",
+}: UploadDropZoneProps) {
   const uploader = useUploader();
   const onDrop = useCallback(
     (files: File[]) => {
-      if (files.length) uploader.addFiles(scope, files);
+      const admitted = admit ? admit(files) : files;
+      if (admitted.length) uploader.addFiles(scope, admitted);
     },
-    [uploader, scope],
+    [uploader, scope, admit],
   );
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,

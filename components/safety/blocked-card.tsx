@@ -5,11 +5,12 @@ import {
   THRESHOLD_LABELS,
   thresholdAllowing,
   thresholdInForce,
+  type ThresholdChange,
 } from "@/lib/studio/settings-model";
 import { Button } from "@/components/ui/button";
 import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
-import type { HarmBlockThreshold, SafetyRating } from "@/lib/gemini/types";
+import type { SafetyRating } from "@/lib/gemini/types";
 import { strongestRating } from "./safety-ratings";
 
 export interface BlockedCardProps {
@@ -21,14 +22,25 @@ export interface BlockedCardProps {
   /** Settings the request was sent with (the thresholds in force). */
   settings: ConversationSettings | undefined;
   traits: ModelTraits | undefined;
-  /** Loosen the category's threshold to let this probability through, and ask again. */
-  onAdjust?: (category: string, threshold: HarmBlockThreshold) => void;
+  /** Loosen each blocking category's threshold to let its probability through, and ask again. */
+  onAdjust?: (changes: ThresholdChange[]) => void;
   disabled?: boolean;
 }
 
 /**
- * A blocked prompt or candidate, said plainly: which category, how probable, the threshold
- * that blocked it, and one click to loosen that threshold and retry.
+ * The ratings that blocked: those marked `blocked`, else (a rating without the mark) the
+ * strongest one, which is the best guess of what the threshold caught.
+ */
+function blockingRatings(ratings: readonly SafetyRating[] | undefined): SafetyRating[] {
+  const marked = (ratings ?? []).filter((rating) => rating.blocked);
+  if (marked.length) return marked;
+  const strongest = strongestRating(ratings);
+  return strongest ? [strongest] : [];
+}
+
+/**
+ * A blocked prompt or candidate, said plainly: every category that blocked, how probable, the
+ * threshold in force for it, and one click to loosen them all and retry.
  */
 export function BlockedCard({
   subject,
@@ -39,9 +51,15 @@ export function BlockedCard({
   onAdjust,
   disabled,
 }: BlockedCardProps) {
-  const rating = strongestRating(ratings);
-  const inForce = rating ? thresholdInForce(settings, rating.category, traits) : undefined;
-  const allowing = rating ? thresholdAllowing(rating.probability) : undefined;
+  const blocking = blockingRatings(ratings).map((rating) => ({
+    rating,
+    inForce: thresholdInForce(settings, rating.category, traits),
+    allowing: thresholdAllowing(rating.probability),
+  }));
+  const changes = blocking.map(({ rating, allowing }) => ({
+    category: rating.category,
+    threshold: allowing,
+  }));
   return (
     <section
       aria-label={`Blocked ${subject}`}
@@ -50,24 +68,30 @@ export function BlockedCard({
       <p className="font-semibold">
         {subject === "prompt" ? "The prompt was blocked" : "The answer was blocked"} ({reason})
       </p>
-      {rating ? (
-        <p className="mt-1">
-          Category <strong>{categoryLabel(rating.category)}</strong> was rated{" "}
-          <strong>{rating.probability}</strong>; the threshold in force is{" "}
-          <strong>{THRESHOLD_LABELS[inForce!] ?? inForce}</strong> ({inForce}).
-        </p>
+      {blocking.length ? (
+        <ul className="mt-1 flex flex-col gap-0.5" aria-label="Blocking categories">
+          {blocking.map(({ rating, inForce }) => (
+            <li key={rating.category}>
+              Category <strong>{categoryLabel(rating.category)}</strong> was rated{" "}
+              <strong>{rating.probability}</strong>; the threshold in force is{" "}
+              <strong>{THRESHOLD_LABELS[inForce] ?? inForce}</strong> ({inForce}).
+            </li>
+          ))}
+        </ul>
       ) : (
         <p className="mt-1">No safety rating came with it, so there is no threshold to adjust.</p>
       )}
-      {rating && onAdjust && allowing && (
+      {onAdjust && changes.length > 0 && (
         <Button
           variant="primary"
           size="sm"
           className="mt-2"
           disabled={disabled}
-          onClick={() => onAdjust(rating.category, allowing)}
+          onClick={() => onAdjust(changes)}
         >
-          Set {categoryLabel(rating.category)} to “{THRESHOLD_LABELS[allowing]}” and retry
+          {changes.length === 1
+            ? `Set ${categoryLabel(changes[0]!.category)} to “${THRESHOLD_LABELS[changes[0]!.threshold]}” and retry`
+            : `Loosen ${changes.map((change) => `${categoryLabel(change.category)} to “${THRESHOLD_LABELS[change.threshold]}”`).join(", ")} and retry`}
         </Button>
       )}
     </section>

@@ -1,73 +1,67 @@
 "use client";
 
 import { Field, inputClassName } from "@/components/ui/field";
-import type { ModelChoice } from "@/lib/hooks/use-models";
+import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-settings";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
-import type { ConversationSettings } from "@/lib/studio/conversation-schema";
-import { settingsForModel } from "@/lib/studio/settings-model";
+import { describeInputs } from "@/lib/gemini/model-uses";
+import { purposeNote, type ModelFacts } from "@/lib/studio/model-facts";
+import { ModelSelect } from "./model-select";
 
-/** One line of what the chosen model accepts: limits, sampling defaults, thinking, outputs. */
-function traitsSummary(traits: ModelTraits): string {
+/** The thinking rule in words: its range, and whether 0 turns it off or the model always thinks. */
+export function thinkingSummary(traits: ModelTraits): string {
+  const thinking = traits.thinking;
+  if (!thinking) return "no thinking";
+  return `thinking (budget ${thinking.minBudget}–${thinking.maxBudget}, -1 dynamic, ${thinking.canDisable ? "0 turns it off" : "always thinks: 0 is not accepted"})`;
+}
+
+/** One line of what the chosen model takes and allows: inputs, limits, sampling, thinking, outputs. */
+function factsSummary(facts: ModelFacts): string {
+  const traits = facts.traits;
+  const inputs = facts.inputs.length ? `takes ${describeInputs(facts.inputs)}` : null;
+  if (!traits)
+    return [inputs, "its other rules are the service's to judge (not in the local catalog)"]
+      .filter(Boolean)
+      .join(" · ");
   const items = [
+    inputs,
     `${traits.inputTokenLimit.toLocaleString("en")} input tokens`,
     `${traits.outputTokenLimit.toLocaleString("en")} output tokens`,
     `temperature ${traits.temperature} (max ${traits.maxTemperature})`,
     `topP ${traits.topP}`,
     traits.topK !== undefined ? `topK ${traits.topK}` : "no topK",
-    traits.thinking
-      ? `thinking (budget ${traits.thinking.minBudget}–${traits.thinking.maxBudget}${traits.thinking.canDisable ? ", 0 turns it off" : ""}, -1 dynamic)`
-      : "no thinking",
+    thinkingSummary(traits),
     traits.singleCandidateOnly ? "one candidate only" : null,
     `outputs ${traits.responseModalities.map((combination) => combination.join("+")).join(" or ")}`,
   ];
   return items.filter(Boolean).join(" · ");
 }
 
-export interface ModelFieldProps {
-  settings: ConversationSettings;
-  models: ModelChoice[] | undefined;
-  traits: ModelTraits | undefined;
-  errors: string[] | undefined;
-  update(settings: ConversationSettings): void;
-}
-
 /**
- * The model choice with a summary of its traits. Choosing another model carries the settings
- * over to it (settingsForModel); a model no longer listed stays shown so it can be changed.
+ * The model choice with what the model is for and a summary of its facts. Choosing another
+ * model moves the settings to it (ModelSelect).
  */
-export function ModelField({ settings, models, traits, errors, update }: ModelFieldProps) {
+export function ModelField({
+  state,
+  errors,
+}: {
+  state: ConversationSettingsState;
+  errors: string[] | undefined;
+}) {
+  const { facts, models } = state;
+  const note = facts ? purposeNote(facts) : null;
   return (
     <Field
       label="Model"
       errors={errors}
-      hint={traits ? traitsSummary(traits) : models ? undefined : "Loading models…"}
+      hint={
+        facts
+          ? `${note ? `${note} ` : ""}${factsSummary(facts)}`
+          : models
+            ? undefined
+            : "Loading models…"
+      }
     >
-      {(props) => (
-        <select
-          {...props}
-          value={settings.model}
-          onChange={(event) => {
-            const next = event.target.value;
-            update(
-              settingsForModel(
-                settings,
-                next,
-                models?.find((choice) => choice.model.name === next)?.traits,
-              ),
-            );
-          }}
-          className={inputClassName}
-        >
-          {!models?.some((choice) => choice.model.name === settings.model) && (
-            <option value={settings.model}>{settings.model}</option>
-          )}
-          {models?.map(({ model }) => (
-            <option key={model.name} value={model.name}>
-              {model.displayName ?? model.name}
-            </option>
-          ))}
-        </select>
-      )}
+      {(props) => <ModelSelect {...props} state={state} className={inputClassName} />}
     </Field>
   );
 }

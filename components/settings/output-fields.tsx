@@ -9,15 +9,15 @@ import { SpeechFields } from "./speech-fields";
 
 /** Output: format and schema, modalities, speech, media resolution, logprobs, civic answers. */
 export function OutputFields(fields: SettingsFieldsProps) {
-  const { settings, traits, setConfig, errorsOf } = fields;
+  const { settings, facts, setConfig, errorsOf } = fields;
   const config = settings.generationConfig;
-  const supportsAudio =
-    traits?.responseModalities.some((combination) => combination.includes("AUDIO")) ?? false;
+  // Voices are a speech model's; a music model answers in audio without one.
+  const speaks = facts?.purpose === "speech";
   return (
     <Section title="Output">
       <ResponseFormatFields {...fields} />
       <ResponseModalitiesField {...fields} />
-      {(supportsAudio || config.speechConfig) && <SpeechFields {...fields} />}
+      {(speaks || config.speechConfig) && <SpeechFields {...fields} />}
       <Field label="Media resolution" errors={errorsOf("media_resolution")}>
         {(props) => (
           <select

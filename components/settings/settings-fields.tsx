@@ -3,6 +3,7 @@
 import { useId, type ReactNode } from "react";
 import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
+import type { ModelFacts } from "@/lib/studio/model-facts";
 import type { GenerationConfig } from "@/lib/gemini/types";
 
 /** What every group of settings fields receives from the panel. */
@@ -10,6 +11,8 @@ export interface SettingsFieldsProps {
   /** The conversation's key in the chat store (form errors are kept under it). */
   settingsKey: string;
   settings: ConversationSettings;
+  /** The chosen model's facts; its rules are `traits`. */
+  facts: ModelFacts | undefined;
   traits: ModelTraits | undefined;
   update(settings: ConversationSettings): void;
   setConfig(changes: Partial<Record<keyof GenerationConfig, unknown>>): void;

@@ -5,6 +5,7 @@ import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-set
 import type { GenerationConfig } from "@/lib/gemini/types";
 import { violationCount, withGenerationConfig } from "@/lib/studio/settings-model";
 import { ModelField } from "./model-field";
+import { PresetFields } from "./preset-fields";
 import { OutputFields } from "./output-fields";
 import { SafetySettingsFields } from "./safety-settings-fields";
 import { SamplingFields } from "./sampling-fields";
@@ -21,13 +22,14 @@ export interface SettingsPanelProps {
 
 /** Every setting of a conversation, validated inline with the server's rules as they are typed. */
 export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
-  const { settings, traits, models, violations, update, key } = state;
+  const { settings, traits, facts, violations, update, key } = state;
   const errorsOf = (field: string) => violations[field];
   const setConfig = (changes: Partial<Record<ConfigKey, unknown>>) =>
     update(withGenerationConfig(settings, changes));
   const fields: SettingsFieldsProps = {
     settingsKey: key,
     settings,
+    facts,
     traits,
     update,
     setConfig,
@@ -42,13 +44,7 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
     >
       <PanelHeader onClose={onClose} />
       <ViolationSummary total={violationCount(violations)} />
-      <ModelField
-        settings={settings}
-        models={models}
-        traits={traits}
-        errors={errorsOf("model")}
-        update={update}
-      />
+      <ModelField state={state} errors={errorsOf("model")} />
       <Field label="System instruction" errors={errorsOf("system_instruction")}>
         {(props) => (
           <textarea
@@ -70,6 +66,7 @@ export function SettingsPanel({ state, onClose }: SettingsPanelProps) {
       </Section>
 
       <ToolFields {...fields} />
+      <PresetFields state={state} />
     </form>
   );
 }

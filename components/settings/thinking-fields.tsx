@@ -28,7 +28,7 @@ export function ThinkingFields({ settings, traits, setConfig, errorsOf }: Settin
         label="Thinking budget (tokens)"
         hint={
           traits?.thinking
-            ? `${traits.thinking.minBudget}–${traits.thinking.maxBudget}, -1 dynamic${traits.thinking.canDisable ? ", 0 off" : ""}; empty = model default`
+            ? `${traits.thinking.minBudget}–${traits.thinking.maxBudget}, -1 dynamic, ${traits.thinking.canDisable ? "0 off" : "0 not accepted (this model always thinks)"}; empty = model default`
             : undefined
         }
         step={1}

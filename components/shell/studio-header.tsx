@@ -24,11 +24,15 @@ export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
   ];
   return (
     <>
-      <header className="flex items-center gap-2 border-b border-zinc-200 px-2 py-2 sm:gap-4 sm:px-4 dark:border-zinc-800">
+      <header className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-2 py-2 sm:flex-nowrap sm:gap-4 sm:px-4 dark:border-zinc-800">
         <Link href="/" className="font-semibold tracking-tight">
           Genstudio
         </Link>
-        <nav aria-label="Main" className="flex min-w-0 gap-1 overflow-x-auto">
+        {/* On a phone the pages take a row of their own, so none is pushed out of reach. */}
+        <nav
+          aria-label="Main"
+          className="order-last flex w-full min-w-0 gap-1 overflow-x-auto sm:order-none sm:w-auto"
+        >
           {navigation.map((item) => {
             const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
             return (

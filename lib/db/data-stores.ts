@@ -12,6 +12,7 @@ import { InteractionStore } from "./stores/interaction-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { PeopleStore } from "./stores/people-store";
+import { PresetStore } from "./stores/preset-store";
 import { SessionStore } from "./stores/session-store";
 import { UpstreamUploadStore } from "./stores/upstream-upload-store";
 
@@ -48,6 +49,8 @@ export interface DataStores {
   authState: AuthStateStore;
   /** Local engine: interactions and the events of their streams. */
   interactions: InteractionStore;
+  /** The studio's settings presets, per owner. */
+  presets: PresetStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -68,5 +71,6 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     apiKeys: new ApiKeyStore(database),
     authState: new AuthStateStore(database),
     interactions: new InteractionStore(database),
+    presets: new PresetStore(database),
   };
 }

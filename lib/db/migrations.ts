@@ -596,4 +596,26 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE conversation_messages RENAME COLUMN conversation_id TO conversation_internal_id;
     `,
   },
+  {
+    version: 20,
+    name: "answers' raw exchanges; messages found by id; settings presets",
+    // The raw exchange of an answer generated on the server (request, each chunk with its
+    // time, the error), size-capped by its writer, for the studio's inspector after a reload
+    // or on another device. Read only by that inspector, never with the message itself.
+    // Message ids are random and kept by export and import: an import finds by them the
+    // conversations the owner already has. A settings preset is a named set of chat settings
+    // a person reuses; the one marked default starts their new chats.
+    sql: `
+      ALTER TABLE conversation_messages ADD COLUMN trace_json TEXT;
+      CREATE INDEX conversation_messages_id ON conversation_messages (id);
+      CREATE TABLE settings_presets (
+        owner_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        settings_json TEXT NOT NULL,
+        is_default INTEGER NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL,
+        PRIMARY KEY (owner_id, name)
+      );
+    `,
+  },
 ];

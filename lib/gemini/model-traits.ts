@@ -1,7 +1,7 @@
 /**
  * What a model allows, as the validation rules need it. The local engine's catalog fills
- * every field; for a model known only from the wire (`GET models` of the upstream) the
- * studio derives what it can with `traitsFromModel`.
+ * every field, for the models it lists and (by its family rules) for a model another service
+ * lists (lib/engine/catalog: catalogEntryForResource), which is what the studio reads.
  */
 import type { PromptTokenRules } from "./prompt-token-rules";
 import type { Model } from "./types";
@@ -75,7 +75,11 @@ export interface ModelTraits {
   builtInTools?: ("googleSearch" | "urlContext" | "codeExecution")[];
 }
 
-/** Best-effort traits for a model known only by its wire resource (upstream mode). */
+/**
+ * Best-effort traits for a model known only by its name, guessed from it: only for the old
+ * model names of the recorded token facts (lib/engine/tokens/tokens.test.ts); the studio and
+ * the gateway read the catalog's.
+ */
 export function traitsFromModel(model: Model): ModelTraits {
   const name = model.name ?? "models/unknown";
   const modern = !/gemini-(1\.|2\.0)/.test(name);

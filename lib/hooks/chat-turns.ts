@@ -4,6 +4,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { isAbortError, streamGenerateContentPath } from "@/lib/gemini/client/sse-client";
 import { recordTrace, type TraceRecorder } from "@/lib/studio/answer-trace";
 import { messageErrorOf, type MessageError } from "@/lib/studio/message-error";
+import { typedText } from "@/lib/studio/message-text";
 import type {
   ConversationSettings,
   StartTurn,
@@ -242,9 +243,15 @@ export function createChatTurns(context: ChatTurnsContext): ChatTurns {
     return true;
   }
 
-  /** A turn that could not be sent: its answer says why, and Retry sends the same turn again. */
+  /**
+   * A turn that could not be sent: its answer says why, Retry sends the same turn again, and
+   * what the person typed goes back into an empty prompt box, to edit or send again.
+   */
   function failTurn(conversationId: string, turn: StartTurn, error: unknown) {
     const summary = errorSummary(error);
+    const typed = turn.prompt ? typedText(turn.prompt) : "";
+    if (typed.trim() && !store.getState().drafts[conversationId]?.trim())
+      store.getState().setDraft(conversationId, typed);
     if (!(error instanceof ApiError)) unsent.set(turn.answerId, { conversationId, turn });
     const promptId = turn.prompt?.id ?? turn.parentId;
     conversations.putMessages(conversationId, [

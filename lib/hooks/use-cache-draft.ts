@@ -8,7 +8,8 @@ import { historyContents } from "@/lib/studio/chat-request";
 import { DEFAULT_EXPIRY, expiryFields, type ExpiryChoice } from "@/lib/studio/expiry-input";
 import { useConversation, useConversationList } from "./use-conversations";
 import { useFiles } from "./use-files";
-import { useModels, type ModelChoice } from "./use-models";
+import { useModels } from "./use-models";
+import type { ModelFacts } from "@/lib/studio/model-facts";
 import { useTokenCount, type TokenCountInput } from "./use-token-count";
 
 const DEFAULT_CACHE_MODEL = "models/gemini-2.5-flash";
@@ -29,7 +30,7 @@ export function useCacheDraft(initialConversationId: string | null) {
   const [systemInstruction, setSystemInstruction] = useState("");
   const [expiry, setExpiry] = useState<ExpiryChoice>(DEFAULT_EXPIRY);
   const conversation = useConversation(conversationId || null);
-  const touchDisplayName = useConversationSuggestion(conversation.data, cacheModels, {
+  const suggestion = useConversationSuggestion(conversation.data, cacheModels, {
     setDisplayName,
     setModel,
   });
@@ -44,7 +45,7 @@ export function useCacheDraft(initialConversationId: string | null) {
   return {
     displayName,
     setDisplayName,
-    touchDisplayName,
+    touchDisplayName: suggestion.touch,
     model,
     setModel,
     conversationId,
@@ -67,6 +68,16 @@ export function useCacheDraft(initialConversationId: string | null) {
     waitingForConversation: conversationId !== "" && !conversation.data && !conversation.isError,
     /** The create request as the form stands, or why it cannot be made yet. */
     body: () => cacheCreateBody({ model, displayName, contents, system, expiry }),
+    /** Every choice back to a fresh form's (after a cache was created from them). */
+    reset() {
+      setDisplayName("");
+      setModel(DEFAULT_CACHE_MODEL);
+      setConversationId("");
+      setFileNames([]);
+      setSystemInstruction("");
+      setExpiry(DEFAULT_EXPIRY);
+      suggestion.reset();
+    },
   };
 }
 
@@ -80,7 +91,7 @@ function useCacheSources() {
   const cacheModels = useMemo(
     () =>
       (models.data ?? []).filter((choice) =>
-        choice.traits.supportedGenerationMethods.includes("createCachedContent"),
+        (choice.model.supportedGenerationMethods ?? []).includes("createCachedContent"),
       ),
     [models.data],
   );
@@ -103,11 +114,12 @@ function useCacheSources() {
  * A loaded conversation suggests its title and model, once per conversation. The title goes only
  * into a display name the person has not started on (focused or typed in), so it never lands in
  * front of what they type while the conversation loads. Adjusted while rendering (React's pattern
- * for state that follows loaded data), not in an effect. Returns what marks the name as started.
+ * for state that follows loaded data), not in an effect. Returns what marks the name as started,
+ * and what forgets both for a fresh form.
  */
 function useConversationSuggestion(
   loaded: Conversation | undefined,
-  cacheModels: ModelChoice[],
+  cacheModels: ModelFacts[],
   {
     setDisplayName,
     setModel,
@@ -124,7 +136,13 @@ function useConversationSuggestion(
     if (cacheModels.some((choice) => choice.model.name === loaded.settings.model))
       setModel(loaded.settings.model);
   }
-  return () => setDisplayNameTouched(true);
+  return {
+    touch: () => setDisplayNameTouched(true),
+    reset: () => {
+      setSuggestedFor(null);
+      setDisplayNameTouched(false);
+    },
+  };
 }
 
 /** The size of what would be cached, counted as it would be cached, against the model's minimum. */

@@ -12,15 +12,21 @@ import type {
   StoredMessage,
 } from "@/lib/studio/conversation-schema";
 import { newMessageId } from "@/lib/studio/chat-request";
-import { titleFromPrompt } from "@/lib/studio/message-text";
+import { isAttachedText, titleFromPrompt } from "@/lib/studio/message-text";
 import { currentLeaf, withSelected } from "@/lib/studio/conversation-tree";
-import { defaultSettings, withSafetyThreshold } from "@/lib/studio/settings-model";
-import type { HarmBlockThreshold, Part } from "@/lib/gemini/types";
+import {
+  defaultSettings,
+  withSafetyThresholds,
+  type ThresholdChange,
+} from "@/lib/studio/settings-model";
+import type { Part } from "@/lib/gemini/types";
 import { NEW_CHAT_KEY, useChatStoreApi, type ChatStore } from "@/lib/stores/chat-store";
 import { conversationCache } from "./chat-conversation-cache";
 import { createChatTurns } from "./chat-turns";
 import { createChatSaves } from "./chat-saves";
 import { conversationKeys, setCachedMessages } from "./use-conversations";
+import { presetsQueryOptions } from "./use-presets";
+import { startingSettings } from "@/lib/studio/settings-presets";
 
 /**
  * What the chat page does: send, stop, regenerate, edit (each adds a version, never replaces
@@ -41,12 +47,11 @@ export interface ChatActionsApi {
   regenerate(conversationId: string, answerId: string): Promise<void>;
   /** A new version of a prompt, with its own answer; the old version and its branch stay. */
   edit(conversationId: string, userMessageId: string, text: string): Promise<void>;
-  /** Loosens one category's threshold in the conversation's settings and asks again. */
+  /** Loosens the categories' thresholds in the conversation's settings and asks again. */
   adjustAndRetry(
     conversationId: string,
     answerId: string,
-    category: string,
-    threshold: HarmBlockThreshold,
+    changes: readonly ThresholdChange[],
   ): Promise<void>;
   /** Detaches the conversation's cache (expired or deleted) and asks again. */
   continueWithoutCache(conversationId: string, answerId: string): Promise<void>;
@@ -86,7 +91,10 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
       state.settingsDrafts[key] ??
       (conversationId
         ? conversations.get(conversationId)?.settings
-        : (state.lastSettings ?? undefined)) ??
+        : startingSettings(
+            queryClient.getQueryData(presetsQueryOptions().queryKey),
+            state.lastSettings,
+          )) ??
       defaultSettings()
     );
   }
@@ -203,13 +211,9 @@ export function createChatActions({ store, queryClient, navigate }: Dependencies
   async function adjustAndRetry(
     conversationId: string,
     answerId: string,
-    category: string,
-    threshold: HarmBlockThreshold,
+    changes: readonly ThresholdChange[],
   ): Promise<void> {
-    saves.settings(
-      conversationId,
-      withSafetyThreshold(settingsOf(conversationId), category, threshold),
-    );
+    saves.settings(conversationId, withSafetyThresholds(settingsOf(conversationId), changes));
     await regenerate(conversationId, answerId);
   }
 
@@ -256,7 +260,10 @@ function editedPrompt(
   parentId: string | null,
   text: string,
 ): StoredMessage {
-  const otherParts = original.content.parts.filter((part) => part.text === undefined);
+  // What was attached stays (a long paste is text, but not what the person typed).
+  const otherParts = original.content.parts.filter(
+    (part, index) => part.text === undefined || isAttachedText(original, index),
+  );
   const kept = (original.attachments ?? []).flatMap((record) => {
     const part = original.content.parts[record.part];
     const index = part ? otherParts.indexOf(part) : -1;

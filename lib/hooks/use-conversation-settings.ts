@@ -8,22 +8,32 @@ import {
   type SettingsViolations,
 } from "@/lib/studio/settings-model";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
+import { factsOf, type ModelFacts } from "@/lib/studio/model-facts";
 import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
 import { useChatActions } from "./use-chat-actions";
 import { useConversation } from "./use-conversations";
-import { useModels, type ModelChoice } from "./use-models";
+import { useModels } from "./use-models";
+import { usePresets } from "./use-presets";
+import { startingSettings } from "@/lib/studio/settings-presets";
 
 export interface ConversationSettingsState {
   key: string;
   settings: ConversationSettings;
-  models: ModelChoice[] | undefined;
+  models: ModelFacts[] | undefined;
+  /** The chosen model's facts (undefined while the list loads, or when it is not listed). */
+  facts: ModelFacts | undefined;
+  /** Its rules (undefined too for a model the catalog knows nothing of: the service judges). */
   traits: ModelTraits | undefined;
   /** The server's rules broken by these settings, plus text that does not parse, by field. */
   violations: SettingsViolations;
   update(settings: ConversationSettings): void;
 }
 
-/** The settings in force for a conversation (draft, else saved, else defaults) and their validation. */
+/**
+ * The settings in force for a conversation and their validation: the draft, else the saved
+ * ones; a new chat's from the person's default preset or the settings they used last in this
+ * browser (lib/studio/settings-presets.ts), else the studio's defaults.
+ */
 export function useConversationSettings(conversationId: string | null): ConversationSettingsState {
   const key = conversationId ?? NEW_CHAT_KEY;
   const draft = useChatStore((state) => state.settingsDrafts[key]);
@@ -31,10 +41,15 @@ export function useConversationSettings(conversationId: string | null): Conversa
     conversationId === null ? state.lastSettings : null,
   );
   const conversation = useConversation(conversationId);
+  const presets = usePresets();
   const actions = useChatActions();
   const settings = useMemo(
-    () => draft ?? conversation.data?.settings ?? lastSettings ?? defaultSettings(),
-    [draft, conversation.data?.settings, lastSettings],
+    () =>
+      draft ??
+      conversation.data?.settings ??
+      (conversationId === null ? startingSettings(presets.data, lastSettings) : null) ??
+      defaultSettings(),
+    [draft, conversation.data?.settings, lastSettings, conversationId, presets.data],
   );
   return useSettingsState(key, settings, (next) => actions.saveSettings(conversationId, next));
 }
@@ -50,14 +65,15 @@ export function useSettingsState(
 ): ConversationSettingsState {
   const formErrors = useChatStore((state) => state.formErrors[key]);
   const models = useModels();
-  const traits = models.data?.find((choice) => choice.model.name === settings.model)?.traits;
+  const facts = factsOf(models.data, settings.model);
+  const traits = facts?.traits;
   const violations = useMemo(() => {
     const grouped = validateSettings(settings, traits);
     for (const [field, error] of Object.entries(formErrors ?? {}))
       (grouped[field] ??= []).push(error);
-    if (models.data && !traits)
+    if (models.data && !facts)
       (grouped.model ??= []).push(`${settings.model} is not in the model list.`);
     return grouped;
-  }, [settings, traits, formErrors, models.data]);
-  return { key, settings, models: models.data, traits, violations, update };
+  }, [settings, traits, formErrors, models.data, facts]);
+  return { key, settings, models: models.data, facts, traits, violations, update };
 }

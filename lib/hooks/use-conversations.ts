@@ -21,6 +21,7 @@ import type { TurnEvent } from "@/lib/studio/turn-events";
 import { ApiError } from "@/lib/gemini/api-error";
 import { readApiError } from "@/lib/gemini/client/read-api-error";
 import { readJsonEventStream } from "@/lib/gemini/client/sse-client";
+import { conversationKeys } from "@/lib/studio/query-keys";
 
 /** Server state of the studio's conversations (`/api/conversations`), through react-query. */
 
@@ -39,12 +40,7 @@ async function requestJson<Result>(
   return (await response.json()) as Result;
 }
 
-export const conversationKeys = {
-  all: ["conversations"] as const,
-  lists: () => [...conversationKeys.all, "list"] as const,
-  list: (search: string) => [...conversationKeys.lists(), search] as const,
-  detail: (id: string) => [...conversationKeys.all, "detail", id] as const,
-};
+export { conversationKeys };
 
 /** Query options of the conversation list; a search matches titles and every message. */
 export function conversationListQueryOptions(search = "") {

@@ -1,36 +1,33 @@
 "use client";
 
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { traitsFromModel, type ModelTraits } from "@/lib/gemini/model-traits";
 import { readApiError } from "@/lib/gemini/client/read-api-error";
-import type { ListModelsResponse, Model } from "@/lib/gemini/types";
+import type { ModelFactsList } from "@/lib/studio/model-facts";
+import { MODELS_QUERY_KEY } from "@/lib/studio/query-keys";
 
-export interface ModelChoice {
-  model: Model;
-  traits: ModelTraits;
-}
-
-async function fetchModels(): Promise<ModelChoice[]> {
-  const response = await fetch("/v1beta/models?pageSize=1000", { credentials: "same-origin" });
+async function fetchModelFacts(): Promise<ModelFactsList> {
+  const response = await fetch("/api/models", { credentials: "same-origin" });
   if (!response.ok) throw await readApiError(response);
-  const body = (await response.json()) as ListModelsResponse;
-  return (body.models ?? [])
-    .filter((model) =>
-      (model.supportedGenerationMethods ?? ["generateContent"]).includes("generateContent"),
-    )
-    .map((model) => ({ model, traits: traitsFromModel(model) }));
+  return (await response.json()) as ModelFactsList;
 }
 
-/** Query options of the model list (`GET /v1beta/models`), with each model's traits. */
+/** Query options of the model facts (`/api/models`): the list in force, each model's rules. */
 export function modelsQueryOptions() {
   return queryOptions({
-    queryKey: ["models"] as const,
-    queryFn: fetchModels,
+    queryKey: MODELS_QUERY_KEY,
+    queryFn: fetchModelFacts,
     staleTime: 5 * 60_000,
   });
 }
 
-/** The models that can generate content, with their traits. */
+const modelsOf = (list: ModelFactsList) => list.models;
+
+/** The facts of every model of the list in force (lib/studio/model-facts.ts). */
 export function useModels() {
+  return useQuery({ ...modelsQueryOptions(), select: modelsOf });
+}
+
+/** The model list with where it came from (and why the upstream's could not be read). */
+export function useModelList() {
   return useQuery(modelsQueryOptions());
 }

@@ -43,13 +43,15 @@ describe("createTokenCountScheduler", () => {
     vi.advanceTimersByTime(1);
     expect(calls.map((call) => call.text)).toEqual(["hel"]);
 
-    // Newer input while "hel" is in flight: "hel" is aborted and its late answer ignored.
+    // Newer input while "hel" is in flight: "hel" is aborted once "hello" is sent, and its
+    // late answer ignored.
     scheduler.schedule(input("hello"));
+    expect(calls[0]!.signal.aborted).toBe(false);
+    vi.advanceTimersByTime(300);
     expect(calls[0]!.signal.aborted).toBe(true);
     calls[0]!.resolve({ totalTokens: 3 });
     await Promise.resolve();
     expect(states.at(-1)).toMatchObject({ counting: true, result: null });
-    vi.advanceTimersByTime(300);
     calls[1]!.resolve({ totalTokens: 5 });
     await vi.runAllTimersAsync();
     expect(states.at(-1)).toEqual({
@@ -59,6 +61,30 @@ describe("createTokenCountScheduler", () => {
       current: true,
     });
     expect(states.some((state) => state.result?.totalTokens === 3)).toBe(false);
+  });
+
+  it("counts at least every maxWait while the person keeps typing", async () => {
+    const sent: string[] = [];
+    const scheduler = createTokenCountScheduler({
+      delayMs: 300,
+      maxWaitMs: 900,
+      onChange: () => {},
+      count: async (value) => {
+        sent.push(value.request.contents[0]!.parts[0]!.text!);
+        return { totalTokens: 1 };
+      },
+    });
+    let text = "";
+    for (let keystroke = 0; keystroke < 20; keystroke++) {
+      text += "a";
+      scheduler.schedule(input(text));
+      await vi.advanceTimersByTimeAsync(100);
+    }
+    // Two seconds of typing, a key every 100 ms: counted at 0.9 s and 1.8 s, not only after it.
+    expect(sent.map((value) => value.length)).toEqual([9, 18]);
+    await vi.advanceTimersByTimeAsync(300);
+    expect(sent.at(-1)).toHaveLength(20);
+    scheduler.dispose();
   });
 
   it("ignores the same input again, clears on null, and reports errors", async () => {

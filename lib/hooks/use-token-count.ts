@@ -1,13 +1,17 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
-import { readApiError } from "@/lib/gemini/client/read-api-error";
+import { ApiError, type RpcStatus } from "@/lib/gemini/api-error";
 import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
+import type { CountTokensWorkerAnswer, CountTokensWorkerRequest } from "./count-tokens-worker";
 
 /**
  * The live token count of the next request: `countTokens` with the whole request as
- * `generateContentRequest`, debounced while the person types, and every request that a newer
- * input made stale aborted (its answer is never shown).
+ * `generateContentRequest`. Debounced while the person types, but counted at least every
+ * `maxWaitMs` so the count follows a message as it is written; a request that a newer input
+ * made stale is aborted when the newer one is sent (its answer is never shown). The body is
+ * written and sent by a worker (count-tokens-worker.ts): a book-sized prompt never blocks
+ * the page.
  */
 
 export interface TokenCountInput {
@@ -31,20 +35,6 @@ export type CountTokens = (
   input: TokenCountInput,
   signal: AbortSignal,
 ) => Promise<CountTokensResponse>;
-
-/** `POST /v1beta/{model}:countTokens` with `generateContentRequest`. */
-export const countTokensRequest: CountTokens = async ({ model, request }, signal) => {
-  const response = await fetch(`/v1beta/${model}:countTokens`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ generateContentRequest: { model, ...request } }),
-    credentials: "same-origin",
-    cache: "no-store",
-    signal,
-  });
-  if (!response.ok) throw await readApiError(response);
-  return (await response.json()) as CountTokensResponse;
-};
 
 /** The fields of a request that change its count (generation settings do not). */
 export function countableRequest(request: GenerateContentRequest): GenerateContentRequest {
@@ -74,16 +64,42 @@ function isAbort(error: unknown): boolean {
 }
 
 /**
+ * Whether two values are the same JSON data. Walks both, stopping at the first difference;
+ * strings compare natively, so two megabyte prompts cost a memory compare, never a stringify.
+ */
+export function sameData(left: unknown, right: unknown): boolean {
+  if (left === right) return true;
+  if (typeof left !== "object" || typeof right !== "object" || !left || !right) return false;
+  if (Array.isArray(left) !== Array.isArray(right)) return false;
+  const leftKeys = Object.keys(left);
+  if (leftKeys.length !== Object.keys(right).length) return false;
+  return leftKeys.every(
+    (key) =>
+      Object.hasOwn(right, key) &&
+      sameData((left as Record<string, unknown>)[key], (right as Record<string, unknown>)[key]),
+  );
+}
+
+/**
  * The debounce and cancellation, outside React so they can be tested alone: each new input
- * clears the pending timer and aborts the request in flight; only the newest answer lands.
+ * restarts the debounce (at most `maxWaitMs` after the first input not yet counted); when it
+ * ends, the request in flight (for older input) is aborted and the newest is sent; only the
+ * newest answer lands.
  */
 export function createTokenCountScheduler(options: {
   count: CountTokens;
   delayMs: number;
+  /** Longest wait for a count while inputs keep coming (default: three debounces). */
+  maxWaitMs?: number;
   onChange(state: TokenCountState): void;
+  now?: () => number;
 }): TokenCountScheduler {
+  const now = options.now ?? Date.now;
+  const maxWaitMs = options.maxWaitMs ?? options.delayMs * 3;
   let state = IDLE_TOKEN_COUNT;
-  let lastKey: string | null = null;
+  let latest: TokenCountInput | null = null;
+  /** When the oldest input not yet sent arrived (null: none is waiting). */
+  let waitingSince: number | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let controller: AbortController | null = null;
   let disposed = false;
@@ -93,53 +109,103 @@ export function createTokenCountScheduler(options: {
     if (!disposed) options.onChange(state);
   };
 
-  const stop = () => {
+  const clearTimer = () => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
-    controller?.abort();
-    controller = null;
   };
+
+  function send(): void {
+    timer = null;
+    waitingSince = null;
+    const input = latest;
+    if (input === null) return;
+    controller?.abort();
+    const mine = new AbortController();
+    controller = mine;
+    options.count(input, mine.signal).then(
+      (result) => {
+        if (controller !== mine) return;
+        controller = null;
+        emit({ result, counting: waitingSince !== null, error: null, current: latest === input });
+      },
+      (error: unknown) => {
+        if (controller !== mine || isAbort(error)) return;
+        controller = null;
+        emit({
+          ...state,
+          counting: waitingSince !== null,
+          error: error instanceof Error ? error : new Error(String(error)),
+          current: false,
+        });
+      },
+    );
+  }
 
   return {
     schedule(input) {
-      const key = input === null ? null : JSON.stringify(input);
-      if (key === lastKey) return;
-      lastKey = key;
-      stop();
+      if (sameData(input, latest)) return;
+      latest = input;
+      clearTimer();
       if (input === null) {
+        waitingSince = null;
+        controller?.abort();
+        controller = null;
         emit(IDLE_TOKEN_COUNT);
         return;
       }
+      waitingSince ??= now();
       emit({ ...state, counting: true, current: false });
-      timer = setTimeout(() => {
-        timer = null;
-        const mine = new AbortController();
-        controller = mine;
-        options.count(input, mine.signal).then(
-          (result) => {
-            if (controller !== mine) return;
-            controller = null;
-            emit({ result, counting: false, error: null, current: true });
-          },
-          (error: unknown) => {
-            if (controller !== mine || isAbort(error)) return;
-            controller = null;
-            emit({
-              ...state,
-              counting: false,
-              error: error instanceof Error ? error : new Error(String(error)),
-              current: false,
-            });
-          },
-        );
-      }, options.delayMs);
+      const wait = Math.max(0, Math.min(options.delayMs, waitingSince + maxWaitMs - now()));
+      timer = setTimeout(send, wait);
     },
     dispose() {
       disposed = true;
-      stop();
+      clearTimer();
+      controller?.abort();
     },
   };
 }
+
+/** The page's count worker, made on first use (one per page). */
+let worker: Worker | null = null;
+let nextId = 0;
+const pending = new Map<number, (answer: CountTokensWorkerAnswer) => void>();
+
+function countWorker(): Worker {
+  if (worker) return worker;
+  worker = new Worker(new URL("./count-tokens-worker.ts", import.meta.url), { type: "module" });
+  worker.onmessage = ({ data }: MessageEvent<CountTokensWorkerAnswer>) => {
+    pending.get(data.id)?.(data);
+    pending.delete(data.id);
+  };
+  return worker;
+}
+
+/** `POST /v1beta/{model}:countTokens` with `generateContentRequest`, written and sent by the worker. */
+export const countTokensRequest: CountTokens = ({ model, request }, signal) =>
+  new Promise((resolve, reject) => {
+    const id = ++nextId;
+    const abort = () => {
+      const message: CountTokensWorkerRequest = { cancel: id };
+      countWorker().postMessage(message);
+    };
+    pending.set(id, (answer) => {
+      signal.removeEventListener("abort", abort);
+      if ("result" in answer) resolve(answer.result);
+      else if ("error" in answer)
+        reject(
+          new ApiError(
+            answer.error.httpStatus,
+            answer.error.rpcStatus as RpcStatus,
+            answer.error.message,
+          ),
+        );
+      else reject(new DOMException("The count was aborted.", "AbortError"));
+    });
+    signal.addEventListener("abort", abort, { once: true });
+    const message: CountTokensWorkerRequest = { id, model, request };
+    countWorker().postMessage(message);
+  });
 
 /** The live count of `input` (null: nothing to count), debounced by `delayMs`. */
 export function useTokenCount(
@@ -157,9 +223,9 @@ export function useTokenCount(
       scheduler.current = null;
     };
   }, [count, delayMs]);
-  const key = input === null ? null : JSON.stringify(input);
+  // Compared by identity here (callers memoise it), by content in the scheduler.
   useEffect(() => {
-    scheduler.current?.schedule(key === null ? null : (JSON.parse(key) as TokenCountInput));
-  }, [key, count, delayMs]);
+    scheduler.current?.schedule(input);
+  }, [input, count, delayMs]);
   return state;
 }

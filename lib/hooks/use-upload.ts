@@ -8,6 +8,7 @@ import {
   mimeTypeOf,
   previewKindOf,
   statusOfFile,
+  TEXT_SNIPPET_CHARACTERS,
   type Attachment,
   type AttachmentPreview,
 } from "@/lib/studio/attachment-model";
@@ -35,6 +36,8 @@ export interface Uploader {
   addFiles(scope: string, files: readonly globalThis.File[]): void;
   /** Attaches a file that is already on the server (from the Files page). */
   attachExisting(scope: string, file: WireFile): void;
+  /** Attaches a long paste as text sent with the prompt (never uploaded). */
+  addText(scope: string, text: string, displayName: string): void;
   /** Detaches; an upload in flight is cancelled (the server file, if any, is kept). */
   remove(id: string): void;
   /** Continues an interrupted upload from the bytes the session holds. */
@@ -144,6 +147,22 @@ export function createUploader(
         startedAt: Date.now(),
       });
       applyFile(context, id, file, 0);
+    },
+    addText(scope, text, displayName) {
+      const id = newId();
+      runtimes.set(id, {});
+      store.getState().add({
+        id,
+        scope,
+        displayName,
+        mimeType: "text/plain",
+        sizeBytes: new TextEncoder().encode(text).length,
+        status: "inline",
+        sentBytes: 0,
+        text,
+        preview: { kind: "text", textSnippet: text.slice(0, TEXT_SNIPPET_CHARACTERS) },
+        startedAt: Date.now(),
+      });
     },
     remove: forget,
     resume(id) {

@@ -5,9 +5,12 @@
  * in-flight answer, drafts, settings not yet saved and which panels are open. Persisted
  * conversations live in react-query; this holds only what the browser owns.
  */
-import { createContext, useContext, useState, type ReactNode } from "react";
+import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import { createStore, useStore, type StoreApi } from "zustand";
-import type { ConversationSettings } from "@/lib/studio/conversation-schema";
+import {
+  conversationSettingsSchema,
+  type ConversationSettings,
+} from "@/lib/studio/conversation-schema";
 import type { AccumulatedResponse } from "../studio/accumulate-response";
 import type { AnswerTrace } from "../studio/answer-trace";
 
@@ -39,7 +42,7 @@ export interface ChatState {
   drafts: Record<string, string>;
   /** Settings edited in this browser, by conversation id (or NEW_CHAT_KEY). */
   settingsDrafts: Record<string, ConversationSettings>;
-  /** The settings last edited here: a new chat starts from them. */
+  /** The settings last edited in this browser (kept across reloads): a new chat starts from them. */
   lastSettings: ConversationSettings | null;
   /** Settings text that does not parse yet (a schema being typed), by conversation key then field. */
   formErrors: Record<string, Record<string, string>>;
@@ -154,9 +157,37 @@ export function createChatStore(initial: Partial<ChatState> = {}): StoreApi<Chat
 
 const ChatStoreContext = createContext<StoreApi<ChatStore> | null>(null);
 
+/** Where the browser keeps the settings it used last. */
+const LAST_SETTINGS_KEY = "genstudio-last-settings";
+
+/**
+ * Keeps the settings last edited in this browser across reloads (localStorage): read once
+ * the page runs (never during the server's render, which knows none), written as they change.
+ * Storage refused or full only loses the memory, never the chat.
+ */
+function rememberLastSettings(store: StoreApi<ChatStore>): () => void {
+  try {
+    const saved = localStorage.getItem(LAST_SETTINGS_KEY);
+    const parsed = saved ? conversationSettingsSchema.safeParse(JSON.parse(saved)) : null;
+    if (parsed?.success && !store.getState().lastSettings)
+      store.setState({ lastSettings: parsed.data as ConversationSettings });
+  } catch {
+    // Unreadable or not settings: start from the defaults.
+  }
+  return store.subscribe((state, previous) => {
+    if (!state.lastSettings || state.lastSettings === previous.lastSettings) return;
+    try {
+      localStorage.setItem(LAST_SETTINGS_KEY, JSON.stringify(state.lastSettings));
+    } catch {
+      // Storage refused or full.
+    }
+  });
+}
+
 /** Provides one chat store to the chat pages (kept across their navigations by the layout). */
 export function ChatStoreProvider({ children }: { children: ReactNode }) {
   const [store] = useState(() => createChatStore());
+  useEffect(() => rememberLastSettings(store), [store]);
   return <ChatStoreContext.Provider value={store}>{children}</ChatStoreContext.Provider>;
 }
 

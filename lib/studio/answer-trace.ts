@@ -2,8 +2,9 @@
  * The raw record of one answer's exchange, for the inspector: the request as sent, the
  * response's status and headers, every streamed event with its arrival time, a failure's body,
  * and the timings derived from them (time to first token, total, tokens per second). Recorded
- * by a StreamObserver while the answer streams; bounded so a long answer cannot hold the tab's
- * memory. Pure apart from the clock it is given. Safe in the browser.
+ * by a StreamObserver while the answer streams: by the tab that reads it, and by the server
+ * that generates it, which stores it with the answer. Bounded so a long answer cannot hold
+ * the tab's memory or the database. Pure apart from the clock it is given. Safe in the browser.
  */
 import type { StreamObserver } from "@/lib/gemini/client/sse-client";
 import type { GenerateContentRequest, UsageMetadata } from "@/lib/gemini/types";
@@ -12,6 +13,27 @@ import type { GenerateContentRequest, UsageMetadata } from "@/lib/gemini/types";
 export const MAX_TRACE_EVENTS = 5000;
 /** Characters of event data kept per answer. */
 export const MAX_TRACE_CHARACTERS = 8 * 1024 * 1024;
+
+/** How much of an exchange is kept. */
+export interface TraceLimits {
+  maxEvents: number;
+  maxCharacters: number;
+}
+
+/** What a tab keeps of the answers it generated (in memory, the newest few). */
+export const TAB_TRACE_LIMITS: TraceLimits = {
+  maxEvents: MAX_TRACE_EVENTS,
+  maxCharacters: MAX_TRACE_CHARACTERS,
+};
+
+/**
+ * What the server stores with every answer (a 20,000-token answer's events are about 0.4 MB;
+ * a picture's bytes can pass the cap, and its later events are then counted only).
+ */
+export const STORED_TRACE_LIMITS: TraceLimits = {
+  maxEvents: MAX_TRACE_EVENTS,
+  maxCharacters: 2 * 1024 * 1024,
+};
 
 export interface TraceEvent {
   /** Milliseconds after the request was sent. */
@@ -73,6 +95,7 @@ export interface TraceRecorder {
 export function recordTrace(
   start: { model: string; url: string; request: GenerateContentRequest },
   now: () => number = () => performance.now(),
+  limits: TraceLimits = TAB_TRACE_LIMITS,
 ): TraceRecorder {
   const origin = now();
   let characters = 0;
@@ -94,8 +117,8 @@ export function recordTrace(
         // An error after the stream started arrives as an event (or a raw line): its body as sent.
         if (/^\s*\[?\s*\{\s*"error"/.test(data)) trace.errorBody = data;
         if (
-          trace.events.length >= MAX_TRACE_EVENTS ||
-          characters + data.length > MAX_TRACE_CHARACTERS
+          trace.events.length >= limits.maxEvents ||
+          characters + data.length > limits.maxCharacters
         ) {
           trace.droppedEvents += 1;
           return;

@@ -48,6 +48,8 @@ export interface Attachment {
   file?: WireFile;
   /** base64 bytes of an inline image. */
   inlineData?: string;
+  /** A long paste kept as an attachment (the prompt box stays light): sent as a text part. */
+  text?: string;
   error?: string;
   preview: AttachmentPreview;
   /** When the upload started (ms), for the transfer rate. */
@@ -56,6 +58,12 @@ export interface Attachment {
 
 /** Images up to this size may be sent inline instead of uploaded. */
 export const INLINE_IMAGE_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * A paste longer than this becomes an attachment the person can open, as AI Studio does: a
+ * book in the prompt box would make every keystroke re-lay out megabytes.
+ */
+export const LONG_PASTE_CHARACTERS = 20_000;
 
 /** Characters of a text file shown as its preview. */
 export const TEXT_SNIPPET_CHARACTERS = 280;
@@ -129,6 +137,8 @@ export function canSendInline(mimeType: string, sizeBytes: number): boolean {
 
 /** The part an attachment adds to the prompt, or null while it cannot be sent. */
 export function attachmentPart(attachment: Attachment): Part | null {
+  if (attachment.status === "inline" && attachment.text !== undefined)
+    return { text: attachment.text };
   if (attachment.status === "inline" && attachment.inlineData !== undefined) {
     return { inlineData: { mimeType: attachment.mimeType, data: attachment.inlineData } };
   }

@@ -69,6 +69,16 @@ export interface ConversationArchive {
   conversations: ArchivedConversation[];
 }
 
+/** What an import answers: what it stored, what it already had, what it could not bring back. */
+export interface ImportReport {
+  /** Conversations stored anew. */
+  imported: { id: string; title: string }[];
+  /** Conversations the owner already had, and how many of their messages were added (0: none). */
+  alreadyHere: { id: string; title: string; added: number }[];
+  /** Files and caches the service no longer has. */
+  notRestored: { conversation: string; kind: "file" | "cache"; name: string; reason: string }[];
+}
+
 export interface ArchiveProblem {
   field: string;
   description: string;

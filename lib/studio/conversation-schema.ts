@@ -248,6 +248,8 @@ export interface ConversationSearchResult extends ConversationSummary {
    * SEARCH_MARK_END; absent when only the title matched.
    */
   match?: string;
+  /** The message the passage is of: the chat opens at it and marks the words. */
+  matchMessageId?: string;
 }
 
 /** Markers around matched words in a search passage (private-use characters, never in stored text). */

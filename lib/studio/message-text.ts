@@ -107,3 +107,23 @@ export function searchTextOf(message: StoredMessage): string {
   for (const attachment of message.attachments ?? []) pieces.push(attachment.displayName);
   return pieces.join("\n").replace(MARKS, "");
 }
+
+/** Whether a prompt's part is text sent as an attachment (a long paste), not typed. */
+export function isAttachedText(
+  message: Pick<StoredMessage, "content" | "attachments">,
+  index: number,
+): boolean {
+  return (
+    message.content.parts[index]?.text !== undefined &&
+    (message.attachments ?? []).some((record) => record.part === index)
+  );
+}
+
+/** What the person typed in a prompt: its text parts that are not attachments (a long paste is one). */
+export function typedText(message: Pick<StoredMessage, "content" | "attachments">): string {
+  return message.content.parts
+    .map((part, index) =>
+      (message.attachments ?? []).some((record) => record.part === index) ? "" : (part.text ?? ""),
+    )
+    .join("");
+}

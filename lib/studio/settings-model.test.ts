@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { traitsFromModel } from "@/lib/gemini/model-traits";
+import { findModel } from "@/lib/engine/catalog";
 import {
   defaultSettings,
   thresholdAllowing,
@@ -11,13 +11,8 @@ import {
   withSafetyThreshold,
 } from "./settings-model";
 
-const flash = traitsFromModel({
-  name: "models/gemini-2.5-flash",
-  topK: 64,
-  thinking: true,
-  outputTokenLimit: 65_536,
-});
-const noTopK = traitsFromModel({ name: "models/gemini-2.5-flash", outputTokenLimit: 65_536 });
+const flash = findModel("gemini-2.5-flash")!.traits;
+const { topK: _topK, ...noTopK } = flash;
 
 describe("validateSettings", () => {
   it("groups the server's violations by form field", () => {

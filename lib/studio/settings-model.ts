@@ -49,25 +49,6 @@ export function withNestedField<Nested extends object, Key extends keyof Nested>
   return Object.keys(next).length ? next : undefined;
 }
 
-/**
- * Settings moved to another model. Fields the new model cannot take are dropped, so a hidden
- * field never holds an error.
- */
-export function settingsForModel(
-  settings: ConversationSettings,
-  model: string,
-  traits: ModelTraits | undefined,
-): ConversationSettings {
-  let next: ConversationSettings = { ...settings, model };
-  if (traits && traits.topK === undefined) next = withGenerationConfig(next, { topK: undefined });
-  if (traits && !traits.thinking) next = withGenerationConfig(next, { thinkingConfig: undefined });
-  if (traits?.singleCandidateOnly) next = withGenerationConfig(next, { candidateCount: undefined });
-  for (const tool of BUILT_IN_TOOLS)
-    if (traits && !traits.builtInTools?.includes(tool.key))
-      next = withBuiltInTool(next, tool.key, false);
-  return next;
-}
-
 export type BuiltInToolKey = NonNullable<ModelTraits["builtInTools"]>[number];
 
 export const BUILT_IN_TOOLS: { key: BuiltInToolKey; label: string; hint: string }[] = [
@@ -167,6 +148,23 @@ export function thresholdAllowing(probability: HarmProbability | string): HarmBl
     default:
       return "BLOCK_NONE";
   }
+}
+
+/** One category's threshold to set. */
+export interface ThresholdChange {
+  category: string;
+  threshold: HarmBlockThreshold;
+}
+
+/** Settings with several categories' thresholds replaced. */
+export function withSafetyThresholds(
+  settings: ConversationSettings,
+  changes: readonly ThresholdChange[],
+): ConversationSettings {
+  return changes.reduce(
+    (next, change) => withSafetyThreshold(next, change.category, change.threshold),
+    settings,
+  );
 }
 
 /** Settings with one category's threshold replaced (unset when `threshold` is null). */

@@ -83,7 +83,8 @@ export async function searchConversations(
     };
     if (entry.sequence !== undefined) {
       const match = await passageOf(database, text, entry.sequence);
-      if (match) result.match = match;
+      if (match?.passage) result.match = match.passage;
+      if (match) result.matchMessageId = match.messageId;
     }
     results.push(result);
   }
@@ -124,20 +125,36 @@ async function matchingMessages(
   );
 }
 
-/** A passage of one matching message, the matched words between the search marks. */
+/**
+ * The id of one matching message and a passage of it, the matched words between the search
+ * marks (null when the message is gone).
+ */
 async function passageOf(
   database: SqlDatabase,
   text: string,
+  sequence: number,
+): Promise<{ messageId: string; passage: string | null } | null> {
+  const message = await database.get<{ id: string; search_text: string }>(
+    "SELECT id, search_text FROM conversation_messages WHERE sequence = ?",
+    [sequence],
+  );
+  if (!message) return null;
+  return {
+    messageId: message.id,
+    passage: await markedPassageOf(database, text, message, sequence),
+  };
+}
+
+async function markedPassageOf(
+  database: SqlDatabase,
+  text: string,
+  message: { search_text: string },
   sequence: number,
 ): Promise<string | null> {
   if (database.dialect === "sqlite") {
     const query = fullTextQuery(text);
     if (!query) return null;
-    const message = await database.get<{ search_text: string }>(
-      "SELECT search_text FROM conversation_messages WHERE sequence = ?",
-      [sequence],
-    );
-    const marked = markedPassage(message?.search_text ?? "", searchWords(text), {
+    const marked = markedPassage(message.search_text, searchWords(text), {
       start: SEARCH_MARK_START,
       end: SEARCH_MARK_END,
     });

@@ -624,6 +624,8 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       expect(results.map((item) => item.title)).toEqual(["Recent", "Old"]);
       expect(results[0]!.match).toContain(`${SEARCH_MARK_START}lighthouse${SEARCH_MARK_END}`);
       expect(results[1]!.match).toContain(`${SEARCH_MARK_START}Lighthouse${SEARCH_MARK_END}`);
+      // Each names the message its passage is of, which the chat opens at.
+      expect(results[0]!.matchMessageId).toBe("a1");
       // Every word must match; quotes, brackets and operators are just words (or nothing).
       expect((await store.search("studio", "lighthouse alexandria")).map((r) => r.title)).toEqual([
         "Old",
@@ -635,25 +637,51 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
   });
 
   describe("import", () => {
+    const archived = {
+      title: "Imported",
+      settings,
+      createdAt: 1000,
+      updatedAt: 3000,
+      selectedRootId: "u1",
+      messages: [
+        { ...message("u1", "user", "q"), parentId: null, selectedChildId: "a1" },
+        { ...message("a1", "model", "r1"), parentId: "u1" },
+        { ...message("a2", "model", "r2"), parentId: "u1" },
+        { ...message("u9", "user", "other"), parentId: null },
+      ],
+    };
+
     it("stores conversations with their tree and choices under new ids", async () => {
-      const [id] = await store.importConversations("studio", [
-        {
-          title: "Imported",
-          settings,
-          createdAt: 1000,
-          updatedAt: 3000,
-          selectedRootId: "u1",
-          messages: [
-            { ...message("u1", "user", "q"), parentId: null, selectedChildId: "a1" },
-            { ...message("a1", "model", "r1"), parentId: "u1" },
-            { ...message("a2", "model", "r2"), parentId: "u1" },
-            { ...message("u9", "user", "other"), parentId: null },
-          ],
-        },
-      ]);
-      expect(await shown(id!)).toEqual(["u1", "a1"]);
-      expect((await store.get("studio", id!))?.updatedAt).toBe(new Date(3000).toISOString());
+      const [outcome] = await store.importConversations("studio", [archived]);
+      const id = outcome!.id;
+      expect(outcome!.added).toBeNull();
+      expect(await shown(id)).toEqual(["u1", "a1"]);
+      expect((await store.get("studio", id))?.updatedAt).toBe(new Date(3000).toISOString());
       expect((await store.search("studio", "r2")).map((item) => item.id)).toEqual([id]);
+    });
+
+    it("recognises a conversation it already has and adds only what it lacks", async () => {
+      const [first] = await store.importConversations("studio", [archived]);
+      const [again] = await store.importConversations("studio", [archived]);
+      expect(again).toEqual({ id: first!.id, added: 0 });
+      const longer = {
+        ...archived,
+        messages: [
+          ...archived.messages,
+          { ...message("u2", "user", "more"), parentId: "a1" },
+          { ...message("a3", "model", "r3"), parentId: "u2" },
+        ],
+      };
+      const [extended] = await store.importConversations("studio", [longer]);
+      expect(extended).toEqual({ id: first!.id, added: 2 });
+      expect(await shown(first!.id)).toEqual(["u1", "a1", "u2", "a3"]);
+      expect((await store.list("studio")).filter((item) => item.title === "Imported")).toHaveLength(
+        1,
+      );
+      // Another owner has none of it: theirs is a new conversation.
+      const [theirs] = await store.importConversations("key:alice", [archived]);
+      expect(theirs!.added).toBeNull();
+      expect(theirs!.id).not.toBe(first!.id);
     });
   });
 

@@ -29,7 +29,7 @@ import { searchConversations } from "./conversation-search";
 import { admitWithinQuota, type QuotaAdmission } from "./quota-admission";
 
 /**
- * Every query of the studio's conversations (migrations 3, 8, 9 and 12), in one store. A
+ * Every query of the studio's conversations (migrations 3, 8, 9, 12, 19 and 20), in one store. A
  * conversation is a tree of messages (`parent_id`); each message remembers the reply shown
  * below it (`selected_child_id`) and the conversation its first message shown
  * (`selected_root_id`). Answers the server is generating carry a lease (`generating_until`)
@@ -39,7 +39,9 @@ import { admitWithinQuota, type QuotaAdmission } from "./quota-admission";
  * conversations are kept for a while (`deleted_at`) so a delete can be undone. Every query is
  * scoped by owner, so one caller can never read or change another's conversation, nor learn
  * which ids others use: an id is the owner's own (two owners may each have conversation `x`),
- * and the row's key (`internal_id`, what messages refer to) never leaves this store. Rows and
+ * and the row's key (`internal_id`, what messages refer to) never leaves this store. A finished
+ * answer keeps its raw exchange (`trace_json`), read only by the inspector; an import finds what
+ * the owner already has by message id (ids are random and kept by export). Rows and
  * their API shapes are conversation-rows.ts, full-text search conversation-search.ts, the
  * refusals conversation-errors.ts. Long for a reason: one store per resource
  * (ARCHITECTURE.md), so every write to these tables, a turn's included, is read in one place
@@ -140,6 +142,15 @@ export interface ImportedConversation {
   updatedAt: number;
   selectedRootId?: string;
   messages: (StoredMessage & { parentId: string | null; selectedChildId?: string })[];
+}
+
+/**
+ * Where an imported conversation went: a new conversation (`added` null), or one the owner
+ * already had, with how many of its messages it lacked (0: nothing new).
+ */
+export interface ImportOutcome {
+  id: string;
+  added: number | null;
 }
 
 export class ConversationStore {
@@ -805,12 +816,16 @@ export class ConversationStore {
     });
   }
 
-  /** Stores an answer's final state: no longer generated, searchable. Null when it is gone. */
+  /**
+   * Stores an answer's final state: no longer generated, searchable, with its raw exchange
+   * (`trace`, JSON, for the inspector) when given. Null when it is gone.
+   */
   async finishAnswer(
     ownerId: string,
     conversationId: string,
     answer: StoredMessage,
     now = Date.now(),
+    trace: string | null = null,
   ): Promise<{ message: StoredMessage; updatedAt: string; previousUpdatedAt: string } | null> {
     return this.database.transaction(async (transaction) => {
       await transaction.serialize(conversationLock(ownerId, conversationId));
@@ -821,8 +836,8 @@ export class ConversationStore {
       );
       if (!row) return null;
       const changed = await transaction.run(
-        "UPDATE conversation_messages SET message_json = ?, search_text = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_internal_id = ? AND id = ? AND generating_until IS NOT NULL",
-        [storedJson(answer), searchTextOf(answer), row.internal_id, answer.id],
+        "UPDATE conversation_messages SET message_json = ?, search_text = ?, trace_json = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_internal_id = ? AND id = ? AND generating_until IS NOT NULL",
+        [storedJson(answer), searchTextOf(answer), trace, row.internal_id, answer.id],
       );
       if (!changed.changes) return null;
       const previousUpdatedAt = summaryOf(row).updatedAt;
@@ -845,6 +860,21 @@ export class ConversationStore {
       [row.internal_id, answerId],
     );
     return result.changes > 0;
+  }
+
+  /** The raw exchange stored with an answer (JSON), or null when there is none (or no such answer). */
+  async readAnswerTrace(
+    ownerId: string,
+    conversationId: string,
+    messageId: string,
+  ): Promise<string | null> {
+    const conversation = await this.findRow(ownerId, conversationId);
+    if (!conversation) return null;
+    const row = await this.database.get<{ trace_json: string | null }>(
+      "SELECT trace_json FROM conversation_messages WHERE conversation_internal_id = ? AND id = ?",
+      [conversation.internal_id, messageId],
+    );
+    return row?.trace_json ?? null;
   }
 
   /** One message as stored now (an answer being followed from another instance), or null. */
@@ -894,46 +924,115 @@ export class ConversationStore {
     return rows.length;
   }
 
-  /** Stores imported conversations, all or none, each under a new id; returns the new ids in order. */
+  /**
+   * Stores imported conversations, all or none. One the owner already has (its first message
+   * is one of theirs, the same id and words: ids are random and kept by export) is not stored
+   * again: the messages it lacks are added to it, if any. Every other one is stored under a
+   * new id. Returns, in order, where each went.
+   */
   async importConversations(
     ownerId: string,
     conversations: readonly ImportedConversation[],
     admission?: QuotaAdmission,
-  ): Promise<string[]> {
+  ): Promise<ImportOutcome[]> {
     return this.database.transaction(async (transaction: SqlTransaction) => {
       await this.admit(transaction, ownerId, admission);
-      const ids: string[] = [];
+      const outcomes: ImportOutcome[] = [];
       for (const conversation of conversations) {
-        const row = await this.insertConversation(
+        const known = await this.conversationHolding(
           transaction,
           ownerId,
-          { title: conversation.title, settings: conversation.settings },
-          conversation.createdAt,
+          conversation.messages[0],
         );
-        for (const message of conversation.messages) {
-          const created = message.createdAt ? Date.parse(message.createdAt) : NaN;
-          await this.insertMessage(
-            transaction,
-            row.internal_id,
-            message.parentId,
-            message,
-            Number.isFinite(created) ? created : conversation.createdAt,
-          );
-        }
-        // The branches shown are the ones shown when it was exported.
-        for (const message of conversation.messages)
-          if (message.selectedChildId)
-            await this.select(transaction, row.internal_id, message.id, message.selectedChildId);
-        if (conversation.selectedRootId)
-          await this.select(transaction, row.internal_id, null, conversation.selectedRootId);
-        await transaction.run("UPDATE conversations SET updated_at = ? WHERE internal_id = ?", [
-          Math.max(conversation.updatedAt, conversation.createdAt),
-          row.internal_id,
-        ]);
-        ids.push(row.id);
+        outcomes.push(
+          known
+            ? await this.addMissingMessages(transaction, known, conversation)
+            : { id: await this.insertImported(transaction, ownerId, conversation), added: null },
+        );
       }
-      return ids;
+      return outcomes;
     });
+  }
+
+  /** The owner's conversation (not deleted) holding this message (same id, same words), if any. */
+  private async conversationHolding(
+    transaction: SqlExecutor,
+    ownerId: string,
+    message: StoredMessage | undefined,
+  ): Promise<ConversationRow | undefined> {
+    if (message === undefined) return undefined;
+    const columns = CONVERSATION_COLUMNS.split(", ")
+      .map((column) => `c.${column}`)
+      .join(", ");
+    return transaction.get<ConversationRow>(
+      `SELECT ${columns} FROM conversation_messages AS m JOIN conversations AS c ON c.internal_id = m.conversation_internal_id
+       WHERE m.id = ? AND m.search_text = ? AND c.owner_id = ? AND c.deleted_at IS NULL LIMIT 1`,
+      [message.id, searchTextOf(message), ownerId],
+    );
+  }
+
+  /** Adds to a conversation the imported messages it lacks (each shown, as a new reply is). */
+  private async addMissingMessages(
+    transaction: SqlExecutor,
+    row: ConversationRow,
+    conversation: ImportedConversation,
+  ): Promise<ImportOutcome> {
+    const have = new Set(
+      (
+        await transaction.all<{ id: string }>(
+          "SELECT id FROM conversation_messages WHERE conversation_internal_id = ?",
+          [row.internal_id],
+        )
+      ).map((message) => message.id),
+    );
+    const missing = conversation.messages.filter((message) => !have.has(message.id));
+    for (const message of missing) {
+      const created = message.createdAt ? Date.parse(message.createdAt) : NaN;
+      await this.insertMessage(
+        transaction,
+        row.internal_id,
+        message.parentId,
+        message,
+        Number.isFinite(created) ? created : conversation.updatedAt,
+      );
+    }
+    if (missing.length) await this.touch(transaction, row, Date.now());
+    return { id: row.id, added: missing.length };
+  }
+
+  /** Stores one imported conversation under a new id, with the branches it showed. */
+  private async insertImported(
+    transaction: SqlExecutor,
+    ownerId: string,
+    conversation: ImportedConversation,
+  ): Promise<string> {
+    const row = await this.insertConversation(
+      transaction,
+      ownerId,
+      { title: conversation.title, settings: conversation.settings },
+      conversation.createdAt,
+    );
+    for (const message of conversation.messages) {
+      const created = message.createdAt ? Date.parse(message.createdAt) : NaN;
+      await this.insertMessage(
+        transaction,
+        row.internal_id,
+        message.parentId,
+        message,
+        Number.isFinite(created) ? created : conversation.createdAt,
+      );
+    }
+    // The branches shown are the ones shown when it was exported.
+    for (const message of conversation.messages)
+      if (message.selectedChildId)
+        await this.select(transaction, row.internal_id, message.id, message.selectedChildId);
+    if (conversation.selectedRootId)
+      await this.select(transaction, row.internal_id, null, conversation.selectedRootId);
+    await transaction.run("UPDATE conversations SET updated_at = ? WHERE internal_id = ?", [
+      Math.max(conversation.updatedAt, conversation.createdAt),
+      row.internal_id,
+    ]);
+    return row.id;
   }
 
   /** The ids of the owner's conversations, most recently updated first (an export of all of them). */

@@ -7,6 +7,7 @@
 import type { ImplicitCacheTraits } from "@/lib/engine/caches/implicit-prefix";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
+import type { InputModality, ModelPurpose } from "@/lib/gemini/model-uses";
 import type { MediaTokenRules, PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type { Model } from "@/lib/gemini/types";
 import type { EmbeddingTraits } from "@/lib/gemini/embedding-types";
@@ -92,6 +93,10 @@ export interface CatalogEntry {
   /** How it caches repeated prompt prefixes on its own (absent: it does not). */
   implicitCache?: ImplicitCacheTraits;
   family: string;
+  /** What the model is for (published; the studio groups models by it). */
+  purpose: ModelPurpose;
+  /** What its prompts may hold (published). */
+  inputModalities: InputModality[];
 }
 
 type PromptTokenRulesData = Partial<Omit<PromptTokenRules, "media">> & {
@@ -101,6 +106,8 @@ type PromptTokenRulesData = Partial<Omit<PromptTokenRules, "media">> & {
 
 interface FamilyData {
   extends?: string;
+  purpose?: ModelPurpose;
+  inputModalities?: InputModality[];
   tokenizer?: TokenizerFamily;
   roleTokenPerContent?: boolean;
   countTokensRoleTokens?: boolean;
@@ -148,6 +155,9 @@ interface ModelData {
 }
 
 const FAMILIES = data.families as Record<string, FamilyData>;
+const FAMILY_RULES = (data.familyRules as [string, string][]).map(
+  ([pattern, family]) => [new RegExp(pattern), family] as const,
+);
 const MODELS = data.models as ModelData[];
 const BY_DATA_NAME = new Map(MODELS.map((model) => [model.name, model]));
 
@@ -304,6 +314,8 @@ function buildEntry(model: ModelData): CatalogEntry {
         }
       : {}),
     family: answering.family,
+    purpose: required(traits.purpose, "purpose", name),
+    inputModalities: required(traits.inputModalities, "inputModalities", name),
     traits: {
       name,
       inputTokenLimit: resource.inputTokenLimit ?? 1_048_576,
@@ -369,6 +381,25 @@ export const LISTED_MODELS: readonly Model[] = CATALOG.filter((entry) => entry.l
 );
 
 const BY_NAME = new Map(CATALOG.map((item) => [item.traits.name, item]));
+
+/**
+ * The catalog's reading of a model resource another service lists (the gateway's upstream):
+ * the catalog's own entry when it knows the name, else the traits of the family the first
+ * family rule matching its id names, with the resource's own limits and defaults; undefined
+ * when no rule matches (a model the catalog knows nothing of). The rules name families of
+ * models that generate content: a model that does not (embeddings, media) matches none.
+ */
+export function catalogEntryForResource(resource: Model): CatalogEntry | undefined {
+  const name = resource.name.startsWith("models/") ? resource.name : `models/${resource.name}`;
+  const known = BY_DATA_NAME.get(name);
+  const id = name.slice("models/".length);
+  const generates = resource.supportedGenerationMethods?.includes("generateContent") ?? false;
+  const family =
+    known?.family ??
+    (generates ? FAMILY_RULES.find(([pattern]) => pattern.test(id))?.[1] : undefined);
+  if (!family) return undefined;
+  return buildEntry({ ...known, name, listed: true, family, resource: { ...resource, name } });
+}
 
 /** Accepts `models/x` or a bare `x`. */
 export function findModel(name: string): CatalogEntry | undefined {

@@ -5,6 +5,7 @@ import {
   type ConversationArchive,
 } from "@/lib/studio/conversation-archive";
 import { ApiError } from "@/lib/gemini/api-error";
+import type { ImportReport } from "@/lib/studio/conversation-archive";
 import { authenticate } from "../auth/authenticate";
 import {
   archiveJson,
@@ -131,16 +132,19 @@ async function importArchive(request: Request): Promise<Response> {
       requestOrigin(request),
       request.signal,
     );
-    const ids = await storeArchive(
+    const outcomes = await storeArchive(
       (await dataStores()).conversations,
       caller.ownerId,
       archive,
       conversationRoom(archive.conversations),
     );
-    return jsonResponse({
-      imported: ids.map((id, index) => ({ id, title: archive.conversations[index]!.title })),
-      notRestored,
+    const report: ImportReport = { imported: [], alreadyHere: [], notRestored };
+    outcomes.forEach(({ id, added }, index) => {
+      const title = archive.conversations[index]!.title;
+      if (added === null) report.imported.push({ id, title });
+      else report.alreadyHere.push({ id, title, added });
     });
+    return jsonResponse(report);
   } catch (error) {
     return errorResponse(error);
   }

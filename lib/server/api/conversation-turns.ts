@@ -4,7 +4,9 @@ import {
   startTurnSchema,
   type StartTurn,
 } from "@/lib/studio/conversation-schema";
+import { ApiError } from "@/lib/gemini/api-error";
 import { authenticate } from "../auth/authenticate";
+import { dataStores } from "../persistence/database-handle";
 import { turnRunner } from "../chat/active-turn-runner";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { eventStreamResponse } from "../http/sse-response";
@@ -66,5 +68,26 @@ async function stopTurn(request: Request, id: string, answerId: string): Promise
   }
 }
 
+/** The raw exchange stored with an answer, for the inspector on any page (404 when none is kept). */
+async function turnTrace(request: Request, id: string, answerId: string): Promise<Response> {
+  try {
+    const caller = await authenticate(request);
+    const { conversations } = await dataStores();
+    const trace = await conversations.readAnswerTrace(caller.ownerId, id, answerId);
+    if (trace === null)
+      throw ApiError.notFound(
+        `No raw exchange is kept for answer ${answerId} of conversation ${id}.`,
+      );
+    return new Response(trace, {
+      headers: {
+        "Content-Type": "application/json; charset=utf-8",
+        "Cache-Control": "private, no-store",
+      },
+    });
+  } catch (error) {
+    return errorResponse(error);
+  }
+}
+
 /** The turn handlers of the route files under app/api/conversations. */
-export const turnHandlers = { startTurn, attachTurn, stopTurn };
+export const turnHandlers = { startTurn, attachTurn, stopTurn, turnTrace };

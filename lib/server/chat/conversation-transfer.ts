@@ -2,7 +2,7 @@ import "server-only";
 import type { QuotaAdmission } from "@/lib/db/stores/quota-admission";
 import type { Backend, Caller } from "@/lib/gemini/backend/contract";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { ConversationStore } from "@/lib/db/stores/conversation-store";
+import type { ConversationStore, ImportOutcome } from "@/lib/db/stores/conversation-store";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
@@ -167,13 +167,16 @@ export async function missingReferences(
   return results;
 }
 
-/** Stores an archive's conversations (all or none); their new ids, in order. */
+/**
+ * Stores an archive's conversations (all or none); where each went, in order: a new
+ * conversation, or one the owner already had (with what it lacked added).
+ */
 export function storeArchive(
   conversations: ConversationStore,
   ownerId: string,
   archive: ConversationArchive,
   admission?: QuotaAdmission,
-): Promise<string[]> {
+): Promise<ImportOutcome[]> {
   return conversations.importConversations(
     ownerId,
     archive.conversations.map((conversation) => ({

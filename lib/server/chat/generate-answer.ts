@@ -2,7 +2,9 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, Caller } from "@/lib/gemini/backend/contract";
 import type { GenerateContentRequest } from "@/lib/gemini/types";
+import { streamGenerateContentPath } from "@/lib/gemini/client/sse-client";
 import { accumulateResponse } from "@/lib/studio/accumulate-response";
+import { recordTrace, STORED_TRACE_LIMITS, type TraceRecorder } from "@/lib/studio/answer-trace";
 import { messageErrorOf, type MessageError } from "@/lib/studio/message-error";
 import { answerMessage } from "@/lib/studio/chat-request";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
@@ -12,13 +14,28 @@ import { emit, type Finished, type TurnJob } from "./turn-job";
 /**
  * One answer generated through the Backend: each chunk folded into the job and passed to its
  * readers, progress written in batches meanwhile (answer-progress.ts), then the finished answer
- * (stopped, failed or whole, with its timing) stored and announced.
+ * (stopped, failed or whole, with its timing and its raw exchange for the inspector) stored and
+ * announced.
  */
 
 export interface GenerationOptions extends AnswerProgressOptions {
   backend: () => Promise<Backend> | Backend;
   /** Drops the job from the runner's live jobs, once the answer is stored. */
   forget: () => void;
+}
+
+/** The raw exchange of the answer, kept with it (size-capped): the request, each chunk, the error. */
+function startTrace(
+  model: string,
+  request: GenerateContentRequest | { refused: unknown },
+  now: () => number,
+): TraceRecorder | null {
+  if ("refused" in request) return null;
+  return recordTrace(
+    { model, url: streamGenerateContentPath(model), request },
+    now,
+    STORED_TRACE_LIMITS,
+  );
 }
 
 function errorSummary(error: unknown): MessageError {
@@ -40,6 +57,7 @@ export async function generateAnswer(
   let firstTokenMs: number | undefined;
   const progress = writeAnswerProgress(job, options);
   job.wake = progress.wake;
+  const trace = startTrace(settings.model, request, now);
   let ending: Parameters<typeof answerMessage>[3] = {};
   try {
     if ("refused" in request) throw request.refused;
@@ -54,6 +72,7 @@ export async function generateAnswer(
         firstTokenMs = now() - started;
       job.response = accumulateResponse(job.response, chunk);
       progress.added(chunk);
+      trace?.observer.onEvent?.(JSON.stringify(chunk));
       emit(job, { chunk });
     }
     if (signal.aborted) ending = { stopped: true };
@@ -61,6 +80,7 @@ export async function generateAnswer(
     if (signal.aborted) ending = { stopped: true };
     else {
       ending = { error: errorSummary(error) };
+      trace?.observer.onErrorBody?.(JSON.stringify({ error: ending.error }));
       if (!(error instanceof ApiError)) options.onError?.("a chat turn failed", error);
     }
   } finally {
@@ -78,7 +98,15 @@ export async function generateAnswer(
   };
   let finished: Finished;
   try {
-    const stored = await conversations.finishAnswer(job.ownerId, job.conversationId, final, now());
+    const recorded = trace?.end();
+    if (recorded) recorded.status = ending.error?.code ?? 200;
+    const stored = await conversations.finishAnswer(
+      job.ownerId,
+      job.conversationId,
+      final,
+      now(),
+      recorded ? JSON.stringify(recorded) : null,
+    );
     finished = stored
       ? {
           answer: stored.message,

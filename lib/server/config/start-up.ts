@@ -3,6 +3,9 @@ import { describeDatabaseUrl } from "@/lib/db/open-database";
 import { DatabaseStartError } from "@/lib/db/sql-database";
 import { ConfigurationError, serverEnv } from "./env";
 import { dataStores } from "../persistence/database-handle";
+import { requireModel } from "@/lib/engine/catalog";
+import { warmUpGeneration } from "@/lib/engine/generate";
+import { DEFAULT_MODEL } from "@/lib/studio/settings-model";
 import { backend } from "./active-backend";
 import { logger } from "./logger";
 import { sessionBinding } from "../auth/sessions";
@@ -25,6 +28,13 @@ export async function startServer(): Promise<void> {
     // Made now rather than at the first request: the local engine's background work
     // (files left processing, batches a stop interrupted) resumes as soon as the server is up.
     await backend();
+    // One answer of the studio's default model made and dropped ahead of the first one a
+    // person waits for (its tokenizer and trained model, seconds; the rest of the way, loaded
+    // and compiled); an answer that comes first waits for the same work.
+    if (env.mode === "local")
+      void warmUpGeneration(requireModel(DEFAULT_MODEL, "generateContent")).catch(
+        (error: unknown) => logger.warn("could not warm the local engine up", error),
+      );
     logger.info(
       `mode=${env.mode} data=${env.dataDir} database=${env.databaseUrl === null ? "sqlite" : describeDatabaseUrl(env.databaseUrl)}` +
         (env.developmentDefaults

@@ -1,0 +1,12 @@
+import { getModelFactsHandler } from "@/lib/server/api/studio-models";
+import { methodNotAllowed } from "@/lib/server/http/responses";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export const GET = getModelFactsHandler;
+
+export const POST = methodNotAllowed(["GET", "HEAD", "OPTIONS"]);
+export const PUT = POST;
+export const PATCH = POST;
+export const DELETE = POST;
