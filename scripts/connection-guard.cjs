@@ -63,8 +63,12 @@ function rawErrorResponse(status, message) {
   );
 }
 
-function answer(response, status, message, headers = {}) {
-  const body = errorBody(status, message);
+/** The OpenAI-compatible endpoint's paths: its errors are the service's body in a list of one. */
+const OPENAI_PATH = /^\/v1(?:beta|alpha)?\/openai\//;
+
+function answer(response, status, message, headers = {}, url = "") {
+  const single = errorBody(status, message);
+  const body = OPENAI_PATH.test(url) ? `[${single.trimEnd()}]\n` : single;
   response.writeHead(status, {
     "Content-Type": "application/json; charset=UTF-8",
     "Cache-Control": "private, no-store",
@@ -208,14 +212,18 @@ http.createServer = function guardedCreateServer(...args) {
   if (listener) {
     server.on("request", (request, response) => {
       if (!ALLOWED_METHODS.has(request.method)) {
-        answer(response, 405, `Method ${request.method} is not supported.`, {
-          Allow: [...ALLOWED_METHODS].join(", "),
-        });
+        answer(
+          response,
+          405,
+          `Method ${request.method} is not supported.`,
+          { Allow: [...ALLOWED_METHODS].join(", ") },
+          request.url,
+        );
         return;
       }
       const problem = pathProblem(request.url);
       if (problem !== null) {
-        answer(response, 400, problem);
+        answer(response, 400, problem, {}, request.url);
         return;
       }
       track(request, response);

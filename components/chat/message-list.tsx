@@ -80,6 +80,9 @@ export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Ele
     });
     const observeChildren = () => {
       sizes.disconnect();
+      // The container too: a view made shorter by what grows below it (the composer, a notice)
+      // leaves the end out of sight without any child changing size.
+      sizes.observe(element);
       for (const child of element.children) sizes.observe(child);
     };
     const children = new MutationObserver(observeChildren);
