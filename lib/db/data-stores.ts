@@ -1,6 +1,7 @@
 import "server-only";
 import type { SqlDatabase } from "./sql-database";
 import { ApiKeyStore } from "./stores/api-key-store";
+import { AuditStore } from "./stores/audit-store";
 import { AuthStateStore } from "./stores/auth-state-store";
 import { BatchStore } from "./stores/batch-store";
 import { CacheStore } from "./stores/cache-store";
@@ -11,8 +12,10 @@ import { ImplicitCacheStore } from "./stores/implicit-cache-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { PeopleStore } from "./stores/people-store";
+import { RequestLogStore } from "./stores/request-log-store";
 import { SessionStore } from "./stores/session-store";
 import { UpstreamUploadStore } from "./stores/upstream-upload-store";
+import { UsageStore } from "./stores/usage-store";
 
 /**
  * Every store of the studio over one database: the one data-access layer. Each store keeps
@@ -45,6 +48,12 @@ export interface DataStores {
   apiKeys: ApiKeyStore;
   /** The version caches of people and keys check, and the secret keys are hashed with. */
   authState: AuthStateStore;
+  /** Answers' tokens and cost per day, workspace, person, key and model. */
+  usage: UsageStore;
+  /** Request logs of keys and people that asked for them, and who asked. */
+  requestLogs: RequestLogStore;
+  /** Admin actions and key changes. */
+  audit: AuditStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -64,5 +73,8 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     people: new PeopleStore(database),
     apiKeys: new ApiKeyStore(database),
     authState: new AuthStateStore(database),
+    usage: new UsageStore(database),
+    requestLogs: new RequestLogStore(database),
+    audit: new AuditStore(database),
   };
 }
