@@ -19,7 +19,7 @@ import {
   checkCountTokensRequestSteps,
   checkGenerateContentRequestSteps,
 } from "@/lib/gemini/validate";
-import { BatchRunner, type BatchGeneration } from "./batches/batch-runner";
+import { BatchRunner, type BatchGeneration, type BatchRunnerOptions } from "./batches/batch-runner";
 import { InteractiveWork } from "./batches/interactive-work";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
 import { paceOutput } from "./generate/output-pace";
@@ -60,6 +60,8 @@ export interface LocalBackendDependencies {
   /** Requests of a batch run at once in the background while no interactive caller is around (default 2). */
   batchConcurrency?: number;
   onError?: (message: string, error: unknown) => void;
+  /** Each batch answer once committed (its usage is recorded by the server). */
+  onBatchAnswer?: BatchRunnerOptions["onAnswer"];
 }
 
 /**
@@ -99,6 +101,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       : {}),
     now: dependencies.now,
     onError: dependencies.onError,
+    onAnswer: dependencies.onBatchAnswer,
   });
   storage.batches.attach(batchRunner);
   void storage.ready.then(() => batchRunner.start());

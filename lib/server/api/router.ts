@@ -7,6 +7,7 @@ import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../config/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
+import { noteCaller, noteRoute } from "../observability/request-observation";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
@@ -214,8 +215,10 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
+    noteRoute(request, rest, found.params);
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
+    await noteCaller(request, caller);
     // A managed key may be limited to some models and held to budgets.
     if (found.params.model !== undefined && request.method === "POST")
       assertKeyMayCall(caller, found.params.model);
