@@ -201,4 +201,20 @@ export class UsageStore {
       ...totalsOf(row),
     }));
   }
+
+  /** The names of managed keys by id (revoked ones too), for labels. */
+  async keyNames(ids: readonly string[]): Promise<Map<string, { name: string; revoked: boolean }>> {
+    const names = new Map<string, { name: string; revoked: boolean }>();
+    for (let at = 0; at < ids.length; at += 500) {
+      const page = ids.slice(at, at + 500);
+      if (page.length === 0) break;
+      const rows = await this.database.all<{ id: string; name: string; revoked_at: unknown }>(
+        `SELECT id, name, revoked_at FROM api_keys WHERE id IN (${page.map(() => "?").join(", ")})`,
+        page,
+      );
+      for (const row of rows)
+        names.set(row.id, { name: row.name, revoked: row.revoked_at !== null });
+    }
+    return names;
+  }
 }
