@@ -523,6 +523,19 @@ export const MIGRATIONS: readonly Migration[] = [
   },
   {
     version: 16,
+    name: "start attempts of work resumed at start-up",
+    // A batch remembers at which committed request (`attempt_progress`) it was last started
+    // and how many starts in a row found it there (`attempts`), written before its work; a
+    // file left PROCESSING counts its probes the same way. Work that stopped the process again
+    // and again is then ended FAILED at the next start instead of being run into another crash.
+    sql: `
+      ALTER TABLE batches ADD COLUMN attempt_progress INTEGER;
+      ALTER TABLE batches ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE files ADD COLUMN probe_attempts INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    version: 17,
     name: "usage ledger per day, request logs and their settings, audit events",
     // usage_daily: one row per UTC day, workspace, person, key and model, each answer's usage
     // added to it (never one row per answer: a year of a thousand keys stays a million rows).

@@ -7,6 +7,7 @@ import { assertRateAllowed, countRequest, rateSettings } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
 import { authenticateKey } from "./key-auth";
 import { sha256Hex } from "./secure-compare";
+import { fromAnotherOrigin } from "./request-origin";
 import { readSessionToken, sessionBinding, sessionCaller } from "./sessions";
 import { clientAddress } from "./sign-in-throttle";
 
@@ -23,22 +24,6 @@ function presentedKey(request: Request): string | null {
   const header = request.headers.get("x-goog-api-key");
   if (header !== null) return header.trim();
   return new URL(request.url).searchParams.get("key");
-}
-
-/**
- * True when a browser says the request comes from a page of another origin (Sec-Fetch-Site, or
- * an Origin whose host is not the one addressed); programs send neither header.
- */
-function fromAnotherOrigin(request: Request): boolean {
-  const fetchSite = request.headers.get("sec-fetch-site");
-  if (fetchSite !== null) return fetchSite !== "same-origin" && fetchSite !== "none";
-  const origin = request.headers.get("origin");
-  if (origin === null) return false;
-  try {
-    return new URL(origin).host !== request.headers.get("host");
-  } catch {
-    return true;
-  }
 }
 
 /** Requests that change state with a cookie must come from our own pages. */

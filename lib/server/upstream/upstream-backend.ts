@@ -296,35 +296,45 @@ export class UpstreamBackend implements Backend {
     request: CachedContentCreate,
     context: OperationContext,
   ): Promise<CachedContent> {
-    // The quota is checked before anything goes upstream; the size is the cached input as sent.
+    // The quota's place is reserved before anything goes upstream (counted and recorded in
+    // one transaction); the size is the cached input as sent.
     const { bytes: sizeBytes } = await jsonTextWithSize(cachedInputOf(request));
     const quota = this.dependencies.cacheQuota;
-    if (quota)
-      assertCacheQuota(
-        await this.ownership.usage("cachedContent", context.caller.ownerId),
-        sizeBytes,
-        quota,
+    const ownerId = context.caller.ownerId;
+    const reservation = quota
+      ? await this.ownership.reserve("cachedContent", ownerId, sizeBytes, {
+          admit: (usage) => assertCacheQuota(usage, sizeBytes, quota),
+        })
+      : null;
+    let created: CachedContent;
+    try {
+      // No idempotency key exists upstream, so a create is retried only if it never left.
+      created = await this.withReferences(
+        { operation: "createCachedContent", request },
+        context,
+        (json) =>
+          this.client.json<CachedContent>({
+            method: "POST",
+            target: `${API}/cachedContents`,
+            json,
+            signal: context.signal,
+            safety: "create",
+          }),
       );
-    // No idempotency key exists upstream, so a create is retried only if it never left.
-    const created = await this.withReferences(
-      { operation: "createCachedContent", request },
-      context,
-      (json) =>
-        this.client.json<CachedContent>({
-          method: "POST",
-          target: `${API}/cachedContents`,
-          json,
-          signal: context.signal,
-          safety: "create",
-        }),
-    );
-    if (typeof created?.name !== "string")
-      throw malformedUpstream("a created cached content without a name");
+      if (typeof created?.name !== "string")
+        throw malformedUpstream("a created cached content without a name");
+    } catch (error) {
+      if (reservation) await this.ownership.forget("cachedContent", reservation);
+      throw error;
+    }
     // The record lasts as long as the cache; without an expireTime, until deleted or found gone.
-    await this.ownership.record("cachedContent", created.name, context.caller.ownerId, {
+    const lifetime = {
       expiresAt: upstreamDeadline(created.expireTime, created.updateTime ?? created.createTime),
       sizeBytes,
-    });
+    };
+    if (reservation)
+      await this.ownership.settle("cachedContent", reservation, created.name, ownerId, lifetime);
+    else await this.ownership.record("cachedContent", created.name, ownerId, lifetime);
     return created;
   }
 
