@@ -6,7 +6,9 @@
  * inspector, exported as JSONL lines of the recorded-exchanges format with inline media left
  * out and no secret in them; no one reads another's usage or log by any route or spelling; bad
  * filters are 400s naming the field; admin actions and key changes are in the audit log. And
- * the gateway records usage too (the shared gateway, through its access code).
+ * the gateway records usage too (the shared gateway, through its access code). One file on
+ * purpose: every test shares the one server, its people and keys (each person costs a slow
+ * password hash), and the isolation checks walk the resources the earlier tests made.
  */
 import fs from "node:fs";
 import os from "node:os";

@@ -117,6 +117,9 @@ export async function startLogCapture(observation: RequestObservation): Promise<
     responseStarted(response, atMs) {
       headersMs = Math.round(atMs);
       responseHeaders = keptHeaders(response.headers);
+      // A download's bytes (not text) are not logged: the entry says its body was cut.
+      const type = response.headers.get("content-type") ?? "";
+      if (type !== "" && !/json|text\/|event-stream/i.test(type)) responseCut = true;
     },
     responseChunk(bytes, atMs) {
       if (responseCut) return;

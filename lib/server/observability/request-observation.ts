@@ -1,6 +1,7 @@
 import "server-only";
 import type { Span } from "@opentelemetry/api";
 import type { Caller } from "@/lib/gemini/backend/contract";
+import { logger } from "../config/logger";
 import { startLogCapture, type LogCapture } from "../logs/log-capture";
 import { operationName } from "./operation-names";
 import { countRequest, observeFirstByte, streamClosed, streamOpened } from "./studio-metrics";
@@ -75,7 +76,12 @@ export async function noteCaller(request: Request, caller: Caller): Promise<void
   if (!observation) return;
   observation.caller = caller;
   byCaller.set(caller, observation);
-  observation.log = await startLogCapture(observation);
+  try {
+    observation.log = await startLogCapture(observation);
+  } catch (error) {
+    // The request is served either way: a log that cannot start is the only thing lost.
+    logger.warn("starting a request's log entry failed", error);
+  }
 }
 
 /** Adds an answer's usage to the request it belongs to (a request may carry several). */
