@@ -542,7 +542,8 @@ export const MIGRATIONS: readonly Migration[] = [
     // '' stands for no person (single-person modes, STUDIO_API_KEYS) and no key (a browser
     // session). request_logs: the exchanges of keys and people that asked for logging, each as
     // a recorded-exchanges line, until expires_at. log_settings: who asked ("key:{id}",
-    // "person:{id}"). audit_events: admin actions and key changes.
+    // "person:{id}"). audit_events: admin actions and key changes. usage_recorded: answers
+    // recorded once though seen many times (an upstream batch's, read at every poll).
     sql: `
       CREATE TABLE usage_daily (
         day TEXT NOT NULL,
@@ -596,6 +597,10 @@ export const MIGRATIONS: readonly Migration[] = [
         details_json TEXT NOT NULL
       );
       CREATE INDEX audit_events_at ON audit_events (at, id);
+      CREATE TABLE usage_recorded (
+        name TEXT PRIMARY KEY,
+        recorded_at INTEGER NOT NULL
+      );
     `,
   },
 ];

@@ -94,6 +94,14 @@ describe.each(testDatabaseKinds())("usage, request logs and audit stores ($diale
     expect(none.byDay).toEqual([]);
   });
 
+  it("claims an answer's recording once, however many readers race for it", async () => {
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, () => data.stores.usage.claimRecording("batch:batches/b1")),
+    );
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await data.stores.usage.claimRecording("batch:batches/b2")).toBe(true);
+  });
+
   it("pages ledger rows in order for exports", async () => {
     const usage = data.stores.usage;
     await usage.add(

@@ -217,4 +217,13 @@ export class UsageStore {
     }
     return names;
   }
+
+  /** True the first time `name` is claimed (by any instance): its usage is then recorded. */
+  async claimRecording(name: string, now = Date.now()): Promise<boolean> {
+    const { changes } = await this.database.run(
+      "INSERT INTO usage_recorded (name, recorded_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+      [name, now],
+    );
+    return changes === 1;
+  }
 }
