@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { SqlDatabase, SqlValue } from "../sql-database";
 
 /**
- * The audit log (migration 17): who did what to whom, and when — admin actions (people,
+ * The audit log (migration 20): who did what to whom, and when — admin actions (people,
  * invitations, resets, workspaces) and key changes (made, limited, revoked, logging). Rows are
  * only added; `actor` keeps the actor's email (or "access code") as it was, so an entry reads
  * the same after that person changed or left.

@@ -2,7 +2,7 @@ import type { SqlDatabase, SqlValue } from "../sql-database";
 import { bumpAuthVersion } from "./auth-state-store";
 
 /**
- * Request logs (migration 17): the exchanges of keys and people that asked for logging, each
+ * Request logs (migration 20): the exchanges of keys and people that asked for logging, each
  * kept as one recorded-exchanges line (`exchange_json`) beside the columns a reader filters on,
  * until its retention runs out. And who asked, with which retention (`log_settings`).
  */

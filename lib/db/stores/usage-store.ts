@@ -1,7 +1,7 @@
 import type { SqlDatabase, SqlValue } from "../sql-database";
 
 /**
- * The usage ledger (migration 17): answers' tokens and cost added up per UTC day, workspace,
+ * The usage ledger (migration 20): answers' tokens and cost added up per UTC day, workspace,
  * person, key and model. Writers add increments (one statement for many, added in the
  * database, never read-modify-written, so instances share one ledger); readers sum a range of
  * days by day, model, key and person. '' stands for "no person" and "no key" (a browser).
