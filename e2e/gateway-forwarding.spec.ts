@@ -138,4 +138,8 @@ test("a method the gateway does not know is the service's 404 unless the operato
   expect(listed.status, listed.text).toBe(200);
   expect(JSON.parse(listed.text)).toMatchObject({ body, keyReceived: "[redacted]" });
   expect(listed.text).not.toContain(UPSTREAM_KEY);
+  // Metrics name a forwarded method by the operator's rule, never by the path a client wrote.
+  const metrics = await (await fetch(`${gateway.baseUrl}/metrics`)).text();
+  expect(metrics).toContain('operation="forwarded POST models/*:echoRequest"');
+  expect(metrics).not.toContain(name);
 });

@@ -20,7 +20,7 @@ import {
   listBatchesHandler,
 } from "./batches";
 import { uploadHandler } from "./uploads";
-import { forwardedMethod } from "./forwarded-methods";
+import { forwardedMethod, forwardedOperationName } from "./forwarded-methods";
 import {
   cancelInteractionHandler,
   createInteractionHandler,
@@ -256,7 +256,12 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       );
     }
     renderError = found.route.renderError ?? errorResponse;
-    noteRoute(request, rest, found.params);
+    noteRoute(
+      request,
+      rest,
+      found.params,
+      forwarded ? forwardedOperationName(request.method, rest) : undefined,
+    );
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
     await noteCaller(request, caller);

@@ -47,15 +47,25 @@ export function observationOf(caller: Caller): RequestObservation | undefined {
   return byCaller.get(caller);
 }
 
-/** The route table matched: the operation (and model) are known, the span starts. */
-export function noteRoute(request: Request, rest: string, params: Record<string, string>): void {
+/**
+ * The route table matched: the operation (and model) are known, the span starts. `named` is
+ * the operation's name when the path alone may not give it (a forwarded method: its rule).
+ */
+export function noteRoute(
+  request: Request,
+  rest: string,
+  params: Record<string, string>,
+  named?: string,
+): void {
   const observation = byRequest.get(request);
   if (!observation) return;
   const upload = observation.url.pathname.startsWith("/upload/");
-  const operation = operationName(request.method, rest, {
-    upload,
-    uploadCommand: upload && observation.url.searchParams.has("upload_id"),
-  });
+  const operation =
+    named ??
+    operationName(request.method, rest, {
+      upload,
+      uploadCommand: upload && observation.url.searchParams.has("upload_id"),
+    });
   observation.operation = operation;
   observation.model = params.model;
   observation.streamed =
