@@ -27,13 +27,15 @@ import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
-import { createStorage, type Storage } from "./storage";
+import { createStorage, type Storage, type StorageOptions } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import type { ImplicitCacheStore } from "@/lib/db/stores/implicit-cache-store";
 import { MediaProbeError, probeMedia } from "./media/probe";
 import { InteractionService, type OpenGeneration } from "./interactions/interaction-service";
 import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
+import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
+import { openaiOperations } from "./openai/openai-operations";
 import { ImplicitCacheService } from "./caches/implicit-cache";
 
 export interface LocalBackendDependencies {
@@ -66,6 +68,8 @@ export interface LocalBackendDependencies {
   /** How often interactions left running by a stopped instance are looked for (0: never; default 5 s). */
   interactionRecoveryIntervalMs?: number;
   onError?: (message: string, error: unknown) => void;
+  /** How a file is processed when the emulator's controls say otherwise. */
+  processingPlan?: StorageOptions["processingPlan"];
   /** Each batch answer once committed (its usage is recorded by the server). */
   onBatchAnswer?: BatchRunnerOptions["onAnswer"];
 }
@@ -103,6 +107,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     service: storage.batches,
     files: storage.files,
     generate: batchGeneration(storage),
+    embed: batchEmbedding(storage),
     interactive,
     ...(dependencies.batchConcurrency !== undefined
       ? { concurrency: dependencies.batchConcurrency }
@@ -130,12 +135,23 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   });
   void storage.ready.then(() => interactions.recover());
   const { createCachedContent } = storage.operations;
-  return {
+  const backend: LocalBackend = {
     mode: "local",
     storage,
     batchRunner,
     interactions,
     ...storage.operations,
+    ...embeddingOperations(storage, interactive),
+    // The OpenAI-compatible endpoint answers through this backend's own generation.
+    ...openaiOperations(
+      {
+        generateContent: (model, request, context) =>
+          backend.generateContent(model, request, context),
+        streamGenerateContent: (model, request, context) =>
+          backend.streamGenerateContent(model, request, context),
+      },
+      storage.files,
+    ),
     ...interactionOperations(interactions),
 
     createCachedContent: (body, context) =>
@@ -209,6 +225,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       });
     },
   };
+  return backend;
 }
 
 /**
@@ -247,8 +264,11 @@ function batchGeneration(storage: Storage): BatchGeneration {
   };
 }
 
-/** A validated generation request with its cache merged and its files resolved for the caller. */
-async function generationInput(
+/**
+ * A validated generation request with its cache merged and its files resolved for the caller
+ * (also what the emulator's scripted answers are shaped and counted from).
+ */
+export async function generationInput(
   storage: Storage,
   implicitCaches: ImplicitCacheService | undefined,
   model: string,

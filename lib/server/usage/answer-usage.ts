@@ -197,20 +197,34 @@ export function recordAnswerUsage(
  * The stream as it was, recording the last usage it carried once it ends (finished, failed
  * or left by the client).
  */
-export async function* recordingStreamUsage(
+export function recordingStreamUsage(
   source: AsyncIterable<GenerateContentResponse>,
   caller: Caller,
   model: string,
 ): AsyncGenerator<GenerateContentResponse> {
+  return recordingUsage(source, caller, model, (chunk) => chunk.usageMetadata, answerFacts);
+}
+
+/**
+ * recordingStreamUsage for a stream of any shape: `usageOf` reads an item's usage, if it has
+ * one; `factsOf`, when given, what the last item says of the answer (for the request's span).
+ */
+export async function* recordingUsage<Item>(
+  source: AsyncIterable<Item>,
+  caller: Caller,
+  model: string,
+  usageOf: (item: Item) => UsageMetadata | undefined,
+  factsOf?: (item: Item) => AnswerFacts,
+): AsyncGenerator<Item> {
   let usage: UsageMetadata | undefined;
-  let last: GenerateContentResponse | undefined;
+  let last: { item: Item } | undefined;
   try {
-    for await (const chunk of source) {
-      if (chunk.usageMetadata) usage = chunk.usageMetadata;
-      last = chunk;
-      yield chunk;
+    for await (const item of source) {
+      usage = usageOf(item) ?? usage;
+      last = { item };
+      yield item;
     }
   } finally {
-    recordAnswerUsage(caller, model, usage, last ? answerFacts(last) : {});
+    recordAnswerUsage(caller, model, usage, last && factsOf ? factsOf(last.item) : {});
   }
 }
