@@ -23,6 +23,8 @@ let gateway: OwnServer;
 let dataDir: string;
 let unique = 0;
 
+const METRICS_TOKEN = "forwarding-metrics-token-0123456789";
+
 test.describe.configure({ mode: "serial" });
 
 test.beforeAll(async () => {
@@ -37,6 +39,7 @@ test.beforeAll(async () => {
       STUDIO_API_KEYS: `alice:${KEYS.alice},bob:${KEYS.bob}`,
       STUDIO_RATE_LIMIT_PER_MINUTE: "0",
       GATEWAY_FORWARD_METHODS: "POST models/*:echoRequest",
+      STUDIO_METRICS_TOKEN: METRICS_TOKEN,
     },
   });
 });
@@ -138,4 +141,12 @@ test("a method the gateway does not know is the service's 404 unless the operato
   expect(listed.status, listed.text).toBe(200);
   expect(JSON.parse(listed.text)).toMatchObject({ body, keyReceived: "[redacted]" });
   expect(listed.text).not.toContain(UPSTREAM_KEY);
+  // Metrics name a forwarded method by the operator's rule, never by the path a client wrote.
+  const metrics = await (
+    await fetch(`${gateway.baseUrl}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    })
+  ).text();
+  expect(metrics).toContain('operation="forwarded POST models/*:echoRequest"');
+  expect(metrics).not.toContain(name);
 });

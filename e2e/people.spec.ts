@@ -319,6 +319,26 @@ test("a person's browser and keys share one workspace; no one else's session or 
     body: { ownerId: null },
   });
 
+  // Usage and request logs: Cleo's answer is in her usage (written off the request's path, so
+  // polled); Dan reads none of it, by session or key, filter or spelling.
+  const requestsIn = async (route: string, who: Parameters<typeof call>[1]) => {
+    const answer = await call(route, who);
+    return (answer.body.total as { requests: number } | undefined)?.requests ?? answer.status;
+  };
+  await expect.poll(() => requestsIn("/api/usage", { cookie: cleo })).toBe(1);
+  expect(await requestsIn("/api/usage", { cookie: dan })).toBe(0);
+  expect(await requestsIn(`/api/usage?keyId=${cleoKeyId}`, { cookie: dan })).toBe(0);
+  for (const route of [
+    `/api/usage?personId=${cleoId}`,
+    `/api/usage?personId=${encodeURIComponent(` ${cleoId}`)}`,
+    `/api/usage/export?personId=${cleoId}`,
+    `/api/logs?personId=${cleoId}`,
+    `/api/logs/export?personId=${cleoId}`,
+  ])
+    expect([400, 403], route).toContain((await call(route, { cookie: dan })).status);
+  for (const route of ["/api/usage", "/api/usage/export", "/api/logs", "/api/logs/export"])
+    expect((await call(route, { key: danKey })).status, route).toBe(403);
+
   // Disabling Dan stops his session and his key at once.
   const danId = ((await call("/api/session", { cookie: dan })).body.person as { id: string }).id;
   expect(

@@ -15,6 +15,16 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   fi
 fi
 
+# The metrics spec has a real Prometheus server scrape the studio (e2e/observability-export.spec.ts).
+if ! command -v prometheus >/dev/null 2>&1; then
+  echo "== installing Debian's prometheus"
+  if [ "$(id -u)" = "0" ]; then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
+  else
+    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
+  fi
+fi
+
 echo "== npm install"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
 

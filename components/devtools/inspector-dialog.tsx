@@ -128,13 +128,18 @@ export function InspectorDialog({
 }: {
   open: boolean;
   onClose(): void;
-  conversationId: string;
+  /** The answer's conversation, where its stored exchange is read; none for a logged request. */
+  conversationId?: string;
   /** What this tab recorded, when it read the answer. */
   trace: AnswerTrace | undefined;
   message: StoredMessage;
 }) {
   const [tab, setTab] = useState("summary");
-  const stored = useStoredTrace(conversationId, message.id, open && !tabTrace);
+  const stored = useStoredTrace(
+    conversationId ?? "",
+    message.id,
+    open && !tabTrace && conversationId !== undefined,
+  );
   const trace = tabTrace ?? stored.data ?? undefined;
   const request = trace ? JSON.stringify(trace.request, null, 2) : "";
   return (

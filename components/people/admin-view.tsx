@@ -1,6 +1,7 @@
 "use client";
 
 import { useSession } from "@/lib/hooks/use-session";
+import { AuditSection } from "./audit-section";
 import { InvitationsSection } from "./invitations-section";
 import { PeopleSection } from "./people-section";
 import { WorkspaceSwitcher } from "./workspace-switcher";
@@ -21,6 +22,7 @@ export function AdminView() {
       <WorkspaceSwitcher />
       <InvitationsSection />
       <PeopleSection />
+      <AuditSection />
     </div>
   );
 }

@@ -19,7 +19,13 @@ export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
   const session = useSession();
   const navigation = [
     ...NAVIGATION,
-    ...(session.data?.authenticated ? [{ href: "/account", label: "Account" }] : []),
+    ...(session.data?.authenticated
+      ? [
+          { href: "/usage", label: "Usage" },
+          { href: "/logs", label: "Logs" },
+          { href: "/account", label: "Account" },
+        ]
+      : []),
     ...(session.data?.person?.role === "admin" ? [{ href: "/admin", label: "Admin" }] : []),
   ];
   return (

@@ -1,6 +1,7 @@
 import "server-only";
 import type { SqlDatabase } from "./sql-database";
 import { ApiKeyStore } from "./stores/api-key-store";
+import { AuditStore } from "./stores/audit-store";
 import { AuthStateStore } from "./stores/auth-state-store";
 import { BatchStore } from "./stores/batch-store";
 import { CacheStore } from "./stores/cache-store";
@@ -13,8 +14,10 @@ import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { PeopleStore } from "./stores/people-store";
 import { PresetStore } from "./stores/preset-store";
+import { RequestLogStore } from "./stores/request-log-store";
 import { SessionStore } from "./stores/session-store";
 import { UpstreamUploadStore } from "./stores/upstream-upload-store";
+import { UsageStore } from "./stores/usage-store";
 
 /**
  * Every store of the studio over one database: the one data-access layer. Each store keeps
@@ -51,6 +54,12 @@ export interface DataStores {
   interactions: InteractionStore;
   /** The studio's settings presets, per owner. */
   presets: PresetStore;
+  /** Answers' tokens and cost per day, workspace, person, key and model. */
+  usage: UsageStore;
+  /** Request logs of keys and people that asked for them, and who asked. */
+  requestLogs: RequestLogStore;
+  /** Admin actions and key changes. */
+  audit: AuditStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -72,5 +81,8 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     authState: new AuthStateStore(database),
     interactions: new InteractionStore(database),
     presets: new PresetStore(database),
+    usage: new UsageStore(database),
+    requestLogs: new RequestLogStore(database),
+    audit: new AuditStore(database),
   };
 }

@@ -618,4 +618,73 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 21,
+    name: "usage ledger per day, request logs and their settings, audit events",
+    // usage_daily: one row per UTC day, workspace, person, key and model, each answer's usage
+    // added to it (never one row per answer: a year of a thousand keys stays a million rows).
+    // '' stands for no person (single-person modes, STUDIO_API_KEYS) and no key (a browser
+    // session). request_logs: the exchanges of keys and people that asked for logging, each as
+    // a recorded-exchanges line, until expires_at. log_settings: who asked ("key:{id}",
+    // "person:{id}"). audit_events: admin actions and key changes. usage_recorded: answers
+    // recorded once though seen many times (an upstream batch's, read at every poll).
+    sql: `
+      CREATE TABLE usage_daily (
+        day TEXT NOT NULL,
+        owner_id TEXT NOT NULL,
+        person_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        thought_tokens INTEGER NOT NULL,
+        total_tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        PRIMARY KEY (day, owner_id, person_id, key_id, model)
+      );
+      CREATE INDEX usage_daily_person_day ON usage_daily (person_id, day);
+      CREATE INDEX usage_daily_key_day ON usage_daily (key_id, day);
+      CREATE TABLE request_logs (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        person_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        operation TEXT NOT NULL,
+        model TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        duration_ms INTEGER NOT NULL,
+        total_tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        exchange_json TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE INDEX request_logs_at ON request_logs (at, id);
+      CREATE INDEX request_logs_person_at ON request_logs (person_id, at, id);
+      CREATE INDEX request_logs_key_at ON request_logs (key_id, at, id);
+      CREATE INDEX request_logs_expiry ON request_logs (expires_at);
+      CREATE TABLE log_settings (
+        subject TEXT PRIMARY KEY,
+        retention_days INTEGER NOT NULL,
+        include_media INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE audit_events (
+        id TEXT PRIMARY KEY,
+        at INTEGER NOT NULL,
+        actor_id TEXT NOT NULL,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        details_json TEXT NOT NULL
+      );
+      CREATE INDEX audit_events_at ON audit_events (at, id);
+      CREATE TABLE usage_recorded (
+        name TEXT PRIMARY KEY,
+        recorded_at INTEGER NOT NULL
+      );
+    `,
+  },
 ];

@@ -3,6 +3,7 @@ import pg from "pg";
 import {
   DatabaseUnavailableError,
   type SqlDatabase,
+  type StatementOptions,
   type SqlExecutor,
   type SqlTransaction,
   type SqlValue,
@@ -90,19 +91,23 @@ function translated(error: unknown): unknown {
   return reason === null ? error : new DatabaseUnavailableError(reason, error);
 }
 
-function executor(
-  query: (sql: string, params: readonly SqlValue[]) => Promise<pg.QueryResult>,
-): SqlExecutor {
+type Query = (
+  sql: string,
+  params: readonly SqlValue[],
+  options?: StatementOptions,
+) => Promise<pg.QueryResult>;
+
+function executor(query: Query): SqlExecutor {
   return {
     dialect: "postgres",
-    async all<Row>(sql: string, params: readonly SqlValue[] = []) {
-      return (await query(sql, params)).rows as Row[];
+    async all<Row>(sql: string, params: readonly SqlValue[] = [], options?: StatementOptions) {
+      return (await query(sql, params, options)).rows as Row[];
     },
-    async get<Row>(sql: string, params: readonly SqlValue[] = []) {
-      return (await query(sql, params)).rows[0] as Row | undefined;
+    async get<Row>(sql: string, params: readonly SqlValue[] = [], options?: StatementOptions) {
+      return (await query(sql, params, options)).rows[0] as Row | undefined;
     },
-    async run(sql: string, params: readonly SqlValue[] = []) {
-      return { changes: (await query(sql, params)).rowCount ?? 0 };
+    async run(sql: string, params: readonly SqlValue[] = [], options?: StatementOptions) {
+      return { changes: (await query(sql, params, options)).rowCount ?? 0 };
     },
   };
 }
@@ -120,6 +125,8 @@ export class PostgresDatabase implements SqlDatabase {
   readonly dialect = "postgres" as const;
   private readonly pool: pg.Pool;
   private readonly texts = new Map<string, string>();
+  /** Names of the hot statements' prepared forms, by their text. */
+  private readonly preparedNames = new Map<string, string>();
   private readonly direct: SqlExecutor;
   /** The connection that holds this instance's claims; they end with it. */
   private claimConnection: Promise<pg.Client> | null = null;
@@ -143,7 +150,7 @@ export class PostgresDatabase implements SqlDatabase {
     });
     // An idle connection the server closed (a restart) must not take the process down.
     this.pool.on("error", (error) => options.onError?.("idle database connection lost", error));
-    this.direct = executor((sql, params) => this.query(this.pool, sql, params));
+    this.direct = executor((sql, params, options) => this.query(this.pool, sql, params, options));
   }
 
   private text(sql: string): string {
@@ -159,24 +166,40 @@ export class PostgresDatabase implements SqlDatabase {
     target: pg.Pool | pg.PoolClient | pg.Client,
     sql: string,
     params: readonly SqlValue[],
+    options?: StatementOptions,
   ): Promise<pg.QueryResult> {
     try {
-      return await target.query(this.text(sql), params as SqlValue[]);
+      const values = params as SqlValue[];
+      if (!options?.hot) return await target.query(this.text(sql), values);
+      let name = this.preparedNames.get(sql);
+      if (name === undefined) {
+        name = `genstudio_${this.preparedNames.size + 1}`;
+        this.preparedNames.set(sql, name);
+      }
+      return await target.query({ name, text: this.text(sql), values });
     } catch (error) {
       throw translated(error);
     }
   }
 
-  all<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]> {
-    return this.direct.all<Row>(sql, params);
+  all<Row>(sql: string, params?: readonly SqlValue[], options?: StatementOptions): Promise<Row[]> {
+    return this.direct.all<Row>(sql, params, options);
   }
 
-  get<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined> {
-    return this.direct.get<Row>(sql, params);
+  get<Row>(
+    sql: string,
+    params?: readonly SqlValue[],
+    options?: StatementOptions,
+  ): Promise<Row | undefined> {
+    return this.direct.get<Row>(sql, params, options);
   }
 
-  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }> {
-    return this.direct.run(sql, params);
+  run(
+    sql: string,
+    params?: readonly SqlValue[],
+    options?: StatementOptions,
+  ): Promise<{ changes: number }> {
+    return this.direct.run(sql, params, options);
   }
 
   async transaction<T>(work: (transaction: SqlTransaction) => Promise<T>): Promise<T> {
@@ -187,7 +210,7 @@ export class PostgresDatabase implements SqlDatabase {
       throw translated(error);
     }
     const transaction: SqlTransaction = {
-      ...executor((sql, params) => this.query(client, sql, params)),
+      ...executor((sql, params, options) => this.query(client, sql, params, options)),
       serialize: async (key) => {
         await this.query(client, "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))", [key]);
       },

@@ -11,14 +11,32 @@ export type SqlDialect = "sqlite" | "postgres";
 /** What a statement may bind: text, numbers (64-bit integers as JS numbers) and NULL. */
 export type SqlValue = string | number | null;
 
+/** How one statement is run. */
+export interface StatementOptions {
+  /**
+   * A statement on the path of every request: PostgreSQL parses and plans it once per
+   * connection (a named prepared statement) instead of at each call, as SQLite's driver does
+   * for every statement. Only for a fixed text (no list of varying length), so they stay few.
+   */
+  hot?: boolean;
+}
+
 export interface SqlExecutor {
   readonly dialect: SqlDialect;
   /** Every row the statement returns. */
-  all<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row[]>;
+  all<Row>(sql: string, params?: readonly SqlValue[], options?: StatementOptions): Promise<Row[]>;
   /** The first row, or undefined. */
-  get<Row>(sql: string, params?: readonly SqlValue[]): Promise<Row | undefined>;
+  get<Row>(
+    sql: string,
+    params?: readonly SqlValue[],
+    options?: StatementOptions,
+  ): Promise<Row | undefined>;
   /** Runs a statement that returns no rows; `changes` counts the rows it wrote. */
-  run(sql: string, params?: readonly SqlValue[]): Promise<{ changes: number }>;
+  run(
+    sql: string,
+    params?: readonly SqlValue[],
+    options?: StatementOptions,
+  ): Promise<{ changes: number }>;
 }
 
 /** The executor inside a transaction. */

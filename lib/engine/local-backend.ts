@@ -20,7 +20,7 @@ import {
   checkCountTokensRequestSteps,
   checkGenerateContentRequestSteps,
 } from "@/lib/gemini/validate";
-import { BatchRunner, type BatchGeneration } from "./batches/batch-runner";
+import { BatchRunner, type BatchGeneration, type BatchRunnerOptions } from "./batches/batch-runner";
 import { InteractiveWork } from "./batches/interactive-work";
 import { generateContent, streamGenerateContent, type GenerationInput } from "./generate";
 import { paceOutput } from "./generate/output-pace";
@@ -70,6 +70,8 @@ export interface LocalBackendDependencies {
   onError?: (message: string, error: unknown) => void;
   /** How a file is processed when the emulator's controls say otherwise. */
   processingPlan?: StorageOptions["processingPlan"];
+  /** Each batch answer once committed (its usage is recorded by the server). */
+  onBatchAnswer?: BatchRunnerOptions["onAnswer"];
 }
 
 /**
@@ -112,6 +114,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       : {}),
     now: dependencies.now,
     onError: dependencies.onError,
+    onAnswer: dependencies.onBatchAnswer,
   });
   storage.batches.attach(batchRunner);
   void storage.ready.then(() => batchRunner.start());

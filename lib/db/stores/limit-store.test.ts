@@ -81,6 +81,37 @@ describe.each(testDatabaseKinds())("LimitStore ($dialect)", (kind) => {
     });
   });
 
+  it("reads a key's spend of the day and month with its token, each added from anywhere", async () => {
+    const rate = { requestsPerMinute: 60, burst: 2 };
+    const query = { keyId: "k1", day: "2026-12-02", month: "2026-12" };
+    // None yet: zeros, with or without a rate.
+    expect(await limits.takeWithSpend("apikey:k1", rate, 1_000, query)).toEqual({
+      rate: { taken: true, waitSeconds: 0 },
+      spend: { dayTokens: 0, dayNanodollars: 0, monthTokens: 0, monthNanodollars: 0 },
+    });
+    await limits.addSpend([
+      { keyId: "k1", period: "2026-12-02", tokens: 10, nanodollars: 7 },
+      { keyId: "k1", period: "2026-12", tokens: 10, nanodollars: 7 },
+      { keyId: "k2", period: "2026-12-02", tokens: 99, nanodollars: 99 },
+    ]);
+    await limits.addSpend([
+      { keyId: "k1", period: "2026-12-01", tokens: 5, nanodollars: 5 },
+      { keyId: "k1", period: "2026-12", tokens: 5, nanodollars: 5 },
+    ]);
+    // Read again and again: the statement prepared once on PostgreSQL answers alike.
+    for (let index = 0; index < 6; index++) {
+      const found = await limits.takeWithSpend("apikey:k1", null, 2_000, query);
+      expect(found).toEqual({
+        rate: null,
+        spend: { dayTokens: 10, dayNanodollars: 7, monthTokens: 15, monthNanodollars: 12 },
+      });
+    }
+    const taken = await limits.takeWithSpend("apikey:k1", rate, 1_000, query);
+    expect(taken.rate).toEqual({ taken: true, waitSeconds: 0 });
+    expect(taken.spend?.monthTokens).toBe(15);
+    expect((await limits.takeWithSpend("apikey:k1", rate, 1_000, query)).rate?.taken).toBe(false);
+  });
+
   it("gives back a refunded token, never beyond the bucket's size", async () => {
     const rate = { requestsPerMinute: 1, burst: 2 };
     expect((await limits.take("sign-in:x", rate, 0)).taken).toBe(true);

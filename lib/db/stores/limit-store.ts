@@ -79,14 +79,16 @@ interface SpendColumns {
   month_nanodollars: number | string | null;
 }
 
-const SPEND_COLUMNS = `(SELECT tokens FROM key_spend WHERE key_id = ? AND period = ?) AS day_tokens,
-  (SELECT nanodollars FROM key_spend WHERE key_id = ? AND period = ?) AS day_nanodollars,
-  (SELECT tokens FROM key_spend WHERE key_id = ? AND period = ?) AS month_tokens,
-  (SELECT nanodollars FROM key_spend WHERE key_id = ? AND period = ?) AS month_nanodollars`;
+/** A key's spend of a day and a month: one row (of NULLs when it has none), one index range. */
+const SPEND_ROW = `SELECT SUM(CASE WHEN period = ? THEN tokens END) AS day_tokens,
+  SUM(CASE WHEN period = ? THEN nanodollars END) AS day_nanodollars,
+  SUM(CASE WHEN period = ? THEN tokens END) AS month_tokens,
+  SUM(CASE WHEN period = ? THEN nanodollars END) AS month_nanodollars
+  FROM key_spend WHERE key_id = ? AND period IN (?, ?)`;
 
 function spendParams(query: SpendQuery): SqlValue[] {
   const { keyId, day, month } = query;
-  return [keyId, day, keyId, day, keyId, month, keyId, month];
+  return [day, day, month, month, keyId, day, month];
 }
 
 function spendOf(row: SpendColumns | undefined): KeySpend {
@@ -133,6 +135,7 @@ export class LimitStore {
       `INSERT INTO rate_buckets (bucket, tokens, taken, updated_at)
        VALUES (?, CAST(? AS DOUBLE PRECISION) - 1, 1, ?) ${clause.sql}`,
       [bucket, rate.burst, now, ...clause.params],
+      { hot: true },
     );
     return this.decision(row!, rate);
   }
@@ -152,18 +155,19 @@ export class LimitStore {
     }
     if (rate === null || this.database.dialect === "sqlite") {
       const decision = rate === null ? null : await this.take(bucket, rate, now);
-      const row = await this.database.get<SpendColumns>(
-        `SELECT ${SPEND_COLUMNS}`,
-        spendParams(spend),
-      );
+      const row = await this.database.get<SpendColumns>(SPEND_ROW, spendParams(spend), {
+        hot: true,
+      });
       return { rate: decision, spend: spendOf(row) };
     }
     const clause = this.takeClause(rate, now);
     const row = await this.database.get<BucketRow & SpendColumns>(
       `WITH bucket AS (INSERT INTO rate_buckets (bucket, tokens, taken, updated_at)
-         VALUES (?, CAST(? AS DOUBLE PRECISION) - 1, 1, ?) ${clause.sql})
-       SELECT bucket.tokens, bucket.taken, ${SPEND_COLUMNS} FROM bucket`,
+         VALUES (?, CAST(? AS DOUBLE PRECISION) - 1, 1, ?) ${clause.sql}),
+       spend AS (${SPEND_ROW})
+       SELECT bucket.tokens, bucket.taken, spend.* FROM bucket, spend`,
       [bucket, rate.burst, now, ...clause.params, ...spendParams(spend)],
+      { hot: true },
     );
     return { rate: this.decision(row!, rate), spend: spendOf(row) };
   }

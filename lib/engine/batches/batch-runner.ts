@@ -51,6 +51,12 @@ export interface BatchRunnerOptions {
   maxLineBytes?: number;
   now?: () => number;
   onError?: (message: string, error: unknown) => void;
+  /** Each answer once it is committed: its usage is recorded for the batch's owner. */
+  onAnswer?: (answer: {
+    ownerId: string;
+    model: string;
+    response: GenerateContentResponse;
+  }) => void;
 }
 
 interface Outcome {
@@ -313,6 +319,12 @@ export class BatchRunner implements BatchWork {
     const commitOldest = async () => {
       const outcome = await inFlight.shift()!;
       if (signal.aborted || !(await commit(outcome))) throw new BatchStopped();
+      if (outcome.response)
+        this.options.onAnswer?.({
+          ownerId: batch.ownerId,
+          model: batch.model,
+          response: outcome.response,
+        });
       if (interactive.recentlyBusy(RECENT_INTERACTIVE_MS))
         await rest(Math.min(outcome.milliseconds * REST_FACTOR, LONGEST_REST_MS), signal);
     };

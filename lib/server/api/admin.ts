@@ -1,8 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import { ApiError } from "@/lib/gemini/api-error";
+import type { Caller } from "@/lib/gemini/backend/contract";
 import { keyLimitsSchema } from "@/lib/studio/key-limits";
 import { displayNameSchema, emailSchema, roleSchema } from "@/lib/studio/people";
+import { recordAudit } from "../audit/audit-log";
 import { authenticate } from "../auth/authenticate";
 import { forgetIdentities } from "../auth/identity-cache";
 import { sha256Hex } from "../auth/secure-compare";
@@ -37,13 +39,18 @@ const workspaceSchema = z.object({ ownerId: z.string().min(1).max(200).nullable(
 type Handler = (request: Request, id?: string) => Promise<Response>;
 
 function adminRoute(
-  work: (request: Request, adminId: string, id?: string) => Promise<unknown>,
+  work: (
+    request: Request,
+    adminId: string,
+    id: string | undefined,
+    caller: Caller,
+  ) => Promise<unknown>,
 ): Handler {
   return async (request, id) => {
     try {
       const caller = await authenticate(request);
       assertAdmin(caller);
-      return jsonResponse(await work(request, caller.person!.id, id), {
+      return jsonResponse(await work(request, caller.person!.id, id, caller), {
         headers: { "Cache-Control": "no-store" },
       });
     } catch (error) {
@@ -56,7 +63,7 @@ const listPeople = adminRoute(async () => ({
   people: (await (await dataStores()).people.list()).map(personView),
 }));
 
-const updatePerson = adminRoute(async (request, adminId, id) => {
+const updatePerson = adminRoute(async (request, adminId, id, caller) => {
   const changes = await readStudioJson(request, personChangeSchema);
   if (id === adminId && (changes.disabled === true || changes.role === "member"))
     throw ApiError.invalidArgument("You cannot disable yourself or take your own admin role.");
@@ -65,12 +72,14 @@ const updatePerson = adminRoute(async (request, adminId, id) => {
   if (updated === "last-admin")
     throw new ApiError(409, "FAILED_PRECONDITION", "The studio must keep one enabled admin.");
   forgetIdentities();
+  await recordAudit(caller, "person.update", `person:${id!}`, changes);
   return personView(updated);
 });
 
-const resetPersonPassword = adminRoute(async (request, adminId, id) => {
+const resetPersonPassword = adminRoute(async (request, adminId, id, caller) => {
   const issued = await resetPassword(request, adminId, id!);
   forgetIdentities();
+  await recordAudit(caller, "person.reset-password", `person:${id!}`);
   return issued;
 });
 
@@ -78,14 +87,17 @@ const listInvitations = adminRoute(async () => ({
   links: (await (await dataStores()).people.listLinks()).map(linkView),
 }));
 
-const createInvitation = adminRoute(async (request, adminId) => {
+const createInvitation = adminRoute(async (request, adminId, _id, caller) => {
   const input = await readStudioJson(request, invitationSchema);
-  return inviteSomeone(request, adminId, input.email, input.role);
+  const issued = await inviteSomeone(request, adminId, input.email, input.role);
+  await recordAudit(caller, "invitation.create", `email:${input.email}`, { role: input.role });
+  return issued;
 });
 
-const withdrawInvitation = adminRoute(async (_request, _adminId, id) => {
+const withdrawInvitation = adminRoute(async (_request, _adminId, id, caller) => {
   if (!(await (await dataStores()).people.revokeLink(id!)))
     throw ApiError.notFound(`There is no open link ${id!.slice(0, 64)}.`);
+  await recordAudit(caller, "invitation.withdraw", `link:${id!}`);
   return {};
 });
 
@@ -101,6 +113,7 @@ async function switchWorkspace(request: Request): Promise<Response> {
     const { ownerId } = await readStudioJson(request, workspaceSchema);
     const chosen = await checkedWorkspace(caller, ownerId);
     await (await dataStores()).sessions.setWorkspace(sha256Hex(token), chosen);
+    await recordAudit(caller, "workspace.switch", `workspace:${chosen ?? "own"}`);
     return jsonResponse({ ownerId: chosen });
   } catch (error) {
     return errorResponse(error);

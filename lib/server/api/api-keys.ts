@@ -1,5 +1,6 @@
 import "server-only";
 import { createKeySchema, updateKeySchema } from "@/lib/studio/people";
+import { recordAudit } from "../audit/audit-log";
 import { authenticate } from "../auth/authenticate";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { createKey, listKeys, revokeKey, updateKey } from "../people/managed-keys";
@@ -24,7 +25,12 @@ async function create(request: Request): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const input = await readStudioJson(request, createKeySchema);
-    return jsonResponse(await createKey(caller, input), {
+    const created = await createKey(caller, input);
+    await recordAudit(caller, "key.create", `key:${created.key.id}`, {
+      name: input.name,
+      ...(input.limits ? { limits: input.limits } : {}),
+    });
+    return jsonResponse(created, {
       status: 200,
       headers: { "Cache-Control": "no-store" },
     });
@@ -37,7 +43,9 @@ async function update(request: Request, id: string): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const changes = await readStudioJson(request, updateKeySchema);
-    return jsonResponse(await updateKey(caller, id, changes));
+    const updated = await updateKey(caller, id, changes);
+    await recordAudit(caller, "key.update", `key:${id}`, changes);
+    return jsonResponse(updated);
   } catch (error) {
     return errorResponse(error);
   }
@@ -45,7 +53,9 @@ async function update(request: Request, id: string): Promise<Response> {
 
 async function revoke(request: Request, id: string): Promise<Response> {
   try {
-    await revokeKey(await authenticate(request), id);
+    const caller = await authenticate(request);
+    await revokeKey(caller, id);
+    await recordAudit(caller, "key.revoke", `key:${id}`);
     return jsonResponse({});
   } catch (error) {
     return errorResponse(error);

@@ -4,6 +4,7 @@ import { readPageQuery } from "../http/page-query";
 import { readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
+import { noteUpstreamBatch } from "../usage/upstream-batch-usage";
 
 /** Batch mode: `models/{model}:batchGenerateContent` and the `batches/{id}` operations. */
 
@@ -29,7 +30,10 @@ export async function listBatchesHandler(context: RequestContext): Promise<Respo
 }
 
 export async function getBatchHandler(context: RequestContext): Promise<Response> {
-  return jsonResponse(await context.backend.getBatch(batchName(context), context));
+  const batch = await context.backend.getBatch(batchName(context), context);
+  // The local engine records a batch's answers as it gives them; the upstream's are seen here.
+  if (context.backend.mode === "upstream") noteUpstreamBatch(context.caller, batch);
+  return jsonResponse(batch);
 }
 
 /** `POST batches/{id}:cancel`: answers `{}` (the SDKs then poll the batch). */

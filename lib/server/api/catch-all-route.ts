@@ -1,14 +1,18 @@
 import "server-only";
+import { observeApiRequest } from "../observability/request-observation";
 import { handleApiRequest } from "./router";
 
 /**
  * The route module of every API catch-all (`app/v1beta/[...path]`, `app/v1/[...path]`,
  * `app/v1alpha/[...path]`, their `upload/` forms, and `app/unknown-api-path`): each route
  * file re-exports these and declares its segment config, which Next only reads from the
- * route file itself.
+ * route file itself. Every request is observed (metrics, its span, its log entry) around the
+ * router.
  */
-export const GET = handleApiRequest;
-export const POST = handleApiRequest;
-export const PUT = handleApiRequest;
-export const PATCH = handleApiRequest;
-export const DELETE = handleApiRequest;
+const observedApiRequest = (request: Request) => observeApiRequest(request, handleApiRequest);
+
+export const GET = observedApiRequest;
+export const POST = observedApiRequest;
+export const PUT = observedApiRequest;
+export const PATCH = observedApiRequest;
+export const DELETE = observedApiRequest;

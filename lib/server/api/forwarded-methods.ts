@@ -36,3 +36,13 @@ export function forwardedMethod(method: string, path: string): Handler | null {
   if (env.mode !== "upstream") return null;
   return forwardRuleFor(env.forwardRules, method, path) ? forwardedMethodHandler : null;
 }
+
+/**
+ * The operation name metrics, traces and logs give a forwarded method: its rule as the operator
+ * wrote it (`forwarded POST models/*:embedContent`), so a label never holds a path a client made
+ * up (`**` matches any).
+ */
+export function forwardedOperationName(method: string, path: string): string {
+  const rule = forwardRuleFor(serverEnv().forwardRules, method, path);
+  return rule ? `forwarded ${rule.method} ${rule.text}` : "forwarded";
+}

@@ -5,7 +5,8 @@ import { jsonResponse, streamedJsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 import { jsonArrayStreamResponse } from "../http/json-array-stream";
 import { sseResponse } from "../http/sse-response";
-import { recordAnswerUsage, recordingStreamUsage } from "../usage/answer-usage";
+import { answerFacts, recordAnswerUsage, recordingStreamUsage } from "../usage/answer-usage";
+import { readingPassedOnUsage } from "../usage/passed-on-usage";
 
 /** `POST models/{model}:generateContent`: the whole answer as one JSON body. */
 export async function generateContentHandler(context: RequestContext): Promise<Response> {
@@ -13,10 +14,14 @@ export async function generateContentHandler(context: RequestContext): Promise<R
   const request = await readOperationBody(context, "generateContent");
   const model = `models/${context.params.model}`;
   const answer = await context.backend.generateContent(model, request, context);
-  if (!("passedOnJson" in answer)) recordAnswerUsage(context.caller, model, answer.usageMetadata);
-  return "passedOnJson" in answer
-    ? streamedJsonResponse(answer.passedOnJson)
-    : jsonResponse(answer);
+  if ("passedOnJson" in answer) {
+    const pieces = readingPassedOnUsage(answer.passedOnJson, (usage) =>
+      recordAnswerUsage(context.caller, model, usage),
+    );
+    return streamedJsonResponse(pieces);
+  }
+  recordAnswerUsage(context.caller, model, answer.usageMetadata, answerFacts(answer));
+  return jsonResponse(answer);
 }
 
 /**

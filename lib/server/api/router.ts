@@ -7,6 +7,7 @@ import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../config/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
+import { noteCaller, noteRoute } from "../observability/request-observation";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
@@ -19,7 +20,7 @@ import {
   listBatchesHandler,
 } from "./batches";
 import { uploadHandler } from "./uploads";
-import { forwardedMethod } from "./forwarded-methods";
+import { forwardedMethod, forwardedOperationName } from "./forwarded-methods";
 import {
   chatCompletionsHandler,
   openaiEmbeddingsHandler,
@@ -319,8 +320,15 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       );
     }
     renderError = found.route.renderError ?? renderError;
+    noteRoute(
+      request,
+      rest,
+      found.params,
+      forwarded ? forwardedOperationName(request.method, rest) : undefined,
+    );
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
+    await noteCaller(request, caller);
     // A managed key may be limited to some models and held to budgets.
     if (found.params.model !== undefined && request.method === "POST")
       assertKeyMayCall(caller, found.params.model);

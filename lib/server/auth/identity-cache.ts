@@ -2,6 +2,7 @@ import "server-only";
 import type { DataStores } from "@/lib/db/data-stores";
 import type { ApiKeyRecord } from "@/lib/db/stores/api-key-store";
 import type { PersonRecord } from "@/lib/db/stores/people-store";
+import type { LogSetting } from "@/lib/db/stores/request-log-store";
 import { logger } from "../config/logger";
 import { dataStores } from "../persistence/database-handle";
 
@@ -32,6 +33,8 @@ interface IdentityCacheState {
   generation: number;
   keys: Map<string, ApiKeyRecord | null>;
   people: Map<string, PersonRecord | null>;
+  /** Request logging asked for by a key or person (`key:{id}`, `person:{id}`). */
+  logSettings: Map<string, LogSetting | null>;
   hashingSecret: string | null;
   refreshing: Promise<void> | null;
   timer: NodeJS.Timeout | null;
@@ -46,6 +49,7 @@ function state(): IdentityCacheState {
     generation: 0,
     keys: new Map(),
     people: new Map(),
+    logSettings: new Map(),
     hashingSecret: null,
     refreshing: null,
     timer: null,
@@ -56,6 +60,7 @@ function state(): IdentityCacheState {
 function drop(cache: IdentityCacheState): void {
   cache.keys.clear();
   cache.people.clear();
+  cache.logSettings.clear();
   cache.generation++;
 }
 
@@ -133,6 +138,15 @@ export function personById(id: string): Promise<PersonRecord | null> {
     (cache) => cache.people,
     id,
     (stores) => stores.people.get(id),
+  );
+}
+
+/** The request logging `subject` (`key:{id}`, `person:{id}`) asked for, or null. */
+export function logSettingOf(subject: string): Promise<LogSetting | null> {
+  return cached(
+    (cache) => cache.logSettings,
+    subject,
+    (stores) => stores.requestLogs.settings(subject),
   );
 }
 

@@ -6,6 +6,7 @@ import { effectiveLimits, hasBudgets, spendPeriods } from "@/lib/studio/key-limi
 import { serverEnv } from "../config/env";
 import { logger } from "../config/logger";
 import { countRequest, rateSettings } from "../http/limits";
+import { countRefusal } from "../observability/studio-metrics";
 import { dataStores } from "../persistence/database-handle";
 import { keyHashingSecret, liveKeyByHash, personById } from "./identity-cache";
 import { attachKeyPolicy } from "./key-policy";
@@ -85,6 +86,7 @@ export async function authenticateKey(presented: string, countRate: boolean): Pr
           await dataStores()
         ).limits.takeWithSpend(`apikey:${record.id}`, rate, now, spendQuery);
   if (found.rate !== null && !found.rate.taken) {
+    countRefusal("rate");
     throw ApiError.resourceExhausted(
       `Quota exceeded: more than ${rate!.requestsPerMinute} requests per minute for this API key. Please retry later.`,
       found.rate.waitSeconds,

@@ -8,6 +8,7 @@ import {
   effectiveModelAllowed,
   type EffectiveLimits,
 } from "@/lib/studio/key-limits";
+import { countRefusal } from "../observability/studio-metrics";
 
 /**
  * What a managed key may do on this request: its limits (its own within its person's
@@ -55,6 +56,7 @@ export function assertKeyMayCall(caller: Caller, model: string, now = Date.now()
   if (!policy) return;
   const id = model.replace(/^models\//, "");
   if (!effectiveModelAllowed(policy.limits, id)) {
+    countRefusal("model");
     throw ApiError.permissionDenied(
       `This API key may not call model ${id.slice(0, 200)}: its owner (or an admin) limited the models it may call.`,
     );
@@ -63,6 +65,7 @@ export function assertKeyMayCall(caller: Caller, model: string, now = Date.now()
   for (const budget of BUDGETS) {
     const limit = policy.limits.budgets[budget.field];
     if (limit === null || spent(policy.spend, budget) < limit) continue;
+    countRefusal(budget.quotaId);
     throw ApiError.quotaExceeded(
       {
         quotaMetric: `genstudio/api_key/${budget.unit}_per_${budget.period}`,

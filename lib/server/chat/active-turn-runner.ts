@@ -3,6 +3,7 @@ import { backend } from "../config/active-backend";
 import { logger } from "../config/logger";
 import { acquireStreamSlot } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
+import { recordAnswerUsage } from "../usage/answer-usage";
 import { createTurnRunner, type TurnRunner } from "./turn-runner";
 
 const holder = globalThis as typeof globalThis & { genstudioTurnRunner?: Promise<TurnRunner> };
@@ -16,6 +17,7 @@ export function turnRunner(): Promise<TurnRunner> {
       // A turn is a generation stream of its caller: it holds one of the caller's stream slots.
       admit: acquireStreamSlot,
       onError: (message, error) => logger.error(message, error),
+      onUsage: (caller, model, usage) => recordAnswerUsage(caller, model, usage),
     }),
   );
   return holder.genstudioTurnRunner;

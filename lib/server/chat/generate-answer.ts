@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, Caller } from "@/lib/gemini/backend/contract";
-import type { GenerateContentRequest } from "@/lib/gemini/types";
+import type { GenerateContentRequest, UsageMetadata } from "@/lib/gemini/types";
 import { streamGenerateContentPath } from "@/lib/gemini/client/sse-client";
 import { accumulateResponse } from "@/lib/studio/accumulate-response";
 import { recordTrace, STORED_TRACE_LIMITS, type TraceRecorder } from "@/lib/studio/answer-trace";
@@ -22,6 +22,8 @@ export interface GenerationOptions extends AnswerProgressOptions {
   backend: () => Promise<Backend> | Backend;
   /** Drops the job from the runner's live jobs, once the answer is stored. */
   forget: () => void;
+  /** Records the answer's usage (lib/server/usage), once it is generated. */
+  onUsage?: (caller: Caller, model: string, usage: UsageMetadata | undefined) => void;
 }
 
 /** The raw exchange of the answer, kept with it (size-capped): the request, each chunk, the error. */
@@ -86,6 +88,7 @@ export async function generateAnswer(
   } finally {
     progress.stop();
     release();
+    options.onUsage?.(caller, settings.model, job.response.usageMetadata);
   }
   await progress.settled();
   const final: StoredMessage = {

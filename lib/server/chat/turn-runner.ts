@@ -18,7 +18,7 @@ import type {
   StoredMessage,
 } from "@/lib/studio/conversation-schema";
 import type { TurnEvent } from "@/lib/studio/turn-events";
-import { generateAnswer } from "./generate-answer";
+import { generateAnswer, type GenerationOptions } from "./generate-answer";
 import { followStoredAnswer } from "./follow-answer";
 import { currentAnswer, live, type TurnJob } from "./turn-job";
 
@@ -63,6 +63,8 @@ export interface TurnRunnerOptions {
   followMarkMs?: number;
   now?: () => number;
   onError?: (message: string, error: unknown) => void;
+  /** Records each answer's usage (lib/server/usage). */
+  onUsage?: GenerationOptions["onUsage"];
 }
 
 export interface TurnRunner {
@@ -175,6 +177,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     quietMs,
     leaseMs,
     onError: options.onError,
+    onUsage: options.onUsage,
   };
   let listening = false;
   /** Signals of other instances, listened for once this runner generates or follows an answer. */

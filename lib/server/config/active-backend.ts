@@ -10,6 +10,8 @@ import { ExchangeRecorder } from "../emulator/exchange-recorder";
 import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "./env";
 import { logger } from "./logger";
+import { recordAnswerUsage, answerFacts } from "../usage/answer-usage";
+import { ownerCaller } from "../usage/owner-caller";
 
 /** How often an instance offers to sweep expired files, caches and upload sessions. */
 const HOUSEKEEPING_INTERVAL_MS = 60_000;
@@ -59,6 +61,9 @@ async function createBackend(): Promise<Backend> {
         )
       ).taken,
     onError: (message, error) => logger.error(message, error),
+    // A batch's answers count for its workspace and person (the key it was made with is not kept).
+    onBatchAnswer: ({ ownerId, model, response }) =>
+      recordAnswerUsage(ownerCaller(ownerId), model, response.usageMetadata, answerFacts(response)),
   });
   return withEmulator(local, emulator);
 }

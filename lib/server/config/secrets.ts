@@ -1,5 +1,6 @@
 import "server-only";
 import { serverEnv } from "./env";
+import { observabilityEnv } from "./observability-env";
 
 /** Every configured secret, for redaction. Never rendered anywhere. */
 export function serverSecrets(): string[] {
@@ -7,7 +8,8 @@ export function serverSecrets(): string[] {
     const env = serverEnv();
     // The development key is published in the README; only configured keys are secrets.
     const studioKeys = env.developmentDefaults ? [] : env.studioKeys.map((item) => item.key);
-    return [env.upstream?.apiKey, env.accessCode, ...studioKeys].filter(
+    const metricsToken = observabilityEnv().metricsToken;
+    return [env.upstream?.apiKey, env.accessCode, metricsToken, ...studioKeys].filter(
       (value): value is string => typeof value === "string",
     );
   } catch {

@@ -10,6 +10,7 @@ import { backend } from "./active-backend";
 import { logger } from "./logger";
 import { sessionBinding } from "../auth/sessions";
 import { ensureFirstAdmin } from "../people/accounts";
+import { startLogRetention } from "../logs/log-writer";
 
 /**
  * Validates configuration and opens the database (running its migrations) before traffic,
@@ -25,6 +26,8 @@ export async function startServer(): Promise<void> {
     if (ended > 0) logger.info(`ended ${ended} browser sessions opened with another access code`);
     // People mode: the first admin (STUDIO_ADMIN_EMAIL) exists from the first start on.
     await ensureFirstAdmin();
+    // Request logs whose retention ran out are swept from the first minute on.
+    startLogRetention();
     // Made now rather than at the first request: the local engine's background work
     // (files left processing, batches a stop interrupted) resumes as soon as the server is up.
     await backend();

@@ -5,6 +5,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { serverEnv } from "../config/env";
 import { logger } from "../config/logger";
+import { countRefusal } from "../observability/studio-metrics";
 import { dataStores } from "../persistence/database-handle";
 
 /**
@@ -25,6 +26,7 @@ export function rateSettings(): RateSettings | null {
 /** Throws the service's 429 when the bucket had no token for this request. */
 export function assertRateAllowed(decision: RateDecision | null): void {
   if (decision === null || decision.taken) return;
+  countRefusal("rate");
   throw ApiError.resourceExhausted(
     `Quota exceeded: more than ${serverEnv().limits.requestsPerMinute} requests per minute for this caller. Please retry later.`,
     decision.waitSeconds,
@@ -88,6 +90,7 @@ export async function acquireStreamSlot(caller: Caller): Promise<() => void> {
     now + STREAM_SLOT_LIFETIME_MS,
   );
   if (id === null) {
+    countRefusal("streams");
     throw ApiError.resourceExhausted(
       `Too many concurrent streams: at most ${limit} open streams per caller. Please retry when one has finished.`,
       1,

@@ -2,6 +2,7 @@ import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ApiError } from "@/lib/gemini/api-error";
 import { retryInfoDelayMs } from "@/lib/gemini/retry-info";
+import { countUpstreamRetry } from "../observability/studio-metrics";
 import { UpstreamError } from "./upstream-errors";
 
 /**
@@ -72,6 +73,13 @@ export function retryDelayMs(
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+/** Why an attempt is tried again, as the retries metric counts it: a status, or how it failed. */
+export function retryCause(error: unknown): string {
+  if (error instanceof UpstreamError && error.failure !== "status")
+    return error.failure.replace(/-/g, "_");
+  return error instanceof ApiError ? String(error.httpStatus) : "other";
+}
+
 /** Runs `attempt` until it succeeds or the policy says stop; the last error is thrown. */
 export async function withRetries<T>(
   run: (attempt: number) => Promise<T>,
@@ -88,6 +96,7 @@ export async function withRetries<T>(
     } catch (error) {
       const delay = retryDelayMs(attempt, error, options.safety, options.settings);
       if (delay === null || options.signal.aborted) throw error;
+      countUpstreamRetry(retryCause(error));
       options.onRetry?.(attempt, delay, error);
       // Rejects with an AbortError as soon as the client goes away.
       await sleep(delay, undefined, { signal: options.signal });

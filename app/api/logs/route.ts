@@ -1,0 +1,14 @@
+import { requestLogHandlers } from "@/lib/server/api/request-logs";
+import { methodNotAllowed } from "@/lib/server/http/responses";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+export function GET(request: Request): Promise<Response> {
+  return requestLogHandlers.list(request);
+}
+
+export const POST = methodNotAllowed(["GET", "HEAD", "OPTIONS"]);
+export const PUT = POST;
+export const PATCH = POST;
+export const DELETE = POST;
