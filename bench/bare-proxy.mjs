@@ -36,4 +36,4 @@ const server = http.createServer((incoming, outgoing) => {
   incoming.pipe(forwarded);
 });
 server.keepAliveTimeout = 30_000;
-server.listen(Number(port), "127.0.0.1", () => process.send?.({ listening: true }));
+server.listen(Number(port), "127.0.0.1", () => process.send?.({ listening: Number(port) }));
