@@ -8,6 +8,7 @@ import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
 import { FileSearchStoreRecords } from "./stores/file-search-store-records";
 import { ImplicitCacheStore } from "./stores/implicit-cache-store";
+import { InteractionStore } from "./stores/interaction-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
 import { PeopleStore } from "./stores/people-store";
@@ -45,6 +46,8 @@ export interface DataStores {
   apiKeys: ApiKeyStore;
   /** The version caches of people and keys check, and the secret keys are hashed with. */
   authState: AuthStateStore;
+  /** Local engine: interactions and the events of their streams. */
+  interactions: InteractionStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -64,5 +67,6 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     people: new PeopleStore(database),
     apiKeys: new ApiKeyStore(database),
     authState: new AuthStateStore(database),
+    interactions: new InteractionStore(database),
   };
 }

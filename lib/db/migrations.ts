@@ -534,4 +534,50 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE files ADD COLUMN probe_attempts INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 17,
+    name: "what a file uploaded through the gateway names, as a batch's input",
+    // resource_owners.mentions_json: every resource the file's JSONL lines name, read while the
+    // file passed through (NULL: not read, so no batch runs from it through the gateway).
+    // upstream_upload_sessions.scan_json: that reading, carried from one chunk to the next.
+    sql: `
+      ALTER TABLE resource_owners ADD COLUMN mentions_json TEXT;
+      ALTER TABLE upstream_upload_sessions ADD COLUMN scan_json TEXT;
+    `,
+  },
+  {
+    version: 18,
+    name: "interactions and their stream events",
+    // An interaction keeps its canonical request (to run it, and again after a restart), its
+    // own turns of the conversation (input and output, read by the interactions that continue
+    // it) and its result; every event of its stream is kept in order, so a stream can resume.
+    sql: `
+      CREATE TABLE interactions (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        previous_id TEXT,
+        model TEXT,
+        agent TEXT,
+        status TEXT NOT NULL,
+        background INTEGER NOT NULL,
+        request_json TEXT NOT NULL,
+        input_contents_json TEXT NOT NULL,
+        output_contents_json TEXT,
+        result_json TEXT,
+        seed INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        event_count INTEGER NOT NULL DEFAULT 0,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      );
+      CREATE INDEX interactions_owner ON interactions (owner_id, create_time);
+      CREATE INDEX interactions_status ON interactions (status, create_time);
+      CREATE TABLE interaction_events (
+        interaction_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        event_json TEXT NOT NULL,
+        PRIMARY KEY (interaction_id, position)
+      );
+    `,
+  },
 ];

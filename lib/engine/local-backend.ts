@@ -5,6 +5,7 @@
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
+import type { InteractionStore } from "@/lib/db/stores/interaction-store";
 import type { Backend, Caller, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type {
@@ -30,6 +31,8 @@ import { createStorage, type Storage } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import type { ImplicitCacheStore } from "@/lib/db/stores/implicit-cache-store";
 import { MediaProbeError, probeMedia } from "./media/probe";
+import { InteractionService, type OpenGeneration } from "./interactions/interaction-service";
+import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
 import { ImplicitCacheService } from "./caches/implicit-cache";
 
@@ -42,6 +45,7 @@ export interface LocalBackendDependencies {
     fileSearchStores: FileSearchStoreRecords;
     /** Fingerprints of recent prompt prefixes; absent: no implicit caching. */
     implicitCaches?: ImplicitCacheStore;
+    interactions: InteractionStore;
   };
   /** Root folder for file bytes. */
   dataDir: string;
@@ -59,6 +63,8 @@ export interface LocalBackendDependencies {
   outputTokensPerSecond?: number;
   /** Requests of a batch run at once in the background while no interactive caller is around (default 2). */
   batchConcurrency?: number;
+  /** How often interactions left running by a stopped instance are looked for (0: never; default 5 s). */
+  interactionRecoveryIntervalMs?: number;
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -71,6 +77,8 @@ export type LocalBackend = Backend & {
   storage: Storage;
   /** Runs batches behind interactive work. */
   batchRunner: BatchRunner;
+  /** Interactions, their runs, and the runs left behind by a stopped instance. */
+  interactions: InteractionService;
   /** Stops background work (batches resume at the next start). */
   close(): Promise<void>;
 };
@@ -105,12 +113,27 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   const implicitCaches = dependencies.stores.implicitCaches
     ? new ImplicitCacheService(dependencies.stores.implicitCaches, dependencies.now)
     : undefined;
+  const interactions = new InteractionService({
+    store: dependencies.stores.interactions,
+    openGeneration: interactionGeneration(
+      storage,
+      implicitCaches,
+      dependencies.outputTokensPerSecond,
+    ),
+    interactive,
+    now: dependencies.now,
+    recoveryIntervalMs: dependencies.interactionRecoveryIntervalMs,
+    onError: dependencies.onError,
+  });
+  void storage.ready.then(() => interactions.recover());
   const { createCachedContent } = storage.operations;
   return {
     mode: "local",
     storage,
     batchRunner,
+    interactions,
     ...storage.operations,
+    ...interactionOperations(interactions),
 
     createCachedContent: (body, context) =>
       interactive.run(async () => {
@@ -120,6 +143,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 
     async close() {
       await batchRunner.close();
+      await interactions.close();
       storage.close();
     },
 
@@ -181,6 +205,24 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
         yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
     },
+  };
+}
+
+/**
+ * How an interaction's request runs: the rules of generateContent, then the same generation
+ * (paced at its own pace, an agent's, or like a stream when streamed), for its owner.
+ */
+function interactionGeneration(
+  storage: Storage,
+  implicitCaches: ImplicitCacheService | undefined,
+  pace: number | undefined,
+): OpenGeneration {
+  return async ({ model, request, caller, signal, stream, pace: own }) => {
+    const chunks = streamGenerateContent(
+      await generationInput(storage, implicitCaches, model, request, { caller, signal }, stream),
+    );
+    const rate = own ?? (stream ? pace : undefined);
+    return (rate ? paceOutput(chunks, rate, signal) : chunks)[Symbol.asyncIterator]();
   };
 }
 

@@ -75,10 +75,24 @@ export interface MediaTokenRules {
   audioWholeSeconds?: boolean;
   /** Whether audio is measured without the encoder delay and padding an MP3's LAME tag names. */
   audioGapless: boolean;
+  /**
+   * A document a function returned (`functionResponse.parts`) counts each page as an image (the
+   * image cost, modality IMAGE) rather than as a document page (Gemini 3). Absent: as a document.
+   */
+  returnedPagesAsImages?: boolean;
 }
+
+/**
+ * What a thought signature sent back in history adds, in the current turn only (the Contents
+ * from the last user Content that holds more than function responses; an earlier turn's
+ * signatures add nothing): `thinking`, the thinking it stands for (3.x); `one`, one token
+ * (2.5); `none` (1.x and 2.0, which make none).
+ */
+export type ThoughtSignatureCost = "thinking" | "one" | "none";
 
 export interface PromptTokenRules {
   functionText: FunctionTextFormat;
+  thoughtSignatures: ThoughtSignatureCost;
   /** Whether `generationConfig.responseSchema` is part of the counted prompt. */
   responseSchema: boolean;
   media: MediaTokenRules;

@@ -9,6 +9,7 @@
 import {
   compareFormats,
   compareFraming,
+  compareInteractionFraming,
   compareShape,
   detailTypes,
   errorOf,
@@ -94,6 +95,14 @@ function learnNames(exchange, recorded, ours, state) {
     pairs.push([recordedResource.name, ourResource.name]);
   if (typeof recordedResource?.uri === "string" && typeof ourResource?.uri === "string")
     pairs.push([recordedResource.uri, ourResource.uri]);
+  // An interaction's id (of the answer, or of a stream's first event), named by later requests.
+  const interactionId = (answer) => answer.json?.id ?? answer.events?.[0]?.interaction?.id;
+  if (exchange.operation === "interactions.create") {
+    const recordedId = interactionId(recorded);
+    const ourId = interactionId(ours);
+    if (typeof recordedId === "string" && typeof ourId === "string" && recordedId !== ourId)
+      state.names.set(recordedId, ourId);
+  }
   // A store upload's operation names the document it made.
   const recordedDocument = recorded.json?.response?.documentName;
   const ourDocument = ours.json?.response?.documentName;
@@ -210,6 +219,12 @@ export function judge(results, formatRules) {
       verdicts.framing = {
         applies: true,
         problems: sameStatus ? compareFraming(recorded, ours) : [statusProblem],
+      };
+    }
+    if (exchange.operation === "interactions.create" && recorded.events) {
+      verdicts.framing = {
+        applies: true,
+        problems: sameStatus ? compareInteractionFraming(recorded, ours) : [statusProblem],
       };
     }
     if (isGeneration(exchange.operation) && exchange.status < 300) {

@@ -41,8 +41,10 @@ export class ImplicitCacheStore {
     hashes: readonly string[],
     expireTime: number,
   ): Promise<void> {
-    for (let start = 0; start < hashes.length; start += BATCH) {
-      const slice = hashes.slice(start, start + BATCH);
+    // PostgreSQL refuses one upsert that names a row twice, so repeats are written once.
+    const unique = [...new Set(hashes)];
+    for (let start = 0; start < unique.length; start += BATCH) {
+      const slice = unique.slice(start, start + BATCH);
       await this.database.run(
         `INSERT INTO implicit_cache_prefixes (owner_id, model, prefix_hash, expire_time)
           VALUES ${slice.map(() => "(?, ?, ?, ?)").join(", ")}

@@ -11,13 +11,18 @@ import { admitWithinQuota, type QuotaAdmission, type QuotaUsage } from "./quota-
  * lib/server/persistence/ownership.ts turns a missing record into the service's 403.
  */
 
-export type OwnedKind = "file" | "cachedContent" | "batch" | "fileSearchStore";
+export type OwnedKind = "file" | "cachedContent" | "batch" | "fileSearchStore" | "interaction";
 
 export interface OwnedLifetime {
   /** When the resource expires upstream (epoch ms); null when unknown (kept until deleted). */
   expiresAt: number | null;
   /** What the resource holds, for quotas (a cache's input as sent). */
   sizeBytes?: number;
+  /**
+   * A file's: every resource its JSONL lines name (`kind:name`), read as it was uploaded;
+   * absent when it was not read (migration 17).
+   */
+  mentions?: string[];
 }
 
 /** A record is live until its expiry. */
@@ -51,10 +56,18 @@ export class OwnershipStore {
     const now = this.now();
     await this.sweep(now);
     await this.database.run(
-      `INSERT INTO resource_owners (kind, name, owner_id, created_at, expires_at, size_bytes) VALUES (?, ?, ?, ?, ?, ?)
+      `INSERT INTO resource_owners (kind, name, owner_id, created_at, expires_at, size_bytes, mentions_json) VALUES (?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT (kind, name) DO UPDATE SET owner_id = excluded.owner_id, created_at = excluded.created_at,
-         expires_at = excluded.expires_at, size_bytes = excluded.size_bytes`,
-      [kind, name, ownerId, now, lifetime.expiresAt, lifetime.sizeBytes ?? 0],
+         expires_at = excluded.expires_at, size_bytes = excluded.size_bytes, mentions_json = excluded.mentions_json`,
+      [
+        kind,
+        name,
+        ownerId,
+        now,
+        lifetime.expiresAt,
+        lifetime.sizeBytes ?? 0,
+        lifetime.mentions ? JSON.stringify(lifetime.mentions) : null,
+      ],
     );
   }
 
@@ -87,6 +100,18 @@ export class OwnershipStore {
     );
     for (const row of rows) owners.set(`${row.kind}:${row.name}`, row.owner_id);
     return owners;
+  }
+
+  /**
+   * What a live file of `ownerId`'s names (`kind:name` each), as read when it was uploaded;
+   * null when it is not theirs or was not read.
+   */
+  async mentionsOf(kind: OwnedKind, name: string, ownerId: string): Promise<string[] | null> {
+    const row = await this.database.get<{ mentions_json: string | null }>(
+      `SELECT mentions_json FROM resource_owners WHERE kind = ? AND name = ? AND owner_id = ? AND ${LIVE}`,
+      [kind, name, ownerId, this.now()],
+    );
+    return row?.mentions_json ? (JSON.parse(row.mentions_json) as string[]) : null;
   }
 
   async owns(kind: OwnedKind, name: string, ownerId: string): Promise<boolean> {

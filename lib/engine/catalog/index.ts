@@ -108,7 +108,7 @@ interface FamilyData {
   promptTokens?: PromptTokenRulesData;
   /** The family whose tokenizer, role tokens and prompt rules count this family's caches. */
   cacheCountedAs?: string;
-  /** The family whose tokenizer, role tokens and prompt rules answer this family's countTokens. */
+  /** The family whose role tokens and prompt rules answer this family's countTokens (its own vocabulary). */
   countTokensCountedAs?: string;
   minCacheTokens?: number;
   responseModalities?: string[][];
@@ -187,6 +187,7 @@ function promptTokenRules(data: PromptTokenRulesData, model: string): PromptToke
   const given = required(media, "promptTokens.media", model);
   return {
     functionText: rule(rules.functionText, "functionText"),
+    thoughtSignatures: rule(rules.thoughtSignatures, "thoughtSignatures"),
     responseSchema: rule(rules.responseSchema, "responseSchema"),
     media: {
       image: rule(given.image, "media.image"),
@@ -198,6 +199,7 @@ function promptTokenRules(data: PromptTokenRulesData, model: string): PromptToke
       audioTokensPerSecond: rule(given.audioTokensPerSecond, "media.audioTokensPerSecond"),
       ...(given.audioWholeSeconds ? { audioWholeSeconds: true } : {}),
       audioGapless: rule(given.audioGapless, "media.audioGapless"),
+      ...(given.returnedPagesAsImages ? { returnedPagesAsImages: true } : {}),
     },
   };
 }
@@ -214,10 +216,17 @@ function cacheTokenTraits(family: FamilyData, model: string): ModelTraits["cache
   };
 }
 
-/** The counting traits of the family a model's countTokens answers are counted as. */
-function countTokensTraits(family: FamilyData, model: string): ModelTraits["countTokensCounting"] {
+/**
+ * The counting traits of a model's countTokens answers, where the service counts them as another
+ * family does: that family's role tokens and prompt rules, the model's own vocabulary (`tokenizer`).
+ */
+function countTokensTraits(
+  family: FamilyData,
+  tokenizer: TokenizerFamily,
+  model: string,
+): ModelTraits["countTokensCounting"] {
   return {
-    tokenizer: required(family.tokenizer, "countTokens tokenizer", model),
+    tokenizer,
     countTokensRoleTokens: required(
       family.countTokensRoleTokens,
       "countTokens countTokensRoleTokens",
@@ -300,7 +309,13 @@ function buildEntry(model: ModelData): CatalogEntry {
       promptTokens: promptTokenRules(required(promptTokens, "promptTokens", name), name),
       ...(cacheFamily ? { cacheTokens: cacheTokenTraits(cacheFamily, name) } : {}),
       ...(countTokensFamily
-        ? { countTokensCounting: countTokensTraits(countTokensFamily, name) }
+        ? {
+            countTokensCounting: countTokensTraits(
+              countTokensFamily,
+              required(traits.tokenizer, "tokenizer", name),
+              name,
+            ),
+          }
         : {}),
       defaultSafetyThreshold: required(
         traits.defaultSafetyThreshold,

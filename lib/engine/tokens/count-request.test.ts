@@ -417,6 +417,8 @@ interface RecordedMediaExchange {
   model: string;
   promptTokenCount: number;
   promptTokensDetails: { modality: string; tokenCount: number }[];
+  /** Why a newer recording replaces this figure, where the service changed its count since. */
+  superseded?: string;
   request: {
     contents: Content[];
     tools?: Tool[];
@@ -443,8 +445,9 @@ function recordedMediaExchanges(): RecordedMediaExchange[] {
 describe("countRequestTokens on 2.0 media", () => {
   it("counts every recorded 2.0 generation with media as the service did (the newest figure of each)", async () => {
     const exchanges = recordedMediaExchanges();
-    expect(exchanges.length).toBe(24);
-    for (const exchange of exchanges) {
+    expect(exchanges.length).toBe(26);
+    // A figure the service has since changed (each names the newer recording) is not the rule.
+    for (const exchange of exchanges.filter((item) => !item.superseded)) {
       const { contents, tools, toolConfig, generationConfig } = exchange.request;
       const counted = await countRequestTokens(findModel(exchange.model)!.traits, {
         contents,
@@ -492,11 +495,11 @@ describe("countRequestTokens on 2.0 media", () => {
     expect(pdf.totalTokens).toBe(2 * 5 * 258);
   });
 
-  it("counts a video 260 a frame per second started without its sound, and audio by whole seconds", async () => {
+  it("counts a video 258 a frame per second started without its sound, and audio by whole seconds", async () => {
     const sounding = inline("video/webm", makeWebm(5, { audio: true }));
     expect(await countRequestTokens(flash20, { contents: [{ parts: [sounding] }] })).toEqual({
-      totalTokens: 5 * 260,
-      promptTokensDetails: [{ modality: "VIDEO", tokenCount: 5 * 260 }],
+      totalTokens: 5 * 258,
+      promptTokensDetails: [{ modality: "VIDEO", tokenCount: 5 * 258 }],
     });
     const clipped = await countRequestTokens(flashLite20, {
       contents: [
@@ -505,7 +508,7 @@ describe("countRequestTokens on 2.0 media", () => {
         },
       ],
     });
-    expect(clipped.totalTokens).toBe(3 * 260);
+    expect(clipped.totalTokens).toBe(3 * 258);
     const audioTokens = async (seconds: number) =>
       (
         await countRequestTokens(flash20, {
@@ -513,8 +516,8 @@ describe("countRequestTokens on 2.0 media", () => {
         })
       ).totalTokens;
     expect(await audioTokens(0.97)).toBe(0);
-    expect(await audioTokens(2.5)).toBe(64);
-    expect(await audioTokens(3)).toBe(96);
+    expect(await audioTokens(2.5)).toBe(50);
+    expect(await audioTokens(3)).toBe(75);
   });
 
   it("answers countTokens as 2.5 counts: a role token per Content, an image 258 whatever its size", async () => {

@@ -101,8 +101,15 @@ export async function countRequestTokens(
   await items.addResponseSchema();
   const counted = await countItems(counting, items, slices, options.signal);
   options.onCounted?.(counted);
-  // A cache's system instruction adds no role token (recorded: 2.0 Flash-Lite caches, 2025-2026).
-  const roleTokenContents = purpose === "cache" ? input.contents.length : contents.length;
+  // A cache's system instruction adds no role token (recorded: 2.0 Flash-Lite caches, 2025-2026);
+  // in a countTokens answer a Content sent without a role adds none (recorded on 2.0 Flash: the
+  // fox sentence without a role counts 10, as its text).
+  const roleTokenContents =
+    purpose === "cache"
+      ? input.contents.length
+      : purpose === "countTokens"
+        ? contents.filter(({ content, index }) => index < 0 || hasRole(content)).length
+        : contents.length;
   const promptTokensDetails = await modalityDetails(
     counted,
     roleTokens ? roleTokenContents : 0,
@@ -118,6 +125,10 @@ export async function countRequestTokens(
     ...split,
     ...(promptTokensDetails.length ? { promptTokensDetails } : {}),
   };
+}
+
+function hasRole(content: Content): boolean {
+  return typeof content.role === "string" && content.role !== "";
 }
 
 /** The system instruction (Content -1), then the contents. */
@@ -191,20 +202,20 @@ async function contentSplit(
     if (place) parts.get(place.content)![place.part]! += tokens;
     if (slices.dueAfterItem()) await slices.pause();
   }
-  const ofContent = (index: number): ContentTokenCount => {
+  const ofContent = (index: number, roleToken: boolean): ContentTokenCount => {
     const partTokens = parts.get(index)!;
     return {
       ...(partTokens.length ? { partTokens } : {}),
-      ...(roleTokens ? { roleTokens: 1 } : {}),
+      ...(roleTokens && roleToken ? { roleTokens: 1 } : {}),
     };
   };
   const contentTokens: ContentTokenCount[] = [];
   for (let index = 0; index < input.contents.length; index++) {
-    contentTokens.push(ofContent(index));
+    contentTokens.push(ofContent(index, hasRole(input.contents[index]!)));
     if (slices.dueAfterItem()) await slices.pause();
   }
   return {
-    systemInstructionsTokens: input.systemInstruction ? ofContent(-1) : {},
+    systemInstructionsTokens: input.systemInstruction ? ofContent(-1, true) : {},
     contentTokens,
   };
 }

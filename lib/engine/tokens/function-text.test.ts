@@ -3,7 +3,6 @@
 import { describe, expect, it } from "vitest";
 import type { FunctionDeclaration } from "@/lib/gemini/types";
 import {
-  declarationsOverhead,
   declarationText,
   functionCallText,
   functionCallTextSteps,
@@ -144,12 +143,13 @@ describe("the markup notation (2.5, 3.x)", () => {
 
 describe("the python notation (2.5)", () => {
   it("writes a declaration as a signature, required parameters first and the others `| None = None`, and a docstring", () => {
+    // 6 a declaration, 4 for its second parameter, 2 fewer for the described one.
     expect(declarationText("python", weather)).toEqual({
       texts: [
         'def get_weather(city: str, unit: Literal["C", "F"] | None = None) -> dict:\n' +
           '  """Weather of a city\n\n  Args:\n    city: Where\n    unit\n  """\n',
       ],
-      fixed: 6,
+      fixed: 6 + 4 - 2,
     });
   });
 
@@ -172,7 +172,7 @@ describe("the python notation (2.5)", () => {
       texts: [
         'def greet(name: str | float, greeting: str) -> dict:\n  """\n\n  Args:\n    name\n    greeting\n  """\n',
       ],
-      fixed: 6,
+      fixed: 6 + 4,
     });
     expect(
       declarationText("python", { name: "beep", parametersJsonSchema: { type: "object" } }),
@@ -207,7 +207,7 @@ describe("the python notation (2.5)", () => {
     expect(fixed).toBe(6 + 15 + 2 * 3);
   });
 
-  it("writes a call as the code that makes it, keys sorted, and a response in the markup", () => {
+  it("writes a call as the code that makes it, keys sorted", () => {
     expect(
       functionCallText("python", {
         id: "x1",
@@ -220,16 +220,34 @@ describe("the python notation (2.5)", () => {
       ],
       fixed: 0,
     });
-    const response = { name: "customDivide", response: { output: 5 } };
-    expect(functionResponseText("python", response)).toEqual(
-      functionResponseText("markup", response),
-    );
   });
 
-  it("adds 4 tokens once for a request's declarations, in no other notation", () => {
-    expect(declarationsOverhead("python")).toBe(4);
-    expect(declarationsOverhead("markup")).toBe(0);
-    expect(declarationsOverhead("fields")).toBe(0);
+  it("writes a response as the JSON the call printed, named after the function, Python's separators", () => {
+    expect(
+      functionResponseText("python", {
+        name: "get_file",
+        response: { return_value: "File attached", sizes: [1, 2.5], ok: true, none: null },
+      }),
+    ).toEqual({
+      texts: [
+        '{"get_file_response": {"return_value": "File attached", "sizes": [1, 2.5], "ok": true, "none": null}}',
+      ],
+      fixed: 0,
+    });
+    expect(functionResponseText("python", { name: "get_file", response: {} })).toEqual({
+      texts: ['{"get_file_response": {}}'],
+      fixed: 0,
+    });
+  });
+
+  it("indents a description's later lines as the docstring is", () => {
+    const { texts } = declarationText("python", {
+      name: "web_search",
+      description: "Search the web.\n\nArgs:\n    query: the query",
+    });
+    expect(texts).toEqual([
+      'def web_search() -> dict:\n  """Search the web.\n\n  Args:\n      query: the query\n  """\n',
+    ]);
   });
 });
 

@@ -3,7 +3,7 @@
  * for counting (api-notes §4; the formats and the figures they reach are in lib/engine/README.md).
  * Three notations, measured on recorded traffic: `fields` (1.x, 2.0: each value alone), `markup`
  * (3.x: one text per item between marker tokens) and `python` (2.5: signatures and the code of
- * calls). `python`'s texts are the reading the recorded counts fix, not the service's wording
+ * calls, responses as the JSON the calls printed). `python`'s texts are the reading the recorded counts fix, not the service's wording
  * (which no answer shows). Knowingly unmeasured: schema keywords no recording used (they follow
  * the same rule); in `python`, property descriptions, nested objects, arrays and string or
  * boolean arguments. The markup's writer is markup-writer.ts; the `python` notation is
@@ -17,7 +17,7 @@ import { isRecord, MarkupWriter, typeNames, type PromptText } from "./markup-wri
 import {
   pythonCallSteps,
   pythonDeclarationSteps,
-  PYTHON_TOOLS_TOKENS,
+  pythonResponseSteps,
 } from "./python-function-text";
 
 export type { PromptText };
@@ -56,7 +56,7 @@ export function* declarationTextSteps(
   for (const [index, [field, value]] of fields.entries()) {
     writer.text(index ? `,${field}:` : `${field}:`);
     if (field === "description") writer.escaped(value as string);
-    else yield* writer.schema(value);
+    else yield* writer.schema(value, true);
   }
   writer.text("}");
   writer.marker();
@@ -82,11 +82,6 @@ export function* functionCallTextSteps(
   return yield* markedUp(`call:${call.name}`, call.args ?? {});
 }
 
-/** What a request's function declarations add once, beyond each declaration's own text. */
-export function declarationsOverhead(format: FunctionTextFormat): number {
-  return format === "python" ? PYTHON_TOOLS_TOKENS : 0;
-}
-
 /** A function's answer, without the media parts it may carry (those count as media). */
 export function functionResponseText(
   format: FunctionTextFormat,
@@ -106,6 +101,7 @@ export function* functionResponseTextSteps(
     yield* text.value(response.response ?? {});
     return text.result();
   }
+  if (format === "python") return yield* pythonResponseSteps(response);
   return yield* markedUp(`response:${response.name}`, response.response ?? {});
 }
 

@@ -94,7 +94,7 @@ export class MarkupWriter {
     yield* this.braced(
       node,
       (child, keyword) => this.schemaMember(child, keyword, schemaKeywordsOnly),
-      schemaKeywordsOnly ? isSchemaKeyword : undefined,
+      schemaKeywordsOnly ? (keyword) => keptMember(node, keyword) : undefined,
     );
   }
 
@@ -169,6 +169,13 @@ export function typeNames(type: unknown): string[] {
 /** A JSON Schema keyword the service's own schemas keep (it drops `$schema`, `additionalProperties`). */
 function isSchemaKeyword(keyword: string): boolean {
   return !keyword.startsWith("$") && keyword !== "additionalProperties";
+}
+
+function keptMember(node: Record<string, unknown>, keyword: string): boolean {
+  if (!isSchemaKeyword(keyword)) return false;
+  const child = node[keyword];
+  if (keyword === "properties" && isRecord(child) && Object.keys(child).length === 0) return false;
+  return true;
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

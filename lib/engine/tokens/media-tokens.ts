@@ -103,6 +103,7 @@ export function mediaTokenCounts(
   rules: MediaTokenRules,
   resolution: MediaResolutionKey,
   videoMetadata?: VideoMetadata,
+  returnedByFunction = false,
 ): ModalityTokenCount[] {
   const count = (modality: MediaModality, tokenCount: number): ModalityTokenCount => ({
     modality,
@@ -113,12 +114,13 @@ export function mediaTokenCounts(
       return [count("IMAGE", pictureTokens(rules.image, resolution, media.width, media.height))];
     case "document": {
       const pages = media.pageSizes ?? Array.from({ length: media.pages ?? 1 }, () => undefined);
+      const asImages = returnedByFunction && rules.returnedPagesAsImages;
+      const cost = asImages ? rules.image : rules.documentPage;
       const tokens = pages.reduce(
-        (sum, page) =>
-          sum + pictureTokens(rules.documentPage, resolution, page?.width, page?.height),
+        (sum, page) => sum + pictureTokens(cost, resolution, page?.width, page?.height),
         0,
       );
-      return [count("DOCUMENT", tokens)];
+      return [count(asImages ? "IMAGE" : "DOCUMENT", tokens)];
     }
     case "audio": {
       // No duration: a medium at an outside URL, which is not fetched.

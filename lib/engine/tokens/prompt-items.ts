@@ -18,7 +18,6 @@ import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
 import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
 import type { CountableRequest, CountRequestOptions, FileReference } from "./count-request";
 import {
-  declarationsOverhead,
   declarationTextSteps,
   functionCallTextSteps,
   functionResponseTextSteps,
@@ -55,6 +54,8 @@ export interface NumberedContent {
 export class PromptItems {
   readonly fixed: FixedTokens[] = [];
   readonly texts: TextToCount[] = [];
+  /** The index of the Content the current turn starts at (see currentTurnStart). */
+  private currentTurn = 0;
 
   constructor(
     private readonly rules: PromptTokenRules,
@@ -64,6 +65,7 @@ export class PromptItems {
   ) {}
 
   async addContents(contents: readonly NumberedContent[]): Promise<void> {
+    this.currentTurn = currentTurnStart(contents);
     for (const { content, index } of contents) {
       const parts = content.parts ?? [];
       for (let partIndex = 0; partIndex < parts.length; partIndex++) {
@@ -82,17 +84,13 @@ export class PromptItems {
   }
 
   async addTools(): Promise<void> {
-    let declared = false;
     for (const tool of this.input.tools ?? []) {
       for (const declaration of tool.functionDeclarations ?? []) {
         const steps = declarationTextSteps(this.rules.functionText, declaration);
         await this.addPromptText(null, await runInSlices(steps, this.slices));
-        declared = true;
         if (this.slices.due()) await this.slices.pause();
       }
     }
-    const overhead = declarationsOverhead(this.rules.functionText);
-    if (declared && overhead) this.fixed.push({ place: null, modality: "TEXT", tokens: overhead });
   }
 
   /** generationConfig.responseSchema, on families that count it. */
@@ -110,12 +108,17 @@ export class PromptItems {
     if (text.fixed) this.fixed.push({ place, modality: "TEXT", tokens: text.fixed });
   }
 
-  private async addPart(part: Part, place: Place, field: string): Promise<void> {
+  private async addPart(
+    part: Part,
+    place: Place,
+    field: string,
+    returnedByFunction = false,
+  ): Promise<void> {
     const format = this.rules.functionText;
     if (part.text !== undefined) this.texts.push({ text: part.text, scale: 1, place });
-    if (part.thoughtSignature) {
-      const thinking = thoughtSignatureTokens(part.thoughtSignature);
-      if (thinking) this.fixed.push({ place, modality: "TEXT", tokens: thinking });
+    if (part.thoughtSignature && place && place.content >= this.currentTurn) {
+      const tokens = this.signatureTokens(part.thoughtSignature);
+      if (tokens) this.fixed.push({ place, modality: "TEXT", tokens });
     }
     if (part.functionCall) {
       const steps = functionCallTextSteps(format, part.functionCall);
@@ -127,7 +130,7 @@ export class PromptItems {
       await this.addPromptText(place, await runInSlices(steps, this.slices));
       // Media a function returned count as media (their references resolved for the caller).
       for (const [index, item] of (media ?? []).entries())
-        await this.addPart(item, place, `${field}.function_response.parts[${index}]`);
+        await this.addPart(item, place, `${field}.function_response.parts[${index}]`, true);
     }
     if (part.executableCode) this.texts.push({ text: part.executableCode.code, scale: 1, place });
     if (part.codeExecutionResult?.output)
@@ -137,21 +140,40 @@ export class PromptItems {
       const text = (await stringifyJsonInSlices(value, { slices: this.slices }))!;
       this.texts.push({ text, scale: 1, place });
     }
-    if (part.inlineData) await this.addInlineData(part, place, `${field}.inline_data`);
-    if (part.fileData) await this.addFileData(part, place, `${field}.file_data`);
+    if (part.inlineData)
+      await this.addInlineData(part, place, `${field}.inline_data`, returnedByFunction);
+    if (part.fileData)
+      await this.addFileData(part, place, `${field}.file_data`, returnedByFunction);
   }
 
-  private async addInlineData(part: Part, place: Place, field: string): Promise<void> {
+  /** What a signature of the current turn adds, by the family's rule. */
+  private signatureTokens(signature: string): number {
+    const cost = this.rules.thoughtSignatures;
+    if (cost === "one") return 1;
+    return cost === "thinking" ? thoughtSignatureTokens(signature) : 0;
+  }
+
+  private async addInlineData(
+    part: Part,
+    place: Place,
+    field: string,
+    returnedByFunction: boolean,
+  ): Promise<void> {
     const { data, mimeType } = part.inlineData!;
     const bytes = Buffer.from(data, "base64");
     const media = await probeOrFail(
       () => probeMedia({ bytes }, mimeType, this.options.signal),
       field,
     );
-    this.addMedia(media, part, place, field);
+    this.addMedia(media, part, place, field, returnedByFunction);
   }
 
-  private async addFileData(part: Part, place: Place, field: string): Promise<void> {
+  private async addFileData(
+    part: Part,
+    place: Place,
+    field: string,
+    returnedByFunction: boolean,
+  ): Promise<void> {
     if (!this.options.resolveFile) {
       throw ApiError.invalidArgument(`${field}: file references cannot be resolved here.`, [
         {
@@ -167,11 +189,20 @@ export class PromptItems {
       field,
       this.options.signal,
     );
-    this.addMedia(media, part, place, field);
+    this.addMedia(media, part, place, field, returnedByFunction);
   }
 
-  /** A medium by the family's costs; a text file by its text (scaled up when the probe cut it). */
-  private addMedia(media: ProbedMedia, part: Part, place: Place, field: string): void {
+  /**
+   * A medium by the family's costs (`returnedByFunction`: sent in a function's response); a
+   * text file by its text (scaled up when the probe cut it).
+   */
+  private addMedia(
+    media: ProbedMedia,
+    part: Part,
+    place: Place,
+    field: string,
+    returnedByFunction: boolean,
+  ): void {
     if (media.kind !== "text") {
       const resolution = resolutionKey(this.input.mediaResolution, part.mediaResolution);
       for (const { modality, tokenCount } of mediaTokenCounts(
@@ -179,6 +210,7 @@ export class PromptItems {
         this.rules.media,
         resolution,
         part.videoMetadata,
+        returnedByFunction,
       ))
         this.fixed.push({ place, modality, tokens: tokenCount });
       return;
@@ -192,6 +224,21 @@ export class PromptItems {
     const scale = media.textTruncated && keptBytes > 0 ? media.sizeBytes / keptBytes : 1;
     this.texts.push({ text: media.text, scale, place });
   }
+}
+
+/**
+ * Where the current turn starts: the last user Content without a function response (a
+ * question, media, an instruction); the model's calls and the Contents answering them (function
+ * responses, with any media sent beside them) belong to the same turn. Thought signatures count
+ * only there (recorded on 2.5 and 3.x: a signature before a later user message adds nothing).
+ */
+function currentTurnStart(contents: readonly NumberedContent[]): number {
+  let start = 0;
+  for (const { content, index } of contents) {
+    if (index < 0 || content.role === "model") continue;
+    if (!(content.parts ?? []).some((part) => part.functionResponse !== undefined)) start = index;
+  }
+  return start;
 }
 
 /** A part that adds nothing but its text (most parts): counted without any awaiting. */

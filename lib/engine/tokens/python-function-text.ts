@@ -6,16 +6,18 @@
 import { PieceWriter } from "@/lib/engine/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { Steps } from "@/lib/gemini/steps";
-import type { FunctionCall, FunctionDeclaration } from "@/lib/gemini/types";
+import type { FunctionCall, FunctionDeclaration, FunctionResponse } from "@/lib/gemini/types";
 import { isRecord, MarkupWriter, sortedSteps, typeNames, type PromptText } from "./markup-writer";
 
 /**
- * The `python` notation's tokens besides its texts, measured on 2.5 (exact on every recorded
- * tool request whose history holds no service-made thought signature): once for a request's
- * function declarations, once per declaration, once per declared response schema.
+ * The `python` notation's tokens besides its texts, measured on 2.5 (see lib/engine/README.md):
+ * per declaration; per parameter after its first (a declaration of three parameters adds 8);
+ * per described parameter (its line counts two fewer than written); per declared response
+ * schema.
  */
-export const PYTHON_TOOLS_TOKENS = 4;
 const PYTHON_DECLARATION_TOKENS = 6;
+const PYTHON_EXTRA_PARAMETER_TOKENS = 4;
+const PYTHON_DESCRIBED_PARAMETER_TOKENS = -2;
 const PYTHON_RESPONSE_TOKENS = 15;
 
 /** Python's names for the schema types (STRING, NUMBER, ...). */
@@ -50,20 +52,25 @@ export function* pythonDeclarationSteps(declaration: FunctionDeclaration): Steps
     text.write(`${index ? ", " : ""}${name}: ${pythonType(properties[name])}${optional}`);
     yield;
   }
-  text.write(`) -> dict:\n  """${declaration.description ?? ""}\n`);
+  text.write(`) -> dict:\n  """${docstringLines(declaration.description ?? "")}\n`);
   if (ordered.length) text.write("\n  Args:\n");
+  let described = 0;
   for (const name of ordered) {
     const property = properties[name];
     const description =
       isRecord(property) && typeof property.description === "string" && property.description
-        ? `: ${property.description}`
+        ? `: ${docstringLines(property.description)}`
         : "";
+    if (description) described += 1;
     text.write(`    ${name}${description}\n`);
     yield;
   }
   text.write('  """\n');
   const texts = [text.take()];
-  let fixed = PYTHON_DECLARATION_TOKENS;
+  let fixed =
+    PYTHON_DECLARATION_TOKENS +
+    PYTHON_EXTRA_PARAMETER_TOKENS * Math.max(0, ordered.length - 1) +
+    PYTHON_DESCRIBED_PARAMETER_TOKENS * described;
   const response = declaration.response ?? declaration.responseJsonSchema;
   if (response !== undefined) {
     const writer = new MarkupWriter();
@@ -133,4 +140,43 @@ function* pythonValue(text: PieceWriter, value: unknown): Steps {
     text.write("}");
   } else text.write(String(value));
   yield;
+}
+
+/**
+ * A function's answer in the `python` notation: what the call printed, a JSON object naming the
+ * function, `{"name_response": {...}}`, written with Python's separators (`", "`, `": "`).
+ */
+export function* pythonResponseSteps(response: Omit<FunctionResponse, "parts">): Steps<PromptText> {
+  const text = new PieceWriter();
+  text.write(`{${JSON.stringify(`${response.name}_response`)}: `);
+  yield* jsonValue(text, response.response ?? {});
+  text.write("}");
+  return { texts: [text.take()], fixed: 0 };
+}
+
+/** A JSON value as Python's json.dumps writes it: `", "` between items, `": "` after keys. */
+function* jsonValue(text: PieceWriter, value: unknown): Steps {
+  if (value === null || value === undefined) text.write("null");
+  else if (Array.isArray(value)) {
+    text.write("[");
+    for (let index = 0; index < value.length; index++) {
+      if (index) text.write(", ");
+      yield* jsonValue(text, value[index]);
+    }
+    text.write("]");
+  } else if (typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    text.write("{");
+    for (const [index, key] of ownKeys(record).entries()) {
+      text.write(`${index ? ", " : ""}${JSON.stringify(key)}: `);
+      yield* jsonValue(text, record[key]);
+    }
+    text.write("}");
+  } else text.write(JSON.stringify(value));
+  yield;
+}
+
+/** A description inside the docstring: its later lines indented as the docstring is. */
+function docstringLines(description: string): string {
+  return description.replace(/\n(?=[^\n])/g, "\n  ");
 }

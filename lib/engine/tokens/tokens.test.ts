@@ -170,19 +170,18 @@ describe("countRequestTokens on text", () => {
     }
   });
 
-  it("counts function parts on 2.5 as Python: the signature, 4 + 6 tokens, the call's code, the marked-up response", async () => {
+  it("counts function parts on 2.5 as Python: the signature, 6 tokens, the call's code, the printed response", async () => {
     const texts = await countTexts("gemma3", [
       'def get_weather(city: str | None = None) -> dict:\n  """Weather of a city\n\n  Args:\n    city\n  """\n',
       'print(default_api.get_weather(city="Paris"))',
-      "response:get_weather{temperature:21}",
+      '{"get_weather_response": {"temperature": 21}}',
     ]);
     const response = await countRequestTokens(findModel("gemini-2.5-pro")!.traits, {
       contents: turns,
       tools: [{ functionDeclarations: [declaration] }],
     });
-    const markers = 2;
     expect(response.totalTokens).toBe(
-      texts.reduce((sum, count) => sum + count, 0) + 4 + 6 + markers + turns.length,
+      texts.reduce((sum, count) => sum + count, 0) + 6 + turns.length,
     );
   });
 
@@ -292,6 +291,49 @@ describe("the recorded token facts", () => {
     const { exact, total, misses } = await evaluate(prompts);
     expect(misses).toEqual([]);
     expect(exact).toBe(total);
+  });
+});
+
+describe("countTokens on 2.0 (2.0's own vocabulary, 2.5's role tokens)", () => {
+  it("counts every recorded 2.0 output text as the service counted it", async () => {
+    const facts = readFileSync(
+      path.join(import.meta.dirname, "__fixtures__/token-facts.jsonl"),
+      "utf8",
+    )
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as TokenFact)
+      .filter(
+        (fact) =>
+          fact.api === "gemini" &&
+          fact.kind === "output" &&
+          fact.origin.endsWith("-recording") &&
+          /^gemini-2\.0-flash(?:-lite)?$/.test(fact.model) &&
+          typeof fact.text === "string",
+      );
+    expect(facts.length).toBeGreaterThanOrEqual(69);
+    const misses: string[] = [];
+    for (const fact of facts) {
+      const answer = await countRequestTokens(
+        traitsOf(fact.model),
+        { contents: [{ role: "model", parts: [{ text: fact.text! }] }] },
+        { purpose: "countTokens" },
+      );
+      const counted = answer.contentTokens![0]!;
+      if (counted.partTokens![0] !== fact.tokens || counted.roleTokens !== 1)
+        misses.push(`${fact.model}: ${fact.tokens}, counted ${JSON.stringify(counted)}`);
+    }
+    expect(misses).toEqual([]);
+  });
+
+  it("adds no role token for a Content sent without a role (recorded: the fox sentence, 10)", async () => {
+    const answer = await countRequestTokens(
+      traitsOf("gemini-2.0-flash"),
+      { contents: [{ parts: [{ text: FOX }] }] },
+      { purpose: "countTokens" },
+    );
+    expect(answer.totalTokens).toBe(10);
+    expect(answer.contentTokens).toEqual([{ partTokens: [10] }]);
   });
 });
 

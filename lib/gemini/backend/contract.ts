@@ -3,10 +3,13 @@
  * proxy (lib/server/upstream). One method per API operation. Requests arrive in their
  * canonical shape, read once at the edge by lib/gemini/validate's `read…`/`parse…` entry
  * points: the local engine adds the model's rules, the upstream checks ownership of every
- * reference (lib/gemini/references) and forwards exactly what it checked. Every method may
+ * resource the request names (lib/gemini/references, lib/gemini/resource-names) and forwards
+ * the body as the client sent it (OperationContext.received). Every method may
  * throw ApiError.
  */
 import type { UploadStart } from "../validate-upload";
+import type { ForwardingFindings } from "../forwarding-read";
+import type { Interaction, InteractionEvent, InteractionGetQuery } from "../interactions/types";
 import type {
   Document,
   DocumentOptions,
@@ -75,6 +78,21 @@ export interface OperationContext {
   caller: Caller;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /**
+   * The request's body as the client sent it, when the backend forwards bodies (the gateway):
+   * what it forwards, in place of the canonical request it checked. Absent for requests the
+   * studio builds itself (a chat turn), which are forwarded in their canonical shape.
+   */
+  received?: ReceivedBody;
+}
+
+/** A JSON body as received (lib/server/http/request-body's readOperationBody). */
+export interface ReceivedBody {
+  /** The bytes as they arrived, in their pieces. */
+  bytes: Uint8Array[];
+  size: number;
+  /** What the forwarding read found besides the canonical request (lib/gemini/forwarding-read). */
+  findings: ForwardingFindings;
 }
 
 /** Context of operations whose answers carry absolute URLs (file `uri`). */
@@ -273,4 +291,58 @@ export interface Backend {
   deleteDocument(name: string, force: boolean, context: OperationContext): Promise<void>;
   /** `fileSearchStores/{id}/operations/{id}` or `fileSearchStores/{id}/upload/operations/{id}`. */
   getFileSearchOperation(name: string, context: OperationContext): Promise<FileSearchOperation>;
+
+  /**
+   * `POST interactions` without `stream: true`: the ended interaction (begun, in the
+   * background). `body` is the create body as the backend reads it, read once at the edge: its
+   * JSON for the engine, which reads it strictly (lib/gemini/interactions/read-create); for the
+   * gateway, which does not model this API, what it must know of it
+   * (lib/gemini/interactions/envelope), the body itself being in `context.received`.
+   */
+  createInteraction(body: unknown, context: OperationContext): Promise<Interaction>;
+  /** `POST interactions` with `stream: true`: its events; throwing before the first is an HTTP error. */
+  streamCreateInteraction(
+    body: unknown,
+    context: OperationContext,
+  ): AsyncIterable<InteractionEvent>;
+  /** `GET interactions/{id}`; `id` as the client gave it. */
+  getInteraction(
+    id: string,
+    query: InteractionGetQuery,
+    context: OperationContext,
+  ): Promise<Interaction>;
+  /** `GET interactions/{id}?stream=true`: the stream from its start, or after `query.lastEventId`. */
+  streamInteraction(
+    id: string,
+    query: InteractionGetQuery,
+    context: OperationContext,
+  ): AsyncIterable<InteractionEvent>;
+  /** `POST interactions/{id}/cancel`: the interaction as the cancel left it. */
+  cancelInteraction(id: string, context: OperationContext): Promise<Interaction>;
+  deleteInteraction(id: string, context: OperationContext): Promise<void>;
+
+  /**
+   * A method the API surface does not model, which the operator lets the gateway forward
+   * (GATEWAY_FORWARD_METHODS); only a backend that forwards has it. Its body, if any, is in
+   * `context.received`.
+   */
+  forwardUnmodelled?(call: UnmodelledCall, context: OperationContext): Promise<PassedThrough>;
+}
+
+/** A method of the service the API surface does not model, as the client called it. */
+export interface UnmodelledCall {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The version segment the client used: `v1beta`, `v1` or `v1alpha`. */
+  version: string;
+  /** The path after it, decoded: `models/gemini-2.5-flash:embedContent`. */
+  path: string;
+  /** The query's parameters, in order, without the client's own `key`. */
+  query: [string, string][];
+}
+
+/** An upstream answer passed on as it arrives: its status, type and (scrubbed) body. */
+export interface PassedThrough {
+  status: number;
+  contentType?: string;
+  body: ReadableStream<Uint8Array>;
 }

@@ -6,6 +6,7 @@ import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import { DEFAULT_PRICE_TABLE, priceTableSchema, type PriceTable } from "@/lib/studio/price-table";
 import { isLoopbackHost } from "./loopback";
 import { parseTrustedProxies } from "../auth/client-address";
+import { parseForwardRules, type ForwardRule } from "./forward-methods";
 
 /**
  * Server configuration, parsed and validated once from the environment. Nothing here is
@@ -101,6 +102,8 @@ const envSchema = z.object({
   STUDIO_OIDC_ALLOWED_DOMAINS: z.string().optional(),
   /** The studio's address as people reach it (`https://studio.example.com`): the provider returns there. */
   STUDIO_PUBLIC_URL: z.url().optional(),
+  /** Methods the gateway does not know that it forwards anyway (forward-methods.ts). */
+  GATEWAY_FORWARD_METHODS: z.string().optional(),
 });
 
 export interface StudioKey {
@@ -184,6 +187,8 @@ export interface ServerEnv {
   quotas: Quotas;
   /** Prices the studio shows per answer: the defaults with STUDIO_PRICES_FILE's models over them. */
   prices: PriceTable;
+  /** Methods the gateway does not know that the operator lets it forward (GATEWAY_FORWARD_METHODS). */
+  forwardRules: ForwardRule[];
 }
 
 /** What each owner may keep, beyond files; 0 turns a quota off. */
@@ -316,6 +321,12 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     );
   }
   const developmentDefaults = !credentialsConfigured;
+  let forwardRules: ForwardRule[];
+  try {
+    forwardRules = parseForwardRules(values.GATEWAY_FORWARD_METHODS);
+  } catch (error) {
+    throw new ConfigurationError(`GATEWAY_FORWARD_METHODS: ${(error as Error).message}`);
+  }
   return {
     mode: upstreamKey ? "upstream" : "local",
     people,
@@ -356,6 +367,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
       conversationBytes: values.STUDIO_CONVERSATION_QUOTA_BYTES,
     },
     prices: readPriceTable(values.STUDIO_PRICES_FILE),
+    forwardRules,
   };
 }
 
