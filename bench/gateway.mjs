@@ -18,7 +18,7 @@
 // (gateway-stand-in.mjs) with a gateway and a bare proxy in front of it.
 // Usage: node bench/gateway.mjs [--samples 400] [--sections latency,throughput,streams,upload]
 //   [--streams 10000] [--seconds 3] [--upload-mib 1024] [--limits on|off]
-//   [--stream-upstream h2|h1] [--compare ../other-checkout]
+//   [--stream-upstream h2|h1] [--via-next on|off] [--max-ratio 2] [--compare ../other-checkout]
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -54,7 +54,7 @@ import {
   temporaryFolder,
   treeRss,
 } from "./gateway-support.mjs";
-import { profileTable } from "./cpu-profile-summary.mjs";
+import { profileTable, summarizeProfile } from "./cpu-profile-summary.mjs";
 
 const options = {
   samples: 400,
@@ -64,6 +64,8 @@ const options = {
   "upload-mib": 1024,
   limits: "on",
   "stream-upstream": "h2",
+  "via-next": "on",
+  "max-ratio": 0,
   compare: "",
 };
 for (let index = 2; index < process.argv.length; index += 2) {
@@ -116,7 +118,7 @@ async function sideBySide(label, servers, samples, warmup, once) {
       if (index >= warmup) times[which].push(value);
     }
   }
-  const [direct, bare, gateway, other] = times.map(summary);
+  const [direct, bare, gateway, ...others] = times.map(summary);
   const added = (through) => ({
     p50: through.p50 - direct.p50,
     p99: through.p99 - direct.p99,
@@ -132,7 +134,9 @@ async function sideBySide(label, servers, samples, warmup, once) {
   console.log(row("through the gateway", gateway));
   console.log(row("added by the bare proxy", bareAdded));
   console.log(row("**added by the gateway**", gatewayAdded));
-  if (other) console.log(row(`added by the ${servers[3].label}`, added(other)));
+  others.forEach((other, index) =>
+    console.log(row(`added by the ${servers[3 + index].label}`, added(other))),
+  );
   const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : "n/a");
   console.log(
     `| gateway added / bare proxy added | ${ratio(gatewayAdded.p50, bareAdded.p50)}× | ${ratio(gatewayAdded.p99, bareAdded.p99)}× | ${ratio(gatewayAdded.mean, bareAdded.mean)}× |`,
@@ -151,13 +155,30 @@ async function engineChain({ nodeOptions = "", nodeArgs = [], extra = {} } = {})
     nodeOptions,
     nodeArgs,
   });
-  const other = options.compare
-    ? await startStudio("gateway", gatewayEnvironment(upstream.baseUrl), {
-        folder: path.resolve(options.compare),
-      })
-    : null;
-  if (other) other.label = `gateway of ${options.compare}`;
-  return { upstream, bare, gateway, other };
+  const others = await otherGateways(upstream.baseUrl);
+  return { upstream, bare, gateway, others };
+}
+
+/**
+ * The gateways measured beside this build's: the same build with API requests left to Next's
+ * router (STUDIO_API_VIA_NEXT=1, scripts/api-dispatch.cjs), and another checkout's build.
+ */
+async function otherGateways(upstreamUrl) {
+  const others = [];
+  if (options["via-next"] === "on") {
+    const viaNext = await startStudio(
+      "gateway",
+      gatewayEnvironment(upstreamUrl, { STUDIO_API_VIA_NEXT: "1" }),
+    );
+    others.push(Object.assign(viaNext, { label: "gateway through Next's router" }));
+  }
+  if (options.compare) {
+    const other = await startStudio("gateway", gatewayEnvironment(upstreamUrl), {
+      folder: path.resolve(options.compare),
+    });
+    others.push(Object.assign(other, { label: `gateway of ${options.compare}` }));
+  }
+  return others;
 }
 
 const OPERATIONS = [
@@ -166,12 +187,29 @@ const OPERATIONS = [
   ["Time to the first SSE event (streamGenerateContent)", firstEventOnce, 4],
 ];
 
+/**
+ * The guard: with --max-ratio, a countTokens whose added p50 exceeds that multiple of the bare
+ * proxy's fails the run (exit status 1), so a change that makes the hot path dearer shows up
+ * before it lands.
+ */
+function guard({ bareAdded, gatewayAdded }) {
+  const limit = options["max-ratio"];
+  if (!(limit > 0)) return;
+  const ratio = gatewayAdded.p50 / Math.max(bareAdded.p50, 0.01);
+  const verdict = ratio <= limit ? "holds" : "FAILS";
+  console.log(
+    `guard: countTokens added p50 is ${ratio.toFixed(2)}× the bare proxy's (limit ${limit}×): ${verdict}`,
+  );
+  if (ratio > limit) process.exitCode = 1;
+}
+
 async function latencySection() {
-  const { upstream, bare, gateway, other } = await engineChain();
-  const servers = [upstream, bare, gateway, ...(other ? [other] : [])];
+  const { upstream, bare, gateway, others } = await engineChain();
+  const servers = [upstream, bare, gateway, ...others];
   for (const [label, once, divisor] of OPERATIONS) {
     const samples = Math.max(50, Math.round(options.samples / divisor));
-    await sideBySide(label, servers, samples, 30, once);
+    const result = await sideBySide(label, servers, samples, 30, once);
+    if (once === countOnce) guard(result);
   }
   // Upload chunks of 256 KiB, each server in its own session of as many chunks as it sends.
   const chunks = Math.max(50, Math.round(options.samples / 4));
@@ -181,7 +219,7 @@ async function latencySection() {
   await sideBySide("An upload chunk of 256 KiB", servers, chunks, 10, (server) =>
     sessions.get(server)(),
   );
-  for (const server of [gateway, upstream, ...(other ? [other] : [])]) await stopStudio(server);
+  for (const server of [gateway, upstream, ...others]) await stopStudio(server);
   bare.child.kill();
 }
 
@@ -189,26 +227,30 @@ async function throughputSection(standIn) {
   const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
   const bare = await startBareProxy(upstreamUrl, UPSTREAM_KEY);
   const gateway = await startStudio("gateway", gatewayEnvironment(upstreamUrl));
-  for (const server of [bare, gateway])
-    for (let index = 0; index < 200; index++) await countOnce(server);
+  const others = await otherGateways(upstreamUrl);
+  const servers = [bare, gateway, ...others];
+  for (const server of servers) for (let index = 0; index < 200; index++) await countOnce(server);
   console.log(
     `\nThroughput: countTokens requests per second against the stand-in upstream, ${options.seconds} s per run, three runs each, alternating (load ${load()})`,
   );
-  console.log(`| concurrent callers | bare proxy | gateway | gateway / bare proxy |`);
-  console.log(`|---|---|---|---|`);
+  const otherColumns = others.map((other) => ` ${other.label} |`).join("");
+  console.log(
+    `| concurrent callers | bare proxy | gateway | gateway / bare proxy |${otherColumns}`,
+  );
+  console.log(`|---|---|---|---|${others.map(() => "---|").join("")}`);
   for (const concurrency of [1, 10, 50]) {
-    const rates = { bare: [], gateway: [] };
+    const rates = servers.map(() => []);
     for (let round = 0; round < 3; round++) {
-      rates.bare.push(await throughput(bare, concurrency, options.seconds, countOnce));
-      rates.gateway.push(await throughput(gateway, concurrency, options.seconds, countOnce));
+      for (const [index, server] of servers.entries())
+        rates[index].push(await throughput(server, concurrency, options.seconds, countOnce));
     }
-    const median = (values) => [...values].sort((a, b) => a - b)[1];
-    const [b, g] = [median(rates.bare), median(rates.gateway)];
+    const [b, g, ...o] = rates.map((values) => [...values].sort((x, y) => x - y)[1]);
+    const percent = (rate) => `${((rate / b) * 100).toFixed(0)}%`;
     console.log(
-      `| ${concurrency} | ${b.toFixed(0)}/s | ${g.toFixed(0)}/s | ${((g / b) * 100).toFixed(0)}% |`,
+      `| ${concurrency} | ${b.toFixed(0)}/s | ${g.toFixed(0)}/s | ${percent(g)} |${o.map((rate) => ` ${rate.toFixed(0)}/s (${percent(rate)}) |`).join("")}`,
     );
   }
-  await stopStudio(gateway);
+  for (const server of [gateway, ...others]) await stopStudio(server);
   bare.child.kill();
 }
 
@@ -326,11 +368,15 @@ async function profileSection(standIn) {
   }
   const lines = readStages(stagesFile);
   await stopStudio(gateway);
+  const whole = [windows[0].window[0], windows.at(-1).window[1]];
   const profileFile = readdirSync(folder)
     .filter((name) => name.endsWith(".cpuprofile"))
     .map((name) => path.join(folder, name))
-    .map((file) => ({ file, profile: JSON.parse(readFileSync(file, "utf8")) }))
-    .sort((a, b) => b.profile.samples.length - a.profile.samples.length)[0];
+    .map((file) => JSON.parse(readFileSync(file, "utf8")))
+    // The start script and the workers write profiles too, idle nearly throughout: the
+    // server's is the one busiest while the requests ran.
+    .map((profile) => ({ profile, busy: summarizeProfile(profile, whole).busy }))
+    .sort((a, b) => b.busy - a.busy)[0];
   const [next, node] = [summary(floor.next), summary(floor.node)];
   console.log(
     `\nThe floor (load ${load()}): GET /api/session through \`next start\` p50 ${ms(next.p50)} (p99 ${ms(next.p99)}); a GET a bare Node server answers (the stand-in's 404) p50 ${ms(node.p50)} (p99 ${ms(node.p99)})`,
