@@ -102,12 +102,33 @@ async function writeResponse(response, outgoing) {
     outgoing.end();
     return;
   }
-  // A stream's headers go out at once, before its first event.
-  if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream"))
-    outgoing.flushHeaders();
   const reader = response.body.getReader();
   let finished = false;
   try {
+    // A stream's headers go out at once, before its first event. Any other answer that is
+    // one piece (a JSON answer made whole) goes out in one write, its length known.
+    let pending = null;
+    if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      outgoing.flushHeaders();
+    } else {
+      const first = await reader.read();
+      if (first.done) {
+        finished = true;
+        outgoing.end();
+        return;
+      }
+      const second = await reader.read();
+      if (second.done) {
+        finished = true;
+        outgoing.setHeader("content-length", first.value.byteLength);
+        outgoing.end(first.value);
+        return;
+      }
+      pending = [first.value, second.value];
+    }
+    for (const value of pending ?? []) {
+      if (!outgoing.write(value) && !(await drained(outgoing))) return;
+    }
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
