@@ -104,6 +104,12 @@ async function writeResponse(response, outgoing) {
   }
   const reader = response.body.getReader();
   let finished = false;
+  // A client that goes away stops the answer at once (a held stream may have nothing to
+  // send for a long time), which releases what it holds: its stream slot, its upstream call.
+  const stop = () => {
+    if (!finished) reader.cancel().catch(() => undefined);
+  };
+  outgoing.once("close", stop);
   try {
     // A stream's headers go out at once, before its first event. Any other answer that is
     // one piece (a JSON answer made whole) goes out in one write, its length known.
@@ -135,9 +141,11 @@ async function writeResponse(response, outgoing) {
       if (outgoing.destroyed) return;
       if (!outgoing.write(value) && !(await drained(outgoing))) return;
     }
+    if (outgoing.destroyed) return;
     finished = true;
     outgoing.end();
   } finally {
+    outgoing.off("close", stop);
     // The client went away or the body broke: stop whatever feeds the body.
     if (!finished) await reader.cancel().catch(() => undefined);
   }
@@ -145,6 +153,7 @@ async function writeResponse(response, outgoing) {
 
 const FAILURE_BODY = `${JSON.stringify({ error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" } }, null, 2)}\n`;
 
+/** Answers `incoming` with what `handler` (a route's method: web Request in, Response out) makes of it. */
 async function serve(handler, incoming, outgoing) {
   const controller = new AbortController();
   outgoing.once("close", () => {
@@ -185,4 +194,4 @@ function dispatchApiRequest(incoming, outgoing) {
   return false;
 }
 
-module.exports = { dispatchApiRequest };
+module.exports = { dispatchApiRequest, serve };
