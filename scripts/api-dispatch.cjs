@@ -53,7 +53,8 @@ function noteNextResponse(response) {
 }
 
 /** Next's own reading of a request's URL: its bind address, the path as received. */
-const ORIGIN = `http://${process.env.HOSTNAME || "localhost"}:${process.env.PORT || "3000"}`;
+const BIND_HOST = process.env.HOSTNAME || "127.0.0.1";
+const ORIGIN = `http://${BIND_HOST.includes(":") ? `[${BIND_HOST}]` : BIND_HOST}:${process.env.PORT || "3000"}`;
 
 function headersOf(incoming) {
   const headers = new Headers();
