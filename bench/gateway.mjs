@@ -1,4 +1,6 @@
 #!/usr/bin/env node
+// (Over 400 lines: one short function per section, over the helpers of gateway-support.mjs
+// and gateway-operations.mjs; they stay in one script so one run measures them side by side.)
 // Gateway benchmark, everything side by side in one run (see bench/README.md, "Gateway"): what
 // the gateway (upstream mode) costs over calling its upstream directly, against what a bare
 // Node proxy (bare-proxy.mjs) costs in the same place.
