@@ -24,35 +24,34 @@ const COUNT_BODY = JSON.stringify({
   contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }],
 });
 
-export async function countOnce(server) {
+/** One unary call of `method` on the model with `body`, timed; throws unless it answers 200. */
+async function unaryOnce(server, method, body) {
   const started = performance.now();
-  const response = await request(`${server.baseUrl}/v1beta/models/${MODEL}:countTokens`, {
+  const response = await request(`${server.baseUrl}/v1beta/models/${MODEL}:${method}`, {
     method: "POST",
     headers: headersFor(server),
-    body: COUNT_BODY,
+    body,
     dispatcher: client,
   });
   const text = await response.body.text();
   if (response.statusCode !== 200)
-    throw new Error(`${server.name} countTokens ${response.statusCode}: ${text}`);
+    throw new Error(`${server.name} ${method} ${response.statusCode}: ${text}`);
   return performance.now() - started;
 }
 
-export async function generateOnce(server, seed) {
-  const started = performance.now();
-  const response = await request(`${server.baseUrl}/v1beta/models/${MODEL}:generateContent`, {
-    method: "POST",
-    headers: headersFor(server),
-    body: JSON.stringify({
+export function countOnce(server) {
+  return unaryOnce(server, "countTokens", COUNT_BODY);
+}
+
+export function generateOnce(server, seed) {
+  return unaryOnce(
+    server,
+    "generateContent",
+    JSON.stringify({
       contents: [{ parts: [{ text: "Tell me about rivers." }] }],
       generationConfig: { seed, maxOutputTokens: 24 },
     }),
-    dispatcher: client,
-  });
-  const text = await response.body.text();
-  if (response.statusCode !== 200)
-    throw new Error(`${server.name} generateContent ${response.statusCode}: ${text}`);
-  return performance.now() - started;
+  );
 }
 
 export async function firstEventOnce(server, seed) {
@@ -81,28 +80,34 @@ export async function firstEventOnce(server, seed) {
   return first;
 }
 
-/**
- * Opens a resumable upload of `chunks` pieces of `chunkBytes` on `server`, and answers a
- * function that sends the next chunk (timed). Through the bare proxy the session URL the
- * upstream answered is pointed back at the proxy.
- */
-export async function uploadSession(server, chunkBytes, chunks) {
+/** Starts a resumable upload of `totalBytes` on `server`; answers the session URL it gave. */
+async function startUpload(server, totalBytes, displayName) {
   const start = await request(`${server.baseUrl}/upload/v1beta/files`, {
     method: "POST",
     headers: {
       ...headersFor(server),
       "x-goog-upload-protocol": "resumable",
       "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(chunkBytes * chunks),
+      "x-goog-upload-header-content-length": String(totalBytes),
       "x-goog-upload-header-content-type": "application/octet-stream",
     },
-    body: JSON.stringify({ file: { displayName: "bench-chunks" } }),
+    body: JSON.stringify({ file: { displayName } }),
     dispatcher: client,
   });
   await start.body.dump();
-  const answered = start.headers["x-goog-upload-url"];
-  if (start.statusCode !== 200 || !answered)
+  const sessionUrl = start.headers["x-goog-upload-url"];
+  if (start.statusCode !== 200 || !sessionUrl)
     throw new Error(`${server.name} upload start ${start.statusCode}`);
+  return sessionUrl;
+}
+
+/**
+ * Opens a resumable upload of `chunks` pieces of `chunkBytes` on `server`, and answers a
+ * function that sends the next chunk (timed). Through the bare proxy the session URL the
+ * upstream answered is pointed back at the proxy.
+ */
+export async function uploadSession(server, chunkBytes, chunks) {
+  const answered = await startUpload(server, chunkBytes * chunks, "bench-chunks");
   const session = new URL(answered);
   const url = `${server.baseUrl}${session.pathname}${session.search}`;
   const piece = Buffer.alloc(chunkBytes, 0x61);
@@ -252,22 +257,7 @@ export function printHeldStreams({ baseline, results, alive, held }) {
 
 /** One `upload, finalize` request of `totalBytes`, streamed by the client. */
 export async function upload(server, totalBytes) {
-  const start = await request(`${server.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      ...headersFor(server),
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(totalBytes),
-      "x-goog-upload-header-content-type": "application/octet-stream",
-    },
-    body: JSON.stringify({ file: { displayName: "bench-upload" } }),
-    dispatcher: client,
-  });
-  await start.body.dump();
-  const sessionUrl = start.headers["x-goog-upload-url"];
-  if (start.statusCode !== 200 || !sessionUrl)
-    throw new Error(`${server.name} upload start ${start.statusCode}`);
+  const sessionUrl = await startUpload(server, totalBytes, "bench-upload");
   const piece = Buffer.alloc(1024 * 1024, 0x61);
   async function* bytes() {
     for (let sent = 0; sent < totalBytes; sent += piece.length)
