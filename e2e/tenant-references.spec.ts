@@ -26,6 +26,7 @@ import { personWithKey } from "./support/people";
 import { uploadResumable } from "./support/api";
 
 const MODEL = "models/gemini-2.5-flash";
+const EMBEDDING_MODEL = "models/gemini-embedding-2";
 /** Long enough for a cache of it alone (the model's minimum is 1,024 tokens). */
 const FILE_TEXT =
   "Rivers carry water from the mountains to the sea, shaping valleys as they go. ".repeat(120);
@@ -152,6 +153,13 @@ function withContext(
     const needsTurn = under[0] !== "contents";
     return needsTurn ? { ...body, contents: turn } : body;
   };
+  // An embedding request is whole with its reference alone (a content, or a batch's input).
+  if (
+    operation === "embedContent" ||
+    operation === "batchEmbedContents" ||
+    operation === "asyncBatchEmbedContent"
+  )
+    return fragment;
   if (operation === "generateContent")
     return { ...generateShape(fields, fragment), generationConfig: { maxOutputTokens: 8 } };
   if (operation === "countTokens") {
@@ -197,6 +205,9 @@ const ROUTES: Record<ReferencingOperation, { path: string; stream?: string }> = 
   countTokens: { path: `/v1beta/${MODEL}:countTokens` },
   createCachedContent: { path: "/v1beta/cachedContents" },
   batchGenerateContent: { path: `/v1beta/${MODEL}:batchGenerateContent` },
+  embedContent: { path: `/v1beta/${EMBEDDING_MODEL}:embedContent` },
+  batchEmbedContents: { path: `/v1beta/${EMBEDDING_MODEL}:batchEmbedContents` },
+  asyncBatchEmbedContent: { path: `/v1beta/${EMBEDDING_MODEL}:asyncBatchEmbedContent` },
 };
 
 function fileSpellings(file: { name: string; uri: string }): Record<string, string> {
@@ -226,6 +237,9 @@ function casesFor(resources: {
     "countTokens",
     "createCachedContent",
     "batchGenerateContent",
+    "embedContent",
+    "batchEmbedContents",
+    "asyncBatchEmbedContent",
   ];
   for (const operation of operations) {
     for (const place of referencePlaces(operation)) {
@@ -291,7 +305,9 @@ for (const [label, tenants] of SETUPS) {
       const other = await call(tenants.server, tenants.intruder, item.method, item.path, item.body);
       if (
         own.status === 200 &&
-        (item.operation === "createCachedContent" || item.operation === "batchGenerateContent")
+        (item.operation === "createCachedContent" ||
+          item.operation === "batchGenerateContent" ||
+          item.operation === "asyncBatchEmbedContent")
       ) {
         const name = (JSON.parse(own.text) as { name: string }).name;
         await call(tenants.server, tenants.owner, "DELETE", `/v1beta/${name}`);
@@ -309,9 +325,13 @@ for (const [label, tenants] of SETUPS) {
       else expect(other.text, item.title).toMatch(/PERMISSION_DENIED/);
     }
     expect(leaks).toEqual([]);
-    // Only places that this mode's rules refuse to everyone are allowed to fail for the owner.
+    // Only places that this mode's rules refuse to everyone are allowed to fail for the owner:
+    // a file in a text-only system instruction, a function response as an embedding's input.
+    const refusedToEveryone = (entry: string) =>
+      entry.includes("systemInstruction.") ||
+      (/^(?:embedContent|batchEmbedContents) /.test(entry) && entry.includes("functionResponse."));
     expect(
-      refusedToOwner.filter((entry) => !entry.includes("systemInstruction.")),
+      refusedToOwner.filter((entry) => !refusedToEveryone(entry)),
       "the owner's own requests",
     ).toEqual([]);
   });
@@ -472,5 +492,59 @@ for (const [label, tenants] of SETUPS) {
       expect(bytes.status).toBe(200);
       expect(bytes.text, line.key).not.toContain(FILE_WORDS);
     }
+  });
+}
+
+for (const [label, tenants] of SETUPS) {
+  test(`${label}: an interaction's previous id, however spelled, never continues another tenant's`, async () => {
+    test.setTimeout(180_000);
+    if (tenants.prepare && !tenants.owner) Object.assign(tenants, await tenants.prepare());
+    const secret = "periwinkle-lantern-4471";
+    const quick = { max_output_tokens: 16 };
+    const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/interactions", {
+      model: "gemini-2.5-flash",
+      input: `The password is ${secret}. Keep it.`,
+      generation_config: quick,
+    });
+    expect(created.status, created.text).toBe(200);
+    const id = (JSON.parse(created.text) as { id: string }).id;
+    const origin = new URL(tenants.server.baseUrl).origin;
+    const spellings = [
+      id,
+      `interactions/${id}`,
+      `INTERACTIONS/${id}`,
+      `${origin}/v1beta/interactions/${id}`,
+      `interactions%2F${id}`,
+    ];
+    const leaks: string[] = [];
+    for (const previous of spellings)
+      for (const mode of [{}, { stream: true }, { background: true, store: true }]) {
+        const body = {
+          model: "gemini-2.5-flash",
+          input: "What is the password?",
+          previous_interaction_id: previous,
+          generation_config: quick,
+          ...mode,
+        };
+        const other = await call(
+          tenants.server,
+          tenants.intruder,
+          "POST",
+          "/v1beta/interactions",
+          body,
+        );
+        const what = `${previous} ${JSON.stringify(mode)}: ${other.status} ${other.text.slice(0, 200)}`;
+        // Refused before anything runs: never a stream, a background run, nor the owner's words.
+        if (other.status < 400 || other.text.includes(secret)) leaks.push(what);
+      }
+    expect(leaks).toEqual([]);
+    // The owner's own continuation goes on from it.
+    const continued = await call(tenants.server, tenants.owner, "POST", "/v1beta/interactions", {
+      model: "gemini-2.5-flash",
+      input: "What is the password?",
+      previous_interaction_id: id,
+      generation_config: quick,
+    });
+    expect(continued.status, continued.text).toBe(200);
   });
 }

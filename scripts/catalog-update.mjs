@@ -5,7 +5,7 @@
 // by one generateContent of one output token (its answer's modelVersion). Without a key, or
 // with `--recordings`, the source is the newest models.list of the recorded exchanges, and the
 // models recordings use successfully that it no longer names are kept (listed false), each
-// with the model its recorded answers name. Families, family rules and per-model trait
+// with the model its recorded answers name. Generation and embedding models are served. Families, family rules and per-model trait
 // overrides in the file are kept; a new model gets the family of the first rule its id matches.
 import fs from "node:fs";
 import path from "node:path";
@@ -23,6 +23,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FILE = path.join(ROOT, "lib/engine/catalog/models.json");
 const RECORDINGS = path.join(ROOT, "e2e/fixtures/recorded-exchanges/exchanges.jsonl");
 const GENERATION_METHOD = "generateContent";
+/** The methods of a served model: generation, or embeddings. */
+const SERVED_METHODS = [GENERATION_METHOD, "embedContent"];
+
+function served(resource) {
+  return SERVED_METHODS.some((method) => resource.supportedGenerationMethods?.includes(method));
+}
 
 const catalog = JSON.parse(fs.readFileSync(FILE, "utf8"));
 const key = process.env.GEMINI_API_KEY || process.env.GOOGLE_API_KEY;
@@ -103,12 +109,15 @@ function recordedSource() {
   const used = new Set();
   for (const exchange of exchanges) {
     if (exchange.status >= 300) continue;
-    const match = /^\/v1beta\/models\/([^/:]+):(?:generateContent|streamGenerateContent)$/.exec(
-      exchange.path,
-    );
+    const match =
+      /^\/v1beta\/models\/([^/:]+):(generateContent|streamGenerateContent|embedContent|batchEmbedContents)$/.exec(
+        exchange.path,
+      );
     if (!match) continue;
     const id = decodeURIComponent(match[1]);
     used.add(id);
+    // Embedding answers name no modelVersion.
+    if (match[2] === "embedContent" || match[2] === "batchEmbedContents") continue;
     const body = exchange.responseBody;
     const found = /"modelVersion":\s*"([^"]+)"/.exec(body);
     if (!found) continue;
@@ -125,6 +134,16 @@ function recordedSource() {
 }
 
 function describeResource(model) {
+  if (/embedding/.test(model.name))
+    return {
+      name: model.name,
+      version: idOf(model.name),
+      displayName: idOf(model.name),
+      description: `${idOf(model.name)} (no recorded models.list names it; served for recordings that use it)`,
+      inputTokenLimit: 2048,
+      outputTokenLimit: 1,
+      supportedGenerationMethods: ["embedContent"],
+    };
   return {
     name: model.name,
     version: idOf(model.name),
@@ -150,7 +169,7 @@ const before = new Map(catalog.models.map((entry) => [entry.name, entry]));
 const after = new Map();
 
 for (const resource of source.listed) {
-  if (!resource.supportedGenerationMethods?.includes(GENERATION_METHOD)) continue;
+  if (!served(resource)) continue;
   const previous = before.get(resource.name);
   const entry = previous
     ? { ...previous }
@@ -177,7 +196,7 @@ for (const id of source.used) {
   if (after.has(name) || before.has(name)) continue;
   const older = source.older.map((list) => list.find((model) => model.name === name)).find(Boolean);
   const resource = older ?? describeResource({ name });
-  if (!resource.supportedGenerationMethods?.includes(GENERATION_METHOD)) continue;
+  if (!served(resource)) continue;
   after.set(name, { name, family: familyOf(id), listed: false, resource });
   changes.push(`added ${name} (no longer listed; used by recordings)`);
 }

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The long fuzz run, by hand: `npm run fuzz -- --runs 100000 [--seed N] [--concurrency 6]
-// [--timeout-ms 15000] [--app-dir DIR] [--keep-data]`. Starts its own server from the
+// [--timeout-ms 15000] [--app-dir DIR] [--keep-data] [--endpoints TEXT]`. Starts its own server from the
 // production build (run `npm run build` first) on a free port with a fresh DATA_DIR and two
 // studio keys, fuzzes every endpoint, then checks the server is still healthy and its log
 // holds no failure of ours. Prints requests sent and 5xx seen; exits 1 on any problem.
+// `--endpoints openai` fuzzes only the endpoints whose requests' labels hold the text.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,6 +12,8 @@ import { parseArgs } from "node:util";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
 import { healthProblems, logFailures, sampleFuzz } from "../e2e/support/fuzz/run.mjs";
 import { buildWorld } from "../e2e/support/fuzz/world.mjs";
+import { endpointArbitraries } from "../e2e/support/fuzz/requests.mjs";
+import fc from "fast-check";
 
 const { values } = parseArgs({
   options: {
@@ -20,6 +23,7 @@ const { values } = parseArgs({
     "timeout-ms": { type: "string", default: "15000" },
     "app-dir": { type: "string" },
     "keep-data": { type: "boolean", default: false },
+    endpoints: { type: "string" },
   },
 });
 
@@ -47,9 +51,17 @@ console.log(
 let exitCode = 0;
 try {
   const world = await buildWorld(server.baseUrl, { keys: KEYS, accessCode: ACCESS_CODE });
+  // Endpoints by the label of a request each draws (labels name the endpoint: `openai.embeddings`).
+  const chosen = values.endpoints
+    ? endpointArbitraries(world).filter((arbitrary) =>
+        fc.sample(arbitrary, { numRuns: 1, seed: 1 })[0].label.includes(values.endpoints),
+      )
+    : null;
+  if (chosen?.length === 0) throw new Error(`no endpoint's label holds ${values.endpoints}`);
   const report = await sampleFuzz({
     baseUrl: server.baseUrl,
     world,
+    ...(chosen ? { arbitrary: fc.oneof(...chosen) } : {}),
     runs,
     seed,
     concurrency,

@@ -7,7 +7,17 @@
  */
 import { expect } from "@playwright/test";
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { generateText, Output, stepCountIs, streamText, tool, type ModelMessage } from "ai";
+import {
+  cosineSimilarity,
+  embed,
+  embedMany,
+  generateText,
+  Output,
+  stepCountIs,
+  streamText,
+  tool,
+  type ModelMessage,
+} from "ai";
 import { z } from "zod";
 import { defineClientSuite, type ClientTarget } from "./client-suite";
 import {
@@ -16,7 +26,11 @@ import {
   countTokensRaw,
   createCacheRaw,
   DANGEROUS_ONLY_HIGH,
+  EMBEDDING_DOCUMENTS,
+  EMBEDDING_MODEL,
+  EMBEDDING_QUERY,
   FOX,
+  MULTIMODAL_EMBEDDING_MODEL,
   LIGHTS_PROMPT,
   MODEL,
   NO_THINKING,
@@ -32,6 +46,13 @@ function model(target: ClientTarget) {
   })(MODEL);
 }
 
+function embeddingModel(target: ClientTarget, modelId = EMBEDDING_MODEL) {
+  return createGoogleGenerativeAI({
+    apiKey: target.apiKey,
+    baseURL: `${target.baseUrl}/v1beta`,
+  }).embedding(modelId);
+}
+
 const google = (extra: Record<string, unknown> = {}) => ({
   google: { thinkingConfig: NO_THINKING, ...extra },
 });
@@ -44,6 +65,33 @@ const lights = {
 };
 
 defineClientSuite("ai + @ai-sdk/google", [
+  {
+    name: "embed and embedMany: the matching document ranks first",
+    async run(target) {
+      // embedMany sends batchEmbedContents, embed one embedContent (@ai-sdk/google doEmbed).
+      const documents = await embedMany({
+        model: embeddingModel(target),
+        values: EMBEDDING_DOCUMENTS,
+        providerOptions: { google: { taskType: "RETRIEVAL_DOCUMENT" } },
+      });
+      const query = await embed({
+        model: embeddingModel(target),
+        value: EMBEDDING_QUERY,
+        providerOptions: { google: { taskType: "RETRIEVAL_QUERY" } },
+      });
+      expect(query.embedding).toHaveLength(3072);
+      const [matching, other] = documents.embeddings;
+      expect(cosineSimilarity(query.embedding, matching!)).toBeGreaterThan(
+        cosineSimilarity(query.embedding, other!),
+      );
+      const short = await embed({
+        model: embeddingModel(target, MULTIMODAL_EMBEDDING_MODEL),
+        value: EMBEDDING_QUERY,
+        providerOptions: { google: { outputDimensionality: 768 } },
+      });
+      expect(short.embedding).toHaveLength(768);
+    },
+  },
   {
     name: "usage input tokens match countTokens",
     async run(target) {

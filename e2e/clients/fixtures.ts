@@ -74,6 +74,29 @@ export const BATCH_ENDED = [
   "JOB_STATE_EXPIRED",
 ];
 
+/** The embedding models the cases use: text only, and multimodal. */
+export const EMBEDDING_MODEL = "gemini-embedding-001";
+export const MULTIMODAL_EMBEDDING_MODEL = "gemini-embedding-2";
+/** A query, a document that answers it and one that does not: the engine's vectors rank them so. */
+export const EMBEDDING_QUERY = "How do I cook tomato soup?";
+export const EMBEDDING_DOCUMENTS = [
+  "Tomato soup: soften onions and garlic, add tomatoes and stock, simmer and blend.",
+  "The compiler reported a type error in the function signature.",
+];
+
+/** Cosine similarity of two vectors of one length. */
+export function cosine(left: readonly number[], right: readonly number[]): number {
+  let dot = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  for (let index = 0; index < left.length; index++) {
+    dot += left[index]! * right[index]!;
+    leftNorm += left[index]! * left[index]!;
+    rightNorm += right[index]! * right[index]!;
+  }
+  return dot / Math.sqrt(leftNorm * rightNorm);
+}
+
 /** Text of a file the cases upload: its words come back in the answer, so use is visible. */
 export const FILE_TEXT = `Harbour log. ${"The Harbourmaster counted seventeen herring boats. ".repeat(40)}`;
 

@@ -27,6 +27,11 @@ import {
   NO_THINKING,
   BATCH_ENDED,
   BATCH_PROMPTS,
+  EMBEDDING_DOCUMENTS,
+  EMBEDDING_MODEL,
+  EMBEDDING_QUERY,
+  MULTIMODAL_EMBEDDING_MODEL,
+  cosine,
   SYSTEM_INSTRUCTION,
   WEATHER_FUNCTION,
   WEATHER_PROMPT,
@@ -332,6 +337,71 @@ function cases(sdk: Module): ClientCase[] {
         expect(response.promptFeedback?.safetyRatings).toContainEqual(
           expect.objectContaining({ category: "HARM_CATEGORY_HARASSMENT", blocked: true }),
         );
+      },
+    },
+    {
+      name: "embedContent: vectors that rank a matching document first, shortened on request",
+      async run({ baseUrl, apiKey }) {
+        const ai = connect(baseUrl, apiKey);
+        const documents = await ai.models.embedContent({
+          model: EMBEDDING_MODEL,
+          contents: EMBEDDING_DOCUMENTS,
+          config: { taskType: "RETRIEVAL_DOCUMENT" },
+        });
+        const [matching, other] = documents.embeddings!.map((embedding) => embedding.values!);
+        const query = await ai.models.embedContent({
+          model: EMBEDDING_MODEL,
+          contents: EMBEDDING_QUERY,
+          config: { taskType: "RETRIEVAL_QUERY" },
+        });
+        const values = query.embeddings![0]!.values!;
+        expect(values).toHaveLength(3072);
+        expect(cosine(values, matching!)).toBeGreaterThan(cosine(values, other!));
+        const short = await ai.models.embedContent({
+          model: MULTIMODAL_EMBEDDING_MODEL,
+          contents: EMBEDDING_QUERY,
+          config: { outputDimensionality: 256 },
+        });
+        expect(short.embeddings![0]!.values).toHaveLength(256);
+        await expect(
+          ai.models.embedContent({
+            model: EMBEDDING_MODEL,
+            contents: EMBEDDING_QUERY,
+            config: { outputDimensionality: 100_000 },
+          }),
+        ).rejects.toThrow(/output_dimensionality/);
+      },
+    },
+    {
+      name: "batches: an embedding batch (createEmbeddings), its vectors read",
+      async run({ baseUrl, apiKey }) {
+        const ai = connect(baseUrl, apiKey);
+        const created = await ai.batches.createEmbeddings({
+          model: EMBEDDING_MODEL,
+          src: {
+            inlinedRequests: {
+              contents: EMBEDDING_DOCUMENTS.map((text) => ({ parts: [{ text }] })),
+              config: { outputDimensionality: 64 },
+            },
+          },
+          config: { displayName: "client suite vectors" },
+        });
+        let job = created;
+        for (
+          let attempt = 0;
+          attempt < 600 && !BATCH_ENDED.includes(String(job.state));
+          attempt++
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          job = await ai.batches.get({ name: created.name! });
+        }
+        expect(String(job.state)).toBe("JOB_STATE_SUCCEEDED");
+        // The SDK moves results that hold embeddings to inlinedEmbedContentResponses (src/_transformers.ts).
+        const results = job.dest!.inlinedEmbedContentResponses!;
+        expect(results.map((result) => result.response?.embedding?.values?.length)).toEqual([
+          64, 64,
+        ]);
+        await ai.batches.delete({ name: created.name! });
       },
     },
     {

@@ -13,7 +13,12 @@ import {
   ToolMessage,
   type BaseMessage,
 } from "@langchain/core/messages";
-import { ChatGoogleGenerativeAI, EmptyContentError } from "@langchain/google-genai";
+import {
+  ChatGoogleGenerativeAI,
+  EmptyContentError,
+  GoogleGenerativeAIEmbeddings,
+} from "@langchain/google-genai";
+import { TaskType } from "@google/generative-ai";
 import { HarmBlockThreshold, HarmCategory } from "@google/generative-ai";
 import { z } from "zod";
 import { defineClientSuite, type ClientTarget } from "./client-suite";
@@ -21,7 +26,11 @@ import {
   BLOCKED_ANSWER_PROMPT,
   BLOCKED_PROMPT,
   CACHE_TEXT,
+  cosine,
   countTokensRaw,
+  EMBEDDING_DOCUMENTS,
+  EMBEDDING_MODEL,
+  EMBEDDING_QUERY,
   FOX,
   LIGHTS_PROMPT,
   MODEL,
@@ -199,6 +208,28 @@ defineClientSuite("@langchain/google-genai", [
         ])
         .invoke(WEATHER_PROMPT);
       expect(call.tool_calls?.[0]).toMatchObject({ name: "get_weather", args: { city: "Paris" } });
+    },
+  },
+  {
+    name: "embeddings: embedQuery and embedDocuments rank the matching document first",
+    async run(target) {
+      const embeddings = (taskType: TaskType, outputDimensionality?: number) =>
+        new GoogleGenerativeAIEmbeddings({
+          model: EMBEDDING_MODEL,
+          apiKey: target.apiKey,
+          baseUrl: target.baseUrl,
+          taskType,
+          ...(outputDimensionality ? { outputDimensionality } : {}),
+        });
+      const documents = await embeddings(TaskType.RETRIEVAL_DOCUMENT).embedDocuments(
+        EMBEDDING_DOCUMENTS,
+      );
+      // A failed batch would come back as empty vectors (LangChain swallows it): they must not.
+      expect(documents.map((vector) => vector.length)).toEqual([3072, 3072]);
+      const query = await embeddings(TaskType.RETRIEVAL_QUERY).embedQuery(EMBEDDING_QUERY);
+      expect(cosine(query, documents[0]!)).toBeGreaterThan(cosine(query, documents[1]!));
+      const short = await embeddings(TaskType.RETRIEVAL_QUERY, 128).embedQuery(EMBEDDING_QUERY);
+      expect(short).toHaveLength(128);
     },
   },
   {

@@ -29,6 +29,11 @@
  *   models/<any>:batchGenerateContent  a batch, accepted (its name; it never runs)
  *   models/<any>:echoRequest    a method the gateway does not model: answers the method, path and
  *                               query, body and content type it received, and the key it was sent
+ *   openai/...                  the OpenAI-compatible endpoint: a body with `"stream": true` is
+ *                               answered by three chunks and `data: [DONE]` (one of them quoting
+ *                               the key it received), any other POST or GET by a JSON echo of
+ *                               what it received (method, path, body, Authorization, key header);
+ *                               a `model` of `bad-request` is the endpoint's list-wrapped 400
  *
  * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
  * or on another origin when the display name is `foreign-url`); chunks are counted, not kept;
@@ -118,6 +123,50 @@ function sendJson(
 
 function errorBody(code: number, status: string, message: string, details?: unknown[]): unknown {
   return { error: { code, message, status, ...(details ? { details } : {}) } };
+}
+
+/** The OpenAI-compatible endpoint's stand-in (see the module comment). */
+function answerOpenAI(
+  request: http.IncomingMessage,
+  response: http.ServerResponse,
+  record: RecordedRequest,
+  path: string,
+): void {
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(record.bodyText || "{}") as Record<string, unknown>;
+  } catch {
+    body = {};
+  }
+  const authorization = String(request.headers.authorization ?? "");
+  if (body.model === "bad-request") {
+    const text = JSON.stringify([errorBody(400, "INVALID_ARGUMENT", "A bad request.")]);
+    response.writeHead(400, {
+      "Content-Type": JSON_TYPE,
+      "Content-Length": Buffer.byteLength(text),
+    });
+    response.end(text);
+    return;
+  }
+  if (body.stream === true) {
+    response.writeHead(200, { "Content-Type": "text/event-stream" });
+    const chunk = (content: string, last = false) =>
+      `data: ${JSON.stringify({
+        object: "chat.completion.chunk",
+        choices: [{ index: 0, delta: { content }, ...(last ? { finish_reason: "stop" } : {}) }],
+      })}\n\n`;
+    response.write(chunk("Hello"));
+    response.write(chunk(` ${authorization}`));
+    response.end(`${chunk("!", true)}data: [DONE]\n\n`);
+    return;
+  }
+  sendJson(response, 200, {
+    method: request.method,
+    path,
+    body: record.bodyText,
+    authorization,
+    keyHeader: request.headers["x-goog-api-key"] ?? null,
+  });
 }
 
 function sseEvent(value: unknown): string {
@@ -225,6 +274,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     const path = url.pathname;
 
     if (path.startsWith("/upload/")) return answerUpload(request, response, record, url);
+    if (path.startsWith("/v1beta/openai/")) return answerOpenAI(request, response, record, path);
 
     const download = /^\/download\/v1(?:beta)?\/files\/(?<id>[a-z0-9-]+):download$/.exec(path);
     if (download?.groups) {

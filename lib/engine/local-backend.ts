@@ -34,6 +34,8 @@ import { MediaProbeError, probeMedia } from "./media/probe";
 import { InteractionService, type OpenGeneration } from "./interactions/interaction-service";
 import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
+import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
+import { openaiOperations } from "./openai/openai-operations";
 import { ImplicitCacheService } from "./caches/implicit-cache";
 
 export interface LocalBackendDependencies {
@@ -103,6 +105,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     service: storage.batches,
     files: storage.files,
     generate: batchGeneration(storage),
+    embed: batchEmbedding(storage),
     interactive,
     ...(dependencies.batchConcurrency !== undefined
       ? { concurrency: dependencies.batchConcurrency }
@@ -129,12 +132,23 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   });
   void storage.ready.then(() => interactions.recover());
   const { createCachedContent } = storage.operations;
-  return {
+  const backend: LocalBackend = {
     mode: "local",
     storage,
     batchRunner,
     interactions,
     ...storage.operations,
+    ...embeddingOperations(storage, interactive),
+    // The OpenAI-compatible endpoint answers through this backend's own generation.
+    ...openaiOperations(
+      {
+        generateContent: (model, request, context) =>
+          backend.generateContent(model, request, context),
+        streamGenerateContent: (model, request, context) =>
+          backend.streamGenerateContent(model, request, context),
+      },
+      storage.files,
+    ),
     ...interactionOperations(interactions),
 
     createCachedContent: (body, context) =>
@@ -208,6 +222,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       });
     },
   };
+  return backend;
 }
 
 /**

@@ -10,6 +10,16 @@
 import type { z } from "zod";
 import { batchCreateSchema } from "./schemas/batch";
 import {
+  asyncBatchEmbedContentRequestSchema,
+  batchEmbedContentsRequestSchema,
+  embedContentRequestSchema,
+} from "./schemas/embedding";
+import type {
+  AsyncBatchEmbedContentRequest,
+  BatchEmbedContentsRequest,
+  EmbedContentRequest,
+} from "./embedding-types";
+import {
   cachedContentCreateSchema,
   countTokensRequestSchema,
   generateContentRequestSchema,
@@ -37,7 +47,10 @@ export type ReferencingRequest =
   | { operation: "generateContent"; request: GenerateContentRequest }
   | { operation: "countTokens"; request: CountTokensRequest }
   | { operation: "createCachedContent"; request: CachedContentCreate }
-  | { operation: "batchGenerateContent"; request: BatchGenerateContentRequest };
+  | { operation: "batchGenerateContent"; request: BatchGenerateContentRequest }
+  | { operation: "embedContent"; request: EmbedContentRequest }
+  | { operation: "batchEmbedContents"; request: BatchEmbedContentsRequest }
+  | { operation: "asyncBatchEmbedContent"; request: AsyncBatchEmbedContentRequest };
 
 export type ReferencingOperation = ReferencingRequest["operation"];
 
@@ -46,6 +59,9 @@ const SCHEMAS: Record<ReferencingOperation, z.ZodType> = {
   countTokens: countTokensRequestSchema,
   createCachedContent: cachedContentCreateSchema,
   batchGenerateContent: batchCreateSchema,
+  embedContent: embedContentRequestSchema,
+  batchEmbedContents: batchEmbedContentsRequestSchema,
+  asyncBatchEmbedContent: asyncBatchEmbedContentRequestSchema,
 };
 
 export interface ResourceReference {

@@ -4,6 +4,7 @@
  * and responses are built from them. Safe in the browser. One file on purpose: the wire
  * vocabulary is read side by side with the SDK's one types.ts, and its types refer to each other.
  */
+import type { EmbedContentResponse } from "./embedding-types";
 
 export type HarmCategory =
   | "HARM_CATEGORY_UNSPECIFIED"
@@ -552,7 +553,8 @@ export interface BatchGenerateContentRequest {
 }
 
 export interface InlinedResponse {
-  response?: GenerateContentResponse;
+  /** An embedding batch's results carry an EmbedContentResponse instead. */
+  response?: GenerateContentResponse | EmbedContentResponse;
   error?: OperationStatus;
   metadata?: Record<string, unknown>;
 }
@@ -581,7 +583,8 @@ export interface GenerateContentBatch {
   output?: GenerateContentBatchOutput;
   createTime: string;
   endTime?: string;
-  updateTime: string;
+  /** Left out of embedding batches (as captured of the service). */
+  updateTime?: string;
   batchStats: BatchStats;
   state: BatchState;
   /** int64 as a string; left out when 0. */

@@ -414,3 +414,75 @@ def batches(target):
         raise AssertionError("a deleted batch was still found")
     except Exception as error:  # noqa: BLE001 - the SDK's ClientError
         expect(getattr(error, "code", None) == 404, f"{error}")
+
+
+def _cosine(left, right):
+    dot = sum(a * b for a, b in zip(left, right))
+    norms = (sum(a * a for a in left) * sum(b * b for b in right)) ** 0.5
+    return dot / norms
+
+
+@case(CASES, "embed_content: vectors that rank a matching document first, shortened on request")
+def embed_content(target):
+    from google.genai import types
+
+    ai = client(target)
+    fixtures = target.fixtures
+    model = fixtures["EMBEDDING_MODEL"]
+    documents = ai.models.embed_content(
+        model=model,
+        contents=fixtures["EMBEDDING_DOCUMENTS"],
+        config=types.EmbedContentConfig(task_type="RETRIEVAL_DOCUMENT"),
+    )
+    matching, other = [embedding.values for embedding in documents.embeddings]
+    query = ai.models.embed_content(
+        model=model,
+        contents=fixtures["EMBEDDING_QUERY"],
+        config=types.EmbedContentConfig(task_type="RETRIEVAL_QUERY"),
+    ).embeddings[0].values
+    expect(len(query) == 3072, f"{len(query)} values")
+    expect(_cosine(query, matching) > _cosine(query, other), "the other document ranked first")
+    short = ai.models.embed_content(
+        model=fixtures["MULTIMODAL_EMBEDDING_MODEL"],
+        contents=fixtures["EMBEDDING_QUERY"],
+        config=types.EmbedContentConfig(output_dimensionality=128),
+    ).embeddings[0].values
+    expect(len(short) == 128, f"{len(short)} values")
+    expect(abs(sum(value * value for value in short) - 1) < 1e-4, "a shortened gemini-embedding-2 vector is of unit length")
+    try:
+        ai.models.embed_content(
+            model=model,
+            contents="x",
+            config=types.EmbedContentConfig(output_dimensionality=100_000),
+        )
+        raise AssertionError("an out-of-range dimensionality was accepted")
+    except Exception as error:  # noqa: BLE001 - the SDK's ClientError
+        expect(getattr(error, "code", None) == 400, f"{error}")
+        expect("output_dimensionality" in str(error), f"{error}")
+
+
+@case(CASES, "batches: an embedding batch (create_embeddings), its vectors read")
+def embedding_batch(target):
+    ai = client(target)
+    fixtures = target.fixtures
+    ended = set(fixtures["BATCH_ENDED"])
+    job = ai.batches.create_embeddings(
+        model=fixtures["EMBEDDING_MODEL"],
+        src={
+            "inlined_requests": {
+                "contents": [{"parts": [{"text": text}]} for text in fixtures["EMBEDDING_DOCUMENTS"]],
+                "config": {"output_dimensionality": 64},
+            }
+        },
+        config={"display_name": "client suite vectors"},
+    )
+    for _ in range(600):
+        if job.state.name in ended:
+            break
+        time.sleep(0.1)
+        job = ai.batches.get(name=job.name)
+    expect(job.state.name == "JOB_STATE_SUCCEEDED", f"state {job.state}")
+    results = job.dest.inlined_embed_content_responses
+    lengths = [len(result.response.embedding.values) for result in results]
+    expect(lengths == [64, 64], f"lengths {lengths}")
+    ai.batches.delete(name=job.name)

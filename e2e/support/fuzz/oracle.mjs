@@ -81,13 +81,21 @@ function describe(request) {
   return `${request.label}: ${request.method} ${request.path}`;
 }
 
-/** Problems with an error body (empty when it is the service's), for `httpStatus`. */
-export function errorBodyProblems(text, httpStatus) {
+/**
+ * Problems with an error body (empty when it is the service's), for `httpStatus`. The
+ * OpenAI-compatible endpoint (`listed`) answers the same body in a list of one, as the service does.
+ */
+export function errorBodyProblems(text, httpStatus, listed = false) {
   let body;
   try {
     body = JSON.parse(text);
   } catch {
     return [`${httpStatus} without a JSON error body (${JSON.stringify(text.slice(0, 120))})`];
+  }
+  if (listed) {
+    if (!Array.isArray(body) || body.length !== 1)
+      return [`${httpStatus} body is not a list of one error (${text.slice(0, 120)})`];
+    body = body[0];
   }
   const error = body?.error;
   if (typeof error !== "object" || error === null)
@@ -154,7 +162,11 @@ export function checkExchange(request, answer, { secrets = [] } = {}) {
     problems.push(
       ...(request.label.startsWith("interactions.")
         ? interactionErrorBodyProblems(answer.text, answer.status)
-        : errorBodyProblems(answer.text, answer.status)),
+        : errorBodyProblems(
+            answer.text,
+            answer.status,
+            /^\/v1[a-z]*\/openai\//.test(request.path),
+          )),
     );
   if (answer.status >= 300 && answer.status < 400 && !answer.headers.location)
     problems.push(`${answer.status} without a Location`);

@@ -6,6 +6,7 @@
  * `requestArbitrary(world)` draws from all of them.
  */
 import fc from "fast-check";
+import { embeddingEndpoints, openaiEndpoints } from "./requests-embeddings-openai.mjs";
 import {
   HOSTILE_STRINGS,
   anyNumber,
@@ -403,7 +404,7 @@ function cacheCreateArbitrary(world) {
 // ---------------------------------------------------------------- credentials and headers
 
 /** Credentials for the API surface: mostly the owner's key, otherwise every wrong way. */
-function credentialsArbitrary(world) {
+export function credentialsArbitrary(world) {
   const cookie = { cookie: world.cookie };
   return fc.oneof(
     { arbitrary: fc.constant({ headers: { "x-goog-api-key": world.keys.owner } }), weight: 12 },
@@ -445,7 +446,7 @@ function credentialsArbitrary(world) {
 }
 
 /** Headers nobody should need, sent now and then. */
-const extraHeadersArbitrary = fc
+export const extraHeadersArbitrary = fc
   .dictionary(
     fc.constantFrom(
       "x-forwarded-host",
@@ -486,7 +487,7 @@ const extraHeadersArbitrary = fc
     return headers;
   });
 
-const contentTypeArbitrary = fc.oneof(
+export const contentTypeArbitrary = fc.oneof(
   { arbitrary: fc.constant("application/json"), weight: 10 },
   {
     arbitrary: fc.constantFrom(
@@ -504,7 +505,7 @@ const contentTypeArbitrary = fc.oneof(
   { arbitrary: fc.constant(undefined), weight: 1 },
 );
 
-function methodArbitrary(right) {
+export function methodArbitrary(right) {
   return fc.oneof(
     { arbitrary: fc.constant(right), weight: 12 },
     { arbitrary: fc.constantFrom(...METHODS), weight: 1 },
@@ -512,7 +513,7 @@ function methodArbitrary(right) {
 }
 
 /** Assembles a request from its parts. */
-function build({
+export function build({
   label,
   method,
   path,
@@ -1367,6 +1368,8 @@ export function endpointArbitraries(world) {
     ...uploadEndpoints(world),
     ...sessionEndpoints(world),
     ...conversationEndpoints(world),
+    ...embeddingEndpoints(world),
+    ...openaiEndpoints(world),
     ...interactionEndpoints(world, {
       build,
       credentials: credentialsArbitrary,

@@ -30,6 +30,8 @@ export interface FuzzOptions {
   timeLimitMs?: number;
   onProgress?: (report: FuzzReport) => void;
   progressEvery?: number;
+  /** sampleFuzz only: the requests to draw from (default: every endpoint's). */
+  arbitrary?: import("fast-check").Arbitrary<FuzzRequest>;
 }
 export function printable(request: FuzzRequest): object;
 export function sampleFuzz(options: FuzzOptions): Promise<FuzzReport>;

@@ -1,12 +1,16 @@
 /**
  * A batch's requests as work, in input order, from where its last commit left off: inline
  * requests read from the store a page at a time, or the lines of its JSONL input file, each
- * parsed into a request or the problem that makes it fail alone.
+ * parsed (as a generation or an embedding request, by the batch's kind) into a request or the
+ * problem that makes it fail alone.
  */
 import { ApiError } from "@/lib/gemini/api-error";
+import type { EmbedContentRequest } from "@/lib/gemini/embedding-types";
 import type { GenerateContentRequest } from "@/lib/gemini/types";
 import { parseBatchInputLine } from "@/lib/gemini/validate-batch";
+import { parseEmbedInputLine } from "@/lib/gemini/validate-embedding";
 import type { BatchRecord, BatchStore } from "@/lib/db/stores/batch-store";
+import type { BatchKind } from "./batch-service";
 import { readJsonlLines } from "./jsonl-lines";
 
 /** Longest JSONL line read as a request by default: 20 MiB, the service's inline limit. */
@@ -18,7 +22,8 @@ interface WorkItem {
   position: number;
   key?: string;
   metadata?: Record<string, unknown>;
-  request?: GenerateContentRequest;
+  /** A GenerateContentRequest, or an EmbedContentRequest in an embedding batch. */
+  request?: GenerateContentRequest | EmbedContentRequest;
   problem?: ApiError;
   /** File input: byte offset just after this request's line. */
   inputEnd?: number;
@@ -37,7 +42,7 @@ export async function* inlineItems(
     for (const stored of page) {
       yield {
         position: stored.position,
-        request: JSON.parse(stored.requestJson) as GenerateContentRequest,
+        request: JSON.parse(stored.requestJson) as GenerateContentRequest | EmbedContentRequest,
         ...(stored.metadata ? { metadata: stored.metadata } : {}),
       };
     }
@@ -45,13 +50,18 @@ export async function* inlineItems(
   }
 }
 
-/** The JSONL lines not yet committed, each parsed into a request or a problem. */
+/** How a JSONL line of each kind of batch is read. */
+const LINE_READERS = { generate: parseBatchInputLine, embed: parseEmbedInputLine };
+
+/** The JSONL lines not yet committed, each parsed into a request of `kind` or a problem. */
 export async function* fileItems(
   inputPath: string,
   batch: BatchRecord,
+  kind: BatchKind,
   maxLineBytes: number,
   signal: AbortSignal,
 ): AsyncGenerator<WorkItem> {
+  const parseLine = LINE_READERS[kind];
   let position = batch.doneCount;
   for await (const line of readJsonlLines(inputPath, {
     start: batch.inputOffset,
@@ -67,7 +77,7 @@ export async function* fileItems(
       );
     } else {
       try {
-        const parsed = parseBatchInputLine(line.text);
+        const parsed = parseLine(line.text);
         item.request = parsed.request;
         if (parsed.key !== undefined) item.key = parsed.key;
         if (parsed.metadata !== undefined) item.metadata = parsed.metadata;

@@ -3,11 +3,13 @@
  * it at once, always behind interactive work (see InteractiveWork). Outcomes are committed
  * in request order, so a stop at any moment resumes after the last committed request: a
  * batch that was running is picked up first when the engine starts again. Each request is
- * answered as generateContent would answer it for the batch's owner; one failing request
- * fails only itself. Where the requests come from is batch-items.ts.
+ * answered as generateContent (an embedding batch's as embedContent) would answer it for the
+ * batch's owner; one failing request fails only itself. Where the requests come from is
+ * batch-items.ts.
  */
 import fs from "node:fs/promises";
 import { ApiError, rpcStatusOf } from "@/lib/gemini/api-error";
+import type { EmbedContentRequest, EmbedContentResponse } from "@/lib/gemini/embedding-types";
 import type {
   GenerateContentRequest,
   GenerateContentResponse,
@@ -18,7 +20,7 @@ import { mergeChunks } from "../generate";
 import type { BatchRecord } from "@/lib/db/stores/batch-store";
 import { DEFAULT_MAX_LINE_BYTES, fileItems, inlineItems, type WorkItem } from "./batch-items";
 import { resultsFileId } from "./batch-paths";
-import type { BatchService, BatchWork } from "./batch-service";
+import { batchKind, type BatchService, type BatchWork } from "./batch-service";
 import type { InteractiveWork } from "./interactive-work";
 
 /** One request's generation, for the batch's owner: validated by the rules, then streamed. */
@@ -29,10 +31,19 @@ export type BatchGeneration = (input: {
   signal: AbortSignal;
 }) => AsyncIterable<GenerateContentResponse>;
 
+/** One request's embedding, for the batch's owner: validated by the rules, then embedded. */
+export type BatchEmbedding = (input: {
+  model: string;
+  request: EmbedContentRequest;
+  ownerId: string;
+  signal: AbortSignal;
+}) => Promise<EmbedContentResponse>;
+
 export interface BatchRunnerOptions {
   service: BatchService;
   files: FileService;
   generate: BatchGeneration;
+  embed: BatchEmbedding;
   interactive: InteractiveWork;
   /** Requests of one batch in flight at once (default 2). */
   concurrency?: number;
@@ -46,7 +57,7 @@ interface Outcome {
   item: WorkItem;
   /** How long the request took, waits for interactive work included. */
   milliseconds: number;
-  response?: GenerateContentResponse;
+  response?: GenerateContentResponse | EmbedContentResponse;
   error?: OperationStatus;
 }
 
@@ -234,6 +245,7 @@ export class BatchRunner implements BatchWork {
         fileItems(
           this.options.service.paths.input(batch.id),
           batch,
+          batchKind(batch),
           this.options.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
           signal,
         ),
@@ -336,18 +348,27 @@ export class BatchRunner implements BatchWork {
     if (item.problem) return { item, error: rpcStatusOf(item.problem) };
     try {
       const request = item.request!;
+      const embeds = batchKind(batch) === "embed";
       if (request.model !== undefined && request.model !== batch.model) {
+        const requestName = embeds ? "EmbedContentRequest" : "GenerateContentRequest";
         throw ApiError.invalidArgument(
-          `* GenerateContentRequest.model: the request's model ${JSON.stringify(request.model)} differs from the batch's (${batch.model}).`,
+          `* ${requestName}.model: the request's model ${JSON.stringify(request.model)} differs from the batch's (${batch.model}).`,
           [{ field: "model", description: "must be the batch's model" }],
         );
       }
+      const owner = { model: batch.model, ownerId: batch.ownerId, signal };
+      if (embeds) {
+        const response = await this.options.embed({
+          ...owner,
+          request: request as EmbedContentRequest,
+        });
+        if (signal.aborted) throw new BatchStopped();
+        return { item, response };
+      }
       const chunks: GenerateContentResponse[] = [];
       const stream = this.options.generate({
-        model: batch.model,
-        request,
-        ownerId: batch.ownerId,
-        signal,
+        ...owner,
+        request: request as GenerateContentRequest,
       });
       for await (const chunk of stream) {
         chunks.push(chunk);

@@ -1,8 +1,10 @@
 /**
- * Batch mode of the local engine: `models/{m}:batchGenerateContent` with inline requests or
- * a JSONL file, and `batches/{id}` get, list, cancel and delete, answered as the service's
- * long-running operations (states PENDING → RUNNING → SUCCEEDED, or FAILED, CANCELLED,
- * EXPIRED after 48 h unfinished). The work itself is the BatchRunner's, in the background.
+ * Batch mode of the local engine: `models/{m}:batchGenerateContent` and, for an embedding
+ * model, `models/{m}:asyncBatchEmbedContent`, with inline requests or a JSONL file, and
+ * `batches/{id}` get, list, cancel and delete, answered as the service's long-running
+ * operations (states PENDING → RUNNING → SUCCEEDED, or FAILED, CANCELLED, EXPIRED after 48 h
+ * unfinished). A batch's kind is its model's: an embedding model's batch embeds. The work
+ * itself is the BatchRunner's, in the background.
  * Differs knowingly: a batch runs in seconds, not hours; `webhookConfig` is accepted and
  * nobody is called back; `filter` on lists understands only `state=BATCH_STATE_...`.
  */
@@ -11,6 +13,7 @@ import path from "node:path";
 import { ApiError } from "@/lib/gemini/api-error";
 import { batchNotFound } from "@/lib/gemini/resource-errors";
 import type { Caller } from "@/lib/gemini/backend/contract";
+import type { AsyncBatchEmbedContentRequest } from "@/lib/gemini/embedding-types";
 import type {
   BatchGenerateContentRequest,
   BatchOperation,
@@ -24,7 +27,7 @@ import type {
 import { BATCH_STATES } from "@/lib/gemini/types";
 import { requestReferences } from "@/lib/gemini/references";
 import { formatTimestamp } from "@/lib/gemini/wire-time";
-import { requireModel } from "../catalog";
+import { findModel, requireModel } from "../catalog";
 import type { CacheService } from "../caches/cache-service";
 import type { FileService } from "../files/file-service";
 import { randomResourceId } from "../files/random-id";
@@ -42,6 +45,13 @@ export const BATCH_METADATA_TYPE =
   "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch";
 export const BATCH_OUTPUT_TYPE =
   "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatchOutput";
+/**
+ * The `@type` of an embedding batch's metadata and response: EmbedContentBatch for both, as a
+ * public client's tests quote the live service's answers verbatim (2026-07-25; captured
+ * answers of gemini-embedding-2 batches, which also carry no updateTime).
+ */
+export const EMBED_BATCH_TYPE =
+  "type.googleapis.com/google.ai.generativelanguage.v1main.EmbedContentBatch";
 /** The error a cancelled batch ends with (code 13, as the service reports it). */
 export const CANCELLED_ERROR = { code: 13, message: "Batch was cancelled." };
 
@@ -62,6 +72,26 @@ function batchStats(record: BatchRecord): BatchStats {
   const pending = record.requestCount - record.doneCount;
   if (pending > 0) stats.pendingRequestCount = String(pending);
   return stats;
+}
+
+/** What a batch's requests are: generations, or embeddings (its model's kind). */
+export type BatchKind = "generate" | "embed";
+
+/** The kind of a batch: an embedding model's batch embeds. */
+export function batchKind(record: Pick<BatchRecord, "model">): BatchKind {
+  return findModel(record.model)?.embedding ? "embed" : "generate";
+}
+
+/** What both kinds of create share, read from their bodies. */
+interface BatchCreation {
+  /** The model's resource name, as the catalog has it. */
+  model: string;
+  displayName?: string;
+  priority?: number;
+  inputConfig: {
+    fileName?: string;
+    requests?: { requests: { request: unknown; metadata?: Record<string, unknown> }[] };
+  };
 }
 
 export interface BatchServiceOptions {
@@ -112,21 +142,35 @@ export class BatchService {
     caller: Caller,
   ): Promise<BatchOperation> {
     const { traits } = requireModel(model, "batchGenerateContent");
-    const { batch } = request;
-    await this.assertReferencesReadable(request, caller);
-    if (batch.model !== undefined && batch.model !== traits.name) {
-      throw ApiError.invalidArgument(
-        `* BatchGenerateContentRequest.batch.model: the batch's model ${JSON.stringify(batch.model)} differs from the model in the path (${traits.name}).`,
-        [{ field: "batch.model", description: "must match the model in the request path" }],
-      );
-    }
+    await this.assertReferencesReadable({ operation: "batchGenerateContent", request }, caller);
+    checkBatchModel(request.batch.model, traits.name, "BatchGenerateContentRequest");
+    return this.createRecord({ ...request.batch, model: traits.name }, caller);
+  }
+
+  /**
+   * Creates an embedding batch for `model` (`models/{m}:asyncBatchEmbedContent`): the same
+   * input rules as a generation batch; each request is embedded as embedContent would.
+   */
+  async createEmbeddings(
+    model: string,
+    request: AsyncBatchEmbedContentRequest,
+    caller: Caller,
+  ): Promise<BatchOperation> {
+    const { traits } = requireModel(model, "asyncBatchEmbedContent");
+    await this.assertReferencesReadable({ operation: "asyncBatchEmbedContent", request }, caller);
+    checkBatchModel(request.batch.model, traits.name, "AsyncBatchEmbedContentRequest");
+    return this.createRecord({ ...request.batch, model: traits.name }, caller);
+  }
+
+  /** Stores a new batch and wakes the runner. Nothing is stored unless the whole create succeeds. */
+  private async createRecord(batch: BatchCreation, caller: Caller): Promise<BatchOperation> {
     let id = randomResourceId(36);
     while (await this.store.exists(id)) id = randomResourceId(36);
     const now = this.now();
     const record: BatchRecord = {
       id,
       ownerId: caller.ownerId,
-      model: traits.name,
+      model: batch.model,
       displayName: batch.displayName ?? "",
       priority: batch.priority ?? 0,
       inputFileName: null,
@@ -169,10 +213,12 @@ export class BatchService {
 
   /** Every file, cache and store the inline requests name must be the caller's and live, else the service's 403. */
   private async assertReferencesReadable(
-    request: BatchGenerateContentRequest,
+    create:
+      | { operation: "batchGenerateContent"; request: BatchGenerateContentRequest }
+      | { operation: "asyncBatchEmbedContent"; request: AsyncBatchEmbedContentRequest },
     caller: Caller,
   ): Promise<void> {
-    for (const reference of requestReferences({ operation: "batchGenerateContent", request })) {
+    for (const reference of requestReferences(create)) {
       // The input file is checked (and named in the error) where it is linked.
       if ((reference.kind === "file" && reference.spelling === "name") || reference.name === null)
         continue;
@@ -338,15 +384,16 @@ export class BatchService {
   /** The batch as the service's long-running operation. */
   async toOperation(record: BatchRecord): Promise<BatchOperation> {
     const output = record.state === "BATCH_STATE_SUCCEEDED" ? await this.output(record) : undefined;
+    const embeds = batchKind(record) === "embed";
     const metadata: GenerateContentBatch = {
-      "@type": BATCH_METADATA_TYPE,
+      "@type": embeds ? EMBED_BATCH_TYPE : BATCH_METADATA_TYPE,
       model: record.model,
       ...(record.displayName ? { displayName: record.displayName } : {}),
       ...(record.inputFileName ? { inputConfig: { fileName: record.inputFileName } } : {}),
       ...(output ? { output } : {}),
       createTime: formatTimestamp(record.createTime),
       ...(record.endTime !== null ? { endTime: formatTimestamp(record.endTime) } : {}),
-      updateTime: formatTimestamp(record.updateTime),
+      ...(embeds ? {} : { updateTime: formatTimestamp(record.updateTime) }),
       batchStats: batchStats(record),
       state: record.state,
       ...(record.priority ? { priority: String(record.priority) } : {}),
@@ -354,7 +401,8 @@ export class BatchService {
     };
     const operation: BatchOperation = { name: `batches/${record.id}`, metadata };
     if (TERMINAL_STATES.includes(record.state)) operation.done = true;
-    if (output) operation.response = { "@type": BATCH_OUTPUT_TYPE, ...output };
+    if (output)
+      operation.response = { "@type": embeds ? EMBED_BATCH_TYPE : BATCH_OUTPUT_TYPE, ...output };
     else if (record.error) operation.error = record.error;
     return operation;
   }
@@ -373,6 +421,15 @@ export class BatchService {
     );
     return { inlinedResponses: { inlinedResponses } };
   }
+}
+
+/** A body that repeats the batch's model must repeat the path's. */
+function checkBatchModel(named: string | undefined, model: string, requestName: string): void {
+  if (named === undefined || named === model) return;
+  throw ApiError.invalidArgument(
+    `* ${requestName}.batch.model: the batch's model ${JSON.stringify(named)} differs from the model in the path (${model}).`,
+    [{ field: "batch.model", description: "must match the model in the request path" }],
+  );
 }
 
 /** The state a list `filter` asks for; 400 naming `filter` for anything else. */

@@ -1,5 +1,5 @@
-// The catalog data against the recordings it is derived from: every generateContent model of
-// the newest recorded models.list is served with the service's resource, every model a
+// The catalog data against the recordings it is derived from: every generateContent and
+// embedContent model of the newest recorded models.list is served with the service's resource, every model a
 // recorded request used successfully stays served, and aliases answer as their targets.
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -35,12 +35,32 @@ function newestRecordedList(): Model[] {
 }
 
 describe("the catalog", () => {
-  it("lists every generateContent model of the newest recorded models.list, with its resource, in its order", () => {
-    const expected = newestRecordedList().filter((model) =>
-      model.supportedGenerationMethods?.includes("generateContent"),
+  it("lists every generateContent and embedContent model of the newest recorded models.list, with its resource, in its order", () => {
+    const expected = newestRecordedList().filter(
+      (model) =>
+        model.supportedGenerationMethods?.includes("generateContent") ||
+        model.supportedGenerationMethods?.includes("embedContent"),
     );
     expect(LISTED_MODELS).toEqual(expected);
     expect(LISTED_MODELS.map((model) => model.name)).toContain("models/gemini-3.7-flash");
+    expect(LISTED_MODELS.map((model) => model.name)).toContain("models/gemini-embedding-2");
+  });
+
+  it("says of each embedding model what its vectors are, as recorded", () => {
+    const text = findModel("gemini-embedding-001")!.embedding!;
+    expect(text).toMatchObject({ dimensions: 3072, renormalizesTruncated: false, usage: false });
+    expect(text.media).toEqual([]);
+    const multimodal = findModel("gemini-embedding-2")!.embedding!;
+    expect(multimodal).toMatchObject({ renormalizesTruncated: true, maxImagePartsPerInput: 6 });
+    expect(findModel("gemini-embedding-exp-03-07")!.listed).toBe(false);
+    expect(findModel("gemini-2.5-flash")!.embedding).toBeUndefined();
+    // An embedding model generates nothing, and a generation model embeds nothing.
+    expect(() => requireModel("gemini-embedding-2", "generateContent")).toThrow(
+      "not supported for generateContent. Call ModelService.ListModels",
+    );
+    expect(() => requireModel("gemini-2.5-flash", "embedContent")).toThrow(
+      "models/gemini-2.5-flash is not found for API version v1beta, or is not supported for embedContent. Call ModelService.ListModels to see the list of available models and their supported methods.",
+    );
   });
 
   it("keeps serving, unlisted, every model a recorded request used successfully", () => {

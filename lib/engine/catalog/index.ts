@@ -9,6 +9,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
 import type { MediaTokenRules, PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
 import type { Model } from "@/lib/gemini/types";
+import type { EmbeddingTraits } from "@/lib/gemini/embedding-types";
 import data from "./models.json";
 
 /**
@@ -86,6 +87,8 @@ export interface CatalogEntry {
   answer: AnswerTraits;
   /** How long its thinking runs when the model chooses (absent: the model does not think). */
   thinkingLength?: ThinkingLengthTraits;
+  /** What its vectors are and which inputs it takes (embedding models only). */
+  embedding?: EmbeddingTraits;
   /** How it caches repeated prompt prefixes on its own (absent: it does not). */
   implicitCache?: ImplicitCacheTraits;
   family: string;
@@ -123,6 +126,8 @@ interface FamilyData {
   answer?: Partial<AnswerTraits>;
   /** A family's own replaces the one of the family it extends; `about` says from what. */
   thinkingLength?: ThinkingLengthTraits & { about?: string };
+  /** An embedding family's vectors and inputs; replaces the one of the family it extends. */
+  embedding?: EmbeddingTraits & { about?: string };
   /** Implicit caching (null: none); a family's own replaces the one it extends. */
   implicitCache?: (ImplicitCacheTraits & { about?: string }) | null;
 }
@@ -239,6 +244,14 @@ function countTokensTraits(
   };
 }
 
+/** The embedding traits without the data file's note on where they come from. */
+function embeddingTraits({
+  about: _about,
+  ...traits
+}: EmbeddingTraits & { about?: string }): EmbeddingTraits {
+  return traits;
+}
+
 /** The lengths without the data file's note on where they come from. */
 function thinkingLengthTraits({
   about: _about,
@@ -280,6 +293,7 @@ function buildEntry(model: ModelData): CatalogEntry {
           ),
         }
       : {}),
+    ...(traits.embedding ? { embedding: embeddingTraits(traits.embedding) } : {}),
     ...(traits.implicitCache
       ? {
           implicitCache: {

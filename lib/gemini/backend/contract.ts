@@ -11,6 +11,20 @@ import type { UploadStart } from "../validate-upload";
 import type { ForwardingFindings } from "../forwarding-read";
 import type { Interaction, InteractionEvent, InteractionGetQuery } from "../interactions/types";
 import type {
+  AsyncBatchEmbedContentRequest,
+  BatchEmbedContentsRequest,
+  BatchEmbedContentsResponse,
+  EmbedContentRequest,
+  EmbedContentResponse,
+} from "../embedding-types";
+import type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  OpenAIEmbeddingsResponse,
+  OpenAIModel,
+  OpenAIModelList,
+} from "../openai/openai-types";
+import type {
   Document,
   DocumentOptions,
   FileSearchOperation,
@@ -36,6 +50,7 @@ import type {
   ListFilesResponse,
   ListModelsResponse,
   Model,
+  UsageMetadata,
 } from "../types";
 
 /**
@@ -178,6 +193,18 @@ export interface FileDownload {
   body: ReadableStream<Uint8Array>;
 }
 
+/** An answer of the OpenAI-compatible endpoint: the engine's own, or the upstream's passed through. */
+export type OpenAIAnswer<Value> = { value: Value } | { passedThrough: PassedThrough };
+
+/** A chat completion: whole, or as chunks for a `stream: true` request. */
+export type ChatCompletionAnswer =
+  | OpenAIAnswer<ChatCompletion>
+  | {
+      chunks: AsyncIterable<ChatCompletionChunk>;
+      /** The generation's usage once the chunks have ended (they carry it only when asked). */
+      usage: () => UsageMetadata | undefined;
+    };
+
 export interface Backend {
   readonly mode: "local" | "upstream";
   listModels(query: PageQuery, context: OperationContext): Promise<ListModelsResponse>;
@@ -244,6 +271,42 @@ export interface Backend {
     context: OperationContext,
   ): Promise<CachedContent>;
   deleteCachedContent(name: string, context: OperationContext): Promise<void>;
+
+  /** `models/{m}:embedContent`: one input's vector. */
+  embedContent(
+    model: string,
+    request: EmbedContentRequest,
+    context: OperationContext,
+  ): Promise<EmbedContentResponse>;
+  /** `models/{m}:batchEmbedContents`: a vector per request, in order. */
+  batchEmbedContents(
+    model: string,
+    request: BatchEmbedContentsRequest,
+    context: OperationContext,
+  ): Promise<BatchEmbedContentsResponse>;
+  /** `models/{m}:asyncBatchEmbedContent`: an embedding batch, a batch like any other (`batches/{id}`). */
+  asyncBatchEmbedContent(
+    model: string,
+    request: AsyncBatchEmbedContentRequest,
+    context: OperationContext,
+  ): Promise<BatchOperation>;
+
+  /**
+   * `openai/chat/completions`. `body` is the JSON as the client sent it: the local engine reads
+   * it as the service does (lib/gemini/openai/validate-openai) and translates it to its one
+   * generation core and back (chunks when it asks to stream); the gateway checks the resources
+   * it names and passes it and the upstream's answer through.
+   */
+  openaiChatCompletion(body: unknown, context: OperationContext): Promise<ChatCompletionAnswer>;
+  /** `openai/embeddings`, `body` as for openaiChatCompletion. */
+  openaiEmbeddings(
+    body: unknown,
+    context: OperationContext,
+  ): Promise<OpenAIAnswer<OpenAIEmbeddingsResponse>>;
+  /** `openai/models`. */
+  openaiListModels(context: OperationContext): Promise<OpenAIAnswer<OpenAIModelList>>;
+  /** `openai/models/{model}` (the id with or without `models/`). */
+  openaiGetModel(model: string, context: OperationContext): Promise<OpenAIAnswer<OpenAIModel>>;
 
   /** `models/{m}:batchGenerateContent`. Answers the new batch's operation. */
   createBatch(

@@ -1,7 +1,8 @@
 /**
  * What the gateway must know of an Interactions create body, and all it models of it: whether
  * the answer is a stream, whether the upstream keeps the interaction (so its owner is worth
- * recording), and which interaction it continues (to check it is the caller's). Read as a
+ * recording), which interaction it continues (to check it is the caller's), and the model or
+ * agent it calls (a managed key's limits name models). Read as a
  * forwarding read (lib/gemini/forwarding-read), so every other field is unknown to it, tolerated,
  * and looked through for the resources it names; the body goes upstream as it came.
  */
@@ -9,6 +10,8 @@ import { runSchema } from "../validate";
 import { wireBoolean, wireObject, wireString } from "../schemas/wire";
 
 export interface InteractionEnvelope {
+  model?: string;
+  agent?: string;
   stream?: boolean;
   store?: boolean;
   background?: boolean;
@@ -16,6 +19,8 @@ export interface InteractionEnvelope {
 }
 
 const envelopeSchema = wireObject("CreateInteractionRequest", {
+  model: wireString().optional(),
+  agent: wireString().optional(),
   stream: wireBoolean().optional(),
   store: wireBoolean().optional(),
   background: wireBoolean().optional(),

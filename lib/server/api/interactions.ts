@@ -1,10 +1,13 @@
 import "server-only";
 import { invalidInteractionField } from "@/lib/gemini/interactions/errors";
 import type { InteractionEvent, InteractionGetQuery } from "@/lib/gemini/interactions/types";
+import { assertKeyMayCall, bodyModel } from "../auth/key-policy";
 import { acquireStreamSlot, releaseWhenDone } from "../http/limits";
 import { readOperationBody } from "../http/request-body";
 import { interactionErrorResponse, interactionJsonResponse } from "../http/interaction-responses";
 import { interactionEventStreamResponse } from "../http/sse-response";
+import { recordAnswerUsage, recordingUsage } from "../usage/answer-usage";
+import { interactionUsageMetadata } from "../usage/usage-shapes";
 import type { RequestContext } from "./request-context";
 
 /**
@@ -62,16 +65,33 @@ async function eventStream(
  * `POST interactions`: the interaction, or with `stream: true` its events. The gateway reads
  * the body as it forwards what it does not model (lib/gemini/interactions/envelope: only what
  * it must know, every other field looked through for resource names, the bytes kept to
- * forward); the engine takes the JSON and reads it strictly itself.
+ * forward); the engine takes the JSON and reads it strictly itself. A managed key's limits
+ * hold for the model (or agent) the body names, and what the answer spends is recorded against
+ * it: a stream's once its `interaction.completed` event carried it. (A `background` create
+ * answers before its run has spent anything.)
  */
 export async function createInteractionHandler(context: RequestContext): Promise<Response> {
-  const body: { stream?: unknown } =
+  const body: { stream?: unknown; model?: unknown; agent?: unknown } =
     context.backend.mode === "upstream"
       ? await readOperationBody(context, "interactionEnvelope")
       : await readJsonObject(context);
+  const model = bodyModel(body.model ?? body.agent);
+  assertKeyMayCall(context.caller, model);
   if (body.stream === true)
-    return eventStream(context, () => context.backend.streamCreateInteraction(body, context));
-  return interactionJsonResponse(await context.backend.createInteraction(body, context));
+    return eventStream(context, () =>
+      recordingUsage(
+        context.backend.streamCreateInteraction(body, context),
+        context.caller,
+        model,
+        (event) =>
+          event.event_type === "interaction.completed"
+            ? interactionUsageMetadata(event.interaction.usage)
+            : undefined,
+      ),
+    );
+  const interaction = await context.backend.createInteraction(body, context);
+  recordAnswerUsage(context.caller, model, interactionUsageMetadata(interaction.usage));
+  return interactionJsonResponse(interaction);
 }
 
 /** The body's JSON (`{}` when empty); anything but an object is refused here. */

@@ -21,6 +21,18 @@ import {
 import { uploadHandler } from "./uploads";
 import { forwardedMethod } from "./forwarded-methods";
 import {
+  chatCompletionsHandler,
+  openaiEmbeddingsHandler,
+  openaiGetModelHandler,
+  openaiListModelsHandler,
+} from "./openai";
+import { openaiErrorResponse } from "../http/openai-responses";
+import {
+  asyncBatchEmbedContentHandler,
+  batchEmbedContentsHandler,
+  embedContentHandler,
+} from "./embeddings";
+import {
   cancelInteractionHandler,
   createInteractionHandler,
   deleteInteractionHandler,
@@ -95,6 +107,21 @@ const API_ROUTES: Route[] = [
     pattern: new RegExp(`^models/${MODEL}:batchGenerateContent$`),
     handler: createBatchHandler,
   },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:embedContent$`),
+    handler: embedContentHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:batchEmbedContents$`),
+    handler: batchEmbedContentsHandler,
+  },
+  {
+    method: "POST",
+    pattern: new RegExp(`^models/${MODEL}:asyncBatchEmbedContent$`),
+    handler: asyncBatchEmbedContentHandler,
+  },
   { method: "GET", pattern: /^batches$/, handler: listBatchesHandler },
   { method: "GET", pattern: /^batches\/(?<batch>[^/:]+)$/, handler: getBatchHandler },
   { method: "DELETE", pattern: /^batches\/(?<batch>[^/:]+)$/, handler: deleteBatchHandler },
@@ -155,6 +182,38 @@ const API_ROUTES: Route[] = [
       handler: cancelInteractionHandler,
     },
   ].map((route): Route => ({ ...(route as Route), renderError: interactionErrorResponse })),
+];
+
+/** The OpenAI-compatible endpoint's callers send their key as OpenAI's clients do, `Authorization: Bearer`. */
+const bearerAuthenticate = (request: Request, options?: AuthenticateOptions) =>
+  authenticate(request, { ...options, bearerKey: true });
+
+/** The OpenAI-compatible endpoint (`openai/...`): its errors are the service's body in a list of one. */
+const OPENAI_ROUTES: Route[] = [
+  {
+    method: "POST",
+    pattern: /^openai\/chat\/completions$/,
+    handler: chatCompletionsHandler,
+    authenticate: bearerAuthenticate,
+  },
+  {
+    method: "POST",
+    pattern: /^openai\/embeddings$/,
+    handler: openaiEmbeddingsHandler,
+    authenticate: bearerAuthenticate,
+  },
+  {
+    method: "GET",
+    pattern: /^openai\/models$/,
+    handler: openaiListModelsHandler,
+    authenticate: bearerAuthenticate,
+  },
+  {
+    method: "GET",
+    pattern: /^openai\/models\/(?<model>.+)$/,
+    handler: openaiGetModelHandler,
+    authenticate: bearerAuthenticate,
+  },
 ];
 
 /** `/download/v1beta/...`: where a generated file's `downloadUri` points. */
@@ -220,13 +279,17 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     } catch {
       throw ApiError.invalidArgument("The request path is not valid percent-encoding.");
     }
+    const version = VERSION_PREFIX.exec(pathname)?.groups;
+    const rest = version?.rest ?? "";
+    const openai = /^\/v1(?:beta|alpha)?\/openai\//.test(pathname);
+    if (openai) renderError = openaiErrorResponse;
     const routes = pathname.startsWith("/upload/")
       ? UPLOAD_ROUTES
       : pathname.startsWith("/download/")
         ? DOWNLOAD_ROUTES
-        : API_ROUTES;
-    const version = VERSION_PREFIX.exec(pathname)?.groups;
-    const rest = version?.rest ?? "";
+        : openai
+          ? OPENAI_ROUTES
+          : API_ROUTES;
     let found = match(routes, request.method, rest);
     // A method the surface does not model: the service's 404 (or 405), unless the operator
     // lets the gateway forward it (GATEWAY_FORWARD_METHODS).
@@ -244,7 +307,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     if (found === null)
       throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
     if (found === "wrong-method") {
-      return errorResponse(
+      return renderError(
         new ApiError(
           405,
           "UNIMPLEMENTED",
@@ -255,7 +318,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
-    renderError = found.route.renderError ?? errorResponse;
+    renderError = found.route.renderError ?? renderError;
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
     // A managed key may be limited to some models and held to budgets.
@@ -272,6 +335,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         url,
         rest,
         ownerId: caller.ownerId,
+        renderError,
         handle: (handled) =>
           found.route.handler({
             request: handled,

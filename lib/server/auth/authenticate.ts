@@ -20,9 +20,13 @@ import { clientAddress } from "./sign-in-throttle";
 const UNREGISTERED_CALLER =
   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
 
-function presentedKey(request: Request): string | null {
+function presentedKey(request: Request, bearerKey: boolean): string | null {
   const header = request.headers.get("x-goog-api-key");
   if (header !== null) return header.trim();
+  if (bearerKey) {
+    const bearer = /^\s*Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
+    if (bearer) return bearer[1]!;
+  }
   return new URL(request.url).searchParams.get("key");
 }
 
@@ -72,6 +76,11 @@ export interface AuthenticateOptions {
    * told otherwise, for the API and the studio's own routes alike.
    */
   countRequest?: boolean;
+  /**
+   * Also takes the key as `Authorization: Bearer <key>`: the OpenAI-compatible endpoint, whose
+   * callers (OpenAI's clients) send it no other way, as the service takes it there.
+   */
+  bearerKey?: boolean;
 }
 
 /**
@@ -85,7 +94,7 @@ export async function authenticate(
 ): Promise<Caller> {
   assertDevelopmentRequest(request);
   const countRate = options.countRequest !== false;
-  const key = presentedKey(request);
+  const key = presentedKey(request, options.bearerKey === true);
   if (key !== null) return authenticateKey(key, countRate);
   const token = readSessionToken(request);
   if (token !== null) {

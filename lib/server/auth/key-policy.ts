@@ -73,3 +73,12 @@ export function assertKeyMayCall(caller: Caller, model: string, now = Date.now()
     );
   }
 }
+
+/**
+ * The model a request body names in a field of its own (the OpenAI-compatible endpoint's and
+ * the Interactions API's `model`), as assertKeyMayCall takes it: one that is no string names
+ * no model, which a key limited to some models may not call (its budgets still hold).
+ */
+export function bodyModel(named: unknown): string {
+  return typeof named === "string" ? named : "";
+}

@@ -20,7 +20,14 @@ import {
   type ForwardingFindings,
 } from "@/lib/gemini/forwarding-read";
 import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
+import {
+  readAsyncBatchEmbedContentRequest,
+  readBatchEmbedContentsRequest,
+  readEmbedContentRequest,
+} from "@/lib/gemini/validate-embedding";
 import { readInteractionEnvelope } from "@/lib/gemini/interactions/envelope";
+import { setAsideLongStrings, type SetAsideString } from "./long-strings";
+import { readOpenAIEnvelope } from "@/lib/gemini/openai/openai-envelope";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */
@@ -33,8 +40,13 @@ export const BODY_READERS = {
   batchInputLine: readBatchInputLine,
   /** A method the gateway forwards without modelling it (a forwarding read only). */
   unmodelled: readUnmodelledBody,
+  embedContent: readEmbedContentRequest,
+  batchEmbedContents: readBatchEmbedContentsRequest,
+  asyncBatchEmbedContent: readAsyncBatchEmbedContentRequest,
   /** An Interactions create, as the gateway reads it (a forwarding read only). */
   interactionEnvelope: readInteractionEnvelope,
+  /** A body of the OpenAI-compatible endpoint, as the gateway reads it (a forwarding read only). */
+  openaiEnvelope: readOpenAIEnvelope,
 };
 
 export type BodyReaderName = keyof typeof BODY_READERS;
@@ -131,7 +143,14 @@ export function sourceText(source: BodySource): string {
 
 export type BodyReaderReply =
   | { id: number; kind: "ready" }
-  | { id: number; kind: "value"; json: string; bytes?: Uint8Array[] }
+  | {
+      id: number;
+      kind: "value";
+      json: string;
+      /** Its long strings, sent beside the JSON text (long-strings.ts). */
+      long?: SetAsideString[];
+      bytes?: Uint8Array[];
+    }
   | { id: number; kind: "error"; error: ApiErrorData }
   | { id: number; kind: "failure"; message: string };
 
@@ -141,13 +160,16 @@ export function answerBodyReaderRequest(request: BodyReaderRequest): BodyReaderR
   try {
     if (request.forward) {
       const read = readForwardedBody(request, reader);
-      return { id, kind: "value", json: JSON.stringify(read), bytes: request.bytes };
+      const long = setAsideLongStrings(read);
+      return { id, kind: "value", json: JSON.stringify(read), long, bytes: request.bytes };
     }
     const text = sourceText(request);
     const body = parseBodyJson(text);
     // A plain JSON body is sent back as it came (it reads as the same value): no second writing.
     if (reader === "json") return { id, kind: "value", json: text.trim() === "" ? "{}" : text };
-    return { id, kind: "value", json: JSON.stringify(BODY_READERS[reader](body)) };
+    const read = BODY_READERS[reader](body);
+    const long = setAsideLongStrings(read);
+    return { id, kind: "value", json: JSON.stringify(read), long };
   } catch (error) {
     if (error instanceof ApiError) return { id, kind: "error", error: apiErrorData(error) };
     return { id, kind: "failure", message: error instanceof Error ? error.message : String(error) };

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { logger } from "../config/logger";
 import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
+import { TimeSlices } from "@/lib/engine/time-slices";
 import { TransportFault } from "@/lib/engine/emulator/faults";
 import { transportFaultResponse } from "../emulator/transport-fault-response";
 
@@ -97,10 +98,15 @@ function streamedResponse(
   status = 200,
 ): Response {
   const encoder = new TextEncoder();
+  const slices = new TimeSlices();
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
+          // Other callers get their turn between pieces: a reader that takes each piece at
+          // once (a socket with room) would otherwise pull tens of megabytes in one run of
+          // promise callbacks, encoding and writing them while everyone else waits.
+          await slices.pause();
           const next = await pieces.next();
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));
@@ -127,6 +133,18 @@ function streamedResponse(
 export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Response {
   // A scenario's bare status or reset is no error body at all.
   if (TransportFault.is(error)) return transportFaultResponse(error);
+  const { body, status, headers } = errorAnswer(error, extraHeaders);
+  return smallJsonResponse(body, { status, headers });
+}
+
+/**
+ * What errorResponse answers, before it is written: the service's error body, its status, and
+ * `Retry-After` when the error says when to retry.
+ */
+export function errorAnswer(
+  error: unknown,
+  extraHeaders?: HeadersInit,
+): { body: ReturnType<ApiError["toBody"]>; status: number; headers: Headers } {
   const apiError = toApiError(error);
   const headers = new Headers(extraHeaders);
   const retryInfo = apiError.details?.find(
@@ -134,7 +152,7 @@ export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Respo
   );
   if (retryInfo && "retryDelay" in retryInfo)
     headers.set("Retry-After", String(Math.ceil(Number.parseFloat(retryInfo.retryDelay))));
-  return smallJsonResponse(apiError.toBody(), { status: apiError.httpStatus, headers });
+  return { body: apiError.toBody(), status: apiError.httpStatus, headers };
 }
 
 /**

@@ -225,6 +225,25 @@ export function eventStreamResponse(
   });
 }
 
+/**
+ * The OpenAI-compatible endpoint's stream (`stream: true`), as OpenAI's clients read it: each
+ * chunk one `data: <JSON>` event ended by a blank line, then `data: [DONE]`; a failure after
+ * the first chunk is an `error` event, and before it the endpoint's HTTP error (`refuse`).
+ */
+export function chatChunkStreamResponse(
+  source: AsyncIterable<object>,
+  options: StreamResponseOptions & { refuse: (error: unknown) => Response },
+): Promise<Response> {
+  return streamResponse(source, options, {
+    contentType: "text/event-stream",
+    open: "",
+    event: async (value) => ["data: ", ...(await jsonPieces(value)), "\n\n"],
+    error: (body) => `data: ${JSON.stringify(body)}\n\n`,
+    close: () => "data: [DONE]\n\n",
+    refuse: options.refuse,
+  });
+}
+
 /** One Interactions event block: `event: <type>`, `data: <compact JSON>`, a blank line (LF). */
 function interactionBlock(type: string, data: string): string {
   return `event: ${type}\ndata: ${data}\n\n`;

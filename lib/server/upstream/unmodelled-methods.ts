@@ -32,7 +32,7 @@ function encodedPath(path: string): string {
 }
 
 /** An upstream body as a web stream of its text, scrubbed across pieces. */
-function scrubbedStream(
+export function scrubbedStream(
   body: UpstreamResponse["body"],
   scrub: Scrubber,
 ): ReadableStream<Uint8Array> {

@@ -57,8 +57,17 @@ import {
 } from "./upstream-resources";
 import { UpstreamUploads } from "./upstream-uploads";
 import { UpstreamFileSearch } from "./upstream-file-search";
+import { UpstreamOpenAI } from "./upstream-openai";
 import { forwardUnmodelled } from "./unmodelled-methods";
 import type { FileSearchStoreCreate, ImportFileRequest } from "@/lib/gemini/file-search-types";
+import type {
+  AsyncBatchEmbedContentRequest,
+  BatchEmbedContentsRequest,
+  BatchEmbedContentsResponse,
+  EmbedContentRequest,
+  EmbedContentResponse,
+} from "@/lib/gemini/embedding-types";
+import type { OpenAIModel, OpenAIModelList } from "@/lib/gemini/openai/openai-types";
 import type { InteractionGetQuery } from "@/lib/gemini/interactions/types";
 import type { InteractionEnvelope } from "@/lib/gemini/interactions/envelope";
 import { UpstreamInteractions } from "./upstream-interactions";
@@ -94,6 +103,8 @@ export class UpstreamBackend implements Backend {
   private readonly uploads: UpstreamUploads;
   /** File search stores, their documents and operations (upstream-file-search.ts). */
   private readonly fileSearch: UpstreamFileSearch;
+  /** The OpenAI-compatible endpoint, forwarded and passed through (upstream-openai.ts). */
+  private readonly openai: UpstreamOpenAI;
   /** The Interactions API (upstream-interactions.ts). */
   private readonly interactions: UpstreamInteractions;
 
@@ -103,6 +114,7 @@ export class UpstreamBackend implements Backend {
     this.uploadSessions = dependencies.uploadSessions;
     this.uploads = new UpstreamUploads(this.client, this.uploadSessions, this.ownership);
     this.fileSearch = new UpstreamFileSearch(this.client, this.ownership, this.uploads);
+    this.openai = new UpstreamOpenAI(this.client, this.ownership);
     this.interactions = new UpstreamInteractions(
       this.client,
       this.ownership,
@@ -433,28 +445,86 @@ export class UpstreamBackend implements Backend {
     return operation;
   }
 
+  async embedContent(
+    model: string,
+    request: EmbedContentRequest,
+    context: OperationContext,
+  ): Promise<EmbedContentResponse> {
+    const target = `${resourcePath(model, "models")}:embedContent`;
+    return this.withReferences({ operation: "embedContent", request }, context, (body) =>
+      this.client.json<EmbedContentResponse>({
+        method: "POST",
+        target,
+        ...body,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
+  }
+
+  async batchEmbedContents(
+    model: string,
+    request: BatchEmbedContentsRequest,
+    context: OperationContext,
+  ): Promise<BatchEmbedContentsResponse> {
+    const target = `${resourcePath(model, "models")}:batchEmbedContents`;
+    return this.withReferences({ operation: "batchEmbedContents", request }, context, (body) =>
+      this.client.json<BatchEmbedContentsResponse>({
+        method: "POST",
+        target,
+        ...body,
+        signal: context.signal,
+        safety: "idempotent",
+      }),
+    );
+  }
+
   async createBatch(
     model: string,
     request: BatchGenerateContentRequest,
     context: OperationContext,
   ): Promise<BatchOperation> {
-    // The input file and every reference of the inline requests: the caller's, or 403; and
-    // every resource the input file's lines name, as read when it was uploaded.
-    const inputFile = request.batch.inputConfig.fileName;
-    if (inputFile !== undefined) await this.checkInputFile(inputFile, context);
-    const target = `${resourcePath(model, "models")}:batchGenerateContent`;
-    // Creating a batch is not idempotent upstream: retried only when it never left.
-    const created = await this.withReferences(
+    return this.createOwnedBatch(
+      `${resourcePath(model, "models")}:batchGenerateContent`,
       { operation: "batchGenerateContent", request },
       context,
-      (body) =>
-        this.client.json<BatchOperation>({
-          method: "POST",
-          target,
-          ...body,
-          signal: context.signal,
-          safety: "create",
-        }),
+    );
+  }
+
+  async asyncBatchEmbedContent(
+    model: string,
+    request: AsyncBatchEmbedContentRequest,
+    context: OperationContext,
+  ): Promise<BatchOperation> {
+    return this.createOwnedBatch(
+      `${resourcePath(model, "models")}:asyncBatchEmbedContent`,
+      { operation: "asyncBatchEmbedContent", request },
+      context,
+    );
+  }
+
+  /** Creates a batch of either kind upstream and records it as the caller's. */
+  private async createOwnedBatch(
+    target: string,
+    input: Extract<
+      ReferencingRequest,
+      { operation: "batchGenerateContent" | "asyncBatchEmbedContent" }
+    >,
+    context: OperationContext,
+  ): Promise<BatchOperation> {
+    // The input file and every reference of the inline requests: the caller's, or 403; and
+    // every resource the input file's lines name, as read when it was uploaded.
+    const inputFile = input.request.batch.inputConfig.fileName;
+    if (inputFile !== undefined) await this.checkInputFile(inputFile, context);
+    // Creating a batch is not idempotent upstream: retried only when it never left.
+    const created = await this.withReferences(input, context, (body) =>
+      this.client.json<BatchOperation>({
+        method: "POST",
+        target,
+        ...body,
+        signal: context.signal,
+        safety: "create",
+      }),
     );
     if (typeof created?.name !== "string" || !/^batches\/[^/]+$/.test(created.name))
       throw malformedUpstream("a created batch without a name");
@@ -612,6 +682,22 @@ export class UpstreamBackend implements Backend {
 
   getFileSearchOperation(name: string, context: OperationContext) {
     return this.fileSearch.getOperation(name, context);
+  }
+
+  openaiChatCompletion(_body: unknown, context: OperationContext) {
+    return this.openai.post("chat/completions", context);
+  }
+
+  openaiEmbeddings(_body: unknown, context: OperationContext) {
+    return this.openai.post("embeddings", context);
+  }
+
+  openaiListModels(context: OperationContext) {
+    return this.openai.get<OpenAIModelList>("models", context);
+  }
+
+  openaiGetModel(model: string, context: OperationContext) {
+    return this.openai.get<OpenAIModel>(`models/${encodeURIComponent(model)}`, context);
   }
 
   createInteraction(body: unknown, context: OperationContext) {

@@ -49,6 +49,8 @@ export interface UpstreamCall {
   /** Streamed body (upload chunks), pulled as the upstream takes it; never retried. */
   body?: AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
+  /** The key as `Authorization: Bearer`, as the OpenAI-compatible endpoint takes it. */
+  bearerKey?: boolean;
   signal: AbortSignal;
   safety: RetrySafety;
 }
@@ -194,7 +196,8 @@ export class UpstreamClient {
         call.jsonBytes.reduce((total, piece) => total + piece.byteLength, 0),
       );
     headers["user-agent"] = "genstudio-gateway";
-    headers["x-goog-api-key"] = this.settings.apiKey;
+    if (call.bearerKey) headers["authorization"] = `Bearer ${this.settings.apiKey}`;
+    else headers["x-goog-api-key"] = this.settings.apiKey;
     return headers;
   }
 

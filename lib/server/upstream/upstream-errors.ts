@@ -81,9 +81,11 @@ export function errorFromUpstreamStatus(
   let parsed: ApiError | null = null;
   try {
     const value: unknown = JSON.parse(bodyText);
-    parsed = parseErrorBody(value);
+    // The OpenAI-compatible endpoint wraps its error body in a list of one.
+    const body = Array.isArray(value) && value.length === 1 ? (value[0] as unknown) : value;
+    parsed = parseErrorBody(body);
     // The Interactions API words its errors with a string code; its status is the HTTP one.
-    const interactionError = parsed ? null : parseInteractionErrorBody(value);
+    const interactionError = parsed ? null : parseInteractionErrorBody(body);
     if (interactionError)
       parsed = new ApiError(status, RPC_BY_HTTP[status] ?? "UNKNOWN", interactionError.message);
   } catch {

@@ -97,16 +97,26 @@ export function recordAnswerUsage(
  * The stream as it was, recording the last usage it carried once it ends (finished, failed
  * or left by the client).
  */
-export async function* recordingStreamUsage(
+export function recordingStreamUsage(
   source: AsyncIterable<GenerateContentResponse>,
   caller: Caller,
   model: string,
 ): AsyncGenerator<GenerateContentResponse> {
+  return recordingUsage(source, caller, model, (chunk) => chunk.usageMetadata);
+}
+
+/** recordingStreamUsage for a stream of any shape: `usageOf` reads an item's usage, if it has one. */
+export async function* recordingUsage<Item>(
+  source: AsyncIterable<Item>,
+  caller: Caller,
+  model: string,
+  usageOf: (item: Item) => UsageMetadata | undefined,
+): AsyncGenerator<Item> {
   let usage: UsageMetadata | undefined;
   try {
-    for await (const chunk of source) {
-      if (chunk.usageMetadata) usage = chunk.usageMetadata;
-      yield chunk;
+    for await (const item of source) {
+      usage = usageOf(item) ?? usage;
+      yield item;
     }
   } finally {
     recordAnswerUsage(caller, model, usage);

@@ -1,0 +1,207 @@
+#!/usr/bin/env node
+// The local engine's embeddings, for bench/README.md ("Embeddings"). Needs a production build
+// (`npm run build`).
+//
+//   node bench/embeddings.mjs [--texts 20000] [--concurrency 4] [--rounds 3]
+//
+// One local-engine server of its own (rate limit off). Two measures, in one run:
+// 1. Retrieval: the labelled set bench/embedding-retrieval-set.json (documents embedded as
+//    RETRIEVAL_DOCUMENT, each question as RETRIEVAL_QUERY, both with batchEmbedContents); top-1
+//    accuracy (a question's nearest document is its own) per model and size, beside the random
+//    baseline (one document in N) and a word-overlap baseline (the document sharing most words).
+// 2. Throughput: --texts short texts (6 to 12 words) embedded with batchEmbedContents, 100 a
+//    request, --concurrency requests in flight, at each size side by side; texts a second over
+//    the whole run including HTTP and JSON both ways, the best of --rounds.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
+
+const { values } = parseArgs({
+  options: {
+    texts: { type: "string", default: "20000" },
+    concurrency: { type: "string", default: "4" },
+    rounds: { type: "string", default: "3" },
+  },
+});
+const TEXTS = Number(values.texts);
+const CONCURRENCY = Number(values.concurrency);
+const ROUNDS = Number(values.rounds);
+const KEY = "genstudio-dev-key";
+const BATCH = 100;
+const SET = JSON.parse(
+  fs.readFileSync(new URL("./embedding-retrieval-set.json", import.meta.url), "utf8"),
+);
+
+async function embedAll(baseUrl, model, texts, options = {}) {
+  const vectors = [];
+  for (let start = 0; start < texts.length; start += BATCH) {
+    const requests = texts.slice(start, start + BATCH).map((text) => ({
+      model: `models/${model}`,
+      content: { parts: [{ text }] },
+      ...options,
+    }));
+    const response = await fetch(`${baseUrl}/v1beta/models/${model}:batchEmbedContents`, {
+      method: "POST",
+      headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
+      body: JSON.stringify({ requests }),
+    });
+    const body = await response.json();
+    if (!response.ok) throw new Error(`${response.status} ${JSON.stringify(body).slice(0, 300)}`);
+    vectors.push(...body.embeddings.map((embedding) => embedding.values));
+  }
+  return vectors;
+}
+
+function cosine(left, right) {
+  let dot = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  for (let index = 0; index < left.length; index++) {
+    dot += left[index] * right[index];
+    leftNorm += left[index] * left[index];
+    rightNorm += right[index] * right[index];
+  }
+  return dot / Math.sqrt(leftNorm * rightNorm);
+}
+
+/** Share of queries whose best-scoring document is their own. */
+function topOne(score) {
+  let hits = 0;
+  SET.queries.forEach((query, queryIndex) => {
+    let best = -1;
+    let bestScore = -Infinity;
+    SET.documents.forEach((_, documentIndex) => {
+      const value = score(queryIndex, documentIndex);
+      if (value > bestScore) {
+        bestScore = value;
+        best = documentIndex;
+      }
+    });
+    if (SET.documents[best].id === query.document) hits += 1;
+  });
+  return hits / SET.queries.length;
+}
+
+const words = (text) => new Set(text.toLowerCase().match(/[a-z0-9']+/g) ?? []);
+
+async function retrieval(baseUrl) {
+  const rows = [];
+  const documentWords = SET.documents.map((document) => words(document.text));
+  const queryWords = SET.queries.map((query) => words(query.text));
+  const overlap = topOne((query, document) => {
+    let shared = 0;
+    for (const word of queryWords[query]) if (documentWords[document].has(word)) shared += 1;
+    return shared;
+  });
+  for (const model of ["gemini-embedding-001", "gemini-embedding-2"]) {
+    for (const size of [undefined, 768, 128]) {
+      const sizing = size ? { outputDimensionality: size } : {};
+      const documents = await embedAll(
+        baseUrl,
+        model,
+        SET.documents.map((document) => document.text),
+        { taskType: "RETRIEVAL_DOCUMENT", ...sizing },
+      );
+      const queries = await embedAll(
+        baseUrl,
+        model,
+        SET.queries.map((query) => query.text),
+        { taskType: "RETRIEVAL_QUERY", ...sizing },
+      );
+      const accuracy = topOne((query, document) => cosine(queries[query], documents[document]));
+      rows.push({ model, size: size ?? 3072, accuracy });
+    }
+  }
+  return { rows, random: 1 / SET.documents.length, overlap };
+}
+
+const VOCABULARY =
+  "river lantern copper meadow signal orchard granite willow compass ember falcon harbor bread soup garden planet market engine violin puppy travel ticket budget winter summer window".split(
+    " ",
+  );
+
+function shortTexts(count) {
+  const texts = [];
+  let state = 7;
+  for (let index = 0; index < count; index++) {
+    const length = 6 + (index % 7);
+    const picked = [];
+    for (let word = 0; word < length; word++) {
+      state = (state * 1103515245 + 12345) >>> 0;
+      picked.push(VOCABULARY[state % VOCABULARY.length]);
+    }
+    texts.push(`${picked.join(" ")} ${index}`);
+  }
+  return texts;
+}
+
+async function throughput(baseUrl, texts, size) {
+  const requests = [];
+  for (let start = 0; start < texts.length; start += BATCH) {
+    requests.push(
+      JSON.stringify({
+        requests: texts.slice(start, start + BATCH).map((text) => ({
+          content: { parts: [{ text }] },
+          ...(size ? { outputDimensionality: size } : {}),
+        })),
+      }),
+    );
+  }
+  let next = 0;
+  let embedded = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < requests.length) {
+      const body = requests[next++];
+      const response = await fetch(
+        `${baseUrl}/v1beta/models/gemini-embedding-001:batchEmbedContents`,
+        {
+          method: "POST",
+          headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
+          body,
+        },
+      );
+      const answer = await response.json();
+      if (!response.ok) throw new Error(`${response.status} ${JSON.stringify(answer)}`);
+      embedded += answer.embeddings.length;
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  const seconds = (performance.now() - started) / 1000;
+  return embedded / seconds;
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-embeddings-"));
+const server = await startOwnServer({ dataDir, env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" } });
+try {
+  const { rows, random, overlap } = await retrieval(server.baseUrl);
+  console.log(
+    `Retrieval, ${SET.queries.length} questions over ${SET.documents.length} documents (top-1 accuracy):`,
+  );
+  console.log(`  random baseline ${(random * 100).toFixed(1)} %`);
+  console.log(`  word overlap     ${(overlap * 100).toFixed(1)} %`);
+  for (const row of rows)
+    console.log(
+      `  ${row.model.padEnd(22)} ${String(row.size).padStart(4)} values ${(row.accuracy * 100).toFixed(1)} %`,
+    );
+  const texts = shortTexts(TEXTS);
+  // Warm-up: the first requests compile the route and load the vocabulary.
+  await throughput(server.baseUrl, texts.slice(0, 1000), 768);
+  console.log(
+    `\nThroughput, ${TEXTS} short texts, batchEmbedContents of ${BATCH}, ${CONCURRENCY} in flight, best of ${ROUNDS}:`,
+  );
+  for (const size of [3072, 768, 256]) {
+    let best = 0;
+    for (let round = 0; round < ROUNDS; round++)
+      best = Math.max(
+        best,
+        await throughput(server.baseUrl, texts, size === 3072 ? undefined : size),
+      );
+    console.log(`  ${String(size).padStart(4)} values: ${Math.round(best)} texts/s`);
+  }
+} finally {
+  await server.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,59 @@
+/**
+ * One input's vector (vectors.ts) from everything it holds: its text parts' features
+ * (text-features.ts), each medium as its kind and its own bytes (the same picture twice is the
+ * same feature; any two pictures share "picture"), and, on models that read them, the task
+ * type (a small pull of its own, so a query and a document of one text stay near each other)
+ * and a document's title (its words at half weight).
+ */
+import { hashString } from "@/lib/gemini/hash-string";
+import type { EmbeddingTaskType, EmbeddingTraits } from "@/lib/gemini/embedding-types";
+import { textFeatures } from "./text-features";
+import { FeatureVector, project } from "./vectors";
+
+export type EmbedModality = "IMAGE" | "AUDIO" | "VIDEO" | "DOCUMENT";
+
+/** A part as the vector reads it: text, or a medium known by its kind and an identity of its bytes. */
+export type EmbedPart = { text: string } | { modality: EmbedModality; identity: string };
+
+export interface EmbedInput {
+  parts: readonly EmbedPart[];
+  taskType?: EmbeddingTaskType;
+  title?: string;
+  outputDimensionality?: number;
+}
+
+const MODALITY_SEED = 0x3c6ef372;
+const MEDIUM_SEED = 0xa54ff53a;
+const TASK_SEED = 0x510e527f;
+/** A medium's own bytes weigh as a word; its kind less. */
+const MEDIUM_WEIGHT = 1;
+const MODALITY_WEIGHT = 0.5;
+/** The task type's share of the vector's length. */
+const TASK_SHARE = 0.2;
+const TITLE_SCALE = 0.5;
+
+/** The vector of `input` under `model`'s map and traits. */
+export function embedInput(input: EmbedInput, model: string, traits: EmbeddingTraits): number[] {
+  const features = new FeatureVector(model);
+  for (const part of input.parts) {
+    if ("text" in part) textFeatures(part.text, features.add);
+    else {
+      features.add(hashString(part.modality, MODALITY_SEED), MODALITY_WEIGHT);
+      features.add(hashString(part.identity, MEDIUM_SEED), MEDIUM_WEIGHT);
+    }
+  }
+  const task = input.taskType;
+  if (traits.readsTaskType && task && task !== "TASK_TYPE_UNSPECIFIED") {
+    if (task === "RETRIEVAL_DOCUMENT" && input.title)
+      textFeatures(input.title, features.add, TITLE_SCALE);
+    features.add(hashString(task, TASK_SEED), TASK_SHARE * features.norm());
+  }
+  return project(features, {
+    model,
+    dimensions: traits.dimensions,
+    ...(input.outputDimensionality !== undefined
+      ? { outputDimensionality: input.outputDimensionality }
+      : {}),
+    renormalizesTruncated: traits.renormalizesTruncated,
+  });
+}
