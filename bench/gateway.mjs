@@ -1,550 +1,428 @@
 #!/usr/bin/env node
-// Gateway benchmark, measured side by side in one run (see bench/README.md, "Gateway"):
-//   1. added latency of the gateway over calling its upstream directly: unary countTokens
-//      and time to the first SSE event of streamGenerateContent (p50/p99);
-//   2. concurrent streams held open through the gateway, and its memory per stream;
-//   3. a 1 GiB upload through the gateway, and the gateway's resident memory growth.
-// Starts its own servers from the production build (`npm run build` first):
-//   upstream  local engine, the gateway's only upstream for 1 and 3;
-//   gateway   upstream mode -> upstream;
-//   hold      upstream mode -> a slow SSE server inside this script (one event every 2 s).
-// With --compare <folder>, a second gateway is started from another checkout's production build
-// (e.g. a worktree of the previous commit) and the countTokens latency of both gateways is
-// measured alternately against the same upstream, side by side in one run.
-// Usage: node bench/gateway.mjs [--samples 300] [--stream-samples 100] [--streams 1000] [--upload-mib 1024]
-//                               [--sections latency,streams,upload] [--compare ../other-checkout]
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import http from "node:http";
-import net from "node:net";
+// (Over 400 lines: one short function per section, over the helpers of gateway-support.mjs
+// and gateway-operations.mjs; they stay in one script so one run measures them side by side.)
+// Gateway benchmark, everything side by side in one run (see bench/README.md, "Gateway"): what
+// the gateway (upstream mode) costs over calling its upstream directly, against what a bare
+// Node proxy (bare-proxy.mjs) costs in the same place.
+//   latency     p50/p99 of countTokens, generateContent, the first SSE event and an upload
+//               chunk: direct, through the bare proxy, through the gateway, alternating; the
+//               ratio of what the gateway adds to what the bare proxy adds is the guard;
+//   throughput  requests per second at 1, 10 and 50 concurrent callers through the gateway
+//               and the bare proxy, both in front of a stand-in upstream that costs ~nothing;
+//   streams     event pass-through delay, then held streams through one gateway (10,000 by
+//               default) and its memory per stream;
+//   upload      a 1 GiB upload through the gateway, and the gateway's memory growth;
+//   profile     a CPU profile (`--cpu-prof`) of the gateway and its in-process stage timings
+//               (request-stages-probe.cjs) for each operation, by part of the request path.
+// Starts its own servers from the production build (`npm run build` first): a local-engine
+// instance (the upstream of latency, upload and profile), a gateway chained to it and the
+// bare proxy in front of it; for throughput and streams, the stand-in upstream
+// (gateway-stand-in.mjs) with a gateway and a bare proxy in front of it.
+// Usage: node bench/gateway.mjs [--samples 400] [--sections latency,throughput,streams,upload]
+//   [--streams 10000] [--seconds 3] [--upload-mib 1024] [--limits on|off]
+//   [--stream-upstream h2|h1] [--via-next on|off] [--max-ratio 2] [--compare ../other-checkout]
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { Agent, request } from "undici";
+import { request } from "undici";
+import {
+  client,
+  countOnce,
+  eventDelays,
+  firstEventOnce,
+  generateOnce,
+  GATEWAY_KEY,
+  holdStreams,
+  printHeldStreams,
+  throughput,
+  upload,
+  uploadSession,
+  UPSTREAM_KEY,
+} from "./gateway-operations.mjs";
+import {
+  benchDir,
+  load,
+  loopbackCertificate,
+  mib,
+  ms,
+  root,
+  rssSampler,
+  startBareProxy,
+  startChild,
+  startStudio,
+  stopStudio,
+  summary,
+  temporaryFolder,
+  treeRss,
+} from "./gateway-support.mjs";
+import { profileTable, summarizeProfile } from "./cpu-profile-summary.mjs";
 
 const options = {
-  samples: 300,
-  "stream-samples": 100,
-  streams: 1000,
+  samples: 400,
+  sections: "latency,throughput,streams,upload",
+  streams: 10_000,
+  seconds: 3,
   "upload-mib": 1024,
-  sections: "latency,streams,upload",
+  limits: "on",
+  "stream-upstream": "h2",
+  "via-next": "on",
+  "max-ratio": 0,
   compare: "",
 };
 for (let index = 2; index < process.argv.length; index += 2) {
   const name = process.argv[index].replace(/^--/, "");
   if (!(name in options)) throw new Error(`unknown option --${name}`);
-  options[name] =
-    name === "sections" || name === "compare"
-      ? process.argv[index + 1]
-      : Number(process.argv[index + 1]);
+  const value = process.argv[index + 1];
+  options[name] = typeof options[name] === "number" ? Number(value) : value;
 }
 const sections = new Set(options.sections.split(","));
-
-const UPSTREAM_KEY = "bench-upstream-key-0123456789";
-const GATEWAY_KEY = "bench-gateway-key-0123456789";
-const MODEL = "gemini-2.5-flash";
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
   console.error("No production build: run `npm run build` first.");
   process.exit(1);
 }
 
-const children = [];
-const temporary = [];
-function cleanup() {
-  for (const child of children) {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-  for (const folder of temporary) rmSync(folder, { recursive: true, force: true });
-}
-process.on("exit", cleanup);
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(1));
+/**
+ * The gateway's limits: on, as deployed (every request takes a rate token, every stream a slot),
+ * set so high that none is ever refused; off, as earlier runs of this bench had them.
+ */
+const LIMITS =
+  options.limits === "on"
+    ? { STUDIO_RATE_LIMIT_PER_MINUTE: "60000000", STUDIO_MAX_STREAMS_PER_KEY: "100000" }
+    : { STUDIO_RATE_LIMIT_PER_MINUTE: "0", STUDIO_MAX_STREAMS_PER_KEY: "0" };
+/** The upstream's own limits are off: it stands for the service. */
+const UPSTREAM_LIMITS = { STUDIO_RATE_LIMIT_PER_MINUTE: "0", STUDIO_MAX_STREAMS_PER_KEY: "0" };
 
-function freePort() {
-  return new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startStudio(name, environment, folder = root) {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), `genstudio-bench-${name}-`));
-  temporary.push(dataDir);
-  const child = spawn(process.execPath, ["scripts/start.mjs"], {
-    cwd: folder,
-    detached: true,
-    stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...Object.fromEntries(
-        Object.entries(process.env).filter(
-          ([key]) => !/^(GEMINI_|GOOGLE_API_KEY|STUDIO_)/.test(key),
-        ),
-      ),
-      NEXT_TELEMETRY_DISABLED: "1",
-      HOSTNAME: "127.0.0.1",
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      STUDIO_RATE_LIMIT_PER_MINUTE: "0",
-      STUDIO_MAX_STREAMS_PER_KEY: "0",
-      ...environment,
-    },
-  });
-  children.push(child);
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 600; attempt++) {
-    try {
-      const response = await request(`${baseUrl}/api/session`);
-      await response.body.dump();
-      if (response.statusCode === 200) return { name, baseUrl, pid: child.pid };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${name} did not start`);
-}
-
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
-function treeRss(pid) {
-  let total = 0;
-  const visit = (id) => {
-    try {
-      const status = readFileSync(`/proc/${id}/status`, "utf8");
-      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
-      for (const task of readdirSync(`/proc/${id}/task`)) {
-        const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
-        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
-      }
-    } catch {
-      // exited meanwhile
-    }
-  };
-  visit(pid);
-  return total;
-}
-
-const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MiB`;
-const ms = (value) => `${value.toFixed(2)} ms`;
-
-function percentile(values, p) {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-function summary(values) {
+function gatewayEnvironment(upstreamUrl, extra = {}) {
   return {
-    p50: percentile(values, 50),
-    p99: percentile(values, 99),
-    mean: values.reduce((a, b) => a + b, 0) / values.length,
+    GEMINI_API_KEY: UPSTREAM_KEY,
+    GEMINI_BASE_URL: upstreamUrl,
+    STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
+    ...LIMITS,
+    ...extra,
   };
 }
 
-const client = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 30_000 });
-
-function headersFor(server) {
-  return {
-    "content-type": "application/json",
-    "x-goog-api-key": server.name === "upstream" ? UPSTREAM_KEY : GATEWAY_KEY,
-  };
+function row(label, values) {
+  return `| ${label} | ${ms(values.p50)} | ${ms(values.p99)} | ${ms(values.mean)} |`;
 }
 
-/** countTokens through this build's gateway and another build's, alternately, against one upstream. */
-async function compareBuilds(upstream, gateway, other, count) {
-  for (let index = 0; index < 50; index++) {
-    await countOnce(other);
-    await countOnce(gateway);
+/**
+ * Calls `once` on each server in turn, `samples` rounds after `warmup` rounds, so all see the
+ * same machine; prints p50/p99/mean of each and what the bare proxy and the gateway add over
+ * the direct call, with the gateway's ratio to the bare proxy.
+ */
+async function sideBySide(label, servers, samples, warmup, once) {
+  const times = servers.map(() => []);
+  for (let index = 0; index < warmup + samples; index++) {
+    for (let which = 0; which < servers.length; which++) {
+      const value = await once(servers[which], index);
+      if (index >= warmup) times[which].push(value);
+    }
   }
-  const theirs = [];
-  const ours = [];
-  for (let index = 0; index < count; index++) {
-    theirs.push(await countOnce(other));
-    ours.push(await countOnce(gateway));
-  }
-  const a = summary(theirs);
-  const b = summary(ours);
-  console.log(`\nUnary countTokens through two gateway builds (${count} each, alternating)`);
+  const [direct, bare, gateway, ...others] = times.map(summary);
+  const added = (through) => ({
+    p50: through.p50 - direct.p50,
+    p99: through.p99 - direct.p99,
+    mean: through.mean - direct.mean,
+  });
+  const bareAdded = added(bare);
+  const gatewayAdded = added(gateway);
+  console.log(`\n${label} (${samples} each, alternating; load ${load()})`);
   console.log(`| | p50 | p99 | mean |`);
   console.log(`|---|---|---|---|`);
-  console.log(`| other build (${options.compare}) | ${ms(a.p50)} | ${ms(a.p99)} | ${ms(a.mean)} |`);
-  console.log(`| this build | ${ms(b.p50)} | ${ms(b.p99)} | ${ms(b.mean)} |`);
+  console.log(row("direct to the upstream", direct));
+  console.log(row("through the bare proxy", bare));
+  console.log(row("through the gateway", gateway));
+  console.log(row("added by the bare proxy", bareAdded));
+  console.log(row("**added by the gateway**", gatewayAdded));
+  others.forEach((other, index) =>
+    console.log(row(`added by the ${servers[3 + index].label}`, added(other))),
+  );
+  const ratio = (a, b) => (b > 0 ? (a / b).toFixed(2) : "n/a");
   console.log(
-    `| difference | ${ms(b.p50 - a.p50)} | ${ms(b.p99 - a.p99)} | ${ms(b.mean - a.mean)} |`,
+    `| gateway added / bare proxy added | ${ratio(gatewayAdded.p50, bareAdded.p50)}× | ${ratio(gatewayAdded.p99, bareAdded.p99)}× | ${ratio(gatewayAdded.mean, bareAdded.mean)}× |`,
   );
+  return { direct, bare, gateway, bareAdded, gatewayAdded };
 }
 
-async function countOnce(server) {
-  const started = performance.now();
-  const response = await request(`${server.baseUrl}/v1beta/models/${MODEL}:countTokens`, {
-    method: "POST",
-    headers: headersFor(server),
-    body: JSON.stringify({
-      contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }],
-    }),
-    dispatcher: client,
+/** A local-engine upstream, the bare proxy and a gateway in front of it (and another build's). */
+async function engineChain({ nodeOptions = "", nodeArgs = [], extra = {} } = {}) {
+  const upstream = await startStudio("upstream", {
+    STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}`,
+    ...UPSTREAM_LIMITS,
   });
-  const text = await response.body.text();
-  if (response.statusCode !== 200)
-    throw new Error(`${server.name} countTokens ${response.statusCode}: ${text}`);
-  return performance.now() - started;
-}
-
-async function firstEventOnce(server, seed) {
-  const started = performance.now();
-  const response = await request(
-    `${server.baseUrl}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
-    {
-      method: "POST",
-      headers: headersFor(server),
-      body: JSON.stringify({
-        contents: [{ parts: [{ text: "Tell me about rivers." }] }],
-        generationConfig: { seed, maxOutputTokens: 24 },
-      }),
-      dispatcher: client,
-    },
-  );
-  if (response.statusCode !== 200)
-    throw new Error(`${server.name} stream ${response.statusCode}: ${await response.body.text()}`);
-  let first = null;
-  let text = "";
-  for await (const piece of response.body) {
-    text += piece.toString("utf8");
-    if (first === null && text.includes("data:")) first = performance.now() - started;
-  }
-  if (first === null) throw new Error(`${server.name} stream had no event`);
-  return first;
-}
-
-/** The cost of any request to a Next server here: a trivial route of the gateway, for scale. */
-async function floor(server, count) {
-  const times = [];
-  for (let index = 0; index < count + 30; index++) {
-    const started = performance.now();
-    const response = await request(`${server.baseUrl}/api/session`, { dispatcher: client });
-    await response.body.text();
-    if (index >= 30) times.push(performance.now() - started);
-  }
-  const result = summary(times);
-  console.log(
-    `\nFloor: GET /api/session on the gateway (no upstream call), ${count} requests: p50 ${ms(result.p50)}, p99 ${ms(result.p99)}`,
-  );
-}
-
-/** Alternates direct and gateway calls so both see the same machine load. */
-async function sideBySide(label, count, warmup, once, upstream, gateway) {
-  for (let index = 0; index < warmup; index++) {
-    await once(upstream, index);
-    await once(gateway, index);
-  }
-  const direct = [];
-  const through = [];
-  for (let index = 0; index < count; index++) {
-    direct.push(await once(upstream, index));
-    through.push(await once(gateway, index));
-  }
-  const d = summary(direct);
-  const g = summary(through);
-  console.log(`\n${label} (${count} each, alternating)`);
-  console.log(`| | p50 | p99 | mean |`);
-  console.log(`|---|---|---|---|`);
-  console.log(`| direct to upstream | ${ms(d.p50)} | ${ms(d.p99)} | ${ms(d.mean)} |`);
-  console.log(`| through gateway | ${ms(g.p50)} | ${ms(g.p99)} | ${ms(g.mean)} |`);
-  console.log(
-    `| added by gateway | ${ms(g.p50 - d.p50)} | ${ms(g.p99 - d.p99)} | ${ms(g.mean - d.mean)} |`,
-  );
-}
-
-/** An upstream that answers every stream with one event every 2 s for as long as the client stays. */
-async function startHoldingUpstream() {
-  const sockets = new Set();
-  const server = http.createServer((incoming, response) => {
-    incoming.resume();
-    incoming.on("end", () => {
-      if (!incoming.url.includes(":streamGenerateContent")) {
-        response.writeHead(404, { "content-type": "application/json" });
-        response.end(
-          JSON.stringify({ error: { code: 404, message: "not here", status: "NOT_FOUND" } }),
-        );
-        return;
-      }
-      response.writeHead(200, { "content-type": "text/event-stream" });
-      // `fast` models: 100 events 50 ms apart, then the end; others: one event every 2 s, forever.
-      const fast = incoming.url.includes("fast");
-      let index = 0;
-      const send = () => {
-        const last = fast && index === 99;
-        const chunk = {
-          candidates: [
-            {
-              content: {
-                role: "model",
-                parts: [{ text: `tick ${index++} @${performance.timeOrigin + performance.now()}` }],
-              },
-              index: 0,
-              ...(last ? { finishReason: "STOP" } : {}),
-            },
-          ],
-          modelVersion: "hold",
-        };
-        response.write(`data: ${JSON.stringify(chunk)}\r\n\r\n`);
-        if (last) {
-          clearInterval(timer);
-          response.end();
-        }
-      };
-      const timer = setInterval(send, fast ? 50 : 2_000);
-      send();
-      response.on("close", () => clearInterval(timer));
-    });
+  const bare = await startBareProxy(upstream.baseUrl, UPSTREAM_KEY);
+  const gateway = await startStudio("gateway", gatewayEnvironment(upstream.baseUrl, extra), {
+    nodeOptions,
+    nodeArgs,
   });
-  server.on("connection", (socket) => {
-    sockets.add(socket);
-    socket.on("close", () => sockets.delete(socket));
-  });
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return { url: `http://127.0.0.1:${server.address().port}`, open: () => sockets.size };
+  const others = await otherGateways(upstream.baseUrl);
+  return { upstream, bare, gateway, others };
 }
 
-/** Delay from the upstream writing each event to the client reading it, through the gateway. */
-async function eventDelays(hold, warmup = true) {
-  if (warmup) await eventDelays(hold, false);
-  const delays = [];
-  const response = await request(
-    `${hold.baseUrl}/v1beta/models/hold-fast:streamGenerateContent?alt=sse`,
-    {
-      method: "POST",
-      headers: headersFor(hold),
-      body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
-      dispatcher: client,
-    },
-  );
-  let buffer = "";
-  for await (const piece of response.body) {
-    const now = performance.timeOrigin + performance.now();
-    buffer += piece.toString("utf8");
-    const blocks = buffer.split("\r\n\r\n");
-    buffer = blocks.pop();
-    for (const block of blocks) {
-      const sentAt = /@([\d.]+)/.exec(block)?.[1];
-      if (block.startsWith("data:") && sentAt) delays.push(now - Number(sentAt));
-    }
-  }
-  if (!warmup) return;
-  const summaryOf = summary(delays);
-  console.log(
-    `\nEvent pass-through: ${delays.length} events sent 50 ms apart by the upstream, delay from upstream write to client read through the gateway`,
-  );
-  console.log(`p50 ${ms(summaryOf.p50)}, p99 ${ms(summaryOf.p99)}, max ${ms(Math.max(...delays))}`);
-}
-
-async function holdStreams(hold, total) {
-  const streamAgent = new Agent({ connections: null, pipelining: 1 });
-  const held = [];
-  const openStream = async () => {
-    const response = await request(
-      `${hold.baseUrl}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
-      {
-        method: "POST",
-        headers: headersFor(hold),
-        body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
-        dispatcher: streamAgent,
-      },
-    );
-    if (response.statusCode !== 200)
-      throw new Error(`hold stream ${response.statusCode}: ${await response.body.text()}`);
-    const stream = { events: 0, response };
-    let buffer = "";
-    let firstResolve;
-    const first = new Promise((resolve) => (firstResolve = resolve));
-    response.body.on("data", (piece) => {
-      buffer += piece.toString("utf8");
-      const blocks = buffer.split("\r\n\r\n");
-      buffer = blocks.pop();
-      const events = blocks.filter((block) => block.startsWith("data:")).length;
-      if (events > 0) {
-        stream.events += events;
-        firstResolve();
-      }
-    });
-    response.body.on("error", () => undefined);
-    await first;
-    held.push(stream);
-  };
-  const baseline = treeRss(hold.pid);
-  const checkpoints = [Math.round(total / 4), total];
-  const results = [];
-  let opened = 0;
-  for (const target of checkpoints) {
-    while (opened < target) {
-      const batch = Math.min(50, target - opened);
-      await Promise.all(Array.from({ length: batch }, openStream));
-      opened += batch;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
-    results.push({ streams: opened, rss: treeRss(hold.pid) });
-  }
-  // Every held stream must still be alive and receiving.
-  const before = held.map((stream) => stream.events);
-  await new Promise((resolve) => setTimeout(resolve, 4_500));
-  const alive = held.filter((stream, index) => stream.events > before[index]).length;
-  for (const stream of held) stream.response.body.destroy();
-  await streamAgent.close().catch(() => undefined);
-  console.log(`\nConcurrent streams held through the gateway (upstream sends one event every 2 s)`);
-  console.log(`| open streams | gateway RSS | growth over idle | per stream |`);
-  console.log(`|---|---|---|---|`);
-  console.log(`| 0 | ${mib(baseline)} | | |`);
-  for (const result of results) {
-    console.log(
-      `| ${result.streams} | ${mib(result.rss)} | ${mib(result.rss - baseline)} | ${((result.rss - baseline) / result.streams / 1024).toFixed(1)} KiB |`,
-    );
-  }
-  const [quarter, all] = results;
-  console.log(
-    `marginal memory per stream (${quarter.streams} -> ${all.streams}): ${((all.rss - quarter.rss) / (all.streams - quarter.streams) / 1024).toFixed(1)} KiB; still receiving after ${all.streams} opened: ${alive}/${held.length}`,
-  );
-}
-
-async function upload(server, totalBytes, sampler) {
-  const start = await request(`${server.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      ...headersFor(server),
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(totalBytes),
-      "x-goog-upload-header-content-type": "application/octet-stream",
-    },
-    body: JSON.stringify({ file: { displayName: "bench-1gib" } }),
-    dispatcher: client,
-  });
-  await start.body.dump();
-  const sessionUrl = start.headers["x-goog-upload-url"];
-  if (start.statusCode !== 200 || !sessionUrl)
-    throw new Error(`${server.name} upload start ${start.statusCode}`);
-  const piece = Buffer.alloc(1024 * 1024, 0x61);
-  async function* bytes() {
-    for (let sent = 0; sent < totalBytes; sent += piece.length)
-      yield piece.subarray(0, Math.min(piece.length, totalBytes - sent));
-  }
-  const started = performance.now();
-  const response = await request(sessionUrl, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": headersFor(server)["x-goog-api-key"],
-      "x-goog-upload-command": "upload, finalize",
-      "x-goog-upload-offset": "0",
-      "content-length": String(totalBytes),
-    },
-    body: bytes(),
-    dispatcher: client,
-    headersTimeout: 600_000,
-    bodyTimeout: 600_000,
-  });
-  const text = await response.body.text();
-  const seconds = (performance.now() - started) / 1000;
-  sampler?.stop();
-  if (response.statusCode !== 200)
-    throw new Error(`${server.name} upload ${response.statusCode}: ${text}`);
-  const file = JSON.parse(text).file;
-  if (file.sizeBytes !== String(totalBytes))
-    throw new Error(`${server.name} stored ${file.sizeBytes} bytes`);
-  return { seconds, throughput: totalBytes / 1048576 / seconds };
-}
-
-function rssSampler(pid) {
-  const samples = [treeRss(pid)];
-  const timer = setInterval(() => samples.push(treeRss(pid)), 50);
-  return { samples, stop: () => clearInterval(timer) };
-}
-
-async function main() {
-  console.log(
-    `gateway bench: ${os.cpus().length} cores, ${mib(os.totalmem())} RAM, Node ${process.version}, ${new Date().toISOString()}`,
-  );
-  const upstream = await startStudio("upstream", { STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}` });
-  const gateway = await startStudio("gateway", {
-    GEMINI_API_KEY: UPSTREAM_KEY,
-    GEMINI_BASE_URL: upstream.baseUrl,
-    STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
-  });
-  const holding = await startHoldingUpstream();
-  const hold = await startStudio("hold", {
-    GEMINI_API_KEY: UPSTREAM_KEY,
-    GEMINI_BASE_URL: holding.url,
-    STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
-  });
-
-  if (options.compare) {
-    const other = await startStudio(
+/**
+ * The gateways measured beside this build's: the same build with API requests left to Next's
+ * router (STUDIO_API_VIA_NEXT=1, scripts/api-dispatch.cjs), and another checkout's build.
+ */
+async function otherGateways(upstreamUrl) {
+  const others = [];
+  if (options["via-next"] === "on") {
+    const viaNext = await startStudio(
       "gateway",
-      {
-        GEMINI_API_KEY: UPSTREAM_KEY,
-        GEMINI_BASE_URL: upstream.baseUrl,
-        STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
-      },
-      path.resolve(options.compare),
+      gatewayEnvironment(upstreamUrl, { STUDIO_API_VIA_NEXT: "1" }),
     );
-    await compareBuilds(upstream, gateway, other, options.samples);
+    others.push(Object.assign(viaNext, { label: "gateway through Next's router" }));
   }
-  if (sections.has("latency")) {
-    await floor(gateway, options.samples);
-    await sideBySide(
-      "Unary countTokens latency",
-      options.samples,
-      30,
-      countOnce,
-      upstream,
-      gateway,
-    );
-    await sideBySide(
-      "Time to first SSE event (streamGenerateContent)",
-      options["stream-samples"],
-      10,
-      firstEventOnce,
-      upstream,
-      gateway,
-    );
+  if (options.compare) {
+    const other = await startStudio("gateway", gatewayEnvironment(upstreamUrl), {
+      folder: path.resolve(options.compare),
+    });
+    others.push(Object.assign(other, { label: `gateway of ${options.compare}` }));
   }
-  if (sections.has("streams")) {
-    await eventDelays(hold);
-    await holdStreams(hold, options.streams);
-  }
-  if (sections.has("upload")) await uploadSection(upstream, gateway);
-  await client.close();
+  return others;
 }
 
-async function uploadSection(upstream, gateway) {
+const OPERATIONS = [
+  ["Unary countTokens", countOnce, 1],
+  ["generateContent (24 tokens)", generateOnce, 4],
+  ["Time to the first SSE event (streamGenerateContent)", firstEventOnce, 4],
+];
+
+/**
+ * The guard: with --max-ratio, a countTokens whose added p50 exceeds that multiple of the bare
+ * proxy's fails the run (exit status 1), so a change that makes the hot path dearer shows up
+ * before it lands.
+ */
+function guard({ bareAdded, gatewayAdded }) {
+  const limit = options["max-ratio"];
+  if (!(limit > 0)) return;
+  const ratio = gatewayAdded.p50 / Math.max(bareAdded.p50, 0.01);
+  const verdict = ratio <= limit ? "holds" : "FAILS";
+  console.log(
+    `guard: countTokens added p50 is ${ratio.toFixed(2)}× the bare proxy's (limit ${limit}×): ${verdict}`,
+  );
+  if (ratio > limit) process.exitCode = 1;
+}
+
+async function latencySection() {
+  const { upstream, bare, gateway, others } = await engineChain();
+  const servers = [upstream, bare, gateway, ...others];
+  for (const [label, once, divisor] of OPERATIONS) {
+    const samples = Math.max(50, Math.round(options.samples / divisor));
+    const result = await sideBySide(label, servers, samples, 30, once);
+    if (once === countOnce) guard(result);
+  }
+  // Upload chunks of 256 KiB, each server in its own session of as many chunks as it sends.
+  const chunks = Math.max(50, Math.round(options.samples / 4));
+  const sessions = new Map();
+  for (const server of servers)
+    sessions.set(server, await uploadSession(server, 256 * 1024, chunks + 10));
+  await sideBySide("An upload chunk of 256 KiB", servers, chunks, 10, (server) =>
+    sessions.get(server)(),
+  );
+  for (const server of [gateway, upstream, ...others]) await stopStudio(server);
+  bare.child.kill();
+}
+
+async function throughputSection(standIn) {
+  const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
+  const bare = await startBareProxy(upstreamUrl, UPSTREAM_KEY);
+  const gateway = await startStudio("gateway", gatewayEnvironment(upstreamUrl));
+  const others = await otherGateways(upstreamUrl);
+  const servers = [bare, gateway, ...others];
+  for (const server of servers) for (let index = 0; index < 200; index++) await countOnce(server);
+  console.log(
+    `\nThroughput: countTokens requests per second against the stand-in upstream, ${options.seconds} s per run, three runs each, alternating (load ${load()})`,
+  );
+  const otherColumns = others.map((other) => ` ${other.label} |`).join("");
+  console.log(
+    `| concurrent callers | bare proxy | gateway | gateway / bare proxy |${otherColumns}`,
+  );
+  console.log(`|---|---|---|---|${others.map(() => "---|").join("")}`);
+  for (const concurrency of [1, 10, 50]) {
+    const rates = servers.map(() => []);
+    for (let round = 0; round < 3; round++) {
+      for (const [index, server] of servers.entries())
+        rates[index].push(await throughput(server, concurrency, options.seconds, countOnce));
+    }
+    const [b, g, ...o] = rates.map((values) => [...values].sort((x, y) => x - y)[1]);
+    const percent = (rate) => `${((rate / b) * 100).toFixed(0)}%`;
+    console.log(
+      `| ${concurrency} | ${b.toFixed(0)}/s | ${g.toFixed(0)}/s | ${percent(g)} |${o.map((rate) => ` ${rate.toFixed(0)}/s (${percent(rate)}) |`).join("")}`,
+    );
+  }
+  for (const server of [gateway, ...others]) await stopStudio(server);
+  bare.child.kill();
+}
+
+async function streamsSection(standIn, certificate) {
+  const h2 = options["stream-upstream"] === "h2";
+  const upstreamUrl = h2
+    ? `https://127.0.0.1:${standIn.tlsPort}`
+    : `http://127.0.0.1:${standIn.port}`;
+  const gateway = await startStudio(
+    "gateway",
+    gatewayEnvironment(
+      upstreamUrl,
+      h2 ? { GEMINI_UPSTREAM_HTTP2: "1", NODE_EXTRA_CA_CERTS: certificate.cert } : {},
+    ),
+  );
+  await eventDelays(gateway);
+  const delays = summary(await eventDelays(gateway));
+  console.log(
+    `\nEvent pass-through: 100 events the upstream writes 50 ms apart, from its write to the client's read through the gateway: p50 ${ms(delays.p50)}, p99 ${ms(delays.p99)} (load ${load()})`,
+  );
+  console.log(
+    `\nHeld streams through one gateway (upstream over ${h2 ? "HTTPS, HTTP/2" : "HTTP/1.1"}; one event every 2 s each; load ${load()})`,
+  );
+  const total = options.streams;
+  printHeldStreams(await holdStreams(gateway, total, [Math.round(total / 4), total]));
+  await stopStudio(gateway);
+}
+
+async function uploadSection() {
+  const { upstream, gateway } = await engineChain();
   const totalBytes = options["upload-mib"] * 1048576;
   const direct = await upload(upstream, totalBytes);
-  // Warm-up: the first upload loads the route's code and opens the database; that one-time
-  // cost is not what the goal is about.
+  // Warm-up: the first upload loads the route's code and opens the database once.
   await upload(gateway, 8 * 1048576);
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const idle = treeRss(gateway.pid);
   const sampler = rssSampler(gateway.pid);
-  const through = await upload(gateway, totalBytes, sampler);
+  const through = await upload(gateway, totalBytes);
+  sampler.stop();
   const peak = Math.max(...sampler.samples);
   console.log(
-    `\n${mib(totalBytes)} upload in one \`upload, finalize\` request (streamed, Content-Length set)`,
+    `\n${mib(totalBytes)} upload in one \`upload, finalize\` request (streamed, Content-Length set; load ${load()})`,
   );
   console.log(`| | time | throughput |`);
   console.log(`|---|---|---|`);
   console.log(
-    `| direct to upstream | ${direct.seconds.toFixed(1)} s | ${direct.throughput.toFixed(0)} MiB/s |`,
+    `| direct to the upstream | ${direct.seconds.toFixed(1)} s | ${direct.throughput.toFixed(0)} MiB/s |`,
   );
   console.log(
-    `| through gateway | ${through.seconds.toFixed(1)} s | ${through.throughput.toFixed(0)} MiB/s |`,
+    `| through the gateway | ${through.seconds.toFixed(1)} s | ${through.throughput.toFixed(0)} MiB/s |`,
   );
   console.log(
     `gateway RSS: before ${mib(idle)}, peak ${mib(peak)}, growth ${mib(peak - idle)} (goal < 64 MiB; ${sampler.samples.length} samples every 50 ms)`,
   );
+  await stopStudio(gateway);
+  await stopStudio(upstream);
+}
+
+const microseconds = () => Number(process.hrtime.bigint() / 1000n);
+
+/** The stage lines request-stages-probe.cjs wrote within a run, as median ms per stage. */
+function stageMedians(lines) {
+  const columns = ["upstream opened", "upstream headers", "upstream done", "answer finished"];
+  const values = columns.map(() => []);
+  for (const line of lines) {
+    const fields = line.split(" ").slice(2);
+    fields.forEach((field, index) => field !== "-" && values[index].push(Number(field)));
+  }
+  return columns
+    .map((column, index) =>
+      values[index].length ? `${column} ${summary(values[index]).p50.toFixed(3)} ms` : null,
+    )
+    .filter(Boolean)
+    .join(", ");
+}
+
+async function profileSection(standIn) {
+  const folder = temporaryFolder("profile");
+  const stagesFile = path.join(folder, "stages.txt");
+  const probe = path.join(benchDir, "request-stages-probe.cjs");
+  const { upstream, bare, gateway } = await engineChain({
+    nodeOptions: `--require ${probe}`,
+    nodeArgs: ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", folder],
+    extra: { GENSTUDIO_STAGES_PROBE: stagesFile },
+  });
+  const windows = [];
+  const samples = Math.max(50, Math.round(options.samples / 2));
+  const chunkSession = await uploadSession(gateway, 256 * 1024, samples + 20);
+  const runs = [
+    ["countTokens", countOnce],
+    ["generateContent", generateOnce],
+    ["first SSE event", firstEventOnce],
+    ["upload chunk (256 KiB)", () => chunkSession()],
+  ];
+  // The floor: a trivial route through `next start` against a trivial answer of bare Node.
+  const floor = { next: [], node: [] };
+  const standInUrl = `http://127.0.0.1:${standIn.port}`;
+  for (let index = 0; index < samples + 30; index++) {
+    const started = performance.now();
+    await plainGet(`${gateway.baseUrl}/api/session`);
+    const middle = performance.now();
+    await plainGet(`${standInUrl}/nothing`);
+    if (index >= 30) {
+      floor.next.push(middle - started);
+      floor.node.push(performance.now() - middle);
+    }
+  }
+  for (const [label, once] of runs) {
+    for (let index = 0; index < 20; index++) await once(gateway, index);
+    const before = readStages(stagesFile).length;
+    const from = microseconds();
+    const times = [];
+    for (let index = 0; index < samples; index++) times.push(await once(gateway, index));
+    windows.push({ label, window: [from, microseconds()], times, before });
+  }
+  const lines = readStages(stagesFile);
+  await stopStudio(gateway);
+  const whole = [windows[0].window[0], windows.at(-1).window[1]];
+  const profileFile = readdirSync(folder)
+    .filter((name) => name.endsWith(".cpuprofile"))
+    .map((name) => path.join(folder, name))
+    .map((file) => JSON.parse(readFileSync(file, "utf8")))
+    // The start script and the workers write profiles too, idle nearly throughout: the
+    // server's is the one busiest while the requests ran.
+    .map((profile) => ({ profile, busy: summarizeProfile(profile, whole).busy }))
+    .sort((a, b) => b.busy - a.busy)[0];
+  const [next, node] = [summary(floor.next), summary(floor.node)];
+  console.log(
+    `\nThe floor (load ${load()}): GET /api/session through \`next start\` p50 ${ms(next.p50)} (p99 ${ms(next.p99)}); a GET a bare Node server answers (the stand-in's 404) p50 ${ms(node.p50)} (p99 ${ms(node.p99)})`,
+  );
+  for (const [index, { label, window, times, before }] of windows.entries()) {
+    const after = windows[index + 1]?.before ?? lines.length;
+    console.log(
+      `\nGateway CPU profile: ${label} (${samples} requests, p50 ${ms(summary(times).p50)}; in-process stages, median from the request's start: ${stageMedians(lines.slice(before, after))})`,
+    );
+    console.log(profileTable(profileFile.profile, samples, window));
+  }
+  await stopStudio(upstream);
+  bare.child.kill();
+}
+
+async function plainGet(url) {
+  const response = await request(url, { dispatcher: client });
+  await response.body.text();
+}
+
+function readStages(file) {
+  try {
+    return readFileSync(file, "utf8").trim().split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
+async function main() {
+  console.log(
+    `gateway bench: ${os.cpus().length} cores, ${mib(os.totalmem())} RAM, Node ${process.version}, ${new Date().toISOString()}, load ${load()}, limits ${options.limits}`,
+  );
+  if (sections.has("latency")) await latencySection();
+  const certificate = loopbackCertificate();
+  const standIn = await startChild("stand-in upstream", "gateway-stand-in.mjs", [
+    certificate.key,
+    certificate.cert,
+  ]);
+  if (sections.has("profile")) await profileSection(standIn);
+  if (sections.has("throughput")) await throughputSection(standIn);
+  if (sections.has("streams")) await streamsSection(standIn, certificate);
+  if (sections.has("upload")) await uploadSection();
+  console.log(`\nload at the end: ${load()}`);
+  await client.close();
 }
 
 main()

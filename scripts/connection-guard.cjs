@@ -16,8 +16,11 @@
 //   away): 400; requests Node's parser refuses get a JSON body too.
 // - every request carries the socket's address in `x-genstudio-client-address` (replacing
 //   any such header the client sent), for the sign-in throttle.
+// - API requests are then served by their route's handler without Next's router in between
+//   (api-dispatch.cjs).
 "use strict";
 const http = require("node:http");
+const { dispatchApiRequest } = require("./api-dispatch.cjs");
 
 function setting(name, fallback) {
   const raw = process.env[name];
@@ -230,6 +233,8 @@ http.createServer = function guardedCreateServer(...args) {
       // The sign-in throttle counts attempts per client address: the socket's, never a
       // header the client could choose (lib/server/auth/sign-in-throttle.ts).
       request.headers["x-genstudio-client-address"] = request.socket.remoteAddress ?? "";
+      // The API surface goes straight to its route's handler (api-dispatch.cjs), the rest to Next.
+      if (dispatchApiRequest(request, response)) return;
       return listener(request, response);
     });
   }

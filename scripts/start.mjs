@@ -17,9 +17,11 @@ if (!existsSync(".next/BUILD_ID")) {
 const nextBin = createRequire(import.meta.url).resolve("next/dist/bin/next");
 // Timeouts for slow clients and error bodies for requests Next cannot route (see the file).
 const guard = fileURLToPath(new URL("./connection-guard.cjs", import.meta.url));
+// Node flags given to this script (`node --max-old-space-size=4096 scripts/start.mjs`, or a
+// bench's `--cpu-prof`) apply to the server itself.
 const child = spawn(
   process.execPath,
-  ["--require", guard, nextBin, "start", "-H", hostname, "-p", port],
+  [...process.execArgv, "--require", guard, nextBin, "start", "-H", hostname, "-p", port],
   {
     stdio: "inherit",
     env: { ...process.env, HOSTNAME: hostname, PORT: port },

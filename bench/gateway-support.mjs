@@ -1,0 +1,221 @@
+// What bench/gateway.mjs starts and measures with: studio servers from a production build,
+// the bare proxy and the stand-in upstream as child processes, resident memory of a process
+// tree, percentiles, the machine's load.
+import { execFileSync, fork, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { request } from "undici";
+
+export const benchDir = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(benchDir, "..");
+
+const children = [];
+const temporary = [];
+
+function cleanup() {
+  for (const child of children) {
+    try {
+      process.kill(-child.pid, "SIGKILL");
+    } catch {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  for (const folder of temporary) rmSync(folder, { recursive: true, force: true });
+}
+process.on("exit", cleanup);
+for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(1));
+
+export function temporaryFolder(name) {
+  const folder = mkdtempSync(path.join(os.tmpdir(), `genstudio-bench-${name}-`));
+  temporary.push(folder);
+  return folder;
+}
+
+export function freePort() {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** The environment of a child: this one's, without any key or studio setting of the caller's. */
+function cleanEnvironment() {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([key]) => !/^(GEMINI_|GOOGLE_API_KEY|STUDIO_|NODE_OPTIONS$)/.test(key),
+    ),
+  );
+}
+
+async function waitForAnswer(url, name) {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    try {
+      const response = await request(url);
+      await response.body.dump();
+      if (response.statusCode < 500) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${name} did not start`);
+}
+
+/**
+ * A studio server from the production build in `folder` (scripts/start.mjs), on a free loopback
+ * port with a fresh DATA_DIR. `nodeOptions` go to the server's own process (NODE_OPTIONS),
+ * `nodeArgs` to the start script, which hands them on to the server.
+ */
+export async function startStudio(
+  name,
+  environment,
+  { folder = root, nodeOptions = "", nodeArgs = [] } = {},
+) {
+  const port = await freePort();
+  const dataDir = temporaryFolder(name);
+  const child = spawn(process.execPath, [...nodeArgs, "scripts/start.mjs"], {
+    cwd: folder,
+    detached: true,
+    stdio: ["ignore", "ignore", "inherit"],
+    env: {
+      ...cleanEnvironment(),
+      NEXT_TELEMETRY_DISABLED: "1",
+      HOSTNAME: "127.0.0.1",
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
+      ...environment,
+    },
+  });
+  children.push(child);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitForAnswer(`${baseUrl}/api/session`, name);
+  return { name, baseUrl, pid: child.pid, child };
+}
+
+/** Stops a studio server with SIGINT (so a CPU profile is written) and waits for it to exit. */
+export async function stopStudio(server) {
+  const exited = new Promise((resolve) => server.child.once("exit", resolve));
+  try {
+    process.kill(-server.pid, "SIGINT");
+  } catch {
+    return;
+  }
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+}
+
+/** A Node module of this folder in a child process that says `{ listening: port }` when up. */
+export async function startChild(name, script, args = [], environment = {}) {
+  const child = fork(path.join(benchDir, script), args, {
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    env: { ...cleanEnvironment(), ...environment },
+    detached: true,
+  });
+  children.push(child);
+  const said = await new Promise((resolve, reject) => {
+    child.once("message", resolve);
+    child.once("exit", (code) => reject(new Error(`${name} exited with ${code}`)));
+  });
+  return { ...said, name, pid: child.pid, port: said.listening, child };
+}
+
+/** The bare proxy (bare-proxy.mjs) in front of `upstreamUrl`, with the upstream's key. */
+export async function startBareProxy(upstreamUrl, upstreamKey) {
+  const port = await freePort();
+  const proxy = await startChild("bare proxy", "bare-proxy.mjs", [
+    String(port),
+    upstreamUrl,
+    upstreamKey,
+  ]);
+  return { ...proxy, name: "bare", baseUrl: `http://127.0.0.1:${port}` };
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 (openssl), and the file a gateway trusts it from
+ * (NODE_EXTRA_CA_CERTS), for the stand-in upstream's HTTPS port.
+ */
+export function loopbackCertificate() {
+  const folder = temporaryFolder("tls");
+  const key = path.join(folder, "key.pem");
+  const cert = path.join(folder, "cert.pem");
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "ignore" },
+  );
+  return { key, cert };
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export function treeRss(pid) {
+  let total = 0;
+  const visit = (id) => {
+    try {
+      const status = readFileSync(`/proc/${id}/status`, "utf8");
+      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      for (const task of readdirSync(`/proc/${id}/task`)) {
+        const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
+        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+export function rssSampler(pid) {
+  const samples = [treeRss(pid)];
+  const timer = setInterval(() => samples.push(treeRss(pid)), 50);
+  return { samples, stop: () => clearInterval(timer) };
+}
+
+export const mib = (bytes) => `${(bytes / 1048576).toFixed(1)} MiB`;
+export const ms = (value) => `${value.toFixed(2)} ms`;
+export const load = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(" ");
+
+export function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+export function summary(values) {
+  return {
+    p50: percentile(values, 50),
+    p99: percentile(values, 99),
+    mean: values.reduce((a, b) => a + b, 0) / values.length,
+  };
+}

@@ -1,0 +1,130 @@
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { createRequire } from "node:module";
+import { afterEach, describe, expect, it } from "vitest";
+
+/**
+ * The start script's API dispatch (scripts/api-dispatch.cjs): Node's request in, a route
+ * handler's web Response written back, over a real socket.
+ */
+const { serve } = createRequire(import.meta.url)("../../../scripts/api-dispatch.cjs") as {
+  serve: (
+    handler: (request: Request) => Promise<Response>,
+    incoming: http.IncomingMessage,
+    outgoing: http.ServerResponse,
+  ) => Promise<void>;
+};
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+async function listen(handler: (request: Request) => Promise<Response>): Promise<string> {
+  const server = http.createServer((incoming, outgoing) => void serve(handler, incoming, outgoing));
+  servers.push(server);
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+describe("api dispatch", () => {
+  it("hands the handler the request as received and writes a one-piece answer with its length", async () => {
+    const base = await listen(async (request) => {
+      const body = await request.text();
+      return Response.json(
+        {
+          method: request.method,
+          path: new URL(request.url).pathname,
+          body,
+          key: request.headers.get("x-goog-api-key"),
+        },
+        { status: 201, headers: { "x-extra": "yes" } },
+      );
+    });
+    const response = await fetch(`${base}/v1beta/models/m:countTokens?x=1`, {
+      method: "POST",
+      headers: { "x-goog-api-key": "k1" },
+      body: "a".repeat(100_000),
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-extra")).toBe("yes");
+    const text = await response.text();
+    expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(JSON.parse(text)).toEqual({
+      method: "POST",
+      path: "/v1beta/models/m:countTokens",
+      body: "a".repeat(100_000),
+      key: "k1",
+    });
+  });
+
+  it("sends a stream's headers before its first event and each event as it is made", async () => {
+    let send: ((text: string) => void) | null = null;
+    let end: (() => void) | null = null;
+    const base = await listen(async () => {
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          send = (text) => controller.enqueue(new TextEncoder().encode(text));
+          end = () => controller.close();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    });
+    const response = await fetch(`${base}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const reader = response.body!.getReader();
+    send!("data: 1\r\n\r\n");
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: 1\r\n\r\n");
+    send!("data: 2\r\n\r\n");
+    expect(new TextDecoder().decode((await reader.read()).value)).toBe("data: 2\r\n\r\n");
+    end!();
+    expect((await reader.read()).done).toBe(true);
+  });
+
+  it("aborts the request's signal and cancels the answer when the client goes away", async () => {
+    let aborted = false;
+    let cancelled: () => void = () => undefined;
+    const wasCancelled = new Promise<void>((resolve) => (cancelled = resolve));
+    const base = await listen(async (request) => {
+      request.signal.addEventListener("abort", () => (aborted = true));
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode("data: first\r\n\r\n"));
+        },
+        cancel() {
+          cancelled();
+        },
+      });
+      return new Response(body, { headers: { "content-type": "text/event-stream" } });
+    });
+    const controller = new AbortController();
+    const response = await fetch(`${base}/v1beta/models/m:streamGenerateContent?alt=sse`, {
+      method: "POST",
+      body: "{}",
+      signal: controller.signal,
+    });
+    await response.body!.getReader().read();
+    controller.abort();
+    await wasCancelled;
+    expect(aborted).toBe(true);
+  });
+
+  it("answers the service's 500 body when the handler fails", async () => {
+    const base = await listen(async () => {
+      throw new Error("broken");
+    });
+    const response = await fetch(`${base}/v1beta/models`);
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" },
+    });
+  });
+});

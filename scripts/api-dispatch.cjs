@@ -1,0 +1,198 @@
+// Loaded by scripts/connection-guard.cjs in the Next server process. Serves the API surface
+// (`/v1beta/...`, `/v1/...`, `/v1alpha/...` and their `upload/` and `download/` forms) with
+// the very handler Next would call for it (the catch-all route's, lib/server/api/router.ts,
+// taken from the built route module), without Next's request handling in between: Next's
+// router, its request and response adapters and its per-request state cost several times what
+// the gateway's own work does (bench/README.md, "Gateway: the lean API path"). Pages, `/api/*`
+// and everything else are still served by Next; so are HEAD and OPTIONS (Next derives them)
+// and API-looking paths no route file serves (Next's fallback rewrite answers those).
+//
+// The handler, its limits, authentication and isolation checks are the route's own: this file
+// only turns Node's request into the web Request the route takes and writes the Response it
+// answers back, streamed piece by piece with backpressure, the request's signal aborted when
+// the client goes away first (as Next does).
+//
+// Dispatch starts once Next has answered a request of its own (its start-up, instrumentation
+// included, is then done); until then Next serves everything. STUDIO_API_VIA_NEXT=1 turns
+// dispatch off (bench/gateway.mjs measures both ways in one run).
+"use strict";
+const path = require("node:path");
+const { Readable } = require("node:stream");
+
+const API_SURFACE = /^\/(?:(?:upload|download)\/)?v1(?:beta|alpha)?\/[^/?]/;
+const DISPATCHED_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
+const ROUTE_MODULE = path.join(process.cwd(), ".next/server/app/v1beta/[...path]/route.js");
+const enabled = process.env.STUDIO_API_VIA_NEXT !== "1";
+
+/** The route's handlers by method, once loaded; null before (or if loading failed). */
+let handlers = null;
+let loading = false;
+
+function warn(message, error) {
+  process.stderr.write(
+    `[genstudio] warn ${message}: ${error instanceof Error ? error.message : String(error)}\n`,
+  );
+}
+
+function loadHandlers() {
+  if (loading || !enabled) return;
+  loading = true;
+  (async () => {
+    const { routeModule } = require(ROUTE_MODULE);
+    await routeModule.ensureUserland();
+    const { userland } = routeModule;
+    if ([...DISPATCHED_METHODS].some((method) => typeof userland[method] !== "function"))
+      throw new Error("the API route module does not export every method");
+    handlers = userland;
+  })().catch((error) => warn("API requests stay with Next's router", error));
+}
+
+/** Called for each response Next answers: the first one finished means Next is up. */
+function noteNextResponse(response) {
+  if (handlers === null && !loading) response.once("finish", loadHandlers);
+}
+
+/** Next's own reading of a request's URL: its bind address, the path as received. */
+const BIND_HOST = process.env.HOSTNAME || "127.0.0.1";
+const ORIGIN = `http://${BIND_HOST.includes(":") ? `[${BIND_HOST}]` : BIND_HOST}:${process.env.PORT || "3000"}`;
+
+function headersOf(incoming) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(incoming.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.append(name, value);
+  }
+  return headers;
+}
+
+function webRequest(incoming, signal) {
+  const withBody = incoming.method !== "GET" && incoming.method !== "HEAD";
+  return new Request(ORIGIN + incoming.url, {
+    method: incoming.method,
+    headers: headersOf(incoming),
+    body: withBody ? Readable.toWeb(incoming) : null,
+    duplex: "half",
+    signal,
+  });
+}
+
+/** Resolves when the client took what was written (true) or went away (false). */
+function drained(outgoing) {
+  return new Promise((resolve) => {
+    const done = (value) => {
+      outgoing.off("drain", onDrain);
+      outgoing.off("close", onClose);
+      resolve(value);
+    };
+    const onDrain = () => done(true);
+    const onClose = () => done(false);
+    outgoing.on("drain", onDrain);
+    outgoing.on("close", onClose);
+  });
+}
+
+async function writeResponse(response, outgoing) {
+  outgoing.statusCode = response.status;
+  for (const [name, value] of response.headers) {
+    if (name !== "set-cookie") outgoing.setHeader(name, value);
+  }
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) outgoing.setHeader("set-cookie", cookies);
+  if (response.body === null) {
+    outgoing.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  let finished = false;
+  // A client that goes away stops the answer at once (a held stream may have nothing to
+  // send for a long time), which releases what it holds: its stream slot, its upstream call.
+  const stop = () => {
+    if (!finished) reader.cancel().catch(() => undefined);
+  };
+  outgoing.once("close", stop);
+  try {
+    // A stream's headers go out at once, before its first event. Any other answer that is
+    // one piece (a JSON answer made whole) goes out in one write, its length known.
+    let pending = null;
+    if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      outgoing.flushHeaders();
+    } else {
+      const first = await reader.read();
+      if (first.done) {
+        finished = true;
+        outgoing.end();
+        return;
+      }
+      const second = await reader.read();
+      if (second.done) {
+        finished = true;
+        outgoing.setHeader("content-length", first.value.byteLength);
+        outgoing.end(first.value);
+        return;
+      }
+      pending = [first.value, second.value];
+    }
+    for (const value of pending ?? []) {
+      if (!outgoing.write(value) && !(await drained(outgoing))) return;
+    }
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (outgoing.destroyed) return;
+      if (!outgoing.write(value) && !(await drained(outgoing))) return;
+    }
+    if (outgoing.destroyed) return;
+    finished = true;
+    outgoing.end();
+  } finally {
+    outgoing.off("close", stop);
+    // The client went away or the body broke: stop whatever feeds the body.
+    if (!finished) await reader.cancel().catch(() => undefined);
+  }
+}
+
+const FAILURE_BODY = `${JSON.stringify({ error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" } }, null, 2)}\n`;
+
+/** Answers `incoming` with what `handler` (a route's method: web Request in, Response out) makes of it. */
+async function serve(handler, incoming, outgoing) {
+  const controller = new AbortController();
+  outgoing.once("close", () => {
+    if (!outgoing.writableFinished) controller.abort();
+  });
+  try {
+    const response = await handler(webRequest(incoming, controller.signal));
+    await writeResponse(response, outgoing);
+  } catch (error) {
+    if (controller.signal.aborted) return;
+    warn(`answering ${incoming.method} ${incoming.url.split("?")[0]} failed`, error);
+    if (!outgoing.headersSent) {
+      outgoing.writeHead(500, {
+        "content-type": "application/json; charset=UTF-8",
+        "content-length": Buffer.byteLength(FAILURE_BODY),
+      });
+      outgoing.end(FAILURE_BODY);
+    } else {
+      outgoing.destroy();
+    }
+  }
+}
+
+/**
+ * Serves `incoming` when it belongs to the API surface and the route's handler is loaded;
+ * false when Next should (then Next's answer is noted, for when dispatch may start).
+ */
+function dispatchApiRequest(incoming, outgoing) {
+  if (
+    handlers !== null &&
+    DISPATCHED_METHODS.has(incoming.method) &&
+    API_SURFACE.test(incoming.url)
+  ) {
+    void serve(handlers[incoming.method], incoming, outgoing);
+    return true;
+  }
+  if (enabled) noteNextResponse(outgoing);
+  return false;
+}
+
+module.exports = { dispatchApiRequest, serve };
