@@ -7,9 +7,12 @@ export interface Verdict {
   open?: string[];
   expected?: number;
   actual?: number;
+  signatures?: { count: number; thinking: number; unknown: boolean };
 }
 export interface Judged {
   exchange: RecordedExchange;
+  outsideResources?: string[];
+  refusedSince?: boolean;
   ms: number;
   verdicts: Record<string, Verdict | undefined>;
 }
@@ -23,7 +26,8 @@ export interface AllowList {
   entries: {
     category: string;
     reason: string;
-    ids: string[];
+    ids?: string[];
+    rule?: string;
     fields?: string[];
     targets?: string[];
   }[];
@@ -31,6 +35,8 @@ export interface AllowList {
 export interface Conformance {
   judged: Judged[];
   stale: { category: string; id: string; reason: string }[];
+  /** The rule entries (`category:rule`) that explained something in this run. */
+  usedRules: Set<string>;
   table: Record<string, Figure>;
   /** Operations replayed but not compared yet: exchanges, and how many got the service's status. */
   uncompared: [string, { exchanges: number; sameStatus: number }][];
