@@ -12,6 +12,8 @@ import {
   gatewayServer,
   keyedServer,
   localServer,
+  PEOPLE_ADMIN,
+  peopleServer,
   serverLogFile,
 } from "./e2e/support/servers";
 
@@ -94,6 +96,22 @@ export default defineConfig({
         DATA_DIR: keyedServer.dataDir,
         STUDIO_API_KEYS: keyList(STUDIO_KEYS),
         STUDIO_ACCESS_CODE: ACCESS_CODE,
+      }),
+    },
+    {
+      // People mode: each person's keys and browser share a workspace of their own.
+      command: startCommand,
+      url: `${peopleServer.baseUrl}/api/session`,
+      timeout: 120_000,
+      reuseExistingServer: false,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: serverEnvironment({
+        PORT: String(peopleServer.port),
+        DATA_DIR: peopleServer.dataDir,
+        STUDIO_ADMIN_EMAIL: PEOPLE_ADMIN.email,
+        STUDIO_ADMIN_PASSWORD: PEOPLE_ADMIN.password,
+        STUDIO_RATE_LIMIT_PER_MINUTE: "0",
       }),
     },
     {

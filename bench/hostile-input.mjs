@@ -8,8 +8,13 @@
 // in CPU time (bench/event-loop-probe.cjs, preloaded into the server this bench starts; the
 // CPU figure hardly depends on what else the machine runs). Needs a production build.
 //
-//   node bench/hostile-input.mjs [--sizes 1,2,4,8,16] [--shapes all|name,...] [--timeout-s 120]
+//   node bench/hostile-input.mjs [--sizes 1,2,4,8,16] [--shapes all|none|name,...]
+//                                [--operations all|none|name,...] [--timeout-s 120]
 //                                [--app-dir DIR] [--compare-app-dir DIR]
+//
+// Besides the sized shapes, one request per entry of bench/hostile-operations.mjs (speech,
+// pictures, batches, wide schemas, junk PDFs, URLs of dots, refused prompts), each alone
+// while the light requests run; its row reports the status that ended it.
 //
 // With --compare-app-dir, a second build (another worktree's, after `npm run build` there) is
 // started beside the first and every row is measured on each in turn, so a comparison shares
@@ -24,8 +29,10 @@ import {
   round,
   startProbedServer,
 } from "./hostile-support.mjs";
+import { OPERATIONS } from "./hostile-operations.mjs";
 
 const KEY = "hostile-input-bench-key-0123456789";
+const ENV = { STUDIO_API_KEYS: `bench:${KEY}` };
 
 /** Each shape: text of about `bytes` bytes that once cost super-linear time somewhere. */
 const TEXT_SHAPES = {
@@ -142,7 +149,17 @@ const SHAPES = {
     ],
   }),
 };
-const { sizes: SIZES, shapes, timeoutMs: TIMEOUT_MS, appDirs } = benchOptions(Object.keys(SHAPES));
+const {
+  sizes: SIZES,
+  shapes,
+  timeoutMs: TIMEOUT_MS,
+  appDirs,
+  operations: operationsOption,
+} = benchOptions(Object.keys(SHAPES));
+const operations =
+  operationsOption === "all"
+    ? Object.keys(OPERATIONS)
+    : operationsOption.split(",").filter((name) => name in OPERATIONS);
 
 const agent = new Agent({ connections: 64, headersTimeout: 0, bodyTimeout: 0 });
 const headers = { "x-goog-api-key": KEY, "content-type": "application/json" };
@@ -163,6 +180,24 @@ async function call(target, operation, body, signal) {
 }
 
 const LIGHT = JSON.stringify({ contents: [{ parts: [{ text: "Still here?" }] }] });
+/** Any request to a target, for the operations: its status, headers and text. */
+const requestOn =
+  (target, signal) =>
+  async (method, path, body, extraHeaders = {}) => {
+    const response = await request(`${target.server.baseUrl}${path}`, {
+      method,
+      headers: { ...headers, ...extraHeaders },
+      body,
+      dispatcher: agent,
+      signal,
+    });
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      text: await response.body.text(),
+    };
+  };
+
 /** The light request: a countTokens of one sentence, answering its status. */
 const lightCall = (target) => async (signal) =>
   (await call(target, "countTokens", LIGHT, signal)).status;
@@ -191,8 +226,7 @@ async function warmUp(target) {
 
 const targets = [];
 try {
-  for (const dir of appDirs)
-    targets.push(await startProbedServer(dir, { STUDIO_API_KEYS: `bench:${KEY}` }));
+  for (const dir of appDirs) targets.push({ dir, ...(await startProbedServer(dir, ENV)) });
   for (const target of targets) await warmUp(target);
   const rows = [];
   for (const shape of shapes) {
@@ -211,6 +245,24 @@ try {
         // Let the server settle (a timed-out request may still be working).
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
+    }
+  }
+  for (const operation of operations) {
+    for (const target of targets) {
+      const labels = { shape: operation, MiB: "-" };
+      const hostile = () =>
+        OPERATIONS[operation](requestOn(target, AbortSignal.timeout(TIMEOUT_MS)));
+      const row = await measureRow(target, labels, hostile, lightCall(target));
+      // A request that made the server exit is reported so; a fresh server takes its place.
+      if (!target.server.alive()) {
+        row.status = `exited (${row.status})`;
+        await target.server.stop("SIGKILL");
+        Object.assign(target, await startProbedServer(target.dir, ENV));
+        await warmUp(target);
+      }
+      rows.push(row);
+      console.log(JSON.stringify(row));
+      await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   }
   printTable(rows, targets.length > 1);

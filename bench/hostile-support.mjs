@@ -13,8 +13,8 @@ export const MiB = 2 ** 20;
 
 /**
  * The hostile benches' command line: `--sizes 1,2,4,8,16` (MiB), `--shapes all|name,...` (of
- * `shapeNames`), `--timeout-s 120`, `--app-dir DIR` and `--compare-app-dir DIR` (a second
- * build measured beside the first).
+ * `shapeNames`), `--operations all|none|name,...`, `--timeout-s 120`, `--app-dir DIR` and
+ * `--compare-app-dir DIR` (a second build measured beside the first).
  */
 export function benchOptions(shapeNames) {
   const { values } = parseArgs({
@@ -24,6 +24,7 @@ export function benchOptions(shapeNames) {
       "timeout-s": { type: "string", default: "120" },
       "app-dir": { type: "string" },
       "compare-app-dir": { type: "string" },
+      operations: { type: "string", default: "all" },
     },
   });
   return {
@@ -33,6 +34,8 @@ export function benchOptions(shapeNames) {
         ? shapeNames
         : values.shapes.split(",").filter((name) => shapeNames.includes(name)),
     timeoutMs: Number(values["timeout-s"]) * 1000,
+    /** `--operations all|none|name,...`: the single hostile requests of each operation. */
+    operations: values.operations,
     appDirs: [values["app-dir"] ?? process.cwd(), values["compare-app-dir"]]
       .filter(Boolean)
       .map((dir) => path.resolve(dir)),

@@ -95,6 +95,10 @@ test("every endpoint answers generated requests: no 5xx, no hang, the error body
     "conversations.patch",
     "conversations.delete",
     "conversations.messages",
+    "interactions.create",
+    "interactions.get",
+    "interactions.cancel",
+    "interactions.delete",
   ]) {
     expect(Object.keys(report.byEndpoint), `no request reached ${label}`).toContain(label);
   }

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { expect, test, type Locator } from "@playwright/test";
 import { parseGenerateContentRequest } from "@/lib/gemini/validate";
@@ -309,4 +310,48 @@ test("get code carries every part of the request: files by URI, safety, tools an
   for (const tab of ["curl", "Python", "JavaScript"])
     expect(await snippetOf(cacheDialog, tab), tab).toContain(created.name);
   await cachePage.close();
+});
+
+test("get code with a key made in the dialog: a chat with a file runs as it is, and the key is shown only then", async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(16);
+  const name = `harbour-${Date.now()}.txt`;
+  await dropFiles(page.getByTestId("drop-zone-new"), [
+    { name, mimeType: "text/plain", bytes: new TextEncoder().encode("The harbour opens at dawn.") },
+  ]);
+  await expect(attachmentCard(page, name)).toHaveAttribute("data-status", "active", {
+    timeout: 30_000,
+  });
+  await chat.prompt.fill("When does the harbour open?");
+  await page.getByRole("button", { name: "Get code for the next message" }).click();
+  const dialog = page.getByRole("dialog", { name: "Code for the next message" });
+  await dialog.getByRole("button", { name: "Create a key for this code" }).click();
+  await expect(dialog.getByText(/The snippets hold your new key/)).toBeVisible();
+  const curl = await snippetOf(dialog, "curl");
+  const secret = /export GEMINI_API_KEY='(gsk_[A-Za-z0-9_-]{43})'/.exec(curl)?.[1];
+  expect(secret, curl).toBeDefined();
+  await expectNoSeriousViolations(page, "dialog[open]");
+  // The key sees the browser's file: the snippet runs as it is (it sets the key itself).
+  const directory = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-get-code-key-"));
+  fs.writeFileSync(path.join(directory, "request.sh"), curl);
+  const result = await run("bash", [path.join(directory, "request.sh")], { GEMINI_API_KEY: "" });
+  expect(result.code, result.stdout + result.stderr).toBe(0);
+  expect(result.stdout).toContain('"candidates"');
+  expect(result.stdout).not.toContain("PERMISSION_DENIED");
+  // Closed and opened again, the dialog names the key but no longer holds it.
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await page.getByRole("button", { name: "Get code for the next message" }).click();
+  const picker = dialog.getByLabel("Studio key");
+  const made = await picker
+    .locator("option", { hasText: secret!.slice(0, 10) })
+    .getAttribute("value");
+  await picker.selectOption(made!);
+  const again = await snippetOf(dialog, "curl");
+  expect(again).toContain(`(${secret!.slice(0, 10)}…)`);
+  expect(again).not.toContain(secret!);
+  fs.rmSync(directory, { recursive: true, force: true });
 });

@@ -300,6 +300,8 @@ test("with a session cookie, cross-site requests are refused on every state-chan
     { "sec-fetch-site": "same-site", origin: "https://sub.evil.example" },
     { origin: "https://evil.example" },
     { origin: "null" },
+    // "none" is what a typed address sends; it never outweighs a foreign Origin.
+    { "sec-fetch-site": "none", origin: "https://evil.example" },
   ];
   let refused = 0;
   for (const [method, route, body] of attacks) {

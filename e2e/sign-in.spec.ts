@@ -1,9 +1,11 @@
 /**
- * Signing in (issue 14 items 3 and 4), against production servers of this spec's own (its
- * guessing would lock the shared servers' sign-in for a minute): guesses throttled per client
- * address, whatever headers claim another address, with 429 and Retry-After, the right code
- * too once the budget is spent; access codes of at least 12 characters; sessions bound to
- * the code they were opened with; "sign out everywhere", by API and from the page.
+ * Signing in, against production servers of this spec's own (its guessing would lock the
+ * shared servers' sign-in for a minute): guesses throttled per client address, whatever
+ * headers claim another address, with 429 and Retry-After, the right code too from the
+ * address that spent the budget; never from another address, however many guess (and behind
+ * a trusted proxy, X-Forwarded-For names each client); access codes of at least 12
+ * characters; sessions bound to the code they were opened with; "sign out everywhere", by
+ * API and from the page.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -103,6 +105,27 @@ test("right codes never use up the budget; guesses are throttled per address, wh
   expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
   // Out of budget, even the right code waits: guessing on cannot find it.
   expect((await signIn(server, CODE)).status).toBe(429);
+});
+
+test("guesses from many addresses never block the right code from another; behind a trusted proxy each client counts apart", async () => {
+  const server = await ownServer({
+    STUDIO_ACCESS_CODE: CODE,
+    STUDIO_TRUSTED_PROXIES: "127.0.0.1/32",
+  });
+  const from = (address: string) => ({ "x-forwarded-for": address });
+  // Twelve addresses guess until each is refused: the code is under attack.
+  for (let address = 1; address <= 12; address++) {
+    for (let index = 0; index < 11; index++)
+      await (
+        await signIn(server, `wrong-${address}-${index}`, from(`203.0.113.${address}`))
+      ).text();
+  }
+  expect((await signIn(server, "wrong-again", from("203.0.113.1"))).status).toBe(429);
+  // A person behind the same proxy, at another address, still gets in with the right code.
+  expect((await signIn(server, CODE, from("198.51.100.20"))).status).toBe(200);
+  // A client's own claim left of the proxy's entry is not believed: the proxy's entry counts.
+  expect((await signIn(server, CODE, from("203.0.113.1, 198.51.100.21"))).status).toBe(200);
+  expect((await signIn(server, "wrong-once-more", from("198.51.100.22"))).status).toBe(403);
 });
 
 test("sessions are bound to the code: a changed or removed code ends them, and changing back does not revive them", async () => {

@@ -19,8 +19,11 @@ import {
   STUDIO_KEYS,
   gatewayServer,
   keyedServer,
+  peopleServer,
   type ServerInfo,
 } from "./support/servers";
+import { personWithKey } from "./support/people";
+import { uploadResumable } from "./support/api";
 
 const MODEL = "models/gemini-2.5-flash";
 /** Long enough for a cache of it alone (the model's minimum is 1,024 tokens). */
@@ -31,6 +34,8 @@ interface Tenants {
   server: ServerInfo;
   owner: string;
   intruder: string;
+  /** Makes the owner's and intruder's keys first (people's keys are made in the studio). */
+  prepare?: () => Promise<{ owner: string; intruder: string }>;
 }
 
 const SETUPS: [string, Tenants][] = [
@@ -38,6 +43,18 @@ const SETUPS: [string, Tenants][] = [
   [
     "local engine",
     { server: keyedServer, owner: STUDIO_KEYS.carol, intruder: STUDIO_KEYS.mallory },
+  ],
+  [
+    "people's keys",
+    {
+      server: peopleServer,
+      owner: "",
+      intruder: "",
+      prepare: async () => ({
+        owner: await personWithKey(peopleServer, "carol@people.test"),
+        intruder: await personWithKey(peopleServer, "mallory@people.test"),
+      }),
+    },
   ],
 ];
 
@@ -73,32 +90,15 @@ async function call(
 }
 
 async function uploadText(tenants: Tenants): Promise<{ name: string; uri: string }> {
-  const bytes = Buffer.from(FILE_TEXT);
-  const start = await fetch(`${tenants.server.baseUrl}/upload/v1beta/files`, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": tenants.owner,
-      "content-type": "application/json",
-      "x-goog-upload-protocol": "resumable",
-      "x-goog-upload-command": "start",
-      "x-goog-upload-header-content-length": String(bytes.length),
-      "x-goog-upload-header-content-type": "text/plain",
+  const file = await uploadResumable(
+    tenants.server.baseUrl,
+    tenants.owner,
+    Buffer.from(FILE_TEXT),
+    {
+      contentType: "text/plain",
+      displayName: "rivers",
     },
-    body: JSON.stringify({ file: { displayName: "rivers" } }),
-  });
-  expect(start.status, await start.text()).toBe(200);
-  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
-    method: "POST",
-    headers: {
-      "x-goog-api-key": tenants.owner,
-      "x-goog-upload-command": "upload, finalize",
-      "x-goog-upload-offset": "0",
-    },
-    body: bytes,
-  });
-  const text = await final.text();
-  expect(final.status, text).toBe(200);
-  const file = (JSON.parse(text) as { file: { name: string; uri: string; state: string } }).file;
+  );
   for (let polls = 0; polls < 100; polls++) {
     const got = await call(tenants.server, tenants.owner, "GET", `/v1beta/${file.name}`);
     if ((JSON.parse(got.text) as { state?: string }).state === "ACTIVE") break;
@@ -261,6 +261,7 @@ function casesFor(resources: {
 for (const [label, tenants] of SETUPS) {
   test(`${label}: every place and spelling of another tenant's file, cache or store is refused with 403`, async () => {
     test.setTimeout(300_000);
+    if (tenants.prepare) Object.assign(tenants, await tenants.prepare());
     const file = await uploadText(tenants);
     const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
       model: MODEL,
@@ -313,5 +314,163 @@ for (const [label, tenants] of SETUPS) {
       refusedToOwner.filter((entry) => !entry.includes("systemInstruction.")),
       "the owner's own requests",
     ).toEqual([]);
+  });
+}
+
+/** The opening words of FILE_TEXT: whoever reads the file or a cache of it sees them. */
+const FILE_WORDS = "Rivers carry water";
+
+for (const [label, tenants] of SETUPS) {
+  test(`${label}: tools that fetch URLs and caches built from files never read another tenant's file or cache`, async () => {
+    test.setTimeout(300_000);
+    const file = await uploadText(tenants);
+    const origin = new URL(file.uri).origin;
+    const id = file.name.slice("files/".length);
+    // A cache built from the file: the owner's, and what it holds is the file's text.
+    const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
+      model: MODEL,
+      contents: [
+        { role: "user", parts: [{ fileData: { fileUri: file.uri, mimeType: "text/plain" } }] },
+      ],
+      ttl: "600s",
+    });
+    expect(created.status, created.text).toBe(200);
+    const cache = (JSON.parse(created.text) as { name: string }).name;
+    const urls = [
+      file.uri,
+      `https://generativelanguage.googleapis.com/v1beta/${file.name}`,
+      `${origin}/download/v1beta/${file.name}:download?alt=media`,
+      `${origin}/v1beta/files%2F${id}`,
+      `${origin.toUpperCase()}/V1BETA/FILES/${id}`,
+      `${origin}/v1beta/x/../files/${id}`,
+      `${origin}/v1beta/${cache}`,
+      `${origin}/v1beta/cachedContents%2F${cache.slice("cachedContents/".length)}`,
+    ];
+    const leaks: string[] = [];
+    const ownerMisses: string[] = [];
+    for (const url of urls)
+      for (const tool of [{ urlContext: {} }, { url_context: {} }])
+        for (const path of [
+          `/v1beta/${MODEL}:generateContent`,
+          `/v1beta/${MODEL}:streamGenerateContent?alt=sse`,
+        ]) {
+          const body = {
+            contents: [{ role: "user", parts: [{ text: `What does ${url} say?` }] }],
+            tools: [tool],
+            generationConfig: { maxOutputTokens: 64 },
+          };
+          const what = `${Object.keys(tool)[0]} ${path.split(":")[1]} ${url}`;
+          const own = await call(tenants.server, tenants.owner, "POST", path, body);
+          if (own.status !== 200)
+            ownerMisses.push(`${what}: ${own.status} ${own.text.slice(0, 200)}`);
+          const other = await call(tenants.server, tenants.intruder, "POST", path, body);
+          if (other.text.includes(FILE_WORDS)) leaks.push(`${what}: ${other.status}`);
+          // The gateway refuses before anything goes upstream; the engine reads nothing for them.
+          if (label === "gateway" && other.status !== 403)
+            leaks.push(`${what}: ${other.status} ${other.text.slice(0, 200)}`);
+        }
+    // Nor can another tenant build a cache that fetches them later, or one from the file.
+    for (const contents of [
+      [{ role: "user", parts: [{ text: `Read ${file.uri} and ${origin}/v1beta/${cache}` }] }],
+      [{ role: "user", parts: [{ fileData: { fileUri: file.uri, mimeType: "text/plain" } }] }],
+    ]) {
+      const built = await call(tenants.server, tenants.intruder, "POST", "/v1beta/cachedContents", {
+        model: MODEL,
+        contents: [...contents, { role: "user", parts: [{ text: FILE_TEXT }] }],
+        tools: [{ urlContext: {} }],
+        ttl: "120s",
+      });
+      if (built.status === 200) {
+        const name = (JSON.parse(built.text) as { name: string }).name;
+        await call(tenants.server, tenants.intruder, "DELETE", `/v1beta/${name}`);
+        if (label === "gateway" || "fileData" in contents[0]!.parts[0]!)
+          leaks.push(`a cache of the intruder's naming ${JSON.stringify(contents)}: 200`);
+      }
+    }
+    expect(leaks).toEqual([]);
+    expect(ownerMisses).toEqual([]);
+  });
+}
+
+/** Uploads JSONL `lines` as `key`'s batch input file. */
+async function uploadLines(tenants: Tenants, key: string, lines: unknown[]): Promise<string> {
+  const bytes = Buffer.from(lines.map((line) => JSON.stringify(line)).join("\n"));
+  return (
+    await uploadResumable(tenants.server.baseUrl, key, bytes, { contentType: "application/jsonl" })
+  ).name;
+}
+
+for (const [label, tenants] of SETUPS) {
+  test(`${label}: a batch input file naming another tenant's file, cache or store never reads them`, async () => {
+    test.setTimeout(300_000);
+    const file = await uploadText(tenants);
+    const cache = JSON.parse(
+      (
+        await call(tenants.server, tenants.owner, "POST", "/v1beta/cachedContents", {
+          model: MODEL,
+          contents: [{ role: "user", parts: [{ text: FILE_TEXT }] }],
+          ttl: "600s",
+        })
+      ).text,
+    ) as { name: string };
+    const ask = (text: string) => [{ role: "user", parts: [{ text }] }];
+    const lines = [
+      {
+        key: "file",
+        request: {
+          contents: [
+            {
+              parts: [
+                { fileData: { fileUri: file.uri, mimeType: "text/plain" } },
+                { text: "Repeat it." },
+              ],
+            },
+          ],
+        },
+      },
+      { key: "cache", request: { contents: ask("Go on."), cachedContent: cache.name } },
+      {
+        key: "url",
+        request: { contents: ask(`What does ${file.uri} say?`), tools: [{ urlContext: {} }] },
+      },
+    ];
+    for (const line of lines) {
+      const input = await uploadLines(tenants, tenants.intruder, [line]);
+      const created = await call(
+        tenants.server,
+        tenants.intruder,
+        "POST",
+        `/v1beta/${MODEL}:batchGenerateContent`,
+        { batch: { inputConfig: { fileName: input } } },
+      );
+      if (label === "gateway") {
+        expect(created.status, `${line.key}: ${created.text}`).toBe(403);
+        continue;
+      }
+      // The engine runs each line as its caller: it fails, and reads nothing of the owner's.
+      expect(created.status, created.text).toBe(200);
+      const name = (JSON.parse(created.text) as { name: string }).name;
+      let batch: {
+        metadata?: { state?: string; output?: { responsesFile?: string } };
+        response?: { responsesFile?: string };
+      } = {};
+      for (let polls = 0; polls < 300; polls++) {
+        batch = JSON.parse(
+          (await call(tenants.server, tenants.intruder, "GET", `/v1beta/${name}`)).text,
+        );
+        if (/SUCCEEDED|FAILED/.test(batch.metadata?.state ?? "")) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const results = batch.response?.responsesFile ?? batch.metadata?.output?.responsesFile;
+      expect(results, JSON.stringify(batch)).toBeDefined();
+      const bytes = await call(
+        tenants.server,
+        tenants.intruder,
+        "GET",
+        `/download/v1beta/${results}:download?alt=media`,
+      );
+      expect(bytes.status).toBe(200);
+      expect(bytes.text, line.key).not.toContain(FILE_WORDS);
+    }
   });
 }

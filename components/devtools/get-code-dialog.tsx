@@ -9,10 +9,12 @@ import {
   KEY_VARIABLE,
   SERVICE_ORIGIN,
   codeSnippet,
+  type CodeKey,
   type CodeLanguage,
   type CodeTarget,
 } from "@/lib/studio/get-code";
 import type { TurnRequest } from "@/lib/studio/turn-requests";
+import { CodeKeyPicker } from "./code-key-picker";
 import { Tabs } from "./tabs";
 
 export interface GetCodeDialogProps {
@@ -29,16 +31,22 @@ export interface GetCodeDialogProps {
 export function GetCodeDialog({ open, onClose, turn, note, title }: GetCodeDialogProps) {
   const [language, setLanguage] = useState<CodeLanguage>("curl");
   const [targetKind, setTargetKind] = useState<CodeTarget["kind"]>("studio");
+  const [key, setKey] = useState<CodeKey | undefined>(undefined);
   const targetName = useId();
   const target: CodeTarget =
     targetKind === "studio"
       ? { kind: "studio", origin: typeof window === "undefined" ? "" : window.location.origin }
       : { kind: "service" };
   const fence = CODE_LANGUAGES.find((item) => item.language === language)!.fence;
-  const snippet = turn ? codeSnippet(language, { ...turn, target }) : "";
+  const snippet = turn ? codeSnippet(language, { ...turn, target, key }) : "";
   const label = CODE_LANGUAGES.find((item) => item.language === language)!.label;
+  // A new key's secret is shown only while this dialog stays open.
+  function close() {
+    if (key?.secret) setKey(undefined);
+    onClose();
+  }
   return (
-    <ModalDialog open={open} onClose={onClose} title={title}>
+    <ModalDialog open={open} onClose={close} title={title}>
       <fieldset className="flex flex-wrap items-center gap-3 text-sm">
         <legend className="sr-only">Send to</legend>
         <span className="text-xs font-medium text-zinc-700 dark:text-zinc-300">Send to</span>
@@ -61,10 +69,11 @@ export function GetCodeDialog({ open, onClose, turn, note, title }: GetCodeDialo
           The Gemini API ({SERVICE_ORIGIN.replace("https://", "")})
         </label>
       </fieldset>
+      {targetKind === "studio" && open && <CodeKeyPicker value={key} onChange={setKey} />}
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
         The key is read from the environment variable <code>{KEY_VARIABLE}</code>:{" "}
         {targetKind === "studio"
-          ? "a studio key (STUDIO_API_KEYS, or the development key on loopback)."
+          ? "one of your studio keys (Account), which sees the same files and caches as this chat."
           : "your own key for the service."}{" "}
         {note}
       </p>

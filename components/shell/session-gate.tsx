@@ -1,22 +1,30 @@
 "use client";
 
-import { useEffect, useState, type FormEvent, type ReactNode } from "react";
+import { usePathname } from "next/navigation";
+import { useEffect, type ReactNode } from "react";
 import { useSession, useSignIn } from "@/lib/hooks/use-session";
+import { SignInForm } from "./sign-in-form";
+
+/** Pages anyone may open: the link's token is their credential. */
+const PUBLIC_PATHS = ["/invitation"];
 
 /**
- * Renders the studio once this browser has a session. Without an access code configured
- * (loopback development default) the session is opened silently; otherwise it asks for the code.
+ * Renders the studio once this browser has a session. Under the development default the
+ * session is opened silently; otherwise it asks for the access code, or (with people) an
+ * email and password or the provider.
  */
 export function SessionGate({ children }: { children: ReactNode }) {
+  const pathname = usePathname();
   const session = useSession();
   const signIn = useSignIn();
   const needsSilentSignIn =
-    session.data && !session.data.authenticated && !session.data.accessCodeRequired;
+    session.data && !session.data.authenticated && session.data.signIn === "development";
 
   useEffect(() => {
     if (needsSilentSignIn && signIn.isIdle) signIn.mutate(undefined);
   }, [needsSilentSignIn, signIn]);
 
+  if (PUBLIC_PATHS.includes(pathname)) return <>{children}</>;
   if (session.isError) {
     return (
       <CenteredMessage role="alert">
@@ -25,7 +33,8 @@ export function SessionGate({ children }: { children: ReactNode }) {
     );
   }
   if (session.data?.authenticated) return <>{children}</>;
-  if (session.data?.accessCodeRequired) return <AccessCodeForm />;
+  if (session.data && session.data.signIn !== "development")
+    return <SignInForm state={session.data} />;
   if (signIn.isError)
     return (
       <CenteredMessage role="alert">
@@ -43,46 +52,5 @@ function CenteredMessage({ children, role }: { children: ReactNode; role: "statu
     >
       {children}
     </div>
-  );
-}
-
-function AccessCodeForm() {
-  const signIn = useSignIn();
-  const [code, setCode] = useState("");
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    signIn.mutate(code);
-  }
-  return (
-    <form
-      onSubmit={submit}
-      className="mx-auto mt-24 flex w-full max-w-sm flex-col gap-3 p-4"
-      aria-label="Sign in"
-    >
-      <h1 className="text-lg font-semibold">Sign in to Genstudio</h1>
-      <label className="flex flex-col gap-1 text-sm">
-        Access code
-        <input
-          type="password"
-          autoFocus
-          required
-          value={code}
-          onChange={(event) => setCode(event.target.value)}
-          className="rounded-md border border-zinc-300 bg-transparent px-3 py-2 dark:border-zinc-700"
-        />
-      </label>
-      {signIn.isError && (
-        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
-          {signIn.error.message}
-        </p>
-      )}
-      <button
-        type="submit"
-        disabled={signIn.isPending}
-        className="rounded-md bg-zinc-900 px-3 py-2 text-sm font-medium text-white disabled:opacity-50 dark:bg-zinc-100 dark:text-zinc-900"
-      >
-        {signIn.isPending ? "Signing in…" : "Sign in"}
-      </button>
-    </form>
   );
 }

@@ -2,7 +2,9 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useSession } from "@/lib/hooks/use-session";
 import { SignOutButtons } from "./sign-out-buttons";
+import { WorkspaceBanner } from "./workspace-banner";
 import { ThemeToggle } from "./theme-toggle";
 
 const NAVIGATION = [
@@ -13,32 +15,41 @@ const NAVIGATION = [
 
 export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
   const pathname = usePathname();
+  const session = useSession();
+  const navigation = [
+    ...NAVIGATION,
+    ...(session.data?.authenticated ? [{ href: "/account", label: "Account" }] : []),
+    ...(session.data?.person?.role === "admin" ? [{ href: "/admin", label: "Admin" }] : []),
+  ];
   return (
-    <header className="flex items-center gap-2 border-b border-zinc-200 px-2 py-2 sm:gap-4 sm:px-4 dark:border-zinc-800">
-      <Link href="/" className="font-semibold tracking-tight">
-        Genstudio
-      </Link>
-      <nav aria-label="Main" className="flex min-w-0 gap-1 overflow-x-auto">
-        {NAVIGATION.map((item) => {
-          const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
-          return (
-            <Link
-              key={item.href}
-              href={item.href}
-              aria-current={current ? "page" : undefined}
-              className={`shrink-0 rounded-md px-2 py-1.5 text-sm sm:px-3 ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-900"}`}
-            >
-              {item.label}
-            </Link>
-          );
-        })}
-      </nav>
-      <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
-        <ModeBadge mode={mode} />
-        <SignOutButtons />
-        <ThemeToggle />
-      </div>
-    </header>
+    <>
+      <header className="flex items-center gap-2 border-b border-zinc-200 px-2 py-2 sm:gap-4 sm:px-4 dark:border-zinc-800">
+        <Link href="/" className="font-semibold tracking-tight">
+          Genstudio
+        </Link>
+        <nav aria-label="Main" className="flex min-w-0 gap-1 overflow-x-auto">
+          {navigation.map((item) => {
+            const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
+            return (
+              <Link
+                key={item.href}
+                href={item.href}
+                aria-current={current ? "page" : undefined}
+                className={`shrink-0 rounded-md px-2 py-1.5 text-sm sm:px-3 ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-900"}`}
+              >
+                {item.label}
+              </Link>
+            );
+          })}
+        </nav>
+        <div className="ml-auto flex shrink-0 items-center gap-1 sm:gap-2">
+          <ModeBadge mode={mode} />
+          <SignOutButtons />
+          <ThemeToggle />
+        </div>
+      </header>
+      <WorkspaceBanner />
+    </>
   );
 }
 

@@ -142,3 +142,8 @@ export async function countTokensRaw(
   if (typeof body.totalTokens !== "number") throw new Error(`countTokens: ${JSON.stringify(body)}`);
   return body.totalTokens;
 }
+
+/** The Interactions API's settings the cases send: a short answer with little thinking. */
+export const INTERACTION_CONFIG = { max_output_tokens: 200, thinking_level: "minimal" } as const;
+/** The agent the recordings use (`deep-research-pro-preview-12-2025`, background). */
+export const INTERACTION_AGENT = "deep-research-pro-preview-12-2025";

@@ -89,3 +89,7 @@ function pythonCases(module: string): ClientCase[] {
 
 defineClientSuite("google-genai (Python)", pythonCases("google_genai_cases"));
 defineClientSuite("langchain-google-genai (Python)", pythonCases("langchain_google_genai_cases"));
+defineClientSuite(
+  "google-genai interactions (Python)",
+  pythonCases("google_genai_interactions_cases"),
+);

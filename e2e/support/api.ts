@@ -50,3 +50,36 @@ export async function api(
   }
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
+
+/**
+ * Uploads `bytes` with the raw resumable protocol (a start, then one `upload, finalize`) to
+ * the server at `baseUrl` as `key`; answers the File of the final answer.
+ */
+export async function uploadResumable(
+  baseUrl: string,
+  key: string,
+  bytes: Buffer,
+  options: { contentType: string; displayName?: string },
+): Promise<{ name: string; uri: string; state?: string }> {
+  const start = await fetch(`${baseUrl}/upload/v1beta/files`, {
+    method: "POST",
+    headers: {
+      "x-goog-api-key": key,
+      "content-type": "application/json",
+      "x-goog-upload-protocol": "resumable",
+      "x-goog-upload-command": "start",
+      "x-goog-upload-header-content-length": String(bytes.length),
+      "x-goog-upload-header-content-type": options.contentType,
+    },
+    body: JSON.stringify({ file: { displayName: options.displayName ?? "upload" } }),
+  });
+  if (start.status !== 200) throw new Error(`upload start: ${start.status} ${await start.text()}`);
+  const final = await fetch(start.headers.get("x-goog-upload-url")!, {
+    method: "POST",
+    headers: { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" },
+    body: new Uint8Array(bytes),
+  });
+  const text = await final.text();
+  if (final.status !== 200) throw new Error(`upload: ${final.status} ${text}`);
+  return (JSON.parse(text) as { file: { name: string; uri: string; state?: string } }).file;
+}

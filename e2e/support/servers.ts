@@ -64,6 +64,13 @@ export const GATEWAY_KEYS = {
   uploader: "gateway-uploader-key-0123456",
 } as const;
 export const GATEWAY_ACCESS_CODE = "gateway-open-sesame";
+/** Local engine with people (STUDIO_ADMIN_EMAIL): each person's keys and sessions in a workspace of their own. */
+export const peopleServer = ensure("PEOPLE");
+/** The first admin of peopleServer. */
+export const PEOPLE_ADMIN = {
+  email: "admin@people.test",
+  password: "people-admin-password",
+} as const;
 /** Local engine that only the gateway calls (its one studio key is UPSTREAM_KEY). */
 export const chainUpstreamServer = ensure("CHAIN");
 /** Upstream mode, chained to chainUpstreamServer. */

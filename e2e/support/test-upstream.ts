@@ -26,11 +26,17 @@
  *   models/hostile-long-event-* streams 1 event, then a 48 MiB event that never ends, in 64 KiB pieces
  *   models/answer-<name>-v1     streams the recorded answer <name> of e2e/fixtures/recorded-answers.ts
  *                               (grounding, URL context, citations, logprobs, audio); listed by GET models
+ *   models/<any>:batchGenerateContent  a batch, accepted (its name; it never runs)
+ *   models/<any>:echoRequest    a method the gateway does not model: answers the method, path and
+ *                               query, body and content type it received, and the key it was sent
  *
  * Uploads: `POST /upload/v1beta/files` starts a session (`X-Goog-Upload-URL` on this server,
- * or on another origin when the display name is `foreign-url`); chunks are counted, not kept.
- * Files and cachedContents: list (pageSize/pageToken), get, delete; caches also create and
- * PATCH (expireTime from ttl or expireTime, one hour by default; files expire in 48 hours).
+ * or on another origin when the display name is `foreign-url`); chunks are counted, not kept;
+ * a multipart upload makes its file at once.
+ * Files and cachedContents: list (pageSize/pageToken), get, delete; a file's bytes at
+ * `/download/v1beta/files/{id}:download` (a page with a script, typed as the file's type);
+ * caches also create and PATCH (expireTime from ttl or expireTime, one hour by default; files
+ * expire in 48 hours).
  * A generation naming a cache or file this server does not hold answers the service's 403.
  * Enough to exercise the gateway's ownership records, not a model of the service.
  * Every request is recorded (method, URL, headers, body size, whether the client went away).
@@ -65,7 +71,7 @@ export interface TestUpstream {
   /** Requests whose path contains `fragment`. */
   requestsFor(fragment: string): RecordedRequest[];
   /** Adds a file directly, as if someone else created it with the same upstream key. */
-  addFile(id: string): void;
+  addFile(id: string, mimeType?: string): void;
   /** Deletes a file or cache directly, as if someone did it outside the gateway. */
   removeResource(name: string): void;
   /** The next cache created or file uploaded gets `name` (the upstream handing a name out again). */
@@ -146,6 +152,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
   let uploadCounter = 0;
   let fileCounter = 0;
   let cacheCounter = 0;
+  let batchCounter = 0;
   const reissued: string[] = [];
   let origin = "";
 
@@ -218,6 +225,19 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     const path = url.pathname;
 
     if (path.startsWith("/upload/")) return answerUpload(request, response, record, url);
+
+    const download = /^\/download\/v1(?:beta)?\/files\/(?<id>[a-z0-9-]+):download$/.exec(path);
+    if (download?.groups) {
+      const file = files.get(`files/${download.groups.id}`);
+      if (!file) return sendJson(response, 404, errorBody(404, "NOT_FOUND", "No such file."));
+      const bytes = "<html><script>alert(document.domain)</script></html>";
+      response.writeHead(200, {
+        "Content-Type": String(file.mimeType),
+        "Content-Length": Buffer.byteLength(bytes),
+      });
+      response.end(bytes);
+      return;
+    }
 
     const collection =
       /^\/v1(?:beta)?\/(?<kind>files|cachedContents)(?:\/(?<id>[a-z0-9-]+))?$/.exec(path)?.groups;
@@ -340,6 +360,19 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
         displayName: model,
         inputTokenLimit: 1000,
         outputTokenLimit: 100,
+      });
+    if (method === "batchGenerateContent")
+      return sendJson(response, 200, {
+        name: `batches/testbatch${++batchCounter}`,
+        metadata: { state: "BATCH_STATE_PENDING" },
+      });
+    if (method === "echoRequest")
+      return sendJson(response, 200, {
+        method: request.method,
+        url: record.url,
+        body: record.bodyText,
+        contentType: request.headers["content-type"] ?? null,
+        keyReceived: request.headers["x-goog-api-key"] ?? null,
       });
     const missing = missingReference(record.bodyText);
     if (missing !== null)
@@ -548,6 +581,10 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
   ): void {
     const command = String(request.headers["x-goog-upload-command"] ?? "").toLowerCase();
     const uploadId = url.searchParams.get("upload_id");
+    if (!uploadId && String(request.headers["x-goog-upload-protocol"]) === "multipart") {
+      const file = newFile("", "application/octet-stream", record.bodyBytes);
+      return sendJson(response, 200, { file });
+    }
     if (!uploadId) {
       if (command !== "start")
         return sendJson(
@@ -604,13 +641,20 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       response.end();
       return;
     }
+    const file = newFile(session.displayName, session.mimeType, session.received);
+    uploads.delete(uploadId);
+    sendJson(response, 200, { file }, { "X-Goog-Upload-Status": "final" });
+  }
+
+  /** A finished upload's file, held from now on. */
+  function newFile(displayName: string, mimeType: string, size: number) {
     const name = newName("files/", () => `testfile${++fileCounter}`);
     const id = name.slice("files/".length);
     const file = {
       name,
-      displayName: session.displayName,
-      mimeType: session.mimeType,
-      sizeBytes: String(session.received),
+      displayName,
+      mimeType,
+      sizeBytes: String(size),
       createTime: new Date().toISOString(),
       updateTime: new Date().toISOString(),
       expirationTime: new Date(Date.now() + 48 * 3_600_000).toISOString(),
@@ -618,8 +662,7 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
       uri: `${origin}/v1beta/files/${id}`,
     };
     files.set(file.name, file);
-    uploads.delete(uploadId);
-    sendJson(response, 200, { file }, { "X-Goog-Upload-Status": "final" });
+    return file;
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -633,10 +676,10 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     port: actualPort,
     requests,
     requestsFor: (fragment) => requests.filter((item) => item.url.includes(fragment)),
-    addFile: (id) => {
+    addFile: (id, mimeType = "text/plain") => {
       files.set(`files/${id}`, {
         name: `files/${id}`,
-        mimeType: "text/plain",
+        mimeType,
         sizeBytes: "1",
         state: "ACTIVE",
         uri: `${origin}/v1beta/files/${id}`,

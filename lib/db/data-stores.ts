@@ -1,12 +1,17 @@
 import "server-only";
 import type { SqlDatabase } from "./sql-database";
+import { ApiKeyStore } from "./stores/api-key-store";
+import { AuthStateStore } from "./stores/auth-state-store";
 import { BatchStore } from "./stores/batch-store";
 import { CacheStore } from "./stores/cache-store";
 import { ConversationStore } from "./stores/conversation-store";
 import { FileStore } from "./stores/file-store";
 import { FileSearchStoreRecords } from "./stores/file-search-store-records";
+import { ImplicitCacheStore } from "./stores/implicit-cache-store";
+import { InteractionStore } from "./stores/interaction-store";
 import { LimitStore } from "./stores/limit-store";
 import { OwnershipStore } from "./stores/ownership-store";
+import { PeopleStore } from "./stores/people-store";
 import { SessionStore } from "./stores/session-store";
 import { UpstreamUploadStore } from "./stores/upstream-upload-store";
 
@@ -33,6 +38,16 @@ export interface DataStores {
   batches: BatchStore;
   /** Local engine: file search stores, their documents, uploads and operations. */
   fileSearchStores: FileSearchStoreRecords;
+  /** Local engine: fingerprints of recent prompt prefixes, for implicit caching. */
+  implicitCaches: ImplicitCacheStore;
+  /** People, their invitations and password resets. */
+  people: PeopleStore;
+  /** API keys people make in the studio. */
+  apiKeys: ApiKeyStore;
+  /** The version caches of people and keys check, and the secret keys are hashed with. */
+  authState: AuthStateStore;
+  /** Local engine: interactions and the events of their streams. */
+  interactions: InteractionStore;
 }
 
 export function createDataStores(database: SqlDatabase, now: () => number = Date.now): DataStores {
@@ -48,5 +63,10 @@ export function createDataStores(database: SqlDatabase, now: () => number = Date
     caches: new CacheStore(database),
     batches: new BatchStore(database, files),
     fileSearchStores: new FileSearchStoreRecords(database),
+    implicitCaches: new ImplicitCacheStore(database),
+    people: new PeopleStore(database),
+    apiKeys: new ApiKeyStore(database),
+    authState: new AuthStateStore(database),
+    interactions: new InteractionStore(database),
   };
 }

@@ -440,4 +440,144 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX file_search_operations_store ON file_search_operations (store_id);
     `,
   },
+  {
+    version: 14,
+    name: "implicit cache prefixes",
+    // Fingerprints of the prompt prefixes a caller sent recently, per model, block by block
+    // (lib/engine/caches/implicit-cache.ts): a later request of the same owner sharing one is
+    // answered with its cached tokens. Rows expire minutes after their last use.
+    sql: `
+      CREATE TABLE implicit_cache_prefixes (
+        owner_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        prefix_hash TEXT NOT NULL,
+        expire_time INTEGER NOT NULL,
+        PRIMARY KEY (owner_id, model, prefix_hash)
+      );
+      CREATE INDEX implicit_cache_prefixes_expiry ON implicit_cache_prefixes (expire_time);
+    `,
+  },
+  {
+    version: 15,
+    name: "people, their invitations and resets, API keys people manage, key spend",
+    // auth_state holds one row: the version every instance's cache of people and keys
+    // compares (bumped with each change that affects authentication) and the secret keys are
+    // hashed with. A key's spend is counted per UTC day and month (period "2025-06-01" or
+    // "2025-06"), in tokens and in billionths of a dollar.
+    sql: `
+      CREATE TABLE people (
+        id TEXT PRIMARY KEY,
+        email TEXT NOT NULL UNIQUE,
+        name TEXT NOT NULL,
+        role TEXT NOT NULL,
+        password_hash TEXT,
+        oidc_subject TEXT UNIQUE,
+        allowance_json TEXT,
+        disabled_at INTEGER,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE person_links (
+        id TEXT PRIMARY KEY,
+        token_hash TEXT NOT NULL UNIQUE,
+        kind TEXT NOT NULL,
+        email TEXT NOT NULL,
+        role TEXT NOT NULL,
+        person_id TEXT,
+        created_by TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        used_at INTEGER
+      );
+      CREATE INDEX person_links_email ON person_links (email);
+      CREATE TABLE api_keys (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        person_id TEXT,
+        name TEXT NOT NULL,
+        secret_hash TEXT NOT NULL UNIQUE,
+        prefix TEXT NOT NULL,
+        limits_json TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        last_used_at INTEGER,
+        revoked_at INTEGER
+      );
+      CREATE INDEX api_keys_owner ON api_keys (owner_id, created_at);
+      CREATE INDEX api_keys_person ON api_keys (person_id);
+      CREATE TABLE key_spend (
+        key_id TEXT NOT NULL,
+        period TEXT NOT NULL,
+        tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        PRIMARY KEY (key_id, period)
+      );
+      CREATE TABLE auth_state (
+        id INTEGER PRIMARY KEY,
+        version INTEGER NOT NULL,
+        secret TEXT NOT NULL
+      );
+      ALTER TABLE sessions ADD COLUMN person_id TEXT;
+      ALTER TABLE sessions ADD COLUMN workspace_owner_id TEXT;
+      CREATE INDEX sessions_person ON sessions (person_id);
+    `,
+  },
+  {
+    version: 16,
+    name: "start attempts of work resumed at start-up",
+    // A batch remembers at which committed request (`attempt_progress`) it was last started
+    // and how many starts in a row found it there (`attempts`), written before its work; a
+    // file left PROCESSING counts its probes the same way. Work that stopped the process again
+    // and again is then ended FAILED at the next start instead of being run into another crash.
+    sql: `
+      ALTER TABLE batches ADD COLUMN attempt_progress INTEGER;
+      ALTER TABLE batches ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE files ADD COLUMN probe_attempts INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
+  {
+    version: 17,
+    name: "what a file uploaded through the gateway names, as a batch's input",
+    // resource_owners.mentions_json: every resource the file's JSONL lines name, read while the
+    // file passed through (NULL: not read, so no batch runs from it through the gateway).
+    // upstream_upload_sessions.scan_json: that reading, carried from one chunk to the next.
+    sql: `
+      ALTER TABLE resource_owners ADD COLUMN mentions_json TEXT;
+      ALTER TABLE upstream_upload_sessions ADD COLUMN scan_json TEXT;
+    `,
+  },
+  {
+    version: 18,
+    name: "interactions and their stream events",
+    // An interaction keeps its canonical request (to run it, and again after a restart), its
+    // own turns of the conversation (input and output, read by the interactions that continue
+    // it) and its result; every event of its stream is kept in order, so a stream can resume.
+    sql: `
+      CREATE TABLE interactions (
+        id TEXT PRIMARY KEY,
+        owner_id TEXT NOT NULL,
+        previous_id TEXT,
+        model TEXT,
+        agent TEXT,
+        status TEXT NOT NULL,
+        background INTEGER NOT NULL,
+        request_json TEXT NOT NULL,
+        input_contents_json TEXT NOT NULL,
+        output_contents_json TEXT,
+        result_json TEXT,
+        seed INTEGER NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        event_count INTEGER NOT NULL DEFAULT 0,
+        create_time INTEGER NOT NULL,
+        update_time INTEGER NOT NULL
+      );
+      CREATE INDEX interactions_owner ON interactions (owner_id, create_time);
+      CREATE INDEX interactions_status ON interactions (status, create_time);
+      CREATE TABLE interaction_events (
+        interaction_id TEXT NOT NULL,
+        position INTEGER NOT NULL,
+        event_json TEXT NOT NULL,
+        PRIMARY KEY (interaction_id, position)
+      );
+    `,
+  },
 ];

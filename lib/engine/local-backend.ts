@@ -5,6 +5,7 @@
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
+import type { InteractionStore } from "@/lib/db/stores/interaction-store";
 import type { Backend, Caller, OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import type {
@@ -28,8 +29,12 @@ import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
+import type { ImplicitCacheStore } from "@/lib/db/stores/implicit-cache-store";
 import { MediaProbeError, probeMedia } from "./media/probe";
+import { InteractionService, type OpenGeneration } from "./interactions/interaction-service";
+import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
+import { ImplicitCacheService } from "./caches/implicit-cache";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -38,6 +43,9 @@ export interface LocalBackendDependencies {
     caches: CacheStore;
     batches: BatchStore;
     fileSearchStores: FileSearchStoreRecords;
+    /** Fingerprints of recent prompt prefixes; absent: no implicit caching. */
+    implicitCaches?: ImplicitCacheStore;
+    interactions: InteractionStore;
   };
   /** Root folder for file bytes. */
   dataDir: string;
@@ -55,6 +63,8 @@ export interface LocalBackendDependencies {
   outputTokensPerSecond?: number;
   /** Requests of a batch run at once in the background while no interactive caller is around (default 2). */
   batchConcurrency?: number;
+  /** How often interactions left running by a stopped instance are looked for (0: never; default 5 s). */
+  interactionRecoveryIntervalMs?: number;
   onError?: (message: string, error: unknown) => void;
 }
 
@@ -67,6 +77,8 @@ export type LocalBackend = Backend & {
   storage: Storage;
   /** Runs batches behind interactive work. */
   batchRunner: BatchRunner;
+  /** Interactions, their runs, and the runs left behind by a stopped instance. */
+  interactions: InteractionService;
   /** Stops background work (batches resume at the next start). */
   close(): Promise<void>;
 };
@@ -98,12 +110,30 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   });
   storage.batches.attach(batchRunner);
   void storage.ready.then(() => batchRunner.start());
+  const implicitCaches = dependencies.stores.implicitCaches
+    ? new ImplicitCacheService(dependencies.stores.implicitCaches, dependencies.now)
+    : undefined;
+  const interactions = new InteractionService({
+    store: dependencies.stores.interactions,
+    openGeneration: interactionGeneration(
+      storage,
+      implicitCaches,
+      dependencies.outputTokensPerSecond,
+    ),
+    interactive,
+    now: dependencies.now,
+    recoveryIntervalMs: dependencies.interactionRecoveryIntervalMs,
+    onError: dependencies.onError,
+  });
+  void storage.ready.then(() => interactions.recover());
   const { createCachedContent } = storage.operations;
   return {
     mode: "local",
     storage,
     batchRunner,
+    interactions,
     ...storage.operations,
+    ...interactionOperations(interactions),
 
     createCachedContent: (body, context) =>
       interactive.run(async () => {
@@ -113,6 +143,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
 
     async close() {
       await batchRunner.close();
+      await interactions.close();
       storage.close();
     },
 
@@ -154,7 +185,9 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
       return interactive.run(async () =>
-        generateContent(await generationInput(storage, model, request, context, false)),
+        generateContent(
+          await generationInput(storage, implicitCaches, model, request, context, false),
+        ),
       );
     },
 
@@ -167,11 +200,29 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       const pace = dependencies.outputTokensPerSecond;
       yield* interactive.stream(async function* () {
         const chunks = streamGenerateContent(
-          await generationInput(storage, model, request, context, true),
+          await generationInput(storage, implicitCaches, model, request, context, true),
         );
         yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
     },
+  };
+}
+
+/**
+ * How an interaction's request runs: the rules of generateContent, then the same generation
+ * (paced at its own pace, an agent's, or like a stream when streamed), for its owner.
+ */
+function interactionGeneration(
+  storage: Storage,
+  implicitCaches: ImplicitCacheService | undefined,
+  pace: number | undefined,
+): OpenGeneration {
+  return async ({ model, request, caller, signal, stream, pace: own }) => {
+    const chunks = streamGenerateContent(
+      await generationInput(storage, implicitCaches, model, request, { caller, signal }, stream),
+    );
+    const rate = own ?? (stream ? pace : undefined);
+    return (rate ? paceOutput(chunks, rate, signal) : chunks)[Symbol.asyncIterator]();
   };
 }
 
@@ -196,20 +247,34 @@ function batchGeneration(storage: Storage): BatchGeneration {
 /** A validated generation request with its cache merged and its files resolved for the caller. */
 async function generationInput(
   storage: Storage,
+  implicitCaches: ImplicitCacheService | undefined,
   model: string,
   request: GenerateContentRequest,
   context: OperationContext,
   stream: boolean,
 ): Promise<GenerationInput> {
-  const { traits, modelVersion, answer, thinkingLength } = requireModel(model, "generateContent");
+  const { traits, modelVersion, answer, thinkingLength, implicitCache } = requireModel(
+    model,
+    "generateContent",
+  );
   await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream }));
-  return resolvedInput(
+  const input = await resolvedInput(
     storage,
     { traits, modelVersion, answer, thinkingLength, stream },
     request,
     context.caller,
     context.signal,
   );
+  // A request naming a cache reports that cache; implicit caching is for the others.
+  if (!implicitCache || !implicitCaches || request.cachedContent) return input;
+  const { ownerId } = context.caller;
+  return {
+    ...input,
+    implicitCache: {
+      traits: implicitCache,
+      answer: (prefixes) => implicitCaches.answer(ownerId, modelVersion, implicitCache, prefixes),
+    },
+  };
 }
 
 /** A request already checked, with its cache merged and its files resolved for `caller`. */

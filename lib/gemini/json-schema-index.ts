@@ -3,6 +3,7 @@
  * paths, its `$id`s and `$anchor`s, and $ref resolution (`#`, JSON pointers, anchors, ids).
  * Browser-safe.
  */
+import { runSteps, type Steps } from "./steps";
 
 export type SchemaObject = Record<string, unknown>;
 
@@ -73,9 +74,15 @@ export function resolveWithIndex(
 }
 
 export function indexSchema(root: unknown): SchemaIndex {
+  return runSteps(indexSchemaSteps(root));
+}
+
+/** indexSchema one subschema at a time (a document may hold a hundred thousand: see Steps). */
+export function* indexSchemaSteps(root: unknown): Steps<SchemaIndex> {
   const index: SchemaIndex = { root, ids: new Map(), anchors: new Map(), schemas: [] };
   const seen = new Set<unknown>();
-  const visit = (node: unknown, field: string): void => {
+  function* visit(node: unknown, field: string): Steps {
+    yield;
     if (typeof node === "boolean") {
       index.schemas.push({ node, field });
       return;
@@ -85,9 +92,9 @@ export function indexSchema(root: unknown): SchemaIndex {
     index.schemas.push({ node, field });
     if (typeof node.$id === "string") index.ids.set(node.$id, node);
     if (typeof node.$anchor === "string") index.anchors.set(node.$anchor, node);
-    for (const [name, child] of subschemas(node, field)) visit(child, name);
-  };
-  visit(root, "");
+    for (const [name, child] of subschemas(node, field)) yield* visit(child, name);
+  }
+  yield* visit(root, "");
   return index;
 }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   checkJsonSchemaSubset,
+  checkJsonSchemaSubsetSteps,
   JSON_SCHEMA_KEYWORDS,
   resolveJsonSchemaRef,
 } from "./json-schema-subset";
@@ -303,5 +304,23 @@ describe("resolveJsonSchemaRef", () => {
     });
     expect(resolveJsonSchemaRef(document, "#/properties/list/prefixItems/01")).toBeUndefined();
     expect(resolveJsonSchemaRef(document, "#/$defs/b")).toBeUndefined();
+  });
+});
+
+describe("checkJsonSchemaSubsetSteps", () => {
+  it("checks a document of 100,000 subschemas a subschema at a time, so it can run in slices", () => {
+    const wide = {
+      anyOf: Array.from({ length: 100_000 }, (_, index) => ({
+        type: "object",
+        properties: { [`k${index}`]: { type: "string" } },
+      })),
+    };
+    const steps = checkJsonSchemaSubsetSteps(wide, FIELD);
+    let count = 0;
+    let next = steps.next();
+    for (; !next.done; next = steps.next()) count += 1;
+    expect(next.value).toEqual([]);
+    // Every subschema is indexed, checked and evaluated for cycles in a step of its own.
+    expect(count).toBeGreaterThan(3 * 200_000);
   });
 });

@@ -13,13 +13,14 @@
  */
 import type { FieldViolation } from "./api-error";
 import {
-  indexSchema,
+  indexSchemaSteps,
   isObject,
   resolveWithIndex,
   type Located,
   type SchemaIndex,
   type SchemaObject,
 } from "./json-schema-index";
+import { runSteps, type Steps } from "./steps";
 
 // The engine's generation reads $ref through this module.
 export { resolveJsonSchemaRef } from "./json-schema-index";
@@ -288,17 +289,29 @@ function checkNameLists(node: SchemaObject, path: string, report: Report): void 
  * with keywords, `[index]` and `properties[name]`. Never throws.
  */
 export function checkJsonSchemaSubset(value: unknown, field: string): FieldViolation[] {
+  return runSteps(checkJsonSchemaSubsetSteps(value, field));
+}
+
+/**
+ * checkJsonSchemaSubset one subschema at a time: a document of a hundred thousand subschemas
+ * is indexed and checked in slices by callers that run steps so (lib/engine's runInSlices).
+ */
+export function* checkJsonSchemaSubsetSteps(
+  value: unknown,
+  field: string,
+): Steps<FieldViolation[]> {
   const violations: FieldViolation[] = [];
   const add = (path: string, description: string) => violations.push({ field: path, description });
   if (!isObject(value)) {
     add(field, `response_json_schema must be a JSON Schema object; got ${describeValue(value)}.`);
     return violations;
   }
-  const index = indexSchema(value);
+  const index = yield* indexSchemaSteps(value);
   const full = (path: string) => field + path;
 
   const report: Report = (path, description) => add(full(path), description);
   for (const { node, field: path } of index.schemas) {
+    yield;
     if (typeof node === "boolean") continue;
     checkKeysAndRef(node, path, index, report);
     checkScalarKeywords(node, path, report);
@@ -308,7 +321,7 @@ export function checkJsonSchemaSubset(value: unknown, field: string): FieldViola
   }
 
   if (violations.length === 0) {
-    const forced = findForcedCycle(index);
+    const forced = yield* findForcedCycle(index);
     if (forced) {
       add(
         full(`${forced.field}.$ref`),
@@ -324,7 +337,7 @@ export function checkJsonSchemaSubset(value: unknown, field: string): FieldViola
  * minItems items, a $ref's target, and at least one anyOf/oneOf branch. Computed as a least
  * fixpoint; a $ref node left without a finite instance sits on a forced cycle.
  */
-function findForcedCycle(index: SchemaIndex): Located | undefined {
+function* findForcedCycle(index: SchemaIndex): Steps<Located | undefined> {
   const finite = new Map<unknown, boolean>();
   const isFinite = (schema: unknown): boolean =>
     typeof schema === "boolean" || !isObject(schema) || finite.get(schema) === true;
@@ -359,6 +372,7 @@ function findForcedCycle(index: SchemaIndex): Located | undefined {
   while (changed) {
     changed = false;
     for (const { node } of index.schemas) {
+      yield;
       if (typeof node === "boolean" || finite.get(node)) continue;
       if (evaluate(node)) {
         finite.set(node, true);

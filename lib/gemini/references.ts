@@ -1,10 +1,11 @@
 /**
  * Every place a request names a stored resource (a file, a cached content or a file search
- * store), found from
- * the request schemas themselves: the walk below looks through each operation's schema for
- * the fields registered in `schemas/reference-fields`, once, and then visits exactly those
- * places of a canonical request. Ownership checks in both backends read this one list, so a
- * reference cannot hide in a place someone forgot.
+ * store) in a field it knows, found from the request schemas themselves: the walk below looks
+ * through each operation's schema for the fields registered in `schemas/reference-fields`,
+ * once, and then visits exactly those places of a canonical request. Ownership checks in both
+ * backends read this one list, so a reference cannot hide in a place someone forgot; what the
+ * schemas do not know (fields the gateway forwards unread, URLs a fetching tool may read) is
+ * looked through by lib/gemini/resource-names.
  */
 import type { z } from "zod";
 import { batchCreateSchema } from "./schemas/batch";
@@ -20,6 +21,7 @@ import {
   type ReferenceKind,
   type ReferenceSpelling,
 } from "./schemas/reference-fields";
+import { camelToSnake } from "./schemas/wire";
 import { runSteps, type Steps } from "./steps";
 import type {
   BatchGenerateContentRequest,
@@ -229,6 +231,8 @@ export interface PlaceSegment {
 
 export interface ReferencePlace {
   kind: ReferenceKind;
+  /** How the place spells a checked reference for the upstream. */
+  spelling: ReferenceSpelling;
   segments: PlaceSegment[];
 }
 
@@ -244,7 +248,7 @@ export function referencePlaces(operation: ReferencingOperation): ReferencePlace
         : segments;
     if (node.kind) {
       const key = `${here.map((segment) => segment.field).join(".")} ${node.kind}`;
-      found.set(key, { kind: node.kind, segments: here });
+      found.set(key, { kind: node.kind, spelling: node.spelling ?? "uri", segments: here });
     }
     for (const [field, child] of node.fields)
       walk(child, [...here, { field, list: false }], depth + 1);
@@ -253,4 +257,24 @@ export function referencePlaces(operation: ReferencingOperation): ReferencePlace
   const node = places(operation);
   if (node) walk(node, [], 0);
   return [...found.values()];
+}
+
+let fileKeys: Map<string, ReferenceSpelling> | undefined;
+
+/**
+ * The field names (camelCase and snake_case) of every place a file is referenced, with how
+ * each spells it: where the gateway looks for file references in a body's bytes.
+ */
+export function fileReferenceKeys(): ReadonlyMap<string, ReferenceSpelling> {
+  if (fileKeys) return fileKeys;
+  const keys = new Map<string, ReferenceSpelling>();
+  for (const operation of Object.keys(SCHEMAS) as ReferencingOperation[]) {
+    for (const place of referencePlaces(operation)) {
+      const field = place.segments.at(-1)?.field;
+      if (place.kind !== "file" || field === undefined) continue;
+      keys.set(field, place.spelling);
+      keys.set(camelToSnake(field), place.spelling);
+    }
+  }
+  return (fileKeys = keys);
 }

@@ -32,3 +32,13 @@ export function batchNotFound(name: string): ApiError {
 export function fileSearchStoreDenied(): ApiError {
   return ApiError.permissionDenied("FileSearchStore not found (or permission denied)");
 }
+
+/**
+ * A resource of a kind nobody owns through the gateway (an operation, a tuned model): 404, in
+ * the words the service's APIs use for an entity they cannot find.
+ */
+export function resourceNotFound(name: string): ApiError {
+  return ApiError.notFound(
+    `Requested entity was not found: ${JSON.stringify(name.slice(0, 100))} does not exist.`,
+  );
+}

@@ -82,6 +82,11 @@ export function parseBatchInputLine(line: string): BatchInputLine {
     const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
     throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
   }
+  return readBatchInputLine(value);
+}
+
+/** parseBatchInputLine for a line already parsed as JSON. */
+export function readBatchInputLine(value: unknown): BatchInputLine {
   const keyed =
     typeof value === "object" &&
     value !== null &&

@@ -1,56 +1,49 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { readApiError } from "@/lib/gemini/client/read-api-error";
+import type { SessionState } from "@/lib/studio/people";
+import { studioFetch } from "./studio-fetch";
 
-export interface SessionState {
-  authenticated: boolean;
-  accessCodeRequired: boolean;
-  mode: "local" | "upstream";
-}
+export type { SessionState };
 
 export const sessionQueryKey = ["session"] as const;
 
-async function fetchSession(): Promise<SessionState> {
-  const response = await fetch("/api/session", { cache: "no-store" });
-  if (!response.ok) throw await readApiError(response);
-  return (await response.json()) as SessionState;
-}
-
-async function openSession(accessCode?: string): Promise<SessionState> {
-  const response = await fetch("/api/session", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(accessCode === undefined ? {} : { accessCode }),
-  });
-  if (!response.ok) throw await readApiError(response);
-  return (await response.json()) as SessionState;
-}
+/** What a page sends to sign in: the access code, an email and password, or nothing (development). */
+export type SignInInput = { accessCode: string } | { email: string; password: string } | undefined;
 
 export function useSession() {
-  return useQuery({ queryKey: sessionQueryKey, queryFn: fetchSession, staleTime: Infinity });
+  return useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: () => studioFetch<SessionState>("/api/session"),
+    staleTime: Infinity,
+  });
 }
 
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: openSession,
+    mutationFn: (input: SignInInput) =>
+      studioFetch<SessionState>("/api/session", { method: "POST", body: input ?? {} }),
     onSuccess: (state) => queryClient.setQueryData(sessionQueryKey, state),
   });
 }
 
-async function closeSession(everywhere: boolean): Promise<void> {
-  const response = await fetch(`/api/session${everywhere ? "?everywhere=true" : ""}`, {
-    method: "DELETE",
-  });
-  if (!response.ok) throw await readApiError(response);
-}
-
-/** Signs this browser out, or (`everywhere`) every browser signed in to the studio. */
+/** Signs this browser out, or (`everywhere`) every browser of this person (or of the studio). */
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ everywhere }: { everywhere: boolean }) => closeSession(everywhere),
+    mutationFn: ({ everywhere }: { everywhere: boolean }) =>
+      studioFetch(`/api/session${everywhere ? "?everywhere=true" : ""}`, { method: "DELETE" }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: sessionQueryKey }),
+  });
+}
+
+/** An admin's browser acts on another workspace (null: their own); every page's data reloads. */
+export function useSwitchWorkspace() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (ownerId: string | null) =>
+      studioFetch("/api/session/workspace", { method: "PUT", body: { ownerId } }),
+    onSuccess: () => queryClient.invalidateQueries(),
   });
 }

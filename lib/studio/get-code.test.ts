@@ -108,3 +108,34 @@ describe("get code", () => {
     expect(snippet).not.toMatch(/\btrue\b|\bnull\b/);
   });
 });
+
+describe("get code with a person's key", () => {
+  const key = { name: "laptop", prefix: "gsk_Ab12Cd" };
+  it("names the key it expects in GEMINI_API_KEY, never showing it again", () => {
+    const input = { ...studio, key };
+    for (const snippet of [curlSnippet(input), pythonSnippet(input), javascriptSnippet(input)]) {
+      expect(snippet).toContain('GEMINI_API_KEY: your studio key "laptop" (gsk_Ab12Cd…)');
+      expect(snippet).not.toContain("gsk_Ab12Cd'");
+    }
+    expect(restSnippet(input)).toContain("x-goog-api-key: $GEMINI_API_KEY");
+  });
+
+  it("sets GEMINI_API_KEY to a key just made, in every language", () => {
+    const secret = `gsk_${"x".repeat(43)}`;
+    const input = { ...studio, key: { ...key, secret } };
+    expect(curlSnippet(input)).toContain(`export GEMINI_API_KEY='${secret}'\ncurl`);
+    expect(pythonSnippet(input)).toContain(`os.environ["GEMINI_API_KEY"] = "${secret}"`);
+    expect(javascriptSnippet(input)).toContain(`process.env.GEMINI_API_KEY = "${secret}";`);
+    expect(restSnippet(input)).toContain(`x-goog-api-key: ${secret}\n`);
+  });
+
+  it("leaves a snippet for the service alone", () => {
+    const input: CodeInput = {
+      ...studio,
+      target: { kind: "service" },
+      key: { ...key, secret: "s" },
+    };
+    expect(curlSnippet(input)).not.toContain("laptop");
+    expect(restSnippet(input)).toContain("x-goog-api-key: $GEMINI_API_KEY");
+  });
+});

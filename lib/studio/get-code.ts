@@ -2,9 +2,10 @@
  * "Get code": the request the chat sends, written as curl, Python (google-genai), JavaScript
  * (@google/genai) and the raw REST body. Every snippet sends exactly the studio's
  * GenerateContentRequest to `:streamGenerateContent?alt=sse` (the SDKs' config is that request
- * without `contents`, as both SDKs map it back field for field). The key is always the
- * placeholder `GEMINI_API_KEY` read from the environment: never a real key or a session.
- * Pure and safe in the browser.
+ * without `contents`, as both SDKs map it back field for field). The key is read from the
+ * environment variable `GEMINI_API_KEY`; pointed at this studio, a snippet names the person's
+ * key it expects there, and only right after that key was made (its one showing) sets the
+ * variable to it. Never a session. Pure and safe in the browser.
  */
 import type { Content, GenerateContentRequest } from "@/lib/gemini/types";
 
@@ -15,11 +16,40 @@ export const SERVICE_ORIGIN = "https://generativelanguage.googleapis.com";
 /** The environment variable every snippet reads the key from. */
 export const KEY_VARIABLE = "GEMINI_API_KEY";
 
+/** The studio key a snippet for this studio uses: named, and its secret only when just made. */
+export interface CodeKey {
+  name: string;
+  /** The key's first characters (`gsk_Ab12Cd`), to tell it apart. */
+  prefix: string;
+  /** The whole key, known only in the moment it was made. */
+  secret?: string;
+}
+
 export interface CodeInput {
   /** Model id or resource name. */
   model: string;
   request: GenerateContentRequest;
   target: CodeTarget;
+  /** The studio key (only for the studio target). */
+  key?: CodeKey;
+}
+
+/** The lines that open a snippet: which key it expects, or the variable set to a key just made. */
+function keyLines(input: CodeInput, language: "shell" | "python" | "javascript"): string[] {
+  const key = input.target.kind === "studio" ? input.key : undefined;
+  if (!key) return [];
+  const comment = language === "javascript" ? "//" : "#";
+  if (key.secret === undefined)
+    return [
+      `${comment} ${KEY_VARIABLE}: your studio key ${JSON.stringify(key.name)} (${key.prefix}…)`,
+    ];
+  const literal = JSON.stringify(key.secret);
+  const set = {
+    shell: `export ${KEY_VARIABLE}='${key.secret}'`,
+    python: `os.environ[${JSON.stringify(KEY_VARIABLE)}] = ${literal}`,
+    javascript: `process.env.${KEY_VARIABLE} = ${literal};`,
+  }[language];
+  return [`${comment} Your new studio key ${JSON.stringify(key.name)}: keep it secret.`, set];
 }
 
 export type CodeLanguage = "curl" | "python" | "javascript" | "rest";
@@ -51,13 +81,15 @@ export function sdkConfig(request: GenerateContentRequest): Record<string, unkno
 }
 
 export function restSnippet(input: CodeInput): string {
-  return `POST ${streamUrl(input)}\nx-goog-api-key: $${KEY_VARIABLE}\nContent-Type: application/json\n\n${JSON.stringify(input.request, null, 2)}\n`;
+  const key = input.target.kind === "studio" ? input.key?.secret : undefined;
+  return `POST ${streamUrl(input)}\nx-goog-api-key: ${key ?? `$${KEY_VARIABLE}`}\nContent-Type: application/json\n\n${JSON.stringify(input.request, null, 2)}\n`;
 }
 
 export function curlSnippet(input: CodeInput): string {
   // A quoted here-document passes the body byte for byte: no shell quoting of the JSON, and no
   // JSON line can be the bare delimiter (every line is indented or a brace).
   return [
+    ...keyLines(input, "shell"),
     `curl -sS -N "${streamUrl(input)}" \\`,
     `  -H "x-goog-api-key: $${KEY_VARIABLE}" \\`,
     `  -H "Content-Type: application/json" \\`,
@@ -83,6 +115,7 @@ export function javascriptSnippet(input: CodeInput): string {
   return [
     `import { GoogleGenAI } from "@google/genai";`,
     ``,
+    ...keyLines(input, "javascript"),
     `const ai = new GoogleGenAI({`,
     `  apiKey: process.env.${KEY_VARIABLE},`,
     `  httpOptions: ${httpOptions},`,
@@ -170,6 +203,7 @@ export function pythonSnippet(input: CodeInput): string {
     "",
     "from google import genai",
     "",
+    ...keyLines(input, "python"),
     "client = genai.Client(",
     `    api_key=os.environ[${JSON.stringify(KEY_VARIABLE)}],`,
     `    http_options=${httpOptions},`,

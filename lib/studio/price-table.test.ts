@@ -31,6 +31,28 @@ describe("price table", () => {
     expect(cost?.currency).toBe("USD");
   });
 
+  it("bills an implicit cache hit at the cached price, as the service reports one", () => {
+    // The usage of a recorded 2.5 Flash answer whose request named no cache: the service found
+    // 1,032 of its 1,110 prompt tokens in the caller's earlier prompt (pydantic-ai's
+    // test_tool_choice_required_live recording, request 23).
+    const usage = {
+      promptTokenCount: 1_110,
+      cachedContentTokenCount: 1_032,
+      cacheTokensDetails: [{ modality: "TEXT" as const, tokenCount: 1_032 }],
+      promptTokensDetails: [{ modality: "TEXT" as const, tokenCount: 1_110 }],
+      candidatesTokenCount: 15,
+      thoughtsTokenCount: 112,
+    };
+    const cost = answerCost(usage, "gemini-2.5-flash", DEFAULT_PRICE_TABLE)!;
+    expect(cost.amount).toBeCloseTo((78 * 0.3 + 1_032 * 0.075 + 127 * 2.5) / 1e6, 12);
+    const uncached = answerCost(
+      { ...usage, cachedContentTokenCount: undefined, cacheTokensDetails: undefined },
+      "gemini-2.5-flash",
+      DEFAULT_PRICE_TABLE,
+    )!;
+    expect(uncached.amount - cost.amount).toBeCloseTo((1_032 * (0.3 - 0.075)) / 1e6, 12);
+  });
+
   it("switches to long-context prices over the threshold", () => {
     const usage = { promptTokenCount: 300_000, candidatesTokenCount: 1_000 };
     expect(answerCost(usage, "gemini-2.5-pro", DEFAULT_PRICE_TABLE)?.amount).toBeCloseTo(

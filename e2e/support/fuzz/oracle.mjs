@@ -43,6 +43,40 @@ export function rpcStatusesFor(httpStatus) {
   return [...canonical, ...(HTTP_ONLY_STATUSES[httpStatus] ?? [])];
 }
 
+/** The Interactions API's string error code of each HTTP status (its own error body). */
+const INTERACTION_CODES = {
+  400: "invalid_request",
+  403: "permission_denied",
+  404: "not_found",
+  413: "invalid_request",
+  429: "resource_exhausted",
+};
+
+/**
+ * Problems with an error body of an Interactions route (`{"error": {"message", "code"}}`, the
+ * code a string that goes with the status); a failure before the route is known (an unknown
+ * path or method) has the service's usual body.
+ */
+export function interactionErrorBodyProblems(text, httpStatus) {
+  let code;
+  try {
+    code = JSON.parse(text)?.error?.code;
+  } catch {
+    code = undefined;
+  }
+  if (typeof code !== "string") return errorBodyProblems(text, httpStatus);
+  const problems = [];
+  const message = JSON.parse(text).error.message;
+  if (typeof message !== "string" || message.length === 0)
+    problems.push("error.message is missing or empty");
+  const expected = INTERACTION_CODES[httpStatus];
+  if (code !== expected)
+    problems.push(
+      `error.code ${JSON.stringify(code)} does not go with HTTP ${httpStatus} (expected ${expected ?? "none"})`,
+    );
+  return problems;
+}
+
 function describe(request) {
   return `${request.label}: ${request.method} ${request.path}`;
 }
@@ -77,8 +111,9 @@ function successProblems(request, answer) {
   if (type.startsWith("text/event-stream")) {
     const problems = [];
     for (const block of answer.text.split(/\r?\n\r?\n/)) {
-      const line = block.trim();
-      if (line === "" || line.startsWith(":")) continue;
+      // An Interactions event names its type on a line of its own before its data.
+      const line = block.trim().replace(/^event: [a-z_.]+\r?\n(?=data:)/, "");
+      if (line === "" || line.startsWith(":") || line === "data: [DONE]") continue;
       const json = line.startsWith("data:") ? line.slice(5).trim() : line;
       try {
         JSON.parse(json);
@@ -116,7 +151,11 @@ export function checkExchange(request, answer, { secrets = [] } = {}) {
   const problems = [];
   if (answer.status >= 500) problems.push(`5xx ${answer.status}`);
   if (answer.status >= 400 && request.method !== "HEAD")
-    problems.push(...errorBodyProblems(answer.text, answer.status));
+    problems.push(
+      ...(request.label.startsWith("interactions.")
+        ? interactionErrorBodyProblems(answer.text, answer.status)
+        : errorBodyProblems(answer.text, answer.status)),
+    );
   if (answer.status >= 300 && answer.status < 400 && !answer.headers.location)
     problems.push(`${answer.status} without a Location`);
   if (answer.status >= 200 && answer.status < 300)

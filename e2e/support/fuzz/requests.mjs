@@ -18,6 +18,7 @@ import {
   queryString,
   segmentArbitrary,
 } from "./values.mjs";
+import { interactionEndpoints } from "./interaction-requests.mjs";
 
 /**
  * @typedef {import("./client.mjs").FuzzRequest} FuzzRequest
@@ -31,6 +32,7 @@ import {
  *   conversationIds: string[], otherConversationIds: string[],
  *   messageIds: string[],
  *   uploadIds: string[],
+ *   interactionIds: string[], otherInteractionIds: string[],
  *   accessCode: string | null,
  * }} FuzzWorld
  */
@@ -1365,6 +1367,11 @@ export function endpointArbitraries(world) {
     ...uploadEndpoints(world),
     ...sessionEndpoints(world),
     ...conversationEndpoints(world),
+    ...interactionEndpoints(world, {
+      build,
+      credentials: credentialsArbitrary,
+      method: methodArbitrary,
+    }),
   ];
 }
 

@@ -12,6 +12,8 @@ export interface FuzzWorld {
   otherConversationIds: string[];
   messageIds: string[];
   uploadIds: string[];
+  interactionIds: string[];
+  otherInteractionIds: string[];
   accessCode: string | null;
 }
 export function uploadFile(

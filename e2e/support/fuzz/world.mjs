@@ -1,6 +1,6 @@
 /**
  * The resources a fuzz run starts from, created through the API itself: files, caches,
- * conversations and open upload sessions of two owners, and a browser session. Requests
+ * conversations, interactions and open upload sessions of two owners, and a browser session. Requests
  * that name them get past the "not found" checks and reach the code behind.
  */
 
@@ -124,6 +124,20 @@ async function createCache(baseUrl, key) {
   return json.name;
 }
 
+/** A short stored interaction of `key`'s owner; its id. */
+async function createInteraction(baseUrl, key) {
+  const { json } = await call(baseUrl, "/v1beta/interactions", {
+    method: "POST",
+    key,
+    body: JSON.stringify({
+      model: "gemini-2.5-flash-lite",
+      input: "Hello there",
+      generation_config: { max_output_tokens: 8 },
+    }),
+  });
+  return json.id;
+}
+
 /**
  * Creates the world on a server whose studio keys are `keys.owner` and `keys.other`.
  * @returns {Promise<import("./requests.mjs").FuzzWorld>}
@@ -156,6 +170,11 @@ export async function buildWorld(baseUrl, { keys, accessCode = null }) {
   for (let index = 0; index < 6; index++)
     uploadIds.push(await openUpload(baseUrl, owner, 60_000 + index, index * 1000));
   uploadIds.push(await openUpload(baseUrl, other, 5000, 100));
+  const interactionIds = [
+    await createInteraction(baseUrl, owner),
+    await createInteraction(baseUrl, owner),
+  ];
+  const otherInteractionIds = [await createInteraction(baseUrl, other)];
   const cookie = await openSession(baseUrl, accessCode);
   return {
     host: new URL(baseUrl).host,
@@ -170,6 +189,8 @@ export async function buildWorld(baseUrl, { keys, accessCode = null }) {
     otherConversationIds: theirs.map((conversation) => conversation.id),
     messageIds: [...mine, ...theirs].flatMap((conversation) => conversation.messageIds),
     uploadIds,
+    interactionIds,
+    otherInteractionIds,
     accessCode,
   };
 }

@@ -17,7 +17,15 @@ const FRONT_END_HEADER = /^x-goog-upload-header-(?:x-google-|vary$)/;
 
 /** Fields whose value formats are compared, by field name. */
 const ID_FIELDS = new Set(["responseId"]);
-const TIME_FIELDS = new Set(["createTime", "updateTime", "expireTime", "expirationTime"]);
+const TIME_FIELDS = new Set([
+  "createTime",
+  "updateTime",
+  "expireTime",
+  "expirationTime",
+  // The Interactions API's.
+  "created",
+  "updated",
+]);
 const NAME_FIELDS = new Set(["name"]);
 
 /**
@@ -33,6 +41,12 @@ export function parseAnswer({ operation, status, headers, body, eventStream = tr
   const answer = { status, headers: lowered, body };
   if (operation === "streamGenerateContent" && status === 200) {
     const { events, problems } = eventStream ? readEvents(body) : readArray(body);
+    answer.events = events;
+    answer.framing = problems;
+    return answer;
+  }
+  if (operation === "interactions.create" && status === 200 && eventStream) {
+    const { events, problems } = readInteractionEvents(body);
     answer.events = events;
     answer.framing = problems;
     return answer;
@@ -72,6 +86,60 @@ export function readEvents(body) {
   }
   if (events.length === 0 && problems.length === 0) problems.push("no event at all");
   return { events, problems };
+}
+
+/**
+ * Splits an Interactions stream into its events, strictly: blocks `event: <type>` /
+ * `data: <single-line JSON whose event_type is that type>` ended by a blank line (LF), the
+ * last `event: done` / `data: [DONE]`, nothing else (recorded 2026-01 on).
+ */
+export function readInteractionEvents(body) {
+  const events = [];
+  const problems = [];
+  const blocks = body.split("\n\n");
+  const tail = blocks.pop();
+  if (tail !== "")
+    problems.push(`trailing bytes after the last event: ${JSON.stringify(tail.slice(0, 40))}`);
+  if (blocks.at(-1) !== "event: done\ndata: [DONE]") problems.push("no `event: done` at the end");
+  else blocks.pop();
+  for (const block of blocks) {
+    const match = /^event: ([a-z_.]+)\ndata: (.*)$/.exec(block);
+    if (!match || /[\r\n]/.test(match[2])) {
+      problems.push(
+        `a block that is not one event line and one data line: ${JSON.stringify(block.slice(0, 40))}`,
+      );
+      continue;
+    }
+    try {
+      const event = JSON.parse(match[2]);
+      if (event?.event_type !== match[1])
+        problems.push(`an event whose event_type is not its event line`);
+      events.push(event);
+    } catch {
+      problems.push("an event whose data is not JSON");
+    }
+  }
+  if (events.length === 0 && problems.length === 0) problems.push("no event at all");
+  return { events, problems };
+}
+
+/**
+ * Interactions stream framing: ours framed as readInteractionEvents reads the service's, and
+ * opening and ending with the same event types as the service's stream.
+ */
+export function compareInteractionFraming(recorded, ours) {
+  const problems = [...(ours.framing ?? [])];
+  const expected = recorded.events ?? [];
+  const actual = ours.events ?? [];
+  for (const [at, which] of [
+    [0, "first"],
+    [-1, "last"],
+  ]) {
+    const want = expected.at(at)?.event_type;
+    const got = actual.at(at)?.event_type;
+    if (want !== got) problems.push(`the ${which} event is ${got}; the service's ${want}`);
+  }
+  return problems;
 }
 
 /** Splits a stream answered as one JSON array (no `alt=sse`) into its events. */
@@ -160,6 +228,11 @@ export function finalUsage(answer) {
 export function promptTokens(operation, answer) {
   if (operation === "countTokens") return answer.json?.totalTokens;
   return finalUsage(answer)?.promptTokenCount;
+}
+
+/** An answer's implicit-cache count: usageMetadata.cachedContentTokenCount of its last usage. */
+export function implicitCacheTokens(answer) {
+  return finalUsage(answer)?.cachedContentTokenCount;
 }
 
 /** The modelVersion values an answer carries (one per event for streams). */

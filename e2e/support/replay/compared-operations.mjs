@@ -31,6 +31,10 @@ export const COMPARED_OPERATIONS = new Set([
   "fileSearchStores.documents.get",
   "fileSearchStores.documents.delete",
   "operations.get",
+  "interactions.create",
+  "interactions.get",
+  "interactions.cancel",
+  "interactions.delete",
 ]);
 
 /** Whether an exchange's answers count toward the figures and the budget. */

@@ -80,8 +80,12 @@ export function isGeneration(operation) {
   );
 }
 
-/** True for a streamed generation answered as server-sent events (`alt=sse`), not a JSON array. */
+/**
+ * True for a stream answered as server-sent events: a streamed generation asked with `alt=sse`
+ * (without it, one JSON array), or an interaction created with `stream: true`.
+ */
 export function isEventStream(exchange) {
+  if (exchange.operation === "interactions.create") return exchange.requestBody?.stream === true;
   return exchange.operation === "streamGenerateContent" && exchange.query?.alt === "sse";
 }
 

@@ -59,7 +59,7 @@ export function operationOf(method, pathname, query) {
     ["POST", /^\/v1beta\/models\/[^/:]+:batchEmbedContents$/, "batchEmbedContents"],
     ["POST", /^\/v1beta\/interactions$/, "interactions.create"],
     ["GET", /^\/v1beta\/interactions\/[^/:]+$/, "interactions.get"],
-    ["POST", /^\/v1beta\/interactions\/[^/:]+:cancel$/, "interactions.cancel"],
+    ["POST", /^\/v1beta\/interactions\/[^/:]+\/cancel$/, "interactions.cancel"],
     ["DELETE", /^\/v1beta\/interactions\/[^/:]+$/, "interactions.delete"],
     ["POST", /^\/v1beta\/openai\/chat\/completions$/, "openai.chat.completions"],
     ["POST", /^\/v1beta\/openai\/embeddings$/, "openai.embeddings"],

@@ -9,9 +9,11 @@
 import {
   compareFormats,
   compareFraming,
+  compareInteractionFraming,
   compareShape,
   detailTypes,
   errorOf,
+  implicitCacheTokens,
   learnFormats,
   parseAnswer,
   promptTokens,
@@ -30,6 +32,7 @@ export const CATEGORIES = [
   ["framing", "stream framing"],
   ["promptTokens", "prompt tokens exact"],
   ["cacheTokens", "cache tokens exact"],
+  ["implicitCacheTokens", "implicit-cache tokens exact (where recorded)"],
 ];
 
 const INVALID_KEY = "replay-invalid-key-not-configured";
@@ -127,6 +130,14 @@ function learnNames(exchange, recorded, ours, state) {
     pairs.push([recordedResource.name, ourResource.name]);
   if (typeof recordedResource?.uri === "string" && typeof ourResource?.uri === "string")
     pairs.push([recordedResource.uri, ourResource.uri]);
+  // An interaction's id (of the answer, or of a stream's first event), named by later requests.
+  const interactionId = (answer) => answer.json?.id ?? answer.events?.[0]?.interaction?.id;
+  if (exchange.operation === "interactions.create") {
+    const recordedId = interactionId(recorded);
+    const ourId = interactionId(ours);
+    if (typeof recordedId === "string" && typeof ourId === "string" && recordedId !== ourId)
+      state.names.set(recordedId, ourId);
+  }
   // A store upload's operation names the document it made.
   const recordedDocument = recorded.json?.response?.documentName;
   const ourDocument = ours.json?.response?.documentName;
@@ -255,6 +266,12 @@ export function judge(results, knowledge) {
         problems: sameStatus ? compareFraming(recorded, ours) : [statusProblem],
       };
     }
+    if (exchange.operation === "interactions.create" && recorded.events) {
+      verdicts.framing = {
+        applies: true,
+        problems: sameStatus ? compareInteractionFraming(recorded, ours) : [statusProblem],
+      };
+    }
     if (isGeneration(exchange.operation) && exchange.status < 300) {
       const expected = promptTokens(exchange.operation, recorded);
       if (expected !== undefined) {
@@ -270,6 +287,27 @@ export function judge(results, knowledge) {
               : [sameStatus ? `prompt tokens ${actual}; the service ${expected}` : statusProblem],
         };
       }
+    }
+    // Implicit caching: a recorded answer to a request naming no cache that reports cached
+    // tokens (the caller's earlier prompt shared its prefix); exact, or how far off.
+    const recordedImplicit =
+      isGeneration(exchange.operation) &&
+      exchange.status < 300 &&
+      !exchange.requestBody?.cachedContent &&
+      !exchange.requestBody?.cached_content
+        ? implicitCacheTokens(recorded)
+        : undefined;
+    if (recordedImplicit !== undefined) {
+      const actual = sameStatus ? implicitCacheTokens(ours) : undefined;
+      verdicts.implicitCacheTokens = {
+        applies: true,
+        expected: recordedImplicit,
+        actual,
+        problems:
+          actual === recordedImplicit
+            ? []
+            : [`implicit-cache tokens ${actual ?? "none"}; the service ${recordedImplicit}`],
+      };
     }
     if (exchange.operation === "cachedContents.create" && exchange.status < 300) {
       const expected = recorded.json?.usageMetadata?.totalTokenCount;

@@ -232,6 +232,34 @@ export class BatchStore {
     );
   }
 
+  /**
+   * Notes a start of work on a batch, before the work: how many starts in a row (this one
+   * included) found it at the same committed request. Starts that stopped the process before
+   * anything more was committed pile up here, so the runner can end a batch that keeps
+   * stopping it instead of starting it again.
+   */
+  async startAttempt(id: string): Promise<number> {
+    return this.database.transaction(async (transaction) => {
+      await transaction.run(
+        `UPDATE batches SET
+           attempts = CASE WHEN attempt_progress = done_count THEN attempts + 1 ELSE 1 END,
+           attempt_progress = done_count
+         WHERE id = ?`,
+        [id],
+      );
+      const row = await transaction.get<{ attempts: number }>(
+        "SELECT attempts FROM batches WHERE id = ?",
+        [id],
+      );
+      return Number(row?.attempts ?? 0);
+    });
+  }
+
+  /** A start that ended without stopping the process (a clean shutdown) counts for nothing. */
+  async endAttempt(id: string): Promise<void> {
+    await this.database.run("UPDATE batches SET attempts = 0 WHERE id = ?", [id]);
+  }
+
   /** Up to `limit` inline requests from `position` on, in order. */
   async requestsFrom(
     batchId: string,

@@ -3,7 +3,8 @@
  * (contents, system instruction, tools, tool config) is stored as JSON and read only when a
  * request uses the cache, never for lists. Times are epoch milliseconds.
  */
-import type { SqlDatabase } from "../sql-database";
+import type { SqlDatabase, SqlExecutor } from "../sql-database";
+import { admitWithinQuota, type QuotaAdmission, type QuotaUsage } from "./quota-admission";
 import type { Content, ModalityTokenCount, Tool, ToolConfig } from "@/lib/gemini/types";
 
 export interface CachedInput {
@@ -61,25 +62,42 @@ function fromRow(row: CacheRow): CacheRecord {
 export class CacheStore {
   constructor(private readonly database: SqlDatabase) {}
 
-  /** Stores a cache; `input` is its cached input as JSON text, of `sizeBytes` UTF-8 bytes. */
-  async insert(record: CacheRecord, input: { json: string; sizeBytes: number }): Promise<void> {
-    await this.database.run(
-      `INSERT INTO cached_contents (id, owner_id, model, display_name, content_json, size_bytes, total_token_count, token_details_json, create_time, update_time, expire_time)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        record.id,
+  /**
+   * Stores a cache; `input` is its cached input as JSON text, of `sizeBytes` UTF-8 bytes. With
+   * an admission, the owner's live caches are counted in the same transaction as the insert
+   * (serialised per owner), so concurrent creates cannot all pass the quota.
+   */
+  async insert(
+    record: CacheRecord,
+    input: { json: string; sizeBytes: number },
+    admission?: QuotaAdmission,
+  ): Promise<void> {
+    await this.database.transaction(async (transaction) => {
+      await admitWithinQuota(
+        transaction,
+        "cachedContents",
         record.ownerId,
-        record.model,
-        record.displayName,
-        input.json,
-        input.sizeBytes,
-        record.totalTokenCount,
-        record.tokenDetails ? JSON.stringify(record.tokenDetails) : null,
-        record.createTime,
-        record.updateTime,
-        record.expireTime,
-      ],
-    );
+        () => this.usage(record.ownerId, record.createTime, transaction),
+        admission,
+      );
+      await transaction.run(
+        `INSERT INTO cached_contents (id, owner_id, model, display_name, content_json, size_bytes, total_token_count, token_details_json, create_time, update_time, expire_time)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          record.id,
+          record.ownerId,
+          record.model,
+          record.displayName,
+          input.json,
+          input.sizeBytes,
+          record.totalTokenCount,
+          record.tokenDetails ? JSON.stringify(record.tokenDetails) : null,
+          record.createTime,
+          record.updateTime,
+          record.expireTime,
+        ],
+      );
+    });
   }
 
   async get(id: string): Promise<CacheRecord | undefined> {
@@ -100,8 +118,12 @@ export class CacheStore {
   }
 
   /** How many live caches `ownerId` holds and the bytes of their cached input (the quota's measure). */
-  async usage(ownerId: string, now: number): Promise<{ count: number; bytes: number }> {
-    const row = await this.database.get<{ count: number; bytes: number | null }>(
+  async usage(
+    ownerId: string,
+    now: number,
+    executor: SqlExecutor = this.database,
+  ): Promise<QuotaUsage> {
+    const row = await executor.get<{ count: number; bytes: number | null }>(
       "SELECT COUNT(*) AS count, SUM(size_bytes) AS bytes FROM cached_contents WHERE owner_id = ? AND expire_time > ?",
       [ownerId, now],
     );

@@ -567,6 +567,48 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       expect((await store.search("studio", "r2")).map((item) => item.id)).toEqual([id]);
     });
   });
+
+  it("holds concurrent writes to the owner's quota, checked with each write (on PostgreSQL from two instances)", async () => {
+    // Several instances share a database only on PostgreSQL (SQLite serves one process).
+    const second = kind.dialect === "postgres" ? (await data.reopen()).stores : data.stores;
+    const stores = [store, second.conversations];
+    const title = "x".repeat(1000);
+    // Room for three conversations of this title and their settings, not four.
+    const perConversation = title.length + JSON.stringify(settings).length;
+    const limit = 3 * perConversation + perConversation / 2;
+    const admission = {
+      admit({ bytes }: { bytes: number }) {
+        if (bytes + perConversation > limit) throw new Error("over the quota");
+      },
+    };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, index) =>
+        stores[index % 2]!.create("key:quota", { title, settings, admission }),
+      ),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === "fulfilled")).toHaveLength(3);
+    expect(await store.list("key:quota")).toHaveLength(3);
+    // A turn and an import are held the same way.
+    const turns = await Promise.allSettled(
+      Array.from({ length: 4 }, (_, index) =>
+        stores[index % 2]!.beginTurn("key:quota", `quota-turn-${index}-0000`, {
+          parentId: null,
+          answer: message(`a${index}`, "model", ""),
+          leaseUntil: Date.now() + 60_000,
+          create: { title, settings },
+          admission,
+        }),
+      ),
+    );
+    expect(turns.every((outcome) => outcome.status === "rejected")).toBe(true);
+    await expect(
+      store.importConversations(
+        "key:quota",
+        [{ title, settings, createdAt: 1, updatedAt: 1, messages: [] }],
+        admission,
+      ),
+    ).rejects.toThrow("over the quota");
+  });
 });
 
 /** A database with the schema of migrations 1–7 (before trees), for the migration test. */

@@ -26,6 +26,7 @@ import {
   type MessageRow,
 } from "./conversation-rows";
 import { searchConversations } from "./conversation-search";
+import { admitWithinQuota, type QuotaAdmission } from "./quota-admission";
 
 /**
  * Every query of the studio's conversations (migrations 3, 8, 9 and 12), in one store. A
@@ -99,6 +100,8 @@ export interface BeginTurnInput {
   leaseUntil: number;
   /** Create the conversation under this title (or one made from the prompt) when it does not exist. */
   create?: { title?: string; settings: ConversationSettings };
+  /** The owner's conversation quota, checked with the write. */
+  admission?: QuotaAdmission;
 }
 
 export interface BeginTurnResult {
@@ -161,8 +164,8 @@ export class ConversationStore {
    * every branch), the measure of the conversation quota. Deleted ones count until purged:
    * they are still stored, and can be restored.
    */
-  async usedBytes(ownerId: string): Promise<number> {
-    const row = await this.database.get<{
+  async usedBytes(ownerId: string, executor: SqlExecutor = this.database): Promise<number> {
+    const row = await executor.get<{
       head_bytes: number | null;
       message_bytes: number | null;
     }>(
@@ -173,6 +176,24 @@ export class ConversationStore {
       [ownerId, ownerId],
     );
     return Number(row?.head_bytes ?? 0) + Number(row?.message_bytes ?? 0);
+  }
+
+  /**
+   * Admits a write against the owner's conversation quota, in the write's own transaction
+   * (serialised per owner on every instance), before anything is written.
+   */
+  private admit(
+    transaction: SqlTransaction,
+    ownerId: string,
+    admission: QuotaAdmission | undefined,
+  ): Promise<void> {
+    return admitWithinQuota(
+      transaction,
+      "conversations",
+      ownerId,
+      async () => ({ count: 0, bytes: await this.usedBytes(ownerId, transaction) }),
+      admission,
+    );
   }
 
   /** The owner's conversations, most recently updated first. */
@@ -254,7 +275,12 @@ export class ConversationStore {
    */
   async create(
     ownerId: string,
-    input: { id?: string; title: string; settings: ConversationSettings },
+    input: {
+      id?: string;
+      title: string;
+      settings: ConversationSettings;
+      admission?: QuotaAdmission;
+    },
     now = Date.now(),
   ): Promise<Conversation> {
     const row = await this.database.transaction(async (transaction) => {
@@ -263,6 +289,7 @@ export class ConversationStore {
         const existing = await this.findRow(ownerId, input.id, transaction);
         if (existing) return existing;
       }
+      await this.admit(transaction, ownerId, input.admission);
       return this.insertConversation(transaction, ownerId, input, now);
     });
     return (await this.get(ownerId, row.id))!;
@@ -272,13 +299,14 @@ export class ConversationStore {
   async update(
     ownerId: string,
     id: string,
-    change: { title?: string; settings?: ConversationSettings },
+    change: { title?: string; settings?: ConversationSettings; admission?: QuotaAdmission },
     now = Date.now(),
   ): Promise<ConversationHead | null> {
     const updated = await this.database.transaction(async (transaction) => {
       await transaction.serialize(`conversation:${id}`);
       const row = await this.findRow(ownerId, id, transaction);
       if (!row) return false;
+      await this.admit(transaction, ownerId, change.admission);
       await transaction.run(
         "UPDATE conversations SET title = ?, settings_json = ?, updated_at = ? WHERE id = ? AND owner_id = ?",
         [
@@ -421,13 +449,14 @@ export class ConversationStore {
   async saveMessages(
     ownerId: string,
     conversationId: string,
-    input: { after?: string | null; messages: StoredMessage[] },
+    input: { after?: string | null; messages: StoredMessage[]; admission?: QuotaAdmission },
     now = Date.now(),
   ): Promise<StoredMessage[] | null> {
     return this.database.transaction(async (transaction) => {
       await transaction.serialize(`conversation:${conversationId}`);
       const row = await this.findRow(ownerId, conversationId, transaction);
       if (!row) return null;
+      await this.admit(transaction, ownerId, input.admission);
       let parentId: string | null;
       if (input.after === undefined)
         parentId = (await this.branchIds(row, transaction)).at(-1) ?? null;
@@ -518,6 +547,11 @@ export class ConversationStore {
     return this.database.transaction(async (transaction): Promise<BeginTurnResult | null> => {
       await transaction.serialize(`conversation:${conversationId}`);
       let row = await this.findRow(ownerId, conversationId, transaction);
+      const repeated =
+        row !== undefined &&
+        (await this.findMessageRow(conversationId, input.answer.id, transaction)) !== undefined;
+      // The same turn sent again writes nothing, so it needs no room.
+      if (!repeated) await this.admit(transaction, ownerId, input.admission);
       if (!row && input.create) {
         const title =
           input.create.title ??
@@ -813,8 +847,10 @@ export class ConversationStore {
   async importConversations(
     ownerId: string,
     conversations: readonly ImportedConversation[],
+    admission?: QuotaAdmission,
   ): Promise<string[]> {
     return this.database.transaction(async (transaction: SqlTransaction) => {
+      await this.admit(transaction, ownerId, admission);
       const ids: string[] = [];
       for (const conversation of conversations) {
         const row = await this.insertConversation(

@@ -228,6 +228,30 @@ export class FileStore {
     return result.changes > 0;
   }
 
+  /**
+   * Notes a probe of a PROCESSING file, before the probe: how many probes in a row (this one
+   * included) it has had. Probes that stopped the process pile up here, so a file that keeps
+   * stopping it is ended FAILED instead of probed again at every start.
+   */
+  async startProbeAttempt(id: string): Promise<number> {
+    return this.database.transaction(async (transaction) => {
+      await transaction.run(
+        "UPDATE files SET probe_attempts = probe_attempts + 1 WHERE id = ? AND state = 'PROCESSING'",
+        [id],
+      );
+      const row = await transaction.get<{ probe_attempts: number }>(
+        "SELECT probe_attempts FROM files WHERE id = ?",
+        [id],
+      );
+      return Number(row?.probe_attempts ?? 0);
+    });
+  }
+
+  /** A probe stopped by a clean shutdown counts for nothing. */
+  async endProbeAttempt(id: string): Promise<void> {
+    await this.database.run("UPDATE files SET probe_attempts = 0 WHERE id = ?", [id]);
+  }
+
   async processingFileIds(): Promise<string[]> {
     const rows = await this.database.all<{ id: string }>(
       "SELECT id FROM files WHERE state = 'PROCESSING' ORDER BY create_time",

@@ -51,11 +51,11 @@ describe.each(testDatabaseKinds())("LimitStore ($dialect)", (kind) => {
       expiresAt: 10_000,
     });
     expect(await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, rate)).toEqual({
-      ownerId: "studio",
+      session: { ownerId: "studio", personId: null, workspaceOwnerId: null },
       rate: { taken: true, waitSeconds: 0 },
     });
     expect(await limits.findSessionOwnerAndTake("hash-1", "code-a", 1_000, null)).toEqual({
-      ownerId: "studio",
+      session: { ownerId: "studio", personId: null, workspaceOwnerId: null },
       rate: null,
     });
     expect(
@@ -67,16 +67,16 @@ describe.each(testDatabaseKinds())("LimitStore ($dialect)", (kind) => {
     // The bucket is the owner's: a key-less take by owner id sees the same budget.
     expect((await limits.take("studio", rate, 1_000)).taken).toBe(false);
     expect(await limits.findSessionOwnerAndTake("nope", "code-a", 1_000, rate)).toEqual({
-      ownerId: null,
+      session: null,
       rate: null,
     });
     expect(await limits.findSessionOwnerAndTake("hash-1", "code-a", 20_000, rate)).toEqual({
-      ownerId: null,
+      session: null,
       rate: null,
     });
     // A session opened with another access code is no session now.
     expect(await limits.findSessionOwnerAndTake("hash-1", "code-b", 1_000, rate)).toEqual({
-      ownerId: null,
+      session: null,
       rate: null,
     });
   });

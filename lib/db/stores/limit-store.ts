@@ -26,6 +26,78 @@ interface BucketRow {
   taken: number;
 }
 
+/** A live browser session as authentication reads it. */
+export interface SessionFound {
+  ownerId: string;
+  /** The signed-in person (people mode); null for the access code and the development default. */
+  personId: string | null;
+  /** The workspace an admin switched this session to; null: the session's own. */
+  workspaceOwnerId: string | null;
+}
+
+interface SessionRow {
+  owner_id: string;
+  person_id: string | null;
+  workspace_owner_id: string | null;
+}
+
+function sessionOf(row: SessionRow): SessionFound {
+  return {
+    ownerId: row.owner_id,
+    personId: row.person_id,
+    workspaceOwnerId: row.workspace_owner_id,
+  };
+}
+
+/** What one key has spent in the current UTC day and month (lib/studio/key-limits). */
+export interface KeySpend {
+  dayTokens: number;
+  dayNanodollars: number;
+  monthTokens: number;
+  monthNanodollars: number;
+}
+
+/** Which spend to read: a key's, for the periods of now. */
+export interface SpendQuery {
+  keyId: string;
+  day: string;
+  month: string;
+}
+
+/** Spend to add to one key's period. */
+export interface SpendIncrement {
+  keyId: string;
+  period: string;
+  tokens: number;
+  nanodollars: number;
+}
+
+interface SpendColumns {
+  day_tokens: number | string | null;
+  day_nanodollars: number | string | null;
+  month_tokens: number | string | null;
+  month_nanodollars: number | string | null;
+}
+
+const SPEND_COLUMNS = `(SELECT tokens FROM key_spend WHERE key_id = ? AND period = ?) AS day_tokens,
+  (SELECT nanodollars FROM key_spend WHERE key_id = ? AND period = ?) AS day_nanodollars,
+  (SELECT tokens FROM key_spend WHERE key_id = ? AND period = ?) AS month_tokens,
+  (SELECT nanodollars FROM key_spend WHERE key_id = ? AND period = ?) AS month_nanodollars`;
+
+function spendParams(query: SpendQuery): SqlValue[] {
+  const { keyId, day, month } = query;
+  return [keyId, day, keyId, day, keyId, month, keyId, month];
+}
+
+function spendOf(row: SpendColumns | undefined): KeySpend {
+  return {
+    dayTokens: Number(row?.day_tokens ?? 0),
+    dayNanodollars: Number(row?.day_nanodollars ?? 0),
+    monthTokens: Number(row?.month_tokens ?? 0),
+    monthNanodollars: Number(row?.month_nanodollars ?? 0),
+  };
+}
+
 export class LimitStore {
   constructor(private readonly database: SqlDatabase) {}
 
@@ -65,6 +137,87 @@ export class LimitStore {
     return this.decision(row!, rate);
   }
 
+  /**
+   * A token of `bucket` (when `rate` is given) and a key's spend (when `spend` is given): on
+   * PostgreSQL one round trip for both (the hot path of every request with a managed key).
+   */
+  async takeWithSpend(
+    bucket: string,
+    rate: RateSettings | null,
+    now: number,
+    spend: SpendQuery | null,
+  ): Promise<{ rate: RateDecision | null; spend: KeySpend | null }> {
+    if (spend === null) {
+      return { rate: rate === null ? null : await this.take(bucket, rate, now), spend: null };
+    }
+    if (rate === null || this.database.dialect === "sqlite") {
+      const decision = rate === null ? null : await this.take(bucket, rate, now);
+      const row = await this.database.get<SpendColumns>(
+        `SELECT ${SPEND_COLUMNS}`,
+        spendParams(spend),
+      );
+      return { rate: decision, spend: spendOf(row) };
+    }
+    const clause = this.takeClause(rate, now);
+    const row = await this.database.get<BucketRow & SpendColumns>(
+      `WITH bucket AS (INSERT INTO rate_buckets (bucket, tokens, taken, updated_at)
+         VALUES (?, CAST(? AS DOUBLE PRECISION) - 1, 1, ?) ${clause.sql})
+       SELECT bucket.tokens, bucket.taken, ${SPEND_COLUMNS} FROM bucket`,
+      [bucket, rate.burst, now, ...clause.params, ...spendParams(spend)],
+    );
+    return { rate: this.decision(row!, rate), spend: spendOf(row) };
+  }
+
+  /** Keys' spend in the given periods, by key id (keys with none are absent). */
+  async readSpend(
+    keyIds: readonly string[],
+    day: string,
+    month: string,
+  ): Promise<Map<string, KeySpend>> {
+    const spends = new Map<string, KeySpend>();
+    if (keyIds.length === 0) return spends;
+    const rows = await this.database.all<{
+      key_id: string;
+      period: string;
+      tokens: number | string;
+      nanodollars: number | string;
+    }>(
+      `SELECT key_id, period, tokens, nanodollars FROM key_spend
+       WHERE period IN (?, ?) AND key_id IN (${keyIds.map(() => "?").join(", ")})`,
+      [day, month, ...keyIds],
+    );
+    for (const row of rows) {
+      const spend = spends.get(row.key_id) ?? spendOf(undefined);
+      if (row.period === day) {
+        spend.dayTokens = Number(row.tokens);
+        spend.dayNanodollars = Number(row.nanodollars);
+      } else {
+        spend.monthTokens = Number(row.tokens);
+        spend.monthNanodollars = Number(row.nanodollars);
+      }
+      spends.set(row.key_id, spend);
+    }
+    return spends;
+  }
+
+  /** Adds spend to keys' periods in one statement; concurrent adds from any instance all count. */
+  async addSpend(increments: readonly SpendIncrement[]): Promise<void> {
+    if (increments.length === 0) return;
+    await this.database.run(
+      `INSERT INTO key_spend (key_id, period, tokens, nanodollars)
+       VALUES ${increments.map(() => "(?, ?, ?, ?)").join(", ")}
+       ON CONFLICT (key_id, period) DO UPDATE SET
+         tokens = key_spend.tokens + excluded.tokens,
+         nanodollars = key_spend.nanodollars + excluded.nanodollars`,
+      increments.flatMap((increment) => [
+        increment.keyId,
+        increment.period,
+        Math.round(increment.tokens),
+        Math.round(increment.nanodollars),
+      ]),
+    );
+  }
+
   /** Gives back the token a take spent (a sign-in that turned out right), never above `burst`. */
   async refund(bucket: string, rate: RateSettings): Promise<void> {
     const least = this.database.dialect === "sqlite" ? "MIN" : "LEAST";
@@ -75,44 +228,43 @@ export class LimitStore {
   }
 
   /**
-   * A browser session's owner and, when `rate` is given, a token from the owner's bucket: on
-   * PostgreSQL one round trip for both (the hot path of every page request).
+   * A browser session (its owner, person and chosen workspace) and, when `rate` is given, a
+   * token from the owner's bucket: on PostgreSQL one round trip for both (the hot path of every
+   * page request).
    */
   async findSessionOwnerAndTake(
     tokenHash: string,
     codeBinding: string,
     now: number,
     rate: RateSettings | null,
-  ): Promise<{ ownerId: string | null; rate: RateDecision | null }> {
-    const ownerSql =
-      "SELECT owner_id FROM sessions WHERE token_hash = ? AND code_binding = ? AND expires_at > ?";
+  ): Promise<{ session: SessionFound | null; rate: RateDecision | null }> {
+    const sessionSql =
+      "SELECT owner_id, person_id, workspace_owner_id FROM sessions WHERE token_hash = ? AND code_binding = ? AND expires_at > ?";
     if (rate === null || this.database.dialect === "sqlite") {
-      const owner = await this.database.get<{ owner_id: string }>(ownerSql, [
-        tokenHash,
-        codeBinding,
-        now,
-      ]);
-      if (!owner) return { ownerId: null, rate: null };
+      const row = await this.database.get<SessionRow>(sessionSql, [tokenHash, codeBinding, now]);
+      if (!row) return { session: null, rate: null };
       return {
-        ownerId: owner.owner_id,
-        rate: rate === null ? null : await this.take(owner.owner_id, rate, now),
+        session: sessionOf(row),
+        rate: rate === null ? null : await this.take(row.owner_id, rate, now),
       };
     }
     const clause = this.takeClause(rate, now);
-    const row = await this.database.get<{
-      owner_id: string;
-      tokens: number | null;
-      taken: number | null;
-    }>(
-      `WITH session_owner AS (${ownerSql}),
+    const row = await this.database.get<
+      SessionRow & {
+        tokens: number | null;
+        taken: number | null;
+      }
+    >(
+      `WITH session_owner AS (${sessionSql}),
         bucket AS (INSERT INTO rate_buckets (bucket, tokens, taken, updated_at)
           SELECT owner_id, CAST(? AS DOUBLE PRECISION) - 1, 1, ? FROM session_owner ${clause.sql})
-       SELECT session_owner.owner_id, bucket.tokens, bucket.taken FROM session_owner LEFT JOIN bucket ON true`,
+       SELECT session_owner.owner_id, session_owner.person_id, session_owner.workspace_owner_id,
+         bucket.tokens, bucket.taken FROM session_owner LEFT JOIN bucket ON true`,
       [tokenHash, codeBinding, now, rate.burst, now, ...clause.params],
     );
-    if (!row) return { ownerId: null, rate: null };
+    if (!row) return { session: null, rate: null };
     return {
-      ownerId: row.owner_id,
+      session: sessionOf(row),
       rate: this.decision({ tokens: row.tokens ?? 0, taken: row.taken ?? 0 }, rate),
     };
   }

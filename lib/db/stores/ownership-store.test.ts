@@ -60,4 +60,22 @@ describe.each(testDatabaseKinds())("OwnershipStore ($dialect)", (kind) => {
     const rows = await data.database.all<{ name: string }>("SELECT name FROM resource_owners");
     expect(rows.map((row) => row.name)).toEqual(["batches/b"]);
   });
+
+  it("keeps what a file names for its owner only, and forgets it when the name is handed out again", async () => {
+    data = await kind.open();
+    const owners = data.stores.ownership;
+    await owners.record("file", "files/read", "key:alice", {
+      expiresAt: null,
+      mentions: ["file:files/a", "cachedContent:cachedContents/c"],
+    });
+    await owners.record("file", "files/unread", "key:alice");
+    expect(await owners.mentionsOf("file", "files/read", "key:alice")).toEqual([
+      "file:files/a",
+      "cachedContent:cachedContents/c",
+    ]);
+    expect(await owners.mentionsOf("file", "files/read", "key:bob")).toBeNull();
+    expect(await owners.mentionsOf("file", "files/unread", "key:alice")).toBeNull();
+    await owners.record("file", "files/read", "key:bob");
+    expect(await owners.mentionsOf("file", "files/read", "key:bob")).toBeNull();
+  });
 });

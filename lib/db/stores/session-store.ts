@@ -1,7 +1,7 @@
 import type { SqlDatabase } from "../sql-database";
 
 /**
- * Browser sessions (migrations 1 and 6): stored only as the hash of the cookie's token, each
+ * Browser sessions (migrations 1, 6 and 15): stored only as the hash of the cookie's token, each
  * bound to the access code it was opened with (`codeBinding`, a slow hash of the code). A
  * session is live only while the configured code still binds to the same value, so changing
  * or removing the code ends every session opened with the old one.
@@ -13,16 +13,19 @@ export class SessionStore {
   async create(session: {
     tokenHash: string;
     ownerId: string;
+    /** The person signed in (people mode); null for the access code and the development default. */
+    personId?: string | null;
     codeBinding: string;
     createdAt: number;
     expiresAt: number;
   }): Promise<void> {
     await this.database.run("DELETE FROM sessions WHERE expires_at < ?", [session.createdAt]);
     await this.database.run(
-      "INSERT INTO sessions (token_hash, owner_id, code_binding, created_at, expires_at) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO sessions (token_hash, owner_id, person_id, code_binding, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)",
       [
         session.tokenHash,
         session.ownerId,
+        session.personId ?? null,
         session.codeBinding,
         session.createdAt,
         session.expiresAt,
@@ -30,13 +33,31 @@ export class SessionStore {
     );
   }
 
-  /** The owner of a live session opened with the code that binds to `codeBinding`, or null. */
-  async findOwner(tokenHash: string, codeBinding: string, now: number): Promise<string | null> {
-    const row = await this.database.get<{ owner_id: string }>(
-      "SELECT owner_id FROM sessions WHERE token_hash = ? AND code_binding = ? AND expires_at > ?",
+  /** A live session's owner, person and chosen workspace, or null. */
+  async find(
+    tokenHash: string,
+    codeBinding: string,
+    now: number,
+  ): Promise<{ ownerId: string; personId: string | null; workspaceOwnerId: string | null } | null> {
+    const row = await this.database.get<{
+      owner_id: string;
+      person_id: string | null;
+      workspace_owner_id: string | null;
+    }>(
+      "SELECT owner_id, person_id, workspace_owner_id FROM sessions WHERE token_hash = ? AND code_binding = ? AND expires_at > ?",
       [tokenHash, codeBinding, now],
     );
-    return row?.owner_id ?? null;
+    return row
+      ? { ownerId: row.owner_id, personId: row.person_id, workspaceOwnerId: row.workspace_owner_id }
+      : null;
+  }
+
+  /** Sets the workspace a session acts on (null: its own). */
+  async setWorkspace(tokenHash: string, workspaceOwnerId: string | null): Promise<void> {
+    await this.database.run("UPDATE sessions SET workspace_owner_id = ? WHERE token_hash = ?", [
+      workspaceOwnerId,
+      tokenHash,
+    ]);
   }
 
   async delete(tokenHash: string): Promise<void> {
@@ -46,6 +67,12 @@ export class SessionStore {
   /** Ends every session not bound to `codeBinding` (the code changed or was removed); answers how many. */
   async deleteUnbound(codeBinding: string): Promise<number> {
     return (await this.database.run("DELETE FROM sessions WHERE code_binding <> ?", [codeBinding]))
+      .changes;
+  }
+
+  /** Ends every session of a person; answers how many there were. */
+  async deletePerson(personId: string): Promise<number> {
+    return (await this.database.run("DELETE FROM sessions WHERE person_id = ?", [personId]))
       .changes;
   }
 

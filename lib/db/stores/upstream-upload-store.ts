@@ -7,7 +7,8 @@ import type { SqlDatabase } from "../sql-database";
  * this table maps the id back (with its owner) so chunks, `query` and `cancel` reach the right
  * upstream session, from any instance. Clients never see the upstream's address. It also
  * keeps how many bytes the upstream has confirmed (migration 11), so a `query` is answered
- * without an upstream call while no chunk is under way.
+ * without an upstream call while no chunk is under way, and the gateway's reading of a JSONL
+ * file's lines so far (migration 17).
  */
 
 /** The service keeps an unfinished upload for about a week; we forget ours after that. */
@@ -19,6 +20,8 @@ export interface UpstreamUploadSession {
   upstreamUrl: string;
   /** Bytes the upstream has confirmed; null while a chunk is under way or after one broke off. */
   sizeReceived: number | null;
+  /** The reading of the bytes so far (lib/server/upstream/batch-file-scan), as JSON; null: none. */
+  scan: string | null;
 }
 
 export class UpstreamUploadStore {
@@ -46,8 +49,9 @@ export class UpstreamUploadStore {
       owner_id: string;
       upstream_url: string;
       size_received: number | null;
+      scan_json: string | null;
     }>(
-      "SELECT id, owner_id, upstream_url, size_received FROM upstream_upload_sessions WHERE id = ? AND expires_at >= ?",
+      "SELECT id, owner_id, upstream_url, size_received, scan_json FROM upstream_upload_sessions WHERE id = ? AND expires_at >= ?",
       [id, this.now()],
     );
     return row
@@ -56,14 +60,32 @@ export class UpstreamUploadStore {
           ownerId: row.owner_id,
           upstreamUrl: row.upstream_url,
           sizeReceived: row.size_received === null ? null : Number(row.size_received),
+          scan: row.scan_json,
         }
       : null;
   }
 
-  /** Records the bytes the upstream confirmed, or null (unknown) before a chunk is sent. */
-  async setReceived(id: string, sizeReceived: number | null): Promise<void> {
-    await this.database.run("UPDATE upstream_upload_sessions SET size_received = ? WHERE id = ?", [
-      sizeReceived,
+  /**
+   * Records the bytes the upstream confirmed, or null (unknown) before a chunk is sent; with
+   * `scan`, also the reading of the bytes so far (null: none goes on).
+   */
+  async setReceived(id: string, sizeReceived: number | null, scan?: string | null): Promise<void> {
+    if (scan === undefined)
+      await this.database.run(
+        "UPDATE upstream_upload_sessions SET size_received = ? WHERE id = ?",
+        [sizeReceived, id],
+      );
+    else
+      await this.database.run(
+        "UPDATE upstream_upload_sessions SET size_received = ?, scan_json = ? WHERE id = ?",
+        [sizeReceived, scan, id],
+      );
+  }
+
+  /** Keeps the reading of the session's bytes so far (null: none goes on). */
+  async setScan(id: string, scan: string | null): Promise<void> {
+    await this.database.run("UPDATE upstream_upload_sessions SET scan_json = ? WHERE id = ?", [
+      scan,
       id,
     ]);
   }

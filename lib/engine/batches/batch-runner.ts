@@ -64,6 +64,12 @@ const CANDIDATES = 16;
  * batch runs at full speed.
  */
 const RECENT_INTERACTIVE_MS = 2_000;
+/**
+ * Starts in a row that may find a batch at the same committed request: one interrupted start
+ * (a restart, a deploy) is resumed; work that stopped the process twice at the same place is
+ * not run a third time, but ends FAILED, so one request cannot keep the server in a crash loop.
+ */
+export const STARTS_WITHOUT_PROGRESS = 2;
 const REST_FACTOR = 1;
 const LONGEST_REST_MS = 1_000;
 class BatchStopped extends Error {
@@ -156,6 +162,8 @@ export class BatchRunner implements BatchWork {
         this.options.onError?.(`batch batches/${batch.id} failed`, error);
         await this.fail(batch, error);
       }
+      // A clean shutdown is no failed start: the batch resumes at the next start as ever.
+      if (this.closed) await this.options.service.store.endAttempt(batch.id);
     } finally {
       this.current = null;
     }
@@ -185,6 +193,8 @@ export class BatchRunner implements BatchWork {
     await this.options.interactive.idle(signal);
     if (signal.aborted) throw new BatchStopped();
     await store.markRunning(batch.id, this.now());
+    const attempts = await store.startAttempt(batch.id);
+    if (attempts > STARTS_WITHOUT_PROGRESS) throw crashLoop(batch, attempts - 1);
     if (batch.inputFileName === null) {
       await this.runAll(
         batch,
@@ -371,6 +381,15 @@ export class BatchRunner implements BatchWork {
     await fs.rm(service.paths.input(batch.id), { force: true });
     await fs.rm(service.paths.results(batch.id), { force: true });
   }
+}
+
+/** The error a batch ends with when the process stopped while running it, start after start. */
+function crashLoop(batch: BatchRecord, stops: number): ApiError {
+  return new ApiError(
+    500,
+    "INTERNAL",
+    `The batch was not run again: the server stopped ${stops} times in a row while running it, at request ${batch.doneCount + 1} of ${batch.requestCount}.`,
+  );
 }
 
 /** Waits `milliseconds`, or less when `signal` aborts. */

@@ -498,4 +498,45 @@ describe.each(testDatabaseKinds())("batch mode on the local engine ($dialect)", 
       .map((line) => (JSON.parse(line) as { key: string }).key);
     expect(keys).toEqual(Array.from({ length: count }, (_, index) => `k${index}`));
   });
+  /** A batch of one request, created and left waiting while the backend is closed. */
+  async function waitingBatch(): Promise<{ name: string; id: string }> {
+    const release = await holdInteractive();
+    const created = await createBatch(
+      MODEL,
+      { batch: { inputConfig: { requests: { requests: [{ request: ask("Hi") }] } } } },
+      context(),
+    );
+    await release();
+    await backend.close();
+    return { name: created.name, id: created.name.slice("batches/".length) };
+  }
+
+  it("ends FAILED, not run again, a batch that stopped the process twice at the same request", async () => {
+    const created = await waitingBatch();
+    const { id } = created;
+    // Two starts that each died before committing anything (the process killed mid-work).
+    const { store } = backend.storage.batches;
+    expect(await store.startAttempt(id)).toBe(1);
+    expect(await store.startAttempt(id)).toBe(2);
+
+    backend = open();
+    const done = await finished(created.name);
+    expect(done.metadata.state).toBe("BATCH_STATE_FAILED");
+    expect(done.error).toMatchObject({ code: 13 });
+    expect(done.error!.message).toMatch(
+      /stopped 2 times in a row while running it, at request 1 of 1/,
+    );
+  });
+
+  it("resumes a batch once after a stop, and a clean shutdown counts as no failed start", async () => {
+    const created = await waitingBatch();
+    const { id } = created;
+    const { store } = backend.storage.batches;
+    expect(await store.startAttempt(id)).toBe(1);
+    await store.endAttempt(id);
+    expect(await store.startAttempt(id)).toBe(1);
+
+    backend = open();
+    expect((await finished(created.name)).metadata.state).toBe("BATCH_STATE_SUCCEEDED");
+  });
 });

@@ -116,6 +116,47 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     }
   });
 
+  it("lets exactly the quota's number of 30 concurrent creates pass (on PostgreSQL from two instances)", async () => {
+    // Several instances share a database only on PostgreSQL (SQLite serves one process).
+    const second = kind.dialect === "postgres" ? await data.reopen({ now: clock.now }) : data;
+    const instance = (stores: typeof data.stores) =>
+      createStorage({
+        stores,
+        dataDir: data.dataDir,
+        now: clock.now,
+        sweepIntervalMs: 0,
+        cacheQuota: { count: 3, bytes: 0 },
+        countTokens: (traits, input, options) => countRequestTokens(traits, input, options),
+        probe: (filePath, mimeType, signal) => probeMedia({ path: filePath }, mimeType, signal),
+        isMediaProblem: (error) => error instanceof MediaProbeError,
+      });
+    const instances = [instance(data.stores), instance(second.stores)];
+    try {
+      const input = parseCachedContentCreate({
+        model: FLASH,
+        contents: [{ role: "user", parts: [{ text: LONG_TEXT }] }],
+        ttl: "600s",
+      });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, index) =>
+          instances[index % 2]!.operations.createCachedContent(input, context()),
+        ),
+      );
+      const created = outcomes.filter((outcome) => outcome.status === "fulfilled");
+      const refused = outcomes.flatMap((outcome) =>
+        outcome.status === "rejected" ? [outcome.reason as ApiError] : [],
+      );
+      expect(created).toHaveLength(3);
+      expect(refused).toHaveLength(27);
+      expect(refused.every((error) => error.httpStatus === 429)).toBe(true);
+      expect(
+        (await storage.operations.listCachedContents({}, context())).cachedContents,
+      ).toHaveLength(3);
+    } finally {
+      for (const opened of instances) opened.close();
+    }
+  });
+
   it("creates a cache sized by the model's cache rules and answers only its metadata", async () => {
     const body = {
       model: FLASH,

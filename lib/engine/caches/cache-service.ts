@@ -34,6 +34,7 @@ import { requireModel } from "../catalog";
 import { CACHE_ID_LENGTH, randomResourceId } from "../files/random-id";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import { assertCacheQuota, cachedInputOf, type CacheQuota } from "@/lib/gemini/backend/quotas";
+import type { QuotaUsage } from "@/lib/db/stores/quota-admission";
 import { jsonTextWithSize } from "@/lib/engine/json-stringify-in-slices";
 import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
 
@@ -152,8 +153,12 @@ export class CacheService {
     // Serialized once (in slices: it may be megabytes): measured for the quota (before the
     // tokens are counted) and stored.
     const { text: json, bytes: sizeBytes } = await jsonTextWithSize(input);
-    if (this.options.quota)
-      assertCacheQuota(await this.store.usage(caller.ownerId, now), sizeBytes, this.options.quota);
+    // Checked here to refuse before the tokens are counted, and again with the insert.
+    const quota = this.options.quota;
+    const admission = quota && {
+      admit: (usage: QuotaUsage) => assertCacheQuota(usage, sizeBytes, quota),
+    };
+    admission?.admit(await this.store.usage(caller.ownerId, now));
     const counted = await this.options.countTokens(traits, input, caller, signal, "cache");
     if (counted.totalTokens < traits.minCacheTokens) {
       throw ApiError.invalidArgument(
@@ -178,7 +183,7 @@ export class CacheService {
       updateTime: now,
       expireTime,
     };
-    await this.store.insert(record, { json, sizeBytes });
+    await this.store.insert(record, { json, sizeBytes }, admission);
     return toWire(record);
   }
 

@@ -4,6 +4,7 @@
  * what `GET models` answers; models no longer listed stay served. An alias answers as its
  * target: the target's traits and `modelVersion`, under the alias's own name and resource.
  */
+import type { ImplicitCacheTraits } from "@/lib/engine/caches/implicit-prefix";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits, ThinkingTraits, TokenizerFamily } from "@/lib/gemini/model-traits";
 import type { MediaTokenRules, PromptTokenRules } from "@/lib/gemini/prompt-token-rules";
@@ -87,6 +88,8 @@ export interface CatalogEntry {
   answer: AnswerTraits;
   /** How long its thinking runs when the model chooses (absent: the model does not think). */
   thinkingLength?: ThinkingLengthTraits;
+  /** How it caches repeated prompt prefixes on its own (absent: it does not). */
+  implicitCache?: ImplicitCacheTraits;
   family: string;
 }
 
@@ -122,6 +125,8 @@ interface FamilyData {
   answer?: Partial<AnswerTraits>;
   /** A family's own replaces the one of the family it extends; `about` says from what. */
   thinkingLength?: ThinkingLengthTraits & { about?: string };
+  /** Implicit caching (null: none); a family's own replaces the one it extends. */
+  implicitCache?: (ImplicitCacheTraits & { about?: string }) | null;
 }
 
 /** A model's own traits: what it did differently from its family (prompt-token rules field by field). */
@@ -278,6 +283,15 @@ function buildEntry(model: ModelData): CatalogEntry {
           thinkingLength: thinkingLengthTraits(
             required(traits.thinkingLength, "thinkingLength", name),
           ),
+        }
+      : {}),
+    ...(traits.implicitCache
+      ? {
+          implicitCache: {
+            blockTokens: traits.implicitCache.blockTokens,
+            minTokens: traits.implicitCache.minTokens,
+            ttlSeconds: traits.implicitCache.ttlSeconds,
+          },
         }
       : {}),
     family: answering.family,

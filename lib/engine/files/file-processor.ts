@@ -29,6 +29,12 @@ export interface FileProcessorOptions {
 /** Longest a probe may run before the file is FAILED. */
 export const PROBE_TIMEOUT_MS = 10 * 60_000;
 
+/**
+ * Probes in a row a file may have: one cut short by a restart is probed again; a file whose
+ * probe stopped the process twice is FAILED rather than probed into another crash.
+ */
+export const PROBES_PER_FILE = 2;
+
 class ProbeTimeoutError extends Error {}
 
 /** google.rpc.Code numbers carried in File.error.code. */
@@ -120,6 +126,22 @@ export class FileProcessor {
     const { store } = this.options;
     const file: FileRecord | undefined = await store.getFile(fileId);
     if (!file || file.state !== "PROCESSING") return;
+    const attempts = await store.startProbeAttempt(fileId);
+    if (attempts > PROBES_PER_FILE) {
+      await store.finishProcessing(
+        fileId,
+        {
+          state: "FAILED",
+          error: {
+            code: RPC_INTERNAL,
+            message: `The file was not processed again: the server stopped ${attempts - 1} times in a row while processing it.`,
+          },
+          probe: null,
+        },
+        this.options.now(),
+      );
+      return;
+    }
     try {
       const probed = await this.probeWithDeadline(fileId, file.mimeType);
       // Decoded text stays on disk: it is read again when a request uses the file.
@@ -130,7 +152,8 @@ export class FileProcessor {
         this.options.now(),
       );
     } catch (error) {
-      if (this.controller.signal.aborted) return;
+      // Stopped by a clean shutdown: probed again at the next start, as if never begun.
+      if (this.controller.signal.aborted) return await store.endProbeAttempt(fileId);
       if (!(await store.getFile(fileId))) return;
       const mediaProblem = this.options.isMediaProblem(error) || error instanceof ProbeTimeoutError;
       if (!mediaProblem) this.options.onError?.(`probing files/${fileId} failed`, error);

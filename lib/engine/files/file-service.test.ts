@@ -132,6 +132,28 @@ describe.each(testDatabaseKinds())("files: lifecycle, access and expiry ($dialec
     expect((await settled(file.id)).state).toBe("ACTIVE");
   });
 
+  it("fails, rather than probing a third time, a file whose probe stopped the process twice", async () => {
+    let probing!: () => void;
+    const probeStarted = new Promise<void>((resolve) => (probing = resolve));
+    files.stop();
+    files = create({
+      probe: () => {
+        probing();
+        return new Promise(() => undefined);
+      },
+    });
+    const file = await upload(wavBytes(1), "audio/wav");
+    await probeStarted;
+    // That probe is one start that died; a second start died too.
+    expect(await files.store.startProbeAttempt(file.id)).toBe(2);
+    files = create();
+    await files.recover();
+    const done = await settled(file.id);
+    expect(done.state).toBe("FAILED");
+    expect(done.error).toMatchObject({ code: 13 });
+    expect(done.error?.message).toMatch(/stopped 2 times in a row while processing it/);
+  });
+
   it("fails a file whose probe never ends", async () => {
     files.stop();
     files = create({ probe: () => new Promise(() => undefined), probeTimeoutMs: 50 });

@@ -8,7 +8,7 @@ import type { GenerateContentRequest, GenerationConfig } from "@/lib/gemini/type
 import type { AnswerMode } from "./answer-steps";
 import type { RequestContext } from "./context";
 import type { DecodingState } from "./decoding";
-import { fromOpenApiSchema, JsonSchemaDocument } from "./json-schema-nodes";
+import { JsonSchemaDocument, openApiSchemaSteps } from "./json-schema-nodes";
 import { promptHints } from "./prompt-words";
 import { literalAnswer } from "./skills";
 import { analysedText, decideFunctionCallSteps, functionResultLead } from "./tools";
@@ -68,7 +68,7 @@ export function* answerModeSteps(
       return {
         kind: "function",
         name: chosen.name,
-        parameters: document.rootNode(),
+        parameters: yield* document.rootNodeSteps(),
         resolve: (ref) => document.resolve(ref),
         hints,
         presets: decision.arguments,
@@ -77,7 +77,7 @@ export function* answerModeSteps(
     return {
       kind: "function",
       name: chosen.name,
-      parameters: fromOpenApiSchema(chosen.parameters),
+      parameters: yield* openApiSchemaSteps(chosen.parameters),
       hints,
       presets: decision.arguments,
     };
@@ -86,9 +86,10 @@ export function* answerModeSteps(
   if (mimeType === "application/json") {
     if (config.responseJsonSchema !== undefined) {
       const document = new JsonSchemaDocument(config.responseJsonSchema);
-      return { kind: "json", root: document.rootNode(), resolve: (ref) => document.resolve(ref) };
+      const root = yield* document.rootNodeSteps();
+      return { kind: "json", root, resolve: (ref) => document.resolve(ref) };
     }
-    return { kind: "json", root: fromOpenApiSchema(config.responseSchema) };
+    return { kind: "json", root: yield* openApiSchemaSteps(config.responseSchema) };
   }
   if (mimeType === "text/x.enum") {
     const values = config.responseSchema?.enum ?? enumOf(config.responseJsonSchema);

@@ -7,7 +7,7 @@ import type { FunctionCall } from "@/lib/gemini/types";
 import { forcedText, pushHistory, sampleStep, type DecodingState, type Emission } from "./decoding";
 import { JsonGrammar } from "./json-grammar";
 import type { SchemaNode } from "./json-schema-nodes";
-import { pcmBytes, SPEECH_SAMPLE_RATE, SPEECH_TOKENS_PER_SECOND, synthesizeSpeech } from "./speech";
+import { pcmBytes, SAMPLES_PER_TOKEN, speechChunks, speechTokens } from "./speech";
 
 export type AnswerMode =
   | {
@@ -36,16 +36,21 @@ export type Step =
   | { type: "audio"; data: Uint8Array; tokens: number }
   | { type: "picture"; data: Uint8Array; tokens: number };
 
-const AUDIO_CHUNK_SECONDS = 0.5;
-
 /** Thinking runs to its chosen length (never to an end token), as the service's does in the mean. */
 export function* thinkingSteps(state: DecodingState, tokens: number): Generator<Step, void> {
   yield* freeText(state, state.model.symbols.thoughtStart, "thought", tokens);
   // The visible answer starts on its own after the thought summary.
 }
 
-/** The answer's steps in its mode. */
-export function* answerSteps(mode: AnswerMode, state: DecodingState): Generator<Step, void> {
+/**
+ * The answer's steps in its mode. `outputTokens` is what the answer may still produce: media
+ * are made only up to it (text stops at it in the candidate).
+ */
+export function* answerSteps(
+  mode: AnswerMode,
+  state: DecodingState,
+  outputTokens: number,
+): Generator<Step, void> {
   switch (mode.kind) {
     case "text":
       if (mode.literal !== undefined) {
@@ -69,7 +74,7 @@ export function* answerSteps(mode: AnswerMode, state: DecodingState): Generator<
       yield functionCallStep(mode, state);
       return;
     case "audio":
-      yield* speechSteps(mode);
+      yield* speechSteps(mode, outputTokens);
       return;
   }
 }
@@ -116,20 +121,14 @@ function functionCallStep(
   };
 }
 
-function* speechSteps(mode: Extract<AnswerMode, { kind: "audio" }>): Generator<Step, void> {
-  const samples = synthesizeSpeech(mode.text, mode.voiceName);
-  const perChunk = Math.round(AUDIO_CHUNK_SECONDS * SPEECH_SAMPLE_RATE);
-  for (let offset = 0; offset < samples.length; offset += perChunk) {
-    const slice = samples.subarray(offset, Math.min(samples.length, offset + perChunk));
-    yield {
-      type: "audio",
-      data: pcmBytes(slice),
-      tokens: Math.max(
-        1,
-        Math.round((slice.length / SPEECH_SAMPLE_RATE) * SPEECH_TOKENS_PER_SECOND),
-      ),
-    };
-  }
+/** Speech in chunks, each made when its step is taken, never past `outputTokens` of audio. */
+function* speechSteps(
+  mode: Extract<AnswerMode, { kind: "audio" }>,
+  outputTokens: number,
+): Generator<Step, void> {
+  const maxSamples = Math.max(0, outputTokens) * SAMPLES_PER_TOKEN;
+  for (const chunk of speechChunks(mode.text, mode.voiceName, maxSamples))
+    yield { type: "audio", data: pcmBytes(chunk), tokens: speechTokens(chunk.length) };
 }
 
 /** Sampled text after `start`: exactly `length` tokens, or (no length) until the model ends it. */

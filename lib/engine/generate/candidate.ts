@@ -24,8 +24,11 @@ export interface CandidateOptions {
   answer: DecodingState;
   thought: DecodingState;
   mode: AnswerMode;
-  /** The picture a text answer ends with, or is alone (responseModalities IMAGE; picture.ts). */
-  picture?: { png: Uint8Array; alone: boolean };
+  /**
+   * The picture a text answer ends with, or is alone (responseModalities IMAGE; picture.ts);
+   * `png` null when the output limit cannot hold one.
+   */
+  picture?: { png: Uint8Array | null; alone: boolean };
   /** How many tokens it thinks before answering (thinking-length.ts), unless maxOutputTokens cuts it. */
   thinkingTokens: number;
   includeThoughts: boolean;
@@ -94,6 +97,8 @@ export class CandidateRun {
   audioTokens = 0;
   pictureTokens = 0;
   private answering = false;
+  /** The answer ended because what came next would not fit in maxOutputTokens. */
+  private cutByLimit = false;
 
   constructor(private readonly options: CandidateOptions) {
     this.steps = this.run();
@@ -157,7 +162,7 @@ export class CandidateRun {
       }
       const next = this.steps.next();
       if (next.done) {
-        output.reason = "STOP";
+        output.reason = this.cutByLimit ? "MAX_TOKENS" : "STOP";
         break;
       }
       const step = next.value;
@@ -238,7 +243,13 @@ export class CandidateRun {
     else this.pictureTokens += step.tokens;
     const mimeType = step.type === "audio" ? SPEECH_MIME_TYPE : PICTURE_MIME_TYPE;
     output.extraParts.push({
-      inlineData: { mimeType, data: Buffer.from(step.data).toString("base64") },
+      // A view of the step's bytes, not a copy of them.
+      inlineData: {
+        mimeType,
+        data: Buffer.from(step.data.buffer, step.data.byteOffset, step.data.byteLength).toString(
+          "base64",
+        ),
+      },
     });
   }
 
@@ -341,7 +352,16 @@ export class CandidateRun {
     if (options.thinkingTokens > 0) yield* thinkingSteps(options.thought, options.thinkingTokens);
     this.answering = true;
     const picture = options.picture;
-    if (!picture?.alone) yield* answerSteps(options.mode, options.answer);
-    if (picture) yield { type: "picture", data: picture.png, tokens: PICTURE_TOKENS };
+    if (!picture?.alone) yield* answerSteps(options.mode, options.answer, this.remainingTokens());
+    if (!picture) return;
+    // A picture that no longer fits in the output limit is not sent: the limit ends the answer.
+    if (picture.png && this.remainingTokens() >= PICTURE_TOKENS)
+      yield { type: "picture", data: picture.png, tokens: PICTURE_TOKENS };
+    else this.cutByLimit = true;
+  }
+
+  /** Output tokens the candidate may still produce under maxOutputTokens. */
+  private remainingTokens(): number {
+    return this.options.maxOutputTokens - this.thoughtTokens - this.answerTokens;
   }
 }

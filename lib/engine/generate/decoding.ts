@@ -64,6 +64,9 @@ export function chooseWeighted(state: DecodingState, weights: readonly number[])
       if (weights[index]! > weights[best]!) best = index;
     return best;
   }
+  // Equal weights (a schema's anyOf) are drawn alike at any temperature, without the powers.
+  if (weights.every((weight) => weight === weights[0]))
+    return Math.min(weights.length - 1, Math.floor(state.random.next() * weights.length));
   const exponent = 1 / state.settings.temperature;
   const scaled = weights.map((weight) => Math.pow(Math.max(weight, 1e-12), exponent));
   const total = scaled.reduce((sum, weight) => sum + weight, 0);

@@ -7,6 +7,8 @@ import type { AnswerTraits, ThinkingLengthTraits } from "@/lib/engine/catalog";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { GenerateContentRequest, ModalityTokenCount } from "@/lib/gemini/types";
 import type { ResolveFileSearchStores } from "@/lib/engine/tools/file-search";
+import type { ImplicitCacheHit } from "@/lib/engine/caches/implicit-cache";
+import type { ImplicitCacheTraits, PromptPrefixes } from "@/lib/engine/caches/implicit-prefix";
 import type { ResolveCachedContent, ResolveFile } from "./context";
 
 export interface GenerationInput {
@@ -33,4 +35,12 @@ export interface GenerationInput {
   signal: AbortSignal;
   /** The cache the request used: its name and how many leading contents came from it (for citations). */
   cachedContent?: { name: string; contents: number };
+  /**
+   * Implicit caching for this caller and model (absent: the family has none, or the request
+   * names a cache): answers a prompt's prefixes with the tokens a recent prompt shares.
+   */
+  implicitCache?: {
+    traits: ImplicitCacheTraits;
+    answer: (prefixes: PromptPrefixes) => Promise<ImplicitCacheHit | undefined>;
+  };
 }

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { requireModel } from "@/lib/engine/catalog";
 import { countRequestTokens } from "@/lib/engine/tokens";
-import { generateContent, plain } from "@/lib/testing/generation";
+import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 const LIGHT_BOUND_MS = 3_000;
 const flash = requireModel("gemini-2.5-flash", "countTokens").traits;
@@ -174,4 +174,77 @@ describe("hostile request text", () => {
     expect(run.error).toBeUndefined();
     expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
   }, 120_000);
+});
+
+describe("wide schemas", () => {
+  it("a responseJsonSchema of 100,000 anyOf branches does not hold up others", async () => {
+    const wide = {
+      anyOf: Array.from({ length: 100_000 }, (_, index) => ({
+        type: "object",
+        properties: { [`k${index}`]: { type: "string" } },
+      })),
+    };
+    const run = await whileLightRequestsRun(() =>
+      generateContent(
+        plain("Give me JSON.", {
+          maxOutputTokens: 64,
+          responseMimeType: "application/json",
+          responseJsonSchema: wide,
+        }),
+      ),
+    );
+    expect(run.error).toBeUndefined();
+    expect(Object.keys(JSON.parse(answerText(run.value!)) as object)).toHaveLength(1);
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+});
+
+describe("generated media held to the output limit", () => {
+  /** About `count` words of plain English (a token a word). */
+  const words = (count: number) =>
+    "The quick brown fox jumps over the lazy dog. ".repeat(Math.ceil(count / 9));
+
+  it("speaks a few thousand words only up to the model's output limit, a chunk per turn", async () => {
+    const tts = "gemini-2.5-flash-preview-tts";
+    const limit = requireModel(tts, "generateContent").traits.outputTokenLimit;
+    const run = await whileLightRequestsRun(() =>
+      generateContent(inputFor(tts, words(3_000), { responseModalities: ["AUDIO"] })),
+    );
+    expect(run.error).toBeUndefined();
+    const candidate = run.value!.candidates![0]!;
+    expect(candidate.finishReason).toBe("MAX_TOKENS");
+    const audio = Buffer.from(candidate.content!.parts[0]!.inlineData!.data, "base64");
+    // 32 tokens a second of 24 kHz 16-bit audio: 1,500 bytes a token.
+    expect(audio.length).toBe(limit * 1_500);
+    expect(run.value!.usageMetadata!.candidatesTokenCount).toBe(limit);
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+
+  it("stops speech at maxOutputTokens, streamed in half-second chunks", async () => {
+    const chunks = await collect({
+      ...inputFor("gemini-2.5-flash-preview-tts", words(200), {
+        responseModalities: ["AUDIO"],
+        maxOutputTokens: 100,
+      }),
+      stream: true,
+    });
+    const pieces = chunks.flatMap((chunk) => chunk.candidates?.[0]?.content?.parts ?? []);
+    const bytes = pieces.map((part) => Buffer.from(part.inlineData!.data, "base64").length);
+    expect(bytes.reduce((sum, size) => sum + size, 0)).toBe(100 * 1_500);
+    expect(Math.max(...bytes)).toBe(24_000);
+    expect(chunks.at(-1)!.candidates![0]!.finishReason).toBe("MAX_TOKENS");
+  });
+
+  it("draws no picture the output limit cannot hold", async () => {
+    const response = await generateContent(
+      inputFor("gemini-2.5-flash-image", "A lighthouse at dusk.", {
+        responseModalities: ["IMAGE"],
+        maxOutputTokens: 1_000,
+      }),
+    );
+    const candidate = response.candidates![0]!;
+    expect(candidate.finishReason).toBe("MAX_TOKENS");
+    expect(candidate.content?.parts.some((part) => part.inlineData) ?? false).toBe(false);
+    expect(response.usageMetadata!.candidatesTokenCount ?? 0).toBeLessThanOrEqual(1_000);
+  });
 });

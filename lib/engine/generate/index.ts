@@ -21,7 +21,7 @@ import { advanceInLockStep } from "./lock-step";
 import { mergeChunks } from "./merge-chunks";
 import { languageModel } from "./model-store";
 import { prepareRequest } from "./prepare-request";
-import { drawPicture } from "./picture";
+import { drawPicture, PICTURE_TOKENS } from "./picture";
 import { newResponseId } from "./response-id";
 import { usageReport } from "./usage";
 
@@ -50,7 +50,13 @@ export async function* streamGenerateContent(
     const shape: AnswerShape = { traits: input.answer, stream: input.stream };
     const audio = answersWithAudio(traits, request.generationConfig ?? {});
     const prepared = await prepareRequest(input);
-    const usage = usageReport(input, prepared.counted, shape, request, prepared.toolUseTokens);
+    const usage = usageReport(
+      { ...input, ...prepared.implicitHit },
+      prepared.counted,
+      shape,
+      request,
+      prepared.toolUseTokens,
+    );
     if (prepared.promptVerdict.blocked) {
       yield {
         promptFeedback: { blockReason: "SAFETY", safetyRatings: prepared.promptVerdict.ratings },
@@ -60,17 +66,7 @@ export async function* streamGenerateContent(
       };
       return;
     }
-    const asked = pictureAsked(request.generationConfig ?? {});
-    const picture =
-      asked === "none"
-        ? undefined
-        : {
-            png: await drawPicture(
-              prepared.context.lastUserText,
-              request.generationConfig?.imageConfig,
-            ),
-            alone: asked === "alone",
-          };
+    const picture = await answerPicture(input, prepared.context.lastUserText);
     const runs = await startCandidateRuns(input, prepared, shape, { audio, picture });
     const assembler = new ChunkAssembler({
       request,
@@ -85,6 +81,24 @@ export async function* streamGenerateContent(
   } finally {
     generationEnded();
   }
+}
+
+/**
+ * The picture the answer carries, if IMAGE is asked: drawn only when the output limit can hold
+ * one (`png` null otherwise, and the limit ends the answer where it would go).
+ */
+async function answerPicture(
+  input: GenerationInput,
+  prompt: string,
+): Promise<{ png: Uint8Array | null; alone: boolean } | undefined> {
+  const config = input.request.generationConfig ?? {};
+  const asked = pictureAsked(config);
+  if (asked === "none") return undefined;
+  const fits = (config.maxOutputTokens ?? input.traits.outputTokenLimit) >= PICTURE_TOKENS;
+  return {
+    png: fits ? await drawPicture(prompt, config.imageConfig) : null,
+    alone: asked === "alone",
+  };
 }
 
 /** The whole answer at once: the chunks of its unary generation merged. */

@@ -33,9 +33,16 @@ export interface JsonGrammarOptions {
   presets?: Record<string, unknown>;
 }
 
+interface UnionPool {
+  options: SchemaNode[];
+  weights: number[];
+}
+
 /** Walks a schema and yields the tokens of one valid JSON value. */
 export class JsonGrammar {
   private readonly refContains = new Map<SchemaNode, boolean>();
+  /** Each union's branches that do not recurse, once asked for (unionPool). */
+  private readonly recursionFreePools = new Map<SchemaNode, UnionPool>();
   /** The property whose value is being generated: its name hints at a string's length. */
   private currentKey: string | undefined;
 
@@ -52,21 +59,9 @@ export class JsonGrammar {
         return yield* this.value(target, depth, refDepth + 1);
       }
       case "union": {
-        const usable = node.options
-          .map((option, index) => ({ option, weight: node.weights[index] ?? 1 }))
-          .filter(({ option }) => option.kind !== "never")
-          .filter(({ option }) => refDepth < SOFT_REF_DEPTH || !this.containsRef(option));
-        const pool = usable.length
-          ? usable
-          : node.options.map((option, index) => ({ option, weight: node.weights[index] ?? 1 }));
-        const chosen =
-          pool[
-            chooseWeighted(
-              this.state,
-              pool.map(({ weight }) => weight),
-            )
-          ]!;
-        return yield* this.value(chosen.option, depth, refDepth);
+        const pool = this.unionPool(node, refDepth >= SOFT_REF_DEPTH);
+        const chosen = pool.options[chooseWeighted(this.state, pool.weights)]!;
+        return yield* this.value(chosen, depth, refDepth);
       }
       case "literal": {
         const value = this.chooseLiteral(node.values);
@@ -135,6 +130,28 @@ export class JsonGrammar {
     }
     this.refContains.set(node, result);
     return result;
+  }
+
+  /**
+   * The branches of a union a value may take with their weights: all of them (their `never`
+   * branches were dropped when the schema was normalised); deep in recursion, none that
+   * recurses further unless no other is left, worked out once per union (a union of a hundred
+   * thousand branches visited again costs nothing more).
+   */
+  private unionPool(node: Extract<SchemaNode, { kind: "union" }>, avoidRefs: boolean): UnionPool {
+    if (!avoidRefs) return node;
+    const known = this.recursionFreePools.get(node);
+    if (known) return known;
+    const options: SchemaNode[] = [];
+    const weights: number[] = [];
+    node.options.forEach((option, index) => {
+      if (this.containsRef(option)) return;
+      options.push(option);
+      weights.push(node.weights[index] ?? 1);
+    });
+    const pool = options.length ? { options, weights } : node;
+    this.recursionFreePools.set(node, pool);
+    return pool;
   }
 
   private chooseLiteral(values: Literal[]): Literal {

@@ -5,6 +5,7 @@
  * Knowingly unsupported: `pattern`; `format`s beyond those json-strings.ts writes.
  */
 import { resolveJsonSchemaRef } from "@/lib/gemini/json-schema-subset";
+import { runSteps, type Steps } from "@/lib/gemini/steps";
 import type { Schema } from "@/lib/gemini/types";
 
 export type Literal = string | number | boolean | null;
@@ -44,6 +45,18 @@ function toNumber(value: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * A union of `options`, of equal weights: its `never` branches dropped, unless no
+ * other is left (the grammar then writes null).
+ */
+function union(options: SchemaNode[]): SchemaNode {
+  const kept = options.some((option) => option.kind === "never")
+    ? options.filter((option) => option.kind !== "never")
+    : options;
+  const chosen = kept.length ? kept : options;
+  return { kind: "union", options: chosen, weights: new Array<number>(chosen.length).fill(1) };
+}
+
 function withNull(node: SchemaNode, nullable: unknown): SchemaNode {
   return nullable === true
     ? { kind: "union", options: [node, { kind: "null" }], weights: [1 - NULL_WEIGHT, NULL_WEIGHT] }
@@ -52,14 +65,24 @@ function withNull(node: SchemaNode, nullable: unknown): SchemaNode {
 
 /** Normalises an OpenAPI-subset Schema (responseSchema, function `parameters`). */
 export function fromOpenApiSchema(schema: Schema | undefined): SchemaNode {
+  return runSteps(openApiSchemaSteps(schema));
+}
+
+/**
+ * fromOpenApiSchema in steps, one a node: a schema of a hundred thousand alternatives or
+ * properties is normalised in slices (runInSlices), not in one go.
+ */
+export function* openApiSchemaSteps(schema: Schema | undefined): Steps<SchemaNode> {
+  yield;
   if (!schema) return { kind: "any" };
   const type = schema.type?.toUpperCase();
   let node: SchemaNode;
   if (schema.enum?.length && (type === undefined || type === "STRING")) {
     node = { kind: "literal", values: [...schema.enum] };
   } else if (schema.anyOf?.length && (type === undefined || type === "TYPE_UNSPECIFIED")) {
-    const options = schema.anyOf.map(fromOpenApiSchema);
-    node = { kind: "union", options, weights: options.map(() => 1) };
+    const options: SchemaNode[] = [];
+    for (const option of schema.anyOf) options.push(yield* openApiSchemaSteps(option));
+    node = union(options);
   } else {
     switch (type) {
       case "STRING":
@@ -88,7 +111,7 @@ export function fromOpenApiSchema(schema: Schema | undefined): SchemaNode {
       case "ARRAY":
         node = {
           kind: "array",
-          items: schema.items ? fromOpenApiSchema(schema.items) : undefined,
+          items: schema.items ? yield* openApiSchemaSteps(schema.items) : undefined,
           prefixItems: [],
           minItems: toNumber(schema.minItems) ?? 0,
           maxItems: toNumber(schema.maxItems),
@@ -99,15 +122,14 @@ export function fromOpenApiSchema(schema: Schema | undefined): SchemaNode {
         // The service orders properties alphabetically unless propertyOrdering says otherwise.
         const names = orderedNames(Object.keys(properties), schema.propertyOrdering, true);
         const required = new Set(schema.required ?? []);
-        node = {
-          kind: "object",
-          free: false,
-          properties: names.map((name) => ({
+        const nodes: PropertyNode[] = [];
+        for (const name of names)
+          nodes.push({
             name,
-            schema: fromOpenApiSchema(properties[name]),
+            schema: yield* openApiSchemaSteps(properties[name]),
             required: required.has(name),
-          })),
-        };
+          });
+        node = { kind: "object", free: false, properties: nodes };
         break;
       }
       default:
@@ -118,10 +140,16 @@ export function fromOpenApiSchema(schema: Schema | undefined): SchemaNode {
 }
 
 function orderedNames(names: string[], ordering: unknown, alphabetical: boolean): string[] {
+  const known = new Set(names);
   const listed = Array.isArray(ordering)
-    ? ordering.filter((name): name is string => typeof name === "string" && names.includes(name))
+    ? [
+        ...new Set(
+          ordering.filter((name): name is string => typeof name === "string" && known.has(name)),
+        ),
+      ]
     : [];
-  const rest = names.filter((name) => !listed.includes(name));
+  const taken = new Set(listed);
+  const rest = names.filter((name) => !taken.has(name));
   if (alphabetical) rest.sort();
   return [...listed, ...rest];
 }
@@ -134,6 +162,11 @@ export class JsonSchemaDocument {
   constructor(readonly root: unknown) {}
 
   rootNode(): SchemaNode {
+    return runSteps(this.rootNodeSteps());
+  }
+
+  /** The root's node in steps, one a node (a document may be megabytes: see runInSlices). */
+  rootNodeSteps(): Steps<SchemaNode> {
     return this.normalise(this.root);
   }
 
@@ -141,24 +174,25 @@ export class JsonSchemaDocument {
     let node = this.refs.get(ref);
     if (!node) {
       const target = resolveJsonSchemaRef(this.root, ref);
-      node = target === undefined ? { kind: "any" } : this.normalise(target);
+      node = target === undefined ? { kind: "any" } : runSteps(this.normalise(target));
       this.refs.set(ref, node);
     }
     return node;
   }
 
-  normalise(value: unknown): SchemaNode {
+  private *normalise(value: unknown): Steps<SchemaNode> {
+    yield;
     if (value === true || value === undefined) return { kind: "any" };
     if (value === false) return { kind: "never" };
     if (typeof value !== "object" || value === null) return { kind: "any" };
     const cached = this.cache.get(value);
     if (cached) return cached;
-    const node = this.build(value as Record<string, unknown>);
+    const node = yield* this.build(value as Record<string, unknown>);
     this.cache.set(value, node);
     return node;
   }
 
-  private build(schema: Record<string, unknown>): SchemaNode {
+  private *build(schema: Record<string, unknown>): Steps<SchemaNode> {
     if (typeof schema.$ref === "string") return { kind: "ref", ref: schema.$ref };
     if (Array.isArray(schema.enum) && schema.enum.length) {
       return {
@@ -181,11 +215,13 @@ export class JsonSchemaDocument {
       : typeof schema.type === "string"
         ? [schema.type]
         : [];
-    const typed = types.map((type) => this.typed(type, schema));
+    const typed: SchemaNode[] = [];
+    for (const type of types) typed.push(yield* this.typed(type, schema));
     if (alternatives?.length) {
-      const options = alternatives.map((option) => this.normalise(option));
+      const options: SchemaNode[] = [];
+      for (const option of alternatives) options.push(yield* this.normalise(option));
       // anyOf beside type: each branch must also satisfy the type; the branches carry their own types in practice.
-      return { kind: "union", options, weights: options.map(() => 1) };
+      return union(options);
     }
     if (typed.length === 1) return typed[0]!;
     if (typed.length > 1) {
@@ -195,12 +231,12 @@ export class JsonSchemaDocument {
         weights: typed.map((node) => (node.kind === "null" ? NULL_WEIGHT : 1)),
       };
     }
-    if (schema.properties || schema.required) return this.typed("object", schema);
-    if (schema.items || schema.prefixItems) return this.typed("array", schema);
+    if (schema.properties || schema.required) return yield* this.typed("object", schema);
+    if (schema.items || schema.prefixItems) return yield* this.typed("array", schema);
     return { kind: "any" };
   }
 
-  private typed(type: string, schema: Record<string, unknown>): SchemaNode {
+  private *typed(type: string, schema: Record<string, unknown>): Steps<SchemaNode> {
     switch (type) {
       case "string":
         return {
@@ -221,16 +257,18 @@ export class JsonSchemaDocument {
         return { kind: "boolean" };
       case "null":
         return { kind: "null" };
-      case "array":
+      case "array": {
+        const prefixItems: SchemaNode[] = [];
+        if (Array.isArray(schema.prefixItems))
+          for (const item of schema.prefixItems) prefixItems.push(yield* this.normalise(item));
         return {
           kind: "array",
-          items: schema.items === undefined ? undefined : this.normalise(schema.items),
-          prefixItems: Array.isArray(schema.prefixItems)
-            ? schema.prefixItems.map((item) => this.normalise(item))
-            : [],
+          items: schema.items === undefined ? undefined : yield* this.normalise(schema.items),
+          prefixItems,
           minItems: toNumber(schema.minItems) ?? 0,
           maxItems: toNumber(schema.maxItems),
         };
+      }
       case "object": {
         const properties = (
           typeof schema.properties === "object" && schema.properties !== null
@@ -241,16 +279,16 @@ export class JsonSchemaDocument {
           Array.isArray(schema.required) ? (schema.required as string[]) : [],
         );
         const names = orderedNames(Object.keys(properties), schema.propertyOrdering, false);
-        for (const name of required) if (!names.includes(name)) names.push(name);
-        return {
-          kind: "object",
-          free: false,
-          properties: names.map((name) => ({
+        const named = new Set(names);
+        for (const name of required) if (!named.has(name)) names.push(name);
+        const nodes: PropertyNode[] = [];
+        for (const name of names)
+          nodes.push({
             name,
-            schema: this.normalise(properties[name]),
+            schema: yield* this.normalise(properties[name]),
             required: required.has(name),
-          })),
-        };
+          });
+        return { kind: "object", free: false, properties: nodes };
       }
       default:
         return { kind: "any" };

@@ -40,6 +40,12 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
       }
     }
   }
+  for (const candidate of byIndex.values())
+    for (const part of candidate.content!.parts) {
+      const pieces = inlinePieces.get(part);
+      if (pieces)
+        part.inlineData = { mimeType: part.inlineData!.mimeType, data: joinBase64(pieces) };
+    }
   const candidates = [...byIndex.entries()]
     .sort(([left], [right]) => left - right)
     .map(([, candidate]) => candidate);
@@ -89,14 +95,28 @@ function appendPart(parts: Part[], part: Part): void {
     previous.inlineData &&
     previous.inlineData.mimeType === part.inlineData.mimeType
   ) {
-    previous.inlineData = {
-      mimeType: previous.inlineData.mimeType,
-      data: Buffer.concat([
-        Buffer.from(previous.inlineData.data, "base64"),
-        Buffer.from(part.inlineData.data, "base64"),
-      ]).toString("base64"),
-    };
+    let pieces = inlinePieces.get(previous);
+    if (!pieces) inlinePieces.set(previous, (pieces = [previous.inlineData.data]));
+    pieces.push(part.inlineData.data);
     return;
   }
   parts.push({ ...part });
+}
+
+/**
+ * The base64 texts of the inline data pieces merged into one part, joined once all are in
+ * (joining as they come would copy the growing whole for every half second of audio).
+ */
+const inlinePieces = new WeakMap<Part, string[]>();
+
+/**
+ * The base64 of the pieces' bytes one after the other. Pieces of whole 3-byte groups (no
+ * padding: every audio chunk but the last) join as text; after one with padding, the rest is
+ * decoded and joined again.
+ */
+function joinBase64(pieces: readonly string[]): string {
+  const padded = pieces.findIndex((piece) => piece.endsWith("="));
+  if (padded === -1 || padded === pieces.length - 1) return pieces.join("");
+  const bytes = Buffer.concat(pieces.slice(padded).map((piece) => Buffer.from(piece, "base64")));
+  return pieces.slice(0, padded).join("") + bytes.toString("base64");
 }

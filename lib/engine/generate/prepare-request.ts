@@ -7,7 +7,9 @@
 import { ApiError } from "@/lib/gemini/api-error";
 import type { CountTokensResponse } from "@/lib/gemini/types";
 import { effectiveThresholds, judgeInSlices, type SafetyVerdict } from "@/lib/engine/safety";
-import { countRequestTokens, countTexts } from "@/lib/engine/tokens";
+import type { ImplicitCacheHit } from "@/lib/engine/caches/implicit-cache";
+import { promptPrefixes } from "@/lib/engine/caches/implicit-prefix";
+import { countRequestTokens, countTexts, type FixedTokens } from "@/lib/engine/tokens";
 import { answerWithTools, type ToolAnswer } from "@/lib/engine/tools";
 import { throwIfAborted } from "./cancellation";
 import { gatherCitableSources, indexCitableSources, type CitationIndex } from "./citations";
@@ -20,6 +22,8 @@ import { analysedText } from "./tools";
 export interface PreparedRequest {
   /** The prompt's count: promptTokenCount and its details per modality. */
   counted: CountTokensResponse;
+  /** What of the prompt a recent one of the caller's left cached (implicit caching). */
+  implicitHit?: ImplicitCacheHit;
   context: RequestContext;
   /** The family's language model, with this request's context learned. */
   model: ContextualModel;
@@ -36,6 +40,7 @@ export interface PreparedRequest {
 export async function prepareRequest(input: GenerationInput): Promise<PreparedRequest> {
   const { request, traits, signal } = input;
   const config = request.generationConfig ?? {};
+  let items: readonly FixedTokens[] = [];
   const [counted, family] = await Promise.all([
     countRequestTokens(
       traits,
@@ -47,7 +52,7 @@ export async function prepareRequest(input: GenerationInput): Promise<PreparedRe
         mediaResolution: config.mediaResolution,
         responseSchema: config.responseSchema,
       },
-      { resolveFile: input.resolveFile, signal },
+      { resolveFile: input.resolveFile, signal, onCounted: (counted) => (items = counted) },
     ),
     languageModel(traits.tokenizer),
   ]);
@@ -79,11 +84,13 @@ export async function prepareRequest(input: GenerationInput): Promise<PreparedRe
         0,
       )
     : 0;
+  const implicitHit = await implicitCacheHit(input, items);
   const thresholds = effectiveThresholds(request.safetySettings, traits);
   const promptVerdict = await judgeInSlices(context.promptText, thresholds, signal);
   throwIfAborted(signal);
   return {
     counted,
+    ...(implicitHit ? { implicitHit } : {}),
     context,
     model: family.withContext(counts),
     citations,
@@ -92,4 +99,25 @@ export async function prepareRequest(input: GenerationInput): Promise<PreparedRe
     thresholds,
     promptVerdict,
   };
+}
+
+/** The prompt's implicit-cache hit, when the caller's family caches implicitly. */
+async function implicitCacheHit(
+  input: GenerationInput,
+  items: readonly FixedTokens[],
+): Promise<ImplicitCacheHit | undefined> {
+  if (!input.implicitCache) return undefined;
+  const { request, traits } = input;
+  const prefixes = await promptPrefixes(
+    {
+      contents: request.contents,
+      systemInstruction: request.systemInstruction,
+      tools: request.tools,
+      responseSchema: request.generationConfig?.responseSchema,
+    },
+    items,
+    traits.roleTokenPerContent,
+    input.implicitCache.traits,
+  );
+  return input.implicitCache.answer(prefixes);
 }

@@ -160,6 +160,23 @@ describe("probeMedia", () => {
     });
   });
 
+  it("reads PDFs off the request thread: 20 MB of objects that only start like a PDF cost it little", async () => {
+    const junk = Buffer.concat([
+      Buffer.from("%PDF-1.7\n"),
+      Buffer.alloc(20 * 1024 * 1024, "1 0 obj << /Type /Page >> endobj "),
+    ]);
+    // The main thread's own CPU time (Linux), which other processes on the machine do not move.
+    const schedstat = `/proc/self/task/${process.pid}/schedstat`;
+    const cpu = async () => Number((await readFile(schedstat, "utf8")).split(" ")[0]) / 1e6;
+    const before = await cpu();
+    const refused = await probeMedia({ bytes: junk }, "application/pdf").catch((error) => error);
+    const spent = (await cpu()) - before;
+    expect(refused).toBeInstanceOf(MediaProbeError);
+    expect((refused as MediaProbeError).message).toMatch(/The PDF could not be read/);
+    // Parsed here, this took seconds of this thread's CPU; posted to the worker, a fraction.
+    expect(spent).toBeLessThan(1_000);
+  }, 120_000);
+
   it("decodes text files, honouring a charset and flagging truncation", async () => {
     const text = "Grüße, 日本語 😀\n";
     expect(await probeMedia({ bytes: new TextEncoder().encode(text) }, "text/plain")).toEqual({

@@ -4,10 +4,12 @@
  * media libraries. Differs knowingly: PDFs above MAX_PDF_BYTES and text past MAX_TEXT_BYTES are
  * not read whole (the first is refused, the second truncated and flagged).
  */
-import { open, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import { imageSize } from "image-size";
 import { adtsDurationSeconds, mp3PaddingSeconds } from "./audio-frames";
 import { readMovieFacts } from "./iso-bmff";
+import { pdfPageSizes, PdfReadError } from "./pdf-pages";
+import { readHead } from "./read-head.mjs";
 import { jpegFrameSize } from "./jpeg-frame";
 
 export type MediaKind = "image" | "audio" | "video" | "document" | "text";
@@ -48,7 +50,7 @@ export class MediaProbeError extends Error {
   }
 }
 
-/** PDFs are parsed whole by pdf-lib; the service's own limit for PDF input is 50 MB. */
+/** PDFs are parsed whole by pdf-lib (in pdf-worker.mjs); the service's own limit is 50 MB. */
 export const MAX_PDF_BYTES = 50 * 1024 * 1024;
 /** Text kept from a text file: enough for any prompt (the largest input limit is ~1M tokens). */
 export const MAX_TEXT_BYTES = 4 * 1024 * 1024;
@@ -160,23 +162,6 @@ function rawPcmDuration(
 
 function essenceOf(mimeType: string): string {
   return (mimeType.split(";")[0] ?? "").trim().toLowerCase();
-}
-
-async function readHead(path: string, limit: number): Promise<Uint8Array> {
-  const handle = await open(path, "r");
-  try {
-    const { size } = await handle.stat();
-    const buffer = new Uint8Array(Math.min(size, limit));
-    let offset = 0;
-    while (offset < buffer.length) {
-      const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, offset);
-      if (bytesRead === 0) break;
-      offset += bytesRead;
-    }
-    return buffer.subarray(0, offset);
-  } finally {
-    await handle.close();
-  }
 }
 
 async function probeImage(
@@ -295,23 +280,16 @@ async function probePdf(
       `The PDF is ${sizeBytes} bytes; PDFs up to ${MAX_PDF_BYTES} bytes (50 MB) are supported.`,
     );
   }
-  const bytes = "bytes" in input ? input.bytes : await readHead(input.path, MAX_PDF_BYTES);
-  const { PDFDocument } = await import("pdf-lib");
+  // Read in a worker: parsing takes seconds of CPU on a large document (or on junk that only
+  // starts like one), which the request thread must not spend.
   let pageSizes: { width: number; height: number }[];
   try {
-    const document = await PDFDocument.load(bytes, {
-      ignoreEncryption: true,
-      updateMetadata: false,
-      throwOnInvalidObject: false,
-    });
-    // A page's size (its crop box, as a viewer shows it) decides its tokens on some models.
-    pageSizes = document.getPages().map((page) => {
-      const { width, height } = page.getCropBox();
-      const turned = Math.abs(page.getRotation().angle) % 180 === 90;
-      return turned ? { width: height, height: width } : { width, height };
-    });
+    pageSizes = await pdfPageSizes(
+      "bytes" in input ? input : { path: input.path, limit: MAX_PDF_BYTES },
+    );
   } catch (error) {
-    throw new MediaProbeError("corrupt", `The PDF could not be read (${reason(error)}).`);
+    if (!(error instanceof PdfReadError)) throw error;
+    throw new MediaProbeError("corrupt", `The PDF could not be read (${error.message}).`);
   }
   if (pageSizes.length < 1) throw new MediaProbeError("corrupt", "The PDF has no pages.");
   return { pages: pageSizes.length, pageSizes };

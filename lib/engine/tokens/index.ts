@@ -20,6 +20,7 @@ export {
   type CountRequestOptions,
   type FileReference,
 } from "./count-request";
+export type { FixedTokens, Place } from "./prompt-items";
 export { audioTokens, mediaTokenCounts, pictureTokens, resolutionKey } from "./media-tokens";
 export { makeThoughtSignature, thoughtSignatureTokens } from "./thought-signature";
 export { TokenizerError, terminateTokenizerWorkers } from "./tokenizer-client";

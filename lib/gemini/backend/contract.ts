@@ -3,10 +3,13 @@
  * proxy (lib/server/upstream). One method per API operation. Requests arrive in their
  * canonical shape, read once at the edge by lib/gemini/validate's `read…`/`parse…` entry
  * points: the local engine adds the model's rules, the upstream checks ownership of every
- * reference (lib/gemini/references) and forwards exactly what it checked. Every method may
+ * resource the request names (lib/gemini/references, lib/gemini/resource-names) and forwards
+ * the body as the client sent it (OperationContext.received). Every method may
  * throw ApiError.
  */
 import type { UploadStart } from "../validate-upload";
+import type { ForwardingFindings } from "../forwarding-read";
+import type { Interaction, InteractionEvent, InteractionGetQuery } from "../interactions/types";
 import type {
   Document,
   DocumentOptions,
@@ -35,10 +38,35 @@ import type {
   Model,
 } from "../types";
 
-/** Who is calling: files, caches and conversations belong to an owner. */
+/**
+ * Who is calling: files, caches and conversations belong to an owner (the workspace). The
+ * person and the key say who acted within it, so usage and logs can be attributed.
+ */
 export interface Caller {
-  /** Stable owner id: `key:{name}` for a studio key, `studio` for browser sessions. */
+  /**
+   * Stable owner id of the workspace acted on: `person:{id}` for a person (their sessions and
+   * their keys alike, or the workspace an admin switched to), `key:{name}` for a key of
+   * STUDIO_API_KEYS, `studio` for the shared workspace of the access code and the development
+   * default (and the keys made in it).
+   */
   ownerId: string;
+  /** The person acting: signed in, or owner of the key. Absent in the single-person modes. */
+  person?: CallerPerson;
+  /** The API key the request carried; absent for browser sessions. */
+  key?: CallerKey;
+}
+
+export interface CallerPerson {
+  id: string;
+  role: "admin" | "member";
+}
+
+export interface CallerKey {
+  /** The key's id (a managed key's own; `env:{name}` for one of STUDIO_API_KEYS). */
+  id: string;
+  name: string;
+  /** True for a key made in the studio (its limits and budgets apply); false for STUDIO_API_KEYS. */
+  managed: boolean;
 }
 
 export interface PageQuery {
@@ -50,6 +78,21 @@ export interface OperationContext {
   caller: Caller;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
+  /**
+   * The request's body as the client sent it, when the backend forwards bodies (the gateway):
+   * what it forwards, in place of the canonical request it checked. Absent for requests the
+   * studio builds itself (a chat turn), which are forwarded in their canonical shape.
+   */
+  received?: ReceivedBody;
+}
+
+/** A JSON body as received (lib/server/http/request-body's readOperationBody). */
+export interface ReceivedBody {
+  /** The bytes as they arrived, in their pieces. */
+  bytes: Uint8Array[];
+  size: number;
+  /** What the forwarding read found besides the canonical request (lib/gemini/forwarding-read). */
+  findings: ForwardingFindings;
 }
 
 /** Context of operations whose answers carry absolute URLs (file `uri`). */
@@ -248,4 +291,58 @@ export interface Backend {
   deleteDocument(name: string, force: boolean, context: OperationContext): Promise<void>;
   /** `fileSearchStores/{id}/operations/{id}` or `fileSearchStores/{id}/upload/operations/{id}`. */
   getFileSearchOperation(name: string, context: OperationContext): Promise<FileSearchOperation>;
+
+  /**
+   * `POST interactions` without `stream: true`: the ended interaction (begun, in the
+   * background). `body` is the create body as the backend reads it, read once at the edge: its
+   * JSON for the engine, which reads it strictly (lib/gemini/interactions/read-create); for the
+   * gateway, which does not model this API, what it must know of it
+   * (lib/gemini/interactions/envelope), the body itself being in `context.received`.
+   */
+  createInteraction(body: unknown, context: OperationContext): Promise<Interaction>;
+  /** `POST interactions` with `stream: true`: its events; throwing before the first is an HTTP error. */
+  streamCreateInteraction(
+    body: unknown,
+    context: OperationContext,
+  ): AsyncIterable<InteractionEvent>;
+  /** `GET interactions/{id}`; `id` as the client gave it. */
+  getInteraction(
+    id: string,
+    query: InteractionGetQuery,
+    context: OperationContext,
+  ): Promise<Interaction>;
+  /** `GET interactions/{id}?stream=true`: the stream from its start, or after `query.lastEventId`. */
+  streamInteraction(
+    id: string,
+    query: InteractionGetQuery,
+    context: OperationContext,
+  ): AsyncIterable<InteractionEvent>;
+  /** `POST interactions/{id}/cancel`: the interaction as the cancel left it. */
+  cancelInteraction(id: string, context: OperationContext): Promise<Interaction>;
+  deleteInteraction(id: string, context: OperationContext): Promise<void>;
+
+  /**
+   * A method the API surface does not model, which the operator lets the gateway forward
+   * (GATEWAY_FORWARD_METHODS); only a backend that forwards has it. Its body, if any, is in
+   * `context.received`.
+   */
+  forwardUnmodelled?(call: UnmodelledCall, context: OperationContext): Promise<PassedThrough>;
+}
+
+/** A method of the service the API surface does not model, as the client called it. */
+export interface UnmodelledCall {
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The version segment the client used: `v1beta`, `v1` or `v1alpha`. */
+  version: string;
+  /** The path after it, decoded: `models/gemini-2.5-flash:embedContent`. */
+  path: string;
+  /** The query's parameters, in order, without the client's own `key`. */
+  query: [string, string][];
+}
+
+/** An upstream answer passed on as it arrives: its status, type and (scrubbed) body. */
+export interface PassedThrough {
+  status: number;
+  contentType?: string;
+  body: ReadableStream<Uint8Array>;
 }

@@ -17,6 +17,7 @@ import {
   wireObject,
   wireString,
   wireStruct,
+  wireText,
   wireValue,
 } from "./wire";
 import { fileUriSchema } from "./reference-fields";
@@ -76,7 +77,7 @@ export const functionResponseSchema = wireObject("FunctionResponse", {
 
 export const executableCodeSchema = wireObject("ExecutableCode", {
   language: wireEnum("ExecutableCode.Language", ["LANGUAGE_UNSPECIFIED", "PYTHON"]),
-  code: wireString(),
+  code: wireText(),
   id: wireString().optional(),
 });
 
@@ -87,7 +88,7 @@ export const codeExecutionResultSchema = wireObject("CodeExecutionResult", {
     "OUTCOME_FAILED",
     "OUTCOME_DEADLINE_EXCEEDED",
   ]),
-  output: wireString().optional(),
+  output: wireText().optional(),
   id: wireString().optional(),
 });
 
@@ -132,7 +133,7 @@ export const videoMetadataSchema = wireObject("VideoMetadata", {
 export const partSchema: z.ZodType<Part, unknown> = wireObject(
   "Part",
   {
-    text: wireString().optional(),
+    text: wireText().optional(),
     inlineData: blobSchema.optional(),
     fileData: fileDataSchema.optional(),
     functionCall: functionCallSchema.optional(),

@@ -28,6 +28,7 @@ import {
   wireNumber,
   wireObject,
   wireString,
+  wireText,
   wireStruct,
   wireValue,
 } from "./wire";
@@ -75,7 +76,7 @@ export const thinkingConfigSchema: z.ZodType<ThinkingConfig, unknown> = wireObje
 export const generationConfigSchema: z.ZodType<GenerationConfig, unknown> = wireObject(
   "GenerationConfig",
   {
-    stopSequences: repeated(wireString()).optional(),
+    stopSequences: repeated(wireText()).optional(),
     responseMimeType: wireString().optional(),
     responseSchema: schemaSchema.optional(),
     responseJsonSchema: wireValue().optional(),
@@ -102,8 +103,8 @@ export const generationConfigSchema: z.ZodType<GenerationConfig, unknown> = wire
       languageHints: wireObject("LanguageHints", {
         languageCodes: repeated(wireString()).optional(),
       }).optional(),
-      customVocabulary: repeated(wireString()).optional(),
-      adaptationPhrases: repeated(wireString()).optional(),
+      customVocabulary: repeated(wireText()).optional(),
+      adaptationPhrases: repeated(wireText()).optional(),
       wordTimestamp: wireBoolean().optional(),
       diarization: wireBoolean().optional(),
     }).optional(),

@@ -14,6 +14,7 @@ import {
   wireNumber,
   wireObject,
   wireString,
+  wireText,
   wireValue,
 } from "./wire";
 
@@ -34,9 +35,9 @@ export const schemaSchema: z.ZodType<Schema, unknown> = z.lazy(() =>
     type: wireEnum("Type", SCHEMA_TYPES).optional(),
     format: wireString().optional(),
     title: wireString().optional(),
-    description: wireString().optional(),
+    description: wireText().optional(),
     nullable: wireBoolean().optional(),
-    enum: repeated(wireString()).optional(),
+    enum: repeated(wireText()).optional(),
     maxItems: wireInteger("TYPE_INT64").optional(),
     minItems: wireInteger("TYPE_INT64").optional(),
     properties: wireMap(schemaSchema).optional(),

@@ -18,6 +18,7 @@ import {
   wireObject,
   wireString,
   wireStruct,
+  wireText,
   wireValue,
 } from "./wire";
 
@@ -33,7 +34,7 @@ export const functionDeclarationSchema: z.ZodType<FunctionDeclaration, unknown> 
   "FunctionDeclaration",
   {
     name: wireString(),
-    description: wireString().optional(),
+    description: wireText().optional(),
     parameters: schemaSchema.optional(),
     parametersJsonSchema: wireValue().optional(),
     response: schemaSchema.optional(),

@@ -30,6 +30,35 @@ type IssueContext = {
   }): void;
 };
 
+/**
+ * What a forwarding read (lib/gemini/forwarding-read.ts) is told while the wire schemas read
+ * a body: the fields and values they do not know, which the read tolerates instead of
+ * refusing, and the known strings, which may name a resource.
+ */
+export interface ForwardingObserver {
+  /** A field `typeName` does not know: left out of the canonical request, reported here. */
+  unknownField(typeName: string, key: string, value: unknown): void;
+  /** A string of a known field that is not free text (wireText). */
+  knownString(value: string): void;
+}
+
+/** The observer of the read under way, if it is a forwarding read; reads are synchronous. */
+let forwarding: ForwardingObserver | null = null;
+
+/**
+ * Runs `read` (a synchronous wire-schema read) as a forwarding read: unknown fields and enum
+ * values are tolerated and told to `observer`, as are known strings. Every other rule holds.
+ */
+export function readForwarding<T>(observer: ForwardingObserver, read: () => T): T {
+  const outer = forwarding;
+  forwarding = observer;
+  try {
+    return read();
+  } finally {
+    forwarding = outer;
+  }
+}
+
 function report(context: IssueContext, params: WireIssue, path: PropertyKey[] = []): never {
   context.addIssue({ code: "custom", message: params.wire, params, path, input: undefined });
   return z.NEVER;
@@ -105,6 +134,10 @@ export function wireObject<Shape extends z.ZodRawShape>(
     let oneofSet: string | undefined;
     for (const [key, value] of Object.entries(input)) {
       const name = names.get(key);
+      if (name === undefined && forwarding) {
+        forwarding.unknownField(typeName, key, value);
+        continue;
+      }
       if (name === undefined) {
         if (key !== "__proto__") output[key] = value;
         else report(context, { wire: "unknown-field" }, [key]);
@@ -149,8 +182,18 @@ export function repeatedOrEmpty<Item extends z.ZodType>(item: Item) {
   );
 }
 
-/** A string field (TYPE_STRING). */
+/** A string field (TYPE_STRING) that is not free text: a forwarding read is told its value. */
 export function wireString() {
+  return z.transform((input: unknown, context): string => {
+    if (input === undefined) return report(context, { wire: "required" });
+    if (typeof input !== "string") return invalid(context, "TYPE_STRING", input);
+    forwarding?.knownString(input);
+    return input;
+  });
+}
+
+/** A string field of free text (a part's text, a description): read like wireString, never told. */
+export function wireText() {
   return z.transform((input: unknown, context): string => {
     if (input === undefined) return report(context, { wire: "required" });
     if (typeof input !== "string") return invalid(context, "TYPE_STRING", input);
@@ -224,7 +267,7 @@ export function wireBytes() {
 /**
  * An enum field, by value name, in any letter case: the service's reader accepts `"any"` for
  * ANY and `"Text"` for TEXT (recorded), and the canonical upper-case name is what the rest
- * reads.
+ * reads. A forwarding read takes a name it does not know as sent (the upstream decides).
  */
 export function wireEnum<const Values extends readonly [string, ...string[]]>(
   typeName: string,
@@ -235,6 +278,8 @@ export function wireEnum<const Values extends readonly [string, ...string[]]>(
   return z.transform((input: unknown, context): Values[number] => {
     if (input === undefined) return report(context, { wire: "required" });
     const value = typeof input === "string" ? normalise(input) : input;
+    if (typeof value === "string" && !allowed.has(value) && forwarding)
+      return input as Values[number];
     if (typeof value !== "string" || !allowed.has(value))
       return invalid(context, TYPE_PREFIX + typeName, input);
     return value;

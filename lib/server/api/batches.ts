@@ -1,7 +1,7 @@
 import "server-only";
 import { BATCHES_PAGE } from "@/lib/engine/batches/batch-service";
 import { readPageQuery } from "../http/page-query";
-import { readRequestBody } from "../http/request-body";
+import { readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 
@@ -13,7 +13,7 @@ function batchName(context: RequestContext): string {
 
 /** `POST models/{model}:batchGenerateContent`: answers the new batch's operation. */
 export async function createBatchHandler(context: RequestContext): Promise<Response> {
-  const request = await readRequestBody(context.request, "batchCreate");
+  const request = await readOperationBody(context, "batchCreate");
   return jsonResponse(
     await context.backend.createBatch(`models/${context.params.model}`, request, context),
   );

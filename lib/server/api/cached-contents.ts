@@ -2,16 +2,18 @@ import "server-only";
 import { CACHES_PAGE } from "@/lib/engine/caches/cache-service";
 import { parseCachedContentUpdate } from "@/lib/gemini/validate-caches";
 import { readPageQuery } from "../http/page-query";
-import { readJsonBody, readRequestBody } from "../http/request-body";
+import { readJsonBody, readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
+import { assertKeyMayCall } from "../auth/key-policy";
 
 function cacheName(context: RequestContext): string {
   return `cachedContents/${context.params.cache}`;
 }
 
 export async function createCachedContentHandler(context: RequestContext): Promise<Response> {
-  const request = await readRequestBody(context.request, "cachedContentCreate");
+  const request = await readOperationBody(context, "cachedContentCreate");
+  if (request.model !== undefined) assertKeyMayCall(context.caller, request.model);
   return jsonResponse(await context.backend.createCachedContent(request, context));
 }
 

@@ -25,7 +25,7 @@ import {
 } from "../http/responses";
 import { requestOrigin } from "../http/upload-protocol";
 import {
-  assertConversationRoom,
+  conversationRoom,
   assertJson,
   invalid,
   notFound,
@@ -124,7 +124,6 @@ async function importArchive(request: Request): Promise<Response> {
     const archive = validated(body, conversationArchiveSchema) as ConversationArchive;
     const problems = checkArchive(archive);
     if (problems.length) throw invalid(problems);
-    await assertConversationRoom(caller.ownerId, archive.conversations);
     const notRestored = await missingReferences(
       await backend(),
       caller,
@@ -132,7 +131,12 @@ async function importArchive(request: Request): Promise<Response> {
       requestOrigin(request),
       request.signal,
     );
-    const ids = await storeArchive((await dataStores()).conversations, caller.ownerId, archive);
+    const ids = await storeArchive(
+      (await dataStores()).conversations,
+      caller.ownerId,
+      archive,
+      conversationRoom(archive.conversations),
+    );
     return jsonResponse({
       imported: ids.map((id, index) => ({ id, title: archive.conversations[index]!.title })),
       notRestored,

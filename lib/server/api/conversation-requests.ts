@@ -1,10 +1,10 @@
 import "server-only";
 import type { z } from "zod";
 import { UNDO_DELETE_MS } from "@/lib/db/stores/conversation-store";
+import type { QuotaAdmission } from "@/lib/db/stores/quota-admission";
 import { ApiError, type FieldViolation } from "@/lib/gemini/api-error";
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { serverEnv } from "../config/env";
-import { dataStores } from "../persistence/database-handle";
 import { readJsonBody } from "../http/request-body";
 
 /**
@@ -67,24 +67,29 @@ export async function parseBody<Schema extends z.ZodType>(
 }
 
 /**
- * Throws the service's 429 when storing `added` (a validated body: what the call will write,
- * as JSON) would take the caller's conversations over their quota. An answer being generated
- * grows after its turn was admitted, so the quota can be passed by at most one answer.
+ * The admission of a write of `added` (a validated body: what the call will write, as JSON)
+ * against the caller's conversation quota, for the store to check in the write's own
+ * transaction (so concurrent writes cannot all pass it): the service's 429 when it would take
+ * the caller's conversations over their quota. An answer being generated grows after its turn
+ * was admitted, so the quota can be passed by at most one answer. Undefined: no quota.
  */
-export async function assertConversationRoom(ownerId: string, added: unknown): Promise<void> {
+export function conversationRoom(added: unknown): QuotaAdmission | undefined {
   const quota = serverEnv().quotas.conversationBytes;
-  if (quota <= 0) return;
+  if (quota <= 0) return undefined;
   const addedBytes = utf8Length(JSON.stringify(added));
-  const used = await (await dataStores()).conversations.usedBytes(ownerId);
-  if (used + addedBytes <= quota) return;
-  throw ApiError.quotaExceeded(
-    {
-      quotaMetric: "genstudio/conversation_bytes",
-      quotaId: "ConversationBytesPerOwner",
-      quotaValue: String(quota),
+  return {
+    admit({ bytes: used }) {
+      if (used + addedBytes <= quota) return;
+      throw ApiError.quotaExceeded(
+        {
+          quotaMetric: "genstudio/conversation_bytes",
+          quotaId: "ConversationBytesPerOwner",
+          quotaValue: String(quota),
+        },
+        `Conversations may take at most ${quota} bytes per caller; ${used} are stored and this needs ${addedBytes} more: delete conversations (a deleted one is freed once it can no longer be restored, after ${UNDO_DELETE_MS / 60_000} minutes).`,
+      );
     },
-    `Conversations may take at most ${quota} bytes per caller; ${used} are stored and this needs ${addedBytes} more: delete conversations (a deleted one is freed once it can no longer be restored, after ${UNDO_DELETE_MS / 60_000} minutes).`,
-  );
+  };
 }
 
 export function notFound(id: string): ApiError {

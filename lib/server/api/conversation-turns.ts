@@ -8,7 +8,7 @@ import { authenticate } from "../auth/authenticate";
 import { turnRunner } from "../chat/active-turn-runner";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { eventStreamResponse } from "../http/sse-response";
-import { assertConversationRoom, invalid, parseBody } from "./conversation-requests";
+import { conversationRoom, invalid, parseBody } from "./conversation-requests";
 
 /**
  * `/api/conversations/{id}/turns`: a turn runs on the server (lib/server/chat/turn-runner.ts)
@@ -36,8 +36,9 @@ async function startTurn(request: Request, id: string): Promise<Response> {
       throw invalid([
         { field: "prompt.content.parts", description: "a prompt needs at least one part" },
       ]);
-    await assertConversationRoom(caller.ownerId, input);
-    const events = await (await turnRunner()).start(caller, id, input, request.signal);
+    const events = await (
+      await turnRunner()
+    ).start(caller, id, input, request.signal, conversationRoom(input));
     return eventStreamResponse(events, { signal: request.signal });
   } catch (error) {
     return errorResponse(error);

@@ -19,7 +19,7 @@ import { conversationJson } from "../persistence/conversation-json";
 import { dataStores } from "../persistence/database-handle";
 import { errorResponse, jsonResponse, streamedJsonResponse } from "../http/responses";
 import { archiveHandlers } from "./conversation-archives";
-import { assertConversationRoom, invalid, notFound, parseBody } from "./conversation-requests";
+import { conversationRoom, invalid, notFound, parseBody } from "./conversation-requests";
 import { turnHandlers } from "./conversation-turns";
 
 /**
@@ -53,7 +53,6 @@ async function create(request: Request): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const input = await parseBody(request, createConversationSchema);
-    await assertConversationRoom(caller.ownerId, input);
     try {
       const conversation = await (
         await dataStores()
@@ -61,6 +60,7 @@ async function create(request: Request): Promise<Response> {
         id: input.id,
         title: input.title ?? DEFAULT_TITLE,
         settings: input.settings as ConversationSettings,
+        admission: conversationRoom(input),
       });
       return jsonResponse(conversation);
     } catch (error) {
@@ -92,12 +92,12 @@ async function update(request: Request, id: string): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const input = await parseBody(request, updateConversationSchema);
-    await assertConversationRoom(caller.ownerId, input);
     const conversation = await (
       await dataStores()
     ).conversations.update(caller.ownerId, id, {
       title: input.title,
       settings: input.settings as ConversationSettings | undefined,
+      admission: conversationRoom(input),
     });
     if (!conversation) throw notFound(id);
     return jsonResponse(conversation);
@@ -133,7 +133,6 @@ async function appendMessages(request: Request, id: string): Promise<Response> {
   try {
     const caller = await authenticate(request);
     const input = await parseBody(request, saveMessagesSchema);
-    await assertConversationRoom(caller.ownerId, input.messages);
     let messages: StoredMessage[] | null;
     try {
       messages = await (
@@ -141,6 +140,7 @@ async function appendMessages(request: Request, id: string): Promise<Response> {
       ).conversations.saveMessages(caller.ownerId, id, {
         after: input.after,
         messages: input.messages as StoredMessage[],
+        admission: conversationRoom(input.messages),
       });
     } catch (error) {
       if (isUnknownMessageError(error)) {

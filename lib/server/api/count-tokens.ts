@@ -1,12 +1,12 @@
 import "server-only";
 import { checkModelSegment } from "@/lib/gemini/validate";
-import { readRequestBody } from "../http/request-body";
+import { readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 
 export async function countTokensHandler(context: RequestContext): Promise<Response> {
   checkModelSegment(context.params.model!, "CountTokensRequest");
-  const request = await readRequestBody(context.request, "countTokens");
+  const request = await readOperationBody(context, "countTokens");
   return jsonResponse(
     await context.backend.countTokens(`models/${context.params.model}`, request, context),
   );

@@ -1,4 +1,5 @@
 import "server-only";
+import { downloadHeaders } from "../http/download-headers";
 import { ApiError } from "@/lib/gemini/api-error";
 import { FILES_PAGE } from "@/lib/engine/files/file-service";
 import { readPageQuery } from "../http/page-query";
@@ -39,10 +40,6 @@ export async function downloadFileHandler(context: RequestContext): Promise<Resp
     );
   }
   const download = await context.backend.downloadFile(`files/${context.params.file}`, context);
-  const headers = new Headers({
-    "Content-Type": download.mimeType,
-    "Cache-Control": "private, no-store",
-  });
-  if (download.sizeBytes !== undefined) headers.set("Content-Length", String(download.sizeBytes));
+  const headers = downloadHeaders(download.mimeType, context.params.file!, download.sizeBytes);
   return new Response(download.body, { status: 200, headers });
 }

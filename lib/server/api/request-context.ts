@@ -1,5 +1,5 @@
 import "server-only";
-import type { Backend, Caller } from "@/lib/gemini/backend/contract";
+import type { Backend, Caller, ReceivedBody } from "@/lib/gemini/backend/contract";
 
 /** What every API handler receives: the request, its matched path parameters, the caller and the backend. */
 export interface RequestContext {
@@ -10,6 +10,8 @@ export interface RequestContext {
   caller: Caller;
   backend: Backend;
   signal: AbortSignal;
+  /** The body as received, once readOperationBody has read it for a backend that forwards. */
+  received?: ReceivedBody;
 }
 
 export type Handler = (context: RequestContext) => Promise<Response>;

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { Handler } from "./request-context";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
+import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../config/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
@@ -18,6 +19,14 @@ import {
   listBatchesHandler,
 } from "./batches";
 import { uploadHandler } from "./uploads";
+import { forwardedMethod } from "./forwarded-methods";
+import {
+  cancelInteractionHandler,
+  createInteractionHandler,
+  deleteInteractionHandler,
+  getInteractionHandler,
+} from "./interactions";
+import { interactionErrorResponse } from "../http/interaction-responses";
 import {
   createCachedContentHandler,
   deleteCachedContentHandler,
@@ -53,11 +62,14 @@ interface Route {
   handler: Handler;
   /** Replaces the usual authentication (upload session URLs are their own credential). */
   authenticate?: (request: Request, options?: AuthenticateOptions) => Promise<Caller>;
+  /** Renders any failure once the route matched (the Interactions API has an error body of its own). */
+  renderError?: (error: unknown) => Response;
 }
 
 /** Any segment: the handlers refuse one that is no model name with the service's 400. */
 const MODEL = "(?<model>[^/:]+)";
 const STORE = "fileSearchStores/(?<store>[^/:]+)";
+const INTERACTION = "interactions/(?<interaction>[^/:]+)";
 
 const API_ROUTES: Route[] = [
   { method: "GET", pattern: /^models$/, handler: listModelsHandler },
@@ -128,6 +140,20 @@ const API_ROUTES: Route[] = [
     pattern: new RegExp(`^${STORE}/(?<upload>upload/)?operations/(?<operation>[^/:]+)$`),
     handler: getFileSearchOperationHandler,
   },
+  ...[
+    { method: "POST", pattern: /^interactions$/, handler: createInteractionHandler },
+    { method: "GET", pattern: new RegExp(`^${INTERACTION}$`), handler: getInteractionHandler },
+    {
+      method: "DELETE",
+      pattern: new RegExp(`^${INTERACTION}$`),
+      handler: deleteInteractionHandler,
+    },
+    {
+      method: "POST",
+      pattern: new RegExp(`^${INTERACTION}/cancel$`),
+      handler: cancelInteractionHandler,
+    },
+  ].map((route): Route => ({ ...(route as Route), renderError: interactionErrorResponse })),
 ];
 
 /** `/download/v1beta/...`: where a generated file's `downloadUri` points. */
@@ -153,7 +179,7 @@ const UPLOAD_ROUTES: Route[] = [
 ];
 
 /** The version segments served: the service's `v1beta`, and `v1` / `v1alpha` as aliases. */
-const VERSION_PREFIX = /^\/(?:upload\/|download\/)?v1(?:beta|alpha)?\/(?<rest>.*)$/;
+const VERSION_PREFIX = /^\/(?:upload\/|download\/)?(?<version>v1(?:beta|alpha)?)\/(?<rest>.*)$/;
 
 function match(
   routes: Route[],
@@ -183,6 +209,7 @@ function allowedMethods(routes: Route[], rest: string): string {
 /** Serves one request of the API surface. Never throws: every failure is an error body. */
 export async function handleApiRequest(request: Request): Promise<Response> {
   let eventStream = false;
+  let renderError = errorResponse;
   try {
     const url = new URL(request.url);
     eventStream = isEventStreamRequest(url);
@@ -197,8 +224,22 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       : pathname.startsWith("/download/")
         ? DOWNLOAD_ROUTES
         : API_ROUTES;
-    const rest = VERSION_PREFIX.exec(pathname)?.groups?.rest ?? "";
-    const found = match(routes, request.method, rest);
+    const version = VERSION_PREFIX.exec(pathname)?.groups;
+    const rest = version?.rest ?? "";
+    let found = match(routes, request.method, rest);
+    // A method the surface does not model: the service's 404 (or 405), unless the operator
+    // lets the gateway forward it (GATEWAY_FORWARD_METHODS).
+    const forwarded =
+      (found === null || found === "wrong-method") && version && routes === API_ROUTES
+        ? forwardedMethod(request.method, rest)
+        : null;
+    if (forwarded && version) {
+      const method = request.method as Route["method"];
+      found = {
+        route: { method, pattern: /^/, handler: forwarded },
+        params: { version: version.version!, path: rest },
+      };
+    }
     if (found === null)
       throw ApiError.notFound(`Method not found: ${request.method} ${url.pathname}`);
     if (found === "wrong-method") {
@@ -213,9 +254,14 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         },
       );
     }
+    renderError = found.route.renderError ?? errorResponse;
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
-    const release = isStreamOperation(rest) ? await acquireStreamSlot(caller) : null;
+    // A managed key may be limited to some models and held to budgets.
+    if (found.params.model !== undefined && request.method === "POST")
+      assertKeyMayCall(caller, found.params.model);
+    const streams = isStreamOperation(rest) || (forwarded && url.searchParams.get("alt") === "sse");
+    const release = streams ? await acquireStreamSlot(caller) : null;
     let response: Response;
     try {
       response = await found.route.handler({
@@ -233,7 +279,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     if (eventStream) asEventStreamError(response);
     return release ? releaseWhenDone(response, release, request.signal) : response;
   } catch (error) {
-    const response = errorResponse(error);
+    const response = renderError(error);
     return eventStream ? asEventStreamError(response) : response;
   }
 }

@@ -5,8 +5,10 @@ import { serverEnv } from "../config/env";
 import { isLoopbackHost } from "../config/loopback";
 import { assertRateAllowed, countRequest, rateSettings } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
-import { secretsEqual, sha256Hex } from "./secure-compare";
-import { readSessionToken, sessionBinding } from "./sessions";
+import { authenticateKey } from "./key-auth";
+import { sha256Hex } from "./secure-compare";
+import { fromAnotherOrigin } from "./request-origin";
+import { readSessionToken, sessionBinding, sessionCaller } from "./sessions";
 import { clientAddress } from "./sign-in-throttle";
 
 /**
@@ -18,45 +20,10 @@ import { clientAddress } from "./sign-in-throttle";
 const UNREGISTERED_CALLER =
   "Method doesn't allow unregistered callers (callers without established identity). Please use API Key or other form of API consumer identity to call this API.";
 
-const INVALID_KEY_MESSAGE = "API key not valid. Please pass a valid API key.";
-
-/** The service's answer to a wrong key, details included (recorded). */
-function invalidKey(): ApiError {
-  return new ApiError(400, "INVALID_ARGUMENT", INVALID_KEY_MESSAGE, [
-    {
-      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-      reason: "API_KEY_INVALID",
-      domain: "googleapis.com",
-      metadata: { service: "generativelanguage.googleapis.com" },
-    },
-    {
-      "@type": "type.googleapis.com/google.rpc.LocalizedMessage",
-      locale: "en-US",
-      message: INVALID_KEY_MESSAGE,
-    },
-  ]);
-}
-
 function presentedKey(request: Request): string | null {
   const header = request.headers.get("x-goog-api-key");
   if (header !== null) return header.trim();
   return new URL(request.url).searchParams.get("key");
-}
-
-/**
- * True when a browser says the request comes from a page of another origin (Sec-Fetch-Site, or
- * an Origin whose host is not the one addressed); programs send neither header.
- */
-function fromAnotherOrigin(request: Request): boolean {
-  const fetchSite = request.headers.get("sec-fetch-site");
-  if (fetchSite !== null) return fetchSite !== "same-origin" && fetchSite !== "none";
-  const origin = request.headers.get("origin");
-  if (origin === null) return false;
-  try {
-    return new URL(origin).host !== request.headers.get("host");
-  } catch {
-    return true;
-  }
 }
 
 /** Requests that change state with a cookie must come from our own pages. */
@@ -109,31 +76,32 @@ export interface AuthenticateOptions {
 
 /**
  * Who is calling, or the service's 403/400, and (unless `countRequest` is false) the rate
- * limit's 429. The session lookup and the rate token share one database round trip.
+ * limit's 429. The session lookup and the rate token share one database round trip; a known
+ * key costs none for itself (lib/server/auth/key-auth.ts).
  */
 export async function authenticate(
   request: Request,
   options: AuthenticateOptions = {},
 ): Promise<Caller> {
   assertDevelopmentRequest(request);
-  const rate = options.countRequest === false ? null : rateSettings();
+  const countRate = options.countRequest !== false;
   const key = presentedKey(request);
-  if (key !== null) {
-    const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(key, studioKey.key));
-    if (!match) throw invalidKey();
-    const ownerId = `key:${match.name}`;
-    if (rate !== null) await countRequest(ownerId);
-    return { ownerId };
-  }
+  if (key !== null) return authenticateKey(key, countRate);
   const token = readSessionToken(request);
   if (token !== null) {
     const found = await (
       await dataStores()
-    ).limits.findSessionOwnerAndTake(sha256Hex(token), sessionBinding(), Date.now(), rate);
-    if (found.ownerId !== null) {
+    ).limits.findSessionOwnerAndTake(
+      sha256Hex(token),
+      sessionBinding(),
+      Date.now(),
+      countRate ? rateSettings() : null,
+    );
+    const caller = found.session === null ? null : await sessionCaller(found.session);
+    if (caller !== null) {
       if (!SAFE_METHODS.has(request.method)) assertSameOrigin(request);
       assertRateAllowed(found.rate);
-      return { ownerId: found.ownerId };
+      return caller;
     }
   }
   throw ApiError.permissionDenied(UNREGISTERED_CALLER);

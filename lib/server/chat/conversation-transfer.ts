@@ -1,4 +1,5 @@
 import "server-only";
+import type { QuotaAdmission } from "@/lib/db/stores/quota-admission";
 import type { Backend, Caller } from "@/lib/gemini/backend/contract";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ConversationStore } from "@/lib/db/stores/conversation-store";
@@ -171,6 +172,7 @@ export function storeArchive(
   conversations: ConversationStore,
   ownerId: string,
   archive: ConversationArchive,
+  admission?: QuotaAdmission,
 ): Promise<string[]> {
   return conversations.importConversations(
     ownerId,
@@ -182,5 +184,6 @@ export function storeArchive(
       ...(conversation.selectedRootId ? { selectedRootId: conversation.selectedRootId } : {}),
       messages: conversation.messages,
     })),
+    admission,
   );
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import type { QuotaAdmission } from "@/lib/db/stores/quota-admission";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, Caller } from "@/lib/gemini/backend/contract";
 import type { GenerateContentRequest } from "@/lib/gemini/types";
@@ -76,6 +77,8 @@ export interface TurnRunner {
     conversationId: string,
     input: StartTurn,
     signal: AbortSignal,
+    /** The caller's conversation quota, checked with the turn's write. */
+    admission?: QuotaAdmission,
   ): Promise<AsyncIterable<TurnEvent>>;
   /** The events of an answer from now on, beginning with a snapshot; ApiError 404 when there is none. */
   attach(
@@ -219,7 +222,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   };
 
   return {
-    async start(caller, conversationId, input, signal) {
+    async start(caller, conversationId, input, signal, admission) {
       const key = keyOf(conversationId, input.answerId);
       const running = jobs.get(key);
       if (running && running.ownerId === caller.ownerId)
@@ -230,7 +233,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
         begun = await conversations.beginTurn(
           caller.ownerId,
           conversationId,
-          turnToBegin(input, now() + leaseMs),
+          { ...turnToBegin(input, now() + leaseMs), admission },
           now(),
         );
       } catch (error) {

@@ -108,3 +108,50 @@ describe("gateway and limit settings", () => {
     fs.rmSync(directory, { recursive: true });
   });
 });
+
+describe("people and proxies", () => {
+  const admin = { STUDIO_ADMIN_EMAIL: "Ada@Example.com", STUDIO_ADMIN_PASSWORD: "a-long-password" };
+
+  it("turns people on with a first admin, and counts it as credentials on a public interface", () => {
+    const env = parseServerEnv({ ...admin, HOSTNAME: "0.0.0.0" });
+    expect(env.people).toMatchObject({ adminEmail: "ada@example.com", oidc: null });
+    expect(env.developmentDefaults).toBe(false);
+    expect(env.people!.linkTtlMs).toBe(72 * 3_600_000);
+  });
+
+  it("reads a provider, and needs an admin for it", () => {
+    const oidc = {
+      STUDIO_OIDC_ISSUER: "https://id.example.com",
+      STUDIO_OIDC_CLIENT_ID: "studio",
+      STUDIO_OIDC_ALLOWED_DOMAINS: "@Example.com, example.org",
+    };
+    expect(parseServerEnv({ STUDIO_ADMIN_EMAIL: "ada@example.com", ...oidc }).people?.oidc).toEqual(
+      {
+        issuer: "https://id.example.com",
+        clientId: "studio",
+        clientSecret: null,
+        name: "single sign-on",
+        allowedDomains: ["example.com", "example.org"],
+      },
+    );
+    expect(() => parseServerEnv(oidc)).toThrow("STUDIO_ADMIN_EMAIL");
+    expect(() => parseServerEnv({ STUDIO_ADMIN_EMAIL: "ada@example.com" })).toThrow(
+      "STUDIO_ADMIN_PASSWORD",
+    );
+  });
+
+  it("refuses people together with the access code, short admin passwords and bad proxies", () => {
+    expect(() => parseServerEnv({ ...admin, STUDIO_ACCESS_CODE: "a-long-access-code" })).toThrow(
+      "Set one of them",
+    );
+    expect(() => parseServerEnv({ ...admin, STUDIO_ADMIN_PASSWORD: "short" })).toThrow(
+      ConfigurationError,
+    );
+    expect(() => parseServerEnv({ STUDIO_TRUSTED_PROXIES: "10.0.0.0/8, proxy" })).toThrow(
+      'STUDIO_TRUSTED_PROXIES: "proxy"',
+    );
+    expect(parseServerEnv({ STUDIO_TRUSTED_PROXIES: "10.0.0.0/8" }).trustedProxies).toEqual([
+      "10.0.0.0/8",
+    ]);
+  });
+});

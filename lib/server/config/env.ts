@@ -5,6 +5,8 @@ import { z } from "zod";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import { DEFAULT_PRICE_TABLE, priceTableSchema, type PriceTable } from "@/lib/studio/price-table";
 import { isLoopbackHost } from "./loopback";
+import { parseTrustedProxies } from "../auth/client-address";
+import { parseForwardRules, type ForwardRule } from "./forward-methods";
 
 /**
  * Server configuration, parsed and validated once from the environment. Nothing here is
@@ -61,7 +63,7 @@ const envSchema = z.object({
     .int()
     .min(0)
     .default(1024 * 1024 * 1024),
-  /** Sign-in attempts a client address may make per minute (all addresses together: ten times as many). */
+  /** Wrong sign-in answers per account and client address and minute (lib/server/auth/sign-in-throttle.ts). */
   STUDIO_SIGN_IN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(0).default(10),
   /** Local engine: bytes of files (plus open uploads) each key or the studio may hold. */
   STUDIO_FILE_QUOTA_BYTES: z.coerce
@@ -73,6 +75,35 @@ const envSchema = z.object({
   STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND: z.coerce.number().min(0).default(0),
   /** JSON price table (README, "Prices") merged over the defaults. */
   STUDIO_PRICES_FILE: z.string().min(1).optional(),
+  /** Reverse proxies (CIDRs) whose X-Forwarded-For names the client's address. */
+  STUDIO_TRUSTED_PROXIES: z.string().optional(),
+  /** People mode: the first admin, made at start when no person has this email. */
+  STUDIO_ADMIN_EMAIL: z
+    .string()
+    .trim()
+    .regex(/^[^\s@]+@[^\s@]+$/, "must be an email address")
+    .optional(),
+  STUDIO_ADMIN_PASSWORD: z
+    .string()
+    .min(12, "the admin password must be at least 12 characters long")
+    .optional(),
+  /** Hours an invitation or password reset link stays usable. */
+  STUDIO_INVITATION_TTL_HOURS: z.coerce
+    .number()
+    .positive()
+    .max(24 * 90)
+    .default(72),
+  /** Sign-in through an OpenID Connect provider (people mode). */
+  STUDIO_OIDC_ISSUER: z.url().optional(),
+  STUDIO_OIDC_CLIENT_ID: z.string().trim().min(1).optional(),
+  STUDIO_OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  STUDIO_OIDC_NAME: z.string().trim().min(1).max(60).optional(),
+  /** Email domains whose verified addresses get an account at their first sign-in through the provider. */
+  STUDIO_OIDC_ALLOWED_DOMAINS: z.string().optional(),
+  /** The studio's address as people reach it (`https://studio.example.com`): the provider returns there. */
+  STUDIO_PUBLIC_URL: z.url().optional(),
+  /** Methods the gateway does not know that it forwards anyway (forward-methods.ts). */
+  GATEWAY_FORWARD_METHODS: z.string().optional(),
 });
 
 export interface StudioKey {
@@ -101,12 +132,40 @@ export interface LimitSettings {
   requestsPerMinute: number;
   burst: number;
   maxStreamsPerKey: number;
-  /** Sign-in attempts per client address and minute; 0 turns the sign-in throttle off. */
+  /** Wrong sign-in answers per account and client address and minute; 0 turns the sign-in throttle off. */
   signInAttemptsPerMinute: number;
+}
+
+/** Sign-in through an OpenID Connect provider (authorization code flow with PKCE). */
+export interface OidcSettings {
+  issuer: string;
+  clientId: string;
+  /** Null: a public client (PKCE alone). */
+  clientSecret: string | null;
+  /** The provider's name on the sign-in button. */
+  name: string;
+  /** Verified emails of these domains get an account at first sign-in; others must be invited. */
+  allowedDomains: string[];
+}
+
+/** People mode: accounts with their own sign-in and workspace. */
+export interface PeopleSettings {
+  adminEmail: string;
+  /** Null when the first admin signs in through the provider. */
+  adminPassword: string | null;
+  oidc: OidcSettings | null;
+  /** How long an invitation or password reset link stays usable. */
+  linkTtlMs: number;
 }
 
 export interface ServerEnv {
   mode: "local" | "upstream";
+  /** People mode (STUDIO_ADMIN_EMAIL); null: the single-person modes (access code, development default). */
+  people: PeopleSettings | null;
+  /** Reverse proxies whose X-Forwarded-For is believed (CIDRs). */
+  trustedProxies: string[];
+  /** Where people reach the studio, when configured (`https://host`); else each request's origin. */
+  publicUrl: string | null;
   upstream: UpstreamSettings | null;
   limits: LimitSettings;
   studioKeys: StudioKey[];
@@ -128,6 +187,8 @@ export interface ServerEnv {
   quotas: Quotas;
   /** Prices the studio shows per answer: the defaults with STUDIO_PRICES_FILE's models over them. */
   prices: PriceTable;
+  /** Methods the gateway does not know that the operator lets it forward (GATEWAY_FORWARD_METHODS). */
+  forwardRules: ForwardRule[];
 }
 
 /** What each owner may keep, beyond files; 0 turns a quota off. */
@@ -178,6 +239,47 @@ function readPriceTable(file: string | undefined): PriceTable {
   };
 }
 
+function readPeopleSettings(values: z.infer<typeof envSchema>): PeopleSettings | null {
+  const oidcValues = [values.STUDIO_OIDC_ISSUER, values.STUDIO_OIDC_CLIENT_ID];
+  const oidc: OidcSettings | null =
+    values.STUDIO_OIDC_ISSUER && values.STUDIO_OIDC_CLIENT_ID
+      ? {
+          issuer: values.STUDIO_OIDC_ISSUER,
+          clientId: values.STUDIO_OIDC_CLIENT_ID,
+          clientSecret: values.STUDIO_OIDC_CLIENT_SECRET ?? null,
+          name: values.STUDIO_OIDC_NAME ?? "single sign-on",
+          allowedDomains: (values.STUDIO_OIDC_ALLOWED_DOMAINS ?? "")
+            .split(",")
+            .map((domain) => domain.trim().toLowerCase().replace(/^@/, ""))
+            .filter(Boolean),
+        }
+      : null;
+  if (oidc === null && oidcValues.some(Boolean)) {
+    throw new ConfigurationError(
+      "STUDIO_OIDC_ISSUER and STUDIO_OIDC_CLIENT_ID go together: set both to sign in through a provider.",
+    );
+  }
+  if (!values.STUDIO_ADMIN_EMAIL) {
+    if (oidc !== null || values.STUDIO_ADMIN_PASSWORD) {
+      throw new ConfigurationError(
+        "STUDIO_ADMIN_EMAIL is not set: people (and sign-in through a provider) need a first admin.",
+      );
+    }
+    return null;
+  }
+  if (!values.STUDIO_ADMIN_PASSWORD && oidc === null) {
+    throw new ConfigurationError(
+      "STUDIO_ADMIN_EMAIL needs STUDIO_ADMIN_PASSWORD (or a provider to sign in through, STUDIO_OIDC_ISSUER).",
+    );
+  }
+  return {
+    adminEmail: values.STUDIO_ADMIN_EMAIL.toLowerCase(),
+    adminPassword: values.STUDIO_ADMIN_PASSWORD ?? null,
+    oidc,
+    linkTtlMs: values.STUDIO_INVITATION_TTL_HOURS * 3_600_000,
+  };
+}
+
 export function parseServerEnv(source: Record<string, string | undefined>): ServerEnv {
   const parsed = envSchema.safeParse(source);
   if (!parsed.success) {
@@ -197,18 +299,39 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
     }
   }
   const accessCode = values.STUDIO_ACCESS_CODE ?? null;
+  const people = readPeopleSettings(values);
+  if (people !== null && accessCode !== null) {
+    throw new ConfigurationError(
+      "STUDIO_ACCESS_CODE and STUDIO_ADMIN_EMAIL are two ways of signing in: the access code is the single-person mode (one shared workspace), STUDIO_ADMIN_EMAIL turns on people with their own sign-in and workspace. Set one of them.",
+    );
+  }
+  let trustedProxies: string[];
+  try {
+    trustedProxies = parseTrustedProxies(values.STUDIO_TRUSTED_PROXIES);
+  } catch (error) {
+    throw new ConfigurationError(`STUDIO_TRUSTED_PROXIES: ${(error as Error).message}.`);
+  }
   const loopback = isLoopbackHost(values.HOSTNAME);
-  const credentialsConfigured = configuredKeys.length > 0 || accessCode !== null;
+  const credentialsConfigured = configuredKeys.length > 0 || accessCode !== null || people !== null;
   if (!credentialsConfigured && !loopback) {
     throw new ConfigurationError(
       `Refusing to start: HOSTNAME=${values.HOSTNAME} makes the studio reachable from other machines, ` +
-        "but neither STUDIO_API_KEYS nor STUDIO_ACCESS_CODE is set, so anyone could use it. " +
+        "but none of STUDIO_API_KEYS, STUDIO_ACCESS_CODE and STUDIO_ADMIN_EMAIL is set, so anyone could use it. " +
         "Set at least one of them, or bind to 127.0.0.1.",
     );
   }
   const developmentDefaults = !credentialsConfigured;
+  let forwardRules: ForwardRule[];
+  try {
+    forwardRules = parseForwardRules(values.GATEWAY_FORWARD_METHODS);
+  } catch (error) {
+    throw new ConfigurationError(`GATEWAY_FORWARD_METHODS: ${(error as Error).message}`);
+  }
   return {
     mode: upstreamKey ? "upstream" : "local",
+    people,
+    trustedProxies,
+    publicUrl: values.STUDIO_PUBLIC_URL?.replace(/\/+$/, "") ?? null,
     upstream: upstreamKey
       ? {
           apiKey: upstreamKey,
@@ -244,6 +367,7 @@ export function parseServerEnv(source: Record<string, string | undefined>): Serv
       conversationBytes: values.STUDIO_CONVERSATION_QUOTA_BYTES,
     },
     prices: readPriceTable(values.STUDIO_PRICES_FILE),
+    forwardRules,
   };
 }
 

@@ -1,18 +1,23 @@
 import "server-only";
+import { createSecretsScrubber, type Scrubber } from "../upstream/scrubber";
 import { serverSecrets } from "./secrets";
 
 /**
- * The one logger of the server. Every line passes through `redact`, which removes the
- * configured secrets wherever they appear (an error message quoting a URL with `?key=`,
- * a stack trace), so no key reaches a log even by accident.
+ * The one logger of the server. Every line passes through the one scrubber
+ * (lib/server/upstream/scrubber.ts), which removes the configured secrets wherever and in
+ * whatever encoding they appear (an error message quoting a URL with `?key=`, an upstream
+ * echoing the key in upper case, hex or base64, a stack trace), so no key reaches a log even
+ * by accident.
  */
 
+let scrubber: { secrets: string; scrub: Scrubber } | undefined;
+
 function redact(text: string): string {
-  let result = text;
-  for (const secret of serverSecrets()) {
-    if (secret.length >= 8) result = result.split(secret).join("[redacted]");
-  }
-  return result.replace(/([?&]key=)[^&\s"']+/gi, "$1[redacted]");
+  const secrets = serverSecrets();
+  const joined = secrets.join("\n");
+  if (scrubber?.secrets !== joined)
+    scrubber = { secrets: joined, scrub: createSecretsScrubber(secrets) };
+  return scrubber.scrub.text(text);
 }
 
 function render(value: unknown): string {

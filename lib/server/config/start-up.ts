@@ -6,6 +6,7 @@ import { dataStores } from "../persistence/database-handle";
 import { backend } from "./active-backend";
 import { logger } from "./logger";
 import { sessionBinding } from "../auth/sessions";
+import { ensureFirstAdmin } from "../people/accounts";
 
 /**
  * Validates configuration and opens the database (running its migrations) before traffic,
@@ -19,6 +20,8 @@ export async function startServer(): Promise<void> {
     // Sessions opened with another access code (or none) than the one configured now end.
     const ended = await stores.sessions.deleteUnbound(sessionBinding());
     if (ended > 0) logger.info(`ended ${ended} browser sessions opened with another access code`);
+    // People mode: the first admin (STUDIO_ADMIN_EMAIL) exists from the first start on.
+    await ensureFirstAdmin();
     // Made now rather than at the first request: the local engine's background work
     // (files left processing, batches a stop interrupted) resumes as soon as the server is up.
     await backend();
@@ -26,7 +29,9 @@ export async function startServer(): Promise<void> {
       `mode=${env.mode} data=${env.dataDir} database=${env.databaseUrl === null ? "sqlite" : describeDatabaseUrl(env.databaseUrl)}` +
         (env.developmentDefaults
           ? " auth=development defaults (loopback only; studio key genstudio-dev-key)"
-          : ""),
+          : env.people !== null
+            ? ` auth=people (first admin ${env.people.adminEmail}${env.people.oidc ? `; provider ${env.people.oidc.issuer}` : ""})`
+            : ""),
     );
   } catch (error) {
     // By name too: the database may have been opened by another of Next's module graphs.

@@ -13,6 +13,8 @@ import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
 import {
   apiErrorOf,
   readBodyText,
+  readForwardedBody,
+  type ForwardedRead,
   sourceText,
   type BodyOf,
   type BodyReaderName,
@@ -50,6 +52,7 @@ class BodyReaderWorker {
   async run(
     reader: BodyReaderName,
     source: BodySource,
+    forward = false,
   ): Promise<BodyReaderOutcome | "unavailable"> {
     if (this.unavailable || !(await this.start())) return "unavailable";
     const worker = this.worker;
@@ -60,7 +63,7 @@ class BodyReaderWorker {
       worker.ref();
       // Bytes are handed over, not copied (they are this body's own copies).
       const transfer = source.bytes.map((bytes) => bytes.buffer as ArrayBuffer);
-      worker.postMessage({ id, reader, ...source } satisfies BodyReaderRequest, transfer);
+      worker.postMessage({ id, reader, forward, ...source } satisfies BodyReaderRequest, transfer);
     });
   }
 
@@ -150,6 +153,23 @@ export async function readBody<Name extends BodyReaderName>(
   const outcome = await workerFor(source.size).run(reader, source);
   if (outcome === "unavailable") return readBodyText(sourceText(source), reader);
   return bodyOfOutcome(outcome);
+}
+
+/**
+ * A body read for forwarding (readForwardedBody's result and errors) with its bytes, kept as
+ * they came: a large body's go to the worker and come back with the read, never copied.
+ */
+export async function readBodyForForwarding<Name extends BodyReaderName>(
+  source: BodySource,
+  reader: Name,
+): Promise<ForwardedRead<BodyOf<Name>> & { source: BodySource }> {
+  if (source.size < IN_THREAD_BYTES) return { ...readForwardedBody(source, reader), source };
+  const outcome = await workerFor(source.size).run(reader, source, true);
+  if (outcome === "unavailable") return { ...readForwardedBody(source, reader), source };
+  const read = (await bodyOfOutcome(outcome)) as ForwardedRead<BodyOf<Name>>;
+  const bytes = outcome.kind === "value" ? outcome.bytes : undefined;
+  if (!bytes) throw new Error("body reader answered without the body's bytes");
+  return { ...read, source: { bytes, size: source.size } };
 }
 
 /** What the worker's outcome means on this thread: the body parsed in slices, or its error. */

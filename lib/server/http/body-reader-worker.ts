@@ -15,7 +15,13 @@ import {
 
 if (workerData?.lane === "bulk") lowerThisThreadPriority();
 const port = parentPort!;
-port.on("message", (request: BodyReaderRequest) =>
-  port.postMessage(answerBodyReaderRequest(request)),
-);
+port.on("message", (request: BodyReaderRequest) => {
+  const reply = answerBodyReaderRequest(request);
+  // A forwarded body's bytes go back as they came, handed over rather than copied.
+  const bytes = reply.kind === "value" ? (reply.bytes ?? []) : [];
+  port.postMessage(
+    reply,
+    bytes.map((piece) => piece.buffer as ArrayBuffer),
+  );
+});
 port.postMessage({ id: 0, kind: "ready" } satisfies BodyReaderReply);

@@ -13,8 +13,14 @@ import {
   readCountTokensRequest,
   readGenerateContentRequest,
 } from "@/lib/gemini/validate";
-import { readBatchGenerateContentRequest } from "@/lib/gemini/validate-batch";
+import { readBatchGenerateContentRequest, readBatchInputLine } from "@/lib/gemini/validate-batch";
+import {
+  readForForwarding,
+  readUnmodelledBody,
+  type ForwardingFindings,
+} from "@/lib/gemini/forwarding-read";
 import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
+import { readInteractionEnvelope } from "@/lib/gemini/interactions/envelope";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */
@@ -23,10 +29,35 @@ export const BODY_READERS = {
   countTokens: readCountTokensRequest,
   cachedContentCreate: parseCachedContentCreate,
   batchCreate: readBatchGenerateContentRequest,
+  /** One line of a batch's JSONL input file (the gateway reads those it forwards). */
+  batchInputLine: readBatchInputLine,
+  /** A method the gateway forwards without modelling it (a forwarding read only). */
+  unmodelled: readUnmodelledBody,
+  /** An Interactions create, as the gateway reads it (a forwarding read only). */
+  interactionEnvelope: readInteractionEnvelope,
 };
 
 export type BodyReaderName = keyof typeof BODY_READERS;
 export type BodyOf<Name extends BodyReaderName> = ReturnType<(typeof BODY_READERS)[Name]>;
+
+/** A body read for forwarding: its canonical request and what the gateway's check needs besides. */
+export interface ForwardedRead<Request> {
+  request: Request;
+  findings: ForwardingFindings;
+}
+
+/**
+ * A body read by `reader` as the gateway reads what it forwards (lib/gemini/forwarding-read):
+ * fields it does not know tolerated, resources named outside reference fields found.
+ */
+export function readForwardedBody<Name extends BodyReaderName>(
+  source: BodySource,
+  reader: Name,
+): ForwardedRead<BodyOf<Name>> {
+  const body = parseBodyJson(sourceText(source));
+  const read = BODY_READERS[reader] as (body: unknown) => BodyOf<Name>;
+  return readForForwarding(read, body, source.bytes);
+}
 
 /** A body's text read by `reader` (synchronously: for small bodies, and inside the worker). */
 export function readBodyText<Name extends BodyReaderName>(
@@ -83,7 +114,12 @@ export interface BodySource {
   size: number;
 }
 
-export type BodyReaderRequest = { id: number; reader: BodyReaderName } & BodySource;
+export type BodyReaderRequest = {
+  id: number;
+  reader: BodyReaderName;
+  /** Read for forwarding (readForwardedBody), the bytes handed back with the answer. */
+  forward?: boolean;
+} & BodySource;
 
 /** The text of a body: UTF-8, invalid sequences replaced and a leading BOM dropped (TextDecoder). */
 export function sourceText(source: BodySource): string {
@@ -95,7 +131,7 @@ export function sourceText(source: BodySource): string {
 
 export type BodyReaderReply =
   | { id: number; kind: "ready" }
-  | { id: number; kind: "value"; json: string }
+  | { id: number; kind: "value"; json: string; bytes?: Uint8Array[] }
   | { id: number; kind: "error"; error: ApiErrorData }
   | { id: number; kind: "failure"; message: string };
 
@@ -103,6 +139,10 @@ export type BodyReaderReply =
 export function answerBodyReaderRequest(request: BodyReaderRequest): BodyReaderReply {
   const { id, reader } = request;
   try {
+    if (request.forward) {
+      const read = readForwardedBody(request, reader);
+      return { id, kind: "value", json: JSON.stringify(read), bytes: request.bytes };
+    }
     const text = sourceText(request);
     const body = parseBodyJson(text);
     // A plain JSON body is sent back as it came (it reads as the same value): no second writing.

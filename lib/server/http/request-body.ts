@@ -1,6 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { readBody } from "./body-reader-client";
+import type { Backend, ReceivedBody } from "@/lib/gemini/backend/contract";
+import { readBody, readBodyForForwarding } from "./body-reader-client";
 import type { BodyOf, BodyReaderName, BodySource } from "./body-readers";
 
 /** Largest JSON body accepted (inline media included), checked before it is buffered. */
@@ -30,6 +31,26 @@ export async function readRequestBody<Name extends BodyReaderName>(
   const declared = Number(request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
   return readBody(await readBytesCapped(request, limit), reader);
+}
+
+/**
+ * Reads an operation's body as its backend needs it: the local engine strictly, as the
+ * service reads it (readRequestBody); a backend that forwards (the gateway) leniently, as
+ * lib/gemini/forwarding-read reads it, and then `context.received` holds the bytes as they
+ * came and what the read found, for the backend to check and forward. Answers the canonical
+ * request either way.
+ */
+export async function readOperationBody<Name extends BodyReaderName>(
+  context: { request: Request; backend: Pick<Backend, "mode">; received?: ReceivedBody },
+  reader: Name,
+  limit = MAX_JSON_BODY_BYTES,
+): Promise<BodyOf<Name>> {
+  if (context.backend.mode !== "upstream") return readRequestBody(context.request, reader, limit);
+  const declared = Number(context.request.headers.get("content-length") ?? "0");
+  if (declared > limit) throw tooLarge(limit);
+  const read = await readBodyForForwarding(await readBytesCapped(context.request, limit), reader);
+  context.received = { ...read.source, findings: read.findings };
+  return read.request;
 }
 
 function tooLarge(limit: number): ApiError {

@@ -4,6 +4,8 @@ import { PIECE_CHARACTERS } from "@/lib/engine/piece-writer";
 import { TimeSlices } from "@/lib/engine/time-slices";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { ApiError } from "@/lib/gemini/api-error";
+import { interactionErrorCode } from "@/lib/gemini/interactions/errors";
+import type { InteractionEvent } from "@/lib/gemini/interactions/types";
 import { errorResponse, jsonPieces, textLength, toApiError } from "./responses";
 
 export interface StreamResponseOptions {
@@ -51,6 +53,8 @@ interface Framing<T> {
   event: (value: T, index: number) => Promise<string[]>;
   error: (body: ReturnType<ReturnType<typeof toApiError>["toBody"]>, index: number) => string;
   close: (count: number) => string;
+  /** The answer to a failure before the first item (default: the service's error body). */
+  refuse?: (error: unknown) => Response;
 }
 
 /**
@@ -67,7 +71,7 @@ async function streamResponse<T>(
   const first = await firstChunk(iterator, options.signal);
   if (first.kind === "error") {
     void Promise.resolve(iterator.return?.()).catch(() => undefined);
-    return errorResponse(first.error);
+    return (framing.refuse ?? errorResponse)(first.error);
   }
 
   const encoder = new TextEncoder();
@@ -205,5 +209,43 @@ export function eventStreamResponse(
     event: async (value) => ["data: ", ...(await jsonPieces(value)), SSE_EVENT_END],
     error: (body) => encodeSseError(body),
     close: () => "",
+  });
+}
+
+/** One Interactions event block: `event: <type>`, `data: <compact JSON>`, a blank line (LF). */
+function interactionBlock(type: string, data: string): string {
+  return `event: ${type}\ndata: ${data}\n\n`;
+}
+
+/**
+ * The Interactions API's stream (recorded 2026-05 on): each event a block `event: <its
+ * event_type>` / `data: <compact JSON>` with LF line ends, the stream ending with
+ * `event: done` / `data: [DONE]`. A failure after the first event is an `error` event (its
+ * `{"error": {code, message}}` as this API words it), then the end; one before it is an HTTP
+ * error answered by `refuse` (this API's error body).
+ */
+export function interactionEventStreamResponse(
+  source: AsyncIterable<InteractionEvent>,
+  options: StreamResponseOptions,
+  refuse: (error: unknown) => Response,
+): Promise<Response> {
+  return streamResponse(source, options, {
+    contentType: "text/event-stream",
+    open: "",
+    event: async (value) => [
+      `event: ${value.event_type}\ndata: `,
+      ...(await jsonPieces(value)),
+      "\n\n",
+    ],
+    error: (body) =>
+      interactionBlock(
+        "error",
+        JSON.stringify({
+          error: { code: interactionErrorCode(body.error.code), message: body.error.message },
+          event_type: "error",
+        }),
+      ) + interactionBlock("done", "[DONE]"),
+    close: () => interactionBlock("done", "[DONE]"),
+    refuse,
   });
 }

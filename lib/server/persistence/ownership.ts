@@ -7,9 +7,10 @@ import {
   fileDenied,
   fileSearchStoreDenied,
 } from "@/lib/gemini/resource-errors";
+import { interactionNotFound } from "@/lib/gemini/interactions/errors";
 
 /**
- * Who created which file, cached content, batch and file search store through the gateway (lib/db/stores/ownership-store):
+ * Who created which file, cached content, batch, file search store and interaction through the gateway (lib/db/stores/ownership-store):
  * anything not recorded is nobody's, so it is refused exactly like a resource that does not
  * exist.
  */
@@ -18,6 +19,7 @@ export type { OwnedKind };
 
 export function ownershipDenied(kind: OwnedKind, name: string): ApiError {
   if (kind === "batch") return batchNotFound(name);
+  if (kind === "interaction") return interactionNotFound(name.replace(/^interactions\//, ""));
   if (kind === "fileSearchStore") return fileSearchStoreDenied();
   return kind === "file" ? fileDenied(name) : cachedContentDenied();
 }

@@ -2,7 +2,6 @@ import "server-only";
 import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
 import type { OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
 import { decodePageToken, encodePageToken, invalidPageToken } from "@/lib/gemini/page-token";
-import type { OwnedKind } from "../persistence/ownership";
 import type { UpstreamClient } from "./upstream-client";
 import { API } from "./upstream-resources";
 
@@ -41,7 +40,7 @@ function ownedPosition(value: unknown): OwnedPagePosition {
  */
 export async function listOwned<T extends { name: string }>(
   { client, ownership }: { client: UpstreamClient; ownership: OwnershipStore },
-  kind: OwnedKind,
+  kind: keyof typeof UPSTREAM_PAGE,
   collection: "files" | "cachedContents" | "batches" | "fileSearchStores",
   query: PageQuery & { filter?: string },
   context: OperationContext,

@@ -232,6 +232,77 @@ describe.each(testDatabaseKinds())("gateway ownership records ($dialect)", (kind
     }
   });
 
+  it("lets exactly the quota's number of 30 concurrent creates pass (on PostgreSQL from two instances)", async () => {
+    // Several instances share a database only on PostgreSQL (SQLite serves one process).
+    const second = kind.dialect === "postgres" ? await data.reopen() : data;
+    const gateways = [
+      testUpstreamBackend(data.stores, backend.client.settings, {
+        cacheQuota: { count: 3, bytes: 0 },
+      }),
+      testUpstreamBackend(second.stores, backend.client.settings, {
+        cacheQuota: { count: 3, bytes: 0 },
+      }),
+    ];
+    try {
+      const dave = () => as("key:dave");
+      const before = upstream.requestsFor("/cachedContents").length;
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, index) =>
+          gateways[index % 2]!.createCachedContent(
+            { model: "models/ok-cache", contents: [{ parts: [{ text: `copy ${index}` }] }] },
+            dave(),
+          ),
+        ),
+      );
+      const created = outcomes.filter((outcome) => outcome.status === "fulfilled");
+      expect(created).toHaveLength(3);
+      expect(
+        outcomes.every(
+          (outcome) =>
+            outcome.status === "fulfilled" ||
+            (outcome.reason as { httpStatus: number }).httpStatus === 429,
+        ),
+      ).toBe(true);
+      // Only the admitted creates went upstream, and the reservations became their records.
+      expect(upstream.requestsFor("/cachedContents").length).toBe(before + 3);
+      expect(await backend.ownership.usage("cachedContent", "key:dave")).toMatchObject({
+        count: 3,
+      });
+    } finally {
+      for (const gateway of gateways) await gateway.client.close();
+    }
+  });
+
+  it("frees a reserved place when the create is refused", async () => {
+    const limited = testUpstreamBackend(data.stores, backend.client.settings, {
+      cacheQuota: { count: 1, bytes: 0 },
+    });
+    try {
+      const erin = () => as("key:erin");
+      await expect(
+        limited.createCachedContent(
+          {
+            model: "models/ok-cache",
+            contents: [
+              { parts: [{ fileData: { fileUri: "files/nobodys", mimeType: "text/plain" } }] },
+            ],
+          },
+          erin(),
+        ),
+      ).rejects.toMatchObject({ httpStatus: 403 });
+      expect(await backend.ownership.usage("cachedContent", "key:erin")).toEqual({
+        count: 0,
+        bytes: 0,
+      });
+      await limited.createCachedContent(
+        { model: "models/ok-cache", contents: [{ parts: [{ text: "x" }] }] },
+        erin(),
+      );
+    } finally {
+      await limited.client.close();
+    }
+  });
+
   it("keeps the record when the upstream fails for another reason", async () => {
     const cache = await createCache();
     await expect(

@@ -44,7 +44,7 @@ describe("checkReferences", () => {
       system_instruction: { parts: { file_data: { file_uri: "files/alicefile" } } },
       cachedContent: "cachedContents/alicecache",
     });
-    await checkReferences(input, check("key:alice"));
+    await checkReferences(input, undefined, check("key:alice"));
     const uri = "https://upstream.example/v1beta/files/alicefile";
     expect(input.request.contents[0]!.parts).toEqual([
       { fileData: { fileUri: uri } },
@@ -61,6 +61,7 @@ describe("checkReferences", () => {
     await expect(
       checkReferences(
         generate({ contents: { parts: { fileData: { fileUri: "alicefile" } } } }),
+        undefined,
         check("key:bob"),
       ),
     ).rejects.toMatchObject(fileDenied);
@@ -74,6 +75,7 @@ describe("checkReferences", () => {
             },
           }),
         },
+        undefined,
         check("key:bob"),
       ),
     ).rejects.toMatchObject(fileDenied);
@@ -84,7 +86,7 @@ describe("checkReferences", () => {
       "alicecache",
     ]) {
       await expect(
-        checkReferences(generate({ cached_content: name }), check("key:bob")),
+        checkReferences(generate({ cached_content: name }), undefined, check("key:bob")),
         name,
       ).rejects.toMatchObject({
         httpStatus: 403,
@@ -126,9 +128,10 @@ describe("checkReferences", () => {
       },
     ];
     for (const input of inputs())
-      await expect(checkReferences(input, check("key:bob")), input.operation).rejects.toMatchObject(
-        storeDenied,
-      );
+      await expect(
+        checkReferences(input, undefined, check("key:bob")),
+        input.operation,
+      ).rejects.toMatchObject(storeDenied);
     for (const name of [
       "alicestore",
       " fileSearchStores/alicestore",
@@ -137,12 +140,13 @@ describe("checkReferences", () => {
       await expect(
         checkReferences(
           generate({ contents: HELLO, tools: [{ fileSearch: { fileSearchStoreNames: [name] } }] }),
+          undefined,
           check("key:alice"),
         ),
         name,
       ).rejects.toMatchObject(storeDenied);
     for (const input of inputs()) {
-      const named = await checkReferences(input, check("key:alice"));
+      const { named } = await checkReferences(input, undefined, check("key:alice"));
       expect(named, input.operation).toEqual([
         { kind: "fileSearchStore", name: "fileSearchStores/alicestore" },
       ]);
@@ -155,7 +159,7 @@ describe("checkReferences", () => {
         { parts: [{ fileData: { fileUri: "https://www.youtube.com/watch?v=9hE5-98ZeCg" } }] },
       ],
     });
-    await checkReferences(input, check("key:bob"));
+    await checkReferences(input, undefined, check("key:bob"));
     expect(input.request.contents[0]!.parts[0]!.fileData!.fileUri).toBe(
       "https://www.youtube.com/watch?v=9hE5-98ZeCg",
     );
@@ -166,6 +170,7 @@ describe("checkReferences", () => {
             { parts: [{ fileData: { fileUri: "https://upstream.example/v1beta/Files" } }] },
           ],
         }),
+        undefined,
         check("key:bob"),
       ),
     ).rejects.toMatchObject({ httpStatus: 403 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createScrubber } from "./scrubber";
+import { createScrubber, createSecretsScrubber } from "./scrubber";
 
 const KEY = "upstream-Secret-key-0123456789xyz";
 const BASE = "http://upstream.internal:8080";
@@ -94,5 +94,43 @@ describe("scrubber", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("scrubs a text that reaches the client in deltas, a secret split anywhere in any spelling", () => {
+    for (const [label, spelling] of Object.entries(keySpellings())) {
+      const text = `Here it is: ${spelling} and that was it.`;
+      for (let first = 1; first < text.length; first += 3)
+        for (const second of [first + 1, first + 5, text.length]) {
+          const deltas = scrubber.deltas();
+          const parts = [text.slice(0, first), text.slice(first, second), text.slice(second)];
+          const shown = parts.map((part) => deltas.push(part)).join("") + deltas.end();
+          expect(shown, `${label} cut at ${first}, ${second}`).toContain("[redacted]");
+          // At most the secret's first few characters were shown before it could be told apart.
+          expect(shown, `${label} cut at ${first}, ${second}`).not.toContain(spelling.slice(0, 16));
+        }
+    }
+  });
+
+  it("passes deltas without a secret's beginning through as they are", () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 40 }), { maxLength: 12 }), (parts) => {
+        const deltas = scrubber.deltas();
+        for (const part of parts.filter((text) => !/[%u]/i.test(text)))
+          expect(deltas.push(part)).toBe(part);
+      }),
+      { numRuns: 200 },
+    );
+    const deltas = scrubber.deltas();
+    expect(deltas.push("the upstream said upstrea")).toBe("the upstream said upstrea");
+    expect(deltas.push("it said: upstream-Secret-")).toBe("it said: ");
+    expect(deltas.push("nothing more")).toBe("upstream-Secret-nothing more");
+  });
+
+  it("scrubs log lines of every secret in every spelling", () => {
+    const logs = createSecretsScrubber([KEY, "an-access-code-1234", "short"]);
+    for (const [label, spelling] of Object.entries(keySpellings()))
+      expect(logs.text(`upstream said ${spelling}`), label).toContain("[redacted]");
+    expect(logs.text("code AN-ACCESS-CODE-1234 short")).toBe("code [redacted] short");
+    expect(logs.text(`at ${BASE}/x?key=abc`)).toBe(`at ${BASE}/x?key=[redacted]`);
   });
 });

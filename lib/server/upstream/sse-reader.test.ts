@@ -184,4 +184,26 @@ describe("readUpstreamEvents against a hostile upstream", () => {
     expect(error?.httpStatus).toBe(429);
     expect(error?.rpcStatus).toBe("RESOURCE_EXHAUSTED");
   });
+
+  it("scrubs a key split across events, in the text a client joins", async () => {
+    const key = "SECRET-KEY-0123456789";
+    for (let cut = 1; cut < key.length; cut++)
+      for (const spelling of [key, key.toLowerCase(), Buffer.from(key).toString("hex")]) {
+        const at = Math.min(cut, spelling.length - 1);
+        const events = [
+          chunk(`The key is ${spelling.slice(0, at)}`),
+          chunk(`${spelling.slice(at)}, told.`),
+          chunk(" Bye.", true),
+        ];
+        const wire = Buffer.from(
+          events.map((value) => `data: ${JSON.stringify(value)}\r\n\r\n`).join(""),
+        );
+        let joined = "";
+        for await (const value of readUpstreamEvents(pieces([wire]), { scrub, timeouts }))
+          for (const part of value.candidates?.[0]?.content?.parts ?? []) joined += part.text ?? "";
+        expect(joined, `${spelling} cut at ${at}`).toMatch(
+          /^The key is .{0,7}\[redacted\], told\. Bye\.$/,
+        );
+      }
+  });
 });

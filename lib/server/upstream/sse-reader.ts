@@ -16,7 +16,7 @@ import { errorFromTransport, malformedUpstream, type TimeoutSettings } from "./u
  * service sends it), a lost connection, an idle timeout, or a stream that ends without any
  * finishReason all end the iteration with an ApiError after the good chunks, so the client
  * keeps its partial output. Every chunk and error is scrubbed of the server key and the
- * upstream's address.
+ * upstream's address, and the text across events too (StreamTexts).
  */
 
 /** One event larger than this is not an event: the upstream is broken or hostile. */
@@ -70,6 +70,62 @@ async function chunkOf(message: SseMessage, scrub: Scrubber): Promise<GenerateCo
   }
 }
 
+/**
+ * The text of a stream scrubbed across its events: a client joins each candidate's text
+ * deltas (its thoughts apart), so a secret split between two events is one again there.
+ * Each text goes through the scrubber's `deltas`; what it holds back is added to the
+ * candidate's last event (the one with its finishReason), or sent as an event of its own when
+ * the stream ends or breaks before.
+ */
+class StreamTexts {
+  private readonly texts = new Map<string, ReturnType<Scrubber["deltas"]>>();
+
+  constructor(private readonly scrub: Scrubber) {}
+
+  private text(index: number, thought: boolean) {
+    const key = `${index}:${thought}`;
+    let text = this.texts.get(key);
+    if (!text) this.texts.set(key, (text = this.scrub.deltas()));
+    return text;
+  }
+
+  /** The held text of one candidate, as parts (thoughts first). */
+  private restOf(index: number): { text: string; thought?: boolean }[] {
+    const parts: { text: string; thought?: boolean }[] = [];
+    for (const thought of [true, false]) {
+      const rest = this.texts.get(`${index}:${thought}`)?.end() ?? "";
+      if (rest !== "") parts.push(thought ? { text: rest, thought } : { text: rest });
+    }
+    return parts;
+  }
+
+  chunk(chunk: GenerateContentResponse): GenerateContentResponse {
+    (chunk.candidates ?? []).forEach((candidate, position) => {
+      const index = candidate.index ?? position;
+      for (const part of candidate.content?.parts ?? [])
+        if (typeof part.text === "string")
+          part.text = this.text(index, part.thought === true).push(part.text);
+      if (candidate.finishReason === undefined) return;
+      const rest = this.restOf(index);
+      if (rest.length === 0) return;
+      candidate.content ??= { role: "model", parts: [] };
+      candidate.content.parts ??= [];
+      candidate.content.parts.push(...rest);
+    });
+    return chunk;
+  }
+
+  /** What is still held, as a last event; null when nothing is. */
+  rest(): GenerateContentResponse | null {
+    const indexes = new Set([...this.texts.keys()].map((key) => Number(key.split(":")[0])));
+    const candidates = [...indexes]
+      .map((index) => ({ index, parts: this.restOf(index) }))
+      .filter((candidate) => candidate.parts.length > 0)
+      .map(({ index, parts }) => ({ index, content: { role: "model", parts } }));
+    return candidates.length ? { candidates } : null;
+  }
+}
+
 /** Yields the chunks of an upstream SSE body; see the module comment for how it fails. */
 export async function* readUpstreamEvents(
   body: AsyncIterable<Buffer | string>,
@@ -80,23 +136,28 @@ export async function* readUpstreamEvents(
     maxEventCharacters: MAX_EVENT_CHARACTERS,
     parseUpTo: SLICED_JSON_CHARACTERS,
   });
+  const texts = new StreamTexts(options.scrub);
   let sawFinish = false;
   try {
     for await (const piece of body) {
       const text = typeof piece === "string" ? piece : decoder.decode(piece, { stream: true });
       for (const message of reader.feed(text)) {
-        const chunk = await chunkOf(message, options.scrub);
+        const chunk = texts.chunk(await chunkOf(message, options.scrub));
         sawFinish ||= finished(chunk);
         yield chunk;
       }
     }
+    for (const message of [...reader.feed(decoder.decode()), ...reader.end()]) {
+      const chunk = texts.chunk(await chunkOf(message, options.scrub));
+      sawFinish ||= finished(chunk);
+      yield chunk;
+    }
   } catch (error) {
+    const rest = texts.rest();
+    if (rest) yield rest;
     throw errorFromTransport(error, options.timeouts);
   }
-  for (const message of [...reader.feed(decoder.decode()), ...reader.end()]) {
-    const chunk = await chunkOf(message, options.scrub);
-    sawFinish ||= finished(chunk);
-    yield chunk;
-  }
+  const rest = texts.rest();
+  if (rest) yield rest;
   if (!sawFinish) throw malformedUpstream("a stream that ended before the response was complete");
 }

@@ -11,6 +11,7 @@ import type {
   OriginOperationContext,
   PageQuery,
   PassedOnJson,
+  UnmodelledCall,
   UploadChunkRequest,
   UploadStartRequest,
 } from "@/lib/gemini/backend/contract";
@@ -40,7 +41,8 @@ import { cachedContentDenied, fileDenied } from "@/lib/gemini/resource-errors";
 import { fileNameOfUri } from "@/lib/gemini/references";
 import { goneReferences, saysGone, type NamedResource } from "./gone-resources";
 import { listOwned } from "./owned-lists";
-import { checkReferences } from "./request-references";
+import { assertOwnsAll, checkReferences, type ForwardBody } from "./request-references";
+import { resourceNameOf, unreadInputFile } from "./batch-file-scan";
 import { readUpstreamEvents } from "./sse-reader";
 import { UpstreamClient, webStreamOf } from "./upstream-client";
 import { malformedUpstream } from "./upstream-errors";
@@ -55,7 +57,11 @@ import {
 } from "./upstream-resources";
 import { UpstreamUploads } from "./upstream-uploads";
 import { UpstreamFileSearch } from "./upstream-file-search";
+import { forwardUnmodelled } from "./unmodelled-methods";
 import type { FileSearchStoreCreate, ImportFileRequest } from "@/lib/gemini/file-search-types";
+import type { InteractionGetQuery } from "@/lib/gemini/interactions/types";
+import type { InteractionEnvelope } from "@/lib/gemini/interactions/envelope";
+import { UpstreamInteractions } from "./upstream-interactions";
 
 /**
  * The gateway: the Backend interface answered by forwarding each operation to the configured
@@ -88,6 +94,8 @@ export class UpstreamBackend implements Backend {
   private readonly uploads: UpstreamUploads;
   /** File search stores, their documents and operations (upstream-file-search.ts). */
   private readonly fileSearch: UpstreamFileSearch;
+  /** The Interactions API (upstream-interactions.ts). */
+  private readonly interactions: UpstreamInteractions;
 
   constructor(private readonly dependencies: UpstreamBackendDependencies) {
     this.client = dependencies.client ?? new UpstreamClient(dependencies.settings);
@@ -95,6 +103,11 @@ export class UpstreamBackend implements Backend {
     this.uploadSessions = dependencies.uploadSessions;
     this.uploads = new UpstreamUploads(this.client, this.uploadSessions, this.ownership);
     this.fileSearch = new UpstreamFileSearch(this.client, this.ownership, this.uploads);
+    this.interactions = new UpstreamInteractions(
+      this.client,
+      this.ownership,
+      dependencies.settings,
+    );
   }
 
   private get settings(): UpstreamSettings {
@@ -102,22 +115,23 @@ export class UpstreamBackend implements Backend {
   }
 
   /**
-   * Sends `input.request` once its cache and file references are checked against the caller
-   * and written for the upstream; when the upstream answers that one of them is gone, its
-   * record ends with the answer.
+   * Sends a request once every resource it names is checked against the caller
+   * (request-references.ts): the body as the client sent it when the handler read it for
+   * forwarding (`context.received`), else the canonical request. When the upstream answers
+   * that one of the resources is gone, its record ends with the answer.
    */
-  private async withReferences<Input extends ReferencingRequest, Answer>(
-    input: Input,
+  private async withReferences<Answer>(
+    input: ReferencingRequest,
     context: OperationContext,
-    send: (request: Input["request"]) => Promise<Answer>,
+    send: (body: ForwardBody) => Promise<Answer>,
   ): Promise<Answer> {
-    const named = await checkReferences(input, {
+    const { named, body } = await checkReferences(input, context.received, {
       ownerId: context.caller.ownerId,
       ownership: this.ownership,
       upstreamBaseUrl: this.settings.baseUrl,
     });
     try {
-      return await send(input.request);
+      return await send(body);
     } catch (error) {
       for (const gone of goneReferences(error, named)) await this.forgetGone(gone);
       throw error;
@@ -166,11 +180,11 @@ export class UpstreamBackend implements Backend {
     context: OperationContext,
   ): Promise<CountTokensResponse> {
     const target = `${resourcePath(model, "models")}:countTokens`;
-    return this.withReferences({ operation: "countTokens", request }, context, (json) =>
+    return this.withReferences({ operation: "countTokens", request }, context, (body) =>
       this.client.json<CountTokensResponse>({
         method: "POST",
         target,
-        json,
+        ...body,
         signal: context.signal,
         safety: "idempotent",
       }),
@@ -188,11 +202,11 @@ export class UpstreamBackend implements Backend {
     const answer = await this.withReferences(
       { operation: "generateContent", request },
       context,
-      (json) =>
+      (body) =>
         this.client.jsonOrPassedOn<GenerateContentResponse>({
           method: "POST",
           target,
-          json,
+          ...body,
           signal: context.signal,
           safety: "idempotent",
         }),
@@ -210,12 +224,12 @@ export class UpstreamBackend implements Backend {
     const response = await this.withReferences(
       { operation: "generateContent", request },
       context,
-      (json) =>
+      (body) =>
         this.client.open({
           method: "POST",
           target,
           query: { alt: "sse" },
-          json,
+          ...body,
           signal: context.signal,
           safety: "idempotent",
         }),
@@ -296,35 +310,45 @@ export class UpstreamBackend implements Backend {
     request: CachedContentCreate,
     context: OperationContext,
   ): Promise<CachedContent> {
-    // The quota is checked before anything goes upstream; the size is the cached input as sent.
+    // The quota's place is reserved before anything goes upstream (counted and recorded in
+    // one transaction); the size is the cached input as sent.
     const { bytes: sizeBytes } = await jsonTextWithSize(cachedInputOf(request));
     const quota = this.dependencies.cacheQuota;
-    if (quota)
-      assertCacheQuota(
-        await this.ownership.usage("cachedContent", context.caller.ownerId),
-        sizeBytes,
-        quota,
+    const ownerId = context.caller.ownerId;
+    const reservation = quota
+      ? await this.ownership.reserve("cachedContent", ownerId, sizeBytes, {
+          admit: (usage) => assertCacheQuota(usage, sizeBytes, quota),
+        })
+      : null;
+    let created: CachedContent;
+    try {
+      // No idempotency key exists upstream, so a create is retried only if it never left.
+      created = await this.withReferences(
+        { operation: "createCachedContent", request },
+        context,
+        (body) =>
+          this.client.json<CachedContent>({
+            method: "POST",
+            target: `${API}/cachedContents`,
+            ...body,
+            signal: context.signal,
+            safety: "create",
+          }),
       );
-    // No idempotency key exists upstream, so a create is retried only if it never left.
-    const created = await this.withReferences(
-      { operation: "createCachedContent", request },
-      context,
-      (json) =>
-        this.client.json<CachedContent>({
-          method: "POST",
-          target: `${API}/cachedContents`,
-          json,
-          signal: context.signal,
-          safety: "create",
-        }),
-    );
-    if (typeof created?.name !== "string")
-      throw malformedUpstream("a created cached content without a name");
+      if (typeof created?.name !== "string")
+        throw malformedUpstream("a created cached content without a name");
+    } catch (error) {
+      if (reservation) await this.ownership.forget("cachedContent", reservation);
+      throw error;
+    }
     // The record lasts as long as the cache; without an expireTime, until deleted or found gone.
-    await this.ownership.record("cachedContent", created.name, context.caller.ownerId, {
+    const lifetime = {
       expiresAt: upstreamDeadline(created.expireTime, created.updateTime ?? created.createTime),
       sizeBytes,
-    });
+    };
+    if (reservation)
+      await this.ownership.settle("cachedContent", reservation, created.name, ownerId, lifetime);
+    else await this.ownership.record("cachedContent", created.name, ownerId, lifetime);
     return created;
   }
 
@@ -414,17 +438,20 @@ export class UpstreamBackend implements Backend {
     request: BatchGenerateContentRequest,
     context: OperationContext,
   ): Promise<BatchOperation> {
-    // The input file and every reference of the inline requests: the caller's, or 403.
+    // The input file and every reference of the inline requests: the caller's, or 403; and
+    // every resource the input file's lines name, as read when it was uploaded.
+    const inputFile = request.batch.inputConfig.fileName;
+    if (inputFile !== undefined) await this.checkInputFile(inputFile, context);
     const target = `${resourcePath(model, "models")}:batchGenerateContent`;
     // Creating a batch is not idempotent upstream: retried only when it never left.
     const created = await this.withReferences(
       { operation: "batchGenerateContent", request },
       context,
-      (json) =>
+      (body) =>
         this.client.json<BatchOperation>({
           method: "POST",
           target,
-          json,
+          ...body,
           signal: context.signal,
           safety: "create",
         }),
@@ -433,6 +460,22 @@ export class UpstreamBackend implements Backend {
       throw malformedUpstream("a created batch without a name");
     await this.ownership.record("batch", created.name, context.caller.ownerId);
     return created;
+  }
+
+  /**
+   * A batch's input file: the caller's, read as it was uploaded through the gateway
+   * (batch-file-scan.ts), and naming nothing but the caller's own resources. A file the
+   * gateway did not read (uploaded elsewhere or before, of another type, its reading cut off)
+   * cannot be checked, so no batch runs from it: the service lets nobody download an upload.
+   */
+  private async checkInputFile(name: string, context: OperationContext): Promise<void> {
+    const ownerId = context.caller.ownerId;
+    const mentions = await this.ownership.mentionsOf("file", name, ownerId);
+    if (mentions === null) {
+      if (!(await this.ownership.owns("file", name, ownerId))) throw fileDenied(name);
+      throw unreadInputFile(name);
+    }
+    await assertOwnsAll(mentions.map(resourceNameOf), { ownerId, ownership: this.ownership });
   }
 
   async getBatch(name: string, context: OperationContext): Promise<BatchOperation> {
@@ -514,7 +557,10 @@ export class UpstreamBackend implements Backend {
     );
     const length = Number(header(response, "content-length"));
     return {
-      mimeType: header(response, "content-type") ?? "application/octet-stream",
+      // A header the upstream wrote is scrubbed like its bodies.
+      mimeType: this.client.scrub.text(
+        header(response, "content-type") ?? "application/octet-stream",
+      ),
       ...(Number.isSafeInteger(length) && length >= 0 ? { sizeBytes: length } : {}),
       body: webStreamOf(response.body),
     };
@@ -566,6 +612,34 @@ export class UpstreamBackend implements Backend {
 
   getFileSearchOperation(name: string, context: OperationContext) {
     return this.fileSearch.getOperation(name, context);
+  }
+
+  createInteraction(body: unknown, context: OperationContext) {
+    return this.interactions.create(body as InteractionEnvelope, context);
+  }
+
+  streamCreateInteraction(body: unknown, context: OperationContext) {
+    return this.interactions.streamCreate(body as InteractionEnvelope, context);
+  }
+
+  getInteraction(id: string, query: InteractionGetQuery, context: OperationContext) {
+    return this.interactions.get(id, query, context);
+  }
+
+  streamInteraction(id: string, query: InteractionGetQuery, context: OperationContext) {
+    return this.interactions.stream(id, query, context);
+  }
+
+  cancelInteraction(id: string, context: OperationContext) {
+    return this.interactions.cancel(id, context);
+  }
+
+  deleteInteraction(id: string, context: OperationContext) {
+    return this.interactions.delete(id, context);
+  }
+
+  forwardUnmodelled(call: UnmodelledCall, context: OperationContext) {
+    return forwardUnmodelled(this.client, this.ownership, call, context);
   }
 }
 

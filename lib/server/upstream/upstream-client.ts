@@ -16,8 +16,9 @@ import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
 
 /**
  * The one place that talks to the upstream. Requests are built here from parts the gateway
- * chose (a path of the closed API surface, a JSON body, a few upload headers): nothing of
- * the client's request (its headers, cookies, key, host) is ever copied. The server key
+ * chose (a path of the API surface, a JSON body, a client's JSON body as checked, a few upload
+ * headers): nothing else of the client's request (its headers, cookies, key, host) is ever
+ * copied. The server key
  * goes in `x-goog-api-key`, only to the configured origin; redirects are never followed.
  * Bodies stream both ways through undici (fetch's duplex upload buffers whole bodies).
  */
@@ -42,6 +43,8 @@ export interface UpstreamCall {
   query?: Record<string, string | undefined>;
   /** JSON body, serialised here. */
   json?: unknown;
+  /** JSON body as bytes (a client's body forwarded as received), sent as they are; retryable. */
+  jsonBytes?: readonly Uint8Array[];
   /** Streamed body (upload chunks), pulled as the upstream takes it; never retried. */
   body?: AsyncIterable<Uint8Array>;
   headers?: Record<string, string>;
@@ -171,7 +174,12 @@ export class UpstreamClient {
       if (!ALLOWED_HEADERS.has(lower)) throw new Error(`header ${name} may not be sent upstream`);
       headers[lower] = value;
     }
-    if (call.json !== undefined) headers["content-type"] = "application/json";
+    if (call.json !== undefined || call.jsonBytes !== undefined)
+      headers["content-type"] = "application/json";
+    if (call.jsonBytes !== undefined)
+      headers["content-length"] = String(
+        call.jsonBytes.reduce((total, piece) => total + piece.byteLength, 0),
+      );
     headers["user-agent"] = "genstudio-gateway";
     headers["x-goog-api-key"] = this.settings.apiKey;
     return headers;
@@ -203,9 +211,11 @@ export class UpstreamClient {
         body:
           call.json !== undefined
             ? json
-            : call.body
-              ? Readable.from(call.body, { objectMode: false })
-              : undefined,
+            : call.jsonBytes !== undefined
+              ? Readable.from(call.jsonBytes, { objectMode: false })
+              : call.body
+                ? Readable.from(call.body, { objectMode: false })
+                : undefined,
         signal: call.signal,
         dispatcher: this.dispatcher,
       });

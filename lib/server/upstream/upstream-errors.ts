@@ -1,5 +1,6 @@
 import "server-only";
 import { ApiError, parseErrorBody, type ErrorDetail, type RpcStatus } from "@/lib/gemini/api-error";
+import { parseInteractionErrorBody } from "@/lib/gemini/interactions/errors";
 import type { Scrubber } from "./scrubber";
 
 /**
@@ -79,7 +80,12 @@ export function errorFromUpstreamStatus(
 ): UpstreamError {
   let parsed: ApiError | null = null;
   try {
-    parsed = parseErrorBody(JSON.parse(bodyText));
+    const value: unknown = JSON.parse(bodyText);
+    parsed = parseErrorBody(value);
+    // The Interactions API words its errors with a string code; its status is the HTTP one.
+    const interactionError = parsed ? null : parseInteractionErrorBody(value);
+    if (interactionError)
+      parsed = new ApiError(status, RPC_BY_HTTP[status] ?? "UNKNOWN", interactionError.message);
   } catch {
     parsed = null;
   }

@@ -14,7 +14,9 @@ import type {
 } from "@/lib/gemini/backend/contract";
 import type { FileSearchOperation } from "@/lib/gemini/file-search-types";
 import type { File } from "@/lib/gemini/types";
-import { readBodyText, type UpstreamClient, type UpstreamResponse } from "./upstream-client";
+import { readBodyPieces, type UpstreamClient, type UpstreamResponse } from "./upstream-client";
+import { scrubbedJson } from "./scrubbed-json";
+import { BatchFileScan, readsAsBatchInput } from "./batch-file-scan";
 import { malformedUpstream } from "./upstream-errors";
 import { clientFile, FILE_LIFETIME_MS, header, upstreamDeadline } from "./upstream-resources";
 
@@ -23,12 +25,14 @@ import { clientFile, FILE_LIFETIME_MS, header, upstreamDeadline } from "./upstre
  * id of its own for the upstream's session URL (never shown), passes each command on, and keeps
  * the bytes the upstream confirmed so a query needs no upstream call. A multipart upload is
  * forwarded in a body of the gateway's own framing. A finished upload's file is recorded as the
- * uploader's.
+ * uploader's. Every answer is scrubbed (scrubbed-json.ts) like the gateway's other answers.
  */
 
 /** A bytes part's Content-Type worth passing on (type/subtype, optional parameters, one line). */
 const MEDIA_TYPE = /^[\w!#$&^.+-]{1,127}\/[\w!#$&^.+-]{1,127}(?:\s*;[^\r\n]{0,200})?$/;
 const UPLOAD_API = "/upload/v1beta/files";
+/** Cut lines held in memory between an upload's chunks, all sessions together. */
+const HELD_SCAN_BYTES = 64 * 1024 * 1024;
 /** A store upload's session URL: its final answer is the document's operation, not a file. */
 const STORE_UPLOAD = /\/fileSearchStores\/[^/?:]+:uploadToFileSearchStore(?:\?|$)/;
 
@@ -40,6 +44,9 @@ function uploadStatusOf(value: string | undefined): UploadStatus["status"] {
 }
 
 export class UpstreamUploads {
+  /** Readings of the uploads under way whose chunks come to this instance (batch-file-scan.ts). */
+  private readonly scans = new Map<string, BatchFileScan>();
+
   constructor(
     private readonly client: UpstreamClient,
     private readonly sessions: UpstreamUploadStore,
@@ -50,7 +57,35 @@ export class UpstreamUploads {
     request: UploadStartRequest,
     context: OperationContext,
   ): Promise<{ uploadId: string }> {
-    return this.openSession(UPLOAD_API, { file: request.file }, request, context);
+    const session = await this.openSession(UPLOAD_API, { file: request.file }, request, context);
+    // A file that may be a batch's input is read as it passes (batch-file-scan.ts).
+    if (readsAsBatchInput(request.contentType ?? request.file.mimeType))
+      await this.sessions.setScan(session.uploadId, BatchFileScan.start().saved());
+    return session;
+  }
+
+  /**
+   * Keeps a reading for the session's next chunk on this instance (what a cut line too long to
+   * keep with the session needs), the oldest let go beyond HELD_SCAN_BYTES in all.
+   */
+  private holdScan(id: string, scan: BatchFileScan): void {
+    this.scans.set(id, scan);
+    let held = 0;
+    for (const entry of this.scans.values()) held += entry.heldBytes;
+    for (const [oldest, entry] of this.scans) {
+      if (held <= HELD_SCAN_BYTES) break;
+      held -= entry.heldBytes;
+      this.scans.delete(oldest);
+    }
+  }
+
+  /** The reading of a session's bytes that goes on at `offset`; null when none can. */
+  private scanAt(session: { id: string; scan: string | null }, offset: number) {
+    const held = this.scans.get(session.id);
+    this.scans.delete(session.id);
+    if (session.scan === null) return null;
+    if (held && held.scanned === offset) return held;
+    return BatchFileScan.resume(session.scan, offset);
   }
 
   /** A store upload: `storePath` is the store's checked upstream path (`/v1beta/fileSearchStores/x`). */
@@ -106,8 +141,10 @@ export class UpstreamUploads {
     context: OriginOperationContext,
   ): Promise<UploadStatus> {
     const session = await this.session(uploadId);
-    // Until the upstream answers, what it holds is unknown (a query then asks it).
-    await this.sessions.setReceived(session.id, null);
+    // Until the upstream answers, what it holds is unknown (a query then asks it), and so is
+    // what a reading of the bytes has seen: kept again once the upstream confirms them.
+    const scan = this.scanAt(session, chunk.offset ?? session.sizeReceived ?? -1);
+    await this.sessions.setReceived(session.id, null, session.scan === null ? undefined : null);
     const command = [chunk.upload ? "upload" : null, chunk.finalize ? "finalize" : null]
       .filter(Boolean)
       .join(", ");
@@ -127,6 +164,7 @@ export class UpstreamUploads {
               return;
             }
             sent += value.byteLength;
+            await scan?.push(value);
             yield value;
           }
         } finally {
@@ -147,7 +185,7 @@ export class UpstreamUploads {
       signal: context.signal,
       safety: "never",
     });
-    return this.uploadAnswer(session, response, (chunk.offset ?? 0) + sent, context);
+    return this.uploadAnswer(session, response, (chunk.offset ?? 0) + sent, context, scan);
   }
 
   private async uploadAnswer(
@@ -155,22 +193,28 @@ export class UpstreamUploads {
     response: UpstreamResponse,
     fallbackReceived: number,
     context: OriginOperationContext,
+    scan: BatchFileScan | null = null,
   ): Promise<UploadStatus> {
     const status = uploadStatusOf(header(response, "x-goog-upload-status"));
     const receivedHeader = Number(header(response, "x-goog-upload-size-received"));
-    const text = await readBodyText(response.body, 16 * 1024 * 1024);
+    const answer = await this.scrubbedAnswer(response);
     const sizeReceived =
       Number.isFinite(receivedHeader) &&
       header(response, "x-goog-upload-size-received") !== undefined
         ? receivedHeader
         : fallbackReceived;
-    if (status === "active") await this.sessions.setReceived(session.id, sizeReceived);
+    // The reading goes on only where the upstream holds exactly the bytes it read.
+    const reading = scan && !scan.broken && scan.scanned === sizeReceived ? scan : null;
+    if (status === "active") {
+      await this.sessions.setReceived(session.id, sizeReceived, reading?.saved());
+      if (reading) this.holdScan(session.id, reading);
+    }
     if (status !== "final") return { status, sizeReceived };
     if (STORE_UPLOAD.test(new URL(session.upstreamUrl).pathname + "?")) {
       await this.sessions.delete(session.id);
-      return { status, sizeReceived, operation: storeUploadOperation(text) };
+      return { status, sizeReceived, operation: storeUploadOperation(answer) };
     }
-    const file = await this.recordUploadedFile(text, session.ownerId);
+    const file = await this.recordUploadedFile(answer, session.ownerId, await reading?.finish());
     await this.sessions.delete(session.id);
     return {
       status,
@@ -179,17 +223,28 @@ export class UpstreamUploads {
     };
   }
 
-  /** The file of a finished upload's answer `{"file": {...}}`, recorded as the owner's. */
-  private async recordUploadedFile(text: string, ownerId: string): Promise<File> {
-    let file: File | undefined;
-    try {
-      file = text.trim() ? ((JSON.parse(text) as { file?: File }).file ?? undefined) : undefined;
-    } catch {
-      throw malformedUpstream("an upload answer that is not JSON");
-    }
+  /**
+   * An upload command's answer (empty, a file, a store's operation) read and scrubbed like
+   * every other answer of the upstream.
+   */
+  private async scrubbedAnswer(response: UpstreamResponse): Promise<unknown> {
+    const pieces = await readBodyPieces(response.body, 16 * 1024 * 1024);
+    return scrubbedJson<unknown>(pieces, this.client.scrub, "an upload answer that is not JSON");
+  }
+
+  /**
+   * The file of a finished upload's answer `{"file": {...}}`, recorded as the owner's, with
+   * what its lines name when they were read as a batch's input.
+   */
+  private async recordUploadedFile(
+    answer: unknown,
+    ownerId: string,
+    mentions?: string[] | null,
+  ): Promise<File> {
+    const file = (answer as { file?: File } | null)?.file;
     if (!file || typeof file.name !== "string")
       throw malformedUpstream("a finished upload without its file");
-    await this.recordFile(file, ownerId);
+    await this.recordFile(file, ownerId, mentions ?? undefined);
     return file;
   }
 
@@ -212,6 +267,9 @@ export class UpstreamUploads {
       `--${boundary}\r\nContent-Type: ${mediaType}\r\n\r\n`;
     const reader = request.body.getReader();
     let clientFailure: unknown;
+    const scan = readsAsBatchInput(request.contentType ?? request.file.mimeType)
+      ? BatchFileScan.start()
+      : null;
     const body = (async function* multipart() {
       yield Buffer.from(head, "utf8");
       let finished = false;
@@ -222,6 +280,7 @@ export class UpstreamUploads {
             throw error;
           });
           if (done) break;
+          await scan?.push(value);
           yield value;
         }
         finished = true;
@@ -247,8 +306,12 @@ export class UpstreamUploads {
     } catch (error) {
       throw clientFailure instanceof ApiError ? clientFailure : error;
     }
-    const text = await readBodyText(response.body, 16 * 1024 * 1024);
-    return clientFile(await this.recordUploadedFile(text, context.caller.ownerId), context);
+    const answer = await this.scrubbedAnswer(response);
+    const mentions = await scan?.finish();
+    return clientFile(
+      await this.recordUploadedFile(answer, context.caller.ownerId, mentions),
+      context,
+    );
   }
 
   async uploadSessionOwner(uploadId: string): Promise<string | null> {
@@ -283,6 +346,7 @@ export class UpstreamUploads {
       safety: "idempotent",
     });
     await response.body.dump().catch(() => undefined);
+    this.scans.delete(session.id);
     await this.sessions.delete(session.id);
     return {
       status: "cancelled",
@@ -291,23 +355,19 @@ export class UpstreamUploads {
   }
 
   /** A file's record lasts until its `expirationTime` (48 hours when the answer gives none). */
-  private async recordFile(file: File, ownerId: string): Promise<void> {
+  private async recordFile(file: File, ownerId: string, mentions?: string[]): Promise<void> {
     await this.ownership.record("file", file.name, ownerId, {
       expiresAt:
         upstreamDeadline(file.expirationTime, file.updateTime ?? file.createTime) ??
         Date.now() + FILE_LIFETIME_MS,
+      ...(mentions ? { mentions } : {}),
     });
   }
 }
 
 /** A store upload's final answer: the document's operation (its store is already the uploader's). */
-function storeUploadOperation(text: string): FileSearchOperation {
-  let operation: FileSearchOperation | undefined;
-  try {
-    operation = JSON.parse(text) as FileSearchOperation;
-  } catch {
-    throw malformedUpstream("an upload answer that is not JSON");
-  }
+function storeUploadOperation(answer: unknown): FileSearchOperation {
+  const operation = answer as FileSearchOperation | null;
   if (typeof operation?.name !== "string")
     throw malformedUpstream("a finished store upload without its operation");
   return operation;

@@ -3,7 +3,7 @@
  * JSON schema), response modalities, sampling ranges, candidates, logprobs, thinking and
  * speech. Shared by the request validation and the studio's settings form.
  */
-import { checkJsonSchemaSubset } from "../../json-schema-subset";
+import { checkJsonSchemaSubsetSteps } from "../../json-schema-subset";
 import type { ModelTraits } from "../../model-traits";
 import type { GenerationConfig, Schema, SpeechConfig, VoiceConfig } from "../../types";
 import {
@@ -231,7 +231,9 @@ function* checkOutputFormatSteps(
         `response_json_schema requires response_mime_type \`application/json\` or \`text/x.enum\`; got \`${mimeType}\`.`,
       );
     }
-    violations.addAll(checkJsonSchemaSubset(config.responseJsonSchema, at("response_json_schema")));
+    violations.addAll(
+      yield* checkJsonSchemaSubsetSteps(config.responseJsonSchema, at("response_json_schema")),
+    );
   }
   if (
     mimeType === "text/x.enum" &&
