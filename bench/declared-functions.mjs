@@ -3,8 +3,10 @@
 // the same ask is sent to one production server (run `npm run build` first) with no tools and
 // with 50 declared functions (agent-style JSON Schema: descriptions, required and optional
 // parameters, enums, arrays, a nested object), calling mode NONE so both answer in text, on a
-// 2.5 model (declarations in the `python` notation) and a 3.x model (the markup). Prints the
-// median and p90 of each, and the median difference.
+// 2.5 model (declarations in the `python` notation) and a 3.x model (the markup): the same 50
+// on every request (an agent's tool list, turn after turn: their counts are remembered), and 50
+// never seen before on every request (each description names its round). Prints the median and
+// p90 of each, and the median differences.
 //
 //   node bench/declared-functions.mjs [--rounds 60] [--functions 50] [--app-dir DIR]
 import fs from "node:fs";
@@ -26,10 +28,10 @@ const FUNCTIONS = Number(values.functions);
 const MODELS = ["gemini-2.5-flash", "gemini-3-flash-preview"];
 
 /** One agent-style declaration: the shapes frameworks send (pydantic-ai, crewAI, ADK). */
-function declaration(index) {
+function declaration(index, round = "") {
   return {
     name: `tool_${index}_lookup`,
-    description: `Looks up record ${index} in the catalogue and returns its fields.\n\nArgs:\n    query: what to find.`,
+    description: `Looks up record ${index}${round} in the catalogue and returns its fields.\n\nArgs:\n    query: what to find.`,
     parametersJsonSchema: {
       type: "object",
       additionalProperties: false,
@@ -49,20 +51,23 @@ function declaration(index) {
   };
 }
 
-const TOOLS = [
-  { functionDeclarations: Array.from({ length: FUNCTIONS }, (_, i) => declaration(i)) },
+const tools = (round) => [
+  { functionDeclarations: Array.from({ length: FUNCTIONS }, (_, i) => declaration(i, round)) },
 ];
 const ASK = {
   contents: [{ role: "user", parts: [{ text: "Tell me about the moon and the stars." }] }],
   generationConfig: { maxOutputTokens: 64, seed: 7, thinkingConfig: { thinkingBudget: 0 } },
 };
+const NO_CALLS = { functionCallingConfig: { mode: "NONE" } };
+/** Each variant's body for a round (the warm-up is round -1). */
 const VARIANTS = {
-  "no tools": ASK,
-  [`${FUNCTIONS} functions`]: {
+  "no tools": () => ASK,
+  [`${FUNCTIONS} functions, the same`]: () => ({ ...ASK, tools: tools(""), toolConfig: NO_CALLS }),
+  [`${FUNCTIONS} functions, new`]: (round) => ({
     ...ASK,
-    tools: TOOLS,
-    toolConfig: { functionCallingConfig: { mode: "NONE" } },
-  },
+    tools: tools(` (round ${round})`),
+    toolConfig: NO_CALLS,
+  }),
 };
 
 async function answerTime(server, model, body) {
@@ -98,12 +103,12 @@ try {
   const times = {};
   // Warm-up: tokenizers, trained models and the JIT, outside the figures.
   for (const model of MODELS)
-    for (const body of Object.values(VARIANTS)) await answerTime(server, model, body);
+    for (const body of Object.values(VARIANTS)) await answerTime(server, model, body(-1));
   for (let round = 0; round < ROUNDS; round++) {
     for (const model of MODELS) {
       for (const [variant, body] of Object.entries(VARIANTS)) {
         const key = `${model}, ${variant}`;
-        (times[key] ??= []).push(await answerTime(server, model, body));
+        (times[key] ??= []).push(await answerTime(server, model, body(round)));
       }
     }
   }
@@ -115,11 +120,11 @@ try {
       `  ${key.padEnd(42)} median ${quantile(list, 0.5).toFixed(2).padStart(7)}  p90 ${quantile(list, 0.9).toFixed(2).padStart(7)}`,
     );
   for (const model of MODELS) {
-    const [none, declared] = Object.keys(VARIANTS).map((variant) =>
+    const [none, same, fresh] = Object.keys(VARIANTS).map((variant) =>
       quantile(times[`${model}, ${variant}`], 0.5),
     );
     console.log(
-      `  ${model}: ${FUNCTIONS} functions add ${(declared - none).toFixed(2)} ms (median)`,
+      `  ${model}: ${FUNCTIONS} functions add ${(same - none).toFixed(2)} ms the same, ${(fresh - none).toFixed(2)} ms new (median)`,
     );
   }
 } finally {

@@ -100,6 +100,14 @@ export const ALLOW_RULES = {
    * the same model is the service's 404 (not found), which the engine answers.
    */
   "retired-model": ({ item }) => item.refusedSince === true,
+  /**
+   * An alias (gemini-flash-latest) the service pointed at another model when this was recorded:
+   * another recording shows the service answering the same alias as the model the engine
+   * answers with now. Only the resolved model differs.
+   */
+  "alias-moved": ({ item, verdict }) =>
+    item.aliasMoved === true &&
+    verdict.open.every((problem) => problem.startsWith("modelVersion ")),
   /** The recording project's quota, spent at the service when it was recorded. */
   quota: ({ exchange }) => exchange.status === 429,
 };

@@ -13,6 +13,8 @@ export interface Judged {
   exchange: RecordedExchange;
   outsideResources?: string[];
   refusedSince?: boolean;
+  /** The engine answered as the model this alias pointed at in another recording. */
+  aliasMoved?: boolean;
   ms: number;
   verdicts: Record<string, Verdict | undefined>;
 }

@@ -323,7 +323,21 @@ export function judge(results, knowledge) {
       ours.status === 404 &&
       model !== null &&
       knowledge.refusedModels.has(model);
-    return { exchange, recorded, ms, verdicts, outsideResources: outside, refusedSince };
+    const answeredAs = sameStatus ? modelVersionsOf(ours) : [];
+    const aliasMoved =
+      model !== null &&
+      answeredAs.length === 1 &&
+      !modelVersionsOf(recorded).includes(answeredAs[0]) &&
+      (knowledge.answeredVersions.get(model)?.has(answeredAs[0]) ?? false);
+    return {
+      exchange,
+      recorded,
+      ms,
+      verdicts,
+      outsideResources: outside,
+      refusedSince,
+      aliasMoved,
+    };
   });
 }
 
@@ -481,6 +495,30 @@ function refusedModels(exchanges) {
   }
   return refused;
 }
+/**
+ * Every modelVersion the service answered each requested model with, over all recordings: an
+ * alias (gemini-flash-latest) answers as the model it points at when recorded.
+ */
+function answeredVersions(parsed) {
+  const versions = new Map();
+  for (const [exchange, answer] of parsed) {
+    const model = requestedModel(exchange);
+    if (model === null) continue;
+    const set = versions.get(model) ?? new Set();
+    for (const version of modelVersionsOf(answer)) set.add(version);
+    versions.set(model, set);
+  }
+  return versions;
+}
+
+/** The modelVersion values of a parsed answer (every event of a stream). */
+function modelVersionsOf(answer) {
+  const values = answer.events ?? (answer.json ? [answer.json] : []);
+  return [
+    ...new Set(values.map((value) => value?.modelVersion).filter((v) => typeof v === "string")),
+  ];
+}
+
 function learnKnowledge(exchanges) {
   let knowledge = knowledgeCache.get(exchanges);
   if (!knowledge) {
@@ -498,6 +536,7 @@ function learnKnowledge(exchanges) {
       ]);
     knowledge = {
       formats: learnFormats(exchanges),
+      answeredVersions: answeredVersions(parsed),
       signatures: learnSignatures(parsed),
       refusedModels: refusedModels(exchanges),
     };
