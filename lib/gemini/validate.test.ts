@@ -1499,6 +1499,34 @@ describe("what a model cannot do, in the service's words (recorded)", () => {
     expect(() => parseGenerateContentRequest(logprobs, FLASH, { stream: true })).not.toThrow();
   });
 
+  it("takes a YouTube video's URL on models that refuse other outside URLs (recorded on 2.0 Flash)", () => {
+    for (const fileUri of [
+      "https://youtu.be/lCdaVNyHtjU",
+      "https://www.youtube.com/watch?v=9hE5-98ZeCg",
+      "https://youtube.com/shorts/abcdefghijk",
+    ])
+      accepts(
+        {
+          contents: [
+            {
+              parts: [
+                { text: "What is it about?" },
+                { fileData: { mimeType: "video/mp4", fileUri } },
+              ],
+            },
+          ],
+        },
+        FLASH_2_0,
+      );
+    for (const fileUri of [
+      "https://www.youtube.com/about",
+      "https://youtube.example.com/watch?v=x",
+    ]) {
+      const remote = { contents: [{ parts: [{ fileData: { mimeType: "video/mp4", fileUri } }] }] };
+      expect(refusal(remote, FLASH_2_0)).toBe(`Invalid or unsupported file uri: ${fileUri}`);
+    }
+  });
+
   it("takes an outside https file URI only on models that read them; Files API URIs on all", () => {
     const uri = "https://example.com/media/banana.jpg";
     const remote = {
