@@ -35,6 +35,7 @@ import { InteractionService, type OpenGeneration } from "./interactions/interact
 import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
 import { ImplicitCacheService } from "./caches/implicit-cache";
+import { versionFieldRefusal } from "@/lib/gemini/api-version-fields";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -173,6 +174,8 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       // In slices: a request of megabytes has a great many parts to check (issue 14).
       await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
+      const versionRefusal = versionFieldRefusal(source, context.apiVersion);
+      if (versionRefusal) throw versionRefusal;
       await storage.fileSearch.assertStoresOf(source, context.caller);
       return interactive.run(() =>
         storage.caches.countWithCache(source, traits, context.caller, context.signal),
@@ -258,6 +261,8 @@ async function generationInput(
     "generateContent",
   );
   await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream }));
+  const versionRefusal = versionFieldRefusal(request, context.apiVersion);
+  if (versionRefusal) throw versionRefusal;
   const input = await resolvedInput(
     storage,
     { traits, modelVersion, answer, thinkingLength, stream },

@@ -97,13 +97,15 @@ export const ALLOW_RULES = {
     declaresServerTool(exchange) && serverToolRan(recorded),
   /**
    * A model the service answered when this was recorded and refuses now: another recording of
-   * the same model is the service's 404 (not found), which the engine answers.
+   * the same model, or of the model it is a variant of, is the service's 404 (not found),
+   * which the engine answers.
    */
   "retired-model": ({ item }) => item.refusedSince === true,
   /**
    * An alias (gemini-flash-latest) the service pointed at another model when this was recorded:
    * another recording shows the service answering the same alias as the model the engine
-   * answers with now. Only the resolved model differs.
+   * answers with now, or the model it answered as has been retired since (a recording shows
+   * its 404). Only the resolved model differs.
    */
   "alias-moved": ({ item, verdict }) =>
     item.aliasMoved === true &&

@@ -322,13 +322,16 @@ export function judge(results, knowledge) {
       exchange.status < 300 &&
       ours.status === 404 &&
       model !== null &&
-      knowledge.refusedModels.has(model);
+      isRefused(model, knowledge.refusedModels);
     const answeredAs = sameStatus ? modelVersionsOf(ours) : [];
+    const recordedAs = modelVersionsOf(recorded);
     const aliasMoved =
       model !== null &&
       answeredAs.length === 1 &&
-      !modelVersionsOf(recorded).includes(answeredAs[0]) &&
-      (knowledge.answeredVersions.get(model)?.has(answeredAs[0]) ?? false);
+      recordedAs.length > 0 &&
+      !recordedAs.includes(answeredAs[0]) &&
+      ((knowledge.answeredVersions.get(model)?.has(answeredAs[0]) ?? false) ||
+        recordedAs.every((version) => isRefused(version, knowledge.refusedModels)));
     return {
       exchange,
       recorded,
@@ -495,6 +498,17 @@ function refusedModels(exchanges) {
   }
   return refused;
 }
+/**
+ * Whether the service refuses a model now: a recording shows its 404, or the 404 of the model
+ * it is a variant of (gemini-2.5-flash-preview-04-17-thinking of gemini-2.5-flash-preview-04-17).
+ */
+function isRefused(model, refusedModels) {
+  const name = model.replace(/^models\//, "");
+  if (refusedModels.has(name)) return true;
+  for (const refused of refusedModels) if (name.startsWith(`${refused}-`)) return true;
+  return false;
+}
+
 /**
  * Every modelVersion the service answered each requested model with, over all recordings: an
  * alias (gemini-flash-latest) answers as the model it points at when recorded.
