@@ -102,7 +102,7 @@ export class PromptItems {
         const from = this.texts.length;
         await this.addPromptText(null, text);
         if (key !== null)
-          this.written.push({ key, from, to: this.texts.length, fixed: text.fixed ?? 0 });
+          this.written.push({ key, from, to: this.texts.length, fixed: text.fixed });
         if (this.slices.due()) await this.slices.pause();
       }
     }
