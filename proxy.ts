@@ -27,10 +27,10 @@ export const config = {
   matcher: [
     {
       // Every path but the API and upload surfaces (`/v1beta/...`, `/upload/...`, any version
-      // segment), the studio's `/api/*`, the diagram frame (its own policy), Next's static
-      // assets and the files of public/.
+      // segment), the studio's `/api/*`, the emulator's `/emulator/*` (its page `/emulator`
+      // stays), the diagram frame (its own policy), Next's static assets and the files of public/.
       source:
-        "/((?!api/|v\\d|upload/|download/|unknown-api-path|diagram-frame|_next/static|_next/image|[^/]+\\.[A-Za-z0-9]+$).*)",
+        "/((?!api/|emulator/|v\\d|upload/|download/|unknown-api-path|diagram-frame|_next/static|_next/image|[^/]+\\.[A-Za-z0-9]+$).*)",
       missing: [
         { type: "header", key: "next-router-prefetch" },
         { type: "header", key: "purpose", value: "prefetch" },

@@ -39,7 +39,7 @@ const WRITE_STALL_TIMEOUT_MS = setting("STUDIO_WRITE_STALL_TIMEOUT_MS", 60_000);
 const TICK_MS = 500;
 
 // API-looking paths: any version segment (`v1beta`, `v2`, `v1beta3`), uploads and studio endpoints.
-const API_PATH = /^\/(?:v\d+[a-z0-9]*|upload|api)\//;
+const API_PATH = /^\/(?:v\d+[a-z0-9]*|upload|api|emulator)\//;
 const ALLOWED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const RPC_STATUS = {
   400: "INVALID_ARGUMENT",

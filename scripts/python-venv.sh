@@ -21,6 +21,11 @@ if ! "$VENV/bin/python" -c "import google.genai" >/dev/null 2>&1; then
   "$VENV/bin/python" -c "import google.genai; print('google-genai', google.genai.__version__)"
 fi
 
+# pytest for the README's example of testing a client against the emulator (e2e/emulator-examples).
+if ! "$VENV/bin/python" -c "import pytest" >/dev/null 2>&1; then
+  "$VENV/bin/pip" install --quiet --disable-pip-version-check --retries 0 "pytest>=7"
+fi
+
 # langchain-google-genai for the client suite (e2e/clients), best effort: this machine's index
 # lacks one of its dependencies (langchain-protocol, needed by the only langchain-core there),
 # so the install may fail; the suite then skips its cases and shows pip's reason, kept here.

@@ -11,6 +11,7 @@ const NAVIGATION = [
   { href: "/chat", label: "Chat" },
   { href: "/files", label: "Files" },
   { href: "/caches", label: "Caches" },
+  { href: "/emulator", label: "Emulator" },
 ];
 
 export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {

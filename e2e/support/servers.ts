@@ -14,6 +14,11 @@ export const STUDIO_KEYS = {
   /** Owner and intruder of the tenant-references spec, whose many calls touch no one else's limits. */
   carol: "carol-studio-key-0123456789",
   mallory: "mallory-studio-key-01234567",
+  /** The emulator spec's caller and the one that must never see its scenarios, log or cassettes. */
+  tester: "tester-studio-key-0123456789",
+  intruder: "intruder-studio-key-01234567",
+  /** The README's examples (examples/testing-against-genstudio), run by e2e/emulator-examples. */
+  examples: "examples-studio-key-01234567",
 } as const;
 export const ACCESS_CODE = "open-sesame-e2e";
 export const DEVELOPMENT_KEY = "genstudio-dev-key";

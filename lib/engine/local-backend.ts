@@ -27,7 +27,7 @@ import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
 import { countRequestTokens } from "./tokens";
-import { createStorage, type Storage } from "./storage";
+import { createStorage, type Storage, type StorageOptions } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import type { ImplicitCacheStore } from "@/lib/db/stores/implicit-cache-store";
 import { MediaProbeError, probeMedia } from "./media/probe";
@@ -67,6 +67,8 @@ export interface LocalBackendDependencies {
   /** How often interactions left running by a stopped instance are looked for (0: never; default 5 s). */
   interactionRecoveryIntervalMs?: number;
   onError?: (message: string, error: unknown) => void;
+  /** How a file is processed when the emulator's controls say otherwise. */
+  processingPlan?: StorageOptions["processingPlan"];
 }
 
 /**
@@ -247,8 +249,11 @@ function batchGeneration(storage: Storage): BatchGeneration {
   };
 }
 
-/** A validated generation request with its cache merged and its files resolved for the caller. */
-async function generationInput(
+/**
+ * A validated generation request with its cache merged and its files resolved for the caller
+ * (also what the emulator's scripted answers are shaped and counted from).
+ */
+export async function generationInput(
   storage: Storage,
   implicitCaches: ImplicitCacheService | undefined,
   model: string,

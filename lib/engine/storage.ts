@@ -16,7 +16,13 @@ import type { CountTokensResponse } from "@/lib/gemini/types";
 import { CacheService, type CountableInput } from "./caches/cache-service";
 import { BatchService } from "./batches/batch-service";
 import type { MediaProber } from "./files/file-processor";
-import { FileService, toWireFile, type RemoteFile, type ResolvedFile } from "./files/file-service";
+import {
+  FileService,
+  toWireFile,
+  type FileServiceOptions,
+  type RemoteFile,
+  type ResolvedFile,
+} from "./files/file-service";
 import { UPLOAD_SESSION_LIFETIME_MS, type UploadState } from "./files/upload-sessions";
 import { startHousekeeping } from "./housekeeping";
 import { FileSearchService } from "./file-search/file-search-service";
@@ -59,6 +65,8 @@ export interface StorageOptions {
   /** True when this instance is the one to sweep now (several share one database); default always. */
   housekeepingTurn?: () => Promise<boolean>;
   onError?: (message: string, error: unknown) => void;
+  /** How a file is processed when the emulator's controls say otherwise. */
+  processingPlan?: FileServiceOptions["processingPlan"];
 }
 
 export type StorageBackendOperations = Pick<
@@ -116,6 +124,7 @@ export function createStorage(options: StorageOptions): Storage {
     quotaBytes: options.fileQuotaBytes,
     maxFileBytes: options.maxFileBytes,
     onError: options.onError,
+    processingPlan: options.processingPlan,
   });
   const fileSearch = new FileSearchService({
     store: options.stores.fileSearchStores,

@@ -25,6 +25,8 @@ export type RpcStatus =
 export interface QuotaViolation {
   quotaMetric: string;
   quotaId: string;
+  /** What the quota is counted per (`{"location": "global", "model": "gemini-2.5-flash"}`). */
+  quotaDimensions?: Record<string, string>;
   /** The limit, as a decimal string. */
   quotaValue: string;
 }

@@ -252,6 +252,15 @@ export class FileStore {
     await this.database.run("UPDATE files SET probe_attempts = 0 WHERE id = ?", [id]);
   }
 
+  /** Moves a file's expiry (the emulator's "expire now"); false when there is no such file. */
+  async setExpireTime(id: string, expireTime: number, now: number): Promise<boolean> {
+    const result = await this.database.run(
+      "UPDATE files SET expire_time = ?, update_time = ? WHERE id = ?",
+      [expireTime, now, id],
+    );
+    return result.changes > 0;
+  }
+
   async processingFileIds(): Promise<string[]> {
     const rows = await this.database.all<{ id: string }>(
       "SELECT id FROM files WHERE state = 'PROCESSING' ORDER BY create_time",

@@ -13,7 +13,18 @@ export type MediaProber = (
   signal?: AbortSignal,
 ) => Promise<ProbedMedia>;
 
+/**
+ * How a file is processed when told otherwise (the emulator's controls): it stays PROCESSING
+ * `delayMs` longer, and ends FAILED with `fail` instead of ACTIVE.
+ */
+export interface ProcessingPlan {
+  delayMs: number;
+  fail?: { code: number; message: string };
+}
+
 export interface FileProcessorOptions {
+  /** A file's processing plan, when one is set for its owner and type. */
+  processingPlan?: (file: { ownerId: string; mimeType: string }) => ProcessingPlan | undefined;
   store: FileStore;
   filePath: (fileId: string) => string;
   probe: MediaProber;
@@ -47,6 +58,8 @@ export class FileProcessor {
   private readonly queued = new Set<string>();
   private readonly waiters = new Map<string, Set<() => void>>();
   private running = 0;
+  /** Files whose planned delay is over: processed when next taken from the queue. */
+  private readonly delayed = new Set<string>();
   private readonly controller = new AbortController();
 
   constructor(private readonly options: FileProcessorOptions) {}
@@ -122,10 +135,39 @@ export class FileProcessor {
     ]).finally(() => clearTimeout(timer));
   }
 
+  /**
+   * Follows a processing plan: a delay first, waited without holding a worker slot (the file is
+   * queued again when it is over); then FAILED when the plan says so (true: nothing left to do).
+   */
+  private async followPlan(fileId: string, plan: ProcessingPlan): Promise<boolean> {
+    if (plan.delayMs > 0 && !this.delayed.delete(fileId)) {
+      const timer = setTimeout(() => {
+        this.delayed.add(fileId);
+        this.enqueue(fileId);
+      }, plan.delayMs);
+      this.controller.signal.addEventListener("abort", () => clearTimeout(timer), { once: true });
+      return true;
+    }
+    if (!plan.fail) return false;
+    await this.options.store.finishProcessing(
+      fileId,
+      { state: "FAILED", error: plan.fail, probe: null },
+      this.options.now(),
+    );
+    return true;
+  }
+
   private async process(fileId: string): Promise<void> {
     const { store } = this.options;
     const file: FileRecord | undefined = await store.getFile(fileId);
     if (!file || file.state !== "PROCESSING") return;
+    const plan = this.options.processingPlan?.(file);
+    if (plan && (await this.followPlan(fileId, plan))) return;
+    await this.probeAndFinish(fileId, file);
+  }
+
+  private async probeAndFinish(fileId: string, file: FileRecord): Promise<void> {
+    const { store } = this.options;
     const attempts = await store.startProbeAttempt(fileId);
     if (attempts > PROBES_PER_FILE) {
       await store.finishProcessing(

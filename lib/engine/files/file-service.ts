@@ -23,7 +23,7 @@ import {
 import type { ProbedMedia } from "../media/probe";
 import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
 import { openFileBytes } from "./file-bytes";
-import { FileProcessor, type MediaProber } from "./file-processor";
+import { FileProcessor, type MediaProber, type ProcessingPlan } from "./file-processor";
 import { hashFileRange, serviceSha256 } from "./part-file";
 import {
   DEFAULT_FILE_QUOTA_BYTES,
@@ -58,6 +58,8 @@ export interface FileServiceOptions {
   maxFileBytes?: number;
   probeTimeoutMs?: number;
   onError?: (message: string, error: unknown) => void;
+  /** How a file is processed when the emulator's controls say otherwise. */
+  processingPlan?: (file: { ownerId: string; mimeType: string }) => ProcessingPlan | undefined;
 }
 
 /** What generation and token counting need to know about a referenced file. */
@@ -151,6 +153,7 @@ export class FileService {
       now: this.now,
       onError: options.onError,
       ...(options.probeTimeoutMs !== undefined ? { probeTimeoutMs: options.probeTimeoutMs } : {}),
+      ...(options.processingPlan ? { processingPlan: options.processingPlan } : {}),
     });
   }
 

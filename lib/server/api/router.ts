@@ -36,6 +36,7 @@ import {
   updateCachedContentHandler,
 } from "./cached-contents";
 import { authenticateUpload } from "../http/upload-protocol";
+import { serveApiRequest } from "../emulator/emulated-exchange";
 import {
   createFileSearchStoreHandler,
   deleteDocumentHandler,
@@ -265,14 +266,23 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     const release = streams ? await acquireStreamSlot(caller) : null;
     let response: Response;
     try {
-      response = await found.route.handler({
+      const active = await backend();
+      response = await serveApiRequest({
+        backend: active,
         request,
         url,
-        params: found.params,
-        caller,
-        backend: await backend(),
-        signal: request.signal,
-        ...(version ? { apiVersion: version.version as ApiVersion } : {}),
+        rest,
+        ownerId: caller.ownerId,
+        handle: (handled) =>
+          found.route.handler({
+            request: handled,
+            url,
+            params: found.params,
+            caller,
+            backend: active,
+            signal: request.signal,
+            ...(version ? { apiVersion: version.version as ApiVersion } : {}),
+          }),
       });
     } catch (error) {
       release?.();

@@ -1,7 +1,12 @@
 import "server-only";
 import type { Backend } from "@/lib/gemini/backend/contract";
 import { createLocalBackend } from "@/lib/engine/local-backend";
+import { createEmulator, withEmulator, type Emulator } from "@/lib/engine/emulator";
+import { emulatorEnv, scenarioFileError } from "./emulator-env";
+import { loadReplayFolder } from "../emulator/replay-folder";
 import { createUpstreamBackend } from "../upstream/upstream-backend";
+import { UpstreamClient } from "../upstream/upstream-client";
+import { ExchangeRecorder } from "../emulator/exchange-recorder";
 import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "./env";
 import { logger } from "./logger";
@@ -15,14 +20,29 @@ async function createBackend(): Promise<Backend> {
   const env = serverEnv();
   const stores = await dataStores();
   if (env.mode === "upstream" && env.upstream) {
+    const recordDir = emulatorEnv().recordDir;
     return createUpstreamBackend({
       settings: env.upstream,
+      // GENSTUDIO_RECORD: each exchange with the upstream written as a cassette line.
+      ...(recordDir
+        ? {
+            client: new UpstreamClient(
+              env.upstream,
+              undefined,
+              new ExchangeRecorder(recordDir, env.upstream),
+            ),
+          }
+        : {}),
       ownership: stores.ownership,
       uploadSessions: stores.upstreamUploads,
       cacheQuota: env.quotas.cache,
     });
   }
-  return createLocalBackend({
+  const emulator = localEmulator();
+  const local = createLocalBackend({
+    // Each caller's clock and file processing as its emulator controls say.
+    now: emulator.controls.now,
+    processingPlan: (file) => emulator.controls.processingPlan(file),
     stores,
     dataDir: env.dataDir,
     fileQuotaBytes: env.fileQuotaBytes,
@@ -40,6 +60,29 @@ async function createBackend(): Promise<Backend> {
       ).taken,
     onError: (message, error) => logger.error(message, error),
   });
+  return withEmulator(local, emulator);
+}
+
+/** The local engine's emulator, from GENSTUDIO_* settings (a bad scenario file stops the start). */
+function localEmulator(): Emulator {
+  const settings = emulatorEnv();
+  let emulator: Emulator;
+  try {
+    emulator = createEmulator({
+      instanceScenarios: settings.instanceScenarios,
+      requestLog: { maxEntries: settings.requestLogEntries },
+    });
+  } catch (error) {
+    throw scenarioFileError(process.env.GENSTUDIO_SCENARIOS ?? "", error);
+  }
+  if (settings.replay) {
+    const { dir, ...options } = settings.replay;
+    const count = loadReplayFolder(emulator.replay, dir, options);
+    logger.info(
+      `replaying ${count} cassettes from ${dir} (${options.match} match, ${options.pace} pace, on a miss: ${options.onMiss})`,
+    );
+  }
+  return emulator;
 }
 
 /** The backend chosen once from configuration: the upstream when a key is set, else local. */

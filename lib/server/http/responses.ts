@@ -2,6 +2,8 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { logger } from "../config/logger";
 import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
+import { TransportFault } from "@/lib/engine/emulator/faults";
+import { transportFaultResponse } from "../emulator/transport-fault-response";
 
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
 
@@ -123,6 +125,8 @@ function streamedResponse(
  * anything else is a bug of ours: logged (without secrets) and answered 500 INTERNAL.
  */
 export function errorResponse(error: unknown, extraHeaders?: HeadersInit): Response {
+  // A scenario's bare status or reset is no error body at all.
+  if (TransportFault.is(error)) return transportFaultResponse(error);
   const apiError = toApiError(error);
   const headers = new Headers(extraHeaders);
   const retryInfo = apiError.details?.find(

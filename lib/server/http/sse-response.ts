@@ -4,6 +4,7 @@ import { PIECE_CHARACTERS } from "@/lib/engine/piece-writer";
 import { TimeSlices } from "@/lib/engine/time-slices";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { ApiError } from "@/lib/gemini/api-error";
+import { TransportFault } from "@/lib/engine/emulator/faults";
 import { interactionErrorCode } from "@/lib/gemini/interactions/errors";
 import type { InteractionEvent } from "@/lib/gemini/interactions/types";
 import { errorResponse, jsonPieces, textLength, toApiError } from "./responses";
@@ -78,6 +79,7 @@ async function streamResponse<T>(
   const slices = new TimeSlices();
   let count = 0;
   let closed = false;
+  let resetPending = false;
   let controllerRef: ReadableStreamDefaultController<Uint8Array> | undefined;
 
   const stop = () => {
@@ -127,6 +129,11 @@ async function streamResponse<T>(
       else options.signal.addEventListener("abort", onAbort, { once: true });
     },
     async pull(controller) {
+      if (resetPending) {
+        stop();
+        controller.error(new DOMException("connection reset by a scenario", "AbortError"));
+        return;
+      }
       if (closed) return;
       try {
         const result = await iterator.next();
@@ -134,6 +141,12 @@ async function streamResponse<T>(
         await write(controller, result);
       } catch (error) {
         if (closed) return;
+        if (TransportFault.is(error)) {
+          // A scripted reset mid-stream: the connection drops with no error event, once the
+          // events already queued have been taken (erroring now would discard them).
+          resetPending = true;
+          return;
+        }
         controller.enqueue(encoder.encode(framing.error(toApiError(error).toBody(), count)));
         stop();
         controller.close();

@@ -44,8 +44,10 @@ beforeAll(async () => {
   data = await tempData();
   settings = testUpstreamSettings(upstream.url, {
     apiKey: KEY,
-    firstByteTimeoutMs: 600,
-    idleTimeoutMs: 600,
+    // Short enough for the timeout cases to finish soon, long enough for a loaded machine's
+    // ordinary answers (a 6 MiB answer's headers came after 600 ms under a full CI load).
+    firstByteTimeoutMs: 1_500,
+    idleTimeoutMs: 1_500,
     maxAttempts: 3,
     retryMaxDelayMs: 2_000,
   });
@@ -472,12 +474,12 @@ describe("uploads through the gateway", () => {
     const slow = new ReadableStream<Uint8Array>({
       async pull(controller) {
         if (sent === 4) return controller.close();
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await new Promise((resolve) => setTimeout(resolve, 750));
         controller.enqueue(new TextEncoder().encode("ab"));
         sent++;
       },
     });
-    // 4 pieces 300 ms apart: twice the 600 ms first-byte timeout before the last byte leaves.
+    // 4 pieces 750 ms apart: twice the 1.5 s first-byte timeout before the last byte leaves.
     const done = await backend.uploadChunk(
       uploadId,
       { upload: true, finalize: true, offset: 0, contentLength: 8, body: slow },

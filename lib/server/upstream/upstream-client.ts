@@ -13,6 +13,7 @@ import {
 import { createScrubber, type Scrubber } from "./scrubber";
 import { scrubbedJson } from "./scrubbed-json";
 import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
+import type { ExchangeRecorder, RecordingTap } from "../emulator/exchange-recorder";
 
 /**
  * The one place that talks to the upstream. Requests are built here from parts the gateway
@@ -125,6 +126,16 @@ export function webStreamOf(body: UpstreamResponse["body"]): ReadableStream<Uint
   );
 }
 
+/** The JSON a call sends, for a recording: its value, or its forwarded bytes read as JSON. */
+function recordedJson(call: UpstreamCall): unknown {
+  if (call.json !== undefined || call.jsonBytes === undefined) return call.json;
+  try {
+    return JSON.parse(Buffer.concat(call.jsonBytes).toString("utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 export class UpstreamClient {
   readonly scrub: Scrubber;
   private readonly origin: string;
@@ -133,6 +144,8 @@ export class UpstreamClient {
   constructor(
     readonly settings: UpstreamSettings,
     dispatcher?: Dispatcher,
+    /** GENSTUDIO_RECORD's recorder: every exchange written as a cassette line. */
+    private readonly recorder?: ExchangeRecorder,
   ) {
     this.scrub = createScrubber(settings.apiKey, settings.baseUrl);
     this.origin = new URL(settings.baseUrl).origin;
@@ -200,21 +213,26 @@ export class UpstreamClient {
   /** One attempt: a 2xx response with its body unread, or a thrown error (body consumed). */
   private async attempt(call: UpstreamCall): Promise<UpstreamResponse> {
     let response: Dispatcher.ResponseData;
+    let tap: RecordingTap | undefined;
     try {
       // A forwarded request of megabytes is written out in slices (issue 14).
       const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
+      const url = this.url(call);
+      const headers = this.headers(call);
+      tap = this.recorder?.begin({ method: call.method, url, headers, json: recordedJson(call) });
+      const body = call.body && tap ? tap.requestBody(call.body) : call.body;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
-      response = await request(this.url(call), {
+      response = await request(url, {
         method: call.method,
-        headers: this.headers(call),
+        headers,
         body:
           call.json !== undefined
             ? json
             : call.jsonBytes !== undefined
               ? Readable.from(call.jsonBytes, { objectMode: false })
-              : call.body
-                ? Readable.from(call.body, { objectMode: false })
+              : body
+                ? Readable.from(body, { objectMode: false })
                 : undefined,
         signal: call.signal,
         dispatcher: this.dispatcher,
@@ -240,6 +258,7 @@ export class UpstreamClient {
       } catch {
         text = "";
       }
+      tap?.responseText(status, headers, text);
       const error = errorFromUpstreamStatus(status, text, this.scrub);
       // The upstream's own words go to the log (the logger redacts secrets); the client's
       // own mistakes (4xx other than 429) only as information.
@@ -250,7 +269,7 @@ export class UpstreamClient {
       );
       throw error;
     }
-    return { status, headers, body };
+    return { status, headers, body: tap ? tap.response(status, headers, body) : body };
   }
 
   /** Sends `call` (retrying as its safety allows) and returns the 2xx response, body unread. */

@@ -1,0 +1,279 @@
+/**
+ * The scenario layer in front of the local engine: a Backend that, for each call, asks the
+ * caller's scenarios first and otherwise passes the call on unchanged. A scripted answer is
+ * returned (or thrown) through the Backend interface like the engine's own, so the handlers and
+ * the one set of writers (SSE, JSON array, error bodies) frame it exactly as any answer.
+ * Content answers are given after the engine's checks of the request (a bad request is still the
+ * service's 400); errors, bare statuses, resets and delays before any.
+ */
+import type { GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
+import type { OperationContext } from "@/lib/gemini/backend/contract";
+import { mergeChunks } from "@/lib/engine/generate/merge-chunks";
+import { generationInput, type LocalBackend } from "@/lib/engine/local-backend";
+import { currentExchange } from "./exchange-scope";
+import { defaultStreamError, scriptedError, TransportFault } from "./faults";
+import { CONTENT_OPERATIONS, METHOD_OPERATIONS, STREAM_METHODS } from "./operations";
+import { readRequestFacts } from "./request-facts";
+import type { ScenarioHit, ScenarioRegistry } from "./scenario-registry";
+import type { EmulatorControls } from "./controls";
+import { answerKind, type ScriptedAnswer } from "./scenario-schema";
+import { scriptedChunks, type ScriptedChunk } from "./scripted-answer";
+import { sleep } from "./sleep";
+
+/** Where each method's model and request are among its arguments. */
+const REQUEST_ARGUMENTS: Record<
+  string,
+  (args: unknown[]) => { model?: unknown; request?: unknown }
+> = {
+  generateContent: ([model, request]) => ({ model, request }),
+  streamGenerateContent: ([model, request]) => ({ model, request }),
+  countTokens: ([model, request]) => ({ model, request }),
+  createBatch: ([model, request]) => ({ model, request }),
+  getModel: ([model]) => ({ model }),
+  embedContent: ([model, request]) => ({ model, request }),
+  batchEmbedContents: ([model, request]) => ({ model, request }),
+  asyncBatchEmbedContent: ([model, request]) => ({ model, request }),
+  openaiChatCompletion: ([body]) => ({
+    model: (body as { model?: unknown } | undefined)?.model,
+    request: body,
+  }),
+  openaiEmbeddings: ([body]) => ({
+    model: (body as { model?: unknown } | undefined)?.model,
+    request: body,
+  }),
+  createInteraction: ([body]) => interactionArguments(body),
+  streamCreateInteraction: ([body]) => interactionArguments(body),
+  createCachedContent: ([request]) => ({
+    model: (request as { model?: unknown } | undefined)?.model,
+    request,
+  }),
+};
+
+/** An Interactions API create body (its JSON, as parsed at the edge): its model (or agent). */
+function interactionArguments(body: unknown): { model?: unknown; request?: unknown } {
+  const fields = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  return { model: fields.model ?? fields.agent, request: body };
+}
+
+/** Methods the router calls for itself (not a caller's operation): never scripted. */
+const NOT_SCRIPTED = new Set(["uploadSessionOwner", "close"]);
+
+export interface EmulatorParts {
+  scenarios: ScenarioRegistry;
+  controls?: EmulatorControls;
+}
+
+/** The local backend with the scenario layer in front of each of its operations. */
+export function emulatedBackend(local: LocalBackend, parts: EmulatorParts): LocalBackend {
+  const wrapped: Record<string, unknown> = { ...local };
+  for (const [name, value] of Object.entries(local)) {
+    if (typeof value !== "function" || NOT_SCRIPTED.has(name)) continue;
+    const operation = METHOD_OPERATIONS[name];
+    if (operation === undefined) continue;
+    const method = (value as (...args: unknown[]) => unknown).bind(local);
+    wrapped[name] =
+      name === "streamGenerateContent"
+        ? scriptedStream(local, parts, method as StreamMethod)
+        : STREAM_METHODS.has(name)
+          ? failingStream(
+              name,
+              operation,
+              parts,
+              method as (...args: unknown[]) => AsyncIterable<unknown>,
+            )
+          : scriptedUnary(
+              name,
+              operation,
+              local,
+              parts,
+              method as (...args: unknown[]) => Promise<unknown>,
+            );
+  }
+  return wrapped as unknown as LocalBackend;
+}
+
+type StreamMethod = (
+  model: string,
+  request: GenerateContentRequest,
+  context: OperationContext,
+) => AsyncIterable<GenerateContentResponse>;
+
+/** The scenario that answers this call, if any; noted on the request's log entry. */
+function findScenario(
+  parts: EmulatorParts,
+  name: string,
+  operation: string,
+  args: unknown[],
+): ScenarioHit | null {
+  const context = args[args.length - 1] as OperationContext;
+  const ownerId = context.caller.ownerId;
+  const exchange = currentExchange();
+  const { model, request } = REQUEST_ARGUMENTS[name]?.(args) ?? {};
+  if (exchange && typeof model === "string")
+    exchange.notes.model ??= model.replace(/^models\//, "");
+  if (parts.scenarios.isEmpty(ownerId)) return null;
+  const hit = parts.scenarios.take(
+    ownerId,
+    readRequestFacts({
+      operation,
+      ...(typeof model === "string" ? { model } : {}),
+      request,
+      headers: exchange?.headers ?? null,
+    }),
+  );
+  if (hit && exchange) {
+    exchange.notes.scenarioId = hit.scenario.id;
+    if (hit.scenario.input.name !== undefined)
+      exchange.notes.scenarioName = hit.scenario.input.name;
+  }
+  return hit;
+}
+
+/** Throws what a failing answer stands for; returns for the others. */
+function throwIfFailure(answer: ScriptedAnswer): void {
+  switch (answerKind(answer)) {
+    case "error":
+      throw scriptedError(answer.error!);
+    case "httpStatus":
+      throw new TransportFault({
+        kind: "status",
+        httpStatus: answer.httpStatus!,
+        bodyText: answer.bodyText ?? "",
+      });
+    case "reset":
+      throw new TransportFault({ kind: "reset" });
+    default:
+  }
+}
+
+/**
+ * Counts a generation against the caller's quotas (the service refuses over them before any
+ * answer, scripted or not); the prompt is counted only when a token quota is set.
+ */
+async function chargeQuota(
+  local: LocalBackend,
+  parts: EmulatorParts,
+  operation: string,
+  args: unknown[],
+): Promise<void> {
+  if (!parts.controls || !CONTENT_OPERATIONS.includes(operation)) return;
+  const [model, request, context] = args as [string, GenerateContentRequest, OperationContext];
+  const ownerId = context.caller.ownerId;
+  const tokens = parts.controls.countsInputTokens(ownerId)
+    ? (await local.countTokens(model, { generateContentRequest: { ...request, model } }, context))
+        .totalTokens
+    : 0;
+  parts.controls.chargeQuota(ownerId, model.replace(/^models\//, ""), tokens);
+}
+
+function scriptedUnary(
+  name: string,
+  operation: string,
+  local: LocalBackend,
+  parts: EmulatorParts,
+  method: (...args: unknown[]) => Promise<unknown>,
+): (...args: unknown[]) => Promise<unknown> {
+  return async (...args: unknown[]) => {
+    await chargeQuota(local, parts, operation, args);
+    const hit = findScenario(parts, name, operation, args);
+    if (!hit) return method(...args);
+    const { answer } = hit;
+    const context = args[args.length - 1] as OperationContext;
+    await sleep(answer.delayMs ?? 0, context.signal);
+    throwIfFailure(answer);
+    // A whole answer has no chunks to send before a scripted stream failure: it fails at once.
+    if (answer.failAfterChunks !== undefined) {
+      if (answer.reset) throw new TransportFault({ kind: "reset" });
+      throw answer.error ? scriptedError(answer.error) : defaultStreamError();
+    }
+    const kind = answerKind(answer);
+    if (kind === "delay") return method(...args);
+    if (kind === "body") return answer.body;
+    if (!CONTENT_OPERATIONS.includes(operation)) return method(...args);
+    const [model, request] = args as [string, GenerateContentRequest, OperationContext];
+    // A scripted answer reads and remembers no implicit-cache prefixes: it is not the engine's.
+    const input = await generationInput(local.storage, undefined, model, request, context, false);
+    const chunks = await scriptedChunks({ ...answer, delayMs: 0 }, input, hit.scenario.id);
+    return mergeChunks(chunks.map((item) => item.chunk));
+  };
+}
+
+function scriptedStream(
+  local: LocalBackend,
+  parts: EmulatorParts,
+  method: StreamMethod,
+): StreamMethod {
+  return async function* (model, request, context) {
+    await chargeQuota(local, parts, "streamGenerateContent", [model, request, context]);
+    const hit = findScenario(parts, "streamGenerateContent", "streamGenerateContent", [
+      model,
+      request,
+      context,
+    ]);
+    if (!hit) {
+      yield* method(model, request, context);
+      return;
+    }
+    const { answer } = hit;
+    const kind = answerKind(answer);
+    if (kind !== "text" && kind !== "chunks" && !isContent(kind)) {
+      await sleep(answer.delayMs ?? 0, context.signal);
+      throwIfFailure(answer);
+      if (kind === "body") {
+        yield answer.body as GenerateContentResponse;
+        return;
+      }
+      yield* method(model, request, context);
+      return;
+    }
+    const input = await generationInput(local.storage, undefined, model, request, context, true);
+    const chunks = await scriptedChunks(answer, input, hit.scenario.id);
+    yield* paced(chunks, answer, context.signal);
+  };
+}
+
+/**
+ * A stream other than a generation's (an interaction's events): a scenario can delay it, fail
+ * it before its first item (an error, a bare status, a reset) or answer one item as `body`.
+ */
+function failingStream(
+  name: string,
+  operation: string,
+  parts: EmulatorParts,
+  method: (...args: unknown[]) => AsyncIterable<unknown>,
+): (...args: unknown[]) => AsyncIterable<unknown> {
+  return async function* (...args: unknown[]) {
+    const hit = findScenario(parts, name, operation, args);
+    if (hit) {
+      const context = args[args.length - 1] as OperationContext;
+      await sleep(hit.answer.delayMs ?? 0, context.signal);
+      throwIfFailure(hit.answer);
+      if (hit.answer.body !== undefined) {
+        yield hit.answer.body;
+        return;
+      }
+    }
+    yield* method(...args);
+  };
+}
+
+function isContent(kind: string): boolean {
+  return kind === "functionCalls" || kind === "json" || kind === "safetyBlock";
+}
+
+/** Sends each chunk after its wait; a failAfterChunks answer then fails as told. */
+async function* paced(
+  chunks: ScriptedChunk[],
+  answer: ScriptedAnswer,
+  signal: AbortSignal,
+): AsyncGenerator<GenerateContentResponse> {
+  const failAt = answer.failAfterChunks;
+  for (const [index, item] of chunks.entries()) {
+    if (failAt !== undefined && index >= failAt) break;
+    await sleep(item.delayMs, signal);
+    yield item.chunk;
+  }
+  if (failAt === undefined) return;
+  if (answer.reset) throw new TransportFault({ kind: "reset" });
+  throw answer.error ? scriptedError(answer.error) : defaultStreamError();
+}
