@@ -13,7 +13,7 @@ export interface Judged {
   exchange: RecordedExchange;
   outsideResources?: string[];
   refusedSince?: boolean;
-  /** The engine answered as the model this alias pointed at in another recording. */
+  /** The engine answered as the model this alias pointed at in another recording (or its recorded model is retired). */
   aliasMoved?: boolean;
   ms: number;
   verdicts: Record<string, Verdict | undefined>;

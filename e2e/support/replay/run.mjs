@@ -498,6 +498,7 @@ function refusedModels(exchanges) {
   }
   return refused;
 }
+
 /**
  * Whether the service refuses a model now: a recording shows its 404, or the 404 of the model
  * it is a variant of (gemini-2.5-flash-preview-04-17-thinking of gemini-2.5-flash-preview-04-17).
