@@ -5,8 +5,8 @@ export interface Verdict {
   problems: string[];
   explained?: { problem: string; reason: string }[];
   open?: string[];
-  expected?: number;
-  actual?: number;
+  expected?: number | string;
+  actual?: number | string;
   signatures?: { count: number; thinking: number; unknown: boolean };
 }
 export interface Judged {

@@ -231,6 +231,8 @@ export function judge(results, knowledge) {
       const message = (value) => String(value ?? "").trim();
       verdicts.errorMessage = {
         applies: true,
+        expected: recordedError?.message,
+        actual: ourError?.message,
         problems:
           message(ourError?.message) === message(recordedError?.message)
             ? []
