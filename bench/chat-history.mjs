@@ -451,17 +451,17 @@ async function measureSearch() {
   const loadStarted = performance.now();
   const loaded = db.prepare("SELECT COUNT(*) AS n FROM conversations").get().n > 0;
   const insertConversation = db.prepare(
-    "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at, selected_root_id) VALUES (?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO conversations (internal_id, id, owner_id, title, settings_json, created_at, updated_at, selected_root_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const insertMessage = db.prepare(
-    "INSERT INTO conversation_messages (conversation_id, id, parent_id, selected_child_id, role, message_json, search_text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    "INSERT INTO conversation_messages (conversation_internal_id, id, parent_id, selected_child_id, role, message_json, search_text, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
   );
   const settings = JSON.stringify(SETTINGS(1000));
   const load = db.transaction((from, to) => {
     for (let conversation = from; conversation < to; conversation++) {
       const id = `bench${String(conversation).padStart(10, "0")}`;
       const time = 1_700_000_000_000 + conversation * 60_000;
-      insertConversation.run(id, OWNER, `Chat ${word()} ${word()}`, settings, time, time, "m0");
+      insertConversation.run(id, id, OWNER, `Chat ${word()} ${word()}`, settings, time, time, "m0");
       for (let index = 0; index < perConversation; index++) {
         const role = index % 2 ? "model" : "user";
         const length = role === "user" ? 8 + Math.floor(next() * 20) : 20 + Math.floor(next() * 60);

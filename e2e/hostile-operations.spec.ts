@@ -4,7 +4,7 @@
  * service's error body naming the field over it), the server stays up, and another caller's
  * light countTokens, sent every 50 ms throughout, keeps being answered. The bounds are
  * generous ("did not hang"); bench/hostile-input.mjs carries the real figures. One line of
- * OPERATIONS adds a case (an operation the service grows, say interactions, gets its own).
+ * OPERATIONS adds a case (the Interactions API has its own, as each operation the service grows).
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -25,11 +25,13 @@ const words = (count: number) =>
 
 interface Answer {
   status: number;
-  body: Record<string, unknown> & { error?: { code: number; status: string; message: string } };
+  body: Record<string, unknown> & {
+    error?: { code: number | string; status?: string; message: string };
+  };
 }
 
 interface HostileCase {
-  operation: "text" | "speech" | "picture" | "batch";
+  operation: "text" | "speech" | "picture" | "batch" | "interactions";
   name: string;
   /** The request: a path under /v1beta/ and its body. */
   path: string;
@@ -37,6 +39,8 @@ interface HostileCase {
   status: number;
   /** What the service's error says (the field it names), for an error. */
   error?: RegExp;
+  /** The error's code, when not the HTTP status (the Interactions API's are words). */
+  errorCode?: string;
   /** More about a successful answer. */
   check?: (answer: Answer) => void | Promise<void>;
 }
@@ -183,6 +187,28 @@ const OPERATIONS: HostileCase[] = [
       expect(over!.error!.message).toMatch(/max_output_tokens must be at most 65536/);
     },
   },
+  {
+    operation: "interactions",
+    name: "an input over the input limit",
+    path: "interactions",
+    body: { model: "gemini-2.5-flash", input: "Ab x ".repeat(1_100_000) },
+    status: 400,
+    error: /exceeds the maximum number of tokens allowed \(1048576\)/,
+    errorCode: "invalid_request",
+  },
+  {
+    operation: "interactions",
+    name: "max_output_tokens over the output limit",
+    path: "interactions",
+    body: {
+      model: "gemini-2.5-flash",
+      input: "Hi",
+      generation_config: { max_output_tokens: 65_537 },
+    },
+    status: 400,
+    error: /max_output_tokens must be at most 65536/,
+    errorCode: "invalid_request",
+  },
 ];
 
 let server: OwnServer;
@@ -273,7 +299,7 @@ for (const hostile of OPERATIONS) {
       const answer = await call(hostile.path, hostile.body);
       expect(answer.status, JSON.stringify(answer.body).slice(0, 300)).toBe(hostile.status);
       if (hostile.error) {
-        expect(answer.body.error).toMatchObject({ code: hostile.status });
+        expect(answer.body.error).toMatchObject({ code: hostile.errorCode ?? hostile.status });
         expect(answer.body.error!.message).toMatch(hostile.error);
       }
       await hostile.check?.(answer);

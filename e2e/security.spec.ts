@@ -796,3 +796,85 @@ test("no owner reaches another's files, caches or conversations: keys and the br
     `ownership: ${refused} cross-owner operations refused across 3 owners (2 keys and the browser session); nothing changed`,
   );
 });
+
+test("conversation ids are each owner's own: two owners keep conversation x apart, and neither learns of the other's", async () => {
+  const server = await ownServer(KEYED_ENV);
+  const owners: Record<string, Record<string, string>> = {
+    alice: { "x-goog-api-key": KEYS.alice, "content-type": "application/json" },
+    bob: { "x-goog-api-key": KEYS.bob, "content-type": "application/json" },
+  };
+  const id = "shared-conversation-0001";
+  const settings = {
+    model: "models/gemini-2.5-flash",
+    generationConfig: { maxOutputTokens: 24, thinkingConfig: { thinkingBudget: 0 } },
+  };
+  for (const [owner, headers] of Object.entries(owners)) {
+    // The same id, the same message ids: each owner's own conversation, never "already taken".
+    const turn = await call(server, `/api/conversations/${id}/turns`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({
+        parentId: null,
+        prompt: {
+          id: "p1",
+          content: { role: "user", parts: [{ text: `${owner}'s secret word is ${owner}word` }] },
+        },
+        answerId: "a1",
+        settings,
+        create: {},
+      }),
+    });
+    expect(turn.status, turn.text).toBe(200);
+    expect(turn.text).toContain('"done"');
+    const created = await call(server, "/api/conversations", {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ id: `${owner}-only-conversation`, title: `${owner} only`, settings }),
+    });
+    expect(created.status, created.text).toBe(200);
+  }
+  const again = await call(server, "/api/conversations", {
+    method: "POST",
+    headers: owners.bob,
+    body: JSON.stringify({ id: "alice-only-conversation", title: "bob's own", settings }),
+  });
+  expect(again.status, again.text).toBe(200);
+  expect(JSON.parse(again.text)).toMatchObject({ title: "bob's own", messages: [] });
+
+  for (const [owner, headers] of Object.entries(owners)) {
+    const other = owner === "alice" ? "bob" : "alice";
+    const read = JSON.parse((await call(server, `/api/conversations/${id}`, { headers })).text) as {
+      title: string;
+      messages: { id: string; content: { parts: { text?: string }[] } }[];
+    };
+    expect(read.title).toBe(`${owner}'s secret word is ${owner}word`);
+    expect(read.messages.map((message) => message.id)).toEqual(["p1", "a1"]);
+    expect(JSON.stringify(read)).not.toContain(`${other}word`);
+    const found = JSON.parse(
+      (await call(server, `/api/conversations?q=${other}word`, { headers })).text,
+    ) as { conversations: unknown[] };
+    expect(found.conversations).toEqual([]);
+    const exported = await call(server, "/api/conversations/export?format=json", { headers });
+    expect(exported.status).toBe(200);
+    expect(exported.text).toContain(`${owner}word`);
+    expect(exported.text).not.toContain(`${other}word`);
+  }
+  // A change or delete by one leaves the other's untouched.
+  await call(server, `/api/conversations/${id}`, {
+    method: "PATCH",
+    headers: owners.bob,
+    body: JSON.stringify({ title: "bob renamed" }),
+  });
+  expect(
+    (await call(server, `/api/conversations/${id}`, { method: "DELETE", headers: owners.bob }))
+      .status,
+  ).toBe(200);
+  expect((await call(server, `/api/conversations/${id}`, { headers: owners.bob })).status).toBe(
+    404,
+  );
+  const kept = JSON.parse(
+    (await call(server, `/api/conversations/${id}`, { headers: owners.alice })).text,
+  ) as { title: string; messages: unknown[] };
+  expect(kept).toMatchObject({ title: "alice's secret word is aliceword" });
+  expect(kept.messages).toHaveLength(2);
+});

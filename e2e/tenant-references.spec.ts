@@ -474,3 +474,57 @@ for (const [label, tenants] of SETUPS) {
     }
   });
 }
+
+for (const [label, tenants] of SETUPS) {
+  test(`${label}: an interaction's previous id, however spelled, never continues another tenant's`, async () => {
+    test.setTimeout(180_000);
+    if (tenants.prepare && !tenants.owner) Object.assign(tenants, await tenants.prepare());
+    const secret = "periwinkle-lantern-4471";
+    const quick = { max_output_tokens: 16 };
+    const created = await call(tenants.server, tenants.owner, "POST", "/v1beta/interactions", {
+      model: "gemini-2.5-flash",
+      input: `The password is ${secret}. Keep it.`,
+      generation_config: quick,
+    });
+    expect(created.status, created.text).toBe(200);
+    const id = (JSON.parse(created.text) as { id: string }).id;
+    const origin = new URL(tenants.server.baseUrl).origin;
+    const spellings = [
+      id,
+      `interactions/${id}`,
+      `INTERACTIONS/${id}`,
+      `${origin}/v1beta/interactions/${id}`,
+      `interactions%2F${id}`,
+    ];
+    const leaks: string[] = [];
+    for (const previous of spellings)
+      for (const mode of [{}, { stream: true }, { background: true, store: true }]) {
+        const body = {
+          model: "gemini-2.5-flash",
+          input: "What is the password?",
+          previous_interaction_id: previous,
+          generation_config: quick,
+          ...mode,
+        };
+        const other = await call(
+          tenants.server,
+          tenants.intruder,
+          "POST",
+          "/v1beta/interactions",
+          body,
+        );
+        const what = `${previous} ${JSON.stringify(mode)}: ${other.status} ${other.text.slice(0, 200)}`;
+        // Refused before anything runs: never a stream, a background run, nor the owner's words.
+        if (other.status < 400 || other.text.includes(secret)) leaks.push(what);
+      }
+    expect(leaks).toEqual([]);
+    // The owner's own continuation goes on from it.
+    const continued = await call(tenants.server, tenants.owner, "POST", "/v1beta/interactions", {
+      model: "gemini-2.5-flash",
+      input: "What is the password?",
+      previous_interaction_id: id,
+      generation_config: quick,
+    });
+    expect(continued.status, continued.text).toBe(200);
+  });
+}

@@ -580,4 +580,20 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 19,
+    name: "conversation ids per owner",
+    // A conversation's id was its primary key, so one owner's id was taken for every other
+    // (and a create told them so). The key becomes the row's own `internal_id`, which its
+    // messages refer to (the renames carry the foreign key and indexes along on both engines),
+    // and the id the owner knows it by is unique per owner. Existing rows keep their id as
+    // both.
+    sql: `
+      ALTER TABLE conversations RENAME COLUMN id TO internal_id;
+      ALTER TABLE conversations ADD COLUMN id TEXT NOT NULL DEFAULT '';
+      UPDATE conversations SET id = internal_id;
+      CREATE UNIQUE INDEX conversations_owner_id ON conversations (owner_id, id);
+      ALTER TABLE conversation_messages RENAME COLUMN conversation_id TO conversation_internal_id;
+    `,
+  },
 ];

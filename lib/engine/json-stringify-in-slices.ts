@@ -8,6 +8,7 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
+import { piecedText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
 
@@ -76,8 +77,17 @@ export async function jsonTextPieces(
       prefix = frame.index > 0 ? "," : "";
     } else {
       const key = frame.keys[frame.index]!;
-      item = frame.value[key];
       prefix = `${frame.written > 0 ? "," : ""}${JSON.stringify(key)}:`;
+      // A string kept in pieces (pieced-text.ts) is written from them, never joined.
+      const pieces = piecedText(frame.value, key);
+      if (pieces) {
+        frame.index += 1;
+        frame.written += 1;
+        writer.write(prefix);
+        await writeLongString(writer, pieces, slices);
+        continue;
+      }
+      item = frame.value[key];
     }
     frame.index += 1;
     const inArray = frame.kind === "array";
@@ -98,7 +108,7 @@ export async function jsonTextPieces(
     } else {
       writer.write(prefix);
       if (typeof item === "string" && item.length > piece)
-        await writeLongString(writer, item, slices);
+        await writeLongString(writer, [item], slices);
       else writer.write(JSON.stringify(item) as string);
     }
     if (frame.kind === "object") frame.written += 1;
@@ -150,6 +160,7 @@ function plan(
   if (keys.length > 64) return { whole: false, keys };
   let characters = 0;
   for (const key of keys) {
+    if (piecedText(value, key)) return { whole: false, keys };
     const item = (value as Record<string, unknown>)[key];
     if (typeof item === "object" && item !== null) return { whole: false, keys };
     if (typeof item === "string") characters += item.length + key.length;
@@ -169,18 +180,31 @@ function smallScalars(items: readonly unknown[], piece: number): boolean {
 }
 
 /**
- * A long string in pieces, never cut between the two halves of a surrogate pair, with other
- * work getting its turn between pieces (a 16 MB string is some 90 ms of escaping).
+ * A long string, given as the pieces it is made of, written in pieces never cut between the
+ * two halves of a surrogate pair (a high half that ends a given piece goes on with the next),
+ * with other work getting its turn between pieces (a 16 MB string is some 90 ms of escaping).
  */
-async function writeLongString(writer: PieceWriter, text: string, slices: TimeSlices) {
+async function writeLongString(writer: PieceWriter, texts: readonly string[], slices: TimeSlices) {
   writer.write('"');
-  for (let from = 0; from < text.length;) {
-    if (slices.due()) await slices.pause();
-    let to = Math.min(text.length, from + writer.piece);
-    const last = text.charCodeAt(to - 1);
-    if (to < text.length && last >= 0xd800 && last <= 0xdbff) to -= 1;
-    writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
-    from = to;
+  let carried = "";
+  for (let index = 0; index < texts.length; index++) {
+    let text = carried + texts[index]!;
+    carried = "";
+    if (index < texts.length - 1 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+      carried = text.slice(-1);
+      text = text.slice(0, -1);
+    }
+    for (let from = 0; from < text.length;) {
+      if (slices.due()) await slices.pause();
+      let to = Math.min(text.length, from + writer.piece);
+      if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
+      writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
+      from = to;
+    }
   }
   writer.write('"');
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }

@@ -11,6 +11,9 @@ import type {
  */
 
 export interface ConversationRow {
+  /** The row's own key, which its messages refer to; never shown (ids are the owner's). */
+  internal_id: string;
+  /** The id the owner knows it by: unique per owner, not across owners. */
   id: string;
   owner_id: string;
   title: string;
@@ -32,7 +35,7 @@ export interface MessageRow {
 }
 
 export const CONVERSATION_COLUMNS =
-  "id, owner_id, title, settings_json, created_at, updated_at, selected_root_id, deleted_at";
+  "internal_id, id, owner_id, title, settings_json, created_at, updated_at, selected_root_id, deleted_at";
 export const MESSAGE_COLUMNS =
   "sequence, id, parent_id, selected_child_id, message_json, generating_until, created_at";
 

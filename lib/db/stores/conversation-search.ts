@@ -74,8 +74,8 @@ export async function searchConversations(
     const row =
       entry.row ??
       (await database.get<ConversationRow>(
-        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`,
-        [id],
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE owner_id = ? AND id = ?`,
+        [ownerId, id],
       ))!;
     const result: ConversationSearchResult & { order: number } = {
       ...summaryOf(row),
@@ -103,10 +103,10 @@ async function matchingMessages(
     if (!query) return [];
     // FTS5 walks its rowids backwards without sorting, and stops at the limit.
     return database.all(
-      `SELECT conversation_search.rowid AS sequence, m.conversation_id AS conversation_id
+      `SELECT conversation_search.rowid AS sequence, c.id AS conversation_id
        FROM conversation_search
        JOIN conversation_messages AS m ON m.sequence = conversation_search.rowid
-       JOIN conversations AS c ON c.id = m.conversation_id
+       JOIN conversations AS c ON c.internal_id = m.conversation_internal_id
        WHERE conversation_search MATCH ? AND c.owner_id = ? AND c.deleted_at IS NULL
        ORDER BY conversation_search.rowid DESC LIMIT ?`,
       [query, ownerId, SEARCH_SCAN_LIMIT],
@@ -115,9 +115,9 @@ async function matchingMessages(
   const query = tsQuery(text);
   if (!query) return [];
   return database.all(
-    `SELECT m.sequence AS sequence, m.conversation_id AS conversation_id
+    `SELECT m.sequence AS sequence, c.id AS conversation_id
      FROM conversation_messages AS m
-     JOIN conversations AS c ON c.id = m.conversation_id
+     JOIN conversations AS c ON c.internal_id = m.conversation_internal_id
      WHERE m.search_vector @@ to_tsquery('simple', ?) AND c.owner_id = ? AND c.deleted_at IS NULL
      ORDER BY m.sequence DESC LIMIT ?`,
     [query, ownerId, SEARCH_SCAN_LIMIT],

@@ -119,8 +119,86 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       expect(created.id).toBe(id);
       expect((await store.create("studio", { id, title: "other", settings })).title).toBe("t");
       expect(await store.list("studio")).toHaveLength(1);
-      await expect(store.create("key:alice", { id, title: "t", settings })).rejects.toThrow(
+      // Another owner's id is no business of this one: the same id is simply its own.
+      expect((await store.create("key:alice", { id, title: "alice's", settings })).title).toBe(
+        "alice's",
+      );
+      expect((await store.get("studio", id))!.title).toBe("t");
+      // An owner's own deleted conversation holds its id until it is purged.
+      await store.delete("studio", id, 2000);
+      await expect(store.create("studio", { id, title: "t", settings })).rejects.toThrow(
         /already taken/,
+      );
+    });
+
+    it("keeps two owners' conversations of one id apart in every read and write", async () => {
+      const id = "shared-chat-0001";
+      const turn = (text: string) => ({
+        parentId: null,
+        prompt: message("p1", "user", text),
+        answer: message("a1", "model", "", { settings }),
+        leaseUntil: 10_000,
+        create: { settings },
+      });
+      const mine = (await store.beginTurn("studio", id, turn("studio asks about herons"), 1000))!;
+      const theirs = (await store.beginTurn("key:alice", id, turn("alice asks about owls"), 1000))!;
+      expect([mine.created, theirs.created]).toEqual([true, true]);
+      expect(theirs.history.map((item) => item.content.parts[0]?.text)).toEqual([
+        "alice asks about owls",
+      ]);
+      expect(theirs.title).toBe("alice asks about owls");
+
+      // The answers' runners write, are followed and stopped each in their own conversation.
+      await store.saveAnswerProgress("studio", id, message("a1", "model", "herons wade"), 20_000);
+      await store.saveAnswerProgress("key:alice", id, message("a1", "model", "owls hoot"), 6000);
+      await store.followAnswer("key:alice", id, "a1", 9000);
+      expect(await store.answerRunState("studio", id, "a1")).toEqual({
+        stopRequested: false,
+        followedUntil: 0,
+      });
+      expect(await store.requestAnswerStop("key:alice", id, "a1")).toBe(true);
+      expect((await store.answerRunState("studio", id, "a1"))!.stopRequested).toBe(false);
+      expect((await store.renewAnswerLease("key:alice", id, "a1", 6500))!.stopRequested).toBe(true);
+      expect((await store.readMessage("studio", id, "a1"))!.content.parts[0]?.text).toBe(
+        "herons wade",
+      );
+      expect(await store.finishInterruptedAnswers("key:alice", id, 7000)).toBe(1);
+      expect((await store.readMessage("studio", id, "a1", 7000))!.streaming).toBe(true);
+      await store.finishAnswer("studio", id, message("a1", "model", "herons wade slowly"), 8000);
+
+      // Reads, search and the quota see the owner's own alone.
+      const read = async (owner: string) => {
+        const texts: string[] = [];
+        for (
+          let next = await store.messageAfter(owner, id, 0);
+          next;
+          next = await store.messageAfter(owner, id, next.sequence)
+        )
+          texts.push(next.message.content.parts[0]?.text ?? "");
+        return texts;
+      };
+      expect(await read("studio")).toEqual(["studio asks about herons", "herons wade slowly"]);
+      expect(await read("key:alice")).toEqual(["alice asks about owls", "owls hoot"]);
+      expect((await store.search("studio", "owls")).map((item) => item.id)).toEqual([]);
+      expect((await store.search("key:alice", "owls")).map((item) => item.id)).toEqual([id]);
+      expect((await store.search("key:alice", "herons")).map((item) => item.id)).toEqual([]);
+      expect(await store.currentBranch("key:alice", id)).toHaveLength(2);
+      const studioBytes = await store.usedBytes("studio");
+
+      // Changing or deleting one leaves the other as it was.
+      await store.update("key:alice", id, { title: "renamed by alice" });
+      await store.saveMessages("key:alice", id, { messages: [message("u2", "user", "more")] });
+      await store.delete("key:alice", id, 9000);
+      await store.purgeDeleted(9000);
+      expect(await store.get("key:alice", id)).toBeNull();
+      const kept = (await store.get("studio", id))!;
+      expect(kept.title).toBe("studio asks about herons");
+      expect(kept.messages.map((item) => item.id)).toEqual(["p1", "a1"]);
+      expect(await store.usedBytes("studio")).toBe(studioBytes);
+      expect(await store.usedBytes("key:alice")).toBe(0);
+      // The freed id is alice's to use again.
+      expect((await store.create("key:alice", { id, title: "again", settings })).messages).toEqual(
+        [],
       );
     });
 
@@ -256,13 +334,13 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       );
       const read: string[] = [];
       for (
-        let next = await store.messageAfter(id, 0);
+        let next = await store.messageAfter("studio", id, 0);
         next;
-        next = await store.messageAfter(id, next.sequence)
+        next = await store.messageAfter("studio", id, next.sequence)
       )
         read.push(next.message.content.parts[0]?.text ?? "");
       expect(read).toEqual(["one", "two", "three"]);
-      expect(await store.messageAfter("no-such-conversation", 0)).toBeNull();
+      expect(await store.messageAfter("studio", "no-such-conversation", 0)).toBeNull();
 
       // Writes within one millisecond still change the revision a streamed read compares.
       const before = await store.updatedAt("studio", id);
@@ -316,29 +394,31 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
         },
         1000,
       );
-      expect(await store.answerRunState(id, "a1")).toEqual({
+      expect(await store.answerRunState("studio", id, "a1")).toEqual({
         stopRequested: false,
         followedUntil: 0,
       });
       expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: 5000 });
       expect(await store.answerLease("key:alice", id, "a1")).toBeNull();
       await store.followAnswer("key:alice", id, "a1", 8000);
-      expect((await store.answerRunState(id, "a1"))!.followedUntil).toBe(0);
+      expect((await store.answerRunState("studio", id, "a1"))!.followedUntil).toBe(0);
       await store.followAnswer("studio", id, "a1", 8000);
       await store.followAnswer("studio", id, "a1", 7000);
-      expect(await store.saveAnswerProgress(id, message("a1", "model", "some"), 6000)).toEqual({
+      expect(
+        await store.saveAnswerProgress("studio", id, message("a1", "model", "some"), 6000),
+      ).toEqual({
         stopRequested: false,
         followedUntil: 8000,
       });
       // Each write of progress moves the lease: what a follower looks at.
       expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: 6000 });
-      expect(await store.renewAnswerLease(id, "a1", 6500)).toEqual({
+      expect(await store.renewAnswerLease("studio", id, "a1", 6500)).toEqual({
         stopRequested: false,
         followedUntil: 8000,
       });
-      await store.finishAnswer(id, message("a1", "model", "done"));
+      await store.finishAnswer("studio", id, message("a1", "model", "done"));
       expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: null });
-      expect(await store.answerRunState(id, "a1")).toBeNull();
+      expect(await store.answerRunState("studio", id, "a1")).toBeNull();
       await store.followAnswer("studio", id, "a1", 9000);
       expect(await store.answerLease("studio", id, "a1")).toEqual({ generatingUntil: null });
       await store.delete("studio", id);
@@ -358,24 +438,25 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
         await expect
           .poll(
             async () => {
-              await store.signalAnswer("conversation-1", "a1", "followed");
+              await store.signalAnswer("studio", "conversation-1", "a1", "followed");
               return received.length;
             },
             { timeout: 10_000 },
           )
           .toBeGreaterThan(0);
         expect(received[0]).toEqual({
+          ownerId: "studio",
           conversationId: "conversation-1",
           answerId: "a1",
           signal: "followed",
         });
         unsubscribe();
         const seen = received.length;
-        await store.signalAnswer("conversation-1", "a1", "stop");
+        await store.signalAnswer("studio", "conversation-1", "a1", "stop");
         await new Promise((resolve) => setTimeout(resolve, 200));
         expect(received.length).toBe(seen);
       } else {
-        await store.signalAnswer("conversation-1", "a1", "followed");
+        await store.signalAnswer("studio", "conversation-1", "a1", "followed");
         expect(received).toEqual([]);
         unsubscribe();
       }
@@ -401,9 +482,11 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       expect(again.prompt?.id).toBe("p1");
       expect((await store.get("studio", id))!.messages).toHaveLength(2);
       expect(await store.list("studio")).toHaveLength(1);
-      // Another owner cannot use that id, nor reach the turn.
-      await expect(store.beginTurn("key:alice", id, input)).rejects.toThrow(/already taken/);
+      // Another owner cannot reach the turn; the same id makes a conversation of its own.
       expect(await store.beginTurn("key:alice", id, { ...input, create: undefined })).toBeNull();
+      const theirs = (await store.beginTurn("key:alice", id, input, 2000))!;
+      expect(theirs.created).toBe(true);
+      expect((await store.get("studio", id))!.messages).toHaveLength(2);
     });
 
     it("persists progress, reports a stop, finishes searchable; an expired lease reads as interrupted", async () => {
@@ -420,7 +503,7 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
         1000,
       );
       expect(
-        await store.saveAnswerProgress(id, message("a1", "model", "partial zebra"), 6000),
+        await store.saveAnswerProgress("studio", id, message("a1", "model", "partial zebra"), 6000),
       ).toEqual({
         stopRequested: false,
         followedUntil: 0,
@@ -428,7 +511,12 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       expect(await store.requestAnswerStop("key:alice", id, "a1")).toBeNull();
       expect(await store.requestAnswerStop("studio", id, "a1")).toBe(true);
       expect(
-        await store.saveAnswerProgress(id, message("a1", "model", "partial zebra more"), 7000),
+        await store.saveAnswerProgress(
+          "studio",
+          id,
+          message("a1", "model", "partial zebra more"),
+          7000,
+        ),
       ).toEqual({
         stopRequested: true,
         followedUntil: 0,
@@ -436,6 +524,7 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       // Not searchable until finished (a partial index entry per write would cost a write each).
       expect(await store.search("studio", "zebra")).toEqual([]);
       const finished = (await store.finishAnswer(
+        "studio",
         id,
         message("a1", "model", "zebra done", { stopped: true }),
       ))!;
@@ -444,7 +533,7 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
       expect((await store.search("studio", "zebra"))[0]?.match).toBe(
         `${SEARCH_MARK_START}zebra${SEARCH_MARK_END} done`,
       );
-      expect(await store.finishAnswer(id, message("a1", "model", "again"))).toBeNull();
+      expect(await store.finishAnswer("studio", id, message("a1", "model", "again"))).toBeNull();
 
       await store.beginTurn(
         "studio",
@@ -452,10 +541,10 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
         { parentId: "p1", answer: answer("a2"), leaseUntil: 9000 },
         8000,
       );
-      await store.saveAnswerProgress(id, message("a2", "model", "half an answer"), 9000);
+      await store.saveAnswerProgress("studio", id, message("a2", "model", "half an answer"), 9000);
       const before = (await store.get("studio", id))!.messages.find((item) => item.id === "a2")!;
       expect(before.streaming ?? before.interrupted).toBeTruthy();
-      expect(await store.finishInterruptedAnswers(id, 9500)).toBe(1);
+      expect(await store.finishInterruptedAnswers("studio", id, 9500)).toBe(1);
       const after = (await store.get("studio", id))!.messages.find((item) => item.id === "a2")!;
       expect(after).toMatchObject({ interrupted: true, parentId: "p1" });
       expect(after.streaming).toBeUndefined();
@@ -471,7 +560,7 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
         answer: answer("a1"),
         leaseUntil: Date.now() + 60_000,
       });
-      await store.finishAnswer(id, message("a1", "model", "first"));
+      await store.finishAnswer("studio", id, message("a1", "model", "first"));
       const second = (await store.beginTurn("studio", id, {
         parentId: "p1",
         answer: answer("a2"),
@@ -611,11 +700,12 @@ describe.each(testDatabaseKinds())("conversations ($dialect)", (kind) => {
   });
 });
 
-/** A database with the schema of migrations 1–7 (before trees), for the migration test. */
+/** A database with the schema of the migrations before `version`, for a migration's test. */
 async function oldDatabase(
   dialect: "sqlite" | "postgres",
+  version: number,
 ): Promise<{ database: SqlDatabase; cleanup(): Promise<void> }> {
-  const before = MIGRATIONS.filter((migration) => migration.version < 8);
+  const before = MIGRATIONS.filter((migration) => migration.version < version);
   if (dialect === "sqlite") {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-migration-test-"));
     const database = SqliteDatabase.open(dataDir);
@@ -650,7 +740,7 @@ async function oldDatabase(
 
 describe.each(testDatabaseKinds())("migration 8 ($dialect)", (kind) => {
   it("turns every existing conversation into one branch, shown as before, and indexes it", async () => {
-    const { database, cleanup } = await oldDatabase(kind.dialect);
+    const { database, cleanup } = await oldDatabase(kind.dialect, 8);
     try {
       await database.run(
         "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at) VALUES ('c1', 'studio', 'Old chat', ?, 1, 2)",
@@ -682,6 +772,92 @@ describe.each(testDatabaseKinds())("migration 8 ($dialect)", (kind) => {
       expect(currentPath(conversation).map((item) => item.id)).toEqual(["u1", "a1", "u2"]);
       expect((await store.search("studio", "otters")).map((item) => item.id)).toEqual(["c1"]);
       expect(await store.search("studio", "secret")).toEqual([]);
+    } finally {
+      await cleanup();
+    }
+  });
+});
+
+describe.each(testDatabaseKinds())("migration 19 ($dialect)", (kind) => {
+  it("keeps every conversation and message under its id, and frees the id for other owners", async () => {
+    const { database, cleanup } = await oldDatabase(kind.dialect, 19);
+    try {
+      const conversation = (id: string, owner: string, title: string) =>
+        database.run(
+          "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at, selected_root_id) VALUES (?, ?, ?, ?, 1, 2, 'u1')",
+          [id, owner, title, JSON.stringify(settings)],
+        );
+      const insert = (
+        conversationId: string,
+        id: string,
+        parentId: string | null,
+        value: StoredMessage,
+        generatingUntil: number | null = null,
+      ) =>
+        database.run(
+          "INSERT INTO conversation_messages (conversation_id, id, parent_id, role, message_json, search_text, generating_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1)",
+          [
+            conversationId,
+            id,
+            parentId,
+            value.role,
+            JSON.stringify(value),
+            value.content.parts[0]?.text ?? "",
+            generatingUntil,
+          ],
+        );
+      await conversation("old-chat-0001", "studio", "About otters");
+      await insert("old-chat-0001", "u1", null, message("u1", "user", "tell me of otters"));
+      await insert("old-chat-0001", "a1", "u1", message("a1", "model", "otters float"));
+      await insert("old-chat-0001", "a2", "u1", message("a2", "model", ""), 50_000);
+      await conversation("old-chat-0002", "key:alice", "Alice's");
+      await insert("old-chat-0002", "u1", null, message("u1", "user", "alice's badgers"));
+
+      await migrate(database);
+      const { ConversationStore } = await import("./conversation-store");
+      const store = new ConversationStore(database);
+      const kept = (await store.get("studio", "old-chat-0001"))!;
+      expect(kept.title).toBe("About otters");
+      expect(kept.messages.map((item) => [item.id, item.parentId])).toEqual([
+        ["u1", null],
+        ["a1", "u1"],
+        ["a2", "u1"],
+      ]);
+      expect((await store.search("studio", "otters")).map((item) => item.id)).toEqual([
+        "old-chat-0001",
+      ]);
+      expect(await store.get("studio", "old-chat-0002")).toBeNull();
+      expect((await store.search("key:alice", "badgers")).map((item) => item.id)).toEqual([
+        "old-chat-0002",
+      ]);
+      // An answer generated when the server stopped is still the runner's to write, by owner.
+      expect(
+        await store.saveAnswerProgress(
+          "studio",
+          "old-chat-0001",
+          message("a2", "model", "otters sleep"),
+          60_000,
+        ),
+      ).toEqual({ stopRequested: false, followedUntil: 0 });
+
+      // The id another owner had before is free for this one, and new turns go where they belong.
+      const input = {
+        parentId: null,
+        prompt: message("u1", "user", "studio's own"),
+        answer: message("a1", "model", "", { settings }),
+        leaseUntil: 10_000,
+        create: { settings },
+      };
+      expect((await store.beginTurn("studio", "old-chat-0002", input, 3000))!.created).toBe(true);
+      expect((await store.get("key:alice", "old-chat-0002"))!.messages).toHaveLength(1);
+      expect((await store.get("studio", "old-chat-0002"))!.messages).toHaveLength(2);
+      // Deleting still takes a conversation's messages with it.
+      await store.delete("studio", "old-chat-0001", 4000);
+      await store.purgeDeleted(4000);
+      const left = await database.get<{ n: number }>(
+        "SELECT count(*) AS n FROM conversation_messages",
+      );
+      expect(Number(left!.n)).toBe(3);
     } finally {
       await cleanup();
     }

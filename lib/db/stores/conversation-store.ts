@@ -37,7 +37,9 @@ import { admitWithinQuota, type QuotaAdmission } from "./quota-admission";
  * following one marks it (`followed_until`), so its runner writes progress promptly, and the
  * instances tell each other of such changes (signalAnswer: PostgreSQL's NOTIFY). Deleted
  * conversations are kept for a while (`deleted_at`) so a delete can be undone. Every query is
- * scoped by owner, so one caller can never read or change another's conversation. Rows and
+ * scoped by owner, so one caller can never read or change another's conversation, nor learn
+ * which ids others use: an id is the owner's own (two owners may each have conversation `x`),
+ * and the row's key (`internal_id`, what messages refer to) never leaves this store. Rows and
  * their API shapes are conversation-rows.ts, full-text search conversation-search.ts, the
  * refusals conversation-errors.ts. Long for a reason: one store per resource
  * (ARCHITECTURE.md), so every write to these tables, a turn's included, is read in one place
@@ -66,6 +68,7 @@ function runStateOf(row: RunStateRow | undefined): AnswerRunState | null {
 export type AnswerSignal = "followed" | "stop" | "progress";
 
 export interface AnswerSignalPayload {
+  ownerId: string;
   conversationId: string;
   answerId: string;
   signal: AnswerSignal;
@@ -78,7 +81,8 @@ const ANSWER_SIGNALS: readonly string[] = ["followed", "stop", "progress"];
 function answerSignalOf(text: string): AnswerSignalPayload | null {
   try {
     const value = JSON.parse(text) as Partial<AnswerSignalPayload>;
-    return typeof value.conversationId === "string" &&
+    return typeof value.ownerId === "string" &&
+      typeof value.conversationId === "string" &&
       typeof value.answerId === "string" &&
       typeof value.signal === "string" &&
       ANSWER_SIGNALS.includes(value.signal)
@@ -88,6 +92,17 @@ function answerSignalOf(text: string): AnswerSignalPayload | null {
     return null;
   }
 }
+
+/** The lock a write to one owner's conversation holds (its transaction's serialize key). */
+function conversationLock(ownerId: string, id: string): string {
+  return JSON.stringify(["conversation", ownerId, id]);
+}
+
+/**
+ * The key of the owner's conversation by its id, as a subquery taking (owner_id, id): what
+ * the message queries of callers that hold no row yet compare with.
+ */
+const INTERNAL_ID = "(SELECT internal_id FROM conversations WHERE owner_id = ? AND id = ?)";
 
 /** How long a deleted conversation can still be brought back. */
 export const UNDO_DELETE_MS = 10 * 60 * 1000;
@@ -142,19 +157,22 @@ export class ConversationStore {
   }
 
   private findMessageRow(
-    conversationId: string,
+    internalId: string,
     id: string,
     executor: SqlExecutor = this.database,
   ): Promise<MessageRow | undefined> {
     return executor.get<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND id = ?`,
-      [conversationId, id],
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_internal_id = ? AND id = ?`,
+      [internalId, id],
     );
   }
 
   private async touch(transaction: SqlExecutor, row: ConversationRow, now: number) {
     const stamp = nextStamp(row, now);
-    await transaction.run("UPDATE conversations SET updated_at = ? WHERE id = ?", [stamp, row.id]);
+    await transaction.run("UPDATE conversations SET updated_at = ? WHERE internal_id = ?", [
+      stamp,
+      row.internal_id,
+    ]);
     row.updated_at = stamp;
     return new Date(stamp).toISOString();
   }
@@ -172,7 +190,7 @@ export class ConversationStore {
       `SELECT
          (SELECT SUM(octet_length(title) + octet_length(settings_json)) FROM conversations WHERE owner_id = ?) AS head_bytes,
          (SELECT SUM(octet_length(m.message_json)) FROM conversation_messages AS m
-            JOIN conversations AS c ON c.id = m.conversation_id WHERE c.owner_id = ?) AS message_bytes`,
+            JOIN conversations AS c ON c.internal_id = m.conversation_internal_id WHERE c.owner_id = ?) AS message_bytes`,
       [ownerId, ownerId],
     );
     return Number(row?.head_bytes ?? 0) + Number(row?.message_bytes ?? 0);
@@ -226,8 +244,8 @@ export class ConversationStore {
     if (!row) return null;
     const now = Date.now();
     const messages = await this.database.all<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? ORDER BY sequence`,
-      [id],
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_internal_id = ? ORDER BY sequence`,
+      [row.internal_id],
     );
     return { ...headOf(row), messages: messages.map((message) => messageOf(message, now)) };
   }
@@ -237,12 +255,13 @@ export class ConversationStore {
    * at the end: a long conversation is read a message at a time, never held whole.
    */
   async messageAfter(
+    ownerId: string,
     conversationId: string,
     sequence: number,
   ): Promise<{ message: StoredMessage; sequence: number } | null> {
     const row = await this.database.get<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND sequence > ? ORDER BY sequence LIMIT 1`,
-      [conversationId, sequence],
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_internal_id = ${INTERNAL_ID} AND sequence > ? ORDER BY sequence LIMIT 1`,
+      [ownerId, conversationId, sequence],
     );
     return row ? { message: messageOf(row), sequence: Number(row.sequence) } : null;
   }
@@ -260,11 +279,23 @@ export class ConversationStore {
     now: number,
   ): Promise<ConversationRow> {
     const id = input.id ?? randomBytes(9).toString("base64url");
-    const taken = await transaction.get("SELECT 1 AS taken FROM conversations WHERE id = ?", [id]);
+    // Only the owner's own conversations (a deleted one still within its undo window) hold an id.
+    const taken = await transaction.get(
+      "SELECT 1 AS taken FROM conversations WHERE owner_id = ? AND id = ?",
+      [ownerId, id],
+    );
     if (taken) throw new ConversationIdTakenError(id);
     await transaction.run(
-      "INSERT INTO conversations (id, owner_id, title, settings_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)",
-      [id, ownerId, input.title, JSON.stringify(input.settings), now, now],
+      "INSERT INTO conversations (internal_id, id, owner_id, title, settings_json, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      [
+        randomBytes(16).toString("base64url"),
+        id,
+        ownerId,
+        input.title,
+        JSON.stringify(input.settings),
+        now,
+        now,
+      ],
     );
     return (await this.findRow(ownerId, id, transaction))!;
   }
@@ -285,7 +316,7 @@ export class ConversationStore {
   ): Promise<Conversation> {
     const row = await this.database.transaction(async (transaction) => {
       if (input.id) {
-        await transaction.serialize(`conversation:${input.id}`);
+        await transaction.serialize(conversationLock(ownerId, input.id));
         const existing = await this.findRow(ownerId, input.id, transaction);
         if (existing) return existing;
       }
@@ -303,18 +334,17 @@ export class ConversationStore {
     now = Date.now(),
   ): Promise<ConversationHead | null> {
     const updated = await this.database.transaction(async (transaction) => {
-      await transaction.serialize(`conversation:${id}`);
+      await transaction.serialize(conversationLock(ownerId, id));
       const row = await this.findRow(ownerId, id, transaction);
       if (!row) return false;
       await this.admit(transaction, ownerId, change.admission);
       await transaction.run(
-        "UPDATE conversations SET title = ?, settings_json = ?, updated_at = ? WHERE id = ? AND owner_id = ?",
+        "UPDATE conversations SET title = ?, settings_json = ?, updated_at = ? WHERE internal_id = ?",
         [
           change.title ?? row.title,
           change.settings ? JSON.stringify(change.settings) : row.settings_json,
           nextStamp(row, now),
-          id,
-          ownerId,
+          row.internal_id,
         ],
       );
       return true;
@@ -355,16 +385,16 @@ export class ConversationStore {
 
   private async insertMessage(
     transaction: SqlExecutor,
-    conversationId: string,
+    internalId: string,
     parentId: string | null,
     message: StoredMessage,
     now: number,
     generatingUntil: number | null = null,
   ): Promise<void> {
     await transaction.run(
-      "INSERT INTO conversation_messages (conversation_id, id, parent_id, role, message_json, search_text, generating_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO conversation_messages (conversation_internal_id, id, parent_id, role, message_json, search_text, generating_until, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       [
-        conversationId,
+        internalId,
         message.id,
         parentId,
         message.role,
@@ -374,25 +404,25 @@ export class ConversationStore {
         now,
       ],
     );
-    await this.select(transaction, conversationId, parentId, message.id);
+    await this.select(transaction, internalId, parentId, message.id);
   }
 
   /** Makes `messageId` the reply shown below `parentId` (or the first message shown). */
   private async select(
     transaction: SqlExecutor,
-    conversationId: string,
+    internalId: string,
     parentId: string | null,
     messageId: string,
   ): Promise<void> {
     if (parentId === null)
-      await transaction.run("UPDATE conversations SET selected_root_id = ? WHERE id = ?", [
+      await transaction.run("UPDATE conversations SET selected_root_id = ? WHERE internal_id = ?", [
         messageId,
-        conversationId,
+        internalId,
       ]);
     else
       await transaction.run(
-        "UPDATE conversation_messages SET selected_child_id = ? WHERE conversation_id = ? AND id = ?",
-        [messageId, conversationId, parentId],
+        "UPDATE conversation_messages SET selected_child_id = ? WHERE conversation_internal_id = ? AND id = ?",
+        [messageId, internalId, parentId],
       );
   }
 
@@ -404,13 +434,13 @@ export class ConversationStore {
     type Row = { id: string; selected_child_id: string | null };
     const newestReply = (parentId: string | null) =>
       executor.get<Row>(
-        `SELECT id, selected_child_id FROM conversation_messages WHERE conversation_id = ? AND ${parentId === null ? "parent_id IS NULL" : "parent_id = ?"} ORDER BY sequence DESC LIMIT 1`,
-        parentId === null ? [conversation.id] : [conversation.id, parentId],
+        `SELECT id, selected_child_id FROM conversation_messages WHERE conversation_internal_id = ? AND ${parentId === null ? "parent_id IS NULL" : "parent_id = ?"} ORDER BY sequence DESC LIMIT 1`,
+        parentId === null ? [conversation.internal_id] : [conversation.internal_id, parentId],
       );
     const byId = (id: string) =>
       executor.get<Row>(
-        "SELECT id, selected_child_id FROM conversation_messages WHERE conversation_id = ? AND id = ?",
-        [conversation.id, id],
+        "SELECT id, selected_child_id FROM conversation_messages WHERE conversation_internal_id = ? AND id = ?",
+        [conversation.internal_id, id],
       );
     let current =
       (conversation.selected_root_id ? await byId(conversation.selected_root_id) : undefined) ??
@@ -434,7 +464,7 @@ export class ConversationStore {
     const now = Date.now();
     const messages: StoredMessage[] = [];
     for (const id of await this.branchIds(row)) {
-      const message = await this.findMessageRow(conversationId, id);
+      const message = await this.findMessageRow(row.internal_id, id);
       if (message) messages.push(messageOf(message, now));
     }
     return messages;
@@ -453,35 +483,34 @@ export class ConversationStore {
     now = Date.now(),
   ): Promise<StoredMessage[] | null> {
     return this.database.transaction(async (transaction) => {
-      await transaction.serialize(`conversation:${conversationId}`);
+      await transaction.serialize(conversationLock(ownerId, conversationId));
       const row = await this.findRow(ownerId, conversationId, transaction);
       if (!row) return null;
+      const internalId = row.internal_id;
       await this.admit(transaction, ownerId, input.admission);
       let parentId: string | null;
       if (input.after === undefined)
         parentId = (await this.branchIds(row, transaction)).at(-1) ?? null;
       else if (input.after === null) parentId = null;
       else {
-        if (!(await this.findMessageRow(conversationId, input.after, transaction)))
+        if (!(await this.findMessageRow(internalId, input.after, transaction)))
           throw new UnknownMessageError(input.after);
         parentId = input.after;
       }
       for (const message of input.messages) {
         const replaced = await transaction.run(
-          "UPDATE conversation_messages SET role = ?, message_json = ?, search_text = ? WHERE conversation_id = ? AND id = ?",
-          [message.role, storedJson(message), searchTextOf(message), conversationId, message.id],
+          "UPDATE conversation_messages SET role = ?, message_json = ?, search_text = ? WHERE conversation_internal_id = ? AND id = ?",
+          [message.role, storedJson(message), searchTextOf(message), internalId, message.id],
         );
         if (replaced.changes === 0) {
-          await this.insertMessage(transaction, conversationId, parentId, message, now);
+          await this.insertMessage(transaction, internalId, parentId, message, now);
           parentId = message.id;
         }
       }
       await this.touch(transaction, row, now);
       const saved: StoredMessage[] = [];
       for (const message of input.messages)
-        saved.push(
-          messageOf((await this.findMessageRow(conversationId, message.id, transaction))!),
-        );
+        saved.push(messageOf((await this.findMessageRow(internalId, message.id, transaction))!));
       return saved;
     });
   }
@@ -497,12 +526,12 @@ export class ConversationStore {
     now = Date.now(),
   ): Promise<boolean | null> {
     return this.database.transaction(async (transaction) => {
-      await transaction.serialize(`conversation:${conversationId}`);
+      await transaction.serialize(conversationLock(ownerId, conversationId));
       const row = await this.findRow(ownerId, conversationId, transaction);
       if (!row) return null;
-      const message = await this.findMessageRow(conversationId, messageId, transaction);
+      const message = await this.findMessageRow(row.internal_id, messageId, transaction);
       if (!message) return false;
-      await this.select(transaction, conversationId, message.parent_id, messageId);
+      await this.select(transaction, row.internal_id, message.parent_id, messageId);
       await this.touch(transaction, row, now);
       return true;
     });
@@ -511,7 +540,7 @@ export class ConversationStore {
   /** The messages from the first one down to `messageId`, in order. */
   private pathRows(
     executor: SqlExecutor,
-    conversationId: string,
+    internalId: string,
     messageId: string,
   ): Promise<MessageRow[]> {
     const columns = MESSAGE_COLUMNS.split(", ")
@@ -519,16 +548,16 @@ export class ConversationStore {
       .join(", ");
     return executor.all<MessageRow>(
       `WITH RECURSIVE path (id, parent_id, depth) AS (
-         SELECT id, parent_id, 0 FROM conversation_messages WHERE conversation_id = ? AND id = ?
+         SELECT id, parent_id, 0 FROM conversation_messages WHERE conversation_internal_id = ? AND id = ?
          UNION ALL
          SELECT m.id, m.parent_id, path.depth + 1 FROM conversation_messages AS m
-         JOIN path ON m.conversation_id = ? AND m.id = path.parent_id
+         JOIN path ON m.conversation_internal_id = ? AND m.id = path.parent_id
          WHERE path.depth < 1000000
        )
        SELECT ${columns}
-       FROM path JOIN conversation_messages AS m ON m.conversation_id = ? AND m.id = path.id
+       FROM path JOIN conversation_messages AS m ON m.conversation_internal_id = ? AND m.id = path.id
        ORDER BY path.depth DESC`,
-      [conversationId, messageId, conversationId, conversationId],
+      [internalId, messageId, internalId, internalId],
     );
   }
 
@@ -545,11 +574,11 @@ export class ConversationStore {
     now = Date.now(),
   ): Promise<BeginTurnResult | null> {
     return this.database.transaction(async (transaction): Promise<BeginTurnResult | null> => {
-      await transaction.serialize(`conversation:${conversationId}`);
+      await transaction.serialize(conversationLock(ownerId, conversationId));
       let row = await this.findRow(ownerId, conversationId, transaction);
       const repeated =
         row !== undefined &&
-        (await this.findMessageRow(conversationId, input.answer.id, transaction)) !== undefined;
+        (await this.findMessageRow(row.internal_id, input.answer.id, transaction)) !== undefined;
       // The same turn sent again writes nothing, so it needs no room.
       if (!repeated) await this.admit(transaction, ownerId, input.admission);
       if (!row && input.create) {
@@ -564,28 +593,29 @@ export class ConversationStore {
         );
       }
       if (!row) return null;
+      const internalId = row.internal_id;
       const previousUpdatedAt = summaryOf(row).updatedAt;
-      const existing = await this.findMessageRow(conversationId, input.answer.id, transaction);
+      const existing = await this.findMessageRow(internalId, input.answer.id, transaction);
       if (existing) return this.repeatedTurn(transaction, row, existing, previousUpdatedAt, now);
       if (
         input.parentId !== null &&
-        !(await this.findMessageRow(conversationId, input.parentId, transaction))
+        !(await this.findMessageRow(internalId, input.parentId, transaction))
       )
         throw new UnknownMessageError(input.parentId);
       const promptId = await this.placePrompt(transaction, row, input, now);
       await this.insertMessage(
         transaction,
-        conversationId,
+        internalId,
         promptId,
         input.answer,
         now,
         input.leaseUntil,
       );
       const updatedAt = await this.touch(transaction, row, now);
-      const history = (await this.pathRows(transaction, conversationId, promptId)).map((message) =>
+      const history = (await this.pathRows(transaction, internalId, promptId)).map((message) =>
         messageOf(message, now),
       );
-      const answer = (await this.findMessageRow(conversationId, input.answer.id, transaction))!;
+      const answer = (await this.findMessageRow(internalId, input.answer.id, transaction))!;
       return {
         prompt: history[history.length - 1],
         answer: messageOf(answer, now),
@@ -607,7 +637,7 @@ export class ConversationStore {
     now: number,
   ): Promise<BeginTurnResult> {
     const promptRow = existing.parent_id
-      ? await this.findMessageRow(row.id, existing.parent_id, transaction)
+      ? await this.findMessageRow(row.internal_id, existing.parent_id, transaction)
       : undefined;
     return {
       ...(promptRow ? { prompt: messageOf(promptRow, now) } : {}),
@@ -631,29 +661,32 @@ export class ConversationStore {
     input: BeginTurnInput,
     now: number,
   ): Promise<string> {
-    const conversationId = row.id;
+    const internalId = row.internal_id;
     if (!input.prompt) {
       if (input.parentId === null)
         throw new TurnConflictError("A regeneration needs the prompt it answers (parentId).");
-      const prompt = (await this.findMessageRow(conversationId, input.parentId, transaction))!;
+      const prompt = (await this.findMessageRow(internalId, input.parentId, transaction))!;
       if ((JSON.parse(prompt.message_json) as StoredMessage).role !== "user")
         throw new TurnConflictError(`Message ${input.parentId} is not a prompt.`);
       return input.parentId;
     }
-    const stored = await this.findMessageRow(conversationId, input.prompt.id, transaction);
+    const stored = await this.findMessageRow(internalId, input.prompt.id, transaction);
     if (stored && stored.parent_id !== input.parentId)
       throw new TurnConflictError(
         `Message ${input.prompt.id} already exists elsewhere in this conversation.`,
       );
     const first = await transaction.get(
-      "SELECT 1 AS found FROM conversation_messages WHERE conversation_id = ? LIMIT 1",
-      [conversationId],
+      "SELECT 1 AS found FROM conversation_messages WHERE conversation_internal_id = ? LIMIT 1",
+      [internalId],
     );
     if (!stored)
-      await this.insertMessage(transaction, conversationId, input.parentId, input.prompt, now);
+      await this.insertMessage(transaction, internalId, input.parentId, input.prompt, now);
     if (!first && row.title === DEFAULT_TITLE) {
       row.title = titleFromPrompt(input.prompt.content.parts);
-      await transaction.run("UPDATE conversations SET title = ? WHERE id = ?", [row.title, row.id]);
+      await transaction.run("UPDATE conversations SET title = ? WHERE internal_id = ?", [
+        row.title,
+        internalId,
+      ]);
     }
     return input.prompt.id;
   }
@@ -664,35 +697,41 @@ export class ConversationStore {
    * answer is gone (its conversation deleted) or no longer generated.
    */
   async saveAnswerProgress(
+    ownerId: string,
     conversationId: string,
     answer: StoredMessage,
     leaseUntil: number,
   ): Promise<AnswerRunState | null> {
     const row = await this.database.get<RunStateRow>(
-      "UPDATE conversation_messages SET message_json = ?, generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested, followed_until",
-      [storedJson(answer), leaseUntil, conversationId, answer.id],
+      `UPDATE conversation_messages SET message_json = ?, generating_until = ? WHERE conversation_internal_id = ${INTERNAL_ID} AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested, followed_until`,
+      [storedJson(answer), leaseUntil, ownerId, conversationId, answer.id],
     );
     return runStateOf(row);
   }
 
   /** Extends an answer's lease without writing its text; the answer's state as saveAnswerProgress. */
   async renewAnswerLease(
+    ownerId: string,
     conversationId: string,
     answerId: string,
     leaseUntil: number,
   ): Promise<AnswerRunState | null> {
     const row = await this.database.get<RunStateRow>(
-      "UPDATE conversation_messages SET generating_until = ? WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested, followed_until",
-      [leaseUntil, conversationId, answerId],
+      `UPDATE conversation_messages SET generating_until = ? WHERE conversation_internal_id = ${INTERNAL_ID} AND id = ? AND generating_until IS NOT NULL RETURNING stop_requested, followed_until`,
+      [leaseUntil, ownerId, conversationId, answerId],
     );
     return runStateOf(row);
   }
 
   /** The state of an answer being generated as saveAnswerProgress returns it, read without a write. */
-  async answerRunState(conversationId: string, answerId: string): Promise<AnswerRunState | null> {
+  async answerRunState(
+    ownerId: string,
+    conversationId: string,
+    answerId: string,
+  ): Promise<AnswerRunState | null> {
     const row = await this.database.get<RunStateRow>(
-      "SELECT stop_requested, followed_until FROM conversation_messages WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL",
-      [conversationId, answerId],
+      `SELECT stop_requested, followed_until FROM conversation_messages WHERE conversation_internal_id = ${INTERNAL_ID} AND id = ? AND generating_until IS NOT NULL`,
+      [ownerId, conversationId, answerId],
     );
     return runStateOf(row);
   }
@@ -710,10 +749,11 @@ export class ConversationStore {
   ): Promise<void> {
     await this.database.run(
       `UPDATE conversation_messages SET followed_until = ?
-       WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL
-         AND (followed_until IS NULL OR followed_until < ?)
-         AND EXISTS (SELECT 1 FROM conversations WHERE id = ? AND owner_id = ? AND deleted_at IS NULL)`,
-      [until, conversationId, answerId, until, conversationId, ownerId],
+       WHERE conversation_internal_id =
+           (SELECT internal_id FROM conversations WHERE owner_id = ? AND id = ? AND deleted_at IS NULL)
+         AND id = ? AND generating_until IS NOT NULL
+         AND (followed_until IS NULL OR followed_until < ?)`,
+      [until, ownerId, conversationId, answerId, until],
     );
   }
 
@@ -729,9 +769,9 @@ export class ConversationStore {
   ): Promise<{ generatingUntil: number | null } | null> {
     const row = await this.database.get<{ generating_until: number | null }>(
       `SELECT m.generating_until FROM conversation_messages AS m
-       JOIN conversations AS c ON c.id = m.conversation_id
-       WHERE m.conversation_id = ? AND m.id = ? AND c.owner_id = ? AND c.deleted_at IS NULL`,
-      [conversationId, answerId, ownerId],
+       JOIN conversations AS c ON c.internal_id = m.conversation_internal_id
+       WHERE c.owner_id = ? AND c.id = ? AND c.deleted_at IS NULL AND m.id = ?`,
+      [ownerId, conversationId, answerId],
     );
     if (!row) return null;
     return { generatingUntil: row.generating_until === null ? null : Number(row.generating_until) };
@@ -744,12 +784,13 @@ export class ConversationStore {
    * reader also looks on its own.
    */
   async signalAnswer(
+    ownerId: string,
     conversationId: string,
     answerId: string,
     signal: AnswerSignal,
   ): Promise<void> {
     if (this.database.dialect !== "postgres") return;
-    const payload: AnswerSignalPayload = { conversationId, answerId, signal };
+    const payload: AnswerSignalPayload = { ownerId, conversationId, answerId, signal };
     await this.database.get("SELECT pg_notify(?, ?)", [
       ANSWER_SIGNALS_CHANNEL,
       JSON.stringify(payload),
@@ -766,24 +807,27 @@ export class ConversationStore {
 
   /** Stores an answer's final state: no longer generated, searchable. Null when it is gone. */
   async finishAnswer(
+    ownerId: string,
     conversationId: string,
     answer: StoredMessage,
     now = Date.now(),
   ): Promise<{ message: StoredMessage; updatedAt: string; previousUpdatedAt: string } | null> {
     return this.database.transaction(async (transaction) => {
-      await transaction.serialize(`conversation:${conversationId}`);
+      await transaction.serialize(conversationLock(ownerId, conversationId));
+      // Deleted or not: an answer finishing in a conversation deleted undoably is kept.
+      const row = await transaction.get<ConversationRow>(
+        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE owner_id = ? AND id = ?`,
+        [ownerId, conversationId],
+      );
+      if (!row) return null;
       const changed = await transaction.run(
-        "UPDATE conversation_messages SET message_json = ?, search_text = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL",
-        [storedJson(answer), searchTextOf(answer), conversationId, answer.id],
+        "UPDATE conversation_messages SET message_json = ?, search_text = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_internal_id = ? AND id = ? AND generating_until IS NOT NULL",
+        [storedJson(answer), searchTextOf(answer), row.internal_id, answer.id],
       );
       if (!changed.changes) return null;
-      const row = (await transaction.get<ConversationRow>(
-        `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = ?`,
-        [conversationId],
-      ))!;
       const previousUpdatedAt = summaryOf(row).updatedAt;
       const updatedAt = await this.touch(transaction, row, now);
-      const stored = (await this.findMessageRow(conversationId, answer.id, transaction))!;
+      const stored = (await this.findMessageRow(row.internal_id, answer.id, transaction))!;
       return { message: messageOf(stored, now), updatedAt, previousUpdatedAt };
     });
   }
@@ -794,10 +838,11 @@ export class ConversationStore {
     conversationId: string,
     answerId: string,
   ): Promise<boolean | null> {
-    if (!(await this.findRow(ownerId, conversationId))) return null;
+    const row = await this.findRow(ownerId, conversationId);
+    if (!row) return null;
     const result = await this.database.run(
-      "UPDATE conversation_messages SET stop_requested = 1 WHERE conversation_id = ? AND id = ? AND generating_until IS NOT NULL",
-      [conversationId, answerId],
+      "UPDATE conversation_messages SET stop_requested = 1 WHERE conversation_internal_id = ? AND id = ? AND generating_until IS NOT NULL",
+      [row.internal_id, answerId],
     );
     return result.changes > 0;
   }
@@ -809,19 +854,25 @@ export class ConversationStore {
     messageId: string,
     now = Date.now(),
   ): Promise<StoredMessage | null> {
-    if (!(await this.findRow(ownerId, conversationId))) return null;
-    const row = await this.findMessageRow(conversationId, messageId);
-    return row ? messageOf(row, now) : null;
+    const row = await this.findRow(ownerId, conversationId);
+    const message = row && (await this.findMessageRow(row.internal_id, messageId));
+    return message ? messageOf(message, now) : null;
   }
 
   /**
    * Marks the conversation's answers whose lease ran out as interrupted, for good (their
    * runner went away): the partial text stays, searchable. Returns how many were marked.
    */
-  async finishInterruptedAnswers(conversationId: string, now = Date.now()): Promise<number> {
+  async finishInterruptedAnswers(
+    ownerId: string,
+    conversationId: string,
+    now = Date.now(),
+  ): Promise<number> {
+    const conversation = await this.findRow(ownerId, conversationId);
+    if (!conversation) return 0;
     const rows = await this.database.all<MessageRow>(
-      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_id = ? AND generating_until IS NOT NULL AND generating_until <= ?`,
-      [conversationId, now],
+      `SELECT ${MESSAGE_COLUMNS} FROM conversation_messages WHERE conversation_internal_id = ? AND generating_until IS NOT NULL AND generating_until <= ?`,
+      [conversation.internal_id, now],
     );
     if (!rows.length) return 0;
     await this.database.transaction(async (transaction) => {
@@ -829,11 +880,11 @@ export class ConversationStore {
         const message = messageOf(row, now);
         // Only if no runner renewed the lease meanwhile.
         await transaction.run(
-          "UPDATE conversation_messages SET message_json = ?, search_text = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_id = ? AND id = ? AND generating_until = ?",
+          "UPDATE conversation_messages SET message_json = ?, search_text = ?, generating_until = NULL, stop_requested = 0 WHERE conversation_internal_id = ? AND id = ? AND generating_until = ?",
           [
             storedJson({ ...message, interrupted: true }),
             searchTextOf(message),
-            conversationId,
+            conversation.internal_id,
             row.id,
             row.generating_until,
           ],
@@ -863,7 +914,7 @@ export class ConversationStore {
           const created = message.createdAt ? Date.parse(message.createdAt) : NaN;
           await this.insertMessage(
             transaction,
-            row.id,
+            row.internal_id,
             message.parentId,
             message,
             Number.isFinite(created) ? created : conversation.createdAt,
@@ -872,12 +923,12 @@ export class ConversationStore {
         // The branches shown are the ones shown when it was exported.
         for (const message of conversation.messages)
           if (message.selectedChildId)
-            await this.select(transaction, row.id, message.id, message.selectedChildId);
+            await this.select(transaction, row.internal_id, message.id, message.selectedChildId);
         if (conversation.selectedRootId)
-          await this.select(transaction, row.id, null, conversation.selectedRootId);
-        await transaction.run("UPDATE conversations SET updated_at = ? WHERE id = ?", [
+          await this.select(transaction, row.internal_id, null, conversation.selectedRootId);
+        await transaction.run("UPDATE conversations SET updated_at = ? WHERE internal_id = ?", [
           Math.max(conversation.updatedAt, conversation.createdAt),
-          row.id,
+          row.internal_id,
         ]);
         ids.push(row.id);
       }

@@ -81,6 +81,16 @@ describe.each(testDatabaseKinds())("implicit caching on the local engine ($diale
     expect(second.promptTokenCount).toBeGreaterThan(cached);
   });
 
+  it("remembers a part spanning many blocks, whose blocks share one fingerprint", async () => {
+    // One text part of several thousand tokens: every block inside it ends at the same unit
+    // boundary, so its fingerprints repeat within one write (PostgreSQL refused such a write).
+    const long = { contents: [{ role: "user", parts: [{ text: DOCUMENT.repeat(4) }] }] };
+    expect((await usage("gemini-2.5-flash", long, alice)).cachedContentTokenCount).toBeUndefined();
+    expect((await usage("gemini-2.5-flash", long, alice)).cachedContentTokenCount).toBeGreaterThan(
+      0,
+    );
+  });
+
   it("never answers one owner's prompt from another owner's prefixes", async () => {
     const bobs = await usage("gemini-2.5-flash", body("Which rivers?"), bob);
     expect(bobs.cachedContentTokenCount).toBeUndefined();

@@ -5,6 +5,7 @@
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Candidate, GenerateContentResponse, Part } from "@/lib/gemini/types";
+import { setPiecedText } from "../pieced-text";
 
 /** Merges streamed chunks into one response, as generateContent answers. */
 export function mergeChunks(chunks: readonly GenerateContentResponse[]): GenerateContentResponse {
@@ -43,8 +44,10 @@ export function mergeChunks(chunks: readonly GenerateContentResponse[]): Generat
   for (const candidate of byIndex.values())
     for (const part of candidate.content!.parts) {
       const pieces = inlinePieces.get(part);
-      if (pieces)
-        part.inlineData = { mimeType: part.inlineData!.mimeType, data: joinBase64(pieces) };
+      if (!pieces) continue;
+      const inlineData = { mimeType: part.inlineData!.mimeType, data: "" };
+      setPiecedText(inlineData, "data", base64Pieces(pieces));
+      part.inlineData = inlineData;
     }
   const candidates = [...byIndex.entries()]
     .sort(([left], [right]) => left - right)
@@ -104,19 +107,19 @@ function appendPart(parts: Part[], part: Part): void {
 }
 
 /**
- * The base64 texts of the inline data pieces merged into one part, joined once all are in
- * (joining as they come would copy the growing whole for every half second of audio).
+ * The base64 texts of the inline data pieces merged into one part, kept apart (pieced-text.ts):
+ * joining them would copy the whole, tens of megabytes of audio, in one go.
  */
 const inlinePieces = new WeakMap<Part, string[]>();
 
 /**
- * The base64 of the pieces' bytes one after the other. Pieces of whole 3-byte groups (no
- * padding: every audio chunk but the last) join as text; after one with padding, the rest is
- * decoded and joined again.
+ * Pieces whose texts, one after the other, are the base64 of the pieces' bytes one after the
+ * other. Pieces of whole 3-byte groups (no padding: every audio chunk but the last) follow
+ * each other as they are; from one with padding on, the rest is decoded and encoded again.
  */
-function joinBase64(pieces: readonly string[]): string {
+function base64Pieces(pieces: readonly string[]): readonly string[] {
   const padded = pieces.findIndex((piece) => piece.endsWith("="));
-  if (padded === -1 || padded === pieces.length - 1) return pieces.join("");
+  if (padded === -1 || padded === pieces.length - 1) return pieces;
   const bytes = Buffer.concat(pieces.slice(padded).map((piece) => Buffer.from(piece, "base64")));
-  return pieces.slice(0, padded).join("") + bytes.toString("base64");
+  return [...pieces.slice(0, padded), bytes.toString("base64")];
 }

@@ -14,6 +14,7 @@ import {
   probeMedia,
   type ProbedMedia,
 } from "@/lib/engine/media/probe";
+import { decodeBase64InSlices } from "@/lib/engine/base64-in-slices";
 import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
 import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
 import type { CountableRequest, CountRequestOptions, FileReference } from "./count-request";
@@ -184,7 +185,7 @@ export class PromptItems {
     returnedByFunction: boolean,
   ): Promise<void> {
     const { data, mimeType } = part.inlineData!;
-    const bytes = Buffer.from(data, "base64");
+    const bytes = await decodeBase64InSlices(data, this.slices);
     const media = await probeOrFail(
       () => probeMedia({ bytes }, mimeType, this.options.signal),
       field,

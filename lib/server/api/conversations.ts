@@ -79,7 +79,7 @@ async function read(request: Request, id: string): Promise<Response> {
     const { conversations } = await dataStores();
     if (!(await conversations.getHead(caller.ownerId, id))) throw notFound(id);
     // Answers whose runner went away are marked once, so every reader sees them alike.
-    await conversations.finishInterruptedAnswers(id);
+    await conversations.finishInterruptedAnswers(caller.ownerId, id);
     const head = await conversations.getHead(caller.ownerId, id);
     if (!head) throw notFound(id);
     return streamedJsonResponse(conversationJson(conversations, caller.ownerId, head));

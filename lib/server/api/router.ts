@@ -273,6 +273,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
         url,
         rest,
         ownerId: caller.ownerId,
+        renderError,
         handle: (handled) =>
           found.route.handler({
             request: handled,

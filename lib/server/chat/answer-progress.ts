@@ -59,7 +59,7 @@ function chunkCharacters(chunk: GenerateContentResponse): number {
  */
 export function writeAnswerProgress(job: TurnJob, options: AnswerProgressOptions): AnswerProgress {
   const { conversations, now } = options;
-  const { conversationId } = job;
+  const { ownerId, conversationId } = job;
   let dirty = false;
   /** Characters arrived since the last write of progress. */
   let unwritten = 0;
@@ -92,6 +92,7 @@ export function writeAnswerProgress(job: TurnJob, options: AnswerProgressOptions
       unwritten = 0;
       asked = false;
       const state = await conversations.saveAnswerProgress(
+        ownerId,
         conversationId,
         currentAnswer(job),
         nextLease(),
@@ -100,7 +101,7 @@ export function writeAnswerProgress(job: TurnJob, options: AnswerProgressOptions
       // A lost signal only delays the follower to its next look: the write itself stands.
       if (state && state.followedUntil > now())
         await conversations
-          .signalAnswer(conversationId, job.answer.id, "progress")
+          .signalAnswer(ownerId, conversationId, job.answer.id, "progress")
           .catch((error: unknown) =>
             options.onError?.("could not signal an answer's progress", error),
           );
@@ -108,6 +109,7 @@ export function writeAnswerProgress(job: TurnJob, options: AnswerProgressOptions
     }
     if (quiet) {
       const state = await conversations.renewAnswerLease(
+        ownerId,
         conversationId,
         job.answer.id,
         nextLease(),
@@ -115,7 +117,7 @@ export function writeAnswerProgress(job: TurnJob, options: AnswerProgressOptions
       lastWrite = now();
       return state;
     }
-    return conversations.answerRunState(conversationId, job.answer.id);
+    return conversations.answerRunState(ownerId, conversationId, job.answer.id);
   };
 
   // One write at a time: a slow database delays the next tick instead of piling writes up.

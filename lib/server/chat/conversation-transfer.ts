@@ -44,9 +44,9 @@ export async function* archiveJson(
     first = false;
     let sequence = 0;
     for (
-      let next = await conversations.messageAfter(id, 0);
+      let next = await conversations.messageAfter(ownerId, id, 0);
       next;
-      next = await conversations.messageAfter(id, sequence)
+      next = await conversations.messageAfter(ownerId, id, sequence)
     ) {
       piece += `${sequence === 0 ? "" : ","}${JSON.stringify(archivedMessage(next.message))}`;
       sequence = next.sequence;

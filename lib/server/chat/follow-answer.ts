@@ -16,10 +16,15 @@ import { currentAnswer, live, type TurnJob } from "./turn-job";
 
 export interface FollowOptions {
   conversations: ConversationStore;
-  /** This process's live job of an answer, if it has one. */
-  jobOf(conversationId: string, answerId: string): TurnJob | undefined;
+  /** This process's live job of an owner's answer, if it has one. */
+  jobOf(ownerId: string, conversationId: string, answerId: string): TurnJob | undefined;
   /** Calls `wake` when the answer's runner signals a write (PostgreSQL); returns the unsubscribe. */
-  onProgress(conversationId: string, answerId: string, wake: () => void): () => void;
+  onProgress(
+    ownerId: string,
+    conversationId: string,
+    answerId: string,
+    wake: () => void,
+  ): () => void;
   /** Time between two looks at the stored answer's lease. */
   followIntervalMs: number;
   /** How long a follower's mark holds; it is renewed once a third of it has gone by. */
@@ -57,11 +62,13 @@ export async function* followStoredAnswer(
 ): AsyncGenerator<TurnEvent> {
   const { conversations, jobOf, followIntervalMs, followMarkMs, now } = options;
   const answerId = message.id;
+  const { ownerId } = caller;
   let markedUntil = 0;
   const mark = async () => {
     const until = now() + followMarkMs;
-    await conversations.followAnswer(caller.ownerId, conversationId, answerId, until);
-    if (!markedUntil) await conversations.signalAnswer(conversationId, answerId, "followed");
+    await conversations.followAnswer(ownerId, conversationId, answerId, until);
+    if (!markedUntil)
+      await conversations.signalAnswer(ownerId, conversationId, answerId, "followed");
     markedUntil = until;
   };
   // Marked before the first event goes out: the runner starts writing promptly meanwhile. A
@@ -74,21 +81,21 @@ export async function* followStoredAnswer(
   let lease: number | null | undefined;
   while (message.streaming && !signal.aborted) {
     await pause(followIntervalMs, signal, (wake) =>
-      options.onProgress(conversationId, answerId, wake),
+      options.onProgress(ownerId, conversationId, answerId, wake),
     );
     if (signal.aborted) break;
-    const job = jobOf(conversationId, answerId);
+    const job = jobOf(ownerId, conversationId, answerId);
     if (job) {
       yield* live(job, { snapshot: currentAnswer(job) }, signal);
       return;
     }
     if (markedUntil - now() < (followMarkMs * 2) / 3) await mark();
-    const stored = await conversations.answerLease(caller.ownerId, conversationId, answerId);
+    const stored = await conversations.answerLease(ownerId, conversationId, answerId);
     if (!stored) return;
     const { generatingUntil } = stored;
     if (generatingUntil !== null && generatingUntil === lease && generatingUntil > now()) continue;
     lease = generatingUntil;
-    const next = await conversations.readMessage(caller.ownerId, conversationId, answerId, now());
+    const next = await conversations.readMessage(ownerId, conversationId, answerId, now());
     if (!next) return;
     message = next;
     const text = JSON.stringify(message);
@@ -97,9 +104,9 @@ export async function* followStoredAnswer(
   }
   if (signal.aborted) return;
   if (message.interrupted) {
-    await conversations.finishInterruptedAnswers(conversationId, now());
+    await conversations.finishInterruptedAnswers(ownerId, conversationId, now());
     message =
-      (await conversations.readMessage(caller.ownerId, conversationId, answerId, now())) ?? message;
+      (await conversations.readMessage(ownerId, conversationId, answerId, now())) ?? message;
   }
   yield { done: { answer: message } };
 }

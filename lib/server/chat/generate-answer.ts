@@ -78,7 +78,7 @@ export async function generateAnswer(
   };
   let finished: Finished;
   try {
-    const stored = await conversations.finishAnswer(job.conversationId, final, now());
+    const stored = await conversations.finishAnswer(job.ownerId, job.conversationId, final, now());
     finished = stored
       ? {
           answer: stored.message,
@@ -97,6 +97,6 @@ export async function generateAnswer(
   // A follower on another instance learns of the end at once rather than at its next look.
   if (progress.followed())
     await conversations
-      .signalAnswer(job.conversationId, job.answer.id, "progress")
+      .signalAnswer(job.ownerId, job.conversationId, job.answer.id, "progress")
       .catch((error: unknown) => options.onError?.("could not signal a finished answer", error));
 }

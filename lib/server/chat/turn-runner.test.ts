@@ -254,6 +254,53 @@ describe.each(testDatabaseKinds())("turn runner ($dialect)", (kind) => {
       ).rejects.toThrow(/not found/);
     });
 
+    it("two owners' answers under one conversation id and answer id run apart", async () => {
+      const paced = createTurnRunner({
+        conversations: store,
+        backend: () => pacedBackend(),
+        flushIntervalMs: 50,
+        quietMs: 200,
+      });
+      const other = createTurnRunner({
+        conversations: store,
+        backend: () => backend,
+        flushIntervalMs: 50,
+        quietMs: 200,
+      });
+      const alice = { ownerId: "key:alice" };
+      const id = "conversation-0009";
+      const mine = readAll(
+        await paced.start(caller, id, turn("a1", longPrompt, 400), new AbortController().signal),
+      );
+      const theirs = readAll(
+        await paced.start(
+          alice,
+          id,
+          turn("a1", `Mine alone. ${veryLongPrompt}`, 60_000),
+          new AbortController().signal,
+        ),
+      );
+      // Alice's own conversation, joined live by its owner alone.
+      const joined = await paced.attach(alice, id, "a1", new AbortController().signal);
+      for await (const event of joined) {
+        expect("snapshot" in event).toBe(true);
+        break;
+      }
+      // Stopped from another instance: through the database (and PostgreSQL's signal).
+      expect(await other.stop(alice, id, "a1")).toBe(true);
+      const [mineDone, theirsDone] = await Promise.all([mine, theirs]);
+      expect(doneAnswer(theirsDone).stopped).toBe(true);
+      expect(doneAnswer(mineDone).stopped).toBeUndefined();
+      expect(candidateText(doneAnswer(mineDone).candidates?.[0]).length).toBeGreaterThan(0);
+      const prompts = async (ownerId: string) =>
+        (await store.get(ownerId, id))!.messages
+          .filter((item) => item.role === "user")
+          .map((item) => item.content.parts[0]?.text?.slice(0, 11));
+      expect(await prompts("studio")).toEqual(["Repeat afte"]);
+      expect(await prompts("key:alice")).toEqual(["Mine alone."]);
+      await paced.settled();
+    });
+
     it("another instance follows what the answer writes, and can stop it", async () => {
       // Paced, so the answer is still being generated when the follower stops it (unpaced, a
       // fast machine finished it between the stop and the generator's next look).

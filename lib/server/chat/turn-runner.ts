@@ -158,11 +158,13 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   const leaseMs = options.leaseMs ?? 20_000;
   const followIntervalMs = options.followIntervalMs ?? 100;
   const followMarkMs = options.followMarkMs ?? 3000;
+  /** Live jobs by owner, conversation and answer (ids are the owner's: two owners may share one). */
   const jobs = new Map<string, TurnJob>();
   const runs = new Set<Promise<void>>();
   /** Followers of answers generated elsewhere, waiting for their next look. */
   const waiting = new Map<string, Set<() => void>>();
-  const keyOf = (conversationId: string, answerId: string) => `${conversationId}/${answerId}`;
+  const keyOf = (ownerId: string, conversationId: string, answerId: string) =>
+    JSON.stringify([ownerId, conversationId, answerId]);
   const generationOptions = {
     conversations,
     backend: options.backend,
@@ -179,14 +181,19 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
   const listen = () => {
     if (listening) return;
     listening = true;
-    conversations.onAnswerSignal(({ conversationId, answerId, signal }) => {
-      const key = keyOf(conversationId, answerId);
+    conversations.onAnswerSignal(({ ownerId, conversationId, answerId, signal }) => {
+      const key = keyOf(ownerId, conversationId, answerId);
       if (signal === "progress") for (const wake of waiting.get(key) ?? []) wake();
       else jobs.get(key)?.wake?.(signal === "followed");
     });
   };
-  const onProgress = (conversationId: string, answerId: string, wake: () => void) => {
-    const key = keyOf(conversationId, answerId);
+  const onProgress = (
+    ownerId: string,
+    conversationId: string,
+    answerId: string,
+    wake: () => void,
+  ) => {
+    const key = keyOf(ownerId, conversationId, answerId);
     let wakes = waiting.get(key);
     if (!wakes) waiting.set(key, (wakes = new Set()));
     wakes.add(wake);
@@ -207,7 +214,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     return followStoredAnswer(
       {
         conversations,
-        jobOf: (id, answerId) => jobs.get(keyOf(id, answerId)),
+        jobOf: (ownerId, id, answerId) => jobs.get(keyOf(ownerId, id, answerId)),
         onProgress,
         followIntervalMs,
         followMarkMs,
@@ -223,10 +230,9 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
 
   return {
     async start(caller, conversationId, input, signal, admission) {
-      const key = keyOf(conversationId, input.answerId);
+      const key = keyOf(caller.ownerId, conversationId, input.answerId);
       const running = jobs.get(key);
-      if (running && running.ownerId === caller.ownerId)
-        return live(running, { snapshot: currentAnswer(running) }, signal);
+      if (running) return live(running, { snapshot: currentAnswer(running) }, signal);
       const release = (await options.admit?.(caller)) ?? (() => {});
       let begun;
       try {
@@ -272,7 +278,7 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
       listen();
       const done = generateAnswer(job, request, caller, release, {
         ...generationOptions,
-        forget: () => jobs.delete(keyOf(job.conversationId, job.answer.id)),
+        forget: () => jobs.delete(key),
       }).catch((error: unknown) => options.onError?.("a chat turn's runner failed", error));
       runs.add(done);
       void done.finally(() => runs.delete(done));
@@ -284,9 +290,8 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     },
 
     async attach(caller, conversationId, answerId, signal) {
-      const job = jobs.get(keyOf(conversationId, answerId));
-      if (job && job.ownerId === caller.ownerId)
-        return live(job, { snapshot: currentAnswer(job) }, signal);
+      const job = jobs.get(keyOf(caller.ownerId, conversationId, answerId));
+      if (job) return live(job, { snapshot: currentAnswer(job) }, signal);
       const message = await conversations.readMessage(
         caller.ownerId,
         conversationId,
@@ -301,14 +306,14 @@ export function createTurnRunner(options: TurnRunnerOptions): TurnRunner {
     },
 
     async stop(caller, conversationId, answerId) {
-      const job = jobs.get(keyOf(conversationId, answerId));
-      if (job && job.ownerId === caller.ownerId) {
+      const job = jobs.get(keyOf(caller.ownerId, conversationId, answerId));
+      if (job) {
         job.controller.abort();
         return true;
       }
       const asked = await conversations.requestAnswerStop(caller.ownerId, conversationId, answerId);
       if (asked === null) throw ApiError.notFound(`Conversation ${conversationId} was not found.`);
-      if (asked) await conversations.signalAnswer(conversationId, answerId, "stop");
+      if (asked) await conversations.signalAnswer(caller.ownerId, conversationId, answerId, "stop");
       return asked;
     },
 

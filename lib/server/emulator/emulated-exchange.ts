@@ -6,7 +6,6 @@ import { exchangeScope, type ExchangeNotes } from "@/lib/engine/emulator/exchang
 import { RequestLog, type LoggedBody } from "@/lib/engine/emulator/request-log";
 import type { UsageMetadata } from "@/lib/gemini/types";
 import { formatTimestampDigits } from "@/lib/gemini/wire-time";
-import { errorResponse } from "../http/responses";
 import { replayExchange } from "./replay-exchange";
 
 /**
@@ -25,13 +24,17 @@ export async function serveEmulated(options: {
   /** The model the path names (`models/{model}:...`), for requests refused before the engine. */
   pathModel?: string;
   handle: (request: Request) => Promise<Response>;
+  /** How the route renders a failure (the Interactions API has an error body of its own). */
+  renderError: (error: unknown) => Response;
 }): Promise<Response> {
   const { emulator, request, url, ownerId } = options;
   const log = emulator.requestLog;
   const notes: ExchangeNotes = {};
   const scope = { ownerId, headers: request.headers, notes };
   if (!log.enabled && emulator.replay.isEmpty(ownerId))
-    return exchangeScope.run(scope, () => handleSafely(options.handle, request));
+    return exchangeScope.run(scope, () =>
+      handleSafely(options.handle, request, options.renderError),
+    );
 
   const arrived = Date.now();
   const started = performance.now();
@@ -43,21 +46,25 @@ export async function serveEmulated(options: {
       } as RequestInit)
     : request;
   const response = await exchangeScope.run(scope, () =>
-    handleSafely(async (own) => {
-      const replayed = await replayExchange({
-        store: emulator.replay,
-        ownerId,
-        request: own,
-        url,
-        operation: options.operation,
-        signal: request.signal,
-      });
-      if ("response" in replayed) {
-        notes.replayedFrom = replayed.exchangeId;
-        return replayed.response;
-      }
-      return options.handle(replayed.request);
-    }, handled),
+    handleSafely(
+      async (own) => {
+        const replayed = await replayExchange({
+          store: emulator.replay,
+          ownerId,
+          request: own,
+          url,
+          operation: options.operation,
+          signal: request.signal,
+        });
+        if ("response" in replayed) {
+          notes.replayedFrom = replayed.exchangeId;
+          return replayed.response;
+        }
+        return options.handle(replayed.request);
+      },
+      handled,
+      options.renderError,
+    ),
   );
   const responseCopy = new BodyCopy(log.maxBodyBytes, response.headers.get("content-type"), true);
   let firstByteMs: number | undefined;
@@ -96,11 +103,12 @@ export async function serveEmulated(options: {
 async function handleSafely(
   handle: (request: Request) => Promise<Response>,
   request: Request,
+  renderError: (error: unknown) => Response,
 ): Promise<Response> {
   try {
     return await handle(request);
   } catch (error) {
-    return errorResponse(error);
+    return renderError(error);
   }
 }
 
@@ -263,6 +271,7 @@ export function serveApiRequest(options: {
   rest: string;
   ownerId: string;
   handle: (request: Request) => Promise<Response>;
+  renderError: (error: unknown) => Response;
 }): Promise<Response> {
   const emulator = emulatorOf(options.backend);
   const pathModel = /^models\/([^/:]+)/.exec(options.rest)?.[1];
@@ -282,5 +291,6 @@ export function serveApiRequest(options: {
     }),
     ...(pathModel ? { pathModel } : {}),
     handle: options.handle,
+    renderError: options.renderError,
   });
 }

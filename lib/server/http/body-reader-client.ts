@@ -1,8 +1,9 @@
 /**
  * The request thread's side of the body reader workers (body-reader-worker.ts): a body of
  * IN_THREAD_BYTES or more is decoded, parsed and read into its canonical form there, and comes
- * back as JSON text that parseJsonInSlices turns into the request in slices, so a 16 MB body
- * never holds the event loop for more than a slice (issue 14). Two workers, as for the
+ * back as JSON text that parseJsonInSlices turns into the request in slices (its long strings
+ * beside it, long-strings.ts), so a 16 MB body never holds the event loop for more than a
+ * slice (issue 14). Two workers, as for the
  * tokenizer: bodies of BULK_BYTES or more have their own, so a body of a few hundred
  * kilobytes never waits behind one of 100 MB. Where a worker cannot start (a test run
  * without Next's bundling), bodies are read on this thread.
@@ -22,6 +23,7 @@ import {
   type BodyReaderRequest,
   type BodySource,
 } from "./body-readers";
+import { putBackLongStrings } from "./long-strings";
 
 /** Bodies shorter than this are read on the request's thread (a few milliseconds at most). */
 export const IN_THREAD_BYTES = 65_536;
@@ -177,8 +179,11 @@ export async function bodyOfOutcome<Name extends BodyReaderName>(
   outcome: BodyReaderOutcome,
 ): Promise<BodyOf<Name>> {
   switch (outcome.kind) {
-    case "value":
-      return (await parseJsonInSlices(outcome.json)) as BodyOf<Name>;
+    case "value": {
+      const value = await parseJsonInSlices(outcome.json);
+      putBackLongStrings(value, outcome.long ?? []);
+      return value as BodyOf<Name>;
+    }
     case "error":
       throw apiErrorOf(outcome.error);
     case "failure":

@@ -21,6 +21,7 @@ import {
 } from "@/lib/gemini/forwarding-read";
 import { parseCachedContentCreate } from "@/lib/gemini/validate-caches";
 import { readInteractionEnvelope } from "@/lib/gemini/interactions/envelope";
+import { setAsideLongStrings, type SetAsideString } from "./long-strings";
 
 export const BODY_READERS = {
   /** The parsed JSON as sent. */
@@ -131,7 +132,14 @@ export function sourceText(source: BodySource): string {
 
 export type BodyReaderReply =
   | { id: number; kind: "ready" }
-  | { id: number; kind: "value"; json: string; bytes?: Uint8Array[] }
+  | {
+      id: number;
+      kind: "value";
+      json: string;
+      /** Its long strings, sent beside the JSON text (long-strings.ts). */
+      long?: SetAsideString[];
+      bytes?: Uint8Array[];
+    }
   | { id: number; kind: "error"; error: ApiErrorData }
   | { id: number; kind: "failure"; message: string };
 
@@ -141,13 +149,16 @@ export function answerBodyReaderRequest(request: BodyReaderRequest): BodyReaderR
   try {
     if (request.forward) {
       const read = readForwardedBody(request, reader);
-      return { id, kind: "value", json: JSON.stringify(read), bytes: request.bytes };
+      const long = setAsideLongStrings(read);
+      return { id, kind: "value", json: JSON.stringify(read), long, bytes: request.bytes };
     }
     const text = sourceText(request);
     const body = parseBodyJson(text);
     // A plain JSON body is sent back as it came (it reads as the same value): no second writing.
     if (reader === "json") return { id, kind: "value", json: text.trim() === "" ? "{}" : text };
-    return { id, kind: "value", json: JSON.stringify(BODY_READERS[reader](body)) };
+    const read = BODY_READERS[reader](body);
+    const long = setAsideLongStrings(read);
+    return { id, kind: "value", json: JSON.stringify(read), long };
   } catch (error) {
     if (error instanceof ApiError) return { id, kind: "error", error: apiErrorData(error) };
     return { id, kind: "failure", message: error instanceof Error ? error.message : String(error) };

@@ -2,6 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { logger } from "../config/logger";
 import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
+import { TimeSlices } from "@/lib/engine/time-slices";
 import { TransportFault } from "@/lib/engine/emulator/faults";
 import { transportFaultResponse } from "../emulator/transport-fault-response";
 
@@ -97,10 +98,15 @@ function streamedResponse(
   status = 200,
 ): Response {
   const encoder = new TextEncoder();
+  const slices = new TimeSlices();
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
+          // Other callers get their turn between pieces: a reader that takes each piece at
+          // once (a socket with room) would otherwise pull tens of megabytes in one run of
+          // promise callbacks, encoding and writing them while everyone else waits.
+          await slices.pause();
           const next = await pieces.next();
           if (next.done) controller.close();
           else controller.enqueue(encoder.encode(next.value));

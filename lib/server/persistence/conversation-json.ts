@@ -21,7 +21,7 @@ export async function* conversationJson(
   for (;;) {
     if ((await conversations.updatedAt(ownerId, head.id)) !== head.updatedAt)
       throw new Error(`conversation ${head.id} changed while it was read`);
-    const next = await conversations.messageAfter(head.id, sequence);
+    const next = await conversations.messageAfter(ownerId, head.id, sequence);
     if (!next) break;
     piece += `${sequence === 0 ? "" : ","}${JSON.stringify(next.message)}`;
     sequence = next.sequence;
