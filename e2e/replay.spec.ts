@@ -23,6 +23,7 @@ import {
   OPEN_BUDGET_FILE,
   REPLAY_SETS,
 } from "./support/replay/exchanges.mjs";
+import { ALLOW_RULES } from "./support/replay/allow-rules.mjs";
 import { startReplayUpstream, type ReplayUpstream } from "./support/replay/replay-upstream.mjs";
 import { CATEGORIES, conformance, formatFigures, type Conformance } from "./support/replay/run.mjs";
 
@@ -74,6 +75,7 @@ function expectWithinBudget(run: Conformance, set: (typeof sets)[number], target
     ),
   );
   expect(run.stale, "allow-list entries that explain nothing (remove them)").toEqual([]);
+  for (const rule of run.usedRules) usedRules[target].add(rule);
   for (const [category] of CATEGORIES) {
     const open = run.table[category]?.open ?? 0;
     const allowed = budget[set.name]?.[target]?.[category] ?? 0;
@@ -88,12 +90,25 @@ function expectWithinBudget(run: Conformance, set: (typeof sets)[number], target
   }
 }
 
-test("every allow-list entry names recorded exchanges and gives a reason", () => {
+type Entry = {
+  category: string;
+  reason: string;
+  ids?: string[];
+  rule?: string;
+  targets?: string[];
+};
+const entries = allowList.entries as Entry[];
+/** Rule entries (`category:rule`) that explained something, per target, over every set. */
+const usedRules: Record<Target, Set<string>> = { local: new Set(), gateway: new Set() };
+
+test("every allow-list entry names recorded exchanges or a known rule, and gives a reason", () => {
   const known = new Set(everyExchange.map((exchange) => exchange.id));
-  for (const entry of allowList.entries as { reason: string; ids: string[] }[]) {
+  for (const entry of entries) {
     expect(entry.reason.length, "an entry's reason").toBeGreaterThan(40);
+    expect(Boolean(entry.ids) !== Boolean(entry.rule), "ids or a rule, not both").toBe(true);
+    if (entry.rule) expect(Object.keys(ALLOW_RULES)).toContain(entry.rule);
     expect(
-      entry.ids.filter((id) => !known.has(id)),
+      (entry.ids ?? []).filter((id) => !known.has(id)),
       "ids no set holds",
     ).toEqual([]);
   }
@@ -134,3 +149,13 @@ for (const set of sets) {
     expectWithinBudget(run, set, "gateway");
   });
 }
+
+test("every allow-list rule explains a difference of some set", () => {
+  for (const target of ["local", "gateway"] as const) {
+    const idle = entries
+      .filter((entry) => entry.rule && (entry.targets ?? ["local"]).includes(target))
+      .map((entry) => `${entry.category}:${entry.rule}`)
+      .filter((rule) => !usedRules[target].has(rule));
+    expect([...new Set(idle)], `${target}: rules that explain nothing (remove them)`).toEqual([]);
+  }
+});

@@ -3,10 +3,12 @@
 // `npm run catalog:update`. With an upstream key (GEMINI_API_KEY or GOOGLE_API_KEY, base URL
 // GEMINI_BASE_URL) the source is the live `models.list`, and each `-latest` alias is resolved
 // by one generateContent of one output token (its answer's modelVersion). Without a key, or
-// with `--recordings`, the source is the newest models.list of the recorded exchanges, and the
-// models recordings use successfully that it no longer names are kept (listed false), each
-// with the model its recorded answers name. Generation and embedding models are served. Families, family rules and per-model trait
-// overrides in the file are kept; a new model gets the family of the first rule its id matches.
+// with `--recordings`, the source is the newest models.list of the recorded exchanges (both
+// replay sets), and the models recordings use successfully that it no longer names are kept
+// (listed false), each with the model its newest recorded answer names. Generation and
+// embedding models are served. Families, family rules, per-model trait overrides and `retired`
+// models (the service's 404 is their newest recording; they are refused, not served) in the file
+// are kept; a new model gets the family of the first rule its id matches.
 import fs from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -21,7 +23,10 @@ const { values } = parseArgs({
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const FILE = path.join(ROOT, "lib/engine/catalog/models.json");
-const RECORDINGS = path.join(ROOT, "e2e/fixtures/recorded-exchanges/exchanges.jsonl");
+const RECORDINGS = [
+  path.join(ROOT, "e2e/fixtures/recorded-exchanges/exchanges.jsonl"),
+  path.join(ROOT, "e2e/fixtures/recorded-exchanges-agents/exchanges.jsonl"),
+];
 const GENERATION_METHOD = "generateContent";
 /** The methods of a served model: generation, or embeddings. */
 const SERVED_METHODS = [GENERATION_METHOD, "embedContent"];
@@ -93,18 +98,30 @@ async function liveSource() {
   return { listed: models, older: [], versions, used: new Set() };
 }
 
+/** When the service made an answer: its responseId's unix seconds (0 when it has none). */
+function answerTime(body) {
+  const id = /"responseId":\s*"([A-Za-z0-9_-]+)"/.exec(body)?.[1];
+  if (!id) return 0;
+  const bytes = Buffer.from(id, "base64url");
+  return bytes.length >= 4 ? bytes.readUInt32LE(0) : 0;
+}
+
 function recordedSource() {
-  const exchanges = fs
-    .readFileSync(RECORDINGS, "utf8")
-    .split("\n")
-    .filter((line) => line.trim() !== "")
-    .map((line) => JSON.parse(line));
+  const exchanges = RECORDINGS.flatMap((file) =>
+    fs
+      .readFileSync(file, "utf8")
+      .split("\n")
+      .filter((line) => line.trim() !== "")
+      .map((line) => JSON.parse(line)),
+  );
   const lists = exchanges
     .filter((exchange) => exchange.operation === "models.list" && exchange.status === 200)
     .map((exchange) => JSON.parse(exchange.responseBody).models ?? [])
     .sort((left, right) => newestVersion(left) - newestVersion(right));
   const listed = lists.at(-1) ?? [];
-  // The modelVersion each requested model answers with, by majority over its recorded answers.
+  // The modelVersion each requested model answers with: its newest dated answer's, else the
+  // majority of its recorded answers (an alias moves to newer models over time).
+  const newest = new Map();
   const answered = new Map();
   const used = new Set();
   for (const exchange of exchanges) {
@@ -124,11 +141,13 @@ function recordedSource() {
     const tally = answered.get(id) ?? new Map();
     tally.set(found[1], (tally.get(found[1]) ?? 0) + 1);
     answered.set(id, tally);
+    const time = answerTime(body);
+    if (time > (newest.get(id)?.time ?? 0)) newest.set(id, { time, version: found[1] });
   }
   const versions = new Map();
   for (const [id, tally] of answered) {
     const [best] = [...tally.entries()].sort((left, right) => right[1] - left[1])[0];
-    versions.set(id, best);
+    versions.set(id, newest.get(id)?.version ?? best);
   }
   return { listed, older: lists.slice(0, -1).reverse(), versions, used };
 }
@@ -209,8 +228,10 @@ for (const [name, entry] of before) {
 
 for (const [id, version] of source.versions) {
   const entry = after.get(`models/${id}`);
-  if (!entry) continue;
+  if (!entry || entry.retired) continue;
   const target = after.get(`models/${idOf(version)}`);
+  // A target since retired: the entry keeps the successor its file names.
+  if (target?.retired) continue;
   const aliasOf = target && target.name !== entry.name ? target.name : undefined;
   const modelVersion = version === id ? undefined : version;
   if (entry.modelVersion !== modelVersion || entry.aliasOf !== aliasOf)
@@ -230,7 +251,16 @@ const ordered = [
     .filter((entry) => !entry.listed)
     .sort((left, right) => left.name.localeCompare(right.name)),
 ];
-const keyOrder = ["name", "listed", "family", "aliasOf", "modelVersion", "traits", "resource"];
+const keyOrder = [
+  "name",
+  "listed",
+  "retired",
+  "family",
+  "aliasOf",
+  "modelVersion",
+  "traits",
+  "resource",
+];
 catalog.models = ordered.map((entry) =>
   Object.fromEntries(
     keyOrder.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]),

@@ -78,7 +78,11 @@ function report(title, run) {
     reportBy(run, values["by-source"], "source", (exchange) => exchange.source.repo);
   for (const entry of run.stale)
     console.log(`  stale allow-list entry (${entry.category}): ${entry.id}`);
+  for (const rule of run.usedRules) usedRules.add(rule);
 }
+
+/** Rule entries (`category:rule`) that explained something in a run of this invocation. */
+const usedRules = new Set();
 
 const catalog = JSON.parse(
   fs.readFileSync(path.join(cwd, "lib/engine/catalog/models.json"), "utf8"),
@@ -188,4 +192,16 @@ for (const set of chosenSets) {
       await upstream.close();
     }
   }
+}
+
+for (const entry of allowList.entries ?? []) {
+  const key = `${entry.category}:${entry.rule}`;
+  if (
+    entry.rule &&
+    values.set === "all" &&
+    values.target === "both" &&
+    !values.only &&
+    !usedRules.has(key)
+  )
+    console.log(`  allow-list rule that explained nothing in this run: ${key}`);
 }

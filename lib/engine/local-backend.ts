@@ -37,6 +37,7 @@ import { runInSlices } from "./time-slices";
 import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
 import { openaiOperations } from "./openai/openai-operations";
 import { ImplicitCacheService } from "./caches/implicit-cache";
+import { versionFieldRefusal } from "@/lib/gemini/api-version-fields";
 
 export interface LocalBackendDependencies {
   /** Where files, upload sessions, caches and batches are recorded (lib/db). */
@@ -192,6 +193,8 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       // In slices: a request of megabytes has a great many parts to check (issue 14).
       await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
+      const versionRefusal = versionFieldRefusal(source, context.apiVersion);
+      if (versionRefusal) throw versionRefusal;
       await storage.fileSearch.assertStoresOf(source, context.caller);
       return interactive.run(() =>
         storage.caches.countWithCache(source, traits, context.caller, context.signal),
@@ -281,6 +284,8 @@ export async function generationInput(
     "generateContent",
   );
   await runInSlices(checkGenerateContentRequestSteps(request, traits, { stream }));
+  const versionRefusal = versionFieldRefusal(request, context.apiVersion);
+  if (versionRefusal) throw versionRefusal;
   const input = await resolvedInput(
     storage,
     { traits, modelVersion, answer, thinkingLength, stream },

@@ -1,6 +1,6 @@
 /**
  * The JSON Schema subset that generationConfig.responseJsonSchema accepts: the keyword list
- * of the spec, the rule that a subschema with $ref sets nothing else but `$` keys, $ref
+ * of the spec (keywords beside a $ref included, as the service accepts them), $ref
  * resolution (`#`, JSON pointers, `$anchor`s, `$id`s), and the rule that a cycle of $ref may
  * only pass through properties that are not required (the service unrolls cycles to a
  * limited depth, so a forced cycle has no finite answer). Browser-safe.
@@ -128,7 +128,7 @@ function schemaAt(report: Report, child: unknown, path: string, allowBoolean: bo
   );
 }
 
-/** Keys that are no JSON Schema keyword; a $ref alone (but for `$` keys) and resolvable. */
+/** Keys that are no JSON Schema keyword; a $ref that resolves. */
 function checkKeysAndRef(
   node: SchemaObject,
   path: string,
@@ -144,14 +144,9 @@ function checkKeysAndRef(
       );
     }
   }
+  // Keywords beside a $ref are accepted (the documentation forbids them; the service answered
+  // a recursive schema with a title beside its $ref, recorded on 2.5 and 3 in 2025-2026).
   if ("$ref" in node) {
-    const others = keys.filter((key) => !key.startsWith("$"));
-    if (others.length) {
-      report(
-        path || "",
-        `a subschema with $ref may set no other keyword except ones starting with "$"; found ${others.join(", ")}.`,
-      );
-    }
     if (typeof node.$ref !== "string")
       report(`${path}.$ref`, `$ref must be a string; got ${describeValue(node.$ref)}.`);
     else if (resolveWithIndex(index, node.$ref) === undefined)

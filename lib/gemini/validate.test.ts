@@ -377,20 +377,14 @@ describe("generationConfig: output format", () => {
         `"colour" is not a JSON Schema keyword; response_json_schema supports ${JSON_SCHEMA_KEYWORDS.join(", ")}.`,
       ),
     );
-    expect(
-      configRefusal({
-        responseMimeType: "application/json",
-        responseJsonSchema: {
-          $defs: { a: { type: "string" } },
-          properties: { x: { $ref: "#/$defs/a", title: "X" } },
-        },
-      }),
-    ).toBe(
-      line(
-        "generation_config.response_json_schema.properties[x]",
-        'a subschema with $ref may set no other keyword except ones starting with "$"; found title.',
-      ),
-    );
+    // A title beside a $ref is accepted, as the service accepts it (recorded, 2025-2026).
+    acceptsConfig({
+      responseMimeType: "application/json",
+      responseJsonSchema: {
+        $defs: { a: { type: "string" } },
+        properties: { x: { $ref: "#/$defs/a", title: "X" } },
+      },
+    });
     expect(
       configRefusal({
         responseMimeType: "application/json",
@@ -471,7 +465,12 @@ describe("generationConfig: modalities, candidates and sampling", () => {
     acceptsConfig({ responseModalities: ["text"] }, IMAGE);
     acceptsConfig({ responseModalities: ["AUDIO"] }, TTS);
     // Speech models answer a text request with the service's generic refusal (recorded).
-    expect(refusal(hello, TTS)).toBe("Request contains an invalid argument.");
+    expect(refusal({ ...hello, generationConfig: { responseModalities: ["TEXT"] } }, TTS)).toBe(
+      "Request contains an invalid argument.",
+    );
+    // A request without responseModalities gets the model's own (recorded: 2.5 Flash Image).
+    accepts(hello, IMAGE);
+    accepts(hello, TTS);
   });
 
   it("needs candidateCount of at least 1, and 1 on the previous generation", () => {
@@ -964,7 +963,7 @@ describe("tools and toolConfig", () => {
     );
   });
 
-  it("takes allowedFunctionNames only with mode ANY or VALIDATED, naming declared functions", () => {
+  it("takes allowedFunctionNames naming declared functions, with mode AUTO and ANY without declarations as the service does", () => {
     accepts({
       ...hello,
       tools: declare("a", "b"),
@@ -980,18 +979,13 @@ describe("tools and toolConfig", () => {
       tools: declare("a"),
       toolConfig: { functionCallingConfig: { mode: "NONE" } },
     });
-    expect(
-      refusal({
-        ...hello,
-        tools: declare("a"),
-        toolConfig: { functionCallingConfig: { mode: "AUTO", allowedFunctionNames: ["a"] } },
-      }),
-    ).toBe(
-      line(
-        "tool_config.function_calling_config.allowed_function_names",
-        "allowed_function_names may only be set when mode is ANY or VALIDATED; mode is AUTO.",
-      ),
-    );
+    // Recorded (pydantic-ai): the service answered both with 200.
+    accepts({
+      ...hello,
+      tools: declare("a"),
+      toolConfig: { functionCallingConfig: { mode: "AUTO", allowedFunctionNames: ["a"] } },
+    });
+    accepts({ ...hello, toolConfig: { functionCallingConfig: { mode: "ANY" } } });
     expect(
       refusal({
         ...hello,
@@ -1002,12 +996,6 @@ describe("tools and toolConfig", () => {
       line(
         "tool_config.function_calling_config.allowed_function_names[0]",
         '"c" is not a declared function; declared functions are a and b.',
-      ),
-    );
-    expect(refusal({ ...hello, toolConfig: { functionCallingConfig: { mode: "ANY" } } })).toBe(
-      line(
-        "tool_config.function_calling_config.mode",
-        "mode ANY needs function declarations in tools; none are declared.",
       ),
     );
     expect(
@@ -1280,10 +1268,16 @@ describe("parseCachedContentCreate", () => {
         "Invalid function name. Must start with a letter or an underscore. Must be alphameric (a-z, A-Z, 0-9), underscores (_), dots (.) or dashes (-), with a maximum length of 64.",
       ),
     );
-    expect(createRefusal({ model, toolConfig: { functionCallingConfig: { mode: "ANY" } } })).toBe(
+    expect(
+      createRefusal({
+        model,
+        tools: [{ functionDeclarations: [{ name: "a" }] }],
+        toolConfig: { functionCallingConfig: { mode: "ANY", allowedFunctionNames: ["b"] } },
+      }),
+    ).toBe(
       cacheLine(
-        "tool_config.function_calling_config.mode",
-        "mode ANY needs function declarations in tools; none are declared.",
+        "tool_config.function_calling_config.allowed_function_names[0]",
+        '"b" is not a declared function; declared functions are a.',
       ),
     );
   });
@@ -1505,6 +1499,34 @@ describe("what a model cannot do, in the service's words (recorded)", () => {
     expect(() => parseGenerateContentRequest(logprobs, FLASH, { stream: true })).not.toThrow();
   });
 
+  it("takes a YouTube video's URL on models that refuse other outside URLs (recorded on 2.0 Flash)", () => {
+    for (const fileUri of [
+      "https://youtu.be/lCdaVNyHtjU",
+      "https://www.youtube.com/watch?v=9hE5-98ZeCg",
+      "https://youtube.com/shorts/abcdefghijk",
+    ])
+      accepts(
+        {
+          contents: [
+            {
+              parts: [
+                { text: "What is it about?" },
+                { fileData: { mimeType: "video/mp4", fileUri } },
+              ],
+            },
+          ],
+        },
+        FLASH_2_0,
+      );
+    for (const fileUri of [
+      "https://www.youtube.com/about",
+      "https://youtube.example.com/watch?v=x",
+    ]) {
+      const remote = { contents: [{ parts: [{ fileData: { mimeType: "video/mp4", fileUri } }] }] };
+      expect(refusal(remote, FLASH_2_0)).toBe(`Invalid or unsupported file uri: ${fileUri}`);
+    }
+  });
+
   it("takes an outside https file URI only on models that read them; Files API URIs on all", () => {
     const uri = "https://example.com/media/banana.jpg";
     const remote = {
@@ -1587,13 +1609,13 @@ describe("validateToolFields", () => {
             ],
           },
         ],
-        { functionCallingConfig: { mode: "AUTO", allowedFunctionNames: ["tags"] } },
+        { functionCallingConfig: { mode: "AUTO", allowedFunctionNames: ["nope"] } },
       ).map((violation) => violation.field),
     ).toEqual([
       "tools[0].function_declarations[0].name",
       "tools[0].function_declarations[0].parameters.required[0]",
       "tools[0].function_declarations[1].parameters.items",
-      "tool_config.function_calling_config.allowed_function_names",
+      "tool_config.function_calling_config.allowed_function_names[0]",
     ]);
   });
 

@@ -263,13 +263,15 @@ export function* checkGenerateContentRequestSteps(
   options: { stream?: boolean } = {},
 ): Steps<GenerateContentRequest> {
   // What the model cannot do at all is refused first, with the service's one plain message.
+  // A request that sets no responseModalities gets the model's own (recorded: gemini-2.5-flash-
+  // image, whose combinations are TEXT+IMAGE and IMAGE, answered one without them, 2025-10).
   const refusal = yield* capabilityRefusalSteps(request, traits, {
     stream: options.stream,
-    modalitiesRequired: true,
+    modalitiesRequired: false,
   });
   if (refusal) throw refusal;
   const violations = new Violations();
-  yield* checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: true });
+  yield* checkGenerateContentRules(request, traits, "", violations, { modalitiesRequired: false });
   if (!violations.empty) throw violationError("GenerateContentRequest", violations.list);
   return request;
 }

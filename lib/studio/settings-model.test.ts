@@ -55,14 +55,12 @@ describe("validateSettings", () => {
     };
     expect(validateSettings(settings, undefined)).toEqual({
       tools: [expect.stringContaining("Invalid function name"), "missing field."],
-      tool_config: [
-        "allowed_function_names may only be set when mode is ANY or VALIDATED; mode is NONE.",
-      ],
+      tool_config: ['"x" is not a declared function; declared functions are 2fast.'],
     });
     expect(settingsFieldViolations(settings, flash).map((violation) => violation.field)).toEqual([
       "tools[0].function_declarations[0].name",
       "tools[0].function_declarations[0].parameters.items",
-      "tool_config.function_calling_config.allowed_function_names",
+      "tool_config.function_calling_config.allowed_function_names[0]",
     ]);
   });
 

@@ -1,5 +1,5 @@
 /** Shared helpers of the generation tests: requests against the real catalog, tokenizer and model. */
-import { requireModel } from "@/lib/engine/catalog";
+import { findModel, requireModel } from "@/lib/engine/catalog";
 import type {
   GenerateContentRequest,
   GenerateContentResponse,
@@ -18,7 +18,10 @@ export function inputFor(
   extra: Partial<GenerateContentRequest> = {},
   signal: AbortSignal = new AbortController().signal,
 ): GenerationInput {
-  const entry = requireModel(model, "generateContent");
+  // A retired model's traits stay known: the generation core is tested on them directly.
+  const entry = findModel(model)?.retired
+    ? findModel(model)!
+    : requireModel(model, "generateContent");
   return {
     request: { contents: [{ role: "user", parts: [{ text }] }], generationConfig, ...extra },
     traits: entry.traits,

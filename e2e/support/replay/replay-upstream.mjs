@@ -3,7 +3,8 @@
  * replay: the runner names the recording being replayed, and each request is matched to the
  * first not yet answered exchange of that recording with the same operation and resource
  * path, in recorded order. Answers keep the recorded status, content type, upload headers
- * and body bytes (streams written event by event); only the service's own origin in upload
+ * and body bytes (streams written event by event; a stream recorded as one JSON array is sent
+ * as server-sent events to a caller that asks for them, as the service would); only the service's own origin in upload
  * URLs becomes this server's, so the gateway can follow them. What the gateway sent is kept
  * for the runner (a request nothing matched is a harness failure, not a gateway one).
  */
@@ -133,12 +134,19 @@ export async function startReplayUpstream({ exchanges }) {
       const headers = {};
       for (const [name, value] of Object.entries(exchange.responseHeaders ?? {}))
         headers[name] = String(value).replaceAll(SERVICE_ORIGIN, origin);
+      const stream = exchange.operation === "streamGenerateContent" && exchange.status === 200;
+      if (stream && exchange.query?.alt !== "sse" && url.searchParams.get("alt") === "sse") {
+        // Recorded as one JSON array (asked without alt=sse); the same events as the service
+        // sends them to a caller that asks for server-sent events.
+        headers["content-type"] = "text/event-stream";
+        response.writeHead(exchange.status, headers);
+        for (const event of JSON.parse(exchange.responseBody))
+          response.write(`data: ${JSON.stringify(event)}\r\n\r\n`);
+        response.end();
+        return;
+      }
       response.writeHead(exchange.status, headers);
-      if (
-        exchange.operation === "streamGenerateContent" &&
-        exchange.status === 200 &&
-        exchange.query?.alt === "sse"
-      ) {
+      if (stream && exchange.query?.alt === "sse") {
         const events = exchange.responseBody.split(/(?<=\r\n\r\n)/);
         for (const event of events) response.write(event);
         response.end();

@@ -5,11 +5,16 @@ export interface Verdict {
   problems: string[];
   explained?: { problem: string; reason: string }[];
   open?: string[];
-  expected?: number;
-  actual?: number;
+  expected?: number | string;
+  actual?: number | string;
+  signatures?: { count: number; thinking: number; unknown: boolean };
 }
 export interface Judged {
   exchange: RecordedExchange;
+  outsideResources?: string[];
+  refusedSince?: boolean;
+  /** The engine answered as the model this alias pointed at in another recording (or its recorded model is retired). */
+  aliasMoved?: boolean;
   ms: number;
   verdicts: Record<string, Verdict | undefined>;
 }
@@ -23,7 +28,8 @@ export interface AllowList {
   entries: {
     category: string;
     reason: string;
-    ids: string[];
+    ids?: string[];
+    rule?: string;
     fields?: string[];
     targets?: string[];
   }[];
@@ -31,6 +37,8 @@ export interface AllowList {
 export interface Conformance {
   judged: Judged[];
   stale: { category: string; id: string; reason: string }[];
+  /** The rule entries (`category:rule`) that explained something in this run. */
+  usedRules: Set<string>;
   table: Record<string, Figure>;
   /** Operations replayed but not compared yet: exchanges, and how many got the service's status. */
   uncompared: [string, { exchanges: number; sameStatus: number }][];

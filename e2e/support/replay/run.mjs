@@ -18,8 +18,10 @@ import {
   parseAnswer,
   promptTokens,
 } from "./compare.mjs";
+import { ALLOW_RULES } from "./allow-rules.mjs";
 import { isCompared } from "./compared-operations.mjs";
-import { groupExchanges, isEventStream, isGeneration } from "./exchanges.mjs";
+import { groupExchanges, isEventStream, isGeneration, requestedModel } from "./exchanges.mjs";
+import { currentTurnSignatures, learnSignatures } from "./signatures.mjs";
 
 export const CATEGORIES = [
   ["status", "same status"],
@@ -61,6 +63,38 @@ function uploadIdOf(url) {
   }
 }
 
+/** Names of the service's resources a recording can make and later requests name. */
+const RESOURCE_NAME = /\b(?:files|cachedContents|fileSearchStores)\/[A-Za-z0-9_.-]+/g;
+
+/**
+ * The resources a request names that no earlier exchange of its recording made (files
+ * uploaded, caches and stores created outside the recording), from its path and body.
+ */
+function outsideResources(exchange, state) {
+  const text = `${exchange.path} ${JSON.stringify(exchange.requestBody ?? "")}`;
+  const made = [...state.names.keys()];
+  return [...new Set(text.match(RESOURCE_NAME) ?? [])].filter(
+    (name) => !made.some((recorded) => recorded === name || recorded.startsWith(`${name}/`)),
+  );
+}
+
+/**
+ * The resumable upload protocol's headers, for a recorder that kept none of them (the client
+ * sent them: the service answered the recorded start with an upload URL): a start, and one
+ * chunk that uploads everything and finalizes.
+ */
+function uploadProtocolHeaders(exchange) {
+  const kept = Object.keys(exchange.requestHeaders ?? {}).some((name) =>
+    name.startsWith("x-goog-upload-"),
+  );
+  if (kept) return {};
+  if (exchange.operation.endsWith(".upload.start"))
+    return { "x-goog-upload-protocol": "resumable", "x-goog-upload-command": "start" };
+  if (exchange.operation.endsWith(".upload.chunk"))
+    return { "x-goog-upload-command": "upload, finalize", "x-goog-upload-offset": "0" };
+  return {};
+}
+
 /** The request to send for a recorded exchange, with the names learned so far put in. */
 function buildRequest(exchange, state, baseUrl, key) {
   let target;
@@ -73,6 +107,7 @@ function buildRequest(exchange, state, baseUrl, key) {
       target.searchParams.set(name, substitute(value, state.names));
   }
   const headers = {
+    ...uploadProtocolHeaders(exchange),
     ...exchange.requestHeaders,
     "x-goog-api-key": refusedKey(exchange) ? INVALID_KEY : key,
   };
@@ -141,6 +176,10 @@ export async function replayExchanges({ baseUrl, key, exchanges, onGroup, timeou
         eventStream,
       });
       const { url, init } = buildRequest(exchange, state, baseUrl, key);
+      const outside =
+        exchange.operation.endsWith(".create") || exchange.operation.endsWith(".start")
+          ? []
+          : outsideResources(exchange, state);
       const started = performance.now();
       let ours;
       try {
@@ -156,7 +195,13 @@ export async function replayExchanges({ baseUrl, key, exchanges, onGroup, timeou
       } catch (error) {
         ours = { status: 0, headers: {}, body: "", failure: String(error?.message ?? error) };
       }
-      results.push({ exchange, recorded, ours, ms: performance.now() - started });
+      results.push({
+        exchange,
+        recorded,
+        ours,
+        ms: performance.now() - started,
+        outsideResources: outside,
+      });
       learnNames(exchange, recorded, ours, state);
     }
   }
@@ -167,8 +212,8 @@ export async function replayExchanges({ baseUrl, key, exchanges, onGroup, timeou
  * Judges each result per category. Each verdict: `applies`, `pass`, and `problems` (strings
  * naming what differs). Shape problems are field paths prefixed `missing ` or `extra `.
  */
-export function judge(results, formatRules) {
-  return results.map(({ exchange, recorded, ours, ms }) => {
+export function judge(results, knowledge) {
+  return results.map(({ exchange, recorded, ours, ms, outsideResources: outside }) => {
     const verdicts = {};
     const sameStatus = ours.status === exchange.status;
     const statusProblem = `status ${ours.status}${ours.failure ? ` (${ours.failure})` : ""}; the service ${exchange.status}`;
@@ -186,6 +231,8 @@ export function judge(results, formatRules) {
       const message = (value) => String(value ?? "").trim();
       verdicts.errorMessage = {
         applies: true,
+        expected: recordedError?.message,
+        actual: ourError?.message,
         problems:
           message(ourError?.message) === message(recordedError?.message)
             ? []
@@ -211,7 +258,7 @@ export function judge(results, formatRules) {
     if (exchange.status < 300) {
       verdicts.formats = {
         applies: true,
-        problems: sameStatus ? compareFormats(formatRules, recorded, ours) : [statusProblem],
+        problems: sameStatus ? compareFormats(knowledge.formats, recorded, ours) : [statusProblem],
       };
     }
     if (exchange.operation === "streamGenerateContent" && exchange.status === 200) {
@@ -235,6 +282,7 @@ export function judge(results, formatRules) {
           applies: true,
           expected,
           actual,
+          signatures: currentTurnSignatures(exchange.requestBody, knowledge.signatures),
           problems:
             actual === expected
               ? []
@@ -271,29 +319,70 @@ export function judge(results, formatRules) {
         problems: actual === expected ? [] : [`cache tokens ${actual}; the service ${expected}`],
       };
     }
-    return { exchange, ms, verdicts };
+    const model = requestedModel(exchange);
+    const refusedSince =
+      exchange.status < 300 &&
+      ours.status === 404 &&
+      model !== null &&
+      isRefused(model, knowledge.refusedModels);
+    const answeredAs = sameStatus ? modelVersionsOf(ours) : [];
+    const recordedAs = modelVersionsOf(recorded);
+    const aliasMoved =
+      model !== null &&
+      answeredAs.length === 1 &&
+      recordedAs.length > 0 &&
+      !recordedAs.includes(answeredAs[0]) &&
+      ((knowledge.answeredVersions.get(model)?.has(answeredAs[0]) ?? false) ||
+        recordedAs.every((version) => isRefused(version, knowledge.refusedModels)));
+    return {
+      exchange,
+      recorded,
+      ms,
+      verdicts,
+      outsideResources: outside,
+      refusedSince,
+      aliasMoved,
+    };
   });
 }
 
 /**
- * Applies the allow-list: each entry `{category, reason, ids, fields?}` explains the named
- * exchanges' failures in that category (for shape, only the listed field problems). Answers
- * per exchange and category what is left unexplained, and entries that explain nothing.
+ * Applies the allow-list: each entry `{category, reason, ids | rule, fields?, targets?}` explains
+ * the failures in that category of the exchanges it names (`ids`) or that its rule holds for
+ * (`rule`, allow-rules.mjs); with `fields`, only those problems. Answers per exchange and
+ * category what is left unexplained, and entries that explain nothing: an id entry is stale for
+ * each of this run's exchanges it names and does not explain; a rule entry is reported in
+ * `usedRules` (`category:rule`) so a caller that runs several sets can tell one that explains
+ * nothing anywhere.
  */
 export function applyAllowList(judged, allowList, target) {
   const entries = (allowList.entries ?? []).filter((entry) =>
     (entry.targets ?? ["local"]).includes(target),
   );
   const used = new Set();
+  const usedRules = new Set();
   for (const item of judged) {
     for (const [category, verdict] of Object.entries(item.verdicts)) {
       verdict.explained = [];
       verdict.open = verdict.problems;
       for (const [index, entry] of entries.entries()) {
-        if (entry.category !== category || !entry.ids.includes(item.exchange.id)) continue;
+        if (entry.category !== category || !verdict.open.length) continue;
+        const named = entry.ids?.includes(item.exchange.id);
+        const ruled =
+          entry.rule !== undefined &&
+          ALLOW_RULES[entry.rule]?.({
+            item,
+            exchange: item.exchange,
+            recorded: item.recorded,
+            verdict,
+          });
+        if (!named && !ruled) continue;
         const explains = (problem) => !entry.fields || entry.fields.includes(problem);
         const explained = verdict.open.filter(explains);
-        if (explained.length) used.add(`${index}:${item.exchange.id}`);
+        if (explained.length) {
+          if (named) used.add(`${index}:${item.exchange.id}`);
+          else usedRules.add(`${entry.category}:${entry.rule}`);
+        }
         verdict.explained.push(...explained.map((problem) => ({ problem, reason: entry.reason })));
         verdict.open = verdict.open.filter((problem) => !explains(problem));
       }
@@ -303,10 +392,10 @@ export function applyAllowList(judged, allowList, target) {
   const replayed = new Set(judged.map((item) => item.exchange.id));
   const stale = [];
   for (const [index, entry] of entries.entries())
-    for (const id of entry.ids)
+    for (const id of entry.ids ?? [])
       if (replayed.has(id) && !used.has(`${index}:${id}`))
         stale.push({ category: entry.category, id, reason: entry.reason });
-  return { judged, stale };
+  return { judged, stale, usedRules };
 }
 
 /**
@@ -396,6 +485,84 @@ export function formatFigures(title, table, elapsedMs, uncompared = []) {
 }
 
 /**
+ * What the replay learns from every recorded answer at once: the service's formats, and the
+ * thinking behind each thought signature it made. Parsed once per list of exchanges.
+ */
+const knowledgeCache = new WeakMap();
+
+/** The model ids some recording shows the service refusing as unknown (its 404 NOT_FOUND). */
+function refusedModels(exchanges) {
+  const refused = new Set();
+  for (const exchange of exchanges) {
+    if (exchange.status !== 404) continue;
+    const model = requestedModel(exchange);
+    if (model && /is not found for API version/.test(exchange.responseBody)) refused.add(model);
+  }
+  return refused;
+}
+
+/**
+ * Whether the service refuses a model now: a recording shows its 404, or the 404 of the model
+ * it is a variant of (gemini-2.5-flash-preview-04-17-thinking of gemini-2.5-flash-preview-04-17).
+ */
+function isRefused(model, refusedModels) {
+  const name = model.replace(/^models\//, "");
+  if (refusedModels.has(name)) return true;
+  for (const refused of refusedModels) if (name.startsWith(`${refused}-`)) return true;
+  return false;
+}
+
+/**
+ * Every modelVersion the service answered each requested model with, over all recordings: an
+ * alias (gemini-flash-latest) answers as the model it points at when recorded.
+ */
+function answeredVersions(parsed) {
+  const versions = new Map();
+  for (const [exchange, answer] of parsed) {
+    const model = requestedModel(exchange);
+    if (model === null) continue;
+    const set = versions.get(model) ?? new Set();
+    for (const version of modelVersionsOf(answer)) set.add(version);
+    versions.set(model, set);
+  }
+  return versions;
+}
+
+/** The modelVersion values of a parsed answer (every event of a stream). */
+function modelVersionsOf(answer) {
+  const values = answer.events ?? (answer.json ? [answer.json] : []);
+  return [
+    ...new Set(values.map((value) => value?.modelVersion).filter((v) => typeof v === "string")),
+  ];
+}
+
+function learnKnowledge(exchanges) {
+  let knowledge = knowledgeCache.get(exchanges);
+  if (!knowledge) {
+    const parsed = exchanges
+      .filter((exchange) => exchange.status < 300 && isGeneration(exchange.operation))
+      .map((exchange) => [
+        exchange,
+        parseAnswer({
+          operation: exchange.operation,
+          status: exchange.status,
+          headers: exchange.responseHeaders,
+          body: exchange.responseBody,
+          eventStream: isEventStream(exchange),
+        }),
+      ]);
+    knowledge = {
+      formats: learnFormats(exchanges),
+      answeredVersions: answeredVersions(parsed),
+      signatures: learnSignatures(parsed),
+      refusedModels: refusedModels(exchanges),
+    };
+    knowledgeCache.set(exchanges, knowledge);
+  }
+  return knowledge;
+}
+
+/**
  * Runs, judges and applies the allow-list in one call. The service's formats are learned from
  * `formatSource` (every set's answers; this run's exchanges unless given).
  */
@@ -410,11 +577,12 @@ export async function conformance({
 }) {
   const started = performance.now();
   const results = await replayExchanges({ baseUrl, key, exchanges, onGroup });
-  const judged = judge(results, learnFormats(formatSource));
-  const { stale } = applyAllowList(judged, allowList, target);
+  const judged = judge(results, learnKnowledge(formatSource));
+  const { stale, usedRules } = applyAllowList(judged, allowList, target);
   return {
     judged,
     stale,
+    usedRules,
     table: figures(judged),
     uncompared: uncomparedFigures(judged),
     elapsedMs: performance.now() - started,

@@ -78,10 +78,30 @@ describe("the catalog", () => {
     expect(retired.model.displayName).toBe("Gemini 1.5 Flash");
   });
 
+  it("refuses a retired model with the service's 404, its traits still known", () => {
+    for (const id of [
+      "gemini-1.5-flash",
+      "gemini-1.5-pro",
+      "gemini-2.5-flash-preview-04-17",
+      "gemini-2.5-pro-exp-03-25",
+    ]) {
+      expect(findModel(id)?.retired, id).toMatch(/404|Refused/);
+      expect(() => requireModel(id, "generateContent"), id).toThrow(
+        `models/${id} is not found for API version v1beta, or is not supported for generateContent.`,
+      );
+    }
+    // Routed to a successor instead, as its newest recorded answer shows.
+    expect(findModel("gemini-2.0-flash-thinking-exp-01-21")!.modelVersion).toBe(
+      "models/gemini-2.5-flash-preview-05-20",
+    );
+    expect(LISTED_MODELS.some((model) => /1\.5/.test(model.name))).toBe(false);
+  });
+
   it("answers an alias as its target: target traits and modelVersion, the alias's own name and resource", () => {
     const alias = findModel("gemini-flash-latest")!;
     const target = findModel(alias.modelVersion)!;
-    expect(alias.modelVersion).toBe("gemini-3.5-flash");
+    // The newest recorded answer (llm-gemini, August 2026) names 3.6 Flash; May 2026's, 3.5.
+    expect(alias.modelVersion).toBe("gemini-3.6-flash");
     expect(alias.traits.name).toBe("models/gemini-flash-latest");
     expect(alias.model.displayName).toBe("Gemini Flash Latest");
     expect({ ...alias.traits, name: "" }).toEqual({ ...target.traits, name: "" });

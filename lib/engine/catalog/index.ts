@@ -83,6 +83,8 @@ export interface CatalogEntry {
   model: Model;
   /** Named by the service's newest models.list (false: kept for old callers, not listed). */
   listed: boolean;
+  /** Why the service refuses this model now: the engine answers its 404 (the traits stay known). */
+  retired?: string;
   /** What answers carry in `modelVersion`: the model that actually answers. */
   modelVersion: string;
   answer: AnswerTraits;
@@ -147,6 +149,8 @@ interface ModelTraitsData extends Omit<FamilyData, "promptTokens"> {
 interface ModelData {
   name: string;
   listed: boolean;
+  /** Why the service refuses this model now (its 404 is the newest recording): not served. */
+  retired?: string;
   family: string;
   aliasOf?: string;
   modelVersion?: string;
@@ -293,6 +297,7 @@ function buildEntry(model: ModelData): CatalogEntry {
   return {
     model: resource,
     listed: model.listed,
+    ...(model.retired ? { retired: model.retired } : {}),
     modelVersion:
       model.modelVersion ?? answering.modelVersion ?? answering.name.replace(/^models\//, ""),
     answer: completeAnswer(answer, name),
@@ -410,7 +415,11 @@ export function findModel(name: string): CatalogEntry | undefined {
 export function requireModel(name: string, method: string): CatalogEntry {
   const found = findModel(name);
   const resource = name.startsWith("models/") ? name : `models/${name}`;
-  if (!found || (method !== "get" && !found.traits.supportedGenerationMethods.includes(method))) {
+  const refused =
+    !found ||
+    found.retired !== undefined ||
+    (method !== "get" && !found.traits.supportedGenerationMethods.includes(method));
+  if (refused) {
     throw ApiError.notFound(
       `${resource} is not found for API version v1beta, or is not supported for ${method}. Call ModelService.ListModels to see the list of available models and their supported methods.`,
     );

@@ -95,7 +95,7 @@ export async function countRequestTokens(
   // other requests get turns in between (issue 14).
   const slices = new TimeSlices();
   const contents = numberedContents(input);
-  const items = new PromptItems(rules, input, options, slices);
+  const items = new PromptItems(counting.tokenizer, rules, input, options, slices);
   await items.addContents(contents);
   await items.addTools();
   await items.addResponseSchema();
@@ -154,6 +154,7 @@ async function countItems(
     if (slices.dueAfterItem()) await slices.pause();
   }
   const counts = await countTexts(traits.tokenizer, textList, signal);
+  items.rememberDeclarations(counts);
   const counted: FixedTokens[] = [...items.fixed];
   for (let index = 0; index < texts.length; index++) {
     const { place, scale } = texts[index]!;

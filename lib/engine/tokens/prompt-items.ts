@@ -25,6 +25,7 @@ import {
   responseSchemaTextSteps,
   type PromptText,
 } from "./function-text";
+import { declarationKey, rememberCount, rememberedCount } from "./declaration-counts";
 import { mediaTokenCounts, resolutionKey } from "./media-tokens";
 import { thoughtSignatureTokens } from "./thought-signature";
 
@@ -57,8 +58,11 @@ export class PromptItems {
   readonly texts: TextToCount[] = [];
   /** The index of the Content the current turn starts at (see currentTurnStart). */
   private currentTurn = 0;
+  /** Declarations written out here, to remember once their texts are counted. */
+  private readonly written: { key: string; from: number; to: number; fixed: number }[] = [];
 
   constructor(
+    private readonly tokenizer: string,
     private readonly rules: PromptTokenRules,
     private readonly input: CountableRequest,
     private readonly options: CountRequestOptions,
@@ -87,10 +91,30 @@ export class PromptItems {
   async addTools(): Promise<void> {
     for (const tool of this.input.tools ?? []) {
       for (const declaration of tool.functionDeclarations ?? []) {
-        const steps = declarationTextSteps(this.rules.functionText, declaration);
-        await this.addPromptText(null, await runInSlices(steps, this.slices));
+        const format = this.rules.functionText;
+        const key = declarationKey(this.tokenizer, format, declaration);
+        const known = key === null ? undefined : rememberedCount(key);
+        if (known !== undefined) {
+          this.fixed.push({ place: null, modality: "TEXT", tokens: known });
+          continue;
+        }
+        const steps = declarationTextSteps(format, declaration);
+        const text = await runInSlices(steps, this.slices);
+        const from = this.texts.length;
+        await this.addPromptText(null, text);
+        if (key !== null)
+          this.written.push({ key, from, to: this.texts.length, fixed: text.fixed });
         if (this.slices.due()) await this.slices.pause();
       }
+    }
+  }
+
+  /** Remembers the declarations written here, given every text's count (in `texts` order). */
+  rememberDeclarations(counts: readonly number[]): void {
+    for (const { key, from, to, fixed } of this.written) {
+      let tokens = fixed;
+      for (let index = from; index < to; index++) tokens += counts[index]!;
+      rememberCount(key, tokens);
     }
   }
 

@@ -7,6 +7,7 @@
  * the body as the client sent it (OperationContext.received). Every method may
  * throw ApiError.
  */
+import type { ApiVersion } from "../api-version-fields";
 import type { UploadStart } from "../validate-upload";
 import type { ForwardingFindings } from "../forwarding-read";
 import type { Interaction, InteractionEvent, InteractionGetQuery } from "../interactions/types";
@@ -99,6 +100,8 @@ export interface OperationContext {
    * studio builds itself (a chat turn), which are forwarded in their canonical shape.
    */
   received?: ReceivedBody;
+  /** The API version the request's path named; absent for requests the studio builds. */
+  apiVersion?: ApiVersion;
 }
 
 /** A JSON body as received (lib/server/http/request-body's readOperationBody). */

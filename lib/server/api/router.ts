@@ -1,4 +1,5 @@
 import "server-only";
+import type { ApiVersion } from "@/lib/gemini/api-version-fields";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { Handler } from "./request-context";
@@ -352,6 +353,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
             caller,
             backend: active,
             signal: request.signal,
+            ...(version ? { apiVersion: version.version as ApiVersion } : {}),
           }),
       });
     } catch (error) {

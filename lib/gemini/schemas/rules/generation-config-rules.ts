@@ -23,8 +23,9 @@ import { checkSchemaSteps } from "./tool-rules";
 
 export interface GenerationConfigRuleOptions {
   /**
-   * Whether a config without responseModalities is checked as a TEXT request. True for
-   * generateContent (a speech-only model refuses it); countTokens only checks what is set.
+   * Whether a config without responseModalities is checked as a TEXT request: the studio's
+   * settings form, which always sends them. Requests only check what is set (a request without
+   * them gets the model's own).
    */
   modalitiesRequired: boolean;
 }

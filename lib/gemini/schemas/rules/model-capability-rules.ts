@@ -65,10 +65,32 @@ function modalitiesMessage(traits: ModelTraits): string {
   return `The requested combination of response modalities is not supported by the model. ${traits.name} accepts the following combination of response modalities:\n${lines.join("")}`;
 }
 
+/**
+ * A YouTube video's URL (`youtube.com/watch?v=`, `youtu.be/`, `youtube.com/shorts/`): the
+ * service reads these on models that refuse other outside URLs (recorded: 2.0 Flash answering
+ * for https://youtu.be/..., where it refuses a web page's URL).
+ */
+export function isYouTubeUri(uri: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri.trim());
+  } catch {
+    return false;
+  }
+  const host = url.hostname.toLowerCase().replace(/^(?:www\.|m\.)/, "");
+  if (host === "youtu.be") return url.pathname.length > 1;
+  if (host !== "youtube.com") return false;
+  return (
+    (url.pathname === "/watch" && url.searchParams.has("v")) ||
+    /^\/(?:shorts|embed|live)\/[^/]+/.test(url.pathname)
+  );
+}
+
 function* externalUriOf(contents: readonly (Content | undefined)[]): Steps<string | undefined> {
   for (const content of contents)
     for (const part of content?.parts ?? []) {
-      if (part.fileData && isExternalUri(part.fileData.fileUri)) return part.fileData.fileUri;
+      const uri = part.fileData?.fileUri;
+      if (uri !== undefined && isExternalUri(uri) && !isYouTubeUri(uri)) return uri;
       yield;
     }
   return undefined;

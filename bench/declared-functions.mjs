@@ -1,0 +1,133 @@
+#!/usr/bin/env node
+// What declared functions add to a local answer, side by side in one run: round after round,
+// the same ask is sent to one production server (run `npm run build` first) with no tools and
+// with 50 declared functions (agent-style JSON Schema: descriptions, required and optional
+// parameters, enums, arrays, a nested object), calling mode NONE so both answer in text, on a
+// 2.5 model (declarations in the `python` notation) and a 3.x model (the markup): the same 50
+// on every request (an agent's tool list, turn after turn: their counts are remembered), and 50
+// never seen before on every request (each description names its round). Prints the median and
+// p90 of each, and the median differences.
+//
+//   node bench/declared-functions.mjs [--rounds 60] [--functions 50] [--app-dir DIR]
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: "string", default: "60" },
+    functions: { type: "string", default: "50" },
+    "app-dir": { type: "string" },
+  },
+});
+const KEY = "declared-functions-bench-key-0123456789";
+const ROUNDS = Number(values.rounds);
+const FUNCTIONS = Number(values.functions);
+const MODELS = ["gemini-2.5-flash", "gemini-3-flash-preview"];
+
+/** One agent-style declaration: the shapes frameworks send (pydantic-ai, crewAI, ADK). */
+function declaration(index, round = "") {
+  return {
+    name: `tool_${index}_lookup`,
+    description: `Looks up record ${index}${round} in the catalogue and returns its fields.\n\nArgs:\n    query: what to find.`,
+    parametersJsonSchema: {
+      type: "object",
+      additionalProperties: false,
+      properties: {
+        query: { type: "string", description: "What to look up." },
+        limit: { type: "integer", description: "How many results at most." },
+        unit: { type: "string", enum: ["metric", "imperial"] },
+        tags: { type: "array", items: { type: "string" } },
+        filter: {
+          type: "object",
+          properties: { field: { type: "string" }, value: { type: ["string", "null"] } },
+          required: ["field"],
+        },
+      },
+      required: ["query"],
+    },
+  };
+}
+
+const tools = (round) => [
+  { functionDeclarations: Array.from({ length: FUNCTIONS }, (_, i) => declaration(i, round)) },
+];
+const ASK = {
+  contents: [{ role: "user", parts: [{ text: "Tell me about the moon and the stars." }] }],
+  generationConfig: { maxOutputTokens: 64, seed: 7, thinkingConfig: { thinkingBudget: 0 } },
+};
+const NO_CALLS = { functionCallingConfig: { mode: "NONE" } };
+/** Each variant's body for a round (the warm-up is round -1). */
+const VARIANTS = {
+  "no tools": () => ASK,
+  [`${FUNCTIONS} functions, the same`]: () => ({ ...ASK, tools: tools(""), toolConfig: NO_CALLS }),
+  [`${FUNCTIONS} functions, new`]: (round) => ({
+    ...ASK,
+    tools: tools(` (round ${round})`),
+    toolConfig: NO_CALLS,
+  }),
+};
+
+async function answerTime(server, model, body) {
+  const started = performance.now();
+  const response = await fetch(`${server.baseUrl}/v1beta/models/${model}:generateContent`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-goog-api-key": KEY },
+    body: JSON.stringify(model.startsWith("gemini-3") ? withoutBudget(body) : body),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`${model}: HTTP ${response.status}`);
+  return performance.now() - started;
+}
+
+/** Gemini 3 thinks at a level rather than by budget 0: the default, as callers send it. */
+function withoutBudget(body) {
+  const { thinkingConfig: _thinking, ...config } = body.generationConfig;
+  return { ...body, generationConfig: config };
+}
+
+const quantile = (list, share) => {
+  const sorted = [...list].sort((left, right) => left - right);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
+};
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-declared-functions-"));
+const server = await startOwnServer({
+  dataDir,
+  cwd: path.resolve(values["app-dir"] ?? process.cwd()),
+  env: { STUDIO_API_KEYS: `bench:${KEY}`, STUDIO_RATE_LIMIT_PER_MINUTE: "0" },
+});
+try {
+  const times = {};
+  // Warm-up: tokenizers, trained models and the JIT, outside the figures.
+  for (const model of MODELS)
+    for (const body of Object.values(VARIANTS)) await answerTime(server, model, body(-1));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const model of MODELS) {
+      for (const [variant, body] of Object.entries(VARIANTS)) {
+        const key = `${model}, ${variant}`;
+        (times[key] ??= []).push(await answerTime(server, model, body(round)));
+      }
+    }
+  }
+  console.log(
+    `generateContent, whole answer (ms), ${ROUNDS} rounds, load ${os.loadavg()[0].toFixed(1)}:`,
+  );
+  for (const [key, list] of Object.entries(times))
+    console.log(
+      `  ${key.padEnd(42)} median ${quantile(list, 0.5).toFixed(2).padStart(7)}  p90 ${quantile(list, 0.9).toFixed(2).padStart(7)}`,
+    );
+  for (const model of MODELS) {
+    const [none, same, fresh] = Object.keys(VARIANTS).map((variant) =>
+      quantile(times[`${model}, ${variant}`], 0.5),
+    );
+    console.log(
+      `  ${model}: ${FUNCTIONS} functions add ${(same - none).toFixed(2)} ms the same, ${(fresh - none).toFixed(2)} ms new (median)`,
+    );
+  }
+} finally {
+  await server.stop("SIGTERM");
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
