@@ -32,7 +32,9 @@ function purposeFromMethods(methods: readonly string[]): ModelPurpose {
 function factsOfResource(resource: Model): Omit<ModelFacts, "label"> {
   const methods = resource.supportedGenerationMethods ?? [];
   const chats = methods.includes("generateContent");
-  const entry = catalogEntryForResource(resource);
+  // A model that does not chat (an embedding model, one the catalog does not know) has no
+  // generation traits for the studio to read: its methods say what it is for.
+  const entry = chats ? catalogEntryForResource(resource) : undefined;
   if (!entry)
     return {
       model: resource,
@@ -52,7 +54,7 @@ function factsOfResource(resource: Model): Omit<ModelFacts, "label"> {
   );
   return {
     model: resource,
-    purpose: chats ? entry.purpose : purposeFromMethods(methods),
+    purpose: entry.purpose,
     chats,
     inputs: entry.inputModalities,
     traits,
