@@ -6,7 +6,9 @@ import { exchangeScope, type ExchangeNotes } from "@/lib/engine/emulator/exchang
 import { RequestLog, type LoggedBody } from "@/lib/engine/emulator/request-log";
 import type { UsageMetadata } from "@/lib/gemini/types";
 import { formatTimestampDigits } from "@/lib/gemini/wire-time";
+import { TransportFault } from "@/lib/engine/emulator/faults";
 import { replayExchange } from "./replay-exchange";
+import { transportFaultResponse } from "./transport-fault-response";
 
 /**
  * Serves one API request of the local engine under the emulator: the handler runs inside the
@@ -108,6 +110,8 @@ async function handleSafely(
   try {
     return await handle(request);
   } catch (error) {
+    // A scenario's bare status or reset is no error body at all, whatever the route's shape.
+    if (TransportFault.is(error)) return transportFaultResponse(error);
     return renderError(error);
   }
 }
