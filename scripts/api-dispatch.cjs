@@ -160,21 +160,27 @@ async function serve(handler, incoming, outgoing) {
   outgoing.once("close", () => {
     if (!outgoing.writableFinished) controller.abort();
   });
+  let response;
   try {
-    const response = await handler(webRequest(incoming, controller.signal));
-    await writeResponse(response, outgoing);
+    response = await handler(webRequest(incoming, controller.signal));
   } catch (error) {
     if (controller.signal.aborted) return;
     warn(`answering ${incoming.method} ${incoming.url.split("?")[0]} failed`, error);
-    if (!outgoing.headersSent) {
-      outgoing.writeHead(500, {
-        "content-type": "application/json; charset=UTF-8",
-        "content-length": Buffer.byteLength(FAILURE_BODY),
-      });
-      outgoing.end(FAILURE_BODY);
-    } else {
-      outgoing.destroy();
-    }
+    outgoing.writeHead(500, {
+      "content-type": "application/json; charset=UTF-8",
+      "content-length": Buffer.byteLength(FAILURE_BODY),
+    });
+    outgoing.end(FAILURE_BODY);
+    return;
+  }
+  try {
+    await writeResponse(response, outgoing);
+  } catch (error) {
+    // A body that fails drops the connection, headers sent or not, as Next does: the client
+    // sees the answer cut off (an emulator scenario's reset is such a body, on purpose).
+    if (!controller.signal.aborted && error?.name !== "AbortError")
+      warn(`answering ${incoming.method} ${incoming.url.split("?")[0]} failed`, error);
+    outgoing.destroy();
   }
 }
 

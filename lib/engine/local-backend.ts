@@ -2,6 +2,7 @@
  * The local engine behind the Backend interface: checks each canonical request against its
  * model's rules (lib/gemini/validate) and answers it offline. Models come from the catalog.
  */
+import { scriptedGeneration } from "./emulator/scripted-generation";
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";
@@ -241,9 +242,18 @@ function interactionGeneration(
   pace: number | undefined,
 ): OpenGeneration {
   return async ({ model, request, caller, signal, stream, pace: own }) => {
-    const chunks = streamGenerateContent(
-      await generationInput(storage, implicitCaches, model, request, { caller, signal }, stream),
+    // A scenario's answer (the emulator) stands in for the engine's, paced by the scenario.
+    const scripted = scriptedGeneration();
+    const input = await generationInput(
+      storage,
+      scripted ? undefined : implicitCaches,
+      model,
+      request,
+      { caller, signal },
+      stream,
     );
+    if (scripted) return scripted(input)[Symbol.asyncIterator]();
+    const chunks = streamGenerateContent(input);
     const rate = own ?? (stream ? pace : undefined);
     return (rate ? paceOutput(chunks, rate, signal) : chunks)[Symbol.asyncIterator]();
   };

@@ -268,6 +268,37 @@ describe("the scenario layer in front of the local engine", () => {
     scenarios.clear("key:alice");
   });
 
+  it("answers an interaction (unary, streamed) with a scenario's text, as the interaction's own output and usage", async () => {
+    const body = { model: "gemini-2.5-flash", input: "Where is the ferry to Porto?" };
+    scenarios.register("key:alice", [
+      {
+        match: { operation: "interactions", textContains: "ferry" },
+        respond: { text: "Pier 4, at noon." },
+        times: 2,
+      },
+    ]);
+    const answered = (await backend.createInteraction(body, alice)) as unknown as {
+      status: string;
+      steps: { type: string; content?: { text?: string }[] }[];
+      usage: { total_output_tokens: number };
+    };
+    expect(answered.status).toBe("completed");
+    const output = answered.steps.find((step) => step.type === "model_output");
+    expect(output?.content?.map((part) => part.text).join("")).toBe("Pier 4, at noon.");
+    const [answerTokens] = await countTexts("gemma3", ["Pier 4, at noon."]);
+    expect(answered.usage.total_output_tokens).toBe(answerTokens);
+    const events: unknown[] = [];
+    for await (const event of backend.streamCreateInteraction({ ...body, stream: true }, alice))
+      events.push(event);
+    expect(JSON.stringify(events)).toContain("Pier 4, at noon.");
+    // Used up: the engine answers again, in its own words.
+    const engine = (await backend.createInteraction(body, alice)) as unknown as {
+      steps: { type: string; content?: { text?: string }[] }[];
+    };
+    expect(JSON.stringify(engine.steps)).not.toContain("Pier 4, at noon.");
+    scenarios.clear("key:alice");
+  });
+
   it("throws transport faults for a bare status and a reset, and still validates content answers", async () => {
     scenarios.register("key:alice", [
       {

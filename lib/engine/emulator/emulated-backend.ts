@@ -12,13 +12,18 @@ import { mergeChunks } from "@/lib/engine/generate/merge-chunks";
 import { generationInput, type LocalBackend } from "@/lib/engine/local-backend";
 import { currentExchange } from "./exchange-scope";
 import { defaultStreamError, scriptedError, TransportFault } from "./faults";
-import { CONTENT_OPERATIONS, METHOD_OPERATIONS, STREAM_METHODS } from "./operations";
+import { GENERATION_OPERATIONS, METHOD_OPERATIONS, STREAM_METHODS } from "./operations";
 import { readRequestFacts } from "./request-facts";
 import type { ScenarioHit, ScenarioRegistry } from "./scenario-registry";
 import type { EmulatorControls } from "./controls";
 import { answerKind, type ScriptedAnswer } from "./scenario-schema";
 import { scriptedChunks, type ScriptedChunk } from "./scripted-answer";
 import { sleep } from "./sleep";
+import {
+  iterateWithScriptedGeneration,
+  withScriptedGeneration,
+  type ScriptedGeneration,
+} from "./scripted-generation";
 
 /** Where each method's model and request are among its arguments. */
 const REQUEST_ARGUMENTS: Record<
@@ -156,7 +161,7 @@ async function chargeQuota(
   operation: string,
   args: unknown[],
 ): Promise<void> {
-  if (!parts.controls || !CONTENT_OPERATIONS.includes(operation)) return;
+  if (!parts.controls || !GENERATION_OPERATIONS.includes(operation)) return;
   const [model, request, context] = args as [string, GenerateContentRequest, OperationContext];
   const ownerId = context.caller.ownerId;
   const tokens = parts.controls.countsInputTokens(ownerId)
@@ -189,7 +194,11 @@ function scriptedUnary(
     const kind = answerKind(answer);
     if (kind === "delay") return method(...args);
     if (kind === "body") return answer.body;
-    if (!CONTENT_OPERATIONS.includes(operation)) return method(...args);
+    if (name === "createInteraction")
+      return withScriptedGeneration(interactionAnswer(answer, hit.scenario.id), () =>
+        method(...args),
+      );
+    if (!GENERATION_OPERATIONS.includes(operation)) return method(...args);
     const [model, request] = args as [string, GenerateContentRequest, OperationContext];
     // A scripted answer reads and remembers no implicit-cache prefixes: it is not the engine's.
     const input = await generationInput(local.storage, undefined, model, request, context, false);
@@ -246,14 +255,30 @@ function failingStream(
     const hit = findScenario(parts, name, operation, args);
     if (hit) {
       const context = args[args.length - 1] as OperationContext;
-      await sleep(hit.answer.delayMs ?? 0, context.signal);
+      const kind = answerKind(hit.answer);
+      const content = kind === "text" || kind === "chunks" || isContent(kind);
+      // A content answer's waits are its chunks' (paced by the interaction's generation).
+      if (!content) await sleep(hit.answer.delayMs ?? 0, context.signal);
       throwIfFailure(hit.answer);
       if (hit.answer.body !== undefined) {
         yield hit.answer.body;
         return;
       }
+      if (content && name === "streamCreateInteraction") {
+        yield* iterateWithScriptedGeneration(interactionAnswer(hit.answer, hit.scenario.id), () =>
+          method(...args),
+        );
+        return;
+      }
     }
     yield* method(...args);
+  };
+}
+
+/** An interaction's generation answered by a scenario: its chunks, paced as scripted. */
+function interactionAnswer(answer: ScriptedAnswer, scenarioId: string): ScriptedGeneration {
+  return async function* (input) {
+    yield* paced(await scriptedChunks(answer, input, scenarioId), answer, input.signal);
   };
 }
 

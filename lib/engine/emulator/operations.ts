@@ -189,5 +189,17 @@ export const STREAM_METHODS: ReadonlySet<string> = new Set([
   "streamInteraction",
 ]);
 
-/** Operations a content answer (text, chunks, function calls, JSON, a safety block) can answer. */
-export const CONTENT_OPERATIONS: readonly string[] = ["generateContent", "streamGenerateContent"];
+/** The generateContent operations: the engine's answer, charged against the caller's quotas. */
+export const GENERATION_OPERATIONS: readonly string[] = [
+  "generateContent",
+  "streamGenerateContent",
+];
+
+/**
+ * Operations a content answer (text, chunks, function calls, JSON, a safety block) can answer:
+ * the generations, and an interaction's create (the answer stands for its generation).
+ */
+export const CONTENT_OPERATIONS: readonly string[] = [
+  ...GENERATION_OPERATIONS,
+  "interactions.create",
+];

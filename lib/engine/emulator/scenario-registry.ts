@@ -342,17 +342,23 @@ function compile(
     : null;
   // Text, chunks, function calls, JSON and safety blocks answer generations only.
   const content = answers.findIndex((answer) => CONTENT_KINDS.has(answerKind(answer)));
+  // A group (`interactions`) narrows to its operations a content answer can answer; an
+  // operation named on its own that cannot take one, or a group with none, is refused.
   if (content >= 0) {
-    const other = operations?.find((operation) => !CONTENT_OPERATIONS.includes(operation));
-    if (other !== undefined) {
+    const able = operations?.filter((operation) => CONTENT_OPERATIONS.includes(operation));
+    const other = named?.find(
+      (name) =>
+        (OPERATIONS as readonly string[]).includes(name) && !CONTENT_OPERATIONS.includes(name),
+    );
+    if (other !== undefined || able?.length === 0) {
       throw invalidFields([
         {
           field: "match.operation",
-          description: `names ${other}, which ${answerKind(answers[content]!)} cannot answer: content answers go to ${CONTENT_OPERATIONS.join(", ")}`,
+          description: `names ${other ?? named!.join(", ")}, which ${answerKind(answers[content]!)} cannot answer: content answers go to ${CONTENT_OPERATIONS.join(", ")}`,
         },
       ]);
     }
-    operations ??= [...CONTENT_OPERATIONS];
+    operations = able ?? [...CONTENT_OPERATIONS];
   }
   const model = match.model?.replace(/^models\//, "");
   const pattern = match.textMatches;
