@@ -92,7 +92,7 @@ test("pages served in upstream mode, and everything they load, carry no key", as
 test("a path outside the API surface is refused with the service's error body", async () => {
   for (const [method, route] of [
     ["GET", "/v1beta/tunedModels"],
-    ["POST", "/v1beta/models/gemini-2.5-flash:embedContent"],
+    ["POST", "/v1beta/models/gemini-2.5-flash:generateAnswer"],
     ["GET", "/v1beta/operations/abc"],
     ["POST", "/upload/v1beta/tunedModels"],
   ] as const) {
