@@ -39,13 +39,9 @@ export function usePromptIntake(
   }
 
   function paste(event: ClipboardEvent<HTMLTextAreaElement>): void {
-    const files = [...event.clipboardData.files];
-    if (files.length) {
-      event.preventDefault();
-      const admitted = admit(files);
-      if (admitted.length) uploader.addFiles(scope, admitted);
-      return;
-    }
+    // Pasted files are the drop zone's around the prompt (react-dropzone takes pastes as drops,
+    // through `admit`); only a long text is this box's to turn into an attachment.
+    if (event.clipboardData.files.length > 0) return;
     const text = event.clipboardData.getData("text/plain");
     if (text.length <= LONG_PASTE_CHARACTERS) return;
     event.preventDefault();
