@@ -75,25 +75,30 @@ export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Ele
     const unpin = () => {
       pinned = false;
     };
-    const sizes = new ResizeObserver(() => {
+    const follow = () => {
       if (pinned) element.scrollTop = element.scrollHeight;
-    });
+    };
+    // Sizes of the rows (and of the view itself: what grows below it makes it shorter) ...
+    const sizes = new ResizeObserver(follow);
     const observeChildren = () => {
       sizes.disconnect();
-      // The container too: a view made shorter by what grows below it (the composer, a notice)
-      // leaves the end out of sight without any child changing size.
       sizes.observe(element);
       for (const child of element.children) sizes.observe(child);
     };
-    const children = new MutationObserver(observeChildren);
+    // ... and text added anywhere inside, which a row's fixed-height wrapper may not report.
+    const changes = new MutationObserver((records) => {
+      if (records.some((record) => record.target === element && record.type === "childList"))
+        observeChildren();
+      follow();
+    });
     observeChildren();
-    children.observe(element, { childList: true });
+    changes.observe(element, { childList: true, subtree: true, characterData: true });
     element.addEventListener("scroll", onScroll, { passive: true });
     element.addEventListener(UNPIN_EVENT, unpin);
     return () => {
       element.removeEventListener("scroll", onScroll);
       element.removeEventListener(UNPIN_EVENT, unpin);
-      children.disconnect();
+      changes.disconnect();
       sizes.disconnect();
     };
   }, [element]);
