@@ -17,6 +17,7 @@ import {
   anyNumber,
   anyString,
   bodyArbitrary,
+  headerSafeString,
   mutated,
   promptText,
   segmentArbitrary,
@@ -144,7 +145,9 @@ function openaiCredentials(world) {
       weight: 1,
     },
     {
-      arbitrary: anyString.map((token) => ({ headers: { authorization: `Bearer ${token}` } })),
+      arbitrary: headerSafeString.map((token) => ({
+        headers: { authorization: `Bearer ${token}` },
+      })),
       weight: 1,
     },
     { arbitrary: credentialsArbitrary(world), weight: 3 },
