@@ -175,6 +175,12 @@ async function serve(handler, incoming, outgoing) {
   }
   try {
     await writeResponse(response, outgoing);
+    // A body the handler left unread (an answer that did not need it) is read and dropped, as
+    // Node does for its own handlers, so the connection's next request starts where it should.
+    if (!incoming.complete) {
+      incoming.removeAllListeners("data");
+      incoming.resume();
+    }
   } catch (error) {
     // A body that fails drops the connection, headers sent or not, as Next does: the client
     // sees the answer cut off (an emulator scenario's reset is such a body, on purpose).
