@@ -428,6 +428,9 @@ test("a key's models, rate and budgets answer the service's 403 and 429; revokin
 });
 
 test("wrong passwords are throttled per account and address; others' guesses never block the right one", async () => {
+  // About 125 wrong passwords, each checked with the memory-hard hash (near a second each on
+  // this 2-core machine, more while other suites run): a generous "did not hang" bound.
+  test.setTimeout(480_000);
   // One address guessing one account: 10 wrong answers (more only as the minute refills), then
   // 429, even for the right password there.
   const started = Date.now();
