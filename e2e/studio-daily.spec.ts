@@ -119,7 +119,11 @@ test("a search hit opens the chat at the matching message, outlined, its words m
   await chat.open();
   const search = page.getByRole("searchbox", { name: "Search conversations" });
   await search.fill(word);
-  const result = chat.sidebar.getByRole("link", { name: new RegExp(`^Tell me about the ${word}`) });
+  // The conversation's own link has the same name until the search answers: the hit is the
+  // link that names the message.
+  const result = chat.sidebar
+    .locator(`a[href^="/chat/${id}?message="]`)
+    .filter({ hasText: new RegExp(`^Tell me about the ${word}`) });
   await result.click();
   await expect(page).toHaveURL(new RegExp(`/chat/${id}\\?message=`));
   const hit = chat.userMessages.first();
