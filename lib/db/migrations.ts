@@ -687,4 +687,98 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 22,
+    name: "usage rollups: per day and model, and per person, key and model over aligned spans",
+    // Kept beside usage_daily by its writer, in the same transaction, so a report of everyone
+    // reads a few thousand rows whatever its range (lib/db/stores/usage-rollup.ts):
+    // usage_daily_models sums the ledger per day and model; usage_spans per person, key and
+    // model over spans of 2, 4, ... 256 days, a span of S days starting on a day whose number
+    // since 1970-01-01 is a multiple of S. Both filled here from the ledger as it stands; the
+    // engines differ only in how a day's span start is computed.
+    sql: `
+      CREATE TABLE usage_daily_models (
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        thought_tokens INTEGER NOT NULL,
+        total_tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        PRIMARY KEY (day, model)
+      );
+      CREATE TABLE usage_spans (
+        span INTEGER NOT NULL,
+        first_day TEXT NOT NULL,
+        person_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        thought_tokens INTEGER NOT NULL,
+        total_tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        PRIMARY KEY (span, first_day, person_id, key_id, model)
+      );
+      INSERT INTO usage_daily_models
+        SELECT day, model, SUM(requests), SUM(prompt_tokens), SUM(cached_tokens),
+          SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily GROUP BY day, model;
+      INSERT INTO usage_spans
+        SELECT spans.span, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % spans.span) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily CROSS JOIN (
+          SELECT 2 AS span UNION ALL SELECT 4 UNION ALL SELECT 8 UNION ALL SELECT 16
+          UNION ALL SELECT 32 UNION ALL SELECT 64 UNION ALL SELECT 128 UNION ALL SELECT 256
+        ) AS spans
+        GROUP BY spans.span, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % spans.span) || ' days'), person_id, key_id, model;
+    `,
+    postgres: `
+      CREATE TABLE usage_daily_models (
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests BIGINT NOT NULL,
+        prompt_tokens BIGINT NOT NULL,
+        cached_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        thought_tokens BIGINT NOT NULL,
+        total_tokens BIGINT NOT NULL,
+        nanodollars BIGINT NOT NULL,
+        PRIMARY KEY (day, model)
+      );
+      CREATE TABLE usage_spans (
+        span BIGINT NOT NULL,
+        first_day TEXT NOT NULL,
+        person_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests BIGINT NOT NULL,
+        prompt_tokens BIGINT NOT NULL,
+        cached_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        thought_tokens BIGINT NOT NULL,
+        total_tokens BIGINT NOT NULL,
+        nanodollars BIGINT NOT NULL,
+        PRIMARY KEY (span, first_day, person_id, key_id, model)
+      );
+      INSERT INTO usage_daily_models
+        SELECT day, model, SUM(requests), SUM(prompt_tokens), SUM(cached_tokens),
+          SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily GROUP BY day, model;
+      INSERT INTO usage_spans
+        SELECT spans.span, to_char(CAST(day AS date) - CAST((CAST(day AS date) - DATE '1970-01-01') % spans.span AS integer), 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily CROSS JOIN (
+          SELECT 2 AS span UNION ALL SELECT 4 UNION ALL SELECT 8 UNION ALL SELECT 16
+          UNION ALL SELECT 32 UNION ALL SELECT 64 UNION ALL SELECT 128 UNION ALL SELECT 256
+        ) AS spans
+        GROUP BY spans.span, to_char(CAST(day AS date) - CAST((CAST(day AS date) - DATE '1970-01-01') % spans.span AS integer), 'YYYY-MM-DD'), person_id, key_id, model;
+    `,
+  },
 ];
