@@ -59,7 +59,7 @@ const seedStarted = performance.now();
 const database = new Database(path.join(dataDir, "genstudio.sqlite"));
 // The ledger is seeded as a version before its rollups left it: the next start's migration 22
 // fills them from the million rows (its time is the second start's, printed below).
-database.exec(`DROP TABLE usage_daily_models; DROP TABLE usage_spans;
+database.exec(`DROP TABLE usage_daily_models; DROP TABLE usage_spans; DROP TABLE usage_awaited;
   DELETE FROM schema_migrations WHERE version = 22`);
 const insertPerson = database.prepare(
   "INSERT INTO people (id, email, name, role, password_hash, oidc_subject, allowance_json, disabled_at, created_at, updated_at) VALUES (?, ?, ?, 'member', NULL, NULL, NULL, NULL, 0, 0)",

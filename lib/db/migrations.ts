@@ -695,7 +695,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // usage_daily_models sums the ledger per day and model; usage_spans per person, key and
     // model over spans of 2, 4, ... 256 days, a span of S days starting on a day whose number
     // since 1970-01-01 is a multiple of S. Both filled here from the ledger as it stands; the
-    // engines differ only in how a day's span start is computed.
+    // engines differ only in how a day's span start is computed. usage_awaited: answers whose
+    // usage is recorded by the first read that finds them ended (a background interaction the
+    // upstream runs), until then or their expiry.
     sql: `
       CREATE TABLE usage_daily_models (
         day TEXT NOT NULL,
@@ -737,6 +739,10 @@ export const MIGRATIONS: readonly Migration[] = [
           UNION ALL SELECT 32 UNION ALL SELECT 64 UNION ALL SELECT 128 UNION ALL SELECT 256
         ) AS spans
         GROUP BY spans.span, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % spans.span) || ' days'), person_id, key_id, model;
+      CREATE TABLE usage_awaited (
+        name TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      );
     `,
     postgres: `
       CREATE TABLE usage_daily_models (
@@ -779,6 +785,10 @@ export const MIGRATIONS: readonly Migration[] = [
           UNION ALL SELECT 32 UNION ALL SELECT 64 UNION ALL SELECT 128 UNION ALL SELECT 256
         ) AS spans
         GROUP BY spans.span, to_char(CAST(day AS date) - CAST((CAST(day AS date) - DATE '1970-01-01') % spans.span AS integer), 'YYYY-MM-DD'), person_id, key_id, model;
+      CREATE TABLE usage_awaited (
+        name TEXT PRIMARY KEY,
+        expires_at BIGINT NOT NULL
+      );
     `,
   },
 ];

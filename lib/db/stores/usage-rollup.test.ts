@@ -127,7 +127,9 @@ describe.each(testDatabaseKinds())("usage rollups ($dialect)", (kind) => {
     await data.stores.usage.add(increments(random(5), 1500));
     // The ledger as an older version left it: the rollups not there yet.
     await data.database.transaction(async (transaction) => {
-      await transaction.exec("DROP TABLE usage_daily_models; DROP TABLE usage_spans");
+      await transaction.exec(
+        "DROP TABLE usage_daily_models; DROP TABLE usage_spans; DROP TABLE usage_awaited",
+      );
       await transaction.run("DELETE FROM schema_migrations WHERE version = 22");
     });
     await migrate(data.database);

@@ -350,6 +350,23 @@ export class UsageStore {
     return names;
   }
 
+  /** Marks `name` as an answer whose usage is recorded when it is first seen ended. */
+  async awaitRecording(name: string, expiresAt: number): Promise<void> {
+    await this.database.run(
+      "INSERT INTO usage_awaited (name, expires_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+      [name, expiresAt],
+    );
+  }
+
+  /** True once for a marked `name` (by any instance) not past its expiry: its usage is then recorded. */
+  async claimAwaited(name: string, now = Date.now()): Promise<boolean> {
+    const { changes } = await this.database.run(
+      "DELETE FROM usage_awaited WHERE name = ? AND expires_at >= ?",
+      [name, now],
+    );
+    return changes === 1;
+  }
+
   /** True the first time `name` is claimed (by any instance): its usage is then recorded. */
   async claimRecording(name: string, now = Date.now()): Promise<boolean> {
     const { changes } = await this.database.run(

@@ -35,6 +35,8 @@ export interface RunDependencies {
   store: InteractionStore;
   now: () => number;
   onError?: (message: string, error: unknown) => void;
+  /** The run's result once it has ended (for runs whose usage no request records). */
+  onEnded?: (result: InteractionResult) => void;
 }
 
 export class InteractionRun {
@@ -171,5 +173,6 @@ export class InteractionRun {
     this.live.result = interactionResource(head, status, result);
     this.live.append(completed);
     this.live.end();
+    this.dependencies.onEnded?.(result);
   }
 }

@@ -21,6 +21,7 @@ import type {
   InteractionCreate,
   InteractionEvent,
   InteractionGetQuery,
+  InteractionUsage,
 } from "@/lib/gemini/interactions/types";
 import type { Content, GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
 import {
@@ -40,7 +41,7 @@ import {
   type InteractionHead,
   type InteractionResult,
 } from "./interaction-resource";
-import { InteractionRun } from "./interaction-run";
+import { InteractionRun, type RunDependencies } from "./interaction-run";
 import { interactionTarget, withAgentProfile } from "./interaction-target";
 import { LiveInteraction } from "./live-interaction";
 
@@ -65,6 +66,13 @@ export interface InteractionServiceOptions {
   /** How long an ended interaction is kept after its last update (the service keeps them 55 days). */
   retentionMs?: number;
   onError?: (message: string, error: unknown) => void;
+  /**
+   * The usage of a run that no request records, once it ends: a background interaction's (its
+   * create answered before it spent anything), or one taken up after its instance stopped.
+   * `caller` is its creator as the create named them (a run taken up: its workspace alone);
+   * `model` the model or agent the create named.
+   */
+  onUnattendedUsage?: (ended: { caller: Caller; model: string; usage: InteractionUsage }) => void;
 }
 
 /** The events a stored interaction's stream opens with, before any of its answer. */
@@ -189,7 +197,10 @@ export class InteractionService {
         );
         this.running.set(id, live);
       }
-      const run = new InteractionRun(this.runDependencies(), head, live, chunks);
+      const dependencies = create.background
+        ? this.unattendedRunDependencies(caller, create)
+        : this.runDependencies();
+      const run = new InteractionRun(dependencies, head, live, chunks);
       this.launch(run, live, first, release);
       return { head, live, background: create.background };
     } catch (error) {
@@ -214,8 +225,19 @@ export class InteractionService {
       });
   }
 
-  private runDependencies() {
+  private runDependencies(): RunDependencies {
     return { store: this.store, now: this.now, onError: this.options.onError };
+  }
+
+  /** A run's dependencies when no request records its usage: it is handed on as it ends. */
+  private unattendedRunDependencies(caller: Caller, create: InteractionCreate): RunDependencies {
+    const model = create.model ?? create.agent ?? "";
+    return {
+      ...this.runDependencies(),
+      onEnded: (result) => {
+        if (result.usage) this.options.onUnattendedUsage?.({ caller, model, usage: result.usage });
+      },
+    };
   }
 
   /** The conversation an interaction continues, as contents, and the names of its function calls by id. */
@@ -441,7 +463,13 @@ export class InteractionService {
         live.append(live.stamp(createdEvent(head)));
         live.append(live.stamp(statusEvent(record.id, "in_progress")));
       }
-      const run = new InteractionRun(this.runDependencies(), head, live, chunks, record.eventCount);
+      const run = new InteractionRun(
+        this.unattendedRunDependencies({ ownerId: record.ownerId }, create),
+        head,
+        live,
+        chunks,
+        record.eventCount,
+      );
       this.launch(run, live, first, release);
       return true;
     } catch (error) {
