@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 /**
  * What the gateway's answers spend, in the usage ledger, for the answers it passes on without
  * modelling them: the OpenAI-compatible endpoint's (unary, and streamed with
- * `stream_options.include_usage`) and a background interaction's (first seen ended by a read).
+ * `stream_options.include_usage`), an embedding answer's, and a background interaction's (first
+ * seen ended by a read).
  * The handlers, the gateway's real UpstreamClient and the ledger on a SQLite database of this
  * file's own (it runs in a process of its own), in front of a stand-in upstream answering as
  * the recorded service does (usage of recordings
@@ -25,6 +26,7 @@ Object.assign(process.env, { DATA_DIR: dataDir, STUDIO_RATE_LIMIT_PER_MINUTE: "0
 const { dataStores } = await import("../persistence/database-handle");
 const { flushAnswerUsage } = await import("./answer-usage");
 const { chatCompletionsHandler, openaiEmbeddingsHandler } = await import("../api/openai");
+const { batchEmbedContentsHandler } = await import("../api/embeddings");
 const { createInteractionHandler, getInteractionHandler } = await import("../api/interactions");
 const { testUpstreamBackend, testUpstreamSettings } =
   await import("@/lib/testing/upstream-backend");
@@ -87,6 +89,14 @@ function standIn(): http.Server {
           data: [{ object: "embedding", index: 0, embedding: [0.1, 0.2] }],
           model: "gemini-embedding-2",
           usage: { prompt_tokens: 7, total_tokens: 7 },
+        });
+      if (url === "/v1beta/models/gemini-embedding-2:batchEmbedContents")
+        return json({
+          embeddings: [{ values: [0.0032758126, -0.0067946287] }],
+          usageMetadata: {
+            promptTokenCount: 7,
+            promptTokenDetails: [{ modality: "TEXT", tokenCount: 7 }],
+          },
         });
       const agent = "deep-research-pro-preview-12-2025";
       if (request.method === "POST" && url === "/v1beta/interactions") {
@@ -216,6 +226,30 @@ describe("what the gateway's passed-on answers spend", () => {
     expect(embedded.status).toBe(200);
     await embedded.text();
     expect(await settled(caller.key.id, 3)).toMatchObject({ requests: 3, totalTokens: 225 });
+  });
+
+  it("records an embedding answer's usageMetadata (gemini-embedding-2 reports it)", async () => {
+    // The answer of recording pydantic/pydantic-ai:tests/cassettes/test_embeddings/
+    // test_google_task_prefix[asymmetric-document-empty-title].yaml#0, shortened.
+    const caller = newCaller();
+    const answer = await batchEmbedContentsHandler(
+      contextFor(
+        caller,
+        "models/gemini-embedding-2:batchEmbedContents",
+        {
+          requests: [
+            { model: "models/gemini-embedding-2", content: { parts: [{ text: "rivers" }] } },
+          ],
+        },
+        { model: "gemini-embedding-2" },
+      ),
+    );
+    expect(answer.status).toBe(200);
+    expect(await settled(caller.key.id, 1)).toMatchObject({
+      requests: 1,
+      promptTokens: 7,
+      totalTokens: 7,
+    });
   });
 
   it("records a background interaction's usage once, when a read first finds it ended", async () => {
