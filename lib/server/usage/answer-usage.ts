@@ -81,7 +81,9 @@ export async function flushAnswerUsage(): Promise<void> {
   const queue = pending();
   while (queue.flushing) await queue.flushing;
   if (queue.spend.size === 0 && queue.ledger.size === 0) return;
-  const spend = [...queue.spend.values()];
+  // In the order of their names, so instances writing at once lock rows in one order (on
+  // PostgreSQL, two that did not could each wait on the other, and one would fail).
+  const spend = [...queue.spend.keys()].sort().map((name) => queue.spend.get(name)!);
   const ledger = [...queue.ledger.values()];
   queue.spend.clear();
   queue.ledger.clear();
