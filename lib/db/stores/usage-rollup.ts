@@ -13,6 +13,17 @@ import type { UsageIncrement, UsageTotals } from "./usage-store";
  * upserts (never read-modify-write), so every instance keeps them equal to sums of the ledger.
  */
 
+/** The sums of a ledger row (and of a rollup row), each added up on its own. */
+export const USAGE_TOTAL_FIELDS = [
+  "requests",
+  "promptTokens",
+  "cachedTokens",
+  "outputTokens",
+  "thoughtTokens",
+  "totalTokens",
+  "nanodollars",
+] as const satisfies ReadonlyArray<keyof UsageTotals>;
+
 export const SPAN_LENGTHS = [2, 4, 8, 16, 32, 64, 128, 256] as const;
 
 const DAY_MS = 86_400_000;
@@ -65,26 +76,16 @@ export type SpanIncrement = UsageTotals & {
   model: string;
 };
 
-const TOTAL_FIELDS = [
-  "requests",
-  "promptTokens",
-  "cachedTokens",
-  "outputTokens",
-  "thoughtTokens",
-  "totalTokens",
-  "nanodollars",
-] as const satisfies ReadonlyArray<keyof UsageTotals>;
-
 function totalsOf(increment: UsageTotals): UsageTotals {
   const totals = {} as UsageTotals;
-  for (const field of TOTAL_FIELDS) totals[field] = Math.round(increment[field]);
+  for (const field of USAGE_TOTAL_FIELDS) totals[field] = Math.round(increment[field]);
   return totals;
 }
 
 function addInto<Row extends UsageTotals>(rows: Map<string, Row>, name: string, row: Row) {
   const sum = rows.get(name);
   if (!sum) rows.set(name, row);
-  else for (const field of TOTAL_FIELDS) sum[field] += row[field];
+  else for (const field of USAGE_TOTAL_FIELDS) sum[field] += row[field];
 }
 
 /** A map's rows in the order of their names (JavaScript's, the same for every writer). */
