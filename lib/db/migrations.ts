@@ -694,8 +694,9 @@ export const MIGRATIONS: readonly Migration[] = [
     // reads a few thousand rows whatever its range (lib/db/stores/usage-rollup.ts):
     // usage_daily_models sums the ledger per day and model; usage_spans per person, key and
     // model over spans of 2, 4, ... 256 days, a span of S days starting on a day whose number
-    // since 1970-01-01 is a multiple of S. Both filled here from the ledger as it stands; the
-    // engines differ only in how a day's span start is computed. usage_awaited: answers whose
+    // since 1970-01-01 is a multiple of S. Both filled here from the ledger as it stands (each
+    // span length from the one before, so a million ledger rows are read once); the engines
+    // differ only in how a day's span start is computed. usage_awaited: answers whose
     // usage is recorded by the first read that finds them ended (a background interaction the
     // upstream runs), until then or their expiry.
     sql: `
@@ -731,14 +732,45 @@ export const MIGRATIONS: readonly Migration[] = [
           SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
         FROM usage_daily GROUP BY day, model;
       INSERT INTO usage_spans
-        SELECT spans.span, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % spans.span) || ' days'), person_id, key_id, model,
+        SELECT 2, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % 2) || ' days'), person_id, key_id, model,
           SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
           SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_daily CROSS JOIN (
-          SELECT 2 AS span UNION ALL SELECT 4 UNION ALL SELECT 8 UNION ALL SELECT 16
-          UNION ALL SELECT 32 UNION ALL SELECT 64 UNION ALL SELECT 128 UNION ALL SELECT 256
-        ) AS spans
-        GROUP BY spans.span, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % spans.span) || ' days'), person_id, key_id, model;
+        FROM usage_daily GROUP BY date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % 2) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 4, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 4) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 2 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 4) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 8, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 8) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 4 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 8) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 16, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 16) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 8 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 16) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 32, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 32) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 16 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 32) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 64, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 64) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 32 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 64) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 128, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 128) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 64 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 128) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 256, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 256) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 128 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 256) || ' days'), person_id, key_id, model;
       CREATE TABLE usage_awaited (
         name TEXT PRIMARY KEY,
         expires_at INTEGER NOT NULL
@@ -777,14 +809,45 @@ export const MIGRATIONS: readonly Migration[] = [
           SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
         FROM usage_daily GROUP BY day, model;
       INSERT INTO usage_spans
-        SELECT spans.span, to_char(CAST(day AS date) - CAST((CAST(day AS date) - DATE '1970-01-01') % spans.span AS integer), 'YYYY-MM-DD'), person_id, key_id, model,
+        SELECT 2, to_char(CAST(day AS date) - (CAST(day AS date) - DATE '1970-01-01') % 2, 'YYYY-MM-DD'), person_id, key_id, model,
           SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
           SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_daily CROSS JOIN (
-          SELECT 2 AS span UNION ALL SELECT 4 UNION ALL SELECT 8 UNION ALL SELECT 16
-          UNION ALL SELECT 32 UNION ALL SELECT 64 UNION ALL SELECT 128 UNION ALL SELECT 256
-        ) AS spans
-        GROUP BY spans.span, to_char(CAST(day AS date) - CAST((CAST(day AS date) - DATE '1970-01-01') % spans.span AS integer), 'YYYY-MM-DD'), person_id, key_id, model;
+        FROM usage_daily GROUP BY to_char(CAST(day AS date) - (CAST(day AS date) - DATE '1970-01-01') % 2, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 4, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 4, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 2 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 4, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 8, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 8, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 4 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 8, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 16, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 16, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 8 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 16, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 32, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 32, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 16 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 32, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 64, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 64, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 32 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 64, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 128, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 128, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 64 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 128, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 256, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 256, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 128 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 256, 'YYYY-MM-DD'), person_id, key_id, model;
       CREATE TABLE usage_awaited (
         name TEXT PRIMARY KEY,
         expires_at BIGINT NOT NULL
