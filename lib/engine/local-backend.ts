@@ -191,7 +191,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<CountTokensResponse> {
       const { traits } = requireModel(model, "countTokens");
-      // In slices: a request of megabytes has a great many parts to check (issue 14).
+      // In slices: a request of megabytes has a great many parts to check.
       await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
       const versionRefusal = versionFieldRefusal(source, context.apiVersion);
