@@ -14,8 +14,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * file's own (it runs in a process of its own), in front of a stand-in upstream answering as
  * the recorded service does (usage of recordings
  * `pydantic/pydantic-ai:tests/models/cassettes/test_openai/test_compatible_api_with_tool_calls_without_id.yaml#0`
- * and the Interactions answers of `Arize-ai/openinference` in
- * ../shared/conformance/recorded-exchanges-agents).
+ * and the background agent's create, in progress with no usage, of
+ * `Arize-ai/openinference:python/instrumentation/openinference-instrumentation-google-genai/tests/cassettes/test_interactions_instrumentation/test_agent_stream.yaml#0`,
+ * both in ../shared/conformance/recorded-exchanges-agents; the usage names of an interaction
+ * are lib/gemini/interactions/types.ts's).
  */
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-gateway-usage-"));
