@@ -9,6 +9,7 @@ import type { Interaction, InteractionEvent } from "@/lib/gemini/interactions/ty
 import { testDatabaseKinds } from "@/lib/testing/databases";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { createLocalBackend, type LocalBackend } from "../local-backend";
+import { wholeJson } from "@/lib/db/stores/interaction-store";
 import { conversationRootOf } from "./interaction-ids";
 
 const alice: Caller = { ownerId: "key:alice" };
@@ -303,17 +304,24 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
         background: false,
       }),
       inputContentsJson: JSON.stringify([{ role: "user", parts: [{ text: "Hi." }] }]),
-      outputContentsJson: null,
-      resultJson: null,
+      outputContents: null,
+      result: null,
       seed: 0,
       attempts: 1,
       eventCount: 0,
       createTime: Date.now(),
       updateTime: Date.now(),
     };
-    await store.create({ ...base, id: "v1_fresh" }, ["{}", "{}"]);
-    await store.create({ ...base, id: "v1_partial" }, ["{}", "{}", "{}"]);
-    await store.create({ ...base, id: "v1_tired", attempts: 3 }, ["{}", "{}"]);
+    await store.create({ ...base, id: "v1_fresh" }, [wholeJson("{}"), wholeJson("{}")]);
+    await store.create({ ...base, id: "v1_partial" }, [
+      wholeJson("{}"),
+      wholeJson("{}"),
+      wholeJson("{}"),
+    ]);
+    await store.create({ ...base, id: "v1_tired", attempts: 3 }, [
+      wholeJson("{}"),
+      wholeJson("{}"),
+    ]);
     await backend.interactions.recover();
     await expect
       .poll(async () => (await store.get("v1_fresh"))?.status, { timeout: 20_000 })
