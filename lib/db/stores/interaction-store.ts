@@ -182,8 +182,11 @@ export class InteractionStore {
    * The turns of the conversation up to and including interaction `id`, oldest first: each
    * interaction's input and output contents (JSON). A deleted interaction ends the chain.
    */
-  async conversation(id: string): Promise<{ input: string; output: StoredJson | null }[]> {
+  async conversation(
+    id: string,
+  ): Promise<{ id: string; input: string; output: StoredJson | null }[]> {
     const rows = await this.database.all<{
+      id: string;
       input_contents_json: string;
       output_contents_json: string | null;
       output_contents_texts: string | null;
@@ -194,11 +197,12 @@ export class InteractionStore {
          SELECT i.id, i.previous_id, chain.depth + 1 FROM interactions i
            JOIN chain ON i.id = chain.previous_id WHERE chain.depth < ?
        )
-       SELECT i.input_contents_json, i.output_contents_json, i.output_contents_texts FROM chain
+       SELECT i.id, i.input_contents_json, i.output_contents_json, i.output_contents_texts FROM chain
          JOIN interactions i ON i.id = chain.id ORDER BY chain.depth DESC`,
       [id, MAX_CONVERSATION_DEPTH],
     );
     return rows.map((row) => ({
+      id: row.id,
       input: row.input_contents_json,
       output: stored(row.output_contents_json, row.output_contents_texts),
     }));

@@ -5,9 +5,9 @@
  * waiting), never ahead of a follower and never in the way of the next chunk. The run ends
  * with `interaction.completed`, written with the interaction's result in one transaction. Long
  * strings (audio) are written apart, in pieces, before the rows that name them (long-texts.ts),
- * and the result names the pieces its stream's events stored. A
- * store that refuses a write (the interaction was cancelled or deleted elsewhere) stops the
- * run; so does a cancel here, which ends it `cancelled` with what it had made.
+ * and the result names the pieces its stream's events stored. A store that refuses a write
+ * (the interaction was cancelled or deleted elsewhere) stops the run; so does a cancel here,
+ * which ends it `cancelled` with what it had made.
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import { interactionErrorCode } from "@/lib/gemini/interactions/errors";
@@ -49,6 +49,7 @@ export class InteractionRun {
   /** Position of the first event not yet written to the store. */
   private written: number;
   private flushing: Promise<void> | null = null;
+  private finishing = false;
   private lastWrite: number;
   private timer: ReturnType<typeof setInterval> | undefined;
   private readonly texts: LongTextWriter;
@@ -111,7 +112,7 @@ export class InteractionRun {
 
   /** Writes the events not yet written, unless a write is already under way. */
   private scheduleWrite(byTimer: boolean): void {
-    if (!this.live.stored || this.flushing || this.live.isEnded) return;
+    if (!this.live.stored || this.flushing || this.finishing || this.live.isEnded) return;
     const waiting = this.live.nextPosition - this.written;
     const elapsed = this.dependencies.now() - this.lastWrite;
     if (waiting >= FLUSH_AT_EVENTS || (waiting > 0 && elapsed >= FLUSH_EVERY_MS)) {
@@ -165,6 +166,9 @@ export class InteractionRun {
 
   /** Ends the run: its result and last events written together, then `interaction.completed`. */
   private async finish(status: InteractionEnding["status"]): Promise<void> {
+    // From here the last events go with the result: no write of the timer's may move the
+    // stream on while they are prepared (its long strings written in slices).
+    this.finishing = true;
     await this.flushing;
     const result: InteractionResult = {
       steps: this.assembler.steps.map(typeLast),

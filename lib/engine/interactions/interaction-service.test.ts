@@ -287,6 +287,19 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
       expect(next.usage!.input_tokens_by_modality).toContainEqual(
         expect.objectContaining({ modality: "audio" }),
       );
+      // And a turn further on, whose conversation reads the speech's pieces under its own id.
+      const further = await backend.createInteraction(
+        body({
+          model: LITE,
+          input: "Again.",
+          previous_interaction_id: next.id,
+          generation_config: QUICK,
+        }),
+        context(),
+      );
+      expect(further.usage!.input_tokens_by_modality).toContainEqual(
+        expect.objectContaining({ modality: "audio" }),
+      );
       await instance.deleteInteraction(speech.id, context());
     } finally {
       await instance.close();

@@ -243,7 +243,7 @@ export class InteractionService {
     for (const turn of await this.store.conversation(previousId)) {
       history.push(...(JSON.parse(turn.input) as Content[]));
       if (turn.output)
-        history.push(...(await readStoredJson<Content[]>(this.store, previousId, turn.output)));
+        history.push(...(await readStoredJson<Content[]>(this.store, turn.id, turn.output)));
     }
     for (const content of history)
       for (const part of content.parts)
