@@ -6,6 +6,8 @@
  * cancel, a delete or the end of its run, whichever comes first). Times are epoch milliseconds.
  * Long strings (a speech answer's audio) are kept beside the JSON that holds them, in pieces
  * (`interaction_pieces`, migration 23) written and read a statement at a time: see StoredJson.
+ * Kept whole: its statements share the rows' event count and status, and each transaction
+ * that moves them on is read best beside the others.
  */
 import type { InteractionStatus } from "@/lib/gemini/interactions/types";
 import type { SqlDatabase, SqlExecutor } from "../sql-database";

@@ -1,6 +1,7 @@
 /**
  * The Interactions API of the local engine below HTTP: the real database (both drivers), the
- * real generation core, the real runs and their recovery. Answers are kept short.
+ * real generation core, the real runs and their recovery. Answers are kept short. Kept whole:
+ * every case shares one backend per database.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
