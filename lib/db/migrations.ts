@@ -854,4 +854,25 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 23,
+    name: "interactions' long strings kept in pieces",
+    // An interaction's long strings (a speech answer's audio: tens of megabytes of base64) are
+    // kept out of its JSON columns, as pieces written and read a few at a time, so neither a
+    // write nor a read holds the request's thread for the whole; each JSON column lists where
+    // its long strings go (`*_texts`, null when it has none). The stream events and the result
+    // share the pieces of the same audio.
+    sql: `
+      CREATE TABLE interaction_pieces (
+        interaction_id TEXT NOT NULL,
+        text_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        piece TEXT NOT NULL,
+        PRIMARY KEY (interaction_id, text_id, seq)
+      );
+      ALTER TABLE interactions ADD COLUMN result_texts TEXT;
+      ALTER TABLE interactions ADD COLUMN output_contents_texts TEXT;
+      ALTER TABLE interaction_events ADD COLUMN event_texts TEXT;
+    `,
+  },
 ];

@@ -26,6 +26,7 @@ import type {
 import type { Content, GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
 import {
   ACTIVE_INTERACTION_STATUSES,
+  wholeJson,
   type InteractionRecord,
   type InteractionStore,
 } from "@/lib/db/stores/interaction-store";
@@ -44,6 +45,8 @@ import {
 import { InteractionRun, type RunDependencies } from "./interaction-run";
 import { interactionTarget, withAgentProfile } from "./interaction-target";
 import { LiveInteraction } from "./live-interaction";
+import { TimeSlices } from "../time-slices";
+import { readStoredJson } from "./long-texts";
 
 /** The generation core's stream for a request, validated by the model's rules and resolved for the caller. */
 export type OpenGeneration = (input: {
@@ -185,15 +188,15 @@ export class InteractionService {
             background: create.background,
             requestJson: JSON.stringify(create),
             inputContentsJson: JSON.stringify(own),
-            outputContentsJson: null,
-            resultJson: null,
+            outputContents: null,
+            result: null,
             seed: create.generation_config?.seed ?? 0,
             attempts: 1,
             eventCount: 0,
             createTime: now,
             updateTime: now,
           },
-          live.from(0).map((event) => JSON.stringify(event)),
+          live.from(0).map((event) => wholeJson(JSON.stringify(event))),
         );
         this.running.set(id, live);
       }
@@ -261,7 +264,8 @@ export class InteractionService {
     const history: Content[] = [];
     for (const turn of await this.store.conversation(previousId)) {
       history.push(...(JSON.parse(turn.input) as Content[]));
-      if (turn.output) history.push(...(JSON.parse(turn.output) as Content[]));
+      if (turn.output)
+        history.push(...(await readStoredJson<Content[]>(this.store, turn.id, turn.output)));
     }
     for (const content of history)
       for (const part of content.parts)
@@ -277,9 +281,10 @@ export class InteractionService {
     const { head, live } = started;
     if (started.background) return interactionResource(head, "in_progress", null);
     await live.finished;
+    // The run's own result is what it stored; one stopped from outside is read from the store.
+    if (live.result) return live.result;
     if (live.stored) return this.get(head.id, null, { stream: false, includeInput: false });
-    if (!live.result) throw ApiError.internal("The interaction ended without an answer.");
-    return live.result;
+    throw ApiError.internal("The interaction ended without an answer.");
   }
 
   /** The interaction `id` of `caller` (null: whoever owns it, for the answer to its own create). */
@@ -292,7 +297,9 @@ export class InteractionService {
 
   async get(id: string, caller: Caller | null, query: InteractionGetQuery): Promise<Interaction> {
     const record = await this.owned(id, caller);
-    const result = record.resultJson ? (JSON.parse(record.resultJson) as InteractionResult) : null;
+    const result = record.result
+      ? await readStoredJson<InteractionResult>(this.store, id, record.result)
+      : null;
     const input = query.includeInput
       ? (JSON.parse(record.requestJson) as InteractionCreate).input
       : undefined;
@@ -326,6 +333,7 @@ export class InteractionService {
   /** The events of `id` from `position` on: from its run in this process, else from the store. */
   async *events(id: string, from: number, signal: AbortSignal): AsyncGenerator<InteractionEvent> {
     let position = from;
+    const slices = new TimeSlices();
     for (;;) {
       const live = this.running.get(id);
       if (live && position >= live.base) {
@@ -335,7 +343,7 @@ export class InteractionService {
       const rows = await this.store.eventsFrom(id, position, FOLLOW_PAGE);
       for (const row of rows) {
         position = row.position + 1;
-        yield JSON.parse(row.eventJson) as InteractionEvent;
+        yield await readStoredJson<InteractionEvent>(this.store, id, row.event, slices);
       }
       if (rows.length === FOLLOW_PAGE) continue;
       const progress = await this.store.progress(id);
@@ -383,7 +391,7 @@ export class InteractionService {
       if (failure) list.push(errorEvent("internal_error", failure));
       list.push(completedEvent(head, status, undefined));
       return list.map((event, offset) =>
-        JSON.stringify({ ...event, event_id: eventId(position + offset) }),
+        wholeJson(JSON.stringify({ ...event, event_id: eventId(position + offset) })),
       );
     };
     return this.store.stop(
