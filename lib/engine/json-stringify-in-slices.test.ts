@@ -33,6 +33,25 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
     );
   });
 
+  it("write long arrays of numbers (a vector's values) as JSON.stringify does", async () => {
+    const vectorValue = fc.integer({ min: -1e9, max: 1e9 }).map((units) => units / 1e9);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(vectorValue, fc.double(), fc.constant(null)), {
+          minLength: 65,
+          maxLength: 5_000,
+        }),
+        fc.integer({ min: 4, max: 4_096 }),
+        async (values, pieceCharacters) => {
+          const value = { embeddings: [{ values }, { values: values.slice(3) }] };
+          const pieces = await jsonTextPieces(value, { pieceCharacters });
+          expect(pieces.join("")).toBe(JSON.stringify(value));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
   it("measures the text in UTF-8 bytes as Buffer does, however it was cut", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -8,9 +8,13 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
+import { numberRunText } from "./json-number-run";
 import { piecedText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
+
+/** Numbers of an array written in one run, between two looks at the clock. */
+const NUMBER_RUN = 2048;
 
 type WriteFrame =
   | { kind: "array"; value: readonly unknown[]; index: number }
@@ -68,6 +72,17 @@ export async function jsonTextPieces(
       writer.write(frame.kind === "array" ? "]" : "}");
       open.delete(frame.value);
       stack.pop();
+      continue;
+    }
+    if (frame.kind === "array" && typeof frame.value[frame.index] === "number") {
+      // A run of numbers (a vector's values) is written at once, without a string per number.
+      const run = numberRunText(
+        frame.value,
+        frame.index,
+        Math.min(length, frame.index + NUMBER_RUN),
+      );
+      writer.write(run.text);
+      frame.index = run.end;
       continue;
     }
     let item: unknown;
