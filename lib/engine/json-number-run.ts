@@ -22,6 +22,11 @@ const POINT = 0x2e;
 const ZERO = 0x30;
 const LETTER_E = 0x65;
 
+/** "00" to "99" as character codes, two by two. */
+const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, index) =>
+  index % 2 === 0 ? ZERO + Math.floor(index / 20) : ZERO + (((index - 1) / 2) % 10),
+);
+
 let buffer = Buffer.allocUnsafe(64 * 1024);
 
 /** Writes the decimal digits of a non-negative integer below 2^53 ending just before `end`. */
@@ -45,32 +50,41 @@ function digitCount(value: number): number {
   return count;
 }
 
-/** Writes `value` as JSON.stringify does at `position`; returns the position after it. */
-function writeNumber(target: Buffer, position: number, value: number): number {
+/**
+ * Writes a number the run's own loop does not (more than 9 decimals or 15 digits, below 1e-6,
+ * 10 or more before the point, not finite) as JSON.stringify does; returns the position after it.
+ */
+function writeOther(target: Buffer, position: number, value: number): number {
   const units = Math.round(value * DECIMALS);
   if (!(Math.abs(units) < MAX_UNITS && units / DECIMALS === value)) {
     const text = Number.isFinite(value) ? String(value) : "null";
     return position + target.write(text, position, "latin1");
   }
-  // -0 is written "0", as JSON.stringify writes it.
   let rest = units;
   if (rest < 0) {
     target[position++] = MINUS;
     rest = -rest;
   }
-  if (rest !== 0 && rest < 1000) return writeSmall(target, position, rest);
+  if (rest < 1000) return writeSmall(target, position, rest);
   const whole = Math.floor(rest / DECIMALS);
-  let fraction = rest - whole * DECIMALS;
-  if (whole < 10) target[position++] = ZERO + whole;
-  else position = writeDigitsForwards(target, position, whole);
+  position = writeDigitsForwards(target, position, whole);
+  return writeFraction(target, position, rest - whole * DECIMALS);
+}
+
+/** `.ddd` of a fraction of 0 to 999,999,999 units of 1e-9, trailing zeros left out (none for 0). */
+function writeFraction(target: Buffer, position: number, fraction: number): number {
   if (fraction === 0) return position;
   target[position] = POINT;
-  // Nine digits (below 1e9, so integer arithmetic), then the trailing zeros taken off.
-  for (let index = position + 9; index > position; index--) {
-    const next = (fraction / 10) | 0;
-    target[index] = ZERO + fraction - next * 10;
+  // Nine digits (below 1e9, so integer arithmetic), two at a time from the end, then the
+  // trailing zeros taken off.
+  for (let index = position + 8; index > position; index -= 2) {
+    const next = (fraction / 100) | 0;
+    const pair = (fraction - next * 100) << 1;
+    target[index] = DIGIT_PAIRS[pair]!;
+    target[index + 1] = DIGIT_PAIRS[pair + 1]!;
     fraction = next;
   }
+  target[position + 1] = ZERO + fraction;
   let end = position + 10;
   while (target[end - 1] === ZERO) end -= 1;
   return end;
@@ -113,13 +127,26 @@ export interface NumberRun {
 export function numberRunText(items: readonly unknown[], from: number, limit: number): NumberRun {
   const room = (limit - from) * (MAX_NUMBER_CHARACTERS + 1);
   if (buffer.length < room) buffer = Buffer.allocUnsafe(room);
+  const target = buffer;
   let position = 0;
   let index = from;
   for (; index < limit; index++) {
     const item = items[index];
     if (typeof item !== "number") break;
-    if (index > 0) buffer[position++] = COMMA;
-    position = writeNumber(buffer, position, item);
+    if (index > 0) target[position++] = COMMA;
+    // The usual number (a vector's value, a count) is written here, in the loop: a call per
+    // number would box each double it is handed.
+    const units = Math.round(item * DECIMALS);
+    const rest = units < 0 ? -units : units;
+    if (!(rest < 10 * DECIMALS && units / DECIMALS === item && (rest === 0 || rest >= 1000))) {
+      position = writeOther(target, position, item);
+      continue;
+    }
+    // -0 is written "0", as JSON.stringify writes it.
+    if (units < 0) target[position++] = MINUS;
+    const whole = rest >= DECIMALS ? Math.floor(rest / DECIMALS) : 0;
+    target[position++] = ZERO + whole;
+    position = writeFraction(target, position, rest - whole * DECIMALS);
   }
-  return { text: buffer.toString("latin1", 0, position), end: index };
+  return { text: target.toString("latin1", 0, position), end: index };
 }

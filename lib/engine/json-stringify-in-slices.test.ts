@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  jsonBytePieces,
   jsonTextPieces,
   jsonTextWithSize,
   stringifyJsonInSlices,
@@ -49,6 +50,22 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
         },
       ),
       { numRuns: 100 },
+    );
+  });
+
+  it("encode the same text as UTF-8 pieces, counting its characters", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(jsonValue, fc.array(fc.string({ unit: "grapheme" }), { minLength: 65 })),
+        fc.integer({ min: 4, max: 48 }),
+        async (value, pieceCharacters) => {
+          const expected = JSON.stringify(value) as string | undefined;
+          const { pieces, characters } = await jsonBytePieces(value, { pieceCharacters });
+          expect(Buffer.concat(pieces).toString("utf8")).toBe(expected ?? "");
+          expect(characters).toBe(expected?.length ?? 0);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

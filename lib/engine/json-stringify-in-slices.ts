@@ -35,9 +35,50 @@ export async function jsonTextPieces(
   value: unknown,
   options: JsonSliceOptions = {},
 ): Promise<string[]> {
-  const piece = options.pieceCharacters ?? PIECE_CHARACTERS;
+  const writer = new PieceWriter(options.pieceCharacters ?? PIECE_CHARACTERS);
+  await writeJson(value, writer, options);
+  return writer.pieces;
+}
+
+/**
+ * jsonTextPieces, each piece encoded as UTF-8 as soon as it is complete, and the text's length
+ * in characters: for an answer sent as it is, whose text need not stay on the heap while the
+ * rest is written (a batch of vectors is megabytes of it, which the young generation's
+ * collections would otherwise copy over and over).
+ */
+export async function jsonBytePieces(
+  value: unknown,
+  options: JsonSliceOptions = {},
+): Promise<{ pieces: Uint8Array[]; characters: number }> {
+  const writer = new EncodedPieceWriter(options.pieceCharacters ?? PIECE_CHARACTERS);
+  await writeJson(value, writer, options);
+  return { pieces: writer.encoded, characters: writer.characters };
+}
+
+/** A PieceWriter whose pieces are encoded as UTF-8 when complete (never parting a surrogate pair). */
+class EncodedPieceWriter extends PieceWriter {
+  readonly encoded: Uint8Array[] = [];
+  characters = 0;
+  private readonly encoder = new TextEncoder();
+
+  override flush(): void {
+    super.flush();
+    for (const text of this.pieces) {
+      this.characters += text.length;
+      this.encoded.push(this.encoder.encode(text));
+    }
+    this.pieces.length = 0;
+  }
+}
+
+/** Writes JSON.stringify(value) to `writer` in slices (see jsonTextPieces). */
+async function writeJson(
+  value: unknown,
+  writer: PieceWriter,
+  options: JsonSliceOptions,
+): Promise<void> {
+  const piece = writer.piece;
   const slices = options.slices ?? new TimeSlices();
-  const writer = new PieceWriter(piece);
   const open = new Set<object>();
   const stack: WriteFrame[] = [];
   /** Opens a container written member by member. */
@@ -54,16 +95,14 @@ export async function jsonTextPieces(
     }
   };
 
-  if (typeof value !== "object" || value === null) {
-    const text = JSON.stringify(value);
-    return text === undefined ? [] : [text];
-  }
-  const top = plan(value, piece);
-  if (top.whole) {
+  const top = typeof value === "object" && value !== null ? plan(value, piece) : null;
+  if (top === null || top.whole) {
     const text = JSON.stringify(value) as string | undefined;
-    return text === undefined ? [] : [text];
+    if (text !== undefined) writer.write(text);
+    writer.flush();
+    return;
   }
-  begin(value, top.keys);
+  begin(value as object, top.keys);
   while (stack.length) {
     if (slices.due()) await slices.pause();
     const frame = stack.at(-1)!;
@@ -129,7 +168,6 @@ export async function jsonTextPieces(
     if (frame.kind === "object") frame.written += 1;
   }
   writer.flush();
-  return writer.pieces;
 }
 
 /** JSON.stringify(value), written in slices. */

@@ -30,10 +30,13 @@ function mix(hash: number): number {
  * drawn from the feature's hash salted with the model's (so two models' vectors are unrelated).
  */
 export class FeatureVector {
-  readonly values = new Float64Array(BLOCK);
   private readonly salt: number;
 
-  constructor(model: string) {
+  /** `values`: BLOCK zeros to sum into (a buffer the caller reuses, or a fresh one). */
+  constructor(
+    model: string,
+    readonly values: Float64Array = new Float64Array(BLOCK),
+  ) {
     this.salt = hashString(model);
   }
 
