@@ -9,7 +9,12 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { LinearPattern } from "./linear-pattern";
-import { CONTENT_OPERATIONS, OPERATIONS, operationMatches } from "./operations";
+import {
+  CONTENT_OPERATIONS,
+  EMBEDDING_OPERATIONS,
+  OPERATIONS,
+  operationMatches,
+} from "./operations";
 import type { RequestFacts } from "./request-facts";
 import type { ScenarioView } from "@/lib/gemini/emulator-types";
 
@@ -24,7 +29,26 @@ import {
   type ScriptedAnswer,
 } from "./scenario-schema";
 
-const CONTENT_KINDS = new Set(["text", "chunks", "functionCalls", "json", "safetyBlock"]);
+/**
+ * Answers that fit some operations only, and those operations: content (text, chunks,
+ * function calls, JSON, safety blocks) answers generations; vectors answer embeddings.
+ */
+const ANSWER_FITS: ReadonlyArray<{
+  kinds: ReadonlySet<string>;
+  operations: readonly string[];
+  what: string;
+}> = [
+  {
+    kinds: new Set(["text", "chunks", "functionCalls", "json", "safetyBlock"]),
+    operations: CONTENT_OPERATIONS,
+    what: "content answers",
+  },
+  {
+    kinds: new Set(["embedding", "embeddings"]),
+    operations: EMBEDDING_OPERATIONS,
+    what: "embeddings",
+  },
+];
 
 /** Most scenarios one caller may hold at once. */
 export const MAX_SCENARIOS_PER_CALLER = 20_000;
@@ -327,6 +351,43 @@ function displayMatch(input: ScenarioInput): ScenarioInput {
   };
 }
 
+/**
+ * The operations a scenario's answers fit: a group (`interactions`, `embeddings`) or no
+ * operation at all narrows to those its answers can answer; an operation named on its own
+ * that cannot take one of them, or answers that fit no operation together, are refused.
+ */
+function narrowToAnswers(
+  answers: readonly ScriptedAnswer[],
+  named: readonly string[] | null,
+  operations: readonly string[] | null,
+): readonly string[] | null {
+  let narrowed = operations;
+  for (const fit of ANSWER_FITS) {
+    const answer = answers.find((item) => fit.kinds.has(answerKind(item)));
+    if (!answer) continue;
+    const able = (narrowed ?? fit.operations).filter((operation) =>
+      fit.operations.includes(operation),
+    );
+    const other = named?.find(
+      (name) => (OPERATIONS as readonly string[]).includes(name) && !fit.operations.includes(name),
+    );
+    if (other !== undefined || able.length === 0) {
+      throw invalidFields([
+        {
+          field: "match.operation",
+          description: `${
+            other !== undefined || named
+              ? `names ${other ?? named!.join(", ")}, which ${answerKind(answer)} cannot answer`
+              : `${answerKind(answer)} cannot answer what the other answers do`
+          }: ${fit.what} go to ${fit.operations.join(", ")}`,
+        },
+      ]);
+    }
+    narrowed = able;
+  }
+  return narrowed;
+}
+
 function compile(
   parsedInput: ScenarioInput,
   sequence: number,
@@ -340,26 +401,7 @@ function compile(
   let operations: readonly string[] | null = named
     ? OPERATIONS.filter((operation) => named.some((name) => operationMatches(name, operation)))
     : null;
-  // Text, chunks, function calls, JSON and safety blocks answer generations only.
-  const content = answers.findIndex((answer) => CONTENT_KINDS.has(answerKind(answer)));
-  // A group (`interactions`) narrows to its operations a content answer can answer; an
-  // operation named on its own that cannot take one, or a group with none, is refused.
-  if (content >= 0) {
-    const able = operations?.filter((operation) => CONTENT_OPERATIONS.includes(operation));
-    const other = named?.find(
-      (name) =>
-        (OPERATIONS as readonly string[]).includes(name) && !CONTENT_OPERATIONS.includes(name),
-    );
-    if (other !== undefined || able?.length === 0) {
-      throw invalidFields([
-        {
-          field: "match.operation",
-          description: `names ${other ?? named!.join(", ")}, which ${answerKind(answers[content]!)} cannot answer: content answers go to ${CONTENT_OPERATIONS.join(", ")}`,
-        },
-      ]);
-    }
-    operations = able ?? [...CONTENT_OPERATIONS];
-  }
+  operations = narrowToAnswers(answers, named, operations);
   const model = match.model?.replace(/^models\//, "");
   const pattern = match.textMatches;
   const headers = Object.entries(match.headers ?? {}).map(
