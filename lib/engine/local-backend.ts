@@ -27,12 +27,17 @@ import { generateContent, streamGenerateContent, type GenerationInput } from "./
 import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
+import { PAGE_LIMITS, pageSizeWithin } from "@/lib/gemini/page-limits";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage, type StorageOptions } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import type { ImplicitCacheStore } from "@/lib/db/stores/implicit-cache-store";
 import { MediaProbeError, probeMedia } from "./media/probe";
-import { InteractionService, type OpenGeneration } from "./interactions/interaction-service";
+import {
+  InteractionService,
+  type InteractionServiceOptions,
+  type OpenGeneration,
+} from "./interactions/interaction-service";
 import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
 import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
@@ -74,6 +79,8 @@ export interface LocalBackendDependencies {
   processingPlan?: StorageOptions["processingPlan"];
   /** Each batch answer once committed (its usage is recorded by the server). */
   onBatchAnswer?: BatchRunnerOptions["onAnswer"];
+  /** The usage of an interaction's run that no request records (a background one's). */
+  onInteractionUsage?: InteractionServiceOptions["onUnattendedUsage"];
 }
 
 /**
@@ -134,6 +141,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     now: dependencies.now,
     recoveryIntervalMs: dependencies.interactionRecoveryIntervalMs,
     onError: dependencies.onError,
+    onUnattendedUsage: dependencies.onInteractionUsage,
   });
   void storage.ready.then(() => interactions.recover());
   const { createCachedContent } = storage.operations;
@@ -169,7 +177,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     },
 
     async listModels(query: PageQuery): Promise<ListModelsResponse> {
-      const pageSize = query.pageSize ?? 50;
+      const pageSize = pageSizeWithin(query.pageSize, PAGE_LIMITS.models);
       const page = pageByOffset(
         [...LISTED_MODELS],
         pageSize,
@@ -191,7 +199,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<CountTokensResponse> {
       const { traits } = requireModel(model, "countTokens");
-      // In slices: a request of megabytes has a great many parts to check (issue 14).
+      // In slices: a request of megabytes has a great many parts to check.
       await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
       const versionRefusal = versionFieldRefusal(source, context.apiVersion);
