@@ -2,8 +2,11 @@
 // The local engine's embeddings, for bench/README.md ("Embeddings"). Needs a production build
 // (`npm run build`).
 //
-//   node bench/embeddings.mjs [--texts 20000] [--concurrency 4] [--rounds 3]
+//   node bench/embeddings.mjs [--texts 20000] [--concurrency 4] [--rounds 3] [--baseline <dir>]
 //
+// --baseline: another checkout with its own production build (say, main's, for a before and
+// after): its server runs beside this one's, and each throughput round alternates between the
+// two, so both are measured under the same load; retrieval is measured on both too.
 // One local-engine server of its own (rate limit off). Two measures, in one run:
 // 1. Retrieval: the labelled set bench/embedding-retrieval-set.json (documents embedded as
 //    RETRIEVAL_DOCUMENT, each question as RETRIEVAL_QUERY, both with batchEmbedContents); top-1
@@ -23,6 +26,7 @@ const { values } = parseArgs({
     texts: { type: "string", default: "20000" },
     concurrency: { type: "string", default: "4" },
     rounds: { type: "string", default: "3" },
+    baseline: { type: "string" },
   },
 });
 const TEXTS = Number(values.texts);
@@ -173,12 +177,9 @@ async function throughput(baseUrl, texts, size) {
   return embedded / seconds;
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-embeddings-"));
-const server = await startOwnServer({ dataDir, env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" } });
-try {
-  const { rows, random, overlap } = await retrieval(server.baseUrl);
+function printRetrieval(label, { rows, random, overlap }) {
   console.log(
-    `Retrieval, ${SET.queries.length} questions over ${SET.documents.length} documents (top-1 accuracy):`,
+    `Retrieval${label}, ${SET.queries.length} questions over ${SET.documents.length} documents (top-1 accuracy):`,
   );
   console.log(`  random baseline ${(random * 100).toFixed(1)} %`);
   console.log(`  word overlap     ${(overlap * 100).toFixed(1)} %`);
@@ -186,22 +187,53 @@ try {
     console.log(
       `  ${row.model.padEnd(22)} ${String(row.size).padStart(4)} values ${(row.accuracy * 100).toFixed(1)} %`,
     );
+}
+
+const servers = [];
+const folders = [];
+async function own(label, cwd) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-embeddings-"));
+  folders.push(dataDir);
+  const server = await startOwnServer({
+    dataDir,
+    ...(cwd ? { cwd } : {}),
+    env: { STUDIO_RATE_LIMIT_PER_MINUTE: "0" },
+  });
+  servers.push({ label, server });
+}
+try {
+  if (values.baseline) await own("baseline", path.resolve(values.baseline));
+  await own(values.baseline ? "this build" : "", undefined);
+  for (const { label, server } of servers)
+    printRetrieval(label ? ` (${label})` : "", await retrieval(server.baseUrl));
   const texts = shortTexts(TEXTS);
   // Warm-up: the first requests compile the route and load the vocabulary.
-  await throughput(server.baseUrl, texts.slice(0, 1000), 768);
+  for (const { server } of servers) await throughput(server.baseUrl, texts.slice(0, 1000), 768);
   console.log(
-    `\nThroughput, ${TEXTS} short texts, batchEmbedContents of ${BATCH}, ${CONCURRENCY} in flight, best of ${ROUNDS}:`,
+    `\nThroughput, ${TEXTS} short texts, batchEmbedContents of ${BATCH}, ${CONCURRENCY} in flight, best of ${ROUNDS}${servers.length > 1 ? ", rounds alternating between the servers" : ""} (load average before: ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")}):`,
   );
   for (const size of [3072, 768, 256]) {
-    let best = 0;
+    const best = servers.map(() => 0);
     for (let round = 0; round < ROUNDS; round++)
-      best = Math.max(
-        best,
-        await throughput(server.baseUrl, texts, size === 3072 ? undefined : size),
-      );
-    console.log(`  ${String(size).padStart(4)} values: ${Math.round(best)} texts/s`);
+      for (const [index, { server }] of servers.entries())
+        best[index] = Math.max(
+          best[index],
+          await throughput(server.baseUrl, texts, size === 3072 ? undefined : size),
+        );
+    console.log(
+      `  ${String(size).padStart(4)} values: ${servers.map(({ label }, index) => `${Math.round(best[index])} texts/s${label ? ` (${label})` : ""}`).join(", ")}`,
+    );
   }
+  console.log(
+    `(load average after: ${os
+      .loadavg()
+      .map((load) => load.toFixed(2))
+      .join(" ")})`,
+  );
 } finally {
-  await server.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const { server } of servers) await server.stop();
+  for (const folder of folders) fs.rmSync(folder, { recursive: true, force: true });
 }

@@ -24,5 +24,16 @@ test "$(ask)" = 200
 curl -sf -H "x-goog-api-key: $KEY" "$URL/emulator/requests?operation=generateContent&limit=2" |
   grep -c '"scenarioId"' | grep -qx 2
 
+# The next embedding request gets the given vectors, one per input (values as sent).
+curl -sf -H "x-goog-api-key: $KEY" -H "Content-Type: application/json" "$URL/emulator/scenarios" -d '{
+  "match": { "operation": "embeddings" },
+  "respond": { "embeddings": [ [1, 0, 0], [0, 0.6, 0.8] ] }, "times": 1
+}' > /dev/null
+curl -sf -H "x-goog-api-key: $KEY" -H "Content-Type: application/json" \
+  "$URL/v1beta/models/gemini-embedding-001:batchEmbedContents" -d '{"requests": [
+    {"content": {"parts": [{"text": "river"}]}, "outputDimensionality": 3},
+    {"content": {"parts": [{"text": "lantern"}]}, "outputDimensionality": 3}]}' |
+  tr -d ' \n' | grep -q '"values":\[0,0.6,0.8\]'
+
 curl -sf -X DELETE -H "x-goog-api-key: $KEY" "$URL/emulator/scenarios" > /dev/null
 echo "curl example: ok"

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  jsonBytePieces,
   jsonTextPieces,
   jsonTextWithSize,
   stringifyJsonInSlices,
@@ -30,6 +31,41 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
         },
       ),
       { numRuns: 400 },
+    );
+  });
+
+  it("write long arrays of numbers (a vector's values) as JSON.stringify does", async () => {
+    const vectorValue = fc.integer({ min: -1e9, max: 1e9 }).map((units) => units / 1e9);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(vectorValue, fc.double(), fc.constant(null)), {
+          minLength: 65,
+          maxLength: 5_000,
+        }),
+        fc.integer({ min: 4, max: 4_096 }),
+        async (values, pieceCharacters) => {
+          const value = { embeddings: [{ values }, { values: values.slice(3) }] };
+          const pieces = await jsonTextPieces(value, { pieceCharacters });
+          expect(pieces.join("")).toBe(JSON.stringify(value));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it("encode the same text as UTF-8 pieces, counting its characters", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(jsonValue, fc.array(fc.string({ unit: "grapheme" }), { minLength: 65 })),
+        fc.integer({ min: 4, max: 48 }),
+        async (value, pieceCharacters) => {
+          const expected = JSON.stringify(value) as string | undefined;
+          const { pieces, characters } = await jsonBytePieces(value, { pieceCharacters });
+          expect(Buffer.concat(pieces).toString("utf8")).toBe(expected ?? "");
+          expect(characters).toBe(expected?.length ?? 0);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

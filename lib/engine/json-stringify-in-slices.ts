@@ -8,9 +8,13 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
+import { numberRunText } from "./json-number-run";
 import { piecedText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
+
+/** Numbers of an array written in one run, between two looks at the clock. */
+const NUMBER_RUN = 2048;
 
 type WriteFrame =
   | { kind: "array"; value: readonly unknown[]; index: number }
@@ -31,9 +35,50 @@ export async function jsonTextPieces(
   value: unknown,
   options: JsonSliceOptions = {},
 ): Promise<string[]> {
-  const piece = options.pieceCharacters ?? PIECE_CHARACTERS;
+  const writer = new PieceWriter(options.pieceCharacters ?? PIECE_CHARACTERS);
+  await writeJson(value, writer, options);
+  return writer.pieces;
+}
+
+/**
+ * jsonTextPieces, each piece encoded as UTF-8 as soon as it is complete, and the text's length
+ * in characters: for an answer sent as it is, whose text need not stay on the heap while the
+ * rest is written (a batch of vectors is megabytes of it, which the young generation's
+ * collections would otherwise copy over and over).
+ */
+export async function jsonBytePieces(
+  value: unknown,
+  options: JsonSliceOptions = {},
+): Promise<{ pieces: Uint8Array[]; characters: number }> {
+  const writer = new EncodedPieceWriter(options.pieceCharacters ?? PIECE_CHARACTERS);
+  await writeJson(value, writer, options);
+  return { pieces: writer.encoded, characters: writer.characters };
+}
+
+/** A PieceWriter whose pieces are encoded as UTF-8 when complete (never parting a surrogate pair). */
+class EncodedPieceWriter extends PieceWriter {
+  readonly encoded: Uint8Array[] = [];
+  characters = 0;
+  private readonly encoder = new TextEncoder();
+
+  override flush(): void {
+    super.flush();
+    for (const text of this.pieces) {
+      this.characters += text.length;
+      this.encoded.push(this.encoder.encode(text));
+    }
+    this.pieces.length = 0;
+  }
+}
+
+/** Writes JSON.stringify(value) to `writer` in slices (see jsonTextPieces). */
+async function writeJson(
+  value: unknown,
+  writer: PieceWriter,
+  options: JsonSliceOptions,
+): Promise<void> {
+  const piece = writer.piece;
   const slices = options.slices ?? new TimeSlices();
-  const writer = new PieceWriter(piece);
   const open = new Set<object>();
   const stack: WriteFrame[] = [];
   /** Opens a container written member by member. */
@@ -50,16 +95,14 @@ export async function jsonTextPieces(
     }
   };
 
-  if (typeof value !== "object" || value === null) {
-    const text = JSON.stringify(value);
-    return text === undefined ? [] : [text];
-  }
-  const top = plan(value, piece);
-  if (top.whole) {
+  const top = typeof value === "object" && value !== null ? plan(value, piece) : null;
+  if (top === null || top.whole) {
     const text = JSON.stringify(value) as string | undefined;
-    return text === undefined ? [] : [text];
+    if (text !== undefined) writer.write(text);
+    writer.flush();
+    return;
   }
-  begin(value, top.keys);
+  begin(value as object, top.keys);
   while (stack.length) {
     if (slices.due()) await slices.pause();
     const frame = stack.at(-1)!;
@@ -68,6 +111,17 @@ export async function jsonTextPieces(
       writer.write(frame.kind === "array" ? "]" : "}");
       open.delete(frame.value);
       stack.pop();
+      continue;
+    }
+    if (frame.kind === "array" && typeof frame.value[frame.index] === "number") {
+      // A run of numbers (a vector's values) is written at once, without a string per number.
+      const run = numberRunText(
+        frame.value,
+        frame.index,
+        Math.min(length, frame.index + NUMBER_RUN),
+      );
+      writer.write(run.text);
+      frame.index = run.end;
       continue;
     }
     let item: unknown;
@@ -114,7 +168,6 @@ export async function jsonTextPieces(
     if (frame.kind === "object") frame.written += 1;
   }
   writer.flush();
-  return writer.pieces;
 }
 
 /** JSON.stringify(value), written in slices. */

@@ -8,7 +8,7 @@
 import { hashString } from "@/lib/gemini/hash-string";
 import type { EmbeddingTaskType, EmbeddingTraits } from "@/lib/gemini/embedding-types";
 import { textFeatures } from "./text-features";
-import { FeatureVector, project } from "./vectors";
+import { BLOCK, FeatureVector, project } from "./vectors";
 
 export type EmbedModality = "IMAGE" | "AUDIO" | "VIDEO" | "DOCUMENT";
 
@@ -32,9 +32,12 @@ const MODALITY_WEIGHT = 0.5;
 const TASK_SHARE = 0.2;
 const TITLE_SCALE = 0.5;
 
+const hashedSpace = new Float64Array(BLOCK);
+
 /** The vector of `input` under `model`'s map and traits. */
 export function embedInput(input: EmbedInput, model: string, traits: EmbeddingTraits): number[] {
-  const features = new FeatureVector(model);
+  // One input is embedded start to end without a pause, so one buffer serves every input.
+  const features = new FeatureVector(model, hashedSpace.fill(0));
   for (const part of input.parts) {
     if ("text" in part) textFeatures(part.text, features.add);
     else {

@@ -2,6 +2,7 @@
 // words and topics, shortened as each model does (recorded: gemini-embedding-001 keeps the
 // leading values as they are, gemini-embedding-2 scales them back to unit length), and the
 // task type read only by the models that read it.
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { EmbeddingTraits } from "@/lib/gemini/embedding-types";
 import { embedInput, type EmbedInput } from "./embed-input";
@@ -39,6 +40,46 @@ function cosine(left: readonly number[], right: readonly number[]): number {
 }
 
 describe("embedding vectors", () => {
+  it("keep the values they have always had (a digest over models, sizes, task types, media)", () => {
+    const texts = [
+      "",
+      "the",
+      "The quick brown fox jumps over the lazy dog.",
+      "How do I make a tomato soup with garlic and onions?",
+      "Cooking, cooked, cooks — running runners ran.",
+      "東京の天気は晴れです",
+      "don't l'eau café naïve 123 4.5",
+      "a ".repeat(50) + "compiler errors in functions",
+    ];
+    const hash = createHash("sha256");
+    const models: Array<[string, EmbeddingTraits]> = [
+      ["models/gemini-embedding-001", TEXT_MODEL],
+      ["models/gemini-embedding-2", { ...MULTIMODAL_MODEL, media: ["IMAGE"] }],
+    ];
+    for (const [model, traits] of models)
+      for (const text of texts)
+        for (const outputDimensionality of [undefined, 3072, 3000, 768, 128, 1])
+          for (const options of [
+            {},
+            { taskType: "RETRIEVAL_DOCUMENT", title: "Soup recipes" },
+            { taskType: "RETRIEVAL_QUERY" },
+          ] as const) {
+            const parts: EmbedInput["parts"] = [
+              { text },
+              ...(text === "the" ? [{ modality: "IMAGE" as const, identity: "abc" }] : []),
+            ];
+            const input: EmbedInput = {
+              parts,
+              ...options,
+              ...(outputDimensionality ? { outputDimensionality } : {}),
+            };
+            hash.update(JSON.stringify(embedInput(input, model, traits)));
+          }
+    expect(hash.digest("hex")).toBe(
+      "16dc09c2596baaef4dacfa443090cd8de45fa156119b522c1bbb0af57fdac50a",
+    );
+  });
+
   it("are deterministic and of unit length at full size", () => {
     const first = vector("The quick brown fox jumps over the lazy dog.");
     expect(first).toHaveLength(3072);

@@ -30,10 +30,13 @@ function mix(hash: number): number {
  * drawn from the feature's hash salted with the model's (so two models' vectors are unrelated).
  */
 export class FeatureVector {
-  readonly values = new Float64Array(BLOCK);
   private readonly salt: number;
 
-  constructor(model: string) {
+  /** `values`: BLOCK zeros to sum into (a buffer the caller reuses, or a fresh one). */
+  constructor(
+    model: string,
+    readonly values: Float64Array = new Float64Array(BLOCK),
+  ) {
     this.salt = hashString(model);
   }
 
@@ -68,15 +71,29 @@ function blockSigns(model: string, block: number): Int8Array {
   return signs;
 }
 
-/** The Walsh-Hadamard transform of `values` in place (unnormalised: lengths grow by √BLOCK). */
+/**
+ * The Walsh-Hadamard transform of `values` in place (unnormalised: lengths grow by √BLOCK).
+ * Two stages at a time (radix 4): each value goes through exactly the additions of the
+ * stage-by-stage transform, in the same order, so the results are the same to the last bit,
+ * with half the passes over the block.
+ */
 function walshHadamard(values: Float64Array): void {
-  for (let half = 1; half < BLOCK; half <<= 1) {
-    for (let start = 0; start < BLOCK; start += half << 1) {
+  for (let half = 1; half < BLOCK; half <<= 2) {
+    const step = half << 2;
+    for (let start = 0; start < BLOCK; start += step) {
       for (let index = start; index < start + half; index++) {
-        const left = values[index]!;
-        const right = values[index + half]!;
-        values[index] = left + right;
-        values[index + half] = left - right;
+        const a = values[index]!;
+        const b = values[index + half]!;
+        const c = values[index + 2 * half]!;
+        const d = values[index + 3 * half]!;
+        const sumAB = a + b;
+        const differenceAB = a - b;
+        const sumCD = c + d;
+        const differenceCD = c - d;
+        values[index] = sumAB + sumCD;
+        values[index + half] = differenceAB + differenceCD;
+        values[index + 2 * half] = sumAB - sumCD;
+        values[index + 3 * half] = differenceAB - differenceCD;
       }
     }
   }
@@ -111,15 +128,7 @@ export function project(features: FeatureVector, options: ProjectionOptions): nu
   const blocks = Math.ceil(wanted / BLOCK);
   // Each whole block has length √BLOCK · norm after the transform; the full vector √(blocks) times that.
   let scale = 1 / (norm * Math.sqrt(BLOCK * (dimensions >> BLOCK_BITS)));
-  const output = new Float64Array(blocks * BLOCK);
-  const block = new Float64Array(BLOCK);
-  for (let index = 0; index < blocks; index++) {
-    const signs = blockSigns(options.model, index);
-    for (let place = 0; place < BLOCK; place++)
-      block[place] = features.values[place]! * signs[place]!;
-    walshHadamard(block);
-    output.set(block, index * BLOCK);
-  }
+  const output = transformed(features.values, options.model, blocks);
   if (wanted < dimensions && options.renormalizesTruncated) {
     let sum = 0;
     for (let index = 0; index < wanted; index++) sum += output[index]! * output[index]!;
@@ -129,4 +138,19 @@ export function project(features: FeatureVector, options: ProjectionOptions): nu
   for (let index = 0; index < wanted; index++)
     values[index] = Math.round(output[index]! * scale * ROUNDING) / ROUNDING;
   return values;
+}
+
+/** Room for the blocks of one vector, reused: a projection runs start to end without a pause. */
+let scratch = new Float64Array(3 * BLOCK);
+
+/** The first `blocks` blocks of the model's map applied to `hashed`, in a reused buffer. */
+function transformed(hashed: Float64Array, model: string, blocks: number): Float64Array {
+  if (scratch.length < blocks * BLOCK) scratch = new Float64Array(blocks * BLOCK);
+  for (let index = 0; index < blocks; index++) {
+    const signs = blockSigns(model, index);
+    const block = scratch.subarray(index * BLOCK, (index + 1) * BLOCK);
+    for (let place = 0; place < BLOCK; place++) block[place] = hashed[place]! * signs[place]!;
+    walshHadamard(block);
+  }
+  return scratch;
 }

@@ -8,16 +8,18 @@
  */
 import type { GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
 import type { OperationContext } from "@/lib/gemini/backend/contract";
-import { mergeChunks } from "@/lib/engine/generate/merge-chunks";
-import { generationInput, type LocalBackend } from "@/lib/engine/local-backend";
+import { openaiOperations } from "@/lib/engine/openai/openai-operations";
+import type { LocalBackend } from "@/lib/engine/local-backend";
 import { currentExchange } from "./exchange-scope";
-import { defaultStreamError, scriptedError, TransportFault } from "./faults";
+import { scriptedError, TransportFault } from "./faults";
 import { GENERATION_OPERATIONS, METHOD_OPERATIONS, STREAM_METHODS } from "./operations";
 import { readRequestFacts } from "./request-facts";
 import type { ScenarioHit, ScenarioRegistry } from "./scenario-registry";
 import type { EmulatorControls } from "./controls";
 import { answerKind, type ScriptedAnswer } from "./scenario-schema";
-import { scriptedChunks, type ScriptedChunk } from "./scripted-answer";
+import { scriptedChunks } from "./scripted-answer";
+import { paced, scriptedCore, streamFailure } from "./scripted-core";
+import { withScriptedVectors } from "./scripted-vectors";
 import { sleep } from "./sleep";
 import {
   iterateWithScriptedGeneration,
@@ -183,27 +185,29 @@ function scriptedUnary(
     const hit = findScenario(parts, name, operation, args);
     if (!hit) return method(...args);
     const { answer } = hit;
+    const scenarioId = hit.scenario.id;
     const context = args[args.length - 1] as OperationContext;
     await sleep(answer.delayMs ?? 0, context.signal);
     throwIfFailure(answer);
-    // A whole answer has no chunks to send before a scripted stream failure: it fails at once.
-    if (answer.failAfterChunks !== undefined) {
-      if (answer.reset) throw new TransportFault({ kind: "reset" });
-      throw answer.error ? scriptedError(answer.error) : defaultStreamError();
-    }
     const kind = answerKind(answer);
-    if (kind === "delay") return method(...args);
     if (kind === "body") return answer.body;
+    if (kind === "embedding" || kind === "embeddings")
+      return withScriptedVectors(name, await method(...args), answer, scenarioId);
+    // Waited above: the chunks' own waits are a stream's.
+    const content = { ...answer, delayMs: 0 };
+    if (name === "openaiChatCompletion" && isScriptedContent(kind))
+      return openaiOperations(
+        scriptedCore(local, content, scenarioId),
+        local.storage.files,
+      ).openaiChatCompletion(args[0], context);
+    // A whole answer has no chunks to send before a scripted stream failure: it fails at once.
+    if (answer.failAfterChunks !== undefined) throw streamFailure(answer);
+    if (kind === "delay") return method(...args);
     if (name === "createInteraction")
-      return withScriptedGeneration(interactionAnswer(answer, hit.scenario.id), () =>
-        method(...args),
-      );
+      return withScriptedGeneration(interactionAnswer(content, scenarioId), () => method(...args));
     if (!GENERATION_OPERATIONS.includes(operation)) return method(...args);
     const [model, request] = args as [string, GenerateContentRequest, OperationContext];
-    // A scripted answer reads and remembers no implicit-cache prefixes: it is not the engine's.
-    const input = await generationInput(local.storage, undefined, model, request, context, false);
-    const chunks = await scriptedChunks({ ...answer, delayMs: 0 }, input, hit.scenario.id);
-    return mergeChunks(chunks.map((item) => item.chunk));
+    return scriptedCore(local, content, scenarioId).generateContent(model, request, context);
   };
 }
 
@@ -225,7 +229,7 @@ function scriptedStream(
     }
     const { answer } = hit;
     const kind = answerKind(answer);
-    if (kind !== "text" && kind !== "chunks" && !isContent(kind)) {
+    if (!isScriptedContent(kind)) {
       await sleep(answer.delayMs ?? 0, context.signal);
       throwIfFailure(answer);
       if (kind === "body") {
@@ -235,9 +239,11 @@ function scriptedStream(
       yield* method(model, request, context);
       return;
     }
-    const input = await generationInput(local.storage, undefined, model, request, context, true);
-    const chunks = await scriptedChunks(answer, input, hit.scenario.id);
-    yield* paced(chunks, answer, context.signal);
+    yield* scriptedCore(local, answer, hit.scenario.id).streamGenerateContent(
+      model,
+      request,
+      context,
+    );
   };
 }
 
@@ -255,8 +261,7 @@ function failingStream(
     const hit = findScenario(parts, name, operation, args);
     if (hit) {
       const context = args[args.length - 1] as OperationContext;
-      const kind = answerKind(hit.answer);
-      const content = kind === "text" || kind === "chunks" || isContent(kind);
+      const content = isScriptedContent(answerKind(hit.answer));
       // A content answer's waits are its chunks' (paced by the interaction's generation).
       if (!content) await sleep(hit.answer.delayMs ?? 0, context.signal);
       throwIfFailure(hit.answer);
@@ -282,23 +287,13 @@ function interactionAnswer(answer: ScriptedAnswer, scenarioId: string): Scripted
   };
 }
 
-function isContent(kind: string): boolean {
-  return kind === "functionCalls" || kind === "json" || kind === "safetyBlock";
-}
-
-/** Sends each chunk after its wait; a failAfterChunks answer then fails as told. */
-async function* paced(
-  chunks: ScriptedChunk[],
-  answer: ScriptedAnswer,
-  signal: AbortSignal,
-): AsyncGenerator<GenerateContentResponse> {
-  const failAt = answer.failAfterChunks;
-  for (const [index, item] of chunks.entries()) {
-    if (failAt !== undefined && index >= failAt) break;
-    await sleep(item.delayMs, signal);
-    yield item.chunk;
-  }
-  if (failAt === undefined) return;
-  if (answer.reset) throw new TransportFault({ kind: "reset" });
-  throw answer.error ? scriptedError(answer.error) : defaultStreamError();
+/** Kinds that answer with content (chunks of a generation), not a failure, a body or vectors. */
+function isScriptedContent(kind: string): boolean {
+  return (
+    kind === "text" ||
+    kind === "chunks" ||
+    kind === "functionCalls" ||
+    kind === "json" ||
+    kind === "safetyBlock"
+  );
 }

@@ -197,9 +197,18 @@ export const GENERATION_OPERATIONS: readonly string[] = [
 
 /**
  * Operations a content answer (text, chunks, function calls, JSON, a safety block) can answer:
- * the generations, and an interaction's create (the answer stands for its generation).
+ * the generations, an interaction's create and an OpenAI-compatible chat completion (the answer
+ * stands for the generation each runs).
  */
 export const CONTENT_OPERATIONS: readonly string[] = [
   ...GENERATION_OPERATIONS,
   "interactions.create",
+  "openai.chat.completions",
+];
+
+/** Operations an embedding answer (given vectors) can answer. */
+export const EMBEDDING_OPERATIONS: readonly string[] = [
+  "embedContent",
+  "batchEmbedContents",
+  "openai.embeddings",
 ];

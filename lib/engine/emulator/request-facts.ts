@@ -2,7 +2,9 @@
  * What scenarios match on, read once from a canonical request: its operation and model, the
  * text of its last user turn and of all of it (each read on first use, in one walk), whether
  * it declares tools and which functions, and its headers. Knows the shapes of generation,
- * counting, caches and embeddings requests; of any other it reads every `text` it holds.
+ * counting, caches and embeddings requests, and of the OpenAI-compatible chat completions
+ * (`messages`, function `tools`) and embeddings (`input`); of any other it reads every `text`
+ * it holds.
  */
 
 export interface RequestFacts {
@@ -22,10 +24,17 @@ interface ContentLike {
   parts?: Array<{ text?: unknown }>;
 }
 
+/** An OpenAI-compatible chat message: its content a string or a list of typed parts. */
+interface ChatMessageLike {
+  role?: string;
+  content?: unknown;
+}
+
 interface RequestLike {
   contents?: ContentLike[];
   systemInstruction?: ContentLike;
-  tools?: Array<{ functionDeclarations?: Array<{ name?: string }> }>;
+  tools?: Array<{ functionDeclarations?: Array<{ name?: string }>; function?: { name?: string } }>;
+  messages?: ChatMessageLike[];
   generateContentRequest?: RequestLike;
   content?: ContentLike;
   requests?: RequestLike[];
@@ -41,9 +50,17 @@ export function readRequestFacts(options: {
   const request = (isObject(options.request) ? options.request : {}) as RequestLike;
   const generation = request.generateContentRequest ?? request;
   const functionNames = new Set<string>();
-  for (const tool of generation.tools ?? [])
-    for (const declaration of tool.functionDeclarations ?? [])
-      if (typeof declaration.name === "string") functionNames.add(declaration.name);
+  // Read before it is checked (a raw OpenAI or Interactions body): anything may be anything.
+  for (const tool of Array.isArray(generation.tools) ? generation.tools : []) {
+    if (!isObject(tool)) continue;
+    const declarations = Array.isArray(tool.functionDeclarations) ? tool.functionDeclarations : [];
+    for (const declaration of declarations)
+      if (isObject(declaration) && typeof declaration.name === "string")
+        functionNames.add(declaration.name);
+    // An OpenAI-compatible tool: `{type: "function", function: {name, ...}}`.
+    if (isObject(tool.function) && typeof tool.function.name === "string")
+      functionNames.add(tool.function.name);
+  }
   let lastUser: string | undefined;
   let all: string | undefined;
   const headers = options.headers ?? null;
@@ -81,8 +98,24 @@ function lastUserTurnText(request: RequestLike): string {
     return "";
   }
   if (generation.content) return partsText(generation.content);
+  if (Array.isArray(request.messages)) return lastUserMessageText(request.messages);
   if (typeof request.input === "string") return request.input;
+  if (Array.isArray(request.input)) {
+    const texts = request.input.filter((item): item is string => typeof item === "string");
+    return texts.at(-1) ?? "";
+  }
   return collectTexts(request).at(-1) ?? "";
+}
+
+/** The last OpenAI-compatible message of the user: its content, or its text parts joined. */
+function lastUserMessageText(messages: readonly ChatMessageLike[]): string {
+  for (let index = messages.length - 1; index >= 0; index--) {
+    const message = messages[index];
+    if (!isObject(message) || message.role !== "user") continue;
+    if (typeof message.content === "string") return message.content;
+    return Array.isArray(message.content) ? collectTexts(message.content).join("\n") : "";
+  }
+  return "";
 }
 
 /** Every `text` string (and a string `input` or `content`) in document order: one walk, linear in the request. */
@@ -100,7 +133,13 @@ function collectTexts(root: unknown): string[] {
       for (let index = entries.length - 1; index >= 0; index--) {
         const [key, item] = entries[index]!;
         if (typeof item === "string" && TEXT_KEYS.has(key)) stack.push(new TextBox(item));
-        else if (typeof item === "object") stack.push(item);
+        else if (Array.isArray(item) && TEXT_KEYS.has(key)) {
+          // A list of texts (an embeddings `input`) or of parts.
+          for (let at = item.length - 1; at >= 0; at--) {
+            const element: unknown = item[at];
+            stack.push(typeof element === "string" ? new TextBox(element) : element);
+          }
+        } else if (typeof item === "object") stack.push(item);
       }
     }
   }

@@ -9,22 +9,20 @@
 import { randomBytes } from "node:crypto";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { LinearPattern } from "./linear-pattern";
-import { CONTENT_OPERATIONS, OPERATIONS, operationMatches } from "./operations";
+import { narrowToAnswers } from "./answer-fits";
+import { OPERATIONS, operationMatches } from "./operations";
 import type { RequestFacts } from "./request-facts";
 import type { ScenarioView } from "@/lib/gemini/emulator-types";
 
 export type { ScenarioView } from "@/lib/gemini/emulator-types";
 import { AnchorIndex, PIECE, type Anchor } from "./anchor-index";
 import {
-  answerKind,
   invalidFields,
   invalidScenario,
   scenarioSchema,
   type ScenarioInput,
   type ScriptedAnswer,
 } from "./scenario-schema";
-
-const CONTENT_KINDS = new Set(["text", "chunks", "functionCalls", "json", "safetyBlock"]);
 
 /** Most scenarios one caller may hold at once. */
 export const MAX_SCENARIOS_PER_CALLER = 20_000;
@@ -340,26 +338,7 @@ function compile(
   let operations: readonly string[] | null = named
     ? OPERATIONS.filter((operation) => named.some((name) => operationMatches(name, operation)))
     : null;
-  // Text, chunks, function calls, JSON and safety blocks answer generations only.
-  const content = answers.findIndex((answer) => CONTENT_KINDS.has(answerKind(answer)));
-  // A group (`interactions`) narrows to its operations a content answer can answer; an
-  // operation named on its own that cannot take one, or a group with none, is refused.
-  if (content >= 0) {
-    const able = operations?.filter((operation) => CONTENT_OPERATIONS.includes(operation));
-    const other = named?.find(
-      (name) =>
-        (OPERATIONS as readonly string[]).includes(name) && !CONTENT_OPERATIONS.includes(name),
-    );
-    if (other !== undefined || able?.length === 0) {
-      throw invalidFields([
-        {
-          field: "match.operation",
-          description: `names ${other ?? named!.join(", ")}, which ${answerKind(answers[content]!)} cannot answer: content answers go to ${CONTENT_OPERATIONS.join(", ")}`,
-        },
-      ]);
-    }
-    operations = able ?? [...CONTENT_OPERATIONS];
-  }
+  operations = narrowToAnswers(answers, named, operations);
   const model = match.model?.replace(/^models\//, "");
   const pattern = match.textMatches;
   const headers = Object.entries(match.headers ?? {}).map(

@@ -174,6 +174,13 @@ const chunkSchema = z.union([
   z.strictObject({ text: z.string(), delayMs: delayMs.optional() }),
 ]);
 
+/** Most values one scripted vector holds (the largest embedding size of the catalog's models). */
+export const MAX_VECTOR_VALUES = 3072;
+/** Most vectors one answer holds (an embedding batch's most inputs). */
+const MAX_SCRIPTED_VECTORS = 100;
+
+const vectorSchema = z.array(z.number()).min(1).max(MAX_VECTOR_VALUES);
+
 /** One answer. Its kind is the one field of KINDS it sets; `delayMs` goes with any kind, or alone. */
 export const answerSchema = z.strictObject({
   text: z.string().optional(),
@@ -197,6 +204,10 @@ export const answerSchema = z.strictObject({
     .optional(),
   /** The finishReason of a text answer (default STOP). */
   finishReason: z.enum(FINISH_REASONS).optional(),
+  /** The vector every input of an embedding request gets (embedContent, batchEmbedContents, openai.embeddings). */
+  embedding: vectorSchema.optional(),
+  /** One vector per input of an embedding request, in order. */
+  embeddings: z.array(vectorSchema).min(1).max(MAX_SCRIPTED_VECTORS).optional(),
   /** A whole JSON answer, as is, for an operation of any kind. */
   body: z.record(z.string(), z.unknown()).optional(),
   error: errorSchema.optional(),
@@ -223,6 +234,8 @@ const KINDS = [
   "functionCalls",
   "json",
   "safetyBlock",
+  "embedding",
+  "embeddings",
   "body",
   "error",
   "httpStatus",

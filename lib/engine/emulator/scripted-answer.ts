@@ -170,7 +170,8 @@ function answerPieces(
   return [{ parts: [{ text }], countedText: text }];
 }
 
-function scenarioMisfit(scenarioId: string, message: string): ApiError {
+/** A scenario whose answer does not fit the request it matched: a 400 the test sees, naming it. */
+export function scenarioMisfit(scenarioId: string, message: string): ApiError {
   return new ApiError(400, "FAILED_PRECONDITION", `Scenario ${scenarioId} ${message}`);
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { logger } from "../config/logger";
-import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
+import { jsonBytePieces, jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
 import { TimeSlices } from "@/lib/engine/time-slices";
 import { TransportFault } from "@/lib/engine/emulator/faults";
 import { transportFaultResponse } from "../emulator/transport-fault-response";
@@ -21,15 +21,16 @@ const PRETTY_CHARACTERS = 262_144;
 /**
  * A unary answer as the service sends it: pretty-printed JSON, 200 unless told. It is written
  * in slices first (a batch's inline answers, an upstream's long list: megabytes that one
- * JSON.stringify would write while every other request waits); one that turns out longer than
- * PRETTY_CHARACTERS is sent compact, piece by piece, as the client reads.
+ * JSON.stringify would write while every other request waits), each piece encoded as it is
+ * complete; one that turns out longer than PRETTY_CHARACTERS is sent compact, piece by piece,
+ * as the client reads.
  */
 export async function jsonResponse(
   body: unknown,
   init: { status?: number; headers?: HeadersInit } = {},
 ): Promise<Response> {
-  const pieces = await jsonTextPieces(body);
-  if (textLength(pieces) <= PRETTY_CHARACTERS) return smallJsonResponse(body, init);
+  const { pieces, characters } = await jsonBytePieces(body);
+  if (characters <= PRETTY_CHARACTERS) return smallJsonResponse(body, init);
   return streamedResponse(pieces.values(), jsonHeaders(init.headers), init.status);
 }
 
@@ -93,7 +94,7 @@ export function streamedTextResponse(
 }
 
 function streamedResponse(
-  pieces: AsyncIterator<string> | Iterator<string>,
+  pieces: AsyncIterator<string | Uint8Array> | Iterator<string | Uint8Array>,
   headers: Headers,
   status = 200,
 ): Response {
@@ -109,7 +110,10 @@ function streamedResponse(
           await slices.pause();
           const next = await pieces.next();
           if (next.done) controller.close();
-          else controller.enqueue(encoder.encode(next.value));
+          else
+            controller.enqueue(
+              typeof next.value === "string" ? encoder.encode(next.value) : next.value,
+            );
         } catch (error) {
           logger.warn("streamed answer ended early", {
             reason: error instanceof Error ? error.message : String(error),
