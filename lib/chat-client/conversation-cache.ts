@@ -1,7 +1,7 @@
 import type { QueryClient } from "@tanstack/react-query";
 import type { Conversation, StoredMessage } from "@/lib/studio/conversation-schema";
 import { withSelected } from "@/lib/studio/conversation-tree";
-import { conversationKeys } from "./use-conversations";
+import { conversationKeys } from "@/lib/studio/query-keys";
 
 /** The page's copy of each conversation (TanStack Query's cache), as the chat actions read and change it. */
 export interface ConversationCache {
