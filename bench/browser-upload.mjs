@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Browser benchmark of the upload panel (issue 7): one large file (200 MB by default) dropped
+ * Browser benchmark of the upload panel: one large file (200 MB by default) dropped
  * on the Files page in Debian's chromium and uploaded with the studio's resumable protocol
  * (8 MiB chunks over XMLHttpRequest). Samples the file's progress bar (aria-valuenow, real
  * bytes sent) every 50 ms inside the page, and reports the time, the throughput, whether

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Browser benchmark of the chat page (issue 6): streams one long answer (20,000 output tokens
+ * Browser benchmark of the chat page: streams one long answer (20,000 output tokens
  * by default) from the local engine in Debian's chromium and reports the longest main-thread
  * task seen by a PerformanceObserver('longtask') while it streams and settles, plus the
  * JavaScript the /chat route downloads on first load.
@@ -24,7 +24,7 @@ function option(name, fallback) {
 }
 
 const tokens = Number(option("tokens", "20000"));
-/** `--no-diagrams`: the document without its Mermaid blocks (the run before issue 18's diagrams). */
+/** `--no-diagrams`: the document without its Mermaid blocks (as the page was before it drew diagrams). */
 const withDiagrams = !process.argv.includes("--no-diagrams");
 
 /**
@@ -46,10 +46,10 @@ function longMarkdown(minimumCharacters) {
           `export function tonnage(boats: number, load = ${index}): number {\n  // every boat carries the same load\n  return boats * load;\n}` +
           "\n```",
         `1. Count the boats at dawn.\n2. Weigh a sample of the grain.\n3. Write the totals in the ledger, with \`${index}\` as the page.`,
-        // Formulas (issue 18): inline and display TeX, typeset by KaTeX as they stream.
+        // Formulas: inline and display TeX, typeset by KaTeX as they stream.
         `The load follows $L_{${index}} = \\sum_{k=1}^{${index}} b_k \\cdot w_k$ with $w_k \\approx ${index}.5$ tonnes per boat.`,
         `$$\\int_0^{${index}} \\frac{x^2}{1 + x}\\,dx \\le \\sqrt{${index}^2 + ${index * 7}}$$`,
-        // A Mermaid diagram (issue 18), drawn by the sandboxed renderer frame once it stops growing.
+        // A Mermaid diagram, drawn by the sandboxed renderer frame once it stops growing.
         withDiagrams &&
           "```mermaid\n" +
             `flowchart LR\n  A${index}[Dawn count: ${index * 7} boats] --> B${index}{Grain over ${index * 130} t?}\n  B${index} -->|yes| C${index}[Ship downstream]\n  B${index} -->|no| D${index}[Store at the mill]` +

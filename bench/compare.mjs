@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * Browser benchmark of compare mode (issue 18): one prompt answered by four panes at once
+ * Browser benchmark of compare mode: one prompt answered by four panes at once
  * (four models of the local engine, each answer `--tokens` long, 5,000 by default), in
  * Debian's chromium. Reports each pane's time to first token and total time as the page saw
  * them, and the page's longest main-thread task (long-task observer, wall clock; and CPU time

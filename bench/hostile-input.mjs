@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Hostile request text against the local engine (issue 14 item 2): for each shape and size,
+// Hostile request text against the local engine: for each shape and size,
 // one generateContent whose prompt is that text (or function parts and declarations of that
 // size), while a light countTokens runs every 50 ms. Reports the hostile request's time (it
 // should grow linearly with the size), the light requests' latency meanwhile against their

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Hostile upstream answers against the gateway (issue 14, items 2 and 14): for each shape and
+// Hostile upstream answers against the gateway: for each shape and
 // size, one call whose upstream answer is that text, while a light countTokens through the
 // same gateway (answered at once by the upstream) runs every 50 ms. Reports the hostile call's
 // time (linear in the size), the light requests' wait, and the longest the gateway's main

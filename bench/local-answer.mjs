@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// What a local answer costs, two builds side by side (issue 21: the engine that answers like
+// What a local answer costs, two builds side by side (the engine that answers like
 // the service must add no measurable time). Starts each build's production server (run `npm
 // run build` in each first) and, round after round, sends each the same requests in turn: a
 // countTokens, a short generateContent and a streamGenerateContent (gemini-2.5-flash, thinking

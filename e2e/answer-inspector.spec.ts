@@ -6,7 +6,7 @@ import { expectNoSeriousViolations } from "./pages/answer-metadata";
 import { test as gatewayTest } from "./support/test-upstream-gateway";
 
 /**
- * The raw inspector and the model in view (issue 18): each answer names its model, its time to
+ * The raw inspector and the model in view: each answer names its model, its time to
  * first token, rate, total time and cost by the studio's price table; the inspector shows the
  * request as sent, the response headers, every streamed event as it came over the wire, and a
  * failure's full body.
@@ -24,7 +24,7 @@ test("each answer shows its model, timings and cost; the inspector holds the exc
   await expect(chat.setting("Model")).toHaveValue("models/gemini-2.5-pro");
   await chat.fillSetting("Thinking budget (tokens)", "128");
 
-  // Answers are generated on the studio's server (issue 17): the page reads the turn's stream,
+  // Answers are generated on the studio's server: the page reads the turn's stream,
   // whose first event carries the request the server sent and whose chunk events are the
   // backend's events as the server received them.
   const answered = page.waitForResponse((response) =>

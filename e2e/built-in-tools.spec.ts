@@ -8,7 +8,7 @@ import { gatewayClient } from "./support/gateway";
 import { GATEWAY_KEYS, gatewayServer, keyedServer, STUDIO_KEYS } from "./support/servers";
 
 /**
- * Built-in tools (issue 18): switches offered per model; the local engine runs code for real
+ * Built-in tools: switches offered per model; the local engine runs code for real
  * (executableCode, codeExecutionResult), grounds answers in its document set (groundingMetadata)
  * and reads this studio's file URIs and cachedContents URLs (urlContextMetadata); the gateway
  * forwards the tools.

@@ -3,7 +3,7 @@ import { startOwnServer } from "./support/fuzz/own-server.mjs";
 import { TEST_UPSTREAM_KEY, expect, test } from "./support/test-upstream-gateway";
 
 /**
- * Issue 17 in upstream (gateway) mode: the studio's server generates the answer through the
+ * Upstream (gateway) mode: the studio's server generates the answer through the
  * gateway backend, against the test upstream (e2e/support/test-upstream.ts): `paced-chat`
  * streams a word every 100 ms for a minute, `error-midstream-chat` fails after two events,
  * `long-429-chat` answers 429 RESOURCE_EXHAUSTED asking (RetryInfo, Retry-After) for 120 s.
@@ -113,7 +113,7 @@ test("a second instance on the same database follows an answer the first one gen
   }
 });
 
-// Issue 18 item 9: a 429's Retry used to resend at once, to be refused again.
+// A 429's Retry used to resend at once, to be refused again.
 test("a 429 holds Retry until its Retry-After, counting down, also after a reload", async ({
   page,
   gateway,

@@ -6,7 +6,7 @@ import { ChatPage } from "./pages/chat-page";
 import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 
 /**
- * Issue 17, local engine: versions instead of truncation, answers that the server finishes
+ * Local engine: versions instead of truncation, answers that the server finishes
  * and any page joins, one send making one message, and several instances sharing a database.
  */
 

@@ -178,7 +178,7 @@ test("an audio part of raw PCM plays as WAV; other inline data is offered as a d
   await opened.close();
 });
 
-// Issue 17 item 5: what the studio itself received goes back in history as it came.
+// What the studio itself received goes back in history as it came.
 test("model audio and other inline data go back to the service in history byte for byte, and the next turn answers", async ({
   page,
   gateway,

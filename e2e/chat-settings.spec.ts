@@ -211,7 +211,7 @@ test("the chat page has no serious or critical accessibility violations", async 
   await chat.waitForAnswerDone();
   // Highlighting loads when the page is idle: scan once the code is coloured.
   await expect(chat.lastAnswer().locator(".hljs-string").first()).toBeVisible();
-  // Scan the settled page: the token counter (issue 7) dims a stale count while a new one runs.
+  // Scan the settled page: the token counter dims a stale count while a new one runs.
   await expect(page.getByRole("region", { name: "Token count" })).not.toHaveAttribute(
     "aria-busy",
     "true",

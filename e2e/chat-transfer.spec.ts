@@ -6,7 +6,7 @@ import { attachmentCard, dropFiles } from "./pages/files-page";
 import { DEVELOPMENT_KEY, localServer } from "./support/servers";
 
 /**
- * Issue 17, local engine: attachments keep their identity in the transcript, conversations
+ * Local engine: attachments keep their identity in the transcript, conversations
  * that worked keep working (speech sent back in history, a cache that died), export and
  * import (and imports refused whole when they are wrong).
  */

@@ -148,7 +148,7 @@ test("the Stop button stops too", async ({ page }) => {
   await expect(chat.sendButton).toBeVisible();
 });
 
-// Issue 17: regenerating used to overwrite the answer it replaced. It now adds a version.
+// Regenerating used to overwrite the answer it replaced. It now adds a version.
 test("regenerate adds a version of the answer; the first one stays, one click away", async ({
   page,
 }) => {
@@ -186,7 +186,7 @@ test("regenerate adds a version of the answer; the first one stays, one click aw
   await expect(chat.versionPosition(chat.lastAnswer())).toHaveText("1 / 2");
 });
 
-// Issue 17: "Save and send" used to delete the edited prompt and every message after it.
+// "Save and send" used to delete the edited prompt and every message after it.
 test("edit and resend adds a version of the prompt; the old version keeps its whole branch", async ({
   page,
 }) => {
@@ -243,7 +243,7 @@ test("Shift+Enter adds a line and Enter sends", async ({ page }) => {
   await chat.waitForAnswerDone();
 });
 
-// Issue 17: search matched titles only; a delete was final. Search now covers every message
+// Search matched titles only; a delete was final. Search now covers every message
 // and shows the matching passage; a delete can be undone.
 test("conversations can be searched by any message, renamed, and deleted with undo", async ({
   page,

@@ -3,7 +3,7 @@ import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
 
 /**
- * Compare mode (issue 18 item 5): one prompt answered side by side by two to four panes,
+ * Compare mode: one prompt answered side by side by two to four panes,
  * each with its own model and settings, streaming in parallel, with tokens, latency and cost
  * per pane; one answer picked continues the conversation.
  */

@@ -3,7 +3,7 @@ import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
 
 /**
- * Mermaid diagrams in answers (issue 18): drawn by the sandboxed renderer frame, shown as an
+ * Mermaid diagrams in answers: drawn by the sandboxed renderer frame, shown as an
  * image with the source one click away, inert when hostile, and working under a page CSP
  * without 'unsafe-eval'.
  */

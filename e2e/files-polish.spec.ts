@@ -10,7 +10,7 @@ import {
 } from "./pages/files-page";
 
 /**
- * Files page polish (issue 18 item 9): Remove and Delete tell apart; the table fits a phone;
+ * Files page polish: Remove and Delete tell apart; the table fits a phone;
  * an upload cut off by the network says the connection was lost.
  */
 

@@ -12,7 +12,7 @@ import { attachmentCard, dropFiles } from "./pages/files-page";
 import { DEVELOPMENT_KEY } from "./support/servers";
 
 /**
- * Get code (issue 18): the snippets the chat shows are run as they are, by curl, the official
+ * Get code: the snippets the chat shows are run as they are, by curl, the official
  * Python SDK (google-genai, from the venv scripts/python-venv.sh makes) and the official JS SDK
  * (@google/genai), against the local engine; and against a recording server, where the body
  * each client sends must be the request the studio itself sends (compared in canonical form:

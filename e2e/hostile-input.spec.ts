@@ -1,5 +1,5 @@
 /**
- * Issue 14: no one request holds the server. Against a production server of this spec's own,
+ * No one request holds the server. Against a production server of this spec's own,
  * with bench/event-loop-probe.cjs preloaded (it notes the longest the main thread went without
  * serving its event loop, in its own CPU time, which a busy machine hardly moves): 8 MB
  * requests of many small parts, of a function call with a wide object of arguments, and of a

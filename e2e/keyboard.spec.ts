@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
 
-/** Keyboard (issue 18): a skip link, the chat's shortcuts and their `?` help sheet. */
+/** Keyboard: a skip link, the chat's shortcuts and their `?` help sheet. */
 
 test("a skip link is the first stop and moves focus to the main content", async ({ page }) => {
   // The files page (the chat page puts the focus in its message box at once).
@@ -59,7 +59,7 @@ test("the shortcuts do what the help sheet says", async ({ page }) => {
   await page.keyboard.press("Shift+Escape");
   await expect(chat.prompt).toBeFocused();
 
-  // Esc stops a running answer. Answers are generated on the server (issue 17), so a slow
+  // Esc stops a running answer. Answers are generated on the server, so a slow
   // connection no longer keeps one running: the answer is as long as the model allows instead
   // (65,536 tokens, seconds of generation at the engine's full speed).
   await chat.limitAnswers(65_536);

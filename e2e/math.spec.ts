@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
 
-/** LaTeX in answers (issue 18): typeset by KaTeX, inline and display, with the source one click away. */
+/** LaTeX in answers: typeset by KaTeX, inline and display, with the source one click away. */
 
 test("formulas in an answer are typeset, readable as MathML, and show their TeX on request", async ({
   page,

@@ -1,9 +1,9 @@
 /**
- * What a page of another site can do to a developer's studio in a real browser (issue 14
- * items 6, 7 and 10), against the shared local server (the development defaults: loopback, no
- * credentials, the published key `genstudio-dev-key`). An "attacker" server of this spec's own
- * serves pages on another origin; a "leak" server counts the requests an answer's markdown
- * makes the browser send outside.
+ * What a page of another site can do to a developer's studio in a real browser, against the
+ * shared local server (the development defaults: loopback, no credentials, the published key
+ * `genstudio-dev-key`). An "attacker" server of this spec's own serves pages on another
+ * origin; a "leak" server counts the requests an answer's markdown makes the browser send
+ * outside.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";

@@ -3,7 +3,7 @@ import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
 
 /**
- * Real editors (issue 18 item 4): a form for the response schema and one for function
+ * Real editors: a form for the response schema and one for function
  * declarations, each editing the same value as the raw JSON beside it (both ways), checked
  * with the server's rules as it changes; what is sent is what they show.
  */

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { ChatPage } from "./pages/chat-page";
 import { expectNoSeriousViolations } from "./pages/answer-metadata";
 
-/** Settings panel polish (issue 18 item 9): values in effect, the field that blocks sending, modalities per model. */
+/** Settings panel polish: values in effect, the field that blocks sending, modalities per model. */
 
 test("each field shows the value in effect when left empty", async ({ page }) => {
   const chat = new ChatPage(page);

@@ -1,5 +1,5 @@
 /**
- * JSON read in slices (issue 14): JSON.parse of a 16 MB body holds the event loop for tens to
+ * JSON read in slices: JSON.parse of a 16 MB body holds the event loop for tens to
  * hundreds of milliseconds. parseJsonInSlices gives exactly what JSON.parse gives, doing the
  * work in pieces of at most PIECE_CHARACTERS: every value (or run of sibling values) that
  * small is handed to JSON.parse whole, only larger arrays, objects and strings are taken

@@ -1,5 +1,5 @@
 /**
- * JSON written in slices (issue 14): JSON.stringify of a request of megabytes (the gateway's
+ * JSON written in slices: JSON.stringify of a request of megabytes (the gateway's
  * forwarded body, the local engine's seed at temperature 0) holds the event loop for tens to
  * hundreds of milliseconds. jsonTextPieces writes exactly what JSON.stringify writes for plain
  * JSON data, handing every small container of scalars to JSON.stringify whole and writing

@@ -27,6 +27,7 @@ import { generateContent, streamGenerateContent, type GenerationInput } from "./
 import { paceOutput } from "./generate/output-pace";
 import { LISTED_MODELS, requireModel } from "./catalog";
 import { pageByOffset } from "@/lib/gemini/page-token";
+import { PAGE_LIMITS, pageSizeWithin } from "@/lib/gemini/page-limits";
 import { countRequestTokens } from "./tokens";
 import { createStorage, type Storage, type StorageOptions } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
@@ -169,7 +170,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     },
 
     async listModels(query: PageQuery): Promise<ListModelsResponse> {
-      const pageSize = query.pageSize ?? 50;
+      const pageSize = pageSizeWithin(query.pageSize, PAGE_LIMITS.models);
       const page = pageByOffset(
         [...LISTED_MODELS],
         pageSize,
@@ -191,7 +192,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<CountTokensResponse> {
       const { traits } = requireModel(model, "countTokens");
-      // In slices: a request of megabytes has a great many parts to check (issue 14).
+      // In slices: a request of megabytes has a great many parts to check.
       await runInSlices(checkCountTokensRequestSteps(request, traits));
       const source = request.generateContentRequest ?? { contents: request.contents ?? [] };
       const versionRefusal = versionFieldRefusal(source, context.apiVersion);

@@ -1,5 +1,5 @@
 /**
- * Text written in many small bits, gathered into flat pieces (issue 14): a string built with
+ * Text written in many small bits, gathered into flat pieces: a string built with
  * `+=` from a million bits is a rope that its first reader flattens in one go, holding the
  * thread for as long as the whole text takes.
  */

@@ -4,7 +4,9 @@ import {
   decodePageToken,
   encodeKeysetToken,
   encodePageToken,
+  keysetPage,
   pageByOffset,
+  type KeysetPosition,
 } from "./page-token";
 
 describe("page tokens", () => {
@@ -43,5 +45,44 @@ describe("page tokens", () => {
     );
     expect(last).toEqual({ items: [5] });
     expect(() => pageByOffset([1], 2, encodePageToken(9, "models:2"), "models:2")).toThrow();
+  });
+
+  it("page a keyset list within its limits: one row more read, the token bound to the list and size", async () => {
+    const rows = Array.from({ length: 25 }, (_, index) => ({
+      createTime: 1000 - index,
+      id: `r${index}`,
+    }));
+    const limits = { defaultSize: 10, maxSize: 20 };
+    const asked: number[] = [];
+    const fetchRows = async (limit: number, after: KeysetPosition | null) => {
+      asked.push(limit);
+      const start = after ? rows.findIndex((row) => row.id === after.id) + 1 : 0;
+      return rows.slice(start, start + limit);
+    };
+    const first = await keysetPage({}, limits, "files:alice", fetchRows);
+    expect(first.rows.map((row) => row.id)).toEqual(rows.slice(0, 10).map((row) => row.id));
+    const second = await keysetPage(
+      { pageToken: first.nextPageToken },
+      limits,
+      "files:alice",
+      fetchRows,
+    );
+    expect(second.rows[0]!.id).toBe("r10");
+    const whole = await keysetPage({ pageSize: 500 }, limits, "files:alice", fetchRows);
+    expect(whole.rows).toHaveLength(20);
+    const last = await keysetPage(
+      { pageSize: 500, pageToken: whole.nextPageToken },
+      limits,
+      "files:alice",
+      fetchRows,
+    );
+    expect(last).toEqual({ rows: rows.slice(20) });
+    expect(asked).toEqual([11, 11, 21, 21]);
+    await expect(
+      keysetPage({ pageToken: first.nextPageToken }, limits, "files:bob", fetchRows),
+    ).rejects.toMatchObject({ httpStatus: 400 });
+    await expect(
+      keysetPage({ pageSize: 5, pageToken: first.nextPageToken }, limits, "files:alice", fetchRows),
+    ).rejects.toMatchObject({ httpStatus: 400 });
   });
 });

@@ -7,6 +7,7 @@
  */
 import { ApiError } from "./api-error";
 import { hashString } from "./hash-string";
+import { pageSizeWithin, type PageLimits } from "./page-limits";
 
 interface TokenPayload {
   /** Position of the next page: an offset, the last key seen, or a list's own position. */
@@ -88,4 +89,24 @@ export function pageByOffset<T>(
   return end < items.length
     ? { items: page, nextPageToken: encodePageToken(end, scope) }
     : { items: page };
+}
+
+/**
+ * One page of a keyset list (newest first): the size within the list's limits, the token
+ * bound to `scope` and the size, one row more than the page fetched to know whether another
+ * page follows. `fetchRows(limit, after)` reads up to `limit` rows after the position.
+ */
+export async function keysetPage<Row extends KeysetPosition>(
+  query: { pageSize?: number; pageToken?: string },
+  limits: PageLimits,
+  scope: string,
+  fetchRows: (limit: number, after: KeysetPosition | null) => Promise<Row[]>,
+): Promise<{ rows: Row[]; nextPageToken?: string }> {
+  const pageSize = pageSizeWithin(query.pageSize, limits);
+  const sizedScope = `${scope}:${pageSize}`;
+  const after = query.pageToken ? decodeKeysetToken(query.pageToken, sizedScope) : null;
+  const rows = await fetchRows(pageSize + 1, after);
+  if (rows.length <= pageSize) return { rows };
+  const page = rows.slice(0, pageSize);
+  return { rows: page, nextPageToken: encodeKeysetToken(page[pageSize - 1]!, sizedScope) };
 }

@@ -11,7 +11,7 @@ const describePlaces = (operation: Parameters<typeof referencePlaces>[0]) =>
 
 describe("referencePlaces", () => {
   it("finds every field of the request types that names a file, a cached content or a file search store", () => {
-    // functionResponse.parts: media a function returned, sent back by the SDKs (issue 13 item 5).
+    // functionResponse.parts: media a function returned, sent back by the SDKs.
     expect(describePlaces("generateContent")).toEqual([
       "contents[].parts[].fileData.fileUri file",
       "contents[].parts[].functionResponse.parts[].fileData.fileUri file",

@@ -1,4 +1,4 @@
-// The rule checks as steps (issue 14): a large request is checked one part or schema node at a
+// The rule checks as steps: a large request is checked one part or schema node at a
 // time, with exactly the outcome of the check run at once.
 import { describe, expect, it } from "vitest";
 import { ApiError } from "./api-error";

@@ -11,7 +11,7 @@
  * Here: generate and countTokens requests, and the checks every reader shares; a batch is read
  * in validate-batch.ts, a cache body in validate-caches.ts, an upload start in validate-upload.ts.
  * A little over 400 lines for a reason: each check is here twice, as steps (the server runs
- * them in time slices, issue 14) and as the plain call the pages make, side by side.
+ * them in time slices) and as the plain call the pages make, side by side.
  */
 import type { z } from "zod";
 import { ApiError, type FieldViolation } from "./api-error";

@@ -55,10 +55,10 @@ function newId(): string {
 }
 
 /**
- * The uploader bound to one attachments store (exported for tests and the bench). A factory
- * whose closure is its state: each attachment's runtime, shared by the entry points below.
+ * The uploader bound to one attachments store. A factory whose closure is its state: each
+ * attachment's runtime, shared by the entry points below.
  */
-export function createUploader(
+function createUploader(
   store: StoreApi<AttachmentsStore>,
   queryClient?: QueryClient,
 ): Uploader {

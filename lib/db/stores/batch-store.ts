@@ -8,6 +8,7 @@
 import type { BatchState, OperationStatus } from "@/lib/gemini/types";
 import type { SqlDatabase, SqlExecutor } from "../sql-database";
 import type { FileRecord, FileStore } from "./file-store";
+import { keysetPageSql } from "./keyset-page-sql";
 
 export const ACTIVE_BATCH_STATES = ["BATCH_STATE_PENDING", "BATCH_STATE_RUNNING"] as const;
 
@@ -185,20 +186,10 @@ export class BatchStore {
     after: { createTime: number; id: string } | null,
     state?: BatchState,
   ): Promise<BatchRecord[]> {
-    const conditions = ["owner_id = ?"];
-    const params: (string | number)[] = [ownerId];
-    if (state) {
-      conditions.push("state = ?");
-      params.push(state);
-    }
-    if (after) {
-      conditions.push("(create_time, id) < (?, ?)");
-      params.push(after.createTime, after.id);
-    }
+    const page = keysetPageSql(after, limit);
     const rows = await this.database.all<BatchRow>(
-      `SELECT ${COLUMNS} FROM batches WHERE ${conditions.join(" AND ")}
-       ORDER BY create_time DESC, id DESC LIMIT ?`,
-      [...params, limit],
+      `SELECT ${COLUMNS} FROM batches WHERE owner_id = ?${state ? " AND state = ?" : ""}${page.condition} ${page.order}`,
+      [ownerId, ...(state ? [state] : []), ...page.params],
     );
     return rows.map(fromRow);
   }

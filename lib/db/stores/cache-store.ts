@@ -6,6 +6,7 @@
 import type { SqlDatabase, SqlExecutor } from "../sql-database";
 import { admitWithinQuota, type QuotaAdmission, type QuotaUsage } from "./quota-admission";
 import type { Content, ModalityTokenCount, Tool, ToolConfig } from "@/lib/gemini/types";
+import { keysetPageSql } from "./keyset-page-sql";
 
 export interface CachedInput {
   contents: Content[];
@@ -144,17 +145,11 @@ export class CacheStore {
     limit: number,
     after: { createTime: number; id: string } | null,
   ): Promise<CacheRecord[]> {
-    const rows = after
-      ? await this.database.all<CacheRow>(
-          `SELECT ${SUMMARY_COLUMNS} FROM cached_contents WHERE owner_id = ? AND expire_time > ? AND (create_time, id) < (?, ?)
-           ORDER BY create_time DESC, id DESC LIMIT ?`,
-          [ownerId, now, after.createTime, after.id, limit],
-        )
-      : await this.database.all<CacheRow>(
-          `SELECT ${SUMMARY_COLUMNS} FROM cached_contents WHERE owner_id = ? AND expire_time > ?
-           ORDER BY create_time DESC, id DESC LIMIT ?`,
-          [ownerId, now, limit],
-        );
+    const page = keysetPageSql(after, limit);
+    const rows = await this.database.all<CacheRow>(
+      `SELECT ${SUMMARY_COLUMNS} FROM cached_contents WHERE owner_id = ? AND expire_time > ?${page.condition} ${page.order}`,
+      [ownerId, now, ...page.params],
+    );
     return rows.map(fromRow);
   }
 

@@ -10,6 +10,7 @@ import type {
   DocumentState,
 } from "@/lib/gemini/file-search-types";
 import type { SqlDatabase } from "../sql-database";
+import { keysetPageSql } from "./keyset-page-sql";
 
 export interface StoreRecord {
   id: string;
@@ -135,16 +136,11 @@ export class FileSearchStoreRecords {
     limit: number,
     after: { createTime: number; id: string } | null,
   ): Promise<StoreSummary[]> {
-    const rows = after
-      ? await this.database.all<StoreRow>(
-          `${STORE_SUMMARY} WHERE s.owner_id = ? AND (s.create_time, s.id) > (?, ?)
-           ORDER BY s.create_time, s.id LIMIT ?`,
-          [ownerId, after.createTime, after.id, limit],
-        )
-      : await this.database.all<StoreRow>(
-          `${STORE_SUMMARY} WHERE s.owner_id = ? ORDER BY s.create_time, s.id LIMIT ?`,
-          [ownerId, limit],
-        );
+    const page = keysetPageSql(after, limit, { direction: "oldest first", table: "s." });
+    const rows = await this.database.all<StoreRow>(
+      `${STORE_SUMMARY} WHERE s.owner_id = ?${page.condition} ${page.order}`,
+      [ownerId, ...page.params],
+    );
     return rows.map(storeFromRow);
   }
 
@@ -206,17 +202,11 @@ export class FileSearchStoreRecords {
     limit: number,
     after: { createTime: number; id: string } | null,
   ): Promise<DocumentRecord[]> {
-    const rows = after
-      ? await this.database.all<DocumentRow>(
-          `SELECT ${DOCUMENT_COLUMNS} FROM file_search_documents WHERE store_id = ? AND (create_time, id) < (?, ?)
-           ORDER BY create_time DESC, id DESC LIMIT ?`,
-          [storeId, after.createTime, after.id, limit],
-        )
-      : await this.database.all<DocumentRow>(
-          `SELECT ${DOCUMENT_COLUMNS} FROM file_search_documents WHERE store_id = ?
-           ORDER BY create_time DESC, id DESC LIMIT ?`,
-          [storeId, limit],
-        );
+    const page = keysetPageSql(after, limit);
+    const rows = await this.database.all<DocumentRow>(
+      `SELECT ${DOCUMENT_COLUMNS} FROM file_search_documents WHERE store_id = ?${page.condition} ${page.order}`,
+      [storeId, ...page.params],
+    );
     return rows.map(documentFromRow);
   }
 

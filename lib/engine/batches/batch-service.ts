@@ -32,12 +32,12 @@ import type { CacheService } from "../caches/cache-service";
 import type { FileService } from "../files/file-service";
 import { randomResourceId } from "../files/random-id";
 import type { ProbedMedia } from "../media/probe";
-import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
+import { keysetPage } from "@/lib/gemini/page-token";
+import { PAGE_LIMITS } from "@/lib/gemini/page-limits";
 import type { BatchRecord, BatchStore } from "@/lib/db/stores/batch-store";
 import { BatchPaths } from "./batch-paths";
 import { countJsonlLines } from "./jsonl-lines";
 
-export const BATCHES_PAGE = { defaultSize: 10, maxSize: 100 };
 /** A batch still pending or running this long after creation expires, as the service's do. */
 export const BATCH_LIFETIME_MS = 48 * 3_600_000;
 /** The `@type` of the operation's metadata and response, as the service sends them. */
@@ -295,22 +295,17 @@ export class BatchService {
     query: { pageSize?: number; pageToken?: string; filter?: string },
     caller: Caller,
   ): Promise<ListBatchesResponse> {
-    const pageSize = Math.min(
-      Math.max(query.pageSize || BATCHES_PAGE.defaultSize, 1),
-      BATCHES_PAGE.maxSize,
-    );
     const state = query.filter ? stateOfFilter(query.filter) : undefined;
-    const scope = `batches:${caller.ownerId}:${pageSize}:${state ?? ""}`;
-    const after = query.pageToken ? decodeKeysetToken(query.pageToken, scope) : null;
-    const rows = await this.store.list(caller.ownerId, pageSize + 1, after, state);
-    const page = rows.slice(0, pageSize);
+    const page = await keysetPage(
+      query,
+      PAGE_LIMITS.batches,
+      `batches:${caller.ownerId}:${state ?? ""}`,
+      (limit, after) => this.store.list(caller.ownerId, limit, after, state),
+    );
     const response: ListBatchesResponse = {};
-    if (page.length > 0)
-      response.operations = await Promise.all(page.map((record) => this.toOperation(record)));
-    if (rows.length > pageSize) {
-      const last = page[page.length - 1]!;
-      response.nextPageToken = encodeKeysetToken(last, scope);
-    }
+    if (page.rows.length > 0)
+      response.operations = await Promise.all(page.rows.map((record) => this.toOperation(record)));
+    if (page.nextPageToken) response.nextPageToken = page.nextPageToken;
     return response;
   }
 

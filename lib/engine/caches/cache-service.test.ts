@@ -68,7 +68,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     );
   }
 
-  it("holds each owner to its quota of caches and cached bytes, with the service's 429 (issue 14 item 5)", async () => {
+  it("holds each owner to its quota of caches and cached bytes, with the service's 429", async () => {
     const limited = createStorage({
       stores: data.stores,
       dataDir: data.dataDir,
@@ -306,7 +306,7 @@ describe.each(testDatabaseKinds())("cachedContents on the local engine ($dialect
     ).toBe(403);
   });
 
-  it("reads a large cache's input in slices, letting the event loop run (issue 14)", async () => {
+  it("reads a large cache's input in slices, letting the event loop run", async () => {
     const parts = Array.from({ length: 40_000 }, (_, index) => ({
       text: `part ${index} of many `,
     }));

@@ -32,14 +32,13 @@ import {
 } from "@/lib/gemini/wire-time";
 import { requireModel } from "../catalog";
 import { CACHE_ID_LENGTH, randomResourceId } from "../files/random-id";
-import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
+import { keysetPage } from "@/lib/gemini/page-token";
+import { PAGE_LIMITS } from "@/lib/gemini/page-limits";
 import { assertCacheQuota, cachedInputOf, type CacheQuota } from "@/lib/gemini/backend/quotas";
 import type { QuotaUsage } from "@/lib/db/stores/quota-admission";
 import { jsonTextWithSize } from "@/lib/engine/json-stringify-in-slices";
 import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
 
-/** pageSize when unset (the spec leaves it open) and the maximum larger values are coerced to. */
-export const CACHES_PAGE = { defaultSize: 100, maxSize: 1000 };
 export const DEFAULT_CACHE_TTL_MS = 3_600_000;
 
 /** The part of a request the token counter sizes. */
@@ -219,20 +218,15 @@ export class CacheService {
     query: { pageSize?: number; pageToken?: string },
     caller: Caller,
   ): Promise<ListCachedContentsResponse> {
-    const pageSize = Math.min(
-      Math.max(query.pageSize || CACHES_PAGE.defaultSize, 1),
-      CACHES_PAGE.maxSize,
+    const page = await keysetPage(
+      query,
+      PAGE_LIMITS.cachedContents,
+      `cachedContents:${caller.ownerId}`,
+      (limit, after) => this.store.list(caller.ownerId, this.now(), limit, after),
     );
-    const scope = `cachedContents:${caller.ownerId}:${pageSize}`;
-    const after = query.pageToken ? decodeKeysetToken(query.pageToken, scope) : null;
-    const rows = await this.store.list(caller.ownerId, this.now(), pageSize + 1, after);
-    const page = rows.slice(0, pageSize);
     const response: ListCachedContentsResponse = {};
-    if (page.length > 0) response.cachedContents = page.map(toWire);
-    if (rows.length > pageSize) {
-      const last = page[page.length - 1]!;
-      response.nextPageToken = encodeKeysetToken(last, scope);
-    }
+    if (page.rows.length > 0) response.cachedContents = page.rows.map(toWire);
+    if (page.nextPageToken) response.nextPageToken = page.nextPageToken;
     return response;
   }
 

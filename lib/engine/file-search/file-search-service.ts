@@ -24,7 +24,8 @@ import type {
   ListDocumentsResponse,
   ListFileSearchStoresResponse,
 } from "@/lib/gemini/file-search-types";
-import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
+import { keysetPage } from "@/lib/gemini/page-token";
+import { PAGE_LIMITS } from "@/lib/gemini/page-limits";
 import { fileSearchStoreDenied } from "@/lib/gemini/resource-errors";
 import type { GenerateContentRequest } from "@/lib/gemini/types";
 import { derivedResourceId, isResourceId } from "@/lib/gemini/validate-file-search";
@@ -40,8 +41,6 @@ import {
   toWireStore,
 } from "./wire";
 
-export const STORES_PAGE = { defaultSize: 10, maxSize: 20 };
-export const DOCUMENTS_PAGE = { defaultSize: 10, maxSize: 20 };
 const DEFAULT_EMBEDDING_MODEL = "models/gemini-embedding-001";
 const RANDOM_SUFFIX = 12;
 /** Text a document keeps for retrieval: what a type of text (or JSON, XML, ...) holds. */
@@ -95,17 +94,15 @@ export class FileSearchService {
   }
 
   async list(query: PageQuery, caller: Caller): Promise<ListFileSearchStoresResponse> {
-    const pageSize = Math.min(
-      Math.max(query.pageSize || STORES_PAGE.defaultSize, 1),
-      STORES_PAGE.maxSize,
+    const page = await keysetPage(
+      query,
+      PAGE_LIMITS.fileSearchStores,
+      `fileSearchStores:${caller.ownerId}`,
+      (limit, after) => this.records.listStores(caller.ownerId, limit, after),
     );
-    const scope = `fileSearchStores:${caller.ownerId}:${pageSize}`;
-    const after = query.pageToken ? decodeKeysetToken(query.pageToken, scope) : null;
-    const rows = await this.records.listStores(caller.ownerId, pageSize + 1, after);
-    const page = rows.slice(0, pageSize);
     const response: ListFileSearchStoresResponse = {};
-    if (page.length > 0) response.fileSearchStores = page.map(toWireStore);
-    if (rows.length > pageSize) response.nextPageToken = encodeKeysetToken(page.at(-1)!, scope);
+    if (page.rows.length > 0) response.fileSearchStores = page.rows.map(toWireStore);
+    if (page.nextPageToken) response.nextPageToken = page.nextPageToken;
     return response;
   }
 
@@ -232,17 +229,15 @@ export class FileSearchService {
     caller: Caller,
   ): Promise<ListDocumentsResponse> {
     const store = await this.requireStore(storeName, caller);
-    const pageSize = Math.min(
-      Math.max(query.pageSize || DOCUMENTS_PAGE.defaultSize, 1),
-      DOCUMENTS_PAGE.maxSize,
+    const page = await keysetPage(
+      query,
+      PAGE_LIMITS.documents,
+      `documents:${store.id}`,
+      (limit, after) => this.records.listDocuments(store.id, limit, after),
     );
-    const scope = `documents:${store.id}:${pageSize}`;
-    const after = query.pageToken ? decodeKeysetToken(query.pageToken, scope) : null;
-    const rows = await this.records.listDocuments(store.id, pageSize + 1, after);
-    const page = rows.slice(0, pageSize);
     const response: ListDocumentsResponse = {};
-    if (page.length > 0) response.documents = page.map(toWireDocument);
-    if (rows.length > pageSize) response.nextPageToken = encodeKeysetToken(page.at(-1)!, scope);
+    if (page.rows.length > 0) response.documents = page.rows.map(toWireDocument);
+    if (page.nextPageToken) response.nextPageToken = page.nextPageToken;
     return response;
   }
 

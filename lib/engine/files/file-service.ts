@@ -21,7 +21,8 @@ import {
   STAMP_DIGITS,
 } from "@/lib/gemini/wire-time";
 import type { ProbedMedia } from "../media/probe";
-import { decodeKeysetToken, encodeKeysetToken } from "@/lib/gemini/page-token";
+import { keysetPage } from "@/lib/gemini/page-token";
+import { PAGE_LIMITS } from "@/lib/gemini/page-limits";
 import { openFileBytes } from "./file-bytes";
 import { FileProcessor, type MediaProber, type ProcessingPlan } from "./file-processor";
 import { hashFileRange, serviceSha256 } from "./part-file";
@@ -34,7 +35,6 @@ import {
 } from "./upload-sessions";
 import type { UploadStartInput } from "./upload-start";
 
-export const FILES_PAGE = { defaultSize: 10, maxSize: 100 };
 /** How long a finalize waits for a quick probe (images, text, PDF) so it can answer ACTIVE at once. */
 const QUICK_PROBE_WAIT_MS = 2_000;
 
@@ -250,20 +250,15 @@ export class FileService {
     caller: Caller,
     origin: string,
   ): Promise<ListFilesResponse> {
-    const pageSize = Math.min(
-      Math.max(query.pageSize || FILES_PAGE.defaultSize, 1),
-      FILES_PAGE.maxSize,
+    const page = await keysetPage(
+      query,
+      PAGE_LIMITS.files,
+      `files:${caller.ownerId}`,
+      (limit, after) => this.store.listFiles(caller.ownerId, this.now(), limit, after),
     );
-    const scope = `files:${caller.ownerId}:${pageSize}`;
-    const after = query.pageToken ? decodeKeysetToken(query.pageToken, scope) : null;
-    const rows = await this.store.listFiles(caller.ownerId, this.now(), pageSize + 1, after);
-    const page = rows.slice(0, pageSize);
     const response: ListFilesResponse = {};
-    if (page.length > 0) response.files = page.map((file) => toWireFile(file, origin));
-    if (rows.length > pageSize) {
-      const last = page[page.length - 1]!;
-      response.nextPageToken = encodeKeysetToken(last, scope);
-    }
+    if (page.rows.length > 0) response.files = page.rows.map((file) => toWireFile(file, origin));
+    if (page.nextPageToken) response.nextPageToken = page.nextPageToken;
     return response;
   }
 

@@ -245,7 +245,7 @@ describe("citations from the local engine", () => {
   });
 });
 
-describe("citations over many sources (issue 14)", () => {
+describe("citations over many sources", () => {
   /** The search as it was: each source's own places, sources in order (the reference). */
   function citedByEachSource(answer: string, sources: CitableSource[]) {
     const words = answer.split(/\s+/).filter(Boolean);

@@ -1,5 +1,5 @@
 /**
- * Citation metadata of the local engine (issue 9 §1, spec "Citation, grounding and logprob
+ * Citation metadata of the local engine (spec "Citation, grounding and logprob
  * metadata"): an answer span of at least MIN_CITED_WORDS words copied verbatim from provided
  * stored resource the request uses (a text file, a cached content) is cited with UTF-8 byte
  * offsets into the answer (startIndex inclusive, endIndex exclusive) and the uri of its source.

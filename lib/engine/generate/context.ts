@@ -1,5 +1,5 @@
 /**
- * The request's context as the language model sees it (issue 3 §2–3): system instruction,
+ * The request's context as the language model sees it: system instruction,
  * history, cached content (already merged in front), function calls and responses, and what
  * the engine knows of every medium (type, size, dimensions, duration, pages, the text of text
  * files). Only the most recent MAX_CONTEXT_CHARACTERS are learned from per request, so a

@@ -1,4 +1,4 @@
-// Issue 14 item 2: one request's text must not stop the engine for everyone. Each case runs a
+// One request's text must not stop the engine for everyone. Each case runs a
 // hostile generateContent while a light countTokens is sent every 50 ms, and checks how long
 // the light requests waited. The bounds are generous ("did not hang": the code before this
 // held the event loop for 19 s, 32 s and 5.7 s on these inputs); bench/hostile-input.mjs

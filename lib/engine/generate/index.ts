@@ -1,5 +1,5 @@
 /**
- * The local engine's generateContent and streamGenerateContent (issue 3): a validated request
+ * The local engine's generateContent and streamGenerateContent: a validated request
  * becomes a stream of GenerateContentResponse chunks (text deltas, running usage, finishReason
  * and final usage on the last chunk) from the in-process language model; generateContent is
  * the same stream merged. Knowingly different from the service: the text is statistical

@@ -1,6 +1,6 @@
 /**
  * Everything a generation needs before its first token, in the order that keeps hostile
- * requests cheap (issue 14 item 2): the prompt counted (in the tokenizer worker) and held to
+ * requests cheap: the prompt counted (in the tokenizer worker) and held to
  * the model's input limit first; then the context and the citable sources, the model's counts
  * of that context and the citation index; a built-in tool's answer; the prompt's safety verdict.
  */

@@ -1,5 +1,5 @@
 /**
- * How many tokens a candidate thinks (issue 21): the family's own length for the kind of ask
+ * How many tokens a candidate thinks: the family's own length for the kind of ask
  * (the median of its recorded answers of that kind, `thinkingLength` in catalog/models.json),
  * within the request's thinkingBudget. Deterministic given the request, as the service's is in
  * the mean; knowingly not its spread (the same prompt thought 114 and 155 tokens on 3 Pro), nor

@@ -92,7 +92,7 @@ export async function countRequestTokens(
   const roleTokens =
     purpose === "countTokens" ? counting.countTokensRoleTokens : counting.roleTokenPerContent;
   // Everything here is work on this thread, for megabytes of parts or of function values:
-  // other requests get turns in between (issue 14).
+  // other requests get turns in between.
   const slices = new TimeSlices();
   const contents = numberedContents(input);
   const items = new PromptItems(counting.tokenizer, rules, input, options, slices);

@@ -251,7 +251,7 @@ describe("the python notation (2.5)", () => {
   });
 });
 
-describe("writing in steps (issue 14)", () => {
+describe("writing in steps", () => {
   it("writes a call of 50,000 arguments a value at a time, as the text written at once", () => {
     const keys = Array.from(
       { length: 50_000 },

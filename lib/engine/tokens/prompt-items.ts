@@ -2,7 +2,7 @@
  * What each part of a request adds to its prompt, for count-request.ts: texts for the family
  * vocabulary (with the factor a truncated text file's count is scaled by) and tokens known
  * without it (markers, thought signatures, media by the family's costs), each at its place.
- * Megabytes of parts or of function values are gone through in slices (issue 14).
+ * Megabytes of parts or of function values are gone through in slices.
  */
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";

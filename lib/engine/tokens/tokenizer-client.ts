@@ -5,7 +5,7 @@
  * first use and kept for the process; requests are cancellable with an AbortSignal. Two
  * lanes, because a worker shares its time fairly between jobs only between slices, and a
  * hostile megabyte-long run (spaces, one long line) has slices of hundreds of milliseconds:
- * ordinary counts never queue behind it (issue 14 item 2). A loaded worker costs about 85 MB.
+ * ordinary counts never queue behind it. A loaded worker costs about 85 MB.
  * The worker is a plain .mjs file started from the repository root, never bundled. Texts of
  * megabytes are posted in pieces with event-loop turns between them: copying 16 MB into one
  * message held this thread for tens of milliseconds.

@@ -1,5 +1,5 @@
 /**
- * Per-owner quotas both backends enforce the same way (issue 14 item 5): how many cached
+ * Per-owner quotas both backends enforce the same way: how many cached
  * contents an owner may hold at once and how many bytes of cached input. Bytes, not tokens:
  * the size is known from the canonical request before anything expensive runs (tokens would
  * need the slow tokenizer, or the upstream's count after it has already stored and billed

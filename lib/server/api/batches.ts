@@ -1,5 +1,4 @@
 import "server-only";
-import { BATCHES_PAGE } from "@/lib/engine/batches/batch-service";
 import { readPageQuery } from "../http/page-query";
 import { readOperationBody } from "../http/request-body";
 import { jsonResponse } from "../http/responses";
@@ -22,7 +21,7 @@ export async function createBatchHandler(context: RequestContext): Promise<Respo
 
 /** `GET batches`: `{operations, nextPageToken}`, the caller's own batches only. */
 export async function listBatchesHandler(context: RequestContext): Promise<Response> {
-  const query = readPageQuery(context.url, BATCHES_PAGE);
+  const query = readPageQuery(context.url);
   const filter = context.url.searchParams.get("filter");
   return jsonResponse(
     await context.backend.listBatches(filter ? { ...query, filter } : query, context),

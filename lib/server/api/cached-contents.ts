@@ -1,5 +1,4 @@
 import "server-only";
-import { CACHES_PAGE } from "@/lib/engine/caches/cache-service";
 import { parseCachedContentUpdate } from "@/lib/gemini/validate-caches";
 import { readPageQuery } from "../http/page-query";
 import { readJsonBody, readOperationBody } from "../http/request-body";
@@ -18,7 +17,7 @@ export async function createCachedContentHandler(context: RequestContext): Promi
 }
 
 export async function listCachedContentsHandler(context: RequestContext): Promise<Response> {
-  const query = readPageQuery(context.url, CACHES_PAGE);
+  const query = readPageQuery(context.url);
   return jsonResponse(await context.backend.listCachedContents(query, context));
 }
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 /**
- * The studio's own routes under the API's limits (issue 14 item 5): every /api call takes a
+ * The studio's own routes under the API's limits: every /api call takes a
  * token of the caller's rate, and what conversations store counts against a per-owner quota.
  * The handlers run as the server runs them, on a real SQLite database of their own (this file
  * runs in a process of its own, so its configuration is its alone).

@@ -1,5 +1,4 @@
 import "server-only";
-import { DOCUMENTS_PAGE, STORES_PAGE } from "@/lib/engine/file-search/file-search-service";
 import {
   checkResourceIds,
   parseFileSearchStoreCreate,
@@ -26,7 +25,7 @@ export async function createFileSearchStoreHandler(context: RequestContext): Pro
 }
 
 export async function listFileSearchStoresHandler(context: RequestContext): Promise<Response> {
-  const query = readPageQuery(context.url, STORES_PAGE);
+  const query = readPageQuery(context.url);
   return jsonResponse(await context.backend.listFileSearchStores(query, context));
 }
 
@@ -48,7 +47,7 @@ export async function importFileHandler(context: RequestContext): Promise<Respon
 }
 
 export async function listDocumentsHandler(context: RequestContext): Promise<Response> {
-  const query = readPageQuery(context.url, DOCUMENTS_PAGE);
+  const query = readPageQuery(context.url);
   return jsonResponse(await context.backend.listDocuments(storeName(context), query, context));
 }
 

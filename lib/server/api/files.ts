@@ -1,14 +1,13 @@
 import "server-only";
 import { downloadHeaders } from "../http/download-headers";
 import { ApiError } from "@/lib/gemini/api-error";
-import { FILES_PAGE } from "@/lib/engine/files/file-service";
 import { readPageQuery } from "../http/page-query";
 import { jsonResponse } from "../http/responses";
 import type { RequestContext } from "./request-context";
 import { requestOrigin } from "../http/upload-protocol";
 
 export async function listFilesHandler(context: RequestContext): Promise<Response> {
-  const query = readPageQuery(context.url, FILES_PAGE);
+  const query = readPageQuery(context.url);
   return jsonResponse(
     await context.backend.listFiles(query, { ...context, origin: requestOrigin(context.request) }),
   );

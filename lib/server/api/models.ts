@@ -4,10 +4,8 @@ import { jsonResponse } from "../http/responses";
 import { readPageQuery } from "../http/page-query";
 import type { RequestContext } from "./request-context";
 
-const MODELS_PAGE = { defaultSize: 50, maxSize: 1000 };
-
 export async function listModelsHandler(context: RequestContext): Promise<Response> {
-  const query = readPageQuery(context.url, MODELS_PAGE);
+  const query = readPageQuery(context.url);
   return jsonResponse(await context.backend.listModels(query, context));
 }
 

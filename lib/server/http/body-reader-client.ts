@@ -3,7 +3,7 @@
  * IN_THREAD_BYTES or more is decoded, parsed and read into its canonical form there, and comes
  * back as JSON text that parseJsonInSlices turns into the request in slices (its long strings
  * beside it, long-strings.ts), so a 16 MB body never holds the event loop for more than a
- * slice (issue 14). Two workers, as for the
+ * slice. Two workers, as for the
  * tokenizer: bodies of BULK_BYTES or more have their own, so a body of a few hundred
  * kilobytes never waits behind one of 100 MB. Where a worker cannot start (a test run
  * without Next's bundling), bodies are read on this thread.

@@ -1,5 +1,5 @@
 /**
- * Worker thread that reads large JSON request bodies (issue 14): JSON.parse, the nesting limit
+ * Worker thread that reads large JSON request bodies: JSON.parse, the nesting limit
  * and the operation's canonical read (zod) each hold their thread for the whole body at once,
  * hundreds of milliseconds for megabytes of small objects; here they hold no request. The
  * canonical request goes back as JSON text, which the request's thread parses in slices.

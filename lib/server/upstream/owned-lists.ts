@@ -1,6 +1,7 @@
 import "server-only";
 import type { OwnershipStore } from "@/lib/db/stores/ownership-store";
 import type { OperationContext, PageQuery } from "@/lib/gemini/backend/contract";
+import { PAGE_LIMITS, pageSizeWithin } from "@/lib/gemini/page-limits";
 import { decodePageToken, encodePageToken, invalidPageToken } from "@/lib/gemini/page-token";
 import type { UpstreamClient } from "./upstream-client";
 import { API } from "./upstream-resources";
@@ -47,7 +48,7 @@ export async function listOwned<T extends { name: string }>(
   /** The list's field in the upstream answer, when it is not the collection's name (`operations`). */
   itemsKey: string = collection,
 ): Promise<{ items: T[]; nextPageToken?: string }> {
-  const wanted = query.pageSize ?? 10;
+  const wanted = pageSizeWithin(query.pageSize, PAGE_LIMITS[collection]);
   // Where in the upstream's list the next page starts: its page token (null: the first) and
   // how many of that page's items were looked at. Bound to the caller and the list.
   const scope = `owned:${collection}:${context.caller.ownerId}`;

@@ -6,7 +6,7 @@ import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstrea
 import type { UpstreamBackend } from "./upstream-backend";
 
 /**
- * The gateway's ownership records live exactly as long as what they name (issue 14 item 9):
+ * The gateway's ownership records live exactly as long as what they name:
  * replaced when the upstream hands a name out again, ended at the resource's expiry and on
  * delete, and ended when the upstream says the name is gone, on both database drivers.
  */
@@ -185,7 +185,7 @@ describe.each(testDatabaseKinds())("gateway ownership records ($dialect)", (kind
     expect(await backend.ownership.ownerOf("file", onFileGet.name)).toBeNull();
   });
 
-  it("holds each owner to its cache quota before anything goes upstream (issue 14 item 5)", async () => {
+  it("holds each owner to its cache quota before anything goes upstream", async () => {
     const limited = testUpstreamBackend(data.stores, backend.client.settings, {
       cacheQuota: { count: 2, bytes: 3000 },
     });

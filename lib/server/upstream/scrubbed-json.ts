@@ -9,7 +9,7 @@ import { malformedUpstream } from "./upstream-errors";
  * A long one (a batch's inline answers, a long list: up to tens of megabytes from a hostile
  * or broken upstream) is scrubbed as raw text piece by piece and parsed in slices, where
  * parse, stringify, scrub and parse again in single native calls held the gateway's thread
- * for about two seconds per 27 MB (issue 14).
+ * for about two seconds per 27 MB.
  */
 
 /** Answers shorter than this are read in single native calls (well under a slice). */

@@ -218,7 +218,7 @@ export class UpstreamClient {
     let response: Dispatcher.ResponseData;
     let tap: RecordingTap | undefined;
     try {
-      // A forwarded request of megabytes is written out in slices (issue 14).
+      // A forwarded request of megabytes is written out in slices.
       const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
       const url = this.url(call);
       const headers = this.headers(call);

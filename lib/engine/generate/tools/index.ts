@@ -8,7 +8,7 @@
  * number, array or object) has no value in the prompt, the answer is a text question naming
  * it; a required closed choice (enum, boolean) is chosen by the JSON grammar instead. A turn
  * that carries function responses is answered in text (in ANY, with another call).
- * codeExecution is accepted but never executed locally.
+ * Code execution is lib/engine/tools/code-execution.ts (it runs Python in a sandbox).
  */
 import type { Steps } from "@/lib/gemini/steps";
 import type { FunctionDeclaration, GenerateContentRequest, Part } from "@/lib/gemini/types";
