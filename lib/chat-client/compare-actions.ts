@@ -3,7 +3,11 @@ import type { StoreApi } from "zustand/vanilla";
 import { isAbortError } from "@/lib/gemini/client/sse-client";
 import type { GenerateContentResponse, Part } from "@/lib/gemini/types";
 import { newMessageId } from "@/lib/studio/chat-request";
-import type { Conversation, StartTurn } from "@/lib/studio/conversation-schema";
+import type {
+  Conversation,
+  ConversationSettings,
+  StartTurn,
+} from "@/lib/studio/conversation-schema";
 import { titleFromPrompt } from "@/lib/studio/message-text";
 import { conversationKeys } from "@/lib/studio/query-keys";
 import { responseOfAnswer } from "@/lib/studio/turn-events";
@@ -112,6 +116,24 @@ function pendingRuns(
   );
 }
 
+/** A new chat, shown at once under the id the server will store it with. */
+function newConversation(
+  queryClient: QueryClient,
+  parts: Part[],
+  settings: ConversationSettings,
+): string {
+  const id = newConversationId();
+  queryClient.setQueryData<Conversation>(conversationKeys.detail(id), {
+    id,
+    title: titleFromPrompt(parts),
+    settings,
+    createdAt: new Date().toISOString(),
+    updatedAt: "",
+    messages: [],
+  });
+  return id;
+}
+
 /** The compare actions bound to the compare store, the query client and the chat actions. */
 export function createCompareActions({
   store,
@@ -125,20 +147,8 @@ export function createCompareActions({
     const { panes } = store.getState();
     if (panes.some((pane) => pane.run?.status === "sending" || pane.run?.status === "streaming"))
       return;
-    let id = conversationId;
-    let create: StartTurn["create"];
-    if (id === null) {
-      id = newConversationId();
-      queryClient.setQueryData<Conversation>(conversationKeys.detail(id), {
-        id,
-        title: titleFromPrompt(parts),
-        settings: panes[0]!.settings,
-        createdAt: new Date().toISOString(),
-        updatedAt: "",
-        messages: [],
-      });
-      create = {};
-    }
+    const create = conversationId === null ? {} : undefined;
+    const id = conversationId ?? newConversation(queryClient, parts, panes[0]!.settings);
     const parentId = currentLeafIdOf(
       queryClient.getQueryData<Conversation>(conversationKeys.detail(id)),
     );
