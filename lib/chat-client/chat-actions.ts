@@ -2,14 +2,12 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { StoreApi } from "zustand/vanilla";
 import type {
   AttachmentRecord,
-  Conversation,
   ConversationSettings,
   StoredMessage,
 } from "@/lib/studio/conversation-schema";
 import { newMessageId } from "@/lib/studio/chat-request";
-import { titleFromPrompt } from "@/lib/studio/message-text";
 import { withSelected } from "@/lib/studio/conversation-tree";
-import { conversationKeys, PRESETS_QUERY_KEY } from "@/lib/studio/query-keys";
+import { PRESETS_QUERY_KEY } from "@/lib/studio/query-keys";
 import {
   defaultSettings,
   withSafetyThresholds,
@@ -20,14 +18,8 @@ import type { Part } from "@/lib/gemini/types";
 import { NEW_CHAT_KEY, type ChatStore } from "./chat-state";
 import { createChatSaves, type ChatSaves } from "./chat-saves";
 import { createChatTurns, type ChatTurns } from "./chat-turns";
-import { conversationCache, type ConversationCache } from "./conversation-cache";
-import {
-  currentLeafIdOf,
-  editedPrompt,
-  newConversationId,
-  storedPromptOf,
-  turnPromptOf,
-} from "./turn-messages";
+import { conversationCache, newConversation, type ConversationCache } from "./conversation-cache";
+import { currentLeafIdOf, editedPrompt, storedPromptOf, turnPromptOf } from "./turn-messages";
 
 /**
  * What the chat page does: send, stop, regenerate, edit (each adds a version, never replaces
@@ -153,21 +145,13 @@ function settingsInForce(
   );
 }
 
-/** A new chat, shown at once under the id the server will store it with; the page goes to it. */
+/** A new chat, shown at once; the page goes to it, its settings draft with it. */
 function startConversation(
   { store, queryClient, navigate }: ActionsContext,
   parts: Part[],
   settings: ConversationSettings,
 ): string {
-  const id = newConversationId();
-  queryClient.setQueryData<Conversation>(conversationKeys.detail(id), {
-    id,
-    title: titleFromPrompt(parts),
-    settings,
-    createdAt: new Date().toISOString(),
-    updatedAt: "",
-    messages: [],
-  });
+  const id = newConversation(queryClient, parts, settings);
   store.getState().moveSettingsDraft(NEW_CHAT_KEY, id);
   navigate(id);
   return id;

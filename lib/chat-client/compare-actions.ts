@@ -3,12 +3,7 @@ import type { StoreApi } from "zustand/vanilla";
 import { isAbortError } from "@/lib/gemini/client/sse-client";
 import type { GenerateContentResponse, Part } from "@/lib/gemini/types";
 import { newMessageId } from "@/lib/studio/chat-request";
-import type {
-  Conversation,
-  ConversationSettings,
-  StartTurn,
-} from "@/lib/studio/conversation-schema";
-import { titleFromPrompt } from "@/lib/studio/message-text";
+import type { Conversation, StartTurn } from "@/lib/studio/conversation-schema";
 import { conversationKeys } from "@/lib/studio/query-keys";
 import { responseOfAnswer } from "@/lib/studio/turn-events";
 import { EMPTY_RESPONSE } from "@/lib/studio/accumulate-response";
@@ -17,7 +12,8 @@ import { errorSummary } from "./chat-errors";
 import type { CompareStore, PaneRun } from "./compare-state";
 import { startTurnRequest, stopTurnRequest } from "./conversation-requests";
 import { createRevealer, REVEAL_PER_FRAME } from "./response-revealer";
-import { currentLeafIdOf, newConversationId } from "./turn-messages";
+import { newConversation } from "./conversation-cache";
+import { currentLeafIdOf } from "./turn-messages";
 
 /**
  * What compare mode does: sends one prompt to every pane at once (each pane's turn carries the
@@ -114,24 +110,6 @@ function pendingRuns(
       } satisfies PaneRun,
     ]),
   );
-}
-
-/** A new chat, shown at once under the id the server will store it with. */
-function newConversation(
-  queryClient: QueryClient,
-  parts: Part[],
-  settings: ConversationSettings,
-): string {
-  const id = newConversationId();
-  queryClient.setQueryData<Conversation>(conversationKeys.detail(id), {
-    id,
-    title: titleFromPrompt(parts),
-    settings,
-    createdAt: new Date().toISOString(),
-    updatedAt: "",
-    messages: [],
-  });
-  return id;
 }
 
 /** The compare actions bound to the compare store, the query client and the chat actions. */
