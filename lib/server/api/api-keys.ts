@@ -1,10 +1,9 @@
 import "server-only";
 import { createKeySchema, updateKeySchema } from "@/lib/studio/people";
 import { recordAudit } from "../audit/audit-log";
-import { authenticate } from "../auth/authenticate";
-import { errorResponse, jsonResponse } from "../http/responses";
+import { jsonResponse } from "../http/responses";
 import { createKey, listKeys, revokeKey, updateKey } from "../people/managed-keys";
-import { readStudioJson } from "./studio-json";
+import { studioEndpoint } from "./studio-endpoint";
 
 /**
  * `/api/keys`: the API keys of the caller's workspace, managed from its browser session. GET
@@ -13,53 +12,29 @@ import { readStudioJson } from "./studio-json";
  * or re-limits, DELETE revokes (at once, on every instance).
  */
 
-async function list(request: Request): Promise<Response> {
-  try {
-    return jsonResponse({ keys: await listKeys(await authenticate(request)) });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const list = studioEndpoint(async ({ caller }) => jsonResponse({ keys: await listKeys(caller) }));
 
-async function create(request: Request): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const input = await readStudioJson(request, createKeySchema);
-    const created = await createKey(caller, input);
-    await recordAudit(caller, "key.create", `key:${created.key.id}`, {
-      name: input.name,
-      ...(input.limits ? { limits: input.limits } : {}),
-    });
-    return jsonResponse(created, {
-      status: 200,
-      headers: { "Cache-Control": "no-store" },
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const create = studioEndpoint(async ({ caller, body }) => {
+  const input = await body(createKeySchema);
+  const created = await createKey(caller, input);
+  await recordAudit(caller, "key.create", `key:${created.key.id}`, {
+    name: input.name,
+    ...(input.limits ? { limits: input.limits } : {}),
+  });
+  return jsonResponse(created, { status: 200, headers: { "Cache-Control": "no-store" } });
+});
 
-async function update(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const changes = await readStudioJson(request, updateKeySchema);
-    const updated = await updateKey(caller, id, changes);
-    await recordAudit(caller, "key.update", `key:${id}`, changes);
-    return jsonResponse(updated);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const update = studioEndpoint(async ({ caller, body }, id: string) => {
+  const changes = await body(updateKeySchema);
+  const updated = await updateKey(caller, id, changes);
+  await recordAudit(caller, "key.update", `key:${id}`, changes);
+  return jsonResponse(updated);
+});
 
-async function revoke(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    await revokeKey(caller, id);
-    await recordAudit(caller, "key.revoke", `key:${id}`);
-    return jsonResponse({});
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const revoke = studioEndpoint(async ({ caller }, id: string) => {
+  await revokeKey(caller, id);
+  await recordAudit(caller, "key.revoke", `key:${id}`);
+  return jsonResponse({});
+});
 
 export const apiKeyHandlers = { list, create, update, revoke };

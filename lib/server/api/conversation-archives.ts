@@ -6,7 +6,7 @@ import {
 } from "@/lib/studio/conversation-archive";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { ImportReport } from "@/lib/studio/conversation-archive";
-import { authenticate } from "../auth/authenticate";
+import type { ConversationStore } from "@/lib/db/stores/conversation-store";
 import {
   archiveJson,
   archiveMarkdown,
@@ -16,22 +16,10 @@ import {
   storeArchive,
 } from "../chat/conversation-transfer";
 import { backend } from "../config/active-backend";
-import { dataStores } from "../persistence/database-handle";
-import { readJsonBody } from "../http/request-body";
-import {
-  errorResponse,
-  jsonResponse,
-  streamedJsonResponse,
-  streamedTextResponse,
-} from "../http/responses";
+import { jsonResponse, streamedJsonResponse, streamedTextResponse } from "../http/responses";
 import { requestOrigin } from "../http/upload-protocol";
-import {
-  conversationRoom,
-  assertJson,
-  invalid,
-  notFound,
-  validated,
-} from "./conversation-requests";
+import { conversationRoom, notFound } from "./conversation-requests";
+import { invalid, studioEndpoint, type StudioCall } from "./studio-endpoint";
 
 /**
  * `/api/conversations/export` and `/import`: conversations out as a download (JSON, lossless,
@@ -55,13 +43,13 @@ function exportFormat(request: Request): ExportFormat {
   return format;
 }
 
-async function exportResponse(
+function exportResponse(
+  conversations: ConversationStore,
   ownerId: string,
   ids: string[],
   format: ExportFormat,
   title: string | null,
-): Promise<Response> {
-  const { conversations } = await dataStores();
+): Response {
   const disposition = {
     "Content-Disposition": attachmentDisposition(
       downloadName(title, format === "json" ? "json" : "md"),
@@ -77,27 +65,34 @@ async function exportResponse(
 }
 
 /** One conversation as a download: JSON (lossless, every version) or Markdown (the branch shown). */
-async function exportOne(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
+const exportOne = studioEndpoint(
+  async ({ request, caller, stores: { conversations } }, id: string) => {
     const format = exportFormat(request);
-    const head = await (await dataStores()).conversations.getHead(caller.ownerId, id);
+    const head = await conversations.getHead(caller.ownerId, id);
     if (!head) throw notFound(id);
-    return await exportResponse(caller.ownerId, [id], format, head.title);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+    return exportResponse(conversations, caller.ownerId, [id], format, head.title);
+  },
+);
 
 /** Every conversation of the caller as one download. */
-async function exportAll(request: Request): Promise<Response> {
+const exportAll = studioEndpoint(async ({ request, caller, stores: { conversations } }) => {
+  const format = exportFormat(request);
+  const ids = await conversations.ids(caller.ownerId);
+  return exportResponse(conversations, caller.ownerId, ids, format, null);
+});
+
+/** The archive in the body, with a 413 that says how to import a bigger export. */
+async function archiveBody(body: StudioCall["body"]): Promise<ConversationArchive> {
   try {
-    const caller = await authenticate(request);
-    const format = exportFormat(request);
-    const ids = await (await dataStores()).conversations.ids(caller.ownerId);
-    return await exportResponse(caller.ownerId, ids, format, null);
+    return (await body(conversationArchiveSchema, IMPORT_MAX_BYTES)) as ConversationArchive;
   } catch (error) {
-    return errorResponse(error);
+    if (error instanceof ApiError && error.httpStatus === 413)
+      throw new ApiError(
+        413,
+        "INVALID_ARGUMENT",
+        `An import is at most ${IMPORT_MAX_BYTES / (1024 * 1024)} MiB of JSON: export fewer conversations at a time and import them one file after another.`,
+      );
+    throw error;
   }
 }
 
@@ -106,23 +101,9 @@ async function exportAll(request: Request): Promise<Response> {
  * or an oversized body is refused with what is wrong, and nothing is stored). Answers the new
  * conversations and what could not be brought back (files and caches the service dropped).
  */
-async function importArchive(request: Request): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    assertJson(request);
-    let body: unknown;
-    try {
-      body = await readJsonBody(request, IMPORT_MAX_BYTES);
-    } catch (error) {
-      if (error instanceof ApiError && error.httpStatus === 413)
-        throw new ApiError(
-          413,
-          "INVALID_ARGUMENT",
-          `An import is at most ${IMPORT_MAX_BYTES / (1024 * 1024)} MiB of JSON: export fewer conversations at a time and import them one file after another.`,
-        );
-      throw error;
-    }
-    const archive = validated(body, conversationArchiveSchema) as ConversationArchive;
+const importArchive = studioEndpoint(
+  async ({ request, caller, stores: { conversations }, body }) => {
+    const archive = await archiveBody(body);
     const problems = checkArchive(archive);
     if (problems.length) throw invalid(problems);
     const notRestored = await missingReferences(
@@ -133,7 +114,7 @@ async function importArchive(request: Request): Promise<Response> {
       request.signal,
     );
     const outcomes = await storeArchive(
-      (await dataStores()).conversations,
+      conversations,
       caller.ownerId,
       archive,
       conversationRoom(archive.conversations),
@@ -145,10 +126,8 @@ async function importArchive(request: Request): Promise<Response> {
       else report.alreadyHere.push({ id, title, added });
     });
     return jsonResponse(report);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);
 
 /** The export and import handlers of the route files under app/api/conversations. */
 export const archiveHandlers = { exportOne, exportAll, importArchive };

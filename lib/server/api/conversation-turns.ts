@@ -5,12 +5,11 @@ import {
   type StartTurn,
 } from "@/lib/studio/conversation-schema";
 import { ApiError } from "@/lib/gemini/api-error";
-import { authenticate } from "../auth/authenticate";
-import { dataStores } from "../persistence/database-handle";
 import { turnRunner } from "../chat/active-turn-runner";
-import { errorResponse, jsonResponse } from "../http/responses";
+import { jsonResponse } from "../http/responses";
 import { eventStreamResponse } from "../http/sse-response";
-import { conversationRoom, invalid, parseBody } from "./conversation-requests";
+import { CONVERSATION_BODY_BYTES, conversationRoom } from "./conversation-requests";
+import { invalid, studioEndpoint } from "./studio-endpoint";
 
 /**
  * `/api/conversations/{id}/turns`: a turn runs on the server (lib/server/chat/turn-runner.ts)
@@ -23,56 +22,39 @@ import { conversationRoom, invalid, parseBody } from "./conversation-requests";
  * events as SSE. The answer is generated on the server whether or not this response is read
  * to the end; the same turn sent again (same answer id) returns the one already started.
  */
-async function startTurn(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const input = (await parseBody(request, startTurnSchema)) as StartTurn;
-    if (input.create && !conversationIdSchema.safeParse(id).success)
-      throw invalid([
-        {
-          field: "conversationId",
-          description: "conversation ids are 12–64 letters, digits, '-' or '_'",
-        },
-      ]);
-    if (input.prompt && input.prompt.content.parts.length === 0)
-      throw invalid([
-        { field: "prompt.content.parts", description: "a prompt needs at least one part" },
-      ]);
-    const events = await (
-      await turnRunner()
-    ).start(caller, id, input, request.signal, conversationRoom(input));
-    return eventStreamResponse(events, { signal: request.signal });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const startTurn = studioEndpoint(async ({ request, caller, body }, id: string) => {
+  const input = (await body(startTurnSchema, CONVERSATION_BODY_BYTES)) as StartTurn;
+  if (input.create && !conversationIdSchema.safeParse(id).success)
+    throw invalid([
+      {
+        field: "conversationId",
+        description: "conversation ids are 12–64 letters, digits, '-' or '_'",
+      },
+    ]);
+  if (input.prompt && input.prompt.content.parts.length === 0)
+    throw invalid([
+      { field: "prompt.content.parts", description: "a prompt needs at least one part" },
+    ]);
+  const events = await (
+    await turnRunner()
+  ).start(caller, id, input, request.signal, conversationRoom(input));
+  return eventStreamResponse(events, { signal: request.signal });
+});
 
 /** The events of an answer from now on (a reload or another page joining a live answer). */
-async function attachTurn(request: Request, id: string, answerId: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const events = await (await turnRunner()).attach(caller, id, answerId, request.signal);
-    return eventStreamResponse(events, { signal: request.signal });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const attachTurn = studioEndpoint(async ({ request, caller }, id: string, answerId: string) => {
+  const events = await (await turnRunner()).attach(caller, id, answerId, request.signal);
+  return eventStreamResponse(events, { signal: request.signal });
+});
 
 /** Stops an answer being generated; `{"stopped": false}` when it had already ended. */
-async function stopTurn(request: Request, id: string, answerId: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    return jsonResponse({ stopped: await (await turnRunner()).stop(caller, id, answerId) });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const stopTurn = studioEndpoint(async ({ caller }, id: string, answerId: string) =>
+  jsonResponse({ stopped: await (await turnRunner()).stop(caller, id, answerId) }),
+);
 
 /** The raw exchange stored with an answer, for the inspector on any page (404 when none is kept). */
-async function turnTrace(request: Request, id: string, answerId: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const { conversations } = await dataStores();
+const turnTrace = studioEndpoint(
+  async ({ caller, stores: { conversations } }, id: string, answerId: string) => {
     const trace = await conversations.readAnswerTrace(caller.ownerId, id, answerId);
     if (trace === null)
       throw ApiError.notFound(
@@ -84,10 +66,8 @@ async function turnTrace(request: Request, id: string, answerId: string): Promis
         "Cache-Control": "private, no-store",
       },
     });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);
 
 /** The turn handlers of the route files under app/api/conversations. */
 export const turnHandlers = { startTurn, attachTurn, stopTurn, turnTrace };

@@ -14,12 +14,11 @@ import {
   isUnknownMessageError,
 } from "@/lib/db/stores/conversation-errors";
 import { ApiError } from "@/lib/gemini/api-error";
-import { authenticate } from "../auth/authenticate";
 import { conversationJson } from "../persistence/conversation-json";
-import { dataStores } from "../persistence/database-handle";
-import { errorResponse, jsonResponse, streamedJsonResponse } from "../http/responses";
+import { jsonResponse, streamedJsonResponse } from "../http/responses";
 import { archiveHandlers } from "./conversation-archives";
-import { conversationRoom, invalid, notFound, parseBody } from "./conversation-requests";
+import { CONVERSATION_BODY_BYTES, conversationRoom, notFound } from "./conversation-requests";
+import { invalid, studioEndpoint } from "./studio-endpoint";
 import { turnHandlers } from "./conversation-turns";
 
 /**
@@ -33,111 +32,71 @@ import { turnHandlers } from "./conversation-turns";
  */
 
 /** `?q=` searches titles and every message (full text); without it, the newest conversations. */
-async function list(request: Request): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const search = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
-    const { conversations } = await dataStores();
-    const body: ConversationList = {
-      conversations: search.trim()
-        ? await conversations.search(caller.ownerId, search)
-        : await conversations.list(caller.ownerId),
-    };
-    return jsonResponse(body);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const list = studioEndpoint(async ({ request, caller, stores: { conversations } }) => {
+  const search = (new URL(request.url).searchParams.get("q") ?? "").slice(0, 200);
+  const body: ConversationList = {
+    conversations: search.trim()
+      ? await conversations.search(caller.ownerId, search)
+      : await conversations.list(caller.ownerId),
+  };
+  return jsonResponse(body);
+});
 
-async function create(request: Request): Promise<Response> {
+const create = studioEndpoint(async ({ caller, stores: { conversations }, body }) => {
+  const input = await body(createConversationSchema, CONVERSATION_BODY_BYTES);
   try {
-    const caller = await authenticate(request);
-    const input = await parseBody(request, createConversationSchema);
-    try {
-      const conversation = await (
-        await dataStores()
-      ).conversations.create(caller.ownerId, {
-        id: input.id,
-        title: input.title ?? DEFAULT_TITLE,
-        settings: input.settings as ConversationSettings,
-        admission: conversationRoom(input),
-      });
-      return jsonResponse(conversation);
-    } catch (error) {
-      if (isConversationIdTakenError(error))
-        throw new ApiError(409, "ALREADY_EXISTS", error.message);
-      throw error;
-    }
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
-
-async function read(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const { conversations } = await dataStores();
-    if (!(await conversations.getHead(caller.ownerId, id))) throw notFound(id);
-    // Answers whose runner went away are marked once, so every reader sees them alike.
-    await conversations.finishInterruptedAnswers(caller.ownerId, id);
-    const head = await conversations.getHead(caller.ownerId, id);
-    if (!head) throw notFound(id);
-    return streamedJsonResponse(conversationJson(conversations, caller.ownerId, head));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
-
-async function update(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const input = await parseBody(request, updateConversationSchema);
-    const conversation = await (
-      await dataStores()
-    ).conversations.update(caller.ownerId, id, {
-      title: input.title,
-      settings: input.settings as ConversationSettings | undefined,
+    const conversation = await conversations.create(caller.ownerId, {
+      id: input.id,
+      title: input.title ?? DEFAULT_TITLE,
+      settings: input.settings as ConversationSettings,
       admission: conversationRoom(input),
     });
-    if (!conversation) throw notFound(id);
     return jsonResponse(conversation);
   } catch (error) {
-    return errorResponse(error);
+    if (isConversationIdTakenError(error)) throw new ApiError(409, "ALREADY_EXISTS", error.message);
+    throw error;
   }
-}
+});
+
+const read = studioEndpoint(async ({ caller, stores: { conversations } }, id: string) => {
+  if (!(await conversations.getHead(caller.ownerId, id))) throw notFound(id);
+  // Answers whose runner went away are marked once, so every reader sees them alike.
+  await conversations.finishInterruptedAnswers(caller.ownerId, id);
+  const head = await conversations.getHead(caller.ownerId, id);
+  if (!head) throw notFound(id);
+  return streamedJsonResponse(conversationJson(conversations, caller.ownerId, head));
+});
+
+const update = studioEndpoint(async ({ caller, stores: { conversations }, body }, id: string) => {
+  const input = await body(updateConversationSchema, CONVERSATION_BODY_BYTES);
+  const conversation = await conversations.update(caller.ownerId, id, {
+    title: input.title,
+    settings: input.settings as ConversationSettings | undefined,
+    admission: conversationRoom(input),
+  });
+  if (!conversation) throw notFound(id);
+  return jsonResponse(conversation);
+});
 
 /** Deletes undoably (see `restore`): the conversation is gone from every read at once. */
-async function remove(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    if (!(await (await dataStores()).conversations.delete(caller.ownerId, id))) throw notFound(id);
-    return jsonResponse({});
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const remove = studioEndpoint(async ({ caller, stores: { conversations } }, id: string) => {
+  if (!(await conversations.delete(caller.ownerId, id))) throw notFound(id);
+  return jsonResponse({});
+});
 
 /** Undoes a delete (within the undo window): answers the conversation without its messages. */
-async function restore(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const head = await (await dataStores()).conversations.restore(caller.ownerId, id);
-    if (!head) throw ApiError.notFound(`Conversation ${id} cannot be restored.`);
-    return jsonResponse(head);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const restore = studioEndpoint(async ({ caller, stores: { conversations } }, id: string) => {
+  const head = await conversations.restore(caller.ownerId, id);
+  if (!head) throw ApiError.notFound(`Conversation ${id} cannot be restored.`);
+  return jsonResponse(head);
+});
 
-async function appendMessages(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const input = await parseBody(request, saveMessagesSchema);
+const appendMessages = studioEndpoint(
+  async ({ caller, stores: { conversations }, body }, id: string) => {
+    const input = await body(saveMessagesSchema, CONVERSATION_BODY_BYTES);
     let messages: StoredMessage[] | null;
     try {
-      messages = await (
-        await dataStores()
-      ).conversations.saveMessages(caller.ownerId, id, {
+      messages = await conversations.saveMessages(caller.ownerId, id, {
         after: input.after,
         messages: input.messages as StoredMessage[],
         admission: conversationRoom(input.messages),
@@ -152,28 +111,20 @@ async function appendMessages(request: Request, id: string): Promise<Response> {
     }
     if (!messages) throw notFound(id);
     return jsonResponse({ messages });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  },
+);
 
 /** Shows another version of a message (and the branch below it as it was left). */
-async function select(request: Request, id: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const input = await parseBody(request, selectMessageSchema);
-    const { conversations } = await dataStores();
-    const selected = await conversations.selectMessage(caller.ownerId, id, input.messageId);
-    if (selected === null) throw notFound(id);
-    if (!selected) {
-      const description = `Message ${input.messageId} is not in this conversation.`;
-      throw invalid([{ field: "messageId", description }]);
-    }
-    return jsonResponse(await conversations.getHead(caller.ownerId, id));
-  } catch (error) {
-    return errorResponse(error);
+const select = studioEndpoint(async ({ caller, stores: { conversations }, body }, id: string) => {
+  const input = await body(selectMessageSchema, CONVERSATION_BODY_BYTES);
+  const selected = await conversations.selectMessage(caller.ownerId, id, input.messageId);
+  if (selected === null) throw notFound(id);
+  if (!selected) {
+    const description = `Message ${input.messageId} is not in this conversation.`;
+    throw invalid([{ field: "messageId", description }]);
   }
-}
+  return jsonResponse(await conversations.getHead(caller.ownerId, id));
+});
 
 /** Handlers of the route files under app/api/conversations. */
 export const conversationHandlers = {

@@ -3,9 +3,9 @@ import { z } from "zod";
 import { displayNameSchema, passwordSchema, personOwnerId } from "@/lib/studio/people";
 import { assertDevelopmentRequest, assertSameOrigin, countOpenRequest } from "../auth/authenticate";
 import { createSession, sessionCookie } from "../auth/sessions";
-import { errorResponse, jsonResponse } from "../http/responses";
+import { jsonResponse } from "../http/responses";
 import { lookUpLink, redeemLink } from "../people/links";
-import { readStudioJson } from "./studio-json";
+import { openStudioEndpoint } from "./studio-endpoint";
 import { sessionState } from "./session";
 
 /**
@@ -21,40 +21,35 @@ const acceptSchema = z
   .object({ token: tokenSchema, name: displayNameSchema.optional(), password: passwordSchema })
   .strict();
 
-async function lookup(request: Request): Promise<Response> {
-  try {
-    assertDevelopmentRequest(request);
-    assertSameOrigin(request);
-    await countOpenRequest(request);
-    const { token } = await readStudioJson(request, lookupSchema);
-    return jsonResponse(await lookUpLink(token), { headers: { "Cache-Control": "no-store" } });
-  } catch (error) {
-    return errorResponse(error);
-  }
+/** The checks of every call here: from this machine's pages, within the address's rate. */
+async function admitOpenCall(request: Request): Promise<void> {
+  assertDevelopmentRequest(request);
+  assertSameOrigin(request);
+  await countOpenRequest(request);
 }
 
-async function accept(request: Request): Promise<Response> {
-  try {
-    assertDevelopmentRequest(request);
-    assertSameOrigin(request);
-    await countOpenRequest(request);
-    const input = await readStudioJson(request, acceptSchema);
-    const person = await redeemLink(input.token, {
-      name: input.name ?? null,
-      password: input.password,
-    });
-    const session = await createSession(person.id);
-    const secure = new URL(request.url).protocol === "https:";
-    return jsonResponse(
-      await sessionState(request, {
-        ownerId: personOwnerId(person.id),
-        person: { id: person.id, role: person.role },
-      }),
-      { headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) } },
-    );
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const lookup = openStudioEndpoint(async ({ request, body }) => {
+  await admitOpenCall(request);
+  const { token } = await body(lookupSchema);
+  return jsonResponse(await lookUpLink(token), { headers: { "Cache-Control": "no-store" } });
+});
+
+const accept = openStudioEndpoint(async ({ request, body }) => {
+  await admitOpenCall(request);
+  const input = await body(acceptSchema);
+  const person = await redeemLink(input.token, {
+    name: input.name ?? null,
+    password: input.password,
+  });
+  const session = await createSession(person.id);
+  const secure = new URL(request.url).protocol === "https:";
+  return jsonResponse(
+    await sessionState(request, {
+      ownerId: personOwnerId(person.id),
+      person: { id: person.id, role: person.role },
+    }),
+    { headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) } },
+  );
+});
 
 export const invitationHandlers = { lookup, accept };

@@ -7,10 +7,9 @@ import {
   savePresetSchema,
   type PresetList,
 } from "@/lib/studio/settings-presets";
-import { authenticate } from "../auth/authenticate";
-import { dataStores } from "../persistence/database-handle";
-import { errorResponse, jsonResponse } from "../http/responses";
-import { parseBody, validated } from "./conversation-requests";
+import { jsonResponse } from "../http/responses";
+import { CONVERSATION_BODY_BYTES } from "./conversation-requests";
+import { studioEndpoint, validated } from "./studio-endpoint";
 
 /**
  * `/api/presets`: a person's settings presets (lib/studio/settings-presets.ts). GET lists them;
@@ -19,15 +18,9 @@ import { parseBody, validated } from "./conversation-requests";
  * owner sees only their own.
  */
 
-async function list(request: Request): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const presets = await (await dataStores()).presets.list(caller.ownerId);
-    return jsonResponse({ presets } satisfies PresetList);
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const list = studioEndpoint(async ({ caller, stores: { presets } }) =>
+  jsonResponse({ presets: await presets.list(caller.ownerId) } satisfies PresetList),
+);
 
 /** The name of the path segment, decoded once (a name that is not valid escaping is taken as it is). */
 function presetName(segment: string): string {
@@ -40,40 +33,30 @@ function presetName(segment: string): string {
   return validated(name, presetNameSchema);
 }
 
-async function save(request: Request, rawName: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const name = presetName(rawName);
-    const body = await parseBody(request, savePresetSchema);
-    const { presets } = await dataStores();
-    const existing = await presets.list(caller.ownerId);
-    if (!existing.some((preset) => preset.name === name) && existing.length >= MAX_PRESETS)
-      throw ApiError.invalidArgument(
-        `A person keeps at most ${MAX_PRESETS} presets: delete one before saving another.`,
-      );
-    return jsonResponse(
-      await presets.save(caller.ownerId, {
-        name,
-        settings: body.settings as ConversationSettings,
-        isDefault: body.isDefault,
-      }),
+const save = studioEndpoint(async ({ caller, stores: { presets }, body }, rawName: string) => {
+  const name = presetName(rawName);
+  // As large as a conversation's settings may be (a long system instruction, big schemas).
+  const input = await body(savePresetSchema, CONVERSATION_BODY_BYTES);
+  const existing = await presets.list(caller.ownerId);
+  if (!existing.some((preset) => preset.name === name) && existing.length >= MAX_PRESETS)
+    throw ApiError.invalidArgument(
+      `A person keeps at most ${MAX_PRESETS} presets: delete one before saving another.`,
     );
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+  return jsonResponse(
+    await presets.save(caller.ownerId, {
+      name,
+      settings: input.settings as ConversationSettings,
+      isDefault: input.isDefault,
+    }),
+  );
+});
 
-async function remove(request: Request, rawName: string): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const name = presetName(rawName);
-    if (!(await (await dataStores()).presets.delete(caller.ownerId, name)))
-      throw ApiError.notFound(`There is no preset named "${name}".`);
-    return jsonResponse({});
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const remove = studioEndpoint(async ({ caller, stores: { presets } }, rawName: string) => {
+  const name = presetName(rawName);
+  if (!(await presets.delete(caller.ownerId, name)))
+    throw ApiError.notFound(`There is no preset named "${name}".`);
+  return jsonResponse({});
+});
 
 /** The handlers of the route files under app/api/presets. */
 export const presetHandlers = { list, save, remove };

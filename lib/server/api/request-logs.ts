@@ -1,8 +1,7 @@
 import "server-only";
 import { logSettingChangeSchema } from "@/lib/studio/request-logs";
 import { listAudit } from "../audit/audit-log";
-import { authenticate } from "../auth/authenticate";
-import { errorResponse, jsonResponse, streamedTextResponse } from "../http/responses";
+import { jsonResponse, streamedTextResponse } from "../http/responses";
 import {
   changeLogSetting,
   exportLogs,
@@ -11,7 +10,7 @@ import {
   logSettings,
   readLog,
 } from "../logs/request-logs";
-import { readStudioJson } from "./studio-json";
+import { studioEndpoint } from "./studio-endpoint";
 
 /**
  * `/api/logs`: request log entries (GET, filters `model`, `status`, `from`, `to`, `keyId`,
@@ -23,48 +22,38 @@ import { readStudioJson } from "./studio-json";
 
 const NO_STORE = { "Cache-Control": "no-store" };
 
-function route(work: (request: Request, id?: string) => Promise<unknown>) {
-  return async (request: Request, id?: string): Promise<Response> => {
-    try {
-      return jsonResponse(await work(request, id), { headers: NO_STORE });
-    } catch (error) {
-      return errorResponse(error);
-    }
-  };
-}
+const list = studioEndpoint(async ({ request, caller }) =>
+  jsonResponse(await listLogs(caller, new URL(request.url)), { headers: NO_STORE }),
+);
 
-const list = route(async (request) => listLogs(await authenticate(request), new URL(request.url)));
+const read = studioEndpoint(async ({ caller }, id: string) =>
+  jsonResponse(await readLog(caller, id), { headers: NO_STORE }),
+);
 
-const read = route(async (request, id) => readLog(await authenticate(request), id!));
-
-async function exportFile(request: Request): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const url = new URL(request.url);
-    // Checked before the first byte: a bad filter is a 400, never a cut download.
-    const { format } = logQuery(caller, url);
-    const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, "-");
-    return streamedTextResponse(
-      exportLogs(caller, url),
-      format === "csv" ? "text/csv; charset=utf-8" : "application/jsonl; charset=utf-8",
-      { "Content-Disposition": `attachment; filename="request-logs-${stamp}.${format}"` },
-    );
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
-
-const settings = route(async (request) => logSettings(await authenticate(request)));
-
-const changeSettings = route(async (request) => {
-  const caller = await authenticate(request);
-  const change = await readStudioJson(request, logSettingChangeSchema);
-  await changeLogSetting(caller, change.subject, change.logging);
-  return logSettings(caller);
+const exportFile = studioEndpoint(async ({ request, caller }) => {
+  const url = new URL(request.url);
+  // Checked before the first byte: a bad filter is a 400, never a cut download.
+  const { format } = logQuery(caller, url);
+  const stamp = new Date().toISOString().slice(0, 19).replace(/:/g, "-");
+  return streamedTextResponse(
+    exportLogs(caller, url),
+    format === "csv" ? "text/csv; charset=utf-8" : "application/jsonl; charset=utf-8",
+    { "Content-Disposition": `attachment; filename="request-logs-${stamp}.${format}"` },
+  );
 });
 
-const audit = route(async (request) =>
-  listAudit(await authenticate(request), new URL(request.url)),
+const settings = studioEndpoint(async ({ caller }) =>
+  jsonResponse(await logSettings(caller), { headers: NO_STORE }),
+);
+
+const changeSettings = studioEndpoint(async ({ caller, body }) => {
+  const change = await body(logSettingChangeSchema);
+  await changeLogSetting(caller, change.subject, change.logging);
+  return jsonResponse(await logSettings(caller), { headers: NO_STORE });
+});
+
+const audit = studioEndpoint(async ({ request, caller }) =>
+  jsonResponse(await listAudit(caller, new URL(request.url)), { headers: NO_STORE }),
 );
 
 export const requestLogHandlers = { list, read, exportFile, settings, changeSettings, audit };

@@ -18,10 +18,10 @@ import {
 } from "../auth/sessions";
 import { admitSignInAttempt } from "../auth/sign-in-throttle";
 import { serverEnv } from "../config/env";
-import { errorResponse, jsonResponse } from "../http/responses";
+import { jsonResponse } from "../http/responses";
 import { signInWithPassword } from "../people/accounts";
 import { workspaceOf } from "../people/workspaces";
-import { readStudioJson } from "./studio-json";
+import { openStudioEndpoint, type OpenStudioCall } from "./studio-endpoint";
 
 /**
  * `/api/session`: how pages sign in. GET tells whether this browser has a session, who it is
@@ -70,18 +70,14 @@ export async function sessionState(
   };
 }
 
-async function GET(request: Request): Promise<Response> {
-  try {
-    await countOpenRequest(request);
-    return jsonResponse(await sessionState(request));
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const GET = openStudioEndpoint(async ({ request }) => {
+  await countOpenRequest(request);
+  return jsonResponse(await sessionState(request));
+});
 
 /** The person signing in (people), or null for the shared workspace; throws when refused. */
-async function signedIn(request: Request): Promise<string | null> {
-  const body = await readStudioJson(request, signInSchema, 4096);
+async function signedIn({ request, body: readBody }: OpenStudioCall): Promise<string | null> {
+  const body = await readBody(signInSchema, 4096);
   const env = serverEnv();
   if (env.people !== null) {
     if (body.email === undefined || body.password === undefined)
@@ -103,46 +99,39 @@ async function signedIn(request: Request): Promise<string | null> {
   return null;
 }
 
-async function POST(request: Request): Promise<Response> {
-  try {
-    assertDevelopmentRequest(request);
-    assertSameOrigin(request);
-    const personId = await signedIn(request);
-    const session = await createSession(personId);
-    const secure = new URL(request.url).protocol === "https:";
-    const person = personId === null ? null : await personById(personId);
-    const caller: Caller = person
-      ? { ownerId: personOwnerId(person.id), person: { id: person.id, role: person.role } }
-      : { ownerId: BROWSER_OWNER_ID };
-    return jsonResponse(await sessionState(request, caller), {
-      headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) },
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const POST = openStudioEndpoint(async (call) => {
+  const { request } = call;
+  assertDevelopmentRequest(request);
+  assertSameOrigin(request);
+  const personId = await signedIn(call);
+  const session = await createSession(personId);
+  const secure = new URL(request.url).protocol === "https:";
+  const person = personId === null ? null : await personById(personId);
+  const caller: Caller = person
+    ? { ownerId: personOwnerId(person.id), person: { id: person.id, role: person.role } }
+    : { ownerId: BROWSER_OWNER_ID };
+  return jsonResponse(await sessionState(request, caller), {
+    headers: { "Set-Cookie": sessionCookie(session.token, session.expiresAt, secure) },
+  });
+});
 
 /**
  * Signs this browser out; with `?everywhere=true`, every browser of this person (only a live
  * session may ask, so no one else can sign anyone out).
  */
-async function DELETE(request: Request): Promise<Response> {
-  try {
-    assertSameOrigin(request);
-    await countOpenRequest(request);
-    const token = readSessionToken(request);
-    if (new URL(request.url).searchParams.get("everywhere") === "true") {
-      const caller = token === null ? null : await findSessionCaller(token);
-      if (caller === null)
-        throw ApiError.permissionDenied("Only a signed-in browser can sign out everywhere.");
-      await deleteAllSessions(caller);
-    } else if (token !== null) {
-      await deleteSession(token);
-    }
-    return jsonResponse({}, { headers: { "Set-Cookie": clearedSessionCookie() } });
-  } catch (error) {
-    return errorResponse(error);
+const DELETE = openStudioEndpoint(async ({ request }) => {
+  assertSameOrigin(request);
+  await countOpenRequest(request);
+  const token = readSessionToken(request);
+  if (new URL(request.url).searchParams.get("everywhere") === "true") {
+    const caller = token === null ? null : await findSessionCaller(token);
+    if (caller === null)
+      throw ApiError.permissionDenied("Only a signed-in browser can sign out everywhere.");
+    await deleteAllSessions(caller);
+  } else if (token !== null) {
+    await deleteSession(token);
   }
-}
+  return jsonResponse({}, { headers: { "Set-Cookie": clearedSessionCookie() } });
+});
 
 export const sessionHandlers = { GET, POST, DELETE };

@@ -1,6 +1,6 @@
 import "server-only";
-import { authenticate } from "../auth/authenticate";
-import { errorResponse, jsonResponse, streamedTextResponse } from "../http/responses";
+import { jsonResponse, streamedTextResponse } from "../http/responses";
+import { studioEndpoint } from "./studio-endpoint";
 import { usageCsv, usageQuery, usageReport } from "../usage/usage-report";
 
 /**
@@ -8,29 +8,19 @@ import { usageCsv, usageQuery, usageReport } from "../usage/usage-report";
  * `personId`); `/api/usage/export`: the same ledger rows as CSV. Whose usage: usage-scope.ts.
  */
 
-async function report(request: Request): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    return jsonResponse(await usageReport(caller, new URL(request.url)), {
-      headers: { "Cache-Control": "no-store" },
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const report = studioEndpoint(async ({ request, caller }) =>
+  jsonResponse(await usageReport(caller, new URL(request.url)), {
+    headers: { "Cache-Control": "no-store" },
+  }),
+);
 
-async function exportCsv(request: Request): Promise<Response> {
-  try {
-    const caller = await authenticate(request);
-    const url = new URL(request.url);
-    // Checked before the first byte: a bad filter is a 400, never a cut download.
-    const { filter } = usageQuery(caller, url);
-    return streamedTextResponse(usageCsv(caller, url), "text/csv; charset=utf-8", {
-      "Content-Disposition": `attachment; filename="usage-${filter.from}-to-${filter.to}.csv"`,
-    });
-  } catch (error) {
-    return errorResponse(error);
-  }
-}
+const exportCsv = studioEndpoint(async ({ request, caller }) => {
+  const url = new URL(request.url);
+  // Checked before the first byte: a bad filter is a 400, never a cut download.
+  const { filter } = usageQuery(caller, url);
+  return streamedTextResponse(usageCsv(caller, url), "text/csv; charset=utf-8", {
+    "Content-Disposition": `attachment; filename="usage-${filter.from}-to-${filter.to}.csv"`,
+  });
+});
 
 export const usageHandlers = { report, exportCsv };
