@@ -28,7 +28,7 @@ function rememberLastSettings(store: StoreApi<ChatStore>): () => void {
     const saved = localStorage.getItem(LAST_SETTINGS_KEY);
     const parsed = saved ? conversationSettingsSchema.safeParse(JSON.parse(saved)) : null;
     if (parsed?.success && !store.getState().lastSettings)
-      store.setState({ lastSettings: parsed.data as ConversationSettings });
+      store.setState({ lastSettings: parsed.data });
   } catch {
     // Unreadable or not settings: start from the defaults.
   }

@@ -13,7 +13,6 @@ import {
   storedMessageSchema,
   titleSchema,
   type ConversationHead,
-  type ConversationSettings,
   type StoredMessage,
 } from "./conversation-schema";
 
@@ -50,24 +49,9 @@ export const conversationArchiveSchema = z.strictObject({
   conversations: z.array(archivedConversationSchema).min(1).max(IMPORT_MAX_CONVERSATIONS),
 });
 
-export type ArchivedMessage = StoredMessage & { parentId: string | null; selectedChildId?: string };
-
-export interface ArchivedConversation {
-  id?: string;
-  title: string;
-  createdAt: string;
-  updatedAt: string;
-  settings: ConversationSettings;
-  selectedRootId?: string;
-  messages: ArchivedMessage[];
-}
-
-export interface ConversationArchive {
-  format: typeof ARCHIVE_FORMAT;
-  version: typeof ARCHIVE_VERSION;
-  exportedAt?: string;
-  conversations: ArchivedConversation[];
-}
+export type ArchivedMessage = z.infer<typeof archivedMessageSchema>;
+export type ArchivedConversation = z.infer<typeof archivedConversationSchema>;
+export type ConversationArchive = z.infer<typeof conversationArchiveSchema>;
 
 /** What an import answers: what it stored, what it already had, what it could not bring back. */
 export interface ImportReport {

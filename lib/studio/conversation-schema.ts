@@ -5,10 +5,9 @@
  * Safe in the browser.
  */
 import { z } from "zod";
-import type { MessageError } from "@/lib/studio/message-error";
 import type {
+  Part,
   Candidate,
-  Content,
   GenerationConfig,
   PromptFeedback,
   SafetySetting,
@@ -17,24 +16,37 @@ import type {
   UsageMetadata,
 } from "@/lib/gemini/types";
 
-const wireObject = z.looseObject({});
+/**
+ * A wire object stored as the API sent it (a part, a candidate, a generation config): checked
+ * here only for being an object, typed as the wire type; its fields are the service's (or the
+ * engine's) to check when it is used.
+ */
+function wireObject<T extends object>() {
+  return z.custom<T>(
+    (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+    "must be an object",
+  );
+}
 
-export const partSchema = z.looseObject({});
+export const partSchema = wireObject<Part>();
 export const contentSchema = z.looseObject({
   role: z.string().max(32).optional(),
   parts: z.array(partSchema).max(1000),
 });
 
+/** A safety setting; a category or threshold the service adds later is kept as sent. */
+const safetySettingSchema = z
+  .object({ category: z.string().max(64), threshold: z.string().max(64) })
+  .transform((setting) => setting as SafetySetting);
+
 export const conversationSettingsSchema = z.object({
   model: z.string().min(1).max(200),
   systemInstruction: z.string().max(1_000_000).default(""),
-  generationConfig: wireObject.default({}),
-  safetySettings: z
-    .array(z.object({ category: z.string().max(64), threshold: z.string().max(64) }))
-    .max(20)
-    .default([]),
-  tools: z.array(wireObject).max(20).optional(),
-  toolConfig: wireObject.optional(),
+  generationConfig: wireObject<GenerationConfig>().default({}),
+  safetySettings: z.array(safetySettingSchema).max(20).default([]),
+  tools: z.array(wireObject<Tool>()).max(20).optional(),
+  toolConfig: wireObject<ToolConfig>().optional(),
+  /** `cachedContents/{id}` used as context of every turn. */
   cachedContent: z
     .string()
     .regex(/^cachedContents\/[A-Za-z0-9_-]+$/, "cachedContent must be cachedContents/{id}")
@@ -42,16 +54,7 @@ export const conversationSettingsSchema = z.object({
 });
 
 /** The settings of one conversation, saved with it and snapshotted on each answer. */
-export interface ConversationSettings {
-  model: string;
-  systemInstruction: string;
-  generationConfig: GenerationConfig;
-  safetySettings: SafetySetting[];
-  tools?: Tool[];
-  toolConfig?: ToolConfig;
-  /** `cachedContents/{id}` used as context of every turn. */
-  cachedContent?: string;
-}
+export type ConversationSettings = z.infer<typeof conversationSettingsSchema>;
 
 export const messageErrorSchema = z.object({
   code: z.number().int(),
@@ -81,9 +84,11 @@ export const titleSchema = z
   .refine((title) => !MARKUP_TAG.test(title), "title must be plain text, without markup tags");
 
 export const attachmentRecordSchema = z.strictObject({
+  /** Index of the part of the prompt's content it describes. */
   part: z.number().int().min(0).max(999),
   displayName: z.string().max(512),
   mimeType: z.string().max(255),
+  /** `files/{id}` of an uploaded file; absent for inline data. */
   name: z
     .string()
     .regex(/^files\/[A-Za-z0-9_-]{1,64}$/, "name must be files/{id}")
@@ -91,6 +96,7 @@ export const attachmentRecordSchema = z.strictObject({
   sizeBytes: z.number().int().min(0).max(1e13).optional(),
   pageCount: z.number().int().min(0).max(1_000_000).optional(),
   durationSeconds: z.number().min(0).max(1e7).optional(),
+  /** A small data URL of an image, made by the browser when it was sent (uploaded bytes cannot be read back). */
   thumbnail: z
     .string()
     .max(64 * 1024)
@@ -99,46 +105,38 @@ export const attachmentRecordSchema = z.strictObject({
       "thumbnail must be a base64 data URL of a JPEG, PNG or WebP image",
     )
     .optional(),
+  /** When an uploaded file expires (the service keeps files 48 hours). */
   expirationTime: z.string().max(40).optional(),
 });
 
 /** The identity of one attachment of a prompt: what the transcript shows for its part. */
-export interface AttachmentRecord {
-  /** Index of the part of the prompt's content it describes. */
-  part: number;
-  displayName: string;
-  mimeType: string;
-  /** `files/{id}` of an uploaded file; absent for inline data. */
-  name?: string;
-  sizeBytes?: number;
-  pageCount?: number;
-  durationSeconds?: number;
-  /** A small data URL of an image, made by the browser when it was sent (uploaded bytes cannot be read back). */
-  thumbnail?: string;
-  /** When an uploaded file expires (the service keeps files 48 hours). */
-  expirationTime?: string;
-}
+export type AttachmentRecord = z.infer<typeof attachmentRecordSchema>;
 
 export const storedMessageSchema = z.object({
   id: messageIdSchema,
   role: z.enum(["user", "model"]),
   content: contentSchema,
-  candidates: z.array(wireObject).max(8).optional(),
+  candidates: z.array(wireObject<Candidate>()).max(8).optional(),
+  /** Which candidate the person chose; its content is the one sent back as history. */
   selectedCandidate: z.number().int().min(0).max(7).optional(),
-  promptFeedback: wireObject.optional(),
-  usageMetadata: wireObject.optional(),
+  promptFeedback: wireObject<PromptFeedback>().optional(),
+  usageMetadata: wireObject<UsageMetadata>().optional(),
   modelVersion: z.string().max(200).optional(),
   responseId: z.string().max(200).optional(),
   settings: conversationSettingsSchema.optional(),
   error: messageErrorSchema.optional(),
+  /** The person stopped the stream: the content is partial. */
   stopped: z.boolean().optional(),
+  /** Milliseconds from sending to the first answer token and to the end, as this studio saw them. */
   timing: z
     .object({
       firstTokenMs: z.number().min(0).max(1e9).optional(),
       totalMs: z.number().min(0).max(1e9),
     })
     .optional(),
+  /** The server went away before the answer finished: the content is partial. */
   interrupted: z.boolean().optional(),
+  /** What was attached to a prompt, part by part, so the transcript shows it after a reload. */
   attachments: z.array(attachmentRecordSchema).max(1000).optional(),
   createdAt: z.string().max(40).optional(),
 });
@@ -148,35 +146,14 @@ export const storedMessageSchema = z.object({
  * candidates, usage, feedback, the settings in force and how it ended. A conversation is a
  * tree of them: an edit or a regeneration is a sibling (same parent), never a replacement.
  */
-export interface StoredMessage {
-  id: string;
-  role: "user" | "model";
-  content: Content;
-  candidates?: Candidate[];
-  /** Which candidate the person chose; its content is the one sent back as history. */
-  selectedCandidate?: number;
-  promptFeedback?: PromptFeedback;
-  usageMetadata?: UsageMetadata;
-  modelVersion?: string;
-  responseId?: string;
-  settings?: ConversationSettings;
-  error?: MessageError;
-  /** The person stopped the stream: the content is partial. */
-  stopped?: boolean;
-  /** Milliseconds from sending to the first answer token and to the end, as this studio saw them. */
-  timing?: { firstTokenMs?: number; totalMs: number };
-  /** The server went away before the answer finished: the content is partial. */
-  interrupted?: boolean;
-  /** What was attached to a prompt, part by part, so the transcript shows it after a reload. */
-  attachments?: AttachmentRecord[];
-  createdAt?: string;
+export type StoredMessage = z.infer<typeof storedMessageSchema> & {
   /** The message this one follows; null for a first message. Set by the server. */
   parentId?: string | null;
   /** Which reply to this message is shown: the branch below it chosen last. Set by the server. */
   selectedChildId?: string;
   /** The server is still generating this answer; its content is what has arrived so far. */
   streaming?: boolean;
-}
+};
 
 export const createConversationSchema = z.strictObject({
   /** Made by the browser, so a send repeated after a lost answer finds the same conversation. */
@@ -184,13 +161,13 @@ export const createConversationSchema = z.strictObject({
   title: titleSchema.optional(),
   settings: conversationSettingsSchema,
 });
-export type CreateConversation = { id?: string; title?: string; settings: ConversationSettings };
+export type CreateConversation = z.input<typeof createConversationSchema>;
 
 export const updateConversationSchema = z.strictObject({
   title: titleSchema.optional(),
   settings: conversationSettingsSchema.optional(),
 });
-export type UpdateConversation = { title?: string; settings?: ConversationSettings };
+export type UpdateConversation = z.input<typeof updateConversationSchema>;
 
 export const saveMessagesSchema = z.strictObject({
   /**
@@ -202,7 +179,7 @@ export const saveMessagesSchema = z.strictObject({
   after: messageIdSchema.nullable().optional(),
   messages: z.array(storedMessageSchema).max(100),
 });
-export type SaveMessages = { after?: string | null; messages: StoredMessage[] };
+export type SaveMessages = z.input<typeof saveMessagesSchema>;
 
 export const selectMessageSchema = z.strictObject({
   /** The message to show: its branch becomes the one shown, down to where it was left. */
@@ -226,13 +203,7 @@ export const startTurnSchema = z.strictObject({
   /** Creates the conversation with this id when it does not exist yet (the first send of a new chat). */
   create: z.strictObject({ title: titleSchema.optional() }).optional(),
 });
-export interface StartTurn {
-  parentId: string | null;
-  prompt?: { id: string; content: Content; attachments?: AttachmentRecord[] };
-  answerId: string;
-  settings: ConversationSettings;
-  create?: { title?: string };
-}
+export type StartTurn = z.infer<typeof startTurnSchema>;
 
 export interface ConversationSummary {
   id: string;

@@ -10,7 +10,8 @@ import { bumpAuthVersion } from "./auth-state-store";
  * optional OpenID Connect subject (`issuer subject`), an allowance (the most their keys may
  * have) and, once disabled, the time. A link is an invitation (makes a person) or a password
  * reset (for one): stored as the hash of its token, used at most once, before it expires.
- * Every change to a person that affects what they may do bumps the auth version.
+ * Every change to a person that affects what they may do bumps the auth version. One store
+ * per resource (ARCHITECTURE.md): every statement of these tables in one place.
  */
 
 export interface PersonRecord {

@@ -5,7 +5,8 @@
  * batch that was running is picked up first when the engine starts again. Each request is
  * answered as generateContent (an embedding batch's as embedContent) would answer it for the
  * batch's owner; one failing request fails only itself. Where the requests come from is
- * batch-items.ts.
+ * batch-items.ts. A little over 400 lines, whole: the claim, the ordered commits and the
+ * resume at start are one protocol, read together.
  */
 import fs from "node:fs/promises";
 import { ApiError, rpcStatusOf } from "@/lib/gemini/api-error";

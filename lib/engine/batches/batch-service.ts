@@ -7,6 +7,7 @@
  * itself is the BatchRunner's, in the background.
  * Differs knowingly: a batch runs in seconds, not hours; `webhookConfig` is accepted and
  * nobody is called back; `filter` on lists understands only `state=BATCH_STATE_...`.
+ * Whole at a little over 400 lines: one method per batch operation, as the other services.
  */
 import fs from "node:fs/promises";
 import path from "node:path";

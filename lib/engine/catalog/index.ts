@@ -3,6 +3,7 @@
  * and its traits; `npm run catalog:update` rebuilds it, see its `about`). Listed models are
  * what `GET models` answers; models no longer listed stay served. An alias answers as its
  * target: the target's traits and `modelVersion`, under the alias's own name and resource.
+ * Whole: the one reader of models.json, its types beside the lookups that use them.
  */
 import type { ImplicitCacheTraits } from "@/lib/engine/caches/implicit-prefix";
 import { ApiError } from "@/lib/gemini/api-error";

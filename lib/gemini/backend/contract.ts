@@ -5,7 +5,7 @@
  * points: the local engine adds the model's rules, the upstream checks ownership of every
  * resource the request names (lib/gemini/references, lib/gemini/resource-names) and forwards
  * the body as the client sent it (OperationContext.received). Every method may
- * throw ApiError.
+ * throw ApiError. As long as the API is wide: one file, so both backends read one contract.
  */
 import type { ApiVersion } from "../api-version-fields";
 import type { UploadStart } from "../validate-upload";

@@ -84,7 +84,7 @@ const exportAll = studioEndpoint(async ({ request, caller, stores: { conversatio
 /** The archive in the body, with a 413 that says how to import a bigger export. */
 async function archiveBody(body: StudioCall["body"]): Promise<ConversationArchive> {
   try {
-    return (await body(conversationArchiveSchema, IMPORT_MAX_BYTES)) as ConversationArchive;
+    return await body(conversationArchiveSchema, IMPORT_MAX_BYTES);
   } catch (error) {
     if (error instanceof ApiError && error.httpStatus === 413)
       throw new ApiError(

@@ -1,9 +1,5 @@
 import "server-only";
-import {
-  conversationIdSchema,
-  startTurnSchema,
-  type StartTurn,
-} from "@/lib/studio/conversation-schema";
+import { conversationIdSchema, startTurnSchema } from "@/lib/studio/conversation-schema";
 import { ApiError } from "@/lib/gemini/api-error";
 import { turnRunner } from "../chat/active-turn-runner";
 import { jsonResponse } from "../http/responses";
@@ -23,7 +19,7 @@ import { invalid, studioEndpoint } from "./studio-endpoint";
  * to the end; the same turn sent again (same answer id) returns the one already started.
  */
 const startTurn = studioEndpoint(async ({ request, caller, body }, id: string) => {
-  const input = (await body(startTurnSchema, CONVERSATION_BODY_BYTES)) as StartTurn;
+  const input = await body(startTurnSchema, CONVERSATION_BODY_BYTES);
   if (input.create && !conversationIdSchema.safeParse(id).success)
     throw invalid([
       {

@@ -5,7 +5,6 @@ import {
   selectMessageSchema,
   updateConversationSchema,
   type ConversationList,
-  type ConversationSettings,
   type StoredMessage,
 } from "@/lib/studio/conversation-schema";
 import { DEFAULT_TITLE } from "@/lib/studio/message-text";
@@ -48,7 +47,7 @@ const create = studioEndpoint(async ({ caller, stores: { conversations }, body }
     const conversation = await conversations.create(caller.ownerId, {
       id: input.id,
       title: input.title ?? DEFAULT_TITLE,
-      settings: input.settings as ConversationSettings,
+      settings: input.settings,
       admission: conversationRoom(input),
     });
     return jsonResponse(conversation);
@@ -71,7 +70,7 @@ const update = studioEndpoint(async ({ caller, stores: { conversations }, body }
   const input = await body(updateConversationSchema, CONVERSATION_BODY_BYTES);
   const conversation = await conversations.update(caller.ownerId, id, {
     title: input.title,
-    settings: input.settings as ConversationSettings | undefined,
+    settings: input.settings,
     admission: conversationRoom(input),
   });
   if (!conversation) throw notFound(id);
@@ -98,7 +97,7 @@ const appendMessages = studioEndpoint(
     try {
       messages = await conversations.saveMessages(caller.ownerId, id, {
         after: input.after,
-        messages: input.messages as StoredMessage[],
+        messages: input.messages,
         admission: conversationRoom(input.messages),
       });
     } catch (error) {

@@ -1,6 +1,5 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import {
   MAX_PRESETS,
   presetNameSchema,
@@ -45,7 +44,7 @@ const save = studioEndpoint(async ({ caller, stores: { presets }, body }, rawNam
   return jsonResponse(
     await presets.save(caller.ownerId, {
       name,
-      settings: input.settings as ConversationSettings,
+      settings: input.settings,
       isDefault: input.isDefault,
     }),
   );

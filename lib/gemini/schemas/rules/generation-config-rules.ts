@@ -1,7 +1,8 @@
 /**
  * Rules for generationConfig against the model's traits: output format (mime type, schema,
  * JSON schema), response modalities, sampling ranges, candidates, logprobs, thinking and
- * speech. Shared by the request validation and the studio's settings form.
+ * speech. Shared by the request validation and the studio's settings form. Whole: the
+ * fields' rules depend on one another (a schema needs a JSON mime type, thinking a budget).
  */
 import { checkJsonSchemaSubsetSteps } from "../../json-schema-subset";
 import type { ModelTraits } from "../../model-traits";
