@@ -7,10 +7,7 @@
  */
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
 import { useStore, type StoreApi } from "zustand";
-import {
-  conversationSettingsSchema,
-  type ConversationSettings,
-} from "@/lib/studio/conversation-schema";
+import { conversationSettingsSchema } from "@/lib/studio/conversation-schema";
 import { createChatStore, type ChatStore } from "@/lib/chat-client/chat-state";
 
 const ChatStoreContext = createContext<StoreApi<ChatStore> | null>(null);
