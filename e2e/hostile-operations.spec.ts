@@ -209,7 +209,32 @@ const OPERATIONS: HostileCase[] = [
     error: /max_output_tokens must be at most 65536/,
     errorCode: "invalid_request",
   },
+  {
+    operation: "interactions",
+    name: "speech of a few thousand words, up to the output limit, and read again",
+    path: "interactions",
+    body: { model: TTS, input: words(3_000), response_modalities: ["AUDIO"] },
+    status: 200,
+    check: async (answer) => {
+      expect(answer.body.status).toBe("incomplete");
+      // 16,384 tokens at 32 a second of 24 kHz 16-bit audio, as generateContent makes it.
+      expect(audioBytes(answer)).toBe(16_384 * 1_500);
+      // Read back from the store, its audio in pieces, while the light requests go on.
+      const read = await call(`interactions/${String(answer.body.id)}`);
+      expect(read.status).toBe(200);
+      expect(audioBytes(read)).toBe(16_384 * 1_500);
+    },
+  },
 ];
+
+/** Bytes of the audio in an interaction's steps. */
+function audioBytes(answer: Answer): number {
+  const steps = answer.body.steps as { content?: { type: string; data?: string }[] }[];
+  return steps
+    .flatMap((step) => step.content ?? [])
+    .filter((content) => content.type === "audio")
+    .reduce((sum, content) => sum + Buffer.from(content.data!, "base64").length, 0);
+}
 
 let server: OwnServer;
 

@@ -687,4 +687,192 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 22,
+    name: "usage rollups: per day and model, and per person, key and model over aligned spans",
+    // Kept beside usage_daily by its writer, in the same transaction, so a report of everyone
+    // reads a few thousand rows whatever its range (lib/db/stores/usage-rollup.ts):
+    // usage_daily_models sums the ledger per day and model; usage_spans per person, key and
+    // model over spans of 2, 4, ... 256 days, a span of S days starting on a day whose number
+    // since 1970-01-01 is a multiple of S. Both filled here from the ledger as it stands (each
+    // span length from the one before, so a million ledger rows are read once); the engines
+    // differ only in how a day's span start is computed. usage_awaited: answers whose
+    // usage is recorded by the first read that finds them ended (a background interaction the
+    // upstream runs), until then or their expiry.
+    sql: `
+      CREATE TABLE usage_daily_models (
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        thought_tokens INTEGER NOT NULL,
+        total_tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        PRIMARY KEY (day, model)
+      );
+      CREATE TABLE usage_spans (
+        span INTEGER NOT NULL,
+        first_day TEXT NOT NULL,
+        person_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests INTEGER NOT NULL,
+        prompt_tokens INTEGER NOT NULL,
+        cached_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        thought_tokens INTEGER NOT NULL,
+        total_tokens INTEGER NOT NULL,
+        nanodollars INTEGER NOT NULL,
+        PRIMARY KEY (span, first_day, person_id, key_id, model)
+      );
+      INSERT INTO usage_daily_models
+        SELECT day, model, SUM(requests), SUM(prompt_tokens), SUM(cached_tokens),
+          SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily GROUP BY day, model;
+      INSERT INTO usage_spans
+        SELECT 2, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % 2) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily GROUP BY date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % 2) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 4, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 4) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 2 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 4) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 8, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 8) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 4 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 8) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 16, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 16) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 8 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 16) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 32, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 32) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 16 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 32) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 64, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 64) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 32 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 64) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 128, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 128) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 64 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 128) || ' days'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 256, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 256) || ' days'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 128 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 256) || ' days'), person_id, key_id, model;
+      CREATE TABLE usage_awaited (
+        name TEXT PRIMARY KEY,
+        expires_at INTEGER NOT NULL
+      );
+    `,
+    postgres: `
+      CREATE TABLE usage_daily_models (
+        day TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests BIGINT NOT NULL,
+        prompt_tokens BIGINT NOT NULL,
+        cached_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        thought_tokens BIGINT NOT NULL,
+        total_tokens BIGINT NOT NULL,
+        nanodollars BIGINT NOT NULL,
+        PRIMARY KEY (day, model)
+      );
+      CREATE TABLE usage_spans (
+        span BIGINT NOT NULL,
+        first_day TEXT NOT NULL,
+        person_id TEXT NOT NULL,
+        key_id TEXT NOT NULL,
+        model TEXT NOT NULL,
+        requests BIGINT NOT NULL,
+        prompt_tokens BIGINT NOT NULL,
+        cached_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        thought_tokens BIGINT NOT NULL,
+        total_tokens BIGINT NOT NULL,
+        nanodollars BIGINT NOT NULL,
+        PRIMARY KEY (span, first_day, person_id, key_id, model)
+      );
+      INSERT INTO usage_daily_models
+        SELECT day, model, SUM(requests), SUM(prompt_tokens), SUM(cached_tokens),
+          SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily GROUP BY day, model;
+      INSERT INTO usage_spans
+        SELECT 2, to_char(CAST(day AS date) - (CAST(day AS date) - DATE '1970-01-01') % 2, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_daily GROUP BY to_char(CAST(day AS date) - (CAST(day AS date) - DATE '1970-01-01') % 2, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 4, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 4, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 2 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 4, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 8, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 8, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 4 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 8, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 16, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 16, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 8 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 16, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 32, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 32, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 16 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 32, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 64, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 64, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 32 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 64, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 128, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 128, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 64 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 128, 'YYYY-MM-DD'), person_id, key_id, model;
+      INSERT INTO usage_spans
+        SELECT 256, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 256, 'YYYY-MM-DD'), person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM usage_spans WHERE span = 128 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 256, 'YYYY-MM-DD'), person_id, key_id, model;
+      CREATE TABLE usage_awaited (
+        name TEXT PRIMARY KEY,
+        expires_at BIGINT NOT NULL
+      );
+    `,
+  },
+  {
+    version: 23,
+    name: "interactions' long strings kept in pieces",
+    // An interaction's long strings (a speech answer's audio: tens of megabytes of base64) are
+    // kept out of its JSON columns, as pieces written and read a few at a time, so neither a
+    // write nor a read holds the request's thread for the whole; each JSON column lists where
+    // its long strings go (`*_texts`, null when it has none). The stream events and the result
+    // share the pieces of the same audio.
+    sql: `
+      CREATE TABLE interaction_pieces (
+        interaction_id TEXT NOT NULL,
+        text_id TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        piece TEXT NOT NULL,
+        PRIMARY KEY (interaction_id, text_id, seq)
+      );
+      ALTER TABLE interactions ADD COLUMN result_texts TEXT;
+      ALTER TABLE interactions ADD COLUMN output_contents_texts TEXT;
+      ALTER TABLE interaction_events ADD COLUMN event_texts TEXT;
+    `,
+  },
 ];

@@ -33,7 +33,11 @@ import { createStorage, type Storage, type StorageOptions } from "./storage";
 import type { FileSearchStoreRecords } from "@/lib/db/stores/file-search-store-records";
 import type { ImplicitCacheStore } from "@/lib/db/stores/implicit-cache-store";
 import { MediaProbeError, probeMedia } from "./media/probe";
-import { InteractionService, type OpenGeneration } from "./interactions/interaction-service";
+import {
+  InteractionService,
+  type InteractionServiceOptions,
+  type OpenGeneration,
+} from "./interactions/interaction-service";
 import { interactionOperations } from "./interactions/interaction-operations";
 import { runInSlices } from "./time-slices";
 import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
@@ -75,6 +79,8 @@ export interface LocalBackendDependencies {
   processingPlan?: StorageOptions["processingPlan"];
   /** Each batch answer once committed (its usage is recorded by the server). */
   onBatchAnswer?: BatchRunnerOptions["onAnswer"];
+  /** The usage of an interaction's run that no request records (a background one's). */
+  onInteractionUsage?: InteractionServiceOptions["onUnattendedUsage"];
 }
 
 /**
@@ -135,6 +141,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
     now: dependencies.now,
     recoveryIntervalMs: dependencies.interactionRecoveryIntervalMs,
     onError: dependencies.onError,
+    onUnattendedUsage: dependencies.onInteractionUsage,
   });
   void storage.ready.then(() => interactions.recover());
   const { createCachedContent } = storage.operations;

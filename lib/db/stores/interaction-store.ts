@@ -4,6 +4,10 @@
  * resumed from any event and followed from another instance. An interaction is run by one
  * instance at a time (a claim); its events are appended only in order, and it ends once (a
  * cancel, a delete or the end of its run, whichever comes first). Times are epoch milliseconds.
+ * Long strings (a speech answer's audio) are kept beside the JSON that holds them, in pieces
+ * (`interaction_pieces`, migration 23) written and read a statement at a time: see StoredJson.
+ * Kept whole: its statements share the rows' event count and status, and each transaction
+ * that moves them on is read best beside the others.
  */
 import type { InteractionStatus } from "@/lib/gemini/interactions/types";
 import type { SqlDatabase, SqlExecutor } from "../sql-database";
@@ -11,6 +15,28 @@ import type { SqlDatabase, SqlExecutor } from "../sql-database";
 /** Statuses of an interaction that has not ended: it may still be run, cancelled, followed. */
 export const ACTIVE_INTERACTION_STATUSES = ["queued", "in_progress"] as const;
 const ACTIVE = `('queued', 'in_progress')`;
+
+/**
+ * A JSON value as stored: its text with its long strings left out, and where they go (`texts`,
+ * JSON written by the engine's reader and writer of them; null when it has none). A long
+ * string is kept as pieces of one `text_id` under its interaction (insertPieces, pieces).
+ */
+export interface StoredJson {
+  json: string;
+  texts: string | null;
+}
+
+/** A JSON text stored whole (no long strings kept apart). */
+export function wholeJson(json: string): StoredJson {
+  return { json, texts: null };
+}
+
+/** One piece of a long string: the `seq`th of string `textId`. */
+export interface TextPiece {
+  textId: string;
+  seq: number;
+  piece: string;
+}
 
 export interface InteractionRecord {
   id: string;
@@ -27,9 +53,9 @@ export interface InteractionRecord {
   /** Its own input as generateContent contents, JSON: the turns continuations read. */
   inputContentsJson: string;
   /** What it answered as contents, JSON, once ended; null until then. */
-  outputContentsJson: string | null;
+  outputContents: StoredJson | null;
   /** Its steps, usage and error once ended, JSON; null until then. */
-  resultJson: string | null;
+  result: StoredJson | null;
   /** The sampling seed of its run, so a run is repeatable. */
   seed: number;
   /** Runs started: a run that never finishes is not started again forever. */
@@ -43,14 +69,14 @@ export interface InteractionRecord {
 /** How an interaction ends. */
 export interface InteractionEnding {
   status: Exclude<InteractionStatus, "queued" | "in_progress">;
-  resultJson: string;
-  outputContentsJson: string;
+  result: StoredJson;
+  outputContents: StoredJson;
 }
 
 /** Events to store: `from` is the position of the first, which must be the next in order. */
 export interface EventBatch {
   from: number;
-  events: string[];
+  events: StoredJson[];
 }
 
 interface InteractionRow {
@@ -64,7 +90,9 @@ interface InteractionRow {
   request_json: string;
   input_contents_json: string;
   output_contents_json: string | null;
+  output_contents_texts: string | null;
   result_json: string | null;
+  result_texts: string | null;
   seed: number;
   attempts: number;
   event_count: number;
@@ -73,7 +101,19 @@ interface InteractionRow {
 }
 
 const COLUMNS =
-  "id, owner_id, previous_id, model, agent, status, background, request_json, input_contents_json, output_contents_json, result_json, seed, attempts, event_count, create_time, update_time";
+  "id, owner_id, previous_id, model, agent, status, background, request_json, input_contents_json, output_contents_json, output_contents_texts, result_json, result_texts, seed, attempts, event_count, create_time, update_time";
+
+/** Pieces deleted by one statement: an interaction's audio is a thousand pieces. */
+const DELETE_PIECES = 64;
+
+function stored(json: string | null, texts: string | null): StoredJson | null {
+  return json === null ? null : { json, texts };
+}
+
+/** A later turn of the event loop: other callers' statements and requests run meanwhile. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
 
 /** Longest chain of continued interactions read as one conversation. */
 export const MAX_CONVERSATION_DEPTH = 10_000;
@@ -89,8 +129,8 @@ function fromRow(row: InteractionRow): InteractionRecord {
     background: Number(row.background) === 1,
     requestJson: row.request_json,
     inputContentsJson: row.input_contents_json,
-    outputContentsJson: row.output_contents_json,
-    resultJson: row.result_json,
+    outputContents: stored(row.output_contents_json, row.output_contents_texts),
+    result: stored(row.result_json, row.result_texts),
     seed: Number(row.seed),
     attempts: Number(row.attempts),
     eventCount: Number(row.event_count),
@@ -103,10 +143,10 @@ export class InteractionStore {
   constructor(private readonly database: SqlDatabase) {}
 
   /** Stores a new interaction with the first events of its stream, together. */
-  async create(record: InteractionRecord, events: string[] = []): Promise<void> {
+  async create(record: InteractionRecord, events: StoredJson[] = []): Promise<void> {
     await this.database.transaction(async (transaction) => {
       await transaction.run(
-        `INSERT INTO interactions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO interactions (${COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           record.id,
           record.ownerId,
@@ -117,8 +157,10 @@ export class InteractionStore {
           record.background ? 1 : 0,
           record.requestJson,
           record.inputContentsJson,
-          record.outputContentsJson,
-          record.resultJson,
+          record.outputContents?.json ?? null,
+          record.outputContents?.texts ?? null,
+          record.result?.json ?? null,
+          record.result?.texts ?? null,
           record.seed,
           record.attempts,
           events.length,
@@ -142,10 +184,14 @@ export class InteractionStore {
    * The turns of the conversation up to and including interaction `id`, oldest first: each
    * interaction's input and output contents (JSON). A deleted interaction ends the chain.
    */
-  async conversation(id: string): Promise<{ input: string; output: string | null }[]> {
+  async conversation(
+    id: string,
+  ): Promise<{ id: string; input: string; output: StoredJson | null }[]> {
     const rows = await this.database.all<{
+      id: string;
       input_contents_json: string;
       output_contents_json: string | null;
+      output_contents_texts: string | null;
     }>(
       `WITH RECURSIVE chain (id, previous_id, depth) AS (
          SELECT id, previous_id, 0 FROM interactions WHERE id = ?
@@ -153,13 +199,14 @@ export class InteractionStore {
          SELECT i.id, i.previous_id, chain.depth + 1 FROM interactions i
            JOIN chain ON i.id = chain.previous_id WHERE chain.depth < ?
        )
-       SELECT i.input_contents_json, i.output_contents_json FROM chain
+       SELECT i.id, i.input_contents_json, i.output_contents_json, i.output_contents_texts FROM chain
          JOIN interactions i ON i.id = chain.id ORDER BY chain.depth DESC`,
       [id, MAX_CONVERSATION_DEPTH],
     );
     return rows.map((row) => ({
+      id: row.id,
       input: row.input_contents_json,
-      output: row.output_contents_json,
+      output: stored(row.output_contents_json, row.output_contents_texts),
     }));
   }
 
@@ -168,8 +215,13 @@ export class InteractionStore {
     for (let start = 0; start < batch.events.length; start += 200) {
       const slice = batch.events.slice(start, start + 200);
       await executor.run(
-        `INSERT INTO interaction_events (interaction_id, position, event_json) VALUES ${slice.map(() => "(?, ?, ?)").join(", ")}`,
-        slice.flatMap((event, offset) => [id, batch.from + start + offset, event]),
+        `INSERT INTO interaction_events (interaction_id, position, event_json, event_texts) VALUES ${slice.map(() => "(?, ?, ?, ?)").join(", ")}`,
+        slice.flatMap((event, offset) => [
+          id,
+          batch.from + start + offset,
+          event.json,
+          event.texts,
+        ]),
       );
     }
   }
@@ -196,13 +248,67 @@ export class InteractionStore {
     id: string,
     position: number,
     limit: number,
-  ): Promise<{ position: number; eventJson: string }[]> {
-    const rows = await this.database.all<{ position: number; event_json: string }>(
-      `SELECT position, event_json FROM interaction_events
+  ): Promise<{ position: number; event: StoredJson }[]> {
+    const rows = await this.database.all<{
+      position: number;
+      event_json: string;
+      event_texts: string | null;
+    }>(
+      `SELECT position, event_json, event_texts FROM interaction_events
        WHERE interaction_id = ? AND position >= ? ORDER BY position LIMIT ?`,
       [id, position, limit],
     );
-    return rows.map((row) => ({ position: Number(row.position), eventJson: row.event_json }));
+    return rows.map((row) => ({
+      position: Number(row.position),
+      event: { json: row.event_json, texts: row.event_texts },
+    }));
+  }
+
+  /**
+   * Stores pieces of long strings of interaction `id`, in one statement: the caller keeps each
+   * call to a few hundred kilobytes and lets other work in between calls. They are read by
+   * what names their `textId` once stored (an event, the result), and deleted with the
+   * interaction.
+   */
+  async insertPieces(id: string, pieces: readonly TextPiece[]): Promise<void> {
+    if (pieces.length === 0) return;
+    await this.database.run(
+      `INSERT INTO interaction_pieces (interaction_id, text_id, seq, piece) VALUES ${pieces.map(() => "(?, ?, ?, ?)").join(", ")}`,
+      pieces.flatMap((piece) => [id, piece.textId, piece.seq, piece.piece]),
+    );
+  }
+
+  /** Up to `limit` pieces of long string `textId` of interaction `id`, from piece `seq` on, in order. */
+  async pieces(id: string, textId: string, seq: number, limit: number): Promise<string[]> {
+    const rows = await this.database.all<{ piece: string }>(
+      `SELECT piece FROM interaction_pieces WHERE interaction_id = ? AND text_id = ? AND seq >= ?
+       ORDER BY seq LIMIT ?`,
+      [id, textId, seq, limit],
+      { hot: true },
+    );
+    return rows.map((row) => row.piece);
+  }
+
+  /**
+   * Deletes the pieces of interaction `id` when it is gone: pieces a run wrote for an event or
+   * a result the store then refused (the interaction was deleted meanwhile).
+   */
+  async deletePiecesOfGone(id: string): Promise<void> {
+    if (await this.database.get("SELECT 1 AS found FROM interactions WHERE id = ?", [id])) return;
+    await this.deletePieces(id);
+  }
+
+  /** Deletes every piece of interaction `id`, a few at a time, other callers' work in between. */
+  private async deletePieces(id: string): Promise<void> {
+    for (;;) {
+      const { changes } = await this.database.run(
+        `DELETE FROM interaction_pieces WHERE interaction_id = ? AND (text_id, seq) IN (
+           SELECT text_id, seq FROM interaction_pieces WHERE interaction_id = ? LIMIT ?)`,
+        [id, id, DELETE_PIECES],
+      );
+      if (changes < DELETE_PIECES) return;
+      await nextTurn();
+    }
   }
 
   /** Counts a run of an interaction that has not ended; answers the runs so far, or null if it has ended. */
@@ -234,13 +340,15 @@ export class InteractionStore {
   ): Promise<boolean> {
     return this.database.transaction(async (transaction) => {
       const { changes } = await transaction.run(
-        `UPDATE interactions SET status = ?, result_json = ?, output_contents_json = ?,
-           event_count = ?, update_time = ?
+        `UPDATE interactions SET status = ?, result_json = ?, result_texts = ?,
+           output_contents_json = ?, output_contents_texts = ?, event_count = ?, update_time = ?
          WHERE id = ? AND status IN ${ACTIVE} AND event_count = ?`,
         [
           ending.status,
-          ending.resultJson,
-          ending.outputContentsJson,
+          ending.result.json,
+          ending.result.texts,
+          ending.outputContents.json,
+          ending.outputContents.texts,
           last.from + last.events.length,
           now,
           id,
@@ -261,14 +369,14 @@ export class InteractionStore {
    */
   async stop(
     id: string,
-    ending: Omit<InteractionEnding, "outputContentsJson">,
-    last: { count: number; events: (position: number) => string[] },
+    ending: { status: InteractionEnding["status"]; resultJson: string },
+    last: { count: number; events: (position: number) => StoredJson[] },
     now: number,
   ): Promise<boolean> {
     return this.database.transaction(async (transaction) => {
       const row = await transaction.get<{ event_count: number }>(
-        `UPDATE interactions SET status = ?, result_json = ?, output_contents_json = '[]',
-           event_count = event_count + ?, update_time = ?
+        `UPDATE interactions SET status = ?, result_json = ?, result_texts = NULL,
+           output_contents_json = '[]', output_contents_texts = NULL, event_count = event_count + ?, update_time = ?
          WHERE id = ? AND status IN ${ACTIVE} RETURNING event_count`,
         [ending.status, ending.resultJson, last.count, now, id],
       );
@@ -290,12 +398,17 @@ export class InteractionStore {
     return row ? { status: row.status, eventCount: Number(row.event_count) } : undefined;
   }
 
-  /** Deletes an interaction and its events; false when there was none. */
+  /**
+   * Deletes an interaction and its events, then the pieces of its long strings (after: a
+   * reader finds the interaction gone rather than a piece missing); false when there was none.
+   */
   async delete(id: string): Promise<boolean> {
-    return this.database.transaction(async (transaction) => {
+    const deleted = await this.database.transaction(async (transaction) => {
       await transaction.run("DELETE FROM interaction_events WHERE interaction_id = ?", [id]);
       return (await transaction.run("DELETE FROM interactions WHERE id = ?", [id])).changes > 0;
     });
+    await this.deletePieces(id);
+    return deleted;
   }
 
   /** Interactions that have not ended, oldest first: runs to look after. */

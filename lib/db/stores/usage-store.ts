@@ -1,10 +1,12 @@
-import type { SqlDatabase, SqlValue } from "../sql-database";
+import type { SqlDatabase, SqlExecutor, SqlValue } from "../sql-database";
+import { rangePieces, rowIncrements } from "./usage-rollup";
 
 /**
  * The usage ledger (migration 21): answers' tokens and cost added up per UTC day, workspace,
  * person, key and model. Writers add increments (one statement for many, added in the
  * database, never read-modify-written, so instances share one ledger); readers sum a range of
  * days by day, model, key and person. '' stands for "no person" and "no key" (a browser).
+ * Rollups kept with it (usage-rollup.ts) answer the sums of everyone's usage.
  */
 
 export interface UsageTotals {
@@ -86,87 +88,217 @@ function where(filter: UsageFilter): { sql: string; params: SqlValue[] } {
   return { sql: clauses.join(" AND "), params };
 }
 
+const KEY_ORDER = "total_tokens DESC, key_id, person_id";
+const PERSON_ORDER = "total_tokens DESC, person_id";
+
+/** What a rollup query reads of a row: its key and person, and its sums. */
+const ROLLUP_COLUMNS = `key_id, person_id, requests, prompt_tokens, cached_tokens, output_tokens,
+  thought_tokens, total_tokens, nanodollars`;
+
+const SUM_COLUMNS = [
+  "requests",
+  "prompt_tokens",
+  "cached_tokens",
+  "output_tokens",
+  "thought_tokens",
+  "total_tokens",
+  "nanodollars",
+];
+
+/** An increment's sums, in SUM_COLUMNS' order. */
+function sums(row: UsageTotals): number[] {
+  return [
+    row.requests,
+    row.promptTokens,
+    row.cachedTokens,
+    row.outputTokens,
+    row.thoughtTokens,
+    row.totalTokens,
+    row.nanodollars,
+  ].map(Math.round);
+}
+
+/** Rows an upsert writes at a time (their parameters stay within both engines' limits). */
+const UPSERT_ROWS = 1000;
+
+function* pages<Row>(rows: readonly Row[]): Generator<Row[]> {
+  for (let at = 0; at < rows.length; at += UPSERT_ROWS) yield rows.slice(at, at + UPSERT_ROWS);
+}
+
+/** Adds rows (`identity` columns, then the sums) to `table`'s: made at the first, added after. */
+async function upsert(
+  executor: SqlExecutor,
+  table: string,
+  identity: readonly string[],
+  rows: readonly SqlValue[][],
+): Promise<void> {
+  const columns = [...identity, ...SUM_COLUMNS];
+  const row = `(${columns.map(() => "?").join(", ")})`;
+  await executor.run(
+    `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${rows.map(() => row).join(", ")}
+     ON CONFLICT (${identity.join(", ")}) DO UPDATE SET
+     ${SUM_COLUMNS.map((column) => `${column} = ${table}.${column} + excluded.${column}`).join(", ")}`,
+    rows.flat(),
+  );
+}
+
+/** The report's sums from its four groupings (the total from the days'). */
+function summaryOf([byDay, byModel, byKey, byPerson]: [
+  Array<{ day: string } & TotalsRow>,
+  Array<{ model: string } & TotalsRow>,
+  Array<{ key_id: string; person_id: string } & TotalsRow>,
+  Array<{ person_id: string } & TotalsRow>,
+]): UsageSummary {
+  const dayRows = byDay.map((row) => ({ day: row.day, ...totalsOf(row) }));
+  const total: UsageTotals = {
+    requests: 0,
+    promptTokens: 0,
+    cachedTokens: 0,
+    outputTokens: 0,
+    thoughtTokens: 0,
+    totalTokens: 0,
+    nanodollars: 0,
+  };
+  for (const row of dayRows)
+    for (const field of Object.keys(total) as Array<keyof UsageTotals>) total[field] += row[field];
+  return {
+    total,
+    byDay: dayRows,
+    byModel: byModel.map((row) => ({ model: row.model, ...totalsOf(row) })),
+    byKey: byKey.map((row) => ({
+      keyId: row.key_id,
+      personId: row.person_id,
+      ...totalsOf(row),
+    })),
+    byPerson: byPerson.map((row) => ({ personId: row.person_id, ...totalsOf(row) })),
+  };
+}
+
 /** Rows of a CSV export read at a time. */
 export const USAGE_PAGE_ROWS = 5000;
 
 export class UsageStore {
   constructor(private readonly database: SqlDatabase) {}
 
-  /** Adds increments to their rows (made at the first), in one statement. */
+  /**
+   * Adds increments to their ledger rows (made at the first) and to the rollups
+   * (usage-rollup.ts), in one transaction: additive upserts, a few statements for many.
+   */
   async add(increments: readonly UsageIncrement[]): Promise<void> {
     if (increments.length === 0) return;
-    await this.database.run(
-      `INSERT INTO usage_daily (day, owner_id, person_id, key_id, model, requests, prompt_tokens,
-         cached_tokens, output_tokens, thought_tokens, total_tokens, nanodollars)
-       VALUES ${increments.map(() => "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}
-       ON CONFLICT (day, owner_id, person_id, key_id, model) DO UPDATE SET
-         requests = usage_daily.requests + excluded.requests,
-         prompt_tokens = usage_daily.prompt_tokens + excluded.prompt_tokens,
-         cached_tokens = usage_daily.cached_tokens + excluded.cached_tokens,
-         output_tokens = usage_daily.output_tokens + excluded.output_tokens,
-         thought_tokens = usage_daily.thought_tokens + excluded.thought_tokens,
-         total_tokens = usage_daily.total_tokens + excluded.total_tokens,
-         nanodollars = usage_daily.nanodollars + excluded.nanodollars`,
-      increments.flatMap((increment) => [
-        increment.day,
-        increment.ownerId,
-        increment.personId,
-        increment.keyId,
-        increment.model,
-        Math.round(increment.requests),
-        Math.round(increment.promptTokens),
-        Math.round(increment.cachedTokens),
-        Math.round(increment.outputTokens),
-        Math.round(increment.thoughtTokens),
-        Math.round(increment.totalTokens),
-        Math.round(increment.nanodollars),
-      ]),
-    );
+    const { ledger, dailyModels, spans } = rowIncrements(increments);
+    await this.database.transaction(async (transaction) => {
+      for (const page of pages(ledger))
+        await upsert(
+          transaction,
+          "usage_daily",
+          ["day", "owner_id", "person_id", "key_id", "model"],
+          page.map((row) => [
+            row.day,
+            row.ownerId,
+            row.personId,
+            row.keyId,
+            row.model,
+            ...sums(row),
+          ]),
+        );
+      for (const page of pages(dailyModels))
+        await upsert(
+          transaction,
+          "usage_daily_models",
+          ["day", "model"],
+          page.map((row) => [row.day, row.model, ...sums(row)]),
+        );
+      for (const page of pages(spans))
+        await upsert(
+          transaction,
+          "usage_spans",
+          ["span", "first_day", "person_id", "key_id", "model"],
+          page.map((row) => [
+            row.length,
+            row.firstDay,
+            row.personId,
+            row.keyId,
+            row.model,
+            ...sums(row),
+          ]),
+        );
+    });
   }
 
-  /** The filter's sums: in all, and by day, model, key (with its person) and person. */
-  async summary(filter: UsageFilter): Promise<UsageSummary> {
+  /**
+   * The filter's sums: in all, and by day, model, key (with its person) and person. A person's
+   * or a key's are read from the ledger (its indexes find their few rows); everyone's from the
+   * rollups, which hold the same sums in far fewer rows.
+   */
+  summary(filter: UsageFilter): Promise<UsageSummary> {
+    return filter.personId === undefined && filter.keyId === undefined
+      ? this.summaryFromRollups(filter)
+      : this.summaryFromLedger(filter);
+  }
+
+  /** summary() read from the ledger rows themselves. */
+  async summaryFromLedger(filter: UsageFilter): Promise<UsageSummary> {
     const { sql, params } = where(filter);
     const grouped = <Row>(columns: string, order: string) =>
       this.database.all<Row & TotalsRow>(
         `SELECT ${columns}, ${SUMS} FROM usage_daily WHERE ${sql} GROUP BY ${columns} ORDER BY ${order}`,
         params,
       );
-    const [byDay, byModel, byKey, byPerson] = await Promise.all([
-      grouped<{ day: string }>("day", "day"),
-      grouped<{ model: string }>("model", "total_tokens DESC, model"),
-      grouped<{ key_id: string; person_id: string }>(
-        "key_id, person_id",
-        "total_tokens DESC, key_id, person_id",
-      ),
-      grouped<{ person_id: string }>("person_id", "total_tokens DESC, person_id"),
-    ]);
-    const dayRows = byDay.map((row) => ({ day: row.day, ...totalsOf(row) }));
-    const total: UsageTotals = {
-      requests: 0,
-      promptTokens: 0,
-      cachedTokens: 0,
-      outputTokens: 0,
-      thoughtTokens: 0,
-      totalTokens: 0,
-      nanodollars: 0,
-    };
-    for (const row of dayRows)
-      for (const field of Object.keys(total) as Array<keyof UsageTotals>)
-        total[field] += row[field];
-    return {
-      total,
-      byDay: dayRows,
-      byModel: byModel.map((row) => ({ model: row.model, ...totalsOf(row) })),
-      byKey: byKey.map((row) => ({
-        keyId: row.key_id,
-        personId: row.person_id,
-        ...totalsOf(row),
-      })),
-      byPerson: byPerson.map((row) => ({ personId: row.person_id, ...totalsOf(row) })),
-    };
+    return summaryOf(
+      await Promise.all([
+        grouped<{ day: string }>("day", "day"),
+        grouped<{ model: string }>("model", "total_tokens DESC, model"),
+        grouped<{ key_id: string; person_id: string }>("key_id, person_id", KEY_ORDER),
+        grouped<{ person_id: string }>("person_id", PERSON_ORDER),
+      ]),
+    );
   }
 
+  /**
+   * summary() of everyone (a model at most) read from the rollups: days and models from
+   * usage_daily_models, keys and people from the range's spans and the ledger's days at its
+   * ends (rangePieces), grouped and ordered as the ledger's own are.
+   */
+  async summaryFromRollups(filter: UsageFilter): Promise<UsageSummary> {
+    const modelClause = filter.model === undefined ? "" : " AND model = ?";
+    const modelParams = filter.model === undefined ? [] : [filter.model];
+    const daily = <Row>(column: string, order: string) =>
+      this.database.all<Row & TotalsRow>(
+        `SELECT ${column}, ${SUMS} FROM usage_daily_models WHERE day >= ? AND day <= ?${modelClause}
+         GROUP BY ${column} ORDER BY ${order}`,
+        [filter.from, filter.to, ...modelParams],
+      );
+    const { spans, days } = rangePieces(filter.from, filter.to);
+    const parts: string[] = [];
+    const params: SqlValue[] = [];
+    for (const span of spans) {
+      parts.push(
+        `SELECT ${ROLLUP_COLUMNS} FROM usage_spans WHERE span = ? AND first_day = ?${modelClause}`,
+      );
+      params.push(span.length, span.firstDay, ...modelParams);
+    }
+    if (days.length > 0) {
+      parts.push(
+        `SELECT ${ROLLUP_COLUMNS} FROM usage_daily WHERE day IN (${days.map(() => "?").join(", ")})${modelClause}`,
+      );
+      params.push(...days, ...modelParams);
+    }
+    const grouped = <Row>(columns: string, order: string) =>
+      this.database.all<Row & TotalsRow>(
+        `SELECT ${columns}, ${SUMS} FROM (${parts.join(" UNION ALL ")}) AS pieces
+         GROUP BY ${columns} ORDER BY ${order}`,
+        params,
+      );
+    return summaryOf(
+      await Promise.all([
+        daily<{ day: string }>("day", "day"),
+        daily<{ model: string }>("model", "total_tokens DESC, model"),
+        grouped<{ key_id: string; person_id: string }>("key_id, person_id", KEY_ORDER),
+        grouped<{ person_id: string }>("person_id", PERSON_ORDER),
+      ]),
+    );
+  }
   /**
    * The filter's ledger rows in order (day, then the rest of the row's identity), a page at a
    * time after `after` (the last row of the page before), for exports of any length.
@@ -216,6 +348,23 @@ export class UsageStore {
         names.set(row.id, { name: row.name, revoked: row.revoked_at !== null });
     }
     return names;
+  }
+
+  /** Marks `name` as an answer whose usage is recorded when it is first seen ended. */
+  async awaitRecording(name: string, expiresAt: number): Promise<void> {
+    await this.database.run(
+      "INSERT INTO usage_awaited (name, expires_at) VALUES (?, ?) ON CONFLICT (name) DO NOTHING",
+      [name, expiresAt],
+    );
+  }
+
+  /** True once for a marked `name` (by any instance) not past its expiry: its usage is then recorded. */
+  async claimAwaited(name: string, now = Date.now()): Promise<boolean> {
+    const { changes } = await this.database.run(
+      "DELETE FROM usage_awaited WHERE name = ? AND expires_at >= ?",
+      [name, now],
+    );
+    return changes === 1;
   }
 
   /** True the first time `name` is claimed (by any instance): its usage is then recorded. */

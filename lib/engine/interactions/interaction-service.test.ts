@@ -1,6 +1,7 @@
 /**
  * The Interactions API of the local engine below HTTP: the real database (both drivers), the
- * real generation core, the real runs and their recovery. Answers are kept short.
+ * real generation core, the real runs and their recovery. Answers are kept short. Kept whole:
+ * every case shares one backend per database.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
@@ -9,6 +10,9 @@ import type { Interaction, InteractionEvent } from "@/lib/gemini/interactions/ty
 import { testDatabaseKinds } from "@/lib/testing/databases";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { createLocalBackend, type LocalBackend } from "../local-backend";
+import { wholeJson } from "@/lib/db/stores/interaction-store";
+import { jsonTextPieces } from "../json-stringify-in-slices";
+import { piecedText } from "../pieced-text";
 import { conversationRootOf } from "./interaction-ids";
 
 const alice: Caller = { ownerId: "key:alice" };
@@ -210,6 +214,104 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
     ).toBe(404);
   });
 
+  it("reads a speech answer back from its stored pieces as it answered, here and on another instance", async () => {
+    const speech = await backend.createInteraction(
+      body({
+        model: "gemini-2.5-flash-preview-tts",
+        input: "Say slowly: the lighthouse keeper lit the lamp at dusk.",
+        response_modalities: ["AUDIO"],
+        generation_config: { max_output_tokens: 64 },
+      }),
+      context(),
+    );
+    const audio = (speech.steps ?? []).flatMap((step) =>
+      step.type === "model_output"
+        ? (step.content ?? []).flatMap((content) => (content.type === "audio" ? [content] : []))
+        : [],
+    );
+    expect(audio.length).toBeGreaterThan(1);
+    const answered = (await jsonTextPieces(speech)).join("");
+    const audioCharacters = audio.reduce((sum, content) => sum + (content.data ?? "").length, 0);
+
+    const query = { stream: false, includeInput: false };
+    const read = await backend.getInteraction(speech.id, query, context());
+    const step = read.steps!.find((item) => item.type === "model_output")!;
+    // Read back in pieces, written from them.
+    expect(piecedText((step as { content: object[] }).content[0]!, "data")).toBeDefined();
+    expect((await jsonTextPieces(read)).join("")).toBe(answered);
+
+    // The audio is stored once, for the stream's events, the result and the turns.
+    const stored = await data.database.get<{ characters: number }>(
+      "SELECT SUM(LENGTH(piece)) AS characters FROM interaction_pieces WHERE interaction_id = ?",
+      [speech.id],
+    );
+    expect(Number(stored!.characters)).toBe(audioCharacters);
+
+    const streamed = async (target: LocalBackend, lastEventId?: string) => {
+      const texts: string[] = [];
+      const stream = target.streamInteraction(
+        speech.id,
+        { stream: true, includeInput: false, ...(lastEventId ? { lastEventId } : {}) },
+        context(),
+      );
+      for await (const event of stream) texts.push((await jsonTextPieces(event)).join(""));
+      return texts;
+    };
+    const replay = await streamed(backend);
+    const deltas = replay.filter((event) => event.includes('"type":"audio"'));
+    expect(deltas.length).toBe(audio.length);
+    expect(deltas.join("")).toContain(audio[1]!.data);
+    const middle = JSON.parse(replay[3]!) as { event_id: string };
+    expect(await streamed(backend, middle.event_id)).toEqual(replay.slice(4));
+
+    const other = await data.reopen();
+    const instance = createLocalBackend({
+      stores: other.stores,
+      dataDir: data.dataDir,
+      sweepIntervalMs: 0,
+      interactionRecoveryIntervalMs: 0,
+    });
+    try {
+      const elsewhere = await instance.getInteraction(speech.id, query, context());
+      expect((await jsonTextPieces(elsewhere)).join("")).toBe(answered);
+      expect(await streamed(instance)).toEqual(replay);
+      // A conversation continued elsewhere reads the turns' audio from the pieces too.
+      const next = await instance.createInteraction(
+        body({
+          model: LITE,
+          input: "Thank you.",
+          previous_interaction_id: speech.id,
+          generation_config: QUICK,
+        }),
+        context(),
+      );
+      expect(next.usage!.input_tokens_by_modality).toContainEqual(
+        expect.objectContaining({ modality: "audio" }),
+      );
+      // And a turn further on, whose conversation reads the speech's pieces under its own id.
+      const further = await backend.createInteraction(
+        body({
+          model: LITE,
+          input: "Again.",
+          previous_interaction_id: next.id,
+          generation_config: QUICK,
+        }),
+        context(),
+      );
+      expect(further.usage!.input_tokens_by_modality).toContainEqual(
+        expect.objectContaining({ modality: "audio" }),
+      );
+      await instance.deleteInteraction(speech.id, context());
+    } finally {
+      await instance.close();
+    }
+    const left = await data.database.get<{ count: number }>(
+      "SELECT COUNT(*) AS count FROM interaction_pieces WHERE interaction_id = ?",
+      [speech.id],
+    );
+    expect(Number(left!.count)).toBe(0);
+  });
+
   it("keeps nothing of store: false", async () => {
     const interaction = await ask("Hello.", { store: false });
     expect(interaction.status).toMatch(/^(completed|incomplete)$/);
@@ -303,17 +405,24 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
         background: false,
       }),
       inputContentsJson: JSON.stringify([{ role: "user", parts: [{ text: "Hi." }] }]),
-      outputContentsJson: null,
-      resultJson: null,
+      outputContents: null,
+      result: null,
       seed: 0,
       attempts: 1,
       eventCount: 0,
       createTime: Date.now(),
       updateTime: Date.now(),
     };
-    await store.create({ ...base, id: "v1_fresh" }, ["{}", "{}"]);
-    await store.create({ ...base, id: "v1_partial" }, ["{}", "{}", "{}"]);
-    await store.create({ ...base, id: "v1_tired", attempts: 3 }, ["{}", "{}"]);
+    await store.create({ ...base, id: "v1_fresh" }, [wholeJson("{}"), wholeJson("{}")]);
+    await store.create({ ...base, id: "v1_partial" }, [
+      wholeJson("{}"),
+      wholeJson("{}"),
+      wholeJson("{}"),
+    ]);
+    await store.create({ ...base, id: "v1_tired", attempts: 3 }, [
+      wholeJson("{}"),
+      wholeJson("{}"),
+    ]);
     await backend.interactions.recover();
     await expect
       .poll(async () => (await store.get("v1_fresh"))?.status, { timeout: 20_000 })

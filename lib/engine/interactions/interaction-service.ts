@@ -21,10 +21,12 @@ import type {
   InteractionCreate,
   InteractionEvent,
   InteractionGetQuery,
+  InteractionUsage,
 } from "@/lib/gemini/interactions/types";
 import type { Content, GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
 import {
   ACTIVE_INTERACTION_STATUSES,
+  wholeJson,
   type InteractionRecord,
   type InteractionStore,
 } from "@/lib/db/stores/interaction-store";
@@ -40,9 +42,11 @@ import {
   type InteractionHead,
   type InteractionResult,
 } from "./interaction-resource";
-import { InteractionRun } from "./interaction-run";
+import { InteractionRun, type RunDependencies } from "./interaction-run";
 import { interactionTarget, withAgentProfile } from "./interaction-target";
 import { LiveInteraction } from "./live-interaction";
+import { TimeSlices } from "../time-slices";
+import { readStoredJson } from "./long-texts";
 
 /** The generation core's stream for a request, validated by the model's rules and resolved for the caller. */
 export type OpenGeneration = (input: {
@@ -65,6 +69,13 @@ export interface InteractionServiceOptions {
   /** How long an ended interaction is kept after its last update (the service keeps them 55 days). */
   retentionMs?: number;
   onError?: (message: string, error: unknown) => void;
+  /**
+   * The usage of a run that no request records, once it ends: a background interaction's (its
+   * create answered before it spent anything), or one taken up after its instance stopped.
+   * `caller` is its creator as the create named them (a run taken up: its workspace alone);
+   * `model` the model or agent the create named.
+   */
+  onUnattendedUsage?: (ended: { caller: Caller; model: string; usage: InteractionUsage }) => void;
 }
 
 /** The events a stored interaction's stream opens with, before any of its answer. */
@@ -177,19 +188,22 @@ export class InteractionService {
             background: create.background,
             requestJson: JSON.stringify(create),
             inputContentsJson: JSON.stringify(own),
-            outputContentsJson: null,
-            resultJson: null,
+            outputContents: null,
+            result: null,
             seed: create.generation_config?.seed ?? 0,
             attempts: 1,
             eventCount: 0,
             createTime: now,
             updateTime: now,
           },
-          live.from(0).map((event) => JSON.stringify(event)),
+          live.from(0).map((event) => wholeJson(JSON.stringify(event))),
         );
         this.running.set(id, live);
       }
-      const run = new InteractionRun(this.runDependencies(), head, live, chunks);
+      const dependencies = create.background
+        ? this.unattendedRunDependencies(caller, create)
+        : this.runDependencies();
+      const run = new InteractionRun(dependencies, head, live, chunks);
       this.launch(run, live, first, release);
       return { head, live, background: create.background };
     } catch (error) {
@@ -214,8 +228,19 @@ export class InteractionService {
       });
   }
 
-  private runDependencies() {
+  private runDependencies(): RunDependencies {
     return { store: this.store, now: this.now, onError: this.options.onError };
+  }
+
+  /** A run's dependencies when no request records its usage: it is handed on as it ends. */
+  private unattendedRunDependencies(caller: Caller, create: InteractionCreate): RunDependencies {
+    const model = create.model ?? create.agent ?? "";
+    return {
+      ...this.runDependencies(),
+      onEnded: (result) => {
+        if (result.usage) this.options.onUnattendedUsage?.({ caller, model, usage: result.usage });
+      },
+    };
   }
 
   /** The conversation an interaction continues, as contents, and the names of its function calls by id. */
@@ -239,7 +264,8 @@ export class InteractionService {
     const history: Content[] = [];
     for (const turn of await this.store.conversation(previousId)) {
       history.push(...(JSON.parse(turn.input) as Content[]));
-      if (turn.output) history.push(...(JSON.parse(turn.output) as Content[]));
+      if (turn.output)
+        history.push(...(await readStoredJson<Content[]>(this.store, turn.id, turn.output)));
     }
     for (const content of history)
       for (const part of content.parts)
@@ -255,9 +281,10 @@ export class InteractionService {
     const { head, live } = started;
     if (started.background) return interactionResource(head, "in_progress", null);
     await live.finished;
+    // The run's own result is what it stored; one stopped from outside is read from the store.
+    if (live.result) return live.result;
     if (live.stored) return this.get(head.id, null, { stream: false, includeInput: false });
-    if (!live.result) throw ApiError.internal("The interaction ended without an answer.");
-    return live.result;
+    throw ApiError.internal("The interaction ended without an answer.");
   }
 
   /** The interaction `id` of `caller` (null: whoever owns it, for the answer to its own create). */
@@ -270,7 +297,9 @@ export class InteractionService {
 
   async get(id: string, caller: Caller | null, query: InteractionGetQuery): Promise<Interaction> {
     const record = await this.owned(id, caller);
-    const result = record.resultJson ? (JSON.parse(record.resultJson) as InteractionResult) : null;
+    const result = record.result
+      ? await readStoredJson<InteractionResult>(this.store, id, record.result)
+      : null;
     const input = query.includeInput
       ? (JSON.parse(record.requestJson) as InteractionCreate).input
       : undefined;
@@ -304,6 +333,7 @@ export class InteractionService {
   /** The events of `id` from `position` on: from its run in this process, else from the store. */
   async *events(id: string, from: number, signal: AbortSignal): AsyncGenerator<InteractionEvent> {
     let position = from;
+    const slices = new TimeSlices();
     for (;;) {
       const live = this.running.get(id);
       if (live && position >= live.base) {
@@ -313,7 +343,7 @@ export class InteractionService {
       const rows = await this.store.eventsFrom(id, position, FOLLOW_PAGE);
       for (const row of rows) {
         position = row.position + 1;
-        yield JSON.parse(row.eventJson) as InteractionEvent;
+        yield await readStoredJson<InteractionEvent>(this.store, id, row.event, slices);
       }
       if (rows.length === FOLLOW_PAGE) continue;
       const progress = await this.store.progress(id);
@@ -361,7 +391,7 @@ export class InteractionService {
       if (failure) list.push(errorEvent("internal_error", failure));
       list.push(completedEvent(head, status, undefined));
       return list.map((event, offset) =>
-        JSON.stringify({ ...event, event_id: eventId(position + offset) }),
+        wholeJson(JSON.stringify({ ...event, event_id: eventId(position + offset) })),
       );
     };
     return this.store.stop(
@@ -441,7 +471,13 @@ export class InteractionService {
         live.append(live.stamp(createdEvent(head)));
         live.append(live.stamp(statusEvent(record.id, "in_progress")));
       }
-      const run = new InteractionRun(this.runDependencies(), head, live, chunks, record.eventCount);
+      const run = new InteractionRun(
+        this.unattendedRunDependencies({ ownerId: record.ownerId }, create),
+        head,
+        live,
+        chunks,
+        record.eventCount,
+      );
       this.launch(run, live, first, release);
       return true;
     } catch (error) {

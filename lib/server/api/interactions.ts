@@ -7,6 +7,11 @@ import { readOperationBody } from "../http/request-body";
 import { interactionErrorResponse, interactionJsonResponse } from "../http/interaction-responses";
 import { interactionEventStreamResponse } from "../http/sse-response";
 import { recordAnswerUsage, recordingUsage } from "../usage/answer-usage";
+import {
+  awaitUpstreamInteraction,
+  noteUpstreamInteraction,
+  notingUpstreamInteractions,
+} from "../usage/upstream-interaction-usage";
 import { interactionUsageMetadata } from "../usage/usage-shapes";
 import type { RequestContext } from "./request-context";
 
@@ -67,30 +72,34 @@ async function eventStream(
  * it must know, every other field looked through for resource names, the bytes kept to
  * forward); the engine takes the JSON and reads it strictly itself. A managed key's limits
  * hold for the model (or agent) the body names, and what the answer spends is recorded against
- * it: a stream's once its `interaction.completed` event carried it. (A `background` create
- * answers before its run has spent anything.)
+ * it: a stream's once its `interaction.completed` event carried it. A `background` create
+ * answers before its run has spent anything: the local engine records its run's usage as it
+ * ends; the gateway, when a read first finds it ended (upstream-interaction-usage.ts).
  */
 export async function createInteractionHandler(context: RequestContext): Promise<Response> {
-  const body: { stream?: unknown; model?: unknown; agent?: unknown } =
+  const body: { stream?: unknown; model?: unknown; agent?: unknown; background?: unknown } =
     context.backend.mode === "upstream"
       ? await readOperationBody(context, "interactionEnvelope")
       : await readJsonObject(context);
   const model = bodyModel(body.model ?? body.agent);
   assertKeyMayCall(context.caller, model);
+  const background = body.background === true;
+  const upstream = context.backend.mode === "upstream";
   if (body.stream === true)
-    return eventStream(context, () =>
-      recordingUsage(
-        context.backend.streamCreateInteraction(body, context),
-        context.caller,
-        model,
-        (event) =>
-          event.event_type === "interaction.completed"
-            ? interactionUsageMetadata(event.interaction.usage)
-            : undefined,
-      ),
-    );
+    return eventStream(context, () => {
+      const events = context.backend.streamCreateInteraction(body, context);
+      if (background)
+        return upstream ? notingUpstreamInteractions(events, context.caller, true) : events;
+      return recordingUsage(events, context.caller, model, (event) =>
+        event.event_type === "interaction.completed"
+          ? interactionUsageMetadata(event.interaction.usage)
+          : undefined,
+      );
+    });
   const interaction = await context.backend.createInteraction(body, context);
-  recordAnswerUsage(context.caller, model, interactionUsageMetadata(interaction.usage));
+  if (!background)
+    recordAnswerUsage(context.caller, model, interactionUsageMetadata(interaction.usage));
+  else if (upstream) awaitUpstreamInteraction(context.caller, interaction);
   return interactionJsonResponse(interaction);
 }
 
@@ -106,16 +115,22 @@ async function readJsonObject(context: RequestContext): Promise<Record<string, u
 export async function getInteractionHandler(context: RequestContext): Promise<Response> {
   const query = getQuery(context.url);
   const id = interactionId(context);
+  const upstream = context.backend.mode === "upstream";
   if (query.stream)
-    return eventStream(context, () => context.backend.streamInteraction(id, query, context));
-  return interactionJsonResponse(await context.backend.getInteraction(id, query, context));
+    return eventStream(context, () => {
+      const events = context.backend.streamInteraction(id, query, context);
+      return upstream ? notingUpstreamInteractions(events, context.caller, false) : events;
+    });
+  const interaction = await context.backend.getInteraction(id, query, context);
+  if (upstream) noteUpstreamInteraction(context.caller, interaction);
+  return interactionJsonResponse(interaction);
 }
 
 /** `POST interactions/{id}/cancel`: the interaction as the cancel left it. */
 export async function cancelInteractionHandler(context: RequestContext): Promise<Response> {
-  return interactionJsonResponse(
-    await context.backend.cancelInteraction(interactionId(context), context),
-  );
+  const interaction = await context.backend.cancelInteraction(interactionId(context), context);
+  if (context.backend.mode === "upstream") noteUpstreamInteraction(context.caller, interaction);
+  return interactionJsonResponse(interaction);
 }
 
 /** `DELETE interactions/{id}`: `{}`. */

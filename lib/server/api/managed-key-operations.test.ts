@@ -198,6 +198,44 @@ describe("a managed key on embeddings, the OpenAI-compatible endpoint and Intera
     expect(eventsSpent).toBe(total);
   });
 
+  it("spends what a background interaction reports once its run ends, after the create answered", async () => {
+    const { secret, id } = await managedKey({});
+    const before = await dayTokens(id);
+    // Agents run only in the background (the model entries refuse it); a report takes seconds.
+    const created = await post(INTERACTIONS, secret, {
+      agent: "deep-research-pro-preview-12-2025",
+      input: "Research the history of lighthouses.",
+      background: true,
+    });
+    if (created.status !== 200) throw new Error(await created.text());
+    const { id: interactionId } = (await created.json()) as { id: string };
+    let ended: { status: string; usage?: { total_tokens: number } } = { status: "in_progress" };
+    for (let tries = 0; ended.status === "in_progress" && tries < 300; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const read = await handleApiRequest(
+        new Request(`http://127.0.0.1:3000${INTERACTIONS}/${interactionId}`, {
+          headers: { "x-goog-api-key": secret },
+        }),
+      );
+      ended = (await read.json()) as typeof ended;
+    }
+    expect(ended.status).toBe("completed");
+    expect(ended.usage!.total_tokens).toBeGreaterThan(0);
+    let spent = (await dayTokens(id)) - before;
+    for (let tries = 0; spent === 0 && tries < 20; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+      spent = (await dayTokens(id)) - before;
+    }
+    expect(spent).toBe(ended.usage!.total_tokens);
+    // Reading it again spends nothing more.
+    await handleApiRequest(
+      new Request(`http://127.0.0.1:3000${INTERACTIONS}/${interactionId}`, {
+        headers: { "x-goog-api-key": secret },
+      }),
+    );
+    expect((await dayTokens(id)) - before).toBe(ended.usage!.total_tokens);
+  });
+
   it("is held to its budget once its answers have spent it, on every surface", async () => {
     const { secret } = await managedKey({ tokensPerDay: 1 });
     expect((await post(CHAT, secret, chat("gemini-2.5-flash"))).status).toBe(200);

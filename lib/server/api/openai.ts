@@ -9,8 +9,10 @@ import {
   passedThroughResponse,
 } from "../http/openai-responses";
 import { chatChunkStreamResponse } from "../http/sse-response";
+import type { OpenAIAnswer } from "@/lib/gemini/backend/contract";
 import { recordAnswerUsage, recordingUsage } from "../usage/answer-usage";
-import { openaiUsageMetadata } from "../usage/usage-shapes";
+import { passingOnUsage } from "../usage/passed-on-usage";
+import { openaiUsageMetadata, openaiUsageOf, type OpenAIUsage } from "../usage/usage-shapes";
 import type { RequestContext } from "./request-context";
 
 /**
@@ -42,15 +44,13 @@ export async function chatCompletionsHandler(context: RequestContext): Promise<R
   let response: Response;
   try {
     const answer = await context.backend.openaiChatCompletion(body, context);
-    if ("value" in answer)
-      recordAnswerUsage(context.caller, model, openaiUsageMetadata(answer.value.usage));
     response =
       "chunks" in answer
         ? await chatChunkStreamResponse(
             recordingUsage(answer.chunks, context.caller, model, () => answer.usage()),
             { signal: context.signal, refuse: (error) => openaiErrorResponse(error) },
           )
-        : await openaiAnswerResponse(answer);
+        : await openaiAnswerResponse(recordingOpenAIUsage(context, model, answer));
   } catch (error) {
     release?.();
     throw error;
@@ -62,9 +62,29 @@ export async function chatCompletionsHandler(context: RequestContext): Promise<R
 export async function openaiEmbeddingsHandler(context: RequestContext): Promise<Response> {
   const { body, model } = await readBody(context);
   const answer = await context.backend.openaiEmbeddings(body, context);
-  if ("value" in answer)
+  return openaiAnswerResponse(recordingOpenAIUsage(context, model, answer));
+}
+
+/**
+ * The answer, its usage recorded for the caller: a value's at once; an upstream answer's
+ * once its body has passed on (a stream's from the chunk that carries it, which the upstream
+ * sends when the request asks for `stream_options.include_usage`; none is recorded without).
+ */
+function recordingOpenAIUsage<Value extends { usage?: OpenAIUsage }>(
+  context: RequestContext,
+  model: string,
+  answer: OpenAIAnswer<Value>,
+): OpenAIAnswer<Value> {
+  if ("value" in answer) {
     recordAnswerUsage(context.caller, model, openaiUsageMetadata(answer.value.usage));
-  return openaiAnswerResponse(answer);
+    return answer;
+  }
+  const passed = answer.passedThrough;
+  if (passed.status !== 200) return answer;
+  const body = passingOnUsage(passed.body, "usage", (usage) =>
+    recordAnswerUsage(context.caller, model, openaiUsageMetadata(openaiUsageOf(usage))),
+  );
+  return { passedThrough: { ...passed, body } };
 }
 
 /** `GET openai/models`. */

@@ -11,6 +11,7 @@ import { dataStores } from "../persistence/database-handle";
 import { serverEnv } from "./env";
 import { logger } from "./logger";
 import { recordAnswerUsage, answerFacts } from "../usage/answer-usage";
+import { interactionUsageMetadata } from "../usage/usage-shapes";
 import { ownerCaller } from "../usage/owner-caller";
 
 /** How often an instance offers to sweep expired files, caches and upload sessions. */
@@ -64,6 +65,9 @@ async function createBackend(): Promise<Backend> {
     // A batch's answers count for its workspace and person (the key it was made with is not kept).
     onBatchAnswer: ({ ownerId, model, response }) =>
       recordAnswerUsage(ownerCaller(ownerId), model, response.usageMetadata, answerFacts(response)),
+    // A background interaction's usage, for the caller who created it, once its run ends.
+    onInteractionUsage: ({ caller, model, usage }) =>
+      recordAnswerUsage(caller, model, interactionUsageMetadata(usage)),
   });
   return withEmulator(local, emulator);
 }

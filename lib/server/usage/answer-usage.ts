@@ -1,5 +1,6 @@
 import "server-only";
 import type { SpendIncrement } from "@/lib/db/stores/limit-store";
+import { USAGE_TOTAL_FIELDS } from "@/lib/db/stores/usage-rollup";
 import type { UsageIncrement } from "@/lib/db/stores/usage-store";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { GenerateContentResponse, UsageMetadata } from "@/lib/gemini/types";
@@ -53,16 +54,6 @@ function addSpend(queue: PendingUsage, increment: SpendIncrement) {
   }
 }
 
-const LEDGER_SUMS = [
-  "requests",
-  "promptTokens",
-  "cachedTokens",
-  "outputTokens",
-  "thoughtTokens",
-  "totalTokens",
-  "nanodollars",
-] as const;
-
 function addLedger(queue: PendingUsage, increment: UsageIncrement) {
   const name = [
     increment.day,
@@ -73,7 +64,7 @@ function addLedger(queue: PendingUsage, increment: UsageIncrement) {
   ].join("\n");
   const sum = queue.ledger.get(name);
   if (!sum) queue.ledger.set(name, { ...increment });
-  else for (const field of LEDGER_SUMS) sum[field] += increment[field];
+  else for (const field of USAGE_TOTAL_FIELDS) sum[field] += increment[field];
 }
 
 /** Writes what is waiting (a statement for spend, one for the ledger); resolves when written. */
@@ -81,7 +72,9 @@ export async function flushAnswerUsage(): Promise<void> {
   const queue = pending();
   while (queue.flushing) await queue.flushing;
   if (queue.spend.size === 0 && queue.ledger.size === 0) return;
-  const spend = [...queue.spend.values()];
+  // In the order of their names, so instances writing at once lock rows in one order (on
+  // PostgreSQL, two that did not could each wait on the other, and one would fail).
+  const spend = [...queue.spend.keys()].sort().map((name) => queue.spend.get(name)!);
   const ledger = [...queue.ledger.values()];
   queue.spend.clear();
   queue.ledger.clear();

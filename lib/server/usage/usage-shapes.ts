@@ -26,6 +26,29 @@ export interface OpenAIUsage {
 }
 
 /**
+ * The endpoint's usage as an answer passed on carries it (read out of its text, so of any
+ * shape): counts that are numbers, or undefined.
+ */
+export function openaiUsageOf(value: unknown): OpenAIUsage | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const usage = value as Record<string, unknown>;
+  const count = (name: string) =>
+    typeof usage[name] === "number" && Number.isFinite(usage[name]) && usage[name] >= 0;
+  if (!count("prompt_tokens") || !count("total_tokens")) return undefined;
+  if (usage.completion_tokens !== undefined && !count("completion_tokens")) return undefined;
+  const details = usage.prompt_tokens_details as { cached_tokens?: unknown } | null | undefined;
+  const cached = details?.cached_tokens;
+  return {
+    prompt_tokens: usage.prompt_tokens as number,
+    total_tokens: usage.total_tokens as number,
+    ...(count("completion_tokens") ? { completion_tokens: usage.completion_tokens as number } : {}),
+    ...(typeof cached === "number" && Number.isFinite(cached) && cached >= 0
+      ? { prompt_tokens_details: { cached_tokens: cached } }
+      : {}),
+  };
+}
+
+/**
  * `total_tokens` counts the thoughts that `completion_tokens` leaves out (the endpoint's
  * wording of the service's usage), so they are what remains of it.
  */
