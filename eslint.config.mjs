@@ -11,13 +11,19 @@ import nextTypescript from "eslint-config-next/typescript";
 const zone = (target, from, message) => ({ target, from, message });
 
 const SERVER_SIDE = ["./lib/server", "./lib/db", "./lib/engine"];
-const BROWSER_STATE = ["./lib/hooks", "./lib/stores"];
+const BROWSER_STATE = ["./lib/hooks", "./lib/stores", "./lib/chat-client"];
 
 const LAYERS = [
   zone("./lib", ["./app", "./components"], "lib never imports app or components."),
   zone("./components", SERVER_SIDE, "Components run in the browser: no server, db or engine."),
   zone("./lib/hooks", SERVER_SIDE, "Hooks run in the browser: no server, db or engine."),
   zone("./lib/stores", SERVER_SIDE, "Stores run in the browser: no server, db or engine."),
+  zone(
+    "./lib/chat-client",
+    [...SERVER_SIDE, "./lib/hooks", "./lib/stores"],
+    "The chat client is plain TypeScript under the hooks and stores: no server, db, engine, hooks or stores.",
+  ),
+  zone("./lib/stores", "./lib/hooks", "Stores sit under the hooks."),
   zone(
     "./lib/studio",
     [...SERVER_SIDE, ...BROWSER_STATE],
@@ -88,6 +94,30 @@ const config = [
       "no-restricted-imports": [
         "error",
         { patterns: [{ group: ["next", "next/*"], message: "The engine never imports Next." }] },
+      ],
+    },
+  },
+  {
+    files: ["lib/chat-client/**"],
+    ignores: TEST_FILES,
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: [{ name: "zustand", message: "The chat client's stores are zustand/vanilla." }],
+          patterns: [
+            {
+              group: ["react", "react-dom", "react/*", "next", "next/*", "zustand/react"],
+              message:
+                "The chat client is plain TypeScript: React binds it in lib/hooks and lib/stores.",
+            },
+            {
+              group: ["@tanstack/react-query"],
+              allowTypeImports: true,
+              message: "The chat client takes the page's QueryClient; it imports only its type.",
+            },
+          ],
+        },
       ],
     },
   },

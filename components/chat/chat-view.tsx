@@ -11,7 +11,8 @@ import {
   type ConversationSettingsState,
 } from "@/lib/hooks/use-conversation-settings";
 import { useConversation } from "@/lib/hooks/use-conversations";
-import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
+import { NEW_CHAT_KEY } from "@/lib/chat-client/chat-state";
+import { useChatStore } from "@/lib/stores/chat-store";
 import { useChatAttachments } from "@/components/files/chat-attachments";
 import type { UseQueryResult } from "@tanstack/react-query";
 import type { Conversation, StoredMessage } from "@/lib/studio/conversation-schema";

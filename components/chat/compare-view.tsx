@@ -9,12 +9,8 @@ import { useSettingsState } from "@/lib/hooks/use-conversation-settings";
 import { useModels } from "@/lib/hooks/use-models";
 import type { ModelFacts } from "@/lib/studio/model-facts";
 import { validateSettings, violationCount } from "@/lib/studio/settings-model";
-import {
-  MAX_PANES,
-  MIN_PANES,
-  useCompareStore,
-  type ComparePane,
-} from "@/lib/stores/compare-store";
+import { MAX_PANES, MIN_PANES, type ComparePane } from "@/lib/chat-client/compare-state";
+import { useCompareStore } from "@/lib/stores/compare-store";
 import { Composer } from "./composer";
 import { PaneView } from "./compare-pane";
 

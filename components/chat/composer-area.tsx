@@ -4,7 +4,8 @@ import type { RefObject } from "react";
 import { ChatAttachments, type ChatAttachmentsProps } from "@/components/files/chat-attachments";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
 import { useSession } from "@/lib/hooks/use-session";
-import { useChatStore, type ChatNotice } from "@/lib/stores/chat-store";
+import type { ChatNotice } from "@/lib/chat-client/chat-state";
+import { useChatStore } from "@/lib/stores/chat-store";
 import { Composer, type ComposerHandle } from "./composer";
 
 /**

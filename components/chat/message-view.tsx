@@ -2,7 +2,8 @@
 
 import { memo } from "react";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
-import { useChatStore, type InflightAnswer } from "@/lib/stores/chat-store";
+import type { InflightAnswer } from "@/lib/chat-client/chat-state";
+import { useChatStore } from "@/lib/stores/chat-store";
 import { answerMessage } from "@/lib/studio/chat-request";
 import { ModelMessage } from "./model-message";
 import { UserMessage } from "./user-message";

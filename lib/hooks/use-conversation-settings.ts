@@ -9,7 +9,8 @@ import {
 } from "@/lib/studio/settings-model";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { factsOf, type ModelFacts } from "@/lib/studio/model-facts";
-import { NEW_CHAT_KEY, useChatStore } from "@/lib/stores/chat-store";
+import { NEW_CHAT_KEY } from "@/lib/chat-client/chat-state";
+import { useChatStore } from "@/lib/stores/chat-store";
 import { useChatActions } from "./use-chat-actions";
 import { useConversation } from "./use-conversations";
 import { useModels } from "./use-models";

@@ -1,7 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { Conversation, StoredMessage } from "@/lib/studio/conversation-schema";
+import type { Part } from "@/lib/gemini/types";
+import type {
+  Conversation,
+  ConversationSettings,
+  StoredMessage,
+} from "@/lib/studio/conversation-schema";
 import { withSelected } from "@/lib/studio/conversation-tree";
-import { conversationKeys } from "./use-conversations";
+import { titleFromPrompt } from "@/lib/studio/message-text";
+import { conversationKeys } from "@/lib/studio/query-keys";
+import { newConversationId } from "./turn-messages";
 
 /** The page's copy of each conversation (TanStack Query's cache), as the chat actions read and change it. */
 export interface ConversationCache {
@@ -61,4 +68,22 @@ export function conversationCache(queryClient: QueryClient): ConversationCache {
       });
     },
   };
+}
+
+/** A new chat, shown at once under the id the server will store it with (its id, made here). */
+export function newConversation(
+  queryClient: QueryClient,
+  parts: Part[],
+  settings: ConversationSettings,
+): string {
+  const id = newConversationId();
+  queryClient.setQueryData<Conversation>(conversationKeys.detail(id), {
+    id,
+    title: titleFromPrompt(parts),
+    settings,
+    createdAt: new Date().toISOString(),
+    updatedAt: "",
+    messages: [],
+  });
+  return id;
 }

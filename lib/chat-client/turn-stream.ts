@@ -1,13 +1,14 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { StoreApi } from "zustand";
+import type { StoreApi } from "zustand/vanilla";
 import { ApiError } from "@/lib/gemini/api-error";
 import { isAbortError } from "@/lib/gemini/client/sse-client";
 import type { TraceRecorder } from "@/lib/studio/answer-trace";
+import { conversationKeys } from "@/lib/studio/query-keys";
 import { responseOfAnswer, type TurnEvent } from "@/lib/studio/turn-events";
-import type { ChatStore } from "@/lib/stores/chat-store";
-import type { ConversationCache } from "./chat-conversation-cache";
+import type { ChatStore } from "./chat-state";
+import type { ConversationCache } from "./conversation-cache";
+import { attachTurnRequest } from "./conversation-requests";
 import type { ResponseRevealer } from "./response-revealer";
-import { attachTurnRequest, conversationKeys } from "./use-conversations";
 
 /** Times a page reconnects to an answer whose stream broke before it is left to a reload. */
 const REATTACH_ATTEMPTS = 5;
@@ -17,9 +18,12 @@ export interface TurnEventsContext {
   store: StoreApi<ChatStore>;
   queryClient: QueryClient;
   conversations: ConversationCache;
+  /** The first wait before a broken stream (or a turn not sent) is tried again; it doubles each time. */
+  retryDelayMs: number;
 }
 
 export type StartedTurn = Extract<TurnEvent, { turn: unknown }>["turn"];
+type FinishedTurn = Extract<TurnEvent, { done: unknown }>["done"];
 
 export function delay(milliseconds: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -36,7 +40,7 @@ export function delay(milliseconds: number, signal: AbortSignal): Promise<void> 
  * false when the stream ended before (the connection broke).
  */
 export async function showTurnEvents(
-  { store, conversations }: TurnEventsContext,
+  context: TurnEventsContext,
   conversationId: string,
   answerId: string,
   events: AsyncIterable<TurnEvent>,
@@ -54,28 +58,38 @@ export async function showTurnEvents(
       trace?.()?.observer.onEvent?.(JSON.stringify(event.chunk));
       revealer.add(event.chunk);
     } else if ("done" in event) {
-      const recorder = trace?.();
-      if (recorder && event.done.answer.error)
-        recorder.observer.onErrorBody?.(JSON.stringify({ error: event.done.answer.error }));
-      recorder?.end();
-      revealer.replace(responseOfAnswer(event.done.answer));
-      await revealer.finish();
-      const known = conversations.get(conversationId)?.updatedAt;
-      // Something else changed the conversation meanwhile (another tab's version): reload it.
-      const stale =
-        Boolean(known && event.done.previousUpdatedAt) && event.done.previousUpdatedAt !== known;
-      conversations.putMessages(conversationId, [event.done.answer]);
-      if (event.done.updatedAt)
-        conversations.update(conversationId, (conversation) => ({
-          ...conversation,
-          updatedAt: event.done.updatedAt!,
-        }));
-      store.getState().endAnswer(answerId);
-      if (stale) void conversations.reloadKeepingBranch(conversationId, event.done.answer);
+      await finishAnswer(context, conversationId, answerId, event.done, revealer, trace?.());
       return true;
     }
   }
   return false;
+}
+
+/** Shows a finished answer to its end, stores it in the page's copy and ends the answer in flight. */
+async function finishAnswer(
+  { store, conversations }: TurnEventsContext,
+  conversationId: string,
+  answerId: string,
+  done: FinishedTurn,
+  revealer: ResponseRevealer,
+  recorder: TraceRecorder | null | undefined,
+): Promise<void> {
+  if (recorder && done.answer.error)
+    recorder.observer.onErrorBody?.(JSON.stringify({ error: done.answer.error }));
+  recorder?.end();
+  revealer.replace(responseOfAnswer(done.answer));
+  await revealer.finish();
+  const known = conversations.get(conversationId)?.updatedAt;
+  // Something else changed the conversation meanwhile (another tab's version): reload it.
+  const stale = Boolean(known && done.previousUpdatedAt) && done.previousUpdatedAt !== known;
+  conversations.putMessages(conversationId, [done.answer]);
+  if (done.updatedAt)
+    conversations.update(conversationId, (conversation) => ({
+      ...conversation,
+      updatedAt: done.updatedAt!,
+    }));
+  store.getState().endAnswer(answerId);
+  if (stale) void conversations.reloadKeepingBranch(conversationId, done.answer);
 }
 
 /** Follows an answer the server is generating until it is finished, reconnecting when the stream breaks. */
@@ -95,7 +109,7 @@ export async function followAnswer(
       if (controller.signal.aborted || isAbortError(error)) return;
       if (error instanceof ApiError && error.httpStatus === 404) break;
     }
-    await delay(500 * 2 ** attempt, controller.signal);
+    await delay(context.retryDelayMs * 2 ** attempt, controller.signal);
   }
   if (controller.signal.aborted) return;
   // Lost: show what is stored; a reload will join it again.

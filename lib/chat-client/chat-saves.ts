@@ -1,19 +1,19 @@
 import type { QueryClient } from "@tanstack/react-query";
-import type { StoreApi } from "zustand";
+import type { StoreApi } from "zustand/vanilla";
 import type {
   Conversation,
   ConversationSettings,
   SaveMessages,
 } from "@/lib/studio/conversation-schema";
-import { NEW_CHAT_KEY, type ChatStore } from "@/lib/stores/chat-store";
-import type { ConversationCache } from "./chat-conversation-cache";
-import { errorSummary } from "./chat-turns";
+import { conversationKeys } from "@/lib/studio/query-keys";
+import { NEW_CHAT_KEY, type ChatStore } from "./chat-state";
+import { errorSummary } from "./chat-errors";
+import type { ConversationCache } from "./conversation-cache";
 import {
-  conversationKeys,
   saveMessagesRequest,
   selectMessageRequest,
   updateConversationRequest,
-} from "./use-conversations";
+} from "./conversation-requests";
 
 /** How long settings rest unchanged before they are saved. */
 const SETTINGS_SAVE_DELAY_MS = 400;
