@@ -58,10 +58,7 @@ function newId(): string {
  * The uploader bound to one attachments store. A factory whose closure is its state: each
  * attachment's runtime, shared by the entry points below.
  */
-function createUploader(
-  store: StoreApi<AttachmentsStore>,
-  queryClient?: QueryClient,
-): Uploader {
+function createUploader(store: StoreApi<AttachmentsStore>, queryClient?: QueryClient): Uploader {
   const runtimes = new Map<string, UploadRuntime>();
 
   const get = (id: string): Attachment | undefined =>
