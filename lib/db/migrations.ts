@@ -20,6 +20,26 @@ export function migrationSql(migration: Migration, dialect: SqlDialect): string 
   return migration.postgres ?? migration.sql.replace(/\bINTEGER\b/g, "BIGINT");
 }
 
+/**
+ * Migration 22's fill of `usage_spans` from the ledger: spans of 2, 4, … 256 days, each built
+ * from the one before it. `firstDayOf(day, span)` is the dialect's first day of the span a day
+ * (a `YYYY-MM-DD` column) falls in, counted from 1970-01-01.
+ */
+function usageSpansFill(firstDayOf: (day: string, span: number) => string): string {
+  const statements: string[] = [];
+  for (let span = 2; span <= 256; span *= 2) {
+    const day = span === 2 ? "day" : "first_day";
+    const source = span === 2 ? "usage_daily" : `usage_spans WHERE span = ${span / 2}`;
+    const firstDay = firstDayOf(day, span);
+    statements.push(`INSERT INTO usage_spans
+        SELECT ${span}, ${firstDay}, person_id, key_id, model,
+          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
+          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
+        FROM ${source} GROUP BY ${firstDay}, person_id, key_id, model;`);
+  }
+  return statements.join("\n      ");
+}
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -731,46 +751,7 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT day, model, SUM(requests), SUM(prompt_tokens), SUM(cached_tokens),
           SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
         FROM usage_daily GROUP BY day, model;
-      INSERT INTO usage_spans
-        SELECT 2, date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % 2) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_daily GROUP BY date(day, '-' || (CAST(julianday(day) - 2440587.5 AS INTEGER) % 2) || ' days'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 4, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 4) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 2 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 4) || ' days'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 8, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 8) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 4 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 8) || ' days'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 16, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 16) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 8 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 16) || ' days'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 32, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 32) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 16 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 32) || ' days'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 64, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 64) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 32 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 64) || ' days'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 128, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 128) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 64 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 128) || ' days'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 256, date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 256) || ' days'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 128 GROUP BY date(first_day, '-' || (CAST(julianday(first_day) - 2440587.5 AS INTEGER) % 256) || ' days'), person_id, key_id, model;
+      ${usageSpansFill((day, span) => `date(${day}, '-' || (CAST(julianday(${day}) - 2440587.5 AS INTEGER) % ${span}) || ' days')`)}
       CREATE TABLE usage_awaited (
         name TEXT PRIMARY KEY,
         expires_at INTEGER NOT NULL
@@ -808,46 +789,7 @@ export const MIGRATIONS: readonly Migration[] = [
         SELECT day, model, SUM(requests), SUM(prompt_tokens), SUM(cached_tokens),
           SUM(output_tokens), SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
         FROM usage_daily GROUP BY day, model;
-      INSERT INTO usage_spans
-        SELECT 2, to_char(CAST(day AS date) - (CAST(day AS date) - DATE '1970-01-01') % 2, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_daily GROUP BY to_char(CAST(day AS date) - (CAST(day AS date) - DATE '1970-01-01') % 2, 'YYYY-MM-DD'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 4, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 4, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 2 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 4, 'YYYY-MM-DD'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 8, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 8, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 4 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 8, 'YYYY-MM-DD'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 16, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 16, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 8 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 16, 'YYYY-MM-DD'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 32, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 32, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 16 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 32, 'YYYY-MM-DD'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 64, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 64, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 32 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 64, 'YYYY-MM-DD'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 128, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 128, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 64 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 128, 'YYYY-MM-DD'), person_id, key_id, model;
-      INSERT INTO usage_spans
-        SELECT 256, to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 256, 'YYYY-MM-DD'), person_id, key_id, model,
-          SUM(requests), SUM(prompt_tokens), SUM(cached_tokens), SUM(output_tokens),
-          SUM(thought_tokens), SUM(total_tokens), SUM(nanodollars)
-        FROM usage_spans WHERE span = 128 GROUP BY to_char(CAST(first_day AS date) - (CAST(first_day AS date) - DATE '1970-01-01') % 256, 'YYYY-MM-DD'), person_id, key_id, model;
+      ${usageSpansFill((day, span) => `to_char(CAST(${day} AS date) - (CAST(${day} AS date) - DATE '1970-01-01') % ${span}, 'YYYY-MM-DD')`)}
       CREATE TABLE usage_awaited (
         name TEXT PRIMARY KEY,
         expires_at BIGINT NOT NULL
