@@ -19,6 +19,17 @@ export interface UsageTotals {
   nanodollars: number;
 }
 
+/** Nothing used: the start of a sum, and a day without answers. */
+export const ZERO_USAGE: Readonly<UsageTotals> = {
+  requests: 0,
+  promptTokens: 0,
+  cachedTokens: 0,
+  outputTokens: 0,
+  thoughtTokens: 0,
+  totalTokens: 0,
+  nanodollars: 0,
+};
+
 export interface UsageIncrement extends UsageTotals {
   /** UTC day, `YYYY-MM-DD`. */
   day: string;
@@ -150,15 +161,7 @@ function summaryOf([byDay, byModel, byKey, byPerson]: [
   Array<{ person_id: string } & TotalsRow>,
 ]): UsageSummary {
   const dayRows = byDay.map((row) => ({ day: row.day, ...totalsOf(row) }));
-  const total: UsageTotals = {
-    requests: 0,
-    promptTokens: 0,
-    cachedTokens: 0,
-    outputTokens: 0,
-    thoughtTokens: 0,
-    totalTokens: 0,
-    nanodollars: 0,
-  };
+  const total: UsageTotals = { ...ZERO_USAGE };
   for (const row of dayRows)
     for (const field of Object.keys(total) as Array<keyof UsageTotals>) total[field] += row[field];
   return {

@@ -1,5 +1,10 @@
 import "server-only";
-import type { UsageFilter, UsageRow, UsageTotals } from "@/lib/db/stores/usage-store";
+import {
+  ZERO_USAGE,
+  type UsageFilter,
+  type UsageRow,
+  type UsageTotals,
+} from "@/lib/db/stores/usage-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { NANODOLLARS_PER_DOLLAR } from "@/lib/studio/key-limits";
@@ -59,16 +64,6 @@ function amounts(totals: UsageTotals): UsageAmounts {
   return { ...tokens, cost: nanodollars / NANODOLLARS_PER_DOLLAR };
 }
 
-const ZERO: UsageTotals = {
-  requests: 0,
-  promptTokens: 0,
-  cachedTokens: 0,
-  outputTokens: 0,
-  thoughtTokens: 0,
-  totalTokens: 0,
-  nanodollars: 0,
-};
-
 /** How people know a key: its name, `(STUDIO_API_KEYS)` ones by theirs, a browser as the pages. */
 export async function keyLabels(ids: Iterable<string>): Promise<Map<string, string>> {
   const unique = [...new Set(ids)];
@@ -115,7 +110,7 @@ export async function usageReport(caller: Caller, url: URL): Promise<UsageReport
     total: amounts(summary.total),
     byDay: daysBetween(filter.from, filter.to).map((day) => ({
       day,
-      ...amounts(days.get(day) ?? ZERO),
+      ...amounts(days.get(day) ?? ZERO_USAGE),
     })),
     byModel: summary.byModel.map(({ model, ...totals }) => ({ model, ...amounts(totals) })),
     byKey: summary.byKey.map(({ keyId, personId, ...totals }) => ({
