@@ -72,11 +72,12 @@ function writeOther(target: Buffer, position: number, value: number): number {
 }
 
 /** `.ddd` of a fraction of 0 to 999,999,999 units of 1e-9, trailing zeros left out (none for 0). */
-function writeFraction(target: Buffer, position: number, fraction: number): number {
-  if (fraction === 0) return position;
+function writeFraction(target: Buffer, position: number, units: number): number {
+  if (units === 0) return position;
   target[position] = POINT;
-  // Nine digits (below 1e9, so integer arithmetic), two at a time from the end, then the
-  // trailing zeros taken off.
+  // Nine digits, two at a time from the end, then the trailing zeros taken off. Below 1e9, so
+  // a 32-bit integer: `| 0` lets the divisions by 100 compile to integer multiplications.
+  let fraction = units | 0;
   for (let index = position + 8; index > position; index -= 2) {
     const next = (fraction / 100) | 0;
     const pair = (fraction - next * 100) << 1;
@@ -120,11 +121,28 @@ export interface NumberRun {
   end: number;
 }
 
+/** A run of numbers as JSON bytes (ASCII), and the index after the last one written. */
+export interface NumberRunBytes {
+  /** A view of a buffer the next run reuses: copy it or use it before writing another. */
+  bytes: Buffer;
+  end: number;
+}
+
 /**
  * The JSON text of the numbers of `items` from `from` on, joined by commas (a comma first when
  * `from` is not the array's start), up to `limit` or the first item that is not a number.
  */
 export function numberRunText(items: readonly unknown[], from: number, limit: number): NumberRun {
+  const { bytes, end } = numberRunBytes(items, from, limit);
+  return { text: bytes.toString("latin1"), end };
+}
+
+/** numberRunText's text as bytes, for a writer that sends bytes (no string made, none encoded). */
+export function numberRunBytes(
+  items: readonly unknown[],
+  from: number,
+  limit: number,
+): NumberRunBytes {
   const room = (limit - from) * (MAX_NUMBER_CHARACTERS + 1);
   if (buffer.length < room) buffer = Buffer.allocUnsafe(room);
   const target = buffer;
@@ -148,5 +166,5 @@ export function numberRunText(items: readonly unknown[], from: number, limit: nu
     target[position++] = ZERO + whole;
     position = writeFraction(target, position, rest - whole * DECIMALS);
   }
-  return { text: target.toString("latin1", 0, position), end: index };
+  return { bytes: target.subarray(0, position), end: index };
 }

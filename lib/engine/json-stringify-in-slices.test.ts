@@ -45,8 +45,13 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
         fc.integer({ min: 4, max: 4_096 }),
         async (values, pieceCharacters) => {
           const value = { embeddings: [{ values }, { values: values.slice(3) }] };
+          const expected = JSON.stringify(value);
           const pieces = await jsonTextPieces(value, { pieceCharacters });
-          expect(pieces.join("")).toBe(JSON.stringify(value));
+          expect(pieces.join("")).toBe(expected);
+          // The byte writer sends runs of numbers as their digits' bytes, between text pieces.
+          const encoded = await jsonBytePieces(value, { pieceCharacters });
+          expect(Buffer.concat(encoded.pieces).toString("utf8")).toBe(expected);
+          expect(encoded.characters).toBe(expected.length);
         },
       ),
       { numRuns: 100 },

@@ -8,7 +8,7 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
-import { numberRunText } from "./json-number-run";
+import { numberRunBytes, numberRunText } from "./json-number-run";
 import { piecedText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
@@ -35,7 +35,7 @@ export async function jsonTextPieces(
   value: unknown,
   options: JsonSliceOptions = {},
 ): Promise<string[]> {
-  const writer = new PieceWriter(options.pieceCharacters ?? PIECE_CHARACTERS);
+  const writer = new JsonTextWriter(options.pieceCharacters ?? PIECE_CHARACTERS);
   await writeJson(value, writer, options);
   return writer.pieces;
 }
@@ -55,11 +55,38 @@ export async function jsonBytePieces(
   return { pieces: writer.encoded, characters: writer.characters };
 }
 
-/** A PieceWriter whose pieces are encoded as UTF-8 when complete (never parting a surrogate pair). */
-class EncodedPieceWriter extends PieceWriter {
+/**
+ * The writer of JSON text: pieces of text, with runs of numbers written from their digits
+ * (json-number-run.ts) rather than a string per number.
+ */
+class JsonTextWriter extends PieceWriter {
+  /** Writes the numbers of `items` from `from` up to `limit` or the first non-number; returns where it stopped. */
+  numberRun(items: readonly unknown[], from: number, limit: number): number {
+    const run = numberRunText(items, from, limit);
+    this.write(run.text);
+    return run.end;
+  }
+}
+
+/**
+ * A JsonTextWriter whose pieces are encoded as UTF-8 when complete (never parting a surrogate
+ * pair), and whose runs of numbers go straight from their digits' bytes to a piece of their
+ * own: a vector's thousands of numbers never become a string to join and encode again.
+ */
+class EncodedPieceWriter extends JsonTextWriter {
   readonly encoded: Uint8Array[] = [];
   characters = 0;
   private readonly encoder = new TextEncoder();
+
+  override numberRun(items: readonly unknown[], from: number, limit: number): number {
+    const run = numberRunBytes(items, from, limit);
+    if (run.bytes.length === 0) return run.end;
+    this.flush();
+    // The run's buffer is reused by the next run: the piece keeps a copy (ASCII: a character a byte).
+    this.encoded.push(new Uint8Array(run.bytes));
+    this.characters += run.bytes.length;
+    return run.end;
+  }
 
   override flush(): void {
     super.flush();
@@ -74,7 +101,7 @@ class EncodedPieceWriter extends PieceWriter {
 /** Writes JSON.stringify(value) to `writer` in slices (see jsonTextPieces). */
 async function writeJson(
   value: unknown,
-  writer: PieceWriter,
+  writer: JsonTextWriter,
   options: JsonSliceOptions,
 ): Promise<void> {
   const piece = writer.piece;
@@ -115,13 +142,11 @@ async function writeJson(
     }
     if (frame.kind === "array" && typeof frame.value[frame.index] === "number") {
       // A run of numbers (a vector's values) is written at once, without a string per number.
-      const run = numberRunText(
+      frame.index = writer.numberRun(
         frame.value,
         frame.index,
         Math.min(length, frame.index + NUMBER_RUN),
       );
-      writer.write(run.text);
-      frame.index = run.end;
       continue;
     }
     let item: unknown;
