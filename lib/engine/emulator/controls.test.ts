@@ -185,4 +185,26 @@ describe("state and time of the local engine, per caller", () => {
       inScope("key:carol", () => backend.generateContent(MODEL, request, as("key:carol"))),
     ).rejects.toMatchObject({ httpStatus: 429, rpcStatus: "RESOURCE_EXHAUSTED" });
   });
+
+  it("counts a chat completion of the OpenAI-compatible endpoint against the model's quotas", async () => {
+    controls.set("key:dave", { quotas: { requestsPerMinute: 2 } });
+    const chat = (model: string) =>
+      inScope("key:dave", () =>
+        backend.openaiChatCompletion(
+          { model, messages: [{ role: "user", content: "hi" }], max_tokens: 8 },
+          as("key:dave"),
+        ),
+      );
+    const generate = readGenerateContentRequest({
+      contents: [{ role: "user", parts: [{ text: "hi" }] }],
+    });
+    await chat("gemini-2.5-flash");
+    await inScope("key:dave", () => backend.generateContent(MODEL, generate, as("key:dave")));
+    // The two above used the model's two requests a minute, whichever endpoint spent them.
+    await expect(chat("gemini-2.5-flash")).rejects.toMatchObject({
+      httpStatus: 429,
+      rpcStatus: "RESOURCE_EXHAUSTED",
+    });
+    await expect(chat("gemini-2.0-flash")).resolves.toBeDefined();
+  });
 });

@@ -124,6 +124,11 @@ export class EmulatorControls {
     };
   }
 
+  /** Whether the caller has quotas at all (else nothing of a request need be read for them). */
+  hasQuotas(ownerId: string): boolean {
+    return this.controls.get(ownerId)?.quotas !== undefined;
+  }
+
   /** Whether the caller has token quotas (then the prompt must be counted before the call). */
   countsInputTokens(ownerId: string): boolean {
     return this.controls.get(ownerId)?.quotas?.inputTokensPerMinute !== undefined;

@@ -9,6 +9,9 @@
 import type { GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
 import type { OperationContext } from "@/lib/gemini/backend/contract";
 import { openaiOperations } from "@/lib/engine/openai/openai-operations";
+import { translateChatRequest } from "@/lib/engine/openai/chat-request";
+import { findModel } from "@/lib/engine/catalog";
+import { readChatCompletionRequest } from "@/lib/gemini/openai/validate-openai";
 import type { LocalBackend } from "@/lib/engine/local-backend";
 import { currentExchange } from "./exchange-scope";
 import { scriptedError, TransportFault } from "./faults";
@@ -155,7 +158,9 @@ function throwIfFailure(answer: ScriptedAnswer): void {
 
 /**
  * Counts a generation against the caller's quotas (the service refuses over them before any
- * answer, scripted or not); the prompt is counted only when a token quota is set.
+ * answer, scripted or not); the prompt is counted only when a token quota is set. A chat
+ * completion of the OpenAI-compatible endpoint is the generation it translates to, on the same
+ * model's quotas.
  */
 async function chargeQuota(
   local: LocalBackend,
@@ -163,14 +168,40 @@ async function chargeQuota(
   operation: string,
   args: unknown[],
 ): Promise<void> {
-  if (!parts.controls || !GENERATION_OPERATIONS.includes(operation)) return;
-  const [model, request, context] = args as [string, GenerateContentRequest, OperationContext];
+  const context = args[args.length - 1] as OperationContext;
   const ownerId = context.caller.ownerId;
+  if (!parts.controls?.hasQuotas(ownerId)) return;
+  const generation = generationOf(operation, args);
+  if (!generation) return;
+  const { model, request } = generation;
   const tokens = parts.controls.countsInputTokens(ownerId)
     ? (await local.countTokens(model, { generateContentRequest: { ...request, model } }, context))
         .totalTokens
     : 0;
   parts.controls.chargeQuota(ownerId, model.replace(/^models\//, ""), tokens);
+}
+
+/** The model and generate request an operation runs, for those that generate. */
+function generationOf(
+  operation: string,
+  args: unknown[],
+): { model: string; request: GenerateContentRequest } | undefined {
+  if (GENERATION_OPERATIONS.includes(operation)) {
+    const [model, request] = args as [string, GenerateContentRequest];
+    return { model, request };
+  }
+  if (operation === "openai.chat.completions") {
+    // A body the endpoint refuses is refused there, with its own error, before any quota.
+    let chat;
+    try {
+      chat = readChatCompletionRequest(args[0]);
+    } catch {
+      return undefined;
+    }
+    const translated = translateChatRequest(chat, findModel(chat.model)?.traits.thinking);
+    return { model: translated.model, request: translated.request };
+  }
+  return undefined;
 }
 
 function scriptedUnary(

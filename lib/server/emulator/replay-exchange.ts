@@ -101,6 +101,10 @@ async function recordedResponse(
   const chunks = timing.chunks;
   let index = 0;
   let offset = 0;
+  // When the recording's moment 0 fell on this clock: the request's start until the first piece
+  // leaves, then that piece's actual departure less its offset, so a first piece held up on its
+  // way out (the headers' write, a busy loop) moves the rest with it and the gaps stay as recorded.
+  let origin = started;
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -109,8 +113,9 @@ async function recordedResponse(
           return;
         }
         const [at, length] = chunks[index++]!;
-        // Each piece leaves at its recorded offset from the request, not after the last piece's write.
-        await sleep(Math.max(0, at - (performance.now() - started)), signal).catch(() => undefined);
+        // Each piece leaves at its recorded offset, not after the last piece's write.
+        await sleep(Math.max(0, origin + at - performance.now()), signal).catch(() => undefined);
+        if (index === 1) origin = performance.now() - at;
         controller.enqueue(new Uint8Array(bytes.subarray(offset, offset + length)));
         offset += length;
       },
