@@ -35,6 +35,11 @@ const LAYERS = [
     "The wire contract depends on nothing else of ours.",
   ),
   zone(
+    "./lib/runtime",
+    [...SERVER_SIDE, "./lib/studio", ...BROWSER_STATE],
+    "The runtime helpers (time slices, JSON in slices, thread priority) sit under the engine and the server: they import only the wire contract.",
+  ),
+  zone(
     "./lib/engine",
     ["./lib/server", "./lib/studio", ...BROWSER_STATE],
     "The engine is plain TypeScript below the server: no Next glue, no studio or browser state.",

@@ -4,7 +4,7 @@ import type { Caller } from "@/lib/gemini/backend/contract";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
 import { backend } from "../config/active-backend";
 import { countRequest } from "./limits";
-import { drainStream } from "@/lib/engine/files/drain-stream";
+import { drainStream } from "@/lib/runtime/drain-stream";
 
 /**
  * The resumable upload protocol's headers. The spec spells them `X-Svc-Upload-*`; the real

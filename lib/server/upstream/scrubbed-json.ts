@@ -1,6 +1,6 @@
 import "server-only";
-import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { parseJsonInSlices } from "@/lib/runtime/json-parse-in-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import type { Scrubber } from "./scrubber";
 import { malformedUpstream } from "./upstream-errors";
 
