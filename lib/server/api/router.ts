@@ -5,7 +5,7 @@ import type { Caller } from "@/lib/gemini/backend/contract";
 import type { Handler } from "./request-context";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
 import { assertKeyMayCall } from "../auth/key-policy";
-import { backend } from "../config/active-backend";
+import { backend } from "../wiring/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
 import { noteCaller, noteRoute } from "../observability/request-observation";

@@ -2,7 +2,7 @@ import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
-import { backend } from "../config/active-backend";
+import { backend } from "../wiring/active-backend";
 import { countRequest } from "./limits";
 import { drainStream } from "@/lib/runtime/drain-stream";
 
