@@ -1,5 +1,5 @@
 import "server-only";
-import { createSecretsScrubber, type Scrubber } from "../upstream/scrubber";
+import { createSecretsScrubber, type Scrubber } from "./scrubber";
 import { serverSecrets } from "./secrets";
 
 /**

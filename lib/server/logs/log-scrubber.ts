@@ -1,7 +1,7 @@
 import "server-only";
 import { serverEnv } from "../config/env";
 import { serverSecrets } from "../config/secrets";
-import { createScrubber, type Scrubber } from "../upstream/scrubber";
+import { createScrubber, type Scrubber } from "../config/scrubber";
 
 /**
  * What is scrubbed from a log line before it is stored: every configured secret (the upstream
