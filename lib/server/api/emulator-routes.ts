@@ -9,7 +9,7 @@ import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { invalidFields } from "@/lib/engine/emulator/scenario-schema";
 import { readCassette } from "@/lib/engine/emulator/cassettes/cassette-format";
-import { readBodyBytes } from "./body-bytes";
+import { readBodyBytes } from "../emulator/body-bytes";
 
 /**
  * The emulator's own surface, `/emulator/...`, authenticated with the same keys (or the
