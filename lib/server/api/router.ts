@@ -48,7 +48,7 @@ import {
   listCachedContentsHandler,
   updateCachedContentHandler,
 } from "./cached-contents";
-import { authenticateUpload } from "../http/upload-protocol";
+import { authenticateUpload } from "./uploads";
 import { serveApiRequest } from "../emulator/emulated-exchange";
 import {
   createFileSearchStoreHandler,
