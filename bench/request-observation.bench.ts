@@ -12,7 +12,7 @@ import {
   noteCaller,
   noteRoute,
   observeApiRequest,
-} from "@/lib/server/observability/request-observation";
+} from "@/lib/server/logs/request-observation";
 import { recordAnswerUsage } from "@/lib/server/usage/answer-usage";
 
 const MODEL = "gemini-2.5-flash";

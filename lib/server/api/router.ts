@@ -8,7 +8,7 @@ import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../wiring/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
-import { noteCaller, noteRoute } from "../observability/request-observation";
+import { noteCaller, noteRoute } from "../logs/request-observation";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
