@@ -107,7 +107,7 @@ function appendPart(parts: Part[], part: Part): void {
 }
 
 /**
- * The base64 texts of the inline data pieces merged into one part, kept apart (pieced-text.ts):
+ * The base64 texts of the inline data pieces merged into one part, kept apart (lib/runtime/pieced-text.ts):
  * joining them would copy the whole, tens of megabytes of audio, in one go.
  */
 const inlinePieces = new WeakMap<Part, string[]>();

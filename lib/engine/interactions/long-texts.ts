@@ -6,7 +6,7 @@
  * that is an object's member is stored as pieces (the store's `interaction_pieces`), a
  * statement of a few pieces at a time with other callers' work in between, and the JSON keeps
  * "" in its place and a list of where each goes. Read back, each is set from its pieces as
- * pieced text (../pieced-text.ts): written to a client from the pieces, joined only if
+ * pieced text (lib/runtime/pieced-text.ts): written to a client from the pieces, joined only if
  * something reads it. A writer reuses the pieces of a string it stored before when the same
  * string comes again in the same order (the result's audio is the events' audio), so an
  * answer's audio is stored once. Strings inside arrays stay in the JSON (no answer puts long
