@@ -5,7 +5,7 @@
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Candidate, GenerateContentResponse, Part } from "@/lib/gemini/types";
-import { setPiecedText } from "../../runtime/pieced-text";
+import { setPiecedText } from "@/lib/runtime/pieced-text";
 
 /** Merges streamed chunks into one response, as generateContent answers. */
 export function mergeChunks(chunks: readonly GenerateContentResponse[]): GenerateContentResponse {

@@ -15,8 +15,8 @@
 import { randomBytes } from "node:crypto";
 import type { InteractionStore, StoredJson, TextPiece } from "@/lib/db/stores/interaction-store";
 import { interactionNotFound } from "@/lib/gemini/interactions/errors";
-import { piecedText, setPiecedText } from "../../runtime/pieced-text";
-import { TimeSlices } from "../../runtime/time-slices";
+import { piecedText, setPiecedText } from "@/lib/runtime/pieced-text";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Strings at least this long are kept apart (a second of speech is 64,000 characters). */
 export const LONG_TEXT_CHARACTERS = 16_384;
