@@ -11,7 +11,7 @@ import nextTypescript from "eslint-config-next/typescript";
 const zone = (target, from, message) => ({ target, from, message });
 
 const SERVER_SIDE = ["./lib/server", "./lib/db", "./lib/engine"];
-const BROWSER_STATE = ["./lib/hooks", "./lib/stores", "./lib/chat-client"];
+const BROWSER_STATE = ["./lib/hooks", "./lib/stores", "./lib/chat-client", "./lib/client"];
 
 /**
  * lib/server's own layers, bottom first: each folder may import only the folders before it.
@@ -73,6 +73,11 @@ const LAYERS = [
     "The chat client is plain TypeScript under the hooks and stores: no server, db, engine, hooks or stores.",
   ),
   zone("./lib/stores", "./lib/hooks", "Stores sit under the hooks."),
+  zone(
+    "./lib/client",
+    [...SERVER_SIDE, "./lib/hooks", "./lib/stores", "./lib/chat-client"],
+    "lib/client is the browser's plain requests and work under the hooks, stores and chat client: no server, db, engine, hooks, stores or chat client.",
+  ),
   zone(
     "./lib/studio",
     [...SERVER_SIDE, ...BROWSER_STATE],
@@ -153,7 +158,7 @@ const config = [
     },
   },
   {
-    files: ["lib/chat-client/**"],
+    files: ["lib/chat-client/**", "lib/client/**"],
     ignores: TEST_FILES,
     rules: {
       "no-restricted-imports": [
