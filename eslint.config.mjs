@@ -31,7 +31,7 @@ const SERVER_LAYERS = [
   "emulator", // the server side of the local engine's emulator: recording, replay
   "upstream", // the gateway's backend over the real service
   "chat", // studio chat turns, over what it is handed
-  "wiring", // builds the backend, the stores' users and the turn runner; starts the server
+  "wiring", // chooses and builds the backend, makes the turn runner, starts the server
   "models", // model facts over the chosen backend
   "api", // handlers: the API's route table and the studio endpoints
   "pages", // what server-rendered pages read
