@@ -85,7 +85,7 @@ const LAYERS = [
   ),
   zone(
     "./lib/gemini",
-    [...SERVER_SIDE, ...BROWSER_STATE, "./lib/studio"],
+    [...SERVER_SIDE, ...BROWSER_STATE, "./lib/studio", "./lib/runtime"],
     "The wire contract depends on nothing else of ours.",
   ),
   zone(
