@@ -11,7 +11,56 @@ import nextTypescript from "eslint-config-next/typescript";
 const zone = (target, from, message) => ({ target, from, message });
 
 const SERVER_SIDE = ["./lib/server", "./lib/db", "./lib/engine"];
-const BROWSER_STATE = ["./lib/hooks", "./lib/stores", "./lib/chat-client"];
+const BROWSER_STATE = ["./lib/hooks", "./lib/stores", "./lib/chat-client", "./lib/client"];
+
+/**
+ * lib/server's own layers, bottom first: each folder may import only the folders before it.
+ * ARCHITECTURE.md ("The server's layers") says what each keeps.
+ */
+const SERVER_LAYERS = [
+  "config", // plain settings: env, logger, secrets
+  "persistence", // the database handle and ownership records
+  "observability", // metrics and traces
+  "http", // request and response plumbing, limits
+  "auth", // who is calling: keys, sessions, throttles
+  "audit", // who did what
+  "people", // accounts, workspaces, managed keys, links
+  "logs", // each request's observation and its captured log
+  "usage", // recording the usage of answers
+  "reports", // what a person reads back: usage and request logs
+  "emulator", // the server side of the local engine's emulator: recording, replay
+  "upstream", // the gateway's backend over the real service
+  "chat", // studio chat turns, over what it is handed
+  "wiring", // chooses and builds the backend, makes the turn runner, starts the server
+  "models", // model facts over the chosen backend
+  "api", // handlers: the API's route table and the studio endpoints
+  "pages", // what server-rendered pages read
+];
+
+/** Only these server folders reach into the engine (choosing and driving the local backend). */
+const ENGINE_USERS = new Set(["emulator", "wiring", "models", "api"]);
+
+const serverZones = SERVER_LAYERS.flatMap((layer, index) => {
+  const above = SERVER_LAYERS.slice(index + 1).map((folder) => `./lib/server/${folder}`);
+  const zones = [];
+  if (above.length > 0)
+    zones.push(
+      zone(
+        `./lib/server/${layer}`,
+        above,
+        `lib/server/${layer} may import only the server layers below it (${SERVER_LAYERS.slice(0, index).join(", ") || "none"}).`,
+      ),
+    );
+  if (!ENGINE_USERS.has(layer))
+    zones.push({
+      target: `./lib/server/${layer}`,
+      from: "./lib/engine",
+      // The emulator's transport faults are answered as HTTP by http/ (they are thrown through it).
+      except: layer === "http" ? ["./emulator/faults.ts"] : [],
+      message: `lib/server/${layer} does not import the engine: shared helpers live in lib/runtime, the backend is handed in by lib/server/wiring.`,
+    });
+  return zones;
+});
 
 const LAYERS = [
   zone("./lib", ["./app", "./components"], "lib never imports app or components."),
@@ -25,14 +74,24 @@ const LAYERS = [
   ),
   zone("./lib/stores", "./lib/hooks", "Stores sit under the hooks."),
   zone(
+    "./lib/client",
+    [...SERVER_SIDE, "./lib/hooks", "./lib/stores", "./lib/chat-client"],
+    "lib/client is the browser's plain requests and work under the hooks, stores and chat client: no server, db, engine, hooks, stores or chat client.",
+  ),
+  zone(
     "./lib/studio",
     [...SERVER_SIDE, ...BROWSER_STATE],
     "The studio's domain is plain data and rules: no server, db, engine, hooks or stores.",
   ),
   zone(
     "./lib/gemini",
-    [...SERVER_SIDE, ...BROWSER_STATE, "./lib/studio"],
+    [...SERVER_SIDE, ...BROWSER_STATE, "./lib/studio", "./lib/runtime"],
     "The wire contract depends on nothing else of ours.",
+  ),
+  zone(
+    "./lib/runtime",
+    [...SERVER_SIDE, "./lib/studio", ...BROWSER_STATE],
+    "The runtime helpers (time slices, JSON in slices, thread priority) sit under the engine and the server: they import only the wire contract.",
   ),
   zone(
     "./lib/engine",
@@ -44,6 +103,7 @@ const LAYERS = [
     ["./lib/server", "./lib/engine", ...BROWSER_STATE],
     "Data access sits below the server and the engine.",
   ),
+  ...serverZones,
   zone("./", "./lib/testing", "Test support is only for tests."),
   zone("./", "./e2e", "Test code is only for tests."),
 ];
@@ -98,7 +158,7 @@ const config = [
     },
   },
   {
-    files: ["lib/chat-client/**"],
+    files: ["lib/chat-client/**", "lib/client/**"],
     ignores: TEST_FILES,
     rules: {
       "no-restricted-imports": [

@@ -4,6 +4,6 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== "nodejs") return;
-  const { startServer } = await import("@/lib/server/config/start-up");
+  const { startServer } = await import("@/lib/server/wiring/start-up");
   await startServer();
 }

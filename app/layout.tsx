@@ -4,7 +4,7 @@ import type { ReactNode } from "react";
 import { StudioHeader } from "@/components/shell/studio-header";
 import { SessionGate } from "@/components/shell/session-gate";
 import { serverEnv } from "@/lib/server/config/env";
-import { pageSessionState } from "@/lib/server/auth/page-session";
+import { pageSessionState } from "@/lib/server/pages/page-session";
 import { Providers } from "./providers";
 import "./globals.css";
 

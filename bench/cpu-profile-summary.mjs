@@ -41,7 +41,7 @@ const PARTS = [
   ["upstream client (undici)", /node_modules\/undici\//],
   [
     "answer writing",
-    /lib\/server\/http\/(responses|sse-response|json-array|api-answer|node-)|lib\/engine\/(json-|piece-writer|time-slices)|lib\/gemini\/sse/,
+    /lib\/server\/http\/(responses|sse-response|json-array|api-answer|node-)|lib\/(engine|runtime)\/(json-|piece-writer|time-slices)|lib\/gemini\/sse/,
   ],
   ["routing and handlers", /lib\/server\/api\/|scripts\/(connection-guard|api-dispatch)/],
   ["local engine", /lib\/engine\//],

@@ -8,11 +8,7 @@
  */
 import { bench, describe } from "vitest";
 import type { Caller } from "@/lib/gemini/backend/contract";
-import {
-  noteCaller,
-  noteRoute,
-  observeApiRequest,
-} from "@/lib/server/observability/request-observation";
+import { noteCaller, noteRoute, observeApiRequest } from "@/lib/server/logs/request-observation";
 import { recordAnswerUsage } from "@/lib/server/usage/answer-usage";
 
 const MODEL = "gemini-2.5-flash";

@@ -28,7 +28,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import type { Content, Part } from "@/lib/gemini/types";
 import { useCache, cacheQueryOptions } from "@/lib/hooks/use-caches";
-import { getFileRequest } from "@/lib/hooks/use-files";
+import { getFileRequest } from "@/lib/client/file-requests";
 import {
   countableRequest,
   useTokenCount,

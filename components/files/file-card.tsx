@@ -2,7 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { ApiError } from "@/lib/gemini/api-error";
-import { fileKeys, getFileRequest } from "@/lib/hooks/use-files";
+import { getFileRequest } from "@/lib/client/file-requests";
+import { fileKeys } from "@/lib/studio/query-keys";
 import { formatBytes } from "@/lib/studio/attachment-model";
 import { ExpiryCountdown, formatDateTime, useNow } from "./expiry-countdown";
 

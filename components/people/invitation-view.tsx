@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, useSyncExternalStore, type FormEvent } from "react";
-import { studioFetch } from "@/lib/hooks/studio-fetch";
+import { studioFetch } from "@/lib/client/studio-fetch";
 import { sessionQueryKey, type SessionState } from "@/lib/hooks/use-session";
 
 const INPUT = "rounded-md border border-zinc-300 bg-transparent px-3 py-2 dark:border-zinc-700";

@@ -17,43 +17,29 @@ import type { TurnEvent } from "@/lib/studio/turn-events";
 import { ApiError } from "@/lib/gemini/api-error";
 import { readApiError } from "@/lib/gemini/client/read-api-error";
 import { readJsonEventStream } from "@/lib/gemini/client/sse-client";
-
-async function requestJson<Result>(
-  path: string,
-  init?: { method: string; body?: unknown },
-): Promise<Result> {
-  const response = await fetch(path, {
-    method: init?.method ?? "GET",
-    headers: init?.body !== undefined ? { "Content-Type": "application/json" } : undefined,
-    body: init?.body !== undefined ? JSON.stringify(init.body) : undefined,
-    credentials: "same-origin",
-    cache: "no-store",
-  });
-  if (!response.ok) throw await readApiError(response);
-  return (await response.json()) as Result;
-}
+import { studioFetch } from "@/lib/client/studio-fetch";
 
 /** The conversation list; a search matches titles and every message. */
 export function listConversationsRequest(search = ""): Promise<ConversationList> {
-  return requestJson<ConversationList>(
+  return studioFetch<ConversationList>(
     `/api/conversations${search ? `?q=${encodeURIComponent(search)}` : ""}`,
   );
 }
 
 /** One conversation with its messages. */
 export function conversationRequest(id: string): Promise<Conversation> {
-  return requestJson<Conversation>(conversationPath(id));
+  return studioFetch<Conversation>(conversationPath(id));
 }
 
 export function deleteConversationRequest(id: string): Promise<object> {
-  return requestJson<object>(conversationPath(id), { method: "DELETE" });
+  return studioFetch<object>(conversationPath(id), { method: "DELETE" });
 }
 
 export function saveMessagesRequest(
   id: string,
   input: SaveMessages,
 ): Promise<{ messages: StoredMessage[] }> {
-  return requestJson(`/api/conversations/${encodeURIComponent(id)}/messages`, {
+  return studioFetch(`/api/conversations/${encodeURIComponent(id)}/messages`, {
     method: "POST",
     body: input,
   });
@@ -63,7 +49,7 @@ export function updateConversationRequest(
   id: string,
   change: UpdateConversation,
 ): Promise<ConversationHead> {
-  return requestJson<ConversationHead>(`/api/conversations/${encodeURIComponent(id)}`, {
+  return studioFetch<ConversationHead>(`/api/conversations/${encodeURIComponent(id)}`, {
     method: "PATCH",
     body: change,
   });
@@ -127,19 +113,19 @@ export function attachTurnRequest(
 }
 
 export function stopTurnRequest(id: string, answerId: string): Promise<{ stopped: boolean }> {
-  return requestJson(`${conversationPath(id)}/turns/${encodeURIComponent(answerId)}/stop`, {
+  return studioFetch(`${conversationPath(id)}/turns/${encodeURIComponent(answerId)}/stop`, {
     method: "POST",
   });
 }
 
 /** Shows another version of a message (its branch as it was left). */
 export function selectMessageRequest(id: string, messageId: string): Promise<ConversationHead> {
-  return requestJson(`${conversationPath(id)}/selection`, {
+  return studioFetch(`${conversationPath(id)}/selection`, {
     method: "POST",
     body: { messageId },
   });
 }
 
 export function restoreConversationRequest(id: string): Promise<ConversationHead> {
-  return requestJson(`${conversationPath(id)}/restore`, { method: "POST" });
+  return studioFetch(`${conversationPath(id)}/restore`, { method: "POST" });
 }

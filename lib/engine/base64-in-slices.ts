@@ -4,7 +4,7 @@
  * thread. Here the bytes are written a slice at a time into a buffer made for them, whose
  * memory is touched only as it is written, with other work getting its turn between slices.
  */
-import { TimeSlices } from "./time-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Characters decoded at once: whole 4-character groups, 768 KiB of bytes. */
 const SLICE_CHARACTERS = 1_048_576;

@@ -39,7 +39,7 @@ import {
   type OpenGeneration,
 } from "./interactions/interaction-service";
 import { interactionOperations } from "./interactions/interaction-operations";
-import { runInSlices } from "./time-slices";
+import { runInSlices } from "@/lib/runtime/time-slices";
 import { batchEmbedding, embeddingOperations } from "./embeddings/embedding-operations";
 import { openaiOperations } from "./openai/openai-operations";
 import { ImplicitCacheService } from "./caches/implicit-cache";

@@ -1,6 +1,6 @@
 /**
  * Object.keys, from a list recorded when the object was built, where one was: the sliced JSON
- * reader (lib/engine/json-parse-in-slices.ts) records the keys of the large objects it reads, since
+ * reader (lib/runtime/json-parse-in-slices.ts) records the keys of the large objects it reads, since
  * Object.keys of an object of 100,000 keys holds its thread for tens of milliseconds in one
  * call. A list is recorded only when it is exactly what Object.keys answers (no
  * array-index keys, which Object.keys puts first, and no repeated key); the objects are a

@@ -1,7 +1,7 @@
 /**
  * Work over a request that yields between the items it looks at (parts, schema nodes, list
  * items), so that the engine and the gateway can go through a request of megabytes in slices
- * with other work in between (they drive it with lib/engine/time-slices'
+ * with other work in between (they drive it with lib/runtime/time-slices'
  * runInSlices); runSteps runs it to its end at once, as browser code and small requests do.
  */
 export type Steps<Result = void> = Generator<void, Result, void>;

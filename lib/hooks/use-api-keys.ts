@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { KeyLimits } from "@/lib/studio/key-limits";
 import type { ApiKeyView, CreatedApiKey } from "@/lib/studio/people";
-import { studioFetch } from "./studio-fetch";
+import { studioFetch } from "@/lib/client/studio-fetch";
 import { sessionQueryKey } from "./use-session";
 
 export const apiKeysQueryKey = ["api-keys"] as const;

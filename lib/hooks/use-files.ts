@@ -7,55 +7,10 @@ import {
   useMutation,
   useQueryClient,
 } from "@tanstack/react-query";
-import { readApiError } from "@/lib/gemini/client/read-api-error";
-import type { File as WireFile, ListFilesResponse } from "@/lib/gemini/types";
+import { deleteFileRequest, getFileRequest, listFilesPage } from "@/lib/client/file-requests";
+import { fileKeys } from "@/lib/studio/query-keys";
 
 /** Server state of the caller's files (`/v1beta/files`), through react-query. */
-
-export const fileKeys = {
-  all: ["files"] as const,
-  lists: () => [...fileKeys.all, "list"] as const,
-  list: (pageSize: number) => [...fileKeys.lists(), pageSize] as const,
-  detail: (name: string) => [...fileKeys.all, "detail", name] as const,
-};
-
-function filePath(name: string): string {
-  const id = name.replace(/^files\//, "");
-  return `/v1beta/files/${encodeURIComponent(id)}`;
-}
-
-/** `GET /v1beta/files/{id}`: the file with its current state. */
-export async function getFileRequest(name: string, signal?: AbortSignal): Promise<WireFile> {
-  const response = await fetch(filePath(name), {
-    credentials: "same-origin",
-    cache: "no-store",
-    signal,
-  });
-  if (!response.ok) throw await readApiError(response);
-  return (await response.json()) as WireFile;
-}
-
-/** `DELETE /v1beta/files/{id}`. */
-export async function deleteFileRequest(name: string): Promise<void> {
-  const response = await fetch(filePath(name), { method: "DELETE", credentials: "same-origin" });
-  if (!response.ok) throw await readApiError(response);
-}
-
-async function listFilesPage(
-  pageSize: number,
-  pageToken: string | undefined,
-  signal: AbortSignal,
-): Promise<ListFilesResponse> {
-  const query = new URLSearchParams({ pageSize: String(pageSize) });
-  if (pageToken) query.set("pageToken", pageToken);
-  const response = await fetch(`/v1beta/files?${query}`, {
-    credentials: "same-origin",
-    cache: "no-store",
-    signal,
-  });
-  if (!response.ok) throw await readApiError(response);
-  return (await response.json()) as ListFilesResponse;
-}
 
 /** Query options of the caller's files, page by page (newest first). */
 export function filesInfiniteQueryOptions(pageSize = 20) {

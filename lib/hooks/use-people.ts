@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { KeyLimits } from "@/lib/studio/key-limits";
 import type { PersonLinkView, PersonView, Role, WorkspaceView } from "@/lib/studio/people";
-import { studioFetch } from "./studio-fetch";
+import { studioFetch } from "@/lib/client/studio-fetch";
 
 /** An admin's view: people, open links, workspaces. */
 

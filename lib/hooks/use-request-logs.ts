@@ -7,7 +7,7 @@ import type {
   RequestLogDetail,
   RequestLogPage,
 } from "@/lib/studio/request-logs";
-import { studioFetch } from "./studio-fetch";
+import { studioFetch } from "@/lib/client/studio-fetch";
 
 export interface LogFilters {
   model?: string;

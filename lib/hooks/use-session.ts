@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { SessionState } from "@/lib/studio/people";
-import { studioFetch } from "./studio-fetch";
+import { studioFetch } from "@/lib/client/studio-fetch";
 
 export type { SessionState };
 

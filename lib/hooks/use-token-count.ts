@@ -3,7 +3,10 @@
 import { useEffect, useRef, useState } from "react";
 import { ApiError, type RpcStatus } from "@/lib/gemini/api-error";
 import type { CountTokensResponse, GenerateContentRequest } from "@/lib/gemini/types";
-import type { CountTokensWorkerAnswer, CountTokensWorkerRequest } from "./count-tokens-worker";
+import type {
+  CountTokensWorkerAnswer,
+  CountTokensWorkerRequest,
+} from "@/lib/client/count-tokens-worker";
 
 /**
  * The live token count of the next request: `countTokens` with the whole request as
@@ -173,7 +176,9 @@ const pending = new Map<number, (answer: CountTokensWorkerAnswer) => void>();
 
 function countWorker(): Worker {
   if (worker) return worker;
-  worker = new Worker(new URL("./count-tokens-worker.ts", import.meta.url), { type: "module" });
+  worker = new Worker(new URL("../client/count-tokens-worker.ts", import.meta.url), {
+    type: "module",
+  });
   worker.onmessage = ({ data }: MessageEvent<CountTokensWorkerAnswer>) => {
     pending.get(data.id)?.(data);
     pending.delete(data.id);

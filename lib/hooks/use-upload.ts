@@ -14,14 +14,14 @@ import {
 } from "@/lib/studio/attachment-model";
 import type { File as WireFile } from "@/lib/gemini/types";
 import { useAttachmentsStoreApi, type AttachmentsStore } from "@/lib/stores/attachments-store";
-import { localPreview } from "./attachment-preview";
+import { localPreview } from "@/lib/client/attachment-preview";
 import {
   applyFile,
   readInline,
   sendBytes,
   type UploadContext,
   type UploadRuntime,
-} from "./attachment-upload";
+} from "@/lib/client/attachment-upload";
 
 /**
  * What happens to an attached file: its preview is made from the local bytes, the bytes go up

@@ -2,7 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type { UsageReport } from "@/lib/studio/usage-report";
-import { studioFetch } from "./studio-fetch";
+import { studioFetch } from "@/lib/client/studio-fetch";
 
 export interface UsageFilters {
   from?: string;

@@ -14,3 +14,11 @@ export const conversationKeys = {
   list: (search: string) => [...conversationKeys.lists(), search] as const,
   detail: (id: string) => [...conversationKeys.all, "detail", id] as const,
 };
+
+/** The caller's files (`/v1beta/files`): the lists by page size and each file. */
+export const fileKeys = {
+  all: ["files"] as const,
+  lists: () => [...fileKeys.all, "list"] as const,
+  list: (pageSize: number) => [...fileKeys.lists(), pageSize] as const,
+  detail: (name: string) => [...fileKeys.all, "detail", name] as const,
+};

@@ -1,4 +1,4 @@
-import { handleEmulatorRequest } from "@/lib/server/emulator/emulator-routes";
+import { handleEmulatorRequest } from "@/lib/server/api/emulator-routes";
 
 // The emulator's surface (scenarios, request log, state and time): the local engine's only.
 export const GET = handleEmulatorRequest;

@@ -36,8 +36,8 @@ import { keysetPage } from "@/lib/gemini/page-token";
 import { PAGE_LIMITS } from "@/lib/gemini/page-limits";
 import { assertCacheQuota, cachedInputOf, type CacheQuota } from "@/lib/gemini/backend/quotas";
 import type { QuotaUsage } from "@/lib/db/stores/quota-admission";
-import { jsonTextWithSize } from "@/lib/engine/json-stringify-in-slices";
-import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
+import { jsonTextWithSize } from "@/lib/runtime/json-stringify-in-slices";
+import { parseJsonInSlices } from "@/lib/runtime/json-parse-in-slices";
 
 export const DEFAULT_CACHE_TTL_MS = 3_600_000;
 

@@ -10,8 +10,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Content, MediaModality, ModalityTokenCount } from "@/lib/gemini/types";
-import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import type { FixedTokens } from "@/lib/engine/tokens";
 
 /** How a family caches implicitly (the catalog's `implicitCache`). */

@@ -21,7 +21,7 @@ import { checkEmbedRequestsSteps, partModality } from "@/lib/gemini/validate-emb
 import { requireModel, type CatalogEntry } from "../catalog";
 import type { FileService } from "../files/file-service";
 import { countRequestTokens } from "../tokens";
-import { runInSlices, TimeSlices } from "../time-slices";
+import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
 import { embedInput, type EmbedModality, type EmbedPart } from "./embed-input";
 
 export interface EmbeddingModel {

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs/promises";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { FileStore, UploadSessionRecord } from "@/lib/db/stores/file-store";
-import { drainStream } from "./drain-stream";
+import { drainStream } from "@/lib/runtime/drain-stream";
 import { exists, hashFileRange, sizeOf, writeAll } from "./part-file";
 import type { LiveSession } from "./session-claims";
 import { bodyEndedEarly, tooManyBytes } from "./upload-errors";

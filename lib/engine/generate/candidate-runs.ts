@@ -8,8 +8,8 @@ import type { GenerateContentRequest, GenerationConfig } from "@/lib/gemini/type
 import type { ModelTraits } from "@/lib/gemini/model-traits";
 import { CandidateSafety } from "@/lib/engine/safety";
 import { makeThoughtSignature } from "@/lib/engine/tokens";
-import { jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
-import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
+import { jsonTextPieces } from "@/lib/runtime/json-stringify-in-slices";
+import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
 import { answerModeSteps } from "./answer-mode";
 import { carriesAvgLogprobs, signaturePlacement, type AnswerShape } from "./answer-shape";
 import { CandidateRun, type AnswerMode, type CandidateOptions } from "./candidate";

@@ -8,7 +8,7 @@
  * treated as one space.
  */
 import type { CitationSource, GenerateContentRequest, Part } from "@/lib/gemini/types";
-import { sliceEnd, TimeSlices } from "@/lib/engine/time-slices";
+import { sliceEnd, TimeSlices } from "@/lib/runtime/time-slices";
 import { isTextual, probedText, type ResolveFile } from "./context";
 
 /** The shortest copied run, in words, that is cited (shorter runs are common phrases, not copies). */

@@ -7,9 +7,9 @@
  * prompt's text is gathered in slices (a request may hold a million parts, or a function call
  * of megabytes).
  */
-import { PieceWriter } from "@/lib/engine/piece-writer";
+import { PieceWriter } from "@/lib/runtime/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
-import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
+import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
 import { probeMedia } from "@/lib/engine/media/probe";
 import type { Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
 

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Candidate, GenerateContentResponse, Part } from "@/lib/gemini/types";
-import { setPiecedText } from "../pieced-text";
+import { setPiecedText } from "@/lib/runtime/pieced-text";
 
 /** Merges streamed chunks into one response, as generateContent answers. */
 export function mergeChunks(chunks: readonly GenerateContentResponse[]): GenerateContentResponse {
@@ -107,7 +107,7 @@ function appendPart(parts: Part[], part: Part): void {
 }
 
 /**
- * The base64 texts of the inline data pieces merged into one part, kept apart (pieced-text.ts):
+ * The base64 texts of the inline data pieces merged into one part, kept apart (lib/runtime/pieced-text.ts):
  * joining them would copy the whole, tens of megabytes of audio, in one go.
  */
 const inlinePieces = new WeakMap<Part, string[]>();

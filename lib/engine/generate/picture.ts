@@ -7,7 +7,7 @@
  */
 import { hashString } from "@/lib/gemini/hash-string";
 import { encodePng } from "@/lib/engine/media/png-writer";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import { SeededRandom } from "./random";
 
 export const PICTURE_MIME_TYPE = "image/png";

@@ -11,8 +11,8 @@ import { testDatabaseKinds } from "@/lib/testing/databases";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { createLocalBackend, type LocalBackend } from "../local-backend";
 import { wholeJson } from "@/lib/db/stores/interaction-store";
-import { jsonTextPieces } from "../json-stringify-in-slices";
-import { piecedText } from "../pieced-text";
+import { jsonTextPieces } from "@/lib/runtime/json-stringify-in-slices";
+import { piecedText } from "@/lib/runtime/pieced-text";
 import { conversationRootOf } from "./interaction-ids";
 
 const alice: Caller = { ownerId: "key:alice" };

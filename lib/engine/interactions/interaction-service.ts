@@ -45,7 +45,7 @@ import {
 import { InteractionRun, type RunDependencies } from "./interaction-run";
 import { interactionTarget, withAgentProfile } from "./interaction-target";
 import { LiveInteraction } from "./live-interaction";
-import { TimeSlices } from "../time-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import { readStoredJson } from "./long-texts";
 
 /** The generation core's stream for a request, validated by the model's rules and resolved for the caller. */

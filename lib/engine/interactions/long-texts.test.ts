@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { wholeJson } from "@/lib/db/stores/interaction-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
-import { jsonTextPieces } from "../json-stringify-in-slices";
-import { piecedText, setPiecedText } from "../pieced-text";
+import { jsonTextPieces } from "@/lib/runtime/json-stringify-in-slices";
+import { piecedText, setPiecedText } from "@/lib/runtime/pieced-text";
 import { LONG_TEXT_CHARACTERS, LongTextWriter, readStoredJson } from "./long-texts";
 
 const STORED_PIECE = 262_144;

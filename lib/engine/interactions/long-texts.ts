@@ -6,7 +6,7 @@
  * that is an object's member is stored as pieces (the store's `interaction_pieces`), a
  * statement of a few pieces at a time with other callers' work in between, and the JSON keeps
  * "" in its place and a list of where each goes. Read back, each is set from its pieces as
- * pieced text (../pieced-text.ts): written to a client from the pieces, joined only if
+ * pieced text (lib/runtime/pieced-text.ts): written to a client from the pieces, joined only if
  * something reads it. A writer reuses the pieces of a string it stored before when the same
  * string comes again in the same order (the result's audio is the events' audio), so an
  * answer's audio is stored once. Strings inside arrays stay in the JSON (no answer puts long
@@ -15,8 +15,8 @@
 import { randomBytes } from "node:crypto";
 import type { InteractionStore, StoredJson, TextPiece } from "@/lib/db/stores/interaction-store";
 import { interactionNotFound } from "@/lib/gemini/interactions/errors";
-import { piecedText, setPiecedText } from "../pieced-text";
-import { TimeSlices } from "../time-slices";
+import { piecedText, setPiecedText } from "@/lib/runtime/pieced-text";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Strings at least this long are kept apart (a second of speech is 64,000 characters). */
 export const LONG_TEXT_CHARACTERS = 16_384;

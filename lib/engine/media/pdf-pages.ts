@@ -7,7 +7,7 @@
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Where the worker script lives, relative to the repository root (the server's cwd). */
 export const PDF_WORKER_SCRIPT = "lib/engine/media/pdf-worker.mjs";

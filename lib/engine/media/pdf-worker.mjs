@@ -5,7 +5,7 @@
 // (read here, at most `limit` bytes) or as bytes posted in pieces (copying tens of megabytes
 // into one message held the main thread). Plain .mjs: Next does not bundle workers.
 import { parentPort } from "node:worker_threads";
-import { lowerThisThreadPriority } from "../thread-priority.mjs";
+import { lowerThisThreadPriority } from "../../runtime/thread-priority.mjs";
 import { readHead } from "./read-head.mjs";
 
 if (!parentPort) throw new Error("pdf-worker.mjs must run in a worker thread");

@@ -38,7 +38,7 @@ export class TextRater {
   private readonly root = dictionary();
   private sentenceEnded = false;
 
-  /** Rates `text` from `from` to `to` (a slice ending at whitespace, see time-slices.ts). */
+  /** Rates `text` from `from` to `to` (a slice ending at whitespace, see lib/runtime/time-slices.ts). */
   feed(text: string, from = 0, to = text.length): void {
     this.sentenceEnded = forEachWord(
       text,

@@ -15,7 +15,7 @@ import {
   type SafetySetting,
   type SupportedHarmCategory,
 } from "@/lib/gemini/types";
-import { SLICE_CHARACTERS, sliceEnd, TimeSlices } from "@/lib/engine/time-slices";
+import { SLICE_CHARACTERS, sliceEnd, TimeSlices } from "@/lib/runtime/time-slices";
 import { emptyLevels, rateText, TextRater } from "./classifier";
 
 const LEVELS: readonly HarmProbability[] = ["NEGLIGIBLE", "LOW", "MEDIUM", "HIGH"];

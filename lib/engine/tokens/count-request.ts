@@ -25,7 +25,7 @@ import type {
   ToolConfig,
 } from "@/lib/gemini/types";
 import type { ProbedMedia } from "@/lib/engine/media/probe";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import { PromptItems, type FixedTokens, type NumberedContent } from "./prompt-items";
 import { countTexts } from "./tokenizer-api";
 

@@ -3,7 +3,7 @@
  * 2.5's response schemas), for counting: texts run together, each marker one token. Shared by the
  * notations of function-text.ts and python-function-text.ts.
  */
-import { PieceWriter } from "@/lib/engine/piece-writer";
+import { PieceWriter } from "@/lib/runtime/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { Steps } from "@/lib/gemini/steps";
 

@@ -15,8 +15,8 @@ import {
   type ProbedMedia,
 } from "@/lib/engine/media/probe";
 import { decodeBase64InSlices } from "@/lib/engine/base64-in-slices";
-import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
-import { runInSlices, TimeSlices } from "@/lib/engine/time-slices";
+import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
+import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
 import type { CountableRequest, CountRequestOptions, FileReference } from "./count-request";
 import {
   declarationTextSteps,

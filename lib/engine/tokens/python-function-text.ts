@@ -3,7 +3,7 @@
  * docstring, a call as the code that makes it. The texts are the reading the recorded counts fix,
  * not the service's wording, which no answer shows; the figures are in lib/engine/README.md.
  */
-import { PieceWriter } from "@/lib/engine/piece-writer";
+import { PieceWriter } from "@/lib/runtime/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { Steps } from "@/lib/gemini/steps";
 import type { FunctionCall, FunctionDeclaration, FunctionResponse } from "@/lib/gemini/types";

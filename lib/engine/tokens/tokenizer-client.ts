@@ -15,7 +15,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Where the worker script lives, relative to the repository root (the server's cwd). */
 export const WORKER_SCRIPT = "lib/engine/tokens/tokenizer-worker.mjs";

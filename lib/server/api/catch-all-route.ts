@@ -1,5 +1,5 @@
 import "server-only";
-import { observeApiRequest } from "../observability/request-observation";
+import { observeApiRequest } from "../logs/request-observation";
 import { handleApiRequest } from "./router";
 
 /**

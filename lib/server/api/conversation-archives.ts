@@ -15,7 +15,7 @@ import {
   missingReferences,
   storeArchive,
 } from "../chat/conversation-transfer";
-import { backend } from "../config/active-backend";
+import { backend } from "../wiring/active-backend";
 import { jsonResponse, streamedJsonResponse, streamedTextResponse } from "../http/responses";
 import { requestOrigin } from "../http/upload-protocol";
 import { conversationRoom, notFound } from "./conversation-requests";

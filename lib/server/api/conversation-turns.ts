@@ -1,7 +1,7 @@
 import "server-only";
 import { conversationIdSchema, startTurnSchema } from "@/lib/studio/conversation-schema";
 import { ApiError } from "@/lib/gemini/api-error";
-import { turnRunner } from "../chat/active-turn-runner";
+import { turnRunner } from "../wiring/active-turn-runner";
 import { jsonResponse } from "../http/responses";
 import { eventStreamResponse } from "../http/sse-response";
 import { CONVERSATION_BODY_BYTES, conversationRoom } from "./conversation-requests";

@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { secretsEqual } from "../auth/secure-compare";
-import { CLIENT_ADDRESS_HEADER } from "../auth/client-address";
+import { CLIENT_ADDRESS_HEADER } from "../config/client-address";
 import { isLoopbackHost } from "../config/loopback";
 import { observabilityEnv } from "../config/observability-env";
 import { errorResponse } from "../http/responses";

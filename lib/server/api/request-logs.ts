@@ -9,7 +9,7 @@ import {
   logQuery,
   logSettings,
   readLog,
-} from "../logs/request-logs";
+} from "../reports/request-logs";
 import { studioEndpoint } from "./studio-endpoint";
 
 /**

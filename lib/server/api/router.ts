@@ -5,10 +5,10 @@ import type { Caller } from "@/lib/gemini/backend/contract";
 import type { Handler } from "./request-context";
 import { authenticate, type AuthenticateOptions } from "../auth/authenticate";
 import { assertKeyMayCall } from "../auth/key-policy";
-import { backend } from "../config/active-backend";
+import { backend } from "../wiring/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
-import { noteCaller, noteRoute } from "../observability/request-observation";
+import { noteCaller, noteRoute } from "../logs/request-observation";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
@@ -48,7 +48,7 @@ import {
   listCachedContentsHandler,
   updateCachedContentHandler,
 } from "./cached-contents";
-import { authenticateUpload } from "../http/upload-protocol";
+import { authenticateUpload } from "./uploads";
 import { serveApiRequest } from "../emulator/emulated-exchange";
 import {
   createFileSearchStoreHandler,

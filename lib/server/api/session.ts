@@ -40,7 +40,7 @@ const signInSchema = z
   })
   .strict();
 
-/** What the pages are told about this browser's session (pages render with it too, lib/server/auth/page-session.ts). */
+/** What the pages are told about this browser's session (pages render with it too, lib/server/pages/page-session.ts). */
 export async function sessionState(
   request: Request,
   caller?: Caller | null,

@@ -1,11 +1,14 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { UploadStatus } from "@/lib/gemini/backend/contract";
+import type { Caller, UploadStatus } from "@/lib/gemini/backend/contract";
 import { canonicalMimeType, parseUploadStartBody } from "@/lib/gemini/validate-upload";
 import { parseStoreUploadStart } from "@/lib/gemini/validate-file-search";
 import { UPLOAD_CHUNK_GRANULARITY } from "@/lib/gemini/upload-chunks";
 import { readJsonBody } from "../http/request-body";
 import { jsonResponse, smallJsonResponse } from "../http/responses";
+import { authenticateUpload as authenticateUploadSession } from "../auth/authenticate-upload";
+import type { AuthenticateOptions } from "../auth/authenticate";
+import { backend } from "../wiring/active-backend";
 import type { RequestContext } from "./request-context";
 import {
   discardMultipartBody,
@@ -185,4 +188,16 @@ export async function uploadHandler(context: RequestContext): Promise<Response> 
   const uploadId = context.url.searchParams.get("upload_id");
   if (uploadId === null) return startUpload(context);
   return sessionRequest(context, uploadId);
+}
+
+/** The upload surface's authentication (auth/authenticate-upload.ts), over the active backend's upload sessions. */
+export function authenticateUpload(
+  request: Request,
+  options: AuthenticateOptions = {},
+): Promise<Caller> {
+  return authenticateUploadSession(
+    request,
+    async (uploadId) => (await backend()).uploadSessionOwner(uploadId),
+    options,
+  );
 }

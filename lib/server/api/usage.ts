@@ -1,7 +1,7 @@
 import "server-only";
 import { jsonResponse, streamedTextResponse } from "../http/responses";
 import { studioEndpoint } from "./studio-endpoint";
-import { usageCsv, usageQuery, usageReport } from "../usage/usage-report";
+import { usageCsv, usageQuery, usageReport } from "../reports/usage-report";
 
 /**
  * `/api/usage`: the Usage page's report (GET, filters `from`, `to`, `model`, `keyId`,

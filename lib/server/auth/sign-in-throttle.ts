@@ -4,7 +4,11 @@ import type { LimitStore, RateSettings } from "@/lib/db/stores/limit-store";
 import { ApiError } from "@/lib/gemini/api-error";
 import { serverEnv } from "../config/env";
 import { dataStores } from "../persistence/database-handle";
-import { CLIENT_ADDRESS_HEADER, resolveClientAddress, trustedProxyList } from "./client-address";
+import {
+  CLIENT_ADDRESS_HEADER,
+  resolveClientAddress,
+  trustedProxyList,
+} from "../config/client-address";
 
 /**
  * Sign-in attempts (the access code, or an email and password) are throttled so that guessing

@@ -5,7 +5,7 @@ import { z } from "zod";
 import type { CacheQuota } from "@/lib/gemini/backend/quotas";
 import { DEFAULT_PRICE_TABLE, priceTableSchema, type PriceTable } from "@/lib/studio/price-table";
 import { isLoopbackHost } from "./loopback";
-import { parseTrustedProxies } from "../auth/client-address";
+import { parseTrustedProxies } from "./client-address";
 import { parseForwardRules, type ForwardRule } from "./forward-methods";
 
 /**

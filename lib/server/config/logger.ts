@@ -1,10 +1,10 @@
 import "server-only";
-import { createSecretsScrubber, type Scrubber } from "../upstream/scrubber";
+import { createSecretsScrubber, type Scrubber } from "./scrubber";
 import { serverSecrets } from "./secrets";
 
 /**
  * The one logger of the server. Every line passes through the one scrubber
- * (lib/server/upstream/scrubber.ts), which removes the configured secrets wherever and in
+ * (lib/server/config/scrubber.ts), which removes the configured secrets wherever and in
  * whatever encoding they appear (an error message quoting a URL with `?key=`, an upstream
  * echoing the key in upper case, hex or base64, a stack trace), so no key reaches a log even
  * by accident.

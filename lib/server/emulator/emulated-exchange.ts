@@ -8,7 +8,7 @@ import type { UsageMetadata } from "@/lib/gemini/types";
 import { formatTimestampDigits } from "@/lib/gemini/wire-time";
 import { TransportFault } from "@/lib/engine/emulator/faults";
 import { replayExchange } from "./replay-exchange";
-import { transportFaultResponse } from "./transport-fault-response";
+import { transportFaultResponse } from "../http/transport-fault-response";
 
 /**
  * Serves one API request of the local engine under the emulator: the handler runs inside the

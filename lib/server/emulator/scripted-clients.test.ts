@@ -23,7 +23,7 @@ Object.assign(process.env, {
 });
 
 const { handleApiRequest } = await import("../api/router");
-const { handleEmulatorRequest } = await import("./emulator-routes");
+const { handleEmulatorRequest } = await import("../api/emulator-routes");
 
 const ORIGIN = "http://studio.test";
 

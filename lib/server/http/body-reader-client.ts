@@ -10,7 +10,7 @@
  */
 import "server-only";
 import { Worker } from "node:worker_threads";
-import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
+import { parseJsonInSlices } from "@/lib/runtime/json-parse-in-slices";
 import {
   apiErrorOf,
   readBodyText,

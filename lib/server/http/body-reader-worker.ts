@@ -6,7 +6,7 @@
  * Bundled by Next (started with `new URL(..., import.meta.url)` in body-reader-client.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { lowerThisThreadPriority } from "@/lib/engine/thread-priority.mjs";
+import { lowerThisThreadPriority } from "@/lib/runtime/thread-priority.mjs";
 import {
   answerBodyReaderRequest,
   type BodyReaderReply,

@@ -1,6 +1,6 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
-import { drainStream } from "@/lib/engine/files/drain-stream";
+import { drainStream } from "@/lib/runtime/drain-stream";
 
 /**
  * The single-request upload (`X-Goog-Upload-Protocol: multipart`, as the legacy JS SDK's

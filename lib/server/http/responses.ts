@@ -1,10 +1,10 @@
 import "server-only";
 import { ApiError } from "@/lib/gemini/api-error";
 import { logger } from "../config/logger";
-import { jsonBytePieces, jsonTextPieces } from "@/lib/engine/json-stringify-in-slices";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { jsonBytePieces, jsonTextPieces } from "@/lib/runtime/json-stringify-in-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import { TransportFault } from "@/lib/engine/emulator/faults";
-import { transportFaultResponse } from "../emulator/transport-fault-response";
+import { transportFaultResponse } from "./transport-fault-response";
 
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
 

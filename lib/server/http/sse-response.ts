@@ -1,7 +1,7 @@
 import "server-only";
 import { encodeSseError, SSE_EVENT_END } from "@/lib/gemini/sse";
-import { PIECE_CHARACTERS } from "@/lib/engine/piece-writer";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { PIECE_CHARACTERS } from "@/lib/runtime/piece-writer";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 import { ApiError } from "@/lib/gemini/api-error";
 import { TransportFault } from "@/lib/engine/emulator/faults";

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { logSettingOf } from "../auth/identity-cache";
-import type { AnswerUsageFacts, RequestObservation } from "../observability/request-observation";
+import type { AnswerUsageFacts, RequestObservation } from "./request-observation";
 import { createMediaElider, type MediaElider } from "./inline-media";
 import { enqueueLogEntry } from "./log-writer";
 import { exchangeLine, keptHeaders, type ExchangeParts } from "./exchange-line";

@@ -1,12 +1,12 @@
 import "server-only";
 import { serverEnv } from "../config/env";
 import { serverSecrets } from "../config/secrets";
-import { createScrubber, type Scrubber } from "../upstream/scrubber";
+import { createScrubber, type Scrubber } from "../config/scrubber";
 
 /**
  * What is scrubbed from a log line before it is stored: every configured secret (the upstream
  * key, the access code, STUDIO_API_KEYS) and the key the request itself carried, in every
- * spelling the one scrubber (lib/server/upstream/scrubber.ts) knows, and any `?key=` value;
+ * spelling the one scrubber (lib/server/config/scrubber.ts) knows, and any `?key=` value;
  * the upstream's origin is taken out as it is from answers. A line whose answer text a
  * redaction changed keeps its timing true to the text (the difference goes to the last pieces).
  */

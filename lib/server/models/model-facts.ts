@@ -4,7 +4,7 @@ import type { ModelPurpose } from "@/lib/gemini/model-uses";
 import type { Model } from "@/lib/gemini/types";
 import { catalogEntryForResource, LISTED_MODELS } from "@/lib/engine/catalog";
 import type { ModelFacts, ModelFactsList } from "@/lib/studio/model-facts";
-import { backend } from "../config/active-backend";
+import { backend } from "../wiring/active-backend";
 
 /**
  * The studio's model facts (lib/studio/model-facts.ts) over the model list in force: the

@@ -3,7 +3,7 @@ import { dehydrate, QueryClient, type DehydratedState } from "@tanstack/react-qu
 import { conversationKeys, MODELS_QUERY_KEY, PRESETS_QUERY_KEY } from "@/lib/studio/query-keys";
 import type { ConversationList } from "@/lib/studio/conversation-schema";
 import type { PresetList } from "@/lib/studio/settings-presets";
-import { pageCaller } from "../auth/page-session";
+import { pageCaller } from "./page-session";
 import { studioModelFacts } from "../models/model-facts";
 import { dataStores } from "../persistence/database-handle";
 

@@ -3,7 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { requestReferences } from "@/lib/gemini/references";
 import { ResourceNames, type ResourceKind, type ResourceName } from "@/lib/gemini/resource-names";
 import type { BatchInputLine } from "@/lib/gemini/validate-batch";
-import { TimeSlices } from "@/lib/engine/time-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
 import { readBodyForForwarding } from "../http/body-reader-client";
 
 /**

@@ -2,7 +2,7 @@ import "server-only";
 import type { InteractionEvent } from "@/lib/gemini/interactions/types";
 import { SseReader, type SseMessage } from "@/lib/gemini/sse";
 import { MAX_EVENT_CHARACTERS } from "./sse-reader";
-import type { Scrubber } from "./scrubber";
+import type { Scrubber } from "../config/scrubber";
 import { scrubbedJson, SLICED_JSON_CHARACTERS } from "./scrubbed-json";
 import { errorFromTransport, malformedUpstream, type TimeoutSettings } from "./upstream-errors";
 

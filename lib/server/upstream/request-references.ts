@@ -14,7 +14,7 @@ import {
   type ResourceName,
 } from "@/lib/gemini/resource-names";
 import { splicedPieces } from "@/lib/gemini/json-string-spans";
-import { runInSlices } from "@/lib/engine/time-slices";
+import { runInSlices } from "@/lib/runtime/time-slices";
 import { fileDenied, resourceNotFound } from "@/lib/gemini/resource-errors";
 import { ownershipDenied } from "../persistence/ownership";
 import type { NamedResource } from "./gone-resources";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createScrubber } from "./scrubber";
+import { createScrubber } from "../config/scrubber";
 import { SLICED_JSON_CHARACTERS, scrubbedJson } from "./scrubbed-json";
 
 const KEY = "upstream-Secret-key-0123456789xyz";

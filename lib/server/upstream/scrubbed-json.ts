@@ -1,7 +1,7 @@
 import "server-only";
-import { parseJsonInSlices } from "@/lib/engine/json-parse-in-slices";
-import { TimeSlices } from "@/lib/engine/time-slices";
-import type { Scrubber } from "./scrubber";
+import { parseJsonInSlices } from "@/lib/runtime/json-parse-in-slices";
+import { TimeSlices } from "@/lib/runtime/time-slices";
+import type { Scrubber } from "../config/scrubber";
 import { malformedUpstream } from "./upstream-errors";
 
 /**

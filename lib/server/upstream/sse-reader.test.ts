@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { ApiError } from "@/lib/gemini/api-error";
-import { createScrubber } from "./scrubber";
+import { createScrubber } from "../config/scrubber";
 import { readUpstreamEvents } from "./sse-reader";
 
 const timeouts = { connectTimeoutMs: 1, firstByteTimeoutMs: 1, idleTimeoutMs: 1 };

@@ -3,7 +3,7 @@ import { parseErrorBody } from "@/lib/gemini/api-error";
 import { isErrorBody, SseReader, type SseMessage } from "@/lib/gemini/sse";
 import type { ErrorBody } from "@/lib/gemini/api-error";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
-import type { Scrubber } from "./scrubber";
+import type { Scrubber } from "../config/scrubber";
 import { scrubbedJson, SLICED_JSON_CHARACTERS } from "./scrubbed-json";
 import { errorFromTransport, malformedUpstream, type TimeoutSettings } from "./upstream-errors";
 

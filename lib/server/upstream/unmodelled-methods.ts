@@ -7,7 +7,7 @@ import type {
 } from "@/lib/gemini/backend/contract";
 import { ResourceNames } from "@/lib/gemini/resource-names";
 import { assertOwnsAll } from "./request-references";
-import type { Scrubber } from "./scrubber";
+import type { Scrubber } from "../config/scrubber";
 import { webStreamOf, type UpstreamClient, type UpstreamResponse } from "./upstream-client";
 import { header } from "./upstream-resources";
 

@@ -17,7 +17,7 @@ import type {
 } from "@/lib/gemini/backend/contract";
 import type { ReferencingRequest } from "@/lib/gemini/references";
 import { assertCacheQuota, cachedInputOf, type CacheQuota } from "@/lib/gemini/backend/quotas";
-import { jsonTextWithSize } from "@/lib/engine/json-stringify-in-slices";
+import { jsonTextWithSize } from "@/lib/runtime/json-stringify-in-slices";
 import type {
   BatchGenerateContentRequest,
   BatchOperation,

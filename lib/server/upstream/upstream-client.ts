@@ -10,9 +10,9 @@ import {
   malformedUpstream,
   redirectRefused,
 } from "./upstream-errors";
-import { createScrubber, type Scrubber } from "./scrubber";
+import { createScrubber, type Scrubber } from "../config/scrubber";
 import { scrubbedJson } from "./scrubbed-json";
-import { stringifyJsonInSlices } from "@/lib/engine/json-stringify-in-slices";
+import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
 import type { ExchangeRecorder, RecordingTap } from "../emulator/exchange-recorder";
 
 /**

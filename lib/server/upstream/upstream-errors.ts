@@ -1,7 +1,7 @@
 import "server-only";
 import { ApiError, parseErrorBody, type ErrorDetail, type RpcStatus } from "@/lib/gemini/api-error";
 import { parseInteractionErrorBody } from "@/lib/gemini/interactions/errors";
-import type { Scrubber } from "./scrubber";
+import type { Scrubber } from "../config/scrubber";
 
 /**
  * Turns what went wrong upstream into the service's error bodies for our clients: upstream

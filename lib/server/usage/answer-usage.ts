@@ -8,7 +8,7 @@ import { NANODOLLARS_PER_DOLLAR, spendPeriods } from "@/lib/studio/key-limits";
 import { answerCost } from "@/lib/studio/price-table";
 import { serverEnv } from "../config/env";
 import { logger } from "../config/logger";
-import { addAnswerUsage, observationOf } from "../observability/request-observation";
+import { addAnswerUsage, observationOf } from "../logs/request-observation";
 import { countAnswerTokens } from "../observability/studio-metrics";
 import { dataStores } from "../persistence/database-handle";
 

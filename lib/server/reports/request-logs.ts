@@ -20,8 +20,8 @@ import { forgetIdentities } from "../auth/identity-cache";
 import { recordAudit } from "../audit/audit-log";
 import { readFilters } from "../http/query-filters";
 import { dataStores } from "../persistence/database-handle";
-import { keyLabels, personLabels, csvField } from "../usage/usage-report";
-import { personFilter, readScope } from "../usage/usage-scope";
+import { keyLabels, personLabels, csvField } from "./usage-report";
+import { personFilter, readScope } from "./usage-scope";
 
 /**
  * Reading request logs within what the caller may read (usage-scope.ts: a member their own, an

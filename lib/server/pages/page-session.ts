@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import type { SessionState } from "@/lib/studio/people";
 import { sessionState } from "../api/session";
-import { authenticate } from "./authenticate";
+import { authenticate } from "../auth/authenticate";
 
 /**
  * The page being rendered, as the API's handlers would see a request from it: its headers at

@@ -7,6 +7,7 @@ export async function studioFetch<T>(
 ): Promise<T> {
   const response = await fetch(url, {
     method: init?.method ?? "GET",
+    credentials: "same-origin",
     cache: "no-store",
     ...(init?.body !== undefined
       ? { headers: { "Content-Type": "application/json" }, body: JSON.stringify(init.body) }

@@ -2,10 +2,20 @@ import "server-only";
 import type { Span } from "@opentelemetry/api";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { logger } from "../config/logger";
-import { startLogCapture, type LogCapture } from "../logs/log-capture";
-import { operationName } from "./operation-names";
-import { countRequest, observeFirstByte, streamClosed, streamOpened } from "./studio-metrics";
-import { endRequestSpan, setSpanUsage, startRequestSpan, type SpanUsage } from "./tracing";
+import { startLogCapture, type LogCapture } from "./log-capture";
+import { operationName } from "../observability/operation-names";
+import {
+  countRequest,
+  observeFirstByte,
+  streamClosed,
+  streamOpened,
+} from "../observability/studio-metrics";
+import {
+  endRequestSpan,
+  setSpanUsage,
+  startRequestSpan,
+  type SpanUsage,
+} from "../observability/tracing";
 
 /**
  * What is watched of each API request, in one place: its count and latency (metrics), its

@@ -1,10 +1,10 @@
 import "server-only";
-import { backend } from "../config/active-backend";
+import { backend } from "./active-backend";
 import { logger } from "../config/logger";
 import { acquireStreamSlot } from "../http/limits";
 import { dataStores } from "../persistence/database-handle";
 import { recordAnswerUsage } from "../usage/answer-usage";
-import { createTurnRunner, type TurnRunner } from "./turn-runner";
+import { createTurnRunner, type TurnRunner } from "../chat/turn-runner";
 
 const holder = globalThis as typeof globalThis & { genstudioTurnRunner?: Promise<TurnRunner> };
 

@@ -1,13 +1,13 @@
 import "server-only";
 import { describeDatabaseUrl } from "@/lib/db/open-database";
 import { DatabaseStartError } from "@/lib/db/sql-database";
-import { ConfigurationError, serverEnv } from "./env";
+import { ConfigurationError, serverEnv } from "../config/env";
 import { dataStores } from "../persistence/database-handle";
 import { requireModel } from "@/lib/engine/catalog";
 import { warmUpGeneration } from "@/lib/engine/generate";
 import { DEFAULT_MODEL } from "@/lib/studio/settings-model";
 import { backend } from "./active-backend";
-import { logger } from "./logger";
+import { logger } from "../config/logger";
 import { sessionBinding } from "../auth/sessions";
 import { ensureFirstAdmin } from "../people/accounts";
 import { startLogRetention } from "../logs/log-writer";

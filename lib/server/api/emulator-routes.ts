@@ -4,12 +4,12 @@ import { emulatorOf, type EmulatedBackend, type Emulator } from "@/lib/engine/em
 import { exchangeScope } from "@/lib/engine/emulator/exchange-scope";
 import { expireCachedContentNow, expireFileNow } from "@/lib/engine/emulator/expire-now";
 import { authenticate } from "../auth/authenticate";
-import { backend } from "../config/active-backend";
+import { backend } from "../wiring/active-backend";
 import { readJsonBody } from "../http/request-body";
 import { errorResponse, jsonResponse } from "../http/responses";
 import { invalidFields } from "@/lib/engine/emulator/scenario-schema";
 import { readCassette } from "@/lib/engine/emulator/cassettes/cassette-format";
-import { readBodyBytes } from "./body-bytes";
+import { readBodyBytes } from "../emulator/body-bytes";
 
 /**
  * The emulator's own surface, `/emulator/...`, authenticated with the same keys (or the

@@ -12,7 +12,8 @@ import {
   statusOfFile,
   type Attachment,
 } from "@/lib/studio/attachment-model";
-import { fileKeys, getFileRequest } from "./use-files";
+import { getFileRequest } from "./file-requests";
+import { fileKeys } from "@/lib/studio/query-keys";
 
 /**
  * The steps of one attachment after it is added: its bytes sent with the resumable protocol
