@@ -207,7 +207,7 @@ describe("the python notation (2.5)", () => {
     expect(fixed).toBe(6 + 15 + 2 * 3);
   });
 
-  it("writes a call as the code that makes it, keys sorted", () => {
+  it("writes a call as the code that makes it, keys sorted, and one token more for its arguments", () => {
     expect(
       functionCallText("python", {
         id: "x1",
@@ -218,7 +218,7 @@ describe("the python notation (2.5)", () => {
       texts: [
         'print(default_api.customDivide(denominator=2, exact=True, note="n", numerator=10, tags=[None]))',
       ],
-      fixed: 0,
+      fixed: 1,
     });
   });
 
