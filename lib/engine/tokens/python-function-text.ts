@@ -43,7 +43,16 @@ export function* pythonDeclarationSteps(declaration: FunctionDeclaration): Steps
   const schema = declaration.parameters ?? declaration.parametersJsonSchema;
   const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
   const listed = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
-  const required = new Set(listed.filter((name): name is string => typeof name === "string"));
+  // A listed parameter whose default is null is written as an optional one (recorded: a
+  // required `anyOf` of string, object and null with `default: null` counts `| None = None`;
+  // a required nullable union without a default counts none).
+  const required = new Set(
+    listed.filter(
+      (name): name is string =>
+        typeof name === "string" &&
+        !(isRecord(properties[name]) && properties[name].default === null),
+    ),
+  );
   const names = ownKeys(properties);
   const ordered = [
     ...names.filter((name) => required.has(name)),
