@@ -86,8 +86,8 @@ export interface MediaTokenRules {
  * What a thought signature sent back in history adds, in the current turn only (the Contents
  * from the last user Content that holds more than function responses; an earlier turn's
  * signatures add nothing): `thinking`, the thinking it stands for (3.x); `none` (1.x and 2.0,
- * which make none; 2.5, whose calls count one token an argument whether signed or not, see the
- * `python` notation).
+ * which make none; 2.5, whose calls count one token each whether signed or not, see the `python`
+ * notation).
  */
 export type ThoughtSignatureCost = "thinking" | "none";
 
