@@ -85,10 +85,11 @@ export interface MediaTokenRules {
 /**
  * What a thought signature sent back in history adds, in the current turn only (the Contents
  * from the last user Content that holds more than function responses; an earlier turn's
- * signatures add nothing): `thinking`, the thinking it stands for (3.x); `one`, one token
- * (2.5); `none` (1.x and 2.0, which make none).
+ * signatures add nothing): `thinking`, the thinking it stands for (3.x); `none` (1.x and 2.0,
+ * which make none; 2.5, whose calls count one token each whether signed or not, see the `python`
+ * notation).
  */
-export type ThoughtSignatureCost = "thinking" | "one" | "none";
+export type ThoughtSignatureCost = "thinking" | "none";
 
 export interface PromptTokenRules {
   functionText: FunctionTextFormat;

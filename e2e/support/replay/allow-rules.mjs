@@ -78,8 +78,8 @@ export const ALLOW_RULES = {
    * Thought signatures the service made, sent back in the current turn: the service counts
    * what only it can decrypt (3.x: the thinking they stand for). The rule holds where the
    * difference is exactly the thinking the service reported for them in its recorded answers
-   * (less the one token a 2.5 engine counts for each), or where an answer that made one is
-   * not recorded.
+   * (less the one token a 2.5 engine counts for each call, which a signature sits on), or where
+   * an answer that made one is not recorded.
    */
   "service-signature-thinking": ({ verdict }) => {
     const signatures = verdict.signatures;
@@ -110,6 +110,13 @@ export const ALLOW_RULES = {
   "alias-moved": ({ item, verdict }) =>
     item.aliasMoved === true &&
     verdict.open.every((problem) => problem.startsWith("modelVersion ")),
+  /**
+   * A model that does not think, answered with thinking in this recording: the service served
+   * another model under its name when this was recorded (an answer of the same recording and
+   * model reports thoughtsTokenCount where the engine, as that model, thinks not at all), and
+   * counted the prompt by that model's rules, which no answer names.
+   */
+  "served-by-another-model": ({ item }) => item.servedByAnotherModel === true,
   /**
    * The service's earlier wording of its 404 for a model it does not serve ("Call ListModels
    * ..."): the newest recordings say "Call ModelService.ListModels ...", as the engine does.

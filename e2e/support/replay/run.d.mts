@@ -15,6 +15,8 @@ export interface Judged {
   refusedSince?: boolean;
   /** The engine answered as the model this alias pointed at in another recording (or its recorded model is retired). */
   aliasMoved?: boolean;
+  /** The service answered this model with thinking in this recording, where the model does not think. */
+  servedByAnotherModel?: boolean;
   ms: number;
   verdicts: Record<string, Verdict | undefined>;
 }

@@ -213,6 +213,7 @@ export async function replayExchanges({ baseUrl, key, exchanges, onGroup, timeou
  * naming what differs). Shape problems are field paths prefixed `missing ` or `extra `.
  */
 export function judge(results, knowledge) {
+  const servedByThinkingModel = thinkingWhereTheModelDoesNot(results);
   return results.map(({ exchange, recorded, ours, ms, outsideResources: outside }) => {
     const verdicts = {};
     const sameStatus = ours.status === exchange.status;
@@ -342,6 +343,7 @@ export function judge(results, knowledge) {
       outsideResources: outside,
       refusedSince,
       aliasMoved,
+      servedByAnotherModel: servedByThinkingModel.has(groupModelKey(exchange)),
     };
   });
 }
@@ -510,6 +512,42 @@ function isRefused(model, refusedModels) {
   if (refusedModels.has(name)) return true;
   for (const refused of refusedModels) if (name.startsWith(`${refused}-`)) return true;
   return false;
+}
+
+/** The thinking tokens a parsed answer reports (the last event of a stream that reports usage). */
+function thoughtsOf(answer) {
+  const values = answer.events ?? (answer.json ? [answer.json] : []);
+  let thoughts;
+  for (const value of values) {
+    const usage = value?.usageMetadata;
+    if (usage) thoughts = usage.thoughtsTokenCount ?? 0;
+  }
+  return thoughts;
+}
+
+function groupModelKey(exchange) {
+  return `${exchange.group}\n${requestedModel(exchange)}`;
+}
+
+/**
+ * The recordings (and models in them) where the service answered a model that does not think
+ * with thinking: a recorded answer reports thoughtsTokenCount for a model the engine answers
+ * without thinking on every request of the set (the catalog's models that do not think). The
+ * service served another model under that name when it was recorded, whose prompt rules no
+ * answer names.
+ */
+function thinkingWhereTheModelDoesNot(results) {
+  const engineThinks = new Set();
+  for (const { exchange, ours } of results)
+    if (thoughtsOf(ours) > 0) engineThinks.add(requestedModel(exchange));
+  const keys = new Set();
+  for (const { exchange, recorded, ours } of results) {
+    if (exchange.status >= 300 || ours.status !== exchange.status) continue;
+    const model = requestedModel(exchange);
+    if (model === null || engineThinks.has(model)) continue;
+    if (thoughtsOf(recorded) > 0) keys.add(groupModelKey(exchange));
+  }
+  return keys;
 }
 
 /**

@@ -182,6 +182,27 @@ describe("the python notation (2.5)", () => {
     });
   });
 
+  it("writes a listed parameter whose default is null as an optional one, after the required", () => {
+    expect(
+      declarationText("python", {
+        name: "search",
+        parametersJsonSchema: {
+          type: "object",
+          properties: {
+            filter: { anyOf: [{ type: "string" }, { type: "null" }], default: null },
+            query: { type: "string" },
+          },
+          required: ["filter", "query"],
+        },
+      }),
+    ).toEqual({
+      texts: [
+        'def search(query: str, filter: str | None = None) -> dict:\n  """\n\n  Args:\n    query\n    filter\n  """\n',
+      ],
+      fixed: 6 + 4,
+    });
+  });
+
   it("writes a response schema in the markup, without JSON Schema's own keywords, for 15 tokens more", () => {
     const { texts, fixed } = declarationText("python", {
       name: "greet",
@@ -207,7 +228,7 @@ describe("the python notation (2.5)", () => {
     expect(fixed).toBe(6 + 15 + 2 * 3);
   });
 
-  it("writes a call as the code that makes it, keys sorted", () => {
+  it("writes a call as the code that makes it, keys sorted, and one token more for its arguments", () => {
     expect(
       functionCallText("python", {
         id: "x1",
@@ -218,7 +239,7 @@ describe("the python notation (2.5)", () => {
       texts: [
         'print(default_api.customDivide(denominator=2, exact=True, note="n", numerator=10, tags=[None]))',
       ],
-      fixed: 0,
+      fixed: 1,
     });
   });
 

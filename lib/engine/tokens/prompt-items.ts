@@ -173,9 +173,7 @@ export class PromptItems {
 
   /** What a signature of the current turn adds, by the family's rule. */
   private signatureTokens(signature: string): number {
-    const cost = this.rules.thoughtSignatures;
-    if (cost === "one") return 1;
-    return cost === "thinking" ? thoughtSignatureTokens(signature) : 0;
+    return this.rules.thoughtSignatures === "thinking" ? thoughtSignatureTokens(signature) : 0;
   }
 
   private async addInlineData(

@@ -13,12 +13,16 @@ import { isRecord, MarkupWriter, sortedSteps, typeNames, type PromptText } from 
  * The `python` notation's tokens besides its texts, measured on 2.5 (see lib/engine/README.md):
  * per declaration; per parameter after its first (a declaration of three parameters adds 8);
  * per described parameter (its line counts two fewer than written); per declared response
- * schema.
+ * schema; per call with arguments (recorded on 2.5 Flash and Pro with calls signed by the service,
+ * calls after the first of a parallel set, which carry no signature, and calls callers wrote
+ * without one alike: the token is the call's, not its signature's; a call without arguments adds
+ * none).
  */
 const PYTHON_DECLARATION_TOKENS = 6;
 const PYTHON_EXTRA_PARAMETER_TOKENS = 4;
 const PYTHON_DESCRIBED_PARAMETER_TOKENS = -2;
 const PYTHON_RESPONSE_TOKENS = 15;
+const PYTHON_CALL_WITH_ARGUMENTS_TOKENS = 1;
 
 /** Python's names for the schema types (STRING, NUMBER, ...). */
 const PYTHON_TYPES: Readonly<Record<string, string>> = {
@@ -39,7 +43,16 @@ export function* pythonDeclarationSteps(declaration: FunctionDeclaration): Steps
   const schema = declaration.parameters ?? declaration.parametersJsonSchema;
   const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
   const listed = isRecord(schema) && Array.isArray(schema.required) ? schema.required : [];
-  const required = new Set(listed.filter((name): name is string => typeof name === "string"));
+  // A listed parameter whose default is null is written as an optional one (recorded: a
+  // required `anyOf` of string, object and null with `default: null` counts `| None = None`;
+  // a required nullable union without a default counts none).
+  const required = new Set(
+    listed.filter(
+      (name): name is string =>
+        typeof name === "string" &&
+        !(isRecord(properties[name]) && properties[name].default === null),
+    ),
+  );
   const names = ownKeys(properties);
   const ordered = [
     ...names.filter((name) => required.has(name)),
@@ -103,7 +116,10 @@ function pythonType(node: unknown): string {
     .join(" | ");
 }
 
-/** A call in the `python` notation: `print(default_api.name(key=value, ...))`, keys sorted. */
+/**
+ * A call in the `python` notation: `print(default_api.name(key=value, ...))`, keys sorted, and
+ * one token no text shows when it has arguments.
+ */
 export function* pythonCallSteps(call: FunctionCall): Steps<PromptText> {
   const args = call.args ?? {};
   let keys = ownKeys(args);
@@ -115,7 +131,7 @@ export function* pythonCallSteps(call: FunctionCall): Steps<PromptText> {
     yield* pythonValue(text, args[key]);
   }
   text.write("))");
-  return { texts: [text.take()], fixed: 0 };
+  return { texts: [text.take()], fixed: keys.length ? PYTHON_CALL_WITH_ARGUMENTS_TOKENS : 0 };
 }
 
 /** A JSON value as a Python literal: strings quoted, `True`, `False`, `None`. */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { traitsFromModel, type ModelTraits, type TokenizerFamily } from "@/lib/gemini/model-traits";
-import type { Content, Tool, ToolConfig } from "@/lib/gemini/types";
+import type { Content, Part, Tool, ToolConfig } from "@/lib/gemini/types";
 import {
   controlTokenIds,
   countRequestTokens,
@@ -170,7 +170,7 @@ describe("countRequestTokens on text", () => {
     }
   });
 
-  it("counts function parts on 2.5 as Python: the signature, 6 tokens, the call's code, the printed response", async () => {
+  it("counts function parts on 2.5 as Python: the signature, 6 tokens, the call's code and its token, the printed response", async () => {
     const texts = await countTexts("gemma3", [
       'def get_weather(city: str | None = None) -> dict:\n  """Weather of a city\n\n  Args:\n    city\n  """\n',
       'print(default_api.get_weather(city="Paris"))',
@@ -181,8 +181,25 @@ describe("countRequestTokens on text", () => {
       tools: [{ functionDeclarations: [declaration] }],
     });
     expect(response.totalTokens).toBe(
-      texts.reduce((sum, count) => sum + count, 0) + 6 + turns.length,
+      texts.reduce((sum, count) => sum + count, 0) + 6 + 1 + turns.length,
     );
+  });
+
+  it("counts a 2.5 call's token whether or not the service signed it, and none for a call without arguments", async () => {
+    const flash = findModel("gemini-2.5-flash")!.traits;
+    const count = async (parts: Part[]) =>
+      (await countRequestTokens(flash, { contents: [{ role: "model", parts }] })).totalTokens;
+    const signed = { functionCall: call, thoughtSignature: "c2VydmljZS1tYWRl" };
+    const unsigned = { functionCall: call };
+    const [code, bare] = await countTexts("gemma3", [
+      'print(default_api.get_weather(city="Paris"))',
+      "print(default_api.get_weather())",
+    ]);
+    expect(await count([signed])).toBe(code! + 1 + 1);
+    expect(await count([unsigned])).toBe(code! + 1 + 1);
+    // A parallel set: the service signs only its first call; each counts its token.
+    expect(await count([signed, unsigned])).toBe(2 * (code! + 1) + 1);
+    expect(await count([{ functionCall: { name: "get_weather", args: {} } }])).toBe(bare! + 1);
   });
 
   it("counts functions in the 3.x markup on gemini-2.5-flash-lite-preview-09-2025, as recorded", () => {
