@@ -154,7 +154,9 @@ class BodyCopy {
       this.headBytes += taken.byteLength;
     }
     if (this.keepTail) {
-      this.tail.push(piece.slice(Math.max(0, piece.byteLength - TAIL_BYTES)));
+      // A view, not a copy: a stream's pieces are not written to once sent, and at most the
+      // last few are held; the tail is copied once, when the answer has ended.
+      this.tail.push(piece.subarray(Math.max(0, piece.byteLength - TAIL_BYTES)));
       this.tailBytes += Math.min(piece.byteLength, TAIL_BYTES);
       while (this.tailBytes - (this.tail[0]?.byteLength ?? 0) >= TAIL_BYTES) {
         this.tailBytes -= this.tail.shift()!.byteLength;
