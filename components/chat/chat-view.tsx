@@ -29,7 +29,7 @@ import {
   useLeaveWarning,
   useSettingsPanel,
 } from "./chat-view-hooks";
-import { preloadHighlighter } from "./markdown-view";
+import { warmAnswerRendering } from "./answer-warm-up";
 import { MessageList, useStickToBottom } from "./message-list";
 import { CompareView } from "./compare-view";
 import { useSearchHit } from "./search-hit";
@@ -68,7 +68,7 @@ export function ChatView() {
   useJoinLiveAnswer(conversationId, path, compareOpen);
   useSearchHit(conversationId, tree, path);
   const composer = useComposerFocus(conversationId);
-  useEffect(() => preloadHighlighter(), []);
+  useEffect(() => warmAnswerRendering(), []);
 
   const { helpOpen, setHelpOpen } = useChatViewShortcuts({
     conversationId,
