@@ -17,40 +17,31 @@ const SAMPLE_ANSWER = [
 let warmed = false;
 
 /**
- * Renders the sample answer once, off screen (a detached root, dropped right after), in a task
- * of its own: a focus may come from inside React's own work.
+ * Renders the sample answer once per page load, off screen (a detached root, dropped right
+ * after).
  */
 function renderSampleAnswer(): void {
   if (warmed) return;
   warmed = true;
-  setTimeout(() => {
-    const root = createRoot(document.createElement("div"));
-    flushSync(() => root.render(<MarkdownView text={SAMPLE_ANSWER} />));
-    setTimeout(() => root.unmount(), 0);
-  }, 0);
+  const root = createRoot(document.createElement("div"));
+  flushSync(() => root.render(<MarkdownView text={SAMPLE_ANSWER} />));
+  setTimeout(() => root.unmount(), 0);
 }
 
 /**
  * Compiles what shows an answer before the first answer arrives, instead of while its first
- * tokens wait: when a text box of the page gets focus (the person is about to write) or the
- * browser is first idle, whichever comes first, a sample answer is rendered off screen (the
- * markdown parser and the answer's components run once); highlight.js loads when idle.
- * Returns the cancel for an effect's cleanup.
+ * tokens wait: once the browser is first idle after the page appeared (hydrated), a sample
+ * answer is rendered off screen (the markdown parser and the answer's components run once) and
+ * highlight.js loads. Returns the cancel for an effect's cleanup.
  */
 export function warmAnswerRendering(): () => void {
   const cancelHighlighter = preloadHighlighter();
-  const onFocus = (event: FocusEvent) => {
-    if (event.target instanceof HTMLTextAreaElement) renderSampleAnswer();
-  };
-  document.addEventListener("focusin", onFocus);
-  if (document.activeElement instanceof HTMLTextAreaElement) renderSampleAnswer();
   const idle = typeof requestIdleCallback === "function";
   const handle = idle
     ? requestIdleCallback(renderSampleAnswer, { timeout: 3000 })
     : window.setTimeout(renderSampleAnswer, 1500);
   return () => {
     cancelHighlighter();
-    document.removeEventListener("focusin", onFocus);
     if (idle) cancelIdleCallback(handle);
     else clearTimeout(handle);
   };
