@@ -277,7 +277,7 @@ try {
     `longest task between Enter and the first answer text (prompt render, navigation): ${beforeFirstText.toFixed(0)} ms`,
   );
   console.log(
-    `main-thread CPU time per task while streaming (trace): longest ${cpu.longest.toFixed(1)} ms, p99 ${cpu.p99.toFixed(1)} ms, ${cpu.over50} tasks over 50 ms, ${cpu.tasks} tasks, ${cpu.total.toFixed(0)} ms in all`,
+    `main-thread CPU time per task while streaming (trace): longest ${cpu.longest.toFixed(1)} ms, p99 ${cpu.p99.toFixed(1)} ms, ${cpu.over50} tasks over 50 ms${cpu.overList.length ? ` (${cpu.overList.map((task) => `${task.cpu} ms at +${task.at} ms`).join(", ")})` : ""}, ${cpu.tasks} tasks, ${cpu.total.toFixed(0)} ms in all`,
   );
   await context.close();
 } finally {

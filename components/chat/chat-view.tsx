@@ -11,6 +11,7 @@ import {
   type ConversationSettingsState,
 } from "@/lib/hooks/use-conversation-settings";
 import { useConversation } from "@/lib/hooks/use-conversations";
+import { useOpenConversationId } from "@/lib/hooks/use-open-conversation";
 import { NEW_CHAT_KEY } from "@/lib/chat-client/chat-state";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { useChatAttachments } from "@/components/files/chat-attachments";
@@ -28,18 +29,21 @@ import {
   useLeaveWarning,
   useSettingsPanel,
 } from "./chat-view-hooks";
-import { preloadHighlighter } from "./markdown-view";
+import { warmAnswerRendering } from "./answer-warm-up";
 import { MessageList, useStickToBottom } from "./message-list";
 import { CompareView } from "./compare-view";
 import { useSearchHit } from "./search-hit";
 import { useCompareStore } from "@/lib/stores/compare-store";
 
 /**
- * One conversation (or a new one): messages, composer, settings; Escape stops the answer. What it
+ * One conversation (or a new one), the one the address names: messages, composer, settings;
+ * Escape stops the answer. A new chat's first message turns this view into its conversation in
+ * place (the address changes, the view stays). What it
  * does besides drawing is chat-view-hooks.ts, its toolbar chat-header.tsx, what lies below the
  * messages composer-area.tsx; what is left is the page's one layout and the state its parts share.
  */
-export function ChatView({ conversationId }: { conversationId: string | null }) {
+export function ChatView() {
+  const conversationId = useOpenConversationId();
   const conversation = useConversation(conversationId);
   const settingsState = useConversationSettings(conversationId);
   const streaming = useChatStore((state) => state.inflight !== null);
@@ -64,7 +68,7 @@ export function ChatView({ conversationId }: { conversationId: string | null }) 
   useJoinLiveAnswer(conversationId, path, compareOpen);
   useSearchHit(conversationId, tree, path);
   const composer = useComposerFocus(conversationId);
-  useEffect(() => preloadHighlighter(), []);
+  useEffect(() => warmAnswerRendering(), []);
 
   const { helpOpen, setHelpOpen } = useChatViewShortcuts({
     conversationId,

@@ -1,10 +1,6 @@
 import { ChatView } from "@/components/chat/chat-view";
 
-export default async function ConversationPage({
-  params,
-}: {
-  params: Promise<{ conversationId: string }>;
-}) {
-  const { conversationId } = await params;
-  return <ChatView key="chat" conversationId={decodeURIComponent(conversationId)} />;
+/** A saved conversation; ChatView reads which one from the address. */
+export default function ConversationPage() {
+  return <ChatView key="chat" />;
 }

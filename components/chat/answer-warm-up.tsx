@@ -1,0 +1,48 @@
+"use client";
+
+import { flushSync } from "react-dom";
+import { createRoot } from "react-dom/client";
+import { MarkdownView, preloadHighlighter } from "./markdown-view";
+
+/** A short answer with the markdown answers commonly have (no formula or diagram: those load their own code). */
+const SAMPLE_ANSWER = [
+  "## Harbours",
+  "A harbour is **sheltered** water where *ships* can dock; see [charts](https://example.com) and `depth`.",
+  "- breakwaters\n- quays\n  1. north\n  2. south",
+  "> Tides matter.",
+  "| port | depth |\n|---|---:|\n| A | 12 |",
+  "```ts\nconst depth = 12;\n```",
+].join("\n\n");
+
+let warmed = false;
+
+/**
+ * Renders the sample answer once per page load, off screen (a detached root, dropped right
+ * after).
+ */
+function renderSampleAnswer(): void {
+  if (warmed) return;
+  warmed = true;
+  const root = createRoot(document.createElement("div"));
+  flushSync(() => root.render(<MarkdownView text={SAMPLE_ANSWER} />));
+  setTimeout(() => root.unmount(), 0);
+}
+
+/**
+ * Compiles what shows an answer before the first answer arrives, instead of while its first
+ * tokens wait: once the browser is first idle after the page appeared (hydrated), a sample
+ * answer is rendered off screen (the markdown parser and the answer's components run once) and
+ * highlight.js loads. Returns the cancel for an effect's cleanup.
+ */
+export function warmAnswerRendering(): () => void {
+  const cancelHighlighter = preloadHighlighter();
+  const idle = typeof requestIdleCallback === "function";
+  const handle = idle
+    ? requestIdleCallback(renderSampleAnswer, { timeout: 3000 })
+    : window.setTimeout(renderSampleAnswer, 1500);
+  return () => {
+    cancelHighlighter();
+    if (idle) cancelIdleCallback(handle);
+    else clearTimeout(handle);
+  };
+}
