@@ -1,5 +1,5 @@
 import { ChatView } from "@/components/chat/chat-view";
 
 export default function NewChatPage() {
-  return <ChatView />;
+  return <ChatView conversationId={null} />;
 }

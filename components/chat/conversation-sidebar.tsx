@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useRouter } from "next/navigation";
+import { useParams, useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ConversationSearchResult } from "@/lib/studio/conversation-schema";
 import { Button } from "@/components/ui/button";
@@ -13,7 +13,6 @@ import {
   useUpdateConversation,
 } from "@/lib/hooks/use-conversations";
 import { useChatStore } from "@/lib/stores/chat-store";
-import { useOpenConversationId } from "@/lib/hooks/use-open-conversation";
 import { MatchPassage } from "./match-passage";
 import { ConversationTransfer } from "./conversation-transfer";
 
@@ -186,7 +185,8 @@ function UndoDelete({ deleted, onDone }: { deleted: Deleted; onDone(): void }) {
 
 /** Saved conversations: search every message, open, rename, delete (with undo). */
 export function ConversationSidebar() {
-  const activeId = useOpenConversationId();
+  const params = useParams<{ conversationId?: string }>();
+  const activeId = params.conversationId ? decodeURIComponent(params.conversationId) : null;
   const router = useRouter();
   const [search, setSearch] = useState("");
   const settledSearch = useDebounced(search.trim(), 200);

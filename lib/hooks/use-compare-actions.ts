@@ -1,9 +1,9 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import type { StoreApi } from "zustand";
-import { openedInPlace } from "./use-open-conversation";
 import { createCompareActions, type CompareActionsApi } from "@/lib/chat-client/compare-actions";
 import type { CompareStore } from "@/lib/chat-client/compare-state";
 import { useCompareStoreApi } from "@/lib/stores/compare-store";
@@ -16,6 +16,7 @@ export function useCompareActions(): CompareActionsApi {
   const store = useCompareStoreApi();
   const queryClient = useQueryClient();
   const chat = useChatActions();
+  const router = useRouter();
   return useMemo(() => {
     let actions = actionsByStore.get(store);
     if (!actions) {
@@ -23,12 +24,12 @@ export function useCompareActions(): CompareActionsApi {
         store,
         queryClient,
         chat,
-        navigate: openedInPlace,
+        navigate: (id) => router.replace(`/chat/${encodeURIComponent(id)}`),
       });
       actionsByStore.set(store, actions);
     }
     return actions;
-    // The query client and chat actions are stable for the page's life.
+    // The router, query client and chat actions are stable for the page's life.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store]);
 }

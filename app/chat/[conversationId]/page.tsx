@@ -1,6 +1,10 @@
 import { ChatView } from "@/components/chat/chat-view";
 
-/** A saved conversation; ChatView reads which one from the address. */
-export default function ConversationPage() {
-  return <ChatView key="chat" />;
+export default async function ConversationPage({
+  params,
+}: {
+  params: Promise<{ conversationId: string }>;
+}) {
+  const { conversationId } = await params;
+  return <ChatView key="chat" conversationId={decodeURIComponent(conversationId)} />;
 }
