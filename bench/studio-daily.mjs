@@ -168,9 +168,10 @@ try {
       }),
     Math.round(pasteMegabytes * 1_000_000),
   );
-  await page.evaluate(() => (window.__keys.length = 0));
   const box = page.getByRole("textbox", { name: "Message", exact: true });
   await box.press("End");
+  await page.waitForTimeout(200);
+  await page.evaluate(() => (window.__keys.length = 0));
   for (const character of "Summarise it please!".slice(0, 20)) await box.press(character);
   await page.waitForTimeout(1500);
   const typing = await page.evaluate(() => ({
