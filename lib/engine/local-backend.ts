@@ -2,6 +2,7 @@
  * The local engine behind the Backend interface: checks each canonical request against its
  * model's rules (lib/gemini/validate) and answers it offline. Models come from the catalog.
  */
+import { generationCharge } from "./emulator/generation-charge";
 import { scriptedGeneration } from "./emulator/scripted-generation";
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
@@ -250,6 +251,8 @@ function interactionGeneration(
   pace: number | undefined,
 ): OpenGeneration {
   return async ({ model, request, caller, signal, stream, pace: own }) => {
+    // The emulator's quotas count it first, scripted or not, as they count generateContent.
+    await generationCharge()?.(model, request, { caller, signal });
     // A scenario's answer (the emulator) stands in for the engine's, paced by the scenario.
     const scripted = scriptedGeneration();
     const input = await generationInput(

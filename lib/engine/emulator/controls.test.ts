@@ -207,4 +207,25 @@ describe("state and time of the local engine, per caller", () => {
     });
     await expect(chat("gemini-2.0-flash")).resolves.toBeDefined();
   });
+
+  it("counts an interaction's generation (unary or streamed) against the model's quotas", async () => {
+    controls.set("key:erin", { quotas: { requestsPerMinute: 2 } });
+    const body = { model: "gemini-2.5-flash", input: "hi" };
+    const create = () => inScope("key:erin", () => backend.createInteraction(body, as("key:erin")));
+    const stream = () =>
+      inScope("key:erin", async () => {
+        for await (const event of backend.streamCreateInteraction(
+          { ...body, stream: true },
+          as("key:erin"),
+        ))
+          void event;
+      });
+    await create();
+    await stream();
+    await expect(create()).rejects.toMatchObject({
+      httpStatus: 429,
+      rpcStatus: "RESOURCE_EXHAUSTED",
+    });
+    await expect(stream()).rejects.toMatchObject({ httpStatus: 429 });
+  });
 });

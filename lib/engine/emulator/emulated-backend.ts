@@ -25,6 +25,11 @@ import { paced, scriptedCore, streamFailure } from "./scripted-core";
 import { withScriptedVectors } from "./scripted-vectors";
 import { sleep } from "./sleep";
 import {
+  iterateWithGenerationCharge,
+  withGenerationCharge,
+  type GenerationCharge,
+} from "./generation-charge";
+import {
   iterateWithScriptedGeneration,
   withScriptedGeneration,
   type ScriptedGeneration,
@@ -98,8 +103,26 @@ export function emulatedBackend(local: LocalBackend, parts: EmulatorParts): Loca
               parts,
               method as (...args: unknown[]) => Promise<unknown>,
             );
+    if (operation === "interactions.create")
+      wrapped[name] = chargingInteractions(local, parts, name, wrapped[name] as InteractionMethod);
   }
   return wrapped as unknown as LocalBackend;
+}
+
+type InteractionMethod = (...args: unknown[]) => Promise<unknown> | AsyncIterable<unknown>;
+
+/** An interaction's create, its generation counted against the caller's quotas (generation-charge.ts). */
+function chargingInteractions(
+  local: LocalBackend,
+  parts: EmulatorParts,
+  name: string,
+  method: InteractionMethod,
+): InteractionMethod {
+  const charge = interactionCharge(local, parts);
+  return STREAM_METHODS.has(name)
+    ? (...args) =>
+        iterateWithGenerationCharge(charge, () => method(...args) as AsyncIterable<unknown>)
+    : (...args) => withGenerationCharge(charge, () => method(...args));
 }
 
 type StreamMethod = (
@@ -169,16 +192,33 @@ async function chargeQuota(
   args: unknown[],
 ): Promise<void> {
   const context = args[args.length - 1] as OperationContext;
-  const ownerId = context.caller.ownerId;
-  if (!parts.controls?.hasQuotas(ownerId)) return;
+  if (!parts.controls?.hasQuotas(context.caller.ownerId)) return;
   const generation = generationOf(operation, args);
-  if (!generation) return;
-  const { model, request } = generation;
-  const tokens = parts.controls.countsInputTokens(ownerId)
+  if (generation)
+    await chargeGeneration(local, parts, generation.model, generation.request, context);
+}
+
+/** Counts one generation of `request` on `model` against the caller's quotas. */
+async function chargeGeneration(
+  local: LocalBackend,
+  parts: EmulatorParts,
+  model: string,
+  request: GenerateContentRequest,
+  context: OperationContext,
+): Promise<void> {
+  const controls = parts.controls;
+  const ownerId = context.caller.ownerId;
+  if (!controls?.hasQuotas(ownerId)) return;
+  const tokens = controls.countsInputTokens(ownerId)
     ? (await local.countTokens(model, { generateContentRequest: { ...request, model } }, context))
         .totalTokens
     : 0;
-  parts.controls.chargeQuota(ownerId, model.replace(/^models\//, ""), tokens);
+  controls.chargeQuota(ownerId, model.replace(/^models\//, ""), tokens);
+}
+
+/** The charge an interaction's generation makes (the engine builds its request, then calls it). */
+function interactionCharge(local: LocalBackend, parts: EmulatorParts): GenerationCharge {
+  return (model, request, context) => chargeGeneration(local, parts, model, request, context);
 }
 
 /** The model and generate request an operation runs, for those that generate. */

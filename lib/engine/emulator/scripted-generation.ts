@@ -6,6 +6,7 @@
  * created the interaction (and a background run it started).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
+import { iterateInScope } from "./iterate-in-scope";
 import type { GenerationInput } from "@/lib/engine/generate";
 import type { GenerateContentResponse } from "@/lib/gemini/types";
 
@@ -25,18 +26,9 @@ export function scriptedGeneration(): ScriptedGeneration | undefined {
 }
 
 /** Iterates `source` inside the scope, each step of it (a generator's body runs at each next()). */
-export async function* iterateWithScriptedGeneration<T>(
+export function iterateWithScriptedGeneration<T>(
   generate: ScriptedGeneration,
   source: () => AsyncIterable<T>,
 ): AsyncGenerator<T> {
-  const iterator = scope.run(generate, () => source()[Symbol.asyncIterator]());
-  try {
-    for (;;) {
-      const step = await scope.run(generate, () => iterator.next());
-      if (step.done) return;
-      yield step.value;
-    }
-  } finally {
-    await iterator.return?.();
-  }
+  return iterateInScope(scope, generate, source);
 }
