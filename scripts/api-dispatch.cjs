@@ -55,14 +55,15 @@ function noteNextResponse(response) {
 const BIND_HOST = process.env.HOSTNAME || "127.0.0.1";
 const ORIGIN = `http://${BIND_HOST.includes(":") ? `[${BIND_HOST}]` : BIND_HOST}:${process.env.PORT || "3000"}`;
 
+/** Node's reading of the request's headers as name and value pairs, which the Request copies once. */
 function headersOf(incoming) {
-  const headers = new Headers();
+  const pairs = [];
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.append(name, value);
+    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
+    else pairs.push([name, value]);
   }
-  return headers;
+  return pairs;
 }
 
 /**

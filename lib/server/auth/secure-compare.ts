@@ -1,12 +1,12 @@
 import "server-only";
-import { createHash, timingSafeEqual } from "node:crypto";
+import { createHash, hash, timingSafeEqual } from "node:crypto";
 
 export function sha256Hex(value: string): string {
   return createHash("sha256").update(value, "utf8").digest("hex");
 }
 
 function sha256(value: string): Buffer {
-  return createHash("sha256").update(value).digest();
+  return hash("sha256", value, "buffer");
 }
 
 /**
