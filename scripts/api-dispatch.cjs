@@ -17,7 +17,6 @@
 // dispatch off (bench/gateway.mjs measures both ways in one run).
 "use strict";
 const path = require("node:path");
-const { Readable } = require("node:stream");
 
 const API_SURFACE = /^\/(?:(?:upload|download)\/)?v1(?:beta|alpha)?\/[^/?]/;
 const DISPATCHED_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -56,25 +55,57 @@ function noteNextResponse(response) {
 const BIND_HOST = process.env.HOSTNAME || "127.0.0.1";
 const ORIGIN = `http://${BIND_HOST.includes(":") ? `[${BIND_HOST}]` : BIND_HOST}:${process.env.PORT || "3000"}`;
 
+/** Node's reading of the request's headers as name and value pairs, which the Request copies once. */
 function headersOf(incoming) {
-  const headers = new Headers();
+  const pairs = [];
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined) continue;
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else headers.append(name, value);
+    if (Array.isArray(value)) for (const item of value) pairs.push([name, item]);
+    else pairs.push([name, value]);
   }
-  return headers;
+  return pairs;
+}
+
+/**
+ * Where a dispatched request's body can be read as Node gives it (lib/server/http/request-body.ts
+ * reads it there, without a web stream in between, while the web body is untouched).
+ */
+const NODE_BODY = Symbol.for("genstudio.nodeRequestBody");
+
+/**
+ * The request body as a web stream that reads Node's request only when pulled (so a reader that
+ * takes the Node body instead finds nothing taken); cancelling it drops the request's body.
+ */
+function lazyWebBody(incoming) {
+  let pieces = null;
+  return new ReadableStream(
+    {
+      async pull(controller) {
+        pieces ??= incoming[Symbol.asyncIterator]();
+        const { done, value } = await pieces.next();
+        if (done) controller.close();
+        else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+      },
+      async cancel(reason) {
+        if (pieces) await pieces.return?.();
+        else incoming.destroy(reason instanceof Error ? reason : undefined);
+      },
+    },
+    { highWaterMark: 0 },
+  );
 }
 
 function webRequest(incoming, signal) {
   const withBody = incoming.method !== "GET" && incoming.method !== "HEAD";
-  return new Request(ORIGIN + incoming.url, {
+  const request = new Request(ORIGIN + incoming.url, {
     method: incoming.method,
     headers: headersOf(incoming),
-    body: withBody ? Readable.toWeb(incoming) : null,
+    body: withBody ? lazyWebBody(incoming) : null,
     duplex: "half",
     signal,
   });
+  if (withBody) request[NODE_BODY] = incoming;
+  return request;
 }
 
 /** Resolves when the client took what was written (true) or went away (false). */

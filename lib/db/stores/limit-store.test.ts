@@ -33,6 +33,31 @@ describe.each(testDatabaseKinds())("LimitStore ($dialect)", (kind) => {
     expect((await limits.take("key:a", rate, now - 5_000)).taken).toBe(false);
   });
 
+  it("takes a batch of at most a tenth of what the bucket holds, one at a time near empty", async () => {
+    const rate = { requestsPerMinute: 0.001, burst: 100 };
+    expect(await limits.takeBatch("key:batch", rate, 1_000, 50)).toEqual({
+      taken: true,
+      waitSeconds: 0,
+      count: 10,
+    });
+    expect((await limits.takeBatch("key:batch", rate, 1_000, 50)).count).toBe(9);
+    expect((await limits.takeBatch("key:batch", rate, 1_000, 3)).count).toBe(3);
+    const counts: number[] = [];
+    for (;;) {
+      const decision = await limits.takeBatch("key:batch", rate, 1_000, 50);
+      if (!decision.taken) {
+        expect(decision.count).toBe(0);
+        expect(decision.waitSeconds).toBeGreaterThan(0);
+        break;
+      }
+      counts.push(decision.count);
+    }
+    // Every token of the bucket was taken once, the last ones singly.
+    expect(10 + 9 + 3 + counts.reduce((sum, count) => sum + count, 0)).toBe(100);
+    expect(counts.slice(-10)).toEqual(Array(10).fill(1));
+    expect((await limits.take("key:batch", rate, 1_000)).taken).toBe(false);
+  });
+
   it("spends each token once when many requests race for them", async () => {
     const rate = { requestsPerMinute: 1, burst: 10 };
     const decisions = await Promise.all(

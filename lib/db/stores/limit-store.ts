@@ -21,9 +21,31 @@ export interface RateDecision {
   waitSeconds: number;
 }
 
+/** A take of several tokens at once: how many it got (0 when refused). */
+export interface BatchDecision extends RateDecision {
+  count: number;
+}
+
+/**
+ * The most of a bucket's tokens one take of several may hold: a tenth of what the bucket has
+ * then. So a batch never leaves another instance short while the bucket is far from empty, and
+ * near empty every take is of one token, exactly as a single take.
+ */
+export const BATCH_SHARE = 0.1;
+
+/** What a take asking for `wanted` tokens gets from a bucket holding `tokens` (at least 1). */
+export function batchCount(tokens: number, wanted: number): number {
+  return Math.max(1, Math.min(wanted, Math.floor(tokens * BATCH_SHARE)));
+}
+
 interface BucketRow {
   tokens: number;
   taken: number;
+}
+
+/** The decision of a take of one token. */
+function single({ taken, waitSeconds }: BatchDecision): RateDecision {
+  return { taken, waitSeconds };
 }
 
 /** A live browser session as authentication reads it. */
@@ -104,37 +126,64 @@ export class LimitStore {
   constructor(private readonly database: SqlDatabase) {}
 
   /**
-   * What follows the inserted row of a take: refill `bucket` to now and take one token if there
-   * is one, in the same statement, so two instances never spend one token twice.
+   * What follows the inserted row of a take: refill `bucket` to now and take up to `wanted`
+   * tokens (batchCount's share of what it holds, at least one if it holds one), in the same
+   * statement, so two instances never spend one token twice.
    */
-  private takeClause(rate: RateSettings, now: number): { sql: string; params: SqlValue[] } {
-    const least = this.database.dialect === "sqlite" ? "MIN" : "LEAST";
-    const greatest = this.database.dialect === "sqlite" ? "MAX" : "GREATEST";
+  private takeClause(
+    rate: RateSettings,
+    now: number,
+    wanted = 1,
+  ): { sql: string; params: SqlValue[] } {
+    const sqlite = this.database.dialect === "sqlite";
+    const least = sqlite ? "MIN" : "LEAST";
+    const greatest = sqlite ? "MAX" : "GREATEST";
     const refilled = `${least}(CAST(? AS DOUBLE PRECISION), rate_buckets.tokens + ${greatest}(0, ? - rate_buckets.updated_at) * CAST(? AS DOUBLE PRECISION))`;
     const refill: SqlValue[] = [rate.burst, now, rate.requestsPerMinute / 60_000];
+    // SQLite's cast truncates, which for the positive share is the floor.
+    const share = `${refilled} * ${BATCH_SHARE}`;
+    const floorShare = sqlite ? `CAST(${share} AS INTEGER)` : `CAST(FLOOR(${share}) AS INTEGER)`;
+    const count = `CASE WHEN ${refilled} >= 1 THEN ${greatest}(1, ${least}(CAST(? AS INTEGER), ${floorShare})) ELSE 0 END`;
+    const countParams: SqlValue[] = [...refill, wanted, ...refill];
     return {
       sql: `ON CONFLICT (bucket) DO UPDATE SET
-          tokens = CASE WHEN ${refilled} >= 1 THEN ${refilled} - 1 ELSE ${refilled} END,
-          taken = CASE WHEN ${refilled} >= 1 THEN 1 ELSE 0 END,
+          tokens = ${refilled} - ${count},
+          taken = ${count},
           updated_at = ${greatest}(rate_buckets.updated_at, ?)
         RETURNING tokens, taken`,
-      params: [...refill, ...refill, ...refill, ...refill, now],
+      params: [...refill, ...countParams, ...countParams, now],
     };
   }
 
-  private decision(row: BucketRow, rate: RateSettings): RateDecision {
-    if (row.taken === 1) return { taken: true, waitSeconds: 0 };
+  private decision(row: BucketRow, rate: RateSettings): BatchDecision {
+    const count = Number(row.taken);
+    if (count >= 1) return { taken: true, waitSeconds: 0, count };
     const perMs = rate.requestsPerMinute / 60_000;
-    return { taken: false, waitSeconds: (1 - row.tokens) / perMs / 1000 };
+    return { taken: false, waitSeconds: (1 - row.tokens) / perMs / 1000, count: 0 };
   }
 
   /** Takes one token from `bucket` (refilled at the rate, holding at most `burst`). */
   async take(bucket: string, rate: RateSettings, now: number): Promise<RateDecision> {
-    const clause = this.takeClause(rate, now);
+    return single(await this.takeBatch(bucket, rate, now, 1));
+  }
+
+  /**
+   * Takes up to `wanted` tokens from `bucket` at once (never more than batchCount allows; one
+   * when the bucket is nearly empty), for an instance that hands them out to the requests that
+   * follow (lib/server/http/rate-tokens.ts).
+   */
+  async takeBatch(
+    bucket: string,
+    rate: RateSettings,
+    now: number,
+    wanted: number,
+  ): Promise<BatchDecision> {
+    const clause = this.takeClause(rate, now, wanted);
+    const first = batchCount(rate.burst, wanted);
     const row = await this.database.get<BucketRow>(
       `INSERT INTO rate_buckets (bucket, tokens, taken, updated_at)
-       VALUES (?, CAST(? AS DOUBLE PRECISION) - 1, 1, ?) ${clause.sql}`,
-      [bucket, rate.burst, now, ...clause.params],
+       VALUES (?, CAST(? AS DOUBLE PRECISION) - ?, ?, ?) ${clause.sql}`,
+      [bucket, rate.burst, first, first, now, ...clause.params],
       { hot: true },
     );
     return this.decision(row!, rate);
@@ -169,7 +218,7 @@ export class LimitStore {
       [bucket, rate.burst, now, ...clause.params, ...spendParams(spend)],
       { hot: true },
     );
-    return { rate: this.decision(row!, rate), spend: spendOf(row) };
+    return { rate: single(this.decision(row!, rate)), spend: spendOf(row) };
   }
 
   /** Keys' spend in the given periods, by key id (keys with none are absent). */
@@ -269,7 +318,7 @@ export class LimitStore {
     if (!row) return { session: null, rate: null };
     return {
       session: sessionOf(row),
-      rate: this.decision({ tokens: row.tokens ?? 0, taken: row.taken ?? 0 }, rate),
+      rate: single(this.decision({ tokens: row.tokens ?? 0, taken: row.taken ?? 0 }, rate)),
     };
   }
 

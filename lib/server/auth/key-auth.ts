@@ -6,6 +6,7 @@ import { effectiveLimits, hasBudgets, spendPeriods } from "@/lib/studio/key-limi
 import { serverEnv } from "../config/env";
 import { logger } from "../config/logger";
 import { countRequest, rateSettings } from "../http/limits";
+import { takeRateToken } from "../http/rate-tokens";
 import { countRefusal } from "../observability/studio-metrics";
 import { dataStores } from "../persistence/database-handle";
 import { keyHashingSecret, liveKeyByHash, personById } from "./identity-cache";
@@ -17,7 +18,8 @@ import { secretsEqual } from "./secure-compare";
  * The caller of a request that carries a key: one of STUDIO_API_KEYS (its own workspace,
  * `key:{name}`), or a key made in the studio (its workspace's, with its limits). A managed key
  * is found in this instance's identity cache (no database round trip while nothing changed);
- * its rate token and, when it has budgets, its spend are read in one round trip.
+ * its rate token comes from this instance's batch (lib/server/http/rate-tokens.ts) or, when it
+ * has budgets, is taken in one round trip with its spend.
  */
 
 const INVALID_KEY_MESSAGE = "API key not valid. Please pass a valid API key.";
@@ -79,12 +81,14 @@ export async function authenticateKey(presented: string, countRate: boolean): Pr
   const now = Date.now();
   const rate = countRate ? keyRate(limits.requestsPerMinute) : null;
   const spendQuery = hasBudgets(limits) ? { keyId: record.id, ...spendPeriods(now) } : null;
+  const bucket = `apikey:${record.id}`;
+  const { limits: store } = await dataStores();
+  // Without budgets the token may come from this instance's batch; with them the spend is
+  // read in the same round trip as the token.
   const found =
-    rate === null && spendQuery === null
-      ? { rate: null, spend: null }
-      : await (
-          await dataStores()
-        ).limits.takeWithSpend(`apikey:${record.id}`, rate, now, spendQuery);
+    spendQuery === null
+      ? { rate: rate === null ? null : await takeRateToken(store, bucket, rate), spend: null }
+      : await store.takeWithSpend(bucket, rate, now, spendQuery);
   if (found.rate !== null && !found.rate.taken) {
     countRefusal("rate");
     throw ApiError.resourceExhausted(

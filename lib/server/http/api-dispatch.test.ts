@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
+import { requestBodyPieces } from "./request-body";
 
 /**
  * The start script's API dispatch (scripts/api-dispatch.cjs): Node's request in, a route
@@ -61,6 +62,34 @@ describe("api dispatch", () => {
       body: "a".repeat(100_000),
       key: "k1",
     });
+  });
+
+  it("lets the body readers take the body as Node gives it, the web body then taken too", async () => {
+    const sent = Buffer.alloc(300_000, "b");
+    const base = await listen(async (request) => {
+      const pieces = requestBodyPieces(request);
+      const received: Buffer[] = [];
+      let asNodeGaveThem = true;
+      for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
+        // Node's own pieces are Buffers; the web body's would be plain byte arrays.
+        asNodeGaveThem &&= Buffer.isBuffer(next.value);
+        received.push(Buffer.from(next.value));
+      }
+      const body = Buffer.concat(received);
+      return Response.json({
+        equal: body.equals(sent),
+        pieces: received.length,
+        asNodeGaveThem,
+        webBodyTaken: request.body!.locked,
+      });
+    });
+    const response = await fetch(`${base}/v1beta/models/m:countTokens`, {
+      method: "POST",
+      body: sent,
+    });
+    const answer = (await response.json()) as { equal: boolean; pieces: number };
+    expect(answer).toMatchObject({ equal: true, asNodeGaveThem: true, webBodyTaken: true });
+    expect(answer.pieces).toBeGreaterThan(1);
   });
 
   it("sends a stream's headers before its first event and each event as it is made", async () => {

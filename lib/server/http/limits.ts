@@ -7,6 +7,7 @@ import { serverEnv } from "../config/env";
 import { logger } from "../config/logger";
 import { countRefusal } from "../observability/studio-metrics";
 import { dataStores } from "../persistence/database-handle";
+import { takeRateToken } from "./rate-tokens";
 
 /**
  * Per-caller limits, in both modes and across every instance sharing the database: a request
@@ -33,11 +34,14 @@ export function assertRateAllowed(decision: RateDecision | null): void {
   );
 }
 
-/** Takes a token of `ownerId`'s request rate, or throws the service's 429 (nothing when the limit is off). */
+/**
+ * Takes a token of `ownerId`'s request rate (from this instance's batch, rate-tokens.ts), or
+ * throws the service's 429 (nothing when the limit is off).
+ */
 export async function countRequest(ownerId: string): Promise<void> {
   const rate = rateSettings();
   if (rate === null) return;
-  assertRateAllowed(await (await dataStores()).limits.take(ownerId, rate, Date.now()));
+  assertRateAllowed(await takeRateToken((await dataStores()).limits, ownerId, rate));
 }
 
 /** A stream slot outlives its instance by at most this long; the instance renews it a third as often. */

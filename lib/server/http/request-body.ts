@@ -61,6 +61,27 @@ function tooLarge(limit: number): ApiError {
   );
 }
 
+/**
+ * A request's body piece by piece: as Node gives it when the start script's dispatch made the
+ * request (scripts/api-dispatch.cjs) and its web body is untouched, without a web stream in
+ * between; else through its web body. Either way the body is then taken (a second read fails).
+ */
+export function requestBodyPieces(request: Request): AsyncIterator<Uint8Array> {
+  const reader = request.body!.getReader();
+  const node = (request as Request & { [NODE_BODY]?: AsyncIterable<Uint8Array> })[NODE_BODY];
+  if (node !== undefined) return node[Symbol.asyncIterator]();
+  return {
+    next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
+    return: async () => {
+      await reader.cancel();
+      return { done: true, value: undefined };
+    },
+  };
+}
+
+/** Where scripts/api-dispatch.cjs leaves Node's request, whose body it is. */
+const NODE_BODY = Symbol.for("genstudio.nodeRequestBody");
+
 /** Bytes read between two turns of the event loop. */
 const YIELD_EVERY_BYTES = 1024 * 1024;
 
@@ -73,15 +94,15 @@ const YIELD_EVERY_BYTES = 1024 * 1024;
 async function readBytesCapped(request: Request, limit: number): Promise<BodySource> {
   const bytes: Uint8Array[] = [];
   if (!request.body) return { bytes, size: 0 };
-  const reader = request.body.getReader();
+  const pieces = requestBodyPieces(request);
   let size = 0;
   let sinceYield = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await pieces.next();
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
-      await reader.cancel();
+      await pieces.return?.();
       throw tooLarge(limit);
     }
     bytes.push(new Uint8Array(value));

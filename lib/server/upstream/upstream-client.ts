@@ -128,6 +128,19 @@ export function webStreamOf(body: UpstreamResponse["body"]): ReadableStream<Uint
   );
 }
 
+/** A forwarded JSON body up to this size goes out in one write with the request's headers. */
+const ONE_WRITE_BYTES = 64 * 1024;
+
+/** A client's JSON body as received, for undici: small ones as one buffer, larger ones streamed. */
+function forwardedBody(pieces: readonly Uint8Array[]): Uint8Array | Readable {
+  if (pieces.length === 1) return pieces[0]!;
+  let total = 0;
+  for (const piece of pieces) total += piece.byteLength;
+  return total <= ONE_WRITE_BYTES
+    ? Buffer.concat(pieces, total)
+    : Readable.from(pieces, { objectMode: false });
+}
+
 /** The JSON a call sends, for a recording: its value, or its forwarded bytes read as JSON. */
 function recordedJson(call: UpstreamCall): unknown {
   if (call.json !== undefined || call.jsonBytes === undefined) return call.json;
@@ -233,7 +246,7 @@ export class UpstreamClient {
           call.json !== undefined
             ? json
             : call.jsonBytes !== undefined
-              ? Readable.from(call.jsonBytes, { objectMode: false })
+              ? forwardedBody(call.jsonBytes)
               : body
                 ? Readable.from(body, { objectMode: false })
                 : undefined,
