@@ -2,8 +2,7 @@
  * The local engine behind the Backend interface: checks each canonical request against its
  * model's rules (lib/gemini/validate) and answers it offline. Models come from the catalog.
  */
-import { generationCharge } from "./emulator/generation-charge";
-import { scriptedGeneration } from "./emulator/scripted-generation";
+import { generationCharge, scriptedGeneration } from "./emulator/generation-scope";
 import type { BatchStore } from "@/lib/db/stores/batch-store";
 import type { CacheStore } from "@/lib/db/stores/cache-store";
 import type { FileStore } from "@/lib/db/stores/file-store";

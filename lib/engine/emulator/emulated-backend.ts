@@ -26,14 +26,12 @@ import { withScriptedVectors } from "./scripted-vectors";
 import { sleep } from "./sleep";
 import {
   iterateWithGenerationCharge,
-  withGenerationCharge,
-  type GenerationCharge,
-} from "./generation-charge";
-import {
   iterateWithScriptedGeneration,
+  withGenerationCharge,
   withScriptedGeneration,
+  type GenerationCharge,
   type ScriptedGeneration,
-} from "./scripted-generation";
+} from "./generation-scope";
 
 /** Where each method's model and request are among its arguments. */
 const REQUEST_ARGUMENTS: Record<
@@ -111,7 +109,7 @@ export function emulatedBackend(local: LocalBackend, parts: EmulatorParts): Loca
 
 type InteractionMethod = (...args: unknown[]) => Promise<unknown> | AsyncIterable<unknown>;
 
-/** An interaction's create, its generation counted against the caller's quotas (generation-charge.ts). */
+/** An interaction's create, its generation counted against the caller's quotas (generation-scope.ts). */
 function chargingInteractions(
   local: LocalBackend,
   parts: EmulatorParts,
