@@ -74,7 +74,7 @@ const NODE_BODY = Symbol.for("genstudio.nodeRequestBody");
 
 /**
  * The request body as a web stream that reads Node's request only when pulled (so a reader that
- * takes the Node body instead finds nothing taken); cancelling it drops the request's body.
+ * takes the Node body instead finds nothing taken); cancelling it drops the rest of the body.
  */
 function lazyWebBody(incoming) {
   let pieces = null;
@@ -86,9 +86,11 @@ function lazyWebBody(incoming) {
         if (done) controller.close();
         else controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
       },
-      async cancel(reason) {
-        if (pieces) await pieces.return?.();
-        else incoming.destroy(reason instanceof Error ? reason : undefined);
+      cancel() {
+        // The answer still goes out on this connection: the rest of the body is read and dropped,
+        // as Node does with a body no one reads. Destroying an unfinished request would close
+        // the socket under the answer.
+        incoming.resume();
       },
     },
     { highWaterMark: 0 },
