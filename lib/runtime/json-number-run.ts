@@ -121,32 +121,39 @@ export interface NumberRun {
   end: number;
 }
 
-/** A run of numbers as JSON bytes (ASCII), and the index after the last one written. */
-export interface NumberRunBytes {
-  /** A view of a buffer the next run reuses: copy it or use it before writing another. */
-  bytes: Buffer;
+/** Where a run written into a buffer stopped: the byte after it, and the index after its last number. */
+export interface NumberRunWritten {
+  position: number;
   end: number;
 }
+
+/** Bytes one number of a run takes at most, its comma included. */
+export const MAX_NUMBER_RUN_BYTES = MAX_NUMBER_CHARACTERS + 1;
 
 /**
  * The JSON text of the numbers of `items` from `from` on, joined by commas (a comma first when
  * `from` is not the array's start), up to `limit` or the first item that is not a number.
  */
-export function numberRunText(items: readonly unknown[], from: number, limit: number): NumberRun {
-  const { bytes, end } = numberRunBytes(items, from, limit);
-  return { text: bytes.toString("latin1"), end };
+export function numberRunText(items: ArrayLike<unknown>, from: number, limit: number): NumberRun {
+  const room = (limit - from) * MAX_NUMBER_RUN_BYTES;
+  if (buffer.length < room) buffer = Buffer.allocUnsafe(room);
+  const { position, end } = writeNumberRun(buffer, 0, items, from, limit);
+  return { text: buffer.toString("latin1", 0, position), end };
 }
 
-/** numberRunText's text as bytes, for a writer that sends bytes (no string made, none encoded). */
-export function numberRunBytes(
-  items: readonly unknown[],
+/**
+ * numberRunText's text written as bytes (ASCII) into `target` from `position`, for a writer
+ * that sends bytes: no string made, none encoded, nothing copied. `target` has room for
+ * MAX_NUMBER_RUN_BYTES a number from `position` on. `items` is a JavaScript array or a typed
+ * array of numbers (an embedding's Float64Array, lib/gemini/embedding-values.ts).
+ */
+export function writeNumberRun(
+  target: Buffer,
+  position: number,
+  items: ArrayLike<unknown>,
   from: number,
   limit: number,
-): NumberRunBytes {
-  const room = (limit - from) * (MAX_NUMBER_CHARACTERS + 1);
-  if (buffer.length < room) buffer = Buffer.allocUnsafe(room);
-  const target = buffer;
-  let position = 0;
+): NumberRunWritten {
   let index = from;
   for (; index < limit; index++) {
     const item = items[index];
@@ -166,5 +173,5 @@ export function numberRunBytes(
     target[position++] = ZERO + whole;
     position = writeFraction(target, position, rest - whole * DECIMALS);
   }
-  return { bytes: target.subarray(0, position), end: index };
+  return { position, end: index };
 }
