@@ -8,7 +8,7 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
-import { EmbeddingValues } from "@/lib/gemini/embedding-values";
+import { isEmbeddingValues, type EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { MAX_NUMBER_RUN_BYTES, numberRunText, writeNumberRun } from "./json-number-run";
 import { piecedText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
@@ -152,7 +152,7 @@ async function writeJson(
   const begin = (item: object, keys: readonly string[] | undefined) => {
     if (open.has(item)) throw new TypeError("Converting circular structure to JSON");
     open.add(item);
-    if (Array.isArray(item) || item instanceof EmbeddingValues) {
+    if (Array.isArray(item) || isEmbeddingValues(item)) {
       writer.write("[");
       stack.push({ kind: "array", value: item, index: 0 });
     } else {
@@ -271,7 +271,7 @@ function plan(
   piece: number,
 ): { whole: true } | { whole: false; keys?: readonly string[] } {
   // An embedding's Float64Array is written as the array its toJSON gives, from the typed array.
-  if (value instanceof EmbeddingValues) return { whole: false };
+  if (isEmbeddingValues(value)) return { whole: false };
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return { whole: true };
   if (Array.isArray(value)) return { whole: smallScalars(value, piece) } as { whole: true };
   const prototype = Object.getPrototypeOf(value) as unknown;
