@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   jsonBytePieces,
   jsonTextPieces,
@@ -86,6 +86,25 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
         },
       ),
       { numRuns: 40 },
+    );
+  });
+
+  it("write an embedding's values from the typed array whichever copy of its module made them", async () => {
+    vi.resetModules();
+    const copy = await import("@/lib/gemini/embedding-values");
+    expect(copy.EmbeddingValues).not.toBe(EmbeddingValues);
+    const values = copy.EmbeddingValues.from([0.25, -0.000000125, 1]);
+    // Written from the typed array: its toJSON (the path of anything else with one) is not called.
+    values.toJSON = () => {
+      throw new Error("toJSON called");
+    };
+    const value = { embedding: { values } };
+    expect((await jsonTextPieces(value)).join("")).toBe(
+      '{"embedding":{"values":[0.25,-1.25e-7,1]}}',
+    );
+    const encoded = await jsonBytePieces(value);
+    expect(Buffer.concat(encoded.pieces).toString()).toBe(
+      '{"embedding":{"values":[0.25,-1.25e-7,1]}}',
     );
   });
 
