@@ -17,7 +17,8 @@
 //    the whole run, the best of --rounds. Twice at each size: with each answer parsed by the
 //    client (JSON.parse of 3,072 numbers a text costs this client about as much as the server
 //    spends writing them, on the same cores), and with each answer read whole but not parsed
-//    (its vectors counted by their keys): the server's own throughput.
+//    (its vectors counted by their keys): the server's own throughput. Beside them, the
+//    client's ceiling: one answer's decode and JSON.parse alone, repeated, in texts a second.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -198,6 +199,33 @@ async function throughput(baseUrl, texts, size, parse = true) {
   return embedded / seconds;
 }
 
+/**
+ * The client's own ceiling when it parses: one answer of BATCH texts at `size` values fetched
+ * once, then its text decoded and JSON.parse'd over and over on this process's one thread, in
+ * texts a second (no server work counted). Parsed throughput cannot pass it.
+ */
+async function parseCeiling(baseUrl, texts, size) {
+  const response = await fetch(`${baseUrl}/v1beta/models/gemini-embedding-001:batchEmbedContents`, {
+    method: "POST",
+    headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
+    body: JSON.stringify({
+      requests: texts.slice(0, BATCH).map((text) => ({
+        content: { parts: [{ text }] },
+        ...(size ? { outputDimensionality: size } : {}),
+      })),
+    }),
+  });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const decoder = new TextDecoder();
+  let runs = 0;
+  const started = performance.now();
+  while (performance.now() - started < 1000 || runs < 3) {
+    JSON.parse(decoder.decode(bytes));
+    runs++;
+  }
+  return (runs * BATCH) / ((performance.now() - started) / 1000);
+}
+
 function printRetrieval(label, { rows, random, overlap }) {
   console.log(
     `Retrieval${label}, ${SET.queries.length} questions over ${SET.documents.length} documents (top-1 accuracy):`,
@@ -249,6 +277,14 @@ try {
         `  ${String(size).padStart(4)} values, ${parse ? "answers parsed  " : "answers read raw"}: ${servers.map(({ label }, index) => `${Math.round(best[index])} texts/s${label ? ` (${label})` : ""}`).join(", ")}`,
       );
     }
+    const ceiling = await parseCeiling(
+      servers.at(-1).server.baseUrl,
+      texts,
+      size === 3072 ? undefined : size,
+    );
+    console.log(
+      `  ${String(size).padStart(4)} values, the client's decode and JSON.parse alone: ${Math.round(ceiling)} texts/s`,
+    );
   }
   console.log(
     `(load average after: ${os
