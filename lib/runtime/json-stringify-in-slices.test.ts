@@ -93,7 +93,7 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
     vi.resetModules();
     const copy = await import("@/lib/gemini/embedding-values");
     expect(copy.EmbeddingValues).not.toBe(EmbeddingValues);
-    const values = copy.EmbeddingValues.from([0.25, -0.000000125, 1]);
+    const values = new copy.EmbeddingValues([0.25, -0.000000125, 1]);
     // Written from the typed array: its toJSON (the path of anything else with one) is not called.
     values.toJSON = () => {
       throw new Error("toJSON called");
