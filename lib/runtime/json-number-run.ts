@@ -22,6 +22,7 @@ const POINT = 0x2e;
 const ZERO = 0x30;
 const LETTER_E = 0x65;
 
+/** numberRunText's scratch: the run's bytes before they become its text. */
 let buffer = Buffer.allocUnsafe(64 * 1024);
 
 /** Writes the decimal digits of a non-negative integer below 2^53 ending just before `end`. */
