@@ -1,7 +1,6 @@
 "use client";
 
 import { usePathname } from "next/navigation";
-import { useEffect, useRef, useSyncExternalStore } from "react";
 
 const CONVERSATION_PATH = /^\/chat\/([^/]+)\/?$/;
 
@@ -10,8 +9,13 @@ export function conversationPath(conversationId: string): string {
   return `/chat/${encodeURIComponent(conversationId)}`;
 }
 
-function conversationIdOf(pathname: string | null): string | null {
-  const match = CONVERSATION_PATH.exec(pathname ?? "");
+/**
+ * The conversation the chat page shows, read from its address: null on a new chat. A new
+ * chat's first message gives it an id and the address changes in place (openedInPlace), so
+ * the page shows the answer without loading the conversation's page from the server.
+ */
+export function useOpenConversationId(): string | null {
+  const match = CONVERSATION_PATH.exec(usePathname() ?? "");
   if (!match) return null;
   try {
     return decodeURIComponent(match[1]!);
@@ -21,55 +25,11 @@ function conversationIdOf(pathname: string | null): string | null {
 }
 
 /**
- * The conversation a new chat became in place (openedInPlace), until the router's address
- * catches up. Next's router takes an address replaced outside it as a transition, which React
- * renders after (and restarts behind) every streamed frame of the answer; this one is shown at
- * once, in the same render as the message that was sent.
- */
-let openedHere: string | null = null;
-const listeners = new Set<() => void>();
-
-function setOpenedHere(conversationId: string | null): void {
-  if (openedHere === conversationId) return;
-  openedHere = conversationId;
-  for (const listener of listeners) listener();
-}
-
-function subscribe(listener: () => void): () => void {
-  listeners.add(listener);
-  return () => listeners.delete(listener);
-}
-
-/**
- * The conversation the chat page shows, read from its address: null on a new chat. A new
- * chat's first message gives it an id and the address changes in place (openedInPlace), so
- * the page shows the answer without loading the conversation's page from the server.
- */
-export function useOpenConversationId(): string | null {
-  const pathname = usePathname();
-  const opened = useSyncExternalStore(
-    subscribe,
-    () => openedHere,
-    () => null,
-  );
-  // Any address the router settles on later (this conversation's, or another page's)
-  // supersedes it; a view mounted later leaves it as it is.
-  const routed = useRef(pathname);
-  useEffect(() => {
-    if (routed.current === pathname) return;
-    routed.current = pathname;
-    setOpenedHere(null);
-  }, [pathname]);
-  return conversationIdOf(pathname) ?? opened;
-}
-
-/**
  * Gives the page the address of the conversation a new chat just became, in place of the new
  * chat's (Next's router keeps the rendered page and updates `usePathname`): no request to the
  * server and no new page between Enter and the answer's first tokens. A reload, or opening the
  * address elsewhere, loads the conversation's page.
  */
 export function openedInPlace(conversationId: string): void {
-  setOpenedHere(conversationId);
   window.history.replaceState(null, "", conversationPath(conversationId));
 }
