@@ -3,7 +3,7 @@
  * Where the time of a page's first answer goes, against warm ones, in Debian's chromium against
  * the production build (local engine, fresh DATA_DIR, free port):
  *
- *   npm run build && node bench/first-answer-page.mjs [--runs 5] [--app-dir ../other]
+ *   npm run build && node bench/first-answer-page.mjs [--runs 5] [--app-dir ../other] [--trace /tmp/answer]
  *
  * The server is started, /chat opened, and a prompt sent from the new chat as soon as the
  * composer takes input (the first answer after the start); then `--runs` more new chats, each
@@ -15,6 +15,8 @@
  *   finished, and the moment the address changed;
  * - page: the answer's article in the DOM, its first text, and the main thread's long tasks
  *   (over 50 ms) between Enter and the first text.
+ * `--trace <prefix>` keeps Chrome traces of the first answer and of the last warm one
+ * (`<prefix>-first.json`, `<prefix>-warm.json`).
  */
 import { launchChromium, startServer } from "./chat-bench-support.mjs";
 
@@ -204,8 +206,18 @@ try {
   console.log(
     `ms after Enter; first answer sent ${sentAfterStart} ms after the server answered, then ${runs} warm new chats`,
   );
-  console.log(`| mark | first | ${results.slice(1).map((_, index) => `warm ${index + 1}`).join(" | ")} |`);
-  console.log(`|---|---|${results.slice(1).map(() => "---|").join("")}`);
+  console.log(
+    `| mark | first | ${results
+      .slice(1)
+      .map((_, index) => `warm ${index + 1}`)
+      .join(" | ")} |`,
+  );
+  console.log(
+    `|---|---|${results
+      .slice(1)
+      .map(() => "---|")
+      .join("")}`,
+  );
   for (const [key, label] of columns)
     console.log(`| ${label} | ${results.map((result) => result[key] ?? "—").join(" | ")} |`);
   console.log(
