@@ -6,12 +6,13 @@
  * JavaScript the /chat route downloads on first load.
  *
  *   npm run build && node bench/chat-render.mjs [--tokens 20000] [--no-diagrams] [--base-url http://127.0.0.1:3000]
- *     [--tokens-per-second 4000] [--app-dir ../other-checkout]
+ *     [--tokens-per-second 4000] [--app-dir ../other-checkout] [--cpu-profile answer.cpuprofile]
  *
  * Without --base-url it starts the built studio itself (local engine, fresh DATA_DIR, free port),
  * from `--app-dir` when given (another checkout's build, for a before/after), its stream paced
  * at `--tokens-per-second` when given (else the engine's full speed). It also reports how long
- * after the turn's last byte reached the page the answer's last text was shown.
+ * after the turn's last byte reached the page the answer's last text was shown. `--cpu-profile`
+ * writes the page's JavaScript CPU profile (DevTools protocol) from Enter to the end.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -185,6 +186,13 @@ try {
       "blink.user_timing",
     ],
   });
+  const profilePath = option("cpu-profile");
+  const profiler = profilePath ? await context.newCDPSession(page) : null;
+  if (profiler) {
+    await profiler.send("Profiler.enable");
+    await profiler.send("Profiler.setSamplingInterval", { interval: 200 });
+    await profiler.send("Profiler.start");
+  }
   const sent = await page.evaluate(() => performance.now());
   await input.press("Enter");
   await page.waitForFunction(() => window.__firstAnswerText !== null, null, { timeout: 120_000 });
@@ -213,6 +221,10 @@ try {
     return performance.now();
   });
   await browser.stopTracing();
+  if (profiler) {
+    const { profile } = await profiler.send("Profiler.stop");
+    fs.writeFileSync(profilePath, JSON.stringify(profile));
+  }
   const cpu = mainThreadTaskCpu(tracePath);
   if (!process.env.KEEP_TRACE) fs.rmSync(tracePath, { force: true });
 

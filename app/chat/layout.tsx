@@ -1,5 +1,6 @@
 import { HydrationBoundary } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { ChatView } from "@/components/chat/chat-view";
 import { ConversationSidebar } from "@/components/chat/conversation-sidebar";
 import { chatPageState } from "@/lib/server/pages/chat-page-data";
 import { AttachmentsStoreProvider } from "@/lib/stores/attachments-store";
@@ -9,7 +10,9 @@ import { CompareStoreProvider } from "@/lib/stores/compare-store";
 export const metadata = { title: "Chat · Genstudio" };
 
 /**
- * The chat pages share one store and the sidebar, so a running answer survives navigation.
+ * The chat pages share one store, the sidebar and the chat view, so a running answer survives
+ * navigation and a new chat turns into its conversation without a new view (the view reads the
+ * conversation from the address; the pages themselves draw nothing).
  * The models, conversations and presets come with the page (read while it is rendered), so
  * the composer is ready without a round trip.
  */
@@ -22,6 +25,7 @@ export default async function ChatLayout({ children }: { children: ReactNode }) 
           <AttachmentsStoreProvider>
             <div className="relative flex min-h-0 flex-1">
               <ConversationSidebar />
+              <ChatView />
               {children}
             </div>
           </AttachmentsStoreProvider>

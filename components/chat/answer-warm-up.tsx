@@ -3,6 +3,7 @@
 import { flushSync } from "react-dom";
 import { createRoot } from "react-dom/client";
 import { MarkdownView, preloadHighlighter } from "./markdown-view";
+import { preloadKatex } from "./math-formula";
 
 /** A short answer with the markdown answers commonly have (no formula or diagram: those load their own code). */
 const SAMPLE_ANSWER = [
@@ -26,13 +27,15 @@ function renderSampleAnswer(): void {
   const root = createRoot(document.createElement("div"));
   flushSync(() => root.render(<MarkdownView text={SAMPLE_ANSWER} />));
   setTimeout(() => root.unmount(), 0);
+  // Its own task: the script is evaluated when it arrives, after this one.
+  setTimeout(preloadKatex, 0);
 }
 
 /**
  * Compiles what shows an answer before the first answer arrives, instead of while its first
  * tokens wait: once the browser is first idle after the page appeared (hydrated), a sample
- * answer is rendered off screen (the markdown parser and the answer's components run once) and
- * highlight.js loads. Returns the cancel for an effect's cleanup.
+ * answer is rendered off screen (the markdown parser and the answer's components run once), and
+ * highlight.js and KaTeX load. Returns the cancel for an effect's cleanup.
  */
 export function warmAnswerRendering(): () => void {
   const cancelHighlighter = preloadHighlighter();

@@ -11,6 +11,7 @@ import {
   type ConversationSettingsState,
 } from "@/lib/hooks/use-conversation-settings";
 import { useConversation } from "@/lib/hooks/use-conversations";
+import { useOpenConversationId } from "@/lib/hooks/use-open-conversation";
 import { NEW_CHAT_KEY } from "@/lib/chat-client/chat-state";
 import { useChatStore } from "@/lib/stores/chat-store";
 import { useChatAttachments } from "@/components/files/chat-attachments";
@@ -35,11 +36,15 @@ import { useSearchHit } from "./search-hit";
 import { useCompareStore } from "@/lib/stores/compare-store";
 
 /**
- * One conversation (or a new one): messages, composer, settings; Escape stops the answer. What it
- * does besides drawing is chat-view-hooks.ts, its toolbar chat-header.tsx, what lies below the
- * messages composer-area.tsx; what is left is the page's one layout and the state its parts share.
+ * One conversation (or a new one), the one the address names: messages, composer, settings;
+ * Escape stops the answer. It is the chat layout's, so it stays mounted across the chat pages; a
+ * new chat's first message turns it into its conversation in place (the address changes, the
+ * view stays). What it does besides drawing is chat-view-hooks.ts, its toolbar chat-header.tsx,
+ * what lies below the messages composer-area.tsx; what is left is the page's one layout and the
+ * state its parts share.
  */
-export function ChatView({ conversationId }: { conversationId: string | null }) {
+export function ChatView() {
+  const conversationId = useOpenConversationId();
   const conversation = useConversation(conversationId);
   const settingsState = useConversationSettings(conversationId);
   const streaming = useChatStore((state) => state.inflight !== null);

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useParams, useRouter } from "next/navigation";
+import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ConversationSearchResult } from "@/lib/studio/conversation-schema";
 import { Button } from "@/components/ui/button";
@@ -13,6 +13,7 @@ import {
   useUpdateConversation,
 } from "@/lib/hooks/use-conversations";
 import { useChatStore } from "@/lib/stores/chat-store";
+import { useOpenConversationId } from "@/lib/hooks/use-open-conversation";
 import { MatchPassage } from "./match-passage";
 import { ConversationTransfer } from "./conversation-transfer";
 
@@ -185,8 +186,7 @@ function UndoDelete({ deleted, onDone }: { deleted: Deleted; onDone(): void }) {
 
 /** Saved conversations: search every message, open, rename, delete (with undo). */
 export function ConversationSidebar() {
-  const params = useParams<{ conversationId?: string }>();
-  const activeId = params.conversationId ? decodeURIComponent(params.conversationId) : null;
+  const activeId = useOpenConversationId();
   const router = useRouter();
   const [search, setSearch] = useState("");
   const settledSearch = useDebounced(search.trim(), 200);

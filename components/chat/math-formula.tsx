@@ -4,8 +4,9 @@ import { memo, useState, useSyncExternalStore } from "react";
 
 /**
  * A TeX formula of an answer ($…$ inline, $$…$$ display), typeset by KaTeX with its MathML
- * for screen readers; the TeX source is one click away. KaTeX (and its fonts and CSS) loads
- * when the first formula appears, so answers without math never download it; until then the
+ * for screen readers; the TeX source is one click away. KaTeX (its script and CSS; the fonts
+ * come when a formula uses them) loads when the chat page is first idle (preloadKatex, from
+ * answer-warm-up.tsx) or when the first formula appears, whichever is first; until then the
  * formula shows as its source.
  */
 type Render = (tex: string, display: boolean) => string;
@@ -31,6 +32,16 @@ function loadKatex(): void {
       for (const listener of listeners) listener();
     },
   );
+}
+
+/**
+ * Loads KaTeX and typesets a sample formula, each in a task of its own while the page is idle:
+ * evaluating KaTeX's script is a long task (about 100 ms of CPU on the project machine) that
+ * would otherwise come in the middle of the first streamed answer with a formula.
+ */
+export function preloadKatex(): void {
+  loadKatex();
+  void loading?.then(() => setTimeout(() => render?.("\\frac{a}{b} = \\sqrt{x^2}", false), 0));
 }
 
 function subscribe(listener: () => void): () => void {

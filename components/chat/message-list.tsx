@@ -59,10 +59,12 @@ export const UNPIN_EVENT = "genstudio:unpin";
 
 /**
  * Keeps a scroll container pinned to the bottom while its content grows, unless the person
- * scrolled up to read (or the page showed something above, UNPIN_EVENT); ResizeObservers on
- * its children, no work per token in React. A callback ref: the container and its children may
- * be replaced (compare mode and back, loading and then the messages), and the observers follow
- * them.
+ * scrolled up to read (or the page showed something above, UNPIN_EVENT); no work per token in
+ * React. It follows the sizes of the container and of its children (ResizeObserver): their
+ * callbacks come after the frame's layout, so following the bottom never forces a layout of
+ * its own in the middle of a frame (reading `scrollHeight` right after each DOM change did, once
+ * per change). A callback ref: the container and its children may be replaced (compare mode and
+ * back, loading and then the messages), and the observers follow them.
  */
 export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Element> {
   const [element, setElement] = useState<Element | null>(null);
@@ -78,21 +80,18 @@ export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Ele
     const follow = () => {
       if (pinned) element.scrollTop = element.scrollHeight;
     };
-    // Sizes of the rows (and of the view itself: what grows below it makes it shorter) ...
+    // Sizes of the view itself (what grows below it makes it shorter) and of its children,
+    // which grow with any text added inside them.
     const sizes = new ResizeObserver(follow);
     const observeChildren = () => {
       sizes.disconnect();
       sizes.observe(element);
       for (const child of element.children) sizes.observe(child);
     };
-    // ... and text added anywhere inside, which a row's fixed-height wrapper may not report.
-    const changes = new MutationObserver((records) => {
-      if (records.some((record) => record.target === element && record.type === "childList"))
-        observeChildren();
-      follow();
-    });
+    // Children replaced: observe the new ones (their first size report follows the bottom).
+    const changes = new MutationObserver(observeChildren);
     observeChildren();
-    changes.observe(element, { childList: true, subtree: true, characterData: true });
+    changes.observe(element, { childList: true });
     element.addEventListener("scroll", onScroll, { passive: true });
     element.addEventListener(UNPIN_EVENT, unpin);
     return () => {

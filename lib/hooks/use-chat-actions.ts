@@ -1,9 +1,9 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import type { StoreApi } from "zustand";
+import { openedInPlace } from "./use-open-conversation";
 import { createChatActions, type ChatActionsApi } from "@/lib/chat-client/chat-actions";
 import type { ChatStore } from "@/lib/chat-client/chat-state";
 import { useChatStoreApi } from "@/lib/stores/chat-store";
@@ -14,19 +14,18 @@ const actionsByStore = new WeakMap<StoreApi<ChatStore>, ChatActionsApi>();
 export function useChatActions(): ChatActionsApi {
   const store = useChatStoreApi();
   const queryClient = useQueryClient();
-  const router = useRouter();
   return useMemo(() => {
     let actions = actionsByStore.get(store);
     if (!actions) {
       actions = createChatActions({
         store,
         queryClient,
-        navigate: (id) => router.replace(`/chat/${encodeURIComponent(id)}`),
+        navigate: openedInPlace,
       });
       actionsByStore.set(store, actions);
     }
     return actions;
-    // The router and query client are stable for the page's life; the actions must be too.
+    // The query client is stable for the page's life; the actions must be too.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store]);
 }

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQueryClient } from "@tanstack/react-query";
-import { useRouter } from "next/navigation";
 import { useMemo } from "react";
 import type { StoreApi } from "zustand";
+import { openedInPlace } from "./use-open-conversation";
 import { createCompareActions, type CompareActionsApi } from "@/lib/chat-client/compare-actions";
 import type { CompareStore } from "@/lib/chat-client/compare-state";
 import { useCompareStoreApi } from "@/lib/stores/compare-store";
@@ -16,7 +16,6 @@ export function useCompareActions(): CompareActionsApi {
   const store = useCompareStoreApi();
   const queryClient = useQueryClient();
   const chat = useChatActions();
-  const router = useRouter();
   return useMemo(() => {
     let actions = actionsByStore.get(store);
     if (!actions) {
@@ -24,12 +23,12 @@ export function useCompareActions(): CompareActionsApi {
         store,
         queryClient,
         chat,
-        navigate: (id) => router.replace(`/chat/${encodeURIComponent(id)}`),
+        navigate: openedInPlace,
       });
       actionsByStore.set(store, actions);
     }
     return actions;
-    // The router, query client and chat actions are stable for the page's life.
+    // The query client and chat actions are stable for the page's life.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store]);
 }

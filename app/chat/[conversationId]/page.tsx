@@ -1,10 +1,7 @@
-import { ChatView } from "@/components/chat/chat-view";
-
-export default async function ConversationPage({
-  params,
-}: {
-  params: Promise<{ conversationId: string }>;
-}) {
-  const { conversationId } = await params;
-  return <ChatView key="chat" conversationId={decodeURIComponent(conversationId)} />;
+/**
+ * A saved conversation. The chat view is the layout's (app/chat/layout.tsx) and reads which
+ * conversation from the address, so moving between conversations never remounts it.
+ */
+export default function ConversationPage() {
+  return null;
 }
