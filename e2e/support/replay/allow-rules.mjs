@@ -78,15 +78,17 @@ export const ALLOW_RULES = {
    * Thought signatures the service made, sent back in the current turn: the service counts
    * what only it can decrypt (3.x: the thinking they stand for). The rule holds where the
    * difference is exactly the thinking the service reported for them in its recorded answers
-   * (less the one token a 2.5 engine counts for each call, which a signature sits on), or where
-   * an answer that made one is not recorded.
+   * (less the token a 2.5 engine counts for each argument of the calls the signatures sit on),
+   * or where an answer that made one is not recorded.
    */
   "service-signature-thinking": ({ verdict }) => {
     const signatures = verdict.signatures;
     if (!signatures?.count) return false;
     if (signatures.unknown) return true;
     const missing = verdict.expected - (verdict.actual ?? Number.NaN);
-    return missing === signatures.thinking || missing === signatures.thinking - signatures.count;
+    return (
+      missing === signatures.thinking || missing === signatures.thinking - signatures.callArguments
+    );
   },
   /** A medium at an outside URL: the service fetched it and counted what it found. */
   "outside-url": ({ exchange }) => hasOutsideUrl(exchange),
