@@ -45,6 +45,11 @@ export interface ModelTraits {
   /** Whether countTokens adds the role tokens (1.5 did there, not in its generation answers). */
   countTokensRoleTokens: boolean;
   /**
+   * Whether a generation that asks for IMAGE among its responseModalities adds the role tokens
+   * where the model's text answers do not (2.0's experimental image output).
+   */
+  imageOutputRoleTokens?: boolean;
+  /**
    * How the service counts the rest of a prompt (tools, function parts, media). The local
    * engine's catalog sets it; a model known only from the wire has none (the service counts).
    */

@@ -72,21 +72,28 @@ function serverToolRan(recorded) {
   });
 }
 
+/** The models whose engine notation (2.5's `python`) counts a token for each call argument. */
+const ARGUMENT_TOKEN_MODEL = /\/models\/gemini-2\.5-/;
+
 /** Each rule: whether it explains the problems of one category of one judged exchange. */
 export const ALLOW_RULES = {
   /**
    * Thought signatures the service made, sent back in the current turn: the service counts
    * what only it can decrypt (3.x: the thinking they stand for). The rule holds where the
    * difference is exactly the thinking the service reported for them in its recorded answers
-   * (less the one token a 2.5 engine counts for each call, which a signature sits on), or where
-   * an answer that made one is not recorded.
+   * (less one token a signature, or on 2.5, where the engine counts a token for each argument of
+   * a call, less those of the calls the signatures sit on), or where an answer that made one is
+   * not recorded.
    */
-  "service-signature-thinking": ({ verdict }) => {
+  "service-signature-thinking": ({ verdict, exchange }) => {
     const signatures = verdict.signatures;
     if (!signatures?.count) return false;
     if (signatures.unknown) return true;
     const missing = verdict.expected - (verdict.actual ?? Number.NaN);
-    return missing === signatures.thinking || missing === signatures.thinking - signatures.count;
+    const engineCallTokens = ARGUMENT_TOKEN_MODEL.test(exchange.path)
+      ? signatures.callArguments
+      : signatures.count;
+    return missing === signatures.thinking || missing === signatures.thinking - engineCallTokens;
   },
   /** A medium at an outside URL: the service fetched it and counted what it found. */
   "outside-url": ({ exchange }) => hasOutsideUrl(exchange),

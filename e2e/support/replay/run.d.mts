@@ -7,7 +7,7 @@ export interface Verdict {
   open?: string[];
   expected?: number | string;
   actual?: number | string;
-  signatures?: { count: number; thinking: number; unknown: boolean };
+  signatures?: { count: number; thinking: number; unknown: boolean; callArguments: number };
 }
 export interface Judged {
   exchange: RecordedExchange;

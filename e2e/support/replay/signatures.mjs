@@ -45,7 +45,9 @@ function isFunctionResponse(part) {
 /**
  * The signatures of a request's current turn (from its last user Content without a function
  * response on) and what the recordings say they stand for: `count`, the `thinking` of the
- * answers that made them (once per answer), and whether an answer is not recorded (`unknown`).
+ * answers that made them (once per answer), whether an answer is not recorded (`unknown`), and
+ * `callArguments`, the arguments of the function calls they sit on (a 2.5 engine counts a token
+ * for each; see lib/engine/README.md, "A 2.5 call's tokens").
  */
 export function currentTurnSignatures(requestBody, learned) {
   const contents = Array.isArray(requestBody?.contents) ? requestBody.contents : [];
@@ -54,13 +56,15 @@ export function currentTurnSignatures(requestBody, learned) {
     const parts = Array.isArray(content?.parts) ? content.parts : [];
     if (content?.role !== "model" && !parts.some(isFunctionResponse)) start = index;
   });
-  const result = { count: 0, thinking: 0, unknown: false };
+  const result = { count: 0, thinking: 0, unknown: false, callArguments: 0 };
   const counted = new Set();
   for (const content of contents.slice(start)) {
     for (const part of Array.isArray(content?.parts) ? content.parts : []) {
       const signature = part?.thoughtSignature ?? part?.thought_signature;
       if (typeof signature !== "string") continue;
       result.count += 1;
+      const args = (part.functionCall ?? part.function_call)?.args;
+      if (args && typeof args === "object") result.callArguments += Object.keys(args).length;
       const key = normalised(signature);
       if (!learned.has(key)) result.unknown = true;
       else if (!counted.has(key)) {

@@ -114,6 +114,7 @@ interface FamilyData {
   tokenizer?: TokenizerFamily;
   roleTokenPerContent?: boolean;
   countTokensRoleTokens?: boolean;
+  imageOutputRoleTokens?: boolean;
   /**
    * How the service counts tools, function parts and media; `about` says from what. Merged
    * rule by rule (media too) over the family it extends: a family states what differs.
@@ -338,6 +339,7 @@ function buildEntry(model: ModelData): CatalogEntry {
       tokenizer: required(traits.tokenizer, "tokenizer", name),
       roleTokenPerContent: required(traits.roleTokenPerContent, "roleTokenPerContent", name),
       countTokensRoleTokens: required(traits.countTokensRoleTokens, "countTokensRoleTokens", name),
+      ...(traits.imageOutputRoleTokens ? { imageOutputRoleTokens: true } : {}),
       promptTokens: promptTokenRules(required(promptTokens, "promptTokens", name), name),
       ...(cacheFamily ? { cacheTokens: cacheTokenTraits(cacheFamily, name) } : {}),
       ...(countTokensFamily

@@ -51,6 +51,7 @@ export async function prepareRequest(input: GenerationInput): Promise<PreparedRe
         toolConfig: request.toolConfig,
         mediaResolution: config.mediaResolution,
         responseSchema: config.responseSchema,
+        responseModalities: config.responseModalities,
       },
       { resolveFile: input.resolveFile, signal, onCounted: (counted) => (items = counted) },
     ),

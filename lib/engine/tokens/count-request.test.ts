@@ -442,6 +442,22 @@ function recordedMediaExchanges(): RecordedMediaExchange[] {
     );
 }
 
+describe("countRequestTokens on 2.0's experimental image output", () => {
+  it("adds a role token per Content when the request asks for IMAGE output, none for text", async () => {
+    const imageModel = findModel("gemini-2.0-flash-exp-image-generation")!.traits;
+    const contents: Content[] = [
+      { role: "user", parts: [{ text: "Combine these images side by side" }] },
+      { role: "model", parts: [{ text: "Which images?" }] },
+    ];
+    const asText = await countRequestTokens(imageModel, { contents });
+    const asImage = await countRequestTokens(imageModel, {
+      contents,
+      responseModalities: ["TEXT", "IMAGE"],
+    });
+    expect(asImage.totalTokens).toBe(asText.totalTokens + 2);
+  });
+});
+
 describe("countRequestTokens on 2.0 media", () => {
   it("counts every recorded 2.0 generation with media as the service did (the newest figure of each)", async () => {
     const exchanges = recordedMediaExchanges();

@@ -37,6 +37,8 @@ export interface CountableRequest {
   mediaResolution?: MediaResolution;
   /** generationConfig.responseSchema: part of the prompt on families that count it. */
   responseSchema?: unknown;
+  /** generationConfig.responseModalities: image output adds role tokens on some families. */
+  responseModalities?: readonly string[];
 }
 
 /**
@@ -90,7 +92,12 @@ export async function countRequestTokens(
   const rules = counting.promptTokens;
   if (!rules) throw new Error(`${traits.name} has no prompt token rules`);
   const roleTokens =
-    purpose === "countTokens" ? counting.countTokensRoleTokens : counting.roleTokenPerContent;
+    purpose === "countTokens"
+      ? counting.countTokensRoleTokens
+      : counting.roleTokenPerContent ||
+        (purpose === "prompt" &&
+          counting.imageOutputRoleTokens === true &&
+          asksForImages(input.responseModalities));
   // Everything here is work on this thread, for megabytes of parts or of function values:
   // other requests get turns in between.
   const slices = new TimeSlices();
@@ -125,6 +132,10 @@ export async function countRequestTokens(
     ...split,
     ...(promptTokensDetails.length ? { promptTokensDetails } : {}),
   };
+}
+
+function asksForImages(modalities: readonly string[] | undefined): boolean {
+  return (modalities ?? []).some((modality) => modality.toUpperCase() === "IMAGE");
 }
 
 function hasRole(content: Content): boolean {

@@ -10,6 +10,7 @@
  */
 import type { FunctionTextFormat } from "@/lib/gemini/prompt-token-rules";
 import type { FunctionDeclaration } from "@/lib/gemini/types";
+import { jsonSizeWithin } from "@/lib/runtime/json-size-within";
 
 const MAX_ENTRIES = 4_096;
 const MAX_KEY_CHARACTERS = 32_768;
@@ -26,7 +27,7 @@ export function declarationKey(
   format: FunctionTextFormat,
   declaration: FunctionDeclaration,
 ): string | null {
-  if (!withinSize(declaration, MAX_KEY_CHARACTERS)) return null;
+  if (!jsonSizeWithin(declaration, MAX_KEY_CHARACTERS)) return null;
   const json = JSON.stringify(declaration);
   if (json.length > MAX_KEY_CHARACTERS) return null;
   return `${tokenizer}\u0000${format}\u0000${json}`;
@@ -45,29 +46,4 @@ export function rememberCount(key: string, count: number): void {
   counts.delete(key);
   counts.set(key, count);
   if (counts.size > MAX_ENTRIES) counts.delete(counts.keys().next().value!);
-}
-
-/** Whether a JSON value's strings and keys stay within `budget` characters (a visit that stops early). */
-function withinSize(value: unknown, budget: number): boolean {
-  let left = budget;
-  const stack: unknown[] = [value];
-  while (stack.length) {
-    const item = stack.pop();
-    if (typeof item === "string") left -= item.length + 2;
-    else if (Array.isArray(item)) {
-      left -= item.length + 2;
-      if (left < 0) return false;
-      for (const element of item) stack.push(element);
-    } else if (typeof item === "object" && item !== null) {
-      const keys = Object.keys(item);
-      left -= 4 * keys.length + 2;
-      if (left < 0) return false;
-      for (const key of keys) {
-        left -= key.length;
-        stack.push((item as Record<string, unknown>)[key]);
-      }
-    } else left -= 8;
-    if (left < 0) return false;
-  }
-  return true;
 }

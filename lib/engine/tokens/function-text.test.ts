@@ -66,13 +66,34 @@ describe("the fields notation (1.x, 2.0)", () => {
     ).toEqual({ texts: ["divide", "output"], fixed: 1 });
   });
 
-  it("counts a response schema like parameters", () => {
+  it("counts a response schema like parameters, its titles included", () => {
+    // `nullable: true` is one token; `items` one more besides its schema's values.
     expect(
       responseSchemaText({
         type: "ARRAY",
         items: { type: "OBJECT", properties: { name: { type: "STRING" } }, nullable: true },
+        title: "Names",
       }),
-    ).toEqual({ texts: ["ARRAY", "OBJECT", "name", "STRING"], fixed: 1 });
+    ).toEqual({ texts: ["ARRAY", "OBJECT", "name", "STRING", "Names"], fixed: 2 });
+  });
+
+  it("leaves a parameter's title out, and counts an array parameter's items as one token more", () => {
+    expect(
+      declarationText("fields", {
+        name: "load",
+        parameters: {
+          type: "OBJECT",
+          title: "LoadArgs",
+          properties: {
+            names: { type: "ARRAY", items: { type: "STRING" }, title: "Names" },
+            a: { type: "NUMBER", title: "A", description: "The first" },
+          },
+        } as never,
+      }),
+    ).toEqual({
+      texts: ["load", "OBJECT", "names", "ARRAY", "STRING", "a", "NUMBER", "The first"],
+      fixed: 1,
+    });
   });
 });
 
@@ -228,7 +249,7 @@ describe("the python notation (2.5)", () => {
     expect(fixed).toBe(6 + 15 + 2 * 3);
   });
 
-  it("writes a call as the code that makes it, keys sorted, and one token more for its arguments", () => {
+  it("writes a call as the code that makes it, keys sorted, and one token more for each argument", () => {
     expect(
       functionCallText("python", {
         id: "x1",
@@ -239,7 +260,7 @@ describe("the python notation (2.5)", () => {
       texts: [
         'print(default_api.customDivide(denominator=2, exact=True, note="n", numerator=10, tags=[None]))',
       ],
-      fixed: 1,
+      fixed: 5,
     });
   });
 
@@ -257,6 +278,18 @@ describe("the python notation (2.5)", () => {
     });
     expect(functionResponseText("python", { name: "get_file", response: {} })).toEqual({
       texts: ['{"get_file_response": {}}'],
+      fixed: 0,
+    });
+  });
+
+  it("escapes a single quote in a response's strings and keys as C does", () => {
+    expect(
+      functionResponseText("python", {
+        name: "web_search",
+        response: { "it's": "Results for 'agents': \"3\"" },
+      }),
+    ).toEqual({
+      texts: [`{"web_search_response": {"it\\'s": "Results for \\'agents\\': \\"3\\""}}`],
       fixed: 0,
     });
   });

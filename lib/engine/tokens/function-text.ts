@@ -38,8 +38,10 @@ export function* declarationTextSteps(
     const text = new FieldsText();
     text.add(declaration.name);
     if (declaration.description) text.add(declaration.description);
-    // The JSON Schema variants (parametersJsonSchema, responseJsonSchema) reach no 1.x/2.0 prompt.
-    yield* text.schema(declaration.parameters);
+    // The JSON Schema variants (parametersJsonSchema, responseJsonSchema) reach no 1.x/2.0 prompt;
+    // a parameter's `title` counts nothing (recorded on 2.0: `"title": "A"` on each of two
+    // parameters, 2 tokens over when counted), where a response schema's does.
+    yield* text.schema(declaration.parameters, { titles: false });
     yield* text.schema(declaration.response);
     return text.result();
   }
@@ -117,6 +119,9 @@ export function* responseSchemaTextSteps(schema: unknown): Steps<PromptText> {
   return text.result();
 }
 
+/** What an array schema's `items` adds in the fields notation besides the item schema's own values. */
+const FIELDS_ITEMS_TOKENS = 1;
+
 /** Collects the values of the fields notation: strings to count, other scalars one token each. */
 class FieldsText {
   private readonly texts: string[] = [];
@@ -145,19 +150,28 @@ class FieldsText {
     }
   }
 
-  // A schema's own keywords are no text of the prompt; its values and property names are.
-  *schema(node: unknown): Steps {
+  /**
+   * A schema's own keywords are no text of the prompt; its values and property names are, and
+   * an array's `items` one token more (recorded on 2.0: an array parameter of strings counts its
+   * name, ARRAY, STRING and one token, in every request that declares one). `titles: false`
+   * leaves `title` out (a declaration's parameters).
+   */
+  *schema(node: unknown, options: { titles?: boolean } = {}): Steps {
     if (!isRecord(node)) return;
     for (const [keyword, child] of Object.entries(node)) {
       if (keyword === "properties" && isRecord(child)) {
         for (const name of ownKeys(child)) {
           this.add(name);
-          yield* this.schema(child[name]);
+          yield* this.schema(child[name], options);
         }
-      } else if (keyword === "items" || keyword === "not") yield* this.schema(child);
+      } else if (keyword === "items") {
+        this.fixed += FIELDS_ITEMS_TOKENS;
+        yield* this.schema(child, options);
+      } else if (keyword === "not") yield* this.schema(child, options);
       else if (keyword === "anyOf" || keyword === "oneOf" || keyword === "allOf") {
-        for (const branch of Array.isArray(child) ? child : []) yield* this.schema(branch);
-      } else if (keyword === "type") typeNames(child).forEach((name) => this.add(name));
+        for (const branch of Array.isArray(child) ? child : []) yield* this.schema(branch, options);
+      } else if (keyword === "title" && options.titles === false) continue;
+      else if (keyword === "type") typeNames(child).forEach((name) => this.add(name));
       else yield* this.value(child);
       yield;
     }

@@ -13,16 +13,16 @@ import { isRecord, MarkupWriter, sortedSteps, typeNames, type PromptText } from 
  * The `python` notation's tokens besides its texts, measured on 2.5 (see lib/engine/README.md):
  * per declaration; per parameter after its first (a declaration of three parameters adds 8);
  * per described parameter (its line counts two fewer than written); per declared response
- * schema; per call with arguments (recorded on 2.5 Flash and Pro with calls signed by the service,
+ * schema; per argument of a call (recorded on 2.5 Flash and Pro with calls signed by the service,
  * calls after the first of a parallel set, which carry no signature, and calls callers wrote
  * without one alike: the token is the call's, not its signature's; a call without arguments adds
- * none).
+ * none, a call of two arguments two).
  */
 const PYTHON_DECLARATION_TOKENS = 6;
 const PYTHON_EXTRA_PARAMETER_TOKENS = 4;
 const PYTHON_DESCRIBED_PARAMETER_TOKENS = -2;
 const PYTHON_RESPONSE_TOKENS = 15;
-const PYTHON_CALL_WITH_ARGUMENTS_TOKENS = 1;
+const PYTHON_ARGUMENT_TOKENS = 1;
 
 /** Python's names for the schema types (STRING, NUMBER, ...). */
 const PYTHON_TYPES: Readonly<Record<string, string>> = {
@@ -118,7 +118,7 @@ function pythonType(node: unknown): string {
 
 /**
  * A call in the `python` notation: `print(default_api.name(key=value, ...))`, keys sorted, and
- * one token no text shows when it has arguments.
+ * one token no text shows for each argument.
  */
 export function* pythonCallSteps(call: FunctionCall): Steps<PromptText> {
   const args = call.args ?? {};
@@ -131,7 +131,7 @@ export function* pythonCallSteps(call: FunctionCall): Steps<PromptText> {
     yield* pythonValue(text, args[key]);
   }
   text.write("))");
-  return { texts: [text.take()], fixed: keys.length ? PYTHON_CALL_WITH_ARGUMENTS_TOKENS : 0 };
+  return { texts: [text.take()], fixed: keys.length * PYTHON_ARGUMENT_TOKENS };
 }
 
 /** A JSON value as a Python literal: strings quoted, `True`, `False`, `None`. */
@@ -184,15 +184,21 @@ function* jsonValue(text: PieceWriter, value: unknown): Steps {
     const record = value as Record<string, unknown>;
     text.write("{");
     for (const [index, key] of ownKeys(record).entries()) {
-      text.write(`${index ? ", " : ""}${JSON.stringify(key)}: `);
+      text.write(`${index ? ", " : ""}${quoted(key)}: `);
       yield* jsonValue(text, record[key]);
     }
     text.write("}");
-  } else text.write(JSON.stringify(value));
+  } else text.write(typeof value === "string" ? quoted(value) : JSON.stringify(value));
   yield;
 }
 
 /** A description inside the docstring: its later lines indented as the docstring is. */
 function docstringLines(description: string): string {
   return description.replace(/\n(?=[^\n])/g, "\n  ");
+}
+
+/** A string as the response's text writes it: JSON's escapes, and a single quote escaped too. */
+function quoted(value: string): string {
+  const json = JSON.stringify(value);
+  return json.includes("'") ? json.replace(/'/g, "\\'") : json;
 }

@@ -1,0 +1,17 @@
+// jsonSizeWithin: an estimate of a JSON value's text that stops as soon as the budget is spent.
+import { describe, expect, it } from "vitest";
+import { jsonSizeWithin } from "./json-size-within";
+
+describe("jsonSizeWithin", () => {
+  it("takes a value whose text fits and refuses one that does not", () => {
+    const value = { name: "tool", tags: ["a", "b"], nested: { limit: 3, ok: true } };
+    expect(jsonSizeWithin(value, JSON.stringify(value).length * 2)).toBe(true);
+    expect(jsonSizeWithin(value, 10)).toBe(false);
+  });
+
+  it("refuses a huge array at its length, before its elements", () => {
+    const huge = Array.from({ length: 1_000_000 }, (_, index) => ({ index }));
+    expect(jsonSizeWithin(huge, 1_000)).toBe(false);
+    expect(jsonSizeWithin([huge], 1_000)).toBe(false);
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * Whether a JSON value's text stays within a number of characters, estimated from its strings,
+ * keys and scalars without writing it (a visit that stops as soon as the budget is spent): lets
+ * a caller write a small value with JSON.stringify at once and a large one in slices, without
+ * ever writing megabytes on the request thread only to find them too large.
+ */
+export function jsonSizeWithin(value: unknown, budget: number): boolean {
+  let left = budget;
+  const stack: unknown[] = [value];
+  while (stack.length) {
+    const item = stack.pop();
+    if (typeof item === "string") left -= item.length + 2;
+    else if (Array.isArray(item)) {
+      left -= item.length + 2;
+      if (left < 0) return false;
+      for (const element of item) stack.push(element);
+    } else if (typeof item === "object" && item !== null) {
+      const keys = Object.keys(item);
+      left -= 4 * keys.length + 2;
+      if (left < 0) return false;
+      for (const key of keys) {
+        left -= key.length;
+        stack.push((item as Record<string, unknown>)[key]);
+      }
+    } else left -= 8;
+    if (left < 0) return false;
+  }
+  return true;
+}
