@@ -9,7 +9,7 @@ import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
 import { numberRunBytes, numberRunText } from "./json-number-run";
-import { piecedText } from "./pieced-text";
+import { pieceTexts, piecedText, type PieceOfText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
 
@@ -258,17 +258,22 @@ function smallScalars(items: readonly unknown[], piece: number): boolean {
 }
 
 /**
- * A long string, given as the pieces it is made of, written in pieces never cut between the
- * two halves of a surrogate pair (a high half that ends a given piece goes on with the next),
- * with other work getting its turn between pieces (a 16 MB string is some 90 ms of escaping).
+ * A long string, given as the pieces it is made of (pieced-text.ts: text, or bytes written as
+ * their base64), written in pieces never cut between the two halves of a surrogate pair (a high
+ * half that ends a given piece goes on with the next), with other work getting its turn
+ * between pieces (a 16 MB string is some 90 ms of escaping).
  */
-async function writeLongString(writer: PieceWriter, texts: readonly string[], slices: TimeSlices) {
+async function writeLongString(
+  writer: PieceWriter,
+  pieces: readonly PieceOfText[],
+  slices: TimeSlices,
+) {
   writer.write('"');
   let carried = "";
-  for (let index = 0; index < texts.length; index++) {
-    let text = carried + texts[index]!;
+  for (const piece of pieceTexts(pieces)) {
+    let text = carried + piece;
     carried = "";
-    if (index < texts.length - 1 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+    if (isHighSurrogate(text.charCodeAt(text.length - 1))) {
       carried = text.slice(-1);
       text = text.slice(0, -1);
     }
@@ -280,6 +285,8 @@ async function writeLongString(writer: PieceWriter, texts: readonly string[], sl
       from = to;
     }
   }
+  // A high half that ends the whole string is a lone one, escaped as JSON.stringify escapes it.
+  if (carried) writer.write(JSON.stringify(carried).slice(1, -1));
   writer.write('"');
 }
 

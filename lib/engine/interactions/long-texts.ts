@@ -15,7 +15,7 @@
 import { randomBytes } from "node:crypto";
 import type { InteractionStore, StoredJson, TextPiece } from "@/lib/db/stores/interaction-store";
 import { interactionNotFound } from "@/lib/gemini/interactions/errors";
-import { piecedText, setPiecedText } from "@/lib/runtime/pieced-text";
+import { pieceTexts, piecedText, setPiecedText, type PieceOfText } from "@/lib/runtime/pieced-text";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Strings at least this long are kept apart (a second of speech is 64,000 characters). */
@@ -32,7 +32,7 @@ type Path = (string | number)[];
 type TextPlace = [path: Path, textId: string, pieces: number];
 
 /** A long string as found: the string itself, or the pieces of a pieced member. */
-type Source = string | readonly string[];
+type Source = string | readonly PieceOfText[];
 
 interface StoredText {
   source: Source;
@@ -166,7 +166,7 @@ export async function readStoredJson<Value>(
  */
 function* piecesOf(source: Source): Generator<string> {
   let pending = "";
-  for (const text of typeof source === "string" ? [source] : source) {
+  for (const text of typeof source === "string" ? [source] : pieceTexts(source)) {
     for (let from = 0; from < text.length;) {
       const to = Math.min(text.length, from + PIECE_CHARACTERS - pending.length);
       pending += text.slice(from, to);
