@@ -277,11 +277,14 @@ async function writeLongString(
       carried = text.slice(-1);
       text = text.slice(0, -1);
     }
+    // Text JSON writes as it is (base64 of audio: megabytes of it) is not escaped into a copy.
+    const plain = !NEEDS_ESCAPE.test(text);
     for (let from = 0; from < text.length;) {
       if (slices.due()) await slices.pause();
       let to = Math.min(text.length, from + writer.piece);
       if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
-      writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
+      const slice = text.slice(from, to);
+      writer.write(plain ? slice : JSON.stringify(slice).slice(1, -1));
       from = to;
     }
   }
@@ -289,6 +292,9 @@ async function writeLongString(
   if (carried) writer.write(JSON.stringify(carried).slice(1, -1));
   writer.write('"');
 }
+
+/** A character JSON.stringify writes otherwise than as itself (or a surrogate, kept apart above). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;
