@@ -17,7 +17,8 @@
 //    the whole run, the best of --rounds. Twice at each size: with each answer parsed by the
 //    client (JSON.parse of 3,072 numbers a text costs this client about as much as the server
 //    spends writing them, on the same cores), and with each answer read whole but not parsed
-//    (its vectors counted by their keys): the server's own throughput.
+//    (its vectors counted by their keys): the server's own throughput. Beside them, the
+//    client's ceiling: one answer's decode and JSON.parse alone, repeated, in texts a second.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -145,19 +146,24 @@ function shortTexts(count) {
 }
 
 /**
- * Vectors in an answer read whole without parsing it: its `"values"` keys counted across the
- * chunks (the key may be split between two). The server's side of the throughput, apart from
- * the client's own JSON.parse of 3,072 numbers a text on the same cores.
+ * Vectors in an answer read whole without parsing it: its `"values"` keys counted in each chunk
+ * where it lies (no copy), and across the seam between two chunks. The server's side of the
+ * throughput, apart from the client's own JSON.parse of 3,072 numbers a text on the same cores.
  */
 async function vectorsIn(body) {
   const key = Buffer.from('"values"');
   let count = 0;
-  let carry = Buffer.alloc(0);
+  let tail = Buffer.alloc(0);
   for await (const chunk of body) {
-    const joined = carry.length ? Buffer.concat([carry, chunk]) : Buffer.from(chunk);
-    for (let at = joined.indexOf(key); at !== -1; at = joined.indexOf(key, at + key.length))
-      count++;
-    carry = joined.subarray(Math.max(0, joined.length - key.length + 1));
+    const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+    // A key across the seam: the last bytes of the chunk before and the first of this one
+    // (too short to hold a whole key on either side).
+    const seam = Buffer.concat([tail, bytes.subarray(0, key.length - 1)]);
+    for (let at = seam.indexOf(key); at !== -1; at = seam.indexOf(key, at + 1)) count++;
+    for (let at = bytes.indexOf(key); at !== -1; at = bytes.indexOf(key, at + key.length)) count++;
+    // The last bytes read so far (of more than one chunk when the chunks are that short).
+    const end = bytes.length >= key.length - 1 ? bytes : Buffer.concat([tail, bytes]);
+    tail = Buffer.from(end.subarray(Math.max(0, end.length - key.length + 1)));
   }
   return count;
 }
@@ -196,6 +202,33 @@ async function throughput(baseUrl, texts, size, parse = true) {
   await Promise.all(Array.from({ length: CONCURRENCY }, worker));
   const seconds = (performance.now() - started) / 1000;
   return embedded / seconds;
+}
+
+/**
+ * The client's own ceiling when it parses: one answer of BATCH texts at `size` values fetched
+ * once, then its text decoded and JSON.parse'd over and over on this process's one thread, in
+ * texts a second (no server work counted). Parsed throughput cannot pass it.
+ */
+async function parseCeiling(baseUrl, texts, size) {
+  const response = await fetch(`${baseUrl}/v1beta/models/gemini-embedding-001:batchEmbedContents`, {
+    method: "POST",
+    headers: { "x-goog-api-key": KEY, "content-type": "application/json" },
+    body: JSON.stringify({
+      requests: texts.slice(0, BATCH).map((text) => ({
+        content: { parts: [{ text }] },
+        ...(size ? { outputDimensionality: size } : {}),
+      })),
+    }),
+  });
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  const decoder = new TextDecoder();
+  let runs = 0;
+  const started = performance.now();
+  while (performance.now() - started < 1000 || runs < 3) {
+    JSON.parse(decoder.decode(bytes));
+    runs++;
+  }
+  return (runs * BATCH) / ((performance.now() - started) / 1000);
 }
 
 function printRetrieval(label, { rows, random, overlap }) {
@@ -249,6 +282,14 @@ try {
         `  ${String(size).padStart(4)} values, ${parse ? "answers parsed  " : "answers read raw"}: ${servers.map(({ label }, index) => `${Math.round(best[index])} texts/s${label ? ` (${label})` : ""}`).join(", ")}`,
       );
     }
+    const ceiling = await parseCeiling(
+      servers.at(-1).server.baseUrl,
+      texts,
+      size === 3072 ? undefined : size,
+    );
+    console.log(
+      `  ${String(size).padStart(4)} values, the client's decode and JSON.parse alone: ${Math.round(ceiling)} texts/s`,
+    );
   }
   console.log(
     `(load average after: ${os

@@ -131,13 +131,18 @@ export async function startChild(name, script, args = [], environment = {}) {
 
 /** The bare proxy (bare-proxy.mjs) in front of `upstreamUrl`, with the upstream's key. */
 export async function startBareProxy(upstreamUrl, upstreamKey) {
+  return startProxy("bare", "bare-proxy.mjs", upstreamUrl, upstreamKey);
+}
+
+/** The parsing proxy (parsing-proxy.mjs): the least a gateway that reads its JSON costs. */
+export async function startParsingProxy(upstreamUrl, upstreamKey) {
+  return startProxy("parsing", "parsing-proxy.mjs", upstreamUrl, upstreamKey);
+}
+
+async function startProxy(name, script, upstreamUrl, upstreamKey) {
   const port = await freePort();
-  const proxy = await startChild("bare proxy", "bare-proxy.mjs", [
-    String(port),
-    upstreamUrl,
-    upstreamKey,
-  ]);
-  return { ...proxy, name: "bare", baseUrl: `http://127.0.0.1:${port}` };
+  const proxy = await startChild(`${name} proxy`, script, [String(port), upstreamUrl, upstreamKey]);
+  return { ...proxy, name, baseUrl: `http://127.0.0.1:${port}` };
 }
 
 /**

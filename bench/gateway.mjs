@@ -7,8 +7,9 @@
 //   latency     p50/p99 of countTokens, generateContent, the first SSE event and an upload
 //               chunk: direct, through the bare proxy, through the gateway, alternating; the
 //               ratio of what the gateway adds to what the bare proxy adds is the guard;
-//   throughput  requests per second at 1, 10 and 50 concurrent callers through the gateway
-//               and the bare proxy, both in front of a stand-in upstream that costs ~nothing;
+//   throughput  requests per second at 1, 10 and 50 concurrent callers through the gateway,
+//               the bare proxy and the parsing proxy (parsing-proxy.mjs: body parsed, undici
+//               upstream, nothing checked), in front of a stand-in upstream that costs ~nothing;
 //   streams     event pass-through delay, then held streams through one gateway (10,000 by
 //               default) and its memory per stream;
 //   upload      a 1 GiB upload through the gateway, and the gateway's memory growth;
@@ -50,6 +51,7 @@ import {
   rssSampler,
   startBareProxy,
   startChild,
+  startParsingProxy,
   startStudio,
   stopStudio,
   summary,
@@ -228,32 +230,34 @@ async function latencySection() {
 async function throughputSection(standIn) {
   const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
   const bare = await startBareProxy(upstreamUrl, UPSTREAM_KEY);
+  const parsing = await startParsingProxy(upstreamUrl, UPSTREAM_KEY);
   const gateway = await startStudio("gateway", gatewayEnvironment(upstreamUrl));
   const others = await otherGateways(upstreamUrl);
-  const servers = [bare, gateway, ...others];
+  const servers = [bare, gateway, parsing, ...others];
   for (const server of servers) for (let index = 0; index < 200; index++) await countOnce(server);
   console.log(
     `\nThroughput: countTokens requests per second against the stand-in upstream, ${options.seconds} s per run, three runs each, alternating (load ${load()})`,
   );
   const otherColumns = others.map((other) => ` ${other.label} |`).join("");
   console.log(
-    `| concurrent callers | bare proxy | gateway | gateway / bare proxy |${otherColumns}`,
+    `| concurrent callers | bare proxy | gateway | gateway / bare proxy | parsing proxy |${otherColumns}`,
   );
-  console.log(`|---|---|---|---|${others.map(() => "---|").join("")}`);
+  console.log(`|---|---|---|---|---|${others.map(() => "---|").join("")}`);
   for (const concurrency of [1, 10, 50]) {
     const rates = servers.map(() => []);
     for (let round = 0; round < 3; round++) {
       for (const [index, server] of servers.entries())
         rates[index].push(await throughput(server, concurrency, options.seconds, countOnce));
     }
-    const [b, g, ...o] = rates.map((values) => [...values].sort((x, y) => x - y)[1]);
+    const [b, g, p, ...o] = rates.map((values) => [...values].sort((x, y) => x - y)[1]);
     const percent = (rate) => `${((rate / b) * 100).toFixed(0)}%`;
     console.log(
-      `| ${concurrency} | ${b.toFixed(0)}/s | ${g.toFixed(0)}/s | ${percent(g)} |${o.map((rate) => ` ${rate.toFixed(0)}/s (${percent(rate)}) |`).join("")}`,
+      `| ${concurrency} | ${b.toFixed(0)}/s | ${g.toFixed(0)}/s | ${percent(g)} | ${p.toFixed(0)}/s (${percent(p)}) |${o.map((rate) => ` ${rate.toFixed(0)}/s (${percent(rate)}) |`).join("")}`,
     );
   }
   for (const server of [gateway, ...others]) await stopStudio(server);
   bare.child.kill();
+  parsing.child.kill();
 }
 
 async function streamsSection(standIn, certificate) {

@@ -240,6 +240,7 @@ export function ConversationSidebar() {
       />
       <SavedConversations
         conversations={list.data?.conversations}
+        searching={list.isPlaceholderData}
         loadError={list.isError ? list.error : null}
         search={settledSearch}
         activeId={activeId}
@@ -255,6 +256,7 @@ export function ConversationSidebar() {
 /** The saved conversations (or a search's matches), each to open, rename or delete. */
 function SavedConversations({
   conversations,
+  searching,
   loadError,
   search,
   activeId,
@@ -262,6 +264,8 @@ function SavedConversations({
   onDelete,
 }: {
   conversations: ConversationSearchResult[] | undefined;
+  /** The list shown is the previous search's while the new one loads. */
+  searching: boolean;
   loadError: Error | null;
   /** The search applied ("" when none; an empty list then says nothing matched). */
   search: string;
@@ -270,13 +274,17 @@ function SavedConversations({
   onDelete(conversation: ConversationSearchResult): void;
 }) {
   return (
-    <nav aria-label="Saved conversations" className="min-h-0 flex-1 overflow-y-auto">
+    <nav
+      aria-label="Saved conversations"
+      aria-busy={searching}
+      className={`min-h-0 flex-1 overflow-y-auto ${searching ? "opacity-70" : ""}`}
+    >
       {loadError && (
         <p role="alert" className="p-2 text-xs text-red-700 dark:text-red-400">
           Could not load conversations: {loadError.message}
         </p>
       )}
-      {conversations && conversations.length === 0 && (
+      {conversations && conversations.length === 0 && !searching && (
         <p className="p-2 text-xs text-zinc-600 dark:text-zinc-400">
           {search ? "No conversation mentions that." : "No conversations yet."}
         </p>

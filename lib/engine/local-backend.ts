@@ -75,6 +75,8 @@ export interface LocalBackendDependencies {
   /** How often interactions left running by a stopped instance are looked for (0: never; default 5 s). */
   interactionRecoveryIntervalMs?: number;
   onError?: (message: string, error: unknown) => void;
+  /** Whether the caller's requests without a seed are sampled repeatably (the emulator's controls). */
+  samplesRepeatably?: (ownerId: string) => boolean;
   /** How a file is processed when the emulator's controls say otherwise. */
   processingPlan?: StorageOptions["processingPlan"];
   /** Each batch answer once committed (its usage is recorded by the server). */
@@ -127,16 +129,23 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
   });
   storage.batches.attach(batchRunner);
   void storage.ready.then(() => batchRunner.start());
-  const implicitCaches = dependencies.stores.implicitCaches
-    ? new ImplicitCacheService(dependencies.stores.implicitCaches, dependencies.now)
-    : undefined;
+  const generation: GenerationServices = {
+    storage,
+    ...(dependencies.stores.implicitCaches
+      ? {
+          implicitCaches: new ImplicitCacheService(
+            dependencies.stores.implicitCaches,
+            dependencies.now,
+          ),
+        }
+      : {}),
+    ...(dependencies.samplesRepeatably
+      ? { samplesRepeatably: dependencies.samplesRepeatably }
+      : {}),
+  };
   const interactions = new InteractionService({
     store: dependencies.stores.interactions,
-    openGeneration: interactionGeneration(
-      storage,
-      implicitCaches,
-      dependencies.outputTokensPerSecond,
-    ),
+    openGeneration: interactionGeneration(generation, dependencies.outputTokensPerSecond),
     interactive,
     now: dependencies.now,
     recoveryIntervalMs: dependencies.interactionRecoveryIntervalMs,
@@ -216,9 +225,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       context: OperationContext,
     ): Promise<GenerateContentResponse> {
       return interactive.run(async () =>
-        generateContent(
-          await generationInput(storage, implicitCaches, model, request, context, false),
-        ),
+        generateContent(await generationInput(generation, model, request, context, false)),
       );
     },
 
@@ -231,7 +238,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
       const pace = dependencies.outputTokensPerSecond;
       yield* interactive.stream(async function* () {
         const chunks = streamGenerateContent(
-          await generationInput(storage, implicitCaches, model, request, context, true),
+          await generationInput(generation, model, request, context, true),
         );
         yield* pace ? paceOutput(chunks, pace, context.signal) : chunks;
       });
@@ -245,8 +252,7 @@ export function createLocalBackend(dependencies: LocalBackendDependencies): Loca
  * (paced at its own pace, an agent's, or like a stream when streamed), for its owner.
  */
 function interactionGeneration(
-  storage: Storage,
-  implicitCaches: ImplicitCacheService | undefined,
+  generation: GenerationServices,
   pace: number | undefined,
 ): OpenGeneration {
   return async ({ model, request, caller, signal, stream, pace: own }) => {
@@ -255,8 +261,7 @@ function interactionGeneration(
     // A scenario's answer (the emulator) stands in for the engine's, paced by the scenario.
     const scripted = scriptedGeneration();
     const input = await generationInput(
-      storage,
-      scripted ? undefined : implicitCaches,
+      scripted ? { storage: generation.storage } : generation,
       model,
       request,
       { caller, signal },
@@ -287,13 +292,20 @@ function batchGeneration(storage: Storage): BatchGeneration {
   };
 }
 
+/** What a generation's input is read with. */
+export interface GenerationServices {
+  storage: Storage;
+  /** Absent: no implicit caching (or a scripted answer, which is not the engine's). */
+  implicitCaches?: ImplicitCacheService;
+  samplesRepeatably?: (ownerId: string) => boolean;
+}
+
 /**
  * A validated generation request with its cache merged and its files resolved for the caller
  * (also what the emulator's scripted answers are shaped and counted from).
  */
 export async function generationInput(
-  storage: Storage,
-  implicitCaches: ImplicitCacheService | undefined,
+  { storage, implicitCaches, samplesRepeatably }: GenerationServices,
   model: string,
   request: GenerateContentRequest,
   context: OperationContext,
@@ -313,9 +325,10 @@ export async function generationInput(
     context.caller,
     context.signal,
   );
+  const { ownerId } = context.caller;
+  if (samplesRepeatably?.(ownerId)) input.repeatableSampling = true;
   // A request naming a cache reports that cache; implicit caching is for the others.
   if (!implicitCache || !implicitCaches || request.cachedContent) return input;
-  const { ownerId } = context.caller;
   return {
     ...input,
     implicitCache: {

@@ -1,6 +1,12 @@
 "use client";
 
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import {
+  keepPreviousData,
+  queryOptions,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from "@tanstack/react-query";
 import type { Conversation, UpdateConversation } from "@/lib/studio/conversation-schema";
 import { conversationKeys } from "@/lib/studio/query-keys";
 import {
@@ -34,8 +40,12 @@ export function conversationQueryOptions(id: string) {
   });
 }
 
+/**
+ * The list for a search; while another search loads, the previous list stays (marked as
+ * placeholder), so the rows under the pointer do not vanish and come back at every keystroke.
+ */
 export function useConversationList(search: string) {
-  return useQuery(conversationListQueryOptions(search));
+  return useQuery({ ...conversationListQueryOptions(search), placeholderData: keepPreviousData });
 }
 
 export function useConversation(id: string | null) {

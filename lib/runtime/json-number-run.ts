@@ -22,11 +22,7 @@ const POINT = 0x2e;
 const ZERO = 0x30;
 const LETTER_E = 0x65;
 
-/** "00" to "99" as character codes, two by two. */
-const DIGIT_PAIRS = Uint8Array.from({ length: 200 }, (_, index) =>
-  index % 2 === 0 ? ZERO + Math.floor(index / 20) : ZERO + (((index - 1) / 2) % 10),
-);
-
+/** numberRunText's scratch: the run's bytes before they become its text. */
 let buffer = Buffer.allocUnsafe(64 * 1024);
 
 /** Writes the decimal digits of a non-negative integer below 2^53 ending just before `end`. */
@@ -54,7 +50,7 @@ function digitCount(value: number): number {
  * Writes a number the run's own loop does not (more than 9 decimals or 15 digits, below 1e-6,
  * 10 or more before the point, not finite) as JSON.stringify does; returns the position after it.
  */
-function writeOther(target: Buffer, position: number, value: number): number {
+function writeOther(target: Buffer, view: DataView, position: number, value: number): number {
   const units = Math.round(value * DECIMALS);
   if (!(Math.abs(units) < MAX_UNITS && units / DECIMALS === value)) {
     const text = Number.isFinite(value) ? String(value) : "null";
@@ -68,24 +64,32 @@ function writeOther(target: Buffer, position: number, value: number): number {
   if (rest < 1000) return writeSmall(target, position, rest);
   const whole = Math.floor(rest / DECIMALS);
   position = writeDigitsForwards(target, position, whole);
-  return writeFraction(target, position, rest - whole * DECIMALS);
+  return writeFraction(target, view, position, rest - whole * DECIMALS);
 }
 
-/** `.ddd` of a fraction of 0 to 999,999,999 units of 1e-9, trailing zeros left out (none for 0). */
-function writeFraction(target: Buffer, position: number, units: number): number {
+/** "0000" to "9999", four character codes packed in a little-endian 32-bit word each. */
+const DIGIT_QUADS = Uint32Array.from({ length: 10_000 }, (_, value) => {
+  const digits = String(value).padStart(4, "0");
+  let word = 0;
+  for (let index = 3; index >= 0; index--) word = (word << 8) | digits.charCodeAt(index);
+  return word >>> 0;
+});
+
+/**
+ * `.ddddddddd` of a fraction of 0 to 999,999,999 units of 1e-9 (nothing for 0), trailing zeros
+ * left out: its first digit, then two words of four digits each. Below 1e9, so 32-bit integers
+ * (`| 0` lets the divisions compile to integer multiplications).
+ */
+function writeFraction(target: Buffer, view: DataView, position: number, units: number): number {
   if (units === 0) return position;
-  target[position] = POINT;
-  // Nine digits, two at a time from the end, then the trailing zeros taken off. Below 1e9, so
-  // a 32-bit integer: `| 0` lets the divisions by 100 compile to integer multiplications.
   let fraction = units | 0;
-  for (let index = position + 8; index > position; index -= 2) {
-    const next = (fraction / 100) | 0;
-    const pair = (fraction - next * 100) << 1;
-    target[index] = DIGIT_PAIRS[pair]!;
-    target[index + 1] = DIGIT_PAIRS[pair + 1]!;
-    fraction = next;
-  }
-  target[position + 1] = ZERO + fraction;
+  const first = (fraction / 100_000_000) | 0;
+  fraction -= first * 100_000_000;
+  const middle = (fraction / 10_000) | 0;
+  target[position] = POINT;
+  target[position + 1] = ZERO + first;
+  view.setUint32(position + 2, DIGIT_QUADS[middle]!, true);
+  view.setUint32(position + 6, DIGIT_QUADS[fraction - middle * 10_000]!, true);
   let end = position + 10;
   while (target[end - 1] === ZERO) end -= 1;
   return end;
@@ -121,32 +125,40 @@ export interface NumberRun {
   end: number;
 }
 
-/** A run of numbers as JSON bytes (ASCII), and the index after the last one written. */
-export interface NumberRunBytes {
-  /** A view of a buffer the next run reuses: copy it or use it before writing another. */
-  bytes: Buffer;
+/** Where a run written into a buffer stopped: the byte after it, and the index after its last number. */
+export interface NumberRunWritten {
+  position: number;
   end: number;
 }
+
+/** Bytes one number of a run takes at most, its comma included. */
+export const MAX_NUMBER_RUN_BYTES = MAX_NUMBER_CHARACTERS + 1;
 
 /**
  * The JSON text of the numbers of `items` from `from` on, joined by commas (a comma first when
  * `from` is not the array's start), up to `limit` or the first item that is not a number.
  */
-export function numberRunText(items: readonly unknown[], from: number, limit: number): NumberRun {
-  const { bytes, end } = numberRunBytes(items, from, limit);
-  return { text: bytes.toString("latin1"), end };
+export function numberRunText(items: ArrayLike<unknown>, from: number, limit: number): NumberRun {
+  const room = (limit - from) * MAX_NUMBER_RUN_BYTES;
+  if (buffer.length < room) buffer = Buffer.allocUnsafe(room);
+  const { position, end } = writeNumberRun(buffer, 0, items, from, limit);
+  return { text: buffer.toString("latin1", 0, position), end };
 }
 
-/** numberRunText's text as bytes, for a writer that sends bytes (no string made, none encoded). */
-export function numberRunBytes(
-  items: readonly unknown[],
+/**
+ * numberRunText's text written as bytes (ASCII) into `target` from `position`, for a writer
+ * that sends bytes: no string made, none encoded, nothing copied. `target` has room for
+ * MAX_NUMBER_RUN_BYTES a number from `position` on. `items` is a JavaScript array or a typed
+ * array of numbers (an embedding's Float64Array, lib/gemini/embedding-values.ts).
+ */
+export function writeNumberRun(
+  target: Buffer,
+  position: number,
+  items: ArrayLike<unknown>,
   from: number,
   limit: number,
-): NumberRunBytes {
-  const room = (limit - from) * (MAX_NUMBER_CHARACTERS + 1);
-  if (buffer.length < room) buffer = Buffer.allocUnsafe(room);
-  const target = buffer;
-  let position = 0;
+): NumberRunWritten {
+  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
   let index = from;
   for (; index < limit; index++) {
     const item = items[index];
@@ -157,14 +169,14 @@ export function numberRunBytes(
     const units = Math.round(item * DECIMALS);
     const rest = units < 0 ? -units : units;
     if (!(rest < 10 * DECIMALS && units / DECIMALS === item && (rest === 0 || rest >= 1000))) {
-      position = writeOther(target, position, item);
+      position = writeOther(target, view, position, item);
       continue;
     }
     // -0 is written "0", as JSON.stringify writes it.
     if (units < 0) target[position++] = MINUS;
     const whole = rest >= DECIMALS ? Math.floor(rest / DECIMALS) : 0;
     target[position++] = ZERO + whole;
-    position = writeFraction(target, position, rest - whole * DECIMALS);
+    position = writeFraction(target, view, position, rest - whole * DECIMALS);
   }
-  return { bytes: target.subarray(0, position), end: index };
+  return { position, end: index };
 }

@@ -1,11 +1,12 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import {
   jsonBytePieces,
   jsonTextPieces,
   jsonTextWithSize,
   stringifyJsonInSlices,
 } from "./json-stringify-in-slices";
+import { EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { jsonValue } from "@/lib/testing/json-arbitraries";
 import { TimeSlices } from "./time-slices";
 
@@ -56,6 +57,66 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
       ),
       { numRuns: 100 },
     );
+  });
+
+  it("write an embedding's Float64Array as the array of its numbers, across byte pieces", async () => {
+    const vectorValue = fc.integer({ min: -1e9, max: 1e9 }).map((units) => units / 1e9);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.oneof(vectorValue, fc.double({ noNaN: true })), {
+          minLength: 0,
+          maxLength: 12_000,
+        }),
+        fc.integer({ min: 1, max: 5 }),
+        async (numbers, count) => {
+          const value = {
+            embeddings: Array.from({ length: count }, (_, index) => ({
+              values: EmbeddingValues.from(numbers.slice(index)),
+            })),
+            usageMetadata: { promptTokenCount: numbers.length },
+          };
+          const expected = JSON.stringify(value);
+          expect((await jsonTextPieces(value)).join("")).toBe(expected);
+          const encoded = await jsonBytePieces(value);
+          expect(Buffer.concat(encoded.pieces).toString("utf8")).toBe(expected);
+          expect(encoded.characters).toBe(expected.length);
+          // Few large writes: every piece but the last is nearly full.
+          for (const piece of encoded.pieces.slice(0, -1))
+            expect(piece.length).toBeGreaterThan(60_000);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("write an embedding's values from the typed array whichever copy of its module made them", async () => {
+    vi.resetModules();
+    const copy = await import("@/lib/gemini/embedding-values");
+    expect(copy.EmbeddingValues).not.toBe(EmbeddingValues);
+    const values = new copy.EmbeddingValues([0.25, -0.000000125, 1]);
+    // Written from the typed array: its toJSON (the path of anything else with one) is not called.
+    values.toJSON = () => {
+      throw new Error("toJSON called");
+    };
+    const value = { embedding: { values } };
+    expect((await jsonTextPieces(value)).join("")).toBe(
+      '{"embedding":{"values":[0.25,-1.25e-7,1]}}',
+    );
+    const encoded = await jsonBytePieces(value);
+    expect(Buffer.concat(encoded.pieces).toString()).toBe(
+      '{"embedding":{"values":[0.25,-1.25e-7,1]}}',
+    );
+  });
+
+  it("encode text longer than a byte piece without parting a character", async () => {
+    const value = { text: "aé😀€".repeat(40_000), list: ["ü".repeat(70_000), "😀".repeat(30_000)] };
+    const expected = JSON.stringify(value);
+    const encoded = await jsonBytePieces(value);
+    expect(encoded.pieces.length).toBeGreaterThan(4);
+    for (const piece of encoded.pieces)
+      expect(() => new TextDecoder("utf-8", { fatal: true }).decode(piece)).not.toThrow();
+    expect(Buffer.concat(encoded.pieces).toString("utf8")).toBe(expected);
+    expect(encoded.characters).toBe(expected.length);
   });
 
   it("encode the same text as UTF-8 pieces, counting its characters", async () => {

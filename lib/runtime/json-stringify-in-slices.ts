@@ -8,16 +8,21 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
-import { numberRunBytes, numberRunText } from "./json-number-run";
+import { isEmbeddingValues, type EmbeddingValues } from "@/lib/gemini/embedding-values";
+import { MAX_NUMBER_RUN_BYTES, numberRunText, writeNumberRun } from "./json-number-run";
 import { pieceTexts, piecedText, type PieceOfText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
 
 /** Numbers of an array written in one run, between two looks at the clock. */
 const NUMBER_RUN = 2048;
+/** Bytes of each piece jsonBytePieces hands out (the last one shorter): a socket write each. */
+const BYTE_PIECE = 64 * 1024;
+/** A run of numbers goes on in the current byte piece while it has room for this many. */
+const NUMBERS_WORTH_A_PIECE = 64;
 
 type WriteFrame =
-  | { kind: "array"; value: readonly unknown[]; index: number }
+  | { kind: "array"; value: readonly unknown[] | EmbeddingValues; index: number }
   | {
       kind: "object";
       value: Record<string, unknown>;
@@ -28,8 +33,9 @@ type WriteFrame =
 
 /**
  * JSON.stringify(value) as a list of pieces to join or send one after the other, in slices.
- * Plain data (what JSON.parse makes) is written exactly as JSON.stringify writes it; anything
- * else (a toJSON method, a class instance) is handed to JSON.stringify whole.
+ * Plain data (what JSON.parse makes) is written exactly as JSON.stringify writes it, and so is an
+ * embedding's Float64Array (EmbeddingValues: the array its toJSON gives, written from the typed
+ * array); anything else (a toJSON method, a class instance) is handed to JSON.stringify whole.
  */
 export async function jsonTextPieces(
   value: unknown,
@@ -41,10 +47,10 @@ export async function jsonTextPieces(
 }
 
 /**
- * jsonTextPieces, each piece encoded as UTF-8 as soon as it is complete, and the text's length
- * in characters: for an answer sent as it is, whose text need not stay on the heap while the
- * rest is written (a batch of vectors is megabytes of it, which the young generation's
- * collections would otherwise copy over and over).
+ * jsonTextPieces as UTF-8 bytes in pieces of BYTE_PIECE, and the text's length in characters:
+ * for an answer sent as it is, whose text need not stay on the heap while the rest is written
+ * (a batch of vectors is megabytes of it, which the young generation's collections would
+ * otherwise copy over and over), sent in few large writes.
  */
 export async function jsonBytePieces(
   value: unknown,
@@ -52,6 +58,7 @@ export async function jsonBytePieces(
 ): Promise<{ pieces: Uint8Array[]; characters: number }> {
   const writer = new EncodedPieceWriter(options.pieceCharacters ?? PIECE_CHARACTERS);
   await writeJson(value, writer, options);
+  writer.finish();
   return { pieces: writer.encoded, characters: writer.characters };
 }
 
@@ -61,7 +68,7 @@ export async function jsonBytePieces(
  */
 class JsonTextWriter extends PieceWriter {
   /** Writes the numbers of `items` from `from` up to `limit` or the first non-number; returns where it stopped. */
-  numberRun(items: readonly unknown[], from: number, limit: number): number {
+  numberRun(items: ArrayLike<unknown>, from: number, limit: number): number {
     const run = numberRunText(items, from, limit);
     this.write(run.text);
     return run.end;
@@ -69,32 +76,65 @@ class JsonTextWriter extends PieceWriter {
 }
 
 /**
- * A JsonTextWriter whose pieces are encoded as UTF-8 when complete (never parting a surrogate
- * pair), and whose runs of numbers go straight from their digits' bytes to a piece of their
- * own: a vector's thousands of numbers never become a string to join and encode again.
+ * A JsonTextWriter whose text is encoded as UTF-8 into byte pieces of BYTE_PIECE as it is
+ * complete (never parting a surrogate pair), and whose runs of numbers are written as digits
+ * straight into the same byte pieces: a vector's thousands of numbers never become a string,
+ * and nothing is copied on its way to the socket.
  */
 class EncodedPieceWriter extends JsonTextWriter {
   readonly encoded: Uint8Array[] = [];
   characters = 0;
   private readonly encoder = new TextEncoder();
+  private bytes = Buffer.allocUnsafe(BYTE_PIECE);
+  private position = 0;
 
-  override numberRun(items: readonly unknown[], from: number, limit: number): number {
-    const run = numberRunBytes(items, from, limit);
-    if (run.bytes.length === 0) return run.end;
+  override numberRun(items: ArrayLike<unknown>, from: number, limit: number): number {
     this.flush();
-    // The run's buffer is reused by the next run: the piece keeps a copy (ASCII: a character a byte).
-    this.encoded.push(new Uint8Array(run.bytes));
-    this.characters += run.bytes.length;
-    return run.end;
+    let index = from;
+    while (index < limit) {
+      let room = Math.floor((this.bytes.length - this.position) / MAX_NUMBER_RUN_BYTES);
+      if (room < NUMBERS_WORTH_A_PIECE) {
+        this.seal();
+        room = Math.floor(this.bytes.length / MAX_NUMBER_RUN_BYTES);
+      }
+      const stop = Math.min(limit, index + room);
+      const written = writeNumberRun(this.bytes, this.position, items, index, stop);
+      // ASCII: a character a byte.
+      this.characters += written.position - this.position;
+      this.position = written.position;
+      index = written.end;
+      if (index < stop) break;
+    }
+    return index;
   }
 
   override flush(): void {
     super.flush();
-    for (const text of this.pieces) {
+    for (let text of this.pieces) {
       this.characters += text.length;
-      this.encoded.push(this.encoder.encode(text));
+      for (;;) {
+        const { read, written } = this.encoder.encodeInto(text, this.bytes.subarray(this.position));
+        this.position += written;
+        if (read === text.length) break;
+        // Out of room (encodeInto never parts a surrogate pair): the rest goes to the next piece.
+        text = text.slice(read);
+        this.seal();
+      }
     }
     this.pieces.length = 0;
+  }
+
+  /** Ends the text: what the current byte piece holds becomes the last piece. */
+  finish(): void {
+    this.flush();
+    this.seal();
+  }
+
+  private seal(): void {
+    if (this.position === 0) return;
+    this.encoded.push(this.bytes.subarray(0, this.position));
+    this.bytes = Buffer.allocUnsafe(BYTE_PIECE);
+    this.position = 0;
   }
 }
 
@@ -112,7 +152,7 @@ async function writeJson(
   const begin = (item: object, keys: readonly string[] | undefined) => {
     if (open.has(item)) throw new TypeError("Converting circular structure to JSON");
     open.add(item);
-    if (Array.isArray(item)) {
+    if (Array.isArray(item) || isEmbeddingValues(item)) {
       writer.write("[");
       stack.push({ kind: "array", value: item, index: 0 });
     } else {
@@ -230,6 +270,8 @@ function plan(
   value: object,
   piece: number,
 ): { whole: true } | { whole: false; keys?: readonly string[] } {
+  // An embedding's Float64Array is written as the array its toJSON gives, from the typed array.
+  if (isEmbeddingValues(value)) return { whole: false };
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return { whole: true };
   if (Array.isArray(value)) return { whole: smallScalars(value, piece) } as { whole: true };
   const prototype = Object.getPrototypeOf(value) as unknown;

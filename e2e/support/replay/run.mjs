@@ -601,6 +601,22 @@ function learnKnowledge(exchanges) {
 }
 
 /**
+ * Asks the local engine's emulator to sample `key`'s requests repeatably: the recorded requests
+ * that set no seed draw the same answer on every run, so a run's figures do not depend on the
+ * draw (which words an answer uses decides, for one, whether it copies a cached passage and is
+ * cited).
+ */
+async function sampleRepeatably(baseUrl, key) {
+  const response = await fetch(`${baseUrl}/emulator/controls`, {
+    method: "PUT",
+    headers: { "x-goog-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify({ repeatableSampling: true }),
+  });
+  if (!response.ok)
+    throw new Error(`emulator controls: ${response.status} ${await response.text()}`);
+}
+
+/**
  * Runs, judges and applies the allow-list in one call. The service's formats are learned from
  * `formatSource` (every set's answers; this run's exchanges unless given).
  */
@@ -614,6 +630,7 @@ export async function conformance({
   formatSource = exchanges,
 }) {
   const started = performance.now();
+  if (target === "local") await sampleRepeatably(baseUrl, key);
   const results = await replayExchanges({ baseUrl, key, exchanges, onGroup });
   const judged = judge(results, learnKnowledge(formatSource));
   const { stale, usedRules } = applyAllowList(judged, allowList, target);

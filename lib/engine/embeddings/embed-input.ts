@@ -7,6 +7,7 @@
  */
 import { hashString } from "@/lib/gemini/hash-string";
 import type { EmbeddingTaskType, EmbeddingTraits } from "@/lib/gemini/embedding-types";
+import type { EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { textFeatures } from "./text-features";
 import { BLOCK, FeatureVector, project } from "./vectors";
 
@@ -35,7 +36,11 @@ const TITLE_SCALE = 0.5;
 const hashedSpace = new Float64Array(BLOCK);
 
 /** The vector of `input` under `model`'s map and traits. */
-export function embedInput(input: EmbedInput, model: string, traits: EmbeddingTraits): number[] {
+export function embedInput(
+  input: EmbedInput,
+  model: string,
+  traits: EmbeddingTraits,
+): EmbeddingValues {
   // One input is embedded start to end without a pause, so one buffer serves every input.
   const features = new FeatureVector(model, hashedSpace.fill(0));
   for (const part of input.parts) {

@@ -28,8 +28,8 @@ function context(caller: Caller = alice): OperationContext & { origin: string } 
   return { caller, signal: new AbortController().signal, origin: "http://127.0.0.1:3000" };
 }
 
-function norm(values: readonly number[]): number {
-  return Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
+function norm(values: ArrayLike<number>): number {
+  return Math.sqrt(Array.from(values).reduce((sum, value) => sum + value * value, 0));
 }
 
 async function apiError(work: () => Promise<unknown>): Promise<ApiError> {

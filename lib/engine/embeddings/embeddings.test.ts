@@ -25,15 +25,15 @@ const MULTIMODAL_MODEL: EmbeddingTraits = {
   usage: true,
 };
 
-function vector(text: string, options: Partial<EmbedInput> = {}, traits = TEXT_MODEL): number[] {
+function vector(text: string, options: Partial<EmbedInput> = {}, traits = TEXT_MODEL) {
   return embedInput({ parts: [{ text }], ...options }, "models/test-embedding", traits);
 }
 
-function norm(values: readonly number[]): number {
-  return Math.sqrt(values.reduce((sum, value) => sum + value * value, 0));
+function norm(values: ArrayLike<number>): number {
+  return Math.sqrt(Array.from(values).reduce((sum, value) => sum + value * value, 0));
 }
 
-function cosine(left: readonly number[], right: readonly number[]): number {
+function cosine(left: ArrayLike<number>, right: ArrayLike<number>): number {
   let dot = 0;
   for (let index = 0; index < left.length; index++) dot += left[index]! * right[index]!;
   return dot / (norm(left) * norm(right));

@@ -9,6 +9,7 @@
  * rougher), as the service's Matryoshka-trained vectors do. Deterministic: the same model,
  * input and options give the same values. Linear in the features, plus n·log n per block.
  */
+import { EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { hashString } from "@/lib/gemini/hash-string";
 
 /** Values of the hashed feature space, and of each output block. */
@@ -115,7 +116,7 @@ export interface ProjectionOptions {
  * renormalised or not as the model does. Features that sum to nothing give the vector of an
  * empty input (one fixed feature), never zeros.
  */
-export function project(features: FeatureVector, options: ProjectionOptions): number[] {
+export function project(features: FeatureVector, options: ProjectionOptions): EmbeddingValues {
   const { dimensions } = options;
   if (dimensions % BLOCK !== 0)
     throw new Error(`embedding size ${dimensions} is not blocks of ${BLOCK}`);
@@ -134,7 +135,7 @@ export function project(features: FeatureVector, options: ProjectionOptions): nu
     for (let index = 0; index < wanted; index++) sum += output[index]! * output[index]!;
     scale = 1 / Math.sqrt(sum);
   }
-  const values = new Array<number>(wanted);
+  const values = new EmbeddingValues(wanted);
   for (let index = 0; index < wanted; index++)
     values[index] = Math.round(output[index]! * scale * ROUNDING) / ROUNDING;
   return values;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
+import type { GenerateContentResponse } from "@/lib/gemini/types";
 import type { OriginOperationContext } from "@/lib/gemini/backend/contract";
 import { createLocalBackend, type LocalBackend } from "@/lib/engine/local-backend";
 import { readGenerateContentRequest } from "@/lib/gemini/validate";
@@ -89,6 +90,7 @@ describe("state and time of the local engine, per caller", () => {
       sweepIntervalMs: 0,
       now: controls.now,
       processingPlan: (file) => controls.processingPlan(file),
+      samplesRepeatably: (ownerId) => controls.samplesRepeatably(ownerId),
     });
     backend = emulatedBackend(local, { scenarios: new ScenarioRegistry(), controls });
   });
@@ -113,6 +115,32 @@ describe("state and time of the local engine, per caller", () => {
       return status.file!;
     });
   }
+
+  it("samples a caller's unseeded requests repeatably when asked: the same request, the same answer", async () => {
+    const answerText = (ownerId: string, prompt: string) =>
+      inScope(ownerId, async () => {
+        const answer = (await backend.generateContent(
+          MODEL,
+          readGenerateContentRequest({
+            contents: [{ role: "user", parts: [{ text: prompt }] }],
+            generationConfig: { temperature: 2, maxOutputTokens: 60 },
+          }),
+          as(ownerId),
+        )) as GenerateContentResponse;
+        return answer.candidates?.[0]?.content?.parts.map((part) => part.text ?? "").join("");
+      });
+    const prompt = "Tell me something about harbours and the tides.";
+    controls.set("key:carol", { repeatableSampling: true });
+    const first = await answerText("key:carol", prompt);
+    expect(first).toBeTruthy();
+    for (let round = 0; round < 3; round++)
+      expect(await answerText("key:carol", prompt)).toBe(first);
+    expect(await answerText("key:carol", `${prompt} And ships.`)).not.toBe(first);
+    // Another caller, without the control, draws anew on each call.
+    const drawn = new Set<string | undefined>();
+    for (let round = 0; round < 4; round++) drawn.add(await answerText("key:dave", prompt));
+    expect(drawn.size).toBeGreaterThan(1);
+  });
 
   it("keeps a caller's files of a type PROCESSING for the time asked, then ACTIVE; others at once", async () => {
     controls.set("key:alice", { fileProcessing: [{ mimeType: "text/*", processingSeconds: 0.4 }] });

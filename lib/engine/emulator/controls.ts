@@ -45,6 +45,11 @@ export const controlsSchema = z.strictObject({
   clockOffsetSeconds: z.number().int().min(-TEN_YEARS_SECONDS).max(TEN_YEARS_SECONDS).optional(),
   /** The first rule whose type fits a file applies. */
   fileProcessing: z.array(processingRuleSchema).max(100).optional(),
+  /**
+   * Requests without a seed of their own are sampled with one made from the request, as at
+   * temperature 0: the same request answers the same (for tests that compare whole answers).
+   */
+  repeatableSampling: z.boolean().optional(),
   /** Per model, for generation (generateContent, streamGenerateContent). */
   quotas: z
     .strictObject({
@@ -122,6 +127,11 @@ export class EmulatorControls {
       delayMs: Math.round((rule.processingSeconds ?? 0) * 1000),
       ...(rule.fail ? { fail: { code: rule.fail.code ?? 3, message: rule.fail.message } } : {}),
     };
+  }
+
+  /** Whether the caller's requests without a seed are sampled repeatably. */
+  samplesRepeatably(ownerId: string): boolean {
+    return this.controls.get(ownerId)?.repeatableSampling === true;
   }
 
   /** Whether the caller has quotas at all (else nothing of a request need be read for them). */

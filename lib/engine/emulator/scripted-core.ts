@@ -41,7 +41,13 @@ export function scriptedCore(
     stream: boolean,
   ) => {
     // A scripted answer reads and remembers no implicit-cache prefixes: it is not the engine's.
-    const input = await generationInput(local.storage, undefined, model, request, context, stream);
+    const input = await generationInput(
+      { storage: local.storage },
+      model,
+      request,
+      context,
+      stream,
+    );
     return scriptedChunks(answer, input, scenarioId);
   };
   return {

@@ -34,15 +34,18 @@ function samplingSettings(config: GenerationConfig, traits: ModelTraits): Sampli
 
 /**
  * The seed: the request's; without one, a hash of the request at temperature 0 (the choices
- * that still draw, such as numbers in JSON, stay the same) and a fresh one otherwise.
+ * that still draw, such as numbers in JSON, stay the same) or when sampling is to repeat, and
+ * a fresh one otherwise.
  */
 async function requestSeed(
   config: GenerationConfig,
   settings: SamplingSettings,
-  request: GenerateContentRequest,
+  input: GenerationInput,
 ): Promise<number> {
   if (config.seed !== undefined) return config.seed >>> 0;
-  return settings.temperature <= 0 ? await requestHash(request) : freshSeed();
+  return settings.temperature <= 0 || input.repeatableSampling
+    ? await requestHash(input.request)
+    : freshSeed();
 }
 
 /** hashString(JSON.stringify(request)), written and hashed in slices (a request may be megabytes). */
@@ -68,7 +71,7 @@ export async function startCandidateRuns(
   const { context, toolAnswer } = prepared;
   const config = request.generationConfig ?? {};
   const settings = samplingSettings(config, traits);
-  const seed = await requestSeed(config, settings, request);
+  const seed = await requestSeed(config, settings, input);
   const thinking = thinkingTokens(request, traits.thinking, input.thinkingLength);
   const includeThoughts =
     thinking > 0 &&

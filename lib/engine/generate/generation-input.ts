@@ -33,6 +33,11 @@ export interface GenerationInput {
   /** The caller's file search stores' documents, read by the file search tool. */
   resolveFileSearchStores?: ResolveFileSearchStores;
   signal: AbortSignal;
+  /**
+   * Without a seed of its own the request is sampled with one made from it, as at
+   * temperature 0, so the same request answers the same (the emulator's controls).
+   */
+  repeatableSampling?: boolean;
   /** The cache the request used: its name and how many leading contents came from it (for citations). */
   cachedContent?: { name: string; contents: number };
   /**

@@ -59,7 +59,7 @@ function chunksOf(
 }
 
 /** The values of an embedding as OpenAI's `base64` encoding carries them: float32, little-endian. */
-export function base64Floats(values: readonly number[]): string {
+export function base64Floats(values: ArrayLike<number>): string {
   const bytes = Buffer.alloc(values.length * 4);
   for (let index = 0; index < values.length; index++) bytes.writeFloatLE(values[index]!, index * 4);
   return bytes.toString("base64");

@@ -6,6 +6,8 @@
  * `extra_content.google.thought_signature`). Requests are canonical after their read
  * (lib/gemini/openai/validate-openai.ts): camelCase, a message's content always a list of parts.
  */
+import type { EmbeddingValues } from "../embedding-values";
+
 export type ChatRole = "system" | "developer" | "user" | "assistant" | "tool" | "function";
 
 /** A part of a message's content; a string content reads as one text part. */
@@ -156,7 +158,8 @@ export interface OpenAIEmbeddingsRequest {
 
 export interface OpenAIEmbeddingsResponse {
   object: "list";
-  data: { object: "embedding"; embedding: number[] | string; index: number }[];
+  /** The engine's floats as a Float64Array (embedding-values.ts), written as a JSON array. */
+  data: { object: "embedding"; embedding: number[] | EmbeddingValues | string; index: number }[];
   model: string;
   usage: { prompt_tokens: number; total_tokens: number };
 }

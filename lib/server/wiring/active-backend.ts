@@ -46,6 +46,7 @@ async function createBackend(): Promise<Backend> {
     // Each caller's clock and file processing as its emulator controls say.
     now: emulator.controls.now,
     processingPlan: (file) => emulator.controls.processingPlan(file),
+    samplesRepeatably: (ownerId) => emulator.controls.samplesRepeatably(ownerId),
     stores,
     dataDir: env.dataDir,
     fileQuotaBytes: env.fileQuotaBytes,
