@@ -10,7 +10,7 @@ import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
 import { isEmbeddingValues, type EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { MAX_NUMBER_RUN_BYTES, numberRunText, writeNumberRun } from "./json-number-run";
-import { piecedText } from "./pieced-text";
+import { pieceTexts, piecedText, type PieceOfText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
 
@@ -300,30 +300,43 @@ function smallScalars(items: readonly unknown[], piece: number): boolean {
 }
 
 /**
- * A long string, given as the pieces it is made of, written in pieces never cut between the
- * two halves of a surrogate pair (a high half that ends a given piece goes on with the next),
- * with other work getting its turn between pieces (a 16 MB string is some 90 ms of escaping).
+ * A long string, given as the pieces it is made of (pieced-text.ts: text, or bytes written as
+ * their base64), written in pieces never cut between the two halves of a surrogate pair (a high
+ * half that ends a given piece goes on with the next), with other work getting its turn
+ * between pieces (a 16 MB string is some 90 ms of escaping).
  */
-async function writeLongString(writer: PieceWriter, texts: readonly string[], slices: TimeSlices) {
+async function writeLongString(
+  writer: PieceWriter,
+  pieces: readonly PieceOfText[],
+  slices: TimeSlices,
+) {
   writer.write('"');
   let carried = "";
-  for (let index = 0; index < texts.length; index++) {
-    let text = carried + texts[index]!;
+  for (const piece of pieceTexts(pieces)) {
+    let text = carried + piece;
     carried = "";
-    if (index < texts.length - 1 && isHighSurrogate(text.charCodeAt(text.length - 1))) {
+    if (isHighSurrogate(text.charCodeAt(text.length - 1))) {
       carried = text.slice(-1);
       text = text.slice(0, -1);
     }
+    // Text JSON writes as it is (base64 of audio: megabytes of it) is not escaped into a copy.
+    const plain = !NEEDS_ESCAPE.test(text);
     for (let from = 0; from < text.length;) {
       if (slices.due()) await slices.pause();
       let to = Math.min(text.length, from + writer.piece);
       if (to < text.length && isHighSurrogate(text.charCodeAt(to - 1))) to -= 1;
-      writer.write(JSON.stringify(text.slice(from, to)).slice(1, -1));
+      const slice = text.slice(from, to);
+      writer.write(plain ? slice : JSON.stringify(slice).slice(1, -1));
       from = to;
     }
   }
+  // A high half that ends the whole string is a lone one, escaped as JSON.stringify escapes it.
+  if (carried) writer.write(JSON.stringify(carried).slice(1, -1));
   writer.write('"');
 }
+
+/** A character JSON.stringify writes otherwise than as itself (or a surrogate, kept apart above). */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 function isHighSurrogate(code: number): boolean {
   return code >= 0xd800 && code <= 0xdbff;

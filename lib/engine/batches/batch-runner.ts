@@ -23,6 +23,7 @@ import { DEFAULT_MAX_LINE_BYTES, fileItems, inlineItems, type WorkItem } from ".
 import { resultsFileId } from "./batch-paths";
 import { batchKind, type BatchService, type BatchWork } from "./batch-service";
 import type { InteractiveWork } from "./interactive-work";
+import { jsonBytePieces, stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
 
 /** One request's generation, for the batch's owner: validated by the rules, then streamed. */
 export type BatchGeneration = (input: {
@@ -70,6 +71,7 @@ interface Outcome {
 
 /** How often an idle runner looks for work another instance left or created. */
 const POLL_MS = 5_000;
+const NEW_LINE = new Uint8Array([0x0a]);
 /** Candidates looked at per round: the first may be another instance's. */
 const CANDIDATES = 16;
 /**
@@ -218,15 +220,16 @@ export class BatchRunner implements BatchWork {
         batch,
         inlineItems(this.options.service.store, batch, signal),
         signal,
-        (outcome) =>
+        async (outcome) =>
           store.commit(
             batch.id,
             {
               position: outcome.item.position,
               succeeded: outcome.response !== undefined,
-              outcomeJson: JSON.stringify(
+              // In slices: a speech answer is tens of megabytes of base64, made from its bytes.
+              outcomeJson: (await stringifyJsonInSlices(
                 outcome.response ? { response: outcome.response } : { error: outcome.error },
-              ),
+              ))!,
             },
             this.now(),
           ),
@@ -258,18 +261,21 @@ export class BatchRunner implements BatchWork {
         ),
         signal,
         async (outcome) => {
-          const line = Buffer.from(JSON.stringify(resultLine(outcome)) + "\n", "utf8");
-          let written = 0;
-          while (written < line.length) {
-            const { bytesWritten } = await handle.write(
-              line,
-              written,
-              line.length - written,
-              outputBytes + written,
-            );
-            written += bytesWritten;
+          // Written as its pieces are made: a speech answer's line is tens of megabytes.
+          const { pieces } = await jsonBytePieces(resultLine(outcome));
+          for (const piece of [...pieces, NEW_LINE]) {
+            let written = 0;
+            while (written < piece.length) {
+              const { bytesWritten } = await handle.write(
+                piece,
+                written,
+                piece.length - written,
+                outputBytes + written,
+              );
+              written += bytesWritten;
+            }
+            outputBytes += piece.length;
           }
-          outputBytes += line.length;
           return service.store.commit(
             batch.id,
             {

@@ -8,6 +8,7 @@
  * thought summaries, come from its answer traits (answer-shape.ts).
  */
 import type { FinishReason, LogprobsCandidate, Part, SafetyRating } from "@/lib/gemini/types";
+import { setPiecedText } from "@/lib/runtime/pieced-text";
 import type { CandidateSafety } from "@/lib/engine/safety";
 import { newFunctionCallId } from "./answer-shape";
 import { answerSteps, thinkingSteps, type AnswerMode, type Step } from "./answer-steps";
@@ -242,15 +243,11 @@ export class CandidateRun {
     if (step.type === "audio") this.audioTokens += step.tokens;
     else this.pictureTokens += step.tokens;
     const mimeType = step.type === "audio" ? SPEECH_MIME_TYPE : PICTURE_MIME_TYPE;
-    output.extraParts.push({
-      // A view of the step's bytes, not a copy of them.
-      inlineData: {
-        mimeType,
-        data: Buffer.from(step.data.buffer, step.data.byteOffset, step.data.byteLength).toString(
-          "base64",
-        ),
-      },
-    });
+    // The step's bytes themselves, off the heap: their base64 is made when the answer is
+    // written (lib/runtime/pieced-text.ts), not held as a string for as long as the answer.
+    const inlineData = { mimeType, data: "" };
+    setPiecedText(inlineData, "data", [step.data]);
+    output.extraParts.push({ inlineData });
   }
 
   /**

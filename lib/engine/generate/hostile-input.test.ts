@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { requireModel } from "@/lib/engine/catalog";
 import { countRequestTokens } from "@/lib/engine/tokens";
+import { piecedText } from "@/lib/runtime/pieced-text";
 import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 const LIGHT_BOUND_MS = 3_000;
@@ -215,6 +216,10 @@ describe("generated media held to the output limit", () => {
     expect(run.error).toBeUndefined();
     const candidate = run.value!.candidates![0]!;
     expect(candidate.finishReason).toBe("MAX_TOKENS");
+    // Held as the audio's bytes, off the heap, until it is written: no base64 string per chunk.
+    const held = piecedText(candidate.content!.parts[0]!.inlineData!, "data")!;
+    expect(held.length).toBeGreaterThan(1_000);
+    expect(held.every((piece) => piece instanceof Uint8Array)).toBe(true);
     const audio = Buffer.from(candidate.content!.parts[0]!.inlineData!.data, "base64");
     // 32 tokens a second of 24 kHz 16-bit audio: 1,500 bytes a token.
     expect(audio.length).toBe(limit * 1_500);

@@ -5,7 +5,7 @@
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Candidate, GenerateContentResponse, Part } from "@/lib/gemini/types";
-import { setPiecedText } from "@/lib/runtime/pieced-text";
+import { piecedText, setPiecedText, type PieceOfText } from "@/lib/runtime/pieced-text";
 
 /** Merges streamed chunks into one response, as generateContent answers. */
 export function mergeChunks(chunks: readonly GenerateContentResponse[]): GenerateContentResponse {
@@ -99,27 +99,35 @@ function appendPart(parts: Part[], part: Part): void {
     previous.inlineData.mimeType === part.inlineData.mimeType
   ) {
     let pieces = inlinePieces.get(previous);
-    if (!pieces) inlinePieces.set(previous, (pieces = [previous.inlineData.data]));
-    pieces.push(part.inlineData.data);
+    if (!pieces) inlinePieces.set(previous, (pieces = [...dataPieces(previous.inlineData)]));
+    pieces.push(...dataPieces(part.inlineData));
     return;
   }
   parts.push({ ...part });
 }
 
 /**
- * The base64 texts of the inline data pieces merged into one part, kept apart (lib/runtime/pieced-text.ts):
+ * The pieces of the inline data merged into one part, kept apart (lib/runtime/pieced-text.ts):
  * joining them would copy the whole, tens of megabytes of audio, in one go.
  */
-const inlinePieces = new WeakMap<Part, string[]>();
+const inlinePieces = new WeakMap<Part, PieceOfText[]>();
+
+/** An inline data's pieces: its bytes or texts when it is pieced, else its one text. */
+function dataPieces(inlineData: NonNullable<Part["inlineData"]>): readonly PieceOfText[] {
+  return piecedText(inlineData, "data") ?? [inlineData.data];
+}
 
 /**
- * Pieces whose texts, one after the other, are the base64 of the pieces' bytes one after the
- * other. Pieces of whole 3-byte groups (no padding: every audio chunk but the last) follow
- * each other as they are; from one with padding on, the rest is decoded and encoded again.
+ * Pieces whose text, one after the other, is the base64 of the pieces' bytes one after the
+ * other. The engine's own media are bytes, whose base64 is made as one run. Texts of whole
+ * 3-byte groups (no padding: every audio chunk but the last) follow each other as they are;
+ * beside bytes, or from one with padding on, texts are decoded to bytes to join the run.
  */
-function base64Pieces(pieces: readonly string[]): readonly string[] {
-  const padded = pieces.findIndex((piece) => piece.endsWith("="));
+function base64Pieces(pieces: readonly PieceOfText[]): readonly PieceOfText[] {
+  const bytes = (piece: PieceOfText) =>
+    typeof piece === "string" ? Buffer.from(piece, "base64") : piece;
+  if (pieces.some((piece) => typeof piece !== "string")) return pieces.map(bytes);
+  const padded = pieces.findIndex((piece) => (piece as string).endsWith("="));
   if (padded === -1 || padded === pieces.length - 1) return pieces;
-  const bytes = Buffer.concat(pieces.slice(padded).map((piece) => Buffer.from(piece, "base64")));
-  return [...pieces.slice(0, padded), bytes.toString("base64")];
+  return [...pieces.slice(0, padded), ...pieces.slice(padded).map(bytes)];
 }

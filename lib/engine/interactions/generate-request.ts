@@ -8,9 +8,15 @@
  * so they are left out. As the service does, a continued interaction inherits only the
  * conversation: system instruction, tools and settings are the new request's.
  */
-import type { InteractionContent, InteractionCreate, Step } from "@/lib/gemini/interactions/types";
+import type {
+  InteractionContent,
+  InteractionCreate,
+  MediaContent,
+  Step,
+} from "@/lib/gemini/interactions/types";
 import type { ThinkingTraits } from "@/lib/gemini/model-traits";
 import { fileNameOfUri } from "@/lib/gemini/references";
+import { copyMember } from "@/lib/runtime/pieced-text";
 import type {
   Content,
   FunctionResponse,
@@ -36,7 +42,7 @@ export function contentPart(content: InteractionContent): Part {
   if (content.type === "text") return { text: content.text };
   const part: Part =
     content.data !== undefined
-      ? { inlineData: { mimeType: content.mime_type ?? "", data: content.data } }
+      ? { inlineData: inlineData(content) }
       : {
           fileData: {
             // A file of the API in any spelling reads as its name, as in a generate request.
@@ -47,6 +53,13 @@ export function contentPart(content: InteractionContent): Part {
   const level = content.resolution ? RESOLUTIONS[content.resolution] : undefined;
   if (level) part.mediaResolution = { level };
   return part;
+}
+
+/** A content item's media as inline data, its data copied as its pieces when it is pieced text. */
+function inlineData(content: MediaContent): NonNullable<Part["inlineData"]> {
+  const blob = { mimeType: content.mime_type ?? "", data: "" };
+  copyMember(content, "data", blob, "data");
+  return blob;
 }
 
 /** A function's result as functionResponse: an object as it is, text as `{result}`, media as parts. */

@@ -230,6 +230,9 @@ describe.each(testDatabaseKinds())("interactions on the local engine ($dialect)"
         : [],
     );
     expect(audio.length).toBeGreaterThan(1);
+    // The run holds the audio as its bytes (the events' and the result's alike), off the heap.
+    for (const content of audio)
+      expect(piecedText(content, "data")?.every((piece) => piece instanceof Uint8Array)).toBe(true);
     const answered = (await jsonTextPieces(speech)).join("");
     const audioCharacters = audio.reduce((sum, content) => sum + (content.data ?? "").length, 0);
 

@@ -45,6 +45,7 @@ import {
 import { InteractionRun, type RunDependencies } from "./interaction-run";
 import { interactionTarget, withAgentProfile } from "./interaction-target";
 import { LiveInteraction } from "./live-interaction";
+import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 import { readStoredJson } from "./long-texts";
 
@@ -186,8 +187,9 @@ export class InteractionService {
             agent: "agent" in target.shown ? target.shown.agent : null,
             status: "in_progress",
             background: create.background,
-            requestJson: JSON.stringify(create),
-            inputContentsJson: JSON.stringify(own),
+            // In slices: the input may be megabytes (a long text, inline media).
+            requestJson: (await stringifyJsonInSlices(create))!,
+            inputContentsJson: (await stringifyJsonInSlices(own))!,
             outputContents: null,
             result: null,
             seed: create.generation_config?.seed ?? 0,

@@ -133,6 +133,32 @@ describe.each(testDatabaseKinds())("long texts of an interaction ($dialect)", (k
       );
   });
 
+  it("reads the engine's bytes back as bytes, the same JSON, stored once", async () => {
+    const store = await open();
+    const bytes = new Uint8Array(400_001).map((_, index) => (index * 7) % 256);
+    const audio = { type: "audio", data: "", mime_type: "audio/L16" };
+    setPiecedText(audio, "data", [bytes.subarray(0, 200_000), bytes.subarray(200_000)]);
+    const writer = new LongTextWriter(store, ID);
+    const event = await writer.write({ delta: audio, event_type: "step.delta" });
+    const result = await writer.write({ steps: [{ content: [audio] }] }, { reuse: true });
+    const base64 = Buffer.from(bytes).toString("base64");
+    expect(await pieceRows(data)).toEqual({ count: 3, characters: base64.length });
+    type Media = { data: string };
+    const readEvent = await readStoredJson<{ delta: Media }>(store, ID, event);
+    const readResult = await readStoredJson<{ steps: { content: Media[] }[] }>(store, ID, result);
+    for (const media of [readEvent.delta, readResult.steps[0]!.content[0]!]) {
+      const pieces = piecedText(media, "data")!;
+      expect(pieces.every((piece) => piece instanceof Uint8Array)).toBe(true);
+      expect(media.data).toBe(base64);
+    }
+    expect((await jsonTextPieces(await readStoredJson(store, ID, event))).join("")).toBe(
+      JSON.stringify({
+        delta: { type: "audio", data: base64, mime_type: "audio/L16" },
+        event_type: "step.delta",
+      }),
+    );
+  });
+
   it("answers not found once the interaction's pieces are gone, and deletes them with it", async () => {
     const store = await open();
     const stored = await new LongTextWriter(store, ID).write({ data: text("a", 300_000) });

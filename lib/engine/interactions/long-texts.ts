@@ -15,7 +15,7 @@
 import { randomBytes } from "node:crypto";
 import type { InteractionStore, StoredJson, TextPiece } from "@/lib/db/stores/interaction-store";
 import { interactionNotFound } from "@/lib/gemini/interactions/errors";
-import { piecedText, setPiecedText } from "@/lib/runtime/pieced-text";
+import { pieceTexts, piecedText, setPiecedText, type PieceOfText } from "@/lib/runtime/pieced-text";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Strings at least this long are kept apart (a second of speech is 64,000 characters). */
@@ -28,16 +28,21 @@ const STATEMENT_CHARACTERS = 1_048_576;
 const READ_PIECES = 4;
 
 type Path = (string | number)[];
-/** Where a long string goes: its path in the value, its id, and the pieces it is made of. */
-type TextPlace = [path: Path, textId: string, pieces: number];
+/**
+ * Where a long string goes: its path in the value, its id, the pieces it is made of, and
+ * (1) when it is the base64 of bytes made by the engine, to be read back as those bytes.
+ */
+type TextPlace = [path: Path, textId: string, pieces: number, bytes?: 1];
 
 /** A long string as found: the string itself, or the pieces of a pieced member. */
-type Source = string | readonly string[];
+type Source = string | readonly PieceOfText[];
 
 interface StoredText {
   source: Source;
   textId: string;
   pieces: number;
+  /** The source is bytes (pieced text of byte pieces only), stored as their base64. */
+  bytes: boolean;
 }
 
 export class LongTextWriter {
@@ -66,12 +71,12 @@ export class LongTextWriter {
       // differ within their first characters unless they are the same.
       if (earlier && earlier.source === source) {
         next += 1;
-        places.push([path, earlier.textId, earlier.pieces]);
+        places.push(place(path, earlier));
         return;
       }
       const text = await this.writeText(source);
       if (!options.reuse) this.stored.push(text);
-      places.push([path, text.textId, text.pieces]);
+      places.push(place(path, text));
     });
     await this.flush();
     return { json: JSON.stringify(copy), texts: places.length ? JSON.stringify(places) : null };
@@ -118,7 +123,8 @@ export class LongTextWriter {
       this.batchCharacters += piece.length;
       if (this.batchCharacters >= STATEMENT_CHARACTERS) await this.flush();
     }
-    return { source, textId, pieces: seq };
+    const bytes = typeof source !== "string" && source.every((piece) => typeof piece !== "string");
+    return { source, textId, pieces: seq, bytes };
   }
 
   private async flush(): Promise<void> {
@@ -144,19 +150,25 @@ export async function readStoredJson<Value>(
 ): Promise<Value> {
   const value = JSON.parse(stored.json) as Value;
   if (stored.texts === null) return value;
-  for (const [path, textId, count] of JSON.parse(stored.texts) as TextPlace[]) {
+  for (const [path, textId, count, bytes] of JSON.parse(stored.texts) as TextPlace[]) {
     let holder = value as unknown as Record<string | number, unknown>;
     for (const key of path.slice(0, -1)) holder = holder[key] as typeof holder;
-    const pieces: string[] = [];
+    const pieces: PieceOfText[] = [];
     while (pieces.length < count) {
       const page = await store.pieces(interactionId, textId, pieces.length, READ_PIECES);
       if (page.length === 0) throw interactionNotFound(interactionId);
-      pieces.push(...page);
+      // Audio is read back as its bytes, off the heap (every stored piece but the last is
+      // whole 4-character groups), as the run that made it held it.
+      pieces.push(...(bytes ? page.map((piece) => Buffer.from(piece, "base64")) : page));
       await slices.pause();
     }
     setPiecedText(holder, String(path.at(-1)), pieces);
   }
   return value;
+}
+
+function place(path: Path, text: StoredText): TextPlace {
+  return text.bytes ? [path, text.textId, text.pieces, 1] : [path, text.textId, text.pieces];
 }
 
 /**
@@ -166,7 +178,7 @@ export async function readStoredJson<Value>(
  */
 function* piecesOf(source: Source): Generator<string> {
   let pending = "";
-  for (const text of typeof source === "string" ? [source] : source) {
+  for (const text of typeof source === "string" ? [source] : pieceTexts(source)) {
     for (let from = 0; from < text.length;) {
       const to = Math.min(text.length, from + PIECE_CHARACTERS - pending.length);
       pending += text.slice(from, to);

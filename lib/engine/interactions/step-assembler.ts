@@ -15,6 +15,7 @@ import type {
   InteractionContent,
   InteractionEvent,
   InteractionStatus,
+  MediaContent,
   Step,
 } from "@/lib/gemini/interactions/types";
 import type {
@@ -25,6 +26,7 @@ import type {
   UrlContextMetadata,
   UsageMetadata,
 } from "@/lib/gemini/types";
+import { copyMember, copyWithPieces } from "@/lib/runtime/pieced-text";
 import { makeThoughtSignature } from "../tokens/thought-signature";
 import { randomBytes } from "node:crypto";
 
@@ -121,16 +123,16 @@ export class StepAssembler {
     this.thoughtBeforeAnswer(part.thoughtSignature, events);
     if (empty) return;
     if (part.text !== undefined) this.output({ type: "text", text: part.text }, events);
-    else if (part.inlineData)
-      this.output(
-        {
-          type: part.inlineData.mimeType.startsWith("audio/") ? "audio" : "image",
-          data: part.inlineData.data,
-          mime_type: part.inlineData.mimeType,
-        },
-        events,
-      );
-    else if (part.functionCall) {
+    else if (part.inlineData) {
+      const media = {
+        type: part.inlineData.mimeType.startsWith("audio/") ? "audio" : "image",
+        data: "",
+        mime_type: part.inlineData.mimeType,
+      } as InteractionContent;
+      // The generation's bytes, not their base64 (lib/runtime/pieced-text.ts).
+      copyMember(part.inlineData, "data", media, "data");
+      this.output(media, events);
+    } else if (part.functionCall) {
       const id = part.functionCall.id ?? callId();
       const args = part.functionCall.args ?? {};
       const name = part.functionCall.name;
@@ -178,7 +180,9 @@ export class StepAssembler {
     if (content.type === "text") appendText((step.content ??= []), content.text);
     else (step.content ??= []).push(content);
     this.delta(
-      content.type === "text" ? { text: content.text, type: "text" } : { ...content },
+      content.type === "text"
+        ? { text: content.text, type: "text" }
+        : (copyWithPieces(content) as MediaContent & Record<string, unknown>),
       events,
     );
   }

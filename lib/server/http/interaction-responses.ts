@@ -1,12 +1,7 @@
 import "server-only";
 import { interactionErrorCode } from "@/lib/gemini/interactions/errors";
-import {
-  errorResponse,
-  jsonPieces,
-  streamedJsonResponse,
-  textLength,
-  toApiError,
-} from "./responses";
+import { jsonBytePieces } from "@/lib/runtime/json-stringify-in-slices";
+import { errorResponse, streamedJsonResponse, toApiError } from "./responses";
 
 /**
  * Answers of the Interactions API as the service writes them (recorded 2026-05 on): a resource
@@ -21,15 +16,12 @@ const ONE_PIECE_CHARACTERS = 262_144;
 const JSON_HEADERS = { "Content-Type": "application/json", "Cache-Control": "private, no-store" };
 
 export async function interactionJsonResponse(value: unknown): Promise<Response> {
-  const pieces = await jsonPieces(value);
-  if (textLength(pieces) <= ONE_PIECE_CHARACTERS)
-    return new Response(pieces.join(""), { status: 200, headers: JSON_HEADERS });
-  return streamedJsonResponse(
-    (async function* () {
-      yield* pieces;
-    })(),
-    JSON_HEADERS,
-  );
+  // Each piece encoded as soon as it is complete: a speech answer is 32 MB of JSON, which held
+  // as strings until sent would be copied by every young-generation collection meanwhile.
+  const { pieces, characters } = await jsonBytePieces(value);
+  if (characters <= ONE_PIECE_CHARACTERS)
+    return new Response(Buffer.concat(pieces), { status: 200, headers: JSON_HEADERS });
+  return streamedJsonResponse(pieces.values(), JSON_HEADERS);
 }
 
 /** Any thrown value as this API's error body, with the status of the service's ApiError. */

@@ -75,7 +75,7 @@ export function smallJsonResponse(
  * (the client sees a broken answer, never a wrong one).
  */
 export function streamedJsonResponse(
-  pieces: AsyncIterator<string>,
+  pieces: AsyncIterator<string | Uint8Array> | Iterator<Uint8Array>,
   extraHeaders?: HeadersInit,
 ): Response {
   return streamedResponse(pieces, jsonHeaders(extraHeaders));
