@@ -17,6 +17,7 @@ import type {
   OperationStatus,
 } from "@/lib/gemini/types";
 import type { FileService } from "../files/file-service";
+import { writeAll } from "../files/part-file";
 import { mergeChunks } from "../generate";
 import type { BatchRecord } from "@/lib/db/stores/batch-store";
 import { DEFAULT_MAX_LINE_BYTES, fileItems, inlineItems, type WorkItem } from "./batch-items";
@@ -263,19 +264,9 @@ export class BatchRunner implements BatchWork {
         async (outcome) => {
           // Written as its pieces are made: a speech answer's line is tens of megabytes.
           const { pieces } = await jsonBytePieces(resultLine(outcome));
-          for (const piece of [...pieces, NEW_LINE]) {
-            let written = 0;
-            while (written < piece.length) {
-              const { bytesWritten } = await handle.write(
-                piece,
-                written,
-                piece.length - written,
-                outputBytes + written,
-              );
-              written += bytesWritten;
-            }
-            outputBytes += piece.length;
-          }
+          const line = [...pieces, NEW_LINE];
+          await writeAll(handle, line, outputBytes);
+          for (const piece of line) outputBytes += piece.byteLength;
           return service.store.commit(
             batch.id,
             {
