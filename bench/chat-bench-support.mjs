@@ -129,3 +129,26 @@ export function launchChromium() {
     ],
   });
 }
+
+/**
+ * An init script (context.addInitScript) recording in every page its long tasks
+ * (`window.__longTasks`) and when the composer became live (`window.__typable`, ms): React marks
+ * an element it has hydrated with its props, and from then on the box takes input.
+ */
+export function recordLongTasksAndTypable() {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
+  }).observe({ type: "longtask", buffered: true });
+  window.__typable = null;
+  const look = () => {
+    const box = document.getElementById("chat-prompt");
+    if (box && Object.keys(box).some((key) => key.startsWith("__reactProps"))) {
+      window.__typable = performance.now();
+      return;
+    }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}

@@ -18,7 +18,7 @@
  * `--trace <prefix>` keeps Chrome traces of the first answer and of the last warm one
  * (`<prefix>-first.json`, `<prefix>-warm.json`).
  */
-import { launchChromium, startServer } from "./chat-bench-support.mjs";
+import { launchChromium, recordLongTasksAndTypable, startServer } from "./chat-bench-support.mjs";
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -29,7 +29,7 @@ const runs = Number(option("runs", "5"));
 const appDir = option("app-dir");
 const tracePrefix = option("trace");
 
-/** Marks recorded inside the page: fetch calls, address changes, long tasks, hydration. */
+/** Marks recorded inside the page besides long tasks and hydration: fetch calls, address changes. */
 function instrument() {
   window.__fetches = [];
   const originalFetch = window.fetch;
@@ -49,21 +49,6 @@ function instrument() {
       return result;
     };
   }
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries())
-      window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: "longtask", buffered: true });
-  window.__typable = null;
-  const look = () => {
-    const box = document.getElementById("chat-prompt");
-    if (box && Object.keys(box).some((key) => key.startsWith("__reactProps"))) {
-      window.__typable = performance.now();
-      return;
-    }
-    requestAnimationFrame(look);
-  };
-  requestAnimationFrame(look);
 }
 
 /** Network events of the page, in the DevTools protocol's clock (seconds). */
@@ -175,6 +160,7 @@ const server = await startServer({ appDir });
 const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(recordLongTasksAndTypable);
   await context.addInitScript(instrument);
   const page = await context.newPage();
   const session = await context.newCDPSession(page);

@@ -18,7 +18,7 @@
  *
  * `--app-dir` runs another checkout's build (e.g. the code before a change) the same way.
  */
-import { launchChromium, startServer } from "./chat-bench-support.mjs";
+import { launchChromium, recordLongTasksAndTypable, startServer } from "./chat-bench-support.mjs";
 
 function option(name, fallback) {
   const index = process.argv.indexOf(`--${name}`);
@@ -39,29 +39,13 @@ const percentile = (values, fraction) => {
 };
 const ms = (value) => `${Math.round(value)} ms`;
 
-/** Timings recorded inside every page: long tasks, keystrokes, the composer becoming live. */
+/** Timings recorded inside every page besides long tasks and hydration: keystrokes. */
 function instrument() {
-  window.__longTasks = [];
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries())
-      window.__longTasks.push({ start: entry.startTime, duration: entry.duration });
-  }).observe({ type: "longtask", buffered: true });
   window.__keys = [];
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
       if (entry.name === "keydown") window.__keys.push(entry.duration);
   }).observe({ type: "event", durationThreshold: 16, buffered: true });
-  window.__typable = null;
-  const look = () => {
-    const box = document.getElementById("chat-prompt");
-    // React marks an element it has hydrated with its props: from then on it takes input.
-    if (box && Object.keys(box).some((key) => key.startsWith("__reactProps"))) {
-      window.__typable = performance.now();
-      return;
-    }
-    requestAnimationFrame(look);
-  };
-  requestAnimationFrame(look);
 }
 
 /** Sends a prompt and resolves to the time from Enter to its answer's first text, in the page. */
@@ -102,6 +86,7 @@ const server = await startServer({ appDir });
 const browser = await launchChromium();
 try {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  await context.addInitScript(recordLongTasksAndTypable);
   await context.addInitScript(instrument);
   const page = await context.newPage();
 
