@@ -24,9 +24,21 @@ export class ChatPage {
     this.notice = page.getByRole("alert").filter({ hasText: /settings? marked/ });
   }
 
+  /**
+   * Opens the page and waits until it takes input: the server-rendered box shows before React
+   * has hydrated it, and what a person types before then is reset by the hydration.
+   */
   async open(conversationId?: string): Promise<void> {
     await this.page.goto(conversationId ? `/chat/${conversationId}` : "/chat");
     await expect(this.prompt).toBeVisible();
+    await expect
+      .poll(() =>
+        // React marks an element it has hydrated with its props.
+        this.prompt.evaluate((box) =>
+          Object.keys(box).some((key) => key.startsWith("__reactProps")),
+        ),
+      )
+      .toBe(true);
   }
 
   /** The id of the open conversation, from the URL. */
