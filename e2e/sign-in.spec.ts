@@ -130,7 +130,9 @@ test("guesses from many addresses never block the right code from another; behin
         await signIn(server, `wrong-${address}-${index}`, from(`203.0.113.${address}`))
       ).text();
   }
-  expect((await signIn(server, "wrong-again", from("203.0.113.1"))).status).toBe(429);
+  // The address that guessed last is out of budget (the first may have had a try back by now:
+  // one refills every 6 s, and a loaded machine takes that long over the 132 guesses).
+  expect((await signIn(server, "wrong-again", from("203.0.113.12"))).status).toBe(429);
   // A person behind the same proxy, at another address, still gets in with the right code.
   expect((await signIn(server, CODE, from("198.51.100.20"))).status).toBe(200);
   // A client's own claim left of the proxy's entry is not believed: the proxy's entry counts.
