@@ -3,6 +3,7 @@ import { ApiError } from "./api-error";
 import { referencePlaces, requestReferences } from "./references";
 import { canonicalMimeType } from "./validate-upload";
 import { readBatchGenerateContentRequest, parseBatchInputLine } from "./validate-batch";
+import { parseEmbedInputLine, readAsyncBatchEmbedContentRequest } from "./validate-embedding";
 
 function refusal(work: () => unknown): ApiError {
   try {
@@ -199,5 +200,61 @@ describe("references of a batch create", () => {
         (reference) => [reference.kind, reference.name, reference.spelling],
       ),
     ).toEqual([["file", "files/in", "name"]]);
+  });
+});
+
+describe("a batch's envelope, the same for generation and embedding batches", () => {
+  const readers = {
+    BatchGenerateContentRequest: readBatchGenerateContentRequest,
+    AsyncBatchEmbedContentRequest: readAsyncBatchEmbedContentRequest,
+  };
+  for (const [requestName, read] of Object.entries(readers)) {
+    it(`${requestName}: one input source, a file of the caller's or inline requests, at least one`, () => {
+      expect(refusal(() => read({ batch: { inputConfig: {} } })).message).toContain(
+        `* ${requestName}.batch.input_config: input_config must set file_name`,
+      );
+      expect(
+        refusal(() => read({ batch: { inputConfig: { requests: { requests: [] } } } })).message,
+      ).toContain(
+        `* ${requestName}.batch.input_config.requests.requests: requests must not be empty`,
+      );
+      expect(refusal(() => read({ batch: { inputConfig: { requests: {} } } })).rpcStatus).toBe(
+        "INVALID_ARGUMENT",
+      );
+      const tooLong = refusal(() =>
+        read({
+          batch: { displayName: "x".repeat(513), inputConfig: { fileName: "files/abc" } },
+        }),
+      );
+      expect(tooLong.message).toContain(
+        `* ${requestName}.batch.display_name: display_name must be at most 512 characters; got 513.`,
+      );
+      const echoed = {
+        name: "batches/b1",
+        state: "BATCH_STATE_PENDING",
+        output: {},
+        createTime: "2026-01-01T00:00:00Z",
+      };
+      expect(read({ batch: { ...echoed, inputConfig: { fileName: "files/abc" } } })).toEqual({
+        batch: { inputConfig: { fileName: "files/abc" } },
+      });
+    });
+  }
+
+  it("reads a keyed or bare JSONL line of either kind, and names a line that is not JSON", () => {
+    const content = { parts: [{ text: "Hi" }] };
+    expect(parseEmbedInputLine(JSON.stringify({ key: "k", request: { content } }))).toEqual({
+      key: "k",
+      request: { content },
+    });
+    expect(parseEmbedInputLine(JSON.stringify({ content }))).toEqual({ request: { content } });
+    expect(parseBatchInputLine(JSON.stringify({ contents: [content] }))).toEqual({
+      request: { contents: [content] },
+    });
+    for (const parse of [parseBatchInputLine, parseEmbedInputLine]) {
+      const error = refusal(() => parse("{not json"));
+      expect(error.httpStatus).toBe(400);
+      expect(error.message).toMatch(/^Invalid JSON payload received\./);
+    }
   });
 });

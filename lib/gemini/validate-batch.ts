@@ -3,6 +3,7 @@
  * their canonical forms. Each inline request's shape is read here; its rules are checked when
  * it runs (lib/gemini/validate.ts), so a bad request fails only itself.
  */
+import type { z } from "zod";
 import { ApiError } from "./api-error";
 import { batchCreateSchema, batchInputLineSchema } from "./schemas/batch";
 import { generateContentRequestSchema } from "./schemas/requests";
@@ -26,7 +27,24 @@ export const MAX_BATCH_DISPLAY_NAME_CHARACTERS = 512;
 export function readBatchGenerateContentRequest(body: unknown): BatchGenerateContentRequest {
   const requestName = "BatchGenerateContentRequest";
   const request = runSchema(batchCreateSchema, body ?? {}, { requestName });
-  const { batch } = request;
+  checkBatchEnvelope(request.batch, requestName);
+  return request;
+}
+
+/** What every batch create carries around its requests (a generation or an embedding batch). */
+interface BatchEnvelope {
+  model?: string;
+  displayName?: string;
+  inputConfig: { fileName?: string; requests?: { requests?: unknown[] } };
+}
+
+/**
+ * The rules of a batch's envelope, shared by generation and embedding batches: the model's
+ * name, the display name's length, one input source (a JSONL file of the caller's or inline
+ * requests, at least one). An inline list the wire left out becomes empty. Throws the service's
+ * 400 naming each field.
+ */
+export function checkBatchEnvelope(batch: BatchEnvelope, requestName: string): void {
   const violations = new Violations();
   checkModelName(batch.model, "batch.model", violations);
   if (
@@ -52,56 +70,72 @@ export function readBatchGenerateContentRequest(body: unknown): BatchGenerateCon
       `file_name must be files/{id}; got ${JSON.stringify(input.fileName.slice(0, 80))}.`,
     );
   }
-  if (input.requests !== undefined && input.requests.requests.length === 0) {
+  if (input.requests !== undefined && input.requests.requests?.length === 0) {
     violations.add(
       "batch.input_config.requests.requests",
       "requests must not be empty: a batch needs at least one request.",
     );
   }
   if (!violations.empty) throw violationError(requestName, violations.list);
-  return request;
 }
 
-/** One line of a JSONL batch input: the request, and the caller's key (or metadata) to label its result. */
-export interface BatchInputLine {
+/** One line of a generation batch's input: the request, and the caller's key (or metadata) to label its result. */
+export type BatchInputLine = InputLine<GenerateContentRequest>;
+
+/** One line of a JSONL input file, keyed or bare, of any batch's request type. */
+export interface InputLine<Request> {
   key?: string;
   metadata?: Record<string, unknown>;
-  request: GenerateContentRequest;
+  request: Request;
 }
 
-/**
- * Parses one line of a JSONL batch input: `{"key": "...", "request": {...}}` (the guide's
- * form) or a bare GenerateContentRequest (the guide's REST example). Shape only; the rules
- * are checked when the request runs. Throws ApiError 400 with the service's messages.
- */
-export function parseBatchInputLine(line: string): BatchInputLine {
-  let value: unknown;
+/** One line of a JSONL input file as JSON. Throws the service's 400 for text that is not JSON. */
+export function parseJsonLine(line: string): unknown {
   try {
-    value = JSON.parse(line);
+    return JSON.parse(line);
   } catch (error) {
     const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
     throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
   }
-  return readBatchInputLine(value);
 }
 
-/** parseBatchInputLine for a line already parsed as JSON. */
-export function readBatchInputLine(value: unknown): BatchInputLine {
+/**
+ * Reads a line of a JSONL input already parsed as JSON: `{"key": "...", "request": {...}}` (the
+ * guide's form, read with `keyedSchema`) or a bare request (the guide's REST example, read with
+ * `readBare`). Shape only; the rules are checked when the request runs.
+ */
+export function readInputLine<Request>(
+  value: unknown,
+  readBare: (value: unknown) => Request,
+  keyedSchema: z.ZodType<InputLine<Request>, unknown>,
+  keyedName: string,
+): InputLine<Request> {
   const keyed =
     typeof value === "object" &&
     value !== null &&
     !Array.isArray(value) &&
     Object.prototype.hasOwnProperty.call(value, "request");
-  if (!keyed)
-    return {
-      request: runSchema(generateContentRequestSchema, value, {
-        requestName: "GenerateContentRequest",
-      }),
-    };
-  const parsed = runSchema(batchInputLineSchema, value, { requestName: "BatchInputLine" });
+  if (!keyed) return { request: readBare(value) };
+  const parsed = runSchema(keyedSchema, value, { requestName: keyedName });
   return {
     ...(parsed.key !== undefined ? { key: parsed.key } : {}),
     ...(parsed.metadata !== undefined ? { metadata: parsed.metadata } : {}),
     request: parsed.request,
   };
+}
+
+/** A line of a generation batch's input already parsed as JSON. Throws ApiError 400. */
+export function readBatchInputLine(value: unknown): BatchInputLine {
+  return readInputLine(
+    value,
+    (bare) =>
+      runSchema(generateContentRequestSchema, bare, { requestName: "GenerateContentRequest" }),
+    batchInputLineSchema,
+    "BatchInputLine",
+  );
+}
+
+/** Parses one line of a generation batch's JSONL input. Throws ApiError 400. */
+export function parseBatchInputLine(line: string): BatchInputLine {
+  return readBatchInputLine(parseJsonLine(line));
 }

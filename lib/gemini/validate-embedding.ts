@@ -21,11 +21,11 @@ import {
   embedInputLineSchema,
 } from "./schemas/embedding";
 import { partDataField } from "./schemas/rules/content-rules";
-import { Violations, codePointLength, violationError } from "./schemas/rules/violations";
+import { Violations, violationError } from "./schemas/rules/violations";
 import { camelToSnake } from "./schemas/wire";
 import type { Steps } from "./steps";
 import type { Part } from "./types";
-import { BATCH_INPUT_FILE_PATTERN, MAX_BATCH_DISPLAY_NAME_CHARACTERS } from "./validate-batch";
+import { type InputLine, checkBatchEnvelope, parseJsonLine, readInputLine } from "./validate-batch";
 import { checkModelName, runSchema } from "./validate";
 
 /** Most requests one batchEmbedContents may carry. */
@@ -63,69 +63,24 @@ export function readBatchEmbedContentsRequest(body: unknown): BatchEmbedContents
 export function readAsyncBatchEmbedContentRequest(body: unknown): AsyncBatchEmbedContentRequest {
   const requestName = "AsyncBatchEmbedContentRequest";
   const request = runSchema(asyncBatchEmbedContentRequestSchema, body ?? {}, { requestName });
-  const { batch } = request;
-  const violations = new Violations();
-  checkModelName(batch.model, "batch.model", violations);
-  if (
-    batch.displayName !== undefined &&
-    codePointLength(batch.displayName) > MAX_BATCH_DISPLAY_NAME_CHARACTERS
-  )
-    violations.add(
-      "batch.display_name",
-      `display_name must be at most ${MAX_BATCH_DISPLAY_NAME_CHARACTERS} characters; got ${codePointLength(batch.displayName)}.`,
-    );
-  const input = batch.inputConfig;
-  if (input.requests) input.requests = { requests: input.requests.requests ?? [] };
-  if (input.fileName === undefined && input.requests === undefined)
-    violations.add(
-      "batch.input_config",
-      "input_config must set file_name (an uploaded JSONL file) or requests (inline requests).",
-    );
-  if (input.fileName !== undefined && !BATCH_INPUT_FILE_PATTERN.test(input.fileName))
-    violations.add(
-      "batch.input_config.file_name",
-      `file_name must be files/{id}; got ${JSON.stringify(input.fileName.slice(0, 80))}.`,
-    );
-  if (input.requests !== undefined && input.requests.requests.length === 0)
-    violations.add(
-      "batch.input_config.requests.requests",
-      "requests must not be empty: a batch needs at least one request.",
-    );
-  if (!violations.empty) throw violationError(requestName, violations.list);
+  checkBatchEnvelope(request.batch, requestName);
   return request;
 }
 
 /** One line of an embedding batch's JSONL input: the request, and its key or metadata. */
-export interface EmbedInputLine {
-  key?: string;
-  metadata?: Record<string, unknown>;
-  request: EmbedContentRequest;
-}
+export type EmbedInputLine = InputLine<EmbedContentRequest>;
 
 /**
  * Parses one JSONL input line of an embedding batch: `{"key", "request"}` or a bare
  * EmbedContentRequest. Shape only. Throws ApiError 400.
  */
 export function parseEmbedInputLine(line: string): EmbedInputLine {
-  let value: unknown;
-  try {
-    value = JSON.parse(line);
-  } catch (error) {
-    const detail = error instanceof SyntaxError ? error.message : "malformed JSON";
-    throw ApiError.invalidArgument(`Invalid JSON payload received. ${detail}`);
-  }
-  const keyed =
-    typeof value === "object" &&
-    value !== null &&
-    !Array.isArray(value) &&
-    Object.prototype.hasOwnProperty.call(value, "request");
-  if (!keyed) return { request: readEmbedContentRequest(value) };
-  const parsed = runSchema(embedInputLineSchema, value, { requestName: "EmbedInputLine" });
-  return {
-    ...(parsed.key !== undefined ? { key: parsed.key } : {}),
-    ...(parsed.metadata !== undefined ? { metadata: parsed.metadata } : {}),
-    request: parsed.request,
-  };
+  return readInputLine(
+    parseJsonLine(line),
+    readEmbedContentRequest,
+    embedInputLineSchema,
+    "EmbedInputLine",
+  );
 }
 
 /** What kind of input a part is, by its MIME type (TEXT for text parts and text/* data). */

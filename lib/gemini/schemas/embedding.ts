@@ -10,6 +10,7 @@ import type {
   BatchEmbedContentsRequest,
   EmbedContentRequest,
 } from "../embedding-types";
+import { batchOutputOnlyFields, withoutOutputOnly } from "./batch";
 import { contentSchema } from "./content";
 import { batchInputFileSchema } from "./reference-fields";
 import {
@@ -20,7 +21,6 @@ import {
   wireObject,
   wireString,
   wireStruct,
-  wireValue,
 } from "./wire";
 
 export const embedContentRequestSchema = wireObject("EmbedContentRequest", {
@@ -55,25 +55,8 @@ export const asyncBatchEmbedContentRequestSchema = wireObject("AsyncBatchEmbedCo
       { oneof: { name: "source", members: ["fileName", "requests"] } },
     ),
     priority: wireInteger("TYPE_INT64").optional(),
-    name: wireValue().optional(),
-    output: wireValue().optional(),
-    createTime: wireValue().optional(),
-    endTime: wireValue().optional(),
-    updateTime: wireValue().optional(),
-    batchStats: wireValue().optional(),
-    state: wireValue().optional(),
-  }).transform(
-    ({
-      name: _name,
-      output: _output,
-      createTime: _createTime,
-      endTime: _endTime,
-      updateTime: _updateTime,
-      batchStats: _batchStats,
-      state: _state,
-      ...batch
-    }) => batch,
-  ),
+    ...batchOutputOnlyFields,
+  }).transform(withoutOutputOnly),
 }).transform((body) => body as AsyncBatchEmbedContentRequest);
 
 /** A JSONL input line of an embedding batch in the keyed form: `{"key": ..., "request": {...}}`. */
