@@ -4,6 +4,7 @@ import { useMemo, useState } from "react";
 import { InspectorDialog } from "@/components/devtools/inspector-dialog";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { type ListColumn, ListTableHead } from "@/components/ui/list-table-head";
 import {
   logQueryString,
   useRequestLog,
@@ -52,6 +53,21 @@ function OpenedEntry({ id, onClose }: { id: string; onClose(): void }) {
  * filters (model, status, key, person, time), each opened in the inspector, and the filtered
  * entries exported as JSONL (a replay cassette of recorded exchanges) or CSV.
  */
+/** The log table's columns; the person's only when everyone's requests are listed. */
+function logColumns(withPerson: boolean): ListColumn[] {
+  return [
+    { label: "Time" },
+    { label: "Operation" },
+    { label: "Model" },
+    { label: "Status" },
+    { label: "Time taken" },
+    { label: "Tokens" },
+    { label: "Key" },
+    ...(withPerson ? [{ label: "Person" }] : []),
+    { label: "Open", visuallyHidden: true },
+  ];
+}
+
 export function LogsView() {
   const [filters, setFilters] = useState<LogFilters>({});
   const [opened, setOpened] = useState<string | null>(null);
@@ -155,39 +171,7 @@ export function LogsView() {
       </p>
       <div className="overflow-x-auto">
         <table className="w-full border-collapse text-sm" aria-label="Logged requests">
-          <thead>
-            <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
-              <th scope="col" className="px-2 py-1">
-                Time
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Operation
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Model
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Status
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Time taken
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Tokens
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Key
-              </th>
-              {scope === "everyone" && (
-                <th scope="col" className="px-2 py-1">
-                  Person
-                </th>
-              )}
-              <th scope="col" className="px-2 py-1">
-                <span className="sr-only">Open</span>
-              </th>
-            </tr>
-          </thead>
+          <ListTableHead columns={logColumns(scope === "everyone")} />
           <tbody>
             {entries.map((entry) => (
               <tr

@@ -1,9 +1,18 @@
 "use client";
 
 import { Button } from "@/components/ui/button";
+import { type ListColumn, ListTableHead } from "@/components/ui/list-table-head";
 import { useAuditLog } from "@/lib/hooks/use-request-logs";
 
 /** The audit log on the Admin page: admin actions and key changes, newest first. */
+const AUDIT_COLUMNS: ListColumn[] = [
+  { label: "When" },
+  { label: "Who" },
+  { label: "What" },
+  { label: "To what" },
+  { label: "Details" },
+];
+
 export function AuditSection() {
   const audit = useAuditLog(true);
   const events = audit.data?.pages.flatMap((page) => page.events) ?? [];
@@ -19,25 +28,7 @@ export function AuditSection() {
       )}
       <div className="overflow-x-auto">
         <table className="w-full border-collapse text-sm" aria-label="Audit log">
-          <thead>
-            <tr className="text-left text-xs text-zinc-600 dark:text-zinc-400">
-              <th scope="col" className="px-2 py-1">
-                When
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Who
-              </th>
-              <th scope="col" className="px-2 py-1">
-                What
-              </th>
-              <th scope="col" className="px-2 py-1">
-                To what
-              </th>
-              <th scope="col" className="px-2 py-1">
-                Details
-              </th>
-            </tr>
-          </thead>
+          <ListTableHead columns={AUDIT_COLUMNS} />
           <tbody>
             {events.map((event) => (
               <tr

@@ -8,7 +8,7 @@ export interface ListColumn {
   visuallyHidden?: boolean;
 }
 
-/** The header row of the studio's list tables (files, caches): one column header each. */
+/** The header row of the studio's list tables (files, caches, logs, the audit log): one column header each. */
 export function ListTableHead({ columns }: { columns: ListColumn[] }) {
   return (
     <thead>
