@@ -8,8 +8,8 @@
  * fingerprint (each chains all that comes before it). A unit is what the model reads of a
  * part: a function call's or response's `id` is no prompt text (no notation writes it), nor is
  * a thought signature where the family counts it as nothing, so two conversations that differ
- * only in those share their prefix (recorded: 2.5 Flash hits between tests of one run whose calls had
- * other ids and signatures). Linear in the prompt; long parts are written out between
+ * only in those share their prefix (recorded: 2.5 Flash hits between tests of one run whose
+ * calls had other ids and signatures). Linear in the prompt; long parts are written out between
  * event-loop turns.
  */
 import { createHash } from "node:crypto";
