@@ -183,7 +183,7 @@ function textPieces(text: string, tokens: number): Unit[] {
   return units;
 }
 
-/** What the model reads of a part: without call and response ids, nor a signature that counts nothing. */
+/** What the model reads of a part: no call or response id, no signature that counts nothing. */
 function promptTextOf(part: Part, reading: PromptReading): Part {
   const { thoughtSignature, functionCall, functionResponse, ...rest } = part;
   const read: Part = rest;
