@@ -91,6 +91,37 @@ describe.each(testDatabaseKinds())("implicit caching on the local engine ($diale
     );
   });
 
+  it("shares a prefix between conversations whose calls differ only in ids and 2.5 signatures", async () => {
+    const agentRun = (id: string, signature: string) => ({
+      contents: [
+        { role: "user", parts: [{ text: "What is the weather in Paris?" }] },
+        {
+          role: "model",
+          parts: [
+            {
+              functionCall: { id, name: "get_weather", args: { city: "Paris" } },
+              thoughtSignature: signature,
+            },
+          ],
+        },
+        {
+          role: "user",
+          parts: [{ functionResponse: { id, name: "get_weather", response: { report: "sunny" } } }],
+        },
+        { role: "user", parts: [{ text: DOCUMENT }] },
+      ],
+    });
+    const first = await usage("gemini-2.5-flash", agentRun("run_1", "c2lnbmF0dXJlIG9uZQ=="), alice);
+    expect(first.cachedContentTokenCount).toBeUndefined();
+    const second = await usage(
+      "gemini-2.5-flash",
+      agentRun("run_2", "c2lnbmF0dXJlIHR3bw=="),
+      alice,
+    );
+    // The call comes within the first 60 tokens: a hit of whole blocks means it matched.
+    expect(second.cachedContentTokenCount).toBe(Math.floor(second.promptTokenCount! / 256) * 256);
+  });
+
   it("never answers one owner's prompt from another owner's prefixes", async () => {
     const bobs = await usage("gemini-2.5-flash", body("Which rivers?"), bob);
     expect(bobs.cachedContentTokenCount).toBeUndefined();

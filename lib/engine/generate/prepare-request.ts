@@ -117,7 +117,10 @@ async function implicitCacheHit(
       responseSchema: request.generationConfig?.responseSchema,
     },
     items,
-    traits.roleTokenPerContent,
+    {
+      roleTokenPerContent: traits.roleTokenPerContent,
+      thoughtSignatures: traits.promptTokens?.thoughtSignatures ?? "none",
+    },
     input.implicitCache.traits,
   );
   return input.implicitCache.answer(prefixes);
