@@ -8,7 +8,11 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
-import { isEmbeddingValues, type EmbeddingValues } from "@/lib/gemini/embedding-values";
+import {
+  isDeferredEmbeddingValues,
+  isEmbeddingValues,
+  type EmbeddingValues,
+} from "@/lib/gemini/embedding-values";
 import { MAX_NUMBER_RUN_BYTES, numberRunText, writeNumberRun } from "./json-number-run";
 import { pieceTexts, piecedText, type PieceOfText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
@@ -22,7 +26,13 @@ const BYTE_PIECE = 64 * 1024;
 const NUMBERS_WORTH_A_PIECE = 64;
 
 type WriteFrame =
-  | { kind: "array"; value: readonly unknown[] | EmbeddingValues; index: number }
+  | {
+      kind: "array";
+      value: readonly unknown[] | EmbeddingValues | Float64Array;
+      /** The object the frame writes (a deferred vector's values are in the writer's buffer). */
+      source: object;
+      index: number;
+    }
   | {
       kind: "object";
       value: Record<string, unknown>;
@@ -35,7 +45,9 @@ type WriteFrame =
  * JSON.stringify(value) as a list of pieces to join or send one after the other, in slices.
  * Plain data (what JSON.parse makes) is written exactly as JSON.stringify writes it, and so is an
  * embedding's Float64Array (EmbeddingValues: the array its toJSON gives, written from the typed
- * array); anything else (a toJSON method, a class instance) is handed to JSON.stringify whole.
+ * array) and a deferred one (DeferredEmbeddingValues: computed as it is reached, into one buffer
+ * reused for every vector of the answer); anything else (a toJSON method, a class instance) is
+ * handed to JSON.stringify whole.
  */
 export async function jsonTextPieces(
   value: unknown,
@@ -148,13 +160,21 @@ async function writeJson(
   const slices = options.slices ?? new TimeSlices();
   const open = new Set<object>();
   const stack: WriteFrame[] = [];
+  /** Where deferred vectors are computed, one at a time (a vector is written before the next opens). */
+  let vectorBuffer = new Float64Array(0);
   /** Opens a container written member by member. */
   const begin = (item: object, keys: readonly string[] | undefined) => {
     if (open.has(item)) throw new TypeError("Converting circular structure to JSON");
     open.add(item);
-    if (Array.isArray(item) || isEmbeddingValues(item)) {
+    if (isDeferredEmbeddingValues(item)) {
+      if (vectorBuffer.length < item.length) vectorBuffer = new Float64Array(item.length);
+      item.writeInto(vectorBuffer);
       writer.write("[");
-      stack.push({ kind: "array", value: item, index: 0 });
+      const value = vectorBuffer.subarray(0, item.length);
+      stack.push({ kind: "array", value, source: item, index: 0 });
+    } else if (Array.isArray(item) || isEmbeddingValues(item)) {
+      writer.write("[");
+      stack.push({ kind: "array", value: item, source: item, index: 0 });
     } else {
       writer.write("{");
       const record = item as Record<string, unknown>;
@@ -176,7 +196,7 @@ async function writeJson(
     const length = frame.kind === "array" ? frame.value.length : frame.keys.length;
     if (frame.index === length) {
       writer.write(frame.kind === "array" ? "]" : "}");
-      open.delete(frame.value);
+      open.delete(frame.kind === "array" ? frame.source : frame.value);
       stack.pop();
       continue;
     }
@@ -270,8 +290,8 @@ function plan(
   value: object,
   piece: number,
 ): { whole: true } | { whole: false; keys?: readonly string[] } {
-  // An embedding's Float64Array is written as the array its toJSON gives, from the typed array.
-  if (isEmbeddingValues(value)) return { whole: false };
+  // An embedding's values are written as the array their toJSON gives, from a typed array.
+  if (isEmbeddingValues(value) || isDeferredEmbeddingValues(value)) return { whole: false };
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return { whole: true };
   if (Array.isArray(value)) return { whole: smallScalars(value, piece) } as { whole: true };
   const prototype = Object.getPrototypeOf(value) as unknown;
