@@ -10,6 +10,7 @@
  * input and options give the same values. Linear in the features, plus n·log n per block.
  */
 import { hashString } from "@/lib/gemini/hash-string";
+import { roundHalfUp } from "./round-half-up";
 
 /** Values of the hashed feature space, and of each output block. */
 export const BLOCK = 1024;
@@ -145,7 +146,7 @@ export function project(
     scale = 1 / Math.sqrt(sum);
   }
   for (let index = 0; index < wanted; index++)
-    target[index] = Math.round(output[index]! * scale * ROUNDING) / ROUNDING;
+    target[index] = roundHalfUp(output[index]! * scale * ROUNDING) / ROUNDING;
 }
 
 /** Room for the blocks of one vector, reused: a projection runs start to end without a pause. */
