@@ -38,26 +38,33 @@ export function isEmbeddingValues(value: unknown): value is EmbeddingValues {
   );
 }
 
+/** Billionths in one. */
+const BILLION = 1e9;
+
 /**
- * An embedding's `length` values, computed when asked for: `computeInto` writes them from the
- * start of a target with room for them, the same values every time, start to end without a
- * pause (so a computation may use buffers of its own).
+ * An embedding's `length` values, computed when asked for, as integer billionths (each value
+ * is its billionths / 1e9: the engine's values have 9 decimals, and the writer writes their
+ * digits from the integers): `computeBillionths` writes them from the start of a target with
+ * room for them, the same every time, start to end without a pause (so a computation may use
+ * buffers of its own).
  */
 export class DeferredEmbeddingValues {
   constructor(
     readonly length: number,
-    private readonly computeInto: (target: Float64Array) => void,
+    private readonly computeBillionths: (target: Int32Array) => void,
   ) {}
 
-  /** The values written into `target` from its start (it has room for `length`). */
-  writeInto(target: Float64Array): void {
-    this.computeInto(target);
+  /** The values as billionths, written into `target` from its start (room for `length`). */
+  writeBillionthsInto(target: Int32Array): void {
+    this.computeBillionths(target);
   }
 
   /** The values in an array of their own. */
   values(): EmbeddingValues {
+    const billionths = new Int32Array(this.length);
+    this.computeBillionths(billionths);
     const values = new EmbeddingValues(this.length);
-    this.computeInto(values);
+    for (let index = 0; index < this.length; index++) values[index] = billionths[index]! / BILLION;
     return values;
   }
 

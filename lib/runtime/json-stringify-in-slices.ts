@@ -13,7 +13,13 @@ import {
   isEmbeddingValues,
   type EmbeddingValues,
 } from "@/lib/gemini/embedding-values";
-import { MAX_NUMBER_RUN_BYTES, numberRunText, writeNumberRun } from "./json-number-run";
+import {
+  MAX_NUMBER_RUN_BYTES,
+  numberRunText,
+  writeBillionthsRun,
+  writeNumberRun,
+  type NumberRunWritten,
+} from "./json-number-run";
 import { pieceTexts, piecedText, type PieceOfText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
@@ -26,10 +32,11 @@ const BYTE_PIECE = 64 * 1024;
 const NUMBERS_WORTH_A_PIECE = 64;
 
 type WriteFrame =
+  | { kind: "array"; value: readonly unknown[] | EmbeddingValues; index: number }
   | {
-      kind: "array";
-      value: readonly unknown[] | EmbeddingValues | Float64Array;
-      /** The object the frame writes (a deferred vector's values are in the writer's buffer). */
+      /** A deferred vector: its billionths in the writer's buffer, `source` the vector. */
+      kind: "billionths";
+      value: Int32Array;
       source: object;
       index: number;
     }
@@ -85,6 +92,17 @@ class JsonTextWriter extends PieceWriter {
     this.write(run.text);
     return run.end;
   }
+
+  /** Writes the values of `billionths` (each / 1e9) from `from` up to `limit`; returns `limit`. */
+  billionthsRun(billionths: Int32Array, from: number, limit: number): number {
+    const room = (limit - from) * MAX_NUMBER_RUN_BYTES;
+    if (this.runBytes.length < room) this.runBytes = Buffer.allocUnsafe(room);
+    const end = writeBillionthsRun(this.runBytes, 0, billionths, from, limit);
+    this.write(this.runBytes.toString("latin1", 0, end));
+    return limit;
+  }
+
+  private runBytes = Buffer.allocUnsafe(0);
 }
 
 /**
@@ -101,6 +119,24 @@ class EncodedPieceWriter extends JsonTextWriter {
   private position = 0;
 
   override numberRun(items: ArrayLike<unknown>, from: number, limit: number): number {
+    return this.run(from, limit, (bytes, position, index, stop) =>
+      writeNumberRun(bytes, position, items, index, stop),
+    );
+  }
+
+  override billionthsRun(billionths: Int32Array, from: number, limit: number): number {
+    return this.run(from, limit, (bytes, position, index, stop) => ({
+      position: writeBillionthsRun(bytes, position, billionths, index, stop),
+      end: stop,
+    }));
+  }
+
+  /** A run of numbers written by `write` straight into the byte pieces, a piece at a time. */
+  private run(
+    from: number,
+    limit: number,
+    write: (bytes: Buffer, position: number, from: number, stop: number) => NumberRunWritten,
+  ): number {
     this.flush();
     let index = from;
     while (index < limit) {
@@ -110,7 +146,7 @@ class EncodedPieceWriter extends JsonTextWriter {
         room = Math.floor(this.bytes.length / MAX_NUMBER_RUN_BYTES);
       }
       const stop = Math.min(limit, index + room);
-      const written = writeNumberRun(this.bytes, this.position, items, index, stop);
+      const written = write(this.bytes, this.position, index, stop);
       // ASCII: a character a byte.
       this.characters += written.position - this.position;
       this.position = written.position;
@@ -161,20 +197,20 @@ async function writeJson(
   const open = new Set<object>();
   const stack: WriteFrame[] = [];
   /** Where deferred vectors are computed, one at a time (a vector is written before the next opens). */
-  let vectorBuffer = new Float64Array(0);
+  let vectorBuffer = new Int32Array(0);
   /** Opens a container written member by member. */
   const begin = (item: object, keys: readonly string[] | undefined) => {
     if (open.has(item)) throw new TypeError("Converting circular structure to JSON");
     open.add(item);
     if (isDeferredEmbeddingValues(item)) {
-      if (vectorBuffer.length < item.length) vectorBuffer = new Float64Array(item.length);
-      item.writeInto(vectorBuffer);
+      if (vectorBuffer.length < item.length) vectorBuffer = new Int32Array(item.length);
+      item.writeBillionthsInto(vectorBuffer);
       writer.write("[");
       const value = vectorBuffer.subarray(0, item.length);
-      stack.push({ kind: "array", value, source: item, index: 0 });
+      stack.push({ kind: "billionths", value, source: item, index: 0 });
     } else if (Array.isArray(item) || isEmbeddingValues(item)) {
       writer.write("[");
-      stack.push({ kind: "array", value: item, source: item, index: 0 });
+      stack.push({ kind: "array", value: item, index: 0 });
     } else {
       writer.write("{");
       const record = item as Record<string, unknown>;
@@ -193,11 +229,16 @@ async function writeJson(
   while (stack.length) {
     if (slices.due()) await slices.pause();
     const frame = stack.at(-1)!;
-    const length = frame.kind === "array" ? frame.value.length : frame.keys.length;
+    const length = frame.kind === "object" ? frame.keys.length : frame.value.length;
     if (frame.index === length) {
-      writer.write(frame.kind === "array" ? "]" : "}");
-      open.delete(frame.kind === "array" ? frame.source : frame.value);
+      writer.write(frame.kind === "object" ? "}" : "]");
+      open.delete(frame.kind === "billionths" ? frame.source : frame.value);
       stack.pop();
+      continue;
+    }
+    if (frame.kind === "billionths") {
+      const limit = Math.min(length, frame.index + NUMBER_RUN);
+      frame.index = writer.billionthsRun(frame.value, frame.index, limit);
       continue;
     }
     if (frame.kind === "array" && typeof frame.value[frame.index] === "number") {

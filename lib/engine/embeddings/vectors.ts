@@ -15,7 +15,7 @@ import { roundHalfUp } from "./round-half-up";
 /** Values of the hashed feature space, and of each output block. */
 export const BLOCK = 1024;
 const BLOCK_BITS = 10;
-/** Output values are rounded to 9 decimals (the service's are float32, about 9 digits). */
+/** Output values are rounded to 9 decimals, kept as integer billionths (the service's are float32, about 9 digits). */
 const ROUNDING = 1e9;
 
 /** murmur3's finaliser: spreads FNV's weaker low bits over the whole word. */
@@ -118,14 +118,14 @@ export function projectedLength(options: ProjectionOptions): number {
 
 /**
  * The dense vector of `features`, written into `target` from its start (room for
- * projectedLength values): unit length at the model's full size; a prefix when shorter,
+ * projectedLength values) as integer billionths (the values rounded to 9 decimals): unit length at the model's full size; a prefix when shorter,
  * renormalised or not as the model does. Features that sum to nothing give the vector of an
  * empty input (one fixed feature), never zeros.
  */
 export function project(
   features: FeatureVector,
   options: ProjectionOptions,
-  target: Float64Array,
+  target: Int32Array,
 ): void {
   const { dimensions } = options;
   if (dimensions % BLOCK !== 0)
@@ -146,7 +146,7 @@ export function project(
     scale = 1 / Math.sqrt(sum);
   }
   for (let index = 0; index < wanted; index++)
-    target[index] = roundHalfUp(output[index]! * scale * ROUNDING) / ROUNDING;
+    target[index] = roundHalfUp(output[index]! * scale * ROUNDING);
 }
 
 /** Room for the blocks of one vector, reused: a projection runs start to end without a pause. */
