@@ -15,7 +15,10 @@ import { roundHalfUp } from "./round-half-up";
 /** Values of the hashed feature space, and of each output block. */
 export const BLOCK = 1024;
 const BLOCK_BITS = 10;
-/** Output values are rounded to 9 decimals, kept as integer billionths (the service's are float32, about 9 digits). */
+/**
+ * Output values are rounded to 9 decimals, kept as integer billionths (the service's are
+ * float32, about 9 digits).
+ */
 const ROUNDING = 1e9;
 
 /** murmur3's finaliser: spreads FNV's weaker low bits over the whole word. */
@@ -118,8 +121,8 @@ export function projectedLength(options: ProjectionOptions): number {
 
 /**
  * The dense vector of `features`, written into `target` from its start (room for
- * projectedLength values) as integer billionths (the values rounded to 9 decimals): unit length at the model's full size; a prefix when shorter,
- * renormalised or not as the model does. Features that sum to nothing give the vector of an
+ * projectedLength values) as integer billionths (the values rounded to 9 decimals): unit
+ * length at the model's full size; a prefix when shorter, renormalised or not as the model does. Features that sum to nothing give the vector of an
  * empty input (one fixed feature), never zeros.
  */
 export function project(
