@@ -122,8 +122,9 @@ export function projectedLength(options: ProjectionOptions): number {
 /**
  * The dense vector of `features`, written into `target` from its start (room for
  * projectedLength values) as integer billionths (the values rounded to 9 decimals): unit
- * length at the model's full size; a prefix when shorter, renormalised or not as the model does. Features that sum to nothing give the vector of an
- * empty input (one fixed feature), never zeros.
+ * length at the model's full size; a prefix when shorter, renormalised or not as the model
+ * does. Features that sum to nothing give the vector of an empty input (one fixed feature),
+ * never zeros.
  */
 export function project(
   features: FeatureVector,
