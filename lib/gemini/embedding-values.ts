@@ -5,9 +5,9 @@
  * writer (lib/runtime/json-stringify-in-slices) writes its digits straight from the typed
  * array, and JSON.stringify, anywhere else an answer is written whole, calls toJSON.
  *
- * An answer of many vectors holds them as DeferredEmbeddingValues instead: each computed when
- * the answer writer reaches it, into one buffer the writer reuses for every vector, its digits
- * written at once. A batch's vectors are then never all in memory (megabytes of freshly
+ * The engine's answers hold their vectors as DeferredEmbeddingValues instead: each computed
+ * when the answer writer reaches it, as integer billionths into one Int32Array the writer
+ * reuses for every vector, its digits written from the integers at once. A batch's vectors are then never all in memory (megabytes of freshly
  * allocated memory a batch, written once and read back once), and each is read while it is
  * still in the processor's cache.
  */
