@@ -6,7 +6,7 @@
  * SDKs' converters (js-genai `converters/_models_converters.ts` `embedContentParametersPrivateToMldev`,
  * `_batches_converters.ts` `createEmbeddingsBatchJobParametersToMldev`).
  */
-import type { EmbeddingValues } from "./embedding-values";
+import type { DeferredEmbeddingValues, EmbeddingValues } from "./embedding-values";
 import type { Content, ModalityTokenCount, OperationStatus } from "./types";
 
 /** What the embedding is for (`taskType`), in the service's order. */
@@ -40,8 +40,11 @@ export interface BatchEmbedContentsRequest {
 }
 
 export interface ContentEmbedding {
-  /** The engine's as a Float64Array (embedding-values.ts); an upstream answer's as parsed. */
-  values: number[] | EmbeddingValues;
+  /**
+   * The engine's as a Float64Array or computed when written (embedding-values.ts); an upstream
+   * answer's as parsed.
+   */
+  values: number[] | EmbeddingValues | DeferredEmbeddingValues;
 }
 
 /** Spelled `promptTokenDetails` (not generateContent's `promptTokensDetails`), as recorded. */

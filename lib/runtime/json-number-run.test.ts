@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { numberRunText } from "./json-number-run";
+import { MAX_NUMBER_RUN_BYTES, numberRunText, writeBillionthsRun } from "./json-number-run";
 
 /** The run's text as the JSON array JSON.stringify would write. */
 function asArray(items: readonly unknown[]): string {
@@ -62,5 +62,51 @@ describe("numberRunText", () => {
     expect(numberRunText([1, 2, "x", 3], 0, 4)).toEqual({ text: "1,2", end: 2 });
     expect(numberRunText([1, 2, 3, 4], 1, 3)).toEqual({ text: ",2,3", end: 3 });
     expect(numberRunText([null], 0, 1)).toEqual({ text: "", end: 0 });
+  });
+});
+
+describe("writeBillionthsRun", () => {
+  const written = (billionths: number[]) => {
+    const target = Buffer.alloc(billionths.length * MAX_NUMBER_RUN_BYTES);
+    const end = writeBillionthsRun(target, 0, Int32Array.from(billionths), 0, billionths.length);
+    return `[${target.toString("latin1", 0, end)}]`;
+  };
+
+  it("writes each value (billionths / 1e9) as JSON.stringify does, at the edges", () => {
+    const edges = [
+      0,
+      1,
+      -1,
+      7,
+      999,
+      -999,
+      1000,
+      -1000,
+      1001,
+      10_000,
+      100_000_000,
+      123_456_789,
+      -123_456_789,
+      999_999_999,
+      1e9,
+      -1e9,
+      1e9 + 1,
+      2 ** 31 - 1,
+      -(2 ** 31),
+      12_345_678,
+      500_000_000,
+    ];
+    expect(written(edges)).toBe(JSON.stringify(edges.map((unit) => unit / 1e9)));
+    expect(written([12_345_678])).toBe("[0.012345678]");
+    expect(written([-125])).toBe("[-1.25e-7]");
+  });
+
+  it("writes any int32 of billionths as JSON.stringify writes its value", () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 })), (billionths) => {
+        expect(written(billionths)).toBe(JSON.stringify(billionths.map((unit) => unit / 1e9)));
+      }),
+      { numRuns: 2_000 },
+    );
   });
 });

@@ -180,3 +180,41 @@ export function writeNumberRun(
   }
   return { position, end: index };
 }
+
+/**
+ * writeNumberRun's text for numbers given as integer billionths (each value `billionths[i]` /
+ * 1e9, an embedding's values as the local engine computes them): the same bytes, without
+ * rounding each value to its billionths and dividing back to check it is one. `billionths` is
+ * an Int32Array; `target` has room for MAX_NUMBER_RUN_BYTES a number from `position` on.
+ */
+export function writeBillionthsRun(
+  target: Buffer,
+  position: number,
+  billionths: Int32Array,
+  from: number,
+  limit: number,
+): number {
+  const view = new DataView(target.buffer, target.byteOffset, target.byteLength);
+  for (let index = from; index < limit; index++) {
+    const units = billionths[index]!;
+    if (index > 0) target[position++] = COMMA;
+    let rest = units;
+    if (rest < 0) {
+      target[position++] = MINUS;
+      rest = -rest;
+    }
+    if (rest < 1000) {
+      position = rest === 0 ? writeZero(target, position) : writeSmall(target, position, rest);
+      continue;
+    }
+    const whole = rest >= DECIMALS ? Math.floor(rest / DECIMALS) : 0;
+    target[position++] = ZERO + whole;
+    position = writeFraction(target, view, position, rest - whole * DECIMALS);
+  }
+  return position;
+}
+
+function writeZero(target: Buffer, position: number): number {
+  target[position] = ZERO;
+  return position + 1;
+}

@@ -6,7 +6,7 @@ import {
   jsonTextWithSize,
   stringifyJsonInSlices,
 } from "./json-stringify-in-slices";
-import { EmbeddingValues } from "@/lib/gemini/embedding-values";
+import { DeferredEmbeddingValues, EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { jsonValue } from "@/lib/testing/json-arbitraries";
 import { TimeSlices } from "./time-slices";
 
@@ -87,6 +87,59 @@ describe("jsonTextPieces and stringifyJsonInSlices", () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it("write deferred vectors of several lengths through one reused buffer as JSON.stringify does", async () => {
+    const billionths = fc.oneof(
+      fc.integer({ min: -(2 ** 31), max: 2 ** 31 - 1 }),
+      fc.integer({ min: -1e9, max: 1e9 }),
+      fc.integer({ min: -999, max: 999 }),
+      fc.constantFrom(0, 1000, -1000, 1e9, -1e9, 100_000_000, 10),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(billionths, { maxLength: 5_000 }), { minLength: 1, maxLength: 6 }),
+        async (vectors) => {
+          let computed = 0;
+          const value = {
+            embeddings: vectors.map((units) => ({
+              values: new DeferredEmbeddingValues(units.length, (target) => {
+                computed += 1;
+                target.set(units);
+              }),
+            })),
+          };
+          const expected = JSON.stringify({
+            embeddings: vectors.map((units) => ({ values: units.map((unit) => unit / 1e9) })),
+          });
+          // toJSON (JSON.stringify's way) gives the same values.
+          expect(JSON.stringify(value)).toBe(expected);
+          computed = 0;
+          expect((await jsonTextPieces(value)).join("")).toBe(expected);
+          const encoded = await jsonBytePieces(value);
+          expect(Buffer.concat(encoded.pieces).toString("utf8")).toBe(expected);
+          expect(encoded.characters).toBe(expected.length);
+          // Each vector computed once per writing, when it is reached.
+          expect(computed).toBe(2 * vectors.length);
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it("write a deferred vector whichever copy of its module made it, one digit off is seen", async () => {
+    vi.resetModules();
+    const copy = await import("@/lib/gemini/embedding-values");
+    expect(copy.DeferredEmbeddingValues).not.toBe(DeferredEmbeddingValues);
+    const units = [12_345_678, -125, 1e9, -500_000_000, 0, 7];
+    const values = new copy.DeferredEmbeddingValues(units.length, (target) => target.set(units));
+    // Written from the writer's buffer: its toJSON (the path of anything else with one) is not called.
+    values.toJSON = () => {
+      throw new Error("toJSON called");
+    };
+    const text = Buffer.concat((await jsonBytePieces({ embedding: { values } })).pieces).toString();
+    expect(text).toBe('{"embedding":{"values":[0.012345678,-1.25e-7,1,-0.5,0,7e-9]}}');
+    expect(text).not.toBe('{"embedding":{"values":[0.012345679,-1.25e-7,1,-0.5,0,7e-9]}}');
   });
 
   it("write an embedding's values from the typed array whichever copy of its module made them", async () => {

@@ -8,8 +8,18 @@
 import { utf8Length } from "@/lib/gemini/backend/quotas";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import type { JsonSliceOptions } from "./json-parse-in-slices";
-import { isEmbeddingValues, type EmbeddingValues } from "@/lib/gemini/embedding-values";
-import { MAX_NUMBER_RUN_BYTES, numberRunText, writeNumberRun } from "./json-number-run";
+import {
+  isDeferredEmbeddingValues,
+  isEmbeddingValues,
+  type EmbeddingValues,
+} from "@/lib/gemini/embedding-values";
+import {
+  MAX_NUMBER_RUN_BYTES,
+  numberRunText,
+  writeBillionthsRun,
+  writeNumberRun,
+  type NumberRunWritten,
+} from "./json-number-run";
 import { pieceTexts, piecedText, type PieceOfText } from "./pieced-text";
 import { PIECE_CHARACTERS, PieceWriter } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
@@ -24,6 +34,13 @@ const NUMBERS_WORTH_A_PIECE = 64;
 type WriteFrame =
   | { kind: "array"; value: readonly unknown[] | EmbeddingValues; index: number }
   | {
+      /** A deferred vector: its billionths in the writer's buffer, `source` the vector. */
+      kind: "billionths";
+      value: Int32Array;
+      source: object;
+      index: number;
+    }
+  | {
       kind: "object";
       value: Record<string, unknown>;
       keys: readonly string[];
@@ -35,7 +52,9 @@ type WriteFrame =
  * JSON.stringify(value) as a list of pieces to join or send one after the other, in slices.
  * Plain data (what JSON.parse makes) is written exactly as JSON.stringify writes it, and so is an
  * embedding's Float64Array (EmbeddingValues: the array its toJSON gives, written from the typed
- * array); anything else (a toJSON method, a class instance) is handed to JSON.stringify whole.
+ * array) and a deferred one (DeferredEmbeddingValues: computed as it is reached, into one buffer
+ * reused for every vector of the answer); anything else (a toJSON method, a class instance) is
+ * handed to JSON.stringify whole.
  */
 export async function jsonTextPieces(
   value: unknown,
@@ -73,6 +92,17 @@ class JsonTextWriter extends PieceWriter {
     this.write(run.text);
     return run.end;
   }
+
+  /** Writes the values of `billionths` (each / 1e9) from `from` up to `limit`; returns `limit`. */
+  billionthsRun(billionths: Int32Array, from: number, limit: number): number {
+    const room = (limit - from) * MAX_NUMBER_RUN_BYTES;
+    if (this.runBytes.length < room) this.runBytes = Buffer.allocUnsafe(room);
+    const end = writeBillionthsRun(this.runBytes, 0, billionths, from, limit);
+    this.write(this.runBytes.toString("latin1", 0, end));
+    return limit;
+  }
+
+  private runBytes = Buffer.allocUnsafe(0);
 }
 
 /**
@@ -89,6 +119,24 @@ class EncodedPieceWriter extends JsonTextWriter {
   private position = 0;
 
   override numberRun(items: ArrayLike<unknown>, from: number, limit: number): number {
+    return this.run(from, limit, (bytes, position, index, stop) =>
+      writeNumberRun(bytes, position, items, index, stop),
+    );
+  }
+
+  override billionthsRun(billionths: Int32Array, from: number, limit: number): number {
+    return this.run(from, limit, (bytes, position, index, stop) => ({
+      position: writeBillionthsRun(bytes, position, billionths, index, stop),
+      end: stop,
+    }));
+  }
+
+  /** A run of numbers written by `write` straight into the byte pieces, a piece at a time. */
+  private run(
+    from: number,
+    limit: number,
+    write: (bytes: Buffer, position: number, from: number, stop: number) => NumberRunWritten,
+  ): number {
     this.flush();
     let index = from;
     while (index < limit) {
@@ -98,7 +146,7 @@ class EncodedPieceWriter extends JsonTextWriter {
         room = Math.floor(this.bytes.length / MAX_NUMBER_RUN_BYTES);
       }
       const stop = Math.min(limit, index + room);
-      const written = writeNumberRun(this.bytes, this.position, items, index, stop);
+      const written = write(this.bytes, this.position, index, stop);
       // ASCII: a character a byte.
       this.characters += written.position - this.position;
       this.position = written.position;
@@ -148,11 +196,19 @@ async function writeJson(
   const slices = options.slices ?? new TimeSlices();
   const open = new Set<object>();
   const stack: WriteFrame[] = [];
+  /** Where deferred vectors are computed, one at a time (a vector is written before the next opens). */
+  let vectorBuffer = new Int32Array(0);
   /** Opens a container written member by member. */
   const begin = (item: object, keys: readonly string[] | undefined) => {
     if (open.has(item)) throw new TypeError("Converting circular structure to JSON");
     open.add(item);
-    if (Array.isArray(item) || isEmbeddingValues(item)) {
+    if (isDeferredEmbeddingValues(item)) {
+      if (vectorBuffer.length < item.length) vectorBuffer = new Int32Array(item.length);
+      item.writeBillionthsInto(vectorBuffer);
+      writer.write("[");
+      const value = vectorBuffer.subarray(0, item.length);
+      stack.push({ kind: "billionths", value, source: item, index: 0 });
+    } else if (Array.isArray(item) || isEmbeddingValues(item)) {
       writer.write("[");
       stack.push({ kind: "array", value: item, index: 0 });
     } else {
@@ -173,11 +229,16 @@ async function writeJson(
   while (stack.length) {
     if (slices.due()) await slices.pause();
     const frame = stack.at(-1)!;
-    const length = frame.kind === "array" ? frame.value.length : frame.keys.length;
+    const length = frame.kind === "object" ? frame.keys.length : frame.value.length;
     if (frame.index === length) {
-      writer.write(frame.kind === "array" ? "]" : "}");
-      open.delete(frame.value);
+      writer.write(frame.kind === "object" ? "}" : "]");
+      open.delete(frame.kind === "billionths" ? frame.source : frame.value);
       stack.pop();
+      continue;
+    }
+    if (frame.kind === "billionths") {
+      const limit = Math.min(length, frame.index + NUMBER_RUN);
+      frame.index = writer.billionthsRun(frame.value, frame.index, limit);
       continue;
     }
     if (frame.kind === "array" && typeof frame.value[frame.index] === "number") {
@@ -270,8 +331,8 @@ function plan(
   value: object,
   piece: number,
 ): { whole: true } | { whole: false; keys?: readonly string[] } {
-  // An embedding's Float64Array is written as the array its toJSON gives, from the typed array.
-  if (isEmbeddingValues(value)) return { whole: false };
+  // An embedding's values are written as the array their toJSON gives, from a typed array.
+  if (isEmbeddingValues(value) || isDeferredEmbeddingValues(value)) return { whole: false };
   if (typeof (value as { toJSON?: unknown }).toJSON === "function") return { whole: true };
   if (Array.isArray(value)) return { whole: smallScalars(value, piece) } as { whole: true };
   const prototype = Object.getPrototypeOf(value) as unknown;

@@ -7,9 +7,9 @@
  */
 import { hashString } from "@/lib/gemini/hash-string";
 import type { EmbeddingTaskType, EmbeddingTraits } from "@/lib/gemini/embedding-types";
-import type { EmbeddingValues } from "@/lib/gemini/embedding-values";
+import { DeferredEmbeddingValues, EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { textFeatures } from "./text-features";
-import { BLOCK, FeatureVector, project } from "./vectors";
+import { BLOCK, FeatureVector, project, projectedLength, type ProjectionOptions } from "./vectors";
 
 export type EmbedModality = "IMAGE" | "AUDIO" | "VIDEO" | "DOCUMENT";
 
@@ -41,6 +41,33 @@ export function embedInput(
   model: string,
   traits: EmbeddingTraits,
 ): EmbeddingValues {
+  return deferredEmbedding(input, model, traits).values();
+}
+
+/**
+ * The vector of `input` under `model`'s map and traits, computed when it is written (its
+ * values are embedInput's).
+ */
+export function deferredEmbedding(
+  input: EmbedInput,
+  model: string,
+  traits: EmbeddingTraits,
+): DeferredEmbeddingValues {
+  const projection: ProjectionOptions = {
+    model,
+    dimensions: traits.dimensions,
+    ...(input.outputDimensionality !== undefined
+      ? { outputDimensionality: input.outputDimensionality }
+      : {}),
+    renormalizesTruncated: traits.renormalizesTruncated,
+  };
+  return new DeferredEmbeddingValues(projectedLength(projection), (target) =>
+    project(hashedFeatures(input, model, traits), projection, target),
+  );
+}
+
+/** The features of everything `input` holds, summed into the shared hashed space. */
+function hashedFeatures(input: EmbedInput, model: string, traits: EmbeddingTraits): FeatureVector {
   // One input is embedded start to end without a pause, so one buffer serves every input.
   const features = new FeatureVector(model, hashedSpace.fill(0));
   for (const part of input.parts) {
@@ -56,12 +83,5 @@ export function embedInput(
       textFeatures(input.title, features.add, TITLE_SCALE);
     features.add(hashString(task, TASK_SEED), TASK_SHARE * features.norm());
   }
-  return project(features, {
-    model,
-    dimensions: traits.dimensions,
-    ...(input.outputDimensionality !== undefined
-      ? { outputDimensionality: input.outputDimensionality }
-      : {}),
-    renormalizesTruncated: traits.renormalizesTruncated,
-  });
+  return features;
 }

@@ -3,7 +3,8 @@
  * service's 404 naming embedContent for one that embeds nothing), its rules
  * (lib/gemini/validate-embedding), each input's parts read as the vector needs them (files
  * resolved for the caller, text files and text/* data as their text, other media by their
- * bytes), one vector per input (embed-input.ts), and, on models whose answers carry it, the
+ * bytes), one vector per input (embed-input.ts, computed when the answer is written), and, on
+ * models whose answers carry it, the
  * usage: the inputs' tokens counted as a prompt of the model's family without role tokens
  * (recorded: "hello" 1, an image 258). Long batches yield between inputs.
  */
@@ -22,7 +23,7 @@ import { requireModel, type CatalogEntry } from "../catalog";
 import type { FileService } from "../files/file-service";
 import { countRequestTokens } from "../tokens";
 import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
-import { embedInput, type EmbedModality, type EmbedPart } from "./embed-input";
+import { deferredEmbedding, type EmbedModality, type EmbedPart } from "./embed-input";
 
 export interface EmbeddingModel {
   entry: CatalogEntry;
@@ -73,7 +74,7 @@ export async function embedRequests(
       path: `${base}content`,
       model: name,
     });
-    const values = embedInput(
+    const values = deferredEmbedding(
       {
         parts,
         ...(request.taskType ? { taskType: request.taskType } : {}),

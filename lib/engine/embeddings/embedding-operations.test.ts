@@ -28,6 +28,15 @@ function context(caller: Caller = alice): OperationContext & { origin: string } 
   return { caller, signal: new AbortController().signal, origin: "http://127.0.0.1:3000" };
 }
 
+/** An answer as its JSON text reads back, with every vector as an array of numbers. */
+function asWritten<Answer>(answer: Answer): Answer & { embedding: { values: number[] } } & {
+  embeddings: { values: number[] }[];
+} {
+  return JSON.parse(JSON.stringify(answer)) as Answer & { embedding: { values: number[] } } & {
+    embeddings: { values: number[] }[];
+  };
+}
+
 function norm(values: ArrayLike<number>): number {
   return Math.sqrt(Array.from(values).reduce((sum, value) => sum + value * value, 0));
 }
@@ -60,10 +69,13 @@ describe.each(testDatabaseKinds())("embeddings on the local engine ($dialect)", 
     await data.cleanup();
   });
 
-  const embed = (model: string, body: unknown, caller = alice) =>
-    backend.embedContent(model, readEmbedContentRequest(body), context(caller));
-  const batch = (model: string, body: unknown, caller = alice) =>
-    backend.batchEmbedContents(model, readBatchEmbedContentsRequest(body), context(caller));
+  // Answers as a client reads them: the engine's vectors are computed when they are written.
+  const embed = async (model: string, body: unknown, caller = alice) =>
+    asWritten(await backend.embedContent(model, readEmbedContentRequest(body), context(caller)));
+  const batch = async (model: string, body: unknown, caller = alice) =>
+    asWritten(
+      await backend.batchEmbedContents(model, readBatchEmbedContentsRequest(body), context(caller)),
+    );
 
   async function upload(bytes: Uint8Array, mimeType: string, caller = alice): Promise<string> {
     const { uploadId } = await backend.startUpload(

@@ -9,13 +9,16 @@
  * rougher), as the service's Matryoshka-trained vectors do. Deterministic: the same model,
  * input and options give the same values. Linear in the features, plus n·log n per block.
  */
-import { EmbeddingValues } from "@/lib/gemini/embedding-values";
 import { hashString } from "@/lib/gemini/hash-string";
+import { roundHalfUp } from "./round-half-up";
 
 /** Values of the hashed feature space, and of each output block. */
 export const BLOCK = 1024;
 const BLOCK_BITS = 10;
-/** Output values are rounded to 9 decimals (the service's are float32, about 9 digits). */
+/**
+ * Output values are rounded to 9 decimals, kept as integer billionths (the service's are
+ * float32, about 9 digits).
+ */
 const ROUNDING = 1e9;
 
 /** murmur3's finaliser: spreads FNV's weaker low bits over the whole word. */
@@ -111,12 +114,23 @@ export interface ProjectionOptions {
   renormalizesTruncated: boolean;
 }
 
+/** Values of the vector `options` ask for. */
+export function projectedLength(options: ProjectionOptions): number {
+  return options.outputDimensionality ?? options.dimensions;
+}
+
 /**
- * The dense vector of `features`: unit length at the model's full size; a prefix when shorter,
- * renormalised or not as the model does. Features that sum to nothing give the vector of an
- * empty input (one fixed feature), never zeros.
+ * The dense vector of `features`, written into `target` from its start (room for
+ * projectedLength values) as integer billionths (the values rounded to 9 decimals): unit
+ * length at the model's full size; a prefix when shorter, renormalised or not as the model
+ * does. Features that sum to nothing give the vector of an empty input (one fixed feature),
+ * never zeros.
  */
-export function project(features: FeatureVector, options: ProjectionOptions): EmbeddingValues {
+export function project(
+  features: FeatureVector,
+  options: ProjectionOptions,
+  target: Int32Array,
+): void {
   const { dimensions } = options;
   if (dimensions % BLOCK !== 0)
     throw new Error(`embedding size ${dimensions} is not blocks of ${BLOCK}`);
@@ -125,7 +139,7 @@ export function project(features: FeatureVector, options: ProjectionOptions): Em
     features.add(0, 1);
     norm = 1;
   }
-  const wanted = options.outputDimensionality ?? dimensions;
+  const wanted = projectedLength(options);
   const blocks = Math.ceil(wanted / BLOCK);
   // Each whole block has length √BLOCK · norm after the transform; the full vector √(blocks) times that.
   let scale = 1 / (norm * Math.sqrt(BLOCK * (dimensions >> BLOCK_BITS)));
@@ -135,10 +149,8 @@ export function project(features: FeatureVector, options: ProjectionOptions): Em
     for (let index = 0; index < wanted; index++) sum += output[index]! * output[index]!;
     scale = 1 / Math.sqrt(sum);
   }
-  const values = new EmbeddingValues(wanted);
   for (let index = 0; index < wanted; index++)
-    values[index] = Math.round(output[index]! * scale * ROUNDING) / ROUNDING;
-  return values;
+    target[index] = roundHalfUp(output[index]! * scale * ROUNDING);
 }
 
 /** Room for the blocks of one vector, reused: a projection runs start to end without a pause. */

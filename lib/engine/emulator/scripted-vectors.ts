@@ -19,7 +19,7 @@ import type { ScriptedAnswer } from "./scenario-schema";
 import { scenarioMisfit } from "./scripted-answer";
 
 /** Values an embedding of the engine's answer holds (floats, or base64 of float32s). */
-function sizeOf(embedding: ArrayLike<number> | string): number {
+function sizeOf(embedding: { length: number } | string): number {
   return typeof embedding === "string"
     ? Buffer.byteLength(embedding, "base64") / 4
     : embedding.length;

@@ -240,9 +240,14 @@ describe("the OpenAI-compatible endpoint on the local engine", () => {
   });
 
   it("embeds in floats or base64 float32, and refuses dimensions out of range", async () => {
+    // As a client reads the answer: the engine's vectors are computed when they are written.
     const embed = async (body: Record<string, unknown>) =>
-      ((await backend.openaiEmbeddings(body, context)) as { value: OpenAIEmbeddingsResponse })
-        .value;
+      JSON.parse(
+        JSON.stringify(
+          ((await backend.openaiEmbeddings(body, context)) as { value: OpenAIEmbeddingsResponse })
+            .value,
+        ),
+      ) as OpenAIEmbeddingsResponse;
     const floats = await embed({
       model: "gemini-embedding-001",
       input: ["tomato soup", "a compiler error"],

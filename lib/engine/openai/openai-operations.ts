@@ -10,6 +10,7 @@
 import "server-only";
 import type { Backend, OperationContext } from "@/lib/gemini/backend/contract";
 import type { EmbedContentRequest } from "@/lib/gemini/embedding-types";
+import { embeddingNumbers } from "@/lib/gemini/embedding-values";
 import type {
   ChatCompletionChunk,
   OpenAIEmbeddingsRequest,
@@ -138,7 +139,7 @@ async function embeddings(
     object: "list",
     data: answer.embeddings.map((embedding, index) => ({
       object: "embedding",
-      embedding: base64 ? base64Floats(embedding.values) : embedding.values,
+      embedding: base64 ? base64Floats(embeddingNumbers(embedding.values)) : embedding.values,
       index,
     })),
     model: request.model,

@@ -6,7 +6,7 @@
  * `extra_content.google.thought_signature`). Requests are canonical after their read
  * (lib/gemini/openai/validate-openai.ts): camelCase, a message's content always a list of parts.
  */
-import type { EmbeddingValues } from "../embedding-values";
+import type { DeferredEmbeddingValues, EmbeddingValues } from "../embedding-values";
 
 export type ChatRole = "system" | "developer" | "user" | "assistant" | "tool" | "function";
 
@@ -159,7 +159,11 @@ export interface OpenAIEmbeddingsRequest {
 export interface OpenAIEmbeddingsResponse {
   object: "list";
   /** The engine's floats as a Float64Array (embedding-values.ts), written as a JSON array. */
-  data: { object: "embedding"; embedding: number[] | EmbeddingValues | string; index: number }[];
+  data: {
+    object: "embedding";
+    embedding: number[] | EmbeddingValues | DeferredEmbeddingValues | string;
+    index: number;
+  }[];
   model: string;
   usage: { prompt_tokens: number; total_tokens: number };
 }
