@@ -67,14 +67,18 @@ function headersOf(incoming) {
 }
 
 /**
- * Where a dispatched request's body can be read as Node gives it (lib/server/http/request-body.ts
- * reads it there, without a web stream in between, while the web body is untouched).
+ * Where a dispatched request offers its body as Node gives it (lib/server/http/request-body.ts
+ * reads it there, without a web stream in between): a method that returns Node's request and
+ * marks the web body as used, or null when the body has no Node form to give (no body, or its
+ * web stream was already asked for).
  */
 const NODE_BODY = Symbol.for("genstudio.nodeRequestBody");
 
+const hasBody = (method) => method !== "GET" && method !== "HEAD";
+
 /**
- * The request body as a web stream that reads Node's request only when pulled (so a reader that
- * takes the Node body instead finds nothing taken); cancelling it drops the rest of the body.
+ * The request body as a web stream that reads Node's request only when pulled; cancelling it
+ * drops the rest of the body.
  */
 function lazyWebBody(incoming) {
   let pieces = null;
@@ -97,17 +101,100 @@ function lazyWebBody(incoming) {
   );
 }
 
-function webRequest(incoming, signal) {
-  const withBody = incoming.method !== "GET" && incoming.method !== "HEAD";
-  const request = new Request(ORIGIN + incoming.url, {
-    method: incoming.method,
-    headers: headersOf(incoming),
-    body: withBody ? lazyWebBody(incoming) : null,
-    duplex: "half",
-    signal,
-  });
-  if (withBody) request[NODE_BODY] = incoming;
-  return request;
+/** A body already taken in Node's form: reading it again fails, as a used body's does. */
+function takenWebBody() {
+  const stream = new ReadableStream();
+  stream.getReader();
+  return stream;
+}
+
+/**
+ * The web Request a handler takes, made from Node's: URL, method and headers copied once; the
+ * body's web stream made only when someone asks for it (most bodies are read in Node's form,
+ * and a ReadableStream costs Node more to make than the rest of the Request), and the signal
+ * the dispatch's own (a signal handed to Request's constructor is followed through a second
+ * controller, a weak reference and a finalizer, per request). Everything a handler reads of a
+ * Request (body, bodyUsed, text(), json(), clone()...) behaves as a Request's does.
+ */
+class DispatchedRequest extends Request {
+  #incoming;
+  #signal;
+  /** The body's web stream, once asked for. */
+  #body = null;
+  #nodeBodyTaken = false;
+
+  constructor(incoming, signal) {
+    super(ORIGIN + incoming.url, { method: incoming.method, headers: headersOf(incoming) });
+    this.#incoming = incoming;
+    this.#signal = signal;
+  }
+
+  get signal() {
+    return this.#signal;
+  }
+
+  get body() {
+    if (!hasBody(this.#incoming.method)) return null;
+    this.#body ??= this.#nodeBodyTaken ? takenWebBody() : lazyWebBody(this.#incoming);
+    return this.#body;
+  }
+
+  get bodyUsed() {
+    return this.#nodeBodyTaken || (this.#body !== null && this.#body.locked);
+  }
+
+  [NODE_BODY]() {
+    if (!hasBody(this.#incoming.method) || this.#body !== null || this.#nodeBodyTaken) return null;
+    this.#nodeBodyTaken = true;
+    return this.#incoming;
+  }
+
+  /**
+   * The body read through a Response, whose readers (text(), json()...) a Request shares; the
+   * readers are async, so a used body is a rejected promise, as a Request's is.
+   */
+  #bodyAsResponse() {
+    if (this.bodyUsed) throw new TypeError("Body is unusable: Body has already been read");
+    const type = this.headers.get("content-type");
+    return new Response(this.body, type === null ? {} : { headers: { "content-type": type } });
+  }
+
+  async arrayBuffer() {
+    return this.#bodyAsResponse().arrayBuffer();
+  }
+
+  async blob() {
+    return this.#bodyAsResponse().blob();
+  }
+
+  async bytes() {
+    return new Uint8Array(await this.#bodyAsResponse().arrayBuffer());
+  }
+
+  async formData() {
+    return this.#bodyAsResponse().formData();
+  }
+
+  async json() {
+    return this.#bodyAsResponse().json();
+  }
+
+  async text() {
+    return this.#bodyAsResponse().text();
+  }
+
+  clone() {
+    if (this.bodyUsed) throw new TypeError("Request.clone: Body has already been consumed.");
+    let body = this.body;
+    if (body !== null) [this.#body, body] = body.tee();
+    return new Request(this.url, {
+      method: this.method,
+      headers: this.headers,
+      body,
+      duplex: "half",
+      signal: this.#signal,
+    });
+  }
 }
 
 /** Resolves when the client took what was written (true) or went away (false). */
@@ -125,6 +212,12 @@ function drained(outgoing) {
   });
 }
 
+/**
+ * Where an answer made whole (lib/server/http/whole-response.ts) keeps its bytes while its web
+ * body is untouched: they go out in one write, and the web stream is never made.
+ */
+const WHOLE_BODY = Symbol.for("genstudio.wholeResponseBody");
+
 async function writeResponse(response, outgoing) {
   outgoing.statusCode = response.status;
   for (const [name, value] of response.headers) {
@@ -132,6 +225,12 @@ async function writeResponse(response, outgoing) {
   }
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) outgoing.setHeader("set-cookie", cookies);
+  const whole = response[WHOLE_BODY];
+  if (whole !== undefined) {
+    outgoing.setHeader("content-length", whole.byteLength);
+    outgoing.end(whole);
+    return;
+  }
   if (response.body === null) {
     outgoing.end();
     return;
@@ -195,7 +294,7 @@ async function serve(handler, incoming, outgoing) {
   });
   let response;
   try {
-    response = await handler(webRequest(incoming, controller.signal));
+    response = await handler(new DispatchedRequest(incoming, controller.signal));
   } catch (error) {
     if (controller.signal.aborted) return;
     warn(`answering ${incoming.method} ${incoming.url.split("?")[0]} failed`, error);

@@ -81,6 +81,10 @@ function answer(response, status, message, headers = {}, url = "") {
   response.end(body);
 }
 
+const DOT_SEGMENT = /(?:^|[/\\])\.\.?(?:[/\\]|$)/;
+const DOT_SEGMENT_MESSAGE =
+  "The request path must not contain '.' or '..' segments: name resources by their ids.";
+
 /**
  * Why the path cannot be served, or null. Every `/` segment must decode (Next's router
  * throws otherwise), and no segment may be `.` or `..`, raw or encoded: URL parsing would
@@ -98,8 +102,9 @@ function pathProblem(url) {
   ) {
     return "The request path has an empty segment: name resources by their ids.";
   }
-  if (!path.includes("%") && !path.includes(".")) return null;
-  // URL parsing treats a backslash as a slash, so `..\x` is a dot segment too.
+  // URL parsing treats a backslash as a slash, so `..\x` is a dot segment too. Without an
+  // escape no segment needs decoding: the raw ones are looked at in one pass.
+  if (!path.includes("%")) return DOT_SEGMENT.test(path) ? DOT_SEGMENT_MESSAGE : null;
   for (const segment of path.split(/[/\\]/)) {
     let decoded;
     try {
@@ -107,8 +112,7 @@ function pathProblem(url) {
     } catch {
       return "The request path is not valid percent-encoding.";
     }
-    if (decoded === "." || decoded === "..")
-      return "The request path must not contain '.' or '..' segments: name resources by their ids.";
+    if (decoded === "." || decoded === "..") return DOT_SEGMENT_MESSAGE;
   }
   return null;
 }

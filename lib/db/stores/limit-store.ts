@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { SqlDatabase, SqlValue } from "../sql-database";
+import type { SqlDatabase, SqlTransaction, SqlValue } from "../sql-database";
 
 /**
  * Limits that hold across every instance of one service (migration 5): token buckets (the
@@ -334,14 +334,23 @@ export class LimitStore {
     expiresAt: number,
   ): Promise<string | null> {
     const id = randomBytes(12).toString("base64url");
-    return this.database.transaction(async (transaction) => {
-      await transaction.serialize(`streams:${ownerId}`);
-      const inserted = await transaction.run(
+    const insert = async (executor: Pick<SqlTransaction, "run">) => {
+      const inserted = await executor.run(
         `INSERT INTO stream_slots (id, owner_id, instance_id, expires_at)
          SELECT ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM stream_slots WHERE owner_id = ? AND expires_at > ?) < ?`,
         [id, ownerId, instanceId, expiresAt, ownerId, now, limit],
       );
       return inserted.changes > 0 ? id : null;
+    };
+    // On SQLite one statement is its own transaction, and a statement that writes takes the
+    // file's write lock before it reads (waiting out another process's, busy_timeout): the
+    // count and the insert cannot interleave with another instance's, with no BEGIN/COMMIT
+    // around them. PostgreSQL reads the count before the insert locks anything: the owner's
+    // slots are serialized for the transaction.
+    if (this.database.dialect === "sqlite") return insert(this.database);
+    return this.database.transaction(async (transaction) => {
+      await transaction.serialize(`streams:${ownerId}`);
+      return insert(transaction);
     });
   }
 

@@ -45,6 +45,8 @@ export async function serveEmulated(options: {
     ? new Request(request, {
         body: requestCopy.through(request.body),
         duplex: "half",
+        // Named, not inherited: a dispatched request's signal is its own getter's.
+        signal: request.signal,
       } as RequestInit)
     : request;
   const response = await exchangeScope.run(scope, () =>

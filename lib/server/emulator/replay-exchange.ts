@@ -50,7 +50,7 @@ export async function replayExchange(options: {
     );
   }
   if (bytes === null) return { request };
-  return { request: new Request(request, { body: bytes }) };
+  return { request: new Request(request, { body: bytes, signal: request.signal }) };
 }
 
 function parsedBody(bytes: Uint8Array): unknown {

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestBodyPieces } from "./request-body";
+import { smallJsonResponse } from "./responses";
 
 /**
  * The start script's API dispatch (scripts/api-dispatch.cjs): Node's request in, a route
@@ -67,7 +68,7 @@ describe("api dispatch", () => {
   it("lets the body readers take the body as Node gives it, the web body then taken too", async () => {
     const sent = Buffer.alloc(300_000, "b");
     const base = await listen(async (request) => {
-      const pieces = requestBodyPieces(request);
+      const pieces = requestBodyPieces(request)!;
       const received: Buffer[] = [];
       let asNodeGaveThem = true;
       for (let next = await pieces.next(); !next.done; next = await pieces.next()) {
@@ -144,6 +145,83 @@ describe("api dispatch", () => {
     controller.abort();
     await wasCancelled;
     expect(aborted).toBe(true);
+  });
+
+  it("writes an answer made whole as its bytes, with their length", async () => {
+    const base = await listen(async () => smallJsonResponse({ totalTokens: 7 }, { status: 201 }));
+    const response = await fetch(`${base}/v1beta/models/m:countTokens`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(response.status).toBe(201);
+    const text = await response.text();
+    expect(text).toBe('{\n  "totalTokens": 7\n}\n');
+    expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+  });
+
+  it("gives a clone the body as well, read through the web body (never Node's twice)", async () => {
+    const sent = Buffer.alloc(200_000, "c");
+    const base = await listen(async (request) => {
+      const copy = request.clone();
+      const [mine, theirs] = await Promise.all([
+        (async () => {
+          const pieces = requestBodyPieces(request)!;
+          const received: Buffer[] = [];
+          for (let next = await pieces.next(); !next.done; next = await pieces.next())
+            received.push(Buffer.from(next.value));
+          return Buffer.concat(received);
+        })(),
+        copy.arrayBuffer().then((buffer) => Buffer.from(buffer)),
+      ]);
+      return Response.json({
+        mine: mine.equals(sent),
+        theirs: theirs.equals(sent),
+        used: request.bodyUsed,
+        again: await request.text().then(
+          () => "read",
+          (error: unknown) => (error instanceof TypeError ? "refused" : "other"),
+        ),
+      });
+    });
+    const response = await fetch(`${base}/v1beta/models/m:countTokens`, {
+      method: "POST",
+      body: sent,
+    });
+    expect(await response.json()).toEqual({
+      mine: true,
+      theirs: true,
+      used: true,
+      again: "refused",
+    });
+  });
+
+  it("refuses a second read of a body taken in Node's form", async () => {
+    const base = await listen(async (request) => {
+      const pieces = requestBodyPieces(request)!;
+      const received: Buffer[] = [];
+      for (let next = await pieces.next(); !next.done; next = await pieces.next())
+        received.push(Buffer.from(next.value));
+      const refused = (error: unknown) => (error instanceof TypeError ? "refused" : "other");
+      return Response.json({
+        first: JSON.parse(Buffer.concat(received).toString()),
+        used: request.bodyUsed,
+        text: await request.text().then(() => "read", refused),
+        pieces: await Promise.resolve()
+          .then(() => requestBodyPieces(request))
+          .then(() => "read", refused),
+      });
+    });
+    const response = await fetch(`${base}/v1beta/models/m:countTokens`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: '{"a":1}',
+    });
+    expect(await response.json()).toEqual({
+      first: { a: 1 },
+      used: true,
+      text: "refused",
+      pieces: "refused",
+    });
   });
 
   it("answers the service's 500 body when the handler fails", async () => {

@@ -65,11 +65,13 @@ function tooLarge(limit: number): ApiError {
  * A request's body piece by piece: as Node gives it when the start script's dispatch made the
  * request (scripts/api-dispatch.cjs) and its web body is untouched, without a web stream in
  * between; else through its web body. Either way the body is then taken (a second read fails).
+ * Null when the request has no body.
  */
-export function requestBodyPieces(request: Request): AsyncIterator<Uint8Array> {
-  const reader = request.body!.getReader();
-  const node = (request as Request & { [NODE_BODY]?: AsyncIterable<Uint8Array> })[NODE_BODY];
-  if (node !== undefined) return node[Symbol.asyncIterator]();
+export function requestBodyPieces(request: Request): AsyncIterator<Uint8Array> | null {
+  const node = (request as DispatchedRequest)[NODE_BODY]?.();
+  if (node) return node[Symbol.asyncIterator]();
+  if (!request.body) return null;
+  const reader = request.body.getReader();
   return {
     next: () => reader.read() as Promise<IteratorResult<Uint8Array>>,
     return: async () => {
@@ -79,8 +81,14 @@ export function requestBodyPieces(request: Request): AsyncIterator<Uint8Array> {
   };
 }
 
-/** Where scripts/api-dispatch.cjs leaves Node's request, whose body it is. */
+/**
+ * How scripts/api-dispatch.cjs offers Node's request, whose body it is: taking it marks the web
+ * body as used; null when there is none to take in that form.
+ */
 const NODE_BODY = Symbol.for("genstudio.nodeRequestBody");
+type DispatchedRequest = Request & {
+  [NODE_BODY]?: () => AsyncIterable<Uint8Array> | null;
+};
 
 /** Bytes read between two turns of the event loop. */
 const YIELD_EVERY_BYTES = 1024 * 1024;
@@ -93,8 +101,8 @@ const YIELD_EVERY_BYTES = 1024 * 1024;
  */
 async function readBytesCapped(request: Request, limit: number): Promise<BodySource> {
   const bytes: Uint8Array[] = [];
-  if (!request.body) return { bytes, size: 0 };
   const pieces = requestBodyPieces(request);
+  if (pieces === null) return { bytes, size: 0 };
   let size = 0;
   let sinceYield = 0;
   for (;;) {

@@ -5,8 +5,10 @@ import { jsonBytePieces, jsonTextPieces } from "@/lib/runtime/json-stringify-in-
 import { TimeSlices } from "@/lib/runtime/time-slices";
 import { TransportFault } from "@/lib/engine/emulator/faults";
 import { transportFaultResponse } from "./transport-fault-response";
+import { WholeResponse } from "./whole-response";
 
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
+const utf8 = new TextEncoder();
 
 function jsonHeaders(extra?: HeadersInit): Headers {
   const headers = new Headers(extra);
@@ -62,7 +64,7 @@ export function smallJsonResponse(
   body: unknown,
   init: { status?: number; headers?: HeadersInit } = {},
 ): Response {
-  return new Response(JSON.stringify(body, null, 2) + "\n", {
+  return new WholeResponse(utf8.encode(JSON.stringify(body, null, 2) + "\n"), {
     status: init.status ?? 200,
     headers: jsonHeaders(init.headers),
   });

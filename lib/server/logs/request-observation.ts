@@ -210,7 +210,8 @@ export async function observeApiRequest(
   byRequest.set(request, observation);
   const response = await serve(request);
   observation.log?.responseStarted(response, performance.now() - observation.startTick);
-  if (response.body && (observation.streamed || observation.log))
+  // Asked only when watched: a whole answer makes its body's stream when someone asks for it.
+  if ((observation.streamed || observation.log) && response.body)
     return watchedBody(observation, response);
   complete(observation, response.status);
   return response;
