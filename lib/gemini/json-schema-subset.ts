@@ -332,6 +332,12 @@ export function* checkJsonSchemaSubsetSteps(
   return violations;
 }
 
+/** A condition a schema waits on: met once any one of its schemas is finite. */
+interface Condition {
+  waiter: SchemaObject;
+  met: boolean;
+}
+
 /**
  * A schema has a finite instance when its required parts do: required properties, the first
  * minItems items, a $ref's target, and at least one anyOf/oneOf branch. Computed as a least
@@ -346,9 +352,8 @@ function* findForcedCycle(index: SchemaIndex): Steps<Located | undefined> {
   const finite = new Set<unknown>();
   /** Conditions not yet met, per schema object. */
   const unmet = new Map<SchemaObject, number>();
-  /** The conditions each schema meets once finite: the schema that waits, and the condition. */
-  const waiting = new Map<unknown, { schema: SchemaObject; condition: object }[]>();
-  const met = new WeakSet<object>();
+  /** The conditions each schema meets once finite (one, or a list when several wait on it). */
+  const waiting = new Map<unknown, Condition | Condition[]>();
   const ready: SchemaObject[] = [];
   const isFiniteAtOnce = (schema: unknown) => typeof schema === "boolean" || !isObject(schema);
 
@@ -363,13 +368,14 @@ function* findForcedCycle(index: SchemaIndex): Steps<Located | undefined> {
         yield;
         if (isFiniteAtOnce(schema)) return;
       }
-      const condition = {};
+      const condition: Condition = { waiter, met: false };
       count++;
       for (const schema of schemas) {
         yield;
-        let list = waiting.get(schema);
-        if (!list) waiting.set(schema, (list = []));
-        list.push({ schema: waiter, condition });
+        const known = waiting.get(schema);
+        if (!known) waiting.set(schema, condition);
+        else if (Array.isArray(known)) known.push(condition);
+        else waiting.set(schema, [known, condition]);
       }
     }
     if (typeof node.$ref === "string") {
@@ -399,13 +405,14 @@ function* findForcedCycle(index: SchemaIndex): Steps<Located | undefined> {
     const schema = ready.pop()!;
     if (finite.has(schema)) continue;
     finite.add(schema);
-    for (const { schema: waiter, condition } of waiting.get(schema) ?? []) {
+    const conditions = waiting.get(schema) ?? [];
+    for (const condition of Array.isArray(conditions) ? conditions : [conditions]) {
       yield;
-      if (met.has(condition)) continue;
-      met.add(condition);
-      const left = unmet.get(waiter)! - 1;
-      unmet.set(waiter, left);
-      if (left === 0) ready.push(waiter);
+      if (condition.met) continue;
+      condition.met = true;
+      const left = unmet.get(condition.waiter)! - 1;
+      unmet.set(condition.waiter, left);
+      if (left === 0) ready.push(condition.waiter);
     }
   }
   // The last one in document order is the deepest: usually the reference that closes the cycle.
