@@ -4,6 +4,7 @@
  * thread. Here the bytes are written a slice at a time into a buffer made for them, whose
  * memory is touched only as it is written, with other work getting its turn between slices.
  */
+import { piecedText } from "@/lib/runtime/pieced-text";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Characters decoded at once: whole 4-character groups, 768 KiB of bytes. */
@@ -29,4 +30,22 @@ export async function decodeBase64InSlices(
     written += bytes.write(slice, written, "base64");
   }
   return written === bytes.length ? bytes : bytes.subarray(0, written);
+}
+
+/**
+ * The bytes of inline data: the bytes it was read as when its member holds them (a large body
+ * read in the body reader worker, pieced text of bytes), else its base64 decoded in slices.
+ */
+export async function inlineDataBytes(
+  inlineData: { data: string },
+  slices: TimeSlices = new TimeSlices(),
+): Promise<Buffer> {
+  const pieces = piecedText(inlineData, "data");
+  if (pieces?.length && pieces.every((piece) => typeof piece !== "string")) {
+    const views = pieces.map((piece) =>
+      Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength),
+    );
+    return views.length === 1 ? views[0]! : Buffer.concat(views);
+  }
+  return decodeBase64InSlices(inlineData.data, slices);
 }

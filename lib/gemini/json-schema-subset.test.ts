@@ -323,4 +323,38 @@ describe("checkJsonSchemaSubsetSteps", () => {
     // Every subschema is indexed, checked and evaluated for cycles in a step of its own.
     expect(count).toBeGreaterThan(3 * 200_000);
   });
+
+  it("settles a chain of thousands of $refs through required properties in linear steps", () => {
+    /** d0 requires d1, which requires d2, ... up to a string (or back to d0: a forced cycle). */
+    const chain = (length: number, closed: boolean) => {
+      const $defs: Record<string, unknown> = {};
+      for (let index = 0; index < length; index++) {
+        const next = index + 1 < length ? index + 1 : closed ? 0 : undefined;
+        $defs[`d${index}`] =
+          next === undefined
+            ? { type: "string" }
+            : {
+                type: "object",
+                properties: { next: { $ref: `#/$defs/d${next}` } },
+                required: ["next"],
+              };
+      }
+      return { $ref: "#/$defs/d0", $defs };
+    };
+    const run = (schema: unknown) => {
+      const steps = checkJsonSchemaSubsetSteps(schema, FIELD);
+      let count = 0;
+      let next = steps.next();
+      for (; !next.done; next = steps.next()) count += 1;
+      return { count, violations: next.value };
+    };
+    // 6,001 subschemas: a pass over the document per link of the chain took 36 million steps.
+    const open = run(chain(3_000, false));
+    expect(open.violations).toEqual([]);
+    expect(open.count).toBeLessThan(20 * 6_001);
+    const closed = run(chain(3_000, true));
+    expect(closed.violations).toHaveLength(1);
+    expect(closed.violations[0]!.description).toMatch(/closes a cycle through required properties/);
+    expect(closed.count).toBeLessThan(20 * 6_001);
+  });
 });

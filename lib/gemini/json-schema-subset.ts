@@ -332,56 +332,91 @@ export function* checkJsonSchemaSubsetSteps(
   return violations;
 }
 
+/** A condition a schema waits on: met once any one of its schemas is finite. */
+interface Condition {
+  waiter: SchemaObject;
+  met: boolean;
+}
+
 /**
  * A schema has a finite instance when its required parts do: required properties, the first
  * minItems items, a $ref's target, and at least one anyOf/oneOf branch. Computed as a least
- * fixpoint; a $ref node left without a finite instance sits on a forced cycle.
+ * fixpoint by counting: each schema waits on a number of conditions (each met by any one of
+ * its schemas becoming finite), and a schema found finite meets the conditions that wait on
+ * it, so every schema and every list item is looked at a bounded number of times whatever the
+ * order of the document (going over the document until nothing changed took a pass per link
+ * of a chain of $refs: a chain of thousands cost millions of steps). A $ref node left without
+ * a finite instance sits on a forced cycle.
  */
 function* findForcedCycle(index: SchemaIndex): Steps<Located | undefined> {
-  const finite = new Map<unknown, boolean>();
-  const isFinite = (schema: unknown): boolean =>
-    typeof schema === "boolean" || !isObject(schema) || finite.get(schema) === true;
-  const evaluate = (node: SchemaObject): boolean => {
+  const finite = new Set<unknown>();
+  /** Conditions not yet met, per schema object. */
+  const unmet = new Map<SchemaObject, number>();
+  /** The conditions each schema meets once finite (one, or a list when several wait on it). */
+  const waiting = new Map<unknown, Condition | Condition[]>();
+  const ready: SchemaObject[] = [];
+  const isFiniteAtOnce = (schema: unknown) => typeof schema === "boolean" || !isObject(schema);
+
+  for (const { node } of index.schemas) {
+    yield;
+    if (!isObject(node)) continue;
+    let count = 0;
+    /** One condition on `node`: met once any of `schemas` is finite (a step per schema). */
+    function* waitOn(waiter: SchemaObject, schemas: readonly unknown[]): Steps {
+      if (schemas.length === 0) return;
+      for (const schema of schemas) {
+        yield;
+        if (isFiniteAtOnce(schema)) return;
+      }
+      const condition: Condition = { waiter, met: false };
+      count++;
+      for (const schema of schemas) {
+        yield;
+        const known = waiting.get(schema);
+        if (!known) waiting.set(schema, condition);
+        else if (Array.isArray(known)) known.push(condition);
+        else waiting.set(schema, [known, condition]);
+      }
+    }
     if (typeof node.$ref === "string") {
       const target = resolveWithIndex(index, node.$ref);
-      return target === undefined || isFinite(target);
-    }
-    for (const keyword of ["anyOf", "oneOf"] as const) {
-      const branches = node[keyword];
-      if (Array.isArray(branches) && branches.length > 0 && !branches.some(isFinite)) return false;
-    }
-    const properties = isObject(node.properties) ? node.properties : {};
-    if (Array.isArray(node.required)) {
-      for (const name of node.required) {
-        if (
-          typeof name === "string" &&
-          Object.prototype.hasOwnProperty.call(properties, name) &&
-          !isFinite(properties[name])
-        )
-          return false;
+      if (target !== undefined) yield* waitOn(node, [target]);
+    } else {
+      for (const keyword of ["anyOf", "oneOf"] as const) {
+        const branches = node[keyword];
+        if (Array.isArray(branches)) yield* waitOn(node, branches);
       }
+      const properties = isObject(node.properties) ? node.properties : {};
+      if (Array.isArray(node.required))
+        for (const name of node.required)
+          if (typeof name === "string" && Object.prototype.hasOwnProperty.call(properties, name))
+            yield* waitOn(node, [properties[name]]);
+      const minItems = typeof node.minItems === "number" ? node.minItems : 0;
+      const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : [];
+      for (let position = 0; position < Math.min(minItems, prefix.length); position++)
+        yield* waitOn(node, [prefix[position]]);
+      if (minItems > prefix.length && node.items !== undefined) yield* waitOn(node, [node.items]);
     }
-    const minItems = typeof node.minItems === "number" ? node.minItems : 0;
-    const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : [];
-    for (let position = 0; position < Math.min(minItems, prefix.length); position++)
-      if (!isFinite(prefix[position])) return false;
-    if (minItems > prefix.length && node.items !== undefined && !isFinite(node.items)) return false;
-    return true;
-  };
-  let changed = true;
-  while (changed) {
-    changed = false;
-    for (const { node } of index.schemas) {
+    unmet.set(node, count);
+    if (count === 0) ready.push(node);
+  }
+
+  while (ready.length) {
+    const schema = ready.pop()!;
+    if (finite.has(schema)) continue;
+    finite.add(schema);
+    const conditions = waiting.get(schema) ?? [];
+    for (const condition of Array.isArray(conditions) ? conditions : [conditions]) {
       yield;
-      if (typeof node === "boolean" || finite.get(node)) continue;
-      if (evaluate(node)) {
-        finite.set(node, true);
-        changed = true;
-      }
+      if (condition.met) continue;
+      condition.met = true;
+      const left = unmet.get(condition.waiter)! - 1;
+      unmet.set(condition.waiter, left);
+      if (left === 0) ready.push(condition.waiter);
     }
   }
   // The last one in document order is the deepest: usually the reference that closes the cycle.
   return index.schemas.findLast(
-    ({ node }) => isObject(node) && typeof node.$ref === "string" && !finite.get(node),
+    ({ node }) => isObject(node) && typeof node.$ref === "string" && !finite.has(node),
   );
 }

@@ -11,6 +11,7 @@ import { PieceWriter } from "@/lib/runtime/piece-writer";
 import { ownKeys } from "@/lib/gemini/own-keys";
 import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
 import { probeMedia } from "@/lib/engine/media/probe";
+import { inlineDataBytes } from "@/lib/engine/base64-in-slices";
 import type { Content, GenerateContentRequest, Part } from "@/lib/gemini/types";
 
 export const MAX_CONTEXT_CHARACTERS = 48_000;
@@ -180,7 +181,7 @@ export function probedText(probed: unknown): string | undefined {
 
 async function mediaTexts(part: Part, resolveFile: ResolveFile): Promise<string[]> {
   if (part.inlineData) {
-    const bytes = Buffer.from(part.inlineData.data, "base64");
+    const bytes = await inlineDataBytes(part.inlineData);
     const mimeType = part.inlineData.mimeType;
     let facts: Record<string, unknown> = { sizeBytes: bytes.length };
     try {

@@ -14,7 +14,7 @@ import {
   probeMedia,
   type ProbedMedia,
 } from "@/lib/engine/media/probe";
-import { decodeBase64InSlices } from "@/lib/engine/base64-in-slices";
+import { inlineDataBytes } from "@/lib/engine/base64-in-slices";
 import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
 import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
 import type { CountableRequest, CountRequestOptions, FileReference } from "./count-request";
@@ -182,8 +182,8 @@ export class PromptItems {
     field: string,
     returnedByFunction: boolean,
   ): Promise<void> {
-    const { data, mimeType } = part.inlineData!;
-    const bytes = await decodeBase64InSlices(data, this.slices);
+    const { mimeType } = part.inlineData!;
+    const bytes = await inlineDataBytes(part.inlineData!, this.slices);
     const media = await probeOrFail(
       () => probeMedia({ bytes }, mimeType, this.options.signal),
       field,

@@ -12,16 +12,16 @@ import {
   type BodyReaderReply,
   type BodyReaderRequest,
 } from "./body-readers";
+import { setAsideBuffers } from "./long-strings";
 
 if (workerData?.lane === "bulk") lowerThisThreadPriority();
 const port = parentPort!;
 port.on("message", (request: BodyReaderRequest) => {
   const reply = answerBodyReaderRequest(request);
-  // A forwarded body's bytes go back as they came, handed over rather than copied.
+  // A forwarded body's bytes go back as they came, and inline data as its bytes, handed over
+  // rather than copied.
   const bytes = reply.kind === "value" ? (reply.bytes ?? []) : [];
-  port.postMessage(
-    reply,
-    bytes.map((piece) => piece.buffer as ArrayBuffer),
-  );
+  const setAside = reply.kind === "value" ? setAsideBuffers(reply.long ?? []) : [];
+  port.postMessage(reply, [...bytes.map((piece) => piece.buffer as ArrayBuffer), ...setAside]);
 });
 port.postMessage({ id: 0, kind: "ready" } satisfies BodyReaderReply);
