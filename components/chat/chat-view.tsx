@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, type RefCallback } from "react";
+import { memo, useEffect, type RefCallback } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
 import { chatRefusal } from "@/lib/studio/model-facts";
@@ -32,8 +32,26 @@ import {
 import { warmAnswerRendering } from "./answer-warm-up";
 import { MessageList, useStickToBottom } from "./message-list";
 import { CompareView } from "./compare-view";
-import { useSearchHit } from "./search-hit";
+import { useSearchHit, useSearchHitAddress } from "./search-hit";
 import { useCompareStore } from "@/lib/stores/compare-store";
+
+/**
+ * The chat view of the conversation the address names (or a new one). It reads the address
+ * and nothing else: the router re-renders what reads the address whenever it changes (a new
+ * chat's replaced address too, as a transition while the answer streams), so the view below
+ * re-renders only when the conversation or the search hit it shows changes.
+ */
+export function ChatView() {
+  const conversationId = useOpenConversationId();
+  const hit = useSearchHitAddress();
+  return (
+    <ConversationView
+      conversationId={conversationId}
+      hitMessageId={hit.messageId}
+      hitWords={hit.words}
+    />
+  );
+}
 
 /**
  * One conversation (or a new one), the one the address names: messages, composer, settings;
@@ -43,8 +61,15 @@ import { useCompareStore } from "@/lib/stores/compare-store";
  * what lies below the messages composer-area.tsx; what is left is the page's one layout and the
  * state its parts share.
  */
-export function ChatView() {
-  const conversationId = useOpenConversationId();
+const ConversationView = memo(function ConversationView({
+  conversationId,
+  hitMessageId,
+  hitWords,
+}: {
+  conversationId: string | null;
+  hitMessageId: string | null;
+  hitWords: string;
+}) {
   const conversation = useConversation(conversationId);
   const settingsState = useConversationSettings(conversationId);
   const streaming = useChatStore((state) => state.inflight !== null);
@@ -67,7 +92,7 @@ export function ChatView() {
     updateSettings: settingsState.update,
   });
   useJoinLiveAnswer(conversationId, path, compareOpen);
-  useSearchHit(conversationId, tree, path);
+  useSearchHit(conversationId, tree, path, hitMessageId, hitWords);
   const composer = useComposerFocus(conversationId);
   useEffect(() => warmAnswerRendering(), []);
 
@@ -122,7 +147,7 @@ export function ChatView() {
       {settingsOpen && <SettingsAside state={settingsState} onClose={closeSettings} />}
     </div>
   );
-}
+});
 
 /** The conversation's settings beside it (over it on a narrow screen). */
 function SettingsAside({ state, onClose }: { state: ConversationSettingsState; onClose(): void }) {
