@@ -7,22 +7,21 @@ import {
   type AccumulatedResponse,
 } from "@/lib/studio/accumulate-response";
 
-/**
- * New characters a frame shows at least, when that many are waiting, however long the frames
- * before took: a busy machine gives fewer frames, and the stream must keep up.
- */
+/** New characters a frame shows at least, when that many are waiting (and the budget allows). */
 export const REVEAL_PER_FRAME = 800;
 /**
  * New characters a frame shows at most: a burst (a tab catching up, a stream faster than the
  * frames) is drained over a few frames, each bounded (a few new blocks parsed).
  */
 export const MAX_REVEAL_PER_FRAME = 6000;
+/** New characters a frame shows at least, however slow the frames: the stream keeps moving. */
+export const MIN_REVEAL_PER_FRAME = 200;
 /**
  * Milliseconds of rendering (React's render of what a frame added) a frame aims at. The
  * frame's style, layout and paint follow in the same task and take about as long again, so a
  * frame stays well under the 50 ms of a long task on a slow or busy machine as on a fast one.
  */
-export const FRAME_BUDGET_MS = 16;
+export const FRAME_BUDGET_MS = 12;
 /** Frames a backlog is drained over: a stream's end is on screen a few frames after it arrived. */
 const CATCH_UP_FRAMES = 3;
 
@@ -42,7 +41,7 @@ export const DEFAULT_PACE: RevealPace = {
 /**
  * The most characters the next frame shows, from what the last one cost: `added` characters
  * rendered in `elapsedMs`. Over budget, the limit follows the measured rate down (never below
- * the pace's `perFrame`); well under it, while frames were held by the limit, it grows again by
+ * MIN_REVEAL_PER_FRAME); well under it, while frames were held by the limit, it grows again by
  * half (never above the pace's maximum), so a passing stall does not slow the rest of the answer.
  */
 export function nextRevealLimit(
@@ -53,7 +52,7 @@ export function nextRevealLimit(
 ): number {
   if (added <= 0) return limit;
   if (elapsedMs > pace.budgetMs)
-    return Math.max(pace.perFrame, Math.floor((added * pace.budgetMs) / elapsedMs));
+    return Math.max(MIN_REVEAL_PER_FRAME, Math.floor((added * pace.budgetMs) / elapsedMs));
   if (elapsedMs < pace.budgetMs / 2 && added >= limit)
     return Math.min(pace.maxPerFrame, Math.ceil(limit * 1.5));
   return limit;
