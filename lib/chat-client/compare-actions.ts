@@ -11,7 +11,7 @@ import type { ChatActionsApi } from "./chat-actions";
 import { errorSummary } from "./chat-errors";
 import type { CompareStore, PaneRun } from "./compare-state";
 import { startTurnRequest, stopTurnRequest } from "./conversation-requests";
-import { createRevealer, DEFAULT_PACE } from "./response-revealer";
+import { createRevealer, REVEAL_PER_FRAME } from "./response-revealer";
 import { newConversation } from "./conversation-cache";
 import { currentLeafIdOf } from "./turn-messages";
 
@@ -50,12 +50,10 @@ async function runPane(
 ): Promise<void> {
   const update = (change: Partial<PaneRun>) =>
     store.getState().updateRun(key, turn.answerId, change);
-  const panes = store.getState().panes.length;
-  const revealer = createRevealer((response) => update({ response }), {
-    ...DEFAULT_PACE,
-    perFrame: Math.ceil(DEFAULT_PACE.perFrame / panes),
-    budgetMs: DEFAULT_PACE.budgetMs / panes,
-  });
+  const revealer = createRevealer(
+    (response) => update({ response }),
+    Math.ceil(REVEAL_PER_FRAME / store.getState().panes.length),
+  );
   let firstToken = false;
   try {
     const events = await startTurnRequest(conversationId, turn, signal);
