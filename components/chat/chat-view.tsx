@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { memo, useEffect, type RefCallback } from "react";
+import { useEffect, type RefCallback } from "react";
 import { SettingsPanel } from "@/components/settings/settings-panel";
 import { violationCount } from "@/lib/studio/settings-model";
 import { chatRefusal } from "@/lib/studio/model-facts";
@@ -32,26 +32,8 @@ import {
 import { warmAnswerRendering } from "./answer-warm-up";
 import { MessageList, useStickToBottom } from "./message-list";
 import { CompareView } from "./compare-view";
-import { useSearchHit, useSearchHitAddress } from "./search-hit";
+import { useSearchHit } from "./search-hit";
 import { useCompareStore } from "@/lib/stores/compare-store";
-
-/**
- * The chat view of the conversation the address names (or a new one). It reads the address
- * and nothing else: the router re-renders what reads the address whenever it changes (a new
- * chat's replaced address too, as a transition while the answer streams), so the view below
- * re-renders only when the conversation or the search hit it shows changes.
- */
-export function ChatView() {
-  const conversationId = useOpenConversationId();
-  const hit = useSearchHitAddress();
-  return (
-    <ConversationView
-      conversationId={conversationId}
-      hitMessageId={hit.messageId}
-      hitWords={hit.words}
-    />
-  );
-}
 
 /**
  * One conversation (or a new one), the one the address names: messages, composer, settings;
@@ -61,15 +43,8 @@ export function ChatView() {
  * what lies below the messages composer-area.tsx; what is left is the page's one layout and the
  * state its parts share.
  */
-const ConversationView = memo(function ConversationView({
-  conversationId,
-  hitMessageId,
-  hitWords,
-}: {
-  conversationId: string | null;
-  hitMessageId: string | null;
-  hitWords: string;
-}) {
+export function ChatView() {
+  const conversationId = useOpenConversationId();
   const conversation = useConversation(conversationId);
   const settingsState = useConversationSettings(conversationId);
   const streaming = useChatStore((state) => state.inflight !== null);
@@ -92,7 +67,7 @@ const ConversationView = memo(function ConversationView({
     updateSettings: settingsState.update,
   });
   useJoinLiveAnswer(conversationId, path, compareOpen);
-  useSearchHit(conversationId, tree, path, hitMessageId, hitWords);
+  useSearchHit(conversationId, tree, path);
   const composer = useComposerFocus(conversationId);
   useEffect(() => warmAnswerRendering(), []);
 
@@ -147,7 +122,7 @@ const ConversationView = memo(function ConversationView({
       {settingsOpen && <SettingsAside state={settingsState} onClose={closeSettings} />}
     </div>
   );
-});
+}
 
 /** The conversation's settings beside it (over it on a narrow screen). */
 function SettingsAside({ state, onClose }: { state: ConversationSettingsState; onClose(): void }) {

@@ -34,12 +34,6 @@ function wordRanges(element: Element, words: readonly string[]): Range[] {
   return ranges;
 }
 
-/** The search hit the address names: the message and the searched words (`?message=…&find=…`). */
-export function useSearchHitAddress(): { messageId: string | null; words: string } {
-  const params = useSearchParams();
-  return { messageId: params.get("message"), words: params.get("find") ?? "" };
-}
-
 /**
  * Opens the conversation at a search hit (`?message=…&find=…`, from the sidebar's search):
  * the branch holding the message is shown, the message scrolled into view and outlined, and
@@ -49,9 +43,10 @@ export function useSearchHit(
   conversationId: string | null,
   tree: ConversationTree,
   path: readonly StoredMessage[],
-  messageId: string | null,
-  find: string,
 ) {
+  const params = useSearchParams();
+  const messageId = params.get("message");
+  const find = params.get("find") ?? "";
   const actions = useChatActions();
   const switched = useRef<string | null>(null);
   const shown = messageId !== null && path.some((message) => message.id === messageId);
