@@ -6,7 +6,9 @@
  *   npm run build && node bench/studio-daily.mjs [--runs 9] [--paste-mb 5] [--app-dir ../other]
  *
  * 1. First token of the first answer after a start: the server is started, the page opened
- *    and a prompt sent as soon as the composer takes input; then `--runs` more answers (warm).
+ *    and a prompt sent as soon as the composer takes input (a new chat's first answer); then
+ *    `--runs` follow-ups in that conversation, and `--runs` first answers of new chats (the page
+ *    opened again, sent once the composer takes input): the warm answers of the same kind.
  *    Each is timed in the page, from Enter to the answer's first text in the DOM.
  * 2. Navigation to a typable composer: `--runs` loads of /chat in a browser with a session,
  *    from the navigation's start to the moment the prompt box exists and React has hydrated
@@ -98,8 +100,15 @@ try {
   const warm = [];
   for (let run = 0; run < runs; run++)
     warm.push(await timeFirstToken(page, `And about lighthouses, number ${run}?`));
+  // The same kind of answer on a warm server: the first of a new chat, the page opened again.
+  const warmNewChats = [];
+  for (let run = 0; run < runs; run++) {
+    await page.goto(`${server.baseUrl}/chat`);
+    await page.waitForFunction(() => window.__typable !== null, null, { timeout: 60_000 });
+    warmNewChats.push(await timeFirstToken(page, `Hello again! What about canals, number ${run}?`));
+  }
   console.log(
-    `first token, first answer after start (sent ${ms(sentAfterStart)} after the server answered): ${ms(first)}; warm median ${ms(median(warm))} (${warm.map(ms).join(", ")}); ratio ${(first / median(warm)).toFixed(2)} (goal ≤ 1.5)`,
+    `first token, first answer after start (sent ${ms(sentAfterStart)} after the server answered): ${ms(first)}; warm follow-ups median ${ms(median(warm))} (${warm.map(ms).join(", ")}), ratio ${(first / median(warm)).toFixed(2)}; warm new chats median ${ms(median(warmNewChats))} (${warmNewChats.map(ms).join(", ")}), ratio ${(first / median(warmNewChats)).toFixed(2)} (goal ≤ 1.5)`,
   );
 
   // 2. Navigation to a typable composer, with a session.
