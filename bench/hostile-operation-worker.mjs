@@ -39,9 +39,7 @@ const requestOn =
 
 parentPort.on("message", async ({ id, operation, baseUrl, timeoutMs }) => {
   try {
-    const status = await OPERATIONS[operation](
-      requestOn(baseUrl, AbortSignal.timeout(timeoutMs)),
-    );
+    const status = await OPERATIONS[operation](requestOn(baseUrl, AbortSignal.timeout(timeoutMs)));
     parentPort.postMessage({ id, status });
   } catch (error) {
     parentPort.postMessage({
