@@ -13,6 +13,8 @@
 //   streams     event pass-through delay, then held streams through one gateway (10,000 by
 //               default) and its memory per stream;
 //   upload      a 1 GiB upload through the gateway, and the gateway's memory growth;
+//   stages      in-process stage times of a gateway countTokens against the stand-in upstream
+//               (request-stages-probe.cjs), stage by stage;
 //   profile     a CPU profile (`--cpu-prof`) of the gateway and its in-process stage timings
 //               (request-stages-probe.cjs) for each operation, by part of the request path.
 // Starts its own servers from the production build (`npm run build` first): a local-engine
@@ -317,20 +319,61 @@ async function uploadSection() {
 
 const microseconds = () => Number(process.hrtime.bigint() / 1000n);
 
-/** The stage lines request-stages-probe.cjs wrote within a run, as median ms per stage. */
+/**
+ * The stage lines request-stages-probe.cjs wrote within a run: each stage's median time from
+ * the request's start, in the order the stages came, with the median of its own step (from the
+ * stage before it, request by request).
+ */
 function stageMedians(lines) {
-  const columns = ["upstream opened", "upstream headers", "upstream done", "answer finished"];
-  const values = columns.map(() => []);
+  const at = new Map();
+  const steps = new Map();
   for (const line of lines) {
-    const fields = line.split(" ").slice(2);
-    fields.forEach((field, index) => field !== "-" && values[index].push(Number(field)));
+    let previous = 0;
+    for (const field of line.split(" ").slice(2)) {
+      const [stage, value] = field.split("=");
+      const time = Number(value);
+      if (!at.has(stage)) {
+        at.set(stage, []);
+        steps.set(stage, []);
+      }
+      at.get(stage).push(time);
+      steps.get(stage).push(time - previous);
+      previous = time;
+    }
   }
-  return columns
-    .map((column, index) =>
-      values[index].length ? `${column} ${summary(values[index]).p50.toFixed(3)} ms` : null,
+  return [...at]
+    .map(
+      ([stage, times]) =>
+        `${stage.replaceAll("_", " ")} ${summary(times).p50.toFixed(3)} ms (+${summary(steps.get(stage)).p50.toFixed(3)})`,
     )
-    .filter(Boolean)
     .join(", ");
+}
+
+/**
+ * In-process stage times of the gateway's countTokens against the stand-in upstream (which
+ * costs nothing), sequential requests: where a request's own time goes, stage by stage.
+ */
+async function stagesSection(standIn) {
+  const folder = temporaryFolder("stages");
+  const stagesFile = path.join(folder, "stages.txt");
+  const probe = path.join(benchDir, "request-stages-probe.cjs");
+  const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
+  const gateway = await startStudio(
+    "gateway",
+    gatewayEnvironment(upstreamUrl, { GENSTUDIO_STAGES_PROBE: stagesFile }),
+    { nodeOptions: `--require ${probe}` },
+  );
+  for (let index = 0; index < 300; index++) await countOnce(gateway);
+  const before = readStages(stagesFile).length;
+  const times = [];
+  for (let index = 0; index < options.samples; index++) times.push(await countOnce(gateway));
+  const lines = readStages(stagesFile).slice(before);
+  console.log(
+    `
+In-process stages of a gateway countTokens against the stand-in upstream (${options.samples} sequential requests, round trip p50 ${ms(summary(times).p50)}, load ${load()}); median ms from the request's start (+ median step from the stage before):`,
+  );
+  for (const stage of stageMedians(lines).split(", ")) console.log(`  ${stage}`);
+  await stopStudio(gateway);
 }
 
 async function profileSection(standIn) {
@@ -421,6 +464,7 @@ async function main() {
     certificate.key,
     certificate.cert,
   ]);
+  if (sections.has("stages")) await stagesSection(standIn);
   if (sections.has("profile")) await profileSection(standIn);
   if (sections.has("throughput")) await throughputSection(standIn);
   if (sections.has("streams")) await streamsSection(standIn, certificate);

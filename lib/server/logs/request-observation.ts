@@ -4,6 +4,7 @@ import type { Caller } from "@/lib/gemini/backend/contract";
 import { logger } from "../config/logger";
 import { startLogCapture, type LogCapture } from "./log-capture";
 import { operationName } from "../observability/operation-names";
+import { markStage } from "../observability/request-stages";
 import {
   countRequest,
   observeFirstByte,
@@ -208,11 +209,13 @@ export async function observeApiRequest(
     done: false,
   };
   byRequest.set(request, observation);
+  markStage("observation started");
   const response = await serve(request);
   observation.log?.responseStarted(response, performance.now() - observation.startTick);
   // Asked only when watched: a whole answer makes its body's stream when someone asks for it.
   if ((observation.streamed || observation.log) && response.body)
     return watchedBody(observation, response);
   complete(observation, response.status);
+  markStage("observed");
   return response;
 }

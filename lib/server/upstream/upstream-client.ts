@@ -12,7 +12,9 @@ import {
 } from "./upstream-errors";
 import { createScrubber, type Scrubber } from "../config/scrubber";
 import { scrubbedJson } from "./scrubbed-json";
+import { markStage } from "../observability/request-stages";
 import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
+import { readPieces, type ReadPieces } from "@/lib/runtime/readable-pieces";
 import type { ExchangeRecorder, RecordingTap } from "../emulator/exchange-recorder";
 
 /**
@@ -101,6 +103,14 @@ export async function readBodyPieces(
   }
   pieces.push(decoder.decode());
   return pieces;
+}
+
+/** Pieces read whole (readPieces) as UTF-8 text, decoded piece by piece as readBodyPieces does. */
+function decodedPieces({ pieces }: ReadPieces): string[] {
+  const decoder = new TextDecoder("utf-8");
+  const text = pieces.map((piece) => decoder.decode(piece, { stream: true }));
+  text.push(decoder.decode());
+  return text;
 }
 
 /**
@@ -302,13 +312,21 @@ export class UpstreamClient {
     return withRetries(
       async () => {
         const response = await this.attempt(call);
+        markStage("upstream answered");
         let pieces: string[];
         try {
-          pieces = await readBodyPieces(response.body, JSON_BODY_LIMIT);
+          pieces = decodedPieces(
+            await readPieces(response.body, JSON_BODY_LIMIT, () =>
+              malformedUpstream(`a response larger than ${JSON_BODY_LIMIT} bytes`),
+            ),
+          );
         } catch (error) {
           throw errorFromTransport(error, this.settings);
         }
-        return scrubbedJson<T>(pieces, this.scrub);
+        markStage("upstream body read");
+        const value = await scrubbedJson<T>(pieces, this.scrub);
+        markStage("answer scrubbed");
+        return value;
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
