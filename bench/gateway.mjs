@@ -13,8 +13,8 @@
 //   streams     event pass-through delay, then held streams through one gateway (10,000 by
 //               default) and its memory per stream;
 //   upload      a 1 GiB upload through the gateway, and the gateway's memory growth;
-//   stages      in-process stage times of a gateway countTokens against the stand-in upstream
-//               (request-stages-probe.cjs), stage by stage;
+//   stages      in-process stage times of a gateway countTokens (request-stages-probe.cjs),
+//               stage by stage, in front of the stand-in upstream and of a local engine;
 //   profile     a CPU profile (`--cpu-prof`) of the gateway and its in-process stage timings
 //               (request-stages-probe.cjs) for each operation, by part of the request path.
 // Starts its own servers from the production build (`npm run build` first): a local-engine
@@ -350,30 +350,50 @@ function stageMedians(lines) {
 }
 
 /**
- * In-process stage times of the gateway's countTokens against the stand-in upstream (which
- * costs nothing), sequential requests: where a request's own time goes, stage by stage.
+ * In-process stage times of the gateway's countTokens, sequential requests, in front of the
+ * stand-in upstream (which costs nothing) and of a local-engine instance (the latency
+ * section's upstream, called directly too, alternating): where a request's own time goes,
+ * stage by stage, and how long the upstream takes to answer the gateway against a direct call.
  */
 async function stagesSection(standIn) {
   const folder = temporaryFolder("stages");
-  const stagesFile = path.join(folder, "stages.txt");
   const probe = path.join(benchDir, "request-stages-probe.cjs");
-  const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
-  const gateway = await startStudio(
-    "gateway",
-    gatewayEnvironment(upstreamUrl, { GENSTUDIO_STAGES_PROBE: stagesFile }),
-    { nodeOptions: `--require ${probe}` },
-  );
-  for (let index = 0; index < 300; index++) await countOnce(gateway);
-  const before = readStages(stagesFile).length;
-  const times = [];
-  for (let index = 0; index < options.samples; index++) times.push(await countOnce(gateway));
-  const lines = readStages(stagesFile).slice(before);
-  console.log(
-    `
-In-process stages of a gateway countTokens against the stand-in upstream (${options.samples} sequential requests, round trip p50 ${ms(summary(times).p50)}, load ${load()}); median ms from the request's start (+ median step from the stage before):`,
-  );
-  for (const stage of stageMedians(lines).split(", ")) console.log(`  ${stage}`);
-  await stopStudio(gateway);
+  const engine = await startStudio("upstream", {
+    STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}`,
+    ...UPSTREAM_LIMITS,
+  });
+  const upstreams = [
+    ["the stand-in upstream", { baseUrl: `http://127.0.0.1:${standIn.port}` }],
+    ["a local-engine upstream", engine],
+  ];
+  for (const [label, upstream] of upstreams) {
+    const stagesFile = path.join(folder, `stages-${upstreams.findIndex(([l]) => l === label)}.txt`);
+    const gateway = await startStudio(
+      "gateway",
+      gatewayEnvironment(upstream.baseUrl, { GENSTUDIO_STAGES_PROBE: stagesFile }),
+      { nodeOptions: `--require ${probe}` },
+    );
+    const direct = upstream === engine;
+    for (let index = 0; index < 300; index++) {
+      await countOnce(gateway);
+      if (direct) await countOnce(engine);
+    }
+    const before = readStages(stagesFile).length;
+    const times = [];
+    const directTimes = [];
+    for (let index = 0; index < options.samples; index++) {
+      times.push(await countOnce(gateway));
+      if (direct) directTimes.push(await countOnce(engine));
+    }
+    const lines = readStages(stagesFile).slice(before);
+    const directNote = direct ? `, direct to the upstream p50 ${ms(summary(directTimes).p50)}` : "";
+    console.log(
+      `\nIn-process stages of a gateway countTokens in front of ${label} (${options.samples} sequential requests, round trip p50 ${ms(summary(times).p50)}${directNote}, load ${load()}); median ms from the request's start (+ median step from the stage before):`,
+    );
+    for (const stage of stageMedians(lines).split(", ")) console.log(`  ${stage}`);
+    await stopStudio(gateway);
+  }
+  await stopStudio(engine);
 }
 
 async function profileSection(standIn) {
