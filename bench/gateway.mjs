@@ -357,7 +357,7 @@ function stageMedians(lines) {
  */
 async function stagesSection(standIn) {
   const folder = temporaryFolder("stages");
-  const probe = path.join(benchDir, "request-stages-probe.cjs");
+  const probe = process.env.STAGES_PROBE ?? path.join(benchDir, "request-stages-probe.cjs");
   const engine = await startStudio("upstream", {
     STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}`,
     ...UPSTREAM_LIMITS,
@@ -399,7 +399,7 @@ async function stagesSection(standIn) {
 async function profileSection(standIn) {
   const folder = temporaryFolder("profile");
   const stagesFile = path.join(folder, "stages.txt");
-  const probe = path.join(benchDir, "request-stages-probe.cjs");
+  const probe = process.env.STAGES_PROBE ?? path.join(benchDir, "request-stages-probe.cjs");
   const { upstream, bare, gateway } = await engineChain({
     nodeOptions: `--require ${probe}`,
     nodeArgs: ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", folder],

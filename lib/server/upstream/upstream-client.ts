@@ -1,6 +1,6 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { UpstreamSettings } from "../config/env";
 import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
@@ -249,7 +249,11 @@ export class UpstreamClient {
       const body = call.body && tap ? tap.requestBody(call.body) : call.body;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
-      response = await request(url, {
+      // The dispatcher's own request: the origin and path are known, so undici's top-level
+      // helper's second reading of the URL is skipped.
+      response = await this.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
         method: call.method,
         headers,
         body:
@@ -261,7 +265,6 @@ export class UpstreamClient {
                 ? Readable.from(body, { objectMode: false })
                 : undefined,
         signal: call.signal,
-        dispatcher: this.dispatcher,
       });
     } catch (error) {
       const mapped = errorFromTransport(error, this.settings);
