@@ -8,7 +8,7 @@ import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../wiring/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
-import { noteCaller, noteRoute } from "../logs/request-observation";
+import { noteCaller, noteRoute, releaseWithAnswer } from "../logs/request-observation";
 import { markStage } from "../observability/request-stages";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
@@ -367,7 +367,9 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     }
     markStage("handled");
     if (eventStream) asEventStreamError(response);
-    return release ? releaseWhenDone(response, release, request.signal) : response;
+    // An observed request's slot is released by the observation's watch of the answer.
+    if (!release || releaseWithAnswer(request, release)) return response;
+    return releaseWhenDone(response, release, request.signal);
   } catch (error) {
     const response = renderError(error);
     return eventStream ? asEventStreamError(response) : response;
