@@ -43,7 +43,8 @@ function where(frame) {
     map = null;
     const file = fileURLToPath(frame.url);
     if (existsSync(`${file}.map`))
-      map = new traceMapping.TraceMap(JSON.parse(readFileSync(`${file}.map`, "utf8")));
+      // FlattenMap reads both plain and sectioned maps (Turbopack writes both).
+      map = new traceMapping.FlattenMap(JSON.parse(readFileSync(`${file}.map`, "utf8")));
     maps.set(frame.url, map);
   }
   if (!map) return frame.url;
