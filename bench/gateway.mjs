@@ -351,13 +351,15 @@ function stageMedians(lines) {
 
 /**
  * In-process stage times of the gateway's countTokens, sequential requests, in front of the
- * stand-in upstream (which costs nothing) and of a local-engine instance (the latency
- * section's upstream, called directly too, alternating): where a request's own time goes,
- * stage by stage, and how long the upstream takes to answer the gateway against a direct call.
+ * stand-in upstream (which costs nothing) and of a local-engine instance (called directly
+ * too): where a request's own time goes, stage by stage, and how long the upstream takes to
+ * answer the gateway against a direct call. With `--compare`, the other build's gateway runs
+ * alternately beside this one's (a build without the app's named stages still shows Node's:
+ * upstream opened, its headers, its last byte, the answer finished).
  */
 async function stagesSection(standIn) {
   const folder = temporaryFolder("stages");
-  const probe = process.env.STAGES_PROBE ?? path.join(benchDir, "request-stages-probe.cjs");
+  const probe = path.join(benchDir, "request-stages-probe.cjs");
   const engine = await startStudio("upstream", {
     STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}`,
     ...UPSTREAM_LIMITS,
@@ -366,32 +368,45 @@ async function stagesSection(standIn) {
     ["the stand-in upstream", { baseUrl: `http://127.0.0.1:${standIn.port}` }],
     ["a local-engine upstream", engine],
   ];
-  for (const [label, upstream] of upstreams) {
-    const stagesFile = path.join(folder, `stages-${upstreams.findIndex(([l]) => l === label)}.txt`);
-    const gateway = await startStudio(
-      "gateway",
-      gatewayEnvironment(upstream.baseUrl, { GENSTUDIO_STAGES_PROBE: stagesFile }),
-      { nodeOptions: `--require ${probe}` },
-    );
+  const builds = [
+    ["this build", root],
+    ...(options.compare ? [[options.compare, path.resolve(options.compare)]] : []),
+  ];
+  for (const [upstreamIndex, [label, upstream]] of upstreams.entries()) {
+    const gateways = [];
+    for (const [buildIndex, [build, folderOfBuild]] of builds.entries()) {
+      const file = path.join(folder, `stages-${upstreamIndex}-${buildIndex}.txt`);
+      const gateway = await startStudio(
+        "gateway",
+        gatewayEnvironment(upstream.baseUrl, { GENSTUDIO_STAGES_PROBE: file }),
+        { folder: folderOfBuild, nodeOptions: `--require ${probe}` },
+      );
+      gateways.push({ build, gateway, file, times: [], before: 0 });
+    }
     const direct = upstream === engine;
-    for (let index = 0; index < 300; index++) {
-      await countOnce(gateway);
-      if (direct) await countOnce(engine);
-    }
-    const before = readStages(stagesFile).length;
-    const times = [];
     const directTimes = [];
-    for (let index = 0; index < options.samples; index++) {
-      times.push(await countOnce(gateway));
-      if (direct) directTimes.push(await countOnce(engine));
+    for (let index = 0; index < 300 + options.samples; index++) {
+      if (index === 300) for (const entry of gateways) entry.before = readStages(entry.file).length;
+      for (const entry of gateways) {
+        const time = await countOnce(entry.gateway);
+        if (index >= 300) entry.times.push(time);
+      }
+      if (direct) {
+        const time = await countOnce(engine);
+        if (index >= 300) directTimes.push(time);
+      }
     }
-    const lines = readStages(stagesFile).slice(before);
-    const directNote = direct ? `, direct to the upstream p50 ${ms(summary(directTimes).p50)}` : "";
-    console.log(
-      `\nIn-process stages of a gateway countTokens in front of ${label} (${options.samples} sequential requests, round trip p50 ${ms(summary(times).p50)}${directNote}, load ${load()}); median ms from the request's start (+ median step from the stage before):`,
-    );
-    for (const stage of stageMedians(lines).split(", ")) console.log(`  ${stage}`);
-    await stopStudio(gateway);
+    for (const entry of gateways) {
+      const lines = readStages(entry.file).slice(entry.before);
+      const directNote = direct
+        ? `, direct to the upstream p50 ${ms(summary(directTimes).p50)}`
+        : "";
+      console.log(
+        `\nIn-process stages of a gateway countTokens (${entry.build}) in front of ${label} (${options.samples} sequential requests, alternating, round trip p50 ${ms(summary(entry.times).p50)}${directNote}, load ${load()}); median ms from the request's start (+ median step from the stage before):`,
+      );
+      for (const stage of stageMedians(lines).split(", ")) console.log(`  ${stage}`);
+      await stopStudio(entry.gateway);
+    }
   }
   await stopStudio(engine);
 }
@@ -399,7 +414,7 @@ async function stagesSection(standIn) {
 async function profileSection(standIn) {
   const folder = temporaryFolder("profile");
   const stagesFile = path.join(folder, "stages.txt");
-  const probe = process.env.STAGES_PROBE ?? path.join(benchDir, "request-stages-probe.cjs");
+  const probe = path.join(benchDir, "request-stages-probe.cjs");
   const { upstream, bare, gateway } = await engineChain({
     nodeOptions: `--require ${probe}`,
     nodeArgs: ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", folder],
