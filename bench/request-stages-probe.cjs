@@ -34,7 +34,8 @@ if (file && isMainThread && isServer) {
     current = null;
     record.stages.set("answer finished", now());
     const fields = [...record.stages].map(
-      ([stage, at]) => `${stage.replaceAll(" ", "_")}=${(Number(at - record.start) / 1e6).toFixed(3)}`,
+      ([stage, at]) =>
+        `${stage.replaceAll(" ", "_")}=${(Number(at - record.start) / 1e6).toFixed(3)}`,
     );
     fs.writeSync(descriptor, `${record.method} ${record.path} ${fields.join(" ")}\n`);
   });
