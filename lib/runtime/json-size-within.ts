@@ -10,8 +10,9 @@ export function jsonSizeWithin(value: unknown, budget: number): boolean {
 
 /**
  * jsonSizeWithin for plain data only (what JSON.parse makes: strings, numbers, booleans, null,
- * arrays and objects of Object's prototype or none; undefined, which JSON.stringify leaves out): false as well for anything else (a typed
- * array, a value with toJSON, a class instance), whose text the estimate cannot see.
+ * arrays and objects of Object's prototype or none; and undefined, which JSON.stringify leaves
+ * out): false as well for anything else (a typed array, a value with toJSON, a class
+ * instance), whose text the estimate cannot see.
  */
 export function plainJsonSizeWithin(value: unknown, budget: number): boolean {
   return sizeWithin(value, budget, true);
