@@ -26,8 +26,8 @@ describe("price table", () => {
       "models/gemini-2.5-flash",
       DEFAULT_PRICE_TABLE,
     );
-    // 600k × 0.30 + 400k × 0.075 + 200k × 2.50, per million.
-    expect(cost?.amount).toBeCloseTo(0.18 + 0.03 + 0.5, 10);
+    // 600k × 0.30 + 400k × 0.03 + 200k × 2.50, per million.
+    expect(cost?.amount).toBeCloseTo(0.18 + 0.012 + 0.5, 10);
     expect(cost?.currency).toBe("USD");
   });
 
@@ -44,13 +44,13 @@ describe("price table", () => {
       thoughtsTokenCount: 112,
     };
     const cost = answerCost(usage, "gemini-2.5-flash", DEFAULT_PRICE_TABLE)!;
-    expect(cost.amount).toBeCloseTo((78 * 0.3 + 1_032 * 0.075 + 127 * 2.5) / 1e6, 12);
+    expect(cost.amount).toBeCloseTo((78 * 0.3 + 1_032 * 0.03 + 127 * 2.5) / 1e6, 12);
     const uncached = answerCost(
       { ...usage, cachedContentTokenCount: undefined, cacheTokensDetails: undefined },
       "gemini-2.5-flash",
       DEFAULT_PRICE_TABLE,
     )!;
-    expect(uncached.amount - cost.amount).toBeCloseTo((1_032 * (0.3 - 0.075)) / 1e6, 12);
+    expect(uncached.amount - cost.amount).toBeCloseTo((1_032 * (0.3 - 0.03)) / 1e6, 12);
   });
 
   it("switches to long-context prices over the threshold", () => {

@@ -1,7 +1,8 @@
 /**
  * What an answer costs: a price table (US dollars per million tokens, per model) and the cost
- * of one answer's usage. The defaults are the service's published paid-tier prices (2025);
- * a studio replaces or extends them with the JSON file named by STUDIO_PRICES_FILE (README,
+ * of one answer's usage. The defaults are the service's published paid-tier prices for text
+ * (2.5's cached tokens at a tenth of the input price, as the pricing page has listed them since
+ * late 2025, where they had been a quarter); a studio replaces or extends them with the JSON file named by STUDIO_PRICES_FILE (README,
  * "Prices"). Safe in the browser.
  */
 import { z } from "zod";
@@ -37,14 +38,14 @@ export const DEFAULT_PRICE_TABLE: PriceTable = {
     "gemini-2.5-pro": {
       input: 1.25,
       output: 10,
-      cachedInput: 0.31,
+      cachedInput: 0.125,
       longContextThreshold: 200_000,
       longInput: 2.5,
       longOutput: 15,
-      longCachedInput: 0.625,
+      longCachedInput: 0.25,
     },
-    "gemini-2.5-flash": { input: 0.3, output: 2.5, cachedInput: 0.075 },
-    "gemini-2.5-flash-lite": { input: 0.1, output: 0.4, cachedInput: 0.025 },
+    "gemini-2.5-flash": { input: 0.3, output: 2.5, cachedInput: 0.03 },
+    "gemini-2.5-flash-lite": { input: 0.1, output: 0.4, cachedInput: 0.01 },
     "gemini-2.5-flash-preview-tts": { input: 0.5, output: 10 },
     "gemini-2.0-flash": { input: 0.1, output: 0.4, cachedInput: 0.025 },
     "gemini-2.0-flash-lite": { input: 0.075, output: 0.3 },
