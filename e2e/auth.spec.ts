@@ -68,6 +68,23 @@ test.describe("browser sessions", () => {
     expect(status).toBe(200);
   });
 
+  test("the sign-in form comes rendered by the server, and a provider's error shows once", async ({
+    page,
+  }) => {
+    // A render error on the server would leave the page to the browser: no form in the HTML.
+    const html = await (await fetch(keyedServer.baseUrl)).text();
+    expect(html).toContain("Sign in to Genstudio");
+    expect(html).not.toContain("data-dgst");
+
+    await page.goto(`${keyedServer.baseUrl}/?sign_in_error=${encodeURIComponent("Not allowed.")}`);
+    const form = page.getByRole("form", { name: "Sign in" });
+    await expect(form.getByRole("alert")).toContainText("Not allowed.");
+    await expect.poll(() => new URL(page.url()).searchParams.has("sign_in_error")).toBe(false);
+    await page.reload();
+    await expect(form).toBeVisible();
+    await expect(form.getByRole("alert")).toHaveCount(0);
+  });
+
   test("session endpoints refuse cross-site requests and non-JSON bodies", async () => {
     const crossSite = await fetch(`${keyedServer.baseUrl}/api/session`, {
       method: "POST",

@@ -42,3 +42,35 @@ test("a growing answer keeps the conversation at its end, after compare mode too
   await chat.waitForAnswerDone(chat.answers.nth(2));
   expect(await scroller.evaluate((element) => element.scrollTop)).toBe(0);
 });
+
+test("text that lands between a frame's follow and its scroll event does not stop the following", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 900, height: 520 });
+  const chat = new ChatPage(page);
+  await chat.open();
+  await chat.limitAnswers(200);
+  const scroller = page.locator("[data-conversation-scroller]");
+  await chat.send("Tell me about the harbour");
+  await chat.waitForAnswerDone();
+  await expect.poll(() => distanceFromEnd(scroller)).toBeLessThan(2);
+
+  // A burst grows the list; the frame after follows it (scrollTop set, its scroll event due at
+  // the next frame). A second burst lands in a task before that event is dispatched.
+  await scroller.evaluate(async (element) => {
+    const list = element.firstElementChild!;
+    const burst = () => {
+      const block = document.createElement("div");
+      block.style.height = "600px";
+      list.append(block);
+    };
+    const afterFrame = () =>
+      new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+    burst();
+    await afterFrame();
+    burst();
+    await afterFrame();
+    await afterFrame();
+  });
+  await expect.poll(() => distanceFromEnd(scroller)).toBeLessThan(2);
+});

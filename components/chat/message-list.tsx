@@ -71,8 +71,14 @@ export function useStickToBottom<Element extends HTMLElement>(): RefCallback<Ele
   useEffect(() => {
     if (!element) return;
     let pinned = true;
+    let lastTop = element.scrollTop;
+    // Pinned again at the end; unpinned only when the view moved up. Text added between frames
+    // never unpins: a scroll event reports after it, when the end may already be far below.
     const onScroll = () => {
-      pinned = element.scrollHeight - element.scrollTop - element.clientHeight < 80;
+      const top = element.scrollTop;
+      if (element.scrollHeight - top - element.clientHeight < 80) pinned = true;
+      else if (top < lastTop) pinned = false;
+      lastTop = top;
     };
     const unpin = () => {
       pinned = false;

@@ -1,5 +1,6 @@
 "use client";
 
+import { useSearchParams } from "next/navigation";
 import { useEffect, useState, type FormEvent } from "react";
 import { useSignIn, type SessionState } from "@/lib/hooks/use-session";
 
@@ -15,10 +16,10 @@ export function SignInForm({ state }: { state: SessionState }) {
   const [code, setCode] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
-  // This form renders only in the browser (after the session is read), so the address is there.
-  const [providerError, setProviderError] = useState(() =>
-    new URL(window.location.href).searchParams.get("sign_in_error"),
-  );
+  // Read from the page's address as the server renders it too (the session comes with the
+  // page); then taken off the address, so a reload does not show it again.
+  const addressedError = useSearchParams().get("sign_in_error");
+  const [providerError, setProviderError] = useState(addressedError);
   useEffect(() => {
     const url = new URL(window.location.href);
     if (!url.searchParams.has("sign_in_error")) return;
