@@ -104,8 +104,9 @@ export const ALLOW_RULES = {
     declaresServerTool(exchange) && serverToolRan(recorded),
   /**
    * A model the service answered when this was recorded and refuses now: another recording of
-   * the same model, or of the model it is a variant of, is the service's 404 (not found),
-   * which the engine answers.
+   * the same model, of the model it is a variant of, or of a model of its numbered line (the
+   * service retires a line's models together) is the service's 404 (not found), which the
+   * engine answers.
    */
   "retired-model": ({ item }) => item.refusedSince === true,
   /**

@@ -325,7 +325,7 @@ export function judge(results, knowledge) {
       exchange.status < 300 &&
       ours.status === 404 &&
       model !== null &&
-      isRefused(model, knowledge.refusedModels);
+      (isRefused(model, knowledge.refusedModels) || isLineRefused(model, knowledge.refusedModels));
     const answeredAs = sameStatus ? modelVersionsOf(ours) : [];
     const recordedAs = modelVersionsOf(recorded);
     const aliasMoved =
@@ -511,6 +511,19 @@ function isRefused(model, refusedModels) {
   const name = model.replace(/^models\//, "");
   if (refusedModels.has(name)) return true;
   for (const refused of refusedModels) if (name.startsWith(`${refused}-`)) return true;
+  return false;
+}
+
+/**
+ * Whether a recording shows the service refusing a model of the same numbered line
+ * (gemini-1.5-flash for gemini-1.5-pro). Asked only where the engine refuses the model too:
+ * the catalog retires a whole line only when the line's newest recording is such a 404 and no
+ * later models.list names the line (`retired` in lib/engine/catalog/models.json).
+ */
+function isLineRefused(model, refusedModels) {
+  const line = /^gemini-\d+(?:\.\d+)?-/.exec(model.replace(/^models\//, ""))?.[0];
+  if (!line) return false;
+  for (const refused of refusedModels) if (refused.startsWith(line)) return true;
   return false;
 }
 
