@@ -12,6 +12,7 @@ import {
   openContainer,
   type ContainerFrame,
 } from "./json-containers";
+import { jsonContainerEnd, jsonStringEnd, TEXT_ENDED } from "./json-text-ends";
 import { PIECE_CHARACTERS } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
 
@@ -32,6 +33,12 @@ class NotReadable extends Error {}
 
 /** What SlicedReader.value returns for a long array or object it has just opened. */
 const OPENED = Symbol("opened");
+
+/** An end found within the limit, or -1; a text that ends first is not read here. */
+function readable(end: number): number {
+  if (end === TEXT_ENDED) throw new NotReadable();
+  return end;
+}
 
 function skipWhitespaceFrom(text: string, position: number): number {
   WHITESPACE.lastIndex = position;
@@ -214,28 +221,12 @@ class SlicedReader {
     const { text } = this;
     const code = text.charCodeAt(start);
     if (code === QUOTE) return this.stringEnd(start + 1, limit);
-    if (code !== OPEN_BRACE && code !== OPEN_BRACKET) {
-      SCALAR_END.lastIndex = start;
-      SCALAR_END.test(text);
-      if (SCALAR_END.lastIndex === start) throw new NotReadable();
-      return SCALAR_END.lastIndex;
-    }
-    let depth = 0;
-    for (let index = start; index < limit;) {
-      const next = text.charCodeAt(index);
-      if (next === QUOTE) {
-        index = this.stringEnd(index + 1, limit);
-        if (index < 0) return -1;
-        continue;
-      }
-      if (next === OPEN_BRACE || next === OPEN_BRACKET) depth += 1;
-      else if (next === CLOSE_BRACE || next === CLOSE_BRACKET) {
-        depth -= 1;
-        if (depth === 0) return index + 1;
-      } else if (Number.isNaN(next)) throw new NotReadable();
-      index += 1;
-    }
-    return -1;
+    if (code === OPEN_BRACE || code === OPEN_BRACKET)
+      return readable(jsonContainerEnd(text, start, limit));
+    SCALAR_END.lastIndex = start;
+    SCALAR_END.test(text);
+    if (SCALAR_END.lastIndex === start) throw new NotReadable();
+    return SCALAR_END.lastIndex;
   }
 
   /**
@@ -243,22 +234,7 @@ class SlicedReader {
    * escape sequence spans), if it comes before `limit`; otherwise -1.
    */
   private stringEnd(from: number, limit: number): number {
-    const { text } = this;
-    for (let index = from; ;) {
-      // Looked for within the limit only: a long string read piece by piece would otherwise
-      // be scanned to its end once per piece (quadratic in its length).
-      const found = index < limit ? text.slice(index, limit).indexOf('"') : -1;
-      if (found < 0) {
-        if (limit >= text.length) throw new NotReadable();
-        return -1;
-      }
-      const quote = index + found;
-      let backslashes = 0;
-      while (quote - backslashes > from && text.charCodeAt(quote - 1 - backslashes) === BACKSLASH)
-        backslashes += 1;
-      if (backslashes % 2 === 0) return quote + 1;
-      index = quote + 1;
-    }
+    return readable(jsonStringEnd(this.text, from, limit));
   }
 
   /** A string too long for one piece, decoded piece by piece (each cut between escapes). */

@@ -16,6 +16,7 @@ import {
   openContainer,
   type ContainerFrame,
 } from "./json-containers";
+import { jsonContainerEnd, jsonStringEnd } from "./json-text-ends";
 import { PIECE_CHARACTERS } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
 
@@ -71,7 +72,6 @@ function pieceStart(ends: Uint32Array, index: number): number {
 }
 
 const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
 const COMMA = 0x2c;
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -118,7 +118,7 @@ class JsonCutter {
       } else {
         // The next member alone is longer than a piece: its key, then its value cut in turn.
         if (!array) {
-          const keyEnd = this.stringEnd(this.position + 1, text.length);
+          const keyEnd = jsonStringEnd(text, this.position + 1, text.length);
           this.emit(JsonPieceKind.key, text.slice(this.position, keyEnd));
           this.position = keyEnd + 1;
         }
@@ -143,7 +143,7 @@ class JsonCutter {
     for (let index = this.position; ;) {
       if (!array) {
         // The key and its colon.
-        index = this.stringEnd(index + 1, limit);
+        index = jsonStringEnd(text, index + 1, limit);
         if (index < 0) return last;
         index += 1;
       }
@@ -155,55 +155,19 @@ class JsonCutter {
     }
   }
 
-  /** Where the value starting at `start` ends, if it ends by `limit`; otherwise -1. */
+  /** Where the value starting at `start` ends, if it ends by `limit`; otherwise negative. */
   private valueEnd(start: number, limit: number): number {
     const { text } = this;
     const code = text.charCodeAt(start);
-    if (code === QUOTE) return this.stringEnd(start + 1, limit);
-    if (code !== OPEN_BRACE && code !== OPEN_BRACKET) {
-      let index = start;
-      while (index < limit && index < text.length) {
-        const next = text.charCodeAt(index);
-        if (next === COMMA || next === CLOSE_BRACE || next === CLOSE_BRACKET) return index;
-        index += 1;
-      }
-      return index === text.length ? index : -1;
-    }
-    let depth = 0;
-    for (let index = start; index < limit;) {
+    if (code === QUOTE) return jsonStringEnd(text, start + 1, limit);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) return jsonContainerEnd(text, start, limit);
+    let index = start;
+    while (index < limit && index < text.length) {
       const next = text.charCodeAt(index);
-      if (next === QUOTE) {
-        index = this.stringEnd(index + 1, limit);
-        if (index < 0) return -1;
-        continue;
-      }
-      if (next === OPEN_BRACE || next === OPEN_BRACKET) depth += 1;
-      else if (next === CLOSE_BRACE || next === CLOSE_BRACKET) {
-        depth -= 1;
-        if (depth === 0) return index + 1;
-      }
+      if (next === COMMA || next === CLOSE_BRACE || next === CLOSE_BRACKET) return index;
       index += 1;
     }
-    return -1;
-  }
-
-  /**
-   * Just after the quote that closes a string whose characters start at `from`, if it comes
-   * before `limit`; otherwise -1. Looked for within the limit only, so a long member is not
-   * scanned to its end once per piece.
-   */
-  private stringEnd(from: number, limit: number): number {
-    const { text } = this;
-    for (let index = from; index < limit;) {
-      const quote = text.indexOf('"', index);
-      if (quote < 0 || quote >= limit) return -1;
-      let backslashes = 0;
-      while (quote - backslashes > from && text.charCodeAt(quote - 1 - backslashes) === BACKSLASH)
-        backslashes += 1;
-      if (backslashes % 2 === 0) return quote + 1;
-      index = quote + 1;
-    }
-    return -1;
+    return index === text.length ? index : -1;
   }
 }
 
