@@ -269,7 +269,7 @@ describe("api dispatch", () => {
           { headers: { "content-type": "text/plain" } },
         ),
     };
-    const base = await listen(async (request) => answers[new URL(request.url).pathname]());
+    const base = await listen(async (request) => answers[new URL(request.url).pathname]!());
     const ask = (path: string) =>
       rawAnswer(
         base,
