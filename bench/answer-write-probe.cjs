@@ -1,13 +1,14 @@
 // Preloaded by bench/answer-write.mjs (NODE_OPTIONS=--require) into a gateway's Next process, or
-// into the bench's own bare server; the app never loads it. Times every `ServerResponse#end` of
-// a POST as it runs (synchronously: the headers made, the socket's write issued) and, inside
-// it, the headers' making (`_implicitHeader`/`_storeHeader`) and the native write to the socket
+// into the bench's own bare server; the app never loads it. Times the writing of every POST's
+// answer as it runs (synchronously): `writeHead`, when the server calls it before `end`, and
+// `end` itself (the headers made, the socket's write issued); inside them, the headers' making
+// (`writeHead`, or `_implicitHeader` when `end` makes them) and the native write to the socket
 // (the TCP handle's write or writev call: the system call, with whatever the kernel does in
 // it, waking the reader included). Also counts the process's involuntary context switches
-// across the call (getrusage): one there means the process was taken off the CPU in the
-// middle, most often for the client the write just woke. Active only when
-// GENSTUDIO_ANSWER_WRITE_PROBE names a file, on a main thread; one line per call:
-// "<end µs> <headers µs> <native write µs> <involuntary switches>".
+// across `end` (getrusage): one there means the process was taken off the CPU in the middle,
+// most often for the client the write just woke. Active only when
+// GENSTUDIO_ANSWER_WRITE_PROBE names a file, on a main thread; one line per answer:
+// "<writeHead + end µs> <headers µs> <native write µs> <involuntary switches>".
 "use strict";
 const file = process.env.GENSTUDIO_ANSWER_WRITE_PROBE;
 const { isMainThread } = require("node:worker_threads");
@@ -32,7 +33,17 @@ if (file && isMainThread) {
     };
 
   const { writeHead, _implicitHeader: implicitHeader, end } = http.ServerResponse.prototype;
-  http.ServerResponse.prototype.writeHead = timed(writeHead, (time) => (headers += time));
+  /** The time a response spent in a `writeHead` called before its `end`. */
+  const headTime = new WeakMap();
+  http.ServerResponse.prototype.writeHead = function (...args) {
+    if (inEnd || this.req?.method !== "POST") return writeHead.apply(this, args);
+    const started = now();
+    try {
+      return writeHead.apply(this, args);
+    } finally {
+      headTime.set(this, (headTime.get(this) ?? 0n) + now() - started);
+    }
+  };
   http.ServerResponse.prototype._implicitHeader = timed(
     implicitHeader,
     (time) => (headers += time),
@@ -55,7 +66,9 @@ if (file && isMainThread) {
     try {
       return end.apply(this, args);
     } finally {
-      const took = now() - started;
+      const head = headTime.get(this) ?? 0n;
+      const took = now() - started + head;
+      headers += head;
       inEnd = false;
       const preempted = process.resourceUsage().involuntaryContextSwitches - switches;
       lines.push(

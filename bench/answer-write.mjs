@@ -4,8 +4,8 @@
 // `--compare ../other` another build's, alternating) in front of the stand-in upstream, and the
 // same 23-byte JSON answer with the gateway's headers from a bare Node server, twice: answering
 // at once, and after walking 8 MiB first (a request path's worth of memory traffic, which leaves
-// the caches cold). answer-write-probe.cjs times each `res.end()` inside each server: the
-// headers' making, the native socket write (the system call), the rest (Node's JavaScript), and
+// the caches cold). answer-write-probe.cjs times each answer's writing inside each server
+// (`writeHead` when called first, and `res.end()`): the headers' making, the native socket write (the system call), the rest (Node's JavaScript), and
 // whether the process lost the CPU during the call (an involuntary context switch: the client
 // the write woke ran first). Medians over all calls and over the calls not interrupted.
 // Usage: node bench/answer-write.mjs [--samples 1000] [--compare ../other-checkout]
@@ -108,10 +108,10 @@ if (process.argv[2] === "--bare-server") {
   }
   await new Promise((resolve) => setTimeout(resolve, 500));
   console.log(
-    `\nres.end() of a countTokens answer inside each server (${options.samples} sequential calls each, alternating; load ${load()}); median µs:`,
+    `\nWriting a countTokens answer inside each server (writeHead, when called first, and res.end()) (${options.samples} sequential calls each, alternating; load ${load()}); median µs:`,
   );
   console.log(
-    "| server | end() | headers | native write | the rest | interrupted | end() not interrupted | native write not interrupted |",
+    "| server | written | headers | native write | the rest | interrupted | written, not interrupted | native write, not interrupted |",
   );
   console.log("|---|---|---|---|---|---|---|---|");
   const median = (values) => {
