@@ -225,21 +225,52 @@ function drained(outgoing) {
  */
 const WHOLE_BODY = Symbol.for("genstudio.wholeResponseBody");
 
-async function writeResponse(response, outgoing) {
-  outgoing.statusCode = response.status;
+/**
+ * The answer's headers as Node's `writeHead` takes them (name, value, name, value...), in the
+ * Response's order, its cookies last as one list: written in one step, not a `setHeader` per
+ * header (which checks each name and value again, though the Response's Headers already did).
+ */
+function headerList(response) {
+  const list = [];
   for (const [name, value] of response.headers) {
-    if (name !== "set-cookie") outgoing.setHeader(name, value);
+    if (name !== "set-cookie") list.push(name, value);
   }
   const cookies = response.headers.getSetCookie();
-  if (cookies.length > 0) outgoing.setHeader("set-cookie", cookies);
+  if (cookies.length > 0) list.push("set-cookie", cookies);
+  return list;
+}
+
+/** Writes a one-piece answer: its headers, its length (the bytes', whatever the Response said) and its bytes in one write. */
+function endWithBody(outgoing, status, headers, bytes) {
+  let index = 0;
+  while (index < headers.length && headers[index] !== "content-length") index += 2;
+  headers[index] = "content-length";
+  headers[index + 1] = bytes.byteLength;
+  outgoing.writeHead(status, headers);
+  outgoing.end(bytes);
+}
+
+/**
+ * Writes an answer with no body of its own to send. Node works out its framing (a length of
+ * 0, or none for a status without a body), as it does for any `end()` before `writeHead`.
+ */
+function endWithoutBody(outgoing, status, headers) {
+  outgoing.statusCode = status;
+  for (let index = 0; index < headers.length; index += 2)
+    outgoing.setHeader(headers[index], headers[index + 1]);
+  outgoing.end();
+}
+
+async function writeResponse(response, outgoing) {
+  const { status } = response;
+  const headers = headerList(response);
   const whole = response[WHOLE_BODY];
   if (whole !== undefined) {
-    outgoing.setHeader("content-length", whole.byteLength);
-    outgoing.end(whole);
+    endWithBody(outgoing, status, headers, whole);
     return;
   }
   if (response.body === null) {
-    outgoing.end();
+    endWithoutBody(outgoing, status, headers);
     return;
   }
   const reader = response.body.getReader();
@@ -255,21 +286,22 @@ async function writeResponse(response, outgoing) {
     // one piece (a JSON answer made whole) goes out in one write, its length known.
     let pending = null;
     if ((response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
+      outgoing.writeHead(status, headers);
       outgoing.flushHeaders();
     } else {
       const first = await reader.read();
       if (first.done) {
         finished = true;
-        outgoing.end();
+        endWithoutBody(outgoing, status, headers);
         return;
       }
       const second = await reader.read();
       if (second.done) {
         finished = true;
-        outgoing.setHeader("content-length", first.value.byteLength);
-        outgoing.end(first.value);
+        endWithBody(outgoing, status, headers, first.value);
         return;
       }
+      outgoing.writeHead(status, headers);
       pending = [first.value, second.value];
     }
     for (const value of pending ?? []) {

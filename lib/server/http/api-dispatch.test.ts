@@ -1,6 +1,6 @@
 import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestBodyPieces } from "./request-body";
@@ -25,6 +25,17 @@ afterEach(async () => {
     await new Promise((resolve) => server.close(resolve));
   }
 });
+
+/** The raw bytes of the answer to one request, the connection closed after it; `Date` masked. */
+async function rawAnswer(base: string, request: string): Promise<string> {
+  const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+  socket.end(request);
+  const pieces: Buffer[] = [];
+  for await (const piece of socket) pieces.push(piece as Buffer);
+  return Buffer.concat(pieces)
+    .toString("latin1")
+    .replace(/\r\nDate: [^\r]*/, "\r\nDate: X");
+}
 
 async function listen(handler: (request: Request) => Promise<Response>): Promise<string> {
   const server = http.createServer((incoming, outgoing) => void serve(handler, incoming, outgoing));
@@ -233,5 +244,51 @@ describe("api dispatch", () => {
     expect(await response.json()).toEqual({
       error: { code: 500, message: "Internal error encountered.", status: "INTERNAL" },
     });
+  });
+
+  it("writes the Response's headers in its order, cookies one a line, the length its bytes'", async () => {
+    const answers: Record<string, () => Response> = {
+      "/v1beta/whole": () => {
+        const headers = new Headers({ "x-b": "2", "content-type": "application/json" });
+        headers.append("set-cookie", "a=1");
+        headers.append("set-cookie", "b=2");
+        headers.set("content-length", "999");
+        return new Response('{"ok":true}', { status: 201, headers });
+      },
+      "/v1beta/empty": () => new Response(null, { headers: { "x-a": "1" } }),
+      "/v1beta/nothing": () => new Response(null, { status: 204, headers: { "x-a": "1" } }),
+      "/v1beta/pieces": () =>
+        new Response(
+          new ReadableStream({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode("one,"));
+              controller.enqueue(new TextEncoder().encode("two"));
+              controller.close();
+            },
+          }),
+          { headers: { "content-type": "text/plain" } },
+        ),
+    };
+    const base = await listen(async (request) => answers[new URL(request.url).pathname]!());
+    const ask = (path: string) =>
+      rawAnswer(
+        base,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
+    expect(await ask("/v1beta/whole")).toBe(
+      "HTTP/1.1 201 Created\r\ncontent-length: 11\r\ncontent-type: application/json\r\n" +
+        "x-b: 2\r\nset-cookie: a=1\r\nset-cookie: b=2\r\nDate: X\r\nConnection: close\r\n\r\n" +
+        '{"ok":true}',
+    );
+    expect(await ask("/v1beta/empty")).toBe(
+      "HTTP/1.1 200 OK\r\nx-a: 1\r\nDate: X\r\nConnection: close\r\nContent-Length: 0\r\n\r\n",
+    );
+    expect(await ask("/v1beta/nothing")).toBe(
+      "HTTP/1.1 204 No Content\r\nx-a: 1\r\nDate: X\r\nConnection: close\r\n\r\n",
+    );
+    expect(await ask("/v1beta/pieces")).toBe(
+      "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\nDate: X\r\nConnection: close\r\n" +
+        "Transfer-Encoding: chunked\r\n\r\n4\r\none,\r\n3\r\ntwo\r\n0\r\n\r\n",
+    );
   });
 });
