@@ -1,7 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverEnvironment } from "@/lib/testing/server-environment";
 
 /**
  * The studio's own routes under the API's limits: every /api call takes a
@@ -10,13 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * runs in a process of its own, so its configuration is its alone).
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-conversation-limits-"));
 const KEYS = { alice: "alice-key-for-limits-0001", bob: "bob-key-for-limits-000002" };
 const QUOTA = 64 * 1024;
-for (const name of ["DATABASE_URL", "STUDIO_ACCESS_CODE", "GEMINI_API_KEY", "GOOGLE_API_KEY"])
-  delete process.env[name];
-Object.assign(process.env, {
-  DATA_DIR: dataDir,
+const dataDir = serverEnvironment("conversation-limits", {
   STUDIO_API_KEYS: `alice:${KEYS.alice},bob:${KEYS.bob}`,
   STUDIO_RATE_LIMIT_PER_MINUTE: "60",
   STUDIO_RATE_LIMIT_BURST: "40",

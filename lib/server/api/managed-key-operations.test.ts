@@ -1,7 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverEnvironment } from "@/lib/testing/server-environment";
 
 /**
  * A managed key's limits and spend on the operations that name their model in the body or
@@ -11,11 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * made in the database as the studio makes them.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-managed-key-operations-"));
-for (const name of ["DATABASE_URL", "STUDIO_ACCESS_CODE", "GEMINI_API_KEY", "GOOGLE_API_KEY"])
-  delete process.env[name];
-Object.assign(process.env, {
-  DATA_DIR: dataDir,
+const dataDir = serverEnvironment("managed-key-operations", {
   STUDIO_API_KEYS: "ops:ops-key-for-managed-key-tests-01",
   STUDIO_RATE_LIMIT_PER_MINUTE: "0",
 });

@@ -1,7 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { serverEnvironment } from "@/lib/testing/server-environment";
 
 /**
  * A stream's slot through the API surface's route module as the server serves it (the local
@@ -10,12 +9,8 @@ import { afterAll, describe, expect, it } from "vitest";
  * and when the request is aborted (the observation's watch of the answer releases it).
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-stream-slots-"));
-for (const name of ["DATABASE_URL", "STUDIO_ACCESS_CODE", "GEMINI_API_KEY", "GOOGLE_API_KEY"])
-  delete process.env[name];
 const KEY = "stream-slots-env-key-0123456789";
-Object.assign(process.env, {
-  DATA_DIR: dataDir,
+const dataDir = serverEnvironment("stream-slots", {
   STUDIO_API_KEYS: `slots:${KEY}`,
   STUDIO_RATE_LIMIT_PER_MINUTE: "0",
   STUDIO_MAX_STREAMS_PER_KEY: "1",

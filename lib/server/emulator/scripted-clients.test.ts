@@ -1,7 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { serverEnvironment } from "@/lib/testing/server-environment";
 import { GoogleGenAI } from "@google/genai";
 import OpenAI, { APIError } from "openai";
 
@@ -12,12 +11,8 @@ import OpenAI, { APIError } from "openai";
  * engine on a real SQLite database of this file's own (it runs in a process of its own).
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-scripted-clients-"));
-for (const name of ["DATABASE_URL", "STUDIO_ACCESS_CODE", "GEMINI_API_KEY", "GOOGLE_API_KEY"])
-  delete process.env[name];
 const KEY = "scripted-clients-key-for-tests-0001";
-Object.assign(process.env, {
-  DATA_DIR: dataDir,
+const dataDir = serverEnvironment("scripted-clients", {
   STUDIO_API_KEYS: `tester:${KEY}`,
   STUDIO_RATE_LIMIT_PER_MINUTE: "0",
 });

@@ -1,7 +1,6 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { serverEnvironment } from "@/lib/testing/server-environment";
 
 /**
  * Requests through the API surface's route module as the server serves them (the local engine,
@@ -11,22 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
  * logged, and `GET /metrics` serves this machine only.
  */
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-observed-"));
-for (const name of [
-  "DATABASE_URL",
-  "STUDIO_ACCESS_CODE",
-  "GEMINI_API_KEY",
-  "GOOGLE_API_KEY",
-  "STUDIO_METRICS_TOKEN",
-  "OTEL_EXPORTER_OTLP_ENDPOINT",
-])
-  delete process.env[name];
 const ENV_KEY = "observed-env-key-0123456789";
-Object.assign(process.env, {
-  DATA_DIR: dataDir,
-  STUDIO_API_KEYS: `plain:${ENV_KEY}`,
-  STUDIO_RATE_LIMIT_PER_MINUTE: "0",
-});
+const dataDir = serverEnvironment(
+  "observed",
+  {
+    STUDIO_API_KEYS: `plain:${ENV_KEY}`,
+    STUDIO_RATE_LIMIT_PER_MINUTE: "0",
+  },
+  ["STUDIO_METRICS_TOKEN", "OTEL_EXPORTER_OTLP_ENDPOINT"],
+);
 
 const { POST } = await import("../api/catch-all-route");
 const { metricsHandler } = await import("../api/metrics");
