@@ -16,7 +16,13 @@
  * body reader worker, which the tokenizer counts as it is (heldText) and which is decoded only
  * when something reads the member.
  */
-import { decodeText, decodedSlices, isEncodedText, type EncodedText } from "./encoded-text";
+import {
+  decodeText,
+  decodedSlices,
+  encodedLength,
+  isEncodedText,
+  type EncodedText,
+} from "./encoded-text";
 
 /**
  * Text as it is, bytes standing for their base64 (consecutive byte pieces for the base64 of
@@ -84,6 +90,29 @@ export function heldText(holder: object, key: string): unknown {
   const pieces = piecedText(holder, key);
   if (pieces?.length === 1 && isEncodedText(pieces[0])) return pieces[0];
   return (holder as Record<string, unknown>)[key];
+}
+
+/**
+ * The length of the text of `pieces`, without making it: text pieces as they are, encoded text
+ * by its code units, each run of byte pieces as the length of its base64.
+ */
+export function piecedTextLength(pieces: readonly PieceOfText[]): number {
+  let length = 0;
+  let runBytes = 0;
+  const endRun = () => {
+    length += Math.ceil(runBytes / 3) * 4;
+    runBytes = 0;
+  };
+  for (const piece of pieces) {
+    if (isBase64Bytes(piece)) {
+      runBytes += piece.byteLength;
+      continue;
+    }
+    endRun();
+    length += typeof piece === "string" ? piece.length : encodedLength(piece);
+  }
+  endRun();
+  return length;
 }
 
 /** True for a piece of bytes standing for their base64. */
