@@ -4,7 +4,7 @@
  * thread. Here the bytes are written a slice at a time into a buffer made for them, whose
  * memory is touched only as it is written, with other work getting its turn between slices.
  */
-import { piecedText } from "@/lib/runtime/pieced-text";
+import { isBase64Bytes, piecedText } from "@/lib/runtime/pieced-text";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Characters decoded at once: whole 4-character groups, 768 KiB of bytes. */
@@ -41,7 +41,7 @@ export async function inlineDataBytes(
   slices: TimeSlices = new TimeSlices(),
 ): Promise<Buffer> {
   const pieces = piecedText(inlineData, "data");
-  if (pieces?.length && pieces.every((piece) => typeof piece !== "string")) {
+  if (pieces?.length && pieces.every(isBase64Bytes)) {
     const views = pieces.map((piece) =>
       Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength),
     );

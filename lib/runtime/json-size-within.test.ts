@@ -1,6 +1,8 @@
 // jsonSizeWithin: an estimate of a JSON value's text that stops as soon as the budget is spent.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { jsonSizeWithin, plainJsonSizeWithin } from "./json-size-within";
+import { sharedCodeUnits } from "./encoded-text";
+import { setPiecedText } from "./pieced-text";
 
 describe("jsonSizeWithin", () => {
   it("takes a value whose text fits and refuses one that does not", () => {
@@ -33,5 +35,28 @@ describe("plainJsonSizeWithin", () => {
     expect(plainJsonSizeWithin({ at: new Date(0) }, 1_000)).toBe(false);
     expect(plainJsonSizeWithin({ call: () => 1 }, 1_000)).toBe(false);
     expect(plainJsonSizeWithin(Object.create(null), 1_000)).toBe(true);
+  });
+});
+
+describe("a member kept as pieces", () => {
+  it("is measured by its pieces, never read (which would make the whole text at once)", () => {
+    const audio = { mimeType: "audio/L16", data: "" };
+    // 3 MB of audio bytes: 4 MB of base64.
+    setPiecedText(audio, "data", [new Uint8Array(1_500_000), new Uint8Array(1_500_000)]);
+    const answer = { candidates: [{ content: { parts: [{ inlineData: audio }] } }] };
+    const note = { text: "" };
+    setPiecedText(note, "text", ["short ", sharedCodeUnits("and held")]);
+    const made = vi.spyOn(Buffer.prototype, "toString");
+    try {
+      expect(plainJsonSizeWithin(answer, 100_000)).toBe(false);
+      expect(jsonSizeWithin(answer, 100_000)).toBe(false);
+      expect(jsonSizeWithin(answer, 4_000_200)).toBe(true);
+      expect(plainJsonSizeWithin({ parts: [note] }, 100)).toBe(true);
+      expect(plainJsonSizeWithin({ parts: [note] }, 20)).toBe(false);
+      // No base64 made, no text decoded.
+      expect(made).not.toHaveBeenCalled();
+    } finally {
+      made.mockRestore();
+    }
   });
 });

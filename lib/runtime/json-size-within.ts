@@ -2,8 +2,12 @@
  * Whether a JSON value's text stays within a number of characters, estimated from its strings,
  * keys and scalars without writing it (a visit that stops as soon as the budget is spent): lets
  * a caller write a small value with JSON.stringify at once and a large one in slices, without
- * ever writing megabytes on the request thread only to find them too large.
+ * ever writing megabytes on the request thread only to find them too large. A member kept as
+ * pieces (pieced-text.ts: an answer's audio, a long prompt) is measured by its pieces, never
+ * read: reading it would join tens of megabytes in one go.
  */
+import { piecedText, piecedTextLength } from "./pieced-text";
+
 export function jsonSizeWithin(value: unknown, budget: number): boolean {
   return sizeWithin(value, budget, false);
 }
@@ -43,7 +47,9 @@ function sizeWithin(value: unknown, budget: number, plainOnly: boolean): boolean
       if (left < 0) return false;
       for (const key of keys) {
         left -= key.length;
-        stack.push((item as Record<string, unknown>)[key]);
+        const pieces = piecedText(item, key);
+        if (pieces) left -= piecedTextLength(pieces) + 2;
+        else stack.push((item as Record<string, unknown>)[key]);
       }
     } else if (plainOnly && !PLAIN_SCALARS.has(typeof item)) return false;
     else left -= 8;

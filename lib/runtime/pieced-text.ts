@@ -11,10 +11,24 @@
  * is written, then dropped. A thousand half-second chunks of audio held as 32 KB strings each
  * live through the young generation's collections, which copy every one of them again at each
  * collection (pauses of 20 to 100 ms); held as bytes, the heap holds only their small handles.
+ *
+ * A piece may also be text held as its code units (encoded-text.ts): a long prompt read in the
+ * body reader worker, which the tokenizer counts as it is (heldText) and which is decoded only
+ * when something reads the member.
  */
+import {
+  decodeText,
+  decodedSlices,
+  encodedLength,
+  isEncodedText,
+  type EncodedText,
+} from "./encoded-text";
 
-/** Text as it is, or bytes standing for their base64 (consecutive byte pieces for the base64 of all of them). */
-export type PieceOfText = string | Uint8Array;
+/**
+ * Text as it is, bytes standing for their base64 (consecutive byte pieces for the base64 of
+ * all of them), or text held as its code units.
+ */
+export type PieceOfText = string | Uint8Array | EncodedText;
 
 // One registry per process: a server build holds two copies of this module (the
 // instrumentation bundle that makes the answer, and the route bundle that writes it).
@@ -46,7 +60,7 @@ export function setPiecedText(holder: object, key: string, pieces: readonly Piec
     enumerable: true,
     get: () => {
       if (kept !== undefined) return kept;
-      const joined = [...pieceTexts(pieces)].join("");
+      const joined = joinPieces(pieces);
       if (!hasBytes || joined.length >= KEPT_JOIN_CHARACTERS) kept = joined;
       return joined;
     },
@@ -69,6 +83,44 @@ export function piecedText(holder: object, key: string): readonly PieceOfText[] 
 }
 
 /**
+ * `holder[key]` without decoding it when it is held as one encoded text (that text, for a
+ * reader that takes one, such as the tokenizer); otherwise the member as it reads.
+ */
+export function heldText(holder: object, key: string): unknown {
+  const pieces = piecedText(holder, key);
+  if (pieces?.length === 1 && isEncodedText(pieces[0])) return pieces[0];
+  return (holder as Record<string, unknown>)[key];
+}
+
+/**
+ * The length of the text of `pieces`, without making it: text pieces as they are, encoded text
+ * by its code units, each run of byte pieces as the length of its base64.
+ */
+export function piecedTextLength(pieces: readonly PieceOfText[]): number {
+  let length = 0;
+  let runBytes = 0;
+  const endRun = () => {
+    length += Math.ceil(runBytes / 3) * 4;
+    runBytes = 0;
+  };
+  for (const piece of pieces) {
+    if (isBase64Bytes(piece)) {
+      runBytes += piece.byteLength;
+      continue;
+    }
+    endRun();
+    length += typeof piece === "string" ? piece.length : encodedLength(piece);
+  }
+  endRun();
+  return length;
+}
+
+/** True for a piece of bytes standing for their base64. */
+export function isBase64Bytes(piece: PieceOfText): piece is Uint8Array {
+  return piece instanceof Uint8Array;
+}
+
+/**
  * Sets `to[toKey]` to `from[fromKey]`: the same pieces when that is pieced text (nothing joined
  * or encoded), else the value as it is.
  */
@@ -85,18 +137,27 @@ export function copyWithPieces<Value extends object>(value: Value): Value {
   return copy;
 }
 
+/** The text of `pieces` as one string; one encoded text is decoded in one go. */
+function joinPieces(pieces: readonly PieceOfText[]): string {
+  const only = pieces.length === 1 ? pieces[0]! : undefined;
+  if (only !== undefined && isEncodedText(only)) return decodeText(only);
+  return [...pieceTexts(pieces)].join("");
+}
+
 /**
- * The text of `pieces` in order, as strings: text pieces as they are, each run of byte pieces
- * as its base64 in strings of at most BASE64_SLICE_BYTES' worth (bytes left over from one
- * piece's whole 3-byte groups go on with the next).
+ * The text of `pieces` in order, as strings: text pieces as they are, encoded text decoded a
+ * slice at a time, each run of byte pieces as its base64 in strings of at most
+ * BASE64_SLICE_BYTES' worth (bytes left over from one piece's whole 3-byte groups go on with
+ * the next).
  */
 export function* pieceTexts(pieces: readonly PieceOfText[]): Generator<string> {
   let carried: Uint8Array | null = null;
   for (const piece of pieces) {
-    if (typeof piece === "string") {
+    if (!isBase64Bytes(piece)) {
       if (carried) yield base64(carried);
       carried = null;
-      yield piece;
+      if (typeof piece === "string") yield piece;
+      else yield* decodedSlices(piece);
       continue;
     }
     let from = 0;

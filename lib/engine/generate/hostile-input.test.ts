@@ -3,10 +3,14 @@
 // the light requests waited. The bounds are generous ("did not hang": the code before this
 // held the event loop for 19 s, 32 s and 5.7 s on these inputs); bench/hostile-input.mjs
 // carries the real figures.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { requireModel } from "@/lib/engine/catalog";
 import { countRequestTokens } from "@/lib/engine/tokens";
+import type { GenerateContentRequest } from "@/lib/gemini/types";
+import { checkGenerateContentRequest } from "@/lib/gemini/validate";
 import { piecedText } from "@/lib/runtime/pieced-text";
+import { bodyOfOutcome } from "@/lib/server/http/body-reader-client";
+import { answerBodyReaderRequest, readBodyText } from "@/lib/server/http/body-readers";
 import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 const LIGHT_BOUND_MS = 3_000;
@@ -80,6 +84,61 @@ describe("hostile request text", () => {
     // Counted once; not read again for context or citations, which only follow the limit check.
     expect(resolved).toBe(1);
     expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+  }, 120_000);
+
+  it("a long prompt read in the body reader worker and refused by the input limit is never made a string on this thread", async () => {
+    const prompt = "Tell me about the harbour. ".repeat(45_000);
+    const body = JSON.stringify({
+      contents: [{ role: "user", parts: [{ text: prompt }] }],
+      generationConfig: { maxOutputTokens: 16, thinkingConfig: { thinkingBudget: 0 } },
+    });
+    const bytes = new TextEncoder().encode(body);
+    // The worker's answer, as the request's thread receives it: no string of the prompt in it.
+    const reply = structuredClone(
+      answerBodyReaderRequest({
+        id: 1,
+        reader: "generateContent",
+        bytes: [bytes],
+        size: bytes.length,
+      }),
+    );
+    if (reply.kind !== "value") throw new Error(`not read: ${reply.kind}`);
+    expect(longestString(reply)).toBeLessThan(1_000);
+    const request = (await bodyOfOutcome(reply)) as GenerateContentRequest;
+    // A lower limit than the model's keeps the count short; the path is the same.
+    const traits = { ...flash, inputTokenLimit: 100_000 };
+    const expected = await countRequestTokens(traits, readBodyText(body, "generateContent"));
+    expect(expected.totalTokens).toBeGreaterThan(100_000);
+
+    const decoded = [
+      vi.spyOn(Buffer.prototype, "toString"),
+      vi.spyOn(TextDecoder.prototype, "decode"),
+    ];
+    let run: Awaited<ReturnType<typeof whileLightRequestsRun>>;
+    let longestMade = 0;
+    try {
+      // The model's rules, as the route checks them, then the generation.
+      run = await whileLightRequestsRun(async () =>
+        generateContent({
+          ...plain(""),
+          request: checkGenerateContentRequest(request, traits),
+          traits,
+        }),
+      );
+    } finally {
+      for (const spy of decoded) {
+        for (const { value } of spy.mock.results)
+          longestMade = Math.max(longestMade, String(value).length);
+        spy.mockRestore();
+      }
+    }
+    expect(String((run.error as Error | undefined)?.message)).toBe(
+      `The input token count (${expected.totalTokens}) exceeds the maximum number of tokens allowed (100000).`,
+    );
+    expect(longestMade).toBeLessThan(prompt.length / 10);
+    expect(Math.max(...run.latencies)).toBeLessThan(LIGHT_BOUND_MS);
+    // Read, it is the prompt as sent.
+    expect(request.contents[0]!.parts[0]!.text).toBe(prompt);
   }, 120_000);
 
   it("rates a 4 MB prompt for safety in slices without holding up others", async () => {
@@ -255,3 +314,13 @@ describe("generated media held to the output limit", () => {
     expect(response.usageMetadata!.candidatesTokenCount ?? 0).toBeLessThanOrEqual(1_000);
   });
 });
+
+/** The length of the longest string anywhere in `value` (keys included). */
+function longestString(value: unknown): number {
+  if (typeof value === "string") return value.length;
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return 0;
+  let longest = 0;
+  for (const [key, item] of Object.entries(value))
+    longest = Math.max(longest, key.length, longestString(item));
+  return longest;
+}

@@ -5,7 +5,13 @@
  */
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Candidate, GenerateContentResponse, Part } from "@/lib/gemini/types";
-import { piecedText, setPiecedText, type PieceOfText } from "@/lib/runtime/pieced-text";
+import { decodeText } from "@/lib/runtime/encoded-text";
+import {
+  isBase64Bytes,
+  piecedText,
+  setPiecedText,
+  type PieceOfText,
+} from "@/lib/runtime/pieced-text";
 
 /** Merges streamed chunks into one response, as generateContent answers. */
 export function mergeChunks(chunks: readonly GenerateContentResponse[]): GenerateContentResponse {
@@ -125,7 +131,9 @@ function dataPieces(inlineData: NonNullable<Part["inlineData"]>): readonly Piece
  */
 function base64Pieces(pieces: readonly PieceOfText[]): readonly PieceOfText[] {
   const bytes = (piece: PieceOfText) =>
-    typeof piece === "string" ? Buffer.from(piece, "base64") : piece;
+    isBase64Bytes(piece)
+      ? piece
+      : Buffer.from(typeof piece === "string" ? piece : decodeText(piece), "base64");
   if (pieces.some((piece) => typeof piece !== "string")) return pieces.map(bytes);
   const padded = pieces.findIndex((piece) => (piece as string).endsWith("="));
   if (padded === -1 || padded === pieces.length - 1) return pieces;

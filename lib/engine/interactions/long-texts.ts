@@ -15,7 +15,13 @@
 import { randomBytes } from "node:crypto";
 import type { InteractionStore, StoredJson, TextPiece } from "@/lib/db/stores/interaction-store";
 import { interactionNotFound } from "@/lib/gemini/interactions/errors";
-import { pieceTexts, piecedText, setPiecedText, type PieceOfText } from "@/lib/runtime/pieced-text";
+import {
+  isBase64Bytes,
+  pieceTexts,
+  piecedText,
+  setPiecedText,
+  type PieceOfText,
+} from "@/lib/runtime/pieced-text";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Strings at least this long are kept apart (a second of speech is 64,000 characters). */
@@ -123,7 +129,7 @@ export class LongTextWriter {
       this.batchCharacters += piece.length;
       if (this.batchCharacters >= STATEMENT_CHARACTERS) await this.flush();
     }
-    const bytes = typeof source !== "string" && source.every((piece) => typeof piece !== "string");
+    const bytes = typeof source !== "string" && source.every(isBase64Bytes);
     return { source, textId, pieces: seq, bytes };
   }
 

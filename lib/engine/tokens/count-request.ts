@@ -28,6 +28,7 @@ import type { ProbedMedia } from "@/lib/engine/media/probe";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 import { PromptItems, type FixedTokens, type NumberedContent } from "./prompt-items";
 import { countTexts } from "./tokenizer-api";
+import type { TokenizerText } from "./tokenizer-client";
 
 export interface CountableRequest {
   contents: Content[];
@@ -159,7 +160,7 @@ async function countItems(
   signal: AbortSignal | undefined,
 ): Promise<FixedTokens[]> {
   const { texts } = items;
-  const textList: string[] = [];
+  const textList: TokenizerText[] = [];
   for (let index = 0; index < texts.length; index++) {
     textList.push(texts[index]!.text);
     if (slices.dueAfterItem()) await slices.pause();

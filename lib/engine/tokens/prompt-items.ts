@@ -16,6 +16,7 @@ import {
 } from "@/lib/engine/media/probe";
 import { inlineDataBytes } from "@/lib/engine/base64-in-slices";
 import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
+import { heldText } from "@/lib/runtime/pieced-text";
 import { runInSlices, TimeSlices } from "@/lib/runtime/time-slices";
 import type { CountableRequest, CountRequestOptions, FileReference } from "./count-request";
 import {
@@ -28,6 +29,7 @@ import {
 import { declarationKey, rememberCount, rememberedCount } from "./declaration-counts";
 import { mediaTokenCounts, resolutionKey } from "./media-tokens";
 import { thoughtSignatureTokens } from "./thought-signature";
+import type { TokenizerText } from "./tokenizer-client";
 
 /** Where counted tokens belong: a part of a Content (-1: the system instruction), or neither. */
 export type Place = { content: number; part: number } | null;
@@ -39,9 +41,12 @@ export interface FixedTokens {
   tokens: number;
 }
 
-/** A text to tokenize; its count is multiplied by `scale`. */
+/**
+ * A text to tokenize (a part's long text as it is held, lib/runtime/encoded-text.ts, never
+ * decoded here); its count is multiplied by `scale`.
+ */
 export interface TextToCount {
-  text: string;
+  text: TokenizerText;
   scale: number;
   place: Place;
 }
@@ -77,7 +82,7 @@ export class PromptItems {
         const part = parts[partIndex]!;
         const place = { content: index, part: partIndex };
         if (textOnly(part)) {
-          if (part.text !== undefined) this.texts.push({ text: part.text, scale: 1, place });
+          this.addPartText(part, place);
           if (this.slices.dueAfterItem()) await this.slices.pause();
           continue;
         }
@@ -140,7 +145,7 @@ export class PromptItems {
     returnedByFunction = false,
   ): Promise<void> {
     const format = this.rules.functionText;
-    if (part.text !== undefined) this.texts.push({ text: part.text, scale: 1, place });
+    this.addPartText(part, place);
     if (part.thoughtSignature && place && place.content >= this.currentTurn) {
       const tokens = this.signatureTokens(part.thoughtSignature);
       if (tokens) this.fixed.push({ place, modality: "TEXT", tokens });
@@ -169,6 +174,12 @@ export class PromptItems {
       await this.addInlineData(part, place, `${field}.inline_data`, returnedByFunction);
     if (part.fileData)
       await this.addFileData(part, place, `${field}.file_data`, returnedByFunction);
+  }
+
+  /** A part's text, as it is held: a long one is counted without being made a string here. */
+  private addPartText(part: Part, place: Place): void {
+    const text = heldText(part, "text") as TokenizerText | undefined;
+    if (text !== undefined) this.texts.push({ text, scale: 1, place });
   }
 
   /** What a signature of the current turn adds, by the family's rule. */

@@ -5,17 +5,22 @@
  */
 import "server-only";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
-import { laneFor, TokenizerError, tokenizerWorker } from "./tokenizer-client";
+import { encodedLength } from "@/lib/runtime/encoded-text";
+import { laneFor, TokenizerError, tokenizerWorker, type TokenizerText } from "./tokenizer-client";
 
-/** Token counts of texts, one per text, in order. Rejects with the signal's reason on abort. */
+/**
+ * Token counts of texts, one per text, in order; a text may be held as its code units
+ * (lib/runtime/encoded-text.ts), counted without being decoded on this thread. Rejects with
+ * the signal's reason on abort.
+ */
 export async function countTexts(
   family: TokenizerFamily,
-  texts: string[],
+  texts: TokenizerText[],
   signal?: AbortSignal,
 ): Promise<number[]> {
   signal?.throwIfAborted();
   // Nothing to tokenize: no reason to start (and load) a worker.
-  if (texts.every((text) => text.length === 0)) return texts.map(() => 0);
+  if (texts.every((text) => textLength(text) === 0)) return texts.map(() => 0);
   const reply = await tokenizerWorker(family, laneFor(texts)).request(
     { type: "count", texts },
     signal,
@@ -55,6 +60,10 @@ export async function encodeTexts(
   return texts.map((_, index) =>
     Array.from(ids.subarray(index === 0 ? 0 : ends[index - 1], ends[index])),
   );
+}
+
+function textLength(text: TokenizerText): number {
+  return typeof text === "string" ? text.length : encodedLength(text);
 }
 
 /**

@@ -8,13 +8,16 @@
  * ordinary counts never queue behind it. A loaded worker costs about 85 MB.
  * The worker is a plain .mjs file started from the repository root, never bundled. Texts of
  * megabytes are posted in pieces with event-loop turns between them: copying 16 MB into one
- * message held this thread for tens of milliseconds.
+ * message held this thread for tens of milliseconds. A text held as its code units in shared
+ * memory (lib/runtime/encoded-text.ts: a long prompt from the body reader worker) is posted as
+ * it is, not copied, and decoded in the worker.
  */
 import "server-only";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
+import { encodedLength, type EncodedText } from "@/lib/runtime/encoded-text";
 import { TimeSlices } from "@/lib/runtime/time-slices";
 
 /** Where the worker script lives, relative to the repository root (the server's cwd). */
@@ -34,7 +37,10 @@ type Reply =
   | { type: "vocabulary"; id: number; pieces: string[]; controlIds: number[] }
   | { type: "error"; id: number; message: string };
 
-type Request = { type: "count" | "encode"; texts: string[] } | { type: "vocabulary" };
+/** A text to tokenize: a string, or one held as its code units in shared memory. */
+export type TokenizerText = string | EncodedText;
+
+type Request = { type: "count" | "encode"; texts: TokenizerText[] } | { type: "vocabulary" };
 
 interface Pending {
   resolve: (reply: Reply) => void;
@@ -104,16 +110,19 @@ class TokenizerWorker {
     });
   }
 
-  /** A job of many or long texts, posted piece by piece (the worker joins them). */
+  /**
+   * A job of many or long texts, posted piece by piece (the worker joins them); an encoded
+   * text goes as it is (its memory is shared, not copied into the message).
+   */
   private async postInPieces(
     worker: Worker,
     id: number,
     kind: "count" | "encode",
-    texts: readonly string[],
+    texts: readonly TokenizerText[],
   ): Promise<void> {
     const slices = new TimeSlices();
     worker.postMessage({ type: "begin", id, kind });
-    let batch: string[] = [];
+    let batch: TokenizerText[] = [];
     let characters = 0;
     /** Whether the batch's first piece goes on with the previous batch's last text. */
     let continues = false;
@@ -125,6 +134,14 @@ class TokenizerWorker {
       if (slices.due()) await slices.pause();
     };
     for (const text of texts) {
+      if (typeof text !== "string") {
+        batch.push(text);
+        if (batch.length >= POST_TEXTS) {
+          await send();
+          continues = false;
+        }
+        continue;
+      }
       let from = 0;
       do {
         const room = POST_CHARACTERS - characters;
@@ -210,10 +227,11 @@ export function tokenizerWorker(
   return worker;
 }
 
-function isLarge(texts: readonly string[]): boolean {
+/** Whether a job's texts are posted in pieces: encoded texts count nothing (they are not copied). */
+function isLarge(texts: readonly TokenizerText[]): boolean {
   if (texts.length > POST_TEXTS) return true;
   let characters = 0;
-  for (const text of texts) characters += text.length;
+  for (const text of texts) if (typeof text === "string") characters += text.length;
   return characters > POST_CHARACTERS;
 }
 
@@ -224,12 +242,17 @@ function isLarge(texts: readonly string[]): boolean {
  */
 export const LONG_RUN_UNITS = 4_096;
 
-/** The lane for a request's texts: bulk when they are long together, or hold a long run. */
-export function laneFor(texts: readonly string[]): TokenizerLane {
+/**
+ * The lane for a request's texts: bulk when they are long together, or hold a long run (an
+ * encoded text is not looked into: its length alone decides, and one is only ever made of a
+ * text of a megabyte or more).
+ */
+export function laneFor(texts: readonly TokenizerText[]): TokenizerLane {
   let characters = 0;
   for (const text of texts) {
-    characters += text.length;
-    if (characters >= BULK_CHARACTERS || hasLongRun(text)) return "bulk";
+    characters += typeof text === "string" ? text.length : encodedLength(text);
+    if (characters >= BULK_CHARACTERS) return "bulk";
+    if (typeof text === "string" && hasLongRun(text)) return "bulk";
   }
   return "interactive";
 }

@@ -88,10 +88,15 @@ async function loadFromPackage() {
 }
 
 /**
+ * A text to tokenize: a string, or one held as its code units in shared memory (textOf).
+ * @typedef {string | { bytes: Uint8Array, encoding: "latin1" | "utf16le" }} JobText
+ */
+
+/**
  * @typedef {object} Job
  * @property {number} id
  * @property {"count" | "encode"} kind
- * @property {string[]} texts
+ * @property {JobText[]} texts
  * @property {number} textIndex
  * @property {Generator<{ ids: number[], end: number }, void, void> | undefined} slices
  * @property {number[]} results  counts per text (count) or ids (encode)
@@ -102,10 +107,10 @@ async function loadFromPackage() {
 
 /** @type {Map<number, Job>} */
 const jobs = new Map();
-/** Jobs whose texts are still arriving in pieces ("begin", "texts", "end"). @type {Map<number, {kind: "count" | "encode", texts: string[]}>} */
+/** Jobs whose texts are still arriving in pieces ("begin", "texts", "end"). @type {Map<number, {kind: "count" | "encode", texts: JobText[]}>} */
 const arriving = new Map();
 
-/** @param {number} id @param {"count" | "encode"} kind @param {string[]} texts */
+/** @param {number} id @param {"count" | "encode"} kind @param {JobText[]} texts */
 function addJob(id, kind, texts) {
   jobs.set(id, {
     id,
@@ -135,14 +140,15 @@ port.on("message", (message) => {
     case "texts": {
       const job = arriving.get(message.id);
       if (!job) break;
-      const pieces = /** @type {string[]} */ (message.texts);
+      const pieces = /** @type {JobText[]} */ (message.texts);
       let from = 0;
+      // Only pieces of strings go on with the text before them (an encoded text comes whole).
       if (message.continues && job.texts.length > 0 && pieces.length > 0) {
         job.texts[job.texts.length - 1] += /** @type {string} */ (pieces[0]);
         from = 1;
       }
       for (let index = from; index < pieces.length; index++)
-        job.texts.push(/** @type {string} */ (pieces[index]));
+        job.texts.push(/** @type {JobText} */ (pieces[index]));
       break;
     }
     case "end": {
@@ -241,9 +247,8 @@ function pickJob() {
 function step(job, encoder) {
   const deadline = performance.now() + TURN_MILLISECONDS;
   while (job.textIndex < job.texts.length) {
-    const text = /** @type {string} */ (job.texts[job.textIndex]);
     if (!job.slices) {
-      job.slices = encoder.encodeSlices(text, SLICE_UNITS);
+      job.slices = encoder.encodeSlices(textOf(job.texts[job.textIndex]), SLICE_UNITS);
       if (job.kind === "count") job.results.push(0);
     }
     for (;;) {
@@ -263,6 +268,19 @@ function step(job, encoder) {
     if (performance.now() >= deadline && job.textIndex < job.texts.length) return false;
   }
   return true;
+}
+
+/**
+ * A job's text as a string. One held as its code units in memory shared with the request's
+ * thread (lib/runtime/encoded-text.ts: a long prompt) is decoded here, when its turn comes, so
+ * that thread never makes the string.
+ * @param {JobText | undefined} text
+ */
+function textOf(text) {
+  if (typeof text === "string") return text;
+  if (!text) throw new Error("a job without its text");
+  const { bytes, encoding } = text;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString(encoding);
 }
 
 /** @param {unknown} error */

@@ -17,6 +17,7 @@ import {
   terminateTokenizerWorkers,
   vocabularyPieces,
 } from "./index";
+import { sharedCodeUnits } from "@/lib/runtime/encoded-text";
 import { laneFor } from "./tokenizer-client";
 
 const FOX = "The quick brown fox jumps over the lazy dog.";
@@ -484,6 +485,20 @@ describe("scheduling in the worker", () => {
     const texts = Array.from({ length: 40_000 }, (_, index) => small[index % 3]!);
     const counts = await countTexts("gemma3", [...texts, big]);
     expect(counts).toEqual([...texts.map((_, index) => smallCounts[index % 3]), left! + right!]);
+  });
+
+  it("counts texts held as their code units in shared memory as the strings they stand for", async () => {
+    const long = longText(1_100_000);
+    const wide = `${FOX} 東京の港 \u{1F600} \ud800`.repeat(1_000);
+    const [longCount, foxCount, wideCount] = await countTexts("gemma3", [long, FOX, wide]);
+    expect(laneFor([sharedCodeUnits(long)])).toBe("bulk");
+    // Alone, and after a long string posted in pieces (its last piece not joined to them).
+    expect(await countTexts("gemma3", [sharedCodeUnits(long), FOX, sharedCodeUnits(wide)])).toEqual(
+      [longCount, foxCount, wideCount],
+    );
+    expect(
+      await countTexts("gemma3", [long, sharedCodeUnits(wide), sharedCodeUnits(FOX), long]),
+    ).toEqual([longCount, wideCount, foxCount, longCount]);
   });
 
   it("stops a cancelled count and keeps serving others", async () => {

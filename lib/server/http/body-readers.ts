@@ -149,7 +149,7 @@ export type BodyReaderReply =
       kind: "value";
       /** Its JSON in pieces, each parsed on its own (json-pieces.ts). */
       pieces: JsonPieces;
-      /** Its long strings, sent beside the pieces (long-strings.ts). */
+      /** Its long strings, beside the pieces, as code units in shared memory or bytes (long-strings.ts). */
       long?: SetAsideString[];
       bytes?: Uint8Array[];
     }

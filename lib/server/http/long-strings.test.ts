@@ -3,7 +3,8 @@ import { bodyOfOutcome } from "./body-reader-client";
 import { answerBodyReaderRequest, readBodyText } from "./body-readers";
 import { inlineDataBytes } from "@/lib/engine/base64-in-slices";
 import type { GenerateContentRequest } from "@/lib/gemini/types";
-import { piecedText } from "@/lib/runtime/pieced-text";
+import { decodeText } from "@/lib/runtime/encoded-text";
+import { heldText, piecedText } from "@/lib/runtime/pieced-text";
 import {
   LONG_STRING_CHARACTERS,
   putBackLongStrings,
@@ -45,12 +46,46 @@ describe("long strings of a body read in the worker", () => {
     expect(await bodyOfOutcome(reply)).toStrictEqual(readBodyText(text, "generateContent"));
   });
 
+  it("come back as their code units in shared memory, never as a string in the message", async () => {
+    const prompt = `${"Tell me about the harbour. ".repeat(LONG_STRING_CHARACTERS / 27 + 1)}`;
+    const wide = `${"港の話をしてください。".repeat(LONG_STRING_CHARACTERS / 11 + 1)}\ud800`;
+    const text = JSON.stringify({
+      contents: [{ parts: [{ text: prompt }] }],
+      systemInstruction: { parts: [{ text: wide }] },
+    });
+    const bytes = new TextEncoder().encode(text);
+    const reply = answerBodyReaderRequest({
+      id: 1,
+      reader: "generateContent",
+      bytes: [bytes],
+      size: bytes.length,
+    });
+    if (reply.kind !== "value") throw new Error(`not read: ${reply.kind}`);
+    // What the request's thread receives holds no long string: one would be made there in one go.
+    const received = structuredClone(reply);
+    expect(longestString(received)).toBeLessThan(1_000);
+    for (const entry of received.long ?? [])
+      expect("encoded" in entry && entry.encoded.bytes.buffer).toBeInstanceOf(SharedArrayBuffer);
+
+    const read = (await bodyOfOutcome(received)) as GenerateContentRequest;
+    const part = read.contents[0]!.parts[0]!;
+    // Held as it came until something reads it; then it reads as sent.
+    expect(heldText(part, "text")).toMatchObject({ encoding: "latin1" });
+    expect(heldText(read.systemInstruction!.parts[0]!, "text")).toMatchObject({
+      encoding: "utf16le",
+    });
+    expect(read).toStrictEqual(readBodyText(text, "generateContent"));
+    expect(read.systemInstruction!.parts[0]!.text).toBe(JSON.parse(`"${wide}"`));
+  });
+
   it("leave short strings, numbers and structure as they are", () => {
-    const value = { a: ["x", 1, { b: "y".repeat(LONG_STRING_CHARACTERS) }], c: null };
+    const long = "y".repeat(LONG_STRING_CHARACTERS);
+    const value = { a: ["x", 1, { b: long }, long], c: null };
     const setAside = setAsideLongStrings(value);
-    expect(value).toEqual({ a: ["x", 1, { b: "" }], c: null });
+    expect(value).toEqual({ a: ["x", 1, { b: "" }, ""], c: null });
     putBackLongStrings(value, setAside);
-    expect(value.a[2]).toEqual({ b: "y".repeat(LONG_STRING_CHARACTERS) });
+    expect(value).toEqual({ a: ["x", 1, { b: long }, long], c: null });
+    expect(JSON.stringify(value)).toBe(JSON.stringify({ a: ["x", 1, { b: long }, long], c: null }));
   });
 
   it("send inline data back as its bytes, which the request's thread takes without decoding", async () => {
@@ -76,7 +111,8 @@ describe("long strings of a body read in the worker", () => {
     );
     const inline = entries["contents.0.parts.1.inlineData.data"]!;
     expect("bytes" in inline && Buffer.from(inline.bytes).equals(document)).toBe(true);
-    expect(entries["contents.0.parts.0.text"]).toHaveProperty("text", letters);
+    const lettersEntry = entries["contents.0.parts.0.text"]!;
+    expect("encoded" in lettersEntry && decodeText(lettersEntry.encoded)).toBe(letters);
     // The bytes' memory is handed to the other thread, not copied into the message.
     expect(setAsideBuffers(reply.long ?? [])).toEqual(["bytes" in inline && inline.bytes.buffer]);
 
@@ -90,12 +126,27 @@ describe("long strings of a body read in the worker", () => {
     expect(taken.buffer).toBe(held.buffer);
   });
 
-  it("keep inline data whose base64 is not exactly its bytes' as its text", () => {
+  it("keep inline data whose base64 is not exactly its bytes' as its text", async () => {
     // Line breaks inside: it decodes, but would not read back as sent.
     const data = `${"QUJD".repeat(LONG_STRING_CHARACTERS / 8)}\n${"QUJD".repeat(LONG_STRING_CHARACTERS / 8)}`;
     const value = { parts: [{ inlineData: { mimeType: "image/png", data } }] };
-    expect(setAsideLongStrings(value)).toEqual([
-      { path: ["parts", 0, "inlineData", "data"], text: data },
-    ]);
+    const setAside = setAsideLongStrings(value);
+    expect(setAside.map((entry) => entry.path)).toEqual([["parts", 0, "inlineData", "data"]]);
+    const entry = setAside[0]!;
+    expect("encoded" in entry && decodeText(entry.encoded)).toBe(data);
+    putBackLongStrings(value, setAside);
+    expect(value.parts[0]!.inlineData.data).toBe(data);
+    // Its bytes are its text decoded, as for inline data sent as a string.
+    expect(await inlineDataBytes(value.parts[0]!.inlineData)).toEqual(Buffer.from(data, "base64"));
   });
 });
+
+/** The length of the longest string anywhere in `value` (keys included). */
+function longestString(value: unknown): number {
+  if (typeof value === "string") return value.length;
+  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return 0;
+  let longest = 0;
+  for (const [key, item] of Object.entries(value))
+    longest = Math.max(longest, key.length, longestString(item));
+  return longest;
+}

@@ -1,26 +1,30 @@
 /**
  * The long strings of a body read in the body reader worker, sent back beside its JSON pieces
- * (json-pieces.ts) rather than in them. In them, the request's thread would decode the long
- * string's piece, JSON text of megabytes, and then make another copy, the string itself, in
- * one go: for a prompt of 12 MiB or a document of 10 MB inline, two copies of megabytes while
- * every other caller waits. Beside them, the string arrives once, as itself.
+ * (json-pieces.ts) rather than in them, and never as strings: a string of megabytes in a
+ * message is made on the request's thread in one go as the message arrives (a fresh string of
+ * 12 MiB is 50 to 100 ms of one copy into memory that is slow to map), and a prompt that long
+ * is most often refused by the input token limit, which needs only its count.
  *
+ * So a long string comes back as its code units in memory shared with the workers
+ * (lib/runtime/encoded-text.ts) and is set as pieced text: the tokenizer worker counts it as
+ * it is, and it is decoded on the request's thread only if something reads the member.
  * Inline data (`inlineData.data`) goes further: its base64 is decoded here, in the worker, and
- * its bytes are handed over rather than copied, so the request's thread never makes the string
- * at all (a fresh string of 13 MB is 60 ms or more of one copy into memory that is slow to
- * map). The member reads as its base64 (pieced text); the engine takes its bytes as they are.
+ * its bytes are handed over rather than copied; the member reads as its base64 (pieced text)
+ * and the engine takes its bytes as they are.
  */
+import { sharedCodeUnits, type EncodedText } from "@/lib/runtime/encoded-text";
 import { setPiecedText } from "@/lib/runtime/pieced-text";
 
 /** Strings this long or longer are set aside. */
 export const LONG_STRING_CHARACTERS = 1_048_576;
 
 /**
- * A string set aside: where it was (keys and indexes from the top) and its text, or for
- * inline data, the bytes its base64 stands for.
+ * A string set aside: where it was (keys and indexes from the top) and its text as code units,
+ * or for inline data, the bytes its base64 stands for.
  */
 export type SetAsideString =
-  { path: (string | number)[]; text: string } | { path: (string | number)[]; bytes: Uint8Array };
+  | { path: (string | number)[]; encoded: EncodedText }
+  | { path: (string | number)[]; bytes: Uint8Array };
 
 /**
  * Takes every long string out of plain JSON data `value`, leaving "" in its place (so the
@@ -55,7 +59,7 @@ function setAsideString(path: (string | number)[], text: string): SetAsideString
     const bytes = Buffer.from(text, "base64");
     if (bytes.toString("base64") === text) return { path, bytes };
   }
-  return { path, text };
+  return { path, encoded: sharedCodeUnits(text) };
 }
 
 /** The buffers of the bytes set aside, to hand over with the message that carries them. */
@@ -70,7 +74,6 @@ export function putBackLongStrings(value: unknown, setAside: readonly SetAsideSt
     for (const key of entry.path.slice(0, -1))
       holder = holder[key] as Record<string | number, unknown>;
     const key = entry.path.at(-1)!;
-    if ("bytes" in entry) setPiecedText(holder, String(key), [entry.bytes]);
-    else holder[key] = entry.text;
+    setPiecedText(holder, String(key), ["bytes" in entry ? entry.bytes : entry.encoded]);
   }
 }

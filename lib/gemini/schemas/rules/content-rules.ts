@@ -15,7 +15,17 @@ export const CONTENT_ROLES = ["user", "model", "function", "tool"] as const;
 
 /** The data field a part sets, if any. */
 export function partDataField(part: Part): PartDataField | undefined {
-  return PART_DATA_FIELDS.find((name) => part[name] !== undefined);
+  return PART_DATA_FIELDS.find((name) => name in part && isSet(part, name));
+}
+
+/**
+ * Whether a part's member is set, without reading it when it is an accessor: a long text read
+ * in the body reader worker is held as its code units until the tokenizer has counted it, and
+ * reading it here would make the string of megabytes on the request's thread.
+ */
+function isSet(part: Part, name: PartDataField): boolean {
+  const member = Object.getOwnPropertyDescriptor(part, name);
+  return member !== undefined && (member.get !== undefined || member.value !== undefined);
 }
 
 function checkPart(part: Part, path: string, violations: Violations): void {
