@@ -8,11 +8,14 @@ import {
   type ComponentPropsWithoutRef,
   type ReactNode,
 } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
-import remarkGfm from "remark-gfm";
-import remarkMath from "remark-math";
+import type { Element } from "hast";
+import { toJsxRuntime } from "hast-util-to-jsx-runtime";
+import { Fragment, jsx, jsxs } from "react/jsx-runtime";
+import type { Components } from "react-markdown";
 import { CopyButton } from "@/components/ui/copy-button";
+import { createBlockCache } from "./block-cache";
 import { splitGrowingMarkdown, type BlockSplit } from "./markdown-blocks";
+import { markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
 import { MathFormula } from "./math-formula";
 import { MermaidDiagram } from "./mermaid-diagram";
 import "./code-theme.css";
@@ -43,11 +46,7 @@ export function preloadHighlighter(): () => void {
   return () => clearTimeout(timer);
 }
 
-/**
- * Highlighted HTML of a code block. Until highlight.js is loaded (see preloadHighlighter) the
- * code shows as plain text.
- */
-function useHighlighted(code: string, language: string | undefined): string {
+function useHighlighterLoaded(): Highlighter | null {
   const [, setLoaded] = useState(highlighter !== null);
   useEffect(() => {
     if (highlighter) return;
@@ -57,12 +56,37 @@ function useHighlighted(code: string, language: string | undefined): string {
       live = false;
     };
   }, []);
-  const ready = highlighter;
-  return useMemo(() => (ready ? ready(code, language) : escapeHtml(code)), [ready, code, language]);
+  return highlighter;
 }
 
-function CodeBlock({ code, language }: { code: string; language?: string }) {
-  const html = useHighlighted(code, language);
+/**
+ * Highlighted HTML of a code block. Until highlight.js is loaded (see preloadHighlighter) the
+ * code shows as plain text. A block whose closing fence has not arrived (still streaming) shows
+ * as plain text too, and is highlighted once the browser is idle with its text unchanged: while
+ * an answer streams, a growing block is not highlighted again, whole, every frame.
+ */
+function useHighlighted(code: string, language: string | undefined, open: boolean): string {
+  const ready = useHighlighterLoaded();
+  const [idle, setIdle] = useState<{ code: string; language?: string; html: string } | null>(null);
+  useEffect(() => {
+    if (!open || !ready) return;
+    const highlight = () => setIdle({ code, language, html: ready(code, language) });
+    if (typeof requestIdleCallback !== "function") {
+      const timer = setTimeout(highlight, 200);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(highlight);
+    return () => cancelIdleCallback(handle);
+  }, [open, ready, code, language]);
+  return useMemo(() => {
+    if (!ready) return escapeHtml(code);
+    if (!open) return ready(code, language);
+    return idle?.code === code && idle.language === language ? idle.html : escapeHtml(code);
+  }, [ready, open, idle, code, language]);
+}
+
+function CodeBlock({ code, language, open }: { code: string; language?: string; open: boolean }) {
+  const html = useHighlighted(code, language, open);
   return (
     <figure className="chat-code my-2 overflow-hidden rounded-md border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
       <figcaption className="flex items-center justify-between border-b border-zinc-200 px-2 py-0.5 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
@@ -88,7 +112,7 @@ const COMPONENTS: Components = {
     className,
     children,
     ...props
-  }: ComponentPropsWithoutRef<"code"> & { node?: unknown }) => {
+  }: ComponentPropsWithoutRef<"code"> & { node?: Element }) => {
     const language = /language-([\w+#-]+)/.exec(className ?? "")?.[1];
     const text = textOf(children);
     // remark-math marks $…$ as math-inline and $$…$$ as math-display.
@@ -108,7 +132,13 @@ const COMPONENTS: Components = {
         </code>
       );
     }
-    return <CodeBlock code={text.replace(/\n$/, "")} language={language} />;
+    return (
+      <CodeBlock
+        code={text.replace(/\n$/, "")}
+        language={language}
+        open={props.node?.properties[OPEN_FENCE_PROPERTY] === true}
+      />
+    );
   },
   a: ({ href, children }) => (
     <a
@@ -156,10 +186,6 @@ const COMPONENTS: Components = {
   ),
 };
 
-// Models write inline TeX as $…$ (and display as $$…$$), so single dollars are math, as in
-// remark-math's default; a "$" meant as money is written \$ by models that also write TeX.
-const REMARK_PLUGINS = [remarkGfm, remarkMath];
-
 /**
  * A block that is one `$$…$$` on a line is display math, as models write it (remark-math reads
  * display math only between `$$` lines): rewritten to that form.
@@ -169,13 +195,24 @@ function asDisplayMath(block: string): string {
   return match ? `$$\n${match[1]!.trim()}\n$$` : block;
 }
 
-/** One block, parsed once per distinct text: blocks before the growing tail are never re-parsed. */
+/** Rendered blocks by their text: a block is parsed once, not again on every render around it. */
+const renderedBlocks = createBlockCache(
+  (markdown: string) =>
+    toJsxRuntime(markdownToHast(markdown), {
+      Fragment,
+      jsx,
+      jsxs,
+      components: COMPONENTS,
+      ignoreInvalidStyle: true,
+      passKeys: true,
+      passNode: true,
+    }),
+  1_000_000,
+);
+
+/** One block of an answer, rendered from its text (blocks before the growing tail never change). */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return (
-    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-      {asDisplayMath(text)}
-    </ReactMarkdown>
-  );
+  return renderedBlocks.get(asDisplayMath(text));
 });
 
 /** Blocks per chunk: the unit React compares per frame and the browser may skip when off screen. */

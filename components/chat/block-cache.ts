@@ -1,0 +1,37 @@
+/**
+ * What a markdown block renders to, kept by the block's source text: a streamed answer's
+ * completed blocks are parsed once, however often the answer around them renders again (every
+ * frame while it streams, the saved answer replacing the streamed one, a conversation opened
+ * again). Bounded by the characters of the texts kept, least recently used dropped first.
+ */
+export interface BlockCache<Rendered> {
+  get(text: string): Rendered;
+}
+
+export function createBlockCache<Rendered>(
+  render: (text: string) => Rendered,
+  maxCharacters: number,
+): BlockCache<Rendered> {
+  // A Map iterates in insertion order: a hit is moved to the end, the first entry is the oldest.
+  const entries = new Map<string, Rendered>();
+  let characters = 0;
+  return {
+    get(text) {
+      const kept = entries.get(text);
+      if (kept !== undefined) {
+        entries.delete(text);
+        entries.set(text, kept);
+        return kept;
+      }
+      const rendered = render(text);
+      entries.set(text, rendered);
+      characters += text.length;
+      for (const oldest of entries.keys()) {
+        if (characters <= maxCharacters || oldest === text) break;
+        entries.delete(oldest);
+        characters -= oldest.length;
+      }
+      return rendered;
+    },
+  };
+}
