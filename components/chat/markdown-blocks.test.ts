@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { Element } from "hast";
 import { createBlockCache } from "./block-cache";
 import { MAX_BLOCK_CHARACTERS, splitGrowingMarkdown, splitMarkdownBlocks } from "./markdown-blocks";
-import { markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
+import { markdownToHast } from "./markdown-processor";
 
 describe("splitMarkdownBlocks", () => {
   it("splits at blank lines and keeps fenced code whole", () => {
@@ -169,29 +168,5 @@ describe("rendered blocks kept by their text", () => {
     cache.get("cccc"); // 12 characters: "bbbb", the least recently used, goes
     expect(cache.get("aaaa").render).toBe(1);
     expect(cache.get("bbbb").render).toBe(4);
-  });
-});
-
-describe("markdownToHast", () => {
-  it("marks fenced code whose closing fence has not arrived", () => {
-    const code = (markdown: string) =>
-      (markdownToHast(markdown).children[0] as Element).children[0] as Element;
-    expect(code("```ts\nconst a = 1;").properties[OPEN_FENCE_PROPERTY]).toBe(true);
-    expect(code("```ts\nconst a = 1;\n``").properties[OPEN_FENCE_PROPERTY]).toBe(true);
-    expect(code("```ts\nconst a = 1;\n```").properties[OPEN_FENCE_PROPERTY]).toBeUndefined();
-    expect(code("~~~\nx\n~~~~").properties[OPEN_FENCE_PROPERTY]).toBeUndefined();
-    expect(code("    indented").properties[OPEN_FENCE_PROPERTY]).toBeUndefined();
-  });
-
-  it("shows raw HTML as text and drops unsafe link addresses, as react-markdown does", () => {
-    const tree = markdownToHast(
-      '<b>bold</b> [x](javascript:alert(1)) [y](https://example.com "t")',
-    );
-    const paragraph = tree.children[0] as Element;
-    expect(paragraph.children[0]).toEqual(expect.objectContaining({ type: "text", value: "<b>" }));
-    const links = paragraph.children.filter(
-      (node): node is Element => node.type === "element" && node.tagName === "a",
-    );
-    expect(links.map((link) => link.properties.href)).toEqual(["", "https://example.com"]);
   });
 });
