@@ -13,6 +13,7 @@ import { toJsxRuntime } from "hast-util-to-jsx-runtime";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import type { Components } from "react-markdown";
 import { CopyButton } from "@/components/ui/copy-button";
+import { prepareReceivedText } from "@/lib/chat-client/response-revealer";
 import { createBlockCache } from "./block-cache";
 import { splitGrowingMarkdown, type BlockSplit } from "./markdown-blocks";
 import { markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
@@ -209,6 +210,49 @@ const renderedBlocks = createBlockCache(
     }),
   1_000_000,
 );
+
+/** Characters of complete blocks rendered ahead per task: a snapshot's backlog is spread out. */
+const AHEAD_CHARACTERS_PER_TASK = 3000;
+
+/** Each text part of the response being received, by position: its split, blocks rendered. */
+const received: { split: BlockSplit; rendered: number }[] = [];
+let aheadScheduled = false;
+
+function renderAhead(): void {
+  aheadScheduled = false;
+  let budget = AHEAD_CHARACTERS_PER_TASK;
+  for (const part of received) {
+    const complete = part.split.blocks.length - part.split.tailBlocks;
+    for (; part.rendered < complete && budget > 0; part.rendered++) {
+      const block = part.split.blocks[part.rendered]!;
+      renderedBlocks.get(asDisplayMath(block));
+      budget -= block.length;
+    }
+    if (part.rendered < complete) {
+      aheadScheduled = true;
+      setTimeout(renderAhead, 0);
+      return;
+    }
+  }
+}
+
+/**
+ * Renders the blocks of a streamed answer that are complete as soon as their text is received,
+ * in tasks of their own, so the frame that shows them finds them kept and only lays them out.
+ * The growing last block is left to the frame.
+ */
+function renderCompletedBlocks(texts: readonly string[]): void {
+  texts.forEach((text, position) => {
+    const previous = received[position];
+    const split = splitGrowingMarkdown(previous?.split ?? null, text);
+    const extended = previous !== undefined && text.startsWith(previous.split.text);
+    received[position] = { split, rendered: extended ? previous.rendered : 0 };
+  });
+  received.length = texts.length;
+  if (!aheadScheduled) renderAhead();
+}
+
+if (typeof window !== "undefined") prepareReceivedText(renderCompletedBlocks);
 
 /** One block of an answer, rendered from its text (blocks before the growing tail never change). */
 const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {

@@ -1,0 +1,28 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { responseTextLength } from "@/lib/studio/accumulate-response";
+import { createRevealer, prepareReceivedText } from "./response-revealer";
+
+const removals: (() => void)[] = [];
+afterEach(() => removals.splice(0).forEach((remove) => remove()));
+
+function chunk(text: string) {
+  return { candidates: [{ index: 0, content: { role: "model", parts: [{ text }] } }] };
+}
+
+describe("createRevealer", () => {
+  it("hands what was received to the preparers before the frames show it", async () => {
+    const prepared: string[][] = [];
+    removals.push(prepareReceivedText((texts) => prepared.push([...texts])));
+    const shown: number[] = [];
+    const revealer = createRevealer((response) => shown.push(responseTextLength(response)), 10, 10);
+    revealer.add(chunk("a".repeat(60)));
+    revealer.add(chunk("b".repeat(40)));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // One task for both chunks, with the whole text; the frames have shown at most 10 characters.
+    expect(prepared).toEqual([["a".repeat(60) + "b".repeat(40)]]);
+    expect(Math.max(0, ...shown)).toBeLessThanOrEqual(10);
+    await revealer.finish();
+    expect(shown.at(-1)).toBe(100);
+    revealer.cancel();
+  });
+});
