@@ -5,7 +5,10 @@
  * again). Bounded by the characters of the texts kept, least recently used dropped first.
  */
 export interface BlockCache<Rendered> {
+  /** The text's rendering, rendered and kept if it is not kept yet. */
   get(text: string): Rendered;
+  /** The text's rendering if it is kept; nothing is rendered or kept. */
+  peek(text: string): Rendered | undefined;
 }
 
 export function createBlockCache<Rendered>(
@@ -16,6 +19,9 @@ export function createBlockCache<Rendered>(
   const entries = new Map<string, Rendered>();
   let characters = 0;
   return {
+    peek(text) {
+      return entries.get(text);
+    },
     get(text) {
       const kept = entries.get(text);
       if (kept !== undefined) {

@@ -166,7 +166,10 @@ describe("rendered blocks kept by their text", () => {
     cache.get("bbbb");
     cache.get("aaaa");
     cache.get("cccc"); // 12 characters: "bbbb", the least recently used, goes
+    expect(cache.peek("bbbb")).toBeUndefined();
     expect(cache.get("aaaa").render).toBe(1);
     expect(cache.get("bbbb").render).toBe(4);
+    expect(cache.peek("never")).toBeUndefined();
+    expect(cache.get("never").render).toBe(5);
   });
 });

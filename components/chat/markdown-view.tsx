@@ -196,20 +196,23 @@ function asDisplayMath(block: string): string {
   return match ? `$$\n${match[1]!.trim()}\n$$` : block;
 }
 
-/** Rendered blocks by their text: a block is parsed once, not again on every render around it. */
-const renderedBlocks = createBlockCache(
-  (markdown: string) =>
-    toJsxRuntime(markdownToHast(markdown), {
-      Fragment,
-      jsx,
-      jsxs,
-      components: COMPONENTS,
-      ignoreInvalidStyle: true,
-      passKeys: true,
-      passNode: true,
-    }),
-  1_000_000,
-);
+function renderMarkdown(markdown: string): ReactNode {
+  return toJsxRuntime(markdownToHast(markdown), {
+    Fragment,
+    jsx,
+    jsxs,
+    components: COMPONENTS,
+    ignoreInvalidStyle: true,
+    passKeys: true,
+    passNode: true,
+  });
+}
+
+/**
+ * Rendered blocks by their text: a block is parsed once, not again on every render around it.
+ * The texts a growing last block passes through are not kept (see MarkdownBlock).
+ */
+const renderedBlocks = createBlockCache(renderMarkdown, 500_000);
 
 /** Characters of complete blocks rendered ahead per task: a snapshot's backlog is spread out. */
 const AHEAD_CHARACTERS_PER_TASK = 3000;
@@ -254,19 +257,30 @@ function renderCompletedBlocks(texts: readonly string[]): void {
 
 if (typeof window !== "undefined") prepareReceivedText(renderCompletedBlocks);
 
-/** One block of an answer, rendered from its text (blocks before the growing tail never change). */
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return renderedBlocks.get(asDisplayMath(text));
+/**
+ * One block of an answer, rendered from its text. The last block may be one a stream is still
+ * writing, whose text changes every frame: it is rendered without being kept (unless kept
+ * already), so the cache holds blocks that are complete.
+ */
+const MarkdownBlock = memo(function MarkdownBlock({ text, last }: { text: string; last: boolean }) {
+  const markdown = asDisplayMath(text);
+  return last
+    ? (renderedBlocks.peek(markdown) ?? renderMarkdown(markdown))
+    : renderedBlocks.get(markdown);
 });
 
 /** Blocks per chunk: the unit React compares per frame and the browser may skip when off screen. */
 const BLOCKS_PER_CHUNK = 16;
 
-function sameBlocks(
-  previous: { blocks: readonly string[] },
-  next: { blocks: readonly string[] },
-): boolean {
+interface ChunkProps {
+  blocks: readonly string[];
+  /** The answer's last chunk, whose last block may still grow. */
+  last: boolean;
+}
+
+function sameBlocks(previous: ChunkProps, next: ChunkProps): boolean {
   return (
+    previous.last === next.last &&
     previous.blocks.length === next.blocks.length &&
     previous.blocks.every((block, index) => block === next.blocks[index])
   );
@@ -277,11 +291,11 @@ function sameBlocks(
  * `content-visibility: auto` lets the browser skip style, layout and paint of chunks scrolled
  * out of view, so a frame's work does not grow with the length of the answer.
  */
-const MarkdownChunk = memo(function MarkdownChunk({ blocks }: { blocks: readonly string[] }) {
+const MarkdownChunk = memo(function MarkdownChunk({ blocks, last }: ChunkProps) {
   return (
     <div className="[contain-intrinsic-size:auto_20rem] [content-visibility:auto]">
       {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} />
+        <MarkdownBlock key={index} text={block} last={last && index === blocks.length - 1} />
       ))}
     </div>
   );
@@ -310,7 +324,7 @@ export const MarkdownView = memo(function MarkdownView({ text }: { text: string 
   return (
     <div className="text-sm leading-6">
       {chunks.map((blocks, index) => (
-        <MarkdownChunk key={index} blocks={blocks} />
+        <MarkdownChunk key={index} blocks={blocks} last={index === chunks.length - 1} />
       ))}
     </div>
   );
