@@ -217,25 +217,36 @@ const renderedBlocks = createBlockCache(renderMarkdown, 500_000);
 /** Characters of complete blocks rendered ahead per task: a snapshot's backlog is spread out. */
 const AHEAD_CHARACTERS_PER_TASK = 3000;
 
-/** Each text part of the response being received, by position: its split, blocks rendered. */
-const received: { split: BlockSplit; rendered: number }[] = [];
+/** A text part of a response being received: its split, and its blocks rendered ahead so far. */
+interface ReceivedPart {
+  split: BlockSplit;
+  rendered: number;
+}
+
+/** The parts of each response being received, by the revealer showing it. */
+const receivedParts = new WeakMap<object, ReceivedPart[]>();
+/** Responses with complete blocks not yet rendered. */
+const pending = new Set<ReceivedPart[]>();
 let aheadScheduled = false;
 
 function renderAhead(): void {
   aheadScheduled = false;
   let budget = AHEAD_CHARACTERS_PER_TASK;
-  for (const part of received) {
-    const complete = part.split.blocks.length - part.split.tailBlocks;
-    for (; part.rendered < complete && budget > 0; part.rendered++) {
-      const block = part.split.blocks[part.rendered]!;
-      renderedBlocks.get(asDisplayMath(block));
-      budget -= block.length;
+  for (const parts of pending) {
+    for (const part of parts) {
+      const complete = part.split.blocks.length - part.split.tailBlocks;
+      for (; part.rendered < complete && budget > 0; part.rendered++) {
+        const block = part.split.blocks[part.rendered]!;
+        renderedBlocks.get(asDisplayMath(block));
+        budget -= block.length;
+      }
+      if (part.rendered < complete) {
+        aheadScheduled = true;
+        setTimeout(renderAhead, 0);
+        return;
+      }
     }
-    if (part.rendered < complete) {
-      aheadScheduled = true;
-      setTimeout(renderAhead, 0);
-      return;
-    }
+    pending.delete(parts);
   }
 }
 
@@ -244,14 +255,17 @@ function renderAhead(): void {
  * in tasks of their own, so the frame that shows them finds them kept and only lays them out.
  * The growing last block is left to the frame.
  */
-function renderCompletedBlocks(texts: readonly string[]): void {
+function renderCompletedBlocks(texts: readonly string[], source: object): void {
+  const parts = receivedParts.get(source) ?? [];
   texts.forEach((text, position) => {
-    const previous = received[position];
+    const previous = parts[position];
     const split = splitGrowingMarkdown(previous?.split ?? null, text);
     const extended = previous !== undefined && text.startsWith(previous.split.text);
-    received[position] = { split, rendered: extended ? previous.rendered : 0 };
+    parts[position] = { split, rendered: extended ? previous.rendered : 0 };
   });
-  received.length = texts.length;
+  parts.length = texts.length;
+  receivedParts.set(source, parts);
+  pending.add(parts);
   if (!aheadScheduled) renderAhead();
 }
 

@@ -12,7 +12,13 @@ function chunk(text: string) {
 describe("createRevealer", () => {
   it("hands what was received to the preparers before the frames show it", async () => {
     const prepared: string[][] = [];
-    removals.push(prepareReceivedText((texts) => prepared.push([...texts])));
+    const sources = new Set<object>();
+    removals.push(
+      prepareReceivedText((texts, source) => {
+        prepared.push([...texts]);
+        sources.add(source);
+      }),
+    );
     const shown: number[] = [];
     const revealer = createRevealer((response) => shown.push(responseTextLength(response)), 10, 10);
     revealer.add(chunk("a".repeat(60)));
@@ -21,8 +27,18 @@ describe("createRevealer", () => {
     // One task for both chunks, with the whole text; the frames have shown at most 10 characters.
     expect(prepared).toEqual([["a".repeat(60) + "b".repeat(40)]]);
     expect(Math.max(0, ...shown)).toBeLessThanOrEqual(10);
+    // A second revealer (a response shown beside the first) is a source of its own.
+    const beside = createRevealer(() => {}, 10, 10);
+    beside.add(chunk("c"));
+    revealer.add(chunk("d"));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(prepared.slice(1)).toEqual(
+      expect.arrayContaining([["c"], ["a".repeat(60) + "b".repeat(40) + "d"]]),
+    );
+    expect(sources.size).toBe(2);
     await revealer.finish();
-    expect(shown.at(-1)).toBe(100);
+    expect(shown.at(-1)).toBe(101);
     revealer.cancel();
+    beside.cancel();
   });
 });

@@ -33,9 +33,10 @@ function scheduleFrame(callback: () => void): () => void {
 /**
  * Work a view does on text as it is received, ahead of the frame that shows it (the answer's
  * view parses the blocks that are complete): given the text parts of the whole response so far,
- * candidate by candidate, in a task of its own.
+ * candidate by candidate, in a task of its own, and the revealer they come from (the same
+ * object for every call of one revealer; responses shown side by side have one each).
  */
-export type ReceivedTextPreparer = (texts: readonly string[]) => void;
+export type ReceivedTextPreparer = (texts: readonly string[], source: object) => void;
 
 const preparers = new Set<ReceivedTextPreparer>();
 
@@ -78,11 +79,12 @@ export function createRevealer(
   let cancelFrame: (() => void) | null = null;
   let caughtUp: (() => void) | null = null;
   let preparing = false;
+  const source = {};
   // What was received is prepared in its own task, so the frame showing it does less.
   const prepare = () => {
     preparing = false;
     const texts = textParts(response);
-    for (const preparer of preparers) preparer(texts);
+    for (const preparer of preparers) preparer(texts, source);
   };
   const received = () => {
     if (preparing || preparers.size === 0) return;
