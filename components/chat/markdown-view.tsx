@@ -215,7 +215,7 @@ function renderMarkdown(markdown: string): ReactNode {
 const renderedBlocks = createBlockCache(renderMarkdown, 500_000);
 
 /** Characters of complete blocks rendered ahead per task: a snapshot's backlog is spread out. */
-const AHEAD_CHARACTERS_PER_TASK = 3000;
+const AHEAD_CHARACTERS_PER_TASK = 1000;
 
 /** A text part of a response being received: its split, and its blocks rendered ahead so far. */
 interface ReceivedPart {
