@@ -13,17 +13,25 @@
 // the median differences.
 //
 //   node bench/declared-functions.mjs [--rounds 60] [--functions 50] [--app-dir DIR]
+//
+// `--profile` instead takes a V8 CPU profile of the server (`--cpu-prof`, a sample every 0.1
+// ms) while it answers `--rounds` requests of each model row with no tools, then with the same
+// 50 (after 30 of each untimed), and prints where each window's CPU time went by part of the
+// request path (cpu-profile-summary.mjs) beside its median answer time.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
+import { profileTable, summarizeProfile } from "./cpu-profile-summary.mjs";
+import { startStudio, stopStudio, temporaryFolder } from "./gateway-support.mjs";
 
 const { values } = parseArgs({
   options: {
     rounds: { type: "string", default: "60" },
     functions: { type: "string", default: "50" },
     "app-dir": { type: "string" },
+    profile: { type: "boolean", default: false },
   },
 });
 const KEY = "declared-functions-bench-key-0123456789";
@@ -109,6 +117,54 @@ const quantile = (list, share) => {
   const sorted = [...list].sort((left, right) => left - right);
   return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))];
 };
+
+/** Monotonic microseconds, the clock a CPU profile's timestamps use. */
+const microseconds = () => Number(process.hrtime.bigint() / 1000n);
+
+/** Each model row with no tools and with the same 50, in one profiled server. */
+async function profile() {
+  const folder = temporaryFolder("declared-functions-profile");
+  const server = await startStudio(
+    "declared-functions",
+    { STUDIO_API_KEYS: `bench:${KEY}`, STUDIO_RATE_LIMIT_PER_MINUTE: "0" },
+    {
+      folder: path.resolve(values["app-dir"] ?? process.cwd()),
+      nodeArgs: ["--cpu-prof", "--cpu-prof-interval", "100", "--cpu-prof-dir", folder],
+    },
+  );
+  const windows = [];
+  const same = `${FUNCTIONS} functions, the same`;
+  for (const model of Object.keys(MODELS)) {
+    for (const variant of ["no tools", same]) {
+      const body = VARIANTS[variant](-1);
+      for (let index = 0; index < 30; index++) await answerTime(server, model, body);
+      const from = microseconds();
+      const times = [];
+      for (let index = 0; index < ROUNDS; index++)
+        times.push(await answerTime(server, model, body));
+      windows.push({ label: `${model}, ${variant}`, window: [from, microseconds()], times });
+    }
+  }
+  await stopStudio(server);
+  const whole = [windows[0].window[0], windows.at(-1).window[1]];
+  // The start script and the workers write profiles too: the server's is the busiest.
+  const busiest = fs
+    .readdirSync(folder)
+    .filter((name) => name.endsWith(".cpuprofile"))
+    .map((name) => JSON.parse(fs.readFileSync(path.join(folder, name), "utf8")))
+    .map((cpuProfile) => ({ cpuProfile, busy: summarizeProfile(cpuProfile, whole).busy }))
+    .sort((a, b) => b.busy - a.busy)[0];
+  console.log(`CPU profile of the server, load ${os.loadavg()[0].toFixed(1)}:`);
+  for (const { label, window, times } of windows) {
+    console.log(`\n${label}: ${ROUNDS} requests, median ${quantile(times, 0.5).toFixed(2)} ms`);
+    console.log(profileTable(busiest.cpuProfile, ROUNDS, window));
+  }
+}
+
+if (values.profile) {
+  await profile();
+  process.exit(0);
+}
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-declared-functions-"));
 const server = await startOwnServer({

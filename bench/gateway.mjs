@@ -13,6 +13,8 @@
 //   streams     event pass-through delay, then held streams through one gateway (10,000 by
 //               default) and its memory per stream;
 //   upload      a 1 GiB upload through the gateway, and the gateway's memory growth;
+//   stages      in-process stage times of a gateway countTokens (request-stages-probe.cjs),
+//               stage by stage, in front of the stand-in upstream and of a local engine;
 //   profile     a CPU profile (`--cpu-prof`) of the gateway and its in-process stage timings
 //               (request-stages-probe.cjs) for each operation, by part of the request path.
 // Starts its own servers from the production build (`npm run build` first): a local-engine
@@ -317,20 +319,96 @@ async function uploadSection() {
 
 const microseconds = () => Number(process.hrtime.bigint() / 1000n);
 
-/** The stage lines request-stages-probe.cjs wrote within a run, as median ms per stage. */
+/**
+ * The stage lines request-stages-probe.cjs wrote within a run: each stage's median time from
+ * the request's start, in the order the stages came, with the median of its own step (from the
+ * stage before it, request by request).
+ */
 function stageMedians(lines) {
-  const columns = ["upstream opened", "upstream headers", "upstream done", "answer finished"];
-  const values = columns.map(() => []);
+  const at = new Map();
+  const steps = new Map();
   for (const line of lines) {
-    const fields = line.split(" ").slice(2);
-    fields.forEach((field, index) => field !== "-" && values[index].push(Number(field)));
+    let previous = 0;
+    for (const field of line.split(" ").slice(2)) {
+      const [stage, value] = field.split("=");
+      const time = Number(value);
+      if (!at.has(stage)) {
+        at.set(stage, []);
+        steps.set(stage, []);
+      }
+      at.get(stage).push(time);
+      steps.get(stage).push(time - previous);
+      previous = time;
+    }
   }
-  return columns
-    .map((column, index) =>
-      values[index].length ? `${column} ${summary(values[index]).p50.toFixed(3)} ms` : null,
+  return [...at]
+    .map(
+      ([stage, times]) =>
+        `${stage.replaceAll("_", " ")} ${summary(times).p50.toFixed(3)} ms (+${summary(steps.get(stage)).p50.toFixed(3)})`,
     )
-    .filter(Boolean)
     .join(", ");
+}
+
+/**
+ * In-process stage times of the gateway's countTokens, sequential requests, in front of the
+ * stand-in upstream (which costs nothing) and of a local-engine instance (called directly
+ * too): where a request's own time goes, stage by stage, and how long the upstream takes to
+ * answer the gateway against a direct call. With `--compare`, the other build's gateway runs
+ * alternately beside this one's (a build without the app's named stages still shows Node's:
+ * upstream opened, its headers, its last byte, the answer finished).
+ */
+async function stagesSection(standIn) {
+  const folder = temporaryFolder("stages");
+  const probe = path.join(benchDir, "request-stages-probe.cjs");
+  const engine = await startStudio("upstream", {
+    STUDIO_API_KEYS: `upstream:${UPSTREAM_KEY}`,
+    ...UPSTREAM_LIMITS,
+  });
+  const upstreams = [
+    ["the stand-in upstream", { baseUrl: `http://127.0.0.1:${standIn.port}` }],
+    ["a local-engine upstream", engine],
+  ];
+  const builds = [
+    ["this build", root],
+    ...(options.compare ? [[options.compare, path.resolve(options.compare)]] : []),
+  ];
+  for (const [upstreamIndex, [label, upstream]] of upstreams.entries()) {
+    const gateways = [];
+    for (const [buildIndex, [build, folderOfBuild]] of builds.entries()) {
+      const file = path.join(folder, `stages-${upstreamIndex}-${buildIndex}.txt`);
+      const gateway = await startStudio(
+        "gateway",
+        gatewayEnvironment(upstream.baseUrl, { GENSTUDIO_STAGES_PROBE: file }),
+        { folder: folderOfBuild, nodeOptions: `--require ${probe}` },
+      );
+      gateways.push({ build, gateway, file, times: [], before: 0 });
+    }
+    const direct = upstream === engine;
+    const directTimes = [];
+    for (let index = 0; index < 300 + options.samples; index++) {
+      if (index === 300) for (const entry of gateways) entry.before = readStages(entry.file).length;
+      for (const entry of gateways) {
+        const time = await countOnce(entry.gateway);
+        if (index >= 300) entry.times.push(time);
+      }
+      if (direct) {
+        const time = await countOnce(engine);
+        if (index >= 300) directTimes.push(time);
+      }
+    }
+    for (const entry of gateways) {
+      const lines = readStages(entry.file).slice(entry.before);
+      const directNote = direct
+        ? `, direct to the upstream p50 ${ms(summary(directTimes).p50)}`
+        : "";
+      console.log(
+        `\nIn-process stages of a gateway countTokens (${entry.build}) in front of ${label} (${options.samples} sequential requests, alternating, round trip p50 ${ms(summary(entry.times).p50)}${directNote}, load ${load()}); median ms from the request's start (+ median step from the stage before):`,
+      );
+      for (const stage of stageMedians(lines).split(", ")) console.log(`  ${stage}`);
+      await stopStudio(entry.gateway);
+    }
+  }
+  await stopStudio(engine);
 }
 
 async function profileSection(standIn) {
@@ -421,6 +499,7 @@ async function main() {
     certificate.key,
     certificate.cert,
   ]);
+  if (sections.has("stages")) await stagesSection(standIn);
   if (sections.has("profile")) await profileSection(standIn);
   if (sections.has("throughput")) await throughputSection(standIn);
   if (sections.has("streams")) await streamsSection(standIn, certificate);

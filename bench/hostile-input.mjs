@@ -15,11 +15,14 @@
 //
 // Besides the sized shapes, one request per entry of bench/hostile-operations.mjs (speech,
 // pictures, batches, wide schemas, junk PDFs, URLs of dots, refused prompts), each alone
-// while the light requests run; its row reports the status that ended it.
+// while the light requests run, sent from a worker thread of this process (so reading a
+// hostile answer of tens of megabytes never delays the timing of a light one); its row reports
+// the status that ended it.
 //
 // With --compare-app-dir, a second build (another worktree's, after `npm run build` there) is
 // started beside the first and every row is measured on each in turn, so a comparison shares
 // the machine's load of the moment.
+import { Worker } from "node:worker_threads";
 import { Agent, request } from "undici";
 import {
   benchOptions,
@@ -184,32 +187,34 @@ async function call(target, operation, body, signal) {
 }
 
 const LIGHT = JSON.stringify({ contents: [{ parts: [{ text: "Still here?" }] }] });
-/** Any request to a target, for the operations: its status, headers and text. */
-const requestOn =
-  (target, signal) =>
-  async (method, path, body, extraHeaders = {}) => {
-    const response = await request(`${target.server.baseUrl}${path}`, {
-      method,
-      headers: { ...headers, ...extraHeaders },
-      body,
-      dispatcher: agent,
-      signal,
+/**
+ * The hostile operations run in a worker thread of this process (hostile-operation-worker.mjs),
+ * started once before the first row: this thread only times the light requests.
+ */
+const operationWorker = new Worker(new URL("./hostile-operation-worker.mjs", import.meta.url), {
+  workerData: { key: KEY },
+});
+const pendingOperations = new Map();
+let nextOperationId = 1;
+operationWorker.on("message", ({ id, status, error }) => {
+  const pending = pendingOperations.get(id);
+  pendingOperations.delete(id);
+  if (error) pending.reject(Object.assign(new Error(error.message), error));
+  else pending.resolve(status);
+});
+
+/** One operation on a target, sent from the worker: the status that ended it. */
+function runOperation(target, operation) {
+  const id = nextOperationId++;
+  return new Promise((resolve, reject) => {
+    pendingOperations.set(id, { resolve, reject });
+    operationWorker.postMessage({
+      id,
+      operation,
+      baseUrl: target.server.baseUrl,
+      timeoutMs: TIMEOUT_MS,
     });
-    return { status: response.statusCode, headers: response.headers, text: await textOf(response) };
-  };
-
-/** Answers this long are read and dropped: decoding tens of megabytes here would hold this
- * process's own loop, and with it the timing of the light requests. */
-const KEPT_BYTES = 1024 * 1024;
-
-async function textOf(response) {
-  const kept = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.length;
-    if (size <= KEPT_BYTES) kept.push(chunk);
-  }
-  return size <= KEPT_BYTES ? Buffer.concat(kept).toString("utf8") : "";
+  });
 }
 
 /** The light request: a countTokens of one sentence, answering its status. */
@@ -264,8 +269,7 @@ try {
   for (const operation of operations) {
     for (const target of targets) {
       const labels = { shape: operation, MiB: "-" };
-      const hostile = () =>
-        OPERATIONS[operation](requestOn(target, AbortSignal.timeout(TIMEOUT_MS)));
+      const hostile = () => runOperation(target, operation);
       const row = await measureRow(target, labels, hostile, lightCall(target));
       // A request that made the server exit is reported so; a fresh server takes its place.
       if (!target.server.alive()) {
@@ -282,5 +286,6 @@ try {
   printTable(rows, targets.length > 1);
 } finally {
   await agent.close();
+  await operationWorker.terminate();
   for (const target of targets) await target.server.stop();
 }

@@ -17,6 +17,13 @@
 // dispatch off (bench/gateway.mjs measures both ways in one run).
 "use strict";
 const path = require("node:path");
+const { channel } = require("node:diagnostics_channel");
+
+/** Named points on a request's path, for a bench to time (lib/server/observability/request-stages.ts). */
+const stages = channel("genstudio:request-stage");
+const markStage = (stage) => {
+  if (stages.hasSubscribers) stages.publish(stage);
+};
 
 const API_SURFACE = /^\/(?:(?:upload|download)\/)?v1(?:beta|alpha)?\/[^/?]/;
 const DISPATCHED_METHODS = new Set(["GET", "POST", "PUT", "PATCH", "DELETE"]);
@@ -294,7 +301,11 @@ async function serve(handler, incoming, outgoing) {
   });
   let response;
   try {
-    response = await handler(new DispatchedRequest(incoming, controller.signal));
+    markStage("dispatched");
+    const request = new DispatchedRequest(incoming, controller.signal);
+    markStage("request made");
+    response = await handler(request);
+    markStage("answer made");
   } catch (error) {
     if (controller.signal.aborted) return;
     warn(`answering ${incoming.method} ${incoming.url.split("?")[0]} failed`, error);
@@ -307,6 +318,7 @@ async function serve(handler, incoming, outgoing) {
   }
   try {
     await writeResponse(response, outgoing);
+    markStage("answer written");
     // A body the handler left unread (an answer that did not need it) is read and dropped, as
     // Node does for its own handlers, so the connection's next request starts where it should.
     if (!incoming.complete) {

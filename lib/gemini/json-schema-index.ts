@@ -3,6 +3,7 @@
  * paths, its `$id`s and `$anchor`s, and $ref resolution (`#`, JSON pointers, anchors, ids).
  * Browser-safe.
  */
+import { ownKeys } from "./own-keys";
 import { runSteps, type Steps } from "./steps";
 
 export type SchemaObject = Record<string, unknown>;
@@ -98,29 +99,25 @@ export function* indexSchemaSteps(root: unknown): Steps<SchemaIndex> {
   return index;
 }
 
-/** The direct subschemas of a schema object, with their field paths. */
-function subschemas(node: SchemaObject, field: string): [string, unknown][] {
-  const children: [string, unknown][] = [];
-  const mapKeyword = (keyword: "properties" | "$defs") => {
+/**
+ * The direct subschemas of a schema object, with their field paths, one at a time: a list of
+ * a hundred thousand branches is gone through a step per branch, never built whole.
+ */
+function* subschemas(node: SchemaObject, field: string): Generator<[string, unknown]> {
+  for (const keyword of ["$defs", "properties"] as const) {
     const map = node[keyword];
     if (isObject(map))
-      for (const [name, child] of Object.entries(map))
-        children.push([`${field}.${keyword}[${name}]`, child]);
-  };
-  const listKeyword = (keyword: "prefixItems" | "anyOf" | "oneOf") => {
+      for (const name of ownKeys(map)) yield [`${field}.${keyword}[${name}]`, map[name]];
+  }
+  for (const keyword of ["prefixItems", "anyOf", "oneOf"] as const) {
     const list = node[keyword];
     if (Array.isArray(list))
-      list.forEach((child, position) => children.push([`${field}.${keyword}[${position}]`, child]));
-  };
-  mapKeyword("$defs");
-  mapKeyword("properties");
-  listKeyword("prefixItems");
-  listKeyword("anyOf");
-  listKeyword("oneOf");
-  if (node.items !== undefined) children.push([`${field}.items`, node.items]);
+      for (let position = 0; position < list.length; position++)
+        yield [`${field}.${keyword}[${position}]`, list[position]];
+  }
+  if (node.items !== undefined) yield [`${field}.items`, node.items];
   if (node.additionalProperties !== undefined)
-    children.push([`${field}.additionalProperties`, node.additionalProperties]);
-  return children;
+    yield [`${field}.additionalProperties`, node.additionalProperties];
 }
 
 /**

@@ -324,6 +324,42 @@ describe("checkJsonSchemaSubsetSteps", () => {
     expect(count).toBeGreaterThan(3 * 200_000);
   });
 
+  it("never looks at more than a few branches of a long anyOf or properties in one step", () => {
+    // The lists are read through proxies that count the members looked at since the last step.
+    let readSinceStep = 0;
+    const counted = <T extends object>(target: T): T =>
+      new Proxy(target, {
+        get(holder, key, receiver) {
+          if (typeof key === "string" && /^(\d+|k\d+)$/.test(key)) readSinceStep += 1;
+          return Reflect.get(holder, key, receiver);
+        },
+      });
+    const branches = counted(
+      Array.from({ length: 20_000 }, (_, index) => ({
+        type: "object",
+        properties: { [`k${index}`]: { type: "string" } },
+      })),
+    );
+    const properties = counted(
+      Object.fromEntries(
+        Array.from({ length: 20_000 }, (_, index) => [`k${index}`, { type: "string" }]),
+      ),
+    );
+    for (const schema of [{ anyOf: branches }, { type: "object", properties }]) {
+      const steps = checkJsonSchemaSubsetSteps(schema, FIELD);
+      let most = 0;
+      let next = steps.next();
+      for (; !next.done; next = steps.next()) {
+        most = Math.max(most, readSinceStep);
+        readSinceStep = 0;
+      }
+      expect(next.value).toEqual([]);
+      // Indexed and checked a member per step (building every member's field at once held
+      // the thread for the whole list).
+      expect(most).toBeLessThanOrEqual(2);
+    }
+  });
+
   it("settles a chain of thousands of $refs through required properties in linear steps", () => {
     /** d0 requires d1, which requires d2, ... up to a string (or back to d0: a forced cycle). */
     const chain = (length: number, closed: boolean) => {

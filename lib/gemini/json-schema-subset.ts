@@ -20,6 +20,7 @@ import {
   type SchemaIndex,
   type SchemaObject,
 } from "./json-schema-index";
+import { ownKeys } from "./own-keys";
 import { runSteps, type Steps } from "./steps";
 
 // The engine's generation reads $ref through this module.
@@ -119,9 +120,13 @@ function describeValue(value: unknown): string {
 type Report = (path: string, description: string) => void;
 
 /** A subschema where one must be: an object (or, where allowed, a boolean). */
+function isSchema(child: unknown, allowBoolean: boolean): boolean {
+  return isObject(child) || (allowBoolean && typeof child === "boolean");
+}
+
+/** Reports `child` where a subschema must be, unless it is one. */
 function schemaAt(report: Report, child: unknown, path: string, allowBoolean: boolean): void {
-  if (isObject(child)) return;
-  if (allowBoolean && typeof child === "boolean") return;
+  if (isSchema(child, allowBoolean)) return;
   report(
     path,
     `must be a JSON Schema object${allowBoolean ? " or a boolean" : ""}; got ${describeValue(child)}.`,
@@ -236,8 +241,12 @@ function checkBounds(node: SchemaObject, path: string, report: Report): void {
   }
 }
 
-/** Where subschemas sit (anyOf, oneOf, prefixItems, properties, $defs, items, additionalProperties): each a schema. */
-function checkSubschemas(node: SchemaObject, path: string, report: Report): void {
+/**
+ * Where subschemas sit (anyOf, oneOf, prefixItems, properties, $defs, items,
+ * additionalProperties): each a schema. A step per subschema, and a subschema's field is
+ * written only when it is wrong, so a list of a hundred thousand is never checked in one go.
+ */
+function* checkSubschemas(node: SchemaObject, path: string, report: Report): Steps {
   for (const keyword of ["anyOf", "oneOf", "prefixItems"] as const) {
     if (!(keyword in node)) continue;
     const list = node[keyword];
@@ -246,22 +255,29 @@ function checkSubschemas(node: SchemaObject, path: string, report: Report): void
         `${path}.${keyword}`,
         `${keyword} must be a ${keyword === "prefixItems" ? "" : "non-empty "}list of schemas; got ${describeValue(list)}.`,
       );
-    } else
-      list.forEach((child, position) =>
-        schemaAt(report, child, `${path}.${keyword}[${position}]`, false),
-      );
+      continue;
+    }
+    for (let position = 0; position < list.length; position++) {
+      yield;
+      if (!isSchema(list[position], false))
+        schemaAt(report, list[position], `${path}.${keyword}[${position}]`, false);
+    }
   }
   for (const keyword of ["properties", "$defs"] as const) {
     if (!(keyword in node)) continue;
     const map = node[keyword];
-    if (!isObject(map))
+    if (!isObject(map)) {
       report(
         `${path}.${keyword}`,
         `${keyword} must be an object mapping names to schemas; got ${describeValue(map)}.`,
       );
-    else
-      for (const [name, child] of Object.entries(map))
-        schemaAt(report, child, `${path}.${keyword}[${name}]`, false);
+      continue;
+    }
+    for (const name of ownKeys(map)) {
+      yield;
+      if (!isSchema(map[name], false))
+        schemaAt(report, map[name], `${path}.${keyword}[${name}]`, false);
+    }
   }
   if ("items" in node) schemaAt(report, node.items, `${path}.items`, true);
   if ("additionalProperties" in node)
@@ -316,7 +332,7 @@ export function* checkJsonSchemaSubsetSteps(
     checkKeysAndRef(node, path, index, report);
     checkScalarKeywords(node, path, report);
     checkBounds(node, path, report);
-    checkSubschemas(node, path, report);
+    yield* checkSubschemas(node, path, report);
     checkNameLists(node, path, report);
   }
 

@@ -5,7 +5,13 @@
  * small is handed to JSON.parse whole, only larger arrays, objects and strings are taken
  * apart, and other work gets its turn between pieces. json-stringify-in-slices.ts writes JSON alike.
  */
-import { isArrayIndexKey, recordOwnKeys } from "@/lib/gemini/own-keys";
+import {
+  addMember,
+  addMembers,
+  closeContainer,
+  openContainer,
+  type ContainerFrame,
+} from "./json-containers";
 import { PIECE_CHARACTERS } from "./piece-writer";
 import { TimeSlices } from "./time-slices";
 
@@ -39,15 +45,7 @@ export interface JsonSliceOptions {
   pieceCharacters?: number;
 }
 
-type Frame =
-  | { kind: "array"; value: unknown[] }
-  | {
-      kind: "object";
-      value: Record<string, unknown>;
-      key: string;
-      /** Its keys in Object.keys order, while that is insertion order (see own-keys.ts). */
-      keys: string[] | undefined;
-    };
+type Frame = ContainerFrame;
 
 /**
  * JSON.parse(text), in slices. Text that is not valid JSON ends in JSON.parse's own
@@ -91,16 +89,13 @@ class SlicedReader {
         const end = this.membersEnd(frame.kind);
         if (end >= 0) {
           const array = frame.kind === "array";
-          const batch: unknown = JSON.parse(
-            `${array ? "[" : "{"}${text.slice(this.position, end)}${array ? "]" : "}"}`,
+          addMembers(
+            frame,
+            JSON.parse(`${array ? "[" : "{"}${text.slice(this.position, end)}${array ? "]" : "}"}`),
           );
-          if (frame.kind === "array") for (const item of batch as unknown[]) frame.value.push(item);
-          else
-            for (const key of Object.keys(batch as object))
-              setMember(frame, key, (batch as Record<string, unknown>)[key]);
           this.position = end;
           if (this.afterMember(frame)) continue;
-          value = closed(frame);
+          value = closeContainer(frame);
           stack.pop();
           complete = true;
         } else if (frame.kind === "object") frame.key = await this.key();
@@ -109,11 +104,7 @@ class SlicedReader {
         const read = await this.value();
         if (read === OPENED) {
           const code = text.charCodeAt(this.position - 1);
-          stack.push(
-            code === OPEN_BRACKET
-              ? { kind: "array", value: [] }
-              : { kind: "object", value: {}, key: "", keys: [] },
-          );
+          stack.push(openContainer(code === OPEN_BRACKET ? "array" : "object"));
           continue;
         }
         value = read;
@@ -126,10 +117,9 @@ class SlicedReader {
           if (this.position !== text.length) throw new NotReadable();
           return value;
         }
-        if (parent.kind === "array") parent.value.push(value);
-        else setMember(parent, parent.key, value);
+        addMember(parent, parent.kind === "object" ? parent.key : "", value);
         if (this.afterMember(parent)) break;
-        value = closed(parent);
+        value = closeContainer(parent);
         stack.pop();
       }
     }
@@ -316,34 +306,6 @@ class SlicedReader {
   }
 }
 
-/** Sets a member of a large object, keeping its key list while that is Object.keys' order. */
-function setMember(frame: Extract<Frame, { kind: "object" }>, key: string, value: unknown): void {
-  if (frame.keys) {
-    if (isArrayIndexKey(key) || Object.prototype.hasOwnProperty.call(frame.value, key))
-      frame.keys = undefined;
-    else frame.keys.push(key);
-  }
-  assign(frame.value, key, value);
-}
-
-/** A finished container; a large object's key list is recorded for ownKeys. */
-function closed(frame: Frame): unknown {
-  if (frame.kind === "object" && frame.keys) recordOwnKeys(frame.value, frame.keys);
-  return frame.value;
-}
-
 function decodeStringPiece(piece: string): string {
   return piece.includes("\\") ? (JSON.parse(`"${piece}"`) as string) : piece;
-}
-
-/** Sets a member as JSON.parse does: `__proto__` becomes an own property, not the prototype. */
-function assign(object: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__")
-    Object.defineProperty(object, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  else object[key] = value;
 }

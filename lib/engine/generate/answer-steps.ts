@@ -131,6 +131,9 @@ function* speechSteps(
     yield { type: "audio", data: pcmBytes(chunk), tokens: speechTokens(chunk.length) };
 }
 
+/** Tokens a free answer has before the model may end it (a long sentence, or two short ones). */
+const SHORTEST_OWN_ANSWER = 24;
+
 /** Sampled text after `start`: exactly `length` tokens, or (no length) until the model ends it. */
 function* freeText(
   state: DecodingState,
@@ -143,13 +146,17 @@ function* freeText(
   let previous = "";
   const vocabulary = state.model.vocabulary;
   // The first token opens a sentence (never the end, whitespace or trailing punctuation); a
-  // text the model ends itself ends only after a sentence or line ends, never mid-word.
+  // text the model ends itself ends only after a sentence or line ends, never mid-word, and
+  // never before it has said a few sentences' worth: the corpus's short replies would
+  // otherwise answer an open question with one stray line.
   const opening = (id: number) => id !== end && opensText(vocabulary.tokenText(id));
+  let count = 0;
   const closing =
     length !== undefined
       ? (id: number) => id !== end
-      : (id: number) => id !== end || /[.!?:;)"'\]*\n]\s*$/.test(previous);
-  for (let count = 0; count < (length ?? Number.POSITIVE_INFINITY); count++) {
+      : (id: number) =>
+          id !== end || (count >= SHORTEST_OWN_ANSWER && /[.!?:;)"'\]*\n]\s*$/.test(previous));
+  for (; count < (length ?? Number.POSITIVE_INFINITY); count++) {
     const emission = sampleStep(state, history, count === 0 ? opening : closing);
     if (!emission || emission.id === end) return;
     pushHistory(history, emission.id);

@@ -51,6 +51,16 @@ describe("generateContent on the local model", () => {
     expect(otherSeeds.size).toBeGreaterThan(1);
   });
 
+  it("answers an open question with more than one stray line, whatever the seed", async () => {
+    for (let seed = 0; seed < 120; seed++) {
+      const response = await generateContent(
+        plain("Tell me about lighthouses.", { seed, temperature: 1, maxOutputTokens: 120 }),
+      );
+      expect(response.usageMetadata!.candidatesTokenCount).toBeGreaterThanOrEqual(24);
+      expect(answerText(response).length).toBeGreaterThan(60);
+    }
+  });
+
   it("is greedy at temperature 0 and with topK 1", async () => {
     const greedy = answerText(
       await generateContent(plain("Explain how rainbows form.", { temperature: 0 })),

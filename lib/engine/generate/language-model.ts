@@ -223,6 +223,36 @@ export class LanguageModel {
     return mass;
   }
 
+  /**
+   * The n-gram levels of the mixture after `history` (the conversation's own, then the corpus's
+   * with the request's related text), each candidate's share handed to `visit`; returns the mass
+   * left for unigrams and what the unigram level needs to spread it.
+   */
+  private mixture(
+    counts: RequestCounts,
+    history: readonly number[],
+    visit: (id: number, value: number) => void,
+  ) {
+    const conversation = counts.conversation;
+    const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
+    const left =
+      cacheWeight > 0
+        ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, visit)
+        : 0;
+    const main = LanguageModel.levels(
+      [this.corpus, counts.related],
+      history,
+      MAX_ORDER,
+      1 - cacheWeight + left,
+      visit,
+    );
+    const relatedUnigrams = counts.related.root.children;
+    const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
+    const unigramEscape =
+      UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
+    return { main, relatedUnigrams, unigramTotal, unigramEscape };
+  }
+
   /** @internal used by ContextualModel */
   fill(
     counts: RequestCounts,
@@ -232,24 +262,11 @@ export class LanguageModel {
   ): void {
     this.touchedCount = 0;
     const mark = (id: number, value: number) => this.mark(id, value);
-    const conversation = counts.conversation;
-    const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
-
-    const left =
-      cacheWeight > 0
-        ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, mark)
-        : 0;
-    const main = LanguageModel.levels(
-      [this.corpus, counts.related],
+    const { main, relatedUnigrams, unigramTotal, unigramEscape } = this.mixture(
+      counts,
       history,
-      MAX_ORDER,
-      1 - cacheWeight + left,
       mark,
     );
-    const relatedUnigrams = counts.related.root.children;
-    const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
-    const unigramEscape =
-      UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
     const unigramShare = main / (unigramTotal + unigramEscape);
     const floor = (main * unigramEscape) / (unigramTotal + unigramEscape) / this.vocabulary.size;
 
@@ -276,26 +293,13 @@ export class LanguageModel {
   /** @internal the probability of one id after `history` (same mixture as `fill`). */
   probabilityOf(counts: RequestCounts, history: readonly number[], id: number): number {
     let probability = 0;
-    const add = (candidate: number, value: number) => {
-      if (candidate === id) probability += value;
-    };
-    const conversation = counts.conversation;
-    const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
-    const left =
-      cacheWeight > 0
-        ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, add)
-        : 0;
-    const main = LanguageModel.levels(
-      [this.corpus, counts.related],
+    const { main, relatedUnigrams, unigramTotal, unigramEscape } = this.mixture(
+      counts,
       history,
-      MAX_ORDER,
-      1 - cacheWeight + left,
-      add,
+      (candidate, value) => {
+        if (candidate === id) probability += value;
+      },
     );
-    const relatedUnigrams = counts.related.root.children;
-    const unigramTotal = this.corpusTotal + counts.related.root.childTotal;
-    const unigramEscape =
-      UNIGRAM_ESCAPE_SCALE * (this.corpusDistinct + (relatedUnigrams?.size ?? 0));
     probability +=
       (main * (this.corpusUnigrams[id]! + (relatedUnigrams?.get(id)?.count ?? 0))) /
       (unigramTotal + unigramEscape);

@@ -294,6 +294,100 @@ describe("the python notation (2.5)", () => {
     });
   });
 
+  it("writes an object parameter as a dataclass named after it, 10 tokens for the declaration's classes and 5 a class", () => {
+    const { texts, fixed } = declarationText("python", {
+      name: "final_result",
+      parametersJsonSchema: {
+        type: "object",
+        properties: {
+          name: { type: "string" },
+          address: {
+            type: "object",
+            description: "Mailing address",
+            properties: { street: { type: "string" }, unit: { type: "string" } },
+            required: ["street"],
+          },
+        },
+        required: ["name"],
+      },
+    });
+    expect(texts).toEqual([
+      "def final_result(name: str, address: Address | None = None) -> dict:\n" +
+        '  """\n\n  Args:\n    name\n    address: Mailing address\n  """\n',
+      '@dataclasses.dataclass\nclass Address:\n  """Mailing address\n\n  Attributes:\n    street\n    unit\n  """\n\n' +
+        "  street: str\n  unit: str | None = None\n\n",
+    ]);
+    expect(fixed).toBe(6 + 4 - 2 + 10 + 5);
+  });
+
+  it("writes each `$ref` definition once as a class of its name, an array of objects as a list of the class", () => {
+    const { texts, fixed } = declarationText("python", {
+      name: "plan",
+      parametersJsonSchema: {
+        $defs: {
+          Step: {
+            type: "object",
+            description: "One step",
+            properties: {
+              action: { type: "string", description: "What to do" },
+              after: { type: "array", items: { $ref: "#/$defs/Step" } },
+            },
+            required: ["action"],
+          },
+        },
+        type: "object",
+        properties: {
+          first: { $ref: "#/$defs/Step" },
+          steps: { type: "array", items: { $ref: "#/$defs/Step" } },
+          notes: {
+            type: "array",
+            items: { type: "object", properties: { text: { type: "string" } } },
+          },
+        },
+        required: ["first", "steps", "notes"],
+      },
+    });
+    expect(texts[0]).toBe(
+      "def plan(first: Step, steps: list[Step], notes: list[Notes]) -> dict:\n" +
+        '  """\n\n  Args:\n    first\n    steps\n    notes\n  """\n',
+    );
+    // The self-reference names the class again; it is written once.
+    expect(texts[1]).toBe(
+      '@dataclasses.dataclass\nclass Step:\n  """One step\n\n  Attributes:\n    action: What to do\n    after\n  """\n\n' +
+        "  action: str\n  after: list[Step] | None = None\n\n" +
+        '@dataclasses.dataclass\nclass Notes:\n  """\n\n  Attributes:\n    text\n  """\n\n' +
+        "  text: str | None = None\n\n",
+    );
+    expect(fixed).toBe(6 + 2 * 4 + 10 + 2 * 5);
+  });
+
+  it("names an inline object by its title, and a name another object took with a number", () => {
+    const { texts } = declarationText("python", {
+      name: "move",
+      parametersJsonSchema: {
+        type: "object",
+        properties: {
+          from: { type: "object", title: "Point", properties: { x: { type: "number" } } },
+          to: { type: "object", title: "Point", properties: { y: { type: "number" } } },
+          point: { type: "object", properties: { z: { type: "number" } } },
+          box: { type: "object" },
+        },
+      },
+    });
+    expect(texts[0]).toContain(
+      "def move(from: Point | None = None, to: Point2 | None = None, point: Point3 | None = None, box: dict | None = None)",
+    );
+    expect(texts[1]!.match(/class \w+:/g)).toEqual([
+      "class Point:",
+      "class Point2:",
+      "class Point3:",
+    ]);
+  });
+
+  it("writes no class for a declaration without nested objects", () => {
+    expect(declarationText("python", weather).texts).toHaveLength(1);
+  });
+
   it("indents a description's later lines as the docstring is", () => {
     const { texts } = declarationText("python", {
       name: "web_search",

@@ -5,8 +5,8 @@
  * (3.x: one text per item between marker tokens) and `python` (2.5: signatures and the code of
  * calls, responses as the JSON the calls printed). `python`'s texts are the reading the recorded counts fix, not the service's wording
  * (which no answer shows). Knowingly unmeasured: schema keywords no recording used (they follow
- * the same rule); in `python`, property descriptions, nested objects, arrays and string or
- * boolean arguments. The markup's writer is markup-writer.ts; the `python` notation is
+ * the same rule); in `python`, property descriptions, arrays and string or boolean arguments
+ * (nested objects are measured: dataclasses, python-function-text.ts). The markup's writer is markup-writer.ts; the `python` notation is
  * python-function-text.ts.
  */
 import type { FunctionTextFormat } from "@/lib/gemini/prompt-token-rules";

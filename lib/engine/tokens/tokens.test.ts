@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { findModel } from "@/lib/engine/catalog";
 import { traitsFromModel, type ModelTraits, type TokenizerFamily } from "@/lib/gemini/model-traits";
 import type { Content, Part, Tool, ToolConfig } from "@/lib/gemini/types";
+import { readGenerateContentRequest } from "@/lib/gemini/validate";
 import {
   controlTokenIds,
   countRequestTokens,
@@ -170,6 +171,36 @@ describe("countRequestTokens on text", () => {
     }
   });
 
+  it("counts nested objects on 2.5 as dataclasses: the recorded declarations with objects inline, in arrays and by $ref exactly", async () => {
+    const exchanges = readFileSync(
+      path.resolve("e2e/fixtures/recorded-exchanges-agents/exchanges.jsonl"),
+      "utf8",
+    )
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as RecordedExchange);
+    const recorded = [
+      // An inline object with a description and a null default (promptTokenCount 154).
+      "test_ref_sibling_wire_contract[google-structured-dict].yaml#0",
+      // An array of a $ref definition that holds an array of another (promptTokenCount 219).
+      "test_google_nested_models_without_native_output.yaml#0",
+      // An array of inline objects of four described fields (promptTokenCount 529).
+      "TestGeminiStructuredPlanning.test_gemini_research_workflow_generates_steps.yaml#0",
+    ].map((id) => exchanges.find((exchange) => exchange.id.endsWith(id))!);
+    for (const { path: requestPath, requestBody, responseBody } of recorded) {
+      const request = readGenerateContentRequest(requestBody);
+      const model = /models\/([^:]+):/.exec(requestPath)![1]!;
+      const counted = await countRequestTokens(findModel(model)!.traits, {
+        contents: request.contents,
+        systemInstruction: request.systemInstruction,
+        tools: request.tools,
+        toolConfig: request.toolConfig,
+      });
+      const service = Number([...responseBody.matchAll(/"promptTokenCount": ?(\d+)/g)].at(-1)![1]);
+      expect(counted.totalTokens).toBe(service);
+    }
+  });
+
   it("counts function parts on 2.5 as Python: the signature, 6 tokens, the call's code and its token, the printed response", async () => {
     const texts = await countTexts("gemma3", [
       'def get_weather(city: str | None = None) -> dict:\n  """Weather of a city\n\n  Args:\n    city\n  """\n',
@@ -236,6 +267,7 @@ describe("countRequestTokens on text", () => {
 
 interface RecordedExchange {
   id: string;
+  path: string;
   requestBody: { contents: Content[]; tools?: Tool[]; toolConfig?: ToolConfig };
   responseBody: string;
 }

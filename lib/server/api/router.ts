@@ -8,7 +8,8 @@ import { assertKeyMayCall } from "../auth/key-policy";
 import { backend } from "../wiring/active-backend";
 import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/limits";
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
-import { noteCaller, noteRoute } from "../logs/request-observation";
+import { noteCaller, noteRoute, releaseWithAnswer } from "../logs/request-observation";
+import { markStage } from "../observability/request-stages";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
@@ -321,6 +322,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       );
     }
     renderError = found.route.renderError ?? renderError;
+    markStage("routed");
     noteRoute(
       request,
       rest,
@@ -329,7 +331,9 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     );
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
+    markStage("authenticated");
     await noteCaller(request, caller);
+    markStage("caller noted");
     // A managed key may be limited to some models and held to budgets.
     if (found.params.model !== undefined && request.method === "POST")
       assertKeyMayCall(caller, found.params.model);
@@ -338,6 +342,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     let response: Response;
     try {
       const active = await backend();
+      markStage("backend ready");
       response = await serveApiRequest({
         backend: active,
         request,
@@ -360,8 +365,11 @@ export async function handleApiRequest(request: Request): Promise<Response> {
       release?.();
       throw error;
     }
+    markStage("handled");
     if (eventStream) asEventStreamError(response);
-    return release ? releaseWhenDone(response, release, request.signal) : response;
+    // An observed request's slot is released by the observation's watch of the answer.
+    if (!release || releaseWithAnswer(request, release)) return response;
+    return releaseWhenDone(response, release, request.signal);
   } catch (error) {
     const response = renderError(error);
     return eventStream ? asEventStreamError(response) : response;

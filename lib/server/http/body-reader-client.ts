@@ -1,16 +1,16 @@
 /**
  * The request thread's side of the body reader workers (body-reader-worker.ts): a body of
  * IN_THREAD_BYTES or more is decoded, parsed and read into its canonical form there, and comes
- * back as JSON text that parseJsonInSlices turns into the request in slices (its long strings
- * beside it, long-strings.ts), so a 16 MB body never holds the event loop for more than a
- * slice. Two workers, as for the
+ * back as JSON pieces that readJsonPieces turns into the request a piece at a time (its long
+ * strings beside them, long-strings.ts), so a 16 MB body never holds the event loop for more
+ * than a slice, nor arrives as one JSON text of megabytes. Two workers, as for the
  * tokenizer: bodies of BULK_BYTES or more have their own, so a body of a few hundred
  * kilobytes never waits behind one of 100 MB. Where a worker cannot start (a test run
  * without Next's bundling), bodies are read on this thread.
  */
 import "server-only";
 import { Worker } from "node:worker_threads";
-import { parseJsonInSlices } from "@/lib/runtime/json-parse-in-slices";
+import { readJsonPieces } from "@/lib/runtime/json-pieces";
 import {
   apiErrorOf,
   readBodyText,
@@ -174,13 +174,13 @@ export async function readBodyForForwarding<Name extends BodyReaderName>(
   return { ...read, source: { bytes, size: source.size } };
 }
 
-/** What the worker's outcome means on this thread: the body parsed in slices, or its error. */
+/** What the worker's outcome means on this thread: the body read in slices, or its error. */
 export async function bodyOfOutcome<Name extends BodyReaderName>(
   outcome: BodyReaderOutcome,
 ): Promise<BodyOf<Name>> {
   switch (outcome.kind) {
     case "value": {
-      const value = await parseJsonInSlices(outcome.json);
+      const value = await readJsonPieces(outcome.pieces);
       putBackLongStrings(value, outcome.long ?? []);
       return value as BodyOf<Name>;
     }

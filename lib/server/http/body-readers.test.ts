@@ -2,9 +2,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import { bodyOfOutcome, type BodyReaderOutcome } from "./body-reader-client";
+import { PIECE_CHARACTERS } from "@/lib/runtime/piece-writer";
 import {
   answerBodyReaderRequest,
   readBodyText,
+  replyTransferList,
   sourceText,
   type BodyReaderName,
 } from "./body-readers";
@@ -207,5 +209,44 @@ describe("body readers through the worker's protocol", () => {
       ),
       { numRuns: 300 },
     );
+  });
+
+  it("answer a wide request as JSON pieces in a buffer handed over, never one text of it", async () => {
+    const text = JSON.stringify({
+      contents: [{ parts: [{ text: "Give me JSON." }] }],
+      generationConfig: {
+        responseMimeType: "application/json",
+        responseJsonSchema: {
+          anyOf: Array.from({ length: 20_000 }, (_, index) => ({
+            type: "object",
+            properties: { [`k${index}`]: { type: "string" } },
+          })),
+        },
+      },
+    });
+    const bytes = new TextEncoder().encode(text);
+    const reply = answerBodyReaderRequest({
+      id: 1,
+      reader: "generateContent",
+      bytes: [bytes],
+      size: bytes.length,
+    });
+    if (reply.kind !== "value") throw new Error(`not read: ${reply.kind}`);
+    // Nothing in the message is a string of the request's size: only pieces' bytes.
+    const longest = (value: unknown): number =>
+      typeof value === "string"
+        ? value.length
+        : typeof value === "object" && value !== null && !ArrayBuffer.isView(value)
+          ? Math.max(0, ...Object.values(value).map(longest))
+          : 0;
+    expect(longest(reply)).toBeLessThan(1_000);
+    const { bytes: pieceBytes, ends } = reply.pieces;
+    expect(pieceBytes.length).toBeGreaterThan(1_000_000);
+    for (let index = 0; index < ends.length; index++)
+      expect(ends[index]! - (index === 0 ? 0 : ends[index - 1]!)).toBeLessThanOrEqual(
+        PIECE_CHARACTERS,
+      );
+    expect(replyTransferList(reply)).toContain(pieceBytes.buffer);
+    expect(await bodyOfOutcome(reply)).toStrictEqual(readBodyText(text, "generateContent"));
   });
 });

@@ -26,7 +26,8 @@ import {
   readEmbedContentRequest,
 } from "@/lib/gemini/validate-embedding";
 import { readInteractionEnvelope } from "@/lib/gemini/interactions/envelope";
-import { setAsideLongStrings, type SetAsideString } from "./long-strings";
+import { writeJsonPieces, type JsonPieces } from "@/lib/runtime/json-pieces";
+import { setAsideBuffers, setAsideLongStrings, type SetAsideString } from "./long-strings";
 import { readOpenAIEnvelope } from "@/lib/gemini/openai/openai-envelope";
 
 export const BODY_READERS = {
@@ -146,30 +147,40 @@ export type BodyReaderReply =
   | {
       id: number;
       kind: "value";
-      json: string;
-      /** Its long strings, sent beside the JSON text (long-strings.ts). */
+      /** Its JSON in pieces, each parsed on its own (json-pieces.ts). */
+      pieces: JsonPieces;
+      /** Its long strings, sent beside the pieces (long-strings.ts). */
       long?: SetAsideString[];
       bytes?: Uint8Array[];
     }
   | { id: number; kind: "error"; error: ApiErrorData }
   | { id: number; kind: "failure"; message: string };
 
-/** The worker's answer to one body: read (as JSON text), or refused. */
+/**
+ * The memory a reply hands over to the request's thread rather than copying into the message:
+ * its JSON pieces, a forwarded body's bytes (as they came) and inline data (as its bytes).
+ */
+export function replyTransferList(reply: BodyReaderReply): ArrayBuffer[] {
+  if (reply.kind !== "value") return [];
+  return [
+    reply.pieces.bytes.buffer as ArrayBuffer,
+    ...(reply.bytes ?? []).map((piece) => piece.buffer as ArrayBuffer),
+    ...setAsideBuffers(reply.long ?? []),
+  ];
+}
+
+/** The worker's answer to one body: read (as JSON pieces), or refused. */
 export function answerBodyReaderRequest(request: BodyReaderRequest): BodyReaderReply {
   const { id, reader } = request;
   try {
     if (request.forward) {
       const read = readForwardedBody(request, reader);
       const long = setAsideLongStrings(read);
-      return { id, kind: "value", json: JSON.stringify(read), long, bytes: request.bytes };
+      return { id, kind: "value", pieces: writeJsonPieces(read), long, bytes: request.bytes };
     }
-    const text = sourceText(request);
-    const body = parseBodyJson(text);
-    // A plain JSON body is sent back as it came (it reads as the same value): no second writing.
-    if (reader === "json") return { id, kind: "value", json: text.trim() === "" ? "{}" : text };
-    const read = BODY_READERS[reader](body);
+    const read = BODY_READERS[reader](parseBodyJson(sourceText(request)));
     const long = setAsideLongStrings(read);
-    return { id, kind: "value", json: JSON.stringify(read), long };
+    return { id, kind: "value", pieces: writeJsonPieces(read), long };
   } catch (error) {
     if (error instanceof ApiError) return { id, kind: "error", error: apiErrorData(error) };
     return { id, kind: "failure", message: error instanceof Error ? error.message : String(error) };

@@ -12,7 +12,7 @@ import {
 } from "./long-strings";
 
 describe("long strings of a body read in the worker", () => {
-  it("come back beside the JSON text, not in it, and are put back where they were", async () => {
+  it("come back beside the JSON pieces, not in them, and are put back where they were", async () => {
     const long = (letter: string) => letter.repeat(LONG_STRING_CHARACTERS);
     const body = {
       contents: [
@@ -34,7 +34,7 @@ describe("long strings of a body read in the worker", () => {
     });
     expect(reply.kind).toBe("value");
     if (reply.kind !== "value") return;
-    expect(reply.json.length).toBeLessThan(1_000);
+    expect(reply.pieces.bytes.length).toBeLessThan(1_000);
     expect(reply.long?.map((entry) => entry.path.join("."))).toEqual(
       expect.arrayContaining([
         "contents.0.parts.1.text",

@@ -1,9 +1,9 @@
 /**
- * The long strings of a body read in the body reader worker, sent back beside its JSON text
- * rather than in it. Inside the text, the request's thread would receive a copy of the long
- * string in the text and then make another, the string itself, in one go: for a prompt of
- * 12 MiB or a document of 10 MB inline, two copies of megabytes while every other caller
- * waits. Beside it, the string arrives once, as itself.
+ * The long strings of a body read in the body reader worker, sent back beside its JSON pieces
+ * (json-pieces.ts) rather than in them. In them, the request's thread would decode the long
+ * string's piece, JSON text of megabytes, and then make another copy, the string itself, in
+ * one go: for a prompt of 12 MiB or a document of 10 MB inline, two copies of megabytes while
+ * every other caller waits. Beside them, the string arrives once, as itself.
  *
  * Inline data (`inlineData.data`) goes further: its base64 is decoded here, in the worker, and
  * its bytes are handed over rather than copied, so the request's thread never makes the string
@@ -24,7 +24,7 @@ export type SetAsideString =
 
 /**
  * Takes every long string out of plain JSON data `value`, leaving "" in its place (so the
- * data's JSON text stays short), and returns them with their places.
+ * data's JSON pieces stay short), and returns them with their places.
  */
 export function setAsideLongStrings(value: unknown): SetAsideString[] {
   const setAside: SetAsideString[] = [];

@@ -1,6 +1,9 @@
 import "server-only";
+import type { Readable } from "node:stream";
+import { readPieces } from "@/lib/runtime/readable-pieces";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, ReceivedBody } from "@/lib/gemini/backend/contract";
+import { markStage } from "../observability/request-stages";
 import { readBody, readBodyForForwarding } from "./body-reader-client";
 import type { BodyOf, BodyReaderName, BodySource } from "./body-readers";
 
@@ -48,7 +51,10 @@ export async function readOperationBody<Name extends BodyReaderName>(
   if (context.backend.mode !== "upstream") return readRequestBody(context.request, reader, limit);
   const declared = Number(context.request.headers.get("content-length") ?? "0");
   if (declared > limit) throw tooLarge(limit);
-  const read = await readBodyForForwarding(await readBytesCapped(context.request, limit), reader);
+  const bytes = await readBytesCapped(context.request, limit);
+  markStage("body read");
+  const read = await readBodyForForwarding(bytes, reader);
+  markStage("body parsed");
   context.received = { ...read.source, findings: read.findings };
   return read.request;
 }
@@ -95,11 +101,17 @@ const YIELD_EVERY_BYTES = 1024 * 1024;
 
 /**
  * The body's bytes as they arrive, each piece copied into a buffer of its own (so it can be
- * handed to a worker whole). A body that has already arrived is otherwise read in one
+ * handed to a worker whole). Node's request (the dispatch's) is read through its own events, a
+ * piece per socket read. A web body that has already arrived is otherwise read in one
  * unbroken run of promise callbacks: 16 MiB held every other caller for hundreds of
  * milliseconds. Every MiB, other work gets its turn.
  */
 async function readBytesCapped(request: Request, limit: number): Promise<BodySource> {
+  const node = (request as DispatchedRequest)[NODE_BODY]?.();
+  if (node) {
+    const read = await readPieces(node as Readable, limit, () => tooLarge(limit));
+    return { bytes: read.pieces.map((piece) => new Uint8Array(piece)), size: read.size };
+  }
   const bytes: Uint8Array[] = [];
   const pieces = requestBodyPieces(request);
   if (pieces === null) return { bytes, size: 0 };

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/gemini/api-error";
 import { logger } from "../config/logger";
 import { jsonBytePieces, jsonTextPieces } from "@/lib/runtime/json-stringify-in-slices";
 import { TimeSlices } from "@/lib/runtime/time-slices";
+import { plainJsonSizeWithin } from "@/lib/runtime/json-size-within";
 import { TransportFault } from "@/lib/engine/emulator/faults";
 import { transportFaultResponse } from "./transport-fault-response";
 import { WholeResponse } from "./whole-response";
@@ -19,6 +20,11 @@ function jsonHeaders(extra?: HeadersInit): Headers {
 
 /** Answers up to this long are pretty-printed as the service prints them. */
 const PRETTY_CHARACTERS = 262_144;
+/**
+ * Plain answers estimated at most this long are written with one JSON.stringify, without a
+ * sliced pass first: even with every character escaped, a few hundred kilobytes of text.
+ */
+const WRITTEN_AT_ONCE_CHARACTERS = 32_768;
 
 /**
  * A unary answer as the service sends it: pretty-printed JSON, 200 unless told. It is written
@@ -31,6 +37,8 @@ export async function jsonResponse(
   body: unknown,
   init: { status?: number; headers?: HeadersInit } = {},
 ): Promise<Response> {
+  // Most answers are a few fields of plain data: written once, pretty, with no sliced pass first.
+  if (plainJsonSizeWithin(body, WRITTEN_AT_ONCE_CHARACTERS)) return smallJsonResponse(body, init);
   const { pieces, characters } = await jsonBytePieces(body);
   if (characters <= PRETTY_CHARACTERS) return smallJsonResponse(body, init);
   return streamedResponse(pieces.values(), jsonHeaders(init.headers), init.status);

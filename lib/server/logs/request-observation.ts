@@ -4,6 +4,7 @@ import type { Caller } from "@/lib/gemini/backend/contract";
 import { logger } from "../config/logger";
 import { startLogCapture, type LogCapture } from "./log-capture";
 import { operationName } from "../observability/operation-names";
+import { markStage } from "../observability/request-stages";
 import {
   countRequest,
   observeFirstByte,
@@ -47,6 +48,8 @@ export interface RequestObservation {
   usage: AnswerUsageFacts | null;
   log: LogCapture | null;
   done: boolean;
+  /** What the answer holds until its last byte (a stream's slot), released with the watched body. */
+  release?: () => void;
 }
 
 const byRequest = new WeakMap<Request, RequestObservation>();
@@ -104,6 +107,19 @@ export async function noteCaller(request: Request, caller: Caller): Promise<void
   }
 }
 
+/**
+ * Hands `release` (a stream slot's) to the request's observation, which calls it when the
+ * answer's body ends, fails or is cancelled, or the request is aborted: the slot is released by
+ * the observation's one pass-through instead of one of its own. False when the request is not
+ * observed (the caller then releases it itself).
+ */
+export function releaseWithAnswer(request: Request, release: () => void): boolean {
+  const observation = byRequest.get(request);
+  if (!observation || observation.done) return false;
+  observation.release = release;
+  return true;
+}
+
 /** Adds an answer's usage to the request it belongs to (a request may carry several). */
 export function addAnswerUsage(observation: RequestObservation, usage: AnswerUsageFacts): void {
   if (observation.done) return;
@@ -146,6 +162,7 @@ function watchedBody(observation: RequestObservation, response: Response): Respo
   const close = () => {
     if (closed) return;
     closed = true;
+    observation.release?.();
     if (stream) streamClosed(operation);
     complete(observation, response.status);
   };
@@ -208,11 +225,16 @@ export async function observeApiRequest(
     done: false,
   };
   byRequest.set(request, observation);
+  markStage("observation started");
   const response = await serve(request);
+  const release = observation.release;
+  if (release) request.signal.addEventListener("abort", release, { once: true });
   observation.log?.responseStarted(response, performance.now() - observation.startTick);
   // Asked only when watched: a whole answer makes its body's stream when someone asks for it.
-  if ((observation.streamed || observation.log) && response.body)
+  if ((observation.streamed || observation.log || release) && response.body)
     return watchedBody(observation, response);
+  release?.();
   complete(observation, response.status);
+  markStage("observed");
   return response;
 }

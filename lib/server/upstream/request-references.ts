@@ -15,6 +15,8 @@ import {
 } from "@/lib/gemini/resource-names";
 import { splicedPieces } from "@/lib/gemini/json-string-spans";
 import { runInSlices } from "@/lib/runtime/time-slices";
+import { runSteps } from "@/lib/gemini/steps";
+import { IN_THREAD_BYTES } from "../http/body-reader-client";
 import { fileDenied, resourceNotFound } from "@/lib/gemini/resource-errors";
 import { ownershipDenied } from "../persistence/ownership";
 import type { NamedResource } from "./gone-resources";
@@ -103,13 +105,20 @@ export async function checkReferences(
   received: ReceivedBody | undefined,
   check: ReferenceCheck,
 ): Promise<{ named: NamedResource[]; body: ForwardBody }> {
-  const upstreamOrigin = new URL(check.upstreamBaseUrl).origin;
-  // In slices: a request of megabytes has a great many parts to look through.
-  const references = await runInSlices(requestReferencesSteps(input));
+  // In slices: a request of megabytes has a great many parts to look through. A body read on
+  // the request's thread (a few kilobytes) is looked through at once.
+  const steps = requestReferencesSteps(input);
+  const references =
+    received !== undefined && received.size < IN_THREAD_BYTES
+      ? runSteps(steps)
+      : await runInSlices(steps);
   const names = new ResourceNames();
+  let upstreamOrigin: string | undefined;
   for (const reference of references) {
     if (reference.name !== null) names.add({ kind: reference.kind, name: reference.name });
-    else if (originOf(reference.value) === upstreamOrigin)
+    else if (
+      originOf(reference.value) === (upstreamOrigin ??= new URL(check.upstreamBaseUrl).origin)
+    )
       throw fileDenied(reference.value.slice(0, 200));
   }
   if (received) for (const name of received.findings.mentioned) names.add(name);

@@ -45,6 +45,7 @@ import { assertOwnsAll, checkReferences, type ForwardBody } from "./request-refe
 import { resourceNameOf, unreadInputFile } from "./batch-file-scan";
 import { readUpstreamEvents } from "./sse-reader";
 import { UpstreamClient, webStreamOf } from "./upstream-client";
+import { markStage } from "../observability/request-stages";
 import { malformedUpstream } from "./upstream-errors";
 import {
   API,
@@ -142,6 +143,7 @@ export class UpstreamBackend implements Backend {
       ownership: this.ownership,
       upstreamBaseUrl: this.settings.baseUrl,
     });
+    markStage("references checked");
     try {
       return await send(body);
     } catch (error) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { Agent, request, type Dispatcher } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { UpstreamSettings } from "../config/env";
 import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
@@ -12,7 +12,9 @@ import {
 } from "./upstream-errors";
 import { createScrubber, type Scrubber } from "../config/scrubber";
 import { scrubbedJson } from "./scrubbed-json";
+import { markStage } from "../observability/request-stages";
 import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
+import { readPieces, type ReadPieces } from "@/lib/runtime/readable-pieces";
 import type { ExchangeRecorder, RecordingTap } from "../emulator/exchange-recorder";
 
 /**
@@ -101,6 +103,14 @@ export async function readBodyPieces(
   }
   pieces.push(decoder.decode());
   return pieces;
+}
+
+/** Pieces read whole (readPieces) as UTF-8 text, decoded piece by piece as readBodyPieces does. */
+function decodedPieces({ pieces }: ReadPieces): string[] {
+  const decoder = new TextDecoder("utf-8");
+  const text = pieces.map((piece) => decoder.decode(piece, { stream: true }));
+  text.push(decoder.decode());
+  return text;
 }
 
 /**
@@ -239,7 +249,11 @@ export class UpstreamClient {
       const body = call.body && tap ? tap.requestBody(call.body) : call.body;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
-      response = await request(url, {
+      // The dispatcher's own request: the origin and path are known, so undici's top-level
+      // helper's second reading of the URL is skipped.
+      response = await this.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
         method: call.method,
         headers,
         body:
@@ -251,7 +265,6 @@ export class UpstreamClient {
                 ? Readable.from(body, { objectMode: false })
                 : undefined,
         signal: call.signal,
-        dispatcher: this.dispatcher,
       });
     } catch (error) {
       const mapped = errorFromTransport(error, this.settings);
@@ -302,13 +315,21 @@ export class UpstreamClient {
     return withRetries(
       async () => {
         const response = await this.attempt(call);
+        markStage("upstream answered");
         let pieces: string[];
         try {
-          pieces = await readBodyPieces(response.body, JSON_BODY_LIMIT);
+          pieces = decodedPieces(
+            await readPieces(response.body, JSON_BODY_LIMIT, () =>
+              malformedUpstream(`a response larger than ${JSON_BODY_LIMIT} bytes`),
+            ),
+          );
         } catch (error) {
           throw errorFromTransport(error, this.settings);
         }
-        return scrubbedJson<T>(pieces, this.scrub);
+        markStage("upstream body read");
+        const value = await scrubbedJson<T>(pieces, this.scrub);
+        markStage("answer scrubbed");
+        return value;
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );

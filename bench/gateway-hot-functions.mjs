@@ -1,0 +1,143 @@
+#!/usr/bin/env node
+// Where a gateway's CPU goes by function under load (see bench/README.md, "Gateway: the lean API
+// path"): one gateway of a build (this checkout's, or `--checkout ../other`'s) in front of the
+// stand-in upstream (gateway-stand-in.mjs, which costs nothing), profiled with `--cpu-prof` while
+// `--callers` concurrent callers send countTokens for `--seconds`; prints the functions with the
+// most self time and the most inclusive time, per request and as a share of the busy time, built
+// frames mapped to their sources through the build's source maps. Shares are what count: the
+// sampling inflates absolute times.
+// Usage: node bench/gateway-hot-functions.mjs [--checkout .] [--callers 10] [--seconds 6]
+//   [--self 40] [--inclusive 80]
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { countOnce, GATEWAY_KEY, throughput, UPSTREAM_KEY } from "./gateway-operations.mjs";
+import {
+  load,
+  loopbackCertificate,
+  startChild,
+  startStudio,
+  stopStudio,
+  temporaryFolder,
+} from "./gateway-support.mjs";
+
+const options = { checkout: ".", callers: 10, seconds: 6, self: 40, inclusive: 80 };
+for (let index = 2; index < process.argv.length; index += 2) {
+  const name = process.argv[index].replace(/^--/, "");
+  if (!(name in options)) throw new Error(`unknown option --${name}`);
+  const value = process.argv[index + 1];
+  options[name] = typeof options[name] === "number" ? Number(value) : value;
+}
+const checkout = path.resolve(options.checkout);
+const traceMapping = createRequire(import.meta.url)("@jridgewell/trace-mapping");
+const maps = new Map();
+
+/** A frame's source and line, through the build's source map when it is a built file. */
+function where(frame) {
+  if (!frame.url) return "";
+  if (!frame.url.includes("/.next/server/"))
+    return `${frame.url.replace(/^.*node_modules\//, "")}:${frame.lineNumber + 1}`;
+  let map = maps.get(frame.url);
+  if (map === undefined) {
+    map = null;
+    const file = fileURLToPath(frame.url);
+    if (existsSync(`${file}.map`))
+      // FlattenMap reads both plain and sectioned maps (Turbopack writes both).
+      map = new traceMapping.FlattenMap(JSON.parse(readFileSync(`${file}.map`, "utf8")));
+    maps.set(frame.url, map);
+  }
+  if (!map) return frame.url;
+  const position = traceMapping.originalPositionFor(map, {
+    line: frame.lineNumber + 1,
+    column: Math.max(0, frame.columnNumber),
+  });
+  const source = (position.source ?? frame.url).replace(
+    /^.*?\/(lib|scripts|node_modules)\//,
+    "$1/",
+  );
+  return `${source}:${position.line}`;
+}
+
+const folder = temporaryFolder("hot-functions");
+const certificate = loopbackCertificate();
+const standIn = await startChild("stand-in upstream", "gateway-stand-in.mjs", [
+  certificate.key,
+  certificate.cert,
+]);
+const gateway = await startStudio(
+  "gateway",
+  {
+    GEMINI_API_KEY: UPSTREAM_KEY,
+    GEMINI_BASE_URL: `http://127.0.0.1:${standIn.port}`,
+    STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
+    STUDIO_RATE_LIMIT_PER_MINUTE: "60000000",
+    STUDIO_MAX_STREAMS_PER_KEY: "100000",
+  },
+  {
+    folder: checkout,
+    nodeArgs: ["--cpu-prof", "--cpu-prof-interval", "200", "--cpu-prof-dir", folder],
+  },
+);
+for (let index = 0; index < 500; index++) await countOnce(gateway);
+const from = Number(process.hrtime.bigint() / 1000n);
+const rate = await throughput(gateway, options.callers, options.seconds, countOnce);
+const to = Number(process.hrtime.bigint() / 1000n);
+await stopStudio(gateway);
+standIn.child.kill();
+const requests = rate * options.seconds;
+
+// The server's profile is the one busiest in the window (the start script and workers write theirs).
+const busyIn = (profile) => {
+  const idle = new Set(
+    profile.nodes.filter((node) => node.callFrame.functionName === "(idle)").map((node) => node.id),
+  );
+  let at = profile.startTime;
+  let busy = 0;
+  profile.samples.forEach((id, index) => {
+    at += profile.timeDeltas[index];
+    if (at >= from && at <= to && !idle.has(id)) busy += profile.timeDeltas[index];
+  });
+  return busy;
+};
+const profile = readdirSync(folder)
+  .filter((name) => name.endsWith(".cpuprofile"))
+  .map((name) => JSON.parse(readFileSync(path.join(folder, name), "utf8")))
+  .sort((a, b) => busyIn(b) - busyIn(a))[0];
+const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
+const parent = new Map();
+for (const node of profile.nodes)
+  for (const child of node.children ?? []) parent.set(child, node.id);
+const key = (frame) => `${frame.functionName || "(anonymous)"} ${where(frame)}`.trim();
+const self = new Map();
+const inclusive = new Map();
+let busy = 0;
+let at = profile.startTime;
+profile.samples.forEach((sample, index) => {
+  const micros = profile.timeDeltas[index];
+  at += micros;
+  if (at < from || at > to || nodes.get(sample).callFrame.functionName === "(idle)") return;
+  busy += micros;
+  const own = key(nodes.get(sample).callFrame);
+  self.set(own, (self.get(own) ?? 0) + micros);
+  const seen = new Set();
+  for (let id = sample; id !== undefined; id = parent.get(id)) {
+    const name = key(nodes.get(id).callFrame);
+    if (seen.has(name)) continue;
+    seen.add(name);
+    inclusive.set(name, (inclusive.get(name) ?? 0) + micros);
+  }
+});
+console.log(
+  `gateway of ${checkout}: ${options.callers} callers, ${rate.toFixed(0)} countTokens/s, busy ${(busy / requests).toFixed(0)} µs per request under the profiler (load ${load()})`,
+);
+const table = (values, count, title) => {
+  console.log(`\n| ${title} | share | µs per request |\n|---|---|---|`);
+  for (const [name, micros] of [...values].sort((a, b) => b[1] - a[1]).slice(0, count))
+    console.log(
+      `| ${name} | ${((micros / busy) * 100).toFixed(1)} % | ${(micros / requests).toFixed(1)} |`,
+    );
+};
+table(self, options.self, "self time");
+table(inclusive, options.inclusive, "inclusive time");
+process.exit(0);
