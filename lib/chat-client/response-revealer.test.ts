@@ -10,7 +10,7 @@ function chunk(text: string) {
 }
 
 describe("createRevealer", () => {
-  it("hands what was received to the preparers before the frames show it", async () => {
+  it("hands what was received to the preparers in the task that received it, before any frame", async () => {
     const prepared: string[][] = [];
     const sources = new Set<object>();
     removals.push(
@@ -23,9 +23,13 @@ describe("createRevealer", () => {
     const revealer = createRevealer((response) => shown.push(responseTextLength(response)), 10, 10);
     revealer.add(chunk("a".repeat(60)));
     revealer.add(chunk("b".repeat(40)));
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    // One task for both chunks, with the whole text; the frames have shown at most 10 characters.
+    await Promise.resolve();
+    // Prepared once for both chunks, with the whole text, in the task that received them:
+    // before any frame showed anything.
     expect(prepared).toEqual([["a".repeat(60) + "b".repeat(40)]]);
+    expect(shown).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(prepared).toHaveLength(1);
     expect(Math.max(0, ...shown)).toBeLessThanOrEqual(10);
     // A second revealer (a response shown beside the first) is a source of its own.
     const beside = createRevealer(() => {}, 10, 10);

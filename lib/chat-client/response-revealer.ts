@@ -33,7 +33,9 @@ function scheduleFrame(callback: () => void): () => void {
 /**
  * Work a view does on text as it is received, ahead of the frame that shows it (the answer's
  * view parses the blocks that are complete): given the text parts of the whole response so far,
- * candidate by candidate, in a task of its own, and the revealer they come from (the same
+ * candidate by candidate, in a microtask after a chunk is added (in the task that received it,
+ * so before any frame can show it; chunks added together are prepared once), and the revealer
+ * they come from (the same
  * object for every call of one revealer; responses shown side by side have one each).
  */
 export type ReceivedTextPreparer = (texts: readonly string[], source: object) => void;
@@ -80,7 +82,9 @@ export function createRevealer(
   let caughtUp: (() => void) | null = null;
   let preparing = false;
   const source = {};
-  // What was received is prepared in its own task, so the frame showing it does less.
+  // What was received is prepared at the end of the task that received it: always before the
+  // frame that shows it (a task of its own, queued behind the frame, often came after it, and
+  // the frame then parsed the blocks itself).
   const prepare = () => {
     preparing = false;
     const texts = textParts(response);
@@ -89,7 +93,7 @@ export function createRevealer(
   const received = () => {
     if (preparing || preparers.size === 0) return;
     preparing = true;
-    setTimeout(prepare, 0);
+    queueMicrotask(prepare);
   };
   const flush = () => {
     cancelFrame = null;
