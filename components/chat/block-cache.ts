@@ -2,7 +2,8 @@
  * What a markdown block renders to, kept by the block's source text: a streamed answer's
  * completed blocks are parsed once, however often the answer around them renders again (every
  * frame while it streams, the saved answer replacing the streamed one, a conversation opened
- * again). Bounded by the characters of the texts kept, least recently used dropped first.
+ * again). Formulas typeset ahead are kept the same way, by their TeX. Bounded by the characters
+ * of the texts kept, least recently used dropped first.
  */
 export interface BlockCache<Rendered> {
   /** The text's rendering, rendered and kept if it is not kept yet. */

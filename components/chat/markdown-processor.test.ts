@@ -7,7 +7,7 @@ import Markdown from "react-markdown";
 import remarkGfm from "remark-gfm";
 import remarkMath from "remark-math";
 import { describe, expect, it } from "vitest";
-import { markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
+import { formulasOf, markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
 
 const DOCUMENT = [
   "# Title",
@@ -21,6 +21,23 @@ const DOCUMENT = [
   '![img](https://example.com/a.png "t")',
   "[^1]: A note.",
 ].join("\n\n");
+
+describe("formulasOf", () => {
+  it("finds a tree's inline and display formulas with their TeX, not its code", () => {
+    const markdown = [
+      "Load $L_1 = a$ and $b$, with `c` and ~~d~~.",
+      "$$\n\\int_0^1 x\\,dx\n$$",
+      "```ts\nconst e = 1;\n```",
+      "- $f$ in a list",
+    ].join("\n\n");
+    expect(formulasOf(markdownToHast(markdown))).toEqual([
+      { tex: "L_1 = a", display: false },
+      { tex: "b", display: false },
+      { tex: "\\int_0^1 x\\,dx", display: true },
+      { tex: "f", display: false },
+    ]);
+  });
+});
 
 describe("markdownToHast", () => {
   it("marks fenced code whose closing fence has not arrived", () => {

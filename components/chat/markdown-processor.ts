@@ -6,7 +6,7 @@
  * processor per block, as react-markdown does per render, was a tenth of a streamed answer's
  * markdown time.
  */
-import type { Element, Root as HastRoot } from "hast";
+import type { Element, ElementContent, Root as HastRoot } from "hast";
 import type { Code, Root as MdastRoot } from "mdast";
 import { defaultUrlTransform } from "react-markdown";
 import { urlAttributes } from "html-url-attributes";
@@ -93,4 +93,41 @@ export function markdownToHast(markdown: string): HastRoot {
   const tree = processor.runSync(processor.parse(file), file);
   sanitise(tree);
   return tree;
+}
+
+/** A TeX formula of an answer: `$…$` inline, `$$…$$` display. */
+export interface Formula {
+  tex: string;
+  display: boolean;
+}
+
+/**
+ * The formula a `<code>` element holds, from its class (remark-math marks `$…$` math-inline and
+ * `$$…$$` math-display) and its text; null for code that is not math.
+ */
+export function formulaOf(className: string, text: string): Formula | null {
+  if (className.includes("math-inline")) return { tex: text, display: false };
+  if (className.includes("math-display")) return { tex: text.replace(/\n$/, ""), display: true };
+  return null;
+}
+
+function textOfNodes(nodes: readonly ElementContent[]): string {
+  return nodes
+    .map((node) =>
+      node.type === "text" ? node.value : node.type === "element" ? textOfNodes(node.children) : "",
+    )
+    .join("");
+}
+
+/** The formulas of a tree, as its `<code>` elements render them. */
+export function formulasOf(tree: HastRoot): Formula[] {
+  const formulas: Formula[] = [];
+  visit(tree, "element", (element: Element) => {
+    if (element.tagName !== "code") return;
+    const { className } = element.properties;
+    const classes = Array.isArray(className) ? className.join(" ") : String(className ?? "");
+    const formula = formulaOf(classes, textOfNodes(element.children));
+    if (formula) formulas.push(formula);
+  });
+  return formulas;
 }

@@ -16,8 +16,13 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { prepareReceivedText } from "@/lib/chat-client/response-revealer";
 import { createBlockCache } from "./block-cache";
 import { splitGrowingMarkdown, type BlockSplit } from "./markdown-blocks";
-import { markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
-import { MathFormula } from "./math-formula";
+import {
+  formulaOf,
+  formulasOf,
+  markdownToHast,
+  OPEN_FENCE_PROPERTY,
+} from "./markdown-processor";
+import { MathFormula, typesetAhead } from "./math-formula";
 import { MermaidDiagram } from "./mermaid-diagram";
 import "./code-theme.css";
 
@@ -116,10 +121,8 @@ const COMPONENTS: Components = {
   }: ComponentPropsWithoutRef<"code"> & { node?: Element }) => {
     const language = /language-([\w+#-]+)/.exec(className ?? "")?.[1];
     const text = textOf(children);
-    // remark-math marks $…$ as math-inline and $$…$$ as math-display.
-    if (className?.includes("math-inline")) return <MathFormula tex={text} display={false} />;
-    if (className?.includes("math-display"))
-      return <MathFormula tex={text.replace(/\n$/, "")} display />;
+    const formula = formulaOf(className ?? "", text);
+    if (formula) return <MathFormula tex={formula.tex} display={formula.display} />;
     if (language === "mermaid") return <MermaidDiagram source={text.replace(/\n$/, "")} />;
     const block = language !== undefined || text.includes("\n");
     if (!block) {
@@ -196,8 +199,15 @@ function asDisplayMath(block: string): string {
   return match ? `$$\n${match[1]!.trim()}\n$$` : block;
 }
 
-function renderMarkdown(markdown: string): ReactNode {
-  return toJsxRuntime(markdownToHast(markdown), {
+/**
+ * A markdown text's React elements (its components run when React renders them). A complete
+ * block's formulas are typeset here too, so a block rendered ahead of its frame leaves the frame
+ * no typesetting; the growing last block's are not kept (their TeX may still change).
+ */
+function renderMarkdown(markdown: string, complete: boolean): ReactNode {
+  const tree = markdownToHast(markdown);
+  if (complete) for (const { tex, display } of formulasOf(tree)) typesetAhead(tex, display);
+  return toJsxRuntime(tree, {
     Fragment,
     jsx,
     jsxs,
@@ -212,7 +222,7 @@ function renderMarkdown(markdown: string): ReactNode {
  * Rendered blocks by their text: a block is parsed once, not again on every render around it.
  * The texts a growing last block passes through are not kept (see MarkdownBlock).
  */
-const renderedBlocks = createBlockCache(renderMarkdown, 500_000);
+const renderedBlocks = createBlockCache((text) => renderMarkdown(text, true), 500_000);
 
 /** Characters of complete blocks rendered ahead per task: a snapshot's backlog is spread out. */
 const AHEAD_CHARACTERS_PER_TASK = 1000;
@@ -251,9 +261,10 @@ function renderAhead(): void {
 }
 
 /**
- * Renders the blocks of a streamed answer that are complete as soon as their text is received,
- * in tasks of their own, so the frame that shows them finds them kept and only lays them out.
- * The growing last block is left to the frame.
+ * Renders the blocks of a streamed answer that are complete as soon as their text is received
+ * (the first 1,000 characters in the task that received them, any more in tasks of their own),
+ * so the frame that shows them finds them kept and only lays them out. The growing last block
+ * is left to the frame.
  */
 function renderCompletedBlocks(texts: readonly string[], source: object): void {
   const parts = receivedParts.get(source) ?? [];
@@ -279,7 +290,7 @@ if (typeof window !== "undefined") prepareReceivedText(renderCompletedBlocks);
 const MarkdownBlock = memo(function MarkdownBlock({ text, last }: { text: string; last: boolean }) {
   const markdown = asDisplayMath(text);
   return last
-    ? (renderedBlocks.peek(markdown) ?? renderMarkdown(markdown))
+    ? (renderedBlocks.peek(markdown) ?? renderMarkdown(markdown, false))
     : renderedBlocks.get(markdown);
 });
 
