@@ -16,12 +16,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 import { prepareReceivedText } from "@/lib/chat-client/response-revealer";
 import { createBlockCache } from "./block-cache";
 import { splitGrowingMarkdown, type BlockSplit } from "./markdown-blocks";
-import {
-  formulaOf,
-  formulasOf,
-  markdownToHast,
-  OPEN_FENCE_PROPERTY,
-} from "./markdown-processor";
+import { formulaOf, formulasOf, markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
 import { MathFormula, typesetAhead } from "./math-formula";
 import { MermaidDiagram } from "./mermaid-diagram";
 import "./code-theme.css";
@@ -224,7 +219,10 @@ function renderMarkdown(markdown: string, complete: boolean): ReactNode {
  */
 const renderedBlocks = createBlockCache((text) => renderMarkdown(text, true), 500_000);
 
-/** Characters of complete blocks rendered ahead per task: a snapshot's backlog is spread out. */
+/**
+ * Characters of complete blocks rendered ahead per task: a burst (many chunks read in one task,
+ * a snapshot when joining) is spread over tasks of its own.
+ */
 const AHEAD_CHARACTERS_PER_TASK = 1000;
 
 /** A text part of a response being received: its split, and its blocks rendered ahead so far. */
@@ -237,23 +235,31 @@ interface ReceivedPart {
 const receivedParts = new WeakMap<object, ReceivedPart[]>();
 /** Responses with complete blocks not yet rendered. */
 const pending = new Set<ReceivedPart[]>();
-let aheadScheduled = false;
+/** Characters rendered ahead since the last task boundary (the next-task timer resets it). */
+let spent = 0;
+let nextTaskScheduled = false;
+
+/** A task after this one: the budget starts again, and what is left is rendered. */
+function continueInNextTask(): void {
+  if (nextTaskScheduled) return;
+  nextTaskScheduled = true;
+  setTimeout(() => {
+    nextTaskScheduled = false;
+    spent = 0;
+    renderAhead();
+  }, 0);
+}
 
 function renderAhead(): void {
-  aheadScheduled = false;
-  let budget = AHEAD_CHARACTERS_PER_TASK;
   for (const parts of pending) {
     for (const part of parts) {
       const complete = part.split.blocks.length - part.split.tailBlocks;
-      for (; part.rendered < complete && budget > 0; part.rendered++) {
-        const block = part.split.blocks[part.rendered]!;
+      while (part.rendered < complete) {
+        if (spent >= AHEAD_CHARACTERS_PER_TASK) return;
+        const block = part.split.blocks[part.rendered++]!;
         renderedBlocks.get(asDisplayMath(block));
-        budget -= block.length;
-      }
-      if (part.rendered < complete) {
-        aheadScheduled = true;
-        setTimeout(renderAhead, 0);
-        return;
+        spent += block.length;
+        continueInNextTask();
       }
     }
     pending.delete(parts);
@@ -262,7 +268,8 @@ function renderAhead(): void {
 
 /**
  * Renders the blocks of a streamed answer that are complete as soon as their text is received
- * (the first 1,000 characters in the task that received them, any more in tasks of their own),
+ * (up to 1,000 characters in the task that received them, whatever its number of chunks; any
+ * more in tasks of their own),
  * so the frame that shows them finds them kept and only lays them out. The growing last block
  * is left to the frame.
  */
@@ -277,7 +284,7 @@ function renderCompletedBlocks(texts: readonly string[], source: object): void {
   parts.length = texts.length;
   receivedParts.set(source, parts);
   pending.add(parts);
-  if (!aheadScheduled) renderAhead();
+  renderAhead();
 }
 
 if (typeof window !== "undefined") prepareReceivedText(renderCompletedBlocks);
