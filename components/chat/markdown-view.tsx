@@ -29,14 +29,28 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+/** Compiles grammars while the page is idle, one per idle callback. */
+function compileWhenIdle(names: readonly string[], compile: (name: string) => void): void {
+  const [name, ...rest] = names;
+  if (name === undefined || typeof requestIdleCallback !== "function") return;
+  requestIdleCallback(() => {
+    compile(name);
+    compileWhenIdle(rest, compile);
+  });
+}
+
 function loadHighlighter(): Promise<Highlighter> {
-  highlighterLoad ??= import("./highlight").then((module) => (highlighter = module.highlightCode));
+  highlighterLoad ??= import("./highlight").then((module) => {
+    compileWhenIdle(module.LANGUAGE_NAMES, module.compileLanguage);
+    return (highlighter = module.highlightCode);
+  });
   return highlighterLoad;
 }
 
 /**
  * Loads highlight.js when the browser is idle after the page appeared: it stays out of the
- * first load, and is ready (compiled) before an answer's first code block streams in.
+ * first load, and is ready, its grammars compiled, before an answer's first code block streams
+ * in.
  */
 export function preloadHighlighter(): () => void {
   if (typeof requestIdleCallback === "function") {
