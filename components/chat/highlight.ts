@@ -61,3 +61,15 @@ export function highlightCode(code: string, language: string | undefined): strin
   }
   return escapeHtml(code);
 }
+
+/** The grammars shipped, by name. */
+export const LANGUAGE_NAMES = Object.keys(LANGUAGES);
+
+/**
+ * Compiles a grammar: highlight.js builds a language's regular expressions on its first use,
+ * 10–30 ms for the larger ones, which would otherwise fall in the frame showing the first code
+ * block in that language.
+ */
+export function compileLanguage(name: string): void {
+  highlightCode(" ", name);
+}

@@ -8,12 +8,16 @@ import {
   type ComponentPropsWithoutRef,
   type ReactNode,
 } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
-import remarkGfm from "remark-gfm";
-import remarkMath from "remark-math";
+import type { Element } from "hast";
+import { toJsxRuntime } from "hast-util-to-jsx-runtime";
+import { Fragment, jsx, jsxs } from "react/jsx-runtime";
+import type { Components } from "react-markdown";
 import { CopyButton } from "@/components/ui/copy-button";
+import { prepareReceivedText } from "@/lib/chat-client/response-revealer";
+import { createBlockCache } from "./block-cache";
 import { splitGrowingMarkdown, type BlockSplit } from "./markdown-blocks";
-import { MathFormula } from "./math-formula";
+import { formulaOf, formulasOf, markdownToHast, OPEN_FENCE_PROPERTY } from "./markdown-processor";
+import { MathFormula, typesetAhead } from "./math-formula";
 import { MermaidDiagram } from "./mermaid-diagram";
 import "./code-theme.css";
 
@@ -25,14 +29,28 @@ function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (character) => `&#${character.charCodeAt(0)};`);
 }
 
+/** Compiles grammars while the page is idle, one per idle callback. */
+function compileWhenIdle(names: readonly string[], compile: (name: string) => void): void {
+  const [name, ...rest] = names;
+  if (name === undefined || typeof requestIdleCallback !== "function") return;
+  requestIdleCallback(() => {
+    compile(name);
+    compileWhenIdle(rest, compile);
+  });
+}
+
 function loadHighlighter(): Promise<Highlighter> {
-  highlighterLoad ??= import("./highlight").then((module) => (highlighter = module.highlightCode));
+  highlighterLoad ??= import("./highlight").then((module) => {
+    compileWhenIdle(module.LANGUAGE_NAMES, module.compileLanguage);
+    return (highlighter = module.highlightCode);
+  });
   return highlighterLoad;
 }
 
 /**
  * Loads highlight.js when the browser is idle after the page appeared: it stays out of the
- * first load, and is ready (compiled) before an answer's first code block streams in.
+ * first load, and is ready, its grammars compiled, before an answer's first code block streams
+ * in.
  */
 export function preloadHighlighter(): () => void {
   if (typeof requestIdleCallback === "function") {
@@ -43,11 +61,7 @@ export function preloadHighlighter(): () => void {
   return () => clearTimeout(timer);
 }
 
-/**
- * Highlighted HTML of a code block. Until highlight.js is loaded (see preloadHighlighter) the
- * code shows as plain text.
- */
-function useHighlighted(code: string, language: string | undefined): string {
+function useHighlighterLoaded(): Highlighter | null {
   const [, setLoaded] = useState(highlighter !== null);
   useEffect(() => {
     if (highlighter) return;
@@ -57,12 +71,37 @@ function useHighlighted(code: string, language: string | undefined): string {
       live = false;
     };
   }, []);
-  const ready = highlighter;
-  return useMemo(() => (ready ? ready(code, language) : escapeHtml(code)), [ready, code, language]);
+  return highlighter;
 }
 
-function CodeBlock({ code, language }: { code: string; language?: string }) {
-  const html = useHighlighted(code, language);
+/**
+ * Highlighted HTML of a code block. Until highlight.js is loaded (see preloadHighlighter) the
+ * code shows as plain text. A block whose closing fence has not arrived (still streaming) shows
+ * as plain text too, and is highlighted once the browser is idle with its text unchanged: while
+ * an answer streams, a growing block is not highlighted again, whole, every frame.
+ */
+function useHighlighted(code: string, language: string | undefined, open: boolean): string {
+  const ready = useHighlighterLoaded();
+  const [idle, setIdle] = useState<{ code: string; language?: string; html: string } | null>(null);
+  useEffect(() => {
+    if (!open || !ready) return;
+    const highlight = () => setIdle({ code, language, html: ready(code, language) });
+    if (typeof requestIdleCallback !== "function") {
+      const timer = setTimeout(highlight, 200);
+      return () => clearTimeout(timer);
+    }
+    const handle = requestIdleCallback(highlight);
+    return () => cancelIdleCallback(handle);
+  }, [open, ready, code, language]);
+  return useMemo(() => {
+    if (!ready) return escapeHtml(code);
+    if (!open) return ready(code, language);
+    return idle?.code === code && idle.language === language ? idle.html : escapeHtml(code);
+  }, [ready, open, idle, code, language]);
+}
+
+function CodeBlock({ code, language, open }: { code: string; language?: string; open: boolean }) {
+  const html = useHighlighted(code, language, open);
   return (
     <figure className="chat-code my-2 overflow-hidden rounded-md border border-zinc-200 bg-zinc-50 dark:border-zinc-800 dark:bg-zinc-900">
       <figcaption className="flex items-center justify-between border-b border-zinc-200 px-2 py-0.5 text-xs text-zinc-600 dark:border-zinc-800 dark:text-zinc-400">
@@ -88,13 +127,11 @@ const COMPONENTS: Components = {
     className,
     children,
     ...props
-  }: ComponentPropsWithoutRef<"code"> & { node?: unknown }) => {
+  }: ComponentPropsWithoutRef<"code"> & { node?: Element }) => {
     const language = /language-([\w+#-]+)/.exec(className ?? "")?.[1];
     const text = textOf(children);
-    // remark-math marks $…$ as math-inline and $$…$$ as math-display.
-    if (className?.includes("math-inline")) return <MathFormula tex={text} display={false} />;
-    if (className?.includes("math-display"))
-      return <MathFormula tex={text.replace(/\n$/, "")} display />;
+    const formula = formulaOf(className ?? "", text);
+    if (formula) return <MathFormula tex={formula.tex} display={formula.display} />;
     if (language === "mermaid") return <MermaidDiagram source={text.replace(/\n$/, "")} />;
     const block = language !== undefined || text.includes("\n");
     if (!block) {
@@ -108,7 +145,13 @@ const COMPONENTS: Components = {
         </code>
       );
     }
-    return <CodeBlock code={text.replace(/\n$/, "")} language={language} />;
+    return (
+      <CodeBlock
+        code={text.replace(/\n$/, "")}
+        language={language}
+        open={props.node?.properties[OPEN_FENCE_PROPERTY] === true}
+      />
+    );
   },
   a: ({ href, children }) => (
     <a
@@ -156,10 +199,6 @@ const COMPONENTS: Components = {
   ),
 };
 
-// Models write inline TeX as $…$ (and display as $$…$$), so single dollars are math, as in
-// remark-math's default; a "$" meant as money is written \$ by models that also write TeX.
-const REMARK_PLUGINS = [remarkGfm, remarkMath];
-
 /**
  * A block that is one `$$…$$` on a line is display math, as models write it (remark-math reads
  * display math only between `$$` lines): rewritten to that form.
@@ -169,23 +208,125 @@ function asDisplayMath(block: string): string {
   return match ? `$$\n${match[1]!.trim()}\n$$` : block;
 }
 
-/** One block, parsed once per distinct text: blocks before the growing tail are never re-parsed. */
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return (
-    <ReactMarkdown remarkPlugins={REMARK_PLUGINS} components={COMPONENTS}>
-      {asDisplayMath(text)}
-    </ReactMarkdown>
-  );
+/**
+ * A markdown text's React elements (its components run when React renders them). A complete
+ * block's formulas are typeset here too, so a block rendered ahead of its frame leaves the frame
+ * no typesetting; the growing last block's are not kept (their TeX may still change).
+ */
+function renderMarkdown(markdown: string, complete: boolean): ReactNode {
+  const tree = markdownToHast(markdown);
+  if (complete) for (const { tex, display } of formulasOf(tree)) typesetAhead(tex, display);
+  return toJsxRuntime(tree, {
+    Fragment,
+    jsx,
+    jsxs,
+    components: COMPONENTS,
+    ignoreInvalidStyle: true,
+    passKeys: true,
+    passNode: true,
+  });
+}
+
+/**
+ * Rendered blocks by their text: a block is parsed once, not again on every render around it.
+ * The texts a growing last block passes through are not kept (see MarkdownBlock).
+ */
+const renderedBlocks = createBlockCache((text) => renderMarkdown(text, true), 500_000);
+
+/**
+ * Characters of complete blocks rendered ahead per task: a burst (many chunks read in one task,
+ * a snapshot when joining) is spread over tasks of its own.
+ */
+const AHEAD_CHARACTERS_PER_TASK = 1000;
+
+/** A text part of a response being received: its split, and its blocks rendered ahead so far. */
+interface ReceivedPart {
+  split: BlockSplit;
+  rendered: number;
+}
+
+/** The parts of each response being received, by the revealer showing it. */
+const receivedParts = new WeakMap<object, ReceivedPart[]>();
+/** Responses with complete blocks not yet rendered. */
+const pending = new Set<ReceivedPart[]>();
+/** Characters rendered ahead since the last task boundary (the next-task timer resets it). */
+let spent = 0;
+let nextTaskScheduled = false;
+
+/** A task after this one: the budget starts again, and what is left is rendered. */
+function continueInNextTask(): void {
+  if (nextTaskScheduled) return;
+  nextTaskScheduled = true;
+  setTimeout(() => {
+    nextTaskScheduled = false;
+    spent = 0;
+    renderAhead();
+  }, 0);
+}
+
+function renderAhead(): void {
+  for (const parts of pending) {
+    for (const part of parts) {
+      const complete = part.split.blocks.length - part.split.tailBlocks;
+      while (part.rendered < complete) {
+        if (spent >= AHEAD_CHARACTERS_PER_TASK) return;
+        const block = part.split.blocks[part.rendered++]!;
+        renderedBlocks.get(asDisplayMath(block));
+        spent += block.length;
+        continueInNextTask();
+      }
+    }
+    pending.delete(parts);
+  }
+}
+
+/**
+ * Renders the blocks of a streamed answer that are complete as soon as their text is received
+ * (up to 1,000 characters in the task that received them, whatever its number of chunks; any
+ * more in tasks of their own),
+ * so the frame that shows them finds them kept and only lays them out. The growing last block
+ * is left to the frame.
+ */
+function renderCompletedBlocks(texts: readonly string[], source: object): void {
+  const parts = receivedParts.get(source) ?? [];
+  texts.forEach((text, position) => {
+    const previous = parts[position];
+    const split = splitGrowingMarkdown(previous?.split ?? null, text);
+    const extended = previous !== undefined && text.startsWith(previous.split.text);
+    parts[position] = { split, rendered: extended ? previous.rendered : 0 };
+  });
+  parts.length = texts.length;
+  receivedParts.set(source, parts);
+  pending.add(parts);
+  renderAhead();
+}
+
+if (typeof window !== "undefined") prepareReceivedText(renderCompletedBlocks);
+
+/**
+ * One block of an answer, rendered from its text. The last block may be one a stream is still
+ * writing, whose text changes every frame: it is rendered without being kept (unless kept
+ * already), so the cache holds blocks that are complete.
+ */
+const MarkdownBlock = memo(function MarkdownBlock({ text, last }: { text: string; last: boolean }) {
+  const markdown = asDisplayMath(text);
+  return last
+    ? (renderedBlocks.peek(markdown) ?? renderMarkdown(markdown, false))
+    : renderedBlocks.get(markdown);
 });
 
 /** Blocks per chunk: the unit React compares per frame and the browser may skip when off screen. */
 const BLOCKS_PER_CHUNK = 16;
 
-function sameBlocks(
-  previous: { blocks: readonly string[] },
-  next: { blocks: readonly string[] },
-): boolean {
+interface ChunkProps {
+  blocks: readonly string[];
+  /** The answer's last chunk, whose last block may still grow. */
+  last: boolean;
+}
+
+function sameBlocks(previous: ChunkProps, next: ChunkProps): boolean {
   return (
+    previous.last === next.last &&
     previous.blocks.length === next.blocks.length &&
     previous.blocks.every((block, index) => block === next.blocks[index])
   );
@@ -196,11 +337,11 @@ function sameBlocks(
  * `content-visibility: auto` lets the browser skip style, layout and paint of chunks scrolled
  * out of view, so a frame's work does not grow with the length of the answer.
  */
-const MarkdownChunk = memo(function MarkdownChunk({ blocks }: { blocks: readonly string[] }) {
+const MarkdownChunk = memo(function MarkdownChunk({ blocks, last }: ChunkProps) {
   return (
     <div className="[contain-intrinsic-size:auto_20rem] [content-visibility:auto]">
       {blocks.map((block, index) => (
-        <MarkdownBlock key={index} text={block} />
+        <MarkdownBlock key={index} text={block} last={last && index === blocks.length - 1} />
       ))}
     </div>
   );
@@ -229,7 +370,7 @@ export const MarkdownView = memo(function MarkdownView({ text }: { text: string 
   return (
     <div className="text-sm leading-6">
       {chunks.map((blocks, index) => (
-        <MarkdownChunk key={index} blocks={blocks} />
+        <MarkdownChunk key={index} blocks={blocks} last={index === chunks.length - 1} />
       ))}
     </div>
   );

@@ -1,6 +1,7 @@
 "use client";
 
 import { memo, useState, useSyncExternalStore } from "react";
+import { createBlockCache } from "./block-cache";
 
 /**
  * A TeX formula of an answer ($…$ inline, $$…$$ display), typeset by KaTeX with its MathML
@@ -44,6 +45,28 @@ export function preloadKatex(): void {
   void loading?.then(() => setTimeout(() => render?.("\\frac{a}{b} = \\sqrt{x^2}", false), 0));
 }
 
+/**
+ * Formulas typeset ahead of the frame that shows them (typesetAhead), kept by their TeX: the
+ * frame sets their HTML instead of typesetting them. Bounded by the TeX's characters (a
+ * formula's HTML is some kilobytes).
+ */
+const typesetFormulas = createBlockCache<string>(
+  (key) => render!(key.slice(1), key.startsWith("D")),
+  20_000,
+);
+
+function formulaKey(tex: string, display: boolean): string {
+  return `${display ? "D" : "I"}${tex}`;
+}
+
+/**
+ * Typesets a formula of a complete block ahead of its frame, if KaTeX is loaded (else the frame
+ * typesets it once KaTeX is).
+ */
+export function typesetAhead(tex: string, display: boolean): void {
+  if (render) typesetFormulas.get(formulaKey(tex, display));
+}
+
 function subscribe(listener: () => void): () => void {
   listeners.add(listener);
   loadKatex();
@@ -63,7 +86,10 @@ export const MathFormula = memo(function MathFormula({
     () => null,
   );
   const [source, setSource] = useState(false);
-  const html = renderer && !source ? renderer(tex, display) : null;
+  const html =
+    renderer && !source
+      ? (typesetFormulas.peek(formulaKey(tex, display)) ?? renderer(tex, display))
+      : null;
   const toggle = (
     <button
       type="button"
