@@ -10,7 +10,8 @@ import type { GenerateContentRequest } from "@/lib/gemini/types";
 import { checkGenerateContentRequest } from "@/lib/gemini/validate";
 import { piecedText } from "@/lib/runtime/pieced-text";
 import { bodyOfOutcome } from "@/lib/server/http/body-reader-client";
-import { answerBodyReaderRequest, readBodyText } from "@/lib/server/http/body-readers";
+import { readBodyText } from "@/lib/server/http/body-readers";
+import { bodyReaderValue, longestString } from "@/lib/testing/body-reader-replies";
 import { answerText, collect, generateContent, inputFor, plain } from "@/lib/testing/generation";
 
 const LIGHT_BOUND_MS = 3_000;
@@ -92,17 +93,8 @@ describe("hostile request text", () => {
       contents: [{ role: "user", parts: [{ text: prompt }] }],
       generationConfig: { maxOutputTokens: 16, thinkingConfig: { thinkingBudget: 0 } },
     });
-    const bytes = new TextEncoder().encode(body);
     // The worker's answer, as the request's thread receives it: no string of the prompt in it.
-    const reply = structuredClone(
-      answerBodyReaderRequest({
-        id: 1,
-        reader: "generateContent",
-        bytes: [bytes],
-        size: bytes.length,
-      }),
-    );
-    if (reply.kind !== "value") throw new Error(`not read: ${reply.kind}`);
+    const reply = structuredClone(bodyReaderValue(body));
     expect(longestString(reply)).toBeLessThan(1_000);
     const request = (await bodyOfOutcome(reply)) as GenerateContentRequest;
     // A lower limit than the model's keeps the count short; the path is the same.
@@ -314,13 +306,3 @@ describe("generated media held to the output limit", () => {
     expect(response.usageMetadata!.candidatesTokenCount ?? 0).toBeLessThanOrEqual(1_000);
   });
 });
-
-/** The length of the longest string anywhere in `value` (keys included). */
-function longestString(value: unknown): number {
-  if (typeof value === "string") return value.length;
-  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return 0;
-  let longest = 0;
-  for (const [key, item] of Object.entries(value))
-    longest = Math.max(longest, key.length, longestString(item));
-  return longest;
-}

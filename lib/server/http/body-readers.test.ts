@@ -10,6 +10,7 @@ import {
   sourceText,
   type BodyReaderName,
 } from "./body-readers";
+import { bodyReaderValue, longestString } from "@/lib/testing/body-reader-replies";
 
 /** A body read through the worker's protocol (its answer, then this thread's slices). */
 async function throughWorker(text: string, reader: BodyReaderName): Promise<unknown> {
@@ -224,22 +225,9 @@ describe("body readers through the worker's protocol", () => {
         },
       },
     });
-    const bytes = new TextEncoder().encode(text);
-    const reply = answerBodyReaderRequest({
-      id: 1,
-      reader: "generateContent",
-      bytes: [bytes],
-      size: bytes.length,
-    });
-    if (reply.kind !== "value") throw new Error(`not read: ${reply.kind}`);
+    const reply = bodyReaderValue(text);
     // Nothing in the message is a string of the request's size: only pieces' bytes.
-    const longest = (value: unknown): number =>
-      typeof value === "string"
-        ? value.length
-        : typeof value === "object" && value !== null && !ArrayBuffer.isView(value)
-          ? Math.max(0, ...Object.values(value).map(longest))
-          : 0;
-    expect(longest(reply)).toBeLessThan(1_000);
+    expect(longestString(reply)).toBeLessThan(1_000);
     const { bytes: pieceBytes, ends } = reply.pieces;
     expect(pieceBytes.length).toBeGreaterThan(1_000_000);
     for (let index = 0; index < ends.length; index++)

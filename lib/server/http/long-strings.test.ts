@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { bodyOfOutcome } from "./body-reader-client";
-import { answerBodyReaderRequest, readBodyText } from "./body-readers";
+import { readBodyText } from "./body-readers";
+import { bodyReaderValue, longestString } from "@/lib/testing/body-reader-replies";
 import { inlineDataBytes } from "@/lib/engine/base64-in-slices";
 import type { GenerateContentRequest } from "@/lib/gemini/types";
 import { decodeText } from "@/lib/runtime/encoded-text";
@@ -26,14 +27,7 @@ describe("long strings of a body read in the worker", () => {
       systemInstruction: { parts: [{ text: `${long("b")}\u{1F600}"quoted"` }] },
     };
     const text = JSON.stringify(body);
-    const bytes = new TextEncoder().encode(text);
-    const reply = answerBodyReaderRequest({
-      id: 1,
-      reader: "generateContent",
-      bytes: [bytes],
-      size: bytes.length,
-    });
-    expect(reply.kind).toBe("value");
+    const reply = bodyReaderValue(text);
     if (reply.kind !== "value") return;
     expect(reply.pieces.bytes.length).toBeLessThan(1_000);
     expect(reply.long?.map((entry) => entry.path.join("."))).toEqual(
@@ -53,14 +47,7 @@ describe("long strings of a body read in the worker", () => {
       contents: [{ parts: [{ text: prompt }] }],
       systemInstruction: { parts: [{ text: wide }] },
     });
-    const bytes = new TextEncoder().encode(text);
-    const reply = answerBodyReaderRequest({
-      id: 1,
-      reader: "generateContent",
-      bytes: [bytes],
-      size: bytes.length,
-    });
-    if (reply.kind !== "value") throw new Error(`not read: ${reply.kind}`);
+    const reply = bodyReaderValue(text);
     // What the request's thread receives holds no long string: one would be made there in one go.
     const received = structuredClone(reply);
     expect(longestString(received)).toBeLessThan(1_000);
@@ -98,14 +85,7 @@ describe("long strings of a body read in the worker", () => {
         { parts: [{ text: letters }, { inlineData: { mimeType: "application/pdf", data } }] },
       ],
     });
-    const bytes = new TextEncoder().encode(text);
-    const reply = answerBodyReaderRequest({
-      id: 1,
-      reader: "generateContent",
-      bytes: [bytes],
-      size: bytes.length,
-    });
-    if (reply.kind !== "value") throw new Error(`not read: ${reply.kind}`);
+    const reply = bodyReaderValue(text);
     const entries = Object.fromEntries(
       (reply.long ?? []).map((entry) => [entry.path.join("."), entry]),
     );
@@ -140,13 +120,3 @@ describe("long strings of a body read in the worker", () => {
     expect(await inlineDataBytes(value.parts[0]!.inlineData)).toEqual(Buffer.from(data, "base64"));
   });
 });
-
-/** The length of the longest string anywhere in `value` (keys included). */
-function longestString(value: unknown): number {
-  if (typeof value === "string") return value.length;
-  if (typeof value !== "object" || value === null || ArrayBuffer.isView(value)) return 0;
-  let longest = 0;
-  for (const [key, item] of Object.entries(value))
-    longest = Math.max(longest, key.length, longestString(item));
-  return longest;
-}
