@@ -179,10 +179,10 @@ export async function eventDelays(server) {
 }
 
 /**
- * Opens `total` streams through `server` (the upstream sends one event every 2 s), noting the
+ * Opens `total` streams through `server` (the upstream sends one event every `holdEveryMs`), noting the
  * server's resident memory after each checkpoint, then checks every stream still receives.
  */
-export async function holdStreams(server, total, checkpoints) {
+export async function holdStreams(server, total, checkpoints, holdEveryMs = 2_000) {
   const streamAgent = new Agent({ connections: null, pipelining: 1 });
   const held = [];
   const openStream = async () => {
@@ -222,14 +222,17 @@ export async function holdStreams(server, total, checkpoints) {
   for (const target of checkpoints) {
     while (opened < target) {
       const batch = Math.min(100, target - opened);
-      await Promise.all(Array.from({ length: batch }, openStream));
+      await Promise.all(Array.from({ length: batch }, openStream)).catch((error) => {
+        throw new Error(`opening streams ${opened + 1} to ${opened + batch}: ${error.message}`);
+      });
       opened += batch;
     }
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     results.push({ streams: opened, rss: treeRss(server.pid) });
   }
   const before = held.map((stream) => stream.events);
-  await new Promise((resolve) => setTimeout(resolve, 4_500));
+  // Long enough for every stream's next event.
+  await new Promise((resolve) => setTimeout(resolve, holdEveryMs + 2_500));
   const alive = held.filter((stream, index) => stream.events > before[index]).length;
   for (const stream of held) stream.response.body.destroy();
   await streamAgent.close().catch(() => undefined);
