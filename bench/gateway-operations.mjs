@@ -179,8 +179,9 @@ export async function eventDelays(server) {
 }
 
 /**
- * Opens `total` streams through `server` (the upstream sends one event every `holdEveryMs`), noting the
- * server's resident memory after each checkpoint, then checks every stream still receives.
+ * Opens `total` streams through `server` (the upstream sends one event every `holdEveryMs`),
+ * noting the server's resident memory after each checkpoint, then checks every stream still
+ * receives.
  */
 export async function holdStreams(server, total, checkpoints, holdEveryMs = 2_000) {
   const streamAgent = new Agent({ connections: null, pipelining: 1 });
