@@ -276,10 +276,7 @@ async function streamsSection(standIn, certificate) {
     : `http://127.0.0.1:${standIn.port}`;
   const gateway = await startStudio(
     "gateway",
-    gatewayEnvironment(
-      upstreamUrl,
-      h2 ? { GEMINI_UPSTREAM_HTTP2: "1", NODE_EXTRA_CA_CERTS: certificate.cert } : {},
-    ),
+    gatewayEnvironment(upstreamUrl, h2 ? { NODE_EXTRA_CA_CERTS: certificate.cert } : {}),
   );
   await eventDelays(gateway);
   const delays = summary(await eventDelays(gateway));
@@ -287,7 +284,7 @@ async function streamsSection(standIn, certificate) {
     `\nEvent pass-through: 100 events the upstream writes 50 ms apart, from its write to the client's read through the gateway: p50 ${ms(delays.p50)}, p99 ${ms(delays.p99)} (load ${load()})`,
   );
   console.log(
-    `\nHeld streams through one gateway (upstream over ${h2 ? "HTTPS, HTTP/2" : "HTTP/1.1"}; one event every ${options["hold-every-ms"] / 1000} s each; load ${load()})`,
+    `\nHeld streams through one gateway (upstream over ${h2 ? "HTTPS, whose port offers HTTP/2; the gateway's undici Agent speaks HTTP/1.1, one upstream connection a stream" : "HTTP/1.1"}; one event every ${options["hold-every-ms"] / 1000} s each; load ${load()})`,
   );
   const total = options.streams;
   printHeldStreams(
