@@ -179,10 +179,11 @@ export async function eventDelays(server) {
 }
 
 /**
- * Opens `total` streams through `server` (the upstream sends one event every 2 s), noting the
- * server's resident memory after each checkpoint, then checks every stream still receives.
+ * Opens `total` streams through `server` (the upstream sends one event every `holdEveryMs`),
+ * noting the server's resident memory after each checkpoint, then checks every stream still
+ * receives.
  */
-export async function holdStreams(server, total, checkpoints) {
+export async function holdStreams(server, total, checkpoints, holdEveryMs = 2_000) {
   const streamAgent = new Agent({ connections: null, pipelining: 1 });
   const held = [];
   const openStream = async () => {
@@ -218,25 +219,35 @@ export async function holdStreams(server, total, checkpoints) {
   };
   const baseline = treeRss(server.pid);
   const results = [];
+  const failures = { count: 0, first: null };
   let opened = 0;
   for (const target of checkpoints) {
     while (opened < target) {
       const batch = Math.min(100, target - opened);
-      await Promise.all(Array.from({ length: batch }, openStream));
+      // A stream that fails to open is counted, not fatal: the memory is per stream held.
+      await Promise.all(
+        Array.from({ length: batch }, () =>
+          openStream().catch((error) => {
+            failures.count++;
+            failures.first ??= `stream ${opened + 1} to ${opened + batch}: ${error.message}`;
+          }),
+        ),
+      );
       opened += batch;
     }
     await new Promise((resolve) => setTimeout(resolve, 5_000));
-    results.push({ streams: opened, rss: treeRss(server.pid) });
+    results.push({ streams: held.length, rss: treeRss(server.pid) });
   }
   const before = held.map((stream) => stream.events);
-  await new Promise((resolve) => setTimeout(resolve, 4_500));
+  // Long enough for every stream's next event.
+  await new Promise((resolve) => setTimeout(resolve, holdEveryMs + 2_500));
   const alive = held.filter((stream, index) => stream.events > before[index]).length;
   for (const stream of held) stream.response.body.destroy();
   await streamAgent.close().catch(() => undefined);
-  return { baseline, results, alive, held: held.length };
+  return { baseline, results, alive, held: held.length, failures };
 }
 
-export function printHeldStreams({ baseline, results, alive, held }) {
+export function printHeldStreams({ baseline, results, alive, held, failures }) {
   console.log(`| open streams | gateway RSS | growth over idle | per stream |`);
   console.log(`|---|---|---|---|`);
   console.log(`| 0 | ${mib(baseline)} | | |`);
@@ -253,6 +264,8 @@ export function printHeldStreams({ baseline, results, alive, held }) {
     );
   }
   console.log(`still receiving after ${last.streams} opened: ${alive}/${held}`);
+  if (failures.count > 0)
+    console.log(`failed to open: ${failures.count} (the first: ${failures.first})`);
 }
 
 /** One `upload, finalize` request of `totalBytes`, streamed by the client. */

@@ -6,13 +6,16 @@
 //   generateContent          a short answer
 //   streamGenerateContent    model `hold-fast`: 100 events 50 ms apart, then the end, each
 //                            carrying the time it was written (`@<epoch ms>`); any other model:
-//                            one event every 2 s for as long as the client stays
-// Usage: node bench/gateway-stand-in.mjs <key.pem> <cert.pem>; says { listening, tlsPort }.
+//                            one event every 2 s (or <hold-every-ms>) for as long as the
+//                            client stays
+// Usage: node bench/gateway-stand-in.mjs <key.pem> <cert.pem> [hold-every-ms]; says
+//   { listening, tlsPort }.
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
 
-const [keyFile, certFile] = process.argv.slice(2);
+const [keyFile, certFile, holdEvery = "2000"] = process.argv.slice(2);
+const HOLD_EVERY_MS = Number(holdEvery);
 const COUNT = Buffer.from('{\n  "totalTokens": 9\n}\n');
 const ANSWER = Buffer.from(
   JSON.stringify({
@@ -60,7 +63,7 @@ function stream(incoming, outgoing) {
       outgoing.end();
     }
   };
-  const timer = setInterval(send, fast ? 50 : 2_000);
+  const timer = setInterval(send, fast ? 50 : HOLD_EVERY_MS);
   send();
   outgoing.on("close", () => {
     clearInterval(timer);

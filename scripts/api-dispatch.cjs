@@ -8,7 +8,7 @@
 // and API-looking paths no route file serves (Next's fallback rewrite answers those).
 //
 // The handler, its limits, authentication and isolation checks are the route's own: this file
-// only turns Node's request into the web Request the route takes and writes the Response it
+// only presents Node's request as the web Request the route takes and writes the Response it
 // answers back, streamed piece by piece with backpressure, the request's signal aborted when
 // the client goes away first (as Next does).
 //
@@ -115,29 +115,101 @@ function takenWebBody() {
   return stream;
 }
 
+/** The dispatch's own handles on a request, kept off the names a Request has. */
+const CLIENT_GONE = Symbol("clientGone");
+const ABORTED = Symbol("aborted");
+
 /**
- * The web Request a handler takes, made from Node's: URL, method and headers copied once; the
- * body's web stream made only when someone asks for it (most bodies are read in Node's form,
- * and a ReadableStream costs Node more to make than the rest of the Request), and the signal
- * the dispatch's own (a signal handed to Request's constructor is followed through a second
- * controller, a weak reference and a finalizer, per request). Everything a handler reads of a
- * Request (body, bodyUsed, text(), json(), clone()...) behaves as a Request's does.
+ * The request a handler takes, made from Node's: a web Request to everything that reads it
+ * (url, method, headers, signal, body, bodyUsed, text(), json(), clone()...), without the cost
+ * of constructing one. Node's own Request would parse the URL and copy the headers through
+ * its init dictionary's conversions, and make an AbortSignal of its own besides the
+ * dispatch's (each signal made through `Object.setPrototypeOf`, which Node 20 pays dearly
+ * for): together the largest step of a request's own work before its handler (bench/README.md,
+ * "Gateway: the lean API path"). Here the URL is Node's path behind the origin, the headers
+ * are made once when first read, from Node's already checked reading of them, and the signal
+ * when first read, aborted if the client went away before. The body's web stream is made only
+ * when someone asks for it (most bodies are read in Node's form, and a ReadableStream costs
+ * Node more to make than the rest of a Request). Code that copies a request names its parts
+ * (lib/server/http/request-copy.ts) rather than handing it to Request's constructor, which
+ * takes only its own kind.
  */
-class DispatchedRequest extends Request {
+class DispatchedRequest {
   #incoming;
-  #signal;
+  #url;
+  #headers = null;
+  #controller = null;
+  #aborted = false;
   /** The body's web stream, once asked for. */
   #body = null;
   #nodeBodyTaken = false;
 
-  constructor(incoming, signal) {
-    super(ORIGIN + incoming.url, { method: incoming.method, headers: headersOf(incoming) });
+  constructor(incoming) {
     this.#incoming = incoming;
-    this.#signal = signal;
+    this.#url = ORIGIN + incoming.url;
+  }
+
+  get url() {
+    return this.#url;
+  }
+
+  get method() {
+    return this.#incoming.method;
+  }
+
+  get headers() {
+    this.#headers ??= new Headers(headersOf(this.#incoming));
+    return this.#headers;
   }
 
   get signal() {
-    return this.#signal;
+    if (this.#controller === null) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The client went away before the answer was written: the signal is (or will be made) aborted. */
+  [CLIENT_GONE]() {
+    this.#aborted = true;
+    this.#controller?.abort();
+  }
+
+  get [ABORTED]() {
+    return this.#aborted;
+  }
+
+  // What a Request made from a URL and a method has, and a server's request never changes.
+  get cache() {
+    return "default";
+  }
+  get credentials() {
+    return "same-origin";
+  }
+  get destination() {
+    return "";
+  }
+  get duplex() {
+    return "half";
+  }
+  get integrity() {
+    return "";
+  }
+  get keepalive() {
+    return false;
+  }
+  get mode() {
+    return "cors";
+  }
+  get redirect() {
+    return "follow";
+  }
+  get referrer() {
+    return "about:client";
+  }
+  get referrerPolicy() {
+    return "";
   }
 
   get body() {
@@ -190,6 +262,7 @@ class DispatchedRequest extends Request {
     return this.#bodyAsResponse().text();
   }
 
+  /** A web Request with the same parts; the body, if any, split between the two (a tee). */
   clone() {
     if (this.bodyUsed) throw new TypeError("Request.clone: Body has already been consumed.");
     let body = this.body;
@@ -199,8 +272,12 @@ class DispatchedRequest extends Request {
       headers: this.headers,
       body,
       duplex: "half",
-      signal: this.#signal,
+      signal: this.signal,
     });
+  }
+
+  get [Symbol.toStringTag]() {
+    return "Request";
   }
 }
 
@@ -327,19 +404,18 @@ const FAILURE_BODY = `${JSON.stringify({ error: { code: 500, message: "Internal 
 
 /** Answers `incoming` with what `handler` (a route's method: web Request in, Response out) makes of it. */
 async function serve(handler, incoming, outgoing) {
-  const controller = new AbortController();
+  markStage("dispatched");
+  const request = new DispatchedRequest(incoming);
+  markStage("request made");
   outgoing.once("close", () => {
-    if (!outgoing.writableFinished) controller.abort();
+    if (!outgoing.writableFinished) request[CLIENT_GONE]();
   });
   let response;
   try {
-    markStage("dispatched");
-    const request = new DispatchedRequest(incoming, controller.signal);
-    markStage("request made");
     response = await handler(request);
     markStage("answer made");
   } catch (error) {
-    if (controller.signal.aborted) return;
+    if (request[ABORTED]) return;
     warn(`answering ${incoming.method} ${incoming.url.split("?")[0]} failed`, error);
     outgoing.writeHead(500, {
       "content-type": "application/json; charset=UTF-8",
@@ -360,7 +436,7 @@ async function serve(handler, incoming, outgoing) {
   } catch (error) {
     // A body that fails drops the connection, headers sent or not, as Next does: the client
     // sees the answer cut off (an emulator scenario's reset is such a body, on purpose).
-    if (!controller.signal.aborted && error?.name !== "AbortError")
+    if (!request[ABORTED] && error?.name !== "AbortError")
       warn(`answering ${incoming.method} ${incoming.url.split("?")[0]} failed`, error);
     outgoing.destroy();
   }

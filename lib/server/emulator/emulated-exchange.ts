@@ -8,6 +8,7 @@ import type { UsageMetadata } from "@/lib/gemini/types";
 import { formatTimestampDigits } from "@/lib/gemini/wire-time";
 import { TransportFault } from "@/lib/engine/emulator/faults";
 import { replayExchange } from "./replay-exchange";
+import { requestWithBody } from "../http/request-copy";
 import { transportFaultResponse } from "../http/transport-fault-response";
 
 /**
@@ -42,12 +43,7 @@ export async function serveEmulated(options: {
   const started = performance.now();
   const requestCopy = new BodyCopy(log.maxBodyBytes, request.headers.get("content-type"));
   const handled = request.body
-    ? new Request(request, {
-        body: requestCopy.through(request.body),
-        duplex: "half",
-        // Named, not inherited: a dispatched request's signal is its own getter's.
-        signal: request.signal,
-      } as RequestInit)
+    ? requestWithBody(request, requestCopy.through(request.body))
     : request;
   const response = await exchangeScope.run(scope, () =>
     handleSafely(

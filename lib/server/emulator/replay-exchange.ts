@@ -7,6 +7,7 @@ import {
   type ReplayStore,
 } from "@/lib/engine/emulator/cassettes/replay-store";
 import { sleep } from "@/lib/engine/emulator/sleep";
+import { requestWithBody } from "../http/request-copy";
 import { MAX_JSON_BODY_BYTES } from "../http/request-body";
 import { readBodyBytes } from "./body-bytes";
 
@@ -50,7 +51,7 @@ export async function replayExchange(options: {
     );
   }
   if (bytes === null) return { request };
-  return { request: new Request(request, { body: bytes, signal: request.signal }) };
+  return { request: requestWithBody(request, bytes) };
 }
 
 function parsedBody(bytes: Uint8Array): unknown {

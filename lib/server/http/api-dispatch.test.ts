@@ -3,6 +3,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
+import { requestWithBody } from "./request-copy";
 import { requestBodyPieces } from "./request-body";
 import { smallJsonResponse } from "./responses";
 
@@ -156,6 +157,71 @@ describe("api dispatch", () => {
     controller.abort();
     await wasCancelled;
     expect(aborted).toBe(true);
+  });
+
+  it("gives a signal first read after the client went away as aborted", async () => {
+    let clientGone: () => void = () => undefined;
+    const gone = new Promise<void>((resolve) => (clientGone = resolve));
+    let seen: boolean | null = null;
+    let readDone: () => void = () => undefined;
+    const read = new Promise<void>((resolve) => (readDone = resolve));
+    const base = await listen(async (request) => {
+      await gone;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      seen = request.signal.aborted;
+      readDone();
+      return new Response("late");
+    });
+    const socket = net.connect(Number(new URL(base).port), "127.0.0.1");
+    socket.write(
+      "POST /v1beta/models/m:countTokens HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    clientGone();
+    await read;
+    expect(seen).toBe(true);
+  });
+
+  it("reads as a web Request, and a copy with another body keeps its parts (requestWithBody)", async () => {
+    const base = await listen(async (request) => {
+      const copy = requestWithBody(request, '{"copied":true}');
+      return Response.json({
+        path: new URL(request.url).pathname + new URL(request.url).search,
+        method: request.method,
+        tag: Object.prototype.toString.call(request),
+        defaults: [request.cache, request.credentials, request.mode, request.redirect],
+        copy: {
+          isRequest: copy instanceof Request,
+          sameUrl: copy.url === request.url,
+          method: copy.method,
+          key: copy.headers.get("x-goog-api-key"),
+          sameSignal: copy.signal.aborted === request.signal.aborted,
+          body: await copy.json(),
+        },
+        original: { used: request.bodyUsed, body: await request.text() },
+      });
+    });
+    const response = await fetch(`${base}/v1beta/models/m:countTokens?x=1`, {
+      method: "POST",
+      headers: { "x-goog-api-key": "k2" },
+      body: '{"sent":true}',
+    });
+    expect(await response.json()).toEqual({
+      path: "/v1beta/models/m:countTokens?x=1",
+      method: "POST",
+      tag: "[object Request]",
+      defaults: ["default", "same-origin", "cors", "follow"],
+      copy: {
+        isRequest: true,
+        sameUrl: true,
+        method: "POST",
+        key: "k2",
+        sameSignal: true,
+        body: { copied: true },
+      },
+      original: { used: false, body: '{"sent":true}' },
+    });
   });
 
   it("writes an answer made whole as its bytes, with their length", async () => {
