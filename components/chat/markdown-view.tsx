@@ -343,9 +343,7 @@ function sameBlocks(previous: ChunkProps, next: ChunkProps): boolean {
 const MarkdownChunk = memo(function MarkdownChunk({ blocks, last }: ChunkProps) {
   return (
     <div
-      className={
-        last ? undefined : "[contain-intrinsic-size:auto_20rem] [content-visibility:auto]"
-      }
+      className={last ? undefined : "[contain-intrinsic-size:auto_20rem] [content-visibility:auto]"}
     >
       {blocks.map((block, index) => (
         <MarkdownBlock key={index} text={block} last={last && index === blocks.length - 1} />
