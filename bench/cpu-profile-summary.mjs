@@ -68,8 +68,20 @@ const maps = new Map();
 
 /** The source a built frame came from (`lib/server/...`), or the frame's own URL. */
 function sourceOf(frame) {
+  return originalPosition(frame)?.source ?? frame.url;
+}
+
+/** Where a frame's code was written: `source:line`, mapped when the build has a source map. */
+export function frameSource(frame) {
+  const position = originalPosition(frame);
+  if (position?.source) return `${position.source}:${position.line}`;
+  return frame.url ? `${frame.url}:${frame.lineNumber + 1}` : "";
+}
+
+/** A built frame's position in its source, or null where there is no map for it. */
+function originalPosition(frame) {
   const url = frame.url;
-  if (!traceMapping || !url.includes("/.next/server/")) return url;
+  if (!traceMapping || !url.includes("/.next/server/")) return null;
   let map = maps.get(url);
   if (map === undefined) {
     map = null;
@@ -82,12 +94,11 @@ function sourceOf(frame) {
     }
     maps.set(url, map);
   }
-  if (!map) return url;
-  const position = traceMapping.originalPositionFor(map, {
+  if (!map) return null;
+  return traceMapping.originalPositionFor(map, {
     line: frame.lineNumber + 1,
     column: Math.max(0, frame.columnNumber),
   });
-  return position.source ?? url;
 }
 
 function partOf(frame) {
