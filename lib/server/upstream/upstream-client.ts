@@ -276,7 +276,7 @@ export class UpstreamClient {
       const headers = this.headers(call);
       tap = this.recorder?.begin({
         method: call.method,
-        url: new URL(address.path, address.origin),
+        url: new URL(address.origin + address.path),
         headers,
         json: recordedJson(call),
       });
