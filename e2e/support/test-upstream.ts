@@ -21,7 +21,9 @@
  *   models/echo-key-*           400 whose message quotes the key it received and a `?key=` URL
  *   models/reject-key-*         400 API_KEY_INVALID, as the service answers a bad upstream key
  *   models/leaky-answer-*       answers (unary and streamed) quoting the key it received in several
- *                               encodings and citing a file by this server's own address
+ *                               encodings and citing a file by this server's own address; its
+ *                               countTokens quotes them in raw JSON text written in three pieces
+ *   models/not-json-*           countTokens: a 200 whose body is not JSON
  *   models/huge-answer-*        generateContent: a 6 MiB answer (an inline image) in 64 KiB pieces 5 ms apart
  *   models/hostile-long-event-* streams 1 event, then a 48 MiB event that never ends, in 64 KiB pieces
  *   models/answer-<name>-v1     streams the recorded answer <name> of e2e/fixtures/recorded-answers.ts
@@ -427,8 +429,14 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
     const missing = missingReference(record.bodyText);
     if (missing !== null)
       return sendJson(response, 403, errorBody(403, "PERMISSION_DENIED", missing));
-    if (method === "countTokens") return sendJson(response, 200, { totalTokens: 7 });
     const key = String(request.headers["x-goog-api-key"] ?? "");
+    if (scenario === "leaky-answer" && method === "countTokens") return leakyCount(response, key);
+    if (scenario === "not-json" && method === "countTokens") {
+      response.writeHead(200, { "Content-Type": JSON_TYPE });
+      response.end("<html>not JSON</html>");
+      return;
+    }
+    if (method === "countTokens") return sendJson(response, 200, { totalTokens: 7 });
     if (scenario === "leaky-answer" && method === "generateContent")
       return sendJson(response, 200, leakyAnswer(key));
     if (scenario === "leaky-answer" && method === "streamGenerateContent") {
@@ -519,6 +527,28 @@ export async function startTestUpstream(port = 0): Promise<TestUpstream> {
   }
 
   /** An answer that quotes the server key in several encodings and cites this server's address. */
+  /**
+   * A token count whose raw text quotes the key (plain, in `\u` escapes, percent-encoded) and
+   * this server's address (with `\/`), written in three pieces cut inside the key and inside
+   * an escape, a few milliseconds apart, so a scrubber must see across the pieces.
+   */
+  function leakyCount(response: http.ServerResponse, key: string): void {
+    const escaped = [...key]
+      .map((character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`)
+      .join("");
+    const text =
+      `{\n  "totalTokens": 7,\n  "note": "plain ${key}, escaped ${escaped}, ` +
+      `url ${encodeURIComponent(key).replace(/-/g, "%2D")}, ` +
+      `at ${origin.replace(/\//g, "\\/")}\\/v1beta\\/files\\/leaky"\n}\n`;
+    const cuts = [text.indexOf(key) + Math.floor(key.length / 2), text.indexOf("\\u") + 3];
+    response.writeHead(200, { "Content-Type": JSON_TYPE });
+    response.write(text.slice(0, cuts[0]));
+    setTimeout(() => {
+      response.write(text.slice(cuts[0], cuts[1]));
+      setTimeout(() => response.end(text.slice(cuts[1])), 5);
+    }, 5);
+  }
+
   function leakyAnswer(key: string): unknown {
     const bytes = Buffer.from(key);
     const answer = chunk(

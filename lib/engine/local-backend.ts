@@ -90,7 +90,13 @@ export interface LocalBackendDependencies {
  * `storage.files.resolveFileForCaller(uri, caller)` and merges `cachedContent` with
  * `storage.caches.resolveCachedContentForRequest(request, traits, caller)`.
  */
-export type LocalBackend = Backend & {
+export type LocalBackend = Omit<Backend, "countTokens"> & {
+  /** The engine counts itself: always the count, never an upstream's text passed on. */
+  countTokens(
+    model: string,
+    request: CountTokensRequest,
+    context: OperationContext,
+  ): Promise<CountTokensResponse>;
   storage: Storage;
   /** Runs batches behind interactive work. */
   batchRunner: BatchRunner;

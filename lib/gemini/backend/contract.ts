@@ -183,6 +183,14 @@ export interface PassedOnJson {
   passedOnJson: AsyncIterator<string>;
 }
 
+/**
+ * A JSON answer passed on whole as the upstream wrote it (scrubbed, checked to be JSON), for
+ * an operation whose answer the gateway does not read: a token count.
+ */
+export interface ForwardedJson {
+  forwardedJson: string;
+}
+
 /** The query of `GET batches`: a page, and optionally a `filter` (`state=BATCH_STATE_...`). */
 export interface BatchListQuery extends PageQuery {
   filter?: string;
@@ -216,7 +224,7 @@ export interface Backend {
     model: string,
     request: CountTokensRequest,
     context: OperationContext,
-  ): Promise<CountTokensResponse>;
+  ): Promise<CountTokensResponse | ForwardedJson>;
   generateContent(
     model: string,
     request: GenerateContentRequest,

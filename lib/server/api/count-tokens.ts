@@ -1,7 +1,7 @@
 import "server-only";
 import { checkModelSegment } from "@/lib/gemini/validate";
 import { readOperationBody } from "../http/request-body";
-import { jsonResponse } from "../http/responses";
+import { forwardedJsonResponse, jsonResponse } from "../http/responses";
 import { markStage } from "../observability/request-stages";
 import type { RequestContext } from "./request-context";
 
@@ -14,5 +14,7 @@ export async function countTokensHandler(context: RequestContext): Promise<Respo
     context,
   );
   markStage("backend answered");
-  return jsonResponse(counted);
+  return "forwardedJson" in counted
+    ? forwardedJsonResponse(counted.forwardedJson)
+    : jsonResponse(counted);
 }

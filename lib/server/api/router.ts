@@ -10,6 +10,7 @@ import { acquireStreamSlot, isStreamOperation, releaseWhenDone } from "../http/l
 import { asEventStreamError, errorResponse, isEventStreamRequest } from "../http/responses";
 import { noteCaller, noteRoute, releaseWithAnswer } from "../logs/request-observation";
 import { markStage } from "../observability/request-stages";
+import { requestUrl } from "../http/request-url";
 import { countTokensHandler } from "./count-tokens";
 import { generateContentHandler, streamGenerateContentHandler } from "./generate";
 import { getModelHandler, listModelsHandler } from "./models";
@@ -274,7 +275,7 @@ export async function handleApiRequest(request: Request): Promise<Response> {
   let eventStream = false;
   let renderError = errorResponse;
   try {
-    const url = new URL(request.url);
+    const url = requestUrl(request);
     eventStream = isEventStreamRequest(url);
     let pathname: string;
     try {

@@ -10,6 +10,7 @@ import { sha256Hex } from "./secure-compare";
 import { fromAnotherOrigin } from "./request-origin";
 import { readSessionToken, sessionBinding, sessionCaller } from "./sessions";
 import { clientAddress } from "./sign-in-throttle";
+import { requestUrl } from "../http/request-url";
 
 /**
  * Authentication, called inside every handler (never only in middleware). Programs send a
@@ -27,7 +28,7 @@ function presentedKey(request: Request, bearerKey: boolean): string | null {
     const bearer = /^\s*Bearer\s+(\S+)\s*$/i.exec(request.headers.get("authorization") ?? "");
     if (bearer) return bearer[1]!;
   }
-  return new URL(request.url).searchParams.get("key");
+  return requestUrl(request).searchParams.get("key");
 }
 
 /** Requests that change state with a cookie must come from our own pages. */

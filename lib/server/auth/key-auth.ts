@@ -12,7 +12,7 @@ import { dataStores } from "../persistence/database-handle";
 import { keyHashingSecret, liveKeyByHash, personById } from "./identity-cache";
 import { attachKeyPolicy } from "./key-policy";
 import { hashKeySecret, looksLikeManagedKey } from "./key-secrets";
-import { secretsEqual } from "./secure-compare";
+import { digestMatches, secretDigest } from "./secure-compare";
 
 /**
  * The caller of a request that carries a key: one of STUDIO_API_KEYS (its own workspace,
@@ -65,7 +65,11 @@ function touch(keyId: string, now: number): void {
 }
 
 export async function authenticateKey(presented: string, countRate: boolean): Promise<Caller> {
-  const match = serverEnv().studioKeys.find((studioKey) => secretsEqual(presented, studioKey.key));
+  // Hashed once, compared with each configured key's digest in constant time.
+  const presentedDigest = secretDigest(presented);
+  const match = serverEnv().studioKeys.find((studioKey) =>
+    digestMatches(presentedDigest, studioKey.key),
+  );
   if (match) {
     const ownerId = `key:${match.name}`;
     if (countRate) await countRequest(ownerId);

@@ -28,5 +28,15 @@ function expectedDigest(expected: string): Buffer {
 
 /** Compares secrets in constant time whatever their lengths. */
 export function secretsEqual(given: string, expected: string): boolean {
-  return timingSafeEqual(sha256(given), expectedDigest(expected));
+  return digestMatches(secretDigest(given), expected);
+}
+
+/** What `digestMatches` compares: a presented secret hashed once, whatever it is compared with. */
+export function secretDigest(given: string): Buffer {
+  return sha256(given);
+}
+
+/** secretsEqual for a presented secret already hashed (`secretDigest`), in constant time. */
+export function digestMatches(givenDigest: Buffer, expected: string): boolean {
+  return timingSafeEqual(givenDigest, expectedDigest(expected));
 }

@@ -79,6 +79,17 @@ export function smallJsonResponse(
 }
 
 /**
+ * An upstream's JSON answer passed on as it wrote it (ForwardedJson): its text as one body,
+ * with the headers of every JSON answer, ended by a newline as the service ends its own.
+ */
+export function forwardedJsonResponse(text: string): Response {
+  return new WholeResponse(utf8.encode(text.endsWith("\n") ? text : text + "\n"), {
+    status: 200,
+    headers: jsonHeaders(),
+  });
+}
+
+/**
  * A JSON answer too large to hold whole, produced piece by piece as the client reads: the
  * next piece is made only when the previous one has been taken, so a client that stops
  * reading holds one piece, not the answer. A piece that throws ends the stream as an error

@@ -5,6 +5,7 @@ import { logger } from "../config/logger";
 import { startLogCapture, type LogCapture } from "./log-capture";
 import { operationName } from "../observability/operation-names";
 import { markStage } from "../observability/request-stages";
+import { requestUrl } from "../http/request-url";
 import {
   countRequest,
   observeFirstByte,
@@ -214,7 +215,7 @@ export async function observeApiRequest(
 ): Promise<Response> {
   const observation: RequestObservation = {
     request,
-    url: new URL(request.url),
+    url: requestUrl(request),
     startedAt: Date.now(),
     startTick: performance.now(),
     operation: null,

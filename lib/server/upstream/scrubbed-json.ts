@@ -44,6 +44,38 @@ export async function scrubbedJson<T>(
 }
 
 /**
+ * A JSON text that arrived in `pieces`, scrubbed as raw text and passed on as it was written
+ * (an answer the gateway does not read, a token count): no value is made of it but the check
+ * that what goes on is JSON. A text of spaces reads as `{}`, as scrubbedJson reads it.
+ */
+export async function scrubbedJsonText(
+  pieces: readonly string[],
+  scrub: Scrubber,
+  notJson = "a response that is not JSON",
+): Promise<string> {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  try {
+    if (length < SLICED_JSON_CHARACTERS) {
+      const scrubbing = scrub.pieces();
+      let text = "";
+      for (const piece of pieces) text += scrubbing.push(piece);
+      text += scrubbing.end();
+      if (text.trim() === "") return "{}";
+      JSON.parse(text);
+      return text;
+    }
+    const slices = new TimeSlices();
+    const scrubbed = await scrubRawInSlices(pieces, scrub, slices);
+    await parseJsonInSlices(scrubbed, { slices });
+    return scrubbed;
+  } catch (error) {
+    if (error instanceof SyntaxError) throw malformedUpstream(notJson);
+    throw error;
+  }
+}
+
+/**
  * The raw JSON text scrubbed as the pass-through answers are (every spelling the raw text can
  * hold: `\u` escapes, `\/`), which leaves valid JSON: what is removed or redacted lies inside
  * strings. A long piece is cut, so each scan is short.

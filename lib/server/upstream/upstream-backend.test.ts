@@ -143,6 +143,26 @@ describe("what the upstream answers", () => {
     expect(streamed.texts.join("")).toContain("[redacted]");
   });
 
+  it("passes a token count on as the upstream wrote it, scrubbed across the pieces it came in", async () => {
+    const plain = await backend.countTokens(model("ok"), prompt, context());
+    expect(plain).toEqual({ forwardedJson: JSON.stringify({ totalTokens: 7 }, null, 2) });
+    const leaky = await backend.countTokens(model("leaky-answer"), prompt, context());
+    const text = (leaky as { forwardedJson: string }).forwardedJson;
+    // Raw (escapes as written) and read (escapes decoded): neither holds the key or the address.
+    expect(leaks(text)).toEqual([]);
+    const read = JSON.parse(text) as { totalTokens: number; note: string };
+    expect(leaks(read.note)).toEqual([]);
+    expect(read.totalTokens).toBe(7);
+    expect(read.note.match(/\[redacted\]/g)).toHaveLength(3);
+    expect(read.note).toContain("at /v1beta/files/leaky");
+  });
+
+  it("answers a token count that is not JSON as the upstream's fault", async () => {
+    await expect(backend.countTokens(model("not-json"), prompt, context())).rejects.toMatchObject({
+      httpStatus: 502,
+    });
+  });
+
   it("passes a large answer on while it arrives instead of holding it whole", async () => {
     const name = model("huge-answer");
     const answer = await backend.generateContent(name, prompt, context());

@@ -6,6 +6,7 @@ import type {
   BatchListQuery,
   FileDownload,
   FileUploadRequest,
+  ForwardedJson,
   OperationContext,
   FileSearchUploadStartRequest,
   OriginOperationContext,
@@ -25,7 +26,6 @@ import type {
   CachedContentCreate,
   CachedContentUpdate,
   CountTokensRequest,
-  CountTokensResponse,
   File,
   GenerateContentRequest,
   GenerateContentResponse,
@@ -192,10 +192,11 @@ export class UpstreamBackend implements Backend {
     model: string,
     request: CountTokensRequest,
     context: OperationContext,
-  ): Promise<CountTokensResponse> {
+  ): Promise<ForwardedJson> {
+    // The count is passed on as the upstream wrote it: nothing in it is the gateway's to read.
     const target = `${resourcePath(model, "models")}:countTokens`;
-    return this.withReferences({ operation: "countTokens", request }, context, (body) =>
-      this.client.json<CountTokensResponse>({
+    const text = await this.withReferences({ operation: "countTokens", request }, context, (body) =>
+      this.client.jsonText({
         method: "POST",
         target,
         ...body,
@@ -203,6 +204,7 @@ export class UpstreamBackend implements Backend {
         safety: "idempotent",
       }),
     );
+    return { forwardedJson: text };
   }
 
   async generateContent(

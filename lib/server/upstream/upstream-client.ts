@@ -11,7 +11,7 @@ import {
   redirectRefused,
 } from "./upstream-errors";
 import { createScrubber, type Scrubber } from "../config/scrubber";
-import { scrubbedJson } from "./scrubbed-json";
+import { scrubbedJson, scrubbedJsonText } from "./scrubbed-json";
 import { markStage } from "../observability/request-stages";
 import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
 import { readPieces, type ReadPieces } from "@/lib/runtime/readable-pieces";
@@ -64,6 +64,10 @@ export interface UpstreamResponse {
 }
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
+/** How the gateway names itself upstream. */
+const USER_AGENT = "genstudio-gateway";
+/** API paths remembered at most (`address`): a few per model and operation. */
+const REMEMBERED_ADDRESSES = 1024;
 /** The largest answer parsed whole: lists, files, caches, models, token counts. */
 const JSON_BODY_LIMIT = 32 * 1024 * 1024;
 /**
@@ -165,6 +169,11 @@ export class UpstreamClient {
   readonly scrub: Scrubber;
   private readonly origin: string;
   private readonly dispatcher: Dispatcher;
+  /** API paths read into undici's origin and path (`address`). */
+  private readonly addresses = new Map<string, { origin: string; path: string }>();
+  /** The headers every call ends with: who is calling, and the server's key. */
+  private readonly keyHeaders: Readonly<Record<string, string>>;
+  private readonly bearerHeaders: Readonly<Record<string, string>>;
 
   constructor(
     readonly settings: UpstreamSettings,
@@ -174,6 +183,8 @@ export class UpstreamClient {
   ) {
     this.scrub = createScrubber(settings.apiKey, settings.baseUrl);
     this.origin = new URL(settings.baseUrl).origin;
+    this.keyHeaders = { "user-agent": USER_AGENT, "x-goog-api-key": settings.apiKey };
+    this.bearerHeaders = { "user-agent": USER_AGENT, authorization: `Bearer ${settings.apiKey}` };
     this.dispatcher =
       dispatcher ??
       new Agent({
@@ -191,6 +202,27 @@ export class UpstreamClient {
     } catch {
       return false;
     }
+  }
+
+  /**
+   * Where a call goes, as undici takes it. A path of the API without a query (most calls:
+   * `/v1beta/models/x:countTokens`) is read once and remembered: it depends on nothing of
+   * the request but the path itself. Absolute addresses (upload sessions, whose ids are
+   * credentials) are read each time and never kept.
+   */
+  private address(call: UpstreamCall): { origin: string; path: string } {
+    if (call.query !== undefined || !call.target.startsWith("/")) {
+      const url = this.url(call);
+      return { origin: url.origin, path: url.pathname + url.search };
+    }
+    let address = this.addresses.get(call.target);
+    if (address === undefined) {
+      const url = this.url(call);
+      address = { origin: url.origin, path: url.pathname + url.search };
+      if (this.addresses.size >= REMEMBERED_ADDRESSES) this.addresses.clear();
+      this.addresses.set(call.target, address);
+    }
+    return address;
   }
 
   private url(call: UpstreamCall): URL {
@@ -218,10 +250,7 @@ export class UpstreamClient {
       headers["content-length"] = String(
         call.jsonBytes.reduce((total, piece) => total + piece.byteLength, 0),
       );
-    headers["user-agent"] = "genstudio-gateway";
-    if (call.bearerKey) headers["authorization"] = `Bearer ${this.settings.apiKey}`;
-    else headers["x-goog-api-key"] = this.settings.apiKey;
-    return headers;
+    return Object.assign(headers, call.bearerKey ? this.bearerHeaders : this.keyHeaders);
   }
 
   /** The call's path for log lines: upload session ids are credentials, so they are cut. */
@@ -243,17 +272,22 @@ export class UpstreamClient {
     try {
       // A forwarded request of megabytes is written out in slices.
       const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
-      const url = this.url(call);
+      const address = this.address(call);
       const headers = this.headers(call);
-      tap = this.recorder?.begin({ method: call.method, url, headers, json: recordedJson(call) });
+      tap = this.recorder?.begin({
+        method: call.method,
+        url: new URL(address.origin + address.path),
+        headers,
+        json: recordedJson(call),
+      });
       const body = call.body && tap ? tap.requestBody(call.body) : call.body;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
       // The dispatcher's own request: the origin and path are known, so undici's top-level
       // helper's second reading of the URL is skipped.
       response = await this.dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
+        origin: address.origin,
+        path: address.path,
         method: call.method,
         headers,
         body:
@@ -316,16 +350,7 @@ export class UpstreamClient {
       async () => {
         const response = await this.attempt(call);
         markStage("upstream answered");
-        let pieces: string[];
-        try {
-          pieces = decodedPieces(
-            await readPieces(response.body, JSON_BODY_LIMIT, () =>
-              malformedUpstream(`a response larger than ${JSON_BODY_LIMIT} bytes`),
-            ),
-          );
-        } catch (error) {
-          throw errorFromTransport(error, this.settings);
-        }
+        const pieces = await this.readAnswer(response);
         markStage("upstream body read");
         const value = await scrubbedJson<T>(pieces, this.scrub);
         markStage("answer scrubbed");
@@ -333,6 +358,38 @@ export class UpstreamClient {
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
+  }
+
+  /**
+   * Sends `call` and answers its JSON text as the upstream wrote it, scrubbed and checked to
+   * be JSON, for an answer the gateway passes on without reading it; retried like `json`.
+   */
+  async jsonText(call: UpstreamCall): Promise<string> {
+    return withRetries(
+      async () => {
+        const response = await this.attempt(call);
+        markStage("upstream answered");
+        const pieces = await this.readAnswer(response);
+        markStage("upstream body read");
+        const text = await scrubbedJsonText(pieces, this.scrub);
+        markStage("answer scrubbed");
+        return text;
+      },
+      { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
+    );
+  }
+
+  /** A 2xx answer's body read whole (up to JSON_BODY_LIMIT), as text in the pieces it came in. */
+  private async readAnswer(response: UpstreamResponse): Promise<string[]> {
+    try {
+      return decodedPieces(
+        await readPieces(response.body, JSON_BODY_LIMIT, () =>
+          malformedUpstream(`a response larger than ${JSON_BODY_LIMIT} bytes`),
+        ),
+      );
+    } catch (error) {
+      throw errorFromTransport(error, this.settings);
+    }
   }
 
   /**

@@ -14,12 +14,18 @@ export const API = "/v1beta";
 /** Files live 48 hours upstream: the expiry of a file whose answer gives none. */
 export const FILE_LIFETIME_MS = 48 * 3_600_000;
 
+type Collection = "models" | "cachedContents" | "files" | "batches" | "fileSearchStores";
+
+/** A name in each collection: its id the one segment after the collection's own. */
+const NAME_PATTERNS = Object.fromEntries(
+  (["models", "cachedContents", "files", "batches", "fileSearchStores"] as const).map(
+    (collection) => [collection, new RegExp(`^${collection}/([A-Za-z0-9][A-Za-z0-9._-]*)$`)],
+  ),
+) as Record<Collection, RegExp>;
+
 /** `models/x`, `cachedContents/x`, `files/x`, `batches/x`, `fileSearchStores/x`: the only names ever put in an upstream path. */
-export function resourcePath(
-  name: string,
-  collection: "models" | "cachedContents" | "files" | "batches" | "fileSearchStores",
-): string {
-  const match = new RegExp(`^${collection}/([A-Za-z0-9][A-Za-z0-9._-]*)$`).exec(name);
+export function resourcePath(name: string, collection: Collection): string {
+  const match = NAME_PATTERNS[collection].exec(name);
   if (!match) throw ApiError.invalidArgument(`Invalid resource name "${name.slice(0, 80)}".`);
   return `${API}/${collection}/${match[1]}`;
 }
