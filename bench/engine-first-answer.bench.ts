@@ -9,30 +9,15 @@
  */
 import { bench, describe } from "vitest";
 import { requireModel } from "@/lib/engine/catalog";
-import { streamGenerateContent, warmUpGeneration } from "@/lib/engine/generate";
-import { ApiError } from "@/lib/gemini/api-error";
+import { standAloneAnswer, warmUpGeneration } from "@/lib/engine/generate";
 
 const entry = requireModel("gemini-2.5-flash", "generateContent");
 
 /** Milliseconds from the call to the first chunk of a streamed answer to `text`. */
 async function firstChunk(text: string, maxOutputTokens?: number): Promise<number> {
-  const noStoredInput = () => Promise.reject(ApiError.notFound("No stored input here."));
   const start = performance.now();
   let first = -1;
-  for await (const _chunk of streamGenerateContent({
-    request: {
-      contents: [{ role: "user", parts: [{ text }] }],
-      ...(maxOutputTokens ? { generationConfig: { maxOutputTokens } } : {}),
-    },
-    traits: entry.traits,
-    modelVersion: entry.modelVersion,
-    answer: entry.answer,
-    thinkingLength: entry.thinkingLength,
-    stream: true,
-    resolveFile: noStoredInput,
-    resolveCachedContent: noStoredInput,
-    signal: AbortSignal.timeout(120_000),
-  }))
+  for await (const _chunk of standAloneAnswer(entry, text, maxOutputTokens))
     if (first < 0) first = performance.now() - start;
   return first;
 }

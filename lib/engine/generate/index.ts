@@ -52,27 +52,38 @@ const WARM_UP_ANSWER_TOKENS = 400;
  * times as slow as later ones). Call at start-up; nothing is stored.
  */
 export async function warmUpGeneration(entry: CatalogEntry): Promise<void> {
-  const noStoredInput = () =>
-    Promise.reject(ApiError.notFound("A warm-up answer reads no stored input."));
   for (const prompt of WARM_UP_PROMPTS) {
-    const chunks = streamGenerateContent({
-      request: {
-        contents: [{ role: "user", parts: [{ text: prompt }] }],
-        generationConfig: { maxOutputTokens: WARM_UP_ANSWER_TOKENS },
-      },
-      traits: entry.traits,
-      modelVersion: entry.modelVersion,
-      answer: entry.answer,
-      thinkingLength: entry.thinkingLength,
-      stream: true,
-      resolveFile: noStoredInput,
-      resolveCachedContent: noStoredInput,
-      signal: AbortSignal.timeout(120_000),
-    });
-    for await (const _chunk of chunks) {
+    for await (const _chunk of standAloneAnswer(entry, prompt, WARM_UP_ANSWER_TOKENS)) {
       // Dropped: only the work of making it counts.
     }
   }
+}
+
+/**
+ * The streamed answer of `entry`'s model to one user text, outside any request: no stored
+ * input to resolve, nothing stored. For warming the engine up and for timing it on its own.
+ */
+export function standAloneAnswer(
+  entry: CatalogEntry,
+  text: string,
+  maxOutputTokens?: number,
+): AsyncGenerator<GenerateContentResponse> {
+  const noStoredInput = () =>
+    Promise.reject(ApiError.notFound("An answer outside any request reads no stored input."));
+  return streamGenerateContent({
+    request: {
+      contents: [{ role: "user", parts: [{ text }] }],
+      ...(maxOutputTokens ? { generationConfig: { maxOutputTokens } } : {}),
+    },
+    traits: entry.traits,
+    modelVersion: entry.modelVersion,
+    answer: entry.answer,
+    thinkingLength: entry.thinkingLength,
+    stream: true,
+    resolveFile: noStoredInput,
+    resolveCachedContent: noStoredInput,
+    signal: AbortSignal.timeout(120_000),
+  });
 }
 
 /** Streams the answer to a request as the service's chunks. */

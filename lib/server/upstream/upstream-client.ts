@@ -345,35 +345,32 @@ export class UpstreamClient {
   }
 
   /** Sends `call` and parses the JSON answer; a lost body is retried like a lost request. */
-  async json<T>(call: UpstreamCall): Promise<T> {
-    return withRetries(
-      async () => {
-        const response = await this.attempt(call);
-        markStage("upstream answered");
-        const pieces = await this.readAnswer(response);
-        markStage("upstream body read");
-        const value = await scrubbedJson<T>(pieces, this.scrub);
-        markStage("answer scrubbed");
-        return value;
-      },
-      { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
-    );
+  json<T>(call: UpstreamCall): Promise<T> {
+    return this.scrubbedAnswer(call, (pieces) => scrubbedJson<T>(pieces, this.scrub));
   }
 
   /**
    * Sends `call` and answers its JSON text as the upstream wrote it, scrubbed and checked to
    * be JSON, for an answer the gateway passes on without reading it; retried like `json`.
    */
-  async jsonText(call: UpstreamCall): Promise<string> {
+  jsonText(call: UpstreamCall): Promise<string> {
+    return this.scrubbedAnswer(call, (pieces) => scrubbedJsonText(pieces, this.scrub));
+  }
+
+  /** Sends `call`, reads its answer whole and hands the pieces to `scrubbed`; retried as a whole. */
+  private scrubbedAnswer<R>(
+    call: UpstreamCall,
+    scrubbed: (pieces: string[]) => Promise<R>,
+  ): Promise<R> {
     return withRetries(
       async () => {
         const response = await this.attempt(call);
         markStage("upstream answered");
         const pieces = await this.readAnswer(response);
         markStage("upstream body read");
-        const text = await scrubbedJsonText(pieces, this.scrub);
+        const value = await scrubbed(pieces);
         markStage("answer scrubbed");
-        return text;
+        return value;
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
