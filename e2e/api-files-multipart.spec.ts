@@ -8,10 +8,10 @@ import { GoogleGenerativeAI } from "@google/generative-ai";
 import { GoogleAIFileManager } from "@google/generative-ai/server";
 import { api } from "./support/api";
 import {
-  DEVELOPMENT_KEY,
   GATEWAY_KEYS,
   gatewayServer,
-  localServer,
+  keyedServer,
+  STUDIO_KEYS,
   type ServerInfo,
 } from "./support/servers";
 
@@ -25,7 +25,9 @@ interface ErrorBody {
 }
 
 const modes: { name: string; server: ServerInfo; key: string; otherKey?: string }[] = [
-  { name: "local engine", server: localServer, key: DEVELOPMENT_KEY },
+  // A key of its own: "nothing is stored" compares the caller's file list before and after,
+  // which other specs' uploads under a shared key would change meanwhile.
+  { name: "local engine", server: keyedServer, key: STUDIO_KEYS.uploader },
   { name: "gateway", server: gatewayServer, key: GATEWAY_KEYS.alice, otherKey: GATEWAY_KEYS.bob },
 ];
 

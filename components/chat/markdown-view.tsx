@@ -334,17 +334,12 @@ function sameBlocks(previous: ChunkProps, next: ChunkProps): boolean {
 
 /**
  * A run of consecutive blocks. While an answer grows only the last chunk re-renders, and
- * `content-visibility: auto` lets the browser skip style, layout and paint of the earlier
- * chunks scrolled out of view, so a frame's work does not grow with the length of the answer.
- * The last chunk, where a stream writes, is always laid out: skipped on its first frame (the
- * browser learns it is on screen after laying the page out), it would be laid out a second
- * time in the same frame, and again whenever following the answer's end scrolled it back in.
+ * `content-visibility: auto` lets the browser skip style, layout and paint of chunks scrolled
+ * out of view, so a frame's work does not grow with the length of the answer.
  */
 const MarkdownChunk = memo(function MarkdownChunk({ blocks, last }: ChunkProps) {
   return (
-    <div
-      className={last ? undefined : "[contain-intrinsic-size:auto_20rem] [content-visibility:auto]"}
-    >
+    <div className="[contain-intrinsic-size:auto_20rem] [content-visibility:auto]">
       {blocks.map((block, index) => (
         <MarkdownBlock key={index} text={block} last={last && index === blocks.length - 1} />
       ))}

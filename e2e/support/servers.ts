@@ -19,6 +19,8 @@ export const STUDIO_KEYS = {
   intruder: "intruder-studio-key-01234567",
   /** The README's examples (examples/testing-against-genstudio), run by e2e/emulator-examples. */
   examples: "examples-studio-key-01234567",
+  /** The multipart upload spec's caller, whose file list no other spec changes while it counts it. */
+  uploader: "uploader-studio-key-0123456789",
 } as const;
 export const ACCESS_CODE = "open-sesame-e2e";
 export const DEVELOPMENT_KEY = "genstudio-dev-key";
