@@ -17,7 +17,11 @@ const entry = requireModel("gemini-2.5-flash", "generateContent");
 async function firstChunk(text: string, maxOutputTokens?: number): Promise<number> {
   const start = performance.now();
   let first = -1;
-  for await (const _chunk of standAloneAnswer(entry, text, maxOutputTokens))
+  for await (const _chunk of standAloneAnswer(
+    entry,
+    text,
+    maxOutputTokens ? { maxOutputTokens } : undefined,
+  ))
     if (first < 0) first = performance.now() - start;
   return first;
 }

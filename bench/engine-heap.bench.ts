@@ -11,8 +11,7 @@ import { createHash } from "node:crypto";
 import v8 from "node:v8";
 import { bench, describe } from "vitest";
 import { requireModel } from "@/lib/engine/catalog";
-import { streamGenerateContent } from "@/lib/engine/generate";
-import { ApiError } from "@/lib/gemini/api-error";
+import { standAloneAnswer } from "@/lib/engine/generate";
 
 const PROMPTS = [
   "Tell me about lighthouses.",
@@ -23,24 +22,14 @@ const PROMPTS = [
 /** A digest of seeded answers of one 2.5 and one 2.0 model (one model of each family). */
 async function answersDigest(): Promise<string> {
   const digest = createHash("sha256");
-  const noStoredInput = () => Promise.reject(ApiError.notFound("No stored input here."));
   for (const model of ["gemini-2.5-flash", "gemini-2.0-flash"]) {
     const entry = requireModel(model, "generateContent");
     for (let seed = 1; seed <= 12; seed++)
       for (const text of PROMPTS)
-        for await (const chunk of streamGenerateContent({
-          request: {
-            contents: [{ role: "user", parts: [{ text }] }],
-            generationConfig: { seed, temperature: 1, maxOutputTokens: 200 },
-          },
-          traits: entry.traits,
-          modelVersion: entry.modelVersion,
-          answer: entry.answer,
-          thinkingLength: entry.thinkingLength,
-          stream: true,
-          resolveFile: noStoredInput,
-          resolveCachedContent: noStoredInput,
-          signal: AbortSignal.timeout(120_000),
+        for await (const chunk of standAloneAnswer(entry, text, {
+          seed,
+          temperature: 1,
+          maxOutputTokens: 200,
         }))
           digest.update(JSON.stringify(chunk.candidates ?? []));
   }

@@ -10,7 +10,7 @@
  */
 import type { CatalogEntry } from "@/lib/engine/catalog";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { GenerateContentResponse } from "@/lib/gemini/types";
+import type { GenerateContentResponse, GenerationConfig } from "@/lib/gemini/types";
 import { answersWithAudio, pictureAsked } from "./answer-mode";
 import type { AnswerShape } from "./answer-shape";
 import { startCandidateRuns } from "./candidate-runs";
@@ -53,7 +53,9 @@ const WARM_UP_ANSWER_TOKENS = 400;
  */
 export async function warmUpGeneration(entry: CatalogEntry): Promise<void> {
   for (const prompt of WARM_UP_PROMPTS) {
-    for await (const _chunk of standAloneAnswer(entry, prompt, WARM_UP_ANSWER_TOKENS)) {
+    for await (const _chunk of standAloneAnswer(entry, prompt, {
+      maxOutputTokens: WARM_UP_ANSWER_TOKENS,
+    })) {
       // Dropped: only the work of making it counts.
     }
   }
@@ -66,14 +68,14 @@ export async function warmUpGeneration(entry: CatalogEntry): Promise<void> {
 export function standAloneAnswer(
   entry: CatalogEntry,
   text: string,
-  maxOutputTokens?: number,
+  generationConfig?: GenerationConfig,
 ): AsyncGenerator<GenerateContentResponse> {
   const noStoredInput = () =>
     Promise.reject(ApiError.notFound("An answer outside any request reads no stored input."));
   return streamGenerateContent({
     request: {
       contents: [{ role: "user", parts: [{ text }] }],
-      ...(maxOutputTokens ? { generationConfig: { maxOutputTokens } } : {}),
+      ...(generationConfig ? { generationConfig } : {}),
     },
     traits: entry.traits,
     modelVersion: entry.modelVersion,
