@@ -5,7 +5,6 @@
  * for a neural model; it knowingly has no understanding beyond these statistics.
  */
 import type { Vocabulary } from "./vocabulary";
-import { PackedNgrams } from "./packed-ngrams";
 
 /** Longest n-gram: three tokens of history. */
 export const MAX_ORDER = 4;
@@ -46,7 +45,7 @@ export function symbolsFor(vocabularySize: number): Symbols {
   };
 }
 
-export interface TrieNode {
+interface TrieNode {
   /** Occurrences of the n-gram ending here. */
   count: number;
   /** Sum of the children's counts: how often this history was continued. */
@@ -139,8 +138,6 @@ export interface RequestCounts {
 /** The trained corpus model of one tokenizer family; cheap to specialise per request. */
 export class LanguageModel {
   readonly symbols: Symbols;
-  /** The corpus's n-gram counts, packed. */
-  private readonly corpus: PackedNgrams;
   private readonly symbolCount: number;
   private readonly corpusUnigrams: Float64Array;
   private readonly corpusTotal: number;
@@ -154,8 +151,7 @@ export class LanguageModel {
 
   constructor(
     readonly vocabulary: Vocabulary,
-    /** The corpus's counts as counted; read here once, then kept packed (`corpus`). */
-    counts: NgramCounts,
+    readonly corpus: NgramCounts,
     /** The corpus documents as trained (start symbol, ids, end), for retrieval per request. */
     readonly documents: readonly {
       kind: "answer" | "thought";
@@ -166,11 +162,10 @@ export class LanguageModel {
     this.symbols = symbolsFor(vocabulary.size);
     this.symbolCount = vocabulary.size + 4;
     this.corpusUnigrams = new Float64Array(this.symbolCount);
-    for (const [id, node] of counts.root.children ?? []) this.corpusUnigrams[id] = node.count;
-    this.corpusTotal = counts.root.childTotal;
-    this.corpusDistinct = counts.root.children?.size ?? 0;
-    this.topCorpus = counts.topUnigrams(TOP_UNIGRAMS).filter((id) => this.generatable(id));
-    this.corpus = new PackedNgrams(counts);
+    for (const [id, node] of corpus.root.children ?? []) this.corpusUnigrams[id] = node.count;
+    this.corpusTotal = corpus.root.childTotal;
+    this.corpusDistinct = corpus.root.children?.size ?? 0;
+    this.topCorpus = corpus.topUnigrams(TOP_UNIGRAMS).filter((id) => this.generatable(id));
     this.scratch = new Float64Array(this.symbolCount);
     this.marks = new Uint8Array(this.symbolCount);
     this.touched = new Int32Array(this.symbolCount);
@@ -195,13 +190,11 @@ export class LanguageModel {
   }
 
   /**
-   * Walks the Witten-Bell levels (highest order first) of some counts (the packed corpus's, if
-   * given, then each trie's), adding each level's share of every continuation via `add`;
-   * returns the mass left for the unigram level.
+   * Walks the Witten-Bell levels (highest order first) of some counts, adding each level's
+   * share of every continuation via `add`; returns the mass left for the unigram level.
    */
   private static levels(
-    corpus: PackedNgrams | undefined,
-    tries: readonly NgramCounts[],
+    sources: readonly NgramCounts[],
     history: readonly number[],
     highest: number,
     mass: number,
@@ -212,14 +205,9 @@ export class LanguageModel {
       if (history.length < length) continue;
       let total = 0;
       let distinct = 0;
-      let corpusNode = corpus ? corpus.find(history, length) : -1;
-      if (corpusNode >= 0 && corpus!.childCount(corpusNode) > 0) {
-        total += corpus!.childTotal(corpusNode);
-        distinct += corpus!.childCount(corpusNode);
-      } else corpusNode = -1;
       const nodes: TrieNode[] = [];
-      for (const trie of tries) {
-        const node = trie.find(history, length);
+      for (const source of sources) {
+        const node = source.find(history, length);
         if (!node?.children) continue;
         nodes.push(node);
         total += node.childTotal;
@@ -228,7 +216,6 @@ export class LanguageModel {
       if (total === 0) continue;
       const escape = ESCAPE_SCALE * distinct;
       const share = mass / (total + escape);
-      if (corpusNode >= 0) corpus!.addChildren(corpusNode, share, add);
       for (const node of nodes)
         for (const [id, child] of node.children!) add(id, share * child.count);
       mass *= escape / (total + escape);
@@ -250,11 +237,10 @@ export class LanguageModel {
     const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
     const left =
       cacheWeight > 0
-        ? LanguageModel.levels(undefined, [conversation], history, CACHE_ORDER, cacheWeight, visit)
+        ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, visit)
         : 0;
     const main = LanguageModel.levels(
-      this.corpus,
-      [counts.related],
+      [this.corpus, counts.related],
       history,
       MAX_ORDER,
       1 - cacheWeight + left,

@@ -1,9 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { bytePieceValue, decodeTokenIds } from "./decode";
-import { PieceTable } from "./piece-table";
 
 // A toy piece table in the Gemma layout: control pieces, byte pieces, "▁"-prefixed words.
-const pieces = PieceTable.from([
+const pieces = [
   "<pad>",
   "<eos>",
   "<bos>",
@@ -18,7 +17,7 @@ const pieces = PieceTable.from([
   "!",
   "\n",
   "▁▁",
-]);
+];
 
 describe("decodeTokenIds", () => {
   it("turns ▁ into spaces and joins pieces", () => {

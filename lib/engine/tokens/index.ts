@@ -14,7 +14,6 @@ export {
   warmUpTokenizer,
 } from "./tokenizer-api";
 export { decodeTokenIds, bytePieceValue } from "./decode";
-export { PieceTable } from "./piece-table";
 export {
   countRequestTokens,
   type CountableRequest,
