@@ -31,23 +31,8 @@ test("an answer streams in growing states, is saved, and survives a reload and a
   // The local engine sends a long answer as fast as it can, and a loaded machine's browser
   // may then read it all between two frames. The emulator spreads this prompt's answer over
   // about two seconds, so the page must show it arrive in pieces.
-  const pieces = Array.from({ length: 80 }, (_, index) => `Sentence ${index + 1} of the tide. `);
-  const scripted = await page.evaluate(
-    async (scenario) =>
-      (
-        await fetch("/emulator/scenarios", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify(scenario),
-        })
-      ).status,
-    {
-      match: { operation: "stream", textContains: prompt.slice(-13) },
-      respond: { chunks: pieces, chunkDelayMs: 25 },
-      times: 1,
-    },
-  );
-  expect(scripted).toBe(200);
+  const pieces = ChatPage.numberedSentences(80);
+  await chat.scriptStreamedAnswer(prompt.slice(-13), pieces, 25);
   await chat.recordStreamLengths();
   await chat.send(prompt);
   await expect(page).toHaveURL(/\/chat\/[A-Za-z0-9_-]+$/);
@@ -97,21 +82,12 @@ test("an answer streams in growing states, is saved, and survives a reload and a
   await otherContext.close();
 });
 
-/**
- * Stop tests need an answer still being generated when Stop is pressed. Answers are generated
- * on the server, so a slow browser connection no longer slows them: instead the answer is as
- * long as the model allows (65,536 tokens, several seconds of generation at the engine's full
- * speed), and Stop follows the first text within a frame or two.
- */
-const STOPPABLE_PROMPT = ChatPage.longAnswerPrompt(6000);
-
 test("Escape stops a long answer: the partial text stays, is marked stopped and is saved", async ({
   page,
 }) => {
   const chat = new ChatPage(page);
   await chat.open();
-  await chat.limitAnswers(65_536);
-  await chat.send(STOPPABLE_PROMPT);
+  await chat.sendWithPacedAnswer();
   const answer = chat.lastAnswer();
   await expect(answer).toHaveAttribute("aria-busy", "true");
   await expect
@@ -129,8 +105,7 @@ test("Escape stops a long answer: the partial text stays, is marked stopped and 
 
   const id = chat.conversationId()!;
   // Generation stopped on the server: the stored answer is marked stopped (one that ran to its
-  // end is not). How far it got depends on the machine's load (578 to 215,880 characters seen),
-  // so its length is not compared.
+  // end is not).
   await expect.poll(async () => (await serverMessages(chat, id))[1]?.stopped).toBe(true);
   await page.reload();
   await expect(chat.lastAnswer().locator('[data-message-status="stopped"]')).toBeVisible();
@@ -140,8 +115,7 @@ test("Escape stops a long answer: the partial text stays, is marked stopped and 
 test("the Stop button stops too", async ({ page }) => {
   const chat = new ChatPage(page);
   await chat.open();
-  await chat.limitAnswers(65_536);
-  await chat.send(STOPPABLE_PROMPT);
+  await chat.sendWithPacedAnswer();
   await expect.poll(async () => (await chat.answerText().innerText()).length).toBeGreaterThan(20);
   await chat.stopButton.click();
   await expect(chat.lastAnswer().locator('[data-message-status="stopped"]')).toBeVisible();

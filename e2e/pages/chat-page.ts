@@ -71,6 +71,52 @@ export class ChatPage {
     ).turn.request;
   }
 
+  /**
+   * Scripts the streamed answer to the next prompt that contains `marker` (once) through the
+   * emulator, which paces its chunks: a test that must act while an answer is still arriving
+   * cannot rely on the engine's own speed, which depends on the machine and its load.
+   */
+  async scriptStreamedAnswer(
+    marker: string,
+    pieces: string[],
+    chunkDelayMs: number,
+  ): Promise<void> {
+    const status = await this.page.evaluate(
+      async (scenario) =>
+        (
+          await fetch("/emulator/scenarios", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(scenario),
+          })
+        ).status,
+      {
+        match: { operation: "stream", textContains: marker },
+        respond: { chunks: pieces, chunkDelayMs },
+        times: 1,
+      },
+    );
+    expect(status).toBe(200);
+  }
+
+  /**
+   * Sends a new prompt whose answer the emulator streams in `count` pieces, `chunkDelayMs`
+   * apart (by default about 25 seconds): for tests that act while the answer is arriving.
+   * Returns the pieces.
+   */
+  async sendWithPacedAnswer(count = 500, chunkDelayMs = 50): Promise<string[]> {
+    const prompt = `Tell me about the tide ${Date.now()} ${Math.random()}`;
+    const pieces = ChatPage.numberedSentences(count);
+    await this.scriptStreamedAnswer(prompt, pieces, chunkDelayMs);
+    await this.send(prompt);
+    return pieces;
+  }
+
+  /** Pieces of a scripted answer: `count` numbered sentences. */
+  static numberedSentences(count: number): string[] {
+    return Array.from({ length: count }, (_, index) => `Sentence ${index + 1} of the tide. `);
+  }
+
   /** "2 / 3" under a message that has other versions. */
   versionPosition(message: Locator): Locator {
     return message.locator("[data-version-position]");
