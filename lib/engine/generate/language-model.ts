@@ -5,6 +5,7 @@
  * for a neural model; it knowingly has no understanding beyond these statistics.
  */
 import type { Vocabulary } from "./vocabulary";
+import { PackedNgrams } from "./packed-ngrams";
 
 /** Longest n-gram: three tokens of history. */
 export const MAX_ORDER = 4;
@@ -45,7 +46,7 @@ export function symbolsFor(vocabularySize: number): Symbols {
   };
 }
 
-interface TrieNode {
+export interface TrieNode {
   /** Occurrences of the n-gram ending here. */
   count: number;
   /** Sum of the children's counts: how often this history was continued. */
@@ -138,6 +139,8 @@ export interface RequestCounts {
 /** The trained corpus model of one tokenizer family; cheap to specialise per request. */
 export class LanguageModel {
   readonly symbols: Symbols;
+  /** The corpus's n-gram counts, packed. */
+  private readonly corpus: PackedNgrams;
   private readonly symbolCount: number;
   private readonly corpusUnigrams: Float64Array;
   private readonly corpusTotal: number;
@@ -151,7 +154,8 @@ export class LanguageModel {
 
   constructor(
     readonly vocabulary: Vocabulary,
-    readonly corpus: NgramCounts,
+    /** The corpus's counts as counted; read here once, then kept packed (`corpus`). */
+    counts: NgramCounts,
     /** The corpus documents as trained (start symbol, ids, end), for retrieval per request. */
     readonly documents: readonly {
       kind: "answer" | "thought";
@@ -162,10 +166,11 @@ export class LanguageModel {
     this.symbols = symbolsFor(vocabulary.size);
     this.symbolCount = vocabulary.size + 4;
     this.corpusUnigrams = new Float64Array(this.symbolCount);
-    for (const [id, node] of corpus.root.children ?? []) this.corpusUnigrams[id] = node.count;
-    this.corpusTotal = corpus.root.childTotal;
-    this.corpusDistinct = corpus.root.children?.size ?? 0;
-    this.topCorpus = corpus.topUnigrams(TOP_UNIGRAMS).filter((id) => this.generatable(id));
+    for (const [id, node] of counts.root.children ?? []) this.corpusUnigrams[id] = node.count;
+    this.corpusTotal = counts.root.childTotal;
+    this.corpusDistinct = counts.root.children?.size ?? 0;
+    this.topCorpus = counts.topUnigrams(TOP_UNIGRAMS).filter((id) => this.generatable(id));
+    this.corpus = new PackedNgrams(counts);
     this.scratch = new Float64Array(this.symbolCount);
     this.marks = new Uint8Array(this.symbolCount);
     this.touched = new Int32Array(this.symbolCount);
@@ -190,11 +195,13 @@ export class LanguageModel {
   }
 
   /**
-   * Walks the Witten-Bell levels (highest order first) of some counts, adding each level's
-   * share of every continuation via `add`; returns the mass left for the unigram level.
+   * Walks the Witten-Bell levels (highest order first) of some counts (the packed corpus's, if
+   * given, then each trie's), adding each level's share of every continuation via `add`;
+   * returns the mass left for the unigram level.
    */
   private static levels(
-    sources: readonly NgramCounts[],
+    corpus: PackedNgrams | undefined,
+    tries: readonly NgramCounts[],
     history: readonly number[],
     highest: number,
     mass: number,
@@ -205,9 +212,14 @@ export class LanguageModel {
       if (history.length < length) continue;
       let total = 0;
       let distinct = 0;
+      let corpusNode = corpus ? corpus.find(history, length) : -1;
+      if (corpusNode >= 0 && corpus!.childCount(corpusNode) > 0) {
+        total += corpus!.childTotal(corpusNode);
+        distinct += corpus!.childCount(corpusNode);
+      } else corpusNode = -1;
       const nodes: TrieNode[] = [];
-      for (const source of sources) {
-        const node = source.find(history, length);
+      for (const trie of tries) {
+        const node = trie.find(history, length);
         if (!node?.children) continue;
         nodes.push(node);
         total += node.childTotal;
@@ -216,6 +228,7 @@ export class LanguageModel {
       if (total === 0) continue;
       const escape = ESCAPE_SCALE * distinct;
       const share = mass / (total + escape);
+      if (corpusNode >= 0) corpus!.addChildren(corpusNode, share, add);
       for (const node of nodes)
         for (const [id, child] of node.children!) add(id, share * child.count);
       mass *= escape / (total + escape);
@@ -237,10 +250,11 @@ export class LanguageModel {
     const cacheWeight = conversation.root.childTotal > 0 ? CACHE_WEIGHT : 0;
     const left =
       cacheWeight > 0
-        ? LanguageModel.levels([conversation], history, CACHE_ORDER, cacheWeight, visit)
+        ? LanguageModel.levels(undefined, [conversation], history, CACHE_ORDER, cacheWeight, visit)
         : 0;
     const main = LanguageModel.levels(
-      [this.corpus, counts.related],
+      this.corpus,
+      [counts.related],
       history,
       MAX_ORDER,
       1 - cacheWeight + left,

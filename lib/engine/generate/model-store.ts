@@ -5,7 +5,12 @@
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
 import { corpusDocuments } from "@/lib/engine/corpus";
 import { buildSearchIndex, searchIndex, type SearchIndex } from "@/lib/engine/corpus/search";
-import { controlTokenIds, encodeTexts, vocabularyPieces } from "@/lib/engine/tokens";
+import {
+  controlTokenIds,
+  encodeTexts,
+  vocabularyPieces,
+  type PieceTable,
+} from "@/lib/engine/tokens";
 import { LanguageModel, NgramCounts, symbolsFor, type RequestCounts } from "./language-model";
 import { Vocabulary } from "./vocabulary";
 
@@ -15,11 +20,9 @@ const CONTROL_PIECE =
 const models = new Map<TokenizerFamily, Promise<LanguageModel>>();
 
 /** Control and special pieces of a vocabulary: the model never generates them. */
-export function controlIds(pieces: readonly string[]): number[] {
+export function controlIds(pieces: PieceTable): number[] {
   const ids: number[] = [];
-  pieces.forEach((piece, id) => {
-    if (CONTROL_PIECE.test(piece)) ids.push(id);
-  });
+  for (let id = 0; id < pieces.size; id++) if (CONTROL_PIECE.test(pieces.get(id)!)) ids.push(id);
   return ids;
 }
 

@@ -5,6 +5,9 @@
  * sequence of the family, though not always the canonical segmentation the tokenizer picks.
  */
 
+import type { PieceTable } from "@/lib/engine/tokens";
+import { ForcedTextIndex } from "./forced-text-index";
+
 const SPACE_MARK = "▁";
 const BYTE_PIECE = /^<0x([0-9A-Fa-f]{2})>$/;
 const MAX_FORCED_PIECE = 24;
@@ -15,7 +18,7 @@ export class Vocabulary {
   private readonly bytes: (Uint8Array | undefined)[];
   private readonly blocked: Uint8Array;
   private readonly byteIds = new Int32Array(256).fill(-1);
-  private textToId: Map<string, number> | undefined;
+  private textToId: ForcedTextIndex | undefined;
   /** 0 unknown, 1 legal inside a JSON string as it is, 2 not. */
   private readonly jsonPlain: Uint8Array;
   private readonly encoder = new TextEncoder();
@@ -25,17 +28,17 @@ export class Vocabulary {
    * @param controlIds special and control ids (`<bos>`, `<start_of_turn>`, unused slots ...): never generated
    */
   constructor(
-    private readonly pieces: readonly string[],
+    private readonly pieces: PieceTable,
     controlIds: Iterable<number>,
   ) {
-    this.size = pieces.length;
-    this.texts = new Array(pieces.length);
-    this.bytes = new Array(pieces.length);
-    this.blocked = new Uint8Array(pieces.length);
-    this.jsonPlain = new Uint8Array(pieces.length);
+    this.size = pieces.size;
+    this.texts = new Array(pieces.size);
+    this.bytes = new Array(pieces.size);
+    this.blocked = new Uint8Array(pieces.size);
+    this.jsonPlain = new Uint8Array(pieces.size);
     for (const id of controlIds) if (id >= 0 && id < this.size) this.blocked[id] = 1;
-    for (let id = 0; id < pieces.length; id++) {
-      const match = BYTE_PIECE.exec(pieces[id] ?? "");
+    for (let id = 0; id < pieces.size; id++) {
+      const match = BYTE_PIECE.exec(pieces.get(id) ?? "");
       if (match) this.byteIds[parseInt(match[1]!, 16)] = id;
     }
   }
@@ -47,14 +50,14 @@ export class Vocabulary {
 
   /** The raw piece (`▁the`, `<0x0A>`), as logprobs report tokens. */
   piece(id: number): string {
-    return this.pieces[id] ?? "";
+    return this.pieces.get(id) ?? "";
   }
 
   /** The bytes the token contributes to the output (byte-fallback pieces are one byte). */
   tokenBytes(id: number): Uint8Array {
     let cached = this.bytes[id];
     if (!cached) {
-      const piece = this.pieces[id] ?? "";
+      const piece = this.pieces.get(id) ?? "";
       const match = BYTE_PIECE.exec(piece);
       cached = match
         ? Uint8Array.of(parseInt(match[1]!, 16))
@@ -70,7 +73,7 @@ export class Vocabulary {
   tokenText(id: number): string {
     let cached = this.texts[id];
     if (cached === undefined) {
-      const piece = this.pieces[id] ?? "";
+      const piece = this.pieces.get(id) ?? "";
       cached = BYTE_PIECE.test(piece)
         ? byteText(this.tokenBytes(id))
         : this.isControl(id)
@@ -86,7 +89,7 @@ export class Vocabulary {
     if (id < 0 || id >= this.size) return false;
     let known = this.jsonPlain[id]!;
     if (known === 0) {
-      const piece = this.pieces[id] ?? "";
+      const piece = this.pieces.get(id) ?? "";
       known =
         !this.isControl(id) &&
         piece.length > 0 &&
@@ -106,17 +109,14 @@ export class Vocabulary {
 
   /** `encodeForced` piece by piece, so a long forced text is encoded only as far as it is used. */
   *encodeForcedLazily(text: string): Generator<number> {
-    const map = this.lookup();
+    const index = this.lookup();
     let position = 0;
     while (position < text.length) {
       let found = -1;
       let length = Math.min(MAX_FORCED_PIECE, text.length - position);
       for (; length > 0; length--) {
-        const id = map.get(text.slice(position, position + length));
-        if (id !== undefined) {
-          found = id;
-          break;
-        }
+        found = index.get(text, position, position + length);
+        if (found >= 0) break;
       }
       if (found >= 0) {
         yield found;
@@ -138,19 +138,19 @@ export class Vocabulary {
     this.lookup();
   }
 
-  private lookup(): Map<string, number> {
-    if (!this.textToId) {
-      const map = new Map<string, number>();
-      for (let id = 0; id < this.size; id++) {
-        if (this.isControl(id)) continue;
-        const piece = this.pieces[id] ?? "";
-        if (!piece || BYTE_PIECE.test(piece)) continue;
-        const text = piece.replaceAll(SPACE_MARK, " ");
-        if (!map.has(text)) map.set(text, id);
-      }
-      this.textToId = map;
-    }
+  private lookup(): ForcedTextIndex {
+    this.textToId ??= new ForcedTextIndex(this.forcedTexts());
     return this.textToId;
+  }
+
+  /** Each generatable piece's text (spaces for "▁") and its id, in id order. */
+  private *forcedTexts(): Generator<[string, number]> {
+    for (let id = 0; id < this.size; id++) {
+      if (this.isControl(id)) continue;
+      const piece = this.pieces.get(id) ?? "";
+      if (!piece || BYTE_PIECE.test(piece)) continue;
+      yield [piece.replaceAll(SPACE_MARK, " "), id];
+    }
   }
 }
 

@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { bytePieceValue, decodeTokenIds } from "./decode";
+import { PieceTable } from "./piece-table";
 
 // A toy piece table in the Gemma layout: control pieces, byte pieces, "▁"-prefixed words.
-const pieces = [
+const pieces = PieceTable.from([
   "<pad>",
   "<eos>",
   "<bos>",
@@ -17,7 +18,7 @@ const pieces = [
   "!",
   "\n",
   "▁▁",
-];
+]);
 
 describe("decodeTokenIds", () => {
   it("turns ▁ into spaces and joins pieces", () => {

@@ -4,6 +4,8 @@
  * Pure and synchronous, so the generation engine can decode sampled ids in the main thread.
  */
 
+import type { PieceTable } from "./piece-table";
+
 const BYTE_PIECE = /^<0x([0-9A-F]{2})>$/;
 
 /**
@@ -11,7 +13,7 @@ const BYTE_PIECE = /^<0x([0-9A-F]{2})>$/;
  * sequences decode to U+FFFD. Control pieces decode to their literal text (callers exclude
  * them from sampling). Throws RangeError for an id outside the table.
  */
-export function decodeTokenIds(pieces: readonly string[], ids: readonly number[]): string {
+export function decodeTokenIds(pieces: PieceTable, ids: readonly number[]): string {
   let text = "";
   let bytes: number[] = [];
   const flush = () => {
@@ -20,9 +22,9 @@ export function decodeTokenIds(pieces: readonly string[], ids: readonly number[]
     bytes = [];
   };
   for (const id of ids) {
-    const piece = Number.isInteger(id) ? pieces[id] : undefined;
+    const piece = pieces.get(id);
     if (piece === undefined)
-      throw new RangeError(`Token id ${id} is not in the vocabulary (${pieces.length} pieces).`);
+      throw new RangeError(`Token id ${id} is not in the vocabulary (${pieces.size} pieces).`);
     const byte = piece.length === 6 ? BYTE_PIECE.exec(piece) : null;
     if (byte) {
       bytes.push(Number.parseInt(byte[1]!, 16));

@@ -14,6 +14,7 @@ export {
   warmUpTokenizer,
 } from "./tokenizer-api";
 export { decodeTokenIds, bytePieceValue } from "./decode";
+export { PieceTable } from "./piece-table";
 export {
   countRequestTokens,
   type CountableRequest,

@@ -7,6 +7,7 @@ import "server-only";
 import type { TokenizerFamily } from "@/lib/gemini/model-traits";
 import { encodedLength } from "@/lib/runtime/encoded-text";
 import { laneFor, TokenizerError, tokenizerWorker, type TokenizerText } from "./tokenizer-client";
+import { PieceTable } from "./piece-table";
 
 /**
  * Token counts of texts, one per text, in order; a text may be held as its code units
@@ -75,7 +76,7 @@ export async function warmUpTokenizer(family: TokenizerFamily): Promise<void> {
 }
 
 interface Vocabulary {
-  pieces: string[];
+  pieces: PieceTable;
   controlIds: ReadonlySet<number>;
 }
 
@@ -89,7 +90,7 @@ function vocabulary(family: TokenizerFamily): Promise<Vocabulary> {
       .then((reply) => {
         if (reply.type !== "vocabulary")
           throw new TokenizerError("The tokenizer answered without its vocabulary.");
-        return { pieces: reply.pieces, controlIds: new Set(reply.controlIds) };
+        return { pieces: PieceTable.from(reply.pieces), controlIds: new Set(reply.controlIds) };
       });
     // A failed load may succeed later (e.g. after the package is installed): do not cache it.
     loaded.catch(() => vocabularies.delete(family));
@@ -99,7 +100,7 @@ function vocabulary(family: TokenizerFamily): Promise<Vocabulary> {
 }
 
 /** The piece string of every id (id → piece), fetched from the worker once and cached. */
-export async function vocabularyPieces(family: TokenizerFamily): Promise<string[]> {
+export async function vocabularyPieces(family: TokenizerFamily): Promise<PieceTable> {
   return (await vocabulary(family)).pieces;
 }
 
