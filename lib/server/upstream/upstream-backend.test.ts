@@ -307,6 +307,38 @@ describe("timeouts and broken streams", () => {
     await next;
   });
 
+  it("holds none of a long body's bytes while the stream is open", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const collectGarbage = vm.runInNewContext("gc") as () => void;
+    const controller = new AbortController();
+    const request = {
+      contents: [{ role: "user", parts: [{ text: "a long prompt ".repeat(10_000) }] }],
+    };
+    const bytes = new TextEncoder().encode(JSON.stringify(request));
+    // Over the size sent in one write: the body goes upstream as a stream of its pieces.
+    const half = Math.floor(bytes.byteLength / 2);
+    let pieces: Uint8Array[] | null = [bytes.slice(0, half), bytes.slice(half)];
+    const piecesHeld = pieces.map((piece) => new WeakRef(piece));
+    const stream = backend.streamGenerateContent(model("slow-stream"), request, {
+      ...context(controller.signal),
+      received: {
+        bytes: pieces,
+        size: bytes.byteLength,
+        findings: { mentioned: [], fileReferences: [] },
+      },
+    });
+    pieces = null;
+    expect((await stream.next()).done).toBe(false);
+    const next = stream.next().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(piecesHeld.map((piece) => piece.deref())).toEqual([undefined, undefined]);
+    controller.abort();
+    await next;
+  });
+
   it("passes stream events on one by one as they arrive", async () => {
     const name = model("slow-stream");
     const arrivals: number[] = [];
