@@ -4,14 +4,21 @@
 // both ways with nothing read, parsed or checked. What any proxy in Node costs at the least.
 // Usage: node bench/bare-proxy.mjs <port> <upstream base URL> <upstream key>
 import http from "node:http";
+import https from "node:https";
 
 const [port, upstreamUrl, upstreamKey] = process.argv.slice(2);
 const upstream = new URL(upstreamUrl);
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, keepAliveMsecs: 10_000 });
+// An https:// upstream is called over TLS (HTTP/1.1), as the gateway calls one.
+const transport = upstream.protocol === "https:" ? https : http;
+const agent = new transport.Agent({
+  keepAlive: true,
+  maxSockets: Infinity,
+  keepAliveMsecs: 10_000,
+});
 
 const server = http.createServer((incoming, outgoing) => {
   const headers = { ...incoming.headers, host: upstream.host, "x-goog-api-key": upstreamKey };
-  const forwarded = http.request(
+  const forwarded = transport.request(
     {
       host: upstream.hostname,
       port: upstream.port,

@@ -180,10 +180,17 @@ export async function eventDelays(server) {
 
 /**
  * Opens `total` streams through `server` (the upstream sends one event every `holdEveryMs`),
- * noting the server's resident memory after each checkpoint, then checks every stream still
- * receives.
+ * noting the server's resident memory after each checkpoint (then calling `onCheckpoint` with
+ * the number held), then checks every stream still receives. Each stream sends `prompt`.
  */
-export async function holdStreams(server, total, checkpoints, holdEveryMs = 2_000) {
+export async function holdStreams(
+  server,
+  total,
+  checkpoints,
+  holdEveryMs = 2_000,
+  onCheckpoint = async () => undefined,
+  prompt = "hold",
+) {
   const streamAgent = new Agent({ connections: null, pipelining: 1 });
   const held = [];
   const openStream = async () => {
@@ -192,7 +199,7 @@ export async function holdStreams(server, total, checkpoints, holdEveryMs = 2_00
       {
         method: "POST",
         headers: headersFor(server),
-        body: JSON.stringify({ contents: [{ parts: [{ text: "hold" }] }] }),
+        body: JSON.stringify({ contents: [{ parts: [{ text: prompt }] }] }),
         dispatcher: streamAgent,
         headersTimeout: 120_000,
       },
@@ -237,6 +244,7 @@ export async function holdStreams(server, total, checkpoints, holdEveryMs = 2_00
     }
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     results.push({ streams: held.length, rss: treeRss(server.pid) });
+    await onCheckpoint(held.length);
   }
   const before = held.map((stream) => stream.events);
   // Long enough for every stream's next event.

@@ -130,8 +130,8 @@ export async function startChild(name, script, args = [], environment = {}) {
 }
 
 /** The bare proxy (bare-proxy.mjs) in front of `upstreamUrl`, with the upstream's key. */
-export async function startBareProxy(upstreamUrl, upstreamKey) {
-  return startProxy("bare", "bare-proxy.mjs", upstreamUrl, upstreamKey);
+export async function startBareProxy(upstreamUrl, upstreamKey, environment = {}) {
+  return startProxy("bare", "bare-proxy.mjs", upstreamUrl, upstreamKey, environment);
 }
 
 /** The parsing proxy (parsing-proxy.mjs): the least a gateway that reads its JSON costs. */
@@ -139,9 +139,14 @@ export async function startParsingProxy(upstreamUrl, upstreamKey) {
   return startProxy("parsing", "parsing-proxy.mjs", upstreamUrl, upstreamKey);
 }
 
-async function startProxy(name, script, upstreamUrl, upstreamKey) {
+async function startProxy(name, script, upstreamUrl, upstreamKey, environment = {}) {
   const port = await freePort();
-  const proxy = await startChild(`${name} proxy`, script, [String(port), upstreamUrl, upstreamKey]);
+  const proxy = await startChild(
+    `${name} proxy`,
+    script,
+    [String(port), upstreamUrl, upstreamKey],
+    environment,
+  );
   return { ...proxy, name, baseUrl: `http://127.0.0.1:${port}` };
 }
 

@@ -1,3 +1,5 @@
+import v8 from "node:v8";
+import vm from "node:vm";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
 import { parseSseText } from "@/lib/gemini/sse";
@@ -34,6 +36,41 @@ describe("sseResponse", () => {
     expect(text).toBe(
       `data: ${JSON.stringify(chunk("Hel"))}\r\n\r\ndata: ${JSON.stringify(chunk("lo"))}\r\n\r\n`,
     );
+  });
+
+  it("keeps no hold of the first chunk once it is written, while the stream stays open", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const collectGarbage = vm.runInNewContext("gc") as () => void;
+    let first: GenerateContentResponse | null = chunk("a first chunk ".repeat(1_000));
+    const firstHeld = new WeakRef(first);
+    // A held stream: its first chunk, then nothing for as long as the client stays.
+    const iterator: AsyncIterator<GenerateContentResponse> = {
+      next: () => {
+        const value = first;
+        first = null;
+        return value === null
+          ? new Promise(() => undefined)
+          : Promise.resolve({ done: false, value });
+      },
+      return: async () => ({ done: true, value: undefined }),
+    };
+    const controller = new AbortController();
+    const response = await sseResponse(
+      { [Symbol.asyncIterator]: () => iterator },
+      { signal: controller.signal },
+    );
+    const reader = response.body!.getReader();
+    let text = "";
+    while (!text.includes("\r\n\r\n"))
+      text += new TextDecoder().decode((await reader.read()).value);
+    expect(text).toContain("a first chunk");
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(firstHeld.deref()).toBeUndefined();
+    controller.abort();
+    await reader.cancel();
   });
 
   it("writes a long chunk in slices, byte for byte what JSON.stringify writes", async () => {

@@ -75,6 +75,9 @@ async function streamResponse<T>(
     return (framing.refuse ?? errorResponse)(first.error);
   }
 
+  // Only start() writes the first chunk: held apart from `first` and dropped once written, so
+  // a held stream does not keep its first chunk (an image's, say) for as long as it stays open.
+  let firstResult: IteratorResult<T> | null = first.result;
   const encoder = new TextEncoder();
   const slices = new TimeSlices();
   let count = 0;
@@ -123,7 +126,9 @@ async function streamResponse<T>(
     async start(controller) {
       controllerRef = controller;
       controller.enqueue(encoder.encode(framing.open));
-      await write(controller, first.result);
+      const result = firstResult!;
+      firstResult = null;
+      await write(controller, result);
       if (closed) return;
       if (options.signal.aborted) onAbort();
       else options.signal.addEventListener("abort", onAbort, { once: true });

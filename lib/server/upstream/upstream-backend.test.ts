@@ -1,9 +1,11 @@
 import net from "node:net";
+import v8 from "node:v8";
+import vm from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstream";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { ApiError } from "@/lib/gemini/api-error";
-import type { GenerateContentResponse } from "@/lib/gemini/types";
+import type { GenerateContentRequest, GenerateContentResponse } from "@/lib/gemini/types";
 import { readCountTokensRequest } from "@/lib/gemini/validate";
 import type { UpstreamSettings } from "../config/env";
 import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
@@ -277,6 +279,64 @@ describe("timeouts and broken streams", () => {
       .poll(() => upstream.requestsFor(name)[0]?.abortedAt ?? null, { timeout: 2_000 })
       .not.toBeNull();
     expect(upstream.requestsFor(name)[0]!.abortedAt! - closedAt).toBeLessThan(2_000);
+  });
+
+  it("holds neither the request nor its context while the stream is open", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const collectGarbage = vm.runInNewContext("gc") as () => void;
+    const controller = new AbortController();
+    let request: GenerateContentRequest | null = {
+      contents: [{ role: "user", parts: [{ text: "a long prompt ".repeat(10_000) }] }],
+    };
+    let operation: ReturnType<typeof context> | null = context(controller.signal);
+    const requestHeld = new WeakRef(request);
+    const contextHeld = new WeakRef(operation);
+    const stream = backend.streamGenerateContent(model("slow-stream"), request, operation);
+    request = null;
+    operation = null;
+    expect((await stream.next()).done).toBe(false);
+    // The stream is open and waits for its next event, as a held stream does.
+    const next = stream.next().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(requestHeld.deref()).toBeUndefined();
+    expect(contextHeld.deref()).toBeUndefined();
+    controller.abort();
+    await next;
+  });
+
+  it("holds none of a long body's bytes while the stream is open", async () => {
+    v8.setFlagsFromString("--expose-gc");
+    const collectGarbage = vm.runInNewContext("gc") as () => void;
+    const controller = new AbortController();
+    const request = {
+      contents: [{ role: "user", parts: [{ text: "a long prompt ".repeat(10_000) }] }],
+    };
+    const bytes = new TextEncoder().encode(JSON.stringify(request));
+    // Over the size sent in one write: the body goes upstream as a stream of its pieces.
+    const half = Math.floor(bytes.byteLength / 2);
+    let pieces: Uint8Array[] | null = [bytes.slice(0, half), bytes.slice(half)];
+    const piecesHeld = pieces.map((piece) => new WeakRef(piece));
+    const stream = backend.streamGenerateContent(model("slow-stream"), request, {
+      ...context(controller.signal),
+      received: {
+        bytes: pieces,
+        size: bytes.byteLength,
+        findings: { mentioned: [], fileReferences: [] },
+      },
+    });
+    pieces = null;
+    expect((await stream.next()).done).toBe(false);
+    const next = stream.next().catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    collectGarbage();
+    expect(piecesHeld.map((piece) => piece.deref())).toEqual([undefined, undefined]);
+    controller.abort();
+    await next;
   });
 
   it("passes stream events on one by one as they arrive", async () => {

@@ -44,7 +44,7 @@ import { listOwned } from "./owned-lists";
 import { assertOwnsAll, checkReferences, type ForwardBody } from "./request-references";
 import { resourceNameOf, unreadInputFile } from "./batch-file-scan";
 import { readUpstreamEvents } from "./sse-reader";
-import { UpstreamClient, webStreamOf } from "./upstream-client";
+import { UpstreamClient, webStreamOf, type UpstreamResponse } from "./upstream-client";
 import { markStage } from "../observability/request-stages";
 import { malformedUpstream } from "./upstream-errors";
 import {
@@ -230,26 +230,42 @@ export class UpstreamBackend implements Backend {
     return "value" in answer ? answer.value : { passedOnJson: answer.pieces };
   }
 
-  async *streamGenerateContent(
+  streamGenerateContent(
     model: string,
     request: GenerateContentRequest,
     context: OperationContext,
   ): AsyncGenerator<GenerateContentResponse> {
-    const target = `${resourcePath(model, "models")}:streamGenerateContent`;
     // Retried only until the upstream answers 200: after that, chunks may have reached the client.
-    const response = await this.withReferences(
-      { operation: "generateContent", request },
-      context,
-      (body) =>
-        this.client.open({
-          method: "POST",
-          target,
-          query: { alt: "sse" },
-          ...body,
-          signal: context.signal,
-          safety: "idempotent",
-        }),
-    );
+    return this.upstreamEvents({
+      open: () => {
+        const target = `${resourcePath(model, "models")}:streamGenerateContent`;
+        return this.withReferences({ operation: "generateContent", request }, context, (body) =>
+          this.client.open({
+            method: "POST",
+            target,
+            query: { alt: "sse" },
+            ...body,
+            signal: context.signal,
+            safety: "idempotent",
+          }),
+        );
+      },
+    });
+  }
+
+  /**
+   * The chunks of a stream that `call.open` opens on the first `next()`. The opener (which holds
+   * the request, parsed and as received, and its context) is let go once the call is open: a
+   * generator keeps its arguments for as long as it lives, and a held stream lives for minutes.
+   */
+  private async *upstreamEvents(call: {
+    open: (() => Promise<UpstreamResponse>) | null;
+  }): AsyncGenerator<GenerateContentResponse> {
+    let open = call.open;
+    call.open = null;
+    const opening = open!();
+    open = null;
+    const response = await opening;
     try {
       yield* readUpstreamEvents(response.body, {
         scrub: this.client.scrub,

@@ -147,12 +147,19 @@ const ONE_WRITE_BYTES = 64 * 1024;
 
 /** A client's JSON body as received, for undici: small ones as one buffer, larger ones streamed. */
 function forwardedBody(pieces: readonly Uint8Array[]): Uint8Array | Readable {
-  if (pieces.length === 1) return pieces[0]!;
   let total = 0;
   for (const piece of pieces) total += piece.byteLength;
-  return total <= ONE_WRITE_BYTES
-    ? Buffer.concat(pieces, total)
-    : Readable.from(pieces, { objectMode: false });
+  if (total > ONE_WRITE_BYTES) return Readable.from(handedOver([...pieces]), { objectMode: false });
+  return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, total);
+}
+
+/**
+ * The pieces one by one, each let go once handed on: undici keeps a request's body until the
+ * exchange ends, which for a held stream is minutes. A copy of the list is taken (a retry
+ * sends the same pieces again), and emptied as it is read.
+ */
+function* handedOver(queue: Uint8Array[]): Generator<Uint8Array> {
+  while (queue.length > 0) yield queue.shift()!;
 }
 
 /** The JSON a call sends, for a recording: its value, or its forwarded bytes read as JSON. */
