@@ -4,10 +4,16 @@
  * is started (local engine, fresh DATA_DIR, free port), left `--settle` seconds (its warm-up
  * runs then), and asked `--runs` + 1 streamed answers of gemini-2.5-flash one after another;
  * each is timed from the request to its first SSE chunk. Then, after the same `--settle` seconds
- * of quiet, one more: a warm server's answer after the idle time the first one had.
+ * of quiet, one more: a warm server's answer after the idle time the first one had. `--stages`
+ * also prints each answer's way through the server (bench/request-stages-probe.cjs: ms after its
+ * headers were parsed at each named point; "answer made" is when its first chunk was ready).
  *
- *   npm run build && node bench/first-answer.mjs [--runs 9] [--settle 10] [--app-dir ../other]
+ *   npm run build && node bench/first-answer.mjs [--runs 9] [--settle 10] [--app-dir ../other] [--stages]
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { startServer } from "./chat-bench-support.mjs";
 
 function option(name, fallback) {
@@ -17,7 +23,14 @@ function option(name, fallback) {
 
 const runs = Number(option("runs", "9"));
 const settleSeconds = Number(option("settle", "10"));
-const server = await startServer({ appDir: option("app-dir") });
+const stagesFile = process.argv.includes("--stages")
+  ? path.join(os.tmpdir(), `first-answer-stages-${process.pid}.txt`)
+  : null;
+const probe = fileURLToPath(new URL("./request-stages-probe.cjs", import.meta.url));
+const server = await startServer({
+  appDir: option("app-dir"),
+  env: stagesFile ? { NODE_OPTIONS: `--require ${probe}`, GENSTUDIO_STAGES_PROBE: stagesFile } : {},
+});
 
 /** Milliseconds from the request to the first chunk of a streamed answer to `text`. */
 async function firstChunk(text) {
@@ -51,6 +64,21 @@ try {
   console.log(
     `first chunk of the first answer ${settleSeconds} s after start: ${first.toFixed(0)} ms; warm median ${median.toFixed(0)} ms (${warm.map((value) => value.toFixed(0)).join(", ")}); ratio ${(first / median).toFixed(2)} (goal ≤ 1.5); a warm answer after ${settleSeconds} s of quiet: ${afterIdle.toFixed(0)} ms`,
   );
+  if (stagesFile) {
+    // The answers' lines, in order: the first, the warm ones, the one after the quiet.
+    const answers = fs
+      .readFileSync(stagesFile, "utf8")
+      .split("\n")
+      .filter((line) => line.includes(":streamGenerateContent"));
+    const shown = [
+      ["first", answers[0]],
+      ["warm (median run)", answers[1 + Math.floor(runs / 2)]],
+      ["after the quiet", answers.at(-1)],
+    ];
+    for (const [name, line] of shown)
+      console.log(`${name}: ${line?.replace(/^\S+ \S+ /, "").replaceAll("_", " ")}`);
+  }
 } finally {
   server.stop();
+  if (stagesFile) fs.rmSync(stagesFile, { force: true });
 }

@@ -13,7 +13,9 @@
 // the client goes away first (as Next does).
 //
 // Dispatch starts once Next has answered a request of its own (its start-up, instrumentation
-// included, is then done); until then Next serves everything. STUDIO_API_VIA_NEXT=1 turns
+// included, is then done); until then Next serves everything. The route module, once loaded,
+// runs its request path's warm-up (no credential, nothing recorded), so a client's first request
+// does not pay for that code's first run. STUDIO_API_VIA_NEXT=1 turns
 // dispatch off (bench/gateway.mjs measures both ways in one run).
 "use strict";
 const path = require("node:path");
@@ -50,7 +52,22 @@ function loadHandlers() {
     if ([...DISPATCHED_METHODS].some((method) => typeof userland[method] !== "function"))
       throw new Error("the API route module does not export every method");
     handlers = userland;
+    warmUpRequestPath();
   })().catch((error) => warn("API requests stay with Next's router", error));
+}
+
+/**
+ * The route's warm-up, which its module offers once loaded (lib/server/api/request-path-warm-up.ts):
+ * the first request a client sends then finds the route's code compiled, as later ones do.
+ */
+const REQUEST_PATH_WARM_UP = Symbol.for("genstudio.warmUpRequestPath");
+
+function warmUpRequestPath() {
+  const warmUp = globalThis[REQUEST_PATH_WARM_UP];
+  if (typeof warmUp !== "function") return;
+  Promise.resolve()
+    .then(() => warmUp())
+    .catch((error) => warn("could not warm the API's request path up", error));
 }
 
 /** Called for each response Next answers: the first one finished means Next is up. */

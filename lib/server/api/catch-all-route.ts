@@ -1,5 +1,6 @@
 import "server-only";
 import { observeApiRequest } from "../logs/request-observation";
+import { REQUEST_PATH_WARM_UP, warmUpRequestPath } from "./request-path-warm-up";
 import { handleApiRequest } from "./router";
 
 /**
@@ -16,3 +17,7 @@ export const POST = observedApiRequest;
 export const PUT = observedApiRequest;
 export const PATCH = observedApiRequest;
 export const DELETE = observedApiRequest;
+
+// Offered to the start script's dispatch, which runs it when it loads this module: the warm-up
+// must run this copy of the request path (lib/server/api/request-path-warm-up.ts).
+(globalThis as Record<symbol, unknown>)[REQUEST_PATH_WARM_UP] = warmUpRequestPath;
