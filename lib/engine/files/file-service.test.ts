@@ -239,6 +239,16 @@ describe.each(testDatabaseKinds())("files: lifecycle, access and expiry ($dialec
   });
 
   it("resolves a file URI for generation: ACTIVE only, the caller's only", async () => {
+    // Processing waits for the test's word, so the file is certainly PROCESSING when asked for.
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    files.stop();
+    files = create({
+      probe: async (filePath, mimeType, signal) => {
+        if (mimeType.startsWith("audio/")) await released;
+        return probeMedia({ path: filePath }, mimeType, signal);
+      },
+    });
     const text = await upload(Buffer.from("The quick brown fox."), "text/plain", alice, "fox.txt");
     const resolved = await files.resolveFileForCaller(`${ORIGIN}/v1beta/files/${text.id}`, alice);
     expect(resolved).toMatchObject({
@@ -252,12 +262,12 @@ describe.each(testDatabaseKinds())("files: lifecycle, access and expiry ($dialec
     ).rejects.toMatchObject({ httpStatus: 403 });
 
     const audio = await upload(wavBytes(1), "audio/wav");
-    if ((await files.store.getFile(audio.id))!.state === "PROCESSING") {
-      await expect(files.resolveFileForCaller(`files/${audio.id}`, alice)).rejects.toMatchObject({
-        httpStatus: 400,
-        rpcStatus: "FAILED_PRECONDITION",
-      });
-    }
+    expect((await files.store.getFile(audio.id))!.state).toBe("PROCESSING");
+    await expect(files.resolveFileForCaller(`files/${audio.id}`, alice)).rejects.toMatchObject({
+      httpStatus: 400,
+      rpcStatus: "FAILED_PRECONDITION",
+    });
+    release();
     await settled(audio.id);
     expect(await files.resolveFileForCaller(`files/${audio.id}`, alice)).toMatchObject({
       probed: { kind: "audio" },
