@@ -1,8 +1,12 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
 import { makePng } from "@/lib/testing/media-fixtures";
 import { CachesPage } from "./pages/caches-page";
 import { ChatPage } from "./pages/chat-page";
 import { attachmentCard, dropFiles } from "./pages/files-page";
+import { startOwnServer, type OwnServer } from "./support/fuzz/own-server.mjs";
 
 /**
  * What a week of daily use found: the safety card's retry, the inspector after a reload and
@@ -140,26 +144,33 @@ test("a search hit opens the chat at the matching message, outlined, its words m
 });
 
 test("a new chat starts from the settings used last, or from the preset chosen for new chats", async ({
-  page,
+  browser,
 }) => {
-  const chat = new ChatPage(page);
-  await chat.open();
-  await chat.fillSetting("Temperature", "0.35");
-  await chat.limitAnswers(20);
-  await chat.send(`Settings to keep ${Date.now()}`);
-  await chat.waitForAnswerDone();
-  // After a reload a new chat still starts from them.
-  await chat.open();
-  await chat.openSettings();
-  await expect(chat.setting("Temperature")).toHaveValue("0.35");
-
-  const name = `Low media ${Date.now()}`;
-  await chat.selectSetting("Media resolution", "MEDIA_RESOLUTION_LOW");
-  const save = chat.settings.getByRole("group", { name: "Save as preset" });
-  await save.getByLabel("Save these settings as").fill(name);
-  await save.getByLabel("Use it for new chats").check();
-  await save.getByRole("button", { name: "Save preset" }).click();
+  test.setTimeout(120_000);
+  // A studio of its own: a preset chosen for new chats is the whole workspace's, and on the
+  // shared server every other spec's new chats would start from it while it exists.
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-e2e-presets-"));
+  const server: OwnServer = await startOwnServer({ dataDir });
+  const context = await browser.newContext({ baseURL: server.baseUrl });
   try {
+    const page = await context.newPage();
+    const chat = new ChatPage(page);
+    await chat.open();
+    await chat.fillSetting("Temperature", "0.35");
+    await chat.limitAnswers(20);
+    await chat.send(`Settings to keep ${Date.now()}`);
+    await chat.waitForAnswerDone();
+    // After a reload a new chat still starts from them.
+    await chat.open();
+    await chat.openSettings();
+    await expect(chat.setting("Temperature")).toHaveValue("0.35");
+
+    const name = `Low media ${Date.now()}`;
+    await chat.selectSetting("Media resolution", "MEDIA_RESOLUTION_LOW");
+    const save = chat.settings.getByRole("group", { name: "Save as preset" });
+    await save.getByLabel("Save these settings as").fill(name);
+    await save.getByLabel("Use it for new chats").check();
+    await save.getByRole("button", { name: "Save preset" }).click();
     await expect(chat.setting("Preset")).toHaveValue(name);
     await chat.fillSetting("Temperature", "1.5");
     await chat.selectSetting("Media resolution", "");
@@ -170,7 +181,9 @@ test("a new chat starts from the settings used last, or from the preset chosen f
     await expect(chat.setting("Media resolution")).toHaveValue("MEDIA_RESOLUTION_LOW");
     await expect(chat.setting("Temperature")).toHaveValue("0.35");
   } finally {
-    await callJson(page, `/api/presets/${encodeURIComponent(name)}`, { method: "DELETE" });
+    await context.close();
+    await server.stop("SIGTERM");
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 });
 
