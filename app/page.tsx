@@ -1,3 +1,4 @@
+import { formatNumber } from "@/lib/studio/number-format";
 import Link from "next/link";
 import { serverEnv } from "@/lib/server/config/env";
 import { LISTED_MODELS } from "@/lib/engine/catalog";
@@ -77,8 +78,8 @@ export default function HomePage() {
                     <span className="font-mono">{model.name.replace("models/", "")}</span>
                     <span className="text-zinc-600 dark:text-zinc-400">
                       {" "}
-                      · {(model.inputTokenLimit ?? 0).toLocaleString("en")} in /{" "}
-                      {(model.outputTokenLimit ?? 0).toLocaleString("en")} out
+                      · {formatNumber(model.inputTokenLimit ?? 0)} in /{" "}
+                      {formatNumber(model.outputTokenLimit ?? 0)} out
                     </span>
                   </li>
                 ))}

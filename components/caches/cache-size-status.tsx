@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { modalityBreakdown } from "@/components/tokens/token-counter";
 import { knowsCacheMinimum } from "@/lib/gemini/cache-minimums";
 import type { TokenCountState } from "@/lib/hooks/use-token-count";
@@ -48,19 +49,19 @@ export function CacheSizeStatus({
         <>
           Size:{" "}
           <strong className="tabular-nums" data-cache-size={total}>
-            {total.toLocaleString("en")}
+            {formatNumber(total)}
           </strong>{" "}
           tokens
           {size.counting ? " (updating…)" : ""} · minimum for {model.replace(/^models\//, "")}:{" "}
-          <strong className="tabular-nums">{minimum.toLocaleString("en")}</strong>
+          <strong className="tabular-nums">{formatNumber(minimum)}</strong>
           {!knowsCacheMinimum(model) && " (assumed)"}
           {modalityBreakdown(size.result?.promptTokensDetails) && (
             <> · {modalityBreakdown(size.result?.promptTokensDetails)}</>
           )}
           {tooSmall && (
             <span className="mt-1 block font-medium text-red-700 dark:text-red-400">
-              Too small: the service refuses caches under {minimum.toLocaleString("en")} tokens for
-              this model. Add contents or choose another model.
+              Too small: the service refuses caches under {formatNumber(minimum)} tokens for this
+              model. Add contents or choose another model.
             </span>
           )}
         </>

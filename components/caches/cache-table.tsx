@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import Link from "next/link";
 import { ExpiryCountdown, formatDateTime } from "@/components/files/expiry-countdown";
 import { Button } from "@/components/ui/button";
@@ -88,7 +89,7 @@ function CacheRow({
         className="px-2 py-2 text-right tabular-nums text-xs"
         data-cache-tokens={cache.usageMetadata.totalTokenCount}
       >
-        {cache.usageMetadata.totalTokenCount.toLocaleString("en")}
+        {formatNumber(cache.usageMetadata.totalTokenCount)}
       </td>
       <td className="px-2 py-2 text-xs">{formatDateTime(cache.createTime)}</td>
       <td className="px-2 py-2 text-xs">

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
 import { useState } from "react";
@@ -61,7 +62,7 @@ function CreatedNotice({ cache: created }: { cache: CachedContent }) {
       className="rounded-md bg-emerald-50 px-3 py-2 text-sm text-emerald-900 dark:bg-emerald-950/50 dark:text-emerald-100"
     >
       Created <span className="font-mono">{cache.name}</span> (
-      {cache.usageMetadata.totalTokenCount.toLocaleString("en")} tokens), expires{" "}
+      {formatNumber(cache.usageMetadata.totalTokenCount)} tokens), expires{" "}
       {formatDateTime(cache.expireTime)}.{" "}
       <Link className="underline" href={`/chat?cache=${encodeURIComponent(cache.name)}`}>
         Use it in a new chat

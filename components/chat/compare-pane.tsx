@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { memo } from "react";
 import { Button } from "@/components/ui/button";
 import { useSettingsState } from "@/lib/hooks/use-conversation-settings";
@@ -17,7 +18,7 @@ function milliseconds(value: number | undefined): string {
   if (value === undefined) return "…";
   return value >= 10_000
     ? `${(value / 1000).toFixed(1)} s`
-    : `${Math.round(value).toLocaleString("en")} ms`;
+    : `${formatNumber(Math.round(value))} ms`;
 }
 
 const STATUS_TEXT: Record<PaneRun["status"], string> = {
@@ -49,7 +50,7 @@ function PaneFacts({ pane, run }: { pane: ComparePane; run: PaneRun }) {
         {rate !== null && (
           <span data-fact="rate">
             {" · "}
-            <span className="tabular-nums">{Math.round(rate).toLocaleString("en")}</span> tokens/s
+            <span className="tabular-nums">{formatNumber(Math.round(rate))}</span> tokens/s
           </span>
         )}
         {cost && (

@@ -1,3 +1,4 @@
+import { formatNumber } from "@/lib/studio/number-format";
 import { memo } from "react";
 import type { UsageMetadata } from "@/lib/gemini/types";
 
@@ -17,7 +18,7 @@ export const UsageLine = memo(function UsageLine({ usage }: { usage: UsageMetada
       {items.map(([label, value], index) => (
         <span key={label}>
           {index > 0 && " · "}
-          {label} <span className="tabular-nums">{(value ?? 0).toLocaleString("en")}</span>
+          {label} <span className="tabular-nums">{formatNumber(value ?? 0)}</span>
         </span>
       ))}
     </p>

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { memo, useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { isAttachedText, typedText } from "@/lib/studio/message-text";
@@ -229,9 +230,7 @@ function ExpandPromptButton({
   if (!long) return null;
   return (
     <Button size="sm" variant="ghost" aria-expanded={expanded} onClick={onToggle}>
-      {expanded
-        ? "Show less"
-        : `Show all ${typedText(message).length.toLocaleString("en")} characters`}
+      {expanded ? "Show less" : `Show all ${formatNumber(typedText(message).length)} characters`}
     </Button>
   );
 }
@@ -243,7 +242,7 @@ function AttachedText({ text, name }: { text: string; name: string }) {
     <span className="inline-flex flex-wrap items-center gap-2 rounded-md border border-zinc-300 bg-white px-2 py-1 text-xs whitespace-normal dark:border-zinc-700 dark:bg-zinc-900">
       <span className="font-medium">{name}</span>
       <span className="text-zinc-600 dark:text-zinc-400">
-        {text.length.toLocaleString("en")} characters
+        {formatNumber(text.length)} characters
       </span>
       <Button
         size="sm"

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { memo } from "react";
 import type { StoredMessage } from "@/lib/studio/conversation-schema";
 import { usePrices } from "@/lib/hooks/use-prices";
@@ -9,7 +10,7 @@ import { answerCost, formatCost } from "@/lib/studio/price-table";
 function milliseconds(value: number): string {
   return value >= 10_000
     ? `${(value / 1000).toFixed(1)} s`
-    : `${Math.round(value).toLocaleString("en")} ms`;
+    : `${formatNumber(Math.round(value))} ms`;
 }
 
 /**
@@ -37,7 +38,7 @@ export const AnswerFacts = memo(function AnswerFacts({ message }: { message: Sto
     items.push({
       key: "rate",
       label: "",
-      value: `${Math.round(rate).toLocaleString("en")} tokens/s`,
+      value: `${formatNumber(Math.round(rate))} tokens/s`,
     });
   if (timing) items.push({ key: "total", label: "total", value: milliseconds(timing.totalMs) });
   if (cost) items.push({ key: "cost", label: "cost", value: formatCost(cost) });

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { useState } from "react";
 import { CopyButton } from "@/components/ui/copy-button";
 import { ModalDialog } from "@/components/ui/dialog";
@@ -19,7 +20,7 @@ const preClassName =
   "max-h-[55vh] overflow-auto rounded-md border border-zinc-200 bg-zinc-50 p-2 font-mono text-xs whitespace-pre-wrap break-all dark:border-zinc-800 dark:bg-zinc-900";
 
 function formatMilliseconds(value: number | undefined): string {
-  return value === undefined ? "—" : `${value.toLocaleString("en")} ms`;
+  return value === undefined ? "—" : `${formatNumber(value)} ms`;
 }
 
 function prettyJson(text: string): string {
@@ -40,10 +41,10 @@ function Summary({ trace, message }: { trace: AnswerTrace; message: StoredMessag
     ["Headers after", formatMilliseconds(trace.headersAt)],
     ["Time to first token", formatMilliseconds(timing.firstTokenMs)],
     ["Total time", formatMilliseconds(timing.totalMs)],
-    ["Output tokens per second", rate === null ? "—" : Math.round(rate).toLocaleString("en")],
+    ["Output tokens per second", rate === null ? "—" : formatNumber(Math.round(rate))],
     [
       "Events",
-      `${trace.events.length.toLocaleString("en")}${trace.droppedEvents ? ` (and ${trace.droppedEvents.toLocaleString("en")} not kept)` : ""}`,
+      `${formatNumber(trace.events.length)}${trace.droppedEvents ? ` (and ${formatNumber(trace.droppedEvents)} not kept)` : ""}`,
     ],
   ];
   return (
@@ -104,7 +105,7 @@ function Events({ trace }: { trace: AnswerTrace }) {
               data-inspector-event=""
             >
               <td className="px-2 py-1 tabular-nums">{index + 1}</td>
-              <td className="px-2 py-1 tabular-nums">{event.at.toLocaleString("en")}</td>
+              <td className="px-2 py-1 tabular-nums">{formatNumber(event.at)}</td>
               <td className="px-2 py-1 font-mono break-all">{event.data}</td>
             </tr>
           ))}

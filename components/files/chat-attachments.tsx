@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import Link from "next/link";
 import {
   useEffect,
@@ -215,7 +216,7 @@ export function useChatAttachments(options: ChatAttachmentsOptions): ChatAttachm
       if (isOverLimit(total, traits?.inputTokenLimit)) {
         setOverLimit({
           text,
-          message: `${count.current ? "This request is" : "At the last count, before your latest change, this request was"} ${total!.toLocaleString("en")} tokens; ${settings.model.replace(/^models\//, "")} accepts ${traits!.inputTokenLimit.toLocaleString("en")}. The service will most likely refuse it.`,
+          message: `${count.current ? "This request is" : "At the last count, before your latest change, this request was"} ${formatNumber(total!)} tokens; ${settings.model.replace(/^models\//, "")} accepts ${formatNumber(traits!.inputTokenLimit)}. The service will most likely refuse it.`,
         });
         return false;
       }
@@ -264,7 +265,7 @@ function CacheChip({ options }: { options: ChatAttachmentsOptions }) {
         {cache.data && (
           <>
             {" "}
-            · {cache.data.usageMetadata.totalTokenCount.toLocaleString("en")} tokens ·{" "}
+            · {formatNumber(cache.data.usageMetadata.totalTokenCount)} tokens ·{" "}
             <ExpiryCountdown expireTime={cache.data.expireTime} now={now} />
           </>
         )}

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { CopyButton } from "@/components/ui/copy-button";
@@ -28,8 +29,8 @@ export function PastedTextViewer({
       <div className="flex flex-col gap-2 text-sm">
         <div className="flex items-center justify-between gap-2">
           <p className="text-xs text-zinc-600 dark:text-zinc-400" data-pasted-text-length="">
-            {text.length.toLocaleString("en")} characters
-            {cut ? `; showing the first ${shown.toLocaleString("en")}` : ""}.
+            {formatNumber(text.length)} characters
+            {cut ? `; showing the first ${formatNumber(shown)}` : ""}.
           </p>
           <CopyButton text={text} label="Copy all of it" />
         </div>

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { useState, type ClipboardEvent } from "react";
 import { useUploader } from "@/lib/hooks/use-upload";
 import { LONG_PASTE_CHARACTERS, mimeTypeOf, type Attachment } from "@/lib/studio/attachment-model";
@@ -49,7 +50,7 @@ export function usePromptIntake(
     uploader.addText(scope, text, name);
     setProblem(null);
     setPasteNote(
-      `The long paste (${text.length.toLocaleString("en")} characters) is attached as “${name}”: open it to read it, remove it to leave it out.`,
+      `The long paste (${formatNumber(text.length)} characters) is attached as “${name}”: open it to read it, remove it to leave it out.`,
     );
   }
 

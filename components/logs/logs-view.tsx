@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { useMemo, useState } from "react";
 import { InspectorDialog } from "@/components/devtools/inspector-dialog";
 import { Button } from "@/components/ui/button";
@@ -190,10 +191,8 @@ export function LogsView() {
                 >
                   {entry.status}
                 </td>
-                <td className="px-2 py-1 tabular-nums">
-                  {entry.durationMs.toLocaleString("en")} ms
-                </td>
-                <td className="px-2 py-1 tabular-nums">{entry.totalTokens.toLocaleString("en")}</td>
+                <td className="px-2 py-1 tabular-nums">{formatNumber(entry.durationMs)} ms</td>
+                <td className="px-2 py-1 tabular-nums">{formatNumber(entry.totalTokens)}</td>
                 <td className="px-2 py-1">{entry.keyLabel}</td>
                 {scope === "everyone" && <td className="px-2 py-1">{entry.personLabel}</td>}
                 <td className="px-2 py-1">

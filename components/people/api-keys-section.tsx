@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { useId, useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import {
@@ -147,9 +148,9 @@ function KeyItem({ apiKey }: { apiKey: ApiKeyView }) {
       </div>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">{describeLimits(apiKey.limits)}</p>
       <p className="text-xs text-zinc-600 dark:text-zinc-400">
-        Today {apiKey.spend.dayTokens.toLocaleString("en")} tokens, {money(apiKey.spend.dayDollars)}
-        ; this month {apiKey.spend.monthTokens.toLocaleString("en")} tokens,{" "}
-        {money(apiKey.spend.monthDollars)}. Made {apiKey.createdAt.slice(0, 10)}
+        Today {formatNumber(apiKey.spend.dayTokens)} tokens, {money(apiKey.spend.dayDollars)}; this
+        month {formatNumber(apiKey.spend.monthTokens)} tokens, {money(apiKey.spend.monthDollars)}.
+        Made {apiKey.createdAt.slice(0, 10)}
         {apiKey.lastUsedAt
           ? `, last used ${apiKey.lastUsedAt.slice(0, 16).replace("T", " ")}`
           : ", never used"}

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { Field, inputClassName } from "@/components/ui/field";
 import type { ConversationSettingsState } from "@/lib/hooks/use-conversation-settings";
 import type { ModelTraits } from "@/lib/gemini/model-traits";
@@ -24,8 +25,8 @@ function factsSummary(facts: ModelFacts): string {
       .join(" · ");
   const items = [
     inputs,
-    `${traits.inputTokenLimit.toLocaleString("en")} input tokens`,
-    `${traits.outputTokenLimit.toLocaleString("en")} output tokens`,
+    `${formatNumber(traits.inputTokenLimit)} input tokens`,
+    `${formatNumber(traits.outputTokenLimit)} output tokens`,
     `temperature ${traits.temperature} (max ${traits.maxTemperature})`,
     `topP ${traits.topP}`,
     traits.topK !== undefined ? `topK ${traits.topK}` : "no topK",

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { Field, inputClassName } from "@/components/ui/field";
 import { NumberField } from "./number-field";
 import { Section, type SettingsFieldsProps } from "./settings-fields";
@@ -59,7 +60,7 @@ export function SamplingFields({ settings, traits, setConfig, errorsOf }: Settin
         <NumberField
           label="Max output tokens"
           errors={errorsOf("max_output_tokens")}
-          hint={traits ? `1–${traits.outputTokenLimit.toLocaleString("en")}` : undefined}
+          hint={traits ? `1–${formatNumber(traits.outputTokenLimit)}` : undefined}
           step={1}
           min={1}
           max={traits?.outputTokenLimit}

@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import type { TokenCountState } from "@/lib/hooks/use-token-count";
 import type { ModalityTokenCount } from "@/lib/gemini/types";
 
@@ -13,7 +14,7 @@ const MODALITY_LABELS: Record<string, string> = {
 };
 
 function number(value: number): string {
-  return value.toLocaleString("en");
+  return formatNumber(value);
 }
 
 /** "text 1,200 · image 258" from per-modality counts (largest first). */

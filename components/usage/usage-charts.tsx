@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import type { UsageAmounts } from "@/lib/studio/usage-report";
 
 /**
@@ -15,7 +16,7 @@ export function measureOf(amounts: UsageAmounts, measure: Measure): number {
 }
 
 export function formatMeasure(value: number, measure: Measure): string {
-  if (measure === "tokens") return value.toLocaleString("en");
+  if (measure === "tokens") return formatNumber(value);
   const digits = value >= 0.01 || value === 0 ? 2 : 6;
   return new Intl.NumberFormat("en", {
     style: "currency",
@@ -68,7 +69,7 @@ export function DailyChart({
               data-day={day.day}
               data-value={value}
             >
-              <title>{`${day.day}: ${formatMeasure(value, measure)}, ${day.requests.toLocaleString("en")} answers`}</title>
+              <title>{`${day.day}: ${formatMeasure(value, measure)}, ${formatNumber(day.requests)} answers`}</title>
             </rect>
           );
         })}

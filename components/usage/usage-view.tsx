@@ -1,5 +1,6 @@
 "use client";
 
+import { formatNumber } from "@/lib/studio/number-format";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
@@ -147,9 +148,9 @@ export function UsageView() {
         <>
           <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" aria-label="Totals">
             {[
-              ["Answers", data.total.requests.toLocaleString("en")],
-              ["Tokens", data.total.totalTokens.toLocaleString("en")],
-              ["Cached tokens", data.total.cachedTokens.toLocaleString("en")],
+              ["Answers", formatNumber(data.total.requests)],
+              ["Tokens", formatNumber(data.total.totalTokens)],
+              ["Cached tokens", formatNumber(data.total.cachedTokens)],
               ["Cost", formatMeasure(data.total.cost, "cost")],
             ].map(([term, value]) => (
               <div

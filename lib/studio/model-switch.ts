@@ -4,6 +4,7 @@
  * speech or music model's AUDIO, an image model's pictures), so the chat can send at once.
  * Each change the person would not expect is said in words.
  */
+import { formatNumber } from "./number-format";
 import type { ConversationSettings } from "@/lib/studio/conversation-schema";
 import type { ModelFacts } from "@/lib/studio/model-facts";
 import {
@@ -57,7 +58,7 @@ function refusedFields(
   if (config.maxOutputTokens !== undefined && config.maxOutputTokens > traits.outputTokenLimit)
     refused.push([
       "maxOutputTokens",
-      `Max output tokens cleared: ${name} writes at most ${traits.outputTokenLimit.toLocaleString("en")}.`,
+      `Max output tokens cleared: ${name} writes at most ${formatNumber(traits.outputTokenLimit)}.`,
     ]);
   if (config.temperature !== undefined && config.temperature > traits.maxTemperature)
     refused.push([
