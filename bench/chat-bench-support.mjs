@@ -37,10 +37,14 @@ async function waitFor(url, timeoutMs) {
 /**
  * Starts the built studio of `appDir` (default: this checkout) with `env` added to its
  * environment (e.g. STUDIO_LOCAL_OUTPUT_TOKENS_PER_SECOND); `ready` is when it first answered.
+ * `port` and `dataDir` start it where an earlier instance ran (a restart: the browser's cache
+ * and the person's session still apply); a `dataDir` given is the caller's and stays on stop.
+ * `stop()` resolves once the process has exited.
  */
-export async function startServer({ env = {}, appDir = process.cwd() } = {}) {
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
+export async function startServer({ env = {}, appDir = process.cwd(), port, dataDir } = {}) {
+  const listenPort = port ?? (await freePort());
+  const ownData = dataDir === undefined;
+  const data = dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-"));
   const {
     GEMINI_API_KEY: _key,
     GOOGLE_API_KEY: _google,
@@ -52,22 +56,25 @@ export async function startServer({ env = {}, appDir = process.cwd() } = {}) {
     cwd: appDir,
     env: {
       ...environment,
-      PORT: String(port),
+      PORT: String(listenPort),
       HOSTNAME: "127.0.0.1",
-      DATA_DIR: dataDir,
+      DATA_DIR: data,
       NEXT_TELEMETRY_DISABLED: "1",
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  const baseUrl = `http://127.0.0.1:${port}`;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const baseUrl = `http://127.0.0.1:${listenPort}`;
   await waitFor(`${baseUrl}/api/session`, 60_000);
   return {
     baseUrl,
+    port: listenPort,
     ready: Date.now(),
-    stop() {
+    async stop() {
       child.kill("SIGTERM");
-      fs.rmSync(dataDir, { recursive: true, force: true });
+      await exited;
+      if (ownData) fs.rmSync(data, { recursive: true, force: true });
     },
   };
 }

@@ -3,7 +3,7 @@
  * Where the time of a page's first answer goes, against warm ones, in Debian's chromium against
  * the production build (local engine, fresh DATA_DIR, free port):
  *
- *   npm run build && node bench/first-answer-page.mjs [--runs 5] [--app-dir ../other] [--trace /tmp/answer]
+ *   npm run build && node bench/first-answer-page.mjs [--runs 5] [--app-dir ../other] [--returning] [--trace /tmp/answer]
  *
  * The server is started, /chat opened, and a prompt sent from the new chat as soon as the
  * composer takes input (the first answer after the start); then `--runs` more new chats, each
@@ -15,9 +15,16 @@
  *   finished, and the moment the address changed;
  * - page: the answer's article in the DOM, its first text, and the main thread's long tasks
  *   (over 50 ms) between Enter and the first text.
+ * `--returning` times the first answer after a restart for a person who used the studio before:
+ * the browser opens /chat twice on an earlier instance (same port, same DATA_DIR), which is then
+ * stopped and a new one started in its place, so the browser's cache, its compiled scripts and
+ * the session carry over and only the server is new; without it the browser is new too.
  * `--trace <prefix>` keeps Chrome traces of the first answer and of the last warm one
  * (`<prefix>-first.json`, `<prefix>-warm.json`).
  */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { launchChromium, recordLongTasksAndTypable, startServer } from "./chat-bench-support.mjs";
 
 function option(name, fallback) {
@@ -28,6 +35,7 @@ function option(name, fallback) {
 const runs = Number(option("runs", "5"));
 const appDir = option("app-dir");
 const tracePrefix = option("trace");
+const returning = process.argv.includes("--returning");
 
 /** Marks recorded inside the page besides long tasks and hydration: fetch calls, address changes. */
 function instrument() {
@@ -156,20 +164,36 @@ const columns = [
   ["firstText", "first text"],
 ];
 
-const server = await startServer({ appDir });
+const dataDir = returning
+  ? fs.mkdtempSync(path.join(os.tmpdir(), "genstudio-bench-returning-"))
+  : undefined;
 const browser = await launchChromium();
+const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+await context.addInitScript(recordLongTasksAndTypable);
+await context.addInitScript(instrument);
+const page = await context.newPage();
+const opened = async (baseUrl) => {
+  await page.goto(`${baseUrl}/chat`);
+  await page.waitForFunction(() => window.__typable !== null, null, { timeout: 60_000 });
+};
+let port;
+if (returning) {
+  // The person's earlier visits, on an instance that is then stopped.
+  const earlier = await startServer({ appDir, dataDir });
+  for (let visit = 0; visit < 2; visit++) {
+    await opened(earlier.baseUrl);
+    await page.waitForTimeout(1500);
+  }
+  await page.goto("about:blank");
+  await earlier.stop();
+  port = earlier.port;
+}
+const server = await startServer({ appDir, dataDir, port });
 try {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.addInitScript(recordLongTasksAndTypable);
-  await context.addInitScript(instrument);
-  const page = await context.newPage();
   const session = await context.newCDPSession(page);
   await session.send("Network.enable");
   const requests = recordNetwork(session);
-  const open = async () => {
-    await page.goto(`${server.baseUrl}/chat`);
-    await page.waitForFunction(() => window.__typable !== null, null, { timeout: 60_000 });
-  };
+  const open = () => opened(server.baseUrl);
   await open();
   const sentAfterStart = Date.now() - server.ready;
   const trace = (name) => (tracePrefix ? `${tracePrefix}-${name}.json` : undefined);
@@ -190,7 +214,7 @@ try {
     );
   }
   console.log(
-    `ms after Enter; first answer sent ${sentAfterStart} ms after the server answered, then ${runs} warm new chats`,
+    `ms after Enter; ${returning ? "a returning browser's " : ""}first answer sent ${sentAfterStart} ms after the server answered, then ${runs} warm new chats`,
   );
   console.log(
     `| mark | first | ${results
@@ -209,7 +233,16 @@ try {
   console.log(
     `| long tasks (start+duration) | ${results.map((result) => result.longTasks.join(", ") || "none").join(" | ")} |`,
   );
+  const warmTexts = results
+    .slice(1)
+    .map((result) => result.firstText)
+    .sort((left, right) => left - right);
+  const warmMedian = warmTexts[Math.floor(warmTexts.length / 2)];
+  console.log(
+    `first text: first answer ${results[0].firstText} ms, warm median ${warmMedian} ms, ratio ${(results[0].firstText / warmMedian).toFixed(2)} (goal ≤ 1.5)`,
+  );
 } finally {
   await browser.close();
-  server.stop();
+  await server.stop();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 }
