@@ -49,19 +49,14 @@ const WARM_UP_ANSWER_TOKENS = 400;
  * start finds all of it ready: the tokenizer and the model trained (seconds), the rest loaded
  * and compiled (hundreds of milliseconds), and the code run for every token run often enough
  * to be optimised (one answer of 64 tokens left the first real answer's first chunk 3–10
- * times as slow as later ones). Call at start-up; nothing is stored. `mayGoOn`, awaited before
- * each chunk, lets requests go first: it resolves when the warm-up may continue, `false` to end it.
+ * times as slow as later ones). Call at start-up; nothing is stored.
  */
-export async function warmUpGeneration(
-  entry: CatalogEntry,
-  mayGoOn: () => Promise<boolean> = async () => true,
-): Promise<void> {
+export async function warmUpGeneration(entry: CatalogEntry): Promise<void> {
   for (const prompt of WARM_UP_PROMPTS) {
     for await (const _chunk of standAloneAnswer(entry, prompt, {
       maxOutputTokens: WARM_UP_ANSWER_TOKENS,
     })) {
-      // The chunk is dropped: only the work of making it counts.
-      if (!(await mayGoOn())) return;
+      // Dropped: only the work of making it counts.
     }
   }
 }

@@ -10,22 +10,4 @@ describe("warmUpGeneration", () => {
     expect(after.active).toBe(before.active);
     expect(after.tokens).toBeGreaterThan(before.tokens);
   });
-
-  it("asks before each further chunk and ends when told to, leaving nothing running", async () => {
-    const entry = requireModel("gemini-2.5-flash", "generateContent");
-    const whole = generationStats().tokens;
-    await warmUpGeneration(entry);
-    const wholeTokens = generationStats().tokens - whole;
-
-    let asked = 0;
-    const before = generationStats();
-    await warmUpGeneration(entry, async () => {
-      asked += 1;
-      return asked < 2;
-    });
-    const after = generationStats();
-    expect(asked).toBe(2);
-    expect(after.active).toBe(before.active);
-    expect(after.tokens - before.tokens).toBeLessThan(wholeTokens);
-  });
 });

@@ -7,7 +7,6 @@ import { DEFAULT_MODEL } from "@/lib/studio/settings-model";
 import { handleApiRequest } from "./router";
 import { serverEnv } from "../config/env";
 import { readRequestBody } from "../http/request-body";
-import { watchRequestQuiet } from "../http/request-quiet";
 import { jsonResponse } from "../http/responses";
 import { jsonArrayStreamResponse, sseResponse } from "../http/sse-response";
 
@@ -114,31 +113,17 @@ const ROUNDS = 4;
  * Runs the API's request path for the studio's default model, as described above (the
  * engine's answer in local mode only), inside an exchange scope as a request's answer is (the
  * scope's storage tracks every promise made in it): a scope of no owner and no headers, which no
- * scenario matches and no request log reads. Between its steps it steps aside while requests
- * arrive (request-quiet.ts), and it ends if they keep arriving. Call once the server is up.
+ * scenario matches and no request log reads. Call once the server is up.
  */
 export async function warmUpRequestPath(): Promise<void> {
   const entry = requireModel(DEFAULT_MODEL, "generateContent");
   const withEngine = serverEnv().mode === "local";
   const scope = { ownerId: "", headers: new Headers(), notes: {} };
-  const steps = [
-    () => warmRouter(entry.model.name),
-    warmBodyReads,
-    ...(withEngine
-      ? [() => warmWriters(entry, "Hello! What can you tell me about harbours?")]
-      : []),
-  ];
-  const quiet = watchRequestQuiet();
-  try {
-    await exchangeScope.run(scope, async () => {
-      for (let round = 0; round < ROUNDS; round++) {
-        for (const step of steps) {
-          if (!(await quiet.untilQuiet())) return;
-          await step();
-        }
-      }
-    });
-  } finally {
-    quiet.close();
-  }
+  await exchangeScope.run(scope, async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      await warmRouter(entry.model.name);
+      await warmBodyReads();
+      if (withEngine) await warmWriters(entry, "Hello! What can you tell me about harbours?");
+    }
+  });
 }

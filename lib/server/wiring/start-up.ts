@@ -11,18 +11,6 @@ import { logger } from "../config/logger";
 import { sessionBinding } from "../auth/sessions";
 import { ensureFirstAdmin } from "../people/accounts";
 import { startLogRetention } from "../logs/log-writer";
-import { watchRequestQuiet } from "../http/request-quiet";
-
-async function warmUpEngine(): Promise<void> {
-  const quiet = watchRequestQuiet();
-  try {
-    await warmUpGeneration(requireModel(DEFAULT_MODEL, "generateContent"), quiet.untilQuiet);
-  } catch (error) {
-    logger.warn("could not warm the local engine up", error);
-  } finally {
-    quiet.close();
-  }
-}
 
 /**
  * Validates configuration and opens the database (running its migrations) before traffic,
@@ -43,11 +31,13 @@ export async function startServer(): Promise<void> {
     // Made now rather than at the first request: the local engine's background work
     // (files left processing, batches a stop interrupted) resumes as soon as the server is up.
     await backend();
-    // Answers of the studio's default model made and dropped ahead of the first one a person
-    // waits for (its tokenizer and trained model, seconds; the rest of the way, loaded and
-    // compiled); an answer that comes first waits for the same work. Between chunks the
-    // warm-up steps aside while requests arrive (request-quiet.ts).
-    if (env.mode === "local") void warmUpEngine();
+    // One answer of the studio's default model made and dropped ahead of the first one a
+    // person waits for (its tokenizer and trained model, seconds; the rest of the way, loaded
+    // and compiled); an answer that comes first waits for the same work.
+    if (env.mode === "local")
+      void warmUpGeneration(requireModel(DEFAULT_MODEL, "generateContent")).catch(
+        (error: unknown) => logger.warn("could not warm the local engine up", error),
+      );
     logger.info(
       `mode=${env.mode} data=${env.dataDir} database=${env.databaseUrl === null ? "sqlite" : describeDatabaseUrl(env.databaseUrl)}` +
         (env.developmentDefaults
