@@ -1,6 +1,6 @@
 "use client";
 
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState, type KeyboardEvent } from "react";
 import type { ConversationSearchResult } from "@/lib/studio/conversation-schema";
@@ -113,7 +113,7 @@ function ConversationItem({
       className={`group flex items-center gap-1 rounded-md ${active ? "bg-zinc-200 dark:bg-zinc-800" : "hover:bg-zinc-100 dark:hover:bg-zinc-900"}`}
     >
       <div className="min-w-0 flex-1">
-        <Link
+        <IntentLink
           href={conversationHref(conversation, search)}
           aria-current={active ? "page" : undefined}
           onClick={() => setSidebarOpen(false)}
@@ -121,7 +121,7 @@ function ConversationItem({
           title={conversation.title}
         >
           {conversation.title}
-        </Link>
+        </IntentLink>
         {conversation.match && <MatchPassage passage={conversation.match} />}
       </div>
       <Button
@@ -212,13 +212,13 @@ export function ConversationSidebar() {
       className={`${open ? "absolute inset-0 z-30 flex" : "hidden"} w-full flex-col gap-2 border-r border-zinc-200 bg-white p-2 md:static md:flex md:w-64 md:shrink-0 dark:border-zinc-800 dark:bg-zinc-950`}
     >
       <div className="flex gap-2">
-        <Link
+        <IntentLink
           href="/chat"
           onClick={() => setOpen(false)}
           className="flex-1 rounded-md bg-zinc-900 px-3 py-1.5 text-center text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
         >
           New chat
-        </Link>
+        </IntentLink>
         <Button
           className="md:hidden"
           onClick={() => setOpen(false)}

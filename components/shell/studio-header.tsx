@@ -1,11 +1,11 @@
 "use client";
 
-import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useSession } from "@/lib/hooks/use-session";
 import { SignOutButtons } from "./sign-out-buttons";
 import { WorkspaceBanner } from "./workspace-banner";
 import { ThemeToggle } from "./theme-toggle";
+import { IntentLink } from "@/components/ui/intent-link";
 
 const NAVIGATION = [
   { href: "/chat", label: "Chat" },
@@ -31,9 +31,9 @@ export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
   return (
     <>
       <header className="flex flex-wrap items-center gap-2 border-b border-zinc-200 px-2 py-2 sm:flex-nowrap sm:gap-4 sm:px-4 dark:border-zinc-800">
-        <Link href="/" className="font-semibold tracking-tight">
+        <IntentLink href="/" className="font-semibold tracking-tight">
           Genstudio
-        </Link>
+        </IntentLink>
         {/* On a phone the pages take a row of their own, so none is pushed out of reach. */}
         <nav
           aria-label="Main"
@@ -42,14 +42,14 @@ export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
           {navigation.map((item) => {
             const current = pathname === item.href || pathname.startsWith(`${item.href}/`);
             return (
-              <Link
+              <IntentLink
                 key={item.href}
                 href={item.href}
                 aria-current={current ? "page" : undefined}
                 className={`shrink-0 rounded-md px-2 py-1.5 text-sm sm:px-3 ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-900"}`}
               >
                 {item.label}
-              </Link>
+              </IntentLink>
             );
           })}
         </nav>
