@@ -1,0 +1,141 @@
+import "server-only";
+import { Readable } from "node:stream";
+import { errors, util, type Dispatcher } from "undici";
+import { markStage } from "../observability/request-stages";
+
+/**
+ * One upstream exchange whose answer is read to its end before anything is done with it (a
+ * JSON answer), through undici's `dispatch` with a handler that keeps the answer's pieces as
+ * they arrive. undici's `request()` serves answers read as streams: it makes an AsyncResource
+ * per call, a Readable for the body and a listener per stream event, none of which a whole
+ * answer needs. The dispatcher's own timeouts (connection, first byte, between pieces) apply
+ * as to any request; `signal` ends the exchange at any point, as `request()`'s does.
+ */
+
+/** An answer whose status and headers arrived; its body read whole, or why it was not. */
+export interface WholeAnswer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body's pieces as they came (all of it when `bodyError` is undefined). */
+  pieces: Buffer[];
+  size: number;
+  /**
+   * Why the body was not read to its end after the headers arrived: the connection lost, a
+   * timeout, the signal, or the status's byte limit passed (the exchange is then ended).
+   */
+  bodyError?: unknown;
+}
+
+export interface WholeAnswerOptions {
+  /** Where and what to send, as undici's `dispatch` takes it. */
+  request: Dispatcher.DispatchOptions;
+  signal: AbortSignal;
+  /** The most body bytes kept for an answer of `status`; past it the exchange is ended. */
+  limit: (status: number) => number;
+  /** The error an answer past its limit ends with. */
+  tooLarge: (status: number) => Error;
+}
+
+/**
+ * Sends one request and reads its answer whole. Rejects with undici's (or the signal's) error
+ * when no answer's headers arrived; once they did, resolves, with `bodyError` set when the
+ * body did not arrive whole.
+ */
+export function wholeAnswer(
+  dispatcher: Dispatcher,
+  options: WholeAnswerOptions,
+): Promise<WholeAnswer> {
+  return new Promise((resolve, reject) => {
+    const handler = new WholeAnswerHandler(options, resolve, reject);
+    handler.listen();
+    dispatcher.dispatch(options.request, handler);
+  });
+}
+
+class WholeAnswerHandler implements Dispatcher.DispatchHandler {
+  private abortExchange: ((reason: Error) => void) | null = null;
+  private answer: WholeAnswer | null = null;
+  private limit = 0;
+  /** The answer passed its limit and the exchange was ended. */
+  private cut = false;
+  private settled = false;
+
+  constructor(
+    private readonly options: WholeAnswerOptions,
+    private readonly resolve: (answer: WholeAnswer) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  /** Follows the signal until the exchange ends; one already aborted ends it at connection. */
+  listen(): void {
+    if (!this.options.signal.aborted)
+      this.options.signal.addEventListener("abort", this.onAbort, { once: true });
+  }
+
+  private readonly onAbort = () => {
+    this.abortExchange?.(this.abortReason());
+  };
+
+  /** What the exchange ends with when the signal aborts, as `request()` has it. */
+  private abortReason(): Error {
+    return this.options.signal.reason ?? new errors.RequestAbortedError();
+  }
+
+  onConnect(abort: (reason?: Error) => void): void {
+    if (this.settled) return;
+    this.abortExchange = abort;
+    if (this.options.signal.aborted) abort(this.abortReason());
+  }
+
+  onHeaders(status: number, rawHeaders: Buffer[] | string[] | null): boolean {
+    // 1xx answers are informational; the real one follows.
+    if (status < 200 || this.settled) return true;
+    markStage("upstream answered");
+    this.limit = this.options.limit(status);
+    this.answer = {
+      status,
+      headers: util.parseHeaders(rawHeaders ?? []) as WholeAnswer["headers"],
+      pieces: [],
+      size: 0,
+    };
+    return true;
+  }
+
+  onData(piece: Buffer): boolean {
+    const answer = this.answer;
+    if (answer === null || this.settled || this.cut) return !this.cut;
+    answer.size += piece.byteLength;
+    if (answer.size > this.limit) {
+      this.cut = true;
+      this.abortExchange?.(this.options.tooLarge(answer.status));
+      return false;
+    }
+    answer.pieces.push(piece);
+    return true;
+  }
+
+  onComplete(): void {
+    if (this.settled) return;
+    if (this.answer === null) {
+      this.onError(new Error("The upstream's answer ended before its headers."));
+      return;
+    }
+    this.finish();
+    this.resolve(this.answer);
+  }
+
+  onError(error: Error): void {
+    if (this.settled) return;
+    this.finish();
+    const body = this.options.request.body;
+    if (body instanceof Readable && !body.destroyed)
+      body.on("error", () => undefined).destroy(error);
+    if (this.answer === null) this.reject(error);
+    else this.resolve({ ...this.answer, bodyError: error });
+  }
+
+  private finish(): void {
+    this.settled = true;
+    this.options.signal.removeEventListener("abort", this.onAbort);
+  }
+}
