@@ -422,28 +422,47 @@ export class UpstreamClient {
     );
   }
 
+  /** A call whose answer is read as a stream: one with a streamed body, or one the recorder taps. */
+  private readsStream(call: UpstreamCall): boolean {
+    return call.body !== undefined || this.recorder !== undefined;
+  }
+
   /**
    * One attempt whose 2xx answer is read whole (up to JSON_BODY_LIMIT), as text in the pieces
-   * it came in; any other answer, or a failure, thrown. A call with a streamed body, or one
-   * the recorder taps, takes `attempt` and reads the stream it answers.
+   * it came in; any other answer, or a failure, thrown.
    */
   private async answerRead(call: UpstreamCall): Promise<string[]> {
-    if (call.body !== undefined || this.recorder !== undefined) {
+    if (this.readsStream(call)) {
       const response = await this.attempt(call);
       markStage("upstream answered");
       return this.readAnswer(response);
     }
+    const answer = await this.heldAnswer(call, JSON_BODY_LIMIT, "end");
+    if (answer.bodyError !== undefined) throw errorFromTransport(answer.bodyError, this.settings);
+    return decodedPieces(answer);
+  }
+
+  /**
+   * One attempt through wholeAnswer, holding up to `limit` bytes of a 2xx answer: an answer
+   * of any other status, or a failure before the answer, thrown as `attempt` throws it.
+   */
+  private async heldAnswer(
+    call: UpstreamCall,
+    limit: number,
+    overflow: "end" | "stream",
+  ): Promise<WholeAnswer> {
     let answer: WholeAnswer;
     try {
       const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
       answer = await wholeAnswer(this.dispatcher, {
         request: this.prepared(call, json).request,
         signal: call.signal,
-        limit: answerLimit,
+        limit: (status) => (status < 300 ? limit : answerLimit(status)),
         tooLarge: (status) =>
           status < 300
-            ? malformedUpstream(`a response larger than ${JSON_BODY_LIMIT} bytes`)
+            ? malformedUpstream(`a response larger than ${limit} bytes`)
             : new Error(`an answer of status ${status} longer than is read`),
+        overflow,
       });
     } catch (error) {
       throw this.failed(call, error);
@@ -455,8 +474,7 @@ export class UpstreamClient {
         status,
         bodyError === undefined && status >= 400 ? decodedPieces(answer).join("") : "",
       );
-    if (bodyError !== undefined) throw errorFromTransport(bodyError, this.settings);
-    return decodedPieces(answer);
+    return answer;
   }
 
   /** A 2xx answer's body read whole (up to JSON_BODY_LIMIT), as text in the pieces it came in. */
@@ -483,36 +501,57 @@ export class UpstreamClient {
   ): Promise<HeldOrPassedOn<T>> {
     return withRetries(
       async () => {
-        const response = await this.attempt(call);
-        const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-        const held: Buffer[] = [];
-        let size = 0;
-        try {
-          for (;;) {
-            const next = await pieces.next();
-            if (next.done) {
-              const text = Buffer.concat(held).toString("utf8");
-              return { value: await scrubbedJson<T>([text], this.scrub) };
-            }
-            const piece = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
-            held.push(piece);
-            size += piece.length;
-            if (size > bufferBytes) break;
-          }
-        } catch (error) {
-          response.body.destroy();
-          throw errorFromTransport(error, this.settings);
-        }
-        return { pieces: this.passOn(held, pieces, response.body) };
+        if (this.readsStream(call)) return this.heldOrPassedOnStream<T>(call, bufferBytes);
+        const answer = await this.heldAnswer(call, bufferBytes, "stream");
+        if (answer.rest !== undefined)
+          return {
+            pieces: this.passOn(
+              answer.pieces,
+              answer.rest[Symbol.asyncIterator]() as AsyncIterator<Buffer>,
+              answer.rest,
+            ),
+          };
+        if (answer.bodyError !== undefined)
+          throw errorFromTransport(answer.bodyError, this.settings);
+        const text = Buffer.concat(answer.pieces, answer.size).toString("utf8");
+        return { value: await scrubbedJson<T>([text], this.scrub) };
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
   }
 
+  /** jsonOrPassedOn's attempt for a call whose answer is read as undici's stream. */
+  private async heldOrPassedOnStream<T>(
+    call: UpstreamCall,
+    bufferBytes: number,
+  ): Promise<HeldOrPassedOn<T>> {
+    const response = await this.attempt(call);
+    const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+    const held: Buffer[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const next = await pieces.next();
+        if (next.done) {
+          const text = Buffer.concat(held).toString("utf8");
+          return { value: await scrubbedJson<T>([text], this.scrub) };
+        }
+        const piece = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
+        held.push(piece);
+        size += piece.length;
+        if (size > bufferBytes) break;
+      }
+    } catch (error) {
+      response.body.destroy();
+      throw errorFromTransport(error, this.settings);
+    }
+    return { pieces: this.passOn(held, pieces, response.body) };
+  }
+
   private async *passOn(
     held: Buffer[],
     pieces: AsyncIterator<Buffer | string>,
-    body: UpstreamResponse["body"],
+    body: Readable,
   ): AsyncGenerator<string> {
     const decoder = new TextDecoder("utf-8");
     const scrubbing = this.scrub.pieces();

@@ -31,6 +31,13 @@ beforeAll(async () => {
     } else if (path.startsWith("/long")) {
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify({ text: "x".repeat(4096) }));
+    } else if (path.startsWith("/endless")) {
+      response.writeHead(200, { "content-type": "application/json" });
+      const timer = setInterval(() => response.write("x".repeat(1024)), 5);
+      response.on("close", () => {
+        clearInterval(timer);
+        seen.set(`${path} closed`, 1);
+      });
     } else if (path.startsWith("/cut-once") && times === 1) {
       response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
       response.write('{"totalTokens":');
@@ -93,6 +100,25 @@ describe("an answer read whole through undici's dispatch", () => {
     expect(answer.pieces.reduce((total, piece) => total + piece.byteLength, 0)).toBeLessThan(101);
   });
 
+  it("goes on as a stream past the limit when asked, and ends the exchange when that is destroyed", async () => {
+    const answer = await wholeAnswer(
+      agent,
+      options("/long", { limit: () => 1000, overflow: "stream" }),
+    );
+    expect(answer.rest).toBeDefined();
+    const rest: Buffer[] = [];
+    for await (const piece of answer.rest!) rest.push(piece as Buffer);
+    const text = Buffer.concat([...answer.pieces, ...rest]).toString();
+    expect(JSON.parse(text)).toEqual({ text: "x".repeat(4096) });
+
+    const endless = await wholeAnswer(
+      agent,
+      options("/endless", { limit: () => 4096, overflow: "stream" }),
+    );
+    for await (const piece of endless.rest!) if ((piece as Buffer).byteLength > 0) break;
+    await expect.poll(() => seen.get("/endless closed"), { timeout: 10_000 }).toBe(1);
+  });
+
   it("rejects with the signal's reason when aborted before the answer, and sends nothing when aborted already", async () => {
     const controller = new AbortController();
     const pending = wholeAnswer(agent, options("/slow-headers", { signal: controller.signal }));
@@ -153,6 +179,24 @@ describe("the upstream client's answers read whole", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect(error).toMatchObject({ httpStatus: 504, rpcStatus: "DEADLINE_EXCEEDED" });
     expect(seen.get("/slow-body-timeout")).toBe(1);
+  });
+
+  it("holds an answer that fits the buffer, and passes a longer one on whole as it arrives", async () => {
+    await expect(client.jsonOrPassedOn(call("/pieces-held"), 64)).resolves.toEqual({
+      value: { totalTokens: 12 },
+    });
+    const passed = await client.jsonOrPassedOn(call("/long-passed"), 1000);
+    expect("pieces" in passed).toBe(true);
+    let text = "";
+    if ("pieces" in passed) for await (const piece of passed.pieces) text += piece;
+    expect(JSON.parse(text)).toEqual({ text: "x".repeat(4096) });
+  });
+
+  it("retries a held answer whose body was lost", async () => {
+    await expect(client.jsonOrPassedOn(call("/cut-once-held"), 1000)).resolves.toEqual({
+      value: { totalTokens: 7 },
+    });
+    expect(seen.get("/cut-once-held")).toBe(2);
   });
 
   it("maps an error status with the upstream's own message", async () => {

@@ -8,15 +8,17 @@ import { markStage } from "../observability/request-stages";
  * JSON answer), through undici's `dispatch` with a handler that keeps the answer's pieces as
  * they arrive. undici's `request()` serves answers read as streams: it makes an AsyncResource
  * per call, a Readable for the body and a listener per stream event, none of which a whole
- * answer needs. The dispatcher's own timeouts (connection, first byte, between pieces) apply
- * as to any request; `signal` ends the exchange at any point, as `request()`'s does.
+ * answer needs. An answer longer than its limit either ends the exchange or, when the caller
+ * passes long answers on, goes on as a Readable from there. The dispatcher's own timeouts
+ * (connection, first byte, between pieces) apply as to any request; `signal` ends the exchange
+ * at any point, as `request()`'s does.
  */
 
 /** An answer whose status and headers arrived; its body read whole, or why it was not. */
 export interface WholeAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  /** The body's pieces as they came (all of it when `bodyError` is undefined). */
+  /** The body's pieces as they came (all of it unless `bodyError` or `rest` is set). */
   pieces: Buffer[];
   size: number;
   /**
@@ -24,16 +26,23 @@ export interface WholeAnswer {
    * timeout, the signal, or the status's byte limit passed (the exchange is then ended).
    */
   bodyError?: unknown;
+  /**
+   * A 2xx answer longer than its limit, with `overflow: "stream"`: the rest of its body as it
+   * arrives (`pieces` holds everything before). Destroying it ends the exchange.
+   */
+  rest?: Readable;
 }
 
 export interface WholeAnswerOptions {
   /** Where and what to send, as undici's `dispatch` takes it. */
   request: Dispatcher.DispatchOptions;
   signal: AbortSignal;
-  /** The most body bytes kept for an answer of `status`; past it the exchange is ended. */
+  /** The most body bytes held for an answer of `status`. */
   limit: (status: number) => number;
-  /** The error an answer past its limit ends with. */
+  /** The error an answer past its limit ends with (when it does not go on as a stream). */
   tooLarge: (status: number) => Error;
+  /** What a 2xx answer past its limit does: ends the exchange (the default), or goes on as `rest`. */
+  overflow?: "end" | "stream";
 }
 
 /**
@@ -54,11 +63,14 @@ export function wholeAnswer(
 
 class WholeAnswerHandler implements Dispatcher.DispatchHandler {
   private abortExchange: ((reason: Error) => void) | null = null;
+  private resume: (() => void) | null = null;
   private answer: WholeAnswer | null = null;
+  private rest: Readable | null = null;
   private limit = 0;
   /** The answer passed its limit and the exchange was ended. */
   private cut = false;
-  private settled = false;
+  /** The exchange is over (whole, failed or cut). */
+  private ended = false;
 
   constructor(
     private readonly options: WholeAnswerOptions,
@@ -82,15 +94,16 @@ class WholeAnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onConnect(abort: (reason?: Error) => void): void {
-    if (this.settled) return;
+    if (this.ended) return;
     this.abortExchange = abort;
     if (this.options.signal.aborted) abort(this.abortReason());
   }
 
-  onHeaders(status: number, rawHeaders: Buffer[] | string[] | null): boolean {
+  onHeaders(status: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
     // 1xx answers are informational; the real one follows.
-    if (status < 200 || this.settled) return true;
+    if (status < 200 || this.ended) return true;
     markStage("upstream answered");
+    this.resume = resume;
     this.limit = this.options.limit(status);
     this.answer = {
       status,
@@ -102,40 +115,61 @@ class WholeAnswerHandler implements Dispatcher.DispatchHandler {
   }
 
   onData(piece: Buffer): boolean {
+    if (this.rest !== null) return this.rest.push(piece);
     const answer = this.answer;
-    if (answer === null || this.settled || this.cut) return !this.cut;
+    if (answer === null || this.ended || this.cut) return !this.cut;
     answer.size += piece.byteLength;
-    if (answer.size > this.limit) {
-      this.cut = true;
-      this.abortExchange?.(this.options.tooLarge(answer.status));
-      return false;
+    if (answer.size <= this.limit) {
+      answer.pieces.push(piece);
+      return true;
     }
-    answer.pieces.push(piece);
-    return true;
+    if (this.options.overflow === "stream" && answer.status < 300) {
+      answer.pieces.push(piece);
+      this.rest = this.restStream();
+      this.resolve({ ...answer, rest: this.rest });
+      return true;
+    }
+    this.cut = true;
+    this.abortExchange?.(this.options.tooLarge(answer.status));
+    return false;
+  }
+
+  /** The rest of a long answer: read as its reader asks, and destroyed means the exchange ends. */
+  private restStream(): Readable {
+    return new Readable({
+      read: () => this.resume?.(),
+      destroy: (error, callback) => {
+        if (!this.ended) this.abortExchange?.(error ?? new errors.RequestAbortedError());
+        callback(error);
+      },
+    });
   }
 
   onComplete(): void {
-    if (this.settled) return;
+    if (this.ended) return;
     if (this.answer === null) {
       this.onError(new Error("The upstream's answer ended before its headers."));
       return;
     }
     this.finish();
-    this.resolve(this.answer);
+    if (this.rest !== null) this.rest.push(null);
+    else this.resolve(this.answer);
   }
 
   onError(error: Error): void {
-    if (this.settled) return;
+    if (this.ended) return;
     this.finish();
     const body = this.options.request.body;
     if (body instanceof Readable && !body.destroyed)
       body.on("error", () => undefined).destroy(error);
-    if (this.answer === null) this.reject(error);
+    // As undici's own body does: the reader may not be listening yet.
+    if (this.rest !== null) this.rest.on("error", () => undefined).destroy(error);
+    else if (this.answer === null) this.reject(error);
     else this.resolve({ ...this.answer, bodyError: error });
   }
 
   private finish(): void {
-    this.settled = true;
+    this.ended = true;
     this.options.signal.removeEventListener("abort", this.onAbort);
   }
 }
