@@ -24,7 +24,7 @@ beforeAll(async () => {
     seen.set(path, times);
     request.resume();
     if (path.startsWith("/pieces")) {
-      response.writeHead(200, { "content-type": "application/json", "x-pieces": "3" });
+      response.writeHead(200, { "content-type": "application/json" });
       response.write('{"totalTokens":');
       setTimeout(() => response.write(" 1"), 5);
       setTimeout(() => response.end("2}"), 10);
@@ -81,10 +81,9 @@ describe("an answer read whole through undici's dispatch", () => {
   const agent = new Agent({ headersTimeout: 300, bodyTimeout: 300 });
   afterAll(() => agent.close());
 
-  it("keeps the status, the headers and every piece of the body", async () => {
+  it("keeps the status and every piece of the body", async () => {
     const answer = await wholeAnswer(agent, options("/pieces"));
     expect(answer.status).toBe(200);
-    expect(answer.headers["x-pieces"]).toBe("3");
     expect(answer.bodyError).toBeUndefined();
     expect(Buffer.concat(answer.pieces).toString()).toBe('{"totalTokens": 12}');
     expect(answer.size).toBe(19);

@@ -1,6 +1,6 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { errors, util, type Dispatcher } from "undici";
+import { errors, type Dispatcher } from "undici";
 import { markStage } from "../observability/request-stages";
 
 /**
@@ -14,10 +14,12 @@ import { markStage } from "../observability/request-stages";
  * at any point, as `request()`'s does.
  */
 
-/** An answer whose status and headers arrived; its body read whole, or why it was not. */
+/**
+ * An answer whose status and headers arrived; its body read whole, or why it was not. Its
+ * headers are not kept: no caller of a JSON answer reads them, so they are not parsed.
+ */
 export interface WholeAnswer {
   status: number;
-  headers: Record<string, string | string[] | undefined>;
   /** The body's pieces as they came (all of it unless `bodyError` or `rest` is set). */
   pieces: Buffer[];
   size: number;
@@ -99,18 +101,13 @@ class WholeAnswerHandler implements Dispatcher.DispatchHandler {
     if (this.options.signal.aborted) abort(this.abortReason());
   }
 
-  onHeaders(status: number, rawHeaders: Buffer[] | string[] | null, resume: () => void): boolean {
+  onHeaders(status: number, _rawHeaders: unknown, resume: () => void): boolean {
     // 1xx answers are informational; the real one follows.
     if (status < 200 || this.ended) return true;
     markStage("upstream answered");
     this.resume = resume;
     this.limit = this.options.limit(status);
-    this.answer = {
-      status,
-      headers: util.parseHeaders(rawHeaders ?? []) as WholeAnswer["headers"],
-      pieces: [],
-      size: 0,
-    };
+    this.answer = { status, pieces: [], size: 0 };
     return true;
   }
 
