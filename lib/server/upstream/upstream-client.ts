@@ -5,6 +5,7 @@ import type { UpstreamSettings } from "../config/env";
 import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
 import {
+  UpstreamError,
   errorFromTransport,
   errorFromUpstreamStatus,
   malformedUpstream,
@@ -13,6 +14,7 @@ import {
 import { createScrubber, type Scrubber } from "../config/scrubber";
 import { scrubbedJson, scrubbedJsonText } from "./scrubbed-json";
 import { markStage } from "../observability/request-stages";
+import { wholeAnswer, type WholeAnswer } from "./whole-answer";
 import { stringifyJsonInSlices } from "@/lib/runtime/json-stringify-in-slices";
 import { readPieces, type ReadPieces } from "@/lib/runtime/readable-pieces";
 import type { ExchangeRecorder, RecordingTap } from "../emulator/exchange-recorder";
@@ -64,6 +66,8 @@ export interface UpstreamResponse {
 }
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
+/** A refused redirect's body read and dropped, as undici's `dump()` does, before the exchange ends. */
+const REDIRECT_BODY_LIMIT = 128 * 1024;
 /** How the gateway names itself upstream. */
 const USER_AGENT = "genstudio-gateway";
 /** API paths remembered at most (`address`): a few per model and operation. */
@@ -109,8 +113,18 @@ export async function readBodyPieces(
   return pieces;
 }
 
+/**
+ * The most of an answer read whole, by its status: a 2xx answer's JSON, an error's text (a
+ * longer one is logged and mapped without it), and what undici's `dump()` reads of a refused
+ * redirect's body before ending the exchange.
+ */
+function answerLimit(status: number): number {
+  if (status < 300) return JSON_BODY_LIMIT;
+  return status < 400 ? REDIRECT_BODY_LIMIT : ERROR_BODY_LIMIT;
+}
+
 /** Pieces read whole (readPieces) as UTF-8 text, decoded piece by piece as readBodyPieces does. */
-function decodedPieces({ pieces }: ReadPieces): string[] {
+function decodedPieces({ pieces }: Pick<ReadPieces, "pieces">): string[] {
   const decoder = new TextDecoder("utf-8");
   const text = pieces.map((piece) => decoder.decode(piece, { stream: true }));
   text.push(decoder.decode());
@@ -272,6 +286,70 @@ export class UpstreamClient {
     }
   }
 
+  /**
+   * What one attempt sends, as undici's dispatcher takes it (`json` is the call's JSON value
+   * already serialised), and the recorder's tap for it. The origin and path are known, so
+   * undici's top-level helper's second reading of the URL is skipped.
+   */
+  private prepared(
+    call: UpstreamCall,
+    json: string | undefined,
+  ): { request: Dispatcher.DispatchOptions; tap: RecordingTap | undefined } {
+    const address = this.address(call);
+    const headers = this.headers(call);
+    const tap = this.recorder?.begin({
+      method: call.method,
+      url: new URL(address.origin + address.path),
+      headers,
+      json: recordedJson(call),
+    });
+    const body = call.body && tap ? tap.requestBody(call.body) : call.body;
+    return {
+      request: {
+        origin: address.origin,
+        path: address.path,
+        method: call.method,
+        headers,
+        body:
+          json !== undefined
+            ? json
+            : call.jsonBytes !== undefined
+              ? forwardedBody(call.jsonBytes)
+              : body
+                ? Readable.from(body, { objectMode: false })
+                : undefined,
+      },
+      tap,
+    };
+  }
+
+  /** Logs a call that failed before any answer, unless the client went away. */
+  private failed(call: UpstreamCall, error: unknown): unknown {
+    const mapped = errorFromTransport(error, this.settings);
+    if (mapped instanceof Error && mapped.name !== "AbortError")
+      logger.warn(`upstream ${call.method} ${this.describe(call)} failed`, mapped.message);
+    return mapped;
+  }
+
+  /** The error an answer of `status` becomes, logged: redirects are refused, 4xx and 5xx mapped. */
+  private refused(call: UpstreamCall, status: number, text: string): UpstreamError {
+    if (status < 400) {
+      logger.warn(
+        `upstream ${call.method} ${this.describe(call)} answered ${status} (redirect refused)`,
+      );
+      return redirectRefused(status);
+    }
+    const error = errorFromUpstreamStatus(status, text, this.scrub);
+    // The upstream's own words go to the log (the logger redacts secrets); the client's
+    // own mistakes (4xx other than 429) only as information.
+    const serious = status === 429 || status >= 500 || error.failure === "gateway";
+    (serious ? logger.warn : logger.info)(
+      `upstream ${call.method} ${this.describe(call)} answered ${status}`,
+      text.slice(0, 2000),
+    );
+    return error;
+  }
+
   /** One attempt: a 2xx response with its body unread, or a thrown error (body consumed). */
   private async attempt(call: UpstreamCall): Promise<UpstreamResponse> {
     let response: Dispatcher.ResponseData;
@@ -279,47 +357,18 @@ export class UpstreamClient {
     try {
       // A forwarded request of megabytes is written out in slices.
       const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
-      const address = this.address(call);
-      const headers = this.headers(call);
-      tap = this.recorder?.begin({
-        method: call.method,
-        url: new URL(address.origin + address.path),
-        headers,
-        json: recordedJson(call),
-      });
-      const body = call.body && tap ? tap.requestBody(call.body) : call.body;
+      const prepared = this.prepared(call, json);
+      tap = prepared.tap;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
-      // The dispatcher's own request: the origin and path are known, so undici's top-level
-      // helper's second reading of the URL is skipped.
-      response = await this.dispatcher.request({
-        origin: address.origin,
-        path: address.path,
-        method: call.method,
-        headers,
-        body:
-          call.json !== undefined
-            ? json
-            : call.jsonBytes !== undefined
-              ? forwardedBody(call.jsonBytes)
-              : body
-                ? Readable.from(body, { objectMode: false })
-                : undefined,
-        signal: call.signal,
-      });
+      response = await this.dispatcher.request({ ...prepared.request, signal: call.signal });
     } catch (error) {
-      const mapped = errorFromTransport(error, this.settings);
-      if (mapped instanceof Error && mapped.name !== "AbortError")
-        logger.warn(`upstream ${call.method} ${this.describe(call)} failed`, mapped.message);
-      throw mapped;
+      throw this.failed(call, error);
     }
     const { statusCode: status, headers, body } = response;
     if (status >= 300 && status < 400) {
       await body.dump().catch(() => undefined);
-      logger.warn(
-        `upstream ${call.method} ${this.describe(call)} answered ${status} (redirect refused)`,
-      );
-      throw redirectRefused(status);
+      throw this.refused(call, status, "");
     }
     if (status >= 400) {
       let text = "";
@@ -329,15 +378,7 @@ export class UpstreamClient {
         text = "";
       }
       tap?.responseText(status, headers, text);
-      const error = errorFromUpstreamStatus(status, text, this.scrub);
-      // The upstream's own words go to the log (the logger redacts secrets); the client's
-      // own mistakes (4xx other than 429) only as information.
-      const serious = status === 429 || status >= 500 || error.failure === "gateway";
-      (serious ? logger.warn : logger.info)(
-        `upstream ${call.method} ${this.describe(call)} answered ${status}`,
-        text.slice(0, 2000),
-      );
-      throw error;
+      throw this.refused(call, status, text);
     }
     return { status, headers, body: tap ? tap.response(status, headers, body) : body };
   }
@@ -371,9 +412,7 @@ export class UpstreamClient {
   ): Promise<R> {
     return withRetries(
       async () => {
-        const response = await this.attempt(call);
-        markStage("upstream answered");
-        const pieces = await this.readAnswer(response);
+        const pieces = await this.answerRead(call);
         markStage("upstream body read");
         const value = await scrubbed(pieces);
         markStage("answer scrubbed");
@@ -381,6 +420,61 @@ export class UpstreamClient {
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
+  }
+
+  /** A call whose answer is read as a stream: one with a streamed body, or one the recorder taps. */
+  private readsStream(call: UpstreamCall): boolean {
+    return call.body !== undefined || this.recorder !== undefined;
+  }
+
+  /**
+   * One attempt whose 2xx answer is read whole (up to JSON_BODY_LIMIT), as text in the pieces
+   * it came in; any other answer, or a failure, thrown.
+   */
+  private async answerRead(call: UpstreamCall): Promise<string[]> {
+    if (this.readsStream(call)) {
+      const response = await this.attempt(call);
+      markStage("upstream answered");
+      return this.readAnswer(response);
+    }
+    const answer = await this.heldAnswer(call, JSON_BODY_LIMIT, "end");
+    if (answer.bodyError !== undefined) throw errorFromTransport(answer.bodyError, this.settings);
+    return decodedPieces(answer);
+  }
+
+  /**
+   * One attempt through wholeAnswer, holding up to `limit` bytes of a 2xx answer: an answer
+   * of any other status, or a failure before the answer, thrown as `attempt` throws it.
+   */
+  private async heldAnswer(
+    call: UpstreamCall,
+    limit: number,
+    overflow: "end" | "stream",
+  ): Promise<WholeAnswer> {
+    let answer: WholeAnswer;
+    try {
+      const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
+      answer = await wholeAnswer(this.dispatcher, {
+        request: this.prepared(call, json).request,
+        signal: call.signal,
+        limit: (status) => (status < 300 ? limit : answerLimit(status)),
+        tooLarge: (status) =>
+          status < 300
+            ? malformedUpstream(`a response larger than ${limit} bytes`)
+            : new Error(`an answer of status ${status} longer than is read`),
+        overflow,
+      });
+    } catch (error) {
+      throw this.failed(call, error);
+    }
+    const { status, bodyError } = answer;
+    if (status >= 300)
+      throw this.refused(
+        call,
+        status,
+        bodyError === undefined && status >= 400 ? decodedPieces(answer).join("") : "",
+      );
+    return answer;
   }
 
   /** A 2xx answer's body read whole (up to JSON_BODY_LIMIT), as text in the pieces it came in. */
@@ -407,36 +501,57 @@ export class UpstreamClient {
   ): Promise<HeldOrPassedOn<T>> {
     return withRetries(
       async () => {
-        const response = await this.attempt(call);
-        const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
-        const held: Buffer[] = [];
-        let size = 0;
-        try {
-          for (;;) {
-            const next = await pieces.next();
-            if (next.done) {
-              const text = Buffer.concat(held).toString("utf8");
-              return { value: await scrubbedJson<T>([text], this.scrub) };
-            }
-            const piece = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
-            held.push(piece);
-            size += piece.length;
-            if (size > bufferBytes) break;
-          }
-        } catch (error) {
-          response.body.destroy();
-          throw errorFromTransport(error, this.settings);
-        }
-        return { pieces: this.passOn(held, pieces, response.body) };
+        if (this.readsStream(call)) return this.heldOrPassedOnStream<T>(call, bufferBytes);
+        const answer = await this.heldAnswer(call, bufferBytes, "stream");
+        if (answer.rest !== undefined)
+          return {
+            pieces: this.passOn(
+              answer.pieces,
+              answer.rest[Symbol.asyncIterator]() as AsyncIterator<Buffer>,
+              answer.rest,
+            ),
+          };
+        if (answer.bodyError !== undefined)
+          throw errorFromTransport(answer.bodyError, this.settings);
+        const text = Buffer.concat(answer.pieces, answer.size).toString("utf8");
+        return { value: await scrubbedJson<T>([text], this.scrub) };
       },
       { safety: call.body ? "never" : call.safety, settings: this.settings, signal: call.signal },
     );
   }
 
+  /** jsonOrPassedOn's attempt for a call whose answer is read as undici's stream. */
+  private async heldOrPassedOnStream<T>(
+    call: UpstreamCall,
+    bufferBytes: number,
+  ): Promise<HeldOrPassedOn<T>> {
+    const response = await this.attempt(call);
+    const pieces = response.body[Symbol.asyncIterator]() as AsyncIterator<Buffer | string>;
+    const held: Buffer[] = [];
+    let size = 0;
+    try {
+      for (;;) {
+        const next = await pieces.next();
+        if (next.done) {
+          const text = Buffer.concat(held).toString("utf8");
+          return { value: await scrubbedJson<T>([text], this.scrub) };
+        }
+        const piece = typeof next.value === "string" ? Buffer.from(next.value) : next.value;
+        held.push(piece);
+        size += piece.length;
+        if (size > bufferBytes) break;
+      }
+    } catch (error) {
+      response.body.destroy();
+      throw errorFromTransport(error, this.settings);
+    }
+    return { pieces: this.passOn(held, pieces, response.body) };
+  }
+
   private async *passOn(
     held: Buffer[],
     pieces: AsyncIterator<Buffer | string>,
-    body: UpstreamResponse["body"],
+    body: Readable,
   ): AsyncGenerator<string> {
     const decoder = new TextDecoder("utf-8");
     const scrubbing = this.scrub.pieces();
