@@ -1,9 +1,10 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { UpstreamSettings } from "../config/env";
 import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
+import { createUpstreamDispatcher } from "./upstream-dispatcher";
 import {
   errorFromTransport,
   errorFromUpstreamStatus,
@@ -145,11 +146,17 @@ export function webStreamOf(body: UpstreamResponse["body"]): ReadableStream<Uint
 /** A forwarded JSON body up to this size goes out in one write with the request's headers. */
 const ONE_WRITE_BYTES = 64 * 1024;
 
-/** A client's JSON body as received, for undici: small ones as one buffer, larger ones streamed. */
-function forwardedBody(pieces: readonly Uint8Array[]): Uint8Array | Readable {
+/**
+ * A client's JSON body as received, for undici: small ones as one buffer, larger ones piece by
+ * piece. The pieces go as a synchronous iterable (undici takes one, its documentation says),
+ * not a stream: undici runs a stream's exchange alone on its connection, since a stream's
+ * source may fail midway, while these bytes are all in memory, so the exchange may share an
+ * HTTP/2 connection with held streams.
+ */
+function forwardedBody(pieces: readonly Uint8Array[]): Uint8Array | Iterable<Uint8Array> {
   let total = 0;
   for (const piece of pieces) total += piece.byteLength;
-  if (total > ONE_WRITE_BYTES) return Readable.from(handedOver([...pieces]), { objectMode: false });
+  if (total > ONE_WRITE_BYTES) return handedOver([...pieces]);
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, total);
 }
 
@@ -192,14 +199,7 @@ export class UpstreamClient {
     this.origin = new URL(settings.baseUrl).origin;
     this.keyHeaders = { "user-agent": USER_AGENT, "x-goog-api-key": settings.apiKey };
     this.bearerHeaders = { "user-agent": USER_AGENT, authorization: `Bearer ${settings.apiKey}` };
-    this.dispatcher =
-      dispatcher ??
-      new Agent({
-        connect: { timeout: settings.connectTimeoutMs },
-        headersTimeout: settings.firstByteTimeoutMs,
-        bodyTimeout: settings.idleTimeoutMs,
-        keepAliveTimeout: 10_000,
-      });
+    this.dispatcher = dispatcher ?? createUpstreamDispatcher(settings);
   }
 
   /** True when `url` is on the upstream's own origin (the only place the key may go). */
@@ -301,7 +301,7 @@ export class UpstreamClient {
           call.json !== undefined
             ? json
             : call.jsonBytes !== undefined
-              ? forwardedBody(call.jsonBytes)
+              ? (forwardedBody(call.jsonBytes) as Dispatcher.DispatchOptions["body"])
               : body
                 ? Readable.from(body, { objectMode: false })
                 : undefined,

@@ -1,0 +1,231 @@
+import "server-only";
+import type { TLSSocket } from "node:tls";
+import { Agent, Client, Dispatcher, buildConnector } from "undici";
+import type { UpstreamSettings } from "../config/env";
+
+/**
+ * The gateway's connections to the upstream. An upstream that offers HTTP/2 by ALPN (Google's
+ * does) carries many exchanges at once on one TLS connection, so a held stream costs a stream
+ * on a shared connection instead of a connection of its own. undici 7 needs three things for
+ * that, which this module gives it:
+ * - a connection's client learns its protocol when it connects: on HTTP/2 it takes as many
+ *   exchanges at once as the peer allows (otherwise undici runs one at a time), on HTTP/1.1
+ *   one, as before (more would be pipelining, a held stream blocking those behind it);
+ * - a request whose body is whole in memory is marked idempotent for undici, which otherwise
+ *   runs a POST alone on its connection. undici uses the mark only to decide whether a request
+ *   may run beside others: it never sends a request twice by itself (a connection lost fails
+ *   every exchange on it); whether to try again stays the gateway's (retry-policy.ts);
+ * - a request whose body is a stream (upload chunks) goes over HTTP/1.1 connections of its
+ *   own: undici would queue it on a shared connection until every exchange there had ended,
+ *   and a held stream lasts minutes.
+ * A plain-HTTP upstream, or one that offers only HTTP/1.1, is used as before: one exchange a
+ * connection.
+ */
+
+/** Exchanges a connection takes before the peer's SETTINGS arrive: HTTP/2's recommended least. */
+const STREAMS_BEFORE_SETTINGS = 100;
+/** The most exchanges put on one connection, whatever the peer allows: a lost connection ends them all. */
+const MOST_STREAMS_A_CONNECTION = 1000;
+/** How long an idle connection is kept for the next exchange. */
+const KEEP_ALIVE_MS = 10_000;
+
+export interface UpstreamDispatcherOptions {
+  /** Certificates trusted besides the system's (a test upstream's own). */
+  ca?: string | Buffer;
+}
+
+/** The dispatcher every upstream exchange goes through: HTTP/2 shared where offered, see above. */
+export function createUpstreamDispatcher(
+  settings: UpstreamSettings,
+  options: UpstreamDispatcherOptions = {},
+): Dispatcher {
+  const tls = { timeout: settings.connectTimeoutMs, ...(options.ca ? { ca: options.ca } : {}) };
+  const timeouts = {
+    headersTimeout: settings.firstByteTimeoutMs,
+    bodyTimeout: settings.idleTimeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+  };
+  const origin = new URL(settings.baseUrl).origin;
+  const shared = new SharedConnections(origin, {
+    ...timeouts,
+    allowH2: true,
+    maxConcurrentStreams: STREAMS_BEFORE_SETTINGS,
+    connect: buildConnector({ ...tls, allowH2: true }),
+  });
+  const streamed = new Agent({ ...timeouts, connect: tls });
+  return new UpstreamDispatcher(origin, shared, streamed);
+}
+
+/** True for a body undici reads as a stream: one it would never run beside other exchanges. */
+function isStreamedBody(body: Dispatcher.DispatchOptions["body"]): boolean {
+  if (body === null || body === undefined || typeof body !== "object") return false;
+  return (
+    typeof (body as { pipe?: unknown }).pipe === "function" ||
+    typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
+}
+
+class UpstreamDispatcher extends Dispatcher {
+  constructor(
+    private readonly origin: string,
+    /** Whole-body exchanges with the upstream: HTTP/2 shared where it offers it. */
+    private readonly shared: Dispatcher,
+    /** Streamed-body exchanges (and any other origin): HTTP/1.1, one a connection. */
+    private readonly streamed: Dispatcher,
+  ) {
+    super();
+  }
+
+  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    if (isStreamedBody(options.body) || String(options.origin) !== this.origin)
+      return this.streamed.dispatch(options, handler);
+    return this.shared.dispatch({ ...options, idempotent: true }, handler);
+  }
+
+  close(): Promise<void>;
+  close(callback: () => void): void;
+  close(callback?: () => void): Promise<void> | void {
+    const closed = Promise.all([this.shared.close(), this.streamed.close()]).then(() => undefined);
+    if (!callback) return closed;
+    void closed.then(callback);
+  }
+
+  destroy(): Promise<void>;
+  destroy(error: Error | null): Promise<void>;
+  destroy(callback: () => void): void;
+  destroy(error: Error | null, callback: () => void): void;
+  destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const error = typeof first === "function" ? null : (first ?? null);
+    const callback = typeof first === "function" ? first : second;
+    const destroyed = Promise.all([
+      this.shared.destroy(error),
+      this.streamed.destroy(error),
+    ]).then(() => undefined);
+    if (!callback) return destroyed;
+    void destroyed.then(callback);
+  }
+}
+
+/**
+ * What the origin's connections last said: how many exchanges a connection takes at once (the
+ * peer's HTTP/2 allowance, or 1 for HTTP/1.1 and before the first connection). A new
+ * connection starts from it, so the requests given it while it connects all go at once; until
+ * the first connection has answered, each concurrent request opens a connection of its own
+ * (as on HTTP/1.1), since on HTTP/1.1 a held stream would block those queued behind it.
+ */
+interface LearnedProtocol {
+  streams: number;
+}
+
+/**
+ * The connections to one origin: a request goes to the first connection with room (fewer
+ * exchanges running or queued than it takes at once), else to a new connection. undici's Pool
+ * is not used: it picks by the "drain" events of its clients, and a client can emit one (a
+ * microtask late) after it has filled up again, so with many exchanges a connection a request
+ * could be queued behind held streams.
+ */
+class SharedConnections extends Dispatcher {
+  private readonly clients: Client[] = [];
+  private readonly learned: LearnedProtocol = { streams: 1 };
+
+  constructor(
+    private readonly origin: string,
+    private readonly options: Client.Options,
+  ) {
+    super();
+  }
+
+  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const client =
+      this.clients.find((candidate) => candidate.stats.size < (candidate.pipelining ?? 1)) ??
+      this.connection();
+    client.dispatch(options, handler);
+    return true;
+  }
+
+  private connection(): Client {
+    const client = clientLearningItsProtocol(this.origin, this.options, this.learned);
+    // A connection that could not be made has failed its requests; the next gets a new one.
+    client.on("connectionError", () => {
+      const index = this.clients.indexOf(client);
+      if (index !== -1) this.clients.splice(index, 1);
+      void client.destroy().catch(() => undefined);
+    });
+    this.clients.push(client);
+    return client;
+  }
+
+  close(): Promise<void>;
+  close(callback: () => void): void;
+  close(callback?: () => void): Promise<void> | void {
+    const closed = Promise.all(this.clients.map((client) => client.close())).then(() => undefined);
+    if (!callback) return closed;
+    void closed.then(callback);
+  }
+
+  destroy(): Promise<void>;
+  destroy(error: Error | null): Promise<void>;
+  destroy(callback: () => void): void;
+  destroy(error: Error | null, callback: () => void): void;
+  destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const error = typeof first === "function" ? null : (first ?? null);
+    const callback = typeof first === "function" ? first : second;
+    const destroyed = Promise.all(this.clients.map((client) => client.destroy(error))).then(
+      () => undefined,
+    );
+    if (!callback) return destroyed;
+    void destroyed.then(callback);
+  }
+}
+
+/**
+ * A client whose connector tells it, once connected, how many exchanges it may run at once:
+ * the peer's allowance on HTTP/2 (100 until its first SETTINGS say), one on HTTP/1.1.
+ */
+function clientLearningItsProtocol(
+  origin: string,
+  options: Client.Options,
+  learned: LearnedProtocol,
+): Client {
+  const connector = options.connect as buildConnector.connector;
+  const client: Client = new Client(origin, {
+    ...options,
+    pipelining: learned.streams,
+    connect: (connectOptions, callback) =>
+      connector(connectOptions, (error, socket) => {
+        if (error || socket === null) return callback(error, socket);
+        const http2 = (socket as TLSSocket).alpnProtocol === "h2";
+        if (!http2) learned.streams = 1;
+        else if (learned.streams === 1) learned.streams = STREAMS_BEFORE_SETTINGS;
+        client.pipelining = learned.streams;
+        callback(null, socket);
+        if (http2) followPeerSettings(client, socket, learned);
+      }),
+  });
+  return client;
+}
+
+/** The peer's SETTINGS_MAX_CONCURRENT_STREAMS, as undici's session on `socket` receives it. */
+function followPeerSettings(client: Client, socket: object, learned: LearnedProtocol): void {
+  const session = undiciSession(socket);
+  session?.on("remoteSettings", (settings: { maxConcurrentStreams?: number }) => {
+    const allowed = settings.maxConcurrentStreams ?? STREAMS_BEFORE_SETTINGS;
+    learned.streams = Math.max(1, Math.min(allowed, MOST_STREAMS_A_CONNECTION));
+    client.pipelining = learned.streams;
+  });
+}
+
+/**
+ * undici keeps the HTTP/2 session it made over a socket on that socket, under a symbol of its
+ * own (not exported). Read only to follow the peer's settings; should a later undici keep it
+ * elsewhere, the connection keeps the allowance assumed before SETTINGS.
+ */
+function undiciSession(socket: object): NodeJS.EventEmitter | undefined {
+  const symbol = Object.getOwnPropertySymbols(socket).find(
+    (candidate) => candidate.description === "http2Session",
+  );
+  const session: unknown = symbol ? (socket as Record<symbol, unknown>)[symbol] : undefined;
+  return session !== null && typeof session === "object" && "remoteSettings" in session
+    ? (session as NodeJS.EventEmitter)
+    : undefined;
+}
