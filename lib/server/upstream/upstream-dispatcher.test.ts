@@ -29,8 +29,6 @@ interface TlsUpstream {
   close(): Promise<void>;
 }
 
-type Answer = (request: IncomingMessage | http2.Http2ServerRequest) => Promise<void>;
-
 /** A stand-in upstream: SSE streams held until released, token counts, upload chunks. */
 async function startTlsUpstream(options: {
   http2: boolean;
@@ -128,8 +126,6 @@ async function setUp(options: { http2: boolean; maxConcurrentStreams?: number })
   clients.push(client);
   return { upstream, client };
 }
-
-
 
 function countTokens(client: UpstreamClient, bytes = 40): Promise<{ totalTokens: number }> {
   const text = "x".repeat(Math.max(0, bytes - 38));
@@ -271,9 +267,7 @@ describe("upstream connections over HTTP/2", () => {
     );
     expect(upstream.connections).toEqual(["h2", "h2"]);
     expect(upstream.seen.filter((path) => path.endsWith(":countTokens"))).toHaveLength(2);
-    expect(upstream.seen.filter((path) => path.endsWith(":streamGenerateContent"))).toHaveLength(
-      5,
-    );
+    expect(upstream.seen.filter((path) => path.endsWith(":streamGenerateContent"))).toHaveLength(5);
     await Promise.all(held.map((response) => endOf(response)));
   });
 

@@ -6,11 +6,12 @@ import type { UpstreamSettings } from "../config/env";
 /**
  * The gateway's connections to the upstream. An upstream that offers HTTP/2 by ALPN (Google's
  * does) carries many exchanges at once on one TLS connection, so a held stream costs a stream
- * on a shared connection instead of a connection of its own. undici 7 needs three things for
+ * on a shared connection instead of a connection of its own. undici 7 needs four things for
  * that, which this module gives it:
  * - a connection's client learns its protocol when it connects: on HTTP/2 it takes as many
  *   exchanges at once as the peer allows (otherwise undici runs one at a time), on HTTP/1.1
  *   one, as before (more would be pipelining, a held stream blocking those behind it);
+ * - a request goes to a connection with room by the connections' own counts (`SharedConnections`);
  * - a request whose body is whole in memory is marked idempotent for undici, which otherwise
  *   runs a POST alone on its connection. undici uses the mark only to decide whether a request
  *   may run beside others: it never sends a request twice by itself (a connection lost fails
@@ -19,7 +20,9 @@ import type { UpstreamSettings } from "../config/env";
  *   own: undici would queue it on a shared connection until every exchange there had ended,
  *   and a held stream lasts minutes.
  * A plain-HTTP upstream, or one that offers only HTTP/1.1, is used as before: one exchange a
- * connection.
+ * connection. Known limit: undici 7 takes a graceful GOAWAY (the peer closing a connection
+ * once its open streams end) for a lost connection, so the streams open on that connection
+ * fail; new requests go to a new connection. undici 8 lets them finish, but needs Node 22.
  */
 
 /** Exchanges a connection takes before the peer's SETTINGS arrive: HTTP/2's recommended least. */
@@ -97,10 +100,9 @@ class UpstreamDispatcher extends Dispatcher {
   destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
     const error = typeof first === "function" ? null : (first ?? null);
     const callback = typeof first === "function" ? first : second;
-    const destroyed = Promise.all([
-      this.shared.destroy(error),
-      this.streamed.destroy(error),
-    ]).then(() => undefined);
+    const destroyed = Promise.all([this.shared.destroy(error), this.streamed.destroy(error)]).then(
+      () => undefined,
+    );
     if (!callback) return destroyed;
     void destroyed.then(callback);
   }
