@@ -1,4 +1,5 @@
 import "server-only";
+import { constants as http2Constants } from "node:http2";
 import type { TLSSocket } from "node:tls";
 import { Agent, Client, Dispatcher, buildConnector } from "undici";
 import type { UpstreamSettings } from "../config/env";
@@ -20,9 +21,8 @@ import type { UpstreamSettings } from "../config/env";
  *   own: undici would queue it on a shared connection until every exchange there had ended,
  *   and a held stream lasts minutes.
  * A plain-HTTP upstream, or one that offers only HTTP/1.1, is used as before: one exchange a
- * connection. Known limit: undici 7 takes a graceful GOAWAY (the peer closing a connection
- * once its open streams end) for a lost connection, so the streams open on that connection
- * fail; new requests go to a new connection. undici 8 lets them finish, but needs Node 22.
+ * connection. A graceful GOAWAY (the peer closing a connection once its open streams end),
+ * which undici 7 takes for a lost connection, lets those streams finish (`followPeer`).
  */
 
 /** Exchanges a connection takes before the peer's SETTINGS arrive: HTTP/2's recommended least. */
@@ -128,6 +128,8 @@ interface LearnedProtocol {
  */
 class SharedConnections extends Dispatcher {
   private readonly clients: Client[] = [];
+  /** Connections the peer is closing (graceful GOAWAY): their open streams finish, nothing new goes there. */
+  private readonly retiring = new Set<Client>();
   private readonly learned: LearnedProtocol = { streams: 1 };
 
   constructor(
@@ -146,15 +148,31 @@ class SharedConnections extends Dispatcher {
   }
 
   private connection(): Client {
-    const client = clientLearningItsProtocol(this.origin, this.options, this.learned);
+    const client = clientLearningItsProtocol(this.origin, this.options, this.learned, () =>
+      this.retire(client),
+    );
     // A connection that could not be made has failed its requests; the next gets a new one.
     client.on("connectionError", () => {
-      const index = this.clients.indexOf(client);
-      if (index !== -1) this.clients.splice(index, 1);
+      this.forget(client);
       void client.destroy().catch(() => undefined);
     });
     this.clients.push(client);
     return client;
+  }
+
+  private forget(client: Client): void {
+    const index = this.clients.indexOf(client);
+    if (index !== -1) this.clients.splice(index, 1);
+  }
+
+  /** Takes nothing new; closes once its open exchanges have ended. */
+  private retire(client: Client): void {
+    this.forget(client);
+    this.retiring.add(client);
+    void client
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.retiring.delete(client));
   }
 
   close(): Promise<void>;
@@ -172,9 +190,9 @@ class SharedConnections extends Dispatcher {
   destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
     const error = typeof first === "function" ? null : (first ?? null);
     const callback = typeof first === "function" ? first : second;
-    const destroyed = Promise.all(this.clients.map((client) => client.destroy(error))).then(
-      () => undefined,
-    );
+    const destroyed = Promise.all(
+      [...this.clients, ...this.retiring].map((client) => client.destroy(error)),
+    ).then(() => undefined);
     if (!callback) return destroyed;
     void destroyed.then(callback);
   }
@@ -188,6 +206,7 @@ function clientLearningItsProtocol(
   origin: string,
   options: Client.Options,
   learned: LearnedProtocol,
+  onGracefulGoAway: () => void,
 ): Client {
   const connector = options.connect as buildConnector.connector;
   const client: Client = new Client(origin, {
@@ -201,19 +220,38 @@ function clientLearningItsProtocol(
         else if (learned.streams === 1) learned.streams = STREAMS_BEFORE_SETTINGS;
         client.pipelining = learned.streams;
         callback(null, socket);
-        if (http2) followPeerSettings(client, socket, learned);
+        if (http2) followPeer(client, socket, learned, onGracefulGoAway);
       }),
   });
   return client;
 }
 
-/** The peer's SETTINGS_MAX_CONCURRENT_STREAMS, as undici's session on `socket` receives it. */
-function followPeerSettings(client: Client, socket: object, learned: LearnedProtocol): void {
+/**
+ * What the peer says on undici's session over `socket`: its SETTINGS_MAX_CONCURRENT_STREAMS,
+ * and its GOAWAY. undici 7 answers any GOAWAY by destroying the connection, which fails every
+ * stream open on it; a graceful one (NO_ERROR: the peer will finish the streams it has) is
+ * taken from undici here and left to Node, which lets those streams end and then closes the
+ * session, while the connection is retired (`onGracefulGoAway`). Any other GOAWAY still goes
+ * to undici.
+ */
+function followPeer(
+  client: Client,
+  socket: object,
+  learned: LearnedProtocol,
+  onGracefulGoAway: () => void,
+): void {
   const session = undiciSession(socket);
-  session?.on("remoteSettings", (settings: { maxConcurrentStreams?: number }) => {
+  if (session === undefined) return;
+  session.on("remoteSettings", (settings: { maxConcurrentStreams?: number }) => {
     const allowed = settings.maxConcurrentStreams ?? STREAMS_BEFORE_SETTINGS;
     learned.streams = Math.max(1, Math.min(allowed, MOST_STREAMS_A_CONNECTION));
     client.pipelining = learned.streams;
+  });
+  const undiciGoAway = session.listeners("goaway");
+  session.removeAllListeners("goaway");
+  session.on("goaway", (errorCode: number, ...rest: unknown[]) => {
+    if (errorCode === http2Constants.NGHTTP2_NO_ERROR) onGracefulGoAway();
+    else for (const listener of undiciGoAway) listener.call(session, errorCode, ...rest);
   });
 }
 
