@@ -48,7 +48,9 @@ async function startTlsUpstream(options: {
     for await (const piece of request as AsyncIterable<Buffer>) bytes += piece.length;
     if (path.endsWith(":streamGenerateContent")) {
       response.writeHead(200, { "content-type": "text/event-stream" });
-      response.write(`data: {"candidates":[{"content":{"parts":[{"text":"held"}]}}]}\n\n`);
+      (response as ServerResponse).write(
+        `data: {"candidates":[{"content":{"parts":[{"text":"held"}]}}]}\n\n`,
+      );
       held.add(response);
       response.on("close", () => held.delete(response));
       return;

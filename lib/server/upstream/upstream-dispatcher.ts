@@ -79,25 +79,28 @@ class UpstreamDispatcher extends Dispatcher {
     super();
   }
 
-  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+  override dispatch(
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ): boolean {
     if (isStreamedBody(options.body) || String(options.origin) !== this.origin)
       return this.streamed.dispatch(options, handler);
     return this.shared.dispatch({ ...options, idempotent: true }, handler);
   }
 
-  close(): Promise<void>;
-  close(callback: () => void): void;
-  close(callback?: () => void): Promise<void> | void {
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
     const closed = Promise.all([this.shared.close(), this.streamed.close()]).then(() => undefined);
     if (!callback) return closed;
     void closed.then(callback);
   }
 
-  destroy(): Promise<void>;
-  destroy(error: Error | null): Promise<void>;
-  destroy(callback: () => void): void;
-  destroy(error: Error | null, callback: () => void): void;
-  destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
     const error = typeof first === "function" ? null : (first ?? null);
     const callback = typeof first === "function" ? first : second;
     const destroyed = Promise.all([this.shared.destroy(error), this.streamed.destroy(error)]).then(
@@ -139,7 +142,10 @@ class SharedConnections extends Dispatcher {
     super();
   }
 
-  dispatch(options: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+  override dispatch(
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ): boolean {
     const client =
       this.clients.find((candidate) => candidate.stats.size < (candidate.pipelining ?? 1)) ??
       this.connection();
@@ -175,19 +181,19 @@ class SharedConnections extends Dispatcher {
       .finally(() => this.retiring.delete(client));
   }
 
-  close(): Promise<void>;
-  close(callback: () => void): void;
-  close(callback?: () => void): Promise<void> | void {
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
     const closed = Promise.all(this.clients.map((client) => client.close())).then(() => undefined);
     if (!callback) return closed;
     void closed.then(callback);
   }
 
-  destroy(): Promise<void>;
-  destroy(error: Error | null): Promise<void>;
-  destroy(callback: () => void): void;
-  destroy(error: Error | null, callback: () => void): void;
-  destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
     const error = typeof first === "function" ? null : (first ?? null);
     const callback = typeof first === "function" ? first : second;
     const destroyed = Promise.all(
@@ -266,6 +272,6 @@ function undiciSession(socket: object): NodeJS.EventEmitter | undefined {
   );
   const session: unknown = symbol ? (socket as Record<symbol, unknown>)[symbol] : undefined;
   return session !== null && typeof session === "object" && "remoteSettings" in session
-    ? (session as NodeJS.EventEmitter)
+    ? (session as unknown as NodeJS.EventEmitter)
     : undefined;
 }
