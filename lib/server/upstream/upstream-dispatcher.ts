@@ -91,9 +91,7 @@ class UpstreamDispatcher extends Dispatcher {
   override close(): Promise<void>;
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | void {
-    const closed = Promise.all([this.shared.close(), this.streamed.close()]).then(() => undefined);
-    if (!callback) return closed;
-    void closed.then(callback);
+    return settled(Promise.all([this.shared.close(), this.streamed.close()]), callback);
   }
 
   override destroy(): Promise<void>;
@@ -101,14 +99,29 @@ class UpstreamDispatcher extends Dispatcher {
   override destroy(callback: () => void): void;
   override destroy(error: Error | null, callback: () => void): void;
   override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
-    const error = typeof first === "function" ? null : (first ?? null);
-    const callback = typeof first === "function" ? first : second;
-    const destroyed = Promise.all([this.shared.destroy(error), this.streamed.destroy(error)]).then(
-      () => undefined,
+    const { error, callback } = destroyArguments(first, second);
+    return settled(
+      Promise.all([this.shared.destroy(error), this.streamed.destroy(error)]),
+      callback,
     );
-    if (!callback) return destroyed;
-    void destroyed.then(callback);
   }
+}
+
+/** undici's two ways to be told a dispatcher is done: a promise, or a callback. */
+function settled(done: Promise<unknown>, callback?: () => void): Promise<void> | void {
+  const finished = done.then(() => undefined);
+  if (!callback) return finished;
+  void finished.then(callback);
+}
+
+/** `destroy`'s arguments as undici passes them: an error, a callback, or both. */
+function destroyArguments(
+  first?: Error | null | (() => void),
+  second?: () => void,
+): { error: Error | null; callback?: () => void } {
+  return typeof first === "function"
+    ? { error: null, callback: first }
+    : { error: first ?? null, callback: second };
 }
 
 /**
@@ -184,9 +197,10 @@ class SharedConnections extends Dispatcher {
   override close(): Promise<void>;
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | void {
-    const closed = Promise.all(this.clients.map((client) => client.close())).then(() => undefined);
-    if (!callback) return closed;
-    void closed.then(callback);
+    return settled(
+      Promise.all([...this.clients, ...this.retiring].map((client) => client.close())),
+      callback,
+    );
   }
 
   override destroy(): Promise<void>;
@@ -194,13 +208,11 @@ class SharedConnections extends Dispatcher {
   override destroy(callback: () => void): void;
   override destroy(error: Error | null, callback: () => void): void;
   override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
-    const error = typeof first === "function" ? null : (first ?? null);
-    const callback = typeof first === "function" ? first : second;
-    const destroyed = Promise.all(
-      [...this.clients, ...this.retiring].map((client) => client.destroy(error)),
-    ).then(() => undefined);
-    if (!callback) return destroyed;
-    void destroyed.then(callback);
+    const { error, callback } = destroyArguments(first, second);
+    return settled(
+      Promise.all([...this.clients, ...this.retiring].map((client) => client.destroy(error))),
+      callback,
+    );
   }
 }
 
