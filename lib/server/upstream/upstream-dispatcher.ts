@@ -198,7 +198,11 @@ class SharedConnections extends Dispatcher {
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | void {
     return settled(
-      Promise.all([...this.clients, ...this.retiring].map((client) => client.close())),
+      Promise.all(
+        [...this.clients, ...this.retiring]
+          .filter((client) => !client.destroyed)
+          .map((client) => client.close()),
+      ),
       callback,
     );
   }
