@@ -24,8 +24,8 @@ interface TlsUpstream {
   seen: string[];
   /** Ends every held stream with a last event. */
   release(): void;
-  /** Sends GOAWAY on every HTTP/2 session (graceful: streams already open may finish). */
-  goAway(): void;
+  /** Sends GOAWAY on every HTTP/2 session: graceful (streams already open may finish), or with an error code. */
+  goAway(errorCode?: number): void;
   close(): Promise<void>;
 }
 
@@ -92,8 +92,10 @@ async function startTlsUpstream(options: {
         response.end(`data: {"candidates":[{"content":{"parts":[{"text":"done"}]}}]}\n\n`);
       held.clear();
     },
-    goAway() {
-      for (const session of sessions) session.close();
+    goAway(errorCode?: number) {
+      for (const session of sessions)
+        if (errorCode === undefined) session.close();
+        else session.goaway(errorCode);
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -285,6 +287,21 @@ describe("upstream connections over HTTP/2", () => {
     upstream.release();
     const outcomes = await Promise.all(held.map((response) => endOf(response)));
     expect(outcomes).toEqual(Array.from({ length: 5 }, () => "ended"));
+  });
+
+  it("fails the streams of a connection the upstream ends with an error, and carries on", async () => {
+    const { upstream, client } = await setUp({ http2: true });
+    await countTokens(client);
+    const held = await Promise.all(Array.from({ length: 3 }, () => holdStream(client)));
+    upstream.goAway(http2.constants.NGHTTP2_INTERNAL_ERROR);
+    const outcomes = await within(
+      Promise.all(held.map((response) => endOf(response))),
+      10_000,
+      "held streams after an error GOAWAY",
+    );
+    expect(outcomes.every((outcome) => outcome.startsWith("failed"))).toBe(true);
+    expect((await within(countTokens(client), 10_000, "a count after it")).totalTokens).toBe(40);
+    expect(upstream.connections).toEqual(["h2", "h2"]);
   });
 });
 
