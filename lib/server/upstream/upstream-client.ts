@@ -4,7 +4,7 @@ import type { Dispatcher } from "undici";
 import type { UpstreamSettings } from "../config/env";
 import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
-import { createUpstreamDispatcher } from "./upstream-dispatcher";
+import { createUpstreamDispatchers, type UpstreamDispatchers } from "./upstream-dispatcher";
 import {
   errorFromTransport,
   errorFromUpstreamStatus,
@@ -54,6 +54,11 @@ export interface UpstreamCall {
   headers?: Record<string, string>;
   /** The key as `Authorization: Bearer`, as the OpenAI-compatible endpoint takes it. */
   bearerKey?: boolean;
+  /**
+   * The answer is held open while it lasts (an event stream passed on as it comes): it may share
+   * an HTTP/2 connection with other held answers. Every other call goes over HTTP/1.1.
+   */
+  held?: boolean;
   signal: AbortSignal;
   safety: RetrySafety;
 }
@@ -182,7 +187,7 @@ function recordedJson(call: UpstreamCall): unknown {
 export class UpstreamClient {
   readonly scrub: Scrubber;
   private readonly origin: string;
-  private readonly dispatcher: Dispatcher;
+  private readonly dispatchers: UpstreamDispatchers;
   /** API paths read into undici's origin and path (`address`). */
   private readonly addresses = new Map<string, { origin: string; path: string }>();
   /** The headers every call ends with: who is calling, and the server's key. */
@@ -191,7 +196,8 @@ export class UpstreamClient {
 
   constructor(
     readonly settings: UpstreamSettings,
-    dispatcher?: Dispatcher,
+    /** One dispatcher for every call (a test's), or the two kinds (upstream-dispatcher.ts). */
+    dispatcher?: Dispatcher | UpstreamDispatchers,
     /** GENSTUDIO_RECORD's recorder: every exchange written as a cassette line. */
     private readonly recorder?: ExchangeRecorder,
   ) {
@@ -199,7 +205,12 @@ export class UpstreamClient {
     this.origin = new URL(settings.baseUrl).origin;
     this.keyHeaders = { "user-agent": USER_AGENT, "x-goog-api-key": settings.apiKey };
     this.bearerHeaders = { "user-agent": USER_AGENT, authorization: `Bearer ${settings.apiKey}` };
-    this.dispatcher = dispatcher ?? createUpstreamDispatcher(settings);
+    this.dispatchers =
+      dispatcher === undefined
+        ? createUpstreamDispatchers(settings)
+        : "held" in dispatcher
+          ? dispatcher
+          : { held: dispatcher, unary: dispatcher };
   }
 
   /** True when `url` is on the upstream's own origin (the only place the key may go). */
@@ -292,7 +303,8 @@ export class UpstreamClient {
       // that trickles in from our client is never cut off by it.
       // The dispatcher's own request: the origin and path are known, so undici's top-level
       // helper's second reading of the URL is skipped.
-      response = await this.dispatcher.request({
+      const dispatcher = call.held ? this.dispatchers.held : this.dispatchers.unary;
+      response = await dispatcher.request({
         origin: address.origin,
         path: address.path,
         method: call.method,
@@ -468,6 +480,7 @@ export class UpstreamClient {
 
   /** Closes pooled connections (tests, shutdown). */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    const { held, unary } = this.dispatchers;
+    await Promise.all(held === unary ? [unary.close()] : [held.close(), unary.close()]);
   }
 }

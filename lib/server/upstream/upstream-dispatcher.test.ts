@@ -1,8 +1,8 @@
 /**
  * The gateway's upstream connections against real local TLS upstreams (node:http2 offering h2
  * by ALPN, and node:https offering only HTTP/1.1), through the real UpstreamClient: held SSE
- * streams share HTTP/2 connections, a streamed upload is never queued behind them, and an
- * HTTP/1.1-only upstream is used as before.
+ * streams share HTTP/2 connections, every other exchange goes over HTTP/1.1 and is never
+ * queued behind them, and an HTTP/1.1-only upstream is used as before.
  */
 import http2 from "node:http2";
 import https from "node:https";
@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { loopbackCertificate } from "@/lib/testing/loopback-certificate";
 import { testUpstreamSettings } from "@/lib/testing/upstream-backend";
 import { UpstreamClient, type UpstreamResponse } from "./upstream-client";
-import { createUpstreamDispatcher } from "./upstream-dispatcher";
+import { createUpstreamDispatchers } from "./upstream-dispatcher";
 
 const certificate = loopbackCertificate();
 
@@ -22,6 +22,8 @@ interface TlsUpstream {
   connections: string[];
   /** Exchanges the upstream saw, by path without query. */
   seen: string[];
+  /** The HTTP version of each exchange it saw, with its path: `2.0 /v1beta/...`. */
+  versions: string[];
   /** Ends every held stream with a last event. */
   release(): void;
   /** Sends GOAWAY on every HTTP/2 session: graceful (streams already open may finish), or with an error code. */
@@ -36,6 +38,7 @@ async function startTlsUpstream(options: {
 }): Promise<TlsUpstream> {
   const connections: string[] = [];
   const seen: string[] = [];
+  const versions: string[] = [];
   const held = new Set<ServerResponse | http2.Http2ServerResponse>();
   const sessions = new Set<http2.ServerHttp2Session>();
   const handle = async (
@@ -44,6 +47,7 @@ async function startTlsUpstream(options: {
   ) => {
     const path = (request.url ?? "").split("?")[0]!;
     seen.push(path);
+    versions.push(`${request.httpVersion} ${path}`);
     let bytes = 0;
     for await (const piece of request as AsyncIterable<Buffer>) bytes += piece.length;
     if (path.endsWith(":streamGenerateContent")) {
@@ -87,6 +91,7 @@ async function startTlsUpstream(options: {
     url: `https://127.0.0.1:${port}`,
     connections,
     seen,
+    versions,
     release() {
       for (const response of held)
         response.end(`data: {"candidates":[{"content":{"parts":[{"text":"done"}]}}]}\n\n`);
@@ -125,7 +130,7 @@ async function setUp(options: { http2: boolean; maxConcurrentStreams?: number })
   });
   const client = new UpstreamClient(
     settings,
-    createUpstreamDispatcher(settings, { ca: certificate.cert }),
+    createUpstreamDispatchers(settings, { ca: certificate.cert }),
   );
   clients.push(client);
   return { upstream, client };
@@ -142,19 +147,31 @@ function countTokens(client: UpstreamClient, bytes = 40): Promise<{ totalTokens:
   });
 }
 
-/** Opens a streamGenerateContent and reads its first event; the stream stays open. */
-async function holdStream(client: UpstreamClient): Promise<UpstreamResponse> {
+/** Opens a streamGenerateContent (a held call) and reads its first event; the stream stays open. */
+async function holdStream(client: UpstreamClient, bytes = 0): Promise<UpstreamResponse> {
+  const text = "x".repeat(bytes);
   const response = await client.open({
     method: "POST",
     target: "/v1beta/models/test:streamGenerateContent",
     query: { alt: "sse" },
-    jsonBytes: [Buffer.from('{"contents":[{"parts":[{"text":"hold"}]}]}')],
+    jsonBytes: [Buffer.from(JSON.stringify({ contents: [{ parts: [{ text: `hold${text}` }] }] }))],
+    held: true,
     signal: new AbortController().signal,
     safety: "idempotent",
   });
   const first = (await response.body[Symbol.asyncIterator]().next()) as IteratorResult<Buffer>;
   expect(first.value?.toString()).toContain("held");
   return response;
+}
+
+/**
+ * `count` held streams: the first alone (until a connection has said its protocol, each
+ * concurrent request opens its own), the rest at once.
+ */
+async function holdStreams(client: UpstreamClient, count: number): Promise<UpstreamResponse[]> {
+  const first = await holdStream(client);
+  const rest = await Promise.all(Array.from({ length: count - 1 }, () => holdStream(client)));
+  return [first, ...rest];
 }
 
 /** Rejects when `promise` has not settled in `ms` (a "did not hang" bound, not a timing). */
@@ -174,104 +191,116 @@ async function* uploadChunks(count: number, size: number): AsyncGenerator<Uint8A
   }
 }
 
+/** The connections' protocols in a fixed order (an HTTP/1.1 and an h2 connection may connect in either). */
+function sorted(connections: string[]): string[] {
+  return [...connections].sort();
+}
+
+/** A streamed upload (chunks pulled as the upstream takes them), answered with its byte count. */
+function upload(client: UpstreamClient, chunks: number, size: number, held = false) {
+  return client.json<{ totalTokens: number }>({
+    method: "POST",
+    target: "/upload/v1beta/files",
+    headers: { "content-type": "application/octet-stream" },
+    body: uploadChunks(chunks, size),
+    held,
+    signal: new AbortController().signal,
+    safety: "never",
+  });
+}
+
 describe("upstream connections over HTTP/2", () => {
   it("holds many SSE streams on one connection when the upstream offers h2", async () => {
     const { upstream, client } = await setUp({ http2: true });
-    await countTokens(client);
-    const streams = await within(
-      Promise.all(Array.from({ length: 60 }, () => holdStream(client))),
-      20_000,
-      "60 held streams",
+    const streams = await within(holdStreams(client, 61), 20_000, "61 held streams");
+    expect(streams).toHaveLength(61);
+    expect(upstream.connections).toEqual(["h2"]);
+    expect(upstream.versions.filter((line) => line.startsWith("2.0 "))).toHaveLength(61);
+  });
+
+  it("sends a unary call over HTTP/1.1, not on the h2 connection of the held streams", async () => {
+    const { upstream, client } = await setUp({ http2: true });
+    expect((await countTokens(client)).totalTokens).toBe(40);
+    expect(upstream.versions).toEqual(["1.1 /v1beta/models/test:countTokens"]);
+    expect(upstream.connections).toEqual(["http/1.1"]);
+    await holdStream(client);
+    await holdStream(client);
+    expect(upstream.versions.slice(1)).toEqual([
+      "2.0 /v1beta/models/test:streamGenerateContent",
+      "2.0 /v1beta/models/test:streamGenerateContent",
+    ]);
+    expect(sorted(upstream.connections)).toEqual(["h2", "http/1.1"]);
+  });
+
+  it("answers a unary call at once while 50 streams are held, over HTTP/1.1", async () => {
+    const { upstream, client } = await setUp({ http2: true });
+    await within(holdStreams(client, 50), 20_000, "50 held streams");
+    const counts = await within(
+      Promise.all([countTokens(client, 500), countTokens(client, 600)]),
+      10_000,
+      "two counts while 50 streams are held",
     );
-    expect(streams).toHaveLength(60);
-    expect(upstream.connections).toEqual(["h2"]);
-    // A whole-body request runs beside the held streams, on the same connection.
-    expect((await within(countTokens(client, 500), 10_000, "a count")).totalTokens).toBe(500);
-    expect(upstream.connections).toEqual(["h2"]);
+    expect(counts.map((count) => count.totalTokens)).toEqual([500, 600]);
+    expect(upstream.versions.filter((line) => line.endsWith(":countTokens"))).toEqual([
+      "1.1 /v1beta/models/test:countTokens",
+      "1.1 /v1beta/models/test:countTokens",
+    ]);
+    // One h2 connection for the 50 streams; the counts on HTTP/1.1 connections of their own.
+    expect(upstream.connections.filter((protocol) => protocol === "h2")).toEqual(["h2"]);
+    expect(upstream.connections.filter((protocol) => protocol === "http/1.1")).toHaveLength(2);
   });
 
   it("opens another connection when the peer's stream allowance is used up", async () => {
     const { upstream, client } = await setUp({ http2: true, maxConcurrentStreams: 5 });
-    await countTokens(client);
-    await within(
-      Promise.all(Array.from({ length: 12 }, () => holdStream(client))),
-      20_000,
-      "12 held streams, 5 a connection",
-    );
-    // Five, five and two: a new connection takes as many as the peer allowed the last one.
+    await within(holdStreams(client, 13), 20_000, "13 held streams, 5 a connection");
+    // Five, five and three: a new connection takes as many as the peer allowed the last one.
     expect(upstream.connections).toEqual(["h2", "h2", "h2"]);
     expect((await within(countTokens(client), 10_000, "a count")).totalTokens).toBe(40);
   });
 
   it("sends a streamed upload at once while streams are held, on a connection of its own", async () => {
     const { upstream, client } = await setUp({ http2: true });
-    await countTokens(client);
-    await Promise.all(Array.from({ length: 20 }, () => holdStream(client)));
-    const answer = await within(
-      client.json<{ totalTokens: number }>({
-        method: "POST",
-        target: "/upload/v1beta/files",
-        headers: { "content-type": "application/octet-stream" },
-        body: uploadChunks(8, 64 * 1024),
-        signal: new AbortController().signal,
-        safety: "never",
-      }),
-      10_000,
-      "an upload while streams are held",
-    );
+    await holdStreams(client, 20);
+    const answer = await within(upload(client, 8, 64 * 1024), 10_000, "an upload");
     expect(answer.totalTokens).toBe(8 * 64 * 1024);
-    expect(upstream.connections).toEqual(["h2", "http/1.1"]);
+    // A call marked held with a streamed body still goes over HTTP/1.1: undici would queue it
+    // on the shared connection until every stream there had ended.
+    const held = await within(upload(client, 4, 1024, true), 10_000, "a held-marked upload");
+    expect(held.totalTokens).toBe(4096);
+    expect(upstream.versions.filter((line) => line.includes("/upload/"))).toEqual([
+      "1.1 /upload/v1beta/files",
+      "1.1 /upload/v1beta/files",
+    ]);
+    expect(upstream.connections.filter((protocol) => protocol === "h2")).toEqual(["h2"]);
   });
 
-  it("sends a forwarded body over 64 KiB beside the held streams", async () => {
+  it("sends a held stream's forwarded body over 64 KiB beside the other held streams", async () => {
     const { upstream, client } = await setUp({ http2: true });
-    await countTokens(client);
-    await Promise.all(Array.from({ length: 20 }, () => holdStream(client)));
-    const bytes = 300 * 1024;
-    const answer = await within(countTokens(client, bytes), 10_000, "a 300 KiB count");
-    expect(answer.totalTokens).toBe(bytes);
+    await holdStreams(client, 20);
+    await within(holdStream(client, 300 * 1024), 10_000, "a held stream with a 300 KiB body");
     expect(upstream.connections).toEqual(["h2"]);
   });
 
   it("keeps using an HTTP/1.1-only upstream one exchange a connection", async () => {
     const { upstream, client } = await setUp({ http2: false });
     await countTokens(client);
-    await within(
-      Promise.all(Array.from({ length: 10 }, () => holdStream(client))),
-      20_000,
-      "10 held streams over HTTP/1.1",
-    );
+    await within(holdStreams(client, 10), 20_000, "10 held streams over HTTP/1.1");
     expect((await within(countTokens(client), 10_000, "a count")).totalTokens).toBe(40);
     expect(upstream.connections.every((protocol) => protocol === "http/1.1")).toBe(true);
     // Ten held streams and the free connection the counts used.
     expect(upstream.connections).toHaveLength(11);
-    const upload = await within(
-      client.json<{ totalTokens: number }>({
-        method: "POST",
-        target: "/upload/v1beta/files",
-        headers: { "content-type": "application/octet-stream" },
-        body: uploadChunks(4, 1024),
-        signal: new AbortController().signal,
-        safety: "never",
-      }),
-      10_000,
-      "an upload over HTTP/1.1",
-    );
-    expect(upload.totalTokens).toBe(4096);
+    const answer = await within(upload(client, 4, 1024), 10_000, "an upload over HTTP/1.1");
+    expect(answer.totalTokens).toBe(4096);
   });
 
-  it("sends new requests on a new connection after the upstream's GOAWAY, each once", async () => {
+  it("sends new held streams on a new connection after the upstream's GOAWAY, each once", async () => {
     const { upstream, client } = await setUp({ http2: true });
-    await countTokens(client);
-    const held = await Promise.all(Array.from({ length: 5 }, () => holdStream(client)));
+    const held = await holdStreams(client, 5);
     upstream.goAway();
     await new Promise((resolve) => setTimeout(resolve, 100));
-    expect((await within(countTokens(client), 10_000, "a count after GOAWAY")).totalTokens).toBe(
-      40,
-    );
+    held.push(await within(holdStream(client), 10_000, "a held stream after GOAWAY"));
     expect(upstream.connections).toEqual(["h2", "h2"]);
-    expect(upstream.seen.filter((path) => path.endsWith(":countTokens"))).toHaveLength(2);
-    expect(upstream.seen.filter((path) => path.endsWith(":streamGenerateContent"))).toHaveLength(5);
+    expect(upstream.seen.filter((path) => path.endsWith(":streamGenerateContent"))).toHaveLength(6);
     upstream.release();
     await Promise.all(held.map((response) => endOf(response)));
   });
@@ -280,8 +309,7 @@ describe("upstream connections over HTTP/2", () => {
   // for a lost connection and fails every exchange on it.
   it("lets held streams finish after a graceful GOAWAY", async () => {
     const { upstream, client } = await setUp({ http2: true });
-    await countTokens(client);
-    const held = await Promise.all(Array.from({ length: 5 }, () => holdStream(client)));
+    const held = await holdStreams(client, 5);
     upstream.goAway();
     await new Promise((resolve) => setTimeout(resolve, 100));
     upstream.release();
@@ -291,8 +319,7 @@ describe("upstream connections over HTTP/2", () => {
 
   it("fails the streams of a connection the upstream ends with an error, and carries on", async () => {
     const { upstream, client } = await setUp({ http2: true });
-    await countTokens(client);
-    const held = await Promise.all(Array.from({ length: 3 }, () => holdStream(client)));
+    const held = await holdStreams(client, 3);
     upstream.goAway(http2.constants.NGHTTP2_INTERNAL_ERROR);
     const outcomes = await within(
       Promise.all(held.map((response) => endOf(response))),
@@ -300,8 +327,10 @@ describe("upstream connections over HTTP/2", () => {
       "held streams after an error GOAWAY",
     );
     expect(outcomes.every((outcome) => outcome.startsWith("failed"))).toBe(true);
-    expect((await within(countTokens(client), 10_000, "a count after it")).totalTokens).toBe(40);
+    const next = await within(holdStream(client), 10_000, "a held stream after it");
     expect(upstream.connections).toEqual(["h2", "h2"]);
+    upstream.release();
+    expect(await endOf(next)).toBe("ended");
   });
 });
 

@@ -5,24 +5,31 @@ import { Agent, Client, Dispatcher, buildConnector } from "undici";
 import type { UpstreamSettings } from "../config/env";
 
 /**
- * The gateway's connections to the upstream. An upstream that offers HTTP/2 by ALPN (Google's
- * does) carries many exchanges at once on one TLS connection, so a held stream costs a stream
- * on a shared connection instead of a connection of its own. undici 7 needs four things for
- * that, which this module gives it:
- * - a connection's client learns its protocol when it connects: on HTTP/2 it takes as many
- *   exchanges at once as the peer allows (otherwise undici runs one at a time), on HTTP/1.1
- *   one, as before (more would be pipelining, a held stream blocking those behind it);
- * - a request goes to a connection with room by the connections' own counts (`SharedConnections`);
- * - a request whose body is whole in memory is marked idempotent for undici, which otherwise
- *   runs a POST alone on its connection. undici uses the mark only to decide whether a request
- *   may run beside others: it never sends a request twice by itself (a connection lost fails
- *   every exchange on it); whether to try again stays the gateway's (retry-policy.ts);
- * - a request whose body is a stream (upload chunks) goes over HTTP/1.1 connections of its
- *   own: undici would queue it on a shared connection until every exchange there had ended,
- *   and a held stream lasts minutes.
- * A plain-HTTP upstream, or one that offers only HTTP/1.1, is used as before: one exchange a
- * connection. A graceful GOAWAY (the peer closing a connection once its open streams end),
- * which undici 7 takes for a lost connection, lets those streams finish (`followPeer`).
+ * The gateway's connections to the upstream, two kinds:
+ * - `unary`: every exchange whose answer is read whole or ends on its own (token counts,
+ *   generations, files, caches, models, downloads, uploads): an undici Agent, HTTP/1.1
+ *   keep-alive, one exchange a connection at a time. Its per-exchange cost is the least undici
+ *   has (its HTTP/2 client adds about half a millisecond to each exchange).
+ * - `held`: answers held open while they last (event streams passed on as they come). An
+ *   upstream that offers HTTP/2 by ALPN (Google's does) carries many of them at once on one TLS
+ *   connection, so a held stream costs a stream on a shared connection instead of a connection
+ *   of its own. undici 7 needs four things for that, which this module gives it:
+ *   - a connection's client learns its protocol when it connects: on HTTP/2 it takes as many
+ *     exchanges at once as the peer allows (otherwise undici runs one at a time), on HTTP/1.1
+ *     one (more would be pipelining, a held stream blocking those behind it);
+ *   - a request goes to a connection with room by the connections' own counts (`SharedConnections`);
+ *   - a request whose body is whole in memory is marked idempotent for undici, which otherwise
+ *     runs a POST alone on its connection. undici uses the mark only to decide whether a request
+ *     may run beside others: it never sends a request twice by itself (a connection lost fails
+ *     every exchange on it); whether to try again stays the gateway's (retry-policy.ts);
+ *   - a request whose body is a stream (upload chunks) goes to `unary`: undici would queue it
+ *     on a shared connection until every exchange there had ended, and a held stream lasts
+ *     minutes.
+ *   A plain-HTTP upstream, or one that offers only HTTP/1.1, gets one held stream a
+ *   connection. A graceful GOAWAY (the peer closing a connection once its open streams end),
+ *   which undici 7 takes for a lost connection, lets those streams finish (`followPeer`).
+ * Which kind a call is, only the caller knows (a stream may be asked for by a body field), so
+ * the UpstreamClient picks by its call's `held`.
  */
 
 /** Exchanges a connection takes before the peer's SETTINGS arrive: HTTP/2's recommended least. */
@@ -37,11 +44,19 @@ export interface UpstreamDispatcherOptions {
   ca?: string | Buffer;
 }
 
-/** The dispatcher every upstream exchange goes through: HTTP/2 shared where offered, see above. */
-export function createUpstreamDispatcher(
+/** The gateway's two ways to the upstream, see above. */
+export interface UpstreamDispatchers {
+  /** Answers held open while they last (event streams): HTTP/2 shared where the upstream offers it. */
+  held: Dispatcher;
+  /** Every other exchange: HTTP/1.1 keep-alive, one exchange a connection at a time. */
+  unary: Dispatcher;
+}
+
+/** The dispatchers upstream exchanges go through, see above. */
+export function createUpstreamDispatchers(
   settings: UpstreamSettings,
   options: UpstreamDispatcherOptions = {},
-): Dispatcher {
+): UpstreamDispatchers {
   const tls = { timeout: settings.connectTimeoutMs, ...(options.ca ? { ca: options.ca } : {}) };
   const timeouts = {
     headersTimeout: settings.firstByteTimeoutMs,
@@ -55,8 +70,8 @@ export function createUpstreamDispatcher(
     maxConcurrentStreams: STREAMS_BEFORE_SETTINGS,
     connect: buildConnector({ ...tls, allowH2: true }),
   });
-  const streamed = new Agent({ ...timeouts, connect: tls });
-  return new UpstreamDispatcher(origin, shared, streamed);
+  const unary = new Agent({ ...timeouts, connect: tls });
+  return { held: new HeldStreamDispatcher(origin, shared, unary), unary };
 }
 
 /** True for a body undici reads as a stream: one it would never run beside other exchanges. */
@@ -68,13 +83,14 @@ function isStreamedBody(body: Dispatcher.DispatchOptions["body"]): boolean {
   );
 }
 
-class UpstreamDispatcher extends Dispatcher {
+/** Held streams: whole-body ones to the shared connections, the rest to `unary` (not owned: closed by its owner). */
+class HeldStreamDispatcher extends Dispatcher {
   constructor(
     private readonly origin: string,
     /** Whole-body exchanges with the upstream: HTTP/2 shared where it offers it. */
     private readonly shared: Dispatcher,
     /** Streamed-body exchanges (and any other origin): HTTP/1.1, one a connection. */
-    private readonly streamed: Dispatcher,
+    private readonly unary: Dispatcher,
   ) {
     super();
   }
@@ -84,14 +100,14 @@ class UpstreamDispatcher extends Dispatcher {
     handler: Dispatcher.DispatchHandler,
   ): boolean {
     if (isStreamedBody(options.body) || String(options.origin) !== this.origin)
-      return this.streamed.dispatch(options, handler);
+      return this.unary.dispatch(options, handler);
     return this.shared.dispatch({ ...options, idempotent: true }, handler);
   }
 
   override close(): Promise<void>;
   override close(callback: () => void): void;
   override close(callback?: () => void): Promise<void> | void {
-    return settled(Promise.all([this.shared.close(), this.streamed.close()]), callback);
+    return settled(this.shared.close(), callback);
   }
 
   override destroy(): Promise<void>;
@@ -100,10 +116,7 @@ class UpstreamDispatcher extends Dispatcher {
   override destroy(error: Error | null, callback: () => void): void;
   override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
     const { error, callback } = destroyArguments(first, second);
-    return settled(
-      Promise.all([this.shared.destroy(error), this.streamed.destroy(error)]),
-      callback,
-    );
+    return settled(this.shared.destroy(error), callback);
   }
 }
 
