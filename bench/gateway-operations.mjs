@@ -24,6 +24,29 @@ const COUNT_BODY = JSON.stringify({
   contents: [{ parts: [{ text: "The quick brown fox jumps over the lazy dog." }] }],
 });
 
+/**
+ * The time to the first event of a stream that would go on (the stand-in's held model), after
+ * which the client leaves: for an upstream whose streams do not end by themselves.
+ */
+export async function firstEventThenLeave(server) {
+  const started = performance.now();
+  const response = await request(
+    `${server.baseUrl}/v1beta/models/${MODEL}:streamGenerateContent?alt=sse`,
+    { method: "POST", headers: headersFor(server), body: COUNT_BODY, dispatcher: client },
+  );
+  if (response.statusCode !== 200)
+    throw new Error(`${server.name} stream ${response.statusCode}: ${await response.body.text()}`);
+  let text = "";
+  for await (const piece of response.body) {
+    text += piece.toString("utf8");
+    if (text.includes("data:")) break;
+  }
+  const first = performance.now() - started;
+  response.body.destroy();
+  if (!text.includes("data:")) throw new Error(`${server.name} stream had no event`);
+  return first;
+}
+
 /** One unary call of `method` on the model with `body`, timed; throws unless it answers 200. */
 async function unaryOnce(server, method, body) {
   const started = performance.now();

@@ -15,6 +15,9 @@
 //   upload      a 1 GiB upload through the gateway, and the gateway's memory growth;
 //   stages      in-process stage times of a gateway countTokens (request-stages-probe.cjs),
 //               stage by stage, in front of the stand-in upstream and of a local engine;
+//   tls-latency p50/p99 of countTokens and of the first SSE event through this build's gateway
+//               and `--compare`'s, alternating, both in front of the stand-in's HTTPS port
+//               (HTTP/2 offered by ALPN, as the real upstream does);
 //   profile     a CPU profile (`--cpu-prof`) of the gateway and its in-process stage timings
 //               (request-stages-probe.cjs) for each operation, by part of the request path.
 // Starts its own servers from the production build (`npm run build` first): a local-engine
@@ -34,6 +37,7 @@ import {
   countOnce,
   eventDelays,
   firstEventOnce,
+  firstEventThenLeave,
   generateOnce,
   GATEWAY_KEY,
   holdStreams,
@@ -236,6 +240,39 @@ async function latencySection() {
   bare.child.kill();
 }
 
+async function tlsLatencySection(standIn, certificate) {
+  if (!options.compare) throw new Error("--sections tls-latency needs --compare");
+  const upstreamUrl = `https://127.0.0.1:${standIn.tlsPort}`;
+  const environment = gatewayEnvironment(upstreamUrl, { NODE_EXTRA_CA_CERTS: certificate.cert });
+  const servers = [
+    await startStudio("gateway", environment),
+    await startStudio("gateway", environment, { folder: path.resolve(options.compare) }),
+  ];
+  console.log(
+    `\nThrough the gateway to the stand-in's HTTPS port (HTTP/2 offered by ALPN): this build and ${options.compare}, ${options.samples} each after 30, alternating (load ${load()})`,
+  );
+  console.log(`| | this build p50 | p99 | ${options.compare} p50 | p99 |`);
+  console.log(`|---|---|---|---|---|`);
+  for (const [label, once] of [
+    ["Unary countTokens", countOnce],
+    ["Time to the first SSE event", firstEventThenLeave],
+  ]) {
+    const times = [[], []];
+    for (let index = 0; index < 30 + options.samples; index++) {
+      for (let turn = 0; turn < 2; turn++) {
+        const which = (index + turn) % 2;
+        const value = await once(servers[which], index);
+        if (index >= 30) times[which].push(value);
+      }
+    }
+    const [own, other] = times.map(summary);
+    console.log(
+      `| ${label} | ${ms(own.p50)} | ${ms(own.p99)} | ${ms(other.p50)} | ${ms(other.p99)} |`,
+    );
+  }
+  for (const server of servers) await stopStudio(server);
+}
+
 async function throughputSection(standIn) {
   const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
   const bare = await startBareProxy(upstreamUrl, UPSTREAM_KEY);
@@ -284,7 +321,7 @@ async function streamsSection(standIn, certificate) {
     `\nEvent pass-through: 100 events the upstream writes 50 ms apart, from its write to the client's read through the gateway: p50 ${ms(delays.p50)}, p99 ${ms(delays.p99)} (load ${load()})`,
   );
   console.log(
-    `\nHeld streams through one gateway (upstream over ${h2 ? "HTTPS, whose port offers HTTP/2; the gateway's undici Agent speaks HTTP/1.1, one upstream connection a stream" : "HTTP/1.1"}; one event every ${options["hold-every-ms"] / 1000} s each; load ${load()})`,
+    `\nHeld streams through one gateway (upstream over ${h2 ? "HTTPS, whose port offers HTTP/2 by ALPN" : "HTTP/1.1"}; one event every ${options["hold-every-ms"] / 1000} s each; load ${load()})`,
   );
   const total = options.streams;
   printHeldStreams(
@@ -508,6 +545,7 @@ async function main() {
   ]);
   if (sections.has("stages")) await stagesSection(standIn);
   if (sections.has("profile")) await profileSection(standIn);
+  if (sections.has("tls-latency")) await tlsLatencySection(standIn, certificate);
   if (sections.has("throughput")) await throughputSection(standIn);
   if (sections.has("streams")) await streamsSection(standIn, certificate);
   if (sections.has("upload")) await uploadSection();

@@ -6,6 +6,7 @@ import {
   createUpstreamBackend,
   type UpstreamBackend,
 } from "@/lib/server/upstream/upstream-backend";
+import type { UpstreamClient } from "@/lib/server/upstream/upstream-client";
 
 /** Short timeouts and one attempt, unless `overrides` say otherwise. */
 export function testUpstreamSettings(
@@ -28,7 +29,7 @@ export function testUpstreamSettings(
 export function testUpstreamBackend(
   stores: DataStores,
   settings: UpstreamSettings,
-  options: { cacheQuota?: CacheQuota } = {},
+  options: { cacheQuota?: CacheQuota; client?: UpstreamClient } = {},
 ): UpstreamBackend {
   return createUpstreamBackend({
     settings,

@@ -9,7 +9,9 @@ import type { GenerateContentRequest, GenerateContentResponse } from "@/lib/gemi
 import { readCountTokensRequest } from "@/lib/gemini/validate";
 import type { UpstreamSettings } from "../config/env";
 import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
+import { notingDispatchers } from "@/lib/testing/noting-dispatchers";
 import type { UpstreamBackend } from "./upstream-backend";
+import { UpstreamClient } from "./upstream-client";
 
 const KEY = "upstream-secret-key-for-tests-0001";
 let upstream: TestUpstream;
@@ -78,6 +80,26 @@ describe("forwarding", () => {
     expect(seen!.headers.authorization).toBeUndefined();
     expect(seen!.url).toBe(`/v1beta/${name}:generateContent`);
     expect(JSON.parse(seen!.bodyText)).toEqual(prompt);
+  });
+
+  it("sends a stream as a held call (it may share HTTP/2), a unary call as unary", async () => {
+    const { dispatchers, noted } = notingDispatchers();
+    const client = new UpstreamClient(settings, dispatchers);
+    const split = testUpstreamBackend(data.stores, settings, { client });
+    try {
+      const name = model("ok");
+      await split.generateContent(name, prompt, context());
+      await split.countTokens(name, prompt, context());
+      expect(
+        (await collect(split.streamGenerateContent(name, prompt, context()))).error,
+      ).toBeNull();
+      expect(noted).toEqual({
+        held: [`POST /v1beta/${name}:streamGenerateContent?alt=sse`],
+        unary: [`POST /v1beta/${name}:generateContent`, `POST /v1beta/${name}:countTokens`],
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it("refuses names that are not resource names before anything leaves", async () => {

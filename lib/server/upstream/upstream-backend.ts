@@ -69,6 +69,7 @@ import type {
   EmbedContentResponse,
 } from "@/lib/gemini/embedding-types";
 import type { OpenAIModel, OpenAIModelList } from "@/lib/gemini/openai/openai-types";
+import type { OpenAIEnvelope } from "@/lib/gemini/openai/openai-envelope";
 import type { InteractionGetQuery } from "@/lib/gemini/interactions/types";
 import type { InteractionEnvelope } from "@/lib/gemini/interactions/envelope";
 import { UpstreamInteractions } from "./upstream-interactions";
@@ -245,6 +246,7 @@ export class UpstreamBackend implements Backend {
             target,
             query: { alt: "sse" },
             ...body,
+            held: true,
             signal: context.signal,
             safety: "idempotent",
           }),
@@ -704,8 +706,10 @@ export class UpstreamBackend implements Backend {
     return this.fileSearch.getOperation(name, context);
   }
 
-  openaiChatCompletion(_body: unknown, context: OperationContext) {
-    return this.openai.post("chat/completions", context);
+  openaiChatCompletion(body: unknown, context: OperationContext) {
+    // The envelope as the gateway reads it (lib/gemini/openai/openai-envelope): a stream is held.
+    const streams = (body as OpenAIEnvelope | null)?.stream === true;
+    return this.openai.post("chat/completions", context, { held: streams });
   }
 
   openaiEmbeddings(_body: unknown, context: OperationContext) {

@@ -1,9 +1,10 @@
 import "server-only";
 import { Readable } from "node:stream";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
 import type { UpstreamSettings } from "../config/env";
 import { logger } from "../config/logger";
 import { withRetries, type RetrySafety } from "./retry-policy";
+import { createUpstreamDispatchers, type UpstreamDispatchers } from "./upstream-dispatcher";
 import {
   UpstreamError,
   errorFromTransport,
@@ -55,6 +56,11 @@ export interface UpstreamCall {
   headers?: Record<string, string>;
   /** The key as `Authorization: Bearer`, as the OpenAI-compatible endpoint takes it. */
   bearerKey?: boolean;
+  /**
+   * The answer is held open while it lasts (an event stream passed on as it comes): it may share
+   * an HTTP/2 connection with other held answers. Every other call goes over HTTP/1.1.
+   */
+  held?: boolean;
   signal: AbortSignal;
   safety: RetrySafety;
 }
@@ -159,11 +165,17 @@ export function webStreamOf(body: UpstreamResponse["body"]): ReadableStream<Uint
 /** A forwarded JSON body up to this size goes out in one write with the request's headers. */
 const ONE_WRITE_BYTES = 64 * 1024;
 
-/** A client's JSON body as received, for undici: small ones as one buffer, larger ones streamed. */
-function forwardedBody(pieces: readonly Uint8Array[]): Uint8Array | Readable {
+/**
+ * A client's JSON body as received, for undici: small ones as one buffer, larger ones piece by
+ * piece. The pieces go as a synchronous iterable (undici takes one, its documentation says),
+ * not a stream: undici runs a stream's exchange alone on its connection, since a stream's
+ * source may fail midway, while these bytes are all in memory, so the exchange may share an
+ * HTTP/2 connection with held streams.
+ */
+function forwardedBody(pieces: readonly Uint8Array[]): Uint8Array | Iterable<Uint8Array> {
   let total = 0;
   for (const piece of pieces) total += piece.byteLength;
-  if (total > ONE_WRITE_BYTES) return Readable.from(handedOver([...pieces]), { objectMode: false });
+  if (total > ONE_WRITE_BYTES) return handedOver([...pieces]);
   return pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, total);
 }
 
@@ -189,7 +201,7 @@ function recordedJson(call: UpstreamCall): unknown {
 export class UpstreamClient {
   readonly scrub: Scrubber;
   private readonly origin: string;
-  private readonly dispatcher: Dispatcher;
+  private readonly dispatchers: UpstreamDispatchers;
   /** API paths read into undici's origin and path (`address`). */
   private readonly addresses = new Map<string, { origin: string; path: string }>();
   /** The headers every call ends with: who is calling, and the server's key. */
@@ -198,7 +210,8 @@ export class UpstreamClient {
 
   constructor(
     readonly settings: UpstreamSettings,
-    dispatcher?: Dispatcher,
+    /** One dispatcher for every call (a test's), or the two kinds (upstream-dispatcher.ts). */
+    dispatcher?: Dispatcher | UpstreamDispatchers,
     /** GENSTUDIO_RECORD's recorder: every exchange written as a cassette line. */
     private readonly recorder?: ExchangeRecorder,
   ) {
@@ -206,14 +219,17 @@ export class UpstreamClient {
     this.origin = new URL(settings.baseUrl).origin;
     this.keyHeaders = { "user-agent": USER_AGENT, "x-goog-api-key": settings.apiKey };
     this.bearerHeaders = { "user-agent": USER_AGENT, authorization: `Bearer ${settings.apiKey}` };
-    this.dispatcher =
-      dispatcher ??
-      new Agent({
-        connect: { timeout: settings.connectTimeoutMs },
-        headersTimeout: settings.firstByteTimeoutMs,
-        bodyTimeout: settings.idleTimeoutMs,
-        keepAliveTimeout: 10_000,
-      });
+    this.dispatchers =
+      dispatcher === undefined
+        ? createUpstreamDispatchers(settings)
+        : "held" in dispatcher
+          ? dispatcher
+          : { held: dispatcher, unary: dispatcher };
+  }
+
+  /** Held answers share HTTP/2 where the upstream offers it; every other exchange is unary. */
+  private dispatcherFor(call: UpstreamCall): Dispatcher {
+    return call.held ? this.dispatchers.held : this.dispatchers.unary;
   }
 
   /** True when `url` is on the upstream's own origin (the only place the key may go). */
@@ -314,7 +330,7 @@ export class UpstreamClient {
           json !== undefined
             ? json
             : call.jsonBytes !== undefined
-              ? forwardedBody(call.jsonBytes)
+              ? (forwardedBody(call.jsonBytes) as Dispatcher.DispatchOptions["body"])
               : body
                 ? Readable.from(body, { objectMode: false })
                 : undefined,
@@ -361,7 +377,10 @@ export class UpstreamClient {
       tap = prepared.tap;
       // undici's first-byte clock runs once the body has been written, so a streamed body
       // that trickles in from our client is never cut off by it.
-      response = await this.dispatcher.request({ ...prepared.request, signal: call.signal });
+      response = await this.dispatcherFor(call).request({
+        ...prepared.request,
+        signal: call.signal,
+      });
     } catch (error) {
       throw this.failed(call, error);
     }
@@ -454,7 +473,7 @@ export class UpstreamClient {
     let answer: WholeAnswer;
     try {
       const json = call.json !== undefined ? await stringifyJsonInSlices(call.json) : undefined;
-      answer = await wholeAnswer(this.dispatcher, {
+      answer = await wholeAnswer(this.dispatcherFor(call), {
         request: this.prepared(call, json).request,
         signal: call.signal,
         limit: (status) => (status < 300 ? limit : answerLimit(status)),
@@ -583,6 +602,7 @@ export class UpstreamClient {
 
   /** Closes pooled connections (tests, shutdown). */
   async close(): Promise<void> {
-    await this.dispatcher.close();
+    const { held, unary } = this.dispatchers;
+    await Promise.all(held === unary ? [unary.close()] : [held.close(), unary.close()]);
   }
 }

@@ -5,8 +5,10 @@ import { ApiError } from "@/lib/gemini/api-error";
 import type { InteractionEvent } from "@/lib/gemini/interactions/types";
 import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
 import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
+import { notingDispatchers, type NotedExchanges } from "@/lib/testing/noting-dispatchers";
 import { readForwardedBody } from "@/lib/server/http/body-readers";
 import type { UpstreamBackend } from "./upstream-backend";
+import { UpstreamClient } from "./upstream-client";
 
 /**
  * The gateway's Interactions API in front of a stand-in upstream that answers as the recorded
@@ -95,6 +97,7 @@ describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => 
   let server: http.Server;
   let data: TestDatabase;
   let backend: UpstreamBackend;
+  let noted: NotedExchanges;
   const send = ({ body, context }: ReturnType<typeof create>) =>
     backend.createInteraction(body, context);
   const stream = ({ body, context }: ReturnType<typeof create>) =>
@@ -105,7 +108,11 @@ describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => 
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     data = await kind.open();
-    backend = testUpstreamBackend(data.stores, testUpstreamSettings(`http://127.0.0.1:${port}`));
+    const settings = testUpstreamSettings(`http://127.0.0.1:${port}`);
+    const noting = notingDispatchers();
+    noted = noting.noted;
+    const client = new UpstreamClient(settings, noting.dispatchers);
+    backend = testUpstreamBackend(data.stores, settings, { client });
   });
 
   afterAll(async () => {
@@ -197,6 +204,23 @@ describe.each(testDatabaseKinds())("gateway interactions ($dialect)", (kind) => 
     expect(
       await data.stores.ownership.ownerOf("interaction", `interactions/${unstored.id}`),
     ).toBeNull();
+  });
+
+  it("sends the calls whose answer is a stream as held calls, the others as unary", async () => {
+    noted.held.length = 0;
+    noted.unary.length = 0;
+    const created = await send(create('{"model":"m","input":"Hi"}', alice));
+    await collect(stream(create('{"model":"m","input":"Hi","stream":true}', alice)));
+    const query = { stream: false, includeInput: false };
+    await backend.getInteraction(created.id, query, alice);
+    // The stand-in answers a get with JSON, not events: only where the exchange went counts here.
+    await collect(backend.streamInteraction(created.id, { ...query, stream: true }, alice)).catch(
+      () => undefined,
+    );
+    expect(noted).toEqual({
+      held: ["POST /v1beta/interactions", `GET /v1beta/interactions/${created.id}?stream=true`],
+      unary: ["POST /v1beta/interactions", `GET /v1beta/interactions/${created.id}`],
+    });
   });
 
   it("keeps the upstream's words when it refuses", async () => {

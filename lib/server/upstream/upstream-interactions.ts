@@ -80,13 +80,14 @@ export class UpstreamInteractions {
     });
   }
 
-  /** The create as the client sent it. */
-  private createCall(context: OperationContext) {
+  /** The create as the client sent it; `held` when its answer is the interaction's event stream. */
+  private createCall(context: OperationContext, held = false) {
     if (!context.received) throw new Error("an Interactions create without its body as received");
     return {
       method: "POST" as const,
       target: `${API}/interactions`,
       jsonBytes: context.received.bytes,
+      held,
       signal: context.signal,
       // No idempotency key exists upstream: a create is retried only when it never left.
       safety: "create" as const,
@@ -105,7 +106,7 @@ export class UpstreamInteractions {
     context: OperationContext,
   ): AsyncGenerator<InteractionEvent> {
     await this.checkNames(body, context);
-    const response = await this.client.open(this.createCall(context));
+    const response = await this.client.open(this.createCall(context, true));
     let adopted = false;
     for await (const event of this.passOn(response)) {
       if (!adopted && event.event_type === "interaction.created") {
@@ -169,6 +170,7 @@ export class UpstreamInteractions {
           last_event_id: query.lastEventId,
           include_input: query.includeInput ? "true" : undefined,
         },
+        held: true,
         signal: context.signal,
         safety: "idempotent",
       }),

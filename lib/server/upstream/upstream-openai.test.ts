@@ -10,6 +10,7 @@ import { startTestUpstream, type TestUpstream } from "@/e2e/support/test-upstrea
 import { ApiError } from "@/lib/gemini/api-error";
 import { tempData, type TempData } from "@/lib/testing/engine-files";
 import { testUpstreamBackend, testUpstreamSettings } from "@/lib/testing/upstream-backend";
+import { notingDispatchers } from "@/lib/testing/noting-dispatchers";
 import type { RequestContext } from "../api/request-context";
 import {
   chatCompletionsHandler,
@@ -17,6 +18,7 @@ import {
   openaiListModelsHandler,
 } from "../api/openai";
 import type { UpstreamBackend } from "./upstream-backend";
+import { UpstreamClient } from "./upstream-client";
 
 const UPSTREAM_KEY = "upstream-secret-key-for-tests-0001";
 let upstream: TestUpstream;
@@ -133,6 +135,31 @@ describe("the OpenAI-compatible endpoint through the gateway", () => {
     );
     expect(own.status).toBe(200);
     expect(upstream.requestsFor("/openai/").length).toBe(before + 1);
+  });
+
+  it("sends a chat completion that asks for a stream as a held call, any other as unary", async () => {
+    const { dispatchers, noted } = notingDispatchers();
+    const settings = testUpstreamSettings(upstream.url);
+    const client = new UpstreamClient(settings, dispatchers);
+    const split = testUpstreamBackend(data.stores, settings, { client });
+    const context = (body: object) => ({
+      ...contextFor("chat/completions", JSON.stringify(body)),
+      backend: split,
+    });
+    try {
+      const whole = await chatCompletionsHandler(context({ model: "m", messages: [] }));
+      await whole.text();
+      const streamed = await chatCompletionsHandler(
+        context({ model: "m", messages: [], stream: true }),
+      );
+      expect(await streamed.text()).toContain("[DONE]");
+      expect(noted).toEqual({
+        held: ["POST /v1beta/openai/chat/completions"],
+        unary: ["POST /v1beta/openai/chat/completions"],
+      });
+    } finally {
+      await client.close();
+    }
   });
 
   it("reads the upstream's list-wrapped error as the error it holds", async () => {

@@ -35,8 +35,11 @@ export class UpstreamOpenAI {
     };
   }
 
-  /** POSTs the body as received to `openai/{path}` once the resources it names are the caller's. */
-  async post(path: string, context: OperationContext) {
+  /**
+   * POSTs the body as received to `openai/{path}` once the resources it names are the caller's;
+   * `held` when the body asked for a stream (its answer is then held open while it lasts).
+   */
+  async post(path: string, context: OperationContext, { held = false } = {}) {
     const received = context.received;
     if (!received) throw new Error("an OpenAI-compatible request without its body as received");
     await assertOwnsAll(received.findings.mentioned, {
@@ -49,6 +52,7 @@ export class UpstreamOpenAI {
       target: `${API}/openai/${path}`,
       jsonBytes: received.bytes,
       bearerKey: true,
+      held,
       signal: context.signal,
       safety: "idempotent",
     });

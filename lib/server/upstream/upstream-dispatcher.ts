@@ -1,0 +1,306 @@
+import "server-only";
+import { constants as http2Constants } from "node:http2";
+import type { TLSSocket } from "node:tls";
+import { Agent, Client, Dispatcher, buildConnector } from "undici";
+import type { UpstreamSettings } from "../config/env";
+
+/**
+ * The gateway's connections to the upstream, two kinds:
+ * - `unary`: every exchange whose answer is read whole or ends on its own (token counts,
+ *   generations, files, caches, models, downloads, uploads): an undici Agent, HTTP/1.1
+ *   keep-alive, one exchange a connection at a time. Its per-exchange cost is the least undici
+ *   has (its HTTP/2 client adds about half a millisecond to each exchange).
+ * - `held`: answers held open while they last (event streams passed on as they come). An
+ *   upstream that offers HTTP/2 by ALPN (Google's does) carries many of them at once on one TLS
+ *   connection, so a held stream costs a stream on a shared connection instead of a connection
+ *   of its own. undici 7 needs four things for that, which this module gives it:
+ *   - a connection's client learns its protocol when it connects: on HTTP/2 it takes as many
+ *     exchanges at once as the peer allows (otherwise undici runs one at a time), on HTTP/1.1
+ *     one (more would be pipelining, a held stream blocking those behind it);
+ *   - a request goes to a connection with room by the connections' own counts (`SharedConnections`);
+ *   - a request whose body is whole in memory is marked idempotent for undici, which otherwise
+ *     runs a POST alone on its connection. undici uses the mark only to decide whether a request
+ *     may run beside others: it never sends a request twice by itself (a connection lost fails
+ *     every exchange on it); whether to try again stays the gateway's (retry-policy.ts);
+ *   - a request whose body is a stream (upload chunks) goes to `unary`: undici would queue it
+ *     on a shared connection until every exchange there had ended, and a held stream lasts
+ *     minutes.
+ *   A plain-HTTP upstream, or one that offers only HTTP/1.1, gets one held stream a
+ *   connection. A graceful GOAWAY (the peer closing a connection once its open streams end),
+ *   which undici 7 takes for a lost connection, lets those streams finish (`followPeer`).
+ * Which kind a call is, only the caller knows (a stream may be asked for by a body field), so
+ * the UpstreamClient picks by its call's `held`.
+ */
+
+/** Exchanges a connection takes before the peer's SETTINGS arrive: HTTP/2's recommended least. */
+const STREAMS_BEFORE_SETTINGS = 100;
+/** The most exchanges put on one connection, whatever the peer allows: a lost connection ends them all. */
+const MOST_STREAMS_A_CONNECTION = 1000;
+/** How long an idle connection is kept for the next exchange. */
+const KEEP_ALIVE_MS = 10_000;
+
+export interface UpstreamDispatcherOptions {
+  /** Certificates trusted besides the system's (a test upstream's own). */
+  ca?: string | Buffer;
+}
+
+/** The gateway's two ways to the upstream, see above. */
+export interface UpstreamDispatchers {
+  /** Answers held open while they last (event streams): HTTP/2 shared where the upstream offers it. */
+  held: Dispatcher;
+  /** Every other exchange: HTTP/1.1 keep-alive, one exchange a connection at a time. */
+  unary: Dispatcher;
+}
+
+/** The dispatchers upstream exchanges go through, see above. */
+export function createUpstreamDispatchers(
+  settings: UpstreamSettings,
+  options: UpstreamDispatcherOptions = {},
+): UpstreamDispatchers {
+  const tls = { timeout: settings.connectTimeoutMs, ...(options.ca ? { ca: options.ca } : {}) };
+  const timeouts = {
+    headersTimeout: settings.firstByteTimeoutMs,
+    bodyTimeout: settings.idleTimeoutMs,
+    keepAliveTimeout: KEEP_ALIVE_MS,
+  };
+  const origin = new URL(settings.baseUrl).origin;
+  const shared = new SharedConnections(origin, {
+    ...timeouts,
+    allowH2: true,
+    maxConcurrentStreams: STREAMS_BEFORE_SETTINGS,
+    connect: buildConnector({ ...tls, allowH2: true }),
+  });
+  const unary = new Agent({ ...timeouts, connect: tls });
+  return { held: new HeldStreamDispatcher(origin, shared, unary), unary };
+}
+
+/** True for a body undici reads as a stream: one it would never run beside other exchanges. */
+function isStreamedBody(body: Dispatcher.DispatchOptions["body"]): boolean {
+  if (body === null || body === undefined || typeof body !== "object") return false;
+  return (
+    typeof (body as { pipe?: unknown }).pipe === "function" ||
+    typeof (body as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === "function"
+  );
+}
+
+/** Held streams: whole-body ones to the shared connections, the rest to `unary` (not owned: closed by its owner). */
+class HeldStreamDispatcher extends Dispatcher {
+  constructor(
+    private readonly origin: string,
+    /** Whole-body exchanges with the upstream: HTTP/2 shared where it offers it. */
+    private readonly shared: Dispatcher,
+    /** Streamed-body exchanges (and any other origin): HTTP/1.1, one a connection. */
+    private readonly unary: Dispatcher,
+  ) {
+    super();
+  }
+
+  override dispatch(
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ): boolean {
+    if (isStreamedBody(options.body) || String(options.origin) !== this.origin)
+      return this.unary.dispatch(options, handler);
+    return this.shared.dispatch({ ...options, idempotent: true }, handler);
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    return settled(this.shared.close(), callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const { error, callback } = destroyArguments(first, second);
+    return settled(this.shared.destroy(error), callback);
+  }
+}
+
+/** undici's two ways to be told a dispatcher is done: a promise, or a callback. */
+function settled(done: Promise<unknown>, callback?: () => void): Promise<void> | void {
+  const finished = done.then(() => undefined);
+  if (!callback) return finished;
+  void finished.then(callback);
+}
+
+/** `destroy`'s arguments as undici passes them: an error, a callback, or both. */
+function destroyArguments(
+  first?: Error | null | (() => void),
+  second?: () => void,
+): { error: Error | null; callback?: () => void } {
+  return typeof first === "function"
+    ? { error: null, callback: first }
+    : { error: first ?? null, callback: second };
+}
+
+/**
+ * What the origin's connections last said: how many exchanges a connection takes at once (the
+ * peer's HTTP/2 allowance, or 1 for HTTP/1.1 and before the first connection). A new
+ * connection starts from it, so the requests given it while it connects all go at once; until
+ * the first connection has answered, each concurrent request opens a connection of its own
+ * (as on HTTP/1.1), since on HTTP/1.1 a held stream would block those queued behind it.
+ */
+interface LearnedProtocol {
+  streams: number;
+}
+
+/**
+ * The connections to one origin: a request goes to the first connection with room (fewer
+ * exchanges running or queued than it takes at once), else to a new connection. undici's Pool
+ * is not used: it picks by the "drain" events of its clients, and a client can emit one (a
+ * microtask late) after it has filled up again, so with many exchanges a connection a request
+ * could be queued behind held streams.
+ */
+class SharedConnections extends Dispatcher {
+  private readonly clients: Client[] = [];
+  /** Connections the peer is closing (graceful GOAWAY): their open streams finish, nothing new goes there. */
+  private readonly retiring = new Set<Client>();
+  private readonly learned: LearnedProtocol = { streams: 1 };
+
+  constructor(
+    private readonly origin: string,
+    private readonly options: Client.Options,
+  ) {
+    super();
+  }
+
+  override dispatch(
+    options: Dispatcher.DispatchOptions,
+    handler: Dispatcher.DispatchHandler,
+  ): boolean {
+    const client =
+      this.clients.find((candidate) => candidate.stats.size < (candidate.pipelining ?? 1)) ??
+      this.connection();
+    client.dispatch(options, handler);
+    return true;
+  }
+
+  private connection(): Client {
+    const client = clientLearningItsProtocol(this.origin, this.options, this.learned, () =>
+      this.retire(client),
+    );
+    // A connection that could not be made has failed its requests; the next gets a new one.
+    client.on("connectionError", () => {
+      this.forget(client);
+      void client.destroy().catch(() => undefined);
+    });
+    this.clients.push(client);
+    return client;
+  }
+
+  private forget(client: Client): void {
+    const index = this.clients.indexOf(client);
+    if (index !== -1) this.clients.splice(index, 1);
+  }
+
+  /** Takes nothing new; closes once its open exchanges have ended. */
+  private retire(client: Client): void {
+    this.forget(client);
+    this.retiring.add(client);
+    void client
+      .close()
+      .catch(() => undefined)
+      .finally(() => this.retiring.delete(client));
+  }
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    return settled(
+      Promise.all(
+        [...this.clients, ...this.retiring]
+          .filter((client) => !client.destroyed)
+          .map((client) => client.close()),
+      ),
+      callback,
+    );
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const { error, callback } = destroyArguments(first, second);
+    return settled(
+      Promise.all([...this.clients, ...this.retiring].map((client) => client.destroy(error))),
+      callback,
+    );
+  }
+}
+
+/**
+ * A client whose connector tells it, once connected, how many exchanges it may run at once:
+ * the peer's allowance on HTTP/2 (100 until its first SETTINGS say), one on HTTP/1.1.
+ */
+function clientLearningItsProtocol(
+  origin: string,
+  options: Client.Options,
+  learned: LearnedProtocol,
+  onGracefulGoAway: () => void,
+): Client {
+  const connector = options.connect as buildConnector.connector;
+  const client: Client = new Client(origin, {
+    ...options,
+    pipelining: learned.streams,
+    connect: (connectOptions, callback) =>
+      connector(connectOptions, (error, socket) => {
+        if (error || socket === null) return callback(error, socket);
+        const http2 = (socket as TLSSocket).alpnProtocol === "h2";
+        if (!http2) learned.streams = 1;
+        else if (learned.streams === 1) learned.streams = STREAMS_BEFORE_SETTINGS;
+        client.pipelining = learned.streams;
+        callback(null, socket);
+        if (http2) followPeer(client, socket, learned, onGracefulGoAway);
+      }),
+  });
+  return client;
+}
+
+/**
+ * What the peer says on undici's session over `socket`: its SETTINGS_MAX_CONCURRENT_STREAMS,
+ * and its GOAWAY. undici 7 answers any GOAWAY by destroying the connection, which fails every
+ * stream open on it; a graceful one (NO_ERROR: the peer will finish the streams it has) is
+ * taken from undici here and left to Node, which lets those streams end and then closes the
+ * session, while the connection is retired (`onGracefulGoAway`). Any other GOAWAY still goes
+ * to undici.
+ */
+function followPeer(
+  client: Client,
+  socket: object,
+  learned: LearnedProtocol,
+  onGracefulGoAway: () => void,
+): void {
+  const session = undiciSession(socket);
+  if (session === undefined) return;
+  session.on("remoteSettings", (settings: { maxConcurrentStreams?: number }) => {
+    const allowed = settings.maxConcurrentStreams ?? STREAMS_BEFORE_SETTINGS;
+    learned.streams = Math.max(1, Math.min(allowed, MOST_STREAMS_A_CONNECTION));
+    client.pipelining = learned.streams;
+  });
+  const undiciGoAway = session.listeners("goaway");
+  session.removeAllListeners("goaway");
+  session.on("goaway", (errorCode: number, ...rest: unknown[]) => {
+    if (errorCode === http2Constants.NGHTTP2_NO_ERROR) onGracefulGoAway();
+    else for (const listener of undiciGoAway) listener.call(session, errorCode, ...rest);
+  });
+}
+
+/**
+ * undici keeps the HTTP/2 session it made over a socket on that socket, under a symbol of its
+ * own (not exported). Read only to follow the peer's settings; should a later undici keep it
+ * elsewhere, the connection keeps the allowance assumed before SETTINGS.
+ */
+function undiciSession(socket: object): NodeJS.EventEmitter | undefined {
+  const symbol = Object.getOwnPropertySymbols(socket).find(
+    (candidate) => candidate.description === "http2Session",
+  );
+  const session: unknown = symbol ? (socket as Record<symbol, unknown>)[symbol] : undefined;
+  return session !== null && typeof session === "object" && "remoteSettings" in session
+    ? (session as unknown as NodeJS.EventEmitter)
+    : undefined;
+}
