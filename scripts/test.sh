@@ -15,15 +15,20 @@ if [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
   fi
 fi
 
+# Installs Debian's package $2 when the command $1 is missing (as root, or through sudo).
+ensure_debian_package() {
+  if command -v "$1" >/dev/null 2>&1; then return; fi
+  echo "== installing Debian's $2"
+  local as_root=()
+  if [ "$(id -u)" != "0" ]; then as_root=(sudo); fi
+  "${as_root[@]}" apt-get update -qq
+  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$2" >/dev/null
+}
+
 # The metrics spec has a real Prometheus server scrape the studio (e2e/observability-export.spec.ts).
-if ! command -v prometheus >/dev/null 2>&1; then
-  echo "== installing Debian's prometheus"
-  if [ "$(id -u)" = "0" ]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
-  else
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
-  fi
-fi
+ensure_debian_package prometheus prometheus
+# The upstream connection tests make a loopback certificate (lib/testing/loopback-certificate.ts).
+ensure_debian_package openssl openssl
 
 echo "== npm install"
 PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund --loglevel=error
