@@ -23,6 +23,7 @@ import {
   startStudio,
   stopStudio,
   temporaryFolder,
+  readOptions,
 } from "./gateway-support.mjs";
 
 const probe = path.join(benchDir, "answer-write-probe.cjs");
@@ -56,13 +57,7 @@ if (process.argv[2] === "--bare-server") {
   });
   server.listen(0, "127.0.0.1", () => process.send({ listening: server.address().port, sink }));
 } else {
-  const options = { samples: 1000, compare: "" };
-  for (let index = 2; index < process.argv.length; index += 2) {
-    const name = process.argv[index].replace(/^--/, "");
-    if (!(name in options)) throw new Error(`unknown option --${name}`);
-    options[name] =
-      typeof options[name] === "number" ? Number(process.argv[index + 1]) : process.argv[index + 1];
-  }
+  const options = readOptions({ samples: 1000, compare: "" });
   const folder = temporaryFolder("answer-write");
   const probeFile = (name) => path.join(folder, `${name.replace(/\W+/g, "-")}.txt`);
   const certificate = loopbackCertificate();

@@ -15,13 +15,9 @@ import { performance } from "node:perf_hooks";
 import { Agent, request } from "undici";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
 import { percentile } from "./hostile-support.mjs";
+import { readOptions } from "./gateway-support.mjs";
 
-const options = { samples: 400, "large-samples": 60, "large-kib": 2048 };
-for (let index = 2; index < process.argv.length; index += 2) {
-  const name = process.argv[index].replace(/^--/, "");
-  if (!(name in options)) throw new Error(`unknown option --${name}`);
-  options[name] = Number(process.argv[index + 1]);
-}
+const options = readOptions({ samples: 400, "large-samples": 60, "large-kib": 2048 });
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
 if (!fs.existsSync(path.join(root, ".next/BUILD_ID"))) {

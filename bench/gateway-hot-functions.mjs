@@ -23,15 +23,17 @@ import {
   startStudio,
   stopStudio,
   temporaryFolder,
+  readOptions,
 } from "./gateway-support.mjs";
 
-const options = { checkout: ".", callers: 10, seconds: 6, self: 40, inclusive: 80, sources: 15 };
-for (let index = 2; index < process.argv.length; index += 2) {
-  const name = process.argv[index].replace(/^--/, "");
-  if (!(name in options)) throw new Error(`unknown option --${name}`);
-  const value = process.argv[index + 1];
-  options[name] = typeof options[name] === "number" ? Number(value) : value;
-}
+const options = readOptions({
+  checkout: ".",
+  callers: 10,
+  seconds: 6,
+  self: 40,
+  inclusive: 80,
+  sources: 15,
+});
 const checkout = path.resolve(options.checkout);
 const traceMapping = createRequire(import.meta.url)("@jridgewell/trace-mapping");
 const maps = new Map();

@@ -32,6 +32,21 @@ function cleanup() {
 process.on("exit", cleanup);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(1));
 
+/**
+ * A bench's `--name value` options over its `defaults`: a value whose default is a number is
+ * read as one; an option the defaults do not name is refused by name.
+ */
+export function readOptions(defaults, argv = process.argv.slice(2)) {
+  const options = { ...defaults };
+  for (let index = 0; index < argv.length; index += 2) {
+    const name = argv[index].replace(/^--/, "");
+    if (!(name in options)) throw new Error(`unknown option --${name}`);
+    const value = argv[index + 1];
+    options[name] = typeof options[name] === "number" ? Number(value) : value;
+  }
+  return options;
+}
+
 export function temporaryFolder(name) {
   const folder = mkdtempSync(path.join(os.tmpdir(), `genstudio-bench-${name}-`));
   temporary.push(folder);

@@ -63,10 +63,11 @@ import {
   summary,
   temporaryFolder,
   treeRss,
+  readOptions,
 } from "./gateway-support.mjs";
 import { profileTable, summarizeProfile } from "./cpu-profile-summary.mjs";
 
-const options = {
+const options = readOptions({
   samples: 400,
   sections: "latency,throughput,streams,upload",
   streams: 10_000,
@@ -80,13 +81,7 @@ const options = {
   "via-next": "on",
   "max-ratio": 0,
   compare: "",
-};
-for (let index = 2; index < process.argv.length; index += 2) {
-  const name = process.argv[index].replace(/^--/, "");
-  if (!(name in options)) throw new Error(`unknown option --${name}`);
-  const value = process.argv[index + 1];
-  options[name] = typeof options[name] === "number" ? Number(value) : value;
-}
+});
 const sections = new Set(options.sections.split(","));
 if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
   console.error("No production build: run `npm run build` first.");

@@ -25,10 +25,11 @@ import {
   startStudio,
   stopStudio,
   temporaryFolder,
+  readOptions,
 } from "./gateway-support.mjs";
 import { classSizes, diffClasses } from "./heap-snapshot-diff.mjs";
 
-const options = {
+const options = readOptions({
   checkpoints: "1000,2000",
   upstream: "tls",
   "hold-every-ms": 20_000,
@@ -40,13 +41,7 @@ const options = {
   "prompt-kib": 0,
   // Extra environment for the gateways, NAME=value,NAME=value (for trying a setting).
   environment: "",
-};
-for (let index = 2; index < process.argv.length; index += 2) {
-  const name = process.argv[index].replace(/^--/, "");
-  if (!(name in options)) throw new Error(`unknown option --${name}`);
-  const value = process.argv[index + 1];
-  options[name] = typeof options[name] === "number" ? Number(value) : value;
-}
+});
 const checkpoints = options.checkpoints.split(",").map(Number);
 const probe = path.join(benchDir, "memory-probe.cjs");
 const probeFolder = temporaryFolder("memory-probe");

@@ -16,13 +16,9 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
+import { readOptions } from "./gateway-support.mjs";
 
-const options = { runs: 200, "paced-runs": 5, pace: 100 };
-for (let index = 2; index < process.argv.length; index += 2) {
-  const name = process.argv[index].replace(/^--/, "");
-  if (!(name in options)) throw new Error(`unknown option --${name}`);
-  options[name] = Number(process.argv[index + 1]);
-}
+const options = readOptions({ runs: 200, "paced-runs": 5, pace: 100 });
 
 const MODEL = "gemini-2.5-flash-lite";
 const PROMPT = "Tell me about the moon and the stars.";

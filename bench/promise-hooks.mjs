@@ -23,14 +23,10 @@ import {
   startStudio,
   stopStudio,
   temporaryFolder,
+  readOptions,
 } from "./gateway-support.mjs";
 
-const options = { checkout: "." };
-for (let index = 2; index < process.argv.length; index += 2) {
-  const name = process.argv[index].replace(/^--/, "");
-  if (!(name in options)) throw new Error(`unknown option --${name}`);
-  options[name] = process.argv[index + 1];
-}
+const options = readOptions({ checkout: "." });
 const checkout = path.resolve(options.checkout);
 const probe = path.join(path.dirname(fileURLToPath(import.meta.url)), "promise-hooks-probe.cjs");
 const folder = temporaryFolder("promise-hooks");

@@ -12,13 +12,9 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import Database from "better-sqlite3";
 import { startOwnServer } from "../e2e/support/fuzz/own-server.mjs";
+import { readOptions } from "./gateway-support.mjs";
 
-const options = { samples: 20, rows: 1_000_000, keys: 1000 };
-for (let index = 2; index < process.argv.length; index += 2) {
-  const name = process.argv[index].replace(/^--/, "");
-  if (!(name in options)) throw new Error(`unknown option --${name}`);
-  options[name] = Number(process.argv[index + 1]);
-}
+const options = readOptions({ samples: 20, rows: 1_000_000, keys: 1000 });
 
 const ADMIN = { email: "admin@bench.test", password: "bench-admin-password" };
 const MODELS = ["gemini-2.5-flash", "gemini-2.5-pro", "gemini-2.5-flash-lite"];
