@@ -2,7 +2,7 @@
  * Numbers as the studio shows them: digits grouped in threes ("1,048,576"), at most three
  * decimals, the same whatever the browser's language (the server renders them too).
  *
- * One formatter for the whole page: `formatNumber(Number.prototype)` builds a new one on
+ * One formatter for the whole page: `Number.prototype.toLocaleString("en")` builds a new one on
  * every call, and the first one a page builds loads the locale's data, about 28 ms in Chromium on
  * this project's machine, which the first answer's usage line paid while its first tokens waited.
  * `warmNumberFormat` builds it ahead, when the page is idle (chat/answer-warm-up.tsx).
