@@ -18,8 +18,13 @@ test.describe.configure({ mode: "serial", timeout: 180_000 });
 
 const KEY = "hostile-input-spec-key-0123456789";
 const MiB = 2 ** 20;
-/** Longest main-thread block allowed during a hostile request, in CPU milliseconds. */
-const BLOCK_BOUND_MS = 150;
+/**
+ * Longest main-thread block allowed during a hostile request, in CPU milliseconds: well under
+ * the 500 to 850 ms such a request cost in one go, and above what one collection of the whole
+ * heap can take on a loaded two-core machine (a fresh-clone run measured a 187 ms block once;
+ * the requests' own slices are tens of milliseconds, bench/hostile-input.mjs).
+ */
+const BLOCK_BOUND_MS = 300;
 /** Longest a light request may wait while one runs. */
 const LIGHT_BOUND_MS = 5_000;
 
