@@ -83,8 +83,52 @@ function isStreamedBody(body: Dispatcher.DispatchOptions["body"]): boolean {
   );
 }
 
+/** undici's two ways to be told a dispatcher is done: a promise, or a callback. */
+function settled(done: Promise<unknown>, callback?: () => void): Promise<void> | void {
+  const finished = done.then(() => undefined);
+  if (!callback) return finished;
+  void finished.then(callback);
+}
+
+/** `destroy`'s arguments as undici passes them: an error, a callback, or both. */
+function destroyArguments(
+  first?: Error | null | (() => void),
+  second?: () => void,
+): { error: Error | null; callback?: () => void } {
+  return typeof first === "function"
+    ? { error: null, callback: first }
+    : { error: first ?? null, callback: second };
+}
+
+/**
+ * A dispatcher that ends by ending the dispatchers or connections it holds: undici's
+ * `close` and `destroy` overloads (a promise, or a callback) answered once, over `closeAll`
+ * and `destroyAll`.
+ */
+abstract class HoldingDispatcher extends Dispatcher {
+  /** Ends once every exchange running has ended; takes nothing new. */
+  protected abstract closeAll(): Promise<unknown>;
+  /** Ends every exchange at once, with `error`. */
+  protected abstract destroyAll(error: Error | null): Promise<unknown>;
+
+  override close(): Promise<void>;
+  override close(callback: () => void): void;
+  override close(callback?: () => void): Promise<void> | void {
+    return settled(this.closeAll(), callback);
+  }
+
+  override destroy(): Promise<void>;
+  override destroy(error: Error | null): Promise<void>;
+  override destroy(callback: () => void): void;
+  override destroy(error: Error | null, callback: () => void): void;
+  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
+    const { error, callback } = destroyArguments(first, second);
+    return settled(this.destroyAll(error), callback);
+  }
+}
+
 /** Held streams: whole-body ones to the shared connections, the rest to `unary` (not owned: closed by its owner). */
-class HeldStreamDispatcher extends Dispatcher {
+class HeldStreamDispatcher extends HoldingDispatcher {
   constructor(
     private readonly origin: string,
     /** Whole-body exchanges with the upstream: HTTP/2 shared where it offers it. */
@@ -104,37 +148,13 @@ class HeldStreamDispatcher extends Dispatcher {
     return this.shared.dispatch({ ...options, idempotent: true }, handler);
   }
 
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    return settled(this.shared.close(), callback);
+  protected closeAll(): Promise<void> {
+    return this.shared.close();
   }
 
-  override destroy(): Promise<void>;
-  override destroy(error: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(error: Error | null, callback: () => void): void;
-  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
-    const { error, callback } = destroyArguments(first, second);
-    return settled(this.shared.destroy(error), callback);
+  protected destroyAll(error: Error | null): Promise<void> {
+    return this.shared.destroy(error);
   }
-}
-
-/** undici's two ways to be told a dispatcher is done: a promise, or a callback. */
-function settled(done: Promise<unknown>, callback?: () => void): Promise<void> | void {
-  const finished = done.then(() => undefined);
-  if (!callback) return finished;
-  void finished.then(callback);
-}
-
-/** `destroy`'s arguments as undici passes them: an error, a callback, or both. */
-function destroyArguments(
-  first?: Error | null | (() => void),
-  second?: () => void,
-): { error: Error | null; callback?: () => void } {
-  return typeof first === "function"
-    ? { error: null, callback: first }
-    : { error: first ?? null, callback: second };
 }
 
 /**
@@ -155,7 +175,7 @@ interface LearnedProtocol {
  * microtask late) after it has filled up again, so with many exchanges a connection a request
  * could be queued behind held streams.
  */
-class SharedConnections extends Dispatcher {
+class SharedConnections extends HoldingDispatcher {
   private readonly clients: Client[] = [];
   /** Connections the peer is closing (graceful GOAWAY): their open streams finish, nothing new goes there. */
   private readonly retiring = new Set<Client>();
@@ -207,29 +227,16 @@ class SharedConnections extends Dispatcher {
       .finally(() => this.retiring.delete(client));
   }
 
-  override close(): Promise<void>;
-  override close(callback: () => void): void;
-  override close(callback?: () => void): Promise<void> | void {
-    return settled(
-      Promise.all(
-        [...this.clients, ...this.retiring]
-          .filter((client) => !client.destroyed)
-          .map((client) => client.close()),
-      ),
-      callback,
+  protected closeAll(): Promise<unknown> {
+    return Promise.all(
+      [...this.clients, ...this.retiring]
+        .filter((client) => !client.destroyed)
+        .map((client) => client.close()),
     );
   }
 
-  override destroy(): Promise<void>;
-  override destroy(error: Error | null): Promise<void>;
-  override destroy(callback: () => void): void;
-  override destroy(error: Error | null, callback: () => void): void;
-  override destroy(first?: Error | null | (() => void), second?: () => void): Promise<void> | void {
-    const { error, callback } = destroyArguments(first, second);
-    return settled(
-      Promise.all([...this.clients, ...this.retiring].map((client) => client.destroy(error))),
-      callback,
-    );
+  protected destroyAll(error: Error | null): Promise<unknown> {
+    return Promise.all([...this.clients, ...this.retiring].map((client) => client.destroy(error)));
   }
 }
 
