@@ -217,6 +217,40 @@ test("Shift+Enter adds a line and Enter sends", async ({ page }) => {
   await chat.waitForAnswerDone();
 });
 
+test("a new chat becomes its conversation at Enter, and New chat at once after it opens an empty one", async ({
+  page,
+}) => {
+  const chat = new ChatPage(page);
+  await chat.open();
+  // The turn's answer is held back: what the page shows until then is its own doing.
+  let releaseTurn!: () => void;
+  const turnHeld = new Promise<void>((resolve) => (releaseTurn = resolve));
+  await page.route(/\/api\/conversations\/[^/]+\/turns$/, async (route) => {
+    await turnHeld;
+    await route.continue();
+  });
+  const prompt = `A conversation of its own ${Date.now()}`;
+  await chat.send(prompt);
+  await expect(page).toHaveURL(/\/chat\/[A-Za-z0-9_-]+$/);
+  const id = chat.conversationId()!;
+  await expect(chat.userMessages).toHaveCount(1);
+  await expect(chat.lastAnswer()).toHaveAttribute("aria-busy", "true");
+
+  // Straight to a new chat, the first turn still on its way.
+  await page.keyboard.press("Control+Shift+O");
+  await expect(page).toHaveURL(/\/chat$/);
+  await expect(chat.userMessages).toHaveCount(0);
+  await expect(page.getByText("Send a message to start a conversation.")).toBeVisible();
+  releaseTurn();
+
+  // The first conversation was kept, and is there to go back to.
+  await chat.sidebar.locator(`a[href="/chat/${id}"]`).click();
+  await expect(page).toHaveURL(new RegExp(`/chat/${id}$`));
+  await expect(chat.userMessages.first()).toContainText(prompt);
+  await chat.waitForAnswerDone();
+  await expect(chat.answerText()).not.toBeEmpty();
+});
+
 // Search matched titles only; a delete was final. Search now covers every message
 // and shows the matching passage; a delete can be undone.
 test("conversations can be searched by any message, renamed, and deleted with undo", async ({

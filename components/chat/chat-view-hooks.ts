@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
 import type { ChatAttachmentsState } from "@/components/files/chat-attachments";
 import { useChatActions } from "@/lib/hooks/use-chat-actions";
+import { leaveOpenedInPlace } from "@/lib/hooks/use-open-conversation";
 import type { Conversation, StoredMessage } from "@/lib/studio/conversation-schema";
 import { buildTree, currentPath } from "@/lib/studio/conversation-tree";
 import { useChatStore } from "@/lib/stores/chat-store";
@@ -132,7 +133,10 @@ export function useChatViewShortcuts({
   const setSettingsOpen = useChatStore((state) => state.setSettingsOpen);
   const setSidebarOpen = useChatStore((state) => state.setSidebarOpen);
   useChatShortcuts({
-    "new-chat": () => router.push("/chat"),
+    "new-chat": () => {
+      leaveOpenedInPlace();
+      router.push("/chat");
+    },
     "focus-composer": () => composer.current?.focus(),
     stop: () => {
       if (!streaming) return false;

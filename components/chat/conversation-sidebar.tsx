@@ -13,7 +13,7 @@ import {
   useUpdateConversation,
 } from "@/lib/hooks/use-conversations";
 import { useChatStore } from "@/lib/stores/chat-store";
-import { useOpenConversationId } from "@/lib/hooks/use-open-conversation";
+import { leaveOpenedInPlace, useOpenConversationId } from "@/lib/hooks/use-open-conversation";
 import { MatchPassage } from "./match-passage";
 import { ConversationTransfer } from "./conversation-transfer";
 
@@ -201,7 +201,10 @@ export function ConversationSidebar() {
       onSuccess: () => {
         const wasOpen = target.id === activeId;
         setDeleted({ conversation: target, wasOpen });
-        if (wasOpen) router.push("/chat");
+        if (wasOpen) {
+          leaveOpenedInPlace();
+          router.push("/chat");
+        }
       },
     });
   }
@@ -214,7 +217,10 @@ export function ConversationSidebar() {
       <div className="flex gap-2">
         <IntentLink
           href="/chat"
-          onClick={() => setOpen(false)}
+          onClick={() => {
+            leaveOpenedInPlace();
+            setOpen(false);
+          }}
           className="flex-1 rounded-md bg-zinc-900 px-3 py-1.5 text-center text-sm font-medium text-white hover:bg-zinc-700 dark:bg-zinc-100 dark:text-zinc-900 dark:hover:bg-zinc-300"
         >
           New chat

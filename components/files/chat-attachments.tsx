@@ -1,7 +1,7 @@
 "use client";
 
 import { formatNumber } from "@/lib/studio/number-format";
-import Link from "next/link";
+import { IntentLink } from "@/components/ui/intent-link";
 import {
   useEffect,
   useEffectEvent,
@@ -298,12 +298,12 @@ function ChatToolbar({ options }: { options: ChatAttachmentsOptions }) {
       <InlineImagesToggle />
       <CacheChip options={options} />
       {options.conversationId && !options.settings.cachedContent && (
-        <Link
+        <IntentLink
           href={`/caches?conversation=${encodeURIComponent(options.conversationId)}`}
           className="text-xs text-zinc-600 underline dark:text-zinc-400"
         >
           Cache this chat…
-        </Link>
+        </IntentLink>
       )}
     </div>
   );

@@ -6,6 +6,7 @@ import { SignOutButtons } from "./sign-out-buttons";
 import { WorkspaceBanner } from "./workspace-banner";
 import { ThemeToggle } from "./theme-toggle";
 import { IntentLink } from "@/components/ui/intent-link";
+import { leaveOpenedInPlace } from "@/lib/hooks/use-open-conversation";
 
 const NAVIGATION = [
   { href: "/chat", label: "Chat" },
@@ -46,6 +47,7 @@ export function StudioHeader({ mode }: { mode: "local" | "upstream" }) {
                 key={item.href}
                 href={item.href}
                 aria-current={current ? "page" : undefined}
+                onClick={item.href === "/chat" ? leaveOpenedInPlace : undefined}
                 className={`shrink-0 rounded-md px-2 py-1.5 text-sm sm:px-3 ${current ? "bg-zinc-200 font-medium dark:bg-zinc-800" : "text-zinc-600 hover:bg-zinc-100 dark:text-zinc-400 dark:hover:bg-zinc-900"}`}
               >
                 {item.label}
