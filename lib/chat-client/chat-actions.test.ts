@@ -65,6 +65,26 @@ describe("send", () => {
     expect(trace.endedAt).toBeDefined();
   });
 
+  it("sends a new chat's turn before the page goes to the conversation's address", async () => {
+    const { actions, navigated } = chatPage();
+    answerTurn(server(), async function* (turn) {
+      yield started(turn);
+      yield done(turn, "Hello");
+    });
+    const navigationsAtFetch: number[] = [];
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    fetchSpy.mockImplementation((input, init) => {
+      navigationsAtFetch.push(navigated.length);
+      fetchSpy.mockRestore();
+      return fetch(input, init);
+    });
+    await actions.send(null, [{ text: "Hi" }]);
+
+    // The router's work for the new address (done inside replaceState) comes after the send.
+    expect(navigationsAtFetch).toEqual([0]);
+    expect(navigated).toHaveLength(1);
+  });
+
   it("sends nothing while another answer is in flight", async () => {
     const { actions } = chatPage([]);
     const finish = deferred();

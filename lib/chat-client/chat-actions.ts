@@ -145,15 +145,14 @@ function settingsInForce(
   );
 }
 
-/** A new chat, shown at once; the page goes to it, its settings draft with it. */
+/** A new chat, shown at once, its settings draft with it (the page goes to it once its turn is sent). */
 function startConversation(
-  { store, queryClient, navigate }: ActionsContext,
+  { store, queryClient }: ActionsContext,
   parts: Part[],
   settings: ConversationSettings,
 ): string {
   const id = newConversation(queryClient, parts, settings);
   store.getState().moveSettingsDraft(NEW_CHAT_KEY, id);
-  navigate(id);
   return id;
 }
 
@@ -177,7 +176,7 @@ async function sendPrompt(
   };
   store.getState().setDraft(id, "");
   store.getState().setDraft(NEW_CHAT_KEY, "");
-  await turns.run(
+  const running = turns.run(
     id,
     {
       parentId,
@@ -188,6 +187,10 @@ async function sendPrompt(
     },
     prompt,
   );
+  // After the turn's request has left (`run` sends it before it first waits): the router's
+  // work for the new address (Next runs its reducer inside replaceState) does not hold it back.
+  if (conversationId === null) context.navigate(id);
+  await running;
 }
 
 /** Another answer to an answer's prompt; a turn that never reached the server is sent again as it was. */
