@@ -8,7 +8,7 @@ import http from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { TLSSocket } from "node:tls";
+import tls, { type TLSSocket } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { loopbackCertificate } from "@/lib/testing/loopback-certificate";
 import { testUpstreamSettings } from "@/lib/testing/upstream-backend";
@@ -255,6 +255,50 @@ describe("upstream connections over HTTP/2", () => {
       "five held streams to a closed port",
     );
     expect(outcomes).toEqual(Array.from({ length: 5 }, () => "UpstreamError"));
+  });
+
+  it("lets a burst of first streams go when the h2 peer never sends its SETTINGS", async () => {
+    // Agrees on h2 by ALPN, then says nothing: not the connection preface, no answer.
+    const server = tls.createServer({
+      key: certificate.key,
+      cert: certificate.cert,
+      ALPNProtocols: ["h2"],
+    });
+    const sockets = new Set<TLSSocket>();
+    server.on("secureConnection", (socket: TLSSocket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const settings = testUpstreamSettings(`https://127.0.0.1:${port}`, {
+        connectTimeoutMs: 500,
+        firstByteTimeoutMs: 500,
+      });
+      const client = new UpstreamClient(
+        settings,
+        createUpstreamDispatchers(settings, { ca: certificate.cert }),
+      );
+      clients.push(client);
+      const outcomes = await within(
+        Promise.all(
+          Array.from({ length: 3 }, () =>
+            holdStream(client).then(
+              () => "held",
+              (error: Error) => error.name,
+            ),
+          ),
+        ),
+        10_000,
+        "three held streams to a peer that never speaks",
+      );
+      expect(outcomes).toEqual(["UpstreamError", "UpstreamError", "UpstreamError"]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("sends a unary call over HTTP/1.1, not on the h2 connection of the held streams", async () => {

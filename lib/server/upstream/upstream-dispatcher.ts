@@ -71,6 +71,8 @@ export function createUpstreamDispatchers(
   const unary = new Agent({ ...timeouts, connect: tls });
   const shared = {
     ...timeouts,
+    // The connector has its own; here it bounds the wait for a new connection's first SETTINGS.
+    connectTimeout: settings.connectTimeoutMs,
     allowH2: true,
     maxConcurrentStreams: STREAMS_BEFORE_SETTINGS,
     connect: buildConnector({ ...tls, allowH2: true }),
@@ -337,8 +339,9 @@ function clientLearningItsProtocol(
         } else if (learned.streams === 1) learned.streams = STREAMS_BEFORE_SETTINGS;
         client.pipelining = learned.streams;
         callback(null, socket);
-        if (http2) followPeer(client, socket, learned, onConnectionAnswered, onGracefulGoAway);
-        else onConnectionAnswered(true);
+        if (!http2) return onConnectionAnswered(true);
+        followPeer(client, socket, learned, onConnectionAnswered, onGracefulGoAway);
+        settingsOrNot(socket, learned, options.connectTimeout ?? 10_000, onConnectionAnswered);
       }),
   });
   return client;
@@ -381,6 +384,28 @@ function followPeer(
     if (errorCode === http2Constants.NGHTTP2_NO_ERROR) onGracefulGoAway();
     else for (const listener of undiciGoAway) listener.call(session, errorCode, ...rest);
   });
+}
+
+/**
+ * A peer that connects over h2 but sends no SETTINGS within `timeoutMs` is taken at the
+ * allowance assumed before SETTINGS, so exchanges waiting for the first connection are not
+ * held by a peer that never speaks (each then meets its own first-byte timeout).
+ */
+function settingsOrNot(
+  socket: NodeJS.EventEmitter,
+  learned: LearnedProtocol,
+  timeoutMs: number,
+  onConnectionAnswered: (connected: boolean) => void,
+): void {
+  if (learned.protocol !== undefined) return;
+  const timer = setTimeout(() => {
+    if (learned.protocol !== undefined) return;
+    learned.protocol = "h2";
+    onConnectionAnswered(true);
+  }, timeoutMs);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  undiciSession(socket)?.once("remoteSettings", () => clearTimeout(timer));
 }
 
 /**
