@@ -18,6 +18,8 @@
 //   tls-latency p50/p99 of countTokens and of the first SSE event through this build's gateway
 //               and `--compare`'s, alternating, both in front of the stand-in's HTTPS port
 //               (HTTP/2 offered by ALPN, as the real upstream does);
+//   http-latency the same in front of the stand-in's plain-HTTP port (HTTP/1.1 only): what the
+//               gateway adds when the upstream costs nearly nothing;
 //   profile     a CPU profile (`--cpu-prof`) of the gateway and its in-process stage timings
 //               (request-stages-probe.cjs) for each operation, by part of the request path.
 // Starts its own servers from the production build (`npm run build` first): a local-engine
@@ -235,16 +237,27 @@ async function latencySection() {
   bare.child.kill();
 }
 
-async function tlsLatencySection(standIn, certificate) {
-  if (!options.compare) throw new Error("--sections tls-latency needs --compare");
-  const upstreamUrl = `https://127.0.0.1:${standIn.tlsPort}`;
-  const environment = gatewayEnvironment(upstreamUrl, { NODE_EXTRA_CA_CERTS: certificate.cert });
+/**
+ * This build's gateway and `--compare`'s, alternating, in front of the stand-in: over TLS
+ * (`certificate` given: HTTP/2 offered by ALPN) or over plain HTTP.
+ */
+async function compareLatencySection(standIn, certificate) {
+  const section = certificate ? "tls-latency" : "http-latency";
+  if (!options.compare) throw new Error(`--sections ${section} needs --compare`);
+  const upstreamUrl = certificate
+    ? `https://127.0.0.1:${standIn.tlsPort}`
+    : `http://127.0.0.1:${standIn.port}`;
+  const environment = gatewayEnvironment(
+    upstreamUrl,
+    certificate ? { NODE_EXTRA_CA_CERTS: certificate.cert } : {},
+  );
   const servers = [
     await startStudio("gateway", environment),
     await startStudio("gateway", environment, { folder: path.resolve(options.compare) }),
   ];
+  const port = certificate ? "HTTPS port (HTTP/2 offered by ALPN)" : "plain-HTTP port (HTTP/1.1)";
   console.log(
-    `\nThrough the gateway to the stand-in's HTTPS port (HTTP/2 offered by ALPN): this build and ${options.compare}, ${options.samples} each after 30, alternating (load ${load()})`,
+    `\nThrough the gateway to the stand-in's ${port}: this build and ${options.compare}, ${options.samples} each after 30, alternating (load ${load()})`,
   );
   console.log(`| | this build p50 | p99 | ${options.compare} p50 | p99 |`);
   console.log(`|---|---|---|---|---|`);
@@ -540,7 +553,8 @@ async function main() {
   ]);
   if (sections.has("stages")) await stagesSection(standIn);
   if (sections.has("profile")) await profileSection(standIn);
-  if (sections.has("tls-latency")) await tlsLatencySection(standIn, certificate);
+  if (sections.has("tls-latency")) await compareLatencySection(standIn, certificate);
+  if (sections.has("http-latency")) await compareLatencySection(standIn);
   if (sections.has("throughput")) await throughputSection(standIn);
   if (sections.has("streams")) await streamsSection(standIn, certificate);
   if (sections.has("upload")) await uploadSection();

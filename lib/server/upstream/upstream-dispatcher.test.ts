@@ -4,10 +4,11 @@
  * streams share HTTP/2 connections, every other exchange goes over HTTP/1.1 and is never
  * queued behind them, and an HTTP/1.1-only upstream is used as before.
  */
+import http from "node:http";
 import http2 from "node:http2";
 import https from "node:https";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { TLSSocket } from "node:tls";
+import tls, { type TLSSocket } from "node:tls";
 import { afterEach, describe, expect, it } from "vitest";
 import { loopbackCertificate } from "@/lib/testing/loopback-certificate";
 import { testUpstreamSettings } from "@/lib/testing/upstream-backend";
@@ -164,14 +165,9 @@ async function holdStream(client: UpstreamClient, bytes = 0): Promise<UpstreamRe
   return response;
 }
 
-/**
- * `count` held streams: the first alone (until a connection has said its protocol, each
- * concurrent request opens its own), the rest at once.
- */
-async function holdStreams(client: UpstreamClient, count: number): Promise<UpstreamResponse[]> {
-  const first = await holdStream(client);
-  const rest = await Promise.all(Array.from({ length: count - 1 }, () => holdStream(client)));
-  return [first, ...rest];
+/** `count` held streams opened at once. */
+function holdStreams(client: UpstreamClient, count: number): Promise<UpstreamResponse[]> {
+  return Promise.all(Array.from({ length: count }, () => holdStream(client)));
 }
 
 /** Rejects when `promise` has not settled in `ms` (a "did not hang" bound, not a timing). */
@@ -216,6 +212,93 @@ describe("upstream connections over HTTP/2", () => {
     expect(streams).toHaveLength(61);
     expect(upstream.connections).toEqual(["h2"]);
     expect(upstream.versions.filter((line) => line.startsWith("2.0 "))).toHaveLength(61);
+  });
+
+  it("opens one connection for a burst of first streams: they wait for its protocol", async () => {
+    const { upstream, client } = await setUp({ http2: true });
+    await within(holdStreams(client, 150), 20_000, "150 held streams at a cold start");
+    // 150 at once, before any connection had said its protocol: one connection took them all.
+    expect(upstream.connections).toEqual(["h2"]);
+  });
+
+  it("gives a burst of first streams no more than the peer allows a connection", async () => {
+    const { upstream, client } = await setUp({ http2: true, maxConcurrentStreams: 5 });
+    const streams = await within(
+      holdStreams(client, 12),
+      20_000,
+      "12 held streams, 5 a connection",
+    );
+    expect(streams).toHaveLength(12);
+    expect(upstream.connections).toEqual(["h2", "h2", "h2"]);
+  });
+
+  it("fails a burst of first streams when the upstream cannot be reached, none left waiting", async () => {
+    const upstream = await startTlsUpstream({ http2: true });
+    const url = upstream.url;
+    await upstream.close();
+    const settings = testUpstreamSettings(url, { firstByteTimeoutMs: 10_000 });
+    const client = new UpstreamClient(
+      settings,
+      createUpstreamDispatchers(settings, { ca: certificate.cert }),
+    );
+    clients.push(client);
+    const outcomes = await within(
+      Promise.all(
+        Array.from({ length: 5 }, () =>
+          holdStream(client).then(
+            () => "held",
+            (error: Error) => error.name,
+          ),
+        ),
+      ),
+      10_000,
+      "five held streams to a closed port",
+    );
+    expect(outcomes).toEqual(Array.from({ length: 5 }, () => "UpstreamError"));
+  });
+
+  it("lets a burst of first streams go when the h2 peer never sends its SETTINGS", async () => {
+    // Agrees on h2 by ALPN, then says nothing: not the connection preface, no answer.
+    const server = tls.createServer({
+      key: certificate.key,
+      cert: certificate.cert,
+      ALPNProtocols: ["h2"],
+    });
+    const sockets = new Set<TLSSocket>();
+    server.on("secureConnection", (socket: TLSSocket) => {
+      sockets.add(socket);
+      socket.on("error", () => undefined);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const settings = testUpstreamSettings(`https://127.0.0.1:${port}`, {
+        connectTimeoutMs: 500,
+        firstByteTimeoutMs: 500,
+      });
+      const client = new UpstreamClient(
+        settings,
+        createUpstreamDispatchers(settings, { ca: certificate.cert }),
+      );
+      clients.push(client);
+      const outcomes = await within(
+        Promise.all(
+          Array.from({ length: 3 }, () =>
+            holdStream(client).then(
+              () => "held",
+              (error: Error) => error.name,
+            ),
+          ),
+        ),
+        10_000,
+        "three held streams to a peer that never speaks",
+      );
+      expect(outcomes).toEqual(["UpstreamError", "UpstreamError", "UpstreamError"]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("sends a unary call over HTTP/1.1, not on the h2 connection of the held streams", async () => {
@@ -287,7 +370,8 @@ describe("upstream connections over HTTP/2", () => {
     await within(holdStreams(client, 10), 20_000, "10 held streams over HTTP/1.1");
     expect((await within(countTokens(client), 10_000, "a count")).totalTokens).toBe(40);
     expect(upstream.connections.every((protocol) => protocol === "http/1.1")).toBe(true);
-    // Ten held streams and the free connection the counts used.
+    // A connection for each of the ten held streams (one of them the first count's, free
+    // again), and one for the last count.
     expect(upstream.connections).toHaveLength(11);
     const answer = await within(upload(client, 4, 1024), 10_000, "an upload over HTTP/1.1");
     expect(answer.totalTokens).toBe(4096);
@@ -343,3 +427,43 @@ async function endOf(response: UpstreamResponse): Promise<string> {
     return `failed: ${(error as Error).message}`;
   }
 }
+
+describe("upstream connections over plain HTTP", () => {
+  it("sends held streams on the same keep-alive connections as unary calls", async () => {
+    let connections = 0;
+    const server = http.createServer((request, response) => {
+      void (async () => {
+        for await (const piece of request) void piece;
+        if ((request.url ?? "").includes(":streamGenerateContent")) {
+          response.writeHead(200, { "content-type": "text/event-stream" });
+          response.end(`data: {"candidates":[{"content":{"parts":[{"text":"held"}]}}]}\n\n`);
+          return;
+        }
+        response.writeHead(200, { "content-type": "application/json" });
+        response.end(JSON.stringify({ totalTokens: 40 }));
+      })();
+    });
+    server.on("connection", () => connections++);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const settings = testUpstreamSettings(`http://127.0.0.1:${port}`);
+      const client = new UpstreamClient(settings, createUpstreamDispatchers(settings));
+      clients.push(client);
+      // undici's pool takes a connection back on its "drain" event, which can come a tick
+      // after the answer: each call waits for it, so a free connection is there to reuse.
+      const settled = () => new Promise((resolve) => setImmediate(resolve));
+      await countTokens(client);
+      await settled();
+      expect(await endOf(await holdStream(client))).toBe("ended");
+      await settled();
+      await countTokens(client);
+      // All three on one connection: HTTP/1.1 has nothing to share, so a held stream goes
+      // through the same keep-alive connections as any other exchange.
+      expect(connections).toBe(1);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});

@@ -25,9 +25,13 @@ import type { UpstreamSettings } from "../config/env";
  *   - a request whose body is a stream (upload chunks) goes to `unary`: undici would queue it
  *     on a shared connection until every exchange there had ended, and a held stream lasts
  *     minutes.
- *   A plain-HTTP upstream, or one that offers only HTTP/1.1, gets one held stream a
- *   connection. A graceful GOAWAY (the peer closing a connection once its open streams end),
- *   which undici 7 takes for a lost connection, lets those streams finish (`followPeer`).
+ *   A graceful GOAWAY (the peer closing a connection once its open streams end), which undici
+ *   7 takes for a lost connection, lets those streams finish (`followPeer`).
+ *   Until the first connection has said its protocol, held answers wait for it rather than each
+ *   opening a connection of its own: on HTTP/2 that one connection takes them all.
+ *   A plain-HTTP upstream, or one whose connection said HTTP/1.1, cannot share: held answers go
+ *   through `unary` like every other exchange, one a connection, on the same keep-alive
+ *   connections.
  * Which kind a call is, only the caller knows (a stream may be asked for by a body field), so
  * the UpstreamClient picks by its call's `held`.
  */
@@ -64,13 +68,15 @@ export function createUpstreamDispatchers(
     keepAliveTimeout: KEEP_ALIVE_MS,
   };
   const origin = new URL(settings.baseUrl).origin;
-  const shared = new SharedConnections(origin, {
+  const unary = new Agent({ ...timeouts, connect: tls });
+  const shared = {
     ...timeouts,
+    // The connector has its own; here it bounds the wait for a new connection's first SETTINGS.
+    connectTimeout: settings.connectTimeoutMs,
     allowH2: true,
     maxConcurrentStreams: STREAMS_BEFORE_SETTINGS,
     connect: buildConnector({ ...tls, allowH2: true }),
-  });
-  const unary = new Agent({ ...timeouts, connect: tls });
+  };
   return { held: new HeldStreamDispatcher(origin, shared, unary), unary };
 }
 
@@ -127,16 +133,32 @@ abstract class HoldingDispatcher extends Dispatcher {
   }
 }
 
-/** Held streams: whole-body ones to the shared connections, the rest to `unary` (not owned: closed by its owner). */
+/** An exchange given to a dispatcher and not yet passed on. */
+interface WaitingExchange {
+  options: Dispatcher.DispatchOptions;
+  handler: Dispatcher.DispatchHandler;
+}
+
+/**
+ * Held streams: whole-body ones to the shared connections where the upstream speaks HTTP/2,
+ * the rest to `unary` (not owned: closed by its owner). While the first shared connection is
+ * being made, the held streams that come wait for it to say its protocol.
+ */
 class HeldStreamDispatcher extends HoldingDispatcher {
+  private readonly shared: SharedConnections;
+  private readonly waiting: WaitingExchange[] = [];
+
   constructor(
     private readonly origin: string,
-    /** Whole-body exchanges with the upstream: HTTP/2 shared where it offers it. */
-    private readonly shared: Dispatcher,
-    /** Streamed-body exchanges (and any other origin): HTTP/1.1, one a connection. */
+    /** Options of the shared connections (whole-body exchanges, HTTP/2 where offered). */
+    sharedOptions: Client.Options,
+    /** Streamed-body exchanges, any other origin, and everything on HTTP/1.1: one a connection. */
     private readonly unary: Dispatcher,
   ) {
     super();
+    this.shared = new SharedConnections(origin, sharedOptions, (connected) =>
+      this.release(connected),
+    );
   }
 
   override dispatch(
@@ -145,7 +167,24 @@ class HeldStreamDispatcher extends HoldingDispatcher {
   ): boolean {
     if (isStreamedBody(options.body) || String(options.origin) !== this.origin)
       return this.unary.dispatch(options, handler);
+    if (this.shared.protocol === "http/1.1") return this.unary.dispatch(options, handler);
+    if (this.shared.learning) {
+      this.waiting.push({ options, handler });
+      return true;
+    }
     return this.shared.dispatch({ ...options, idempotent: true }, handler);
+  }
+
+  /**
+   * The first connection has said its protocol (`connected`), or failed: the exchanges that
+   * waited for it go where it says; after a failure each opens a connection of its own, as
+   * though none had waited (one failing connection at a time would make the last wait longest).
+   */
+  private release(connected: boolean): void {
+    for (const { options, handler } of this.waiting.splice(0)) {
+      if (connected) this.dispatch(options, handler);
+      else this.shared.dispatch({ ...options, idempotent: true }, handler);
+    }
   }
 
   protected closeAll(): Promise<void> {
@@ -157,14 +196,18 @@ class HeldStreamDispatcher extends HoldingDispatcher {
   }
 }
 
+/** What a connection agreed on by ALPN; plain HTTP is always HTTP/1.1 (no h2c here). */
+type Protocol = "h2" | "http/1.1";
+
 /**
- * What the origin's connections last said: how many exchanges a connection takes at once (the
- * peer's HTTP/2 allowance, or 1 for HTTP/1.1 and before the first connection). A new
- * connection starts from it, so the requests given it while it connects all go at once; until
- * the first connection has answered, each concurrent request opens a connection of its own
- * (as on HTTP/1.1), since on HTTP/1.1 a held stream would block those queued behind it.
+ * What the origin's connections last said: their protocol (unknown until the first has
+ * connected, and on HTTP/2 until its peer's SETTINGS), and how many exchanges a connection
+ * takes at once (the peer's HTTP/2 allowance, or 1 for HTTP/1.1 and before the first
+ * connection). A new connection starts from it, so the requests given it while it connects
+ * all go at once.
  */
 interface LearnedProtocol {
+  protocol?: Protocol;
   streams: number;
 }
 
@@ -179,13 +222,31 @@ class SharedConnections extends HoldingDispatcher {
   private readonly clients: Client[] = [];
   /** Connections the peer is closing (graceful GOAWAY): their open streams finish, nothing new goes there. */
   private readonly retiring = new Set<Client>();
-  private readonly learned: LearnedProtocol = { streams: 1 };
+  private readonly learned: LearnedProtocol;
+  /** Closed or destroyed: a connection asked for now is destroyed at once, failing its request. */
+  private ended = false;
 
   constructor(
     private readonly origin: string,
     private readonly options: Client.Options,
+    /** Told each time a connection is made (true) or fails to be (false). */
+    private readonly onConnectionAnswered: (connected: boolean) => void,
   ) {
     super();
+    this.learned = {
+      streams: 1,
+      protocol: new URL(origin).protocol === "http:" ? "http/1.1" : undefined,
+    };
+  }
+
+  /** The protocol the last connection agreed on; undefined before the first has connected. */
+  get protocol(): Protocol | undefined {
+    return this.learned.protocol;
+  }
+
+  /** True while a first connection is being made and none has said its protocol yet. */
+  get learning(): boolean {
+    return this.learned.protocol === undefined && this.clients.length > 0;
   }
 
   override dispatch(
@@ -200,9 +261,14 @@ class SharedConnections extends HoldingDispatcher {
   }
 
   private connection(): Client {
-    const client = clientLearningItsProtocol(this.origin, this.options, this.learned, () =>
-      this.retire(client),
+    const client = clientLearningItsProtocol(
+      this.origin,
+      this.options,
+      this.learned,
+      this.onConnectionAnswered,
+      () => this.retire(client),
     );
+    if (this.ended) void client.destroy().catch(() => undefined);
     // A connection that could not be made has failed its requests; the next gets a new one.
     client.on("connectionError", () => {
       this.forget(client);
@@ -228,6 +294,7 @@ class SharedConnections extends HoldingDispatcher {
   }
 
   protected closeAll(): Promise<unknown> {
+    this.ended = true;
     return Promise.all(
       [...this.clients, ...this.retiring]
         .filter((client) => !client.destroyed)
@@ -236,18 +303,22 @@ class SharedConnections extends HoldingDispatcher {
   }
 
   protected destroyAll(error: Error | null): Promise<unknown> {
+    this.ended = true;
     return Promise.all([...this.clients, ...this.retiring].map((client) => client.destroy(error)));
   }
 }
 
 /**
  * A client whose connector tells it, once connected, how many exchanges it may run at once:
- * the peer's allowance on HTTP/2 (100 until its first SETTINGS say), one on HTTP/1.1.
+ * the peer's allowance on HTTP/2 (100 until its first SETTINGS say), one on HTTP/1.1; and
+ * tells `onConnectionAnswered` whether the connection was made (on HTTP/2, once the peer's
+ * SETTINGS have said how many exchanges it takes).
  */
 function clientLearningItsProtocol(
   origin: string,
   options: Client.Options,
   learned: LearnedProtocol,
+  onConnectionAnswered: (connected: boolean) => void,
   onGracefulGoAway: () => void,
 ): Client {
   const connector = options.connect as buildConnector.connector;
@@ -256,22 +327,31 @@ function clientLearningItsProtocol(
     pipelining: learned.streams,
     connect: (connectOptions, callback) =>
       connector(connectOptions, (error, socket) => {
-        if (error || socket === null) return callback(error, socket);
+        if (error || socket === null) {
+          callback(error, socket);
+          onConnectionAnswered(false);
+          return;
+        }
         const http2 = (socket as TLSSocket).alpnProtocol === "h2";
-        if (!http2) learned.streams = 1;
-        else if (learned.streams === 1) learned.streams = STREAMS_BEFORE_SETTINGS;
+        if (!http2) {
+          learned.protocol = "http/1.1";
+          learned.streams = 1;
+        } else if (learned.streams === 1) learned.streams = STREAMS_BEFORE_SETTINGS;
         client.pipelining = learned.streams;
         callback(null, socket);
-        if (http2) followPeer(client, socket, learned, onGracefulGoAway);
+        if (!http2) return onConnectionAnswered(true);
+        followPeer(client, socket, learned, onConnectionAnswered, onGracefulGoAway);
+        settingsOrNot(socket, learned, options.connectTimeout ?? 10_000, onConnectionAnswered);
       }),
   });
   return client;
 }
 
 /**
- * What the peer says on undici's session over `socket`: its SETTINGS_MAX_CONCURRENT_STREAMS,
- * and its GOAWAY. undici 7 answers any GOAWAY by destroying the connection, which fails every
- * stream open on it; a graceful one (NO_ERROR: the peer will finish the streams it has) is
+ * What the peer says on undici's session over `socket`: its SETTINGS_MAX_CONCURRENT_STREAMS
+ * (the origin is known to speak h2 from the first SETTINGS on, so exchanges that waited for
+ * the first connection are not given it beyond the peer's allowance), and its GOAWAY. undici 7
+ * answers any GOAWAY by destroying the connection, which fails every stream open on it; a graceful one (NO_ERROR: the peer will finish the streams it has) is
  * taken from undici here and left to Node, which lets those streams end and then closes the
  * session, while the connection is retired (`onGracefulGoAway`). Any other GOAWAY still goes
  * to undici.
@@ -280,21 +360,52 @@ function followPeer(
   client: Client,
   socket: object,
   learned: LearnedProtocol,
+  onConnectionAnswered: (connected: boolean) => void,
   onGracefulGoAway: () => void,
 ): void {
   const session = undiciSession(socket);
-  if (session === undefined) return;
+  if (session === undefined) {
+    learned.protocol = "h2";
+    onConnectionAnswered(true);
+    return;
+  }
   session.on("remoteSettings", (settings: { maxConcurrentStreams?: number }) => {
     const allowed = settings.maxConcurrentStreams ?? STREAMS_BEFORE_SETTINGS;
     learned.streams = Math.max(1, Math.min(allowed, MOST_STREAMS_A_CONNECTION));
+    learned.protocol = "h2";
     client.pipelining = learned.streams;
+    onConnectionAnswered(true);
   });
+  // A session that ends before its peer's SETTINGS has said nothing.
+  session.once("close", () => onConnectionAnswered(false));
   const undiciGoAway = session.listeners("goaway");
   session.removeAllListeners("goaway");
   session.on("goaway", (errorCode: number, ...rest: unknown[]) => {
     if (errorCode === http2Constants.NGHTTP2_NO_ERROR) onGracefulGoAway();
     else for (const listener of undiciGoAway) listener.call(session, errorCode, ...rest);
   });
+}
+
+/**
+ * A peer that connects over h2 but sends no SETTINGS within `timeoutMs` is taken at the
+ * allowance assumed before SETTINGS, so exchanges waiting for the first connection are not
+ * held by a peer that never speaks (each then meets its own first-byte timeout).
+ */
+function settingsOrNot(
+  socket: NodeJS.EventEmitter,
+  learned: LearnedProtocol,
+  timeoutMs: number,
+  onConnectionAnswered: (connected: boolean) => void,
+): void {
+  if (learned.protocol !== undefined) return;
+  const timer = setTimeout(() => {
+    if (learned.protocol !== undefined) return;
+    learned.protocol = "h2";
+    onConnectionAnswered(true);
+  }, timeoutMs);
+  timer.unref();
+  socket.once("close", () => clearTimeout(timer));
+  undiciSession(socket)?.once("remoteSettings", () => clearTimeout(timer));
 }
 
 /**
