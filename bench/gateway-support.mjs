@@ -129,9 +129,13 @@ export async function stopStudio(server) {
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
 }
 
-/** A Node module of this folder in a child process that says `{ listening: port }` when up. */
-export async function startChild(name, script, args = [], environment = {}) {
+/**
+ * A Node module of this folder in a child process that says `{ listening: port }` when up;
+ * `nodeArgs` go to its Node (a profiler's flags, which NODE_OPTIONS does not take).
+ */
+export async function startChild(name, script, args = [], environment = {}, nodeArgs = []) {
   const child = fork(path.join(benchDir, script), args, {
+    execArgv: [...process.execArgv, ...nodeArgs],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
     env: { ...cleanEnvironment(), ...environment },
     detached: true,
@@ -145,22 +149,23 @@ export async function startChild(name, script, args = [], environment = {}) {
 }
 
 /** The bare proxy (bare-proxy.mjs) in front of `upstreamUrl`, with the upstream's key. */
-export async function startBareProxy(upstreamUrl, upstreamKey, environment = {}) {
-  return startProxy("bare", "bare-proxy.mjs", upstreamUrl, upstreamKey, environment);
+export async function startBareProxy(upstreamUrl, upstreamKey, environment = {}, nodeArgs = []) {
+  return startProxy("bare", "bare-proxy.mjs", upstreamUrl, upstreamKey, environment, nodeArgs);
 }
 
 /** The parsing proxy (parsing-proxy.mjs): the least a gateway that reads its JSON costs. */
-export async function startParsingProxy(upstreamUrl, upstreamKey) {
-  return startProxy("parsing", "parsing-proxy.mjs", upstreamUrl, upstreamKey);
+export async function startParsingProxy(upstreamUrl, upstreamKey, nodeArgs = []) {
+  return startProxy("parsing", "parsing-proxy.mjs", upstreamUrl, upstreamKey, {}, nodeArgs);
 }
 
-async function startProxy(name, script, upstreamUrl, upstreamKey, environment = {}) {
+async function startProxy(name, script, upstreamUrl, upstreamKey, environment = {}, nodeArgs = []) {
   const port = await freePort();
   const proxy = await startChild(
     `${name} proxy`,
     script,
     [String(port), upstreamUrl, upstreamKey],
     environment,
+    nodeArgs,
   );
   return { ...proxy, name, baseUrl: `http://127.0.0.1:${port}` };
 }
@@ -216,6 +221,57 @@ export function treeRss(pid) {
   };
   visit(pid);
   return total;
+}
+
+/**
+ * Read and write system calls made so far by a process and all its descendants (Linux
+ * /proc/<pid>/io: `syscr` counts read, readv, recvmsg...; `syscw` write, writev, sendmsg...).
+ */
+export function treeSystemCalls(pid) {
+  const total = { reads: 0, writes: 0 };
+  const visit = (id) => {
+    try {
+      const io = readFileSync(`/proc/${id}/io`, "utf8");
+      total.reads += Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      total.writes += Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      for (const task of readdirSync(`/proc/${id}/task`)) {
+        const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
+        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS =
+  Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/**
+ * CPU time used so far by a process and all its descendants, in microseconds (user and
+ * system, every thread; Linux /proc/<pid>/stat). What a request costs a server whatever share
+ * of the machine it got: unlike requests a second, it does not fall when other work runs.
+ */
+export function treeCpuMicros(pid) {
+  let ticks = 0;
+  const visit = (id) => {
+    try {
+      const stat = readFileSync(`/proc/${id}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+      for (const task of readdirSync(`/proc/${id}/task`)) {
+        const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
+        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  };
+  visit(pid);
+  return (ticks / CLOCK_TICKS) * 1e6;
 }
 
 export function rssSampler(pid) {
