@@ -238,3 +238,18 @@ describe("body readers through the worker's protocol", () => {
     expect(await bodyOfOutcome(reply)).toStrictEqual(readBodyText(text, "generateContent"));
   });
 });
+
+describe("sourceText", () => {
+  it("starts every body afresh: nothing of the body before carries over, a BOM is dropped each time", () => {
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    // Cut inside a character of three bytes: the end is one replacement character.
+    expect(sourceText({ bytes: [utf8("ab"), new Uint8Array([0xe2, 0x82])], size: 4 })).toBe(
+      "ab\ufffd",
+    );
+    expect(sourceText({ bytes: [new Uint8Array([0xac]), utf8("cd")], size: 3 })).toBe("\ufffdcd");
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8("{}")]);
+    expect(sourceText({ bytes: [withBom], size: 5 })).toBe("{}");
+    expect(sourceText({ bytes: [withBom], size: 5 })).toBe("{}");
+    expect(sourceText({ bytes: [], size: 0 })).toBe("");
+  });
+});
