@@ -1,11 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
-import { bodyOfOutcome, type BodyReaderOutcome } from "./body-reader-client";
+import {
+  bodyOfOutcome,
+  IN_THREAD_BYTES,
+  readBodyForForwardingHere,
+  type BodyReaderOutcome,
+} from "./body-reader-client";
 import { PIECE_CHARACTERS } from "@/lib/runtime/piece-writer";
 import {
   answerBodyReaderRequest,
   readBodyText,
+  readForwardedBody,
   replyTransferList,
   sourceText,
   type BodyReaderName,
@@ -251,5 +257,28 @@ describe("sourceText", () => {
     expect(sourceText({ bytes: [withBom], size: 5 })).toBe("{}");
     expect(sourceText({ bytes: [withBom], size: 5 })).toBe("{}");
     expect(sourceText({ bytes: [], size: 0 })).toBe("");
+  });
+});
+
+describe("readBodyForForwardingHere", () => {
+  it("reads a body under IN_THREAD_BYTES at once, as readForwardedBody does; a larger one not at all", () => {
+    const small = new TextEncoder().encode(
+      JSON.stringify({ contents: [{ parts: [{ text: "hi" }] }] }),
+    );
+    const read = readBodyForForwardingHere({ bytes: [small], size: small.length }, "countTokens");
+    expect(read).not.toBeInstanceOf(Promise);
+    expect(read!.request).toEqual(
+      readForwardedBody({ bytes: [small], size: small.length }, "countTokens").request,
+    );
+    expect(read!.source.bytes[0]).toBe(small);
+    const large = new Uint8Array(IN_THREAD_BYTES).fill(0x20);
+    expect(
+      readBodyForForwardingHere({ bytes: [large], size: large.length }, "countTokens"),
+    ).toBeNull();
+    // Its refusals are thrown at once, as the service's 400.
+    const broken = new TextEncoder().encode("{");
+    expect(() =>
+      readBodyForForwardingHere({ bytes: [broken], size: broken.length }, "countTokens"),
+    ).toThrow(ApiError);
   });
 });
