@@ -32,6 +32,7 @@ import {
   startStudio,
   stopStudio,
   temporaryFolder,
+  contextSwitches,
   treeCpuMicros,
   treeSystemCalls,
   readOptions,
@@ -108,11 +109,13 @@ if (!server) throw new Error(`--server is gateway, parsing or bare, not ${option
 for (let index = 0; index < 500; index++) await countOnce(server);
 const callsBefore = treeSystemCalls(server.pid);
 const cpuBefore = treeCpuMicros(server.pid);
+const switchesBefore = contextSwitches(server.pid);
 const from = Number(process.hrtime.bigint() / 1000n);
 const rate = await throughput(server, options.callers, options.seconds, countOnce);
 const to = Number(process.hrtime.bigint() / 1000n);
 const callsAfter = treeSystemCalls(server.pid);
 const cpuAfter = treeCpuMicros(server.pid);
+const switchesAfter = contextSwitches(server.pid);
 if (options.server === "gateway") await stopStudio(server);
 else await stopProxy(server);
 standIn.child.kill();
@@ -179,6 +182,9 @@ const table = (values, count, title) => {
 };
 console.log(
   `CPU per request (user and system, the server's process tree, /proc/<pid>/stat): ${((cpuAfter - cpuBefore) / requests).toFixed(0)} µs`,
+);
+console.log(
+  `Context switches of the serving main thread per request (/proc/<pid>/status): ${((switchesAfter.involuntary - switchesBefore.involuntary) / requests).toFixed(2)} involuntary (another task took the CPU), ${((switchesAfter.voluntary - switchesBefore.voluntary) / requests).toFixed(2)} voluntary (waiting)`,
 );
 console.log(
   `System calls per request (the server's process tree, /proc/<pid>/io): ${((callsAfter.writes - callsBefore.writes) / requests).toFixed(2)} writes, ${((callsAfter.reads - callsBefore.reads) / requests).toFixed(2)} reads`,

@@ -246,6 +246,36 @@ export function treeSystemCalls(pid) {
   return total;
 }
 
+/**
+ * How often the main thread of the process serving at `pid` (the deepest of its tree, which is
+ * the server: the start script and `next start` are its parents) gave up the CPU waiting
+ * (voluntary) or was taken off it (involuntary: another task ran), from /proc/<pid>/status.
+ */
+export function contextSwitches(pid) {
+  let serving = pid;
+  for (;;) {
+    let children = [];
+    try {
+      children = readFileSync(`/proc/${serving}/task/${serving}/children`, "utf8")
+        .trim()
+        .split(/\s+/);
+    } catch {
+      break;
+    }
+    if (!children[0]) break;
+    serving = Number(children[0]);
+  }
+  try {
+    const status = readFileSync(`/proc/${serving}/status`, "utf8");
+    return {
+      voluntary: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+      involuntary: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+    };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
+}
+
 /** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
 const CLOCK_TICKS =
   Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
