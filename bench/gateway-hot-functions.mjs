@@ -33,6 +33,7 @@ import {
   stopStudio,
   temporaryFolder,
   contextSwitches,
+  threadCpuMicros,
   treeCpuMicros,
   treeSystemCalls,
   readOptions,
@@ -110,12 +111,14 @@ for (let index = 0; index < 500; index++) await countOnce(server);
 const callsBefore = treeSystemCalls(server.pid);
 const cpuBefore = treeCpuMicros(server.pid);
 const switchesBefore = contextSwitches(server.pid);
+const threadsBefore = threadCpuMicros(server.pid);
 const from = Number(process.hrtime.bigint() / 1000n);
 const rate = await throughput(server, options.callers, options.seconds, countOnce);
 const to = Number(process.hrtime.bigint() / 1000n);
 const callsAfter = treeSystemCalls(server.pid);
 const cpuAfter = treeCpuMicros(server.pid);
 const switchesAfter = contextSwitches(server.pid);
+const threadsAfter = threadCpuMicros(server.pid);
 if (options.server === "gateway") await stopStudio(server);
 else await stopProxy(server);
 standIn.child.kill();
@@ -182,6 +185,14 @@ const table = (values, count, title) => {
 };
 console.log(
   `CPU per request (user and system, the server's process tree, /proc/<pid>/stat): ${((cpuAfter - cpuBefore) / requests).toFixed(0)} µs`,
+);
+console.log(
+  `CPU per request by thread of the serving process: ${[...threadsAfter]
+    .map(([name, micros]) => [name, (micros - (threadsBefore.get(name) ?? 0)) / requests])
+    .filter(([, micros]) => micros >= 1)
+    .sort((a, b) => b[1] - a[1])
+    .map(([name, micros]) => `${name} ${micros.toFixed(0)} µs`)
+    .join(", ")}`,
 );
 console.log(
   `Context switches of the serving main thread per request (/proc/<pid>/status): ${((switchesAfter.involuntary - switchesBefore.involuntary) / requests).toFixed(2)} involuntary (another task took the CPU), ${((switchesAfter.voluntary - switchesBefore.voluntary) / requests).toFixed(2)} voluntary (waiting)`,

@@ -247,11 +247,10 @@ export function treeSystemCalls(pid) {
 }
 
 /**
- * How often the main thread of the process serving at `pid` (the deepest of its tree, which is
- * the server: the start script and `next start` are its parents) gave up the CPU waiting
- * (voluntary) or was taken off it (involuntary: another task ran), from /proc/<pid>/status.
+ * The serving process of a server started at `pid`: the deepest of its first children (for a
+ * studio, the start script and `next start` are its parents; a proxy is its own).
  */
-export function contextSwitches(pid) {
+function servingPid(pid) {
   let serving = pid;
   for (;;) {
     let children = [];
@@ -265,6 +264,15 @@ export function contextSwitches(pid) {
     if (!children[0]) break;
     serving = Number(children[0]);
   }
+  return serving;
+}
+
+/**
+ * How often the main thread of the serving process (`servingPid`) gave up the CPU waiting
+ * (voluntary) or was taken off it (involuntary: another task ran), from /proc/<pid>/status.
+ */
+export function contextSwitches(pid) {
+  const serving = servingPid(pid);
   try {
     const status = readFileSync(`/proc/${serving}/status`, "utf8");
     return {
@@ -302,6 +310,31 @@ export function treeCpuMicros(pid) {
   };
   visit(pid);
   return (ticks / CLOCK_TICKS) * 1e6;
+}
+
+/**
+ * CPU time used so far by each thread of the serving process (`servingPid`), in microseconds,
+ * summed by thread name (`/proc/<pid>/task/<tid>/stat`): the main thread apart from V8's
+ * helpers, libuv's pool and worker threads.
+ */
+export function threadCpuMicros(pid) {
+  const serving = servingPid(pid);
+  const byName = new Map();
+  try {
+    for (const task of readdirSync(`/proc/${serving}/task`)) {
+      const stat = readFileSync(`/proc/${serving}/task/${task}/stat`, "utf8");
+      const name =
+        Number(task) === serving
+          ? "(main thread)"
+          : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const micros = ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6;
+      byName.set(name, (byName.get(name) ?? 0) + micros);
+    }
+  } catch {
+    // exited meanwhile
+  }
+  return byName;
 }
 
 export function rssSampler(pid) {
