@@ -43,7 +43,9 @@ const PARTS = [
     "answer writing",
     /lib\/server\/http\/(responses|sse-response|json-array|api-answer|node-)|lib\/(engine|runtime)\/(json-|piece-writer|time-slices)|lib\/gemini\/sse/,
   ],
-  ["routing and handlers", /lib\/server\/api\/|scripts\/(connection-guard|api-dispatch)/],
+  ["the dispatch (start script)", /scripts\/(connection-guard|api-dispatch)/],
+  ["request observation (metrics, span, log)", /lib\/server\/(logs|observability)\//],
+  ["routing and handlers", /lib\/server\/api\//],
   ["local engine", /lib\/engine\//],
   ["other app code", /lib\/|\[project\]/],
   ["Next's request handling", /node_modules\/next\/|\.next\/server\/chunks\/\[turbopack\]/],
@@ -55,6 +57,7 @@ const PARTS = [
     "Node HTTP and sockets",
     /node:(_http|net|internal\/(http|stream|streams|js_stream)|stream|internal\/net)/,
   ],
+  ["promise hooks (AsyncLocalStorage)", /^node:(internal\/)?async_hooks/],
   ["Node (other)", /^node:/],
 ];
 const SPECIAL = {
@@ -62,6 +65,7 @@ const SPECIAL = {
   "(garbage collector)": "garbage collection",
   "(program)": "native (unattributed)",
   "(root)": "native (unattributed)",
+  writev: "socket writes (the writev system call)",
 };
 
 const maps = new Map();
@@ -131,6 +135,8 @@ export function summarizeProfile(profile, window = null) {
     return part;
   };
   const totals = new Map();
+  /** Per part, self time by the frame sampled (`function source:line`). */
+  const frames = new Map();
   let at = profile.startTime;
   for (let index = 0; index < profile.samples.length; index++) {
     const micros = profile.timeDeltas[index] ?? 0;
@@ -138,14 +144,22 @@ export function summarizeProfile(profile, window = null) {
     if (window && (at < window[0] || at > window[1])) continue;
     const part = resolve(profile.samples[index]);
     totals.set(part, (totals.get(part) ?? 0) + micros / 1000);
+    const frame = nodes.get(profile.samples[index]).callFrame;
+    const name = `${frame.functionName || "(anonymous)"} ${frameSource(frame)}`.trim();
+    if (!frames.has(part)) frames.set(part, new Map());
+    const byFrame = frames.get(part);
+    byFrame.set(name, (byFrame.get(name) ?? 0) + micros / 1000);
   }
   const busy = [...totals].filter(([part]) => part !== "idle").reduce((sum, [, v]) => sum + v, 0);
-  return { totals, busy };
+  return { totals, busy, frames };
 }
 
-/** The summary as a Markdown table: ms in all, µs per request, share of the busy time. */
-export function profileTable(profile, requests, window = null) {
-  const { totals, busy } = summarizeProfile(profile, window);
+/**
+ * The summary as a Markdown table: ms in all, µs per request, share of the busy time; with
+ * `framesPerPart`, each part's frames with the most self time under it.
+ */
+export function profileTable(profile, requests, window = null, framesPerPart = 0) {
+  const { totals, busy, frames } = summarizeProfile(profile, window);
   const rows = [...totals].filter(([part]) => part !== "idle").sort((a, b) => b[1] - a[1]);
   const lines = ["| part | CPU ms | µs per request | share |", "|---|---|---|---|"];
   for (const [part, value] of rows) {
@@ -156,6 +170,14 @@ export function profileTable(profile, requests, window = null) {
   lines.push(
     `| **busy in all** | ${busy.toFixed(1)} | ${((busy * 1000) / requests).toFixed(1)} | 100% |`,
   );
+  if (framesPerPart > 0) {
+    lines.push("", "| part: frame (self) | µs per request |", "|---|---|");
+    for (const [part] of rows) {
+      const top = [...frames.get(part)].sort((a, b) => b[1] - a[1]).slice(0, framesPerPart);
+      for (const [name, value] of top)
+        lines.push(`| ${part}: ${name} | ${((value * 1000) / requests).toFixed(1)} |`);
+    }
+  }
   return lines.join("\n");
 }
 

@@ -129,9 +129,13 @@ export async function stopStudio(server) {
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
 }
 
-/** A Node module of this folder in a child process that says `{ listening: port }` when up. */
-export async function startChild(name, script, args = [], environment = {}) {
+/**
+ * A Node module of this folder in a child process that says `{ listening: port }` when up;
+ * `nodeArgs` go to its Node (a profiler's flags, which NODE_OPTIONS does not take).
+ */
+export async function startChild(name, script, args = [], environment = {}, nodeArgs = []) {
   const child = fork(path.join(benchDir, script), args, {
+    execArgv: [...process.execArgv, ...nodeArgs],
     stdio: ["ignore", "ignore", "inherit", "ipc"],
     env: { ...cleanEnvironment(), ...environment },
     detached: true,
@@ -145,22 +149,23 @@ export async function startChild(name, script, args = [], environment = {}) {
 }
 
 /** The bare proxy (bare-proxy.mjs) in front of `upstreamUrl`, with the upstream's key. */
-export async function startBareProxy(upstreamUrl, upstreamKey, environment = {}) {
-  return startProxy("bare", "bare-proxy.mjs", upstreamUrl, upstreamKey, environment);
+export async function startBareProxy(upstreamUrl, upstreamKey, environment = {}, nodeArgs = []) {
+  return startProxy("bare", "bare-proxy.mjs", upstreamUrl, upstreamKey, environment, nodeArgs);
 }
 
 /** The parsing proxy (parsing-proxy.mjs): the least a gateway that reads its JSON costs. */
-export async function startParsingProxy(upstreamUrl, upstreamKey) {
-  return startProxy("parsing", "parsing-proxy.mjs", upstreamUrl, upstreamKey);
+export async function startParsingProxy(upstreamUrl, upstreamKey, nodeArgs = []) {
+  return startProxy("parsing", "parsing-proxy.mjs", upstreamUrl, upstreamKey, {}, nodeArgs);
 }
 
-async function startProxy(name, script, upstreamUrl, upstreamKey, environment = {}) {
+async function startProxy(name, script, upstreamUrl, upstreamKey, environment = {}, nodeArgs = []) {
   const port = await freePort();
   const proxy = await startChild(
     `${name} proxy`,
     script,
     [String(port), upstreamUrl, upstreamKey],
     environment,
+    nodeArgs,
   );
   return { ...proxy, name, baseUrl: `http://127.0.0.1:${port}` };
 }
@@ -216,6 +221,120 @@ export function treeRss(pid) {
   };
   visit(pid);
   return total;
+}
+
+/**
+ * Read and write system calls made so far by a process and all its descendants (Linux
+ * /proc/<pid>/io: `syscr` counts read, readv, recvmsg...; `syscw` write, writev, sendmsg...).
+ */
+export function treeSystemCalls(pid) {
+  const total = { reads: 0, writes: 0 };
+  const visit = (id) => {
+    try {
+      const io = readFileSync(`/proc/${id}/io`, "utf8");
+      total.reads += Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      total.writes += Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0);
+      for (const task of readdirSync(`/proc/${id}/task`)) {
+        const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
+        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  };
+  visit(pid);
+  return total;
+}
+
+/**
+ * The serving process of a server started at `pid`: the deepest of its first children (for a
+ * studio, the start script and `next start` are its parents; a proxy is its own).
+ */
+function servingPid(pid) {
+  let serving = pid;
+  for (;;) {
+    let children = [];
+    try {
+      children = readFileSync(`/proc/${serving}/task/${serving}/children`, "utf8")
+        .trim()
+        .split(/\s+/);
+    } catch {
+      break;
+    }
+    if (!children[0]) break;
+    serving = Number(children[0]);
+  }
+  return serving;
+}
+
+/**
+ * How often the main thread of the serving process (`servingPid`) gave up the CPU waiting
+ * (voluntary) or was taken off it (involuntary: another task ran), from /proc/<pid>/status.
+ */
+export function contextSwitches(pid) {
+  const serving = servingPid(pid);
+  try {
+    const status = readFileSync(`/proc/${serving}/status`, "utf8");
+    return {
+      voluntary: Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+      involuntary: Number(/^nonvoluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? 0),
+    };
+  } catch {
+    return { voluntary: 0, involuntary: 0 };
+  }
+}
+
+/** Clock ticks a second, the unit of /proc/<pid>/stat's CPU times. */
+const CLOCK_TICKS =
+  Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+
+/**
+ * CPU time used so far by a process and all its descendants, in microseconds (user and
+ * system, every thread; Linux /proc/<pid>/stat). What a request costs a server whatever share
+ * of the machine it got: unlike requests a second, it does not fall when other work runs.
+ */
+export function treeCpuMicros(pid) {
+  let ticks = 0;
+  const visit = (id) => {
+    try {
+      const stat = readFileSync(`/proc/${id}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+      for (const task of readdirSync(`/proc/${id}/task`)) {
+        const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
+        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
+      }
+    } catch {
+      // exited meanwhile
+    }
+  };
+  visit(pid);
+  return (ticks / CLOCK_TICKS) * 1e6;
+}
+
+/**
+ * CPU time used so far by each thread of the serving process (`servingPid`), in microseconds,
+ * summed by thread name (`/proc/<pid>/task/<tid>/stat`): the main thread apart from V8's
+ * helpers, libuv's pool and worker threads.
+ */
+export function threadCpuMicros(pid) {
+  const serving = servingPid(pid);
+  const byName = new Map();
+  try {
+    for (const task of readdirSync(`/proc/${serving}/task`)) {
+      const stat = readFileSync(`/proc/${serving}/task/${task}/stat`, "utf8");
+      const name =
+        Number(task) === serving
+          ? "(main thread)"
+          : stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const micros = ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS) * 1e6;
+      byName.set(name, (byName.get(name) ?? 0) + micros);
+    }
+  } catch {
+    // exited meanwhile
+  }
+  return byName;
 }
 
 export function rssSampler(pid) {

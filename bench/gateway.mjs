@@ -29,6 +29,7 @@
 // Usage: node bench/gateway.mjs [--samples 400] [--sections latency,throughput,streams,upload]
 //   [--streams 10000] [--hold-every-ms 2000] [--seconds 3] [--upload-mib 1024] [--limits on|off]
 //   [--stream-upstream h2|h1] [--via-next on|off] [--max-ratio 2] [--compare ../other-checkout]
+//   [--app-dir ../other-checkout (whose build is "this build's gateway")]
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -64,6 +65,7 @@ import {
   stopStudio,
   summary,
   temporaryFolder,
+  treeCpuMicros,
   treeRss,
   readOptions,
 } from "./gateway-support.mjs";
@@ -83,9 +85,13 @@ const options = readOptions({
   "via-next": "on",
   "max-ratio": 0,
   compare: "",
+  // Whose build "this build's gateway" is (default: this checkout's): `--app-dir ../other
+  // --compare .` swaps two builds' places in the bench's order, as an order control.
+  "app-dir": "",
 });
+const appDir = options["app-dir"] ? path.resolve(options["app-dir"]) : root;
 const sections = new Set(options.sections.split(","));
-if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
+if (!existsSync(path.join(appDir, ".next/BUILD_ID"))) {
   console.error("No production build: run `npm run build` first.");
   process.exit(1);
 }
@@ -166,6 +172,7 @@ async function engineChain({ nodeOptions = "", nodeArgs = [], extra = {} } = {})
   });
   const bare = await startBareProxy(upstream.baseUrl, UPSTREAM_KEY);
   const gateway = await startStudio("gateway", gatewayEnvironment(upstream.baseUrl, extra), {
+    folder: appDir,
     nodeOptions,
     nodeArgs,
   });
@@ -183,6 +190,7 @@ async function otherGateways(upstreamUrl) {
     const viaNext = await startStudio(
       "gateway",
       gatewayEnvironment(upstreamUrl, { STUDIO_API_VIA_NEXT: "1" }),
+      { folder: appDir },
     );
     others.push(Object.assign(viaNext, { label: "gateway through Next's router" }));
   }
@@ -252,7 +260,7 @@ async function compareLatencySection(standIn, certificate) {
     certificate ? { NODE_EXTRA_CA_CERTS: certificate.cert } : {},
   );
   const servers = [
-    await startStudio("gateway", environment),
+    await startStudio("gateway", environment, { folder: appDir }),
     await startStudio("gateway", environment, { folder: path.resolve(options.compare) }),
   ];
   const port = certificate ? "HTTPS port (HTTP/2 offered by ALPN)" : "plain-HTTP port (HTTP/1.1)";
@@ -285,7 +293,9 @@ async function throughputSection(standIn) {
   const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
   const bare = await startBareProxy(upstreamUrl, UPSTREAM_KEY);
   const parsing = await startParsingProxy(upstreamUrl, UPSTREAM_KEY);
-  const gateway = await startStudio("gateway", gatewayEnvironment(upstreamUrl));
+  const gateway = await startStudio("gateway", gatewayEnvironment(upstreamUrl), {
+    folder: appDir,
+  });
   const others = await otherGateways(upstreamUrl);
   const servers = [bare, gateway, parsing, ...others];
   for (const server of servers) for (let index = 0; index < 200; index++) await countOnce(server);
@@ -297,18 +307,37 @@ async function throughputSection(standIn) {
     `| concurrent callers | bare proxy | gateway | gateway / bare proxy | parsing proxy |${otherColumns}`,
   );
   console.log(`|---|---|---|---|---|${others.map(() => "---|").join("")}`);
+  const median = (values) => [...values].sort((x, y) => x - y)[1];
+  const cpuRows = [];
   for (const concurrency of [1, 10, 50]) {
     const rates = servers.map(() => []);
+    const cpu = servers.map(() => []);
     for (let round = 0; round < 3; round++) {
-      for (const [index, server] of servers.entries())
-        rates[index].push(await throughput(server, concurrency, options.seconds, countOnce));
+      for (const [index, server] of servers.entries()) {
+        const before = treeCpuMicros(server.pid);
+        const started = performance.now();
+        const rate = await throughput(server, concurrency, options.seconds, countOnce);
+        const requests = (rate * (performance.now() - started)) / 1000;
+        rates[index].push(rate);
+        cpu[index].push((treeCpuMicros(server.pid) - before) / requests);
+      }
     }
-    const [b, g, p, ...o] = rates.map((values) => [...values].sort((x, y) => x - y)[1]);
+    const [b, g, p, ...o] = rates.map(median);
     const percent = (rate) => `${((rate / b) * 100).toFixed(0)}%`;
     console.log(
       `| ${concurrency} | ${b.toFixed(0)}/s | ${g.toFixed(0)}/s | ${percent(g)} | ${p.toFixed(0)}/s (${percent(p)}) |${o.map((rate) => ` ${rate.toFixed(0)}/s (${percent(rate)}) |`).join("")}`,
     );
+    cpuRows.push([concurrency, cpu.map(median)]);
   }
+  // The CPU each server's processes used per request in the same runs: what a request costs
+  // it whatever share of the machine it got (requests a second fall when other work runs).
+  console.log(
+    `\nCPU per countTokens (µs, user and system, the server's process tree; median of the same three runs)`,
+  );
+  console.log(`| concurrent callers | bare proxy | gateway | parsing proxy |${otherColumns}`);
+  console.log(`|---|---|---|---|${others.map(() => "---|").join("")}`);
+  for (const [concurrency, values] of cpuRows)
+    console.log(`| ${concurrency} | ${values.map((value) => value.toFixed(0)).join(" | ")} |`);
   for (const server of [gateway, ...others]) await stopStudio(server);
   bare.child.kill();
   parsing.child.kill();
@@ -420,7 +449,7 @@ async function stagesSection(standIn) {
     ["a local-engine upstream", engine],
   ];
   const builds = [
-    ["this build", root],
+    ["this build", appDir],
     ...(options.compare ? [[options.compare, path.resolve(options.compare)]] : []),
   ];
   for (const [upstreamIndex, [label, upstream]] of upstreams.entries()) {

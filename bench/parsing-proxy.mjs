@@ -37,3 +37,5 @@ const server = http.createServer((incoming, outgoing) => {
 });
 server.keepAliveTimeout = 30_000;
 server.listen(Number(port), "127.0.0.1", () => process.send?.({ listening: Number(port) }));
+// A profiled run (--cpu-prof) writes its profile at a normal exit: stopping is one.
+process.on("SIGINT", () => process.exit(0));

@@ -355,14 +355,22 @@ function endWithoutBody(outgoing, status, headers) {
   outgoing.end();
 }
 
+/**
+ * Where an answer made whole with the headers its kind always has keeps them (name, value...),
+ * while no one has read its `headers`: they are written as they are, no Headers listed.
+ */
+const WHOLE_HEADERS = Symbol.for("genstudio.wholeResponseHeaders");
+
 async function writeResponse(response, outgoing) {
   const { status } = response;
-  const headers = headerList(response);
   const whole = response[WHOLE_BODY];
   if (whole !== undefined) {
-    endWithBody(outgoing, status, headers, whole);
+    const fixed = response[WHOLE_HEADERS];
+    // A copy: the length goes into the list.
+    endWithBody(outgoing, status, fixed === undefined ? headerList(response) : [...fixed], whole);
     return;
   }
+  const headers = headerList(response);
   if (response.body === null) {
     endWithoutBody(outgoing, status, headers);
     return;

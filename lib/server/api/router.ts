@@ -333,7 +333,8 @@ export async function handleApiRequest(request: Request): Promise<Response> {
     // Every request counts against a caller's rate; an upload session's commands against its owner's.
     const caller = await (found.route.authenticate ?? authenticate)(request);
     markStage("authenticated");
-    await noteCaller(request, caller);
+    const noting = noteCaller(request, caller);
+    if (noting) await noting;
     markStage("caller noted");
     // A managed key may be limited to some models and held to budgets.
     if (found.params.model !== undefined && request.method === "POST")

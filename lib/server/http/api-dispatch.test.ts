@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { afterEach, describe, expect, it } from "vitest";
 import { requestWithBody } from "./request-copy";
 import { requestBodyPieces } from "./request-body";
-import { smallJsonResponse } from "./responses";
+import { forwardedJsonResponse, smallJsonResponse } from "./responses";
 
 /**
  * The start script's API dispatch (scripts/api-dispatch.cjs): Node's request in, a route
@@ -234,6 +234,32 @@ describe("api dispatch", () => {
     const text = await response.text();
     expect(text).toBe('{\n  "totalTokens": 7\n}\n');
     expect(response.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+  });
+
+  it("writes a JSON answer's fixed headers as its Headers would have been written", async () => {
+    const answers: Record<string, () => Response> = {
+      "/v1beta/fixed": () => forwardedJsonResponse('{"totalTokens":7}'),
+      "/v1beta/listed": () => smallJsonResponse({ totalTokens: 7 }, { headers: {} }),
+    };
+    const base = await listen(async (request) => answers[new URL(request.url).pathname]!());
+    const ask = (path: string) =>
+      rawAnswer(
+        base,
+        `POST ${path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+      );
+    const head =
+      "HTTP/1.1 200 OK\r\ncache-control: private, no-store\r\n" +
+      "content-type: application/json; charset=UTF-8\r\ncontent-length: ";
+    expect(await ask("/v1beta/fixed")).toBe(
+      `${head}18\r\nDate: X\r\nConnection: close\r\n\r\n{"totalTokens":7}\n`,
+    );
+    expect(await ask("/v1beta/listed")).toBe(
+      `${head}23\r\nDate: X\r\nConnection: close\r\n\r\n{\n  "totalTokens": 7\n}\n`,
+    );
+    // Twice: the fixed list is shared by every answer, and the length must not stay in it.
+    expect(await ask("/v1beta/fixed")).toBe(
+      `${head}18\r\nDate: X\r\nConnection: close\r\n\r\n{"totalTokens":7}\n`,
+    );
   });
 
   it("gives a clone the body as well, read through the web body (never Node's twice)", async () => {

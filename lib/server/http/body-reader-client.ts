@@ -157,6 +157,10 @@ export async function readBody<Name extends BodyReaderName>(
   return bodyOfOutcome(outcome);
 }
 
+type ForwardedBodyRead<Name extends BodyReaderName> = ForwardedRead<BodyOf<Name>> & {
+  source: BodySource;
+};
+
 /**
  * A body read for forwarding (readForwardedBody's result and errors) with its bytes, kept as
  * they came: a large body's go to the worker and come back with the read, never copied.
@@ -164,8 +168,26 @@ export async function readBody<Name extends BodyReaderName>(
 export async function readBodyForForwarding<Name extends BodyReaderName>(
   source: BodySource,
   reader: Name,
-): Promise<ForwardedRead<BodyOf<Name>> & { source: BodySource }> {
-  if (source.size < IN_THREAD_BYTES) return { ...readForwardedBody(source, reader), source };
+): Promise<ForwardedBodyRead<Name>> {
+  return readBodyForForwardingHere(source, reader) ?? readBodyForForwardingApart(source, reader);
+}
+
+/**
+ * readBodyForForwarding of a body read on this thread (under IN_THREAD_BYTES), at once: no
+ * promise to wait for, which is how most requests' bodies are read. Null for a larger body.
+ */
+export function readBodyForForwardingHere<Name extends BodyReaderName>(
+  source: BodySource,
+  reader: Name,
+): ForwardedBodyRead<Name> | null {
+  return source.size < IN_THREAD_BYTES ? { ...readForwardedBody(source, reader), source } : null;
+}
+
+/** readBodyForForwarding of a larger body, in the body reader worker. */
+async function readBodyForForwardingApart<Name extends BodyReaderName>(
+  source: BodySource,
+  reader: Name,
+): Promise<ForwardedBodyRead<Name>> {
   const outcome = await workerFor(source.size).run(reader, source, true);
   if (outcome === "unavailable") return { ...readForwardedBody(source, reader), source };
   const read = (await bodyOfOutcome(outcome)) as ForwardedRead<BodyOf<Name>>;

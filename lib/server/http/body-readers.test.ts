@@ -1,11 +1,17 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/gemini/api-error";
-import { bodyOfOutcome, type BodyReaderOutcome } from "./body-reader-client";
+import {
+  bodyOfOutcome,
+  IN_THREAD_BYTES,
+  readBodyForForwardingHere,
+  type BodyReaderOutcome,
+} from "./body-reader-client";
 import { PIECE_CHARACTERS } from "@/lib/runtime/piece-writer";
 import {
   answerBodyReaderRequest,
   readBodyText,
+  readForwardedBody,
   replyTransferList,
   sourceText,
   type BodyReaderName,
@@ -236,5 +242,43 @@ describe("body readers through the worker's protocol", () => {
       );
     expect(replyTransferList(reply)).toContain(pieceBytes.buffer);
     expect(await bodyOfOutcome(reply)).toStrictEqual(readBodyText(text, "generateContent"));
+  });
+});
+
+describe("sourceText", () => {
+  it("starts every body afresh: nothing of the body before carries over, a BOM is dropped each time", () => {
+    const utf8 = (text: string) => new TextEncoder().encode(text);
+    // Cut inside a character of three bytes: the end is one replacement character.
+    expect(sourceText({ bytes: [utf8("ab"), new Uint8Array([0xe2, 0x82])], size: 4 })).toBe(
+      "ab\ufffd",
+    );
+    expect(sourceText({ bytes: [new Uint8Array([0xac]), utf8("cd")], size: 3 })).toBe("\ufffdcd");
+    const withBom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8("{}")]);
+    expect(sourceText({ bytes: [withBom], size: 5 })).toBe("{}");
+    expect(sourceText({ bytes: [withBom], size: 5 })).toBe("{}");
+    expect(sourceText({ bytes: [], size: 0 })).toBe("");
+  });
+});
+
+describe("readBodyForForwardingHere", () => {
+  it("reads a body under IN_THREAD_BYTES at once, as readForwardedBody does; a larger one not at all", () => {
+    const small = new TextEncoder().encode(
+      JSON.stringify({ contents: [{ parts: [{ text: "hi" }] }] }),
+    );
+    const read = readBodyForForwardingHere({ bytes: [small], size: small.length }, "countTokens");
+    expect(read).not.toBeInstanceOf(Promise);
+    expect(read!.request).toEqual(
+      readForwardedBody({ bytes: [small], size: small.length }, "countTokens").request,
+    );
+    expect(read!.source.bytes[0]).toBe(small);
+    const large = new Uint8Array(IN_THREAD_BYTES).fill(0x20);
+    expect(
+      readBodyForForwardingHere({ bytes: [large], size: large.length }, "countTokens"),
+    ).toBeNull();
+    // Its refusals are thrown at once, as the service's 400.
+    const broken = new TextEncoder().encode("{");
+    expect(() =>
+      readBodyForForwardingHere({ bytes: [broken], size: broken.length }, "countTokens"),
+    ).toThrow(ApiError);
   });
 });

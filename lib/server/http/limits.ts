@@ -7,7 +7,7 @@ import { serverEnv } from "../config/env";
 import { logger } from "../config/logger";
 import { countRefusal } from "../observability/studio-metrics";
 import { dataStores } from "../persistence/database-handle";
-import { takeRateToken } from "./rate-tokens";
+import { takeHeldRateToken, takeNewBatch } from "./rate-tokens";
 
 /**
  * Per-caller limits, in both modes and across every instance sharing the database: a request
@@ -36,12 +36,18 @@ export function assertRateAllowed(decision: RateDecision | null): void {
 
 /**
  * Takes a token of `ownerId`'s request rate (from this instance's batch, rate-tokens.ts), or
- * throws the service's 429 (nothing when the limit is off).
+ * throws the service's 429 (nothing when the limit is off). A token this instance already
+ * holds is taken at once (undefined: nothing to wait for, no promise made); else the answer is
+ * the promise of a new batch, which rejects with the 429.
  */
-export async function countRequest(ownerId: string): Promise<void> {
+export function countRequest(ownerId: string): Promise<void> | undefined {
   const rate = rateSettings();
-  if (rate === null) return;
-  assertRateAllowed(await takeRateToken((await dataStores()).limits, ownerId, rate));
+  if (rate === null || takeHeldRateToken(ownerId)) return undefined;
+  return countFromNewBatch(ownerId, rate);
+}
+
+async function countFromNewBatch(ownerId: string, rate: RateSettings): Promise<void> {
+  assertRateAllowed(await takeNewBatch((await dataStores()).limits, ownerId, rate));
 }
 
 /** A stream slot outlives its instance by at most this long; the instance renews it a third as often. */

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { LimitStore } from "@/lib/db/stores/limit-store";
 import { testDatabaseKinds, type TestDatabase } from "@/lib/testing/databases";
-import { takeRateToken } from "./rate-tokens";
+import { takeHeldRateToken, takeNewBatch, takeRateToken } from "./rate-tokens";
 
 /** The store, with its batch takes counted (each is one statement). */
 function counted(limits: LimitStore): { store: LimitStore; takes: () => number } {
@@ -40,6 +40,30 @@ describe.each(testDatabaseKinds())("takeRateToken ($dialect)", (kind) => {
     );
     expect(10_000 - Number(left!.tokens)).toBeGreaterThanOrEqual(400);
     expect(10_000 - Number(left!.tokens)).toBeLessThanOrEqual(400 + 100);
+  });
+
+  it("hands out held tokens without a promise, then a new batch; nothing is held past half a second", async () => {
+    const { store, takes } = counted(data.stores.limits);
+    const rate = { requestsPerMinute: 0.001, burst: 10_000 };
+    const bucket = freshBucket();
+    let fromHeld = 0;
+    for (let index = 0; index < 200; index++) {
+      const held = takeHeldRateToken(bucket);
+      expect(typeof held).toBe("boolean");
+      if (held) fromHeld++;
+      else expect((await takeNewBatch(store, bucket, rate)).taken).toBe(true);
+    }
+    expect(fromHeld + takes()).toBe(200);
+    expect(fromHeld).toBeGreaterThan(200 / 2);
+    const left = await data.database.get<{ tokens: number }>(
+      "SELECT tokens FROM rate_buckets WHERE bucket = ?",
+      [bucket],
+    );
+    // Every token handed out came from the shared bucket: the 200, and at most one batch held.
+    expect(10_000 - Number(left!.tokens)).toBeGreaterThanOrEqual(200);
+    expect(10_000 - Number(left!.tokens)).toBeLessThanOrEqual(200 + 100);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(takeHeldRateToken(bucket)).toBe(false);
   });
 
   it("takes one token per request at a slow pace", async () => {

@@ -46,19 +46,34 @@ function heldFor(bucket: string, now: number): HeldTokens {
   return entry;
 }
 
-/** Takes a token of `bucket` for one request: from this instance's batch, or a new batch. */
-export async function takeRateToken(
+/**
+ * Takes a token of `bucket` for one request from this instance's batch, when it holds one: no
+ * database and no promise, which is how most requests of a busy caller are counted. Notes the
+ * request either way (the next batch's size), so it is called once a request, and when it
+ * answers false the request's token comes from a new batch (`takeNewBatch`).
+ */
+export function takeHeldRateToken(bucket: string): boolean {
+  const now = Date.now();
+  const held = heldFor(bucket, now);
+  held.seen++;
+  if (held.tokens > 0 && now < held.expiresAt) {
+    held.tokens--;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * The token of a request that `takeHeldRateToken` found none held for: a new batch from the
+ * shared bucket, of which this request takes one and this instance holds the rest.
+ */
+export async function takeNewBatch(
   limits: LimitStore,
   bucket: string,
   rate: RateSettings,
 ): Promise<RateDecision> {
   const now = Date.now();
   const held = heldFor(bucket, now);
-  held.seen++;
-  if (held.tokens > 0 && now < held.expiresAt) {
-    held.tokens--;
-    return TAKEN;
-  }
   const wanted = Math.min(MAX_BATCH, Math.max(held.seen, held.previous));
   const decision = await limits.takeBatch(bucket, rate, now, wanted);
   if (!decision.taken) return { taken: false, waitSeconds: decision.waitSeconds };
@@ -67,4 +82,14 @@ export async function takeRateToken(
   held.tokens += decision.count - 1;
   held.expiresAt = now + HOLD_MS;
   return TAKEN;
+}
+
+/** Takes a token of `bucket` for one request: from this instance's batch, or a new batch. */
+export async function takeRateToken(
+  limits: LimitStore,
+  bucket: string,
+  rate: RateSettings,
+): Promise<RateDecision> {
+  if (takeHeldRateToken(bucket)) return TAKEN;
+  return takeNewBatch(limits, bucket, rate);
 }

@@ -4,7 +4,7 @@ import { readPieces } from "@/lib/runtime/readable-pieces";
 import { ApiError } from "@/lib/gemini/api-error";
 import type { Backend, ReceivedBody } from "@/lib/gemini/backend/contract";
 import { markStage } from "../observability/request-stages";
-import { readBody, readBodyForForwarding } from "./body-reader-client";
+import { readBody, readBodyForForwarding, readBodyForForwardingHere } from "./body-reader-client";
 import type { BodyOf, BodyReaderName, BodySource } from "./body-readers";
 
 /** Largest JSON body accepted (inline media included), checked before it is buffered. */
@@ -53,7 +53,9 @@ export async function readOperationBody<Name extends BodyReaderName>(
   if (declared > limit) throw tooLarge(limit);
   const bytes = await readBytesCapped(context.request, limit);
   markStage("body read");
-  const read = await readBodyForForwarding(bytes, reader);
+  // A body read on this thread (most are) is read at once, without a promise to wait for.
+  const read =
+    readBodyForForwardingHere(bytes, reader) ?? (await readBodyForForwarding(bytes, reader));
   markStage("body parsed");
   context.received = { ...read.source, findings: read.findings };
   return read.request;

@@ -11,6 +11,17 @@ import { WholeResponse } from "./whole-response";
 const JSON_CONTENT_TYPE = "application/json; charset=UTF-8";
 const utf8 = new TextEncoder();
 
+/**
+ * A JSON answer's headers when it has no others, as Headers lists them (sorted, lower case):
+ * made once, for every such answer (WholeResponse's fixed headers).
+ */
+const JSON_HEADER_LIST: readonly string[] = Object.freeze([
+  "cache-control",
+  "private, no-store",
+  "content-type",
+  JSON_CONTENT_TYPE,
+]);
+
 function jsonHeaders(extra?: HeadersInit): Headers {
   const headers = new Headers(extra);
   headers.set("Content-Type", JSON_CONTENT_TYPE);
@@ -72,10 +83,10 @@ export function smallJsonResponse(
   body: unknown,
   init: { status?: number; headers?: HeadersInit } = {},
 ): Response {
-  return new WholeResponse(utf8.encode(JSON.stringify(body, null, 2) + "\n"), {
-    status: init.status ?? 200,
-    headers: jsonHeaders(init.headers),
-  });
+  const bytes = utf8.encode(JSON.stringify(body, null, 2) + "\n");
+  const status = init.status ?? 200;
+  if (init.headers === undefined) return new WholeResponse(bytes, { status }, JSON_HEADER_LIST);
+  return new WholeResponse(bytes, { status, headers: jsonHeaders(init.headers) });
 }
 
 /**
@@ -83,10 +94,8 @@ export function smallJsonResponse(
  * with the headers of every JSON answer, ended by a newline as the service ends its own.
  */
 export function forwardedJsonResponse(text: string): Response {
-  return new WholeResponse(utf8.encode(text.endsWith("\n") ? text : text + "\n"), {
-    status: 200,
-    headers: jsonHeaders(),
-  });
+  const bytes = utf8.encode(text.endsWith("\n") ? text : text + "\n");
+  return new WholeResponse(bytes, { status: 200 }, JSON_HEADER_LIST);
 }
 
 /**

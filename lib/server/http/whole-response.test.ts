@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { smallJsonResponse } from "./responses";
+import { forwardedJsonResponse, smallJsonResponse } from "./responses";
 import { WholeResponse } from "./whole-response";
 
 const WHOLE_BODY = Symbol.for("genstudio.wholeResponseBody");
+const WHOLE_HEADERS = Symbol.for("genstudio.wholeResponseHeaders");
 const bytesOf = (response: Response) =>
   (response as Response & { [WHOLE_BODY]?: Uint8Array })[WHOLE_BODY];
+const fixedHeadersOf = (response: Response) =>
+  (response as Response & { [WHOLE_HEADERS]?: readonly string[] })[WHOLE_HEADERS];
 
 describe("WholeResponse", () => {
   it("reads like any Response: status, headers, text, json", async () => {
@@ -25,6 +28,35 @@ describe("WholeResponse", () => {
     expect(bytesOf(response)).toBeUndefined();
     const { value } = await reader.read();
     expect(new TextDecoder().decode(value)).toBe("whole");
+  });
+
+  it("keeps a JSON answer's fixed headers as a list until someone reads its headers", async () => {
+    const response = forwardedJsonResponse('{"totalTokens":7}');
+    const listed = fixedHeadersOf(response);
+    expect(listed).toEqual([
+      "cache-control",
+      "private, no-store",
+      "content-type",
+      "application/json; charset=UTF-8",
+    ]);
+    // The same headers as a JSON answer made with a Headers of its own, in the same order.
+    const withHeaders = smallJsonResponse({}, { headers: {} });
+    expect(fixedHeadersOf(withHeaders)).toBeUndefined();
+    expect([...response.headers]).toEqual([...withHeaders.headers]);
+    // Read, the headers may change: the list is no longer handed out, the change is kept.
+    expect(fixedHeadersOf(response)).toBeUndefined();
+    response.headers.set("retry-after", "3");
+    expect(response.headers.get("retry-after")).toBe("3");
+    expect(fixedHeadersOf(smallJsonResponse({ a: 1 }))).toBe(listed);
+  });
+
+  it("clones an answer of fixed headers with them, the clone's list its own to hand out", async () => {
+    const response = smallJsonResponse({ ok: true });
+    const copy = response.clone();
+    expect(fixedHeadersOf(copy)).toEqual(fixedHeadersOf(response));
+    expect(copy.headers.get("content-type")).toBe("application/json; charset=UTF-8");
+    expect(fixedHeadersOf(response)).toBeDefined();
+    expect(await copy.json()).toEqual({ ok: true });
   });
 
   it("clones before it is read, and refuses to once it is", async () => {

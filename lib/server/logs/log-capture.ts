@@ -31,6 +31,14 @@ interface Logging {
   includeMedia: boolean;
 }
 
+/**
+ * Whether `caller` can have asked for logging at all: only a studio-made key or a person can
+ * (a configured key or an upload session's owner has no setting to read).
+ */
+export function mayAskForLogging(caller: Caller): boolean {
+  return caller.key?.managed === true || Boolean(caller.person);
+}
+
 /** The logging `caller` asked for (its key's, its person's, or both merged), or null. */
 export async function loggingFor(caller: Caller): Promise<Logging | null> {
   const subjects: string[] = [];

@@ -2,7 +2,7 @@ import "server-only";
 import type { Span } from "@opentelemetry/api";
 import type { Caller } from "@/lib/gemini/backend/contract";
 import { logger } from "../config/logger";
-import { startLogCapture, type LogCapture } from "./log-capture";
+import { mayAskForLogging, startLogCapture, type LogCapture } from "./log-capture";
 import { operationName } from "../observability/operation-names";
 import { markStage } from "../observability/request-stages";
 import { requestUrl } from "../http/request-url";
@@ -94,12 +94,20 @@ export function noteRoute(
   });
 }
 
-/** The caller is known: answers' usage finds the request; its log starts if it asked for one. */
-export async function noteCaller(request: Request, caller: Caller): Promise<void> {
+/**
+ * The caller is known: answers' usage finds the request; its log starts if it asked for one.
+ * A caller that cannot have asked (a configured key) has nothing to wait for: undefined then,
+ * no promise made; else the promise of the log's start.
+ */
+export function noteCaller(request: Request, caller: Caller): Promise<void> | undefined {
   const observation = byRequest.get(request);
-  if (!observation) return;
+  if (!observation) return undefined;
   observation.caller = caller;
   byCaller.set(caller, observation);
+  return mayAskForLogging(caller) ? startLog(observation) : undefined;
+}
+
+async function startLog(observation: RequestObservation): Promise<void> {
   try {
     observation.log = await startLogCapture(observation);
   } catch (error) {

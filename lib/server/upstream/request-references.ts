@@ -124,7 +124,9 @@ export async function checkReferences(
   if (received) for (const name of received.findings.mentioned) names.add(name);
   // A request the studio built has no unknown fields, but its text may hold URLs to fetch.
   else await runInSlices(scanBodySteps({ body: input.request, unknown: [] }, names));
-  const named = await assertOwnsAll(names.list(), check);
+  const listed = names.list();
+  // Most requests name nothing: no owner to look up, no promise to wait for.
+  const named = listed.length === 0 ? [] : await assertOwnsAll(listed, check);
   const files = new Set(named.filter((item) => item.kind === "file").map((item) => item.name));
   const upstreamSpelling = (name: string, spelling: "uri" | "name") =>
     spelling === "name" ? name : `${check.upstreamBaseUrl}/v1beta/${name}`;

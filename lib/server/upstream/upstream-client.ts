@@ -129,11 +129,17 @@ function answerLimit(status: number): number {
   return status < 400 ? REDIRECT_BODY_LIMIT : ERROR_BODY_LIMIT;
 }
 
+/**
+ * The decoder of answers read whole, made once (a TextDecoder makes an ICU converter, which
+ * costs more than decoding a small answer): each use ends with `decode()` without `stream`,
+ * which resets it, and awaits nothing in between, so no two uses interleave.
+ */
+const wholeAnswerText = new TextDecoder("utf-8");
+
 /** Pieces read whole (readPieces) as UTF-8 text, decoded piece by piece as readBodyPieces does. */
 function decodedPieces({ pieces }: Pick<ReadPieces, "pieces">): string[] {
-  const decoder = new TextDecoder("utf-8");
-  const text = pieces.map((piece) => decoder.decode(piece, { stream: true }));
-  text.push(decoder.decode());
+  const text = pieces.map((piece) => wholeAnswerText.decode(piece, { stream: true }));
+  text.push(wholeAnswerText.decode());
   return text;
 }
 
