@@ -21,7 +21,7 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { countOnce, GATEWAY_KEY, throughput, UPSTREAM_KEY } from "./gateway-operations.mjs";
+import { countOnce, gatewayEnvironment, throughput, UPSTREAM_KEY } from "./gateway-operations.mjs";
 import { profileTable } from "./cpu-profile-summary.mjs";
 import {
   load,
@@ -94,17 +94,10 @@ const proxies = {
 };
 const server =
   options.server === "gateway"
-    ? await startStudio(
-        "gateway",
-        {
-          GEMINI_API_KEY: UPSTREAM_KEY,
-          GEMINI_BASE_URL: upstreamUrl,
-          STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
-          STUDIO_RATE_LIMIT_PER_MINUTE: "60000000",
-          STUDIO_MAX_STREAMS_PER_KEY: "100000",
-        },
-        { folder: checkout, nodeArgs: profiling },
-      )
+    ? await startStudio("gateway", gatewayEnvironment(upstreamUrl), {
+        folder: checkout,
+        nodeArgs: profiling,
+      })
     : await proxies[options.server]?.();
 if (!server) throw new Error(`--server is gateway, parsing or bare, not ${options.server}`);
 for (let index = 0; index < 500; index++) await countOnce(server);

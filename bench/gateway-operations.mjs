@@ -9,6 +9,26 @@ export const UPSTREAM_KEY = "bench-upstream-key-0123456789";
 export const GATEWAY_KEY = "bench-gateway-key-0123456789";
 export const MODEL = "gemini-2.5-flash";
 
+/** The limits a benched gateway runs with: on, and too high for a bench to reach. */
+export const BENCH_LIMITS = {
+  STUDIO_RATE_LIMIT_PER_MINUTE: "60000000",
+  STUDIO_MAX_STREAMS_PER_KEY: "100000",
+};
+
+/**
+ * The environment of a gateway in front of `upstreamUrl` that callers reach with GATEWAY_KEY,
+ * with `limits` (BENCH_LIMITS, or off) and `extra` on top.
+ */
+export function gatewayEnvironment(upstreamUrl, { limits = BENCH_LIMITS, extra = {} } = {}) {
+  return {
+    GEMINI_API_KEY: UPSTREAM_KEY,
+    GEMINI_BASE_URL: upstreamUrl,
+    STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
+    ...limits,
+    ...extra,
+  };
+}
+
 export const client = new Agent({ connections: null, pipelining: 1, keepAliveTimeout: 30_000 });
 
 /** The key each server takes: the upstream's own directly, the studio's through the gateway. */

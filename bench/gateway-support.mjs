@@ -204,22 +204,32 @@ export function loopbackCertificate() {
   return { key, cert };
 }
 
-/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
-export function treeRss(pid) {
-  let total = 0;
-  const visit = (id) => {
+/**
+ * Calls `visit` with a process and each of its descendants (Linux /proc); one that exits
+ * meanwhile is passed over with what is below it.
+ */
+function eachProcessOfTree(pid, visit) {
+  const walk = (id) => {
     try {
-      const status = readFileSync(`/proc/${id}/status`, "utf8");
-      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      visit(id);
       for (const task of readdirSync(`/proc/${id}/task`)) {
         const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
-        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
+        for (const child of list ? list.split(/\s+/) : []) walk(Number(child));
       }
     } catch {
       // exited meanwhile
     }
   };
-  visit(pid);
+  walk(pid);
+}
+
+/** Resident memory of a process and all its descendants, in bytes (Linux /proc). */
+export function treeRss(pid) {
+  let total = 0;
+  eachProcessOfTree(pid, (id) => {
+    const status = readFileSync(`/proc/${id}/status`, "utf8");
+    total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+  });
   return total;
 }
 
@@ -229,20 +239,11 @@ export function treeRss(pid) {
  */
 export function treeSystemCalls(pid) {
   const total = { reads: 0, writes: 0 };
-  const visit = (id) => {
-    try {
-      const io = readFileSync(`/proc/${id}/io`, "utf8");
-      total.reads += Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0);
-      total.writes += Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0);
-      for (const task of readdirSync(`/proc/${id}/task`)) {
-        const list = readFileSync(`/proc/${id}/task/${task}/children`, "utf8").trim();
-        for (const child of list ? list.split(/\s+/) : []) visit(Number(child));
-      }
-    } catch {
-      // exited meanwhile
-    }
-  };
-  visit(pid);
+  eachProcessOfTree(pid, (id) => {
+    const io = readFileSync(`/proc/${id}/io`, "utf8");
+    total.reads += Number(/syscr:\s+(\d+)/.exec(io)?.[1] ?? 0);
+    total.writes += Number(/syscw:\s+(\d+)/.exec(io)?.[1] ?? 0);
+  });
   return total;
 }
 

@@ -42,7 +42,8 @@ import {
   firstEventOnce,
   firstEventThenLeave,
   generateOnce,
-  GATEWAY_KEY,
+  gatewayEnvironment,
+  BENCH_LIMITS,
   holdStreams,
   printHeldStreams,
   throughput,
@@ -100,21 +101,14 @@ if (!existsSync(path.join(appDir, ".next/BUILD_ID"))) {
  * The gateway's limits: on, as deployed (every request takes a rate token, every stream a slot),
  * set so high that none is ever refused; off, as earlier runs of this bench had them.
  */
-const LIMITS =
-  options.limits === "on"
-    ? { STUDIO_RATE_LIMIT_PER_MINUTE: "60000000", STUDIO_MAX_STREAMS_PER_KEY: "100000" }
-    : { STUDIO_RATE_LIMIT_PER_MINUTE: "0", STUDIO_MAX_STREAMS_PER_KEY: "0" };
+const NO_LIMITS = { STUDIO_RATE_LIMIT_PER_MINUTE: "0", STUDIO_MAX_STREAMS_PER_KEY: "0" };
+const LIMITS = options.limits === "on" ? BENCH_LIMITS : NO_LIMITS;
 /** The upstream's own limits are off: it stands for the service. */
-const UPSTREAM_LIMITS = { STUDIO_RATE_LIMIT_PER_MINUTE: "0", STUDIO_MAX_STREAMS_PER_KEY: "0" };
+const UPSTREAM_LIMITS = NO_LIMITS;
 
-function gatewayEnvironment(upstreamUrl, extra = {}) {
-  return {
-    GEMINI_API_KEY: UPSTREAM_KEY,
-    GEMINI_BASE_URL: upstreamUrl,
-    STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
-    ...LIMITS,
-    ...extra,
-  };
+/** A gateway in front of `upstreamUrl`, with the limits `--limits` asks for and `extra`. */
+function gatewayWith(upstreamUrl, extra = {}) {
+  return gatewayEnvironment(upstreamUrl, { limits: LIMITS, extra });
 }
 
 function row(label, values) {
@@ -171,7 +165,7 @@ async function engineChain({ nodeOptions = "", nodeArgs = [], extra = {} } = {})
     ...UPSTREAM_LIMITS,
   });
   const bare = await startBareProxy(upstream.baseUrl, UPSTREAM_KEY);
-  const gateway = await startStudio("gateway", gatewayEnvironment(upstream.baseUrl, extra), {
+  const gateway = await startStudio("gateway", gatewayWith(upstream.baseUrl, extra), {
     folder: appDir,
     nodeOptions,
     nodeArgs,
@@ -189,13 +183,13 @@ async function otherGateways(upstreamUrl) {
   if (options["via-next"] === "on") {
     const viaNext = await startStudio(
       "gateway",
-      gatewayEnvironment(upstreamUrl, { STUDIO_API_VIA_NEXT: "1" }),
+      gatewayWith(upstreamUrl, { STUDIO_API_VIA_NEXT: "1" }),
       { folder: appDir },
     );
     others.push(Object.assign(viaNext, { label: "gateway through Next's router" }));
   }
   if (options.compare) {
-    const other = await startStudio("gateway", gatewayEnvironment(upstreamUrl), {
+    const other = await startStudio("gateway", gatewayWith(upstreamUrl), {
       folder: path.resolve(options.compare),
     });
     others.push(Object.assign(other, { label: `gateway of ${options.compare}` }));
@@ -255,7 +249,7 @@ async function compareLatencySection(standIn, certificate) {
   const upstreamUrl = certificate
     ? `https://127.0.0.1:${standIn.tlsPort}`
     : `http://127.0.0.1:${standIn.port}`;
-  const environment = gatewayEnvironment(
+  const environment = gatewayWith(
     upstreamUrl,
     certificate ? { NODE_EXTRA_CA_CERTS: certificate.cert } : {},
   );
@@ -293,7 +287,7 @@ async function throughputSection(standIn) {
   const upstreamUrl = `http://127.0.0.1:${standIn.port}`;
   const bare = await startBareProxy(upstreamUrl, UPSTREAM_KEY);
   const parsing = await startParsingProxy(upstreamUrl, UPSTREAM_KEY);
-  const gateway = await startStudio("gateway", gatewayEnvironment(upstreamUrl), {
+  const gateway = await startStudio("gateway", gatewayWith(upstreamUrl), {
     folder: appDir,
   });
   const others = await otherGateways(upstreamUrl);
@@ -350,7 +344,7 @@ async function streamsSection(standIn, certificate) {
     : `http://127.0.0.1:${standIn.port}`;
   const gateway = await startStudio(
     "gateway",
-    gatewayEnvironment(upstreamUrl, h2 ? { NODE_EXTRA_CA_CERTS: certificate.cert } : {}),
+    gatewayWith(upstreamUrl, h2 ? { NODE_EXTRA_CA_CERTS: certificate.cert } : {}),
   );
   await eventDelays(gateway);
   const delays = summary(await eventDelays(gateway));
@@ -458,7 +452,7 @@ async function stagesSection(standIn) {
       const file = path.join(folder, `stages-${upstreamIndex}-${buildIndex}.txt`);
       const gateway = await startStudio(
         "gateway",
-        gatewayEnvironment(upstream.baseUrl, { GENSTUDIO_STAGES_PROBE: file }),
+        gatewayWith(upstream.baseUrl, { GENSTUDIO_STAGES_PROBE: file }),
         { folder: folderOfBuild, nodeOptions: `--require ${probe}` },
       );
       gateways.push({ build, gateway, file, times: [], before: 0 });

@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { client, GATEWAY_KEY, holdStreams, UPSTREAM_KEY } from "./gateway-operations.mjs";
+import { client, gatewayEnvironment, holdStreams, UPSTREAM_KEY } from "./gateway-operations.mjs";
 import {
   benchDir,
   load,
@@ -167,21 +167,18 @@ async function main() {
     const folder = name === "compare" ? path.resolve(root, options.compare) : root;
     const server = await startStudio(
       "gateway",
-      {
-        GEMINI_API_KEY: UPSTREAM_KEY,
-        GEMINI_BASE_URL: upstreamUrl,
-        STUDIO_API_KEYS: `bench:${GATEWAY_KEY}`,
-        STUDIO_RATE_LIMIT_PER_MINUTE: "60000000",
-        STUDIO_MAX_STREAMS_PER_KEY: "100000",
-        ...trust,
-        ...probeEnvironment,
-        ...Object.fromEntries(
-          options.environment
-            .split(",")
-            .filter(Boolean)
-            .map((pair) => pair.split("=")),
-        ),
-      },
+      gatewayEnvironment(upstreamUrl, {
+        extra: {
+          ...trust,
+          ...probeEnvironment,
+          ...Object.fromEntries(
+            options.environment
+              .split(",")
+              .filter(Boolean)
+              .map((pair) => pair.split("=")),
+          ),
+        },
+      }),
       { folder, nodeOptions: probeOptions },
     );
     await measure(

@@ -170,6 +170,22 @@ function holdStreams(client: UpstreamClient, count: number): Promise<UpstreamRes
   return Promise.all(Array.from({ length: count }, () => holdStream(client)));
 }
 
+/** How each of `count` held streams opened at once ended: "held", or its error's name. */
+function burstOutcomes(client: UpstreamClient, count: number, what: string): Promise<string[]> {
+  return within(
+    Promise.all(
+      Array.from({ length: count }, () =>
+        holdStream(client).then(
+          () => "held",
+          (error: Error) => error.name,
+        ),
+      ),
+    ),
+    10_000,
+    what,
+  );
+}
+
 /** Rejects when `promise` has not settled in `ms` (a "did not hang" bound, not a timing). */
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([
@@ -242,18 +258,7 @@ describe("upstream connections over HTTP/2", () => {
       createUpstreamDispatchers(settings, { ca: certificate.cert }),
     );
     clients.push(client);
-    const outcomes = await within(
-      Promise.all(
-        Array.from({ length: 5 }, () =>
-          holdStream(client).then(
-            () => "held",
-            (error: Error) => error.name,
-          ),
-        ),
-      ),
-      10_000,
-      "five held streams to a closed port",
-    );
+    const outcomes = await burstOutcomes(client, 5, "five held streams to a closed port");
     expect(outcomes).toEqual(Array.from({ length: 5 }, () => "UpstreamError"));
   });
 
@@ -282,16 +287,9 @@ describe("upstream connections over HTTP/2", () => {
         createUpstreamDispatchers(settings, { ca: certificate.cert }),
       );
       clients.push(client);
-      const outcomes = await within(
-        Promise.all(
-          Array.from({ length: 3 }, () =>
-            holdStream(client).then(
-              () => "held",
-              (error: Error) => error.name,
-            ),
-          ),
-        ),
-        10_000,
+      const outcomes = await burstOutcomes(
+        client,
+        3,
         "three held streams to a peer that never speaks",
       );
       expect(outcomes).toEqual(["UpstreamError", "UpstreamError", "UpstreamError"]);
