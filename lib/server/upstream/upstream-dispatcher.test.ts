@@ -125,16 +125,22 @@ afterEach(async () => {
 async function setUp(options: { http2: boolean; maxConcurrentStreams?: number }) {
   const upstream = await startTlsUpstream(options);
   upstreams.push(upstream);
-  const settings = testUpstreamSettings(upstream.url, {
-    firstByteTimeoutMs: 10_000,
-    idleTimeoutMs: 60_000,
-  });
+  const client = clientOf(upstream.url, { firstByteTimeoutMs: 10_000, idleTimeoutMs: 60_000 });
+  return { upstream, client };
+}
+
+/** A client of the upstream at `url` (over TLS, trusting the test certificate), closed after the test. */
+function clientOf(
+  url: string,
+  timeouts: Parameters<typeof testUpstreamSettings>[1],
+): UpstreamClient {
+  const settings = testUpstreamSettings(url, timeouts);
   const client = new UpstreamClient(
     settings,
     createUpstreamDispatchers(settings, { ca: certificate.cert }),
   );
   clients.push(client);
-  return { upstream, client };
+  return client;
 }
 
 function countTokens(client: UpstreamClient, bytes = 40): Promise<{ totalTokens: number }> {
@@ -252,12 +258,7 @@ describe("upstream connections over HTTP/2", () => {
     const upstream = await startTlsUpstream({ http2: true });
     const url = upstream.url;
     await upstream.close();
-    const settings = testUpstreamSettings(url, { firstByteTimeoutMs: 10_000 });
-    const client = new UpstreamClient(
-      settings,
-      createUpstreamDispatchers(settings, { ca: certificate.cert }),
-    );
-    clients.push(client);
+    const client = clientOf(url, { firstByteTimeoutMs: 10_000 });
     const outcomes = await burstOutcomes(client, 5, "five held streams to a closed port");
     expect(outcomes).toEqual(Array.from({ length: 5 }, () => "UpstreamError"));
   });
@@ -278,15 +279,10 @@ describe("upstream connections over HTTP/2", () => {
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     try {
       const { port } = server.address() as { port: number };
-      const settings = testUpstreamSettings(`https://127.0.0.1:${port}`, {
+      const client = clientOf(`https://127.0.0.1:${port}`, {
         connectTimeoutMs: 500,
         firstByteTimeoutMs: 500,
       });
-      const client = new UpstreamClient(
-        settings,
-        createUpstreamDispatchers(settings, { ca: certificate.cert }),
-      );
-      clients.push(client);
       const outcomes = await burstOutcomes(
         client,
         3,
